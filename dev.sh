@@ -1,0 +1,58 @@
+#!/bin/sh
+# Developer entry point: installs what is missing, builds, then runs the
+# chosen job.
+#   ./dev.sh demo    record the bundled demo under mpiexec and debug it
+#   ./dev.sh test    the whole test suite (plus the sanitizer build's unit tests)
+#   ./dev.sh build   build only (into ./build)
+set -eu
+cd "$(dirname "$0")"
+
+usage() {
+    sed -n '2,7s/^# \{0,1\}//p' "$0"
+}
+
+job=${1:-}
+case "$job" in
+    demo|test|build) ;;
+    -h|--help|help) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+esac
+
+./bootstrap.sh
+
+# setup_build DIR [meson options]: configure once, then build.
+setup_build() {
+    dir=$1; shift
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" "$@" >/dev/null || meson setup "$dir" "$@"
+    fi
+    ninja -C "$dir"
+}
+
+setup_build build -Dwerror=true
+
+# summary LOG...: one 'N passed, N failed' line over meson's JSON test logs.
+summary() {
+    cat "$@" | grep -o '"result": "[A-Z]*"' | awk '
+        /"(OK|EXPECTEDFAIL)"/ { p++; next }
+        /"SKIP"/ { s++; next }
+        { f++ }
+        END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }'
+}
+
+case "$job" in
+build)
+    ;;
+demo)
+    exec examples/demo.sh build
+    ;;
+test)
+    status=0
+    meson test -C build --print-errorlogs || status=1
+    # The non-MPI unit tests again under AddressSanitizer + UBSan.
+    setup_build build-asan -Db_sanitize=address,undefined -Db_lundef=false
+    meson test -C build-asan --suite unit --print-errorlogs || status=1
+    summary build/meson-logs/testlog.json build-asan/meson-logs/testlog.json
+    exit $status
+    ;;
+esac

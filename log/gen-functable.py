@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Generates drdb's MPI function table from log/mpi-functions.spec.
+
+Usage: gen-functable.py SPEC FUNCS_H PROTOS_H DESC_C
+
+  FUNCS_H   X-macro id table: DRDB_MPI_FUNCS(X) expands
+            X(id, name, class, return type, number of arguments) per function
+  PROTOS_H  the C prototypes of every MPI_ and PMPI_ function, as the spec
+            writes them; compiled after <mpi.h> so a wrong type is an error
+  DESC_C    the argument descriptors (log_funcs[]) for log/functable.c
+
+The spec's grammar is documented at the top of the spec. Any error names the
+spec line and stops the build. Standard library only (build-time tool).
+"""
+import re
+import sys
+
+DIRS = ("in", "out", "inout", "async")
+CLASSES = ("auto", "manual")
+KEYWORD_LENGTHS = ("string", "string[]", "ptr", "opaque", "callback", "?")
+LEN_TERM = re.compile(
+    r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|size\(\w+\)|cartdim\(\w+\))$")
+LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
+LEN_BUF = re.compile(r"^(\S+) x (\w+)$")
+
+
+class SpecError(Exception):
+    pass
+
+
+class Arg:
+    def __init__(self, direction, ctype, name, array, length):
+        self.direction = direction  # None for by-value arguments
+        self.ctype = ctype          # C type without the name, arrays as []
+        self.name = name
+        self.array = array          # "[]", "[][3]" or ""
+        self.length = length        # LENGTH annotation or None
+
+    def c_decl(self):
+        sep = "" if self.ctype.endswith("*") else " "
+        return f"{self.ctype}{sep}{self.name}{self.array}"
+
+
+class Func:
+    def __init__(self, fid, cls, ret, name, args, variadic, lineno):
+        self.id = fid
+        self.cls = cls
+        self.ret = ret
+        self.name = name
+        self.args = args
+        self.variadic = variadic
+        self.lineno = lineno
+
+    def c_params(self):
+        parts = [a.c_decl() for a in self.args]
+        if self.variadic:
+            parts.append("...")
+        return ", ".join(parts) if parts else "void"
+
+
+def split_args(text):
+    """Splits on top-level commas (not inside [] or {})."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def check_length(length, names, constants_ok=True):
+    """Raises SpecError unless LENGTH is well formed and names real args."""
+    def term(t):
+        if not LEN_TERM.match(t):
+            raise SpecError(f"bad length term '{t}'")
+        ident = re.sub(r"^\*|\+1$", "", t)
+        m = re.match(r"^(?:size|cartdim)\((\w+)\)$", t)
+        if m:
+            ident = m.group(1)
+        if ident.isdigit() or ident.startswith("MPI_MAX_"):
+            return
+        if ident not in names:
+            raise SpecError(f"length '{length}' names no argument '{ident}'")
+
+    if length in KEYWORD_LENGTHS:
+        return
+    m = LEN_VEC.match(length)
+    if m:
+        for ident in m.groups():
+            if ident not in names:
+                raise SpecError(
+                    f"length '{length}' names no argument '{ident}'")
+        return
+    m = LEN_BUF.match(length)
+    if m:
+        term(m.group(1))
+        if m.group(2) not in names:
+            raise SpecError(
+                f"length '{length}' names no datatype argument "
+                f"'{m.group(2)}'")
+        return
+    term(length)
+
+
+def parse_arg(text):
+    m = re.match(r"^(?:(in|out|inout|async)\s+)?(.*?)\s*(?:\{([^}]*)\})?$",
+                 text)
+    direction, decl, length = m.group(1), m.group(2), m.group(3)
+    m = re.match(r"^(.*?)(\w+)((?:\[\w*\])*)$", decl)
+    if not m or not m.group(1).strip():
+        raise SpecError(f"cannot parse argument '{text}'")
+    ctype, name, array = m.group(1).strip(), m.group(2), m.group(3)
+    pointer = "*" in ctype or array
+    if pointer and direction is None:
+        raise SpecError(f"pointer argument '{name}' needs a direction "
+                        f"({'/'.join(DIRS)})")
+    if not pointer and direction is not None:
+        raise SpecError(f"by-value argument '{name}' takes no direction")
+    if not pointer and length is not None:
+        raise SpecError(f"by-value argument '{name}' takes no length")
+    return Arg(direction, ctype, name, array, length)
+
+
+def parse_line(line, lineno):
+    m = re.match(r"^(\d+)\s+(\w+)\s+(.+?)\s+((?:P?MPIX?)_\w+)\((.*)\)\s*$",
+                 line)
+    if not m:
+        raise SpecError("expected 'ID CLASS RET NAME(ARGS)'")
+    fid, cls, ret, name, argtext = m.groups()
+    if cls not in CLASSES:
+        raise SpecError(f"class '{cls}' is not one of {', '.join(CLASSES)}")
+    if name.startswith("PMPI_"):
+        raise SpecError("list the MPI_ name; the PMPI_ twin is implied")
+    args, variadic = [], False
+    parts = split_args(argtext)
+    if parts == ["void"]:
+        parts = []
+    for i, part in enumerate(parts):
+        if part == "...":
+            if i != len(parts) - 1:
+                raise SpecError("'...' must be the last argument")
+            variadic = True
+            continue
+        args.append(parse_arg(part))
+    names = [a.name for a in args]
+    if len(set(names)) != len(names):
+        raise SpecError("two arguments share a name")
+    for a in args:
+        if a.length == "?" and cls == "auto":
+            raise SpecError(f"argument '{a.name}' has length '?': "
+                            "only a manual function may leave it open")
+        if a.length is not None:
+            try:
+                check_length(a.length, names)
+            except SpecError as e:
+                raise SpecError(f"argument '{a.name}': {e}")
+    return Func(int(fid), cls, ret, name, args, variadic, lineno)
+
+
+def parse_spec(path):
+    funcs, errors = [], []
+    with open(path) as f:
+        for lineno, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            try:
+                funcs.append(parse_line(line, lineno))
+            except SpecError as e:
+                errors.append(f"{path}:{lineno}: {e}")
+    seen_ids, seen_names = {}, {}
+    prev = 0
+    for fn in funcs:
+        where = f"{path}:{fn.lineno}"
+        if fn.id in seen_ids:
+            errors.append(f"{where}: id {fn.id} already used by "
+                          f"{seen_ids[fn.id]}")
+        if fn.name in seen_names:
+            errors.append(f"{where}: {fn.name} listed twice")
+        if fn.id <= prev:
+            errors.append(f"{where}: id {fn.id} out of order: ids are "
+                          "assigned in increasing order, new ones at the end")
+        if fn.id == 0:
+            errors.append(f"{where}: id 0 is reserved")
+        seen_ids[fn.id] = fn.name
+        seen_names[fn.name] = fn.id
+        prev = max(prev, fn.id)
+    if errors:
+        raise SystemExit("\n".join(errors))
+    return funcs
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+HEADER = "/* Generated by log/gen-functable.py from log/mpi-functions.spec." \
+         " Do not edit. */\n"
+
+
+def write_funcs_h(funcs, path):
+    with open(path, "w") as f:
+        f.write(HEADER)
+        f.write("#ifndef DRDB_MPI_FUNCS_H\n#define DRDB_MPI_FUNCS_H\n\n")
+        f.write("/* X(id, name, class, return type, number of arguments) */\n")
+        f.write("#define DRDB_MPI_FUNCS(X) \\\n")
+        for fn in funcs:
+            f.write(f"    X({fn.id}, {fn.name}, {fn.cls.upper()}, "
+                    f"{fn.ret.replace(' ', '_')}, {len(fn.args)}) \\\n")
+        f.write("\n")
+        f.write(f"#define DRDB_MPI_FUNC_COUNT {len(funcs)}\n")
+        f.write(f"#define DRDB_MPI_FUNC_MAX_ID {max(fn.id for fn in funcs)}\n")
+        f.write(f"#define DRDB_MPI_FUNC_MAX_ARGS "
+                f"{max(len(fn.args) for fn in funcs)}\n")
+        f.write("\n#endif\n")
+
+
+def write_protos_h(funcs, path):
+    with open(path, "w") as f:
+        f.write(HEADER)
+        f.write("/* Prototypes of every MPI function in the table, as the spec"
+                " writes them.\n * Include after <mpi.h>: a prototype that"
+                " differs from MPICH's is a\n * compile error (conflicting"
+                " types). */\n")
+        f.write("#ifndef DRDB_MPI_PROTOS_H\n#define DRDB_MPI_PROTOS_H\n\n")
+        for fn in funcs:
+            params = fn.c_params()
+            f.write(f"{fn.ret} {fn.name}({params});\n")
+            f.write(f"{fn.ret} P{fn.name}({params});\n")
+        f.write("\n#endif\n")
+
+
+def write_desc_c(funcs, path):
+    with open(path, "w") as f:
+        f.write(HEADER)
+        f.write('#include <stddef.h>\n\n#include "log.h"\n\n')
+        for fn in funcs:
+            if not fn.args:
+                continue
+            f.write(f"static const struct log_arg_desc args_{fn.name}[] = {{\n")
+            for a in fn.args:
+                direction = ("LOG_DIR_" + a.direction.upper()
+                             if a.direction else "LOG_DIR_VALUE")
+                length = c_string(a.length) if a.length else "NULL"
+                f.write(f"    {{ {c_string(a.name)}, {c_string(a.ctype + a.array)}, "
+                        f"{direction}, {length} }},\n")
+            f.write("};\n")
+        f.write("\nconst struct log_func_desc log_funcs[] = {\n")
+        for fn in funcs:
+            args = f"args_{fn.name}" if fn.args else "NULL"
+            f.write(f"    {{ {fn.id}, {c_string(fn.name)}, "
+                    f"LOG_CLASS_{fn.cls.upper()}, {c_string(fn.ret)}, "
+                    f"{len(fn.args)}, {1 if fn.variadic else 0}, {args} }},\n")
+        f.write("};\n")
+        f.write(f"const int log_funcs_count = {len(funcs)};\n")
+
+
+def main(argv):
+    if len(argv) != 5:
+        raise SystemExit(__doc__)
+    funcs = parse_spec(argv[1])
+    write_funcs_h(funcs, argv[2])
+    write_protos_h(funcs, argv[3])
+    write_desc_c(funcs, argv[4])
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,69 @@
+/*
+ * log.h - drdb's log module: the MPI function table (and, with the recorder,
+ * the on-disk log format).
+ *
+ * The function table is generated at build time from log/mpi-functions.spec
+ * (see the comment at its top). Every MPI function MPICH 4.0.2 exports has a
+ * permanent numeric id; logs store ids, never names.
+ */
+#ifndef DRDB_LOG_H
+#define DRDB_LOG_H
+
+#include "drdb_mpi_funcs.h"
+
+/* Permanent function ids: LOG_FN_MPI_Send, LOG_FN_MPI_Recv, ... */
+enum log_func_id {
+    LOG_FN_NONE = 0,
+#define LOG__FN_ENUM(id, name, cls, ret, nargs) LOG_FN_##name = id,
+    DRDB_MPI_FUNCS(LOG__FN_ENUM)
+#undef LOG__FN_ENUM
+};
+
+/* Direction of an argument (see the spec's header). */
+enum log_dir {
+    LOG_DIR_VALUE, /* passed by value: an input */
+    LOG_DIR_IN,
+    LOG_DIR_OUT,
+    LOG_DIR_INOUT,
+    LOG_DIR_ASYNC, /* written when the started request completes */
+};
+
+enum log_class {
+    LOG_CLASS_AUTO,   /* wrappers and stubs generated from the spec */
+    LOG_CLASS_MANUAL, /* hand-written */
+};
+
+struct log_arg_desc {
+    const char *name;   /* as in MPICH's prototype */
+    const char *ctype;  /* C type, "[]" for arrays */
+    enum log_dir dir;
+    const char *length; /* the spec's LENGTH annotation, or NULL (one) */
+};
+
+struct log_func_desc {
+    int id;
+    const char *name; /* "MPI_Send" */
+    enum log_class cls;
+    const char *ret;  /* "int", "double", "MPI_Aint", ... */
+    int nargs;
+    int variadic;
+    const struct log_arg_desc *args; /* nargs entries */
+};
+
+/* Every function, in increasing id order. */
+extern const struct log_func_desc log_funcs[];
+extern const int log_funcs_count;
+
+/* The function with this id, or NULL when no function has it. */
+const struct log_func_desc *log_func_by_id(int id);
+
+/*
+ * The function with this name, or NULL. Accepts the MPI_ or PMPI_ name, and
+ * ignores case (Fortran users write MPI_SEND).
+ */
+const struct log_func_desc *log_func_by_name(const char *name);
+
+/* The name for an id ("MPI_Send"), or "?" for an unknown id. */
+const char *log_func_name(int id);
+
+#endif
