@@ -1,0 +1,1022 @@
+/*
+ * mi-gdb.c - one GDB process driven over GDB/MI, non-blocking.
+ *
+ * Life cycle: mi_gdb_start() forks and execs GDB (argv, never a shell) in
+ * its own session, with stdin a socket (so writes use MSG_NOSIGNAL: a dead
+ * GDB gives EPIPE, never SIGPIPE in the caller) and stdout/stderr pipes, and
+ * queues the setup commands; the caller's poll loop then calls
+ * mi_gdb_process(). Each command line goes out as "<token><command>\n";
+ * GDB answers every command with exactly one result record carrying that
+ * token, which is how completion is detected (never by timing). Async and
+ * stream records are handed to the callbacks; ~ output that arrives while a
+ * command is the oldest pending one is also collected into its reply
+ * (GDB executes commands one at a time, in order).
+ *
+ * When GDB's stdout reaches EOF (exit, crash, SIGKILL) the process is
+ * reaped and every pending command is failed with MI_EEXITED and a message
+ * naming the command and how GDB ended.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mi-int.h"
+
+struct mi__pending {
+    struct mi__pending *next;
+    uint64_t token;
+    int64_t deadline;          /* ms (mi_now_ms), 0: none */
+    mi_reply_fn *done;
+    void *ud;
+    struct mi_reply *sync_out; /* mi_gdb_exec_sync: take the reply here */
+    int *sync_flag;
+    char *command;
+    char *console;
+    size_t console_len, console_cap;
+};
+
+/* Tokens whose command timed out: their late reply is dropped. */
+struct mi__abandoned {
+    struct mi__abandoned *next;
+    uint64_t token;
+};
+
+enum { MI__STARTING = 0, MI__READY = 1 };
+
+struct mi_gdb {
+    pid_t pid;
+    int in_fd, out_fd, err_fd;
+    int pty_master, pty_slave;
+    char pty_name[64];
+    struct mi_parser parser;
+    char *errbuf;              /* partial stderr line */
+    size_t errlen, errcap;
+    char *wbuf;                /* queued output to GDB */
+    size_t wlen, wcap, woff;
+    struct mi__pending *head, *tail;
+    size_t npending;
+    struct mi__abandoned *abandoned;
+    uint64_t next_token;
+    int state;                 /* MI__STARTING, MI__READY or negative */
+    int setup_left;
+    int dead;
+    int wait_status;           /* -1 until reaped */
+    int running;
+    int64_t interrupt_at;      /* SIGINT fallback time, 0: none */
+    char **features;
+    size_t nfeatures;
+    mi_record_fn *on_async, *on_stream;
+    void *ud;
+    char err[512];
+};
+
+int64_t mi_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void mi__seterr(struct mi_gdb *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void mi__seterr(struct mi_gdb *g, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(g->err, sizeof g->err, fmt, ap);
+    va_end(ap);
+}
+
+static int mi__nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+
+    return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static void mi__close(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* ---------------------------------------------------------------- replies */
+
+static void mi__pending_free(struct mi__pending *p)
+{
+    free(p->command);
+    free(p->console);
+    free(p);
+}
+
+/* Deliver the outcome of `p` (already unlinked) and free it. `rec` may be
+   NULL; ownership of rec passes here. */
+static void mi__complete(struct mi_gdb *g, struct mi__pending *p, int status,
+                         struct mi_record *rec, const char *msg)
+{
+    struct mi_reply r;
+
+    memset(&r, 0, sizeof r);
+    r.token = p->token;
+    r.status = status;
+    r.record = rec;
+    r.command = p->command;
+    r.message = msg;
+    if (!msg && rec && rec->result_class == MI_CLASS_ERROR)
+        r.message = mi_get_str(rec, "msg");
+    if (!r.message)
+        r.message = status ? mi_strerror(status) : "";
+    r.console = p->console;
+    r.console_len = p->console_len;
+    if (p->sync_out) {
+        /* Hand everything over to the blocked caller. */
+        *p->sync_out = r;
+        p->sync_out->command = p->command;
+        p->sync_out->message = NULL;
+        p->command = NULL;
+        p->console = NULL;
+        *p->sync_flag = 1;
+        /* message: copy into the reply's own storage (see mi_reply_release) */
+        if (r.message) {
+            size_t n = strlen(r.message);
+            char *m = malloc(n + 1);
+            if (m)
+                memcpy(m, r.message, n + 1);
+            p->sync_out->message = m;
+        }
+        if (!p->sync_out->console) {
+            p->sync_out->console = calloc(1, 1);
+            p->sync_out->console_len = 0;
+        }
+        mi__pending_free(p);
+        return;
+    }
+    if (p->done)
+        p->done(g, &r, p->ud);
+    mi_record_free(rec);
+    mi__pending_free(p);
+}
+
+void mi_reply_release(struct mi_reply *r)
+{
+    if (!r)
+        return;
+    mi_record_free(r->record);
+    free((char *)r->command);
+    free((char *)r->message);
+    free(r->console);
+    memset(r, 0, sizeof *r);
+}
+
+static struct mi__pending *mi__unlink_token(struct mi_gdb *g, uint64_t tok)
+{
+    struct mi__pending **pp, *prev = NULL;
+
+    for (pp = &g->head; *pp; prev = *pp, pp = &(*pp)->next) {
+        struct mi__pending *p = *pp;
+        if (p->token != tok)
+            continue;
+        *pp = p->next;
+        if (g->tail == p)
+            g->tail = prev;
+        g->npending--;
+        return p;
+    }
+    return NULL;
+}
+
+/* Fail every pending command (GDB is gone). */
+static void mi__fail_all(struct mi_gdb *g, int status, const char *why)
+{
+    while (g->head) {
+        struct mi__pending *p = g->head;
+        char msg[768];
+        g->head = p->next;
+        if (!g->head)
+            g->tail = NULL;
+        g->npending--;
+        snprintf(msg, sizeof msg, "%s while '%s' was pending", why,
+                 p->command ? p->command : "");
+        mi__complete(g, p, status, NULL, msg);
+    }
+}
+
+/* ---------------------------------------------------------------- death */
+
+static void mi__describe_status(int st, char *buf, size_t sz)
+{
+    if (st < 0)
+        snprintf(buf, sz, "closed its output");
+    else if (WIFEXITED(st))
+        snprintf(buf, sz, "exited with status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(buf, sz, "was killed by signal %d (%s)", WTERMSIG(st),
+                 strsignal(WTERMSIG(st)));
+    else
+        snprintf(buf, sz, "ended (status 0x%x)", st);
+}
+
+/* Reap GDB: wait up to `ms` for it to exit by itself, then SIGKILL it. */
+static void mi__reap(struct mi_gdb *g, int ms)
+{
+    int st, i;
+
+    if (g->pid <= 0 || g->wait_status != -1)
+        return;
+    for (i = 0; i <= ms; i++) {
+        pid_t r = waitpid(g->pid, &st, WNOHANG);
+        if (r == g->pid) {
+            g->wait_status = st;
+            return;
+        }
+        if (r < 0 && errno != EINTR) {
+            g->wait_status = -2; /* someone else reaped it */
+            return;
+        }
+        if (i < ms) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    kill(-g->pid, SIGKILL);
+    kill(g->pid, SIGKILL);
+    while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    g->wait_status = -1; /* we killed it: report "closed its output" */
+}
+
+static void mi__dead(struct mi_gdb *g, const char *cause)
+{
+    char how[128], why[512];
+
+    if (g->dead)
+        return;
+    g->dead = 1;
+    mi__close(&g->in_fd);
+    mi__close(&g->out_fd);
+    mi__close(&g->err_fd);
+    mi__reap(g, 200);
+    mi__describe_status(g->wait_status, how, sizeof how);
+    snprintf(why, sizeof why, "gdb (pid %ld) %s%s%s", (long)g->pid, how,
+             cause ? ": " : "", cause ? cause : "");
+    mi__seterr(g, "%s", why);
+    if (g->state == MI__STARTING)
+        g->state = MI_EEXITED;
+    g->running = 0;
+    mi__fail_all(g, MI_EEXITED, why);
+}
+
+int mi_gdb_check_alive(struct mi_gdb *g)
+{
+    int st;
+
+    if (g->dead)
+        return 0;
+    if (waitpid(g->pid, &st, WNOHANG) == g->pid) {
+        g->wait_status = st;
+        mi__dead(g, NULL);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+static int mi__flush(struct mi_gdb *g)
+{
+    while (g->woff < g->wlen) {
+        ssize_t n = send(g->in_fd, g->wbuf + g->woff, g->wlen - g->woff,
+                         MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return 0;
+            mi__dead(g, strerror(errno));
+            return MI_EEXITED;
+        }
+        g->woff += (size_t)n;
+    }
+    g->woff = g->wlen = 0;
+    return 0;
+}
+
+static int64_t mi__queue(struct mi_gdb *g, const char *cmd, int timeout_ms,
+                         mi_reply_fn *done, void *ud, struct mi_reply *sync_out,
+                         int *sync_flag)
+{
+    struct mi__pending *p;
+    uint64_t tok_val;
+    char tok[24];
+    size_t clen;
+    int tl;
+
+    if (!cmd || !cmd[0] || strpbrk(cmd, "\r\n") || (cmd[0] >= '0' && cmd[0] <= '9'))
+        return MI_EINVAL;
+    if (g->dead)
+        return MI_EEXITED;
+    clen = strlen(cmd);
+    p = calloc(1, sizeof *p);
+    if (!p || !(p->command = malloc(clen + 1))) {
+        free(p);
+        return MI_ENOMEM;
+    }
+    memcpy(p->command, cmd, clen + 1);
+    p->token = g->next_token++;
+    tl = snprintf(tok, sizeof tok, "%llu", (unsigned long long)p->token);
+    if (mi__buf_append(&g->wbuf, &g->wlen, &g->wcap, tok, (size_t)tl) < 0 ||
+        mi__buf_append(&g->wbuf, &g->wlen, &g->wcap, cmd, clen) < 0 ||
+        mi__buf_append(&g->wbuf, &g->wlen, &g->wcap, "\n", 1) < 0) {
+        mi__pending_free(p);
+        return MI_ENOMEM;
+    }
+    p->deadline = timeout_ms > 0 ? mi_now_ms() + timeout_ms : 0;
+    p->done = done;
+    p->ud = ud;
+    p->sync_out = sync_out;
+    p->sync_flag = sync_flag;
+    if (g->tail)
+        g->tail->next = p;
+    else
+        g->head = p;
+    g->tail = p;
+    g->npending++;
+    tok_val = p->token;
+    mi__flush(g); /* may find GDB dead: p is then failed and freed */
+    return (int64_t)tok_val;
+}
+
+int64_t mi_gdb_send(struct mi_gdb *g, const char *cmd, int timeout_ms,
+                    mi_reply_fn *done, void *ud)
+{
+    return mi__queue(g, cmd, timeout_ms, done, ud, NULL, NULL);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static void mi__abandon_add(struct mi_gdb *g, uint64_t tok)
+{
+    struct mi__abandoned *a = malloc(sizeof *a);
+
+    if (!a)
+        return; /* the late reply then goes to on_async: harmless */
+    a->token = tok;
+    a->next = g->abandoned;
+    g->abandoned = a;
+}
+
+static int mi__abandon_take(struct mi_gdb *g, uint64_t tok)
+{
+    struct mi__abandoned **pp;
+
+    for (pp = &g->abandoned; *pp; pp = &(*pp)->next)
+        if ((*pp)->token == tok) {
+            struct mi__abandoned *a = *pp;
+            *pp = a->next;
+            free(a);
+            return 1;
+        }
+    return 0;
+}
+
+static void mi__dispatch(struct mi_gdb *g, struct mi_record *rec)
+{
+    struct mi__pending *p;
+
+    switch (rec->kind) {
+    case MI_RECORD_RESULT:
+        p = rec->has_token ? mi__unlink_token(g, rec->token) : NULL;
+        if (p) {
+            int st = rec->result_class == MI_CLASS_ERROR ? MI_EGDB : 0;
+            if (rec->result_class == MI_CLASS_RUNNING)
+                g->running = 1;
+            mi__complete(g, p, st, rec, NULL);
+            return;
+        }
+        if (rec->has_token && mi__abandon_take(g, rec->token))
+            break;
+        if (g->on_async)
+            g->on_async(g, rec, g->ud);
+        break;
+    case MI_RECORD_EXEC:
+        if (strcmp(rec->klass, "running") == 0) {
+            g->running = 1;
+        } else if (strcmp(rec->klass, "stopped") == 0) {
+            g->running = 0;
+            g->interrupt_at = 0;
+        }
+        /* fall through */
+    case MI_RECORD_STATUS:
+    case MI_RECORD_NOTIFY:
+        if (rec->kind == MI_RECORD_NOTIFY && strcmp(rec->klass, "thread-group-exited") == 0)
+            g->running = 0;
+        if (g->on_async)
+            g->on_async(g, rec, g->ud);
+        break;
+    case MI_RECORD_CONSOLE:
+        if (g->head && (g->head->sync_out || g->head->done)) {
+            struct mi__pending *h = g->head;
+            mi__buf_append(&h->console, &h->console_len, &h->console_cap,
+                           rec->text, rec->text_len);
+        }
+        /* fall through */
+    case MI_RECORD_TARGET:
+    case MI_RECORD_LOG:
+    case MI_RECORD_INVALID:
+    case MI_RECORD_STDERR:
+        if (g->on_stream)
+            g->on_stream(g, rec, g->ud);
+        break;
+    case MI_RECORD_PROMPT:
+        break;
+    }
+    mi_record_free(rec);
+}
+
+static void mi__drain(struct mi_gdb *g, int at_eof)
+{
+    struct mi_record *rec;
+    int r;
+
+    while ((r = at_eof ? mi_parser_finish(&g->parser, &rec)
+                       : mi_parser_next(&g->parser, &rec)) == 1)
+        mi__dispatch(g, rec);
+}
+
+static void mi__read_err(struct mi_gdb *g);
+
+static void mi__read_out(struct mi_gdb *g)
+{
+    char chunk[65536];
+    int rounds;
+
+    for (rounds = 0; rounds < 16 && g->out_fd >= 0; rounds++) {
+        ssize_t n = read(g->out_fd, chunk, sizeof chunk);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return;
+            mi__drain(g, 1);
+            mi__dead(g, strerror(errno));
+            return;
+        }
+        if (n == 0) {
+            mi__drain(g, 1);
+            if (g->err_fd >= 0)
+                mi__read_err(g); /* GDB's last words, if any */
+            mi__dead(g, NULL);
+            return;
+        }
+        if (mi_parser_feed(&g->parser, chunk, (size_t)n) < 0) {
+            mi__seterr(g, "out of memory reading gdb output");
+            return;
+        }
+        mi__drain(g, 0);
+        if ((size_t)n < sizeof chunk)
+            return;
+    }
+}
+
+static void mi__stderr_line(struct mi_gdb *g, const char *s, size_t n)
+{
+    struct mi_record *rec;
+
+    while (n > 0 && s[n - 1] == '\r')
+        n--;
+    rec = mi__record_raw(MI_RECORD_STDERR, s, n);
+    if (rec)
+        mi__dispatch(g, rec);
+}
+
+static void mi__read_err(struct mi_gdb *g)
+{
+    char chunk[16384];
+
+    for (;;) {
+        ssize_t n = read(g->err_fd, chunk, sizeof chunk), i, st = 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+                if (g->errlen)
+                    mi__stderr_line(g, g->errbuf, g->errlen);
+                g->errlen = 0;
+                mi__close(&g->err_fd);
+            }
+            return;
+        }
+        for (i = 0; i < n; i++) {
+            if (chunk[i] != '\n')
+                continue;
+            if (g->errlen) {
+                mi__buf_append(&g->errbuf, &g->errlen, &g->errcap, chunk + st,
+                               (size_t)(i - st));
+                mi__stderr_line(g, g->errbuf, g->errlen);
+                g->errlen = 0;
+            } else {
+                mi__stderr_line(g, chunk + st, (size_t)(i - st));
+            }
+            st = i + 1;
+        }
+        /* keep the partial line, but never more than 64 KiB of it */
+        if (st < n && g->errlen < 65536)
+            mi__buf_append(&g->errbuf, &g->errlen, &g->errcap, chunk + st,
+                           (size_t)(n - st));
+    }
+}
+
+/* ---------------------------------------------------------------- timers */
+
+static void mi__check_timers(struct mi_gdb *g)
+{
+    int64_t now = mi_now_ms();
+    struct mi__pending *p, *next;
+
+    if (g->interrupt_at && now >= g->interrupt_at && !g->dead) {
+        /* -exec-interrupt had no effect: GDB may be busy. Its own SIGINT
+           handler interrupts the inferior (which is in another process
+           group, so it does not get this SIGINT). */
+        g->interrupt_at = 0;
+        if (g->running)
+            kill(-g->pid, SIGINT);
+    }
+    for (p = g->head; p; p = next) {
+        char msg[768];
+        next = p->next;
+        if (!p->deadline || now < p->deadline)
+            continue;
+        mi__unlink_token(g, p->token);
+        mi__abandon_add(g, p->token);
+        snprintf(msg, sizeof msg, "gdb did not answer '%s' in time",
+                 p->command ? p->command : "");
+        mi__complete(g, p, MI_ETIMEDOUT, NULL, msg);
+    }
+}
+
+int mi_gdb_timeout(const struct mi_gdb *g)
+{
+    int64_t now = mi_now_ms(), best = -1;
+    const struct mi__pending *p;
+
+    if (g->dead)
+        return -1;
+    if (g->interrupt_at)
+        best = g->interrupt_at;
+    for (p = g->head; p; p = p->next)
+        if (p->deadline && (best < 0 || p->deadline < best))
+            best = p->deadline;
+    if (best < 0)
+        return -1;
+    return best <= now ? 0 : (int)(best - now > 1000000 ? 1000000 : best - now);
+}
+
+/* ---------------------------------------------------------------- poll */
+
+int mi_gdb_pollfds(const struct mi_gdb *g, struct pollfd *fds, int n)
+{
+    int k = 0;
+
+    if (g->dead)
+        return 0;
+    if (k < n && g->out_fd >= 0) {
+        fds[k].fd = g->out_fd;
+        fds[k].events = POLLIN;
+        fds[k++].revents = 0;
+    }
+    if (k < n && g->err_fd >= 0) {
+        fds[k].fd = g->err_fd;
+        fds[k].events = POLLIN;
+        fds[k++].revents = 0;
+    }
+    if (k < n && g->in_fd >= 0 && g->wlen > g->woff) {
+        fds[k].fd = g->in_fd;
+        fds[k].events = POLLOUT;
+        fds[k++].revents = 0;
+    }
+    return k;
+}
+
+int mi_gdb_process(struct mi_gdb *g, const struct pollfd *fds, int n)
+{
+    int i;
+
+    for (i = 0; i < n && !g->dead; i++) {
+        if (!fds[i].revents)
+            continue;
+        if (fds[i].fd == g->in_fd && (fds[i].revents & (POLLOUT | POLLERR | POLLHUP)))
+            mi__flush(g);
+        else if (fds[i].fd == g->err_fd)
+            mi__read_err(g);
+        else if (fds[i].fd == g->out_fd)
+            mi__read_out(g);
+    }
+    /* stderr may hold the last words of a crashing GDB: read it first */
+    if (!g->dead)
+        mi__check_timers(g);
+    return g->dead ? MI_EEXITED : 0;
+}
+
+int mi_gdb_step(struct mi_gdb *g, int timeout_ms)
+{
+    struct pollfd fds[MI_GDB_MAX_POLLFDS];
+    int n, t, r;
+
+    if (g->dead)
+        return MI_EEXITED;
+    n = mi_gdb_pollfds(g, fds, MI_GDB_MAX_POLLFDS);
+    t = mi_gdb_timeout(g);
+    if (t < 0 || (timeout_ms >= 0 && timeout_ms < t))
+        t = timeout_ms;
+    r = poll(fds, (nfds_t)n, t);
+    if (r < 0 && errno != EINTR)
+        return MI_EIO;
+    return mi_gdb_process(g, fds, r > 0 ? n : 0);
+}
+
+int mi_gdb_exec_sync(struct mi_gdb *g, const char *cmd, struct mi_reply *out,
+                     int timeout_ms)
+{
+    int flag = 0;
+    int64_t tok;
+
+    memset(out, 0, sizeof *out);
+    tok = mi__queue(g, cmd, timeout_ms, NULL, NULL, out, &flag);
+    if (tok < 0) {
+        out->status = (int)tok;
+        return (int)tok;
+    }
+    while (!flag) {
+        int r = mi_gdb_step(g, -1);
+        if (r == MI_EIO && !flag) {
+            /* poll failed: fail the command rather than spin */
+            struct mi__pending *p = mi__unlink_token(g, (uint64_t)tok);
+            if (p)
+                mi__complete(g, p, MI_EIO, NULL, "poll failed");
+        }
+    }
+    return out->status;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static void mi__setup_done(struct mi_gdb *g, const struct mi_reply *r, void *ud)
+{
+    const char *what = ud;
+
+    if (r->status != 0) {
+        if (g->state == MI__STARTING) {
+            g->state = r->status == MI_EGDB ? MI_ESETUP : r->status;
+            mi__seterr(g, "gdb setup command '%s' failed: %s", what, r->message);
+        }
+        return;
+    }
+    if (strcmp(what, "-list-features") == 0) {
+        const struct mi_value *f = mi_get(r->record, "features"), *v;
+        size_t i = 0;
+        if (!f || f->kind != MI_VALUE_LIST) {
+            g->state = MI_ESETUP;
+            mi__seterr(g, "gdb's -list-features gave no feature list: is it gdb "
+                          "with mi3 support?");
+            return;
+        }
+        g->features = calloc(f->count + 1, sizeof *g->features);
+        for (v = f->first; v && g->features; v = v->next)
+            if (v->kind == MI_VALUE_STRING && (g->features[i] = strdup(v->str)))
+                i++;
+        g->nfeatures = g->features ? i : 0;
+    }
+    if (--g->setup_left == 0 && g->state == MI__STARTING)
+        g->state = MI__READY;
+}
+
+int mi_gdb_ready(const struct mi_gdb *g)
+{
+    return g->state;
+}
+
+int mi_gdb_wait_ready(struct mi_gdb *g, int timeout_ms)
+{
+    int64_t end = timeout_ms >= 0 ? mi_now_ms() + timeout_ms : 0;
+
+    while (g->state == MI__STARTING) {
+        int left = -1;
+        if (timeout_ms >= 0) {
+            int64_t now = mi_now_ms();
+            if (now >= end) {
+                mi__seterr(g, "gdb did not finish its setup in %d ms", timeout_ms);
+                return MI_ETIMEDOUT;
+            }
+            left = (int)(end - now);
+        }
+        if (mi_gdb_step(g, left) == MI_EEXITED && g->state == MI__STARTING)
+            g->state = MI_EEXITED;
+    }
+    return g->state == MI__READY ? 0 : g->state;
+}
+
+static int mi__open_pty(struct mi_gdb *g, char *msg, size_t msgsz)
+{
+    struct termios t;
+
+    g->pty_master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (g->pty_master < 0 || grantpt(g->pty_master) < 0 ||
+        unlockpt(g->pty_master) < 0 ||
+        ptsname_r(g->pty_master, g->pty_name, sizeof g->pty_name) != 0)
+        goto fail;
+    /* We keep the slave open: with no slave open, the master polls as
+       POLLHUP forever (busy loop) and reads fail with EIO between runs. */
+    g->pty_slave = open(g->pty_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (g->pty_slave < 0)
+        goto fail;
+    /* Raw: the program's bytes arrive unchanged (no "\n" -> "\r\n"), and
+       nothing we do echoes back. */
+    if (tcgetattr(g->pty_slave, &t) == 0) {
+        cfmakeraw(&t);
+        tcsetattr(g->pty_slave, TCSANOW, &t);
+    }
+    if (mi__nonblock(g->pty_master) < 0)
+        goto fail;
+    return 0;
+fail:
+    if (msg)
+        snprintf(msg, msgsz, "pseudo-terminal for the inferior: %s",
+                 strerror(errno));
+    mi__close(&g->pty_master);
+    mi__close(&g->pty_slave);
+    return MI_EPTY;
+}
+
+static const char *const mi__default_argv[] = {
+    "gdb", "-nx", "-q", "--interpreter=mi3", NULL,
+};
+
+/* In the child, between fork and exec: only async-signal-safe calls. */
+static void mi__child(char *const *argv, int in, int out, int err, int status)
+{
+    sigset_t none;
+    int sig, e;
+
+    setsid();
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (sig = 1; sig < 32; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            signal(sig, SIG_DFL);
+    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+        goto fail;
+    execvp(argv[0], argv);
+fail:
+    e = errno;
+    if (write(status, &e, sizeof e) < 0) {
+        /* nothing to do */
+    }
+    _exit(127);
+}
+
+int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
+                 char *msg, size_t msgsz)
+{
+    static const char *const setup[] = {
+        "-gdb-set pagination off",
+        "-gdb-set confirm off",
+        "-gdb-set height 0",
+        "-gdb-set width 0",
+        "-gdb-set mi-async on",
+        /* the default, made explicit: an interrupt must not reach the
+           program as a signal when it is resumed */
+        "-interpreter-exec console \"handle SIGINT stop print nopass\"",
+        "-list-features",
+    };
+    struct mi_gdb_options none;
+    struct mi_gdb *g;
+    int sv[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
+    char *const *argv;
+    int e = 0, r;
+    size_t i;
+    ssize_t n;
+
+    *out = NULL;
+    if (msg && msgsz)
+        msg[0] = '\0';
+    if (!opt) {
+        memset(&none, 0, sizeof none);
+        opt = &none;
+    }
+    argv = opt->argv ? opt->argv : (char *const *)mi__default_argv;
+    if (!argv[0])
+        return MI_EINVAL;
+    g = calloc(1, sizeof *g);
+    if (!g)
+        return MI_ENOMEM;
+    g->in_fd = g->out_fd = g->err_fd = g->pty_master = g->pty_slave = -1;
+    g->wait_status = -1;
+    g->next_token = 1;
+    g->on_async = opt->on_async;
+    g->on_stream = opt->on_stream;
+    g->ud = opt->ud;
+    mi_parser_init(&g->parser, &opt->parser);
+    if (!opt->no_pty && (r = mi__open_pty(g, msg, msgsz)) < 0) {
+        free(g);
+        return r;
+    }
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+        pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0 ||
+        pipe2(ps, O_CLOEXEC) < 0) {
+        if (msg)
+            snprintf(msg, msgsz, "pipes for gdb: %s", strerror(errno));
+        r = MI_ESPAWN;
+        goto fail;
+    }
+    g->pid = fork();
+    if (g->pid < 0) {
+        if (msg)
+            snprintf(msg, msgsz, "fork for gdb: %s", strerror(errno));
+        r = MI_ESPAWN;
+        goto fail;
+    }
+    if (g->pid == 0)
+        mi__child(argv, sv[1], po[1], pe[1], ps[1]);
+    close(sv[1]);
+    close(po[1]);
+    close(pe[1]);
+    close(ps[1]);
+    sv[1] = po[1] = pe[1] = ps[1] = -1;
+    /* exec succeeded when the close-on-exec status pipe closes empty */
+    do
+        n = read(ps[0], &e, sizeof e);
+    while (n < 0 && errno == EINTR);
+    close(ps[0]);
+    ps[0] = -1;
+    if (n > 0) {
+        int st;
+        while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        if (msg)
+            snprintf(msg, msgsz, "cannot run '%s': %s", argv[0], strerror(e));
+        g->pid = 0;
+        r = MI_ESPAWN;
+        goto fail;
+    }
+    g->in_fd = sv[0];
+    g->out_fd = po[0];
+    g->err_fd = pe[0];
+    mi__nonblock(g->in_fd);
+    mi__nonblock(g->out_fd);
+    mi__nonblock(g->err_fd);
+    for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
+        g->setup_left++;
+        if (mi_gdb_send(g, setup[i], 0, mi__setup_done, (void *)setup[i]) < 0)
+            g->setup_left--;
+    }
+    if (g->pty_master >= 0) {
+        struct mi_cmd c;
+        mi_cmd_init(&c);
+        mi_cmd_op(&c, "-inferior-tty-set");
+        mi_cmd_arg(&c, g->pty_name);
+        g->setup_left++;
+        if (!mi_cmd_str(&c) ||
+            mi_gdb_send(g, mi_cmd_str(&c), 0, mi__setup_done,
+                        (void *)"-inferior-tty-set") < 0)
+            g->setup_left--;
+        mi_cmd_release(&c);
+    }
+    *out = g;
+    return 0;
+fail:
+    for (i = 0; i < 2; i++) {
+        mi__close(&sv[i]);
+        mi__close(&po[i]);
+        mi__close(&pe[i]);
+        mi__close(&ps[i]);
+    }
+    mi__close(&g->pty_master);
+    mi__close(&g->pty_slave);
+    mi_parser_release(&g->parser);
+    free(g);
+    return r;
+}
+
+/* ---------------------------------------------------------------- control */
+
+static void mi__interrupt_done(struct mi_gdb *g, const struct mi_reply *r,
+                               void *ud)
+{
+    if (r->status == MI_EGDB && g->running && !g->dead)
+        kill(-g->pid, SIGINT);
+}
+
+int mi_gdb_interrupt(struct mi_gdb *g)
+{
+    int64_t r;
+
+    if (g->dead)
+        return MI_EEXITED;
+    r = mi_gdb_send(g, "-exec-interrupt", 0, mi__interrupt_done, NULL);
+    if (r < 0)
+        return (int)r;
+    g->interrupt_at = mi_now_ms() + 2000;
+    return 0;
+}
+
+int mi_gdb_running(const struct mi_gdb *g)
+{
+    return g->running;
+}
+
+int mi_gdb_pty_fd(const struct mi_gdb *g)
+{
+    return g->pty_master;
+}
+
+const char *mi_gdb_pty_name(const struct mi_gdb *g)
+{
+    return g->pty_master >= 0 ? g->pty_name : NULL;
+}
+
+pid_t mi_gdb_pid(const struct mi_gdb *g)
+{
+    return g->pid;
+}
+
+int mi_gdb_has_feature(const struct mi_gdb *g, const char *feature)
+{
+    size_t i;
+
+    for (i = 0; i < g->nfeatures; i++)
+        if (strcmp(g->features[i], feature) == 0)
+            return 1;
+    return 0;
+}
+
+size_t mi_gdb_pending(const struct mi_gdb *g)
+{
+    return g->npending;
+}
+
+int mi_gdb_wait_status(const struct mi_gdb *g)
+{
+    return g->wait_status < 0 ? -1 : g->wait_status;
+}
+
+const char *mi_gdb_error(const struct mi_gdb *g)
+{
+    return g->err;
+}
+
+int mi_gdb_close(struct mi_gdb *g, int timeout_ms)
+{
+    int64_t end = mi_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+
+    if (g->dead)
+        return 0;
+    mi_gdb_send(g, "-gdb-exit", 0, NULL, NULL);
+    while (!g->dead) {
+        int64_t now = mi_now_ms();
+        if (now >= end)
+            break;
+        mi_gdb_step(g, (int)(end - now));
+    }
+    if (g->dead)
+        return 0;
+    mi__dead(g, "did not exit in time, killed");
+    return MI_ETIMEDOUT;
+}
+
+void mi_gdb_free(struct mi_gdb *g)
+{
+    size_t i;
+
+    if (!g)
+        return;
+    if (!g->dead) {
+        kill(-g->pid, SIGKILL);
+        kill(g->pid, SIGKILL);
+        mi__dead(g, "closed by the debugger");
+    }
+    while (g->abandoned) {
+        struct mi__abandoned *a = g->abandoned;
+        g->abandoned = a->next;
+        free(a);
+    }
+    for (i = 0; i < g->nfeatures; i++)
+        free(g->features[i]);
+    free(g->features);
+    mi__close(&g->pty_master);
+    mi__close(&g->pty_slave);
+    mi_parser_release(&g->parser);
+    free(g->errbuf);
+    free(g->wbuf);
+    free(g);
+}
