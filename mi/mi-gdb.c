@@ -71,6 +71,7 @@ struct mi_gdb {
     int wait_status;           /* -1 until reaped */
     int running;
     int64_t interrupt_at;      /* SIGINT fallback time, 0: none */
+    int64_t live_at;           /* next waitpid() liveness check */
     char **features;
     size_t nfeatures;
     mi_record_fn *on_async, *on_stream;
@@ -253,7 +254,7 @@ static void mi__reap(struct mi_gdb *g, int ms)
     kill(g->pid, SIGKILL);
     while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR)
         ;
-    g->wait_status = -1; /* we killed it: report "closed its output" */
+    g->wait_status = -2; /* we killed it: report "closed its output" */
 }
 
 static void mi__dead(struct mi_gdb *g, const char *cause)
@@ -280,11 +281,13 @@ static void mi__dead(struct mi_gdb *g, const char *cause)
 int mi_gdb_check_alive(struct mi_gdb *g)
 {
     int st;
+    pid_t r;
 
     if (g->dead)
         return 0;
-    if (waitpid(g->pid, &st, WNOHANG) == g->pid) {
-        g->wait_status = st;
+    r = waitpid(g->pid, &st, WNOHANG);
+    if (r == g->pid || (r < 0 && errno == ECHILD)) {
+        g->wait_status = r == g->pid ? st : -2; /* -2: reaped by someone else */
         mi__dead(g, NULL);
         return 0;
     }
@@ -539,10 +542,29 @@ static void mi__read_err(struct mi_gdb *g)
 
 /* ---------------------------------------------------------------- timers */
 
+/*
+ * GDB's death normally shows as EOF on its stdout, but a child of GDB that
+ * inherited the pipe (a `shell` command, a process started by `run` without
+ * a tty) keeps it open. So while commands are pending or the inferior runs
+ * we also ask waitpid() every MI__LIVE_MS.
+ */
+#define MI__LIVE_MS 250
+
+static int mi__needs_live_check(const struct mi_gdb *g)
+{
+    return !g->dead && (g->npending > 0 || g->running);
+}
+
 static void mi__check_timers(struct mi_gdb *g)
 {
     int64_t now = mi_now_ms();
     struct mi__pending *p, *next;
+
+    if (mi__needs_live_check(g) && now >= g->live_at) {
+        g->live_at = now + MI__LIVE_MS;
+        if (!mi_gdb_check_alive(g))
+            return;
+    }
 
     if (g->interrupt_at && now >= g->interrupt_at && !g->dead) {
         /* -exec-interrupt had no effect: GDB may be busy. Its own SIGINT
@@ -574,6 +596,11 @@ int mi_gdb_timeout(const struct mi_gdb *g)
         return -1;
     if (g->interrupt_at)
         best = g->interrupt_at;
+    if (mi__needs_live_check(g)) {
+        int64_t t = g->live_at > now ? g->live_at : now + MI__LIVE_MS;
+        if (best < 0 || t < best)
+            best = t;
+    }
     for (p = g->head; p; p = p->next)
         if (p->deadline && (best < 0 || p->deadline < best))
             best = p->deadline;
