@@ -158,7 +158,7 @@ int mi_parse_line(const char *line, size_t len,
         break;
     default:
         mi__fail(&c, MI_ESYNTAX, "not a gdb/mi record (expected one of ^*+=~@& "
-                                 "or \"(gdb)\")");
+                                 "or '(gdb)')");
         goto fail;
     }
     if (r == 0 && !c.err) {

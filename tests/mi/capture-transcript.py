@@ -15,7 +15,7 @@ import os, re, select, subprocess, sys, time
 def main():
     script, out = sys.argv[1], sys.argv[2]
     argv = sys.argv[3:] or ['gdb', '-nx', '-q', '--interpreter=mi3']
-    env = dict(os.environ, LC_ALL='C.UTF-8')
+    env = dict(os.environ)
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, env=env,
                          cwd=os.path.dirname(os.path.abspath(script)))

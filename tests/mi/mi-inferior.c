@@ -39,11 +39,17 @@ int compute(int a, int b)
     return sum + product;
 }
 
+/* Inlined twice: a breakpoint on it has two locations. */
+static inline __attribute__((always_inline)) int twice(int x)
+{
+    return x * 2;
+}
+
 static int outer(int n)
 {
     struct point p = {n, n * 2, "pt"};
     int r = compute(p.x, p.y);
-    return r + 1;
+    return twice(r) - r + twice(1) - 1;
 }
 
 static void *thread_main(void *arg)
