@@ -48,7 +48,7 @@ int log_writer_open(struct log_writer *w, const char *path,
     w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (w->fd < 0)
         return -errno;
-    int rc = grow(w, LOG_HEADER_SIZE + GROW_MIN);
+    int rc = grow(w, GROW_MIN);
     if (rc < 0) {
         close(w->fd);
         w->fd = -1;

@@ -479,15 +479,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-    if (!rec_on)
-        return PMPI_Finalize();
-    uint64_t t0 = rec_now();
-    /* The record goes first: after PMPI_Finalize nothing may fail. */
-    struct log_rec rec;
-    if (rec_begin(&rec, LOG_FN_MPI_Finalize, 0, MPI_SUCCESS, t0, t0, 0))
-        rec_end(&rec);
+    if (rec_on) {
+        /* The record goes first: after PMPI_Finalize nothing may fail. */
+        uint64_t t0 = rec_now();
+        struct log_rec rec;
+        if (rec_begin(&rec, LOG_FN_MPI_Finalize, 0, MPI_SUCCESS, t0, t0, 0))
+            rec_end(&rec);
+    }
     int ret = PMPI_Finalize();
-    rec_close();
+    rec_close(); /* also after logging stopped early: trims the file */
     return ret;
 }
 

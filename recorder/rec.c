@@ -185,10 +185,9 @@ void rec_open(void)
 void rec_close(void);
 void rec_close(void)
 {
-    if (writer.fd > 0 || writer.map) {
-        rec_on = 0;
+    rec_on = 0;
+    if (writer.map)
         log_writer_close(&writer);
-    }
 }
 
 /* ---- data ------------------------------------------------------------- */
