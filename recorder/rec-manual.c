@@ -235,6 +235,14 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     uint64_t t0 = rec_now();
     int ret = PMPI_Test(request, flag, &st);
     uint64_t t1 = rec_now();
+    if (ret == MPI_SUCCESS && !*flag) {
+        uint8_t img[32];
+        struct log_rec rec = {img, img};
+        rec_put_raw(&rec, 0, 0, request, 4);
+        rec_put_raw(&rec, 1, 0, flag, 4);
+        rec_poll(LOG_FN_MPI_Test, img, (size_t)(rec.p - img), t0, t1);
+        return ret;
+    }
     if (*flag && status != MPI_STATUS_IGNORE)
         *status = st;
     int64_t bytes = 0;
@@ -247,6 +255,38 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rec_put_raw(&rec, 1, 0, flag, 4);
         if (*flag)
             put_done(&rec, 0, 0, before, &st, bytes);
+        rec_end(&rec);
+    }
+    return ret;
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+               MPI_Status *status)
+{
+    if (!rec_on)
+        return PMPI_Iprobe(source, tag, comm, flag, status);
+    MPI_Status st;
+    uint64_t t0 = rec_now();
+    int ret = PMPI_Iprobe(source, tag, comm, flag, &st);
+    uint64_t t1 = rec_now();
+    uint8_t img[64];
+    struct log_rec rec = {img, img};
+    log_put_u32(&rec, (uint32_t)source);
+    log_put_u32(&rec, (uint32_t)tag);
+    log_put_u32(&rec, (uint32_t)comm);
+    rec_put_raw(&rec, 3, 0, flag, 4);
+    if (ret == MPI_SUCCESS && !*flag) {
+        rec_poll(LOG_FN_MPI_Iprobe, img, (size_t)(rec.p - img), t0, t1);
+        return ret;
+    }
+    if (*flag && status != MPI_STATUS_IGNORE)
+        *status = st;
+    size_t len = (size_t)(rec.p - img);
+    if (rec_begin(&rec, LOG_FN_MPI_Iprobe, 0, ret, t0, t1,
+                  len + LOG_FIELD_HEAD + sizeof st)) {
+        log_put_bytes(&rec, img, len);
+        if (ret == MPI_SUCCESS && *flag)
+            rec_put_field(&rec, 4, LOG_F_STATUS, 0, &st, sizeof st);
         rec_end(&rec);
     }
     return ret;

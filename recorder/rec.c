@@ -24,9 +24,58 @@ static void warn(const char *fmt, const char *arg)
     fputc('\n', stderr);
 }
 
+/* The run of identical unsuccessful polls not yet logged. */
+static struct {
+    int fn;
+    size_t len;
+    uint8_t img[64];
+    uint64_t n, t0, t1;
+} poll;
+
+static void poll_flush(void)
+{
+    struct log_rec rec;
+    uint64_t n = poll.n;
+    poll.n = 0;
+    if (!log_writer_begin(&writer, &rec, poll.len + 10, poll.fn,
+                          n > 1 ? LOG_REC_REPEAT : 0, poll.t0,
+                          poll.t1 - poll.t0)) {
+        rec_on = 0;
+        return;
+    }
+    if (n > 1)
+        log_put_varint(&rec, n);
+    log_put_bytes(&rec, poll.img, poll.len);
+    log_writer_commit(&writer, &rec);
+}
+
+void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
+{
+    if (poll.n && poll.fn == fn && poll.len == len &&
+        memcmp(poll.img, img, len) == 0) {
+        poll.n++;
+        poll.t1 = t1;
+        return;
+    }
+    if (poll.n)
+        poll_flush();
+    if (len > sizeof poll.img || !rec_on)
+        return;
+    poll.fn = fn;
+    poll.len = len;
+    memcpy(poll.img, img, len);
+    poll.n = 1;
+    poll.t0 = t0;
+    poll.t1 = t1;
+}
+
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room)
 {
+    if (poll.n)
+        poll_flush();
+    if (!rec_on)
+        return 0;
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
     if (!log_writer_begin(&writer, rec, room + 10, fn, flags, t0, t1 - t0)) {
@@ -185,6 +234,8 @@ void rec_open(void)
 void rec_close(void);
 void rec_close(void)
 {
+    if (poll.n && rec_on)
+        poll_flush();
     rec_on = 0;
     if (writer.map)
         log_writer_close(&writer);

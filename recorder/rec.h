@@ -45,6 +45,14 @@ static inline void rec_put_raw(struct log_rec *rec, unsigned arg,
     rec_put_field(rec, arg, LOG_F_RAW, elem, p, len);
 }
 
+/*
+ * Polling loops: an unsuccessful MPI_Iprobe or MPI_Test identical to the
+ * previous one (same function, arguments and outputs) is not logged on its
+ * own: the run is logged as one LOG_REC_REPEAT record when something else
+ * happens. IMG holds the record's argument block and fields.
+ */
+void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1);
+
 /* Peers of a collective on COMM: the remote group of an intercommunicator. */
 int rec_peers(MPI_Comm comm);
 /* Whether this process is the root of a rooted collective. */
