@@ -83,6 +83,16 @@ def gen_wrapper(fn, out):
             continue
         length = a.length
         if a.direction == "in":
+            # Sends log no data (the receiver has it) unless --send-data.
+            m = re.match(r"^(.+) x (\w+)$", length or "")
+            if m and "@" not in length:
+                n = count_expr(m.group(1))
+                pre.append(f"    int64_t bytes_{a.name} = (rec_send_data && ret == MPI_SUCCESS && "
+                           f"{a.name} != MPI_IN_PLACE) ? rec_data_bytes({n}, {m.group(2)}) : 0;\n")
+                size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{a.name}, "
+                            f"{m.group(2)}) : 0)")
+                put.append(f"    if (bytes_{a.name}) rec_put_data(&rec, {i}, {a.name}, "
+                           f"{n}, {m.group(2)}, bytes_{a.name});\n")
             continue
         if a.direction == "async":
             m = re.match(r"^(.+) x (\w+)$", length or "")

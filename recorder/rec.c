@@ -14,6 +14,7 @@
 #include "rec.h"
 
 int rec_on;
+int rec_send_data;
 uint64_t rec_t0;
 static struct log_writer writer;
 
@@ -214,8 +215,10 @@ void rec_open(void)
     hdr.max_func_id = DRDB_MPI_FUNC_MAX_ID;
     hdr.pid = getpid();
     gethostname(hdr.host, sizeof hdr.host - 1);
-    if (getenv("DRDB_SEND_DATA"))
+    if (getenv("DRDB_SEND_DATA")) {
         hdr.flags |= LOG_HDR_SEND_DATA;
+        rec_send_data = 1;
+    }
 
     log_rank_path(path, sizeof path, dir, rank);
     int rc = log_writer_open(&writer, path, &hdr);

@@ -18,6 +18,7 @@
 
 extern int rec_on;          /* recording this rank */
 extern uint64_t rec_t0;     /* CLOCK_MONOTONIC ns at log open */
+extern int rec_send_data;   /* log the data of sends too (--send-data) */
 
 static inline uint64_t rec_now(void)
 {

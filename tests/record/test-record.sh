@@ -58,6 +58,11 @@ check "only rank 0 logged the Reduce result" \
 check "--ranks 1,3 records ranks 1 and 3 only" \
     '[ -f some/rank-1.log ] && [ -f some/rank-3.log ] && [ ! -f some/rank-0.log ] && [ ! -f some/rank-2.log ]'
 
+# --- --send-data: sends carry their data too.
+"$drdb" record -o sd --send-data -- "$mpiexec" -n 4 "$anysource" 2 > /dev/null 2>&1
+check "--send-data logs each send's 8 bytes" \
+    '[ "$(dump sd 2 | awk "\$1 == \"MPI_Send\" { print \$4 }" | sort -u)" = 8 ]'
+
 # --- bad input: clear errors, nothing overwritten.
 "$drdb" record -o any -- "$mpiexec" -n 4 "$anysource" > /dev/null 2> again.err
 check "an existing run is not overwritten" '[ $? != 0 ] && grep -q "already holds a recorded run" again.err'
