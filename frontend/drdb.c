@@ -6,6 +6,8 @@
 #include "fe.h"
 
 static const struct fe_subcmd *const subcmds[] = {
+    &fe_sub_record,
+    &fe_sub_log,
     &fe_sub_functions,
 };
 #define N_SUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))

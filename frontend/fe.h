@@ -9,6 +9,7 @@
 #ifndef DRDB_FE_H
 #define DRDB_FE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct fe_subcmd {
@@ -20,6 +21,23 @@ struct fe_subcmd {
 };
 
 extern const struct fe_subcmd fe_sub_functions;
+extern const struct fe_subcmd fe_sub_log;
+extern const struct fe_subcmd fe_sub_record;
+
+struct log_event;
+
+/* The causal essentials of an event, taken from its arguments and fields. */
+struct fe_event_info {
+    int has_peer, has_tag, has_comm, has_count, has_status, malformed;
+    int64_t peer, tag, comm, count;
+    int st_source, st_tag;  /* from the (first) status, if any */
+    uint64_t bytes;         /* message data logged */
+};
+void fe_event_brief(const struct log_event *ev, struct fe_event_info *info);
+
+/* One line per rank of RUNDIR (events, bytes, state) to OUT; returns the
+ * number of ranks whose log is damaged or incomplete. */
+int fe_log_summary(const char *dir, FILE *out);
 
 /* Prints "drdb: " + message + newline to stderr; returns 1 (an exit code). */
 int fe_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -18,10 +18,23 @@ import sys
 DIRS = ("in", "out", "inout", "async")
 CLASSES = ("auto", "manual")
 KEYWORD_LENGTHS = ("string", "string[]", "ptr", "opaque", "callback", "?")
+# Bytes a by-value argument takes in a record's argument block: its size in
+# MPICH 4.0.2's ABI (checked by _Static_assert in the generated prototypes).
+VALUE_SIZES = {
+    "int": 4, "const int": 4, "MPI_Fint": 4, "MPI_Comm": 4,
+    "MPI_Datatype": 4, "MPI_Errhandler": 4, "MPI_Group": 4, "MPI_Info": 4,
+    "MPI_Op": 4, "MPI_Request": 4, "MPI_Win": 4, "MPI_Message": 4,
+    "MPI_Session": 4, "MPI_T_cb_safety": 4, "MPIX_Grequest_class": 4,
+    "MPI_Aint": 8, "MPI_Count": 8, "MPI_Offset": 8, "MPI_File": 8,
+    "MPI_T_cvar_handle": 8, "MPI_T_enum": 8, "MPI_T_event_instance": 8,
+    "MPI_T_event_registration": 8, "MPI_T_pvar_handle": 8,
+    "MPI_T_pvar_session": 8, "MPI_T_event_cb_function": 8,
+    "MPI_T_event_dropped_cb_function": 8, "MPI_T_event_free_cb_function": 8,
+}
 LEN_TERM = re.compile(
     r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|size\(\w+\)|cartdim\(\w+\))$")
 LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
-LEN_BUF = re.compile(r"^(\S+) x (\w+)$")
+LEN_BUF = re.compile(r"^(\S+(?: \* \S+)*) x (\w+)$")
 
 
 class SpecError(Exception):
@@ -101,7 +114,8 @@ def check_length(length, names, constants_ok=True):
         return
     m = LEN_BUF.match(length)
     if m:
-        term(m.group(1))
+        for factor in m.group(1).split(" * "):
+            term(factor)
         if m.group(2) not in names:
             raise SpecError(
                 f"length '{length}' names no datatype argument "
@@ -126,6 +140,9 @@ def parse_arg(text):
         raise SpecError(f"by-value argument '{name}' takes no direction")
     if not pointer and length is not None:
         raise SpecError(f"by-value argument '{name}' takes no length")
+    if not pointer and ctype not in VALUE_SIZES:
+        raise SpecError(f"by-value type '{ctype}' has no size: add it to "
+                        "VALUE_SIZES in log/gen-functable.py")
     return Arg(direction, ctype, name, array, length)
 
 
@@ -231,6 +248,13 @@ def write_protos_h(funcs, path):
                 " differs from MPICH's is a\n * compile error (conflicting"
                 " types). */\n")
         f.write("#ifndef DRDB_MPI_PROTOS_H\n#define DRDB_MPI_PROTOS_H\n\n")
+        for ctype, size in sorted(VALUE_SIZES.items()):
+            ident = re.sub(r"\W", "_", ctype)
+            # A by-value function type is passed as a pointer to it.
+            expr = ctype + (" *" if ctype.endswith("_function") else "")
+            f.write(f"_Static_assert(sizeof({expr}) == {size}, "
+                    f"\"sizeof({ident}) is not {size}: update VALUE_SIZES\");\n")
+        f.write("\n")
         for fn in funcs:
             params = fn.c_params()
             f.write(f"{fn.ret} {fn.name}({params});\n")
@@ -250,8 +274,9 @@ def write_desc_c(funcs, path):
                 direction = ("LOG_DIR_" + a.direction.upper()
                              if a.direction else "LOG_DIR_VALUE")
                 length = c_string(a.length) if a.length else "NULL"
+                size = VALUE_SIZES.get(a.ctype, 0) if not a.direction else 0
                 f.write(f"    {{ {c_string(a.name)}, {c_string(a.ctype + a.array)}, "
-                        f"{direction}, {length} }},\n")
+                        f"{direction}, {length}, {size} }},\n")
             f.write("};\n")
         f.write("\nconst struct log_func_desc log_funcs[] = {\n")
         for fn in funcs:

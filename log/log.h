@@ -38,6 +38,7 @@ struct log_arg_desc {
     const char *ctype;  /* C type, "[]" for arrays */
     enum log_dir dir;
     const char *length; /* the spec's LENGTH annotation, or NULL (one) */
+    int size;           /* by-value: bytes in the record's argument block */
 };
 
 struct log_func_desc {
@@ -67,3 +68,223 @@ const struct log_func_desc *log_func_by_name(const char *name);
 const char *log_func_name(int id);
 
 #endif
+
+/* ------------------------------------------------------------------------
+ * The on-disk log (docs/log-format.md). All integers little-endian.
+ *
+ * A run directory holds `drdb.run` (the run description, "key value" text
+ * lines) and one `rank-R.log` per recorded rank: a 256-byte header, then
+ * records. Each record is framed:
+ *
+ *   u32 size      whole record in bytes (0 = end of log: nothing follows)
+ *   u32 crc       CRC-32C of bytes [8, size)
+ *   u16 fn        function id (enum log_func_id)
+ *   u16 flags     LOG_REC_*
+ *   varint dt     enter time minus the previous record's enter time, ns
+ *   varint dur    exit time minus enter time, ns
+ *   [zigzag varint ret]       when LOG_REC_RET (else MPI_SUCCESS)
+ *   [varint repeat]           when LOG_REC_REPEAT (this many calls)
+ *   argument block            every by-value argument, in order, at its
+ *                             log_arg_desc.size (4 or 8 bytes)
+ *   fields, to the end:       u8 arg, u8 kind, varint elem, varint len,
+ *                             len bytes
+ * ---------------------------------------------------------------------- */
+#include <stddef.h>
+#include <stdint.h>
+
+#define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
+#define LOG_VERSION 1
+#define LOG_HEADER_SIZE 256
+#define LOG_REC_FIXED 12        /* size, crc, fn, flags */
+#define LOG_REC_MAX_HEAD 40     /* fixed part + the varints at most */
+#define LOG_RUN_FILE "drdb.run"
+
+/* Header flags. */
+enum {
+    LOG_HDR_COMPLETE = 1u << 0,  /* closed by MPI_Finalize */
+    LOG_HDR_TRUNCATED = 1u << 1, /* the recorder stopped early (disk full) */
+    LOG_HDR_SEND_DATA = 1u << 2, /* send payloads were logged too */
+};
+
+/* Record flags. */
+enum {
+    LOG_REC_RET = 1u << 0,     /* a return code other than MPI_SUCCESS */
+    LOG_REC_REPEAT = 1u << 1,  /* stands for `repeat` identical calls */
+    LOG_REC_PARTIAL = 1u << 2, /* some outputs not logged (see the docs) */
+    LOG_REC_TRUNC = 1u << 3,   /* the last record: logging stopped here */
+};
+
+/* Field kinds. */
+enum log_field_kind {
+    LOG_F_RAW = 1,     /* an output argument's bytes, as in memory */
+    LOG_F_DATA = 2,    /* message data, packed (MPI_Pack order) */
+    LOG_F_STATUS = 3,  /* an MPI_Status, as in memory (20 bytes) */
+    LOG_F_STRING = 4,  /* a string, without the NUL */
+    LOG_F_MEMBERS = 5, /* MPI_COMM_WORLD ranks of a new communicator */
+    LOG_F_REQUEST = 6, /* the request a completion refers to */
+    LOG_F_SIZE = 7,    /* a count or size the call computed (u64) */
+};
+#define LOG_ARG_NONE 255 /* a field that belongs to no argument */
+
+struct log_file_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t header_size;
+    int32_t rank;
+    int32_t world_size;
+    uint64_t start_ns; /* CLOCK_REALTIME when the log was opened */
+    uint32_t flags;
+    uint32_t max_func_id; /* the function table the recorder knew */
+    int32_t pid;
+    uint32_t reserved0;
+    char host[64];
+    uint8_t reserved[LOG_HEADER_SIZE - 112];
+};
+
+/* Appends records to one rank's log through a shared file mapping, so a
+ * process killed at any point leaves every completed record on disk. Runs
+ * inside the recorded process: no allocation after open. */
+struct log_writer {
+    int fd;
+    uint8_t *map;
+    size_t map_size; /* bytes mapped == bytes allocated on disk */
+    size_t off;      /* end of the last complete record */
+    uint64_t last_enter;
+    uint64_t events;
+    uint64_t data_bytes; /* LOG_F_DATA bytes written */
+    int failed;          /* a write failed: no more records */
+};
+
+/* A record being built: write into [p, end), then log_writer_commit(). */
+struct log_rec {
+    uint8_t *start;
+    uint8_t *p;
+};
+
+/* Creates PATH (mode 0600, O_EXCL) and writes the header. 0 or -errno. */
+int log_writer_open(struct log_writer *w, const char *path,
+                    const struct log_file_header *hdr);
+/* Starts a record of at most MAX bytes: NULL when logging has stopped. */
+struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
+                                 size_t max, int fn, unsigned flags,
+                                 uint64_t enter_ns, uint64_t dur_ns);
+/* Frames and checksums the record; it is on disk when this returns. */
+void log_writer_commit(struct log_writer *w, struct log_rec *rec);
+/* Sets header flags (LOG_HDR_*) in place. */
+void log_writer_set_flags(struct log_writer *w, uint32_t flags);
+/* Trims the file to its records, marks it complete, closes it. */
+int log_writer_close(struct log_writer *w);
+
+/* Record-building helpers (the recorder's hot path: inline). */
+static inline void log_put_varint(struct log_rec *r, uint64_t v)
+{
+    while (v >= 0x80) {
+        *r->p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *r->p++ = (uint8_t)v;
+}
+static inline void log_put_bytes(struct log_rec *r, const void *src,
+                                 size_t n)
+{
+    __builtin_memcpy(r->p, src, n);
+    r->p += n;
+}
+static inline void log_put_u32(struct log_rec *r, uint32_t v)
+{
+    log_put_bytes(r, &v, 4);
+}
+static inline void log_put_u64(struct log_rec *r, uint64_t v)
+{
+    log_put_bytes(r, &v, 8);
+}
+/* Starts a field of LEN bytes; the caller then writes LEN bytes. */
+static inline void log_put_field(struct log_rec *r, unsigned arg,
+                                 unsigned kind, uint64_t elem, uint64_t len)
+{
+    *r->p++ = (uint8_t)arg;
+    *r->p++ = (uint8_t)kind;
+    log_put_varint(r, elem);
+    log_put_varint(r, len);
+}
+/* Bytes a field header can take. */
+#define LOG_FIELD_HEAD 22
+
+/* CRC-32C (Castagnoli). */
+uint32_t log_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* ---- reading ---------------------------------------------------------- */
+
+/* One rank's log, mapped read-only, with an index of its records. */
+struct log_rank {
+    int fd;
+    const uint8_t *map;
+    size_t size;
+    struct log_file_header hdr;
+    uint64_t nevents;  /* complete records */
+    uint64_t *offsets; /* nevents offsets */
+    uint64_t *enter;   /* nevents enter times, ns since start */
+    uint64_t end_off;  /* where reading stopped */
+    /* Why reading stopped before the end of the file, "" when it did not:
+     * "incomplete ..." (the rank stopped mid-run) or "corrupt ..." */
+    char stop_reason[160];
+};
+
+/* A decoded record. Pointers point into the mapping. */
+struct log_event {
+    uint64_t index; /* event number, from 0 */
+    int fn;
+    unsigned flags;
+    uint64_t enter_ns, dur_ns; /* ns since the log's start */
+    int32_t ret;
+    uint64_t repeat;
+    const struct log_func_desc *desc; /* NULL for an unknown id */
+    const uint8_t *args;
+    size_t args_len;
+    const uint8_t *fields;
+    size_t fields_len;
+};
+
+struct log_field {
+    unsigned arg, kind;
+    uint64_t elem;
+    const uint8_t *data;
+    uint64_t len;
+};
+
+/*
+ * Opens and indexes PATH. Never fails on a damaged record: it stops there
+ * and says why in stop_reason. Returns 0, or -errno / -EINVAL (bad header)
+ * with a message in ERR.
+ */
+int log_rank_open(struct log_rank *r, const char *path, char *err,
+                  size_t errlen);
+void log_rank_release(struct log_rank *r);
+/* Decodes event N. 0, or -EINVAL for a malformed record (message in ERR). */
+int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
+                   char *err, size_t errlen);
+/* Iterates over an event's fields: *cursor starts at 0. 1 = a field,
+ * 0 = no more, -EINVAL = malformed. */
+int log_event_field(const struct log_event *ev, size_t *cursor,
+                    struct log_field *f);
+/* The value of by-value argument I (sign-extended), 0 if out of range. */
+int64_t log_event_arg(const struct log_event *ev, int i);
+/* The first field of KIND for argument ARG, or NULL. */
+int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
+                   struct log_field *f);
+
+/* The run description (drdb.run): "key value" lines, values escaped. */
+struct log_run {
+    char dir[4096];
+    int world_size;
+    int nranks_present; /* rank-R.log files found */
+    char *text;         /* the file's contents */
+};
+int log_run_open(struct log_run *run, const char *dir, char *err,
+                 size_t errlen);
+void log_run_release(struct log_run *run);
+/* The value for KEY (first occurrence) copied to BUF, or NULL. */
+const char *log_run_get(const struct log_run *run, const char *key,
+                        char *buf, size_t len);
+/* Path of rank R's log in DIR. */
+void log_rank_path(char *buf, size_t len, const char *dir, int rank);

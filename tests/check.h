@@ -31,8 +31,9 @@ static jmp_buf check__abort;
 #define CHECK(cond) CHECK_MSG(cond, "%s", "")
 #define REQUIRE(cond)                                                        \
     do {                                                                     \
-        CHECK(cond);                                                         \
-        if (!(cond))                                                         \
+        int check__ok = !!(cond); /* evaluated once: it may have effects */  \
+        CHECK_MSG(check__ok, "%s", #cond);                                   \
+        if (!check__ok)                                                      \
             longjmp(check__abort, 1);                                        \
     } while (0)
 #define CHECK_INT_EQ(a, b)                                                   \

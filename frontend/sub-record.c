@@ -1,0 +1,239 @@
+/* drdb record: run an MPI launcher with the recorder preloaded. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fe.h"
+#include "log.h"
+
+/* Finds libdrdb-record.so: $DRDB_RECORD_LIB, else beside the drdb binary in
+ * the build tree (../recorder/) or an install (../lib/drdb/). */
+static int find_recorder(char *out, size_t len)
+{
+    const char *env = getenv("DRDB_RECORD_LIB");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+        return access(out, R_OK) == 0 ? 0 : -1;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    static const char *const rel[] = {"../recorder/libdrdb-record.so",
+                                      "../lib/drdb/libdrdb-record.so"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        char p[PATH_MAX * 2];
+        snprintf(p, sizeof p, "%s/%s", exe, rel[i]);
+        if (realpath(p, out) && access(out, R_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* Creates a fresh run directory (mode 0700); fills PATH with its absolute
+ * name. An existing non-empty directory is refused: nothing is overwritten. */
+static int make_run_dir(const char *want, char *path, size_t len)
+{
+    char name[PATH_MAX];
+    if (want) {
+        snprintf(name, sizeof name, "%s", want);
+        if (mkdir(name, 0700) < 0) {
+            if (errno != EEXIST)
+                return fe_error("cannot create '%s': %s", name,
+                                strerror(errno));
+            char probe[PATH_MAX + 16];
+            snprintf(probe, sizeof probe, "%s/%s", name, LOG_RUN_FILE);
+            if (access(probe, F_OK) == 0)
+                return fe_error("'%s' already holds a recorded run; choose "
+                                "another -o or remove it", name);
+            log_rank_path(probe, sizeof probe, name, 0);
+            if (access(probe, F_OK) == 0)
+                return fe_error("'%s' already holds rank logs; choose "
+                                "another -o or remove it", name);
+        }
+    } else {
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        char stamp[32];
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        for (int i = 0;; i++) {
+            if (i == 0)
+                snprintf(name, sizeof name, "drdb-run-%s", stamp);
+            else
+                snprintf(name, sizeof name, "drdb-run-%s-%d", stamp, i);
+            if (mkdir(name, 0700) == 0)
+                break;
+            if (errno != EEXIST || i > 100)
+                return fe_error("cannot create '%s': %s", name,
+                                strerror(errno));
+        }
+    }
+    if (!realpath(name, path))
+        return fe_error("cannot resolve '%s': %s", name, strerror(errno));
+    (void)len;
+    return 0;
+}
+
+/* Validates a rank list "0-3,8". */
+static int valid_ranks(const char *s)
+{
+    if (!*s)
+        return 0;
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10);
+        if (end == s || a < 0)
+            return 0;
+        if (*end == '-') {
+            const char *b = end + 1;
+            long hi = strtol(b, &end, 10);
+            if (end == b || hi < a)
+                return 0;
+        }
+        if (*end == ',')
+            end++;
+        else if (*end)
+            return 0;
+        s = end;
+    }
+    return 1;
+}
+
+static pid_t child;
+
+static void forward(int sig)
+{
+    if (child > 0)
+        kill(child, sig);
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"ranks", required_argument, NULL, 'r'},
+        {"send-data", no_argument, NULL, 's'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *outdir = NULL, *ranks = NULL;
+    int send_data = 0, c;
+
+    while ((c = getopt_long(argc, argv, "+o:r:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            outdir = optarg;
+            break;
+        case 'r':
+            if (!valid_ranks(optarg))
+                return fe_error("--ranks '%s' is not a rank list like "
+                                "'0-3,8'", optarg);
+            ranks = optarg;
+            break;
+        case 's':
+            send_data = 1;
+            break;
+        default:
+            fe_subcmd_usage(&fe_sub_record, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fe_error("no command to record; for example: drdb record -- "
+                 "mpiexec -n 4 ./app");
+        return 2;
+    }
+
+    char lib[PATH_MAX], dir[PATH_MAX];
+    if (find_recorder(lib, sizeof lib) < 0)
+        return fe_error("cannot find libdrdb-record.so; set DRDB_RECORD_LIB "
+                        "to its path");
+    if (make_run_dir(outdir, dir, sizeof dir))
+        return 1;
+
+    /* The environment the launcher passes on to every rank. */
+    const char *pre = getenv("LD_PRELOAD");
+    size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) + 2;
+    char *preload = malloc(plen);
+    if (!preload)
+        return fe_error("out of memory");
+    snprintf(preload, plen, "%s%s%s", lib, pre && *pre ? ":" : "",
+             pre ? pre : "");
+    size_t clen = 1;
+    for (int i = optind; i < argc; i++)
+        clen += strlen(argv[i]) + 1;
+    char *cmdline = calloc(1, clen);
+    if (!cmdline)
+        return fe_error("out of memory");
+    for (int i = optind; i < argc; i++) {
+        strcat(cmdline, argv[i]);
+        if (i + 1 < argc)
+            strcat(cmdline, " ");
+    }
+    setenv("LD_PRELOAD", preload, 1);
+    setenv("DRDB_RUN_DIR", dir, 1);
+    setenv("DRDB_COMMAND", cmdline, 1);
+    if (ranks)
+        setenv("DRDB_RANKS", ranks, 1);
+    if (send_data)
+        setenv("DRDB_SEND_DATA", "1", 1);
+    free(preload);
+    free(cmdline);
+
+    fprintf(stderr, "drdb: recording into %s\n", dir);
+    child = fork();
+    if (child < 0)
+        return fe_error("cannot fork: %s", strerror(errno));
+    if (child == 0) {
+        execvp(argv[optind], argv + optind);
+        fprintf(stderr, "drdb: cannot run '%s': %s\n", argv[optind],
+                strerror(errno));
+        _exit(127);
+    }
+    /* Ctrl-C reaches the launcher through the terminal; TERM/HUP sent to
+     * drdb alone are passed on, so the ranks are not left behind. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, forward);
+    signal(SIGHUP, forward);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        ;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status)
+                                 : 128 + WTERMSIG(status);
+
+    fe_log_summary(dir, stderr);
+    fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
+            code ? " (the launcher failed: see its output above)" : "");
+    return code;
+}
+
+const struct fe_subcmd fe_sub_record = {
+    .name = "record",
+    .args = "[-o DIR] [--ranks LIST] [--send-data] -- LAUNCHER [ARGS...]",
+    .summary = "record an MPI run: every rank's MPI calls into a run directory",
+    .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
+            "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "
+            "and rank 0 writes DIR/drdb.run.\nThe exit status is the "
+            "launcher's.\n\n"
+            "  -o, --output DIR   run directory (default: a new "
+            "./drdb-run-DATE-TIME);\n"
+            "                     an existing run is never overwritten\n"
+            "  -r, --ranks LIST   record only these ranks, e.g. 0-3,8 "
+            "(default: all)\n"
+            "      --send-data    also log the data of sends (for checking; "
+            "larger logs)\n\n"
+            "example:\n  drdb record -o run1 -- mpiexec -n 4 ./app input.dat\n",
+    .run = run,
+};

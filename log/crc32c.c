@@ -1,0 +1,58 @@
+/* CRC-32C (Castagnoli): SSE4.2's crc32 instruction when the CPU has it, a
+ * table otherwise. Both give the same results (tests/unit/test-log.c). */
+#include <stdint.h>
+#include <string.h>
+
+#include "log.h"
+
+/* The portable version, also used by the tests to check the fast one. */
+uint32_t log__crc32c_sw(uint32_t crc, const uint8_t *p, size_t len);
+
+static uint32_t table[256];
+
+uint32_t log__crc32c_sw(uint32_t crc, const uint8_t *p, size_t len)
+{
+    if (!table[1]) {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? (c >> 1) ^ 0x82f63b78u : c >> 1;
+            table[i] = c;
+        }
+    }
+    crc = ~crc;
+    while (len--)
+        crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t
+crc_sse42(uint32_t crc, const uint8_t *p, size_t len)
+{
+    uint64_t c = ~crc;
+    while (len >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        c = __builtin_ia32_crc32di(c, v);
+        p += 8;
+        len -= 8;
+    }
+    uint32_t c32 = (uint32_t)c;
+    while (len--)
+        c32 = __builtin_ia32_crc32qi(c32, *p++);
+    return ~c32;
+}
+#endif
+
+uint32_t log_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+#if defined(__x86_64__)
+    static int have_sse42 = -1;
+    if (have_sse42 < 0)
+        have_sse42 = __builtin_cpu_supports("sse4.2");
+    if (have_sse42)
+        return crc_sse42(crc, buf, len);
+#endif
+    return log__crc32c_sw(crc, buf, len);
+}

@@ -1,0 +1,384 @@
+/*
+ * The log reader: maps a rank's log read-only and indexes its records.
+ *
+ * Everything read from a log is untrusted: every length is checked against
+ * the bytes that remain before it is used, a damaged record ends the index
+ * (with the reason and the offset), and nothing in a log is ever executed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || !len)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+/* Reads a varint from [*p, end): 0 on success, -1 when malformed. */
+static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*p >= end)
+            return -1;
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void log_rank_path(char *buf, size_t len, const char *dir, int rank)
+{
+    snprintf(buf, len, "%s/rank-%d.log", dir, rank);
+}
+
+/* Parses the record at OFF (bounded by the mapping). 0 or -1 (with ERR). */
+static int parse_record(const uint8_t *map, size_t size, uint64_t off,
+                        struct log_event *ev, char *err, size_t errlen)
+{
+    uint32_t rsize, crc;
+    uint16_t fn, flags;
+    const uint8_t *rec = map + off;
+
+    if (size - off < LOG_REC_FIXED) {
+        set_err(err, errlen, "truncated record header at offset %llu",
+                (unsigned long long)off);
+        return -1;
+    }
+    memcpy(&rsize, rec, 4);
+    memcpy(&crc, rec + 4, 4);
+    if (rsize < LOG_REC_FIXED + 2 || rsize > size - off) {
+        set_err(err, errlen, "bad record size %u at offset %llu", rsize,
+                (unsigned long long)off);
+        return -1;
+    }
+    if (log_crc32c(0, rec + 8, rsize - 8) != crc) {
+        set_err(err, errlen, "checksum mismatch in the record at offset %llu",
+                (unsigned long long)off);
+        return -1;
+    }
+    memcpy(&fn, rec + 8, 2);
+    memcpy(&flags, rec + 10, 2);
+
+    const uint8_t *p = rec + LOG_REC_FIXED, *end = rec + rsize;
+    uint64_t dt, dur, v;
+    memset(ev, 0, sizeof *ev);
+    ev->fn = fn;
+    ev->flags = flags;
+    ev->repeat = 1;
+    if (get_varint(&p, end, &dt) || get_varint(&p, end, &dur))
+        goto bad;
+    ev->enter_ns = dt; /* a delta: the caller accumulates */
+    ev->dur_ns = dur;
+    if (flags & LOG_REC_RET) {
+        if (get_varint(&p, end, &v))
+            goto bad;
+        ev->ret = (int32_t)((v >> 1) ^ -(v & 1));
+    }
+    if (flags & LOG_REC_REPEAT) {
+        if (get_varint(&p, end, &ev->repeat))
+            goto bad;
+    }
+    ev->desc = log_func_by_id(fn);
+    if (!ev->desc && !(flags & LOG_REC_TRUNC)) {
+        set_err(err, errlen, "unknown function id %u at offset %llu", fn,
+                (unsigned long long)off);
+        return -1;
+    }
+    size_t args_len = 0;
+    if (ev->desc)
+        for (int i = 0; i < ev->desc->nargs; i++)
+            args_len += (size_t)ev->desc->args[i].size;
+    if ((size_t)(end - p) < args_len)
+        goto bad;
+    ev->args = p;
+    ev->args_len = args_len;
+    ev->fields = p + args_len;
+    ev->fields_len = (size_t)(end - ev->fields);
+    return 0;
+bad:
+    set_err(err, errlen, "malformed record at offset %llu",
+            (unsigned long long)off);
+    return -1;
+}
+
+int log_rank_open(struct log_rank *r, const char *path, char *err,
+                  size_t errlen)
+{
+    struct stat st;
+
+    memset(r, 0, sizeof *r);
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0) {
+        int e = errno;
+        set_err(err, errlen, "cannot open '%s': %s", path, strerror(e));
+        return -e;
+    }
+    if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        set_err(err, errlen, "'%s' is not a regular file", path);
+        close(r->fd);
+        return -EINVAL;
+    }
+    r->size = (size_t)st.st_size;
+    if (r->size < LOG_HEADER_SIZE) {
+        set_err(err, errlen,
+                "'%s' is too short for a drdb log (%zu bytes, header is %d)",
+                path, r->size, LOG_HEADER_SIZE);
+        close(r->fd);
+        return -EINVAL;
+    }
+    r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+    if (r->map == MAP_FAILED) {
+        int e = errno;
+        set_err(err, errlen, "cannot map '%s': %s", path, strerror(e));
+        close(r->fd);
+        return -e;
+    }
+    memcpy(&r->hdr, r->map, sizeof r->hdr);
+    if (memcmp(r->hdr.magic, LOG_MAGIC, 8) != 0 ||
+        r->hdr.header_size != LOG_HEADER_SIZE) {
+        set_err(err, errlen, "'%s' is not a drdb log (bad magic)", path);
+        log_rank_release(r);
+        return -EINVAL;
+    }
+    if (r->hdr.version != LOG_VERSION) {
+        set_err(err, errlen,
+                "'%s' is a version %u log; this drdb reads version %d", path,
+                r->hdr.version, LOG_VERSION);
+        log_rank_release(r);
+        return -EINVAL;
+    }
+    r->hdr.host[sizeof r->hdr.host - 1] = '\0';
+
+    /* Index: walk the frames until the end or the first damaged record. */
+    uint64_t cap = 0, off = LOG_HEADER_SIZE, t = 0;
+    char why[120];
+    for (;;) {
+        struct log_event ev;
+        if (off + 4 <= r->size && *(const uint32_t *)(r->map + off) == 0) {
+            /* Zeros where the next record would be: the writer never got
+             * further (killed, or still running). */
+            snprintf(r->stop_reason, sizeof r->stop_reason,
+                     "incomplete: the log ends after event %llu (the rank "
+                     "stopped before MPI_Finalize)",
+                     (unsigned long long)r->nevents);
+            break;
+        }
+        if (off >= r->size)
+            break;
+        if (parse_record(r->map, r->size, off, &ev, why, sizeof why) < 0) {
+            snprintf(r->stop_reason, sizeof r->stop_reason,
+                     "corrupt: %s; events after %llu are unreadable", why,
+                     (unsigned long long)r->nevents);
+            break;
+        }
+        if (r->nevents == cap) {
+            cap = cap ? cap * 2 : 1024;
+            uint64_t *o = realloc(r->offsets, cap * sizeof *o);
+            uint64_t *e = o ? realloc(r->enter, cap * sizeof *e) : NULL;
+            if (o)
+                r->offsets = o;
+            if (!o || !e) {
+                set_err(err, errlen, "out of memory indexing '%s'", path);
+                log_rank_release(r);
+                return -ENOMEM;
+            }
+            r->enter = e;
+        }
+        t += ev.enter_ns;
+        r->offsets[r->nevents] = off;
+        r->enter[r->nevents] = t;
+        r->nevents++;
+        off += *(const uint32_t *)(r->map + off);
+        if (ev.flags & LOG_REC_TRUNC)
+            break;
+    }
+    r->end_off = off;
+    if (!r->stop_reason[0] && !(r->hdr.flags & LOG_HDR_COMPLETE))
+        snprintf(r->stop_reason, sizeof r->stop_reason,
+                 "incomplete: the rank did not reach MPI_Finalize");
+    return 0;
+}
+
+void log_rank_release(struct log_rank *r)
+{
+    if (r->map && r->map != MAP_FAILED)
+        munmap((void *)r->map, r->size);
+    if (r->fd >= 0)
+        close(r->fd);
+    free(r->offsets);
+    free(r->enter);
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+}
+
+int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
+                   char *err, size_t errlen)
+{
+    if (n >= r->nevents) {
+        set_err(err, errlen, "no event %llu: the log has %llu",
+                (unsigned long long)n, (unsigned long long)r->nevents);
+        return -ERANGE;
+    }
+    if (parse_record(r->map, r->size, r->offsets[n], ev, err, errlen) < 0)
+        return -EINVAL;
+    ev->index = n;
+    ev->enter_ns = r->enter[n];
+    return 0;
+}
+
+int log_event_field(const struct log_event *ev, size_t *cursor,
+                    struct log_field *f)
+{
+    const uint8_t *p = ev->fields + *cursor, *end = ev->fields + ev->fields_len;
+    if (p >= end)
+        return 0;
+    if (end - p < 2)
+        return -EINVAL;
+    f->arg = p[0];
+    f->kind = p[1];
+    p += 2;
+    if (get_varint(&p, end, &f->elem) || get_varint(&p, end, &f->len) ||
+        f->len > (uint64_t)(end - p))
+        return -EINVAL;
+    f->data = p;
+    *cursor = (size_t)(p + f->len - ev->fields);
+    return 1;
+}
+
+int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
+                   struct log_field *f)
+{
+    size_t cur = 0;
+    while (log_event_field(ev, &cur, f) == 1)
+        if (f->arg == arg && f->kind == kind)
+            return 1;
+    return 0;
+}
+
+int64_t log_event_arg(const struct log_event *ev, int i)
+{
+    size_t off = 0;
+    if (!ev->desc || i < 0 || i >= ev->desc->nargs || !ev->desc->args[i].size)
+        return 0;
+    for (int k = 0; k < i; k++)
+        off += (size_t)ev->desc->args[k].size;
+    if (ev->desc->args[i].size == 4) {
+        int32_t v;
+        memcpy(&v, ev->args + off, 4);
+        return v;
+    }
+    int64_t v;
+    memcpy(&v, ev->args + off, 8);
+    return v;
+}
+
+/* ---- the run description --------------------------------------------- */
+
+int log_run_open(struct log_run *run, const char *dir, char *err,
+                 size_t errlen)
+{
+    char path[4200], buf[32];
+
+    memset(run, 0, sizeof *run);
+    snprintf(run->dir, sizeof run->dir, "%s", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, LOG_RUN_FILE);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        struct stat st;
+        if (stat(dir, &st) < 0)
+            set_err(err, errlen, "no run directory '%s': %s", dir,
+                    strerror(errno));
+        else
+            set_err(err, errlen,
+                    "'%s' is not a drdb run directory (no %s): record one "
+                    "with 'drdb record'", dir, LOG_RUN_FILE);
+        return -e;
+    }
+    size_t cap = 4096, len = 0;
+    run->text = malloc(cap);
+    for (size_t n; run->text && (n = fread(run->text + len, 1, cap - len - 1, f)) > 0;) {
+        len += n;
+        if (len + 1 == cap) {
+            if (cap >= (16u << 20))
+                break; /* a description is small: ignore absurd files */
+            char *t = realloc(run->text, cap *= 2);
+            if (!t) {
+                free(run->text);
+                run->text = NULL;
+            } else {
+                run->text = t;
+            }
+        }
+    }
+    fclose(f);
+    if (!run->text) {
+        set_err(err, errlen, "out of memory reading '%s'", path);
+        return -ENOMEM;
+    }
+    run->text[len] = '\0';
+    run->world_size = log_run_get(run, "world_size", buf, sizeof buf)
+                          ? atoi(buf) : 0;
+    if (run->world_size <= 0) {
+        set_err(err, errlen, "'%s' has no valid world_size", path);
+        log_run_release(run);
+        return -EINVAL;
+    }
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        int r;
+        char tail;
+        if (sscanf(de->d_name, "rank-%d.lo%c", &r, &tail) == 2 && tail == 'g' &&
+            r >= 0 && r < run->world_size)
+            run->nranks_present++;
+    }
+    if (d)
+        closedir(d);
+    return 0;
+}
+
+void log_run_release(struct log_run *run)
+{
+    free(run->text);
+    run->text = NULL;
+}
+
+const char *log_run_get(const struct log_run *run, const char *key,
+                        char *buf, size_t len)
+{
+    size_t klen = strlen(key);
+    for (const char *line = run->text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t llen = nl ? (size_t)(nl - line) : strlen(line);
+        if (llen > klen && strncmp(line, key, klen) == 0 && line[klen] == ' ') {
+            size_t vlen = llen - klen - 1;
+            if (vlen >= len)
+                vlen = len - 1;
+            memcpy(buf, line + klen + 1, vlen);
+            buf[vlen] = '\0';
+            return buf;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return NULL;
+}

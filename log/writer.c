@@ -1,0 +1,145 @@
+/*
+ * The log writer: runs inside the recorded process.
+ *
+ * Records are written into a MAP_SHARED mapping of the log file. Stores into
+ * a shared file mapping land in the page cache at once, so when the process
+ * dies by any means (SIGKILL included) the kernel still has every record
+ * that was committed: nothing is buffered in the process. Disk blocks are
+ * reserved with posix_fallocate before they are mapped, so a full disk is an
+ * error we can report instead of a SIGBUS on a page fault.
+ *
+ * A record's size field is written last: a process killed in the middle of
+ * a record leaves size 0 there, which readers take as the end of the log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "log.h"
+
+#define GROW_MIN (4u << 20)    /* first allocation */
+#define GROW_MAX (256u << 20)  /* largest single growth */
+
+static int grow(struct log_writer *w, size_t need)
+{
+    size_t size = w->map_size ? w->map_size : GROW_MIN;
+    while (size < need)
+        size += size < GROW_MAX ? size : GROW_MAX;
+    int rc = posix_fallocate(w->fd, 0, (off_t)size);
+    if (rc != 0)
+        return -rc;
+    void *m = w->map ? mremap(w->map, w->map_size, size, MREMAP_MAYMOVE)
+                     : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                            w->fd, 0);
+    if (m == MAP_FAILED)
+        return -errno;
+    w->map = m;
+    w->map_size = size;
+    return 0;
+}
+
+int log_writer_open(struct log_writer *w, const char *path,
+                    const struct log_file_header *hdr)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (w->fd < 0)
+        return -errno;
+    int rc = grow(w, GROW_MIN);
+    if (rc < 0) {
+        close(w->fd);
+        w->fd = -1;
+        return rc;
+    }
+    memcpy(w->map, hdr, sizeof *hdr);
+    w->off = LOG_HEADER_SIZE;
+    return 0;
+}
+
+static void stop_logging(struct log_writer *w, int err)
+{
+    w->failed = 1;
+    log_writer_set_flags(w, LOG_HDR_TRUNCATED);
+    /* A TRUNC record, if it fits, tells readers where and why it stopped. */
+    if (w->map && w->off + LOG_REC_MAX_HEAD + 8 <= w->map_size) {
+        struct log_rec rec = {w->map + w->off, w->map + w->off + LOG_REC_FIXED};
+        *(uint16_t *)(rec.start + 8) = 0;
+        *(uint16_t *)(rec.start + 10) = LOG_REC_TRUNC | LOG_REC_RET;
+        log_put_varint(&rec, 0);
+        log_put_varint(&rec, 0);
+        log_put_varint(&rec, (uint64_t)(-err) << 1); /* zigzag of errno */
+        log_writer_commit(w, &rec);
+    }
+    char msg[200];
+    int n = snprintf(msg, sizeof msg,
+                     "drdb-record: warning: cannot extend the log (%s); "
+                     "recording stops at event %llu, the program goes on\n",
+                     strerror(-err), (unsigned long long)w->events);
+    if (write(2, msg, (size_t)n) < 0) {
+        /* nothing else to do */
+    }
+}
+
+struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
+                                 size_t max, int fn, unsigned flags,
+                                 uint64_t enter_ns, uint64_t dur_ns)
+{
+    if (w->failed)
+        return NULL;
+    max += LOG_REC_MAX_HEAD;
+    /* Keep room for a TRUNC record after this one. */
+    if (w->off + max + LOG_REC_MAX_HEAD + 8 > w->map_size) {
+        int rc = grow(w, w->off + max + LOG_REC_MAX_HEAD + 8);
+        if (rc < 0) {
+            stop_logging(w, rc);
+            return NULL;
+        }
+    }
+    rec->start = w->map + w->off;
+    rec->p = rec->start + LOG_REC_FIXED;
+    uint16_t f16 = (uint16_t)fn, fl16 = (uint16_t)flags;
+    memcpy(rec->start + 8, &f16, 2);
+    memcpy(rec->start + 10, &fl16, 2);
+    log_put_varint(rec, enter_ns - w->last_enter);
+    log_put_varint(rec, dur_ns);
+    w->last_enter = enter_ns;
+    return rec;
+}
+
+void log_writer_commit(struct log_writer *w, struct log_rec *rec)
+{
+    uint32_t size = (uint32_t)(rec->p - rec->start);
+    uint32_t crc = log_crc32c(0, rec->start + 8, size - 8);
+    memcpy(rec->start + 4, &crc, 4);
+    /* The size last: until it is stored, the record does not exist. */
+    __atomic_store_n((uint32_t *)rec->start, size, __ATOMIC_RELEASE);
+    w->off += size;
+    w->events++;
+}
+
+void log_writer_set_flags(struct log_writer *w, uint32_t flags)
+{
+    struct log_file_header *h = (struct log_file_header *)w->map;
+    if (h)
+        h->flags |= flags;
+}
+
+int log_writer_close(struct log_writer *w)
+{
+    int rc = 0;
+    if (w->fd < 0)
+        return 0;
+    log_writer_set_flags(w, LOG_HDR_COMPLETE);
+    if (w->map)
+        munmap(w->map, w->map_size);
+    if (ftruncate(w->fd, (off_t)w->off) < 0)
+        rc = -errno;
+    if (close(w->fd) < 0 && rc == 0)
+        rc = -errno;
+    w->fd = -1;
+    w->map = NULL;
+    return rc;
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Generates the recorder's PMPI wrappers from log/mpi-functions.spec.
+
+Usage: gen-recorder.py GEN_FUNCTABLE SPEC OUT_C
+
+Every function gets a wrapper, defined weak so that a hand-written one in
+recorder/rec-manual.c (same name, strong) replaces it at link time. A
+wrapper calls PMPI_<name>, then appends one record: the by-value arguments,
+and each output argument the spec annotation lets it size. What a wrapper
+cannot log (a '?' length, an async buffer of an irregular shape) makes the
+record LOG_REC_PARTIAL, so the replayer can name what is missing.
+"""
+import importlib.util
+import re
+import sys
+
+
+def load_functable(path):
+    spec = importlib.util.spec_from_file_location("functable", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def elem_type(arg):
+    """C type of one element the pointer argument addresses."""
+    t = arg.ctype.replace("const ", "").strip()
+    if arg.array:
+        return t
+    assert t.endswith("*")
+    return t[:-1].strip()
+
+
+def count_expr(term):
+    """C expression for a length term (a product of terms)."""
+    parts = []
+    for t in term.split(" * "):
+        m = re.match(r"^size\((\w+)\)$", t)
+        if m:
+            parts.append(f"(int64_t)rec_peers({m.group(1)})")
+        elif t.startswith("*"):
+            parts.append(f"(int64_t)(*{t[1:]})")
+        elif t.endswith("+1"):
+            parts.append(f"((int64_t){t[:-2]} + 1)")
+        else:
+            parts.append(f"(int64_t)({t})")
+    return " * ".join(parts)
+
+
+def root_condition(fn, arg):
+    """C condition under which a collective's buffer argument is written."""
+    names = [a.name for a in fn.args]
+    if "root" not in names or "comm" not in names:
+        return "1"
+    if arg.direction == "inout" and arg.name == "buffer":   # Bcast
+        return "!rec_is_root(comm, root)"
+    if arg.name == "recvbuf":                               # Gather, Reduce
+        return "rec_is_root(comm, root)"
+    return "1"
+
+
+def gen_wrapper(fn, out):
+    ret = fn.ret
+    params = fn.c_params()
+    call_args = ", ".join(a.name for a in fn.args)
+    names = [a.name for a in fn.args]
+    status_arg = next((a.name for a in fn.args
+                       if a.ctype == "MPI_Status *" and a.direction == "out"),
+                      None)
+    pre, size, put = [], ["0"], []
+    partial = False
+
+    if not rec_logs(fn):
+        return
+    if fn.variadic:
+        # Only MPI_Pcontrol: its extra arguments cannot be forwarded.
+        out.write(f"__attribute__((weak)) {ret} {fn.name}({params})\n{{\n")
+        out.write(f"    return P{fn.name}({call_args});\n}}\n\n")
+        return
+
+    for i, a in enumerate(fn.args):
+        if a.direction is None:
+            continue
+        length = a.length
+        if a.direction == "in":
+            # Sends log no data (the receiver has it) unless --send-data.
+            m = re.match(r"^(.+) x (\w+)$", length or "")
+            if m and "@" not in length:
+                n = count_expr(m.group(1))
+                pre.append(f"    int64_t bytes_{a.name} = (rec_send_data && ret == MPI_SUCCESS && "
+                           f"{a.name} != MPI_IN_PLACE) ? rec_data_bytes({n}, {m.group(2)}) : 0;\n")
+                size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{a.name}, "
+                            f"{m.group(2)}) : 0)")
+                put.append(f"    if (bytes_{a.name}) rec_put_data(&rec, {i}, {a.name}, "
+                           f"{n}, {m.group(2)}, bytes_{a.name});\n")
+            continue
+        if a.direction == "async":
+            m = re.match(r"^(.+) x (\w+)$", length or "")
+            if m and "request" in names and "@" not in length:
+                put.append(
+                    f"    if (ret == MPI_SUCCESS) rec_req_register(*request, "
+                    f"{fn.id}, {a.name}, {count_expr(m.group(1))}, "
+                    f"{m.group(2)}, {'comm' if 'comm' in names else 'MPI_COMM_NULL'}, "
+                    f"{1 if re.search('_init(_c)?$', fn.name) else 0});\n")
+            else:
+                partial = True
+            continue
+        # out / inout
+        if length in ("?",):
+            partial = True
+            continue
+        if length in ("opaque", "callback", "string", "string[]"):
+            continue
+        if length == "ptr":
+            size.append(f"({a.name} ? LOG_FIELD_HEAD + 8 : 0)")
+            put.append(f"    if ({a.name}) rec_put_raw(&rec, {i}, 0, {a.name}, 8);\n")
+            continue
+        if length and length.startswith("MPI_MAX_") or length == "valuelen+1":
+            cap = length if length.startswith("MPI_MAX_") else "valuelen"
+            pre.append(f"    size_t len_{a.name} = (ret == MPI_SUCCESS && {a.name}) ? "
+                       f"strnlen({a.name}, {cap}) : 0;\n")
+            size.append(f"(LOG_FIELD_HEAD + len_{a.name})")
+            put.append(f"    if (len_{a.name} || (ret == MPI_SUCCESS && {a.name})) "
+                       f"rec_put_field(&rec, {i}, LOG_F_STRING, 0, {a.name}, len_{a.name});\n")
+            continue
+        m = re.match(r"^(\w+)\[\] x (\w+) @ (\w+)$", length or "")
+        if m:
+            counts, dtype, displs = m.groups()
+            cond = root_condition(fn, a)
+            pre.append(f"    int64_t bytes_{a.name} = (ret == MPI_SUCCESS && ({cond})) ? "
+                       f"rec_vdata_bytes({counts}, sizeof(*{counts}), {dtype}, comm) : 0;\n")
+            size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + bytes_{a.name} : 0)")
+            put.append(f"    if (bytes_{a.name}) rec_put_vdata(&rec, {i}, {a.name}, "
+                       f"{counts}, sizeof(*{counts}), {displs}, sizeof(*{displs}), {dtype}, comm, bytes_{a.name});\n")
+            continue
+        m = re.match(r"^(.+) x (\w+)$", length or "")
+        if m:
+            cond = root_condition(fn, a)
+            n = count_expr(m.group(1))
+            if status_arg and a.direction == "out":
+                bytes_expr = (f"rec_status_bytes({status_arg}, {n}, {m.group(2)})")
+            else:
+                bytes_expr = f"rec_data_bytes({n}, {m.group(2)})"
+            pre.append(f"    int64_t bytes_{a.name} = (ret == MPI_SUCCESS && ({cond}) && "
+                       f"{a.name} != MPI_IN_PLACE) ? {bytes_expr} : 0;\n")
+            size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{a.name}, "
+                        f"{m.group(2)}) : 0)")
+            put.append(f"    if (bytes_{a.name}) rec_put_data(&rec, {i}, {a.name}, "
+                       f"{n}, {m.group(2)}, bytes_{a.name});\n")
+            continue
+        et = elem_type(a)
+        kind = "LOG_F_STATUS" if et == "MPI_Status" else "LOG_F_RAW"
+        if length is None:
+            nelem = "1"
+        else:
+            nelem = count_expr(length)
+        ignore = ""
+        pre.append(f"    int64_t n_{a.name} = (ret == MPI_SUCCESS && {a.name}{ignore}) ? "
+                   f"{nelem} : 0;\n")
+        pre.append(f"    if (n_{a.name} < 0) n_{a.name} = 0;\n")
+        size.append(f"(LOG_FIELD_HEAD + (size_t)n_{a.name} * sizeof({et}))")
+        put.append(f"    if (n_{a.name}) rec_put_field(&rec, {i}, {kind}, 0, {a.name}, "
+                   f"(size_t)n_{a.name} * sizeof({et}));\n")
+        if et == "MPI_Comm" and length is None:
+            size.append(f"(n_{a.name} ? rec_members_room(*{a.name}) : 0)")
+            put.append(f"    if (n_{a.name}) rec_put_members(&rec, *{a.name});\n")
+
+    value_args = [(i, a) for i, a in enumerate(fn.args) if a.direction is None]
+    args_bytes = sum(VALUE_SIZES[a.ctype] for _, a in value_args)
+
+    if ret == "double":  # MPI_Wtime, MPI_Wtick: the value is the output
+        size.append("(LOG_FIELD_HEAD + 8)")
+        put.insert(0, "    rec_put_field(&rec, LOG_ARG_NONE, LOG_F_RAW, 0, &ret, 8);\n")
+    flags = "LOG_REC_PARTIAL" if partial else "0"
+    out.write(f"__attribute__((weak)) {ret} {fn.name}({params})\n{{\n")
+    out.write(f"    if (!rec_on) return P{fn.name}({call_args});\n")
+    if status_arg:
+        # The received size (and the matched source and tag, which causal
+        # analysis needs) come from the status: take it even when the
+        # program passes MPI_STATUS_IGNORE.
+        out.write(f"    MPI_Status rec_status;\n")
+        out.write(f"    if ({status_arg} == MPI_STATUS_IGNORE) {status_arg} = &rec_status;\n")
+    out.write("    uint64_t t0 = rec_now();\n")
+    out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
+    out.write("    uint64_t t1 = rec_now();\n")
+    out.write("".join(pre))
+    out.write("    struct log_rec rec;\n")
+    ret_int = "ret" if ret == "int" else "MPI_SUCCESS"
+    out.write(f"    if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
+              f"{args_bytes} + {' + '.join(size)}))\n        return ret;\n")
+    for _, a in value_args:
+        sz = VALUE_SIZES[a.ctype]
+        if sz == 4:
+            out.write(f"    log_put_u32(&rec, (uint32_t){a.name});\n")
+        elif a.ctype in ("MPI_Aint", "MPI_Count", "MPI_Offset"):
+            out.write(f"    log_put_u64(&rec, (uint64_t){a.name});\n")
+        else:
+            out.write(f"    log_put_u64(&rec, (uint64_t)(uintptr_t){a.name});\n")
+    out.write("".join(put))
+    out.write("    rec_end(&rec);\n    return ret;\n}\n\n")
+
+
+def rec_logs(fn):
+    """Handle conversions (f2c/c2f) and the like return a value, not an
+    error code, and touch no MPI state worth logging; the replay stub
+    computes them itself."""
+    return fn.ret in ("int", "double")
+
+
+def main(argv):
+    if len(argv) != 4:
+        raise SystemExit(__doc__)
+    ft = load_functable(argv[1])
+    global VALUE_SIZES
+    VALUE_SIZES = ft.VALUE_SIZES
+    funcs = ft.parse_spec(argv[2])
+    with open(argv[3], "w") as out:
+        out.write("/* Generated by recorder/gen-recorder.py from "
+                  "log/mpi-functions.spec. Do not edit. */\n")
+        out.write('#include "rec.h"\n\n')
+        out.write("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n")
+        out.write("#pragma GCC diagnostic ignored \"-Wmissing-prototypes\"\n\n")
+        for fn in funcs:
+            gen_wrapper(fn, out)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,247 @@
+/* The log format: write with log_writer, read back with log_rank; damaged
+ * logs (truncated or corrupted at any offset) read cleanly up to the damage. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "log.h"
+
+uint32_t log__crc32c_sw(uint32_t crc, const uint8_t *p, size_t len);
+
+static char dir[] = "/tmp/drdb-test-log-XXXXXX";
+static char path[128];
+
+/* Writes N events of MPI_Recv with a DATA field of (i % 50) bytes. */
+static void write_log(const char *p, int n, int close_it)
+{
+    struct log_writer w;
+    struct log_file_header h = {0};
+    memcpy(h.magic, LOG_MAGIC, 8);
+    h.version = LOG_VERSION;
+    h.header_size = LOG_HEADER_SIZE;
+    h.rank = 3;
+    h.world_size = 4;
+    unlink(p);
+    REQUIRE(log_writer_open(&w, p, &h) == 0);
+    for (int i = 0; i < n; i++) {
+        struct log_rec rec;
+        uint8_t data[64];
+        for (int k = 0; k < 64; k++)
+            data[k] = (uint8_t)(i + k);
+        unsigned flags = i % 7 == 3 ? LOG_REC_RET : 0;
+        REQUIRE(log_writer_begin(&w, &rec, 200, LOG_FN_MPI_Recv, flags,
+                                 (uint64_t)i * 1000, 10 + (uint64_t)i));
+        if (flags & LOG_REC_RET)
+            log_put_varint(&rec, (uint64_t)(i * 2 + 1)); /* zigzag: -(i+1) */
+        /* by-value: count, datatype, source, tag, comm */
+        log_put_u32(&rec, (uint32_t)i);
+        log_put_u32(&rec, 0x4c00040a);
+        log_put_u32(&rec, (uint32_t)(i % 4));
+        log_put_u32(&rec, (uint32_t)(100 + i));
+        log_put_u32(&rec, 0x44000000);
+        log_put_field(&rec, 0, LOG_F_DATA, 0, (uint64_t)(i % 50));
+        log_put_bytes(&rec, data, (size_t)(i % 50));
+        log_writer_commit(&w, &rec);
+    }
+    if (close_it)
+        REQUIRE(log_writer_close(&w) == 0);
+    else
+        close(w.fd); /* as if killed: the mapping's contents are in the file */
+}
+
+/* Checks events [0, n) read back exactly as written. */
+static void check_events(const struct log_rank *r, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        struct log_event ev;
+        struct log_field f;
+        char err[200];
+        REQUIRE(log_rank_event(r, i, &ev, err, sizeof err) == 0);
+        CHECK_INT_EQ(ev.fn, LOG_FN_MPI_Recv);
+        CHECK_INT_EQ(ev.enter_ns, i * 1000);
+        CHECK_INT_EQ(ev.dur_ns, 10 + i);
+        CHECK_INT_EQ(ev.ret, i % 7 == 3 ? -(int64_t)(i + 1) : 0);
+        CHECK_INT_EQ(log_event_arg(&ev, 1), (int64_t)i);     /* count */
+        CHECK_INT_EQ(log_event_arg(&ev, 3), (int64_t)(i % 4)); /* source */
+        CHECK_INT_EQ(log_event_arg(&ev, 4), 100 + (int64_t)i); /* tag */
+        REQUIRE(log_event_find(&ev, 0, LOG_F_DATA, &f));
+        CHECK_INT_EQ(f.len, i % 50);
+        for (uint64_t k = 0; k < f.len; k++)
+            CHECK(f.data[k] == (uint8_t)(i + k));
+    }
+}
+
+TEST(roundtrip)
+{
+    struct log_rank r;
+    char err[200];
+    write_log(path, 1000, 1);
+    REQUIRE(log_rank_open(&r, path, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, 1000);
+    CHECK_STR_EQ(r.stop_reason, "");
+    CHECK(r.hdr.flags & LOG_HDR_COMPLETE);
+    CHECK_INT_EQ(r.hdr.rank, 3);
+    check_events(&r, 1000);
+    struct log_event ev;
+    CHECK(log_rank_event(&r, 1000, &ev, err, sizeof err) == -ERANGE);
+    log_rank_release(&r);
+}
+
+TEST(private_mode)
+{
+    struct stat st;
+    write_log(path, 1, 1);
+    REQUIRE(stat(path, &st) == 0);
+    CHECK_INT_EQ(st.st_mode & 0777, 0600);
+}
+
+TEST(killed_writer_reads_to_last_record)
+{
+    struct log_rank r;
+    char err[200];
+    write_log(path, 300, 0);
+    REQUIRE(log_rank_open(&r, path, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, 300);
+    CHECK(strncmp(r.stop_reason, "incomplete", 10) == 0);
+    check_events(&r, 300);
+    log_rank_release(&r);
+}
+
+static void copy_prefix(const char *src, const char *dst, off_t len,
+                        off_t flip)
+{
+    int in = open(src, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    char *buf = malloc((size_t)len + 1);
+    REQUIRE(in >= 0 && out >= 0 && buf);
+    REQUIRE(read(in, buf, (size_t)len) == len);
+    if (flip >= 0 && flip < len)
+        buf[flip] ^= 0x5a;
+    REQUIRE(write(out, buf, (size_t)len) == len);
+    free(buf);
+    close(in);
+    close(out);
+}
+
+/* Every truncation point: the reader keeps the complete records before it,
+ * never crashes, and says why it stopped. */
+TEST(truncated_at_every_offset)
+{
+    char cut[160];
+    struct stat st;
+    snprintf(cut, sizeof cut, "%s/cut.log", dir);
+    write_log(path, 40, 1);
+    REQUIRE(stat(path, &st) == 0);
+    struct log_rank full;
+    char err[200];
+    REQUIRE(log_rank_open(&full, path, err, sizeof err) == 0);
+    for (off_t len = 0; len < st.st_size; len++) {
+        struct log_rank r;
+        copy_prefix(path, cut, len, -1);
+        int rc = log_rank_open(&r, cut, err, sizeof err);
+        if (len < LOG_HEADER_SIZE) {
+            CHECK_MSG(rc == -EINVAL, "len %ld rc %d", (long)len, rc);
+            continue;
+        }
+        REQUIRE(rc == 0);
+        /* Complete records: those that end at or before LEN. */
+        uint64_t want = 0;
+        while (want < full.nevents &&
+               (want + 1 == full.nevents ? (uint64_t)st.st_size
+                                          : full.offsets[want + 1]) <= (uint64_t)len)
+            want++;
+        CHECK_MSG(r.nevents == want, "len %ld: %llu events, want %llu",
+                  (long)len, (unsigned long long)r.nevents,
+                  (unsigned long long)want);
+        if (len < st.st_size && len > LOG_HEADER_SIZE &&
+            (uint64_t)len != full.offsets[want < full.nevents ? want : 0])
+            CHECK_MSG(strncmp(r.stop_reason, "corrupt", 7) == 0,
+                      "len %ld: '%s'", (long)len, r.stop_reason);
+        check_events(&r, r.nevents);
+        log_rank_release(&r);
+    }
+    log_rank_release(&full);
+}
+
+/* A flipped byte anywhere after the header: the records before it read
+ * back exactly, nothing after it is trusted. */
+TEST(corrupted_at_every_offset)
+{
+    char bad[160];
+    struct stat st;
+    struct log_rank full;
+    char err[200];
+    snprintf(bad, sizeof bad, "%s/bad.log", dir);
+    write_log(path, 30, 1);
+    REQUIRE(stat(path, &st) == 0);
+    REQUIRE(log_rank_open(&full, path, err, sizeof err) == 0);
+    for (off_t at = LOG_HEADER_SIZE; at < st.st_size; at++) {
+        struct log_rank r;
+        copy_prefix(path, bad, st.st_size, at);
+        REQUIRE(log_rank_open(&r, bad, err, sizeof err) == 0);
+        uint64_t hit = 0; /* the record holding byte AT */
+        while (hit + 1 < full.nevents && full.offsets[hit + 1] <= (uint64_t)at)
+            hit++;
+        CHECK_MSG(r.nevents == hit, "flip at %ld: %llu events, want %llu",
+                  (long)at, (unsigned long long)r.nevents,
+                  (unsigned long long)hit);
+        CHECK_MSG(r.stop_reason[0] != '\0', "flip at %ld: no reason",
+                  (long)at);
+        check_events(&r, r.nevents);
+        log_rank_release(&r);
+    }
+    log_rank_release(&full);
+}
+
+TEST(not_a_log)
+{
+    struct log_rank r;
+    char err[200], p[160];
+    snprintf(p, sizeof p, "%s/junk", dir);
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    char junk[512];
+    memset(junk, 'x', sizeof junk);
+    REQUIRE(write(fd, junk, sizeof junk) == (ssize_t)sizeof junk);
+    close(fd);
+    CHECK(log_rank_open(&r, p, err, sizeof err) == -EINVAL);
+    CHECK(strstr(err, "not a drdb log") != NULL);
+    CHECK(log_rank_open(&r, "/nonexistent/x.log", err, sizeof err) == -ENOENT);
+    CHECK(strstr(err, "/nonexistent/x.log") != NULL);
+}
+
+TEST(crc32c_known_values)
+{
+    /* RFC 3720's check value for CRC-32C. */
+    CHECK_INT_EQ(log_crc32c(0, "123456789", 9), 0xe3069283u);
+    CHECK_INT_EQ(log__crc32c_sw(0, (const uint8_t *)"123456789", 9),
+                 0xe3069283u);
+    uint8_t buf[1000];
+    for (int i = 0; i < 1000; i++)
+        buf[i] = (uint8_t)(i * 7);
+    for (size_t len = 0; len < 1000; len += 37)
+        CHECK_INT_EQ(log_crc32c(0, buf + 1, len),
+                     log__crc32c_sw(0, buf + 1, len));
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/rank-3.log", dir);
+    RUN(roundtrip);
+    RUN(private_mode);
+    RUN(killed_writer_reads_to_last_record);
+    RUN(truncated_at_every_offset);
+    RUN(corrupted_at_every_offset);
+    RUN(not_a_log);
+    RUN(crc32c_known_values);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("# could not remove %s\n", dir);
+    return check_done();
+}
