@@ -45,6 +45,14 @@ static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return -1;
 }
 
+/* Records are not aligned: read through memcpy. */
+static uint32_t get_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
 void log_rank_path(char *buf, size_t len, const char *dir, int rank)
 {
     snprintf(buf, len, "%s/rank-%d.log", dir, rank);
@@ -173,7 +181,7 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
     char why[120];
     for (;;) {
         struct log_event ev;
-        if (off + 4 <= r->size && *(const uint32_t *)(r->map + off) == 0) {
+        if (off + 4 <= r->size && get_u32(r->map + off) == 0) {
             /* Zeros where the next record would be: the writer never got
              * further (killed, or still running). */
             snprintf(r->stop_reason, sizeof r->stop_reason,
@@ -207,7 +215,7 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
         r->offsets[r->nevents] = off;
         r->enter[r->nevents] = t;
         r->nevents++;
-        off += *(const uint32_t *)(r->map + off);
+        off += get_u32(r->map + off);
         if (ev.flags & LOG_REC_TRUNC)
             break;
     }

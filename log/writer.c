@@ -66,8 +66,9 @@ static void stop_logging(struct log_writer *w, int err)
     /* A TRUNC record, if it fits, tells readers where and why it stopped. */
     if (w->map && w->off + LOG_REC_MAX_HEAD + 8 <= w->map_size) {
         struct log_rec rec = {w->map + w->off, w->map + w->off + LOG_REC_FIXED};
-        *(uint16_t *)(rec.start + 8) = 0;
-        *(uint16_t *)(rec.start + 10) = LOG_REC_TRUNC | LOG_REC_RET;
+        uint16_t fn = 0, flags = LOG_REC_TRUNC | LOG_REC_RET;
+        memcpy(rec.start + 8, &fn, 2);
+        memcpy(rec.start + 10, &flags, 2);
         log_put_varint(&rec, 0);
         log_put_varint(&rec, 0);
         log_put_varint(&rec, (uint64_t)(-err) << 1); /* zigzag of errno */
@@ -114,8 +115,11 @@ void log_writer_commit(struct log_writer *w, struct log_rec *rec)
     uint32_t size = (uint32_t)(rec->p - rec->start);
     uint32_t crc = log_crc32c(0, rec->start + 8, size - 8);
     memcpy(rec->start + 4, &crc, 4);
-    /* The size last: until it is stored, the record does not exist. */
-    __atomic_store_n((uint32_t *)rec->start, size, __ATOMIC_RELEASE);
+    /* The size last: until it is stored, the record does not exist. Records
+     * are unaligned, so no atomic store; a compiler barrier keeps the order
+     * (one process: program order is all a SIGKILL can observe). */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    memcpy(rec->start, &size, 4);
     w->off += size;
     w->events++;
 }
