@@ -65,9 +65,9 @@ void fe_event_brief(const struct log_event *ev, struct fe_event_info *info)
     while ((rc = log_event_field(ev, &cur, &f)) == 1) {
         if (f.kind == LOG_F_DATA)
             info->bytes += f.len;
-        if (f.kind == LOG_F_STATUS && f.len >= 20 && !info->has_status) {
-            int32_t st[5];
-            memcpy(st, f.data, 20);
+        int32_t st[5];
+        if (f.kind == LOG_F_STATUS && !info->has_status &&
+            log_field_status(&f, st) == 0) {
             info->has_status = 1;
             info->st_source = st[2];
             info->st_tag = st[3];
@@ -123,16 +123,16 @@ int fe_log_summary(const char *dir, FILE *out)
         fprintf(out, "drdb: %s\n", err);
         return 1;
     }
-    fprintf(out, "%-6s %10s %12s %12s %10s  %s\n", "rank", "events",
-            "log bytes", "data bytes", "span (s)", "state");
+    fprintf(out, "%-6s %10s %12s %12s %10s %9s  %s\n", "rank", "events",
+            "log bytes", "data bytes", "span (s)", "recorder", "state");
     for (int r = 0; r < run.world_size; r++) {
         char path[4200];
         struct log_rank lr;
         log_rank_path(path, sizeof path, dir, r);
         if (log_rank_open(&lr, path, err, sizeof err) < 0) {
             if (errno == ENOENT || access(path, F_OK) < 0)
-                fprintf(out, "%-6d %10s %12s %12s %10s  not recorded\n", r,
-                        "-", "-", "-", "-");
+                fprintf(out, "%-6d %10s %12s %12s %10s %9s  not recorded\n",
+                        r, "-", "-", "-", "-", "-");
             else {
                 fprintf(out, "%-6d  %s\n", r, err);
                 bad++;
@@ -150,8 +150,15 @@ int fe_log_summary(const char *dir, FILE *out)
         }
         double span = lr.nevents
             ? (double)lr.enter[lr.nevents - 1] / 1e9 : 0.0;
+        /* Overhead estimate: the time the recorder itself spent logging,
+         * as a share of the rank's run (known once the log is closed). */
+        char ovh[16] = "-";
+        if (lr.hdr.recorder_ns && span > 0)
+            snprintf(ovh, sizeof ovh, "%.2f%%",
+                     100.0 * (double)lr.hdr.recorder_ns / 1e9 / span);
         fprintf(out, "%-6d %10" PRIu64 " %12" PRIu64 " %12" PRIu64
-                     " %10.3f  %s\n", r, lr.nevents, lr.end_off, data, span,
+                     " %10.3f %9s  %s\n", r, lr.nevents, lr.end_off, data,
+                span, ovh,
                 lr.stop_reason[0] ? lr.stop_reason
                 : (lr.hdr.flags & LOG_HDR_TRUNCATED) ? "truncated (disk full)"
                                                       : "complete");

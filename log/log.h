@@ -118,7 +118,7 @@ enum {
 enum log_field_kind {
     LOG_F_RAW = 1,     /* an output argument's bytes, as in memory */
     LOG_F_DATA = 2,    /* message data, packed (MPI_Pack order) */
-    LOG_F_STATUS = 3,  /* an MPI_Status, as in memory (20 bytes) */
+    LOG_F_STATUS = 3,  /* an MPI_Status: its 5 ints as zigzag varints */
     LOG_F_STRING = 4,  /* a string, without the NUL */
     LOG_F_MEMBERS = 5, /* MPI_COMM_WORLD ranks of a new communicator */
     LOG_F_REQUEST = 6, /* the request a completion refers to */
@@ -138,7 +138,8 @@ struct log_file_header {
     int32_t pid;
     uint32_t reserved0;
     char host[64];
-    uint8_t reserved[LOG_HEADER_SIZE - 112];
+    uint64_t recorder_ns; /* time the recorder spent logging (at close) */
+    uint8_t reserved[LOG_HEADER_SIZE - 120];
 };
 
 /* Appends records to one rank's log through a shared file mapping, so a
@@ -172,8 +173,9 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
 void log_writer_commit(struct log_writer *w, struct log_rec *rec);
 /* Sets header flags (LOG_HDR_*) in place. */
 void log_writer_set_flags(struct log_writer *w, uint32_t flags);
-/* Trims the file to its records, marks it complete, closes it. */
-int log_writer_close(struct log_writer *w);
+/* Trims the file to its records, marks it complete, stores RECORDER_NS in
+ * the header, closes it. */
+int log_writer_close(struct log_writer *w, uint64_t recorder_ns);
 
 /* Record-building helpers (the recorder's hot path: inline). */
 static inline void log_put_varint(struct log_rec *r, uint64_t v)
@@ -209,6 +211,27 @@ static inline void log_put_field(struct log_rec *r, unsigned arg,
 }
 /* Bytes a field header can take. */
 #define LOG_FIELD_HEAD 22
+/* Bytes a STATUS field can take, header included. */
+#define LOG_STATUS_ROOM (LOG_FIELD_HEAD + 25)
+
+static inline void log__put_zigzag(struct log_rec *r, int32_t v)
+{
+    log_put_varint(r, (uint32_t)((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
+}
+/* A STATUS field: the 5 ints of an MPI_Status (MPICH's layout: count_lo,
+ * count_hi_and_cancelled, MPI_SOURCE, MPI_TAG, MPI_ERROR), compacted. */
+static inline void log_put_status(struct log_rec *r, unsigned arg,
+                                  uint64_t elem, const void *status)
+{
+    int32_t v[5];
+    uint8_t tmp[25];
+    struct log_rec body = {tmp, tmp};
+    __builtin_memcpy(v, status, sizeof v);
+    for (int i = 0; i < 5; i++)
+        log__put_zigzag(&body, v[i]);
+    log_put_field(r, arg, LOG_F_STATUS, elem, (uint64_t)(body.p - tmp));
+    log_put_bytes(r, tmp, (size_t)(body.p - tmp));
+}
 
 /* CRC-32C (Castagnoli). */
 uint32_t log_crc32c(uint32_t crc, const void *buf, size_t len);
@@ -269,6 +292,8 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
                     struct log_field *f);
 /* The value of by-value argument I (sign-extended), 0 if out of range. */
 int64_t log_event_arg(const struct log_event *ev, int i);
+/* Decodes a STATUS field into the 5 ints of an MPI_Status: 0 or -EINVAL. */
+int log_field_status(const struct log_field *f, int32_t out[5]);
 /* The first field of KIND for argument ARG, or NULL. */
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
                    struct log_field *f);

@@ -272,6 +272,20 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
     return 1;
 }
 
+int log_field_status(const struct log_field *f, int32_t out[5])
+{
+    const uint8_t *p = f->data, *end = f->data + f->len;
+    if (f->kind != LOG_F_STATUS)
+        return -EINVAL;
+    for (int i = 0; i < 5; i++) {
+        uint64_t v;
+        if (get_varint(&p, end, &v) || v > UINT32_MAX)
+            return -EINVAL;
+        out[i] = (int32_t)((uint32_t)(v >> 1) ^ -(uint32_t)(v & 1));
+    }
+    return p == end ? 0 : -EINVAL;
+}
+
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
                    struct log_field *f)
 {

@@ -131,12 +131,14 @@ void log_writer_set_flags(struct log_writer *w, uint32_t flags)
         h->flags |= flags;
 }
 
-int log_writer_close(struct log_writer *w)
+int log_writer_close(struct log_writer *w, uint64_t recorder_ns)
 {
     int rc = 0;
     if (w->fd < 0)
         return 0;
     log_writer_set_flags(w, LOG_HDR_COMPLETE);
+    if (w->map)
+        ((struct log_file_header *)w->map)->recorder_ns = recorder_ns;
     if (w->map)
         munmap(w->map, w->map_size);
     if (ftruncate(w->fd, (off_t)w->off) < 0)

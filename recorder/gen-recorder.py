@@ -149,7 +149,15 @@ def gen_wrapper(fn, out):
                        f"{n}, {m.group(2)}, bytes_{a.name});\n")
             continue
         et = elem_type(a)
-        kind = "LOG_F_STATUS" if et == "MPI_Status" else "LOG_F_RAW"
+        if et == "MPI_Status":
+            if length is not None:  # arrays of statuses: hand-written
+                partial = True
+                continue
+            size.append("LOG_STATUS_ROOM")
+            put.append(f"    if (ret == MPI_SUCCESS && {a.name}) "
+                       f"log_put_status(&rec, {i}, 0, {a.name});\n")
+            continue
+        kind = "LOG_F_RAW"
         if length is None:
             nelem = "1"
         else:

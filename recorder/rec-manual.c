@@ -117,7 +117,7 @@ static size_t done_room(MPI_Request r, const MPI_Status *st,
     *bytes = 0;
     if (e && st)
         *bytes = rec_status_bytes(st, e->n, e->type);
-    return 3 * LOG_FIELD_HEAD + 4 + sizeof(MPI_Status) +
+    return 2 * LOG_FIELD_HEAD + 4 + LOG_STATUS_ROOM +
            (*bytes ? rec_pack_room(*bytes, e->type) : 0);
 }
 
@@ -127,7 +127,7 @@ static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
     struct req_entry *e = req_find(r);
     rec_put_field(rec, arg, LOG_F_REQUEST, elem, &r, 4);
     if (st)
-        rec_put_field(rec, arg, LOG_F_STATUS, elem, st, sizeof *st);
+        log_put_status(rec, arg, elem, st);
     if (e) {
         if (bytes)
             rec_put_data(rec, arg, e->buf, e->n, e->type, bytes);
@@ -283,10 +283,10 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
         *status = st;
     size_t len = (size_t)(rec.p - img);
     if (rec_begin(&rec, LOG_FN_MPI_Iprobe, 0, ret, t0, t1,
-                  len + LOG_FIELD_HEAD + sizeof st)) {
+                  len + LOG_STATUS_ROOM)) {
         log_put_bytes(&rec, img, len);
         if (ret == MPI_SUCCESS && *flag)
-            rec_put_field(&rec, 4, LOG_F_STATUS, 0, &st, sizeof st);
+            log_put_status(&rec, 4, 0, &st);
         rec_end(&rec);
     }
     return ret;

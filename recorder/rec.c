@@ -17,6 +17,8 @@ int rec_on;
 int rec_send_data;
 uint64_t rec_t0;
 static struct log_writer writer;
+/* Time spent building and committing records, for the overhead estimate. */
+static uint64_t busy_ns, cur_t1;
 
 static void warn(const char *fmt, const char *arg)
 {
@@ -83,6 +85,7 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         rec_on = 0; /* the writer warned once; the program goes on */
         return 0;
     }
+    cur_t1 = t1;
     if (flags & LOG_REC_RET)
         log_put_varint(rec, ((uint64_t)(int64_t)ret << 1) ^
                                 (uint64_t)((int64_t)ret >> 63));
@@ -92,6 +95,7 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
 void rec_end(struct log_rec *rec)
 {
     log_writer_commit(&writer, rec);
+    busy_ns += rec_now() - cur_t1;
 }
 
 /* ---- opening and closing ---------------------------------------------- */
@@ -241,7 +245,7 @@ void rec_close(void)
         poll_flush();
     rec_on = 0;
     if (writer.map)
-        log_writer_close(&writer);
+        log_writer_close(&writer, busy_ns);
 }
 
 /* ---- data ------------------------------------------------------------- */

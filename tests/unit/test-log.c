@@ -47,7 +47,7 @@ static void write_log(const char *p, int n, int close_it)
         log_writer_commit(&w, &rec);
     }
     if (close_it)
-        REQUIRE(log_writer_close(&w) == 0);
+        REQUIRE(log_writer_close(&w, 1234) == 0);
     else
         close(w.fd); /* as if killed: the mapping's contents are in the file */
 }
@@ -84,6 +84,7 @@ TEST(roundtrip)
     CHECK_STR_EQ(r.stop_reason, "");
     CHECK(r.hdr.flags & LOG_HDR_COMPLETE);
     CHECK_INT_EQ(r.hdr.rank, 3);
+    CHECK_INT_EQ(r.hdr.recorder_ns, 1234);
     check_events(&r, 1000);
     struct log_event ev;
     CHECK(log_rank_event(&r, 1000, &ev, err, sizeof err) == -ERANGE);
