@@ -1,12 +1,25 @@
 #!/bin/sh
-# The demo: run the bundled examples under mpiexec -n 4.
+# The demo: record the bundled nondeterministic example under mpiexec -n 4,
+# then look inside the run it left.
 # usage: examples/demo.sh BUILDDIR
 set -eu
-build=${1:?usage: examples/demo.sh BUILDDIR}
+build=$(cd "${1:?usage: examples/demo.sh BUILDDIR}" && pwd)
+drdb=$build/frontend/drdb
 np=4
-echo "== anysource: ranks 1-3 send to rank 0, which receives with MPI_ANY_SOURCE"
-echo "== (the arrival order changes from run to run)"
-mpiexec -n $np "$build/examples/anysource" 3
+run=$(mktemp -d /tmp/drdb-demo-XXXXXX)/run
+
+echo "== 1. record: ranks 1-3 send to rank 0, which receives with MPI_ANY_SOURCE;"
+echo "==    the arrival order changes from run to run"
+"$drdb" record -o "$run" -- mpiexec -n $np "$build/examples/anysource" 3
+
 echo
-echo "== jacobi: halo exchange with Irecv/Isend/Waitall + Allreduce residual"
-mpiexec -n $np "$build/examples/jacobi" 64 10
+echo "== 2. what the run left: one log per rank"
+"$drdb" log info "$run"
+
+echo
+echo "== 3. rank 0's receives, with the source each one matched (from its status):"
+echo "==    the same order the program printed above"
+"$drdb" log dump "$run" --rank 0 | awk 'NR == 1 || /MPI_Recv/'
+
+echo
+echo "== the run is in $run"
