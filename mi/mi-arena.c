@@ -8,8 +8,6 @@
 
 #include "mi-int.h"
 
-#define MI__ALIGN 16
-#define MI__HDR ((sizeof(struct mi__chunk) + MI__ALIGN - 1) & ~(size_t)(MI__ALIGN - 1))
 
 static struct mi__chunk *mi__chunk_new(size_t cap)
 {
@@ -45,7 +43,7 @@ struct mi__arena *mi__arena_new(size_t hint)
     return a;
 }
 
-void *mi__alloc(struct mi__arena *a, size_t n)
+void *mi__alloc_slow(struct mi__arena *a, size_t n)
 {
     struct mi__chunk *ch = a->cur;
     size_t need = (n + MI__ALIGN - 1) & ~(size_t)(MI__ALIGN - 1);

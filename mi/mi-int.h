@@ -21,7 +21,23 @@ struct mi__arena {
 
 /* A new arena whose first chunk holds `hint` free bytes; NULL if no memory. */
 struct mi__arena *mi__arena_new(size_t hint);
-void *mi__alloc(struct mi__arena *a, size_t n);
+void *mi__alloc_slow(struct mi__arena *a, size_t n);
+#define MI__ALIGN 16
+#define MI__HDR ((sizeof(struct mi__chunk) + MI__ALIGN - 1) & ~(size_t)(MI__ALIGN - 1))
+
+/* n bytes, 16-aligned, from the arena; NULL when out of memory. */
+static inline void *mi__alloc(struct mi__arena *a, size_t n)
+{
+    struct mi__chunk *ch = a->cur;
+    size_t need = (n + MI__ALIGN - 1) & ~(size_t)(MI__ALIGN - 1);
+    void *p;
+
+    if (need < n || ch->cap - ch->used < need)
+        return mi__alloc_slow(a, n);
+    p = (char *)ch + MI__HDR + ch->used;
+    ch->used += need;
+    return p;
+}
 void mi__arena_free(struct mi__arena *a);
 char *mi__strndup(struct mi__arena *a, const char *s, size_t n);
 

@@ -77,19 +77,21 @@ int mi__parse_cstring(struct mi__ctx *c, const char **str, size_t *len)
     }
     start = ++c->pos;
     p = s + start;
-    /* Fast path: no escape before the closing quote. */
-    while (p < e && *p != '"' && *p != '\\')
-        p++;
-    if (p < e && *p == '"') {
-        out = mi__strndup(c->a, s + start, (size_t)(p - (s + start)));
-        if (!out) {
-            mi__fail(c, MI_ENOMEM, "out of memory");
-            return -1;
+    /* Fast path: no escape before the closing quote (memchr is vectorized;
+       most strings GDB sends have no escape at all). */
+    {
+        const char *q = memchr(p, '"', (size_t)(e - p));
+        if (q && !memchr(p, '\\', (size_t)(q - p))) {
+            out = mi__strndup(c->a, p, (size_t)(q - p));
+            if (!out) {
+                mi__fail(c, MI_ENOMEM, "out of memory");
+                return -1;
+            }
+            *str = out;
+            *len = (size_t)(q - p);
+            c->pos = (size_t)(q - s) + 1;
+            return 0;
         }
-        *str = out;
-        *len = (size_t)(p - (s + start));
-        c->pos = (size_t)(p - s) + 1;
-        return 0;
     }
     /* Find the end first: the decoded string is never longer. */
     while (p < e && *p != '"') {
@@ -170,11 +172,27 @@ int mi__parse_cstring(struct mi__ctx *c, const char **str, size_t *len)
 
 /* Keys GDB uses: letters, digits, '-' and '_' ("thread-id", "bkpt"). We also
    take '.' and '/', seen in some target-specific field names. */
-static int mi__isvar(unsigned char ch)
+#define MI__V(ch) [ch] = 1
+static const unsigned char mi__var_table[256] = {
+    MI__V('-'), MI__V('_'), MI__V('.'), MI__V('/'),
+    MI__V('0'), MI__V('1'), MI__V('2'), MI__V('3'), MI__V('4'), MI__V('5'),
+    MI__V('6'), MI__V('7'), MI__V('8'), MI__V('9'),
+    MI__V('a'), MI__V('b'), MI__V('c'), MI__V('d'), MI__V('e'), MI__V('f'),
+    MI__V('g'), MI__V('h'), MI__V('i'), MI__V('j'), MI__V('k'), MI__V('l'),
+    MI__V('m'), MI__V('n'), MI__V('o'), MI__V('p'), MI__V('q'), MI__V('r'),
+    MI__V('s'), MI__V('t'), MI__V('u'), MI__V('v'), MI__V('w'), MI__V('x'),
+    MI__V('y'), MI__V('z'),
+    MI__V('A'), MI__V('B'), MI__V('C'), MI__V('D'), MI__V('E'), MI__V('F'),
+    MI__V('G'), MI__V('H'), MI__V('I'), MI__V('J'), MI__V('K'), MI__V('L'),
+    MI__V('M'), MI__V('N'), MI__V('O'), MI__V('P'), MI__V('Q'), MI__V('R'),
+    MI__V('S'), MI__V('T'), MI__V('U'), MI__V('V'), MI__V('W'), MI__V('X'),
+    MI__V('Y'), MI__V('Z'),
+};
+#undef MI__V
+
+static inline int mi__isvar(unsigned char ch)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-           (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.' ||
-           ch == '/';
+    return mi__var_table[ch];
 }
 
 /* element := [ variable "=" ] value */
