@@ -568,6 +568,49 @@ TEST(not_an_mi_gdb)
     mi_gdb_free(g);
 }
 
+struct wrap_ctx {
+    int stderr_lines, saw_wrapper;
+};
+
+static void on_wrap_stream(struct mi_gdb *g, const struct mi_record *rec, void *ud)
+{
+    struct wrap_ctx *w = ud;
+
+    if (rec->kind == MI_RECORD_STDERR) {
+        w->stderr_lines++;
+        if (strcmp(rec->text, "wrapper: starting gdb") == 0)
+            w->saw_wrapper = 1;
+    }
+}
+
+TEST(caller_argv_wrapper_and_stderr)
+{
+    /* a caller-given argv, as `ssh host gdb ...` will be: here a wrapper
+       that writes to stderr first, then execs gdb */
+    char *const argv[] = {
+        "sh", "-c",
+        "echo 'wrapper: starting gdb' >&2; exec gdb -nx -q --interpreter=mi3",
+        NULL,
+    };
+    struct mi_gdb_options opt;
+    struct wrap_ctx w = {0, 0};
+    struct mi_gdb *g = NULL;
+    struct mi_reply rep;
+    char msg[256];
+
+    memset(&opt, 0, sizeof opt);
+    opt.argv = argv;
+    opt.on_stream = on_wrap_stream;
+    opt.ud = &w;
+    REQUIRE(mi_gdb_start(&g, &opt, msg, sizeof msg) == 0);
+    CHECK_INT_EQ(mi_gdb_wait_ready(g, 20000), 0);
+    if (run_ok(g, "-data-evaluate-expression 3*3", &rep) == 0)
+        CHECK_STR_EQ(mi_get_str(rep.record, "value"), "9");
+    mi_reply_release(&rep);
+    CHECK(w.saw_wrapper);
+    mi_gdb_free(g);
+}
+
 #define MANY 64
 
 struct many_ctx {
@@ -650,6 +693,7 @@ int main(int argc, char **argv)
     RUN(gdb_killed_while_child_holds_its_output);
     RUN(gdb_not_found);
     RUN(not_an_mi_gdb);
+    RUN(caller_argv_wrapper_and_stderr);
     RUN(many_gdbs_one_poll_loop);
     return check_done();
 }
