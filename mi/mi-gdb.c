@@ -558,7 +558,7 @@ static int mi__needs_live_check(const struct mi_gdb *g)
 static void mi__check_timers(struct mi_gdb *g)
 {
     int64_t now = mi_now_ms();
-    struct mi__pending *p, *next;
+    struct mi__pending *p;
 
     if (mi__needs_live_check(g) && now >= g->live_at) {
         g->live_at = now + MI__LIVE_MS;
@@ -574,11 +574,15 @@ static void mi__check_timers(struct mi_gdb *g)
         if (g->running)
             kill(-g->pid, SIGINT);
     }
-    for (p = g->head; p; p = next) {
+    /* One expired command at a time, from the head: its callback may send
+       commands, or find GDB dead and fail (free) the whole list. */
+    for (;;) {
         char msg[768];
-        next = p->next;
-        if (!p->deadline || now < p->deadline)
-            continue;
+        for (p = g->head; p; p = p->next)
+            if (p->deadline && now >= p->deadline)
+                break;
+        if (!p || g->dead)
+            break;
         mi__unlink_token(g, p->token);
         mi__abandon_add(g, p->token);
         snprintf(msg, sizeof msg, "gdb did not answer '%s' in time",

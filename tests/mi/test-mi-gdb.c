@@ -384,6 +384,56 @@ TEST(interrupt_busy_loop)
     finish_gdb(g, &s);
 }
 
+struct killed_ctx {
+    int calls, status;
+    char msg[512];
+};
+
+static void on_killed_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
+{
+    struct killed_ctx *k = ud;
+
+    k->calls++;
+    k->status = r->status;
+    snprintf(k->msg, sizeof k->msg, "%s", r->message);
+}
+
+TEST(interrupt_while_gdb_is_busy)
+{
+    /* GDB is stuck in a 6 s `shell sleep` while the program runs, so it does
+       not read -exec-interrupt: after 2 s the driver sends SIGINT to GDB's
+       process group, which ends the sleep and stops the program well before
+       the sleep would have ended, still without a SIGINT for the program */
+    struct seen s;
+    struct mi_gdb *g = start(&s);
+    struct killed_ctx k = {0, 0, ""};
+    struct mi_reply rep;
+    const struct mi_record *st;
+    int64_t t0;
+    int n;
+
+    REQUIRE(g);
+    load(g, "loop", NULL);
+    n = s.nstopped;
+    simple(g, "-exec-run");
+    wait_pty(g, &s, "looping\n", 20000);
+    CHECK(mi_gdb_send(g, "-interpreter-exec console \"shell sleep 6\"", 0,
+                      on_killed_reply, &k) > 0);
+    pump(g, &s, 200);
+    t0 = mi_now_ms();
+    CHECK_INT_EQ(mi_gdb_interrupt(g), 0);
+    st = wait_stopped(g, &s, n, 10000);
+    REQUIRE(st);
+    CHECK_MSG(mi_now_ms() - t0 < 4500, "stopped after %lld ms",
+              (long long)(mi_now_ms() - t0));
+    CHECK_STR_EQ(mi_get_str(st, "reason"), "signal-received");
+    if (run_ok(g, "-data-evaluate-expression got_sigint", &rep) == 0)
+        CHECK_STR_EQ(mi_get_str(rep.record, "value"), "0");
+    mi_reply_release(&rep);
+    CHECK_INT_EQ(k.calls, 1); /* the shell command got its reply */
+    finish_gdb(g, &s);
+}
+
 TEST(inferior_exit_code)
 {
     struct seen s;
@@ -453,20 +503,6 @@ TEST(deadline_reported_then_gdb_usable)
     mi_reply_release(&rep);
     CHECK_INT_EQ(mi_gdb_pending(g), 0);
     finish_gdb(g, &s);
-}
-
-struct killed_ctx {
-    int calls, status;
-    char msg[512];
-};
-
-static void on_killed_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
-{
-    struct killed_ctx *k = ud;
-
-    k->calls++;
-    k->status = r->status;
-    snprintf(k->msg, sizeof k->msg, "%s", r->message);
 }
 
 TEST(gdb_killed_with_command_pending)
@@ -686,6 +722,7 @@ int main(int argc, char **argv)
     RUN(console_output_in_reply);
     RUN(break_run_evaluate_backtrace_step_finish);
     RUN(interrupt_busy_loop);
+    RUN(interrupt_while_gdb_is_busy);
     RUN(inferior_exit_code);
     RUN(inferior_crash);
     RUN(deadline_reported_then_gdb_usable);
