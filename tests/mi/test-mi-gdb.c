@@ -424,6 +424,7 @@ TEST(interrupt_while_gdb_is_busy)
     CHECK_INT_EQ(mi_gdb_interrupt(g), 0);
     st = wait_stopped(g, &s, n, 10000);
     REQUIRE(st);
+    printf("# stopped %lld ms after mi_gdb_interrupt\n", (long long)(mi_now_ms() - t0));
     CHECK_MSG(mi_now_ms() - t0 < 4500, "stopped after %lld ms",
               (long long)(mi_now_ms() - t0));
     CHECK_STR_EQ(mi_get_str(st, "reason"), "signal-received");
