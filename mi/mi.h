@@ -278,7 +278,8 @@ struct mi_reply {
 };
 
 /* Completion of one command. `r` and everything in it are only valid during
-   the call; keep the record with mi_record_dup(). */
+   the call; keep the record with mi_record_dup(). Callbacks may send
+   commands; they must not free the GDB they are called for. */
 typedef void mi_reply_fn(struct mi_gdb *g, const struct mi_reply *r, void *ud);
 /* An async record (EXEC/STATUS/NOTIFY, or a RESULT nobody waits for), or a
    stream record (CONSOLE/TARGET/LOG/STDERR/INVALID). Borrowed for the call. */
@@ -300,8 +301,9 @@ struct mi_gdb_options {
 
 /*
  * Spawn GDB and queue the setup commands (pagination, confirm, height,
- * width, mi-async, -list-features, -inferior-tty-set). Does not wait: use
- * mi_gdb_ready() in a poll loop or mi_gdb_wait_ready(). GDB gets its own
+ * width, mi-async, handle SIGINT nopass, -list-features, -inferior-tty-set).
+ * Waits only for the exec to succeed, not for GDB: use mi_gdb_ready() in a
+ * poll loop or mi_gdb_wait_ready(). GDB gets its own
  * session (and process group); its stdin is a socket, stdout and stderr are
  * pipes, all non-blocking on our side and close-on-exec.
  * Returns 0 and *out, or MI_ESPAWN (argv[0] not found / not executable),
@@ -327,11 +329,14 @@ int64_t mi_gdb_send(struct mi_gdb *g, const char *cmd, int timeout_ms,
 
 /*
  * Blocking: send and drive this GDB until its reply. Async and stream
- * records go to the callbacks meanwhile. On return `out` holds the reply
- * (free with mi_reply_release). Returns out->status.
+ * records go to the callbacks meanwhile. On return `out` holds the reply,
+ * owned by the caller (free with mi_reply_release; `console` is never NULL
+ * after a reply). Returns out->status. timeout_ms <= 0: no deadline, but
+ * it still returns when GDB dies.
  */
 int mi_gdb_exec_sync(struct mi_gdb *g, const char *cmd, struct mi_reply *out,
                      int timeout_ms);
+/* Free what mi_gdb_exec_sync put in `r` (never for a callback's reply). */
 void mi_reply_release(struct mi_reply *r);
 
 /*
@@ -380,7 +385,9 @@ const char *mi_gdb_error(const struct mi_gdb *g);
 
 /* Ask GDB to exit (-gdb-exit) and wait up to timeout_ms; then kill it. */
 int mi_gdb_close(struct mi_gdb *g, int timeout_ms);
-/* Kill GDB (SIGKILL) if alive, reap it, fail pending commands, free all. */
+/* Kill GDB (SIGKILL to its process group) if alive, reap it, fail pending
+   commands (their callbacks run), free all. The program being debugged
+   dies with GDB: GDB 13 traces it with PTRACE_O_EXITKILL. */
 void mi_gdb_free(struct mi_gdb *g);
 
 /* Milliseconds of CLOCK_MONOTONIC (for deadlines). */
