@@ -113,6 +113,21 @@ TEST(odd_output)
     CHECK_INT_EQ(mi_get(rep.record, "v")->len, 3000000);
     mi_reply_release(&rep);
 
+    {
+        /* a 4 MB command line: more than the socket takes at once, so the
+           rest goes out on POLLOUT */
+        size_t n = 4u << 20;
+        char *cmd = malloc(n + 8);
+        REQUIRE(cmd);
+        memcpy(cmd, "-x ", 3);
+        memset(cmd + 3, 'y', n);
+        cmd[n + 3] = '\0';
+        CHECK_INT_EQ(mi_gdb_exec_sync(g, cmd, &rep, 20000), 0);
+        CHECK_STR_EQ(rep.command, cmd);
+        mi_reply_release(&rep);
+        free(cmd);
+    }
+
     CHECK_INT_EQ(mi_gdb_exec_sync(g, "-error", &rep, 5000), MI_EGDB);
     CHECK_STR_EQ(rep.message, "fake error");
     mi_reply_release(&rep);
