@@ -163,6 +163,8 @@ static void mi__complete(struct mi_gdb *g, struct mi__pending *p, int status,
         mi__pending_free(p);
         return;
     }
+    if (!r.console)
+        r.console = (char *)"";
     if (p->done)
         p->done(g, &r, p->ud);
     mi_record_free(rec);
