@@ -24,8 +24,10 @@
 #                 In CMD, "{run}" is replaced by a unique name per run
 #                 (KERNEL-REP), e.g.
 #                   --mode drdb record -o /tmp/bench/{run} --
+#                 (drdb record does not create /tmp/bench: make it first)
 #
-# Output, one line per kernel (medians; ratio = wrapped / native):
+# Output: a "# np N, reps R, ..." line, then one line per kernel (medians;
+# ratio = wrapped / native):
 #   kernel  native_s  wrapped_s  ratio  native_wall  wrapped_wall  wall_ratio
 # then the geometric means of the ratios:
 #   geomean  -  -  RATIO  -  -  WALL_RATIO
@@ -98,9 +100,11 @@ median() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b / a }'; }
 
 if [ $mode = wrap ]; then
+    echo "# np $np, reps $reps, wrapper: ${wrapper[*]}"
     printf '%-18s %10s %10s %7s %11s %12s %10s\n' kernel native_s wrapped_s \
         ratio native_wall wrapped_wall wall_ratio
 else
+    echo "# np $np, reps $reps, native only"
     printf '%-18s %10s %11s\n' kernel native_s native_wall
 fi
 ratios=() wall_ratios=()
