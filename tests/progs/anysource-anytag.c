@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     int msgs = argc > 1 ? atoi(argv[1]) : 12;
     MPI_Init(&argc, &argv);
     prog_start();
-    CHECK(prog_size >= 2, "needs at least 2 ranks");
+    CHECK(prog_size >= 2 && prog_size <= 4, "needs 2 to 4 ranks");
     int n = prog_size;
 
     /* 1. ANY_SOURCE + ANY_TAG at rank 0 */

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     prog_start();
-    CHECK(prog_size >= 2, "needs at least 2 ranks");
+    CHECK(prog_size >= 2 && prog_size <= 4, "needs 2 to 4 ranks");
     int n = prog_size;
     int left = (prog_rank + n - 1) % n, right = (prog_rank + 1) % n;
 

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     int iters = argc > 1 ? atoi(argv[1]) : 20;
     MPI_Init(&argc, &argv);
     prog_start();
-    CHECK(prog_size >= 2, "needs at least 2 ranks");
+    CHECK(prog_size >= 2 && prog_size <= 4, "needs 2 to 4 ranks");
     int left = (prog_rank + prog_size - 1) % prog_size;
     int right = (prog_rank + 1) % prog_size;
     int in[LEN], out[LEN];
