@@ -49,6 +49,16 @@ static int make_run_dir(const char *want, char *path, size_t len)
     char name[PATH_MAX];
     if (want) {
         snprintf(name, sizeof name, "%s", want);
+        /* Like mkdir -p for the parents; the run directory itself is ours. */
+        for (char *p = strchr(name + 1, '/'); p; p = strchr(p + 1, '/')) {
+            *p = '\0';
+            if (mkdir(name, 0755) < 0 && errno != EEXIST) {
+                int e = errno;
+                *p = '/';
+                return fe_error("cannot create '%s': %s", name, strerror(e));
+            }
+            *p = '/';
+        }
         if (mkdir(name, 0700) < 0) {
             if (errno != EEXIST)
                 return fe_error("cannot create '%s': %s", name,

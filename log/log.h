@@ -9,6 +9,9 @@
 #ifndef DRDB_LOG_H
 #define DRDB_LOG_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "drdb_mpi_funcs.h"
 
 /* Permanent function ids: LOG_FN_MPI_Send, LOG_FN_MPI_Recv, ... */
@@ -89,9 +92,6 @@ const char *log_func_name(int id);
  *   fields, to the end:       u8 arg, u8 kind, varint elem, varint len,
  *                             len bytes
  * ---------------------------------------------------------------------- */
-#include <stddef.h>
-#include <stdint.h>
-
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
 #define LOG_VERSION 1
 #define LOG_HEADER_SIZE 256

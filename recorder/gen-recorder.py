@@ -186,7 +186,7 @@ def gen_wrapper(fn, out):
         # The received size (and the matched source and tag, which causal
         # analysis needs) come from the status: take it even when the
         # program passes MPI_STATUS_IGNORE.
-        out.write(f"    MPI_Status rec_status;\n")
+        out.write("    MPI_Status rec_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};\n")
         out.write(f"    if ({status_arg} == MPI_STATUS_IGNORE) {status_arg} = &rec_status;\n")
     out.write("    uint64_t t0 = rec_now();\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")

@@ -138,6 +138,23 @@ static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
 
 #define SMALL 64
 
+/*
+ * The status a Wait/Test function writes into. The program's own when it
+ * has one, so fields MPI leaves alone (a send request's source and tag)
+ * stay as the program had them; else LOCAL, set to MPI's empty status so
+ * nothing uninitialized reaches the log.
+ */
+static MPI_Status *use_status(MPI_Status *user, MPI_Status *local)
+{
+    if (user != MPI_STATUS_IGNORE)
+        return user;
+    local->count_lo = local->count_hi_and_cancelled = 0;
+    local->MPI_SOURCE = MPI_ANY_SOURCE;
+    local->MPI_TAG = MPI_ANY_TAG;
+    local->MPI_ERROR = MPI_SUCCESS;
+    return local;
+}
+
 /* Common body for the array functions: requests in/out, statuses, which
  * completed (DONE[i]), logged as one record. */
 static int log_completions(int fn, int ret, uint64_t t0, uint64_t t1,
@@ -164,6 +181,25 @@ static int log_completions(int fn, int ret, uint64_t t0, uint64_t t1,
             put_done(&rec, 1, (uint64_t)i, before[i], &st[i], bytes[i]);
     rec_end(&rec);
     return ret;
+}
+
+/* An unsuccessful Testall/Testany/Testsome: the same record layout as
+ * log_completions() with nothing completed, through the poll compressor.
+ * 0 when too large to compress (then it is logged normally). */
+static int poll_fail(int fn, int count, const MPI_Request *after,
+                     const void *extra, size_t extra_len, uint64_t t0,
+                     uint64_t t1)
+{
+    uint8_t img[480];
+    if (4 + 2 * LOG_FIELD_HEAD + (size_t)count * 4 + extra_len > sizeof img)
+        return 0;
+    struct log_rec rec = {img, img};
+    log_put_u32(&rec, (uint32_t)count);
+    rec_put_raw(&rec, 1, 0, after, (size_t)count * 4);
+    if (extra_len)
+        rec_put_raw(&rec, LOG_ARG_NONE, 0, extra, extra_len);
+    rec_poll(fn, img, (size_t)(rec.p - img), t0, t1);
+    return 1;
 }
 
 /* Scratch arrays: on the stack for small counts. */
@@ -208,19 +244,17 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     if (!rec_on)
         return PMPI_Wait(request, status);
-    MPI_Status st;
+    MPI_Status local, *st = use_status(status, &local);
     MPI_Request before = *request;
     uint64_t t0 = rec_now();
-    int ret = PMPI_Wait(request, &st);
+    int ret = PMPI_Wait(request, st);
     uint64_t t1 = rec_now();
-    if (status != MPI_STATUS_IGNORE)
-        *status = st;
     int64_t bytes;
     struct log_rec rec;
     if (rec_begin(&rec, LOG_FN_MPI_Wait, 0, ret, t0, t1,
-                  LOG_FIELD_HEAD + 4 + done_room(before, &st, &bytes))) {
+                  LOG_FIELD_HEAD + 4 + done_room(before, st, &bytes))) {
         rec_put_raw(&rec, 0, 0, request, 4);
-        put_done(&rec, 0, 0, before, &st, bytes);
+        put_done(&rec, 0, 0, before, st, bytes);
         rec_end(&rec);
     }
     return ret;
@@ -230,10 +264,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     if (!rec_on)
         return PMPI_Test(request, flag, status);
-    MPI_Status st;
+    MPI_Status local, *st = use_status(status, &local);
     MPI_Request before = *request;
     uint64_t t0 = rec_now();
-    int ret = PMPI_Test(request, flag, &st);
+    int ret = PMPI_Test(request, flag, st);
     uint64_t t1 = rec_now();
     if (ret == MPI_SUCCESS && !*flag) {
         uint8_t img[32];
@@ -243,18 +277,16 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rec_poll(LOG_FN_MPI_Test, img, (size_t)(rec.p - img), t0, t1);
         return ret;
     }
-    if (*flag && status != MPI_STATUS_IGNORE)
-        *status = st;
     int64_t bytes = 0;
     size_t room = 2 * LOG_FIELD_HEAD + 8;
     if (*flag)
-        room += done_room(before, &st, &bytes);
+        room += done_room(before, st, &bytes);
     struct log_rec rec;
     if (rec_begin(&rec, LOG_FN_MPI_Test, 0, ret, t0, t1, room)) {
         rec_put_raw(&rec, 0, 0, request, 4);
         rec_put_raw(&rec, 1, 0, flag, 4);
         if (*flag)
-            put_done(&rec, 0, 0, before, &st, bytes);
+            put_done(&rec, 0, 0, before, st, bytes);
         rec_end(&rec);
     }
     return ret;
@@ -265,9 +297,9 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 {
     if (!rec_on)
         return PMPI_Iprobe(source, tag, comm, flag, status);
-    MPI_Status st;
+    MPI_Status local, *st = use_status(status, &local);
     uint64_t t0 = rec_now();
-    int ret = PMPI_Iprobe(source, tag, comm, flag, &st);
+    int ret = PMPI_Iprobe(source, tag, comm, flag, st);
     uint64_t t1 = rec_now();
     uint8_t img[64];
     struct log_rec rec = {img, img};
@@ -279,14 +311,12 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
         rec_poll(LOG_FN_MPI_Iprobe, img, (size_t)(rec.p - img), t0, t1);
         return ret;
     }
-    if (*flag && status != MPI_STATUS_IGNORE)
-        *status = st;
     size_t len = (size_t)(rec.p - img);
     if (rec_begin(&rec, LOG_FN_MPI_Iprobe, 0, ret, t0, t1,
                   len + LOG_STATUS_ROOM)) {
         log_put_bytes(&rec, img, len);
         if (ret == MPI_SUCCESS && *flag)
-            log_put_status(&rec, 4, 0, &st);
+            log_put_status(&rec, 4, 0, st);
         rec_end(&rec);
     }
     return ret;
@@ -304,16 +334,25 @@ static int all_common(int fn, int count, MPI_Request reqs_[], int *flag,
                    : PMPI_Testall(count, reqs_, flag, statuses);
     }
     memcpy(s.preq, reqs_, (size_t)count * sizeof *reqs_);
+    MPI_Status *st = statuses;
+    if (st == MPI_STATUSES_IGNORE) {
+        for (int i = 0; i < count; i++)
+            use_status(MPI_STATUS_IGNORE, &s.pst[i]);
+        st = s.pst;
+    }
     uint64_t t0 = rec_now();
-    int ret = fn == LOG_FN_MPI_Waitall ? PMPI_Waitall(count, reqs_, s.pst)
-                                       : PMPI_Testall(count, reqs_, flag, s.pst);
+    int ret = fn == LOG_FN_MPI_Waitall ? PMPI_Waitall(count, reqs_, st)
+                                       : PMPI_Testall(count, reqs_, flag, st);
     uint64_t t1 = rec_now();
     int completed = fn == LOG_FN_MPI_Waitall || *flag;
+    if (!completed && ret == MPI_SUCCESS &&
+        poll_fail(fn, count, reqs_, flag, 4, t0, t1)) {
+        scratch_release(&s);
+        return ret;
+    }
     for (int i = 0; i < count; i++)
         s.pdone[i] = completed && s.preq[i] != MPI_REQUEST_NULL;
-    if (completed && statuses != MPI_STATUSES_IGNORE)
-        memcpy(statuses, s.pst, (size_t)count * sizeof *statuses);
-    ret = log_completions(fn, ret, t0, t1, count, s.preq, reqs_, s.pst,
+    ret = log_completions(fn, ret, t0, t1, count, s.preq, reqs_, st,
                           s.pdone, flag, flag ? 4 : 0, s.pbytes);
     scratch_release(&s);
     return ret;
@@ -350,20 +389,23 @@ static int any_common(int fn, int count, MPI_Request reqs_[], int *index,
                    : PMPI_Testany(count, reqs_, index, flag, status);
     }
     memcpy(s.preq, reqs_, (size_t)count * sizeof *reqs_);
-    MPI_Status st;
+    MPI_Status local, *st = use_status(status, &local);
     uint64_t t0 = rec_now();
     int ret = fn == LOG_FN_MPI_Waitany
-                  ? PMPI_Waitany(count, reqs_, index, &st)
-                  : PMPI_Testany(count, reqs_, index, flag, &st);
+                  ? PMPI_Waitany(count, reqs_, index, st)
+                  : PMPI_Testany(count, reqs_, index, flag, st);
     uint64_t t1 = rec_now();
+    int extra[2] = {*index, flag ? *flag : 1};
+    if (flag && !*flag && ret == MPI_SUCCESS &&
+        poll_fail(fn, count, reqs_, extra, sizeof extra, t0, t1)) {
+        scratch_release(&s);
+        return ret;
+    }
     memset(s.pdone, 0, (size_t)count * sizeof *s.pdone);
     if (*index != MPI_UNDEFINED && *index >= 0 && *index < count) {
         s.pdone[*index] = 1;
-        s.pst[*index] = st;
-        if (status != MPI_STATUS_IGNORE)
-            *status = st;
+        s.pst[*index] = *st;
     }
-    int extra[2] = {*index, flag ? *flag : 1};
     ret = log_completions(fn, ret, t0, t1, count, s.preq, reqs_, s.pst,
                           s.pdone, extra, sizeof extra, s.pbytes);
     scratch_release(&s);
@@ -400,22 +442,32 @@ static int some_common(int fn, int count, MPI_Request reqs_[], int *outcount,
                    : PMPI_Testsome(count, reqs_, outcount, indices, statuses);
     }
     memcpy(s.preq, reqs_, (size_t)count * sizeof *reqs_);
+    MPI_Status *st = statuses;
+    if (st == MPI_STATUSES_IGNORE) {
+        for (int i = 0; i < count; i++)
+            use_status(MPI_STATUS_IGNORE, &s.pst[i]);
+        st = s.pst;
+    }
     uint64_t t0 = rec_now();
     int ret = fn == LOG_FN_MPI_Waitsome
-                  ? PMPI_Waitsome(count, reqs_, outcount, indices, s.pst)
-                  : PMPI_Testsome(count, reqs_, outcount, indices, s.pst);
+                  ? PMPI_Waitsome(count, reqs_, outcount, indices, st)
+                  : PMPI_Testsome(count, reqs_, outcount, indices, st);
     uint64_t t1 = rec_now();
+    int extra[1] = {*outcount};
+    if (fn == LOG_FN_MPI_Testsome && *outcount == 0 && ret == MPI_SUCCESS &&
+        poll_fail(fn, count, reqs_, extra, sizeof extra, t0, t1)) {
+        scratch_release(&s);
+        return ret;
+    }
     memset(s.pdone, 0, (size_t)count * sizeof *s.pdone);
     int n = *outcount == MPI_UNDEFINED ? 0 : *outcount;
-    /* PMPI wrote statuses[k] for the k-th completion; spread them out by
-     * request index, and give the program its statuses. */
+    /* PMPI wrote st[k] for the k-th completion; log them by request
+     * index (s.pst is free scratch once copied out). */
     MPI_Status *byreq = s.pst;
     if (n > 0) {
         MPI_Status tmp[SMALL], *t = n <= SMALL ? tmp : malloc((size_t)n * sizeof *t);
         if (t) {
-            memcpy(t, s.pst, (size_t)n * sizeof *t);
-            if (statuses != MPI_STATUSES_IGNORE)
-                memcpy(statuses, t, (size_t)n * sizeof *t);
+            memcpy(t, st, (size_t)n * sizeof *t);
             for (int k = 0; k < n; k++) {
                 s.pdone[indices[k]] = 1;
                 byreq[indices[k]] = t[k];
@@ -424,7 +476,6 @@ static int some_common(int fn, int count, MPI_Request reqs_[], int *outcount,
                 free(t);
         }
     }
-    int extra[1] = {*outcount};
     ret = log_completions(fn, ret, t0, t1, count, s.preq, reqs_, byreq,
                           s.pdone, extra, sizeof extra, s.pbytes);
     scratch_release(&s);

@@ -31,7 +31,7 @@ static void warn(const char *fmt, const char *arg)
 static struct {
     int fn;
     size_t len;
-    uint8_t img[64];
+    uint8_t img[512];
     uint64_t n, t0, t1;
 } poll;
 

@@ -63,6 +63,10 @@ check "--ranks 1,3 records ranks 1 and 3 only" \
 check "--send-data logs each send's 8 bytes" \
     '[ "$(dump sd 2 | awk "\$1 == \"MPI_Send\" { print \$4 }" | sort -u)" = 8 ]'
 
+# --- -o creates missing parent directories.
+"$drdb" record -o deep/er/run -- "$mpiexec" -n 2 "$anysource" 1 > /dev/null 2>&1
+check "-o creates parent directories" '[ -f deep/er/run/drdb.run ] && [ "$(stat -c %a deep/er/run)" = 700 ]'
+
 # --- bad input: clear errors, nothing overwritten.
 "$drdb" record -o any -- "$mpiexec" -n 4 "$anysource" > /dev/null 2> again.err
 check "an existing run is not overwritten" '[ $? != 0 ] && grep -q "already holds a recorded run" again.err'

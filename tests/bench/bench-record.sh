@@ -1,0 +1,49 @@
+#!/bin/bash
+# bench-record.sh - the recorder's cost, measured against native runs in the
+# same invocation (never against stored numbers).
+#
+# usage: bench-record.sh DRDB MPIEXEC SELFPAIR JACOBI BENCH_RUN KERNEL_SPEC...
+#   KERNEL_SPEC: "PROGRAM ARGS" strings as bench-run.sh --kernel takes.
+#
+# Prints:
+#   1. the per-pair cost of a small MPI_Send/MPI_Recv, native and recorded
+#      (one rank talking to itself: no scheduler noise), and the difference;
+#   2. bench-run.sh's native/recorded ratios for the kernels and an example,
+#      with their geometric mean;
+#   3. log bytes per event beyond the received data, per kernel.
+set -u
+drdb=$1 mpiexec=$2 selfpair=$3 jacobi=$4 bench_run=$5
+shift 5
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "== 1. small MPI_Send/MPI_Recv pair (8 B, one rank to itself, 300000 pairs, median of 5)"
+nat=() rec=()
+for i in 1 2 3 4 5; do
+    nat+=("$("$mpiexec" -n 1 "$selfpair" 300000 | awk '/^pair_ns/ { print $2 }')")
+    rec+=("$("$drdb" record -o "$tmp/self$i" -- "$mpiexec" -n 1 "$selfpair" 300000 2>/dev/null |
+             awk '/^pair_ns/ { print $2 }')")
+done
+n=$(printf '%s\n' "${nat[@]}" | median)
+r=$(printf '%s\n' "${rec[@]}" | median)
+awk -v n="$n" -v r="$r" 'BEGIN { printf "native %.1f ns/pair  recorded %.1f ns/pair  recorder cost %.1f ns/pair (%.2f us; target < 0.5 us)\n", n, r, r - n, (r - n) / 1000 }'
+
+echo
+echo "== 2. kernels and an example, native vs recorded (4 ranks, median of 3)"
+mkdir -p "$tmp/runs"
+specs=()
+for k in "$@"; do specs+=(--kernel "$k"); done
+"$bench_run" --np 4 --reps 3 --mpiexec "$mpiexec" "${specs[@]}" \
+    --kernel "$jacobi 64 50" \
+    --mode "$drdb" record -o "$tmp/runs/{run}" -- || exit 1
+
+echo
+echo "== 3. log size: bytes per event beyond the received data (target <= 48)"
+printf "%-28s %10s %12s %12s %10s\n" run events "log bytes" "data bytes" "B/event"
+for d in "$tmp"/runs/*/; do
+    "$drdb" log info "$d" 2>/dev/null | awk -v run="$(basename "$d")" '
+        /^[0-9]+ / && $2 ~ /^[0-9]+$/ { ev += $2; lb += $3 - 256; db += $4 }
+        END { if (ev) printf "%-28s %10d %12d %12d %10.1f\n", run, ev, lb, db, (lb - db) / ev }'
+done | sort -u -k1,1 | awk '{ print; ev += $2; lb += $3; db += $4 }
+    END { if (ev) printf "%-28s %10d %12d %12d %10.1f\n", "all", ev, lb, db, (lb - db) / ev }'
