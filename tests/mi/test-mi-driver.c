@@ -1,6 +1,6 @@
 /*
- * test-mi-driver.c - the mi/ driver against fake-gdb.py, a scripted
- * stand-in for GDB: deterministic checks of reply matching, callbacks,
+ * test-mi-driver.c - the mi/ driver against fake-gdb (fake-gdb.c), a
+ * scripted stand-in for GDB: deterministic checks of reply matching, callbacks,
  * console capture, odd output (CRLF, stray tokens, non-MI lines, big
  * lines, stderr), async ordering, deadlines and GDB exiting. No real GDB.
  *
@@ -49,7 +49,7 @@ static void on_stream(struct mi_gdb *g, const struct mi_record *rec, void *ud)
 
 static struct mi_gdb *start(struct seen *s)
 {
-    char *argv[] = {"python3", (char *)fake, NULL};
+    char *argv[] = {(char *)fake, NULL};
     struct mi_gdb_options opt;
     struct mi_gdb *g = NULL;
     char msg[256];
