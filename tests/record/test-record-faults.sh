@@ -39,7 +39,7 @@ kill $watchdog 2>/dev/null
 check "the launcher ends once a rank is killed" '[ ! -e hung ]'
 check "drdb record reports the launcher's failure" '[ $rec_status != 0 ]'
 "$drdb" log info killed > info 2>&1
-check "rank 1's log is reported incomplete" 'grep -E "^1 .*incomplete" info'
+check "rank 1's log is reported incomplete" 'grep -qE "^1 .*incomplete" info'
 "$drdb" log dump killed --rank 1 > dump1 2> dump1.err
 check "rank 1's log dumps without error" '[ $? = 0 ] && [ ! -s dump1.err ]'
 events=$(awk 'NR > 1 && !/^--/' dump1 | wc -l)
