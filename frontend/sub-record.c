@@ -97,29 +97,25 @@ static int make_run_dir(const char *want, char *path, size_t len)
     return 0;
 }
 
-/* Validates a rank list "0-3,8". */
-static int valid_ranks(const char *s)
+/* Adds the recorded executable's build id to the run description, so that
+ * a replay can tell when it runs another binary. */
+static void note_build_id(const char *dir)
 {
-    if (!*s)
-        return 0;
-    while (*s) {
-        char *end;
-        long a = strtol(s, &end, 10);
-        if (end == s || a < 0)
-            return 0;
-        if (*end == '-') {
-            const char *b = end + 1;
-            long hi = strtol(b, &end, 10);
-            if (end == b || hi < a)
-                return 0;
+    struct log_run run;
+    char err[256], exe[PATH_MAX], id[128];
+    if (log_run_open(&run, dir, err, sizeof err) < 0)
+        return;
+    if (log_run_get(&run, "exe", exe, sizeof exe) &&
+        fe_build_id(exe, id, sizeof id) == 0) {
+        char path[PATH_MAX + 16];
+        snprintf(path, sizeof path, "%s/%s", dir, LOG_RUN_FILE);
+        FILE *f = fopen(path, "a");
+        if (f) {
+            fprintf(f, "exe_build_id %s\n", id);
+            fclose(f);
         }
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return 0;
-        s = end;
     }
-    return 1;
+    log_run_release(&run);
 }
 
 static pid_t child;
@@ -146,12 +142,15 @@ static int run(int argc, char **argv)
         case 'o':
             outdir = optarg;
             break;
-        case 'r':
-            if (!valid_ranks(optarg))
+        case 'r': {
+            int *list, n;
+            if (fe_rank_list(optarg, -1, &list, &n) < 0)
                 return fe_error("--ranks '%s' is not a rank list like "
                                 "'0-3,8'", optarg);
+            free(list);
             ranks = optarg;
             break;
+        }
         case 's':
             send_data = 1;
             break;
@@ -223,6 +222,7 @@ static int run(int argc, char **argv)
     int code = WIFEXITED(status) ? WEXITSTATUS(status)
                                  : 128 + WTERMSIG(status);
 
+    note_build_id(dir);
     fe_log_summary(dir, stderr);
     fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
             code ? " (the launcher failed: see its output above)" : "");

@@ -1,0 +1,453 @@
+/* drdb replay: run ranks of a recorded run alone, against the replay stub. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fe.h"
+#include "log.h"
+
+/* Exit statuses of the stub (replayer/rpl.h). */
+enum { EXIT_DIVERGED = 97, EXIT_LOG_END = 98, EXIT_SETUP = 99 };
+
+/* Finds the stub's directory (holding libmpich.so.12): $DRDB_REPLAY_LIB_DIR,
+ * else beside the drdb binary in the build tree (../replayer/) or an
+ * install (../lib/drdb/). */
+static int find_stub(char *out, size_t len)
+{
+    const char *env = getenv("DRDB_REPLAY_LIB_DIR");
+    char exe[PATH_MAX], p[PATH_MAX * 2];
+    if (env && *env) {
+        snprintf(p, sizeof p, "%s/libmpich.so.12", env);
+        return access(p, R_OK) == 0 && realpath(env, out) ? 0 : -1;
+    }
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    static const char *const rel[] = {"../replayer", "../lib/drdb"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s/libmpich.so.12", exe, rel[i]);
+        if (access(p, R_OK) == 0) {
+            snprintf(p, sizeof p, "%s/%s", exe, rel[i]);
+            if (realpath(p, out))
+                return 0;
+        }
+    }
+    (void)len;
+    return -1;
+}
+
+/* Prepends DIR to the colon-separated variable NAME. */
+static void env_prepend(const char *name, const char *dir)
+{
+    const char *old = getenv(name);
+    size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (!v)
+        return;
+    snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "",
+             old && *old ? old : "");
+    setenv(name, v, 1);
+    free(v);
+}
+
+/* Splits the recorded argv (arguments separated by 0x1f) into a vector. */
+static char **split_argv(char *s)
+{
+    size_t n = 1;
+    for (char *p = s; *p; p++)
+        n += *p == '\x1f';
+    char **v = calloc(n + 1, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t i = 0;
+    for (char *p = s;; p++) {
+        if (*p == '\x1f' || !*p) {
+            int end = !*p;
+            *p = '\0';
+            v[i++] = s;
+            s = p + 1;
+            if (end)
+                break;
+        }
+    }
+    return v;
+}
+
+/* Runs addr2line (no shell) to turn "OBJ+0xOFF (sym)" into a source line. */
+static void source_line(const char *where, char *out, size_t len)
+{
+    char obj[PATH_MAX], off[32];
+    const char *plus = strrchr(where, '+');
+    out[0] = '\0';
+    if (!plus || (size_t)(plus - where) >= sizeof obj)
+        return;
+    memcpy(obj, where, (size_t)(plus - where));
+    obj[plus - where] = '\0';
+    size_t k = 0;
+    for (const char *p = plus + 1; *p && *p != ' ' && k + 1 < sizeof off; p++)
+        off[k++] = *p;
+    off[k] = '\0';
+    int fds[2];
+    if (pipe(fds) < 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        int dn = open("/dev/null", O_WRONLY);
+        if (dn >= 0)
+            dup2(dn, 2);
+        unsetenv("LD_PRELOAD");
+        execlp("addr2line", "addr2line", "-e", obj, "-f", "-C", "-s", off,
+               (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[1024];
+    ssize_t got = 0, r;
+    while (pid > 0 && (size_t)got < sizeof buf - 1 &&
+           (r = read(fds[0], buf + got, sizeof buf - 1 - (size_t)got)) > 0)
+        got += r;
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    buf[got > 0 ? got : 0] = '\0';
+    /* "function\nfile:line\n" */
+    char *nl = strchr(buf, '\n');
+    if (!nl || strncmp(nl + 1, "??", 2) == 0)
+        return;
+    *nl = '\0';
+    char *line = nl + 1, *end = strchr(line, '\n');
+    if (end)
+        *end = '\0';
+    snprintf(out, len, "%.500s in %.400s()", line, buf);
+}
+
+/* After a rank stopped on its own: its report (if the stub wrote one). */
+static void report(int rank, const char *path)
+{
+    char buf[4096];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    unlink(path);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    char *caller = strstr(buf, "\ncaller ");
+    if (caller) {
+        char *end = strchr(caller + 8, '\n');
+        if (end)
+            *end = '\0';
+        char src[1024];
+        source_line(caller + 8, src, sizeof src);
+        if (src[0])
+            fprintf(stderr, "drdb: rank %d: the call is at %s\n", rank, src);
+    }
+}
+
+struct job {
+    int rank;
+    pid_t pid;
+    int status;
+    char report[PATH_MAX];
+};
+
+static struct job *jobs;
+static int njobs;
+
+static void forward(int sig)
+{
+    for (int i = 0; i < njobs; i++)
+        if (jobs[i].pid > 0)
+            kill(jobs[i].pid, sig);
+}
+
+/* Starts rank R. */
+static int start(struct job *j, const char *dir, const char *cwd,
+                 char **argv, const char *pattern, int nranks)
+{
+    char rank[16];
+    snprintf(rank, sizeof rank, "%d", j->rank);
+    snprintf(j->report, sizeof j->report, "%s/.drdb-replay-%d-%d.report",
+             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+                                                   : "/tmp",
+             (int)getpid(), j->rank);
+    unlink(j->report);
+    j->pid = fork();
+    if (j->pid < 0)
+        return fe_error("cannot fork: %s", strerror(errno));
+    if (j->pid > 0)
+        return 0;
+    setenv("DRDB_REPLAY_DIR", dir, 1);
+    setenv("DRDB_REPLAY_RANK", rank, 1);
+    setenv("DRDB_REPLAY_REPORT", j->report, 1);
+    if (cwd && chdir(cwd) < 0) {
+        fprintf(stderr, "drdb: rank %d: cannot enter '%s': %s\n", j->rank,
+                cwd, strerror(errno));
+        _exit(EXIT_SETUP);
+    }
+    /* As mpiexec: standard input goes to the first rank only. */
+    if (j != &jobs[0] || nranks > 1) {
+        int dn = open("/dev/null", O_RDONLY);
+        if (dn >= 0 && j != &jobs[0])
+            dup2(dn, 0);
+    }
+    if (pattern) {
+        char out[PATH_MAX];
+        size_t k = 0;
+        for (const char *p = pattern; *p && k + 12 < sizeof out; p++) {
+            if (p[0] == '%' && p[1] == 'r') {
+                k += (size_t)snprintf(out + k, sizeof out - k, "%d", j->rank);
+                p++;
+            } else {
+                out[k++] = *p;
+            }
+        }
+        out[k] = '\0';
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) {
+            fprintf(stderr, "drdb: rank %d: cannot create '%s': %s\n",
+                    j->rank, out, strerror(errno));
+            _exit(EXIT_SETUP);
+        }
+        dup2(fd, 1);
+        close(fd);
+    }
+    execv(argv[0], argv);
+    fprintf(stderr, "drdb: rank %d: cannot run '%s': %s\n", j->rank, argv[0],
+            strerror(errno));
+    _exit(127);
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"rank", required_argument, NULL, 'r'},
+        {"ranks", required_argument, NULL, 'R'},
+        {"cwd", required_argument, NULL, 'C'},
+        {"outfile-pattern", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *ranks = "0", *cwd_opt = NULL, *pattern = NULL;
+    int quiet = 0, c;
+    while ((c = getopt_long(argc, argv, "+r:R:C:o:q", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+        case 'R':
+            ranks = optarg;
+            break;
+        case 'C':
+            cwd_opt = optarg;
+            break;
+        case 'o':
+            pattern = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        default:
+            fe_subcmd_usage(&fe_sub_replay, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fe_error("which run? for example: drdb replay --rank 1 run1");
+        return 2;
+    }
+    const char *dirarg = argv[optind++];
+    if (optind < argc && strcmp(argv[optind - 1], "--") != 0 &&
+        strcmp(argv[optind], "--") == 0)
+        optind++;
+
+    char dir[PATH_MAX], err[512];
+    if (!realpath(dirarg, dir))
+        return fe_error("cannot open run '%s': %s", dirarg, strerror(errno));
+    struct log_run lrun;
+    if (log_run_open(&lrun, dir, err, sizeof err) < 0)
+        return fe_error("%s", err);
+    int *list, n;
+    if (fe_rank_list(ranks, lrun.world_size, &list, &n) < 0) {
+        fe_error("'%s' is not a list of ranks of this run (0-%d), like "
+                 "'0-3,8'", ranks, lrun.world_size - 1);
+        log_run_release(&lrun);
+        return 2;
+    }
+    for (int i = 0; i < n; i++) {
+        char p[PATH_MAX + 32];
+        log_rank_path(p, sizeof p, dir, list[i]);
+        if (access(p, R_OK) != 0) {
+            fe_error("rank %d was not recorded in '%s' (no %s); 'drdb log "
+                     "info %s' lists the recorded ranks", list[i], dirarg,
+                     strrchr(p, '/') + 1, dirarg);
+            log_run_release(&lrun);
+            free(list);
+            return 2;
+        }
+    }
+
+    /* The program: as recorded, or the one given after "--". */
+    static char exe[PATH_MAX], args[65536], cwd[PATH_MAX], want_id[128];
+    char **pargv;
+    if (optind < argc) {
+        pargv = argv + optind;
+    } else {
+        if (!log_run_get(&lrun, "exe", exe, sizeof exe) ||
+            !log_run_get(&lrun, "argv", args, sizeof args)) {
+            log_run_release(&lrun);
+            free(list);
+            return fe_error("'%s' does not say which program ran; give it: "
+                            "drdb replay %s -- ./app ARGS", dirarg, dirarg);
+        }
+        pargv = split_argv(args);
+        if (!pargv)
+            return fe_error("out of memory");
+        pargv[0] = exe;
+    }
+    const char *run_cwd = cwd_opt;
+    if (!run_cwd && log_run_get(&lrun, "cwd", cwd, sizeof cwd)) {
+        struct stat st;
+        if (stat(cwd, &st) == 0 && S_ISDIR(st.st_mode))
+            run_cwd = cwd;
+        else
+            fprintf(stderr, "drdb: warning: the recorded working directory "
+                    "'%s' does not exist here; running in the current one "
+                    "(--cwd chooses)\n", cwd);
+    }
+    /* A relative program path is relative to where the user is. */
+    static char prog[PATH_MAX];
+    if (strchr(pargv[0], '/') && realpath(pargv[0], prog))
+        pargv[0] = prog;
+    if (access(pargv[0], X_OK) != 0) {
+        log_run_release(&lrun);
+        free(list);
+        return fe_error("cannot run '%s': %s; give the program: drdb replay "
+                        "%s -- ./app ARGS", pargv[0], strerror(errno),
+                        dirarg);
+    }
+    char have_id[128];
+    if (log_run_get(&lrun, "exe_build_id", want_id, sizeof want_id) &&
+        fe_build_id(pargv[0], have_id, sizeof have_id) == 0 &&
+        strcmp(want_id, have_id) != 0)
+        fprintf(stderr, "drdb: warning: '%s' is not the recorded executable "
+                "(build id %s, recorded %s): the replay will likely "
+                "diverge\n", pargv[0], have_id, want_id);
+    log_run_release(&lrun);
+
+    char stub[PATH_MAX], lib[PATH_MAX + 32];
+    if (find_stub(stub, sizeof stub) < 0) {
+        free(list);
+        return fe_error("cannot find the replay stub (libmpich.so.12 of "
+                        "drdb); set DRDB_REPLAY_LIB_DIR to its directory");
+    }
+    /* The stub first in the search path, and preloaded: a program whose
+     * DT_RPATH names MPICH's directory still gets the stub. */
+    snprintf(lib, sizeof lib, "%s/libmpich.so.12", stub);
+    env_prepend("LD_LIBRARY_PATH", stub);
+    env_prepend("LD_PRELOAD", lib);
+
+    jobs = calloc((size_t)n, sizeof *jobs);
+    if (!jobs)
+        return fe_error("out of memory");
+    if (n > 1 && !quiet)
+        fprintf(stderr, "drdb: replaying %d ranks of %s\n", n, dir);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, forward);
+    signal(SIGHUP, forward);
+    int failed = 0, code = 0;
+    for (int i = 0; i < n; i++) {
+        jobs[i].rank = list[i];
+        njobs = i + 1;
+        if (start(&jobs[i], dir, run_cwd, pargv, pattern, n)) {
+            failed = 1;
+            break;
+        }
+    }
+    int left = njobs, done = 0;
+    while (left > 0) {
+        int st;
+        pid_t pid = wait(&st);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < njobs; i++) {
+            if (jobs[i].pid != pid)
+                continue;
+            jobs[i].pid = 0;
+            jobs[i].status = st;
+            left--;
+            done++;
+            int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            if (rc == EXIT_DIVERGED || rc == EXIT_LOG_END ||
+                rc == EXIT_SETUP) {
+                report(jobs[i].rank, jobs[i].report);
+                failed = 1;
+            } else if (WIFSIGNALED(st)) {
+                fprintf(stderr, "drdb: rank %d: killed by signal %d (%s)\n",
+                        jobs[i].rank, WTERMSIG(st), strsignal(WTERMSIG(st)));
+            }
+            unlink(jobs[i].report);
+            if (rc && !code)
+                code = rc;
+            if (n > 8 && !quiet && (done % 16 == 0 || left == 0))
+                fprintf(stderr, "drdb: %d of %d ranks done\n", done, n);
+        }
+    }
+    if (n > 1 && !quiet) {
+        int bad = 0;
+        for (int i = 0; i < njobs; i++)
+            bad += jobs[i].status != 0;
+        fprintf(stderr, "drdb: replayed %d ranks: %d exited 0, %d did "
+                "not\n", njobs, njobs - bad, bad);
+    }
+    free(jobs);
+    free(list);
+    return code ? code : failed;
+}
+
+const struct fe_subcmd fe_sub_replay = {
+    .name = "replay",
+    .args = "[--rank R | --ranks LIST] RUNDIR [-- PROGRAM [ARGS...]]",
+    .summary = "re-execute ranks of a recorded run alone, from their logs",
+    .help =
+        "Runs each chosen rank as its own process, with no mpiexec and no "
+        "other rank:\nthe program's MPI calls are answered from the rank's "
+        "log by drdb's replay\nstub (a drop-in libmpich.so.12), so the rank "
+        "sees exactly what it saw when\nrecorded: received data, statuses, "
+        "MPI_Wtime. The program's output is its own.\n\n"
+        "By default the recorded executable runs with the recorded arguments "
+        "in the\nrecorded working directory; give PROGRAM after '--' to run "
+        "another path.\n\n"
+        "  -r, --rank R, --ranks LIST  the ranks, e.g. 2 or 0-3,8 (default "
+        "0); several\n"
+        "                              ranks run in parallel\n"
+        "  -C, --cwd DIR               run in DIR\n"
+        "  -o, --outfile-pattern PAT   each rank's stdout to PAT, %r is "
+        "the rank\n"
+        "  -q, --quiet                 no progress lines\n\n"
+        "A call that differs from the log stops the rank with 'replay "
+        "diverged' and the\nexpected and actual calls (exit status 97); a "
+        "log that ends early (the\nrecorded rank was killed) stops it with "
+        "status 98. The exit status is the\nfirst non-zero one of the "
+        "ranks.\n\n"
+        "example:\n  drdb replay --rank 2 run1\n",
+    .run = run,
+};

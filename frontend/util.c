@@ -1,0 +1,98 @@
+/* Small helpers shared by the drdb subcommands: rank lists, ELF build ids. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fe.h"
+
+int fe_rank_list(const char *s, int max, int **out, int *n)
+{
+    int cap = 16, *v = malloc((size_t)cap * sizeof *v);
+    *n = 0;
+    *out = NULL;
+    if (!v || !*s)
+        goto bad;
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b;
+        if (end == s || a < 0 || (max >= 0 && a >= max))
+            goto bad;
+        b = a;
+        if (*end == '-') {
+            const char *p = end + 1;
+            b = strtol(p, &end, 10);
+            if (end == p || b < a || (max >= 0 && b >= max))
+                goto bad;
+        }
+        if (*end == ',' && end[1])
+            end++;
+        else if (*end)
+            goto bad;
+        for (long r = a; r <= b; r++) {
+            if (*n == cap) {
+                int *nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+                if (!nv)
+                    goto bad;
+                v = nv;
+            }
+            v[(*n)++] = (int)r;
+        }
+        s = end;
+    }
+    *out = v;
+    return 0;
+bad:
+    free(v);
+    *n = 0;
+    return -1;
+}
+
+int fe_build_id(const char *path, char *hex, size_t len)
+{
+    Elf64_Ehdr eh;
+    int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+    hex[0] = '\0';
+    if (fd < 0)
+        return -errno;
+    if (pread(fd, &eh, sizeof eh, 0) != sizeof eh ||
+        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr))
+        goto out;
+    for (int i = 0; i < eh.e_phnum && rc < 0; i++) {
+        Elf64_Phdr ph;
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + i * sizeof ph)) !=
+                sizeof ph || ph.p_type != PT_NOTE || ph.p_filesz > 65536)
+            continue;
+        unsigned char *buf = malloc(ph.p_filesz);
+        if (!buf || pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) !=
+                        (ssize_t)ph.p_filesz) {
+            free(buf);
+            continue;
+        }
+        /* Notes: namesz, descsz, type, name (4-aligned), desc (4-aligned). */
+        for (size_t off = 0; off + 12 <= ph.p_filesz;) {
+            Elf64_Nhdr nh;
+            memcpy(&nh, buf + off, sizeof nh);
+            size_t name = off + 12, desc = name + ((nh.n_namesz + 3) & ~3u);
+            size_t next = desc + ((nh.n_descsz + 3) & ~3u);
+            if (next > ph.p_filesz || next <= off)
+                break;
+            if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+                memcmp(buf + name, "GNU", 4) == 0 &&
+                2 * (size_t)nh.n_descsz < len) {
+                for (size_t k = 0; k < nh.n_descsz; k++)
+                    snprintf(hex + 2 * k, 3, "%02x", buf[desc + k]);
+                rc = 0;
+                break;
+            }
+            off = next;
+        }
+        free(buf);
+    }
+out:
+    close(fd);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * drdb-hooks.h - the symbols a debugger relies on inside a replayed process.
+ *
+ * The replay stub (libmpich.so.12 / libdrdb-replay.so) defines them with
+ * default visibility, never inlined, never stripped: GDB (and the drdb
+ * console) read and write the variables and set breakpoints on the hook
+ * functions by name. THESE NAMES AND MEANINGS ARE STABLE: never rename one.
+ *
+ * Events are numbered from 0 in log order (the record index of the rank's
+ * log; a compressed run of identical polls is one event).
+ */
+#ifndef DRDB_HOOKS_H
+#define DRDB_HOOKS_H
+
+#include <stdint.h>
+
+/* The number of the next event to replay: the events before it are done.
+ * Read-only for the debugger. */
+extern volatile uint64_t drdb_event;
+/* Events in the log (complete records). */
+extern volatile uint64_t drdb_nevents;
+/* The id (log/mpi-functions.spec) of the MPI function being replayed, 0
+ * between calls. */
+extern volatile int drdb_current_fn;
+/* The replayed rank. */
+extern volatile int drdb_rank;
+
+/*
+ * Stop at an event: when the program makes the MPI call that replays event
+ * drdb_stop_event, drdb_stop_hook() runs first, before anything of that
+ * call happens. A breakpoint on drdb_stop_hook thus stops the rank just
+ * before event N with the program's caller two frames up. Set it to
+ * UINT64_MAX (the default) for no stop. Only this one comparison runs per
+ * call: no conditional breakpoint is evaluated on every MPI call.
+ */
+extern volatile uint64_t drdb_stop_event;
+void drdb_stop_hook(void);
+
+/*
+ * A divergence or an end of log: the program's call does not match the log,
+ * or the log ends. drdb_divergence_msg holds the report (also printed on
+ * stderr) when drdb_divergence_hook() is called, just before the process
+ * exits (status 97 diverged, 98 end of log, 99 setup error).
+ */
+extern char drdb_divergence_msg[2048];
+void drdb_divergence_hook(void);
+
+/*
+ * Checkpoints (the checkpoint module): the stub calls drdb_checkpoint_hook()
+ * at an MPI call boundary when drdb_event == drdb_checkpoint_event, and a
+ * rolled-back process resumes in drdb_restored_hook().
+ */
+extern volatile uint64_t drdb_checkpoint_event;
+void drdb_checkpoint_hook(void);
+void drdb_restored_hook(void);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * rpl-type.h - the replay stub's datatype engine.
+ *
+ * During replay there is no MPI library: the stub must know, for every
+ * datatype handle the program uses, where each byte of a message lands in
+ * the user's buffer. Handles keep their recorded values (the stub writes the
+ * handle the log holds into the program's `newtype`), so the engine is a
+ * registry keyed by handle value:
+ *
+ *   - builtin handles (MPICH encodes kind 0x4c000000 with the size in bits
+ *     8-15) and the predefined pair types (MPI_FLOAT_INT, MPI_DOUBLE_INT,
+ *     MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT) are known without
+ *     registration;
+ *   - derived types are registered by the stub when the program calls a
+ *     constructor, with the program's own arguments and the handle value
+ *     the log says MPI returned.
+ *
+ * A type is flattened into a list of contiguous byte blocks (offset from the
+ * buffer, length) in type-map order, adjacent blocks merged. Packed data
+ * (what the recorder logs: MPI_Pack order) is the concatenation of those
+ * blocks for element 0, then element 1 at +extent, and so on.
+ *
+ * Runs inside the replayed process: allocation only when a type is created.
+ * Not thread-safe (the stub serializes MPI calls). Every function returns 0
+ * or a negative errno-style code (-EINVAL: unknown or freed handle, bad
+ * argument; -ENOMEM).
+ */
+#ifndef DRDB_RPL_TYPE_H
+#define DRDB_RPL_TYPE_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* Size, bounds and true bounds of a type, in bytes (MPI's definitions:
+ * extent = ub - lb; true bounds ignore resizing). */
+struct rpl_type_info {
+    int64_t size;
+    int64_t lb, extent;
+    int64_t true_lb, true_extent;
+    int64_t nblocks; /* contiguous blocks per element after merging */
+};
+
+/* Properties of TYPE; -EINVAL for an unknown handle. */
+int rpl_type_get(MPI_Datatype type, struct rpl_type_info *info);
+
+/*
+ * Constructors. NEW is the handle value to register (from the log); an
+ * existing registration under NEW is replaced (MPICH reuses freed handle
+ * values). Counts, block lengths and displacements are int64 whatever the
+ * MPI binding's width (the caller converts int / MPI_Aint / MPI_Count
+ * arrays). Displacements are in elements of OLD for vector/indexed and in
+ * bytes for the h- variants and struct, as in MPI.
+ */
+int rpl_type_contiguous(int64_t count, MPI_Datatype old, MPI_Datatype new_);
+int rpl_type_vector(int64_t count, int64_t blocklen, int64_t stride,
+                    MPI_Datatype old, MPI_Datatype new_);
+int rpl_type_hvector(int64_t count, int64_t blocklen, int64_t stride_bytes,
+                     MPI_Datatype old, MPI_Datatype new_);
+int rpl_type_indexed(int64_t count, const int64_t *blocklens,
+                     const int64_t *displs, MPI_Datatype old,
+                     MPI_Datatype new_);
+int rpl_type_hindexed(int64_t count, const int64_t *blocklens,
+                      const int64_t *displs_bytes, MPI_Datatype old,
+                      MPI_Datatype new_);
+int rpl_type_indexed_block(int64_t count, int64_t blocklen,
+                           const int64_t *displs, MPI_Datatype old,
+                           MPI_Datatype new_);
+int rpl_type_hindexed_block(int64_t count, int64_t blocklen,
+                            const int64_t *displs_bytes, MPI_Datatype old,
+                            MPI_Datatype new_);
+int rpl_type_struct(int64_t count, const int64_t *blocklens,
+                    const int64_t *displs_bytes, const MPI_Datatype *types,
+                    MPI_Datatype new_);
+/* ORDER is MPI_ORDER_C or MPI_ORDER_FORTRAN. */
+int rpl_type_subarray(int ndims, const int64_t *sizes, const int64_t *subsizes,
+                      const int64_t *starts, int order, MPI_Datatype old,
+                      MPI_Datatype new_);
+/* MPI-3.1 section 4.1.4 semantics (as MPICH implements them). */
+int rpl_type_darray(int size, int rank, int ndims, const int64_t *gsizes,
+                    const int *distribs, const int *dargs, const int *psizes,
+                    int order, MPI_Datatype old, MPI_Datatype new_);
+int rpl_type_resized(MPI_Datatype old, int64_t lb, int64_t extent,
+                     MPI_Datatype new_);
+int rpl_type_dup(MPI_Datatype old, MPI_Datatype new_);
+/* A contiguous type of SIZE bytes (MPI_Type_create_f90_*, match_size). */
+int rpl_type_bytes(int64_t size, MPI_Datatype new_);
+
+/* Forgets a derived type (builtins are ignored). Types built from it keep
+ * their own flattened copy, as MPI requires. */
+int rpl_type_free(MPI_Datatype type);
+
+/*
+ * Writes packed bytes into a buffer: SRC holds BYTES packed bytes of at most
+ * COUNT elements of TYPE; they land in DST according to the type map
+ * (element i at DST + i * extent). A partial last element gets only the
+ * bytes present (a short message). Returns the bytes consumed (at most
+ * BYTES and at most COUNT * size), or a negative code.
+ */
+int64_t rpl_type_unpack(const void *src, int64_t bytes, void *dst,
+                        int64_t count, MPI_Datatype type);
+
+/* The reverse: packs COUNT elements of TYPE at SRC into DST (ROOM bytes).
+ * Returns the bytes written or a negative code (-ENOSPC if ROOM is short). */
+int64_t rpl_type_pack(const void *src, int64_t count, MPI_Datatype type,
+                      void *dst, int64_t room);
+
+#endif

@@ -1,0 +1,81 @@
+#!/bin/bash
+# bench-replay.sh - the replay's speed, measured against native runs in the
+# same invocation (never against stored numbers).
+#
+# usage: bench-replay.sh DRDB MPIEXEC SELFPAIR JACOBI KERNEL_SPEC...
+#   KERNEL_SPEC: "PROGRAM ARGS" strings (as bench-run.sh --kernel takes).
+#
+# Prints:
+#   1. the stub's cost per MPI call: a recorded one-rank run of N small
+#      MPI_Send/MPI_Recv pairs replayed, minus the same program with no
+#      pairs, divided by the 2N calls (wall-clock of `drdb replay`);
+#   2. per kernel at 4 ranks: the native run's wall-clock time (mpiexec
+#      included), and each rank replayed alone (`drdb replay --rank R`,
+#      wall-clock); ratio = slowest rank's replay / native. Then the
+#      geometric mean of the ratios (target <= 0.5).
+# Replayed kernels print the recorded times (MPI_Wtime is replayed), so only
+# wall-clock times are compared.
+set -u
+drdb=$1 mpiexec=$2 selfpair=$3 jacobi=$4
+shift 4
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+reps=3
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# wall CMD...: seconds the command took (its output discarded); exits on
+# failure.
+wall() {
+    local t0 t1
+    t0=$(date +%s.%N)
+    if ! "$@" > "$tmp/out" 2>&1; then
+        echo "bench-replay.sh: '$*' failed:" >&2
+        tail -n 10 "$tmp/out" >&2
+        exit 1
+    fi
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+}
+
+n=300000
+echo "== 1. stub cost per call: $n MPI_Send/MPI_Recv pairs replayed (median of 5)"
+"$drdb" record -o "$tmp/self0" -- "$mpiexec" -n 1 "$selfpair" 0 > /dev/null 2>&1 || exit 1
+"$drdb" record -o "$tmp/selfn" -- "$mpiexec" -n 1 "$selfpair" $n > /dev/null 2>&1 || exit 1
+t0=() tn=()
+for i in 1 2 3 4 5; do
+    t0+=("$(wall "$drdb" replay --rank 0 "$tmp/self0")")
+    tn+=("$(wall "$drdb" replay --rank 0 "$tmp/selfn")")
+done
+a=$(printf '%s\n' "${t0[@]}" | median)
+b=$(printf '%s\n' "${tn[@]}" | median)
+awk -v a="$a" -v b="$b" -v n=$n 'BEGIN {
+    printf "replay of 0 pairs %.3f s, of %d pairs %.3f s: %.1f ns per call, data copy included (target < 200 ns)\n",
+        a, n, b, (b - a) / (2 * n) * 1e9 }'
+
+echo
+echo "== 2. one rank replayed alone vs the native run (4 ranks; medians of $reps)"
+printf '%-18s %10s %10s %10s %7s\n' kernel native_s replay_max replay_min ratio
+ratios=()
+for k in "$@" "$jacobi 64 50"; do
+    read -r -a cmd <<< "$k"
+    name=$(basename "${cmd[0]}")
+    "$drdb" record -o "$tmp/$name" -- "$mpiexec" -n 4 "${cmd[@]}" > /dev/null 2>&1 ||
+        { echo "bench-replay.sh: recording $name failed" >&2; exit 1; }
+    nat=() mx=() mn=()
+    for ((rep = 1; rep <= reps; rep++)); do
+        nat+=("$(wall "$mpiexec" -n 4 "${cmd[@]}")")
+        per=()
+        for r in 0 1 2 3; do
+            per+=("$(wall "$drdb" replay --rank $r "$tmp/$name")")
+        done
+        mx+=("$(printf '%s\n' "${per[@]}" | sort -g | tail -n 1)")
+        mn+=("$(printf '%s\n' "${per[@]}" | sort -g | head -n 1)")
+    done
+    ns=$(printf '%s\n' "${nat[@]}" | median)
+    rx=$(printf '%s\n' "${mx[@]}" | median)
+    rn=$(printf '%s\n' "${mn[@]}" | median)
+    r=$(awk -v a="$ns" -v b="$rx" 'BEGIN { printf "%.3f", b / a }')
+    ratios+=("$r")
+    printf '%-18s %10.3f %10.3f %10.3f %7s\n' "$name" "$ns" "$rx" "$rn" "$r"
+done
+printf '%s\n' "${ratios[@]}" | awk '{ s += log($1) } END {
+    printf "%-18s %10s %10s %10s %7.3f  (target <= 0.5)\n", "geomean", "-", "-", "-", exp(s / NR) }'
