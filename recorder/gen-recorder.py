@@ -6,9 +6,12 @@ Usage: gen-recorder.py GEN_FUNCTABLE SPEC OUT_C
 Every function gets a wrapper, defined weak so that a hand-written one in
 recorder/rec-manual.c (same name, strong) replaces it at link time. A
 wrapper calls PMPI_<name>, then appends one record: the by-value arguments,
-and each output argument the spec annotation lets it size. What a wrapper
-cannot log (a '?' length, an async buffer of an irregular shape) makes the
-record LOG_REC_PARTIAL, so the replayer can name what is missing.
+and each output argument the spec annotation lets it size. An async buffer
+is registered in the request-to-buffer table instead, for the Wait/Test
+call completing the request to log: a receive's as its status says, a
+collective's whole (plain or v-shaped), where MPI writes it. What a wrapper
+cannot log (a '?' length) makes the record LOG_REC_PARTIAL, so the replayer
+can name what is missing. docs/log-format.md describes what is logged.
 """
 import importlib.util
 import re
@@ -31,13 +34,30 @@ def elem_type(arg):
     return t[:-1].strip()
 
 
-def count_expr(term):
+def is_collective(fn):
+    """A collective: on a communicator, with no point-to-point peer."""
+    names = {a.name for a in fn.args}
+    return "comm" in names and not names & {"source", "dest"}
+
+
+def peers_fn(fn, arg_name):
+    """C function giving the spec's size(comm) for argument ARG_NAME: the
+    peers of a collective; in a neighbourhood collective, the topology's
+    destinations for the send side, its sources for the receive side."""
+    if "neighbor_" not in fn.name.lower():
+        return "rec_peers"
+    if arg_name.startswith("send") or arg_name == "sdispls":
+        return "rec_out_degree"
+    return "rec_in_degree"
+
+
+def count_expr(term, peers="rec_peers"):
     """C expression for a length term (a product of terms)."""
     parts = []
     for t in term.split(" * "):
         m = re.match(r"^size\((\w+)\)$", t)
         if m:
-            parts.append(f"(int64_t)rec_peers({m.group(1)})")
+            parts.append(f"(int64_t){peers}({m.group(1)})")
         elif t.startswith("*"):
             parts.append(f"(int64_t)(*{t[1:]})")
         elif t.endswith("+1"):
@@ -48,14 +68,20 @@ def count_expr(term):
 
 
 def root_condition(fn, arg):
-    """C condition under which a collective's buffer argument is written."""
+    """C condition under which a rooted collective's buffer argument is
+    written (or, for sendbuf, read)."""
     names = [a.name for a in fn.args]
     if "root" not in names or "comm" not in names:
         return "1"
-    if arg.direction == "inout" and arg.name == "buffer":   # Bcast
-        return "!rec_is_root(comm, root)"
-    if arg.name == "recvbuf":                               # Gather, Reduce
-        return "rec_is_root(comm, root)"
+    scatter = "scatter" in fn.name.lower()
+    if arg.name == "buffer":                                # Bcast
+        return "rec_coll_writes(comm, root, REC_AT_NONROOT)"
+    if arg.name == "recvbuf":           # Scatter: everywhere; Gather, Reduce
+        side = "REC_AT_ALL" if scatter else "REC_AT_ROOT"
+        return f"rec_coll_writes(comm, root, {side})"
+    if arg.name == "sendbuf":           # Scatter: the root; Gather, Reduce
+        side = "REC_AT_ROOT" if scatter else "REC_AT_ALL"
+        return f"rec_coll_writes(comm, root, {side})"
     return "1"
 
 
@@ -82,28 +108,51 @@ def gen_wrapper(fn, out):
         if a.direction is None:
             continue
         length = a.length
+        peers = peers_fn(fn, a.name)
         if a.direction == "in":
             # Sends log no data (the receiver has it) unless --send-data.
             m = re.match(r"^(.+) x (\w+)$", length or "")
             if m and "@" not in length:
-                n = count_expr(m.group(1))
+                n = count_expr(m.group(1), peers)
+                cond = root_condition(fn, a)
                 pre.append(f"    int64_t bytes_{a.name} = (rec_send_data && ret == MPI_SUCCESS && "
-                           f"{a.name} != MPI_IN_PLACE) ? rec_data_bytes({n}, {m.group(2)}) : 0;\n")
+                           f"({cond}) && {a.name} != MPI_IN_PLACE) ? "
+                           f"rec_data_bytes({n}, {m.group(2)}) : 0;\n")
                 size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{a.name}, "
                             f"{m.group(2)}) : 0)")
                 put.append(f"    if (bytes_{a.name}) rec_put_data(&rec, {i}, {a.name}, "
                            f"{n}, {m.group(2)}, bytes_{a.name});\n")
             continue
         if a.direction == "async":
+            # Registered in the request-to-buffer table; the Wait/Test call
+            # completing the request logs it. A receive logs what its
+            # status says arrived, a collective its whole buffer, where
+            # and when MPI writes it.
             m = re.match(r"^(.+) x (\w+)$", length or "")
-            if m and "request" in names and "@" not in length:
-                put.append(
-                    f"    if (ret == MPI_SUCCESS) rec_req_register(*request, "
-                    f"{fn.id}, {a.name}, {count_expr(m.group(1))}, "
-                    f"{m.group(2)}, {'comm' if 'comm' in names else 'MPI_COMM_NULL'}, "
-                    f"{1 if re.search('_init(_c)?$', fn.name) else 0});\n")
-            else:
+            mv = re.match(r"^(\w+)\[\] x (\w+) @ (\w+)$", length or "")
+            persistent = 1 if re.search("_init(_c)?$", fn.name) else 0
+            coll = is_collective(fn)
+            if "request" not in names or not (m or mv) or (mv and not coll):
                 partial = True
+            elif coll:
+                cond = (f"ret == MPI_SUCCESS && ({root_condition(fn, a)}) && "
+                        f"{a.name} != MPI_IN_PLACE")
+                if mv:
+                    counts, dtype, displs = mv.groups()
+                    call = (f"rec_req_vcoll(*request, {fn.id}, {a.name}, "
+                            f"{peers}(comm), {counts}, sizeof(*{counts}), "
+                            f"{displs}, sizeof(*{displs}), {dtype}, "
+                            f"{persistent})")
+                else:
+                    call = (f"rec_req_coll(*request, {fn.id}, {a.name}, "
+                            f"{count_expr(m.group(1), peers)}, "
+                            f"{m.group(2)}, {persistent})")
+                put.append(f"    if ({cond}) {call};\n")
+            else:
+                put.append(
+                    f"    if (ret == MPI_SUCCESS) rec_req_recv(*request, "
+                    f"{fn.id}, {a.name}, {count_expr(m.group(1))}, "
+                    f"{m.group(2)}, {persistent});\n")
             continue
         # out / inout
         if length in ("?",):
@@ -127,16 +176,19 @@ def gen_wrapper(fn, out):
         if m:
             counts, dtype, displs = m.groups()
             cond = root_condition(fn, a)
-            pre.append(f"    int64_t bytes_{a.name} = (ret == MPI_SUCCESS && ({cond})) ? "
-                       f"rec_vdata_bytes({counts}, sizeof(*{counts}), {dtype}, comm) : 0;\n")
+            pre.append(f"    int peers_{a.name} = (ret == MPI_SUCCESS && ({cond})) ? "
+                       f"{peers}(comm) : 0;\n")
+            pre.append(f"    int64_t bytes_{a.name} = rec_vdata_bytes(peers_{a.name}, "
+                       f"{counts}, sizeof(*{counts}), {dtype});\n")
             size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + bytes_{a.name} : 0)")
             put.append(f"    if (bytes_{a.name}) rec_put_vdata(&rec, {i}, {a.name}, "
-                       f"{counts}, sizeof(*{counts}), {displs}, sizeof(*{displs}), {dtype}, comm, bytes_{a.name});\n")
+                       f"peers_{a.name}, {counts}, sizeof(*{counts}), {displs}, "
+                       f"sizeof(*{displs}), {dtype}, bytes_{a.name});\n")
             continue
         m = re.match(r"^(.+) x (\w+)$", length or "")
         if m:
             cond = root_condition(fn, a)
-            n = count_expr(m.group(1))
+            n = count_expr(m.group(1), peers)
             if status_arg and a.direction == "out":
                 bytes_expr = (f"rec_status_bytes({status_arg}, {n}, {m.group(2)})")
             else:
@@ -161,7 +213,7 @@ def gen_wrapper(fn, out):
         if length is None:
             nelem = "1"
         else:
-            nelem = count_expr(length)
+            nelem = count_expr(length, peers)
         ignore = ""
         pre.append(f"    int64_t n_{a.name} = (ret == MPI_SUCCESS && {a.name}{ignore}) ? "
                    f"{nelem} : 0;\n")

@@ -11,19 +11,15 @@
 void rec_open(void);
 void rec_close(void);
 
-/* ---- the request-to-buffer table --------------------------------------- */
-
-struct req_entry {
-    MPI_Request req; /* MPI_REQUEST_NULL: free slot */
-    int fn;
-    int persistent;
-    void *buf;
-    int64_t n;
-    MPI_Datatype type;
-};
-
-/* Open addressing with linear probing; grows (rarely) by doubling. */
-static struct req_entry *reqs;
+/* ---- the request-to-buffer table ---------------------------------------
+ * Entries are struct rec_buf (rec.h): 56 bytes, keyed by the request
+ * handle. Open addressing with linear probing; grows (rarely) by doubling,
+ * the only allocation. A receive's entry goes when its request completes; a
+ * persistent request's (REC_PERSISTENT) stays until MPI_Request_free, and
+ * each completion logs the buffer again.
+ */
+_Static_assert(sizeof(struct rec_buf) == 56, "keep table entries small");
+static struct rec_buf *reqs;
 static size_t reqs_cap, reqs_used;
 
 static size_t req_hash(MPI_Request r)
@@ -31,7 +27,7 @@ static size_t req_hash(MPI_Request r)
     return ((unsigned)r * 2654435761u) & (reqs_cap - 1);
 }
 
-static struct req_entry *req_find(MPI_Request r)
+static struct rec_buf *req_find(MPI_Request r)
 {
     if (!reqs_cap || r == MPI_REQUEST_NULL)
         return NULL;
@@ -43,7 +39,7 @@ static struct req_entry *req_find(MPI_Request r)
     }
 }
 
-static void req_remove(struct req_entry *e)
+static void req_remove(struct rec_buf *e)
 {
     /* Backward-shift deletion keeps probe chains intact. */
     size_t i = (size_t)(e - reqs);
@@ -51,7 +47,7 @@ static void req_remove(struct req_entry *e)
     reqs_used--;
     for (size_t j = (i + 1) & (reqs_cap - 1); reqs[j].req != MPI_REQUEST_NULL;
          j = (j + 1) & (reqs_cap - 1)) {
-        struct req_entry moved = reqs[j];
+        struct rec_buf moved = reqs[j];
         reqs[j].req = MPI_REQUEST_NULL;
         reqs_used--;
         size_t k = req_hash(moved.req);
@@ -62,11 +58,11 @@ static void req_remove(struct req_entry *e)
     }
 }
 
-static void req_insert(const struct req_entry *e)
+static void req_insert(const struct rec_buf *e)
 {
     if ((reqs_used + 1) * 2 > reqs_cap) {
         size_t old_cap = reqs_cap;
-        struct req_entry *old = reqs;
+        struct rec_buf *old = reqs;
         reqs_cap = reqs_cap ? reqs_cap * 2 : 1024;
         reqs = malloc(reqs_cap * sizeof *reqs);
         if (!reqs) {
@@ -82,7 +78,7 @@ static void req_insert(const struct req_entry *e)
                 req_insert(&old[i]);
         free(old);
     }
-    struct req_entry *cur = req_find(e->req);
+    struct rec_buf *cur = req_find(e->req);
     if (cur) {
         *cur = *e;
         return;
@@ -94,44 +90,74 @@ static void req_insert(const struct req_entry *e)
     reqs_used++;
 }
 
-void rec_req_register(MPI_Request req, int fn, void *buf, int64_t n,
-                      MPI_Datatype type, MPI_Comm comm, int persistent)
+void rec_req_add(const struct rec_buf *b)
 {
-    (void)comm;
-    struct req_entry e = {req, fn, persistent, buf, n, type};
-    if (req != MPI_REQUEST_NULL)
-        req_insert(&e);
+    if (b->req != MPI_REQUEST_NULL)
+        req_insert(b);
+}
+
+void rec_req_recv(MPI_Request req, int fn, void *buf, int64_t n,
+                  MPI_Datatype type, int persistent)
+{
+    struct rec_buf e = {.buf = buf, .n = n, .type = type, .req = req,
+                        .fn = (uint16_t)fn, .shape = REC_RECV,
+                        .flags = persistent ? REC_PERSISTENT : 0};
+    rec_req_add(&e);
+}
+
+void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
+                  MPI_Datatype type, int persistent)
+{
+    struct rec_buf e = {.buf = buf, .n = n, .type = type, .req = req,
+                        .fn = (uint16_t)fn, .shape = REC_COLL,
+                        .flags = persistent ? REC_PERSISTENT : 0};
+    if (n > 0)
+        rec_req_add(&e);
+}
+
+void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
+                   const void *counts, size_t csize, const void *displs,
+                   size_t dsize, MPI_Datatype type, int persistent)
+{
+    struct rec_buf e = {
+        .buf = buf, .counts = counts, .displs = displs, .type = type,
+        .peers = peers, .req = req, .fn = (uint16_t)fn, .shape = REC_VCOLL,
+        .flags = (uint8_t)((persistent ? REC_PERSISTENT : 0) |
+                           (csize == 8 ? REC_COUNTS64 : 0) |
+                           (dsize == 8 ? REC_DISPLS64 : 0))};
+    if (peers > 0)
+        rec_req_add(&e);
 }
 
 /* ---- completions --------------------------------------------------------
  * Every Wait/Test function logs, for each request it completed: a REQUEST
- * field (the handle before the call), its STATUS, and for a receive the DATA
- * the request delivered. Element numbers are indices into the user's arrays.
+ * field (the handle before the call), its STATUS, and the DATA the request
+ * delivered (a receive: what its status says arrived; a collective: its
+ * whole buffer, as registered). Element numbers are indices into the user's
+ * arrays.
  */
 
-/* Room needed to log the completion of request R with status ST. */
+/* Room needed to log the completion of request R with status ST; *BYTES
+ * gets the data bytes to log. */
 static size_t done_room(MPI_Request r, const MPI_Status *st,
                         int64_t *bytes)
 {
-    struct req_entry *e = req_find(r);
-    *bytes = 0;
-    if (e && st)
-        *bytes = rec_status_bytes(st, e->n, e->type);
+    struct rec_buf *e = req_find(r);
+    *bytes = e ? rec_buf_bytes(e, st) : 0;
     return 2 * LOG_FIELD_HEAD + 4 + LOG_STATUS_ROOM +
-           (*bytes ? rec_pack_room(*bytes, e->type) : 0);
+           (e ? rec_buf_room(e, *bytes) : 0);
 }
 
 static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
                      MPI_Request r, const MPI_Status *st, int64_t bytes)
 {
-    struct req_entry *e = req_find(r);
+    struct rec_buf *e = req_find(r);
     rec_put_field(rec, arg, LOG_F_REQUEST, elem, &r, 4);
     if (st)
         log_put_status(rec, arg, elem, st);
     if (e) {
-        if (bytes)
-            rec_put_data(rec, arg, e->buf, e->n, e->type, bytes);
-        if (!e->persistent)
+        rec_put_buf(rec, arg, elem, e, bytes);
+        if (!(e->flags & REC_PERSISTENT))
             req_remove(e);
     }
 }
@@ -504,7 +530,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 
 int MPI_Request_free(MPI_Request *request)
 {
-    struct req_entry *e = rec_on ? req_find(*request) : NULL;
+    struct rec_buf *e = rec_on ? req_find(*request) : NULL;
     if (e)
         req_remove(e);
     if (!rec_on)
@@ -521,6 +547,372 @@ int MPI_Request_free(MPI_Request *request)
         rec_end(&rec);
     }
     return ret;
+}
+
+/* ---- collectives the spec cannot size ------------------------------------
+ * MPI_Reduce_scatter (this rank's block: recvcounts[rank] x datatype) and
+ * the w-variants (a count, a byte displacement and a type per peer). Their
+ * records look like generated ones: the by-value arguments (all 4 bytes
+ * here), then --send-data's DATA for sendbuf (argument 0), the received
+ * DATA (blocking), or the request as RAW (nonblocking and persistent), the
+ * receive buffer being registered for the completion to log.
+ */
+
+/* Logs collective FN after the call. ARGS: the NARGS by-value arguments.
+ * SEND (or NULL): sendbuf's data. RECV (or NULL): what the call writes, at
+ * argument RECV_ARG. REQUEST: NULL for a blocking call, else argument
+ * REQ_ARG, and RECV is registered under it. */
+static int log_coll(int fn, int ret, uint64_t t0, uint64_t t1,
+                    const uint32_t *args, int nargs,
+                    const struct rec_buf *send, struct rec_buf *recv,
+                    unsigned recv_arg, MPI_Request *request, unsigned req_arg)
+{
+    int ok = ret == MPI_SUCCESS;
+    int64_t sbytes = ok && send && rec_send_data ? rec_buf_bytes(send, NULL)
+                                                 : 0;
+    int64_t rbytes = ok && recv && !request ? rec_buf_bytes(recv, NULL) : 0;
+    size_t room = 4 * (size_t)nargs + LOG_FIELD_HEAD + 4;
+    if (sbytes)
+        room += rec_buf_room(send, sbytes);
+    if (rbytes)
+        room += rec_buf_room(recv, rbytes);
+    struct log_rec rec;
+    if (!rec_begin(&rec, fn, 0, ret, t0, t1, room))
+        return ret;
+    for (int i = 0; i < nargs; i++)
+        log_put_u32(&rec, args[i]);
+    if (sbytes)
+        rec_put_buf(&rec, 0, 0, send, sbytes);
+    if (rbytes)
+        rec_put_buf(&rec, recv_arg, 0, recv, rbytes);
+    if (ok && request) {
+        rec_put_raw(&rec, req_arg, 0, request, 4);
+        if (recv) {
+            recv->req = *request;
+            recv->fn = (uint16_t)fn;
+            rec_req_add(recv);
+        }
+    }
+    rec_end(&rec);
+    return ret;
+}
+
+/* Reduce_scatter after a successful call: the block this rank gets (RECV),
+ * and (intracommunicator, not in place) the whole send vector (SEND). */
+static void rs_bufs(const void *sendbuf, void *recvbuf, const void *counts,
+                    size_t csize, MPI_Datatype type, MPI_Comm comm,
+                    int persistent, struct rec_buf *send,
+                    struct rec_buf *recv, const struct rec_buf **sendp)
+{
+    int rank = 0, size = 0, inter = 0;
+    PMPI_Comm_rank(comm, &rank);
+    *recv = (struct rec_buf){
+        .buf = recvbuf, .type = type, .shape = REC_COLL,
+        .flags = persistent ? REC_PERSISTENT : 0,
+        .n = csize == 8 ? ((const int64_t *)counts)[rank]
+                        : ((const int *)counts)[rank]};
+    *sendp = NULL;
+    if (!rec_send_data || sendbuf == MPI_IN_PLACE)
+        return;
+    /* An intercommunicator's send vector is sized by the remote group's
+     * counts, which this process does not know. */
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        return;
+    PMPI_Comm_size(comm, &size);
+    *send = (struct rec_buf){.buf = (void *)sendbuf, .type = type,
+                             .shape = REC_COLL};
+    for (int i = 0; i < size; i++)
+        send->n += csize == 8 ? ((const int64_t *)counts)[i]
+                              : ((const int *)counts)[i];
+    *sendp = send;
+}
+
+/* Arguments: sendbuf 0, recvbuf 1, recvcounts 2, datatype 3, op 4, comm 5,
+ * then (nonblocking) request 6 or (persistent) info 6, request 7. */
+#define REC_REDUCE_SCATTER(NAME, CT)                                         \
+    int NAME(const void *sendbuf, void *recvbuf, const CT recvcounts[],     \
+             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)                \
+    {                                                                        \
+        if (!rec_on)                                                         \
+            return P##NAME(sendbuf, recvbuf, recvcounts, datatype, op,      \
+                           comm);                                            \
+        uint64_t t0 = rec_now();                                             \
+        int ret = P##NAME(sendbuf, recvbuf, recvcounts, datatype, op, comm); \
+        uint64_t t1 = rec_now();                                             \
+        struct rec_buf s, r;                                                 \
+        const struct rec_buf *sp = NULL;                                     \
+        if (ret == MPI_SUCCESS)                                              \
+            rs_bufs(sendbuf, recvbuf, recvcounts, sizeof(CT), datatype,     \
+                    comm, 0, &s, &r, &sp);                                   \
+        uint32_t args[] = {(uint32_t)datatype, (uint32_t)op,                 \
+                           (uint32_t)comm};                                  \
+        return log_coll(LOG_FN_##NAME, ret, t0, t1, args, 3, sp,            \
+                        ret == MPI_SUCCESS ? &r : NULL, 1, NULL, 0);         \
+    }
+#define REC_IREDUCE_SCATTER(NAME, CT)                                        \
+    int NAME(const void *sendbuf, void *recvbuf, const CT recvcounts[],     \
+             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,                \
+             MPI_Request *request)                                           \
+    {                                                                        \
+        if (!rec_on)                                                         \
+            return P##NAME(sendbuf, recvbuf, recvcounts, datatype, op, comm, \
+                           request);                                         \
+        uint64_t t0 = rec_now();                                             \
+        int ret = P##NAME(sendbuf, recvbuf, recvcounts, datatype, op, comm, \
+                          request);                                          \
+        uint64_t t1 = rec_now();                                             \
+        struct rec_buf s, r;                                                 \
+        const struct rec_buf *sp = NULL;                                     \
+        if (ret == MPI_SUCCESS)                                              \
+            rs_bufs(sendbuf, recvbuf, recvcounts, sizeof(CT), datatype,     \
+                    comm, 0, &s, &r, &sp);                                   \
+        uint32_t args[] = {(uint32_t)datatype, (uint32_t)op,                 \
+                           (uint32_t)comm};                                  \
+        return log_coll(LOG_FN_##NAME, ret, t0, t1, args, 3, sp,            \
+                        ret == MPI_SUCCESS ? &r : NULL, 1, request, 6);      \
+    }
+#define REC_REDUCE_SCATTER_INIT(NAME, CT)                                    \
+    int NAME(const void *sendbuf, void *recvbuf, const CT recvcounts[],     \
+             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, \
+             MPI_Request *request)                                           \
+    {                                                                        \
+        if (!rec_on)                                                         \
+            return P##NAME(sendbuf, recvbuf, recvcounts, datatype, op, comm, \
+                           info, request);                                   \
+        uint64_t t0 = rec_now();                                             \
+        int ret = P##NAME(sendbuf, recvbuf, recvcounts, datatype, op, comm, \
+                          info, request);                                    \
+        uint64_t t1 = rec_now();                                             \
+        struct rec_buf s, r;                                                 \
+        const struct rec_buf *sp = NULL;                                     \
+        if (ret == MPI_SUCCESS)                                              \
+            rs_bufs(sendbuf, recvbuf, recvcounts, sizeof(CT), datatype,     \
+                    comm, 1, &s, &r, &sp);                                   \
+        uint32_t args[] = {(uint32_t)datatype, (uint32_t)op,                 \
+                           (uint32_t)comm, (uint32_t)info};                  \
+        return log_coll(LOG_FN_##NAME, ret, t0, t1, args, 4, sp,            \
+                        ret == MPI_SUCCESS ? &r : NULL, 1, request, 7);      \
+    }
+REC_REDUCE_SCATTER(MPI_Reduce_scatter, int)
+REC_REDUCE_SCATTER(MPI_Reduce_scatter_c, MPI_Count)
+REC_IREDUCE_SCATTER(MPI_Ireduce_scatter, int)
+REC_IREDUCE_SCATTER(MPI_Ireduce_scatter_c, MPI_Count)
+REC_REDUCE_SCATTER_INIT(MPI_Reduce_scatter_init, int)
+REC_REDUCE_SCATTER_INIT(MPI_Reduce_scatter_init_c, MPI_Count)
+
+/* A w-variant's arguments: per peer a count, a displacement (bytes) and a
+ * type, on each side. */
+struct w_args {
+    const void *sendbuf;
+    const void *scounts, *sdispls;
+    const MPI_Datatype *stypes;
+    void *recvbuf;
+    const void *rcounts, *rdispls;
+    const MPI_Datatype *rtypes;
+    size_t csize, dsize;
+    int neighbor; /* a neighbourhood collective: peers are neighbours */
+};
+
+/* Alltoallw & co. after the call. Arguments: sendbuf 0 ... recvbuf 4 ...
+ * comm 8, then (nonblocking) request 9 or (persistent) info 9, request 10;
+ * the by-value ones are in ARGS. */
+static int w_log(int fn, int ret, uint64_t t0, uint64_t t1,
+                 const struct w_args *w, MPI_Comm comm, const uint32_t *args,
+                 int nargs, MPI_Request *request, int persistent)
+{
+    struct rec_buf s, r, *rp = NULL;
+    const struct rec_buf *sp = NULL;
+    uint8_t flags = (uint8_t)((persistent ? REC_PERSISTENT : 0) |
+                              (w->csize == 8 ? REC_COUNTS64 : 0) |
+                              (w->dsize == 8 ? REC_DISPLS64 : 0));
+    if (ret == MPI_SUCCESS) {
+        r = (struct rec_buf){
+            .buf = w->recvbuf, .counts = w->rcounts, .displs = w->rdispls,
+            .types = w->rtypes, .shape = REC_WCOLL, .flags = flags,
+            .peers = w->neighbor ? rec_in_degree(comm) : rec_peers(comm)};
+        rp = &r;
+        if (rec_send_data && w->sendbuf != MPI_IN_PLACE) {
+            s = r;
+            s.buf = (void *)w->sendbuf;
+            s.counts = w->scounts;
+            s.displs = w->sdispls;
+            s.types = w->stypes;
+            if (w->neighbor)
+                s.peers = rec_out_degree(comm);
+            sp = &s;
+        }
+    }
+    return log_coll(fn, ret, t0, t1, args, nargs, sp, rp, 4, request,
+                    persistent ? 10 : 9);
+}
+
+#define REC_W_ARGS(CT, DT, NB)                                               \
+    struct w_args w = {sendbuf,    sendcounts, sdispls,    sendtypes,       \
+                       recvbuf,    recvcounts, rdispls,    recvtypes,       \
+                       sizeof(CT), sizeof(DT), NB}
+#define REC_W_PARAMS(CT, DT)                                                 \
+    const void *sendbuf, const CT sendcounts[], const DT sdispls[],          \
+        const MPI_Datatype sendtypes[], void *recvbuf,                       \
+        const CT recvcounts[], const DT rdispls[],                           \
+        const MPI_Datatype recvtypes[], MPI_Comm comm
+#define REC_W_CALL                                                           \
+    sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,   \
+        recvtypes, comm
+#define REC_ALLTOALLW(NAME, CT, DT, NB)                                      \
+    int NAME(REC_W_PARAMS(CT, DT))                                           \
+    {                                                                        \
+        if (!rec_on)                                                         \
+            return P##NAME(REC_W_CALL);                                      \
+        uint64_t t0 = rec_now();                                             \
+        int ret = P##NAME(REC_W_CALL);                                       \
+        uint64_t t1 = rec_now();                                             \
+        REC_W_ARGS(CT, DT, NB);                                              \
+        uint32_t args[] = {(uint32_t)comm};                                  \
+        return w_log(LOG_FN_##NAME, ret, t0, t1, &w, comm, args, 1, NULL,   \
+                     0);                                                     \
+    }
+#define REC_IALLTOALLW(NAME, CT, DT, NB)                                     \
+    int NAME(REC_W_PARAMS(CT, DT), MPI_Request *request)                     \
+    {                                                                        \
+        if (!rec_on)                                                         \
+            return P##NAME(REC_W_CALL, request);                             \
+        uint64_t t0 = rec_now();                                             \
+        int ret = P##NAME(REC_W_CALL, request);                              \
+        uint64_t t1 = rec_now();                                             \
+        REC_W_ARGS(CT, DT, NB);                                              \
+        uint32_t args[] = {(uint32_t)comm};                                  \
+        return w_log(LOG_FN_##NAME, ret, t0, t1, &w, comm, args, 1,         \
+                     request, 0);                                            \
+    }
+#define REC_ALLTOALLW_INIT(NAME, CT, DT, NB)                                 \
+    int NAME(REC_W_PARAMS(CT, DT), MPI_Info info, MPI_Request *request)      \
+    {                                                                        \
+        if (!rec_on)                                                         \
+            return P##NAME(REC_W_CALL, info, request);                       \
+        uint64_t t0 = rec_now();                                             \
+        int ret = P##NAME(REC_W_CALL, info, request);                        \
+        uint64_t t1 = rec_now();                                             \
+        REC_W_ARGS(CT, DT, NB);                                              \
+        uint32_t args[] = {(uint32_t)comm, (uint32_t)info};                  \
+        return w_log(LOG_FN_##NAME, ret, t0, t1, &w, comm, args, 2,         \
+                     request, 1);                                            \
+    }
+REC_ALLTOALLW(MPI_Alltoallw, int, int, 0)
+REC_ALLTOALLW(MPI_Alltoallw_c, MPI_Count, MPI_Aint, 0)
+REC_ALLTOALLW(MPI_Neighbor_alltoallw, int, MPI_Aint, 1)
+REC_ALLTOALLW(MPI_Neighbor_alltoallw_c, MPI_Count, MPI_Aint, 1)
+REC_IALLTOALLW(MPI_Ialltoallw, int, int, 0)
+REC_IALLTOALLW(MPI_Ialltoallw_c, MPI_Count, MPI_Aint, 0)
+REC_IALLTOALLW(MPI_Ineighbor_alltoallw, int, MPI_Aint, 1)
+REC_IALLTOALLW(MPI_Ineighbor_alltoallw_c, MPI_Count, MPI_Aint, 1)
+REC_ALLTOALLW_INIT(MPI_Alltoallw_init, int, int, 0)
+REC_ALLTOALLW_INIT(MPI_Alltoallw_init_c, MPI_Count, MPI_Aint, 0)
+REC_ALLTOALLW_INIT(MPI_Neighbor_alltoallw_init, int, MPI_Aint, 1)
+REC_ALLTOALLW_INIT(MPI_Neighbor_alltoallw_init_c, MPI_Count, MPI_Aint, 1)
+
+/* ---- attributes ----------------------------------------------------------
+ * For a predefined keyval MPI hands out a pointer to its own storage, which
+ * the program dereferences: when flag is true, the value it points to is
+ * logged too, as a second RAW field of attribute_val (argument 2, elem 1).
+ * MPI_WIN_BASE's attribute is the base address itself: nothing more.
+ * (MPI defines no predefined datatype keyvals: MPI_Type_get_attr stays
+ * generated.)
+ */
+
+/* Bytes a predefined communicator / window keyval's value has, 0 for any
+ * other keyval. */
+static size_t comm_attr_size(int keyval)
+{
+    switch (keyval) {
+    case MPI_TAG_UB:
+    case MPI_HOST:
+    case MPI_IO:
+    case MPI_WTIME_IS_GLOBAL:
+    case MPI_UNIVERSE_SIZE:
+    case MPI_LASTUSEDCODE:
+    case MPI_APPNUM:
+        return sizeof(int);
+    }
+    return 0;
+}
+
+static size_t win_attr_size(int keyval)
+{
+    switch (keyval) {
+    case MPI_WIN_SIZE:
+        return sizeof(MPI_Aint);
+    case MPI_WIN_DISP_UNIT:
+    case MPI_WIN_CREATE_FLAVOR:
+    case MPI_WIN_MODEL:
+        return sizeof(int);
+    }
+    return 0;
+}
+
+/* The record of an attribute getter: OBJ and KEYVAL by value, then what the
+ * generated wrapper logs (attribute_val's 8 bytes, flag), with the value
+ * of VSIZE bytes in between when there is one. */
+static int log_get_attr(int fn, int ret, uint64_t t0, uint64_t t1,
+                        uint32_t obj, int keyval, const void *attribute_val,
+                        const int *flag, size_t vsize)
+{
+    int ok = ret == MPI_SUCCESS;
+    const void *value = NULL;
+    if (ok && flag && *flag && vsize && attribute_val)
+        value = *(const void *const *)attribute_val;
+    size_t room = 8 + (attribute_val ? LOG_FIELD_HEAD + 8 : 0) +
+                  (value ? LOG_FIELD_HEAD + vsize : 0) + LOG_FIELD_HEAD + 4;
+    struct log_rec rec;
+    if (!rec_begin(&rec, fn, 0, ret, t0, t1, room))
+        return ret;
+    log_put_u32(&rec, obj);
+    log_put_u32(&rec, (uint32_t)keyval);
+    if (attribute_val)
+        rec_put_raw(&rec, 2, 0, attribute_val, 8);
+    if (value)
+        rec_put_raw(&rec, 2, 1, value, vsize);
+    if (ok && flag)
+        rec_put_raw(&rec, 3, 0, flag, 4);
+    rec_end(&rec);
+    return ret;
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                      int *flag)
+{
+    if (!rec_on)
+        return PMPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag);
+    uint64_t t0 = rec_now();
+    int ret = PMPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag);
+    uint64_t t1 = rec_now();
+    return log_get_attr(LOG_FN_MPI_Comm_get_attr, ret, t0, t1,
+                        (uint32_t)comm, comm_keyval, attribute_val, flag,
+                        comm_attr_size(comm_keyval));
+}
+
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    if (!rec_on)
+        return PMPI_Attr_get(comm, keyval, attribute_val, flag);
+    uint64_t t0 = rec_now();
+    int ret = PMPI_Attr_get(comm, keyval, attribute_val, flag);
+    uint64_t t1 = rec_now();
+    return log_get_attr(LOG_FN_MPI_Attr_get, ret, t0, t1, (uint32_t)comm,
+                        keyval, attribute_val, flag, comm_attr_size(keyval));
+}
+
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
+                     int *flag)
+{
+    if (!rec_on)
+        return PMPI_Win_get_attr(win, win_keyval, attribute_val, flag);
+    uint64_t t0 = rec_now();
+    int ret = PMPI_Win_get_attr(win, win_keyval, attribute_val, flag);
+    uint64_t t1 = rec_now();
+    return log_get_attr(LOG_FN_MPI_Win_get_attr, ret, t0, t1, (uint32_t)win,
+                        win_keyval, attribute_val, flag,
+                        win_attr_size(win_keyval));
 }
 
 /* ---- life cycle -------------------------------------------------------- */

@@ -261,14 +261,53 @@ int rec_peers(MPI_Comm comm)
     return n;
 }
 
-int rec_is_root(MPI_Comm comm, int root)
+/* The topology's neighbour counts: in-degree, out-degree. */
+static void degrees(MPI_Comm comm, int *in, int *out)
+{
+    int topo = MPI_UNDEFINED, n = 0, rank = 0, weighted = 0;
+    *in = *out = 0;
+    if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return;
+    switch (topo) {
+    case MPI_CART:
+        if (PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS)
+            *in = *out = 2 * n;
+        break;
+    case MPI_GRAPH:
+        PMPI_Comm_rank(comm, &rank);
+        if (PMPI_Graph_neighbors_count(comm, rank, &n) == MPI_SUCCESS)
+            *in = *out = n;
+        break;
+    case MPI_DIST_GRAPH:
+        PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+        break;
+    }
+}
+
+int rec_in_degree(MPI_Comm comm)
+{
+    int in, out;
+    degrees(comm, &in, &out);
+    return in;
+}
+
+int rec_out_degree(MPI_Comm comm)
+{
+    int in, out;
+    degrees(comm, &in, &out);
+    return out;
+}
+
+int rec_coll_writes(MPI_Comm comm, int root, enum rec_side side)
 {
     int inter = 0, rank = -1;
     PMPI_Comm_test_inter(comm, &inter);
     if (inter)
-        return root == MPI_ROOT;
+        return side == REC_AT_ROOT ? root == MPI_ROOT : root >= 0;
+    if (side == REC_AT_ALL)
+        return 1;
     PMPI_Comm_rank(comm, &rank);
-    return rank == root;
+    return (rank == root) == (side == REC_AT_ROOT);
 }
 
 static int64_t type_size(MPI_Datatype type)
@@ -325,12 +364,19 @@ static void pack(struct log_rec *rec, const void *buf, int64_t n,
     rec->p += bytes;
 }
 
+static void put_data(struct log_rec *rec, unsigned arg, uint64_t elem,
+                     const void *buf, int64_t n, MPI_Datatype type,
+                     int64_t bytes)
+{
+    log_put_field(rec, arg, LOG_F_DATA, elem, (uint64_t)bytes);
+    pack(rec, buf, n, type, bytes);
+    writer.data_bytes += (uint64_t)bytes;
+}
+
 void rec_put_data(struct log_rec *rec, unsigned arg, const void *buf,
                   int64_t n, MPI_Datatype type, int64_t bytes)
 {
-    log_put_field(rec, arg, LOG_F_DATA, 0, (uint64_t)bytes);
-    pack(rec, buf, n, type, bytes);
-    writer.data_bytes += (uint64_t)bytes;
+    put_data(rec, arg, 0, buf, n, type, bytes);
 }
 
 static int64_t elem_at(const void *arr, size_t esize, int i)
@@ -340,33 +386,109 @@ static int64_t elem_at(const void *arr, size_t esize, int i)
     return ((const int *)arr)[i];
 }
 
-int64_t rec_vdata_bytes(const void *counts, size_t csize, MPI_Datatype type,
-                        MPI_Comm comm)
+int64_t rec_vdata_bytes(int peers, const void *counts, size_t csize,
+                        MPI_Datatype type)
 {
-    int peers = rec_peers(comm);
     int64_t total = 0, esz = type_size(type);
-    for (int i = 0; i < peers; i++)
-        total += elem_at(counts, csize, i) * esz;
-    return total;
-}
-
-void rec_put_vdata(struct log_rec *rec, unsigned arg, const void *buf,
-                   const void *counts, size_t csize, const void *displs,
-                   size_t dsize, MPI_Datatype type, MPI_Comm comm,
-                   int64_t bytes)
-{
-    MPI_Aint lb, extent;
-    int peers = rec_peers(comm);
-    int64_t esz = type_size(type);
-    PMPI_Type_get_extent(type, &lb, &extent);
-    log_put_field(rec, arg, LOG_F_DATA, 0, (uint64_t)bytes);
     for (int i = 0; i < peers; i++) {
         int64_t c = elem_at(counts, csize, i);
         if (c > 0)
-            pack(rec, (const char *)buf + elem_at(displs, dsize, i) * extent,
-                 c, type, c * esz);
+            total += c * esz;
+    }
+    return total;
+}
+
+/* The v- and w-shapes' body: PEERS blocks, packed back to back. TYPES NULL:
+ * TYPE for every peer, DISPLS in its extents; else DISPLS in bytes. */
+static void put_blocks(struct log_rec *rec, unsigned arg, uint64_t elem,
+                       const void *buf, int peers, const void *counts,
+                       size_t csize, const void *displs, size_t dsize,
+                       MPI_Datatype type, const MPI_Datatype *types,
+                       int64_t bytes)
+{
+    MPI_Aint lb, extent = 1;
+    int64_t esz = 0;
+    if (!types) {
+        PMPI_Type_get_extent(type, &lb, &extent);
+        esz = type_size(type);
+    }
+    log_put_field(rec, arg, LOG_F_DATA, elem, (uint64_t)bytes);
+    for (int i = 0; i < peers; i++) {
+        int64_t c = elem_at(counts, csize, i);
+        if (c <= 0)
+            continue;
+        MPI_Datatype t = types ? types[i] : type;
+        if (types)
+            esz = type_size(t);
+        pack(rec, (const char *)buf + elem_at(displs, dsize, i) * extent, c,
+             t, c * esz);
     }
     writer.data_bytes += (uint64_t)bytes;
+}
+
+void rec_put_vdata(struct log_rec *rec, unsigned arg, const void *buf,
+                   int peers, const void *counts, size_t csize,
+                   const void *displs, size_t dsize, MPI_Datatype type,
+                   int64_t bytes)
+{
+    put_blocks(rec, arg, 0, buf, peers, counts, csize, displs, dsize, type,
+               NULL, bytes);
+}
+
+/* The w-variants' bytes: a type per peer. */
+static int64_t wdata_bytes(int peers, const void *counts, size_t csize,
+                           const MPI_Datatype *types)
+{
+    int64_t total = 0;
+    for (int i = 0; i < peers; i++) {
+        int64_t c = elem_at(counts, csize, i);
+        if (c > 0)
+            total += c * type_size(types[i]);
+    }
+    return total;
+}
+
+/* ---- buffers described by a struct rec_buf ------------------------------ */
+
+int64_t rec_buf_bytes(const struct rec_buf *b, const MPI_Status *st)
+{
+    size_t cs = b->flags & REC_COUNTS64 ? 8 : 4;
+    switch (b->shape) {
+    case REC_RECV:
+        return st ? rec_status_bytes(st, b->n, b->type) : 0;
+    case REC_COLL:
+        return rec_data_bytes(b->n, b->type);
+    case REC_VCOLL:
+        return rec_vdata_bytes(b->peers, b->counts, cs, b->type);
+    case REC_WCOLL:
+        return wdata_bytes(b->peers, b->counts, cs, b->types);
+    }
+    return 0;
+}
+
+size_t rec_buf_room(const struct rec_buf *b, int64_t bytes)
+{
+    if (bytes <= 0)
+        return 0;
+    /* v- and w-shapes pack whole elements: no slack needed. */
+    if (b->shape == REC_VCOLL || b->shape == REC_WCOLL)
+        return LOG_FIELD_HEAD + (size_t)bytes;
+    return LOG_FIELD_HEAD + rec_pack_room(bytes, b->type);
+}
+
+void rec_put_buf(struct log_rec *rec, unsigned arg, uint64_t elem,
+                 const struct rec_buf *b, int64_t bytes)
+{
+    size_t cs = b->flags & REC_COUNTS64 ? 8 : 4;
+    size_t ds = b->flags & REC_DISPLS64 ? 8 : 4;
+    if (bytes <= 0)
+        return;
+    if (b->shape == REC_RECV || b->shape == REC_COLL)
+        put_data(rec, arg, elem, b->buf, b->n, b->type, bytes);
+    else
+        put_blocks(rec, arg, elem, b->buf, b->peers, b->counts, cs,
+                   b->displs, ds, b->type,
+                   b->shape == REC_WCOLL ? b->types : NULL, bytes);
 }
 
 size_t rec_members_room(MPI_Comm comm)

@@ -2,16 +2,17 @@
 # Every focused MPI program (tests/progs), recorded under mpiexec -n 4:
 # recording changes nothing the program can see (its own self-checks pass,
 # deterministic output is identical to a native run), every rank's log is
-# complete and readable, and the reader finds the calls the program makes.
-# usage: test-record-progs.sh DRDB MPIEXEC PROG...
+# complete and readable, and the reader finds the calls the program makes,
+# with the data they received (sizes from each program's source, at 4 ranks).
+# usage: test-record-progs.sh DRDB MPIEXEC LOG_FIELDS PROG...
 set -u
-drdb=$(realpath "$1") mpiexec=$2
-shift 2
+drdb=$(realpath "$1") mpiexec=$2 fields=$(realpath "$3")
+shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
-check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+check() { if eval "$2"; then ok "$1"; else fail "$1"; return 1; fi; }
 
 # Programs whose output depends on timing (arrival order, poll counts, time).
 nondet="anysource-anytag probe wtime-errors"
@@ -20,6 +21,36 @@ nondet="anysource-anytag probe wtime-errors"
 has() {
     c=$(awk -v f="$3" '$2 == f' "$tmp/$1.dump$2" | wc -l)
     [ "$c" -ge "${4:-1}" ]
+}
+
+# bytes PROG RANK FUNCTION: the data bytes of each FUNCTION event, on a line.
+bytes() {
+    awk -v f="$3" '$2 == f { printf "%s ", $7 }' "$tmp/$1.dump$2"
+}
+
+# icollectives at 4 ranks (root 2, K = 6 ints, 30 overlap rounds): the data
+# bytes of every call completing a request, in order, at rank R: one
+# Waitall (Ibcast of K, non-roots; Iallreduce of K; Igather of 4K, at 0;
+# Iscan of 1), Tests of Ialltoallv (10 ints) and Ibarrier, Testall of an
+# Irecv of 8 ints, Waits of Iallgather (4K), Iscatterv (R % 3 + 1), Ireduce
+# (K at 2), Iexscan (1), Ireduce_scatter_block (K), Ialltoall (8),
+# Igatherv (10 at 0), Iallgatherv (10), Ireduce_scatter (R + 1), then 30
+# Tests of an Iallreduce of 1 double.
+icoll_want() {
+    r=$1 w=$(( (r != 2) * 24 + 24 + (r == 0) * 96 + 4 ))
+    printf '%s ' $w 40 0 32 96 $(( (r % 3 + 1) * 4 )) $(( (r == 2) * 24 )) \
+        4 24 32 $(( (r == 0) * 40 )) 40 $(( (r + 1) * 4 ))
+    i=0
+    while [ $i -lt 30 ]; do printf '8 '; i=$((i + 1)); done
+}
+icoll_got() {
+    awk '$2 ~ /^MPI_(Wait|Waitall|Test|Testall)$/ && $3 != "-" { printf "%s ", $7 }' \
+        "$tmp/icollectives.dump$1"
+}
+
+# le32 HEX: the little-endian 32-bit integer HEX (8 digits), in decimal.
+le32() {
+    printf '%d' "0x$(echo "$1" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')"
 }
 
 for prog in "$@"; do
@@ -65,14 +96,45 @@ for prog in "$@"; do
         'awk "\$2 == \"MPI_Waitall\" && \$7 > 0" "$tmp/$name.dump0" | grep -q .' ;;
     probe) check "$name: Mprobe, Mrecv, Improbe, Imrecv" 'has $name 0 MPI_Mprobe && has $name 0 MPI_Mrecv && has $name 0 MPI_Improbe && has $name 0 MPI_Imrecv' ;;
     persistent) check "$name: Recv_init, Startall, Request_free" 'has $name 0 MPI_Recv_init && has $name 0 MPI_Startall && has $name 0 MPI_Request_free' ;;
-    collectives) check "$name: Alltoallw, Reduce_scatter, Exscan" 'has $name 1 MPI_Alltoallw && has $name 1 MPI_Reduce_scatter && has $name 1 MPI_Exscan' ;;
-    icollectives) check "$name: Ialltoallv and Ibarrier" 'has $name 2 MPI_Ialltoallv && has $name 2 MPI_Ibarrier' ;;
+    collectives)
+        check "$name: Alltoallw, Reduce_scatter, Exscan" 'has $name 1 MPI_Alltoallw && has $name 1 MPI_Reduce_scatter && has $name 1 MPI_Exscan'
+        check "$name: no record is partial" '[ "$partial" = 0 ]'
+        # 4 peers x 2 ints (even ranks) or doubles (odd); rank r's block of
+        # r + 1 ints; blocks of 5 ints; Scatter (root 0) of 5 ints and
+        # Scatterv (root 3) of r + 1 ints at every rank, the root's too.
+        for r in 0 1 2 3; do
+            check "$name rank $r: Alltoallw, Reduce_scatter(_block), Scatter(v) log their data" \
+                '[ "$(bytes $name $r MPI_Alltoallw)" = "$(( r % 2 ? 64 : 32 )) " ] &&
+                 [ "$(bytes $name $r MPI_Reduce_scatter)" = "$(( (r + 1) * 4 )) " ] &&
+                 [ "$(bytes $name $r MPI_Reduce_scatter_block)" = "20 " ] &&
+                 [ "$(bytes $name $r MPI_Scatter)" = "20 " ] &&
+                 [ "$(bytes $name $r MPI_Scatterv)" = "$(( (r + 1) * 4 )) " ]'
+        done ;;
+    icollectives)
+        check "$name: Ialltoallv and Ibarrier" 'has $name 2 MPI_Ialltoallv && has $name 2 MPI_Ibarrier'
+        check "$name: no record is partial (Igatherv, Iallgatherv, Ialltoallv, Ireduce_scatter...)" \
+            '[ "$partial" = 0 ]'
+        for r in 0 1 2 3; do
+            check "$name rank $r: each completion logs the whole buffer MPI wrote" \
+                '[ "$(icoll_got $r)" = "$(icoll_want $r)" ]' ||
+                { echo "# want: $(icoll_want $r)"; echo "# got:  $(icoll_got $r)"; }
+        done ;;
     comms) check "$name: Comm_split, Cart_create, Intercomm_create" 'has $name 3 MPI_Comm_split && has $name 3 MPI_Cart_create && has $name 3 MPI_Intercomm_create' ;;
     datatypes) check "$name: vector, struct, subarray, darray constructors" \
         'has $name 0 MPI_Type_vector && has $name 0 MPI_Type_create_struct && has $name 0 MPI_Type_create_subarray && has $name 0 MPI_Type_create_darray' ;;
     wait-test) check "$name: Waitany, Waitsome, Testany, Testsome" 'has $name 0 MPI_Waitany && has $name 0 MPI_Waitsome && has $name 0 MPI_Testany && has $name 0 MPI_Testsome' ;;
-    wtime-errors) check "$name: Wtime logged, and an error return (ret=)" \
-        'has $name 0 MPI_Wtime && grep -q "ret=" "$tmp/$name.dump0"' ;;
+    wtime-errors)
+        check "$name: Wtime logged, and an error return (ret=)" \
+            'has $name 0 MPI_Wtime && grep -q "ret=" "$tmp/$name.dump0"'
+        # Its first MPI_Comm_get_attr is MPI_TAG_UB: besides the attribute
+        # pointer (RAW, argument 2, element 0), the int it points to
+        # (element 1), the value the program printed.
+        for r in 0 3; do
+            v=$("$fields" "$run" $r 1 | awk '$1 == "MPI_Comm_get_attr"' | head -1 |
+                sed -n 's/.* 1\.2\.1=\([0-9a-f]\{8\}\)\( .*\)*$/\1/p')
+            check "$name rank $r: MPI_Comm_get_attr(MPI_TAG_UB) logs the value" \
+                '[ -n "$v" ] && grep -qx "rank $r: MPI_TAG_UB $(le32 $v)" "$tmp/$name.rec.$r"'
+        done ;;
     sendrecv) check "$name: a 1 MiB message logged in full" 'cat "$tmp/$name".dump? | awk "\$7 == 1048576" | grep -q .' ;;
     threads-serialized) check "$name: MPI_Init_thread logged" 'has $name 0 MPI_Init_thread' ;;
     fortran-p2p) check "$name: Fortran calls reach the recorder (Recv, Allreduce, Bcast)" \
