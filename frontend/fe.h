@@ -49,6 +49,14 @@ int fe_rank_list(const char *s, int max, int **out, int *n);
  * when PATH has none or cannot be read. */
 int fe_build_id(const char *path, char *hex, size_t len);
 
+/* The directory of the replay stub (libmpich.so.12 of drdb) into OUT:
+ * $DRDB_REPLAY_LIB_DIR, else beside the drdb binary (build tree or
+ * install). 0 or -1. */
+int fe_find_stub(char *out, size_t len);
+/* Removes the replay stub from the path list in environment variable NAME
+ * (a recording must use the real MPI). */
+void fe_env_drop_stub(const char *name);
+
 /* Prints "drdb: " + message + newline to stderr; returns 1 (an exit code). */
 int fe_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

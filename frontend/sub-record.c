@@ -172,7 +172,12 @@ static int run(int argc, char **argv)
     if (make_run_dir(outdir, dir, sizeof dir))
         return 1;
 
-    /* The environment the launcher passes on to every rank. */
+    /* The environment the launcher passes on to every rank: the real MPI,
+     * never drdb's replay stub, even if the caller's paths name it. */
+    fe_env_drop_stub("LD_LIBRARY_PATH");
+    fe_env_drop_stub("LD_PRELOAD");
+    unsetenv("DRDB_REPLAY_DIR");
+    unsetenv("DRDB_REPLAY_RANK");
     const char *pre = getenv("LD_PRELOAD");
     size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) + 2;
     char *preload = malloc(plen);

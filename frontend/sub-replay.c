@@ -17,38 +17,6 @@
 /* Exit statuses of the stub (replayer/rpl.h). */
 enum { EXIT_DIVERGED = 97, EXIT_LOG_END = 98, EXIT_SETUP = 99 };
 
-/* Finds the stub's directory (holding libmpich.so.12): $DRDB_REPLAY_LIB_DIR,
- * else beside the drdb binary in the build tree (../replayer/) or an
- * install (../lib/drdb/). */
-static int find_stub(char *out, size_t len)
-{
-    const char *env = getenv("DRDB_REPLAY_LIB_DIR");
-    char exe[PATH_MAX], p[PATH_MAX * 2];
-    if (env && *env) {
-        snprintf(p, sizeof p, "%s/libmpich.so.12", env);
-        return access(p, R_OK) == 0 && realpath(env, out) ? 0 : -1;
-    }
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return -1;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return -1;
-    *slash = '\0';
-    static const char *const rel[] = {"../replayer", "../lib/drdb"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s/libmpich.so.12", exe, rel[i]);
-        if (access(p, R_OK) == 0) {
-            snprintf(p, sizeof p, "%s/%s", exe, rel[i]);
-            if (realpath(p, out))
-                return 0;
-        }
-    }
-    (void)len;
-    return -1;
-}
-
 /* Prepends DIR to the colon-separated variable NAME. */
 static void env_prepend(const char *name, const char *dir)
 {
@@ -351,7 +319,7 @@ static int run(int argc, char **argv)
     log_run_release(&lrun);
 
     char stub[PATH_MAX], lib[PATH_MAX + 32];
-    if (find_stub(stub, sizeof stub) < 0) {
+    if (fe_find_stub(stub, sizeof stub) < 0) {
         free(list);
         return fe_error("cannot find the replay stub (libmpich.so.12 of "
                         "drdb); set DRDB_REPLAY_LIB_DIR to its directory");

@@ -2,6 +2,8 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -95,4 +97,69 @@ int fe_build_id(const char *path, char *hex, size_t len)
 out:
     close(fd);
     return rc;
+}
+
+/* Finds the stub's directory (holding libmpich.so.12): $DRDB_REPLAY_LIB_DIR,
+ * else beside the drdb binary in the build tree (../replayer/) or an
+ * install (../lib/drdb/). */
+int fe_find_stub(char *out, size_t len)
+{
+    const char *env = getenv("DRDB_REPLAY_LIB_DIR");
+    char exe[PATH_MAX], p[PATH_MAX * 2];
+    if (env && *env) {
+        snprintf(p, sizeof p, "%s/libmpich.so.12", env);
+        return access(p, R_OK) == 0 && realpath(env, out) ? 0 : -1;
+    }
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    static const char *const rel[] = {"../replayer", "../lib/drdb"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s/libmpich.so.12", exe, rel[i]);
+        if (access(p, R_OK) == 0) {
+            snprintf(p, sizeof p, "%s/%s", exe, rel[i]);
+            if (realpath(p, out))
+                return 0;
+        }
+    }
+    (void)len;
+    return -1;
+}
+
+/* Removes from the colon-separated variable NAME every entry that names the
+ * replay stub (its directory, or the library itself). */
+void fe_env_drop_stub(const char *name)
+{
+    char stub[PATH_MAX], real[PATH_MAX];
+    const char *old = getenv(name);
+    if (!old || !*old || fe_find_stub(stub, sizeof stub) < 0)
+        return;
+    char *copy = strdup(old), *out = calloc(1, strlen(old) + 1);
+    if (!copy || !out) {
+        free(copy);
+        free(out);
+        return;
+    }
+    for (char *save, *e = strtok_r(copy, ":", &save); e;
+         e = strtok_r(NULL, ":", &save)) {
+        if (realpath(e, real)) {
+            char *slash = strrchr(real, '/');
+            if (strcmp(real, stub) == 0 ||
+                (slash && strncmp(real, stub, (size_t)(slash - real)) == 0 &&
+                 strlen(stub) == (size_t)(slash - real) &&
+                 strncmp(slash, "/libmpich.so", 12) == 0))
+                continue;
+        }
+        if (*out)
+            strcat(out, ":");
+        strcat(out, e);
+    }
+    setenv(name, out, 1);
+    free(copy);
+    free(out);
 }

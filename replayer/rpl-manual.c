@@ -739,7 +739,9 @@ struct attr {
 };
 static struct keyval keyvals[256];
 static struct attr attrs[1024];
-static int predefined_vals[16];
+/* Predefined attribute values: MPI returns their address. int-valued ones
+ * read the first 4 bytes, MPI_WIN_SIZE all 8 (little-endian). */
+static int64_t predefined_vals[16];
 
 static struct keyval *keyval_find(int k)
 {
@@ -853,7 +855,7 @@ static int get_attr(int fn, MPI_Comm obj, int keyval, void *out, int *flag)
     struct rpl_field f;
     const int64_t v[] = {(int32_t)obj, keyval};
     int logged_flag = 0, have_val = 0;
-    int64_t val = 0;
+    int64_t val = 0, ptr = 0;
     rpl_begin(&c, fn, v, 2, 0);
     while (rpl_field(&c, &f)) {
         if (f.kind != LOG_F_RAW)
@@ -863,17 +865,18 @@ static int get_attr(int fn, MPI_Comm obj, int keyval, void *out, int *flag)
         else if (f.arg == 2 && f.elem == 1 && f.len <= 8) {
             memcpy(&val, f.data, f.len);
             have_val = 1;
+        } else if (f.arg == 2 && f.elem == 0 && f.len == 8) {
+            memcpy(&ptr, f.data, 8);
         }
     }
     if (((unsigned)keyval >> 30) == 1) { /* MPICH: a builtin keyval */
         *flag = logged_flag;
-        if (logged_flag) {
-            int *slot = &predefined_vals[keyval & 15];
-            *slot = (int)val;
-            if (!have_val)
-                rpl_fail(&c, RPL_EXIT_SETUP, "the log lacks the value of "
-                         "predefined attribute %#x (recorded by an older "
-                         "drdb)", (unsigned)keyval);
+        if (logged_flag && !have_val) {
+            /* MPI_WIN_BASE: the value is the address itself. */
+            memcpy(out, &ptr, sizeof ptr);
+        } else if (logged_flag) {
+            int64_t *slot = &predefined_vals[keyval & 15];
+            *slot = val;
             memcpy(out, &slot, sizeof slot);
         }
     } else {
@@ -961,4 +964,156 @@ int MPIR_Dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out,
     memcpy(out, &in, sizeof in);
     *flag = 1;
     return MPI_SUCCESS;
+}
+
+/* ---- collectives the generator cannot place ------------------------------
+ * Reduce_scatter writes this rank's share, recvcounts[rank] elements (the
+ * stub does not know its rank in COMM: the logged data is the bound);
+ * Alltoallw and its relatives have a type per peer. Their records hold the
+ * request (RAW) of a nonblocking or persistent one and, when MPI wrote the
+ * buffer, one DATA field (log-format.md).
+ */
+struct coll_out {
+    void *buf;
+    MPI_Datatype type;                  /* Reduce_scatter */
+    const void *counts, *displs;        /* Alltoallw: per peer */
+    size_t csize, dsize;
+    const MPI_Datatype *types;
+    int64_t peers;
+};
+
+static int coll(int fn, const int64_t *v, int nv, const struct coll_out *o,
+                MPI_Request *request, int persistent, MPI_Comm comm)
+{
+    struct rpl_call c;
+    struct rpl_field f;
+    rpl_begin(&c, fn, v, nv, 0);
+    while (rpl_field(&c, &f)) {
+        if (f.kind == LOG_F_RAW && request)
+            rpl_out_raw(&c, &f, request, 4);
+        else if (f.kind == LOG_F_DATA && o->types)
+            rpl_out_wdata(&c, &f, o->buf, o->counts, o->csize, o->displs,
+                          o->dsize, o->types, o->peers);
+        else if (f.kind == LOG_F_DATA)
+            rpl_out_data(&c, &f, o->buf, RPL_MANY, o->type);
+        else
+            rpl_out_other(&c, &f);
+    }
+    if (request && c.ret == MPI_SUCCESS) {
+        if (o->types)
+            rpl_req_register_w(*request, fn, o->buf, o->counts, o->csize,
+                               o->displs, o->dsize, o->types, o->peers,
+                               persistent);
+        else
+            rpl_req_register(*request, fn, o->buf, RPL_MANY, o->type, comm,
+                             persistent);
+    }
+    return rpl_end(&c, comm);
+}
+
+#define RS_ARGS(cnt_t)                                                     \
+    const void *sendbuf, void *recvbuf, const cnt_t recvcounts[],          \
+        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
+#define RS_VALS (int32_t)datatype, (int32_t)op, (int32_t)comm
+#define RS_OUT {recvbuf, datatype, NULL, NULL, 0, 0, NULL, 0}
+
+int PMPI_Reduce_scatter(RS_ARGS(int))
+{
+    const int64_t v[] = {RS_VALS};
+    const struct coll_out o = RS_OUT;
+    (void)sendbuf, (void)recvcounts;
+    return coll(LOG_FN_MPI_Reduce_scatter, v, 3, &o, NULL, 0, comm);
+}
+int PMPI_Reduce_scatter_c(RS_ARGS(MPI_Count))
+{
+    const int64_t v[] = {RS_VALS};
+    const struct coll_out o = RS_OUT;
+    (void)sendbuf, (void)recvcounts;
+    return coll(LOG_FN_MPI_Reduce_scatter_c, v, 3, &o, NULL, 0, comm);
+}
+int PMPI_Ireduce_scatter(RS_ARGS(int), MPI_Request *request)
+{
+    const int64_t v[] = {RS_VALS};
+    const struct coll_out o = RS_OUT;
+    (void)sendbuf, (void)recvcounts;
+    return coll(LOG_FN_MPI_Ireduce_scatter, v, 3, &o, request, 0, comm);
+}
+int PMPI_Ireduce_scatter_c(RS_ARGS(MPI_Count), MPI_Request *request)
+{
+    const int64_t v[] = {RS_VALS};
+    const struct coll_out o = RS_OUT;
+    (void)sendbuf, (void)recvcounts;
+    return coll(LOG_FN_MPI_Ireduce_scatter_c, v, 3, &o, request, 0, comm);
+}
+int PMPI_Reduce_scatter_init(RS_ARGS(int), MPI_Info info,
+                             MPI_Request *request)
+{
+    const int64_t v[] = {RS_VALS, (int32_t)info};
+    const struct coll_out o = RS_OUT;
+    (void)sendbuf, (void)recvcounts;
+    return coll(LOG_FN_MPI_Reduce_scatter_init, v, 4, &o, request, 1, comm);
+}
+int PMPI_Reduce_scatter_init_c(RS_ARGS(MPI_Count), MPI_Info info,
+                               MPI_Request *request)
+{
+    const int64_t v[] = {RS_VALS, (int32_t)info};
+    const struct coll_out o = RS_OUT;
+    (void)sendbuf, (void)recvcounts;
+    return coll(LOG_FN_MPI_Reduce_scatter_init_c, v, 4, &o, request, 1,
+                comm);
+}
+
+#define W_ARGS(cnt_t, dsp_t)                                               \
+    const void *sendbuf, const cnt_t sendcounts[], const dsp_t sdispls[],  \
+        const MPI_Datatype sendtypes[], void *recvbuf,                     \
+        const cnt_t recvcounts[], const dsp_t rdispls[],                   \
+        const MPI_Datatype recvtypes[], MPI_Comm comm
+#define W_OUT(peers)                                                       \
+    {recvbuf, MPI_DATATYPE_NULL, recvcounts, rdispls, sizeof *recvcounts,  \
+     sizeof *rdispls, recvtypes, peers};                                   \
+    (void)sendbuf, (void)sendcounts, (void)sdispls, (void)sendtypes
+
+#define W_FUNCS(name, cnt_t, dsp_t, peers)                                 \
+    int P##name(W_ARGS(cnt_t, dsp_t))                                      \
+    {                                                                      \
+        const int64_t v[] = {(int32_t)comm};                               \
+        const struct coll_out o = W_OUT(peers);                            \
+        return coll(LOG_FN_##name, v, 1, &o, NULL, 0, comm);               \
+    }
+
+#define W_IFUNCS(name, cnt_t, dsp_t, peers)                                \
+    int P##name(W_ARGS(cnt_t, dsp_t), MPI_Request *request)                \
+    {                                                                      \
+        const int64_t v[] = {(int32_t)comm};                               \
+        const struct coll_out o = W_OUT(peers);                            \
+        return coll(LOG_FN_##name, v, 1, &o, request, 0, comm);            \
+    }
+
+#define W_INITFUNCS(name, cnt_t, dsp_t, peers)                             \
+    int P##name(W_ARGS(cnt_t, dsp_t), MPI_Info info, MPI_Request *request) \
+    {                                                                      \
+        const int64_t v[] = {(int32_t)comm, (int32_t)info};                \
+        const struct coll_out o = W_OUT(peers);                            \
+        return coll(LOG_FN_##name, v, 2, &o, request, 1, comm);            \
+    }
+
+W_FUNCS(MPI_Alltoallw, int, int, rpl_comm_peers(comm))
+W_FUNCS(MPI_Alltoallw_c, MPI_Count, MPI_Aint, rpl_comm_peers(comm))
+W_IFUNCS(MPI_Ialltoallw, int, int, rpl_comm_peers(comm))
+W_IFUNCS(MPI_Ialltoallw_c, MPI_Count, MPI_Aint, rpl_comm_peers(comm))
+W_INITFUNCS(MPI_Alltoallw_init, int, int, rpl_comm_peers(comm))
+W_INITFUNCS(MPI_Alltoallw_init_c, MPI_Count, MPI_Aint, rpl_comm_peers(comm))
+W_FUNCS(MPI_Neighbor_alltoallw, int, MPI_Aint, RPL_MANY_PEERS)
+W_FUNCS(MPI_Neighbor_alltoallw_c, MPI_Count, MPI_Aint, RPL_MANY_PEERS)
+W_IFUNCS(MPI_Ineighbor_alltoallw, int, MPI_Aint, RPL_MANY_PEERS)
+W_IFUNCS(MPI_Ineighbor_alltoallw_c, MPI_Count, MPI_Aint, RPL_MANY_PEERS)
+W_INITFUNCS(MPI_Neighbor_alltoallw_init, int, MPI_Aint, RPL_MANY_PEERS)
+W_INITFUNCS(MPI_Neighbor_alltoallw_init_c, MPI_Count, MPI_Aint,
+            RPL_MANY_PEERS)
+
+/* Window attributes: MPI_WIN_BASE is an address (taken from the log: RMA
+ * is not replayed), the other predefined ones are logged values. */
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
+{
+    return get_attr(LOG_FN_MPI_Win_get_attr, win, keyval, val, flag);
 }

@@ -415,6 +415,31 @@ void rpl_out_vdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
     }
 }
 
+void rpl_out_wdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
+                   const void *counts, size_t csize, const void *displs,
+                   size_t dsize, const MPI_Datatype *types, int64_t peers)
+{
+    struct rpl_field part = *f;
+    want_kind(c, f, LOG_F_DATA);
+    for (int64_t i = 0; part.len > 0 && i < peers; i++) {
+        struct rpl_type_info ti;
+        int64_t n = elem_at(counts, csize, i);
+        if (n <= 0)
+            continue;
+        if (rpl_type_get(types[i], &ti) < 0)
+            rpl_fail(c, RPL_EXIT_SETUP, "datatype %#x is unknown to the "
+                     "replay", (unsigned)types[i]);
+        int64_t bytes = n * ti.size;
+        if ((uint64_t)bytes > part.len)
+            bytes = (int64_t)part.len;
+        struct rpl_field one = part;
+        one.len = (uint64_t)bytes;
+        unpack(c, &one, (char *)buf + elem_at(displs, dsize, i), n, types[i]);
+        part.data += bytes;
+        part.len -= (uint64_t)bytes;
+    }
+}
+
 void rpl_out_other(struct rpl_call *c, const struct rpl_field *f)
 {
     if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE)
@@ -498,9 +523,17 @@ struct req_entry {
     MPI_Datatype type;
     void *buf;
     int64_t n;
-    const void *counts, *displs; /* v-layouts; else NULL */
+    const void *counts, *displs; /* v- and w-layouts; else NULL */
+    const MPI_Datatype *types;   /* w-layouts */
     uint8_t csize, dsize;
 };
+
+/* Neighbourhood collectives: their peers are the topology's neighbours,
+ * whose number the stub does not track. */
+static int fn_is_neighbor(int fn)
+{
+    return strstr(log_func_name(fn), "eighbor_") != NULL;
+}
 
 static struct req_entry *reqs;
 static size_t reqs_cap, reqs_used;
@@ -571,7 +604,8 @@ void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
                       MPI_Datatype type, MPI_Comm comm, int persistent)
 {
     (void)comm;
-    struct req_entry e = {req, fn, persistent, type, buf, n, NULL, NULL, 0, 0};
+    struct req_entry e = {req,  fn,   persistent, type, buf,
+                          n,    NULL, NULL,       NULL, 0, 0};
     if (req != MPI_REQUEST_NULL)
         req_put(&e);
 }
@@ -583,7 +617,21 @@ void rpl_req_register_v(MPI_Request req, int fn, void *buf,
 {
     struct req_entry e = {req,    fn,     persistent,     type,
                           buf,    rpl_comm_peers(comm),   counts,
-                          displs, (uint8_t)csize, (uint8_t)dsize};
+                          displs, NULL,   (uint8_t)csize, (uint8_t)dsize};
+    if (fn_is_neighbor(fn))
+        e.n = RPL_MANY_PEERS;
+    if (req != MPI_REQUEST_NULL)
+        req_put(&e);
+}
+
+void rpl_req_register_w(MPI_Request req, int fn, void *buf,
+                        const void *counts, size_t csize, const void *displs,
+                        size_t dsize, const MPI_Datatype *types,
+                        int64_t peers, int persistent)
+{
+    struct req_entry e = {req,    fn,    persistent,     MPI_DATATYPE_NULL,
+                          buf,    peers, counts,         displs,
+                          types,  (uint8_t)csize, (uint8_t)dsize};
     if (req != MPI_REQUEST_NULL)
         req_put(&e);
 }
@@ -600,7 +648,10 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
                      (unsigned)req, f->len);
         return;
     }
-    if (e->counts)
+    if (e->types)
+        rpl_out_wdata(c, f, e->buf, e->counts, e->csize, e->displs, e->dsize,
+                      e->types, e->n);
+    else if (e->counts)
         rpl_out_vdata(c, f, e->buf, e->counts, e->csize, e->displs, e->dsize,
                       e->type, e->n);
     else

@@ -91,6 +91,18 @@ void rpl_out_vdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
  * rpl_comm_new(), anything else stops the replay as malformed. */
 void rpl_out_other(struct rpl_call *c, const struct rpl_field *f);
 
+/* An element count or a number of peers the stub cannot know (this rank's
+ * share of a Reduce_scatter, the degree of a topology): the logged data's
+ * length is then the only bound. */
+#define RPL_MANY ((int64_t)1 << 40)
+#define RPL_MANY_PEERS (1 << 20)
+
+/* Per-peer types (Alltoallw): COUNTS[i] x TYPES[i] at BUF + DISPLS[i]
+ * bytes, peer after peer. */
+void rpl_out_wdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
+                   const void *counts, size_t csize, const void *displs,
+                   size_t dsize, const MPI_Datatype *types, int64_t peers);
+
 /* Communicators: sizes from the MEMBERS the recorder logged. */
 void rpl_comm_new(struct rpl_call *c, MPI_Comm comm);
 int rpl_comm_peers(MPI_Comm comm);
@@ -105,6 +117,10 @@ void rpl_req_register_v(MPI_Request req, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, MPI_Datatype type, MPI_Comm comm,
                         int persistent);
+void rpl_req_register_w(MPI_Request req, int fn, void *buf,
+                        const void *counts, size_t csize, const void *displs,
+                        size_t dsize, const MPI_Datatype *types,
+                        int64_t peers, int persistent);
 /* Writes a completion's DATA field into REQ's buffer. */
 void rpl_req_data(struct rpl_call *c, MPI_Request req,
                   const struct rpl_field *f);
