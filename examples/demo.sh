@@ -1,6 +1,6 @@
 #!/bin/sh
 # The demo: record the bundled nondeterministic example under mpiexec -n 4,
-# then look inside the run it left.
+# look inside the run it left, then replay its ranks alone.
 # usage: examples/demo.sh BUILDDIR
 set -eu
 build=$(cd "${1:?usage: examples/demo.sh BUILDDIR}" && pwd)
@@ -20,6 +20,17 @@ echo
 echo "== 3. rank 0's receives, with the source each one matched (from its status):"
 echo "==    the same order the program printed above"
 "$drdb" log dump "$run" --rank 0 | awk 'NR == 1 || /MPI_Recv/'
+
+echo
+echo "== 4. replay: rank 0 alone, without mpiexec or the other ranks, twice;"
+echo "==    it receives in the recorded order every time"
+for i in 1 2; do
+    "$drdb" replay --rank 0 "$run"
+done
+
+echo
+echo "== 5. and any other rank, on its own"
+"$drdb" replay --rank 2 "$run" && echo "rank 2 replayed: exit status 0"
 
 echo
 echo "== the run is in $run"

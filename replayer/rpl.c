@@ -114,6 +114,53 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
     _exit(code);
 }
 
+/*
+ * Calls the replay cannot reproduce (by exact name, and their _c twins): it
+ * stops there, naming the call, rather than let the program go on with
+ * state that silently differs from the recorded run's. A NULL reason is
+ * the previous entry's.
+ */
+static const struct {
+    const char *name;
+    const char *why;
+} unsupported[] = {
+    {"MPI_Win_create", "one-sided communication (RMA) is not replayed yet: "
+                       "other ranks write into this rank's window outside "
+                       "the calls it makes, and window contents are not "
+                       "logged"},
+    {"MPI_Win_create_dynamic", NULL},
+    {"MPI_Win_allocate", NULL},
+    {"MPI_Win_allocate_shared", NULL},
+    {"MPI_Comm_spawn", "process creation cannot be replayed: the spawned "
+                       "processes are not in the log"},
+    {"MPI_Comm_spawn_multiple", NULL},
+    {"MPI_Grequest_start", "generalized requests are not replayed yet (MPI "
+                           "calls their callbacks)"},
+    {"MPIX_Grequest_start", NULL},
+    {"MPIX_Grequest_class_allocate", NULL},
+};
+static uint8_t unsupported_fn[DRDB_MPI_FUNC_MAX_ID + 1];
+
+static void mark_unsupported(void)
+{
+    for (size_t u = 0; u < sizeof unsupported / sizeof unsupported[0]; u++) {
+        size_t len = strlen(unsupported[u].name);
+        for (int i = 0; i < log_funcs_count; i++)
+            if (strncmp(log_funcs[i].name, unsupported[u].name, len) == 0 &&
+                (!log_funcs[i].name[len] ||
+                 strcmp(log_funcs[i].name + len, "_c") == 0))
+                unsupported_fn[log_funcs[i].id] = (uint8_t)(u + 1);
+    }
+}
+
+static const char *unsupported_why(int fn)
+{
+    for (int u = unsupported_fn[fn] - 1; u >= 0; u--)
+        if (unsupported[u].why)
+            return unsupported[u].why;
+    return "";
+}
+
 /* Opens the log named by the environment `drdb replay` sets. */
 static void rpl_open(void)
 {
@@ -140,6 +187,7 @@ static void rpl_open(void)
                  path, rlog.hdr.rank, r);
     world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
+    mark_unsupported();
 }
 
 /* "name=value, ..." for the by-value arguments of FN: the logged ones (EV)
@@ -211,6 +259,14 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
         rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
     if (c->ev.fn != fn)
         diverge(c, "another function");
+    if (fn <= DRDB_MPI_FUNC_MAX_ID && unsupported_fn[fn])
+        rpl_fail(c, RPL_EXIT_SETUP, "%s cannot be replayed: %s", fname(fn),
+                 unsupported_why(fn));
+    if (c->ev.flags & LOG_REC_PARTIAL)
+        rpl_fail(c, RPL_EXIT_SETUP,
+                 "the recording did not log every output of this call (the "
+                 "recorder cannot size them: see docs/log-format.md, "
+                 "PARTIAL), so the replay cannot reproduce it");
     if (c->ev.flags & LOG_REC_TRUNC)
         rpl_fail(c, RPL_EXIT_LOG_END,
                  "the log ends here: the recorder stopped logging (%s)",
