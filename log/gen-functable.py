@@ -31,6 +31,19 @@ VALUE_SIZES = {
     "MPI_T_pvar_session": 8, "MPI_T_event_cb_function": 8,
     "MPI_T_event_dropped_cb_function": 8, "MPI_T_event_free_cb_function": 8,
 }
+INT_TYPES = ("int", "const int", "MPI_Fint")
+AINT_TYPES = ("MPI_Aint", "MPI_Count", "MPI_Offset")
+
+
+def value_encoding(ctype):
+    """enum log_enc of a by-value argument of type CTYPE (log/log.h)."""
+    if ctype in INT_TYPES:
+        return "LOG_ENC_INT"
+    if ctype in AINT_TYPES:
+        return "LOG_ENC_AINT"
+    return "LOG_ENC_HANDLE" if VALUE_SIZES[ctype] == 4 else "LOG_ENC_PTR"
+
+
 LEN_TERM = re.compile(
     r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|size\(\w+\)|cartdim\(\w+\))$")
 LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
@@ -275,8 +288,9 @@ def write_desc_c(funcs, path):
                              if a.direction else "LOG_DIR_VALUE")
                 length = c_string(a.length) if a.length else "NULL"
                 size = VALUE_SIZES.get(a.ctype, 0) if not a.direction else 0
+                enc = value_encoding(a.ctype) if not a.direction else "0"
                 f.write(f"    {{ {c_string(a.name)}, {c_string(a.ctype + a.array)}, "
-                        f"{direction}, {length}, {size} }},\n")
+                        f"{direction}, {length}, {size}, {enc} }},\n")
             f.write("};\n")
         f.write("\nconst struct log_func_desc log_funcs[] = {\n")
         for fn in funcs:

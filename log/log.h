@@ -22,6 +22,20 @@ enum log_func_id {
 #undef LOG__FN_ENUM
 };
 
+/*
+ * How a by-value argument is stored in a record's argument block: each is a
+ * varint, so that small counts, tags, ranks and MPICH's handles take one to
+ * three bytes. MPICH keeps a handle's kind in its top bits and its index in
+ * the low ones (MPI_COMM_WORLD is 0x44000000): rotated left by 8 bits, a
+ * handle becomes a small number.
+ */
+enum log_enc {
+    LOG_ENC_INT = 1, /* int: zigzag varint */
+    LOG_ENC_HANDLE,  /* a 32-bit handle: varint of the value rotated left 8 */
+    LOG_ENC_AINT,    /* MPI_Aint, MPI_Count, MPI_Offset: zigzag varint */
+    LOG_ENC_PTR,     /* a 64-bit handle or pointer: varint */
+};
+
 /* Direction of an argument (see the spec's header). */
 enum log_dir {
     LOG_DIR_VALUE, /* passed by value: an input */
@@ -41,7 +55,8 @@ struct log_arg_desc {
     const char *ctype;  /* C type, "[]" for arrays */
     enum log_dir dir;
     const char *length; /* the spec's LENGTH annotation, or NULL (one) */
-    int size;           /* by-value: bytes in the record's argument block */
+    int size;           /* by-value: its size in MPICH's ABI (4 or 8) */
+    int enc;            /* by-value: enum log_enc; 0 for pointers */
 };
 
 struct log_func_desc {
@@ -87,13 +102,13 @@ const char *log_func_name(int id);
  *   varint dur    exit time minus enter time, ns
  *   [zigzag varint ret]       when LOG_REC_RET (else MPI_SUCCESS)
  *   [varint repeat]           when LOG_REC_REPEAT (this many calls)
- *   argument block            every by-value argument, in order, at its
- *                             log_arg_desc.size (4 or 8 bytes)
+ *   argument block            every by-value argument, in order, as a
+ *                             varint (log_arg_desc.enc, enum log_enc)
  *   fields, to the end:       u8 arg, u8 kind, varint elem, varint len,
  *                             len bytes
  * ---------------------------------------------------------------------- */
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 1
+#define LOG_VERSION 2
 #define LOG_HEADER_SIZE 256
 #define LOG_REC_FIXED 12        /* size, crc, fn, flags */
 #define LOG_REC_MAX_HEAD 40     /* fixed part + the varints at most */
@@ -121,9 +136,12 @@ enum log_field_kind {
     LOG_F_STATUS = 3,  /* an MPI_Status: its 5 ints as zigzag varints */
     LOG_F_STRING = 4,  /* a string, without the NUL */
     LOG_F_MEMBERS = 5, /* MPI_COMM_WORLD ranks of a new communicator */
-    LOG_F_REQUEST = 6, /* the request a completion refers to */
+    LOG_F_REQUEST = 6, /* the request a completion refers to (a handle) */
     LOG_F_SIZE = 7,    /* a count or size the call computed (u64) */
+    LOG_F_HANDLE = 8,  /* a 32-bit handle output (a new request, ...) */
 };
+/* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
+ * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */
 #define LOG_ARG_NONE 255 /* a field that belongs to no argument */
 
 struct log_file_header {
@@ -200,6 +218,37 @@ static inline void log_put_u64(struct log_rec *r, uint64_t v)
 {
     log_put_bytes(r, &v, 8);
 }
+/* By-value arguments (enum log_enc). At most LOG_ARG_ROOM32 bytes for a
+ * 32-bit argument, LOG_ARG_ROOM64 for a 64-bit one. */
+#define LOG_ARG_ROOM32 5
+#define LOG_ARG_ROOM64 10
+static inline void log_put_arg_int(struct log_rec *r, int32_t v)
+{
+    log_put_varint(r, (uint32_t)((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
+}
+static inline void log_put_arg_handle(struct log_rec *r, uint32_t v)
+{
+    log_put_varint(r, (uint32_t)(v << 8 | v >> 24));
+}
+static inline void log_put_arg_aint(struct log_rec *r, int64_t v)
+{
+    log_put_varint(r, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+static inline void log_put_arg_ptr(struct log_rec *r, uint64_t v)
+{
+    log_put_varint(r, v);
+}
+/* Any of the above by its encoding. */
+static inline void log_put_arg(struct log_rec *r, int enc, int64_t v)
+{
+    switch (enc) {
+    case LOG_ENC_INT: log_put_arg_int(r, (int32_t)v); break;
+    case LOG_ENC_HANDLE: log_put_arg_handle(r, (uint32_t)v); break;
+    case LOG_ENC_AINT: log_put_arg_aint(r, v); break;
+    default: log_put_arg_ptr(r, (uint64_t)v); break;
+    }
+}
+
 /* Starts a field of LEN bytes; the caller then writes LEN bytes. */
 static inline void log_put_field(struct log_rec *r, unsigned arg,
                                  unsigned kind, uint64_t elem, uint64_t len)
@@ -211,8 +260,21 @@ static inline void log_put_field(struct log_rec *r, unsigned arg,
 }
 /* Bytes a field header can take. */
 #define LOG_FIELD_HEAD 22
+/* Bytes a REQUEST or HANDLE field can take, header included. */
+#define LOG_HANDLE_ROOM (LOG_FIELD_HEAD + LOG_ARG_ROOM32)
 /* Bytes a STATUS field can take, header included. */
 #define LOG_STATUS_ROOM (LOG_FIELD_HEAD + 25)
+
+/* A REQUEST or HANDLE field (KIND) holding handle V. */
+static inline void log_put_handle(struct log_rec *r, unsigned arg,
+                                  unsigned kind, uint64_t elem, uint32_t v)
+{
+    uint8_t tmp[LOG_ARG_ROOM32];
+    struct log_rec body = {tmp, tmp};
+    log_put_arg_handle(&body, v);
+    log_put_field(r, arg, kind, elem, (uint64_t)(body.p - tmp));
+    log_put_bytes(r, tmp, (size_t)(body.p - tmp));
+}
 
 static inline void log__put_zigzag(struct log_rec *r, int32_t v)
 {
@@ -290,8 +352,14 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
  * 0 = no more, -EINVAL = malformed. */
 int log_event_field(const struct log_event *ev, size_t *cursor,
                     struct log_field *f);
-/* The value of by-value argument I (sign-extended), 0 if out of range. */
+/* The value of argument I (an index into desc->args; sign-extended from
+ * 32 bits), 0 if it is not a by-value argument or out of range. */
 int64_t log_event_arg(const struct log_event *ev, int i);
+/* The by-value arguments in order into VALS (at most MAX); returns how many
+ * the function has. */
+int log_event_args(const struct log_event *ev, int64_t *vals, int max);
+/* Decodes a REQUEST or HANDLE field: 0 or -EINVAL. */
+int log_field_handle(const struct log_field *f, uint32_t *v);
 /* Decodes a STATUS field into the 5 ints of an MPI_Status: 0 or -EINVAL. */
 int log_field_status(const struct log_field *f, int32_t out[5]);
 /* The first field of KIND for argument ARG, or NULL. */

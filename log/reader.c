@@ -111,15 +111,13 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
                 (unsigned long long)off);
         return -1;
     }
-    size_t args_len = 0;
+    ev->args = p;
     if (ev->desc)
         for (int i = 0; i < ev->desc->nargs; i++)
-            args_len += (size_t)ev->desc->args[i].size;
-    if ((size_t)(end - p) < args_len)
-        goto bad;
-    ev->args = p;
-    ev->args_len = args_len;
-    ev->fields = p + args_len;
+            if (ev->desc->args[i].enc && get_varint(&p, end, &v))
+                goto bad;
+    ev->args_len = (size_t)(p - ev->args);
+    ev->fields = p;
     ev->fields_len = (size_t)(end - ev->fields);
     return 0;
 bad:
@@ -296,21 +294,63 @@ int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
     return 0;
 }
 
+/* Decodes one by-value argument of encoding ENC at *P. */
+static int64_t get_arg(const uint8_t **p, const uint8_t *end, int enc)
+{
+    uint64_t v = 0;
+    if (get_varint(p, end, &v))
+        return 0;
+    switch (enc) {
+    case LOG_ENC_INT:
+        return (int32_t)((uint32_t)(v >> 1) ^ -(uint32_t)(v & 1));
+    case LOG_ENC_HANDLE: {
+        uint32_t h = (uint32_t)v;
+        return (int32_t)(h >> 8 | h << 24);
+    }
+    case LOG_ENC_AINT:
+        return (int64_t)((v >> 1) ^ -(v & 1));
+    default:
+        return (int64_t)v;
+    }
+}
+
+int log_field_handle(const struct log_field *f, uint32_t *v)
+{
+    const uint8_t *p = f->data;
+    uint64_t x;
+    if (get_varint(&p, f->data + f->len, &x) || p != f->data + f->len ||
+        x > UINT32_MAX)
+        return -EINVAL;
+    *v = (uint32_t)x >> 8 | (uint32_t)x << 24;
+    return 0;
+}
+
 int64_t log_event_arg(const struct log_event *ev, int i)
 {
-    size_t off = 0;
-    if (!ev->desc || i < 0 || i >= ev->desc->nargs || !ev->desc->args[i].size)
+    if (!ev->desc || i < 0 || i >= ev->desc->nargs || !ev->desc->args[i].enc)
         return 0;
+    const uint8_t *p = ev->args, *end = ev->args + ev->args_len;
     for (int k = 0; k < i; k++)
-        off += (size_t)ev->desc->args[k].size;
-    if (ev->desc->args[i].size == 4) {
-        int32_t v;
-        memcpy(&v, ev->args + off, 4);
-        return v;
+        if (ev->desc->args[k].enc)
+            get_arg(&p, end, ev->desc->args[k].enc);
+    return get_arg(&p, end, ev->desc->args[i].enc);
+}
+
+int log_event_args(const struct log_event *ev, int64_t *vals, int max)
+{
+    int n = 0;
+    if (!ev->desc)
+        return 0;
+    const uint8_t *p = ev->args, *end = ev->args + ev->args_len;
+    for (int i = 0; i < ev->desc->nargs; i++) {
+        if (!ev->desc->args[i].enc)
+            continue;
+        int64_t v = get_arg(&p, end, ev->desc->args[i].enc);
+        if (n < max)
+            vals[n] = v;
+        n++;
     }
-    int64_t v;
-    memcpy(&v, ev->args + off, 8);
-    return v;
+    return n;
 }
 
 /* ---- the run description --------------------------------------------- */

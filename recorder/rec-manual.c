@@ -144,16 +144,30 @@ static size_t done_room(MPI_Request r, const MPI_Status *st,
 {
     struct rec_buf *e = req_find(r);
     *bytes = e ? rec_buf_bytes(e, st) : 0;
-    return 2 * LOG_FIELD_HEAD + 4 + LOG_STATUS_ROOM +
+    return LOG_HANDLE_ROOM + LOG_FIELD_HEAD + LOG_STATUS_ROOM +
            (e ? rec_buf_room(e, *bytes) : 0);
 }
 
+/* Whether MPI left status B alone but for a zero count and cancel bit:
+ * what it does for a send request (MPI_SOURCE and MPI_TAG are undefined for
+ * a send, MPICH does not write them). */
+static int status_untouched(const MPI_Status *b, const MPI_Status *a)
+{
+    return a->count_lo == 0 && a->count_hi_and_cancelled == 0 &&
+           a->MPI_SOURCE == b->MPI_SOURCE && a->MPI_TAG == b->MPI_TAG &&
+           a->MPI_ERROR == b->MPI_ERROR;
+}
+
+/* Logs the completion of R. BST (or NULL) is the status before the call:
+ * the STATUS of a request that delivers no data is left out when MPI did
+ * not change it but for its count (the replay zeroes the count). */
 static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
-                     MPI_Request r, const MPI_Status *st, int64_t bytes)
+                     MPI_Request r, const MPI_Status *st, int64_t bytes,
+                     const MPI_Status *bst)
 {
     struct rec_buf *e = req_find(r);
-    rec_put_field(rec, arg, LOG_F_REQUEST, elem, &r, 4);
-    if (st)
+    log_put_handle(rec, arg, LOG_F_REQUEST, elem, (uint32_t)r);
+    if (st && !(bst && !e && status_untouched(bst, st)))
         log_put_status(rec, arg, elem, st);
     if (e) {
         rec_put_buf(rec, arg, elem, e, bytes);
@@ -187,24 +201,30 @@ static int log_completions(int fn, int ret, uint64_t t0, uint64_t t1,
                            int count, const MPI_Request *before,
                            const MPI_Request *after, const MPI_Status *st,
                            const int *done, const void *extra, size_t extra_len,
-                           int64_t *bytes)
+                           int64_t *bytes, const MPI_Status *bst)
 {
-    size_t room = 4 + LOG_FIELD_HEAD + (size_t)count * 4 + extra_len +
-                  LOG_FIELD_HEAD;
+    size_t room = LOG_ARG_ROOM32 + LOG_FIELD_HEAD + (size_t)count * 4 +
+                  extra_len + LOG_FIELD_HEAD;
     for (int i = 0; i < count; i++)
         if (done[i])
             room += done_room(before[i], &st[i], &bytes[i]);
     struct log_rec rec;
     if (!rec_begin(&rec, fn, 0, ret, t0, t1, room))
         return ret;
-    log_put_u32(&rec, (uint32_t)count);
-    /* The requests after the call (completed ones become NULL). */
-    rec_put_raw(&rec, 1, 0, after, (size_t)count * 4);
+    log_put_arg_int(&rec, count);
+    /* The requests after the call, unless all are MPI_REQUEST_NULL (the
+     * usual case: completed requests become NULL). */
+    int all_null = 1;
+    for (int i = 0; i < count && all_null; i++)
+        all_null = after[i] == MPI_REQUEST_NULL;
+    if (!all_null)
+        rec_put_raw(&rec, 1, 0, after, (size_t)count * 4);
     if (extra_len)
         rec_put_raw(&rec, LOG_ARG_NONE, 0, extra, extra_len);
     for (int i = 0; i < count; i++)
         if (done[i])
-            put_done(&rec, 1, (uint64_t)i, before[i], &st[i], bytes[i]);
+            put_done(&rec, 1, (uint64_t)i, before[i], &st[i], bytes[i],
+                     bst ? &bst[i] : NULL);
     rec_end(&rec);
     return ret;
 }
@@ -217,10 +237,11 @@ static int poll_fail(int fn, int count, const MPI_Request *after,
                      uint64_t t1)
 {
     uint8_t img[480];
-    if (4 + 2 * LOG_FIELD_HEAD + (size_t)count * 4 + extra_len > sizeof img)
+    if (LOG_ARG_ROOM32 + 2 * LOG_FIELD_HEAD + (size_t)count * 4 + extra_len >
+        sizeof img)
         return 0;
     struct log_rec rec = {img, img};
-    log_put_u32(&rec, (uint32_t)count);
+    log_put_arg_int(&rec, count);
     rec_put_raw(&rec, 1, 0, after, (size_t)count * 4);
     if (extra_len)
         rec_put_raw(&rec, LOG_ARG_NONE, 0, extra, extra_len);
@@ -231,11 +252,11 @@ static int poll_fail(int fn, int count, const MPI_Request *after,
 /* Scratch arrays: on the stack for small counts. */
 struct scratch {
     MPI_Request req[SMALL];
-    MPI_Status st[SMALL];
+    MPI_Status st[SMALL], bst[SMALL];
     int done[SMALL];
     int64_t bytes[SMALL];
     MPI_Request *preq;
-    MPI_Status *pst;
+    MPI_Status *pst, *pbst;
     int *pdone;
     int64_t *pbytes;
 };
@@ -245,15 +266,17 @@ static int scratch_init(struct scratch *s, int count)
     if (count <= SMALL) {
         s->preq = s->req;
         s->pst = s->st;
+        s->pbst = s->bst;
         s->pdone = s->done;
         s->pbytes = s->bytes;
         return 0;
     }
     s->preq = malloc((size_t)count * sizeof *s->preq);
     s->pst = malloc((size_t)count * sizeof *s->pst);
+    s->pbst = malloc((size_t)count * sizeof *s->pbst);
     s->pdone = calloc((size_t)count, sizeof *s->pdone);
     s->pbytes = calloc((size_t)count, sizeof *s->pbytes);
-    return s->preq && s->pst && s->pdone && s->pbytes ? 0 : -1;
+    return s->preq && s->pst && s->pbst && s->pdone && s->pbytes ? 0 : -1;
 }
 
 static void scratch_release(struct scratch *s)
@@ -261,6 +284,7 @@ static void scratch_release(struct scratch *s)
     if (s->preq != s->req) {
         free(s->preq);
         free(s->pst);
+        free(s->pbst);
         free(s->pdone);
         free(s->pbytes);
     }
@@ -270,7 +294,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     if (!rec_on)
         return PMPI_Wait(request, status);
-    MPI_Status local, *st = use_status(status, &local);
+    MPI_Status local, *st = use_status(status, &local), bst = *st;
     MPI_Request before = *request;
     uint64_t t0 = rec_now();
     int ret = PMPI_Wait(request, st);
@@ -279,8 +303,10 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     struct log_rec rec;
     if (rec_begin(&rec, LOG_FN_MPI_Wait, 0, ret, t0, t1,
                   LOG_FIELD_HEAD + 4 + done_room(before, st, &bytes))) {
-        rec_put_raw(&rec, 0, 0, request, 4);
-        put_done(&rec, 0, 0, before, st, bytes);
+        /* The request after the call, unless MPI_REQUEST_NULL. */
+        if (*request != MPI_REQUEST_NULL)
+            rec_put_raw(&rec, 0, 0, request, 4);
+        put_done(&rec, 0, 0, before, st, bytes, &bst);
         rec_end(&rec);
     }
     return ret;
@@ -290,7 +316,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     if (!rec_on)
         return PMPI_Test(request, flag, status);
-    MPI_Status local, *st = use_status(status, &local);
+    MPI_Status local, *st = use_status(status, &local), bst = *st;
     MPI_Request before = *request;
     uint64_t t0 = rec_now();
     int ret = PMPI_Test(request, flag, st);
@@ -298,7 +324,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (ret == MPI_SUCCESS && !*flag) {
         uint8_t img[32];
         struct log_rec rec = {img, img};
-        rec_put_raw(&rec, 0, 0, request, 4);
+        if (*request != MPI_REQUEST_NULL)
+            rec_put_raw(&rec, 0, 0, request, 4);
         rec_put_raw(&rec, 1, 0, flag, 4);
         rec_poll(LOG_FN_MPI_Test, img, (size_t)(rec.p - img), t0, t1);
         return ret;
@@ -309,10 +336,11 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         room += done_room(before, st, &bytes);
     struct log_rec rec;
     if (rec_begin(&rec, LOG_FN_MPI_Test, 0, ret, t0, t1, room)) {
-        rec_put_raw(&rec, 0, 0, request, 4);
+        if (*request != MPI_REQUEST_NULL)
+            rec_put_raw(&rec, 0, 0, request, 4);
         rec_put_raw(&rec, 1, 0, flag, 4);
         if (*flag)
-            put_done(&rec, 0, 0, before, st, bytes);
+            put_done(&rec, 0, 0, before, st, bytes, &bst);
         rec_end(&rec);
     }
     return ret;
@@ -329,9 +357,9 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
     uint64_t t1 = rec_now();
     uint8_t img[64];
     struct log_rec rec = {img, img};
-    log_put_u32(&rec, (uint32_t)source);
-    log_put_u32(&rec, (uint32_t)tag);
-    log_put_u32(&rec, (uint32_t)comm);
+    log_put_arg_int(&rec, source);
+    log_put_arg_int(&rec, tag);
+    log_put_arg_handle(&rec, (uint32_t)comm);
     rec_put_raw(&rec, 3, 0, flag, 4);
     if (ret == MPI_SUCCESS && !*flag) {
         rec_poll(LOG_FN_MPI_Iprobe, img, (size_t)(rec.p - img), t0, t1);
@@ -366,6 +394,7 @@ static int all_common(int fn, int count, MPI_Request reqs_[], int *flag,
             use_status(MPI_STATUS_IGNORE, &s.pst[i]);
         st = s.pst;
     }
+    memcpy(s.pbst, st, (size_t)count * sizeof *st);
     uint64_t t0 = rec_now();
     int ret = fn == LOG_FN_MPI_Waitall ? PMPI_Waitall(count, reqs_, st)
                                        : PMPI_Testall(count, reqs_, flag, st);
@@ -379,7 +408,7 @@ static int all_common(int fn, int count, MPI_Request reqs_[], int *flag,
     for (int i = 0; i < count; i++)
         s.pdone[i] = completed && s.preq[i] != MPI_REQUEST_NULL;
     ret = log_completions(fn, ret, t0, t1, count, s.preq, reqs_, st,
-                          s.pdone, flag, flag ? 4 : 0, s.pbytes);
+                          s.pdone, flag, flag ? 4 : 0, s.pbytes, s.pbst);
     scratch_release(&s);
     return ret;
 }
@@ -433,7 +462,7 @@ static int any_common(int fn, int count, MPI_Request reqs_[], int *index,
         s.pst[*index] = *st;
     }
     ret = log_completions(fn, ret, t0, t1, count, s.preq, reqs_, s.pst,
-                          s.pdone, extra, sizeof extra, s.pbytes);
+                          s.pdone, extra, sizeof extra, s.pbytes, NULL);
     scratch_release(&s);
     return ret;
 }
@@ -503,7 +532,7 @@ static int some_common(int fn, int count, MPI_Request reqs_[], int *outcount,
         }
     }
     ret = log_completions(fn, ret, t0, t1, count, s.preq, reqs_, byreq,
-                          s.pdone, extra, sizeof extra, s.pbytes);
+                          s.pdone, extra, sizeof extra, s.pbytes, NULL);
     scratch_release(&s);
     return ret;
 }
@@ -541,8 +570,8 @@ int MPI_Request_free(MPI_Request *request)
     uint64_t t1 = rec_now();
     struct log_rec rec;
     if (rec_begin(&rec, LOG_FN_MPI_Request_free, 0, ret, t0, t1,
-                  2 * LOG_FIELD_HEAD + 8)) {
-        rec_put_field(&rec, 0, LOG_F_REQUEST, 0, &before, 4);
+                  LOG_HANDLE_ROOM + LOG_FIELD_HEAD + 4)) {
+        log_put_handle(&rec, 0, LOG_F_REQUEST, 0, (uint32_t)before);
         rec_put_raw(&rec, 0, 0, request, 4);
         rec_end(&rec);
     }
@@ -571,7 +600,8 @@ static int log_coll(int fn, int ret, uint64_t t0, uint64_t t1,
     int64_t sbytes = ok && send && rec_send_data ? rec_buf_bytes(send, NULL)
                                                  : 0;
     int64_t rbytes = ok && recv && !request ? rec_buf_bytes(recv, NULL) : 0;
-    size_t room = 4 * (size_t)nargs + LOG_FIELD_HEAD + 4;
+    const struct log_func_desc *d = log_func_by_id(fn);
+    size_t room = LOG_ARG_ROOM64 * (size_t)nargs + LOG_FIELD_HEAD + 4;
     if (sbytes)
         room += rec_buf_room(send, sbytes);
     if (rbytes)
@@ -579,8 +609,11 @@ static int log_coll(int fn, int ret, uint64_t t0, uint64_t t1,
     struct log_rec rec;
     if (!rec_begin(&rec, fn, 0, ret, t0, t1, room))
         return ret;
-    for (int i = 0; i < nargs; i++)
-        log_put_u32(&rec, args[i]);
+    /* ARGS holds the by-value arguments in order: their encodings are the
+     * function's. */
+    for (int i = 0, k = 0; d && i < d->nargs && k < nargs; i++)
+        if (d->args[i].enc)
+            log_put_arg(&rec, d->args[i].enc, (int32_t)args[k++]);
     if (sbytes)
         rec_put_buf(&rec, 0, 0, send, sbytes);
     if (rbytes)
@@ -861,13 +894,14 @@ static int log_get_attr(int fn, int ret, uint64_t t0, uint64_t t1,
     const void *value = NULL;
     if (ok && flag && *flag && vsize && attribute_val)
         value = *(const void *const *)attribute_val;
-    size_t room = 8 + (attribute_val ? LOG_FIELD_HEAD + 8 : 0) +
+    size_t room = 2 * LOG_ARG_ROOM32 +
+                  (attribute_val ? LOG_FIELD_HEAD + 8 : 0) +
                   (value ? LOG_FIELD_HEAD + vsize : 0) + LOG_FIELD_HEAD + 4;
     struct log_rec rec;
     if (!rec_begin(&rec, fn, 0, ret, t0, t1, room))
         return ret;
-    log_put_u32(&rec, obj);
-    log_put_u32(&rec, (uint32_t)keyval);
+    log_put_arg_handle(&rec, obj);
+    log_put_arg_int(&rec, keyval);
     if (attribute_val)
         rec_put_raw(&rec, 2, 0, attribute_val, 8);
     if (value)
@@ -929,10 +963,11 @@ static int log_init(int fn, int ret, uint64_t t0, uint64_t t1, int required,
                 "calls in it\n");
     if (!rec_on)
         return ret;
-    size_t room = fn == LOG_FN_MPI_Init_thread ? 4 + LOG_FIELD_HEAD + 4 : 0;
+    size_t room = fn == LOG_FN_MPI_Init_thread
+                      ? LOG_ARG_ROOM32 + LOG_FIELD_HEAD + 4 : 0;
     if (rec_begin(&rec, fn, 0, ret, t0, t1, room)) {
         if (fn == LOG_FN_MPI_Init_thread) {
-            log_put_u32(&rec, (uint32_t)required);
+            log_put_arg_int(&rec, required);
             rec_put_raw(&rec, 3, 0, provided, 4);
         }
         rec_end(&rec);
@@ -979,9 +1014,10 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     if (rec_on) {
         uint64_t t0 = rec_now();
         struct log_rec rec;
-        if (rec_begin(&rec, LOG_FN_MPI_Abort, 0, MPI_SUCCESS, t0, t0, 8)) {
-            log_put_u32(&rec, (uint32_t)comm);
-            log_put_u32(&rec, (uint32_t)errorcode);
+        if (rec_begin(&rec, LOG_FN_MPI_Abort, 0, MPI_SUCCESS, t0, t0,
+                      2 * LOG_ARG_ROOM32)) {
+            log_put_arg_handle(&rec, (uint32_t)comm);
+            log_put_arg_int(&rec, errorcode);
             rec_end(&rec);
         }
     }

@@ -239,6 +239,17 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 
 /* ---- completions: the mirror of recorder/rec-manual.c ------------------ */
 
+/* A completion whose STATUS the recorder left out (a request that delivers
+ * no data, whose status MPI did not change but for the count): MPI zeroed
+ * the count and the cancel bit. */
+static void zero_count(MPI_Status *st)
+{
+    if (st != MPI_STATUS_IGNORE && st != MPI_STATUSES_IGNORE) {
+        st->count_lo = 0;
+        st->count_hi_and_cancelled = 0;
+    }
+}
+
 /* Checks that the request a completion names is the program's. */
 static void same_request(struct rpl_call *c, MPI_Request logged,
                          MPI_Request prog)
@@ -256,19 +267,25 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     struct rpl_call c;
     struct rpl_field f;
     MPI_Request before = *request, done = MPI_REQUEST_NULL;
+    int raw = 0, st = 0;
     rpl_begin(&c, LOG_FN_MPI_Wait, NULL, 0, 0);
     while (rpl_field(&c, &f)) {
         switch (f.kind) {
-        case LOG_F_RAW: rpl_out_raw(&c, &f, request, 4); break;
+        case LOG_F_RAW: rpl_out_raw(&c, &f, request, 4); raw = 1; break;
         case LOG_F_REQUEST:
-            done = (MPI_Request)rpl_get_i32(f.data);
+            done = (MPI_Request)rpl_field_handle(&c, &f);
             same_request(&c, done, before);
             break;
-        case LOG_F_STATUS: rpl_out_status(&c, &f, status); break;
+        case LOG_F_STATUS: rpl_out_status(&c, &f, status); st = 1; break;
         case LOG_F_DATA: rpl_req_data(&c, done, &f); break;
         default: rpl_out_other(&c, &f); break;
         }
     }
+    /* Left out of the log: a NULL request after, an unchanged status. */
+    if (!raw)
+        *request = MPI_REQUEST_NULL;
+    if (!st)
+        zero_count(status);
     rpl_req_done(done, 0);
     return rpl_end(&c, MPI_COMM_WORLD);
 }
@@ -278,22 +295,29 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     struct rpl_call c;
     struct rpl_field f;
     MPI_Request before = *request, done = MPI_REQUEST_NULL;
+    int raw = 0, st = 0, completed = 0;
     rpl_begin(&c, LOG_FN_MPI_Test, NULL, 0, 0);
     while (rpl_field(&c, &f)) {
         switch (f.kind) {
         case LOG_F_RAW:
             rpl_out_raw(&c, &f, f.arg == 0 ? (void *)request : (void *)flag,
                         4);
+            raw |= f.arg == 0;
             break;
         case LOG_F_REQUEST:
-            done = (MPI_Request)rpl_get_i32(f.data);
+            done = (MPI_Request)rpl_field_handle(&c, &f);
             same_request(&c, done, before);
+            completed = 1;
             break;
-        case LOG_F_STATUS: rpl_out_status(&c, &f, status); break;
+        case LOG_F_STATUS: rpl_out_status(&c, &f, status); st = 1; break;
         case LOG_F_DATA: rpl_req_data(&c, done, &f); break;
         default: rpl_out_other(&c, &f); break;
         }
     }
+    if (!raw)
+        *request = MPI_REQUEST_NULL;
+    if (completed && !st)
+        zero_count(status);
     rpl_req_done(done, 0);
     return rpl_end(&c, MPI_COMM_WORLD);
 }
@@ -314,7 +338,8 @@ static int completions(int fn, int count, MPI_Request reqs[], int *extra,
     const int64_t v[] = {count};
     MPI_Request done = MPI_REQUEST_NULL;
     MPI_Request small[64], *before = small;
-    int k = -1;
+    MPI_Status *slot = MPI_STATUS_IGNORE; /* the completion's status */
+    int k = -1, raw = 0, st_pending = 0;
     if (count > 64 && !(before = malloc((size_t)count * sizeof *before)))
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory");
     if (count > 0)
@@ -326,27 +351,31 @@ static int completions(int fn, int count, MPI_Request reqs[], int *extra,
                      " of %d requests", f.elem, count);
         switch (f.kind) {
         case LOG_F_RAW:
-            if (f.arg == 1)
+            if (f.arg == 1) {
                 rpl_out_raw(&c, &f, reqs, (int64_t)count * 4);
-            else
+                raw = 1;
+            } else
                 rpl_out_raw(&c, &f, extra, nextra * 4);
             break;
         case LOG_F_REQUEST:
             if (done != MPI_REQUEST_NULL)
                 rpl_req_done(done, 0);
-            done = (MPI_Request)rpl_get_i32(f.data);
+            if (st_pending)
+                zero_count(slot);
+            done = (MPI_Request)rpl_field_handle(&c, &f);
             same_request(&c, done, before[f.elem]);
             k++;
             if (indices)
                 indices[k] = (int)f.elem;
+            slot = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                   : st_mode == ST_SINGLE          ? statuses
+                   : st_mode == ST_BY_ORDER        ? &statuses[k]
+                                                   : &statuses[f.elem];
+            st_pending = 1;
             break;
         case LOG_F_STATUS:
-            if (statuses == MPI_STATUSES_IGNORE)
-                break;
-            rpl_out_status(&c, &f,
-                           st_mode == ST_SINGLE     ? statuses
-                           : st_mode == ST_BY_ORDER ? &statuses[k < 0 ? 0 : k]
-                                                    : &statuses[f.elem]);
+            rpl_out_status(&c, &f, slot);
+            st_pending = 0;
             break;
         case LOG_F_DATA: rpl_req_data(&c, done, &f); break;
         default: rpl_out_other(&c, &f); break;
@@ -354,6 +383,12 @@ static int completions(int fn, int count, MPI_Request reqs[], int *extra,
     }
     if (done != MPI_REQUEST_NULL)
         rpl_req_done(done, 0);
+    if (st_pending)
+        zero_count(slot);
+    /* Left out of the log: every request is MPI_REQUEST_NULL after. */
+    if (!raw)
+        for (int i = 0; i < count; i++)
+            reqs[i] = MPI_REQUEST_NULL;
     if (before != small)
         free(before);
     return rpl_end(&c, MPI_COMM_WORLD);
@@ -424,7 +459,7 @@ int PMPI_Request_free(MPI_Request *request)
     rpl_begin(&c, LOG_FN_MPI_Request_free, NULL, 0, 0);
     while (rpl_field(&c, &f)) {
         if (f.kind == LOG_F_REQUEST)
-            same_request(&c, (MPI_Request)rpl_get_i32(f.data), before);
+            same_request(&c, (MPI_Request)rpl_field_handle(&c, &f), before);
         else
             rpl_out_raw(&c, &f, request, 4);
     }

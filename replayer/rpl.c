@@ -271,17 +271,22 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
         rpl_fail(c, RPL_EXIT_LOG_END,
                  "the log ends here: the recorder stopped logging (%s)",
                  strerror((int)c->ev.ret));
-    const struct log_func_desc *d = c->ev.desc;
-    for (int i = 0, k = 0; d && i < d->nargs && k < n; i++) {
-        if (d->args[i].dir != LOG_DIR_VALUE)
-            continue;
-        if (!(skip & (1u << k)) && log_event_arg(&c->ev, i) != vals[k]) {
+    int64_t logged[32];
+    int nl = log_event_args(&c->ev, logged, 32);
+    if (nl != n)
+        rpl_fail(c, RPL_EXIT_SETUP, "malformed record: %d arguments, the "
+                 "function has %d", nl, n);
+    for (int k = 0; k < n && k < 32; k++) {
+        if (!(skip & (1u << k)) && logged[k] != vals[k]) {
+            const struct log_func_desc *d = c->ev.desc;
+            const char *name = "?";
+            for (int i = 0, j = 0; d && i < d->nargs; i++)
+                if (d->args[i].enc && j++ == k)
+                    name = d->args[i].name;
             char why[96];
-            snprintf(why, sizeof why, "argument '%s' differs",
-                     d->args[i].name);
+            snprintf(why, sizeof why, "argument '%s' differs", name);
             diverge(c, why);
         }
-        k++;
     }
     c->ret = c->ev.ret;
     drdb_current_fn = fn;
@@ -385,6 +390,25 @@ void rpl_out_raw(struct rpl_call *c, const struct rpl_field *f, void *p,
                  "argument %u, the program's argument has room for %" PRId64,
                  f->len, f->arg, max);
     memcpy(p, f->data, f->len);
+}
+
+uint32_t rpl_field_handle(struct rpl_call *c, const struct rpl_field *f)
+{
+    struct log_field lf = {f->arg, f->kind, f->elem, f->data, f->len};
+    uint32_t v;
+    if ((f->kind != LOG_F_HANDLE && f->kind != LOG_F_REQUEST) ||
+        log_field_handle(&lf, &v) < 0)
+        rpl_fail(c, RPL_EXIT_SETUP, "malformed handle in the log (argument "
+                 "%u, kind %u)", f->arg, f->kind);
+    return v;
+}
+
+void rpl_out_handle(struct rpl_call *c, const struct rpl_field *f, void *p)
+{
+    want_kind(c, f, LOG_F_HANDLE);
+    uint32_t v = rpl_field_handle(c, f);
+    if (p)
+        memcpy(p, &v, 4);
 }
 
 void rpl_out_string(struct rpl_call *c, const struct rpl_field *f, char *p,

@@ -78,6 +78,10 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...);
 /* Writers of logged outputs (the field F belongs to the argument at P). */
 void rpl_out_raw(struct rpl_call *c, const struct rpl_field *f, void *p,
                  int64_t max);
+/* A HANDLE field: one 32-bit handle into *P. */
+void rpl_out_handle(struct rpl_call *c, const struct rpl_field *f, void *p);
+/* The handle a REQUEST or HANDLE field holds. */
+uint32_t rpl_field_handle(struct rpl_call *c, const struct rpl_field *f);
 void rpl_out_string(struct rpl_call *c, const struct rpl_field *f, char *p,
                     int64_t cap);
 void rpl_out_status(struct rpl_call *c, const struct rpl_field *f,
@@ -131,7 +135,7 @@ void rpl_req_done(MPI_Request req, int force);
 void rpl_errh_create(MPI_Errhandler eh, void (*fn)(void));
 void rpl_errh_set(MPI_Comm comm, MPI_Errhandler eh);
 
-/* Copies of little-endian values out of a field. */
+/* A little-endian int32 out of a field. */
 static inline int64_t rpl_get_i32(const uint8_t *p)
 {
     int32_t v;

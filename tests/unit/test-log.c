@@ -37,11 +37,11 @@ static void write_log(const char *p, int n, int close_it)
         if (flags & LOG_REC_RET)
             log_put_varint(&rec, (uint64_t)(i * 2 + 1)); /* zigzag: -(i+1) */
         /* by-value: count, datatype, source, tag, comm */
-        log_put_u32(&rec, (uint32_t)i);
-        log_put_u32(&rec, 0x4c00040a);
-        log_put_u32(&rec, (uint32_t)(i % 4));
-        log_put_u32(&rec, (uint32_t)(100 + i));
-        log_put_u32(&rec, 0x44000000);
+        log_put_arg_int(&rec, i);
+        log_put_arg_handle(&rec, 0x4c00040a);
+        log_put_arg_int(&rec, i % 5 == 4 ? -2 : i % 4);
+        log_put_arg_int(&rec, 100 + i);
+        log_put_arg_handle(&rec, i % 2 ? 0x44000000 : 0x84000003);
         log_put_field(&rec, 0, LOG_F_DATA, 0, (uint64_t)(i % 50));
         log_put_bytes(&rec, data, (size_t)(i % 50));
         log_writer_commit(&w, &rec);
@@ -65,8 +65,18 @@ static void check_events(const struct log_rank *r, uint64_t n)
         CHECK_INT_EQ(ev.dur_ns, 10 + i);
         CHECK_INT_EQ(ev.ret, i % 7 == 3 ? -(int64_t)(i + 1) : 0);
         CHECK_INT_EQ(log_event_arg(&ev, 1), (int64_t)i);     /* count */
-        CHECK_INT_EQ(log_event_arg(&ev, 3), (int64_t)(i % 4)); /* source */
+        CHECK_INT_EQ(log_event_arg(&ev, 2), 0x4c00040a); /* datatype */
+        CHECK_INT_EQ(log_event_arg(&ev, 3),
+                     i % 5 == 4 ? -2 : (int64_t)(i % 4)); /* source */
         CHECK_INT_EQ(log_event_arg(&ev, 4), 100 + (int64_t)i); /* tag */
+        /* comm: a handle with the top bit set reads back sign-extended,
+         * as (int64_t)(int32_t)comm */
+        CHECK_INT_EQ(log_event_arg(&ev, 5),
+                     i % 2 ? 0x44000000 : (int32_t)0x84000003);
+        int64_t vals[8];
+        CHECK_INT_EQ(log_event_args(&ev, vals, 8), 5);
+        CHECK_INT_EQ(vals[0], (int64_t)i);
+        CHECK_INT_EQ(vals[4], log_event_arg(&ev, 5));
         REQUIRE(log_event_find(&ev, 0, LOG_F_DATA, &f));
         CHECK_INT_EQ(f.len, i % 50);
         for (uint64_t k = 0; k < f.len; k++)
@@ -212,6 +222,64 @@ TEST(not_a_log)
     CHECK(strstr(err, "/nonexistent/x.log") != NULL);
 }
 
+/* Every argument encoding round-trips its extremes (MPI_Type_create_hvector:
+ * int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype;
+ * MPI_File_close's MPI_File is a 64-bit handle). */
+TEST(argument_encodings)
+{
+    static const int32_t ints[] = {0, 1, -1, 63, -64, 64, INT32_MAX, INT32_MIN};
+    static const int64_t aints[] = {0, -1, 1, INT64_MAX, INT64_MIN,
+                                    (int64_t)1 << 40};
+    static const uint32_t handles[] = {0x4c000405, 0x44000000, 0x8c000005,
+                                       0xffffffff, 0, 0x0c000000};
+    const char *p = "/tmp/drdb-test-log-enc.log";
+    struct log_file_header h;
+    struct log_writer w;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, LOG_MAGIC, 8);
+    h.version = LOG_VERSION;
+    h.header_size = LOG_HEADER_SIZE;
+    h.world_size = 1;
+    unlink(p);
+    REQUIRE(log_writer_open(&w, p, &h) == 0);
+    int n = 0;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        for (size_t k = 0; k < sizeof aints / sizeof aints[0]; k++, n++) {
+            struct log_rec rec;
+            REQUIRE(log_writer_begin(&w, &rec, 64,
+                                     LOG_FN_MPI_Type_create_hvector, 0, 0, 0));
+            log_put_arg_int(&rec, ints[i]);
+            log_put_arg_int(&rec, -ints[i] - 1);
+            log_put_arg_aint(&rec, aints[k]);
+            log_put_arg_handle(&rec, handles[k]);
+            log_writer_commit(&w, &rec);
+        }
+    struct log_rec rec;
+    REQUIRE(log_writer_begin(&w, &rec, 64, LOG_FN_MPI_File_close, 0, 0, 0));
+    log_writer_commit(&w, &rec);
+    REQUIRE(log_writer_close(&w, 0) == 0);
+
+    struct log_rank r;
+    char err[200];
+    REQUIRE(log_rank_open(&r, p, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, (uint64_t)n + 1);
+    n = 0;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        for (size_t k = 0; k < sizeof aints / sizeof aints[0]; k++, n++) {
+            struct log_event ev;
+            REQUIRE(log_rank_event(&r, (uint64_t)n, &ev, err, sizeof err) == 0);
+            CHECK_INT_EQ(log_event_arg(&ev, 0), ints[i]);
+            CHECK_INT_EQ(log_event_arg(&ev, 1), -(int64_t)ints[i] - 1 ==
+                         (int64_t)INT32_MAX + 1 ? INT32_MIN
+                                                : -(int64_t)ints[i] - 1);
+            CHECK_INT_EQ(log_event_arg(&ev, 2), aints[k]);
+            CHECK_INT_EQ(log_event_arg(&ev, 3), (int32_t)handles[k]);
+            CHECK_INT_EQ(ev.fields_len, 0);
+        }
+    log_rank_release(&r);
+    unlink(p);
+}
+
 TEST(crc32c_known_values)
 {
     /* RFC 3720's check value for CRC-32C. */
@@ -239,6 +307,7 @@ int main(void)
     RUN(truncated_at_every_offset);
     RUN(corrupted_at_every_offset);
     RUN(not_a_log);
+    RUN(argument_encodings);
     RUN(crc32c_known_values);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
