@@ -118,6 +118,37 @@ static void note_build_id(const char *dir)
     log_run_release(&run);
 }
 
+/* Compresses the message data of every rank's log, now that the ranks have
+ * exited (off their critical path). Progress for many ranks. */
+static void compress_run(const char *dir)
+{
+    struct log_run run;
+    char err[512];
+    uint64_t in = 0, out = 0;
+    if (log_run_open(&run, dir, err, sizeof err) < 0)
+        return;
+    int n = run.world_size, done = 0;
+    log_run_release(&run);
+    for (int r = 0; r < n; r++) {
+        char path[PATH_MAX];
+        uint64_t b, a;
+        log_rank_path(path, sizeof path, dir, r);
+        if (access(path, F_OK) != 0)
+            continue;
+        if (log_compress_file(path, &b, &a, err, sizeof err) < 0)
+            fprintf(stderr, "drdb: rank %d's log stays uncompressed: %s\n", r,
+                    err);
+        in += b;
+        out += a;
+        if (n >= 16 && (++done % 16 == 0 || r == n - 1))
+            fprintf(stderr, "drdb: compressing the logs: %d of %d ranks\n",
+                    done, n);
+    }
+    if (in > out)
+        fprintf(stderr, "drdb: compressed message data: %.1f MB of logs "
+                "now take %.1f MB\n", (double)in / 1e6, (double)out / 1e6);
+}
+
 static pid_t child;
 
 static void forward(int sig)
@@ -132,10 +163,11 @@ static int run(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"ranks", required_argument, NULL, 'r'},
         {"send-data", no_argument, NULL, 's'},
+        {"no-compress", no_argument, NULL, 'Z'},
         {NULL, 0, NULL, 0},
     };
     const char *outdir = NULL, *ranks = NULL;
-    int send_data = 0, c;
+    int send_data = 0, compress = 1, c;
 
     while ((c = getopt_long(argc, argv, "+o:r:", opts, NULL)) != -1) {
         switch (c) {
@@ -153,6 +185,9 @@ static int run(int argc, char **argv)
         }
         case 's':
             send_data = 1;
+            break;
+        case 'Z':
+            compress = 0;
             break;
         default:
             fe_subcmd_usage(&fe_sub_record, stderr);
@@ -228,6 +263,8 @@ static int run(int argc, char **argv)
                                  : 128 + WTERMSIG(status);
 
     note_build_id(dir);
+    if (compress)
+        compress_run(dir);
     fe_log_summary(dir, stderr);
     fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
             code ? " (the launcher failed: see its output above)" : "");
@@ -236,7 +273,8 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_record = {
     .name = "record",
-    .args = "[-o DIR] [--ranks LIST] [--send-data] -- LAUNCHER [ARGS...]",
+    .args = "[-o DIR] [--ranks LIST] [--send-data] [--no-compress] -- "
+            "LAUNCHER [ARGS...]",
     .summary = "record an MPI run: every rank's MPI calls into a run directory",
     .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
             "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "
@@ -248,7 +286,11 @@ const struct fe_subcmd fe_sub_record = {
             "  -r, --ranks LIST   record only these ranks, e.g. 0-3,8 "
             "(default: all)\n"
             "      --send-data    also log the data of sends (for checking; "
-            "larger logs)\n\n"
+            "larger logs)\n"
+            "      --no-compress  leave message data uncompressed (by default "
+            "it is\n"
+            "                     compressed with zstd once the ranks have "
+            "exited)\n\n"
             "example:\n  drdb record -o run1 -- mpiexec -n 4 ./app input.dat\n",
     .run = run,
 };

@@ -119,6 +119,7 @@ enum {
     LOG_HDR_COMPLETE = 1u << 0,  /* closed by MPI_Finalize */
     LOG_HDR_TRUNCATED = 1u << 1, /* the recorder stopped early (disk full) */
     LOG_HDR_SEND_DATA = 1u << 2, /* send payloads were logged too */
+    LOG_HDR_COMPRESSED = 1u << 3, /* DATA fields may be DATA_ZSTD */
 };
 
 /* Record flags. */
@@ -139,6 +140,8 @@ enum log_field_kind {
     LOG_F_REQUEST = 6, /* the request a completion refers to (a handle) */
     LOG_F_SIZE = 7,    /* a count or size the call computed (u64) */
     LOG_F_HANDLE = 8,  /* a 32-bit handle output (a new request, ...) */
+    LOG_F_DATA_ZSTD = 9, /* a DATA field compressed: varint raw length,
+                          * then one zstd frame (log_compress_file) */
 };
 /* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
  * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */
@@ -349,7 +352,9 @@ void log_rank_release(struct log_rank *r);
 int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
                    char *err, size_t errlen);
 /* Iterates over an event's fields: *cursor starts at 0. 1 = a field,
- * 0 = no more, -EINVAL = malformed. */
+ * 0 = no more, -EINVAL = malformed. A compressed DATA field comes back as
+ * LOG_F_DATA with its data inflated into a per-thread buffer, valid until
+ * the next field this thread inflates. */
 int log_event_field(const struct log_event *ev, size_t *cursor,
                     struct log_field *f);
 /* The value of argument I (an index into desc->args; sign-extended from
@@ -365,6 +370,18 @@ int log_field_status(const struct log_field *f, int32_t out[5]);
 /* The first field of KIND for argument ARG, or NULL. */
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
                    struct log_field *f);
+
+/*
+ * Compresses the message data of a finished log in place: every DATA field
+ * of at least 64 bytes that zstd makes smaller becomes a DATA_ZSTD field.
+ * Runs after the recorded process has exited (drdb record), never on its
+ * critical path. Writes PATH.zst-tmp, then renames it over PATH, so an
+ * interrupted compression leaves the original. A log whose reading stopped
+ * at a corrupt record is left alone. *BEFORE and *AFTER get the file sizes.
+ * 0, 1 (left alone), or -errno with a message in ERR.
+ */
+int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
+                      char *err, size_t errlen);
 
 /* The run description (drdb.run): "key value" lines, values escaped. */
 struct log_run {

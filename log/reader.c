@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "log.h"
 
@@ -251,6 +252,34 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
     return 0;
 }
 
+/* Inflates a DATA_ZSTD field into this thread's buffer. */
+static int log__inflate(struct log_field *f)
+{
+    static __thread uint8_t *buf;
+    static __thread size_t cap;
+    const uint8_t *p = f->data, *end = f->data + f->len;
+    uint64_t raw;
+    if (get_varint(&p, end, &raw) || raw > ((uint64_t)1 << 34))
+        return -EINVAL;
+    unsigned long long want = ZSTD_getFrameContentSize(p, (size_t)(end - p));
+    if (want != raw)
+        return -EINVAL;
+    if (raw > cap) {
+        uint8_t *nb = realloc(buf, raw);
+        if (!nb)
+            return -EINVAL;
+        buf = nb;
+        cap = raw;
+    }
+    size_t got = ZSTD_decompress(buf, raw, p, (size_t)(end - p));
+    if (ZSTD_isError(got) || got != raw)
+        return -EINVAL;
+    f->kind = LOG_F_DATA;
+    f->data = buf;
+    f->len = raw;
+    return 1;
+}
+
 int log_event_field(const struct log_event *ev, size_t *cursor,
                     struct log_field *f)
 {
@@ -267,6 +296,8 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
         return -EINVAL;
     f->data = p;
     *cursor = (size_t)(p + f->len - ev->fields);
+    if (f->kind == LOG_F_DATA_ZSTD)
+        return log__inflate(f);
     return 1;
 }
 

@@ -41,7 +41,7 @@ bin=$out/$name
 # shellcheck disable=SC2086
 if ! "$cc" -g -O1 -fsanitize=fuzzer,address,undefined \
         -fno-sanitize-recover=all -fno-omit-frame-pointer \
-        -D_GNU_SOURCE -std=gnu11 "$@" -o "$bin" $srcs 2>"$out/build.log"; then
+        -D_GNU_SOURCE -std=gnu11 -o "$bin" $srcs "$@" 2>"$out/build.log"; then
     if grep -q "fuzzer" "$out/build.log" && grep -qi "cannot find\|no such file" "$out/build.log"; then
         cat "$out/build.log" >&2
         echo "run-fuzz: no libFuzzer runtime: skipping" >&2

@@ -63,6 +63,18 @@ check "--ranks 1,3 records ranks 1 and 3 only" \
 check "--send-data logs each send's 8 bytes" \
     '[ "$(dump sd 2 | awk "\$1 == \"MPI_Send\" { print \$4 }" | sort -u)" = 8 ]'
 
+# --- compression: by default message data is compressed once the ranks have
+# exited; --no-compress leaves it. Both read the same (the reader inflates).
+"$drdb" record -o jz -- "$mpiexec" -n 4 "$jacobi" 400 4 > jz.out 2> jz.err
+"$drdb" record -o jr --no-compress -- "$mpiexec" -n 4 "$jacobi" 400 4 > jr.out 2> jr.err
+check "the default compresses the logs and says so" \
+    'grep -q "^drdb: compressed message data: " jz.err && ! grep -q "compressed" jr.err'
+check "a compressed log is smaller" \
+    '[ "$(stat -c %s jz/rank-1.log)" -lt "$(stat -c %s jr/rank-1.log)" ]'
+check "compressed logs stay private (0600)" '[ "$(stat -c %a jz/rank-1.log)" = 600 ]'
+check "compressed and plain logs hold the same events and data sizes" \
+    'dump jz 1 > jz.dump && dump jr 1 > jr.dump && [ -s jz.dump ] && cmp -s jz.dump jr.dump'
+
 # --- -o creates missing parent directories.
 "$drdb" record -o deep/er/run -- "$mpiexec" -n 2 "$anysource" 1 > /dev/null 2>&1
 check "-o creates parent directories" '[ -f deep/er/run/drdb.run ] && [ "$(stat -c %a deep/er/run)" = 700 ]'
