@@ -6,12 +6,14 @@
 #    stops with status 98 and says why; a corrupt log likewise;
 #  - no MPI at replay time: the real libmpich.so.12 and mpiexec made
 #    unreachable (a mount namespace), the replay still reproduces the run;
-#  - a program linked with -ldrdb-replay (no libmpich at all) replays;
+#  - a program linked with -ldrdb-replay (no libmpich at all) replays, one
+#    linked with -ldrdb-record records; MPI_THREAD_MULTIPLE is recorded with
+#    a warning;
 #  - the stub exports every symbol of libmpich.so.12;
 #  - many ranks of one run replay concurrently.
-# usage: test-replay-faults.sh DRDB MPIEXEC STUBDIR DIVERGE CRASH JACOBI CC
+# usage: test-replay-faults.sh DRDB MPIEXEC STUBDIR DIVERGE CRASH JACOBI CC RECDIR
 set -u
-drdb=$1 mpiexec=$2 stubdir=$3 diverge=$4 crash=$5 jacobi=$6 cc=$7
+drdb=$1 mpiexec=$2 stubdir=$3 diverge=$4 crash=$5 jacobi=$6 cc=$7 recdir=$8
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -162,11 +164,15 @@ inc=$(dirname "$("$cc" -print-file-name=libmpich.so.12)")
 cat > "$tmp/lt.c" <<'EOF'
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 int main(int argc, char **argv)
 {
-    int rank, size;
+    int rank, size, provided;
     double t;
-    MPI_Init(&argc, &argv);
+    MPI_Init_thread(&argc, &argv,
+                    argc > 1 && strcmp(argv[1], "multiple") == 0
+                        ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE,
+                    &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     t = MPI_Wtime();
@@ -179,7 +185,9 @@ EOF
 mpich_inc=$(pkg-config --cflags mpich 2>/dev/null)
 if "$cc" $mpich_inc -o "$tmp/lt-mpich" "$tmp/lt.c" $(pkg-config --libs mpich) &&
     "$cc" $mpich_inc -o "$tmp/lt-stub" "$tmp/lt.c" -L"$stubdir" -ldrdb-replay \
-        -Wl,-rpath,"$stubdir"; then
+        -Wl,-rpath,"$stubdir" &&
+    "$cc" $mpich_inc -o "$tmp/lt-rec" "$tmp/lt.c" -L"$recdir" -ldrdb-record \
+        -Wl,-rpath,"$recdir" $(pkg-config --libs mpich); then
     "$drdb" record -o "$tmp/lt" -- "$mpiexec" -n 2 -outfile-pattern "$tmp/lt.out.%r" \
         "$tmp/lt-mpich" > /dev/null 2>&1
     if readelf -d "$tmp/lt-stub" | grep -q 'libmpich' ; then
@@ -193,6 +201,25 @@ if "$cc" $mpich_inc -o "$tmp/lt-mpich" "$tmp/lt.c" $(pkg-config --libs mpich) &&
             show "$tmp/lt.rep"
         fi
     fi
+    # Recording by linking -ldrdb-record before MPICH (no LD_PRELOAD): the
+    # run directory and DRDB_RUN_DIR are all the library needs.
+    mkdir -m 700 "$tmp/ltr"
+    DRDB_RUN_DIR=$tmp/ltr "$mpiexec" -n 2 -outfile-pattern "$tmp/ltr.out.%r" \
+        "$tmp/lt-rec" > /dev/null 2>&1
+    DRDB_REPLAY_DIR=$tmp/ltr DRDB_REPLAY_RANK=0 "$tmp/lt-stub" > "$tmp/ltr.rep" 2>&1
+    if [ -f "$tmp/ltr/rank-1.log" ] && cmp -s "$tmp/ltr.out.0" "$tmp/ltr.rep"; then
+        ok "link time: a program linked with -ldrdb-record records; rank 0 replays"
+    else
+        fail "link time: -ldrdb-record"
+        ls "$tmp/ltr" | show
+        show "$tmp/ltr.rep"
+    fi
+    # MPI_THREAD_MULTIPLE: recorded, with a warning saying what replay can
+    # and cannot promise.
+    "$drdb" record -o "$tmp/ltm" -- "$mpiexec" -n 2 "$tmp/lt-mpich" multiple \
+        > /dev/null 2> "$tmp/e"
+    expect_fail "MPI_THREAD_MULTIPLE: recorded with a warning" $? 0 \
+        "drdb-record: warning: MPI_THREAD_MULTIPLE: calls from several threads are logged in the order they complete; replay reproduces that order only if" "$tmp/e"
 else
     fail "link time: cannot build the test program"
 fi
