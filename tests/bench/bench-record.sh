@@ -39,11 +39,20 @@ for k in "$@"; do specs+=(--kernel "$k"); done
     --mode "$drdb" record -o "$tmp/runs/{run}" -- || exit 1
 
 echo
-echo "== 3. log size: bytes per event beyond the received data (target <= 48)"
-printf "%-28s %10s %12s %12s %10s\n" run events "log bytes" "data bytes" "B/event"
-for d in "$tmp"/runs/*/; do
-    "$drdb" log info "$d" 2>/dev/null | awk -v run="$(basename "$d")" '
+echo "== 3. log size before compression: bytes per event beyond the received data (target <= 48),"
+echo "==    and the size after drdb record's zstd pass"
+printf "%-20s %10s %12s %12s %10s %12s\n" run events "log bytes" "data bytes" "B/event" "compressed"
+size_of() { du -cb "$1"/rank-*.log | tail -n 1 | cut -f1; }
+for k in "$@" "$jacobi 64 50"; do
+    read -r -a cmd <<< "$k"
+    name=$(basename "${cmd[0]}")
+    "$drdb" record --no-compress -o "$tmp/raw-$name" -- "$mpiexec" -n 4 "${cmd[@]}" \
+        > /dev/null 2>&1 || { echo "recording $name failed" >&2; exit 1; }
+    "$drdb" record -o "$tmp/zz-$name" -- "$mpiexec" -n 4 "${cmd[@]}" \
+        > /dev/null 2>&1 || { echo "recording $name failed" >&2; exit 1; }
+    z=$(size_of "$tmp/zz-$name")
+    "$drdb" log info "$tmp/raw-$name" 2>/dev/null | awk -v run="$name" -v z="$z" '
         /^[0-9]+ / && $2 ~ /^[0-9]+$/ { ev += $2; lb += $3 - 256; db += $4 }
-        END { if (ev) printf "%-28s %10d %12d %12d %10.1f\n", run, ev, lb, db, (lb - db) / ev }'
-done | sort -u -k1,1 | awk '{ print; ev += $2; lb += $3; db += $4 }
-    END { if (ev) printf "%-28s %10d %12d %12d %10.1f\n", "all", ev, lb, db, (lb - db) / ev }'
+        END { if (ev) printf "%-20s %10d %12d %12d %10.1f %12d\n", run, ev, lb, db, (lb - db) / ev, z }'
+done | awk '{ print; ev += $2; lb += $3; db += $4; z += $6 }
+    END { if (ev) printf "%-20s %10d %12d %12d %10.1f %12d\n", "all", ev, lb, db, (lb - db) / ev, z }'
