@@ -8,7 +8,8 @@ PKGS="build-essential pkg-config python3 meson ninja-build git
 gdb libreadline-dev mpich libmpich-dev gfortran
 zstd libzstd-dev
 clang libclang-rt-14-dev
-tmux procps"
+tmux procps
+slurmctld slurmd slurm-client"
 
 missing=""
 for p in $PKGS; do
