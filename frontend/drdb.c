@@ -8,6 +8,8 @@
 static const struct fe_subcmd *const subcmds[] = {
     &fe_sub_record,
     &fe_sub_replay,
+    &fe_sub_console,
+    &fe_sub_batch,
     &fe_sub_log,
     &fe_sub_functions,
 };

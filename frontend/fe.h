@@ -24,6 +24,8 @@ extern const struct fe_subcmd fe_sub_functions;
 extern const struct fe_subcmd fe_sub_log;
 extern const struct fe_subcmd fe_sub_record;
 extern const struct fe_subcmd fe_sub_replay;
+extern const struct fe_subcmd fe_sub_console;
+extern const struct fe_subcmd fe_sub_batch;
 
 struct log_event;
 

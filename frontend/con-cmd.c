@@ -1,0 +1,834 @@
+/*
+ * The console's commands: one table (con_cmds[]), each entry with its name,
+ * alias, usage, summary, preconditions and handler. `help` and
+ * docs/commands.md are generated from the table.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "con.h"
+#include "fe.h"
+
+/* ---- merged answers ---------------------------------------------------------- */
+
+static int cmp_group(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return y[1] - x[1]; /* larger groups first */
+}
+
+void con_print_merged(struct con *c, struct con_answer *ans, int n)
+{
+    /* groups[i] = {first index of the group, size} */
+    int *group = calloc((size_t)n, sizeof *group), ng = 0;
+    int(*groups)[2] = calloc((size_t)n + 1, sizeof *groups);
+    struct rankset s;
+    char buf[512];
+    if (!group || !groups || rs_init(&s, c->nranks) < 0) {
+        free(group);
+        free(groups);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!ans[i].text)
+            continue;
+        group[i] = -1;
+        for (int g = 0; c->merge && g < ng; g++)
+            if (strcmp(ans[groups[g][0]].text, ans[i].text) == 0) {
+                group[i] = g;
+                groups[g][1]++;
+                break;
+            }
+        if (group[i] < 0) {
+            group[i] = ng;
+            groups[ng][0] = i;
+            groups[ng][1] = 1;
+            ng++;
+        }
+    }
+    /* Remember each group's id before sorting. */
+    int(*order)[2] = calloc((size_t)ng + 1, sizeof *order);
+    for (int g = 0; order && g < ng; g++) {
+        order[g][0] = g;
+        order[g][1] = groups[g][1];
+    }
+    if (order)
+        qsort(order, (size_t)ng, sizeof *order, cmp_group);
+    for (int o = 0; order && o < ng; o++) {
+        int g = order[o][0];
+        rs_clear(&s);
+        for (int i = 0; i < n; i++)
+            if (ans[i].text && group[i] == g)
+                rs_add(&s, ans[i].rank);
+        const char *text = ans[groups[g][0]].text;
+        /* A multi-line answer: the tag on its own line. */
+        if (strchr(text, '\n'))
+            printf("[%s]\n%s\n", rs_format(&s, buf, sizeof buf), text);
+        else
+            printf("[%s] %s\n", rs_format(&s, buf, sizeof buf), text);
+    }
+    fflush(stdout);
+    rs_release(&s);
+    free(order);
+    free(group);
+    free(groups);
+}
+
+/* ---- sending one command to every rank of a set --------------------------- */
+
+typedef char *formatter(const struct mi_reply *r, const char *arg);
+
+struct slot {
+    struct con_answer *ans;
+    formatter *fmt;
+    const char *arg;
+    int failed;
+};
+
+static char *fmt_error(const struct mi_reply *r)
+{
+    char *t = NULL;
+    if (asprintf(&t, "error: %s", r->message ? r->message
+                                               : mi_strerror(r->status)) < 0)
+        return NULL;
+    return t;
+}
+
+static void on_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
+{
+    struct slot *sl = ud;
+    (void)g;
+    if (r->status != 0) {
+        sl->failed = 1;
+        sl->ans->text = fmt_error(r);
+        return;
+    }
+    sl->ans->text = sl->fmt ? sl->fmt(r, sl->arg) : NULL;
+}
+
+/* Sends the MI command BUILD(rank) to every rank of SET, waits for all the
+ * replies, prints them merged. Returns -1 when a rank failed. */
+static int run_merged(struct con *c, const struct rankset *set,
+                      const char *mi, formatter *fmt, const char *arg)
+{
+    int n = rs_count(set), i = 0, failed = 0;
+    struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
+    struct slot *slots = calloc((size_t)n + 1, sizeof *slots);
+    if (!ans || !slots) {
+        free(ans);
+        free(slots);
+        return -1;
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        ans[i].rank = r;
+        slots[i] = (struct slot){&ans[i], fmt, arg, 0};
+        if (mi_gdb_send(c->ranks[r].gdb, mi, c->timeout_ms, on_reply,
+                        &slots[i]) < 0) {
+            slots[i].failed = 1;
+            ans[i].text = strdup("error: its GDB is gone");
+        }
+        i++;
+    }
+    if (con_wait(c, set, 0) < 0)
+        fprintf(stderr, "drdb: timed out after %d ms\n", c->timeout_ms);
+    for (int k = 0; k < n; k++)
+        if (!slots[k].failed && !ans[k].text && fmt) {
+            ans[k].text = strdup("error: no answer (timed out)");
+            slots[k].failed = 1;
+        }
+    con_print_merged(c, ans, n);
+    for (int k = 0; k < n; k++) {
+        failed |= slots[k].failed;
+        free(ans[k].text);
+    }
+    free(ans);
+    free(slots);
+    return failed ? -1 : 0;
+}
+
+static char *fmt_value(const struct mi_reply *r, const char *expr)
+{
+    const char *v = mi_get_str(r->record, "value");
+    char *t = NULL;
+    if (asprintf(&t, "%s = %s", expr, v ? v : "?") < 0)
+        return NULL;
+    return t;
+}
+
+static char *fmt_console(const struct mi_reply *r, const char *arg)
+{
+    (void)arg;
+    size_t len = r->console_len;
+    while (len && (r->console[len - 1] == '\n'))
+        len--;
+    return len ? strndup(r->console, len) : strdup("(no output)");
+}
+
+/* Builds "-OP ARG" with ARG quoted. */
+static char *mi_with_arg(const char *op, const char *arg)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_op(&mc, op);
+    if (arg && *arg)
+        mi_cmd_arg(&mc, arg);
+    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
+    mi_cmd_release(&mc);
+    return s;
+}
+
+static char *mi_console(const char *cli)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, cli);
+    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
+    mi_cmd_release(&mc);
+    return s;
+}
+
+/* ---- execution ------------------------------------------------------------------ */
+
+/* Prints where each rank of SET is now, merged. */
+static void print_where(struct con *c, const struct rankset *set)
+{
+    int n = rs_count(set), i = 0;
+    struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
+    if (!ans)
+        return;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        struct con_rank *k = &c->ranks[r];
+        ans[i].rank = r;
+        if (k->state == CON_STOPPED || k->state == CON_DIVERGED)
+            asprintf(&ans[i].text, "%s%s%s%s", k->state == CON_DIVERGED
+                                                   ? "diverged: "
+                                                   : "",
+                     k->where, k->reason[0] ? ", " : "", k->reason);
+        else
+            asprintf(&ans[i].text, "%s%s%s", con_state_name(k->state),
+                     k->reason[0] ? ": " : "", k->reason);
+        i++;
+    }
+    con_print_merged(c, ans, n);
+    for (int k = 0; k < n; k++)
+        free(ans[k].text);
+    free(ans);
+}
+
+static int exec_cmd(struct con *c, const struct rankset *set, const char *mi)
+{
+    int rc = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        c->ranks[r].reason[0] = '\0';
+        if (mi_gdb_send(c->ranks[r].gdb, mi, 0, NULL, NULL) < 0)
+            rc = -1;
+    }
+    if (con_wait(c, set, 1) < 0) {
+        fprintf(stderr, "drdb: timed out after %d ms: the ranks still "
+                "running are left running ('interrupt' stops them)\n",
+                c->timeout_ms);
+        rc = -1;
+    }
+    print_where(c, set);
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && (c->ranks[r].state == CON_DIVERGED ||
+                               c->ranks[r].state == CON_LOST))
+            rc = -1;
+    return rc;
+}
+
+#define EXEC(fn, op)                                                        \
+    static int fn(struct con *c, const struct rankset *set, const char *a)  \
+    {                                                                       \
+        char *mi = mi_with_arg(op, a);                                      \
+        int rc = mi ? exec_cmd(c, set, mi) : -1;                            \
+        free(mi);                                                           \
+        return rc;                                                          \
+    }
+EXEC(cmd_continue, "-exec-continue")
+EXEC(cmd_next, "-exec-next")
+EXEC(cmd_step, "-exec-step")
+EXEC(cmd_finish, "-exec-finish")
+EXEC(cmd_until, "-exec-until")
+
+static int cmd_advance(struct con *c, const struct rankset *set, const char *a)
+{
+    if (!*a) {
+        fprintf(stderr, "drdb: advance LOCATION: where to?\n");
+        return -1;
+    }
+    char *mi = mi_with_arg("-exec-until", a);
+    int rc = mi ? exec_cmd(c, set, mi) : -1;
+    free(mi);
+    return rc;
+}
+
+static int cmd_interrupt(struct con *c, const struct rankset *set,
+                         const char *a)
+{
+    (void)a;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && c->ranks[r].state == CON_RUNNING)
+            mi_gdb_interrupt(c->ranks[r].gdb);
+    con_wait(c, set, 1);
+    print_where(c, set);
+    return 0;
+}
+
+static int cmd_restart(struct con *c, const struct rankset *set,
+                       const char *a)
+{
+    (void)a;
+    con_drop(c, set);
+    return con_replay(c, set);
+}
+
+/* ---- breakpoints ------------------------------------------------------------ */
+
+struct bpt {
+    int id;
+    char loc[512];
+    int temp;
+    struct rankset set;
+    int *gdbno; /* per rank; 0: none */
+};
+static struct bpt bpts[256];
+static int nbpts, next_bpt = 1;
+
+static char *fmt_bkpt(const struct mi_reply *r, const char *arg)
+{
+    (void)arg;
+    const char *where = mi_get_str(r->record, "bkpt.func");
+    const char *file = mi_get_str(r->record, "bkpt.file");
+    const char *line = mi_get_str(r->record, "bkpt.line");
+    const char *pending = mi_get_str(r->record, "bkpt.pending");
+    char *t = NULL;
+    if (pending)
+        asprintf(&t, "pending: %s", pending);
+    else if (file && line)
+        asprintf(&t, "at %s () %s:%s", where ? where : "??", file, line);
+    else
+        asprintf(&t, "set");
+    return t;
+}
+
+static int break_common(struct con *c, const struct rankset *set,
+                        const char *a, int temp)
+{
+    if (!*a) {
+        fprintf(stderr, "drdb: break LOCATION [if CONDITION]\n");
+        return -1;
+    }
+    if (nbpts == (int)(sizeof bpts / sizeof bpts[0])) {
+        fprintf(stderr, "drdb: too many breakpoints: delete some\n");
+        return -1;
+    }
+    /* LOCATION [if CONDITION] */
+    char loc[512], cond[512] = "";
+    const char *ifp = strstr(a, " if ");
+    size_t ll = ifp ? (size_t)(ifp - a) : strlen(a);
+    snprintf(loc, sizeof loc, "%.*s", (int)ll, a);
+    if (ifp)
+        snprintf(cond, sizeof cond, "%s", ifp + 4);
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_op(&mc, "-break-insert");
+    mi_cmd_arg(&mc, "-f");
+    if (temp)
+        mi_cmd_arg(&mc, "-t");
+    if (cond[0]) {
+        mi_cmd_arg(&mc, "-c");
+        mi_cmd_arg(&mc, cond);
+    }
+    mi_cmd_arg(&mc, loc);
+    char *mi = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
+    mi_cmd_release(&mc);
+    if (!mi)
+        return -1;
+    struct bpt *b = &bpts[nbpts];
+    b->id = next_bpt;
+    b->temp = temp;
+    snprintf(b->loc, sizeof b->loc, "%s", a);
+    rs_init(&b->set, c->nranks);
+    rs_copy(&b->set, set);
+    b->gdbno = calloc((size_t)c->nranks, sizeof *b->gdbno);
+    printf("breakpoint %d: %s\n", b->id, a);
+    int rc = run_merged(c, set, mi, fmt_bkpt, NULL);
+    free(mi);
+    /* Each rank's own number: its newest breakpoint. */
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        struct mi_reply rep;
+        if (mi_gdb_exec_sync(c->ranks[r].gdb, "-break-list", &rep, 5000) == 0) {
+            const struct mi_value *body = mi_get(rep.record,
+                                                 "BreakpointTable.body");
+            long long best = 0;
+            for (const struct mi_value *v = body ? body->first : NULL; v;
+                 v = v->next) {
+                const struct mi_value *num = mi_value_get(v, "number");
+                if (num && num->str && atoll(num->str) > best)
+                    best = atoll(num->str);
+            }
+            b->gdbno[r] = (int)best;
+        }
+        mi_reply_release(&rep);
+    }
+    nbpts++;
+    next_bpt++;
+    return rc;
+}
+
+static int cmd_break(struct con *c, const struct rankset *set, const char *a)
+{
+    return break_common(c, set, a, 0);
+}
+
+static int cmd_tbreak(struct con *c, const struct rankset *set, const char *a)
+{
+    return break_common(c, set, a, 1);
+}
+
+static int cmd_delete(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)set;
+    int id = atoi(a), rc = -1;
+    for (int i = 0; i < nbpts; i++) {
+        if (bpts[i].id != id && *a)
+            continue;
+        for (int r = 0; r < c->nranks; r++) {
+            if (!bpts[i].gdbno[r] || !c->ranks[r].gdb)
+                continue;
+            char mi[64];
+            snprintf(mi, sizeof mi, "-break-delete %d", bpts[i].gdbno[r]);
+            mi_gdb_send(c->ranks[r].gdb, mi, 0, NULL, NULL);
+        }
+        rs_release(&bpts[i].set);
+        free(bpts[i].gdbno);
+        bpts[i] = bpts[--nbpts];
+        i--;
+        rc = 0;
+    }
+    con_wait(c, &c->focus, 0);
+    if (rc < 0)
+        fprintf(stderr, "drdb: no breakpoint %s ('info breakpoints' lists "
+                "them)\n", a);
+    return rc;
+}
+
+/* ---- data --------------------------------------------------------------------- */
+
+static int cmd_print(struct con *c, const struct rankset *set, const char *a)
+{
+    if (!*a) {
+        fprintf(stderr, "drdb: print EXPRESSION\n");
+        return -1;
+    }
+    char *mi = mi_with_arg("-data-evaluate-expression", a);
+    int rc = mi ? run_merged(c, set, mi, fmt_value, a) : -1;
+    free(mi);
+    return rc;
+}
+
+static char *fmt_frames(const struct mi_reply *r, const char *arg)
+{
+    (void)arg;
+    const struct mi_value *stack = mi_get(r->record, "stack");
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return NULL;
+    for (const struct mi_value *fr = stack ? stack->first : NULL; fr;
+         fr = fr->next) {
+        const struct mi_value *lv = mi_value_get(fr, "level");
+        const struct mi_value *fn = mi_value_get(fr, "func");
+        const struct mi_value *fi = mi_value_get(fr, "file");
+        const struct mi_value *li = mi_value_get(fr, "line");
+        fprintf(f, "%s#%-2s %s ()", fr == stack->first ? "" : "\n",
+                lv && lv->str ? lv->str : "?",
+                fn && fn->str ? fn->str : "??");
+        if (fi && fi->str && li && li->str)
+            fprintf(f, " at %s:%s", fi->str, li->str);
+    }
+    fclose(f);
+    return out;
+}
+
+static int cmd_backtrace(struct con *c, const struct rankset *set,
+                         const char *a)
+{
+    char *mi = NULL;
+    if (*a && asprintf(&mi, "-stack-list-frames 0 %d", atoi(a) - 1) < 0)
+        return -1;
+    int rc = run_merged(c, set, mi ? mi : "-stack-list-frames", fmt_frames,
+                        NULL);
+    free(mi);
+    return rc;
+}
+
+/* Commands GDB's CLI does well: passed through, answers merged. */
+static int passthrough(struct con *c, const struct rankset *set,
+                       const char *cli)
+{
+    char *mi = mi_console(cli);
+    int rc = mi ? run_merged(c, set, mi, fmt_console, NULL) : -1;
+    free(mi);
+    return rc;
+}
+
+#define CLI(fn, word)                                                       \
+    static int fn(struct con *c, const struct rankset *set, const char *a)  \
+    {                                                                       \
+        char cli[4096];                                                     \
+        snprintf(cli, sizeof cli, "%s %s", word, a);                        \
+        return passthrough(c, set, cli);                                    \
+    }
+CLI(cmd_info, "info")
+CLI(cmd_list, "list")
+CLI(cmd_ptype, "ptype")
+CLI(cmd_whatis, "whatis")
+CLI(cmd_x, "x")
+CLI(cmd_frame, "frame")
+CLI(cmd_up, "up")
+CLI(cmd_down, "down")
+CLI(cmd_setvar, "set var")
+CLI(cmd_display, "display")
+
+static int cmd_gdb(struct con *c, const struct rankset *set, const char *a)
+{
+    if (!*a) {
+        fprintf(stderr, "drdb: gdb COMMAND: which GDB command?\n");
+        return -1;
+    }
+    return passthrough(c, set, a);
+}
+
+/* assert EXPR: true (non-zero) on every rank of the set. */
+static int cmd_assert(struct con *c, const struct rankset *set, const char *a)
+{
+    int n = rs_count(set), i = 0, bad = 0;
+    struct rankset fails;
+    char buf[256];
+    if (!*a || rs_init(&fails, c->nranks) < 0) {
+        fprintf(stderr, "drdb: assert EXPRESSION\n");
+        return -1;
+    }
+    for (int r = 0; r < c->nranks && i < n; r++) {
+        if (!rs_has(set, r))
+            continue;
+        i++;
+        char *mi = mi_with_arg("-data-evaluate-expression", a);
+        struct mi_reply rep;
+        int st = mi ? mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep,
+                                       c->timeout_ms)
+                    : -1;
+        const char *v = st == 0 ? mi_get_str(rep.record, "value") : NULL;
+        if (!v || strtol(v, NULL, 0) == 0) {
+            rs_add(&fails, r);
+            printf("[%d] assert %s failed: %s\n", r, a,
+                   v ? v : (rep.message ? rep.message : "no value"));
+            bad = 1;
+        }
+        if (mi)
+            mi_reply_release(&rep);
+        free(mi);
+    }
+    if (!bad)
+        printf("[%s] assert %s: true\n", rs_format(set, buf, sizeof buf), a);
+    rs_release(&fails);
+    return bad ? -1 : 0;
+}
+
+/* ---- the session -------------------------------------------------------------- */
+
+static int cmd_status(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)a;
+    printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || (!k->gdb && k->state == CON_OFF &&
+                                rs_count(set) > 16))
+            continue;
+        char ev[64] = "-";
+        const char *fn = "";
+        if (k->gdb && (k->state == CON_STOPPED || k->state == CON_DIVERGED)) {
+            struct mi_reply rep;
+            long long e = -1, f = 0;
+            if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression drdb_event",
+                                 &rep, 5000) == 0)
+                mi_get_int(rep.record, "value", &e);
+            mi_reply_release(&rep);
+            if (mi_gdb_exec_sync(k->gdb,
+                                 "-data-evaluate-expression drdb_current_fn",
+                                 &rep, 5000) == 0)
+                mi_get_int(rep.record, "value", &f);
+            mi_reply_release(&rep);
+            if (e >= 0)
+                snprintf(ev, sizeof ev, "%lld/%llu", e,
+                         (unsigned long long)c->nevents[r]);
+            fn = f > 0 ? log_func_name((int)f) : "";
+        } else {
+            snprintf(ev, sizeof ev, "-/%llu",
+                     (unsigned long long)c->nevents[r]);
+        }
+        printf("%-5d %-9s %-22s %s%s%s%s%s\n", r, con_state_name(k->state),
+               ev, k->state == CON_STOPPED || k->state == CON_DIVERGED
+                       ? k->where
+                       : k->reason,
+               *fn ? " in " : "", fn,
+               k->state == CON_STOPPED && k->reason[0] ? ", " : "",
+               k->state == CON_STOPPED ? k->reason : "");
+    }
+    fflush(stdout);
+    return 0;
+}
+
+static int cmd_replay(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)a;
+    int rc = con_replay(c, set);
+    print_where(c, set);
+    return rc;
+}
+
+static int cmd_drop(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)a;
+    con_drop(c, set);
+    return 0;
+}
+
+static int cmd_focus(struct con *c, const struct rankset *set, const char *a)
+{
+    char buf[256];
+    (void)set;
+    if (*a) {
+        int at;
+        const char *why;
+        const char *s = *a == '@' ? a + 1 : a;
+        struct rankset t;
+        rs_init(&t, c->nranks);
+        if (rs_parse(c, s, strcspn(s, " \t"), &t, &at, &why) < 0) {
+            rs_report(s, strcspn(s, " \t"), at, why);
+            rs_release(&t);
+            return -1;
+        }
+        rs_copy(&c->focus, &t);
+        rs_release(&t);
+    }
+    printf("focus: %s\n", rs_format(&c->focus, buf, sizeof buf));
+    return 0;
+}
+
+static int cmd_defset(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)set;
+    char name[64];
+    int len = 0;
+    while (a[len] && !isspace((unsigned char)a[len]))
+        len++;
+    const char *def = a + len;
+    while (isspace((unsigned char)*def))
+        def++;
+    if (!len || len >= (int)sizeof name || !*def ||
+        !(isalpha((unsigned char)a[0]) || a[0] == '_')) {
+        fprintf(stderr, "drdb: defset NAME SET, e.g. defset bad 3,7\n");
+        return -1;
+    }
+    snprintf(name, sizeof name, "%.*s", len, a);
+    struct rankset t;
+    rs_init(&t, c->nranks);
+    if (con_named_set(c, name, &t) == 0) {
+        int builtin = 1;
+        for (int i = 0; i < c->nsets; i++)
+            builtin &= strcmp(c->sets[i].name, name) != 0;
+        if (builtin) {
+            fprintf(stderr, "drdb: '%s' is a built-in set\n", name);
+            rs_release(&t);
+            return -1;
+        }
+    }
+    int at;
+    const char *why, *s = *def == '@' ? def + 1 : def;
+    if (rs_parse(c, s, strcspn(s, " \t"), &t, &at, &why) < 0) {
+        rs_report(s, strcspn(s, " \t"), at, why);
+        rs_release(&t);
+        return -1;
+    }
+    int i;
+    for (i = 0; i < c->nsets && strcmp(c->sets[i].name, name); i++)
+        ;
+    if (i == c->nsets) {
+        if (c->nsets == (int)(sizeof c->sets / sizeof c->sets[0])) {
+            fprintf(stderr, "drdb: too many named sets\n");
+            rs_release(&t);
+            return -1;
+        }
+        snprintf(c->sets[i].name, sizeof c->sets[i].name, "%s", name);
+        rs_init(&c->sets[i].set, c->nranks);
+        c->nsets++;
+    }
+    rs_copy(&c->sets[i].set, &t);
+    rs_release(&t);
+    return 0;
+}
+
+static int cmd_quit(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)set;
+    (void)a;
+    c->quit = 1;
+    return 0;
+}
+
+static int cmd_set(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)set;
+    if (strncmp(a, "merge ", 6) == 0) {
+        c->merge = strstr(a + 6, "on") != NULL;
+        return 0;
+    }
+    if (strncmp(a, "timeout ", 8) == 0) {
+        c->timeout_ms = atoi(a + 8);
+        return 0;
+    }
+    fprintf(stderr, "drdb: set merge on|off, set timeout MS\n");
+    return -1;
+}
+
+static int cmd_help(struct con *c, const struct rankset *set, const char *a);
+
+const struct con_cmd con_cmds[] = {
+    {"advance", NULL, "advance LOCATION", "run to LOCATION (or a stop)",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_advance},
+    {"assert", NULL, "assert EXPRESSION",
+     "fail unless EXPRESSION is true on every rank",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_assert},
+    {"backtrace", "bt", "backtrace [N]", "the stack, merged across ranks",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_backtrace},
+    {"break", "b", "break LOCATION [if CONDITION]",
+     "a breakpoint on every rank of the set", CON_NEEDS_RANKS, cmd_break},
+    {"continue", "c", "continue", "resume until a breakpoint or the end",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_continue},
+    {"defset", NULL, "defset NAME SET", "name a rank set (then @NAME)", 0,
+     cmd_defset},
+    {"delete", "d", "delete [N]", "delete breakpoint N (all: no N)", 0,
+     cmd_delete},
+    {"display", NULL, "display EXPRESSION", "GDB's display",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_display},
+    {"down", NULL, "down [N]", "select an inner frame",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_down},
+    {"drop", NULL, "drop", "end the replay of the ranks of the set",
+     CON_NEEDS_RANKS, cmd_drop},
+    {"finish", NULL, "finish", "run until the current function returns",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_finish},
+    {"focus", NULL, "focus [SET]",
+     "the ranks later commands go to (the prompt shows it)", 0, cmd_focus},
+    {"frame", "f", "frame [N]", "select or show a frame",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_frame},
+    {"gdb", NULL, "gdb COMMAND", "any GDB command, answers merged",
+     CON_NEEDS_RANKS, cmd_gdb},
+    {"help", "h", "help [COMMAND]", "the commands, or one in full", 0,
+     cmd_help},
+    {"info", "i", "info locals|args|frame|registers|...",
+     "GDB's info, merged", CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_info},
+    {"interrupt", NULL, "interrupt", "stop running ranks", CON_NEEDS_RANKS,
+     cmd_interrupt},
+    {"list", "l", "list [LOCATION]", "source lines",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_list},
+    {"next", "n", "next", "the next source line, over calls",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_next},
+    {"print", "p", "print EXPRESSION", "evaluate, merged across ranks",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_print},
+    {"ptype", NULL, "ptype EXPRESSION", "the type of an expression",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_ptype},
+    {"quit", "q", "quit", "end the session (and every replay)", 0, cmd_quit},
+    {"replay", NULL, "replay",
+     "start the replay of the ranks of the set, stopped at main", 0,
+     cmd_replay},
+    {"restart", NULL, "restart",
+     "re-run ranks from the start of their logs, to main", CON_NEEDS_RANKS,
+     cmd_restart},
+    {"set", NULL, "set merge on|off | set timeout MS", "session options", 0,
+     cmd_set},
+    {"setvar", NULL, "setvar VARIABLE = VALUE", "assign (GDB's set var)",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_setvar},
+    {"status", NULL, "status",
+     "each rank: state, event number of total, current MPI call, where", 0,
+     cmd_status},
+    {"step", "s", "step", "the next source line, into calls",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_step},
+    {"tbreak", NULL, "tbreak LOCATION [if CONDITION]",
+     "a breakpoint that deletes itself", CON_NEEDS_RANKS, cmd_tbreak},
+    {"until", "u", "until", "the next line, not back into a loop",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_until},
+    {"up", NULL, "up [N]", "select an outer frame",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_up},
+    {"whatis", NULL, "whatis EXPRESSION", "the type name of an expression",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_whatis},
+    {"x", NULL, "x/FMT ADDRESS", "examine memory",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_x},
+};
+const int con_ncmds = sizeof con_cmds / sizeof con_cmds[0];
+
+const struct con_cmd *con_cmd_find(const char *name, size_t len)
+{
+    const struct con_cmd *found = NULL;
+    int matches = 0;
+    for (int i = 0; i < con_ncmds; i++) {
+        const struct con_cmd *k = &con_cmds[i];
+        if ((strlen(k->name) == len && strncmp(k->name, name, len) == 0) ||
+            (k->alias && strlen(k->alias) == len &&
+             strncmp(k->alias, name, len) == 0))
+            return k;
+        if (strncmp(k->name, name, len) == 0) {
+            found = k;
+            matches++;
+        }
+    }
+    if (matches == 1)
+        return found;
+    if (matches > 1) {
+        fprintf(stderr, "drdb: ambiguous command '%.*s', could be:",
+                (int)len, name);
+        for (int i = 0; i < con_ncmds; i++)
+            if (strncmp(con_cmds[i].name, name, len) == 0)
+                fprintf(stderr, " %s", con_cmds[i].name);
+        fputc('\n', stderr);
+    } else {
+        fprintf(stderr, "drdb: unknown command '%.*s'; 'help' lists the "
+                "commands\n", (int)len, name);
+    }
+    return NULL;
+}
+
+static int cmd_help(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)c;
+    (void)set;
+    if (*a) {
+        const struct con_cmd *k = con_cmd_find(a, strcspn(a, " \t"));
+        if (!k)
+            return -1;
+        printf("usage: [@SET] %s\n%s%s%s\n", k->usage, k->summary,
+               k->alias ? "\nalias: " : "", k->alias ? k->alias : "");
+        return 0;
+    }
+    printf("commands (any unique prefix works; '@SET COMMAND' runs one on a "
+           "rank set):\n");
+    for (int i = 0; i < con_ncmds; i++)
+        printf("  %-34s %s\n", con_cmds[i].usage, con_cmds[i].summary);
+    printf("rank sets: 0-3,8  names (all stopped running exited diverged "
+           "lost, defset)\n  operators: ',' union, '&' intersection, '!' "
+           "difference, (...)\n");
+    return 0;
+}

@@ -1,0 +1,524 @@
+/*
+ * The console's session: the run, one GDB per replayed rank, the poll loop
+ * that drives them, the ranks' program output, and the dispatch of command
+ * lines to the command table (con-cmd.c).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "con.h"
+#include "fe.h"
+
+const char *con_state_name(enum con_state s)
+{
+    static const char *const names[] = {"-",       "starting", "stopped",
+                                        "running", "exited",   "diverged",
+                                        "lost"};
+    return names[s];
+}
+
+/* ---- the session ---------------------------------------------------------- */
+
+int con_open(struct con *c, const char *dir, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->merge = 1;
+    if (!realpath(dir, c->dir)) {
+        snprintf(err, errlen, "cannot open run '%s': %s", dir,
+                 strerror(errno));
+        return -1;
+    }
+    if (log_run_open(&c->run, c->dir, err, errlen) < 0)
+        return -1;
+    c->nranks = c->run.world_size;
+    c->ranks = calloc((size_t)c->nranks, sizeof *c->ranks);
+    c->nevents = calloc((size_t)c->nranks, sizeof *c->nevents);
+    if (!c->ranks || !c->nevents || rs_init(&c->focus, c->nranks) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        c->ranks[r].rank = r;
+        char path[PATH_MAX + 32];
+        struct log_rank lr;
+        char e[256];
+        log_rank_path(path, sizeof path, c->dir, r);
+        if (log_rank_open(&lr, path, e, sizeof e) == 0) {
+            c->nevents[r] = lr.nevents;
+            log_rank_release(&lr);
+        }
+    }
+    if (!log_run_get(&c->run, "exe", c->exe, sizeof c->exe) ||
+        !log_run_get(&c->run, "argv", c->args, sizeof c->args)) {
+        snprintf(err, errlen, "'%s' does not say which program ran", dir);
+        return -1;
+    }
+    if (!log_run_get(&c->run, "cwd", c->cwd, sizeof c->cwd))
+        c->cwd[0] = '\0';
+    if (fe_find_stub(c->stub, sizeof c->stub) < 0) {
+        snprintf(err, errlen, "cannot find the replay stub (libmpich.so.12 "
+                 "of drdb); set DRDB_REPLAY_LIB_DIR to its directory");
+        return -1;
+    }
+    return 0;
+}
+
+void con_close(struct con *c)
+{
+    for (int r = 0; c->ranks && r < c->nranks; r++)
+        if (c->ranks[r].gdb) {
+            mi_gdb_free(c->ranks[r].gdb);
+            c->ranks[r].gdb = NULL;
+        }
+    for (int i = 0; i < c->nsets; i++)
+        rs_release(&c->sets[i].set);
+    rs_release(&c->focus);
+    free(c->ranks);
+    free(c->nevents);
+    log_run_release(&c->run);
+}
+
+int con_named_set(struct con *c, const char *name, struct rankset *out)
+{
+    static const struct {
+        const char *name;
+        int state; /* -1: any replayed rank */
+    } dyn[] = {{"all", -1},
+               {"stopped", CON_STOPPED},
+               {"running", CON_RUNNING},
+               {"exited", CON_EXITED},
+               {"diverged", CON_DIVERGED},
+               {"lost", CON_LOST}};
+    for (size_t i = 0; i < sizeof dyn / sizeof dyn[0]; i++) {
+        if (strcmp(name, dyn[i].name) != 0)
+            continue;
+        rs_clear(out);
+        for (int r = 0; r < c->nranks; r++)
+            if (dyn[i].state < 0 ? 1 : (int)c->ranks[r].state == dyn[i].state)
+                rs_add(out, r);
+        return 0;
+    }
+    for (int i = 0; i < c->nsets; i++)
+        if (strcmp(c->sets[i].name, name) == 0) {
+            rs_copy(out, &c->sets[i].set);
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- program output ------------------------------------------------------ */
+
+/* Prints rank R's complete output lines as "[R] line". */
+static void pty_drain(struct con_rank *k)
+{
+    int fd = k->gdb ? mi_gdb_pty_fd(k->gdb) : -1;
+    if (fd < 0)
+        return;
+    for (;;) {
+        ssize_t n = read(fd, k->outbuf + k->outlen,
+                         sizeof k->outbuf - 1 - k->outlen);
+        if (n <= 0)
+            break;
+        k->outlen += (size_t)n;
+        char *start = k->outbuf, *nl;
+        while ((nl = memchr(start, '\n', k->outlen -
+                                             (size_t)(start - k->outbuf)))) {
+            size_t len = (size_t)(nl - start);
+            if (len && start[len - 1] == '\r')
+                len--;
+            printf("[%d] %.*s\n", k->rank, (int)len, start);
+            start = nl + 1;
+        }
+        size_t rest = k->outlen - (size_t)(start - k->outbuf);
+        memmove(k->outbuf, start, rest);
+        k->outlen = rest;
+        if (k->outlen == sizeof k->outbuf - 1) { /* a very long line */
+            printf("[%d] %.*s\n", k->rank, (int)k->outlen, k->outbuf);
+            k->outlen = 0;
+        }
+    }
+    fflush(stdout);
+}
+
+/* ---- GDB events ------------------------------------------------------------ */
+
+static void set_where(struct con_rank *k, const struct mi_record *rec)
+{
+    const char *func = mi_get_str(rec, "frame.func");
+    const char *file = mi_get_str(rec, "frame.file");
+    const char *line = mi_get_str(rec, "frame.line");
+    if (file && line)
+        snprintf(k->where, sizeof k->where, "%s () at %s:%s",
+                 func ? func : "??", file, line);
+    else
+        snprintf(k->where, sizeof k->where, "%s ()", func ? func : "??");
+}
+
+static void on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
+{
+    struct con_rank *k = ud;
+    (void)g;
+    if (rec->kind != MI_RECORD_EXEC)
+        return;
+    if (strcmp(rec->klass, "running") == 0) {
+        k->state = CON_RUNNING;
+        return;
+    }
+    if (strcmp(rec->klass, "stopped") != 0)
+        return;
+    const char *reason = mi_get_str(rec, "reason");
+    reason = reason ? reason : "";
+    if (strncmp(reason, "exited", 6) == 0) {
+        /* GDB prints the exit code in octal ("01"). */
+        const char *s = mi_get_str(rec, "exit-code");
+        k->exit_code = s ? (int)strtol(s, NULL, 8) : 0;
+        k->state = CON_EXITED;
+        snprintf(k->reason, sizeof k->reason, "exited with status %d",
+                 k->exit_code);
+        k->where[0] = '\0';
+        return;
+    }
+    if (strcmp(reason, "signal-received") == 0 &&
+        mi_get_str(rec, "signal-name") &&
+        strcmp(mi_get_str(rec, "signal-name"), "SIGINT") != 0 &&
+        strcmp(mi_get_str(rec, "signal-name"), "0") != 0)
+        snprintf(k->reason, sizeof k->reason, "signal %s",
+                 mi_get_str(rec, "signal-name"));
+    else
+        snprintf(k->reason, sizeof k->reason, "%s", reason);
+    set_where(k, rec);
+    const char *func = mi_get_str(rec, "frame.func");
+    k->state = func && strcmp(func, "drdb_divergence_hook") == 0
+                   ? CON_DIVERGED
+                   : CON_STOPPED;
+}
+
+/* A reply nobody reads: a failure marks the rank. */
+static void on_setup_reply(struct mi_gdb *g, const struct mi_reply *r,
+                           void *ud)
+{
+    struct con_rank *k = ud;
+    (void)g;
+    if (r->status != 0 && k->state == CON_STARTING) {
+        snprintf(k->reason, sizeof k->reason, "%s: %s", r->command,
+                 r->message ? r->message : mi_strerror(r->status));
+        k->state = CON_LOST;
+    }
+}
+
+/* ---- the poll loop ---------------------------------------------------------- */
+
+static int busy(const struct con_rank *k, int want_stop)
+{
+    if (!k->gdb || k->state == CON_LOST)
+        return 0;
+    if (mi_gdb_pending(k->gdb))
+        return 1;
+    return want_stop && (k->state == CON_RUNNING || k->state == CON_STARTING);
+}
+
+int con_wait(struct con *c, const struct rankset *set, int want_stop)
+{
+    int64_t deadline = c->timeout_ms > 0 ? mi_now_ms() + c->timeout_ms : -1;
+    struct pollfd *fds = malloc((size_t)c->nranks *
+                                (MI_GDB_MAX_POLLFDS + 1) * sizeof *fds);
+    int *owner = malloc((size_t)c->nranks * (MI_GDB_MAX_POLLFDS + 1) *
+                        sizeof *owner);
+    int rc = 0;
+    if (!fds || !owner) {
+        free(fds);
+        free(owner);
+        return -1;
+    }
+    for (;;) {
+        int any = 0, n = 0;
+        for (int r = 0; r < c->nranks; r++) {
+            struct con_rank *k = &c->ranks[r];
+            if (!k->gdb || k->state == CON_LOST)
+                continue;
+            if (rs_has(set, r) && busy(k, want_stop))
+                any = 1;
+            int m = mi_gdb_pollfds(k->gdb, fds + n, MI_GDB_MAX_POLLFDS);
+            for (int i = 0; i < m; i++)
+                owner[n + i] = r;
+            n += m;
+            if (mi_gdb_pty_fd(k->gdb) >= 0) {
+                fds[n].fd = mi_gdb_pty_fd(k->gdb);
+                fds[n].events = POLLIN;
+                fds[n].revents = 0;
+                owner[n++] = -1 - r;
+            }
+        }
+        if (!any)
+            break;
+        int wait = 200;
+        if (deadline >= 0) {
+            int64_t left = deadline - mi_now_ms();
+            if (left <= 0) {
+                rc = -1;
+                break;
+            }
+            if (left < wait)
+                wait = (int)left;
+        }
+        if (poll(fds, (nfds_t)n, wait) < 0 && errno != EINTR)
+            break;
+        /* Each GDB processes its own entries (they are contiguous). */
+        for (int i = 0; i < n;) {
+            if (owner[i] < 0) {
+                if (fds[i].revents)
+                    pty_drain(&c->ranks[-1 - owner[i]]);
+                i++;
+                continue;
+            }
+            int r = owner[i], j = i;
+            while (j < n && owner[j] == r)
+                j++;
+            struct con_rank *k = &c->ranks[r];
+            if (mi_gdb_process(k->gdb, fds + i, j - i) == MI_EEXITED &&
+                k->state != CON_LOST) {
+                pty_drain(k);
+                k->state = CON_LOST;
+                snprintf(k->reason, sizeof k->reason, "its GDB exited (%s)",
+                         mi_gdb_error(k->gdb));
+                fprintf(stderr, "drdb: rank %d is lost: %s\n", r, k->reason);
+            }
+            i = j;
+        }
+    }
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].gdb)
+            pty_drain(&c->ranks[r]);
+    free(fds);
+    free(owner);
+    return rc;
+}
+
+/* ---- starting and dropping ranks ---------------------------------------- */
+
+static void send_setup(struct con_rank *k, const char *cmd)
+{
+    if (mi_gdb_send(k->gdb, cmd, 0, on_setup_reply, k) < 0) {
+        k->state = CON_LOST;
+        snprintf(k->reason, sizeof k->reason, "its GDB is gone");
+    }
+}
+
+static void send_console(struct con_rank *k, const char *fmt, const char *a,
+                         const char *b)
+{
+    char cli[8192];
+    struct mi_cmd mc;
+    snprintf(cli, sizeof cli, fmt, a, b);
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, cli);
+    if (mi_cmd_str(&mc))
+        send_setup(k, mi_cmd_str(&mc));
+    mi_cmd_release(&mc);
+}
+
+/* Queues everything that takes rank K from a fresh GDB to main. */
+static void setup_rank(struct con *c, struct con_rank *k)
+{
+    char rank[16], lib[4200];
+    struct mi_cmd mc;
+    snprintf(rank, sizeof rank, "%d", k->rank);
+    snprintf(lib, sizeof lib, "%s/libmpich.so.12", c->stub);
+    mi_cmd_init(&mc);
+    mi_cmd_op(&mc, "-file-exec-and-symbols");
+    mi_cmd_arg(&mc, c->exe);
+    send_setup(k, mi_cmd_str(&mc));
+    mi_cmd_release(&mc);
+    /* The recorded arguments (0x1f-separated, argv[0] first). GDB starts
+     * the program through /bin/sh: each is single-quoted for the shell, in
+     * a CLI "set args" (MI's -exec-arguments keeps quotes as they are). */
+    size_t cap = 16 + 4 * strlen(c->args);
+    char *cli = malloc(cap), *o = cli;
+    if (!cli)
+        return;
+    o += sprintf(o, "set args");
+    for (const char *p = strchr(c->args, '\x1f'); p;
+         p = strchr(p + 1, '\x1f')) {
+        *o++ = ' ';
+        *o++ = '\'';
+        for (const char *q = p + 1; *q && *q != '\x1f'; q++) {
+            if (*q == '\'') {
+                memcpy(o, "'\\''", 4);
+                o += 4;
+            } else {
+                *o++ = *q;
+            }
+        }
+        *o++ = '\'';
+    }
+    *o = '\0';
+    send_console(k, "%s%s", cli, "");
+    free(cli);
+    if (c->cwd[0]) {
+        struct stat st;
+        if (stat(c->cwd, &st) == 0 && S_ISDIR(st.st_mode)) {
+            mi_cmd_init(&mc);
+            mi_cmd_op(&mc, "-environment-cd");
+            mi_cmd_arg(&mc, c->cwd);
+            send_setup(k, mi_cmd_str(&mc));
+            mi_cmd_release(&mc);
+        }
+    }
+    send_console(k, "set environment DRDB_REPLAY_DIR=%s%s", c->dir, "");
+    send_console(k, "set environment DRDB_REPLAY_RANK=%s%s", rank, "");
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    char ldp[8192];
+    snprintf(ldp, sizeof ldp, "%s%s%s", c->stub, ld && *ld ? ":" : "",
+             ld && *ld ? ld : "");
+    send_console(k, "set environment LD_LIBRARY_PATH=%s%s", ldp, "");
+    send_console(k, "set environment LD_PRELOAD=%s%s", lib, "");
+    send_setup(k, "-break-insert -t main");
+    send_setup(k, "-break-insert -f drdb_divergence_hook");
+    send_setup(k, "-exec-run");
+}
+
+int con_replay(struct con *c, const struct rankset *set)
+{
+    int todo = 0, started = 0, failed = 0;
+    struct rankset now;
+    if (rs_init(&now, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && !c->ranks[r].gdb)
+            todo++;
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || k->gdb)
+            continue;
+        char path[PATH_MAX + 32], msg[256];
+        log_rank_path(path, sizeof path, c->dir, r);
+        if (access(path, R_OK) != 0) {
+            fprintf(stderr, "drdb: rank %d was not recorded: no %s\n", r,
+                    path);
+            failed++;
+            continue;
+        }
+        struct mi_gdb_options opt = {0};
+        opt.on_async = on_async;
+        opt.ud = k;
+        if (mi_gdb_start(&k->gdb, &opt, msg, sizeof msg) < 0) {
+            fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", r, msg);
+            k->gdb = NULL;
+            failed++;
+            continue;
+        }
+        k->state = CON_STARTING;
+        k->reason[0] = k->where[0] = '\0';
+        k->outlen = 0;
+        setup_rank(c, k);
+        rs_add(&now, r);
+        if (todo >= 16 && (++started % 16 == 0 || started == todo))
+            fprintf(stderr, "drdb: started %d of %d ranks\n", started, todo);
+    }
+    if (rs_count(&now)) {
+        if (todo >= 16)
+            fprintf(stderr, "drdb: running %d ranks to main\n",
+                    rs_count(&now));
+        if (con_wait(c, &now, 1) < 0)
+            fprintf(stderr, "drdb: some ranks did not reach main in time\n");
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(&now, r) || k->state == CON_STOPPED)
+            continue;
+        fprintf(stderr, "drdb: rank %d did not reach main: %s%s%s\n", r,
+                con_state_name(k->state), k->reason[0] ? ": " : "",
+                k->reason);
+        failed++;
+    }
+    rs_release(&now);
+    return failed ? -1 : 0;
+}
+
+void con_drop(struct con *c, const struct rankset *set)
+{
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || !k->gdb)
+            continue;
+        mi_gdb_free(k->gdb);
+        k->gdb = NULL;
+        k->state = CON_OFF;
+        k->where[0] = k->reason[0] = '\0';
+    }
+}
+
+/* ---- command lines -------------------------------------------------------- */
+
+int con_execute(struct con *c, const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    if (!*line || *line == '#')
+        return 0;
+    struct rankset set;
+    if (rs_init(&set, c->nranks) < 0)
+        return -1;
+    rs_copy(&set, &c->focus);
+    if (*line == '@') {
+        const char *s = line + 1, *e = s;
+        while (*e && !isspace((unsigned char)*e))
+            e++;
+        int at;
+        const char *why;
+        if (rs_parse(c, s, (size_t)(e - s), &set, &at, &why) < 0) {
+            rs_report(s, (size_t)(e - s), at, why);
+            rs_release(&set);
+            return -1;
+        }
+        line = e;
+        while (isspace((unsigned char)*line))
+            line++;
+    }
+    const char *e = line;
+    while (*e && !isspace((unsigned char)*e))
+        e++;
+    const struct con_cmd *cmd = con_cmd_find(line, (size_t)(e - line));
+    if (!cmd) {
+        rs_release(&set);
+        return -1;
+    }
+    while (isspace((unsigned char)*e))
+        e++;
+    int rc = 0;
+    if (cmd->flags & CON_NEEDS_RANKS) {
+        /* Only replayed ranks take commands; say which are left out. */
+        struct rankset off;
+        char buf[256];
+        rs_init(&off, c->nranks);
+        for (int r = 0; r < c->nranks; r++)
+            if (rs_has(&set, r) &&
+                (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
+                 ((cmd->flags & CON_NEEDS_STOPPED) &&
+                  c->ranks[r].state != CON_STOPPED &&
+                  c->ranks[r].state != CON_DIVERGED))) {
+                rs_add(&off, r);
+                rs_del(&set, r);
+            }
+        if (rs_count(&off))
+            fprintf(stderr, "drdb: [%s] %s\n", rs_format(&off, buf, sizeof buf),
+                    cmd->flags & CON_NEEDS_STOPPED
+                        ? "not stopped (or not replayed): left out"
+                        : "not replayed: left out ('replay @SET' starts ranks)");
+        rs_release(&off);
+        if (!rs_count(&set)) {
+            fprintf(stderr, "drdb: '%s': no rank to run it on\n", cmd->name);
+            rs_release(&set);
+            return -1;
+        }
+    }
+    rc = cmd->run(c, &set, e);
+    rs_release(&set);
+    return rc;
+}
