@@ -26,6 +26,11 @@ static jmp_buf check__abort;
                    #cond);                                                   \
             printf(__VA_ARGS__);                                             \
             printf("\n");                                                    \
+            /* stderr too: meson --print-errorlogs shows only stderr */     \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, \
+                    #cond);                                                  \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fprintf(stderr, "\n");                                           \
         }                                                                    \
     } while (0)
 #define CHECK(cond) CHECK_MSG(cond, "%s", "")

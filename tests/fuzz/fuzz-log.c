@@ -16,11 +16,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The file each input is written to (one per fuzzing process). */
+static char input_path[64];
+static void remove_input(void)
+{
+    unlink(input_path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0])
-        snprintf(path, sizeof path, "/tmp/drdb-fuzz-log-%d", (int)getpid());
+    char *path = input_path;
+    if (!path[0]) {
+        snprintf(path, sizeof input_path, "/tmp/drdb-fuzz-log-%d", (int)getpid());
+        atexit(remove_input);
+    }
 
     FILE *f = fopen(path, "wb");
     if (!f)
