@@ -18,18 +18,38 @@ static int cmp_group(const void *a, const void *b)
     return y[1] - x[1]; /* larger groups first */
 }
 
+/* Keeps a copy of ANS for `expand`. */
+static void keep_last(struct con *c, const struct con_answer *ans, int n)
+{
+    for (int i = 0; i < c->nlast; i++)
+        free(c->last[i].text);
+    free(c->last);
+    c->nlast = 0;
+    c->last = calloc((size_t)n + 1, sizeof *c->last);
+    if (!c->last)
+        return;
+    for (int i = 0; i < n; i++) {
+        c->last[i].rank = ans[i].rank;
+        c->last[i].text = ans[i].text ? strdup(ans[i].text) : NULL;
+    }
+    c->nlast = n;
+}
+
 void con_print_merged(struct con *c, struct con_answer *ans, int n)
 {
-    /* groups[i] = {first index of the group, size} */
-    int *group = calloc((size_t)n, sizeof *group), ng = 0;
+    /* group[i]: the group of answer i; groups[g] = {first answer, size} */
+    int *group = calloc((size_t)n + 1, sizeof *group), ng = 0;
     int(*groups)[2] = calloc((size_t)n + 1, sizeof *groups);
+    int(*order)[2] = calloc((size_t)n + 1, sizeof *order);
     struct rankset s;
     char buf[512];
-    if (!group || !groups || rs_init(&s, c->nranks) < 0) {
+    if (!group || !groups || !order || rs_init(&s, c->nranks) < 0) {
         free(group);
         free(groups);
+        free(order);
         return;
     }
+    keep_last(c, ans, n);
     for (int i = 0; i < n; i++) {
         if (!ans[i].text)
             continue;
@@ -47,26 +67,41 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
             ng++;
         }
     }
-    /* Remember each group's id before sorting. */
-    int(*order)[2] = calloc((size_t)ng + 1, sizeof *order);
-    for (int g = 0; order && g < ng; g++) {
+    for (int g = 0; g < ng; g++) {
         order[g][0] = g;
         order[g][1] = groups[g][1];
     }
-    if (order)
-        qsort(order, (size_t)ng, sizeof *order, cmp_group);
-    for (int o = 0; order && o < ng; o++) {
+    qsort(order, (size_t)ng, sizeof *order, cmp_group);
+    /* Many distinct answers: the largest groups, then counts only. */
+    int shown = ng > c->max_groups && c->max_groups > 0 && !c->json_f
+                    ? 3 : ng;
+    for (int o = 0; o < ng; o++) {
         int g = order[o][0];
         rs_clear(&s);
         for (int i = 0; i < n; i++)
             if (ans[i].text && group[i] == g)
                 rs_add(&s, ans[i].rank);
         const char *text = ans[groups[g][0]].text;
-        /* A multi-line answer: the tag on its own line. */
-        if (strchr(text, '\n'))
-            printf("[%s]\n%s\n", rs_format(&s, buf, sizeof buf), text);
-        else
-            printf("[%s] %s\n", rs_format(&s, buf, sizeof buf), text);
+        rs_format(&s, buf, sizeof buf);
+        if (c->json_f) {
+            fprintf(c->json_f, "%s{\"ranks\": \"%s\", \"text\": ",
+                    o ? ", " : "", buf);
+            con_json_str(c->json_f, text);
+            fputc('}', c->json_f);
+        } else if (o < shown) {
+            /* A multi-line answer: the tag on its own line. */
+            if (strchr(text, '\n'))
+                printf("[%s]\n%s\n", buf, text);
+            else
+                printf("[%s] %s\n", buf, text);
+        }
+    }
+    if (shown < ng) {
+        int rest = 0;
+        for (int o = shown; o < ng; o++)
+            rest += order[o][1];
+        printf("... and %d more distinct answers from %d ranks ('expand' "
+               "shows each rank's)\n", ng - shown, rest);
     }
     fflush(stdout);
     rs_release(&s);
@@ -125,6 +160,14 @@ static int run_merged(struct con *c, const struct rankset *set,
             continue;
         ans[i].rank = r;
         slots[i] = (struct slot){&ans[i], fmt, arg, 0};
+        struct con_rank *k = &c->ranks[r];
+        if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING) {
+            asprintf(&ans[i].text, "error: %s", k->gdb ? con_state_name(k->state)
+                                                       : "not replayed");
+            slots[i].failed = 1;
+            i++;
+            continue;
+        }
         if (mi_gdb_send(c->ranks[r].gdb, mi, c->timeout_ms, on_reply,
                         &slots[i]) < 0) {
             slots[i].failed = 1;
@@ -220,15 +263,34 @@ static void print_where(struct con *c, const struct rankset *set)
     free(ans);
 }
 
+/* An execution command GDB refused: the rank did not run. */
+static void on_exec_reply(struct mi_gdb *g, const struct mi_reply *r,
+                          void *ud)
+{
+    struct con_rank *k = ud;
+    (void)g;
+    if (r->status != 0 && k->state == CON_RUNNING) {
+        k->state = CON_STOPPED;
+        snprintf(k->reason, sizeof k->reason, "%s",
+                 r->message ? r->message : mi_strerror(r->status));
+    }
+}
+
 static int exec_cmd(struct con *c, const struct rankset *set, const char *mi)
 {
     int rc = 0;
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
-        c->ranks[r].reason[0] = '\0';
-        if (mi_gdb_send(c->ranks[r].gdb, mi, 0, NULL, NULL) < 0)
+        struct con_rank *k = &c->ranks[r];
+        k->reason[0] = '\0';
+        /* Running from now: GDB's ^running may come before its *running,
+         * and the rank must not look stopped in between. */
+        k->state = CON_RUNNING;
+        if (mi_gdb_send(k->gdb, mi, 0, on_exec_reply, k) < 0) {
+            k->state = CON_LOST;
             rc = -1;
+        }
     }
     if (con_wait(c, set, 1) < 0) {
         fprintf(stderr, "drdb: timed out after %d ms: the ranks still "
@@ -295,7 +357,8 @@ static int cmd_restart(struct con *c, const struct rankset *set,
 struct bpt {
     int id;
     char loc[512];
-    int temp;
+    char cond[512];
+    int temp, watch, enabled;
     struct rankset set;
     int *gdbno; /* per rank; 0: none */
 };
@@ -320,10 +383,11 @@ static char *fmt_bkpt(const struct mi_reply *r, const char *arg)
 }
 
 static int break_common(struct con *c, const struct rankset *set,
-                        const char *a, int temp)
+                        const char *a, int temp, int watch)
 {
     if (!*a) {
-        fprintf(stderr, "drdb: break LOCATION [if CONDITION]\n");
+        fprintf(stderr, watch ? "drdb: watch EXPRESSION\n"
+                              : "drdb: break LOCATION [if CONDITION]\n");
         return -1;
     }
     if (nbpts == (int)(sizeof bpts / sizeof bpts[0])) {
@@ -339,13 +403,19 @@ static int break_common(struct con *c, const struct rankset *set,
         snprintf(cond, sizeof cond, "%s", ifp + 4);
     struct mi_cmd mc;
     mi_cmd_init(&mc);
-    mi_cmd_op(&mc, "-break-insert");
-    mi_cmd_arg(&mc, "-f");
-    if (temp)
-        mi_cmd_arg(&mc, "-t");
-    if (cond[0]) {
-        mi_cmd_arg(&mc, "-c");
-        mi_cmd_arg(&mc, cond);
+    if (watch) {
+        mi_cmd_op(&mc, "-break-watch");
+        snprintf(loc, sizeof loc, "%s", a);
+        cond[0] = '\0';
+    } else {
+        mi_cmd_op(&mc, "-break-insert");
+        mi_cmd_arg(&mc, "-f");
+        if (temp)
+            mi_cmd_arg(&mc, "-t");
+        if (cond[0]) {
+            mi_cmd_arg(&mc, "-c");
+            mi_cmd_arg(&mc, cond);
+        }
     }
     mi_cmd_arg(&mc, loc);
     char *mi = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
@@ -355,12 +425,15 @@ static int break_common(struct con *c, const struct rankset *set,
     struct bpt *b = &bpts[nbpts];
     b->id = next_bpt;
     b->temp = temp;
-    snprintf(b->loc, sizeof b->loc, "%s", a);
+    b->watch = watch;
+    b->enabled = 1;
+    snprintf(b->loc, sizeof b->loc, "%s", loc);
+    snprintf(b->cond, sizeof b->cond, "%s", cond);
     rs_init(&b->set, c->nranks);
     rs_copy(&b->set, set);
     b->gdbno = calloc((size_t)c->nranks, sizeof *b->gdbno);
-    printf("breakpoint %d: %s\n", b->id, a);
-    int rc = run_merged(c, set, mi, fmt_bkpt, NULL);
+    printf("%s %d: %s\n", watch ? "watchpoint" : "breakpoint", b->id, a);
+    int rc = run_merged(c, set, mi, watch ? NULL : fmt_bkpt, NULL);
     free(mi);
     /* Each rank's own number: its newest breakpoint. */
     for (int r = 0; r < c->nranks; r++) {
@@ -388,12 +461,126 @@ static int break_common(struct con *c, const struct rankset *set,
 
 static int cmd_break(struct con *c, const struct rankset *set, const char *a)
 {
-    return break_common(c, set, a, 0);
+    return break_common(c, set, a, 0, 0);
 }
 
 static int cmd_tbreak(struct con *c, const struct rankset *set, const char *a)
 {
-    return break_common(c, set, a, 1);
+    return break_common(c, set, a, 1, 0);
+}
+
+static int cmd_watch(struct con *c, const struct rankset *set, const char *a)
+{
+    return break_common(c, set, a, 0, 1);
+}
+
+static struct bpt *bpt_find(const char *a)
+{
+    int id = atoi(a);
+    for (int i = 0; i < nbpts; i++)
+        if (bpts[i].id == id)
+            return &bpts[i];
+    fprintf(stderr, "drdb: no breakpoint '%s' ('info breakpoints' lists "
+            "them)\n", a);
+    return NULL;
+}
+
+/* Sends "OP GDBNO [ARG]" for breakpoint B to each of its ranks. */
+static int bpt_send(struct con *c, struct bpt *b, const char *op,
+                    const char *arg)
+{
+    int rc = 0;
+    struct rankset on;
+    rs_init(&on, c->nranks);
+    for (int r = 0; r < c->nranks; r++) {
+        if (!b->gdbno[r] || !c->ranks[r].gdb ||
+            c->ranks[r].state == CON_LOST)
+            continue;
+        struct mi_cmd mc;
+        char no[16];
+        snprintf(no, sizeof no, "%d", b->gdbno[r]);
+        mi_cmd_init(&mc);
+        mi_cmd_op(&mc, op);
+        mi_cmd_arg(&mc, no);
+        if (arg && *arg)
+            mi_cmd_arg(&mc, arg);
+        if (!mi_cmd_str(&mc) ||
+            mi_gdb_send(c->ranks[r].gdb, mi_cmd_str(&mc), c->timeout_ms,
+                        NULL, NULL) < 0)
+            rc = -1;
+        mi_cmd_release(&mc);
+        rs_add(&on, r);
+    }
+    if (con_wait(c, &on, 0) < 0)
+        rc = -1;
+    rs_release(&on);
+    return rc;
+}
+
+static int cmd_condition(struct con *c, const struct rankset *set,
+                         const char *a)
+{
+    (void)set;
+    struct bpt *b = *a ? bpt_find(a) : NULL;
+    if (!b) {
+        if (!*a)
+            fprintf(stderr, "drdb: condition N [EXPRESSION]\n");
+        return -1;
+    }
+    const char *cond = a + strcspn(a, " \t");
+    cond += strspn(cond, " \t");
+    snprintf(b->cond, sizeof b->cond, "%s", cond);
+    return bpt_send(c, b, "-break-condition", cond);
+}
+
+static int enable_common(struct con *c, const char *a, int on)
+{
+    int rc = 0, any = 0;
+    for (int i = 0; i < nbpts; i++) {
+        if (*a && bpts[i].id != atoi(a))
+            continue;
+        any = 1;
+        bpts[i].enabled = on;
+        rc |= bpt_send(c, &bpts[i], on ? "-break-enable" : "-break-disable",
+                       NULL);
+    }
+    if (!any && *a)
+        return bpt_find(a) ? 0 : -1;
+    return rc;
+}
+
+static int cmd_enable(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)set;
+    return enable_common(c, a, 1);
+}
+
+static int cmd_disable(struct con *c, const struct rankset *set,
+                       const char *a)
+{
+    (void)set;
+    return enable_common(c, a, 0);
+}
+
+static void info_breakpoints(struct con *c)
+{
+    char buf[256];
+    if (!nbpts) {
+        printf("no breakpoints\n");
+        return;
+    }
+    printf("%-4s %-10s %-4s %-3s %-30s %s\n", "num", "type", "disp", "enb",
+           "what", "ranks");
+    for (int i = 0; i < nbpts; i++) {
+        struct bpt *b = &bpts[i];
+        printf("%-4d %-10s %-4s %-3s %-30s %s\n", b->id,
+               b->watch ? "watchpoint" : "breakpoint", b->temp ? "del" : "keep",
+               b->enabled ? "y" : "n", b->loc,
+               rs_format(&b->set, buf, sizeof buf));
+        if (b->cond[0])
+            printf("        stop only if %s\n", b->cond);
+    }
+    (void)c;
 }
 
 static int cmd_delete(struct con *c, const struct rankset *set, const char *a)
@@ -437,40 +624,109 @@ static int cmd_print(struct con *c, const struct rankset *set, const char *a)
     return rc;
 }
 
-static char *fmt_frames(const struct mi_reply *r, const char *arg)
+/* Backtraces merged into a prefix tree, outermost frame first: ranks
+ * share a node as long as their stacks agree. */
+struct frame_node {
+    char *text;
+    struct rankset set;
+    struct frame_node **kids;
+    int nkids;
+};
+
+static struct frame_node *node_new(const char *text, int n)
 {
-    (void)arg;
-    const struct mi_value *stack = mi_get(r->record, "stack");
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
+    struct frame_node *f = calloc(1, sizeof *f);
     if (!f)
         return NULL;
-    for (const struct mi_value *fr = stack ? stack->first : NULL; fr;
-         fr = fr->next) {
-        const struct mi_value *lv = mi_value_get(fr, "level");
-        const struct mi_value *fn = mi_value_get(fr, "func");
-        const struct mi_value *fi = mi_value_get(fr, "file");
-        const struct mi_value *li = mi_value_get(fr, "line");
-        fprintf(f, "%s#%-2s %s ()", fr == stack->first ? "" : "\n",
-                lv && lv->str ? lv->str : "?",
-                fn && fn->str ? fn->str : "??");
-        if (fi && fi->str && li && li->str)
-            fprintf(f, " at %s:%s", fi->str, li->str);
+    f->text = strdup(text);
+    rs_init(&f->set, n);
+    return f;
+}
+
+static void node_free(struct frame_node *f)
+{
+    for (int i = 0; i < f->nkids; i++)
+        node_free(f->kids[i]);
+    free(f->kids);
+    free(f->text);
+    rs_release(&f->set);
+    free(f);
+}
+
+static void node_print(const struct frame_node *f, int depth)
+{
+    char buf[256];
+    for (int i = 0; i < f->nkids; i++) {
+        const struct frame_node *k = f->kids[i];
+        printf("[%s]%*s %s%s\n", rs_format(&k->set, buf, sizeof buf),
+               2 * depth, "", depth ? "`- " : "", k->text);
+        node_print(k, depth + 1);
     }
-    fclose(f);
-    return out;
 }
 
 static int cmd_backtrace(struct con *c, const struct rankset *set,
                          const char *a)
 {
-    char *mi = NULL;
-    if (*a && asprintf(&mi, "-stack-list-frames 0 %d", atoi(a) - 1) < 0)
+    struct frame_node *root = node_new("", c->nranks);
+    int rc = 0, limit = *a ? atoi(a) : 0;
+    if (!root)
         return -1;
-    int rc = run_merged(c, set, mi ? mi : "-stack-list-frames", fmt_frames,
-                        NULL);
-    free(mi);
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        struct mi_reply rep;
+        if (mi_gdb_exec_sync(c->ranks[r].gdb, "-stack-list-frames", &rep,
+                             c->timeout_ms) != 0) {
+            printf("[%d] error: %s\n", r, rep.message ? rep.message : "no "
+                   "answer");
+            mi_reply_release(&rep);
+            rc = -1;
+            continue;
+        }
+        const struct mi_value *stack = mi_get(rep.record, "stack");
+        int nf = stack ? (int)stack->count : 0, k = 0;
+        char **texts = calloc((size_t)nf + 1, sizeof *texts);
+        for (const struct mi_value *fr = stack ? stack->first : NULL;
+             fr && texts; fr = fr->next) {
+            const struct mi_value *fn = mi_value_get(fr, "func");
+            const struct mi_value *fi = mi_value_get(fr, "file");
+            const struct mi_value *li = mi_value_get(fr, "line");
+            if (fi && fi->str && li && li->str)
+                asprintf(&texts[k++], "%s () at %s:%s",
+                         fn && fn->str ? fn->str : "??", fi->str, li->str);
+            else
+                asprintf(&texts[k++], "%s ()", fn && fn->str ? fn->str : "??");
+        }
+        /* Outermost first; with a limit, only the innermost LIMIT. */
+        struct frame_node *at = root;
+        int from = k - 1, to = limit > 0 && limit < k ? k - limit : 0;
+        for (int i = from; texts && i >= to; i--) {
+            struct frame_node *next = NULL;
+            for (int j = 0; j < at->nkids && !next; j++)
+                if (strcmp(at->kids[j]->text, texts[i]) == 0)
+                    next = at->kids[j];
+            if (!next) {
+                struct frame_node **nk = realloc(at->kids, (size_t)(at->nkids + 1)
+                                                               * sizeof *nk);
+                next = node_new(texts[i], c->nranks);
+                if (!nk || !next) {
+                    free(next);
+                    break;
+                }
+                at->kids = nk;
+                at->kids[at->nkids++] = next;
+            }
+            rs_add(&next->set, r);
+            at = next;
+        }
+        for (int i = 0; i < k; i++)
+            free(texts[i]);
+        free(texts);
+        mi_reply_release(&rep);
+    }
+    node_print(root, 0);
+    fflush(stdout);
+    node_free(root);
     return rc;
 }
 
@@ -491,7 +747,32 @@ static int passthrough(struct con *c, const struct rankset *set,
         snprintf(cli, sizeof cli, "%s %s", word, a);                        \
         return passthrough(c, set, cli);                                    \
     }
-CLI(cmd_info, "info")
+static int cmd_info_cli(struct con *c, const struct rankset *set,
+                        const char *a);
+CLI(cmd_info_cli, "info")
+
+static int cmd_info(struct con *c, const struct rankset *set, const char *a)
+{
+    size_t w = strcspn(a, " \t");
+    if (w && strncmp(a, "breakpoints", w) == 0 && (w > 1 || a[0] == 'b')) {
+        info_breakpoints(c);
+        return 0;
+    }
+    if (w && strncmp(a, "sets", w) == 0 && w > 1) {
+        char buf[256];
+        for (int i = 0; i < c->nsets; i++)
+            printf("%s = %s\n", c->sets[i].name,
+                   rs_format(&c->sets[i].set, buf, sizeof buf));
+        if (!c->nsets)
+            printf("no named sets ('defset NAME SET' makes one)\n");
+        return 0;
+    }
+    if (!rs_count(set)) {
+        fprintf(stderr, "drdb: info: no stopped rank to ask\n");
+        return -1;
+    }
+    return cmd_info_cli(c, set, a);
+}
 CLI(cmd_list, "list")
 CLI(cmd_ptype, "ptype")
 CLI(cmd_whatis, "whatis")
@@ -499,7 +780,6 @@ CLI(cmd_x, "x")
 CLI(cmd_frame, "frame")
 CLI(cmd_up, "up")
 CLI(cmd_down, "down")
-CLI(cmd_setvar, "set var")
 CLI(cmd_display, "display")
 
 static int cmd_gdb(struct con *c, const struct rankset *set, const char *a)
@@ -682,6 +962,47 @@ static int cmd_defset(struct con *c, const struct rankset *set, const char *a)
     return 0;
 }
 
+/* expand [RANKSET]: each rank's own answer behind the last merged one. */
+static int cmd_expand(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)set;
+    struct rankset only;
+    rs_init(&only, c->nranks);
+    if (*a) {
+        int at;
+        const char *why, *s = *a == '@' ? a + 1 : a;
+        if (rs_parse(c, s, strcspn(s, " \t"), &only, &at, &why) < 0) {
+            rs_report(s, strcspn(s, " \t"), at, why);
+            rs_release(&only);
+            return -1;
+        }
+    }
+    if (!c->nlast)
+        printf("nothing to expand: no merged answer yet\n");
+    for (int i = 0; i < c->nlast; i++)
+        if (c->last[i].text && (!*a || rs_has(&only, c->last[i].rank)))
+            printf("[%d] %s\n", c->last[i].rank, c->last[i].text);
+    rs_release(&only);
+    return 0;
+}
+
+static int cmd_kill(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)a;
+    con_drop(c, set);
+    return 0;
+}
+
+static int cmd_source(struct con *c, const struct rankset *set, const char *a)
+{
+    (void)set;
+    if (!*a) {
+        fprintf(stderr, "drdb: source FILE\n");
+        return -1;
+    }
+    return con_source(c, a);
+}
+
 static int cmd_quit(struct con *c, const struct rankset *set, const char *a)
 {
     (void)set;
@@ -692,7 +1013,36 @@ static int cmd_quit(struct con *c, const struct rankset *set, const char *a)
 
 static int cmd_set(struct con *c, const struct rankset *set, const char *a)
 {
-    (void)set;
+    if (strncmp(a, "var ", 4) == 0 || strncmp(a, "variable ", 9) == 0) {
+        if (!rs_count(set)) {
+            fprintf(stderr, "drdb: set var: no stopped rank\n");
+            return -1;
+        }
+        char cli[4096];
+        snprintf(cli, sizeof cli, "set %s", a);
+        return passthrough(c, set, cli);
+    }
+    if (strncmp(a, "prefix ", 7) == 0) {
+        c->prefix = strstr(a + 7, "on") != NULL;
+        return 0;
+    }
+    if (strncmp(a, "groups ", 7) == 0) {
+        c->max_groups = atoi(a + 7);
+        return 0;
+    }
+    if (strncmp(a, "width ", 6) == 0) {
+        char cli[64];
+        snprintf(cli, sizeof cli, "set width %d", atoi(a + 6));
+        struct rankset all;
+        rs_init(&all, c->nranks);
+        for (int r = 0; r < c->nranks; r++)
+            if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST &&
+                c->ranks[r].state != CON_RUNNING)
+                rs_add(&all, r);
+        int rc = rs_count(&all) ? passthrough(c, &all, cli) : 0;
+        rs_release(&all);
+        return rc;
+    }
     if (strncmp(a, "merge ", 6) == 0) {
         c->merge = strstr(a + 6, "on") != NULL;
         return 0;
@@ -701,7 +1051,8 @@ static int cmd_set(struct con *c, const struct rankset *set, const char *a)
         c->timeout_ms = atoi(a + 8);
         return 0;
     }
-    fprintf(stderr, "drdb: set merge on|off, set timeout MS\n");
+    fprintf(stderr, "drdb: set var EXPR = VALUE | merge on|off | prefix on|off"
+            " | groups N | width N | timeout MS\n");
     return -1;
 }
 
@@ -717,18 +1068,27 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_backtrace},
     {"break", "b", "break LOCATION [if CONDITION]",
      "a breakpoint on every rank of the set", CON_NEEDS_RANKS, cmd_break},
+    {"condition", NULL, "condition N [EXPRESSION]",
+     "stop at breakpoint N only if EXPRESSION (none: always)", 0,
+     cmd_condition},
     {"continue", "c", "continue", "resume until a breakpoint or the end",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_continue},
     {"defset", NULL, "defset NAME SET", "name a rank set (then @NAME)", 0,
      cmd_defset},
     {"delete", "d", "delete [N]", "delete breakpoint N (all: no N)", 0,
      cmd_delete},
+    {"disable", NULL, "disable [N]", "disable breakpoint N (all: no N)", 0,
+     cmd_disable},
     {"display", NULL, "display EXPRESSION", "GDB's display",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_display},
     {"down", NULL, "down [N]", "select an inner frame",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_down},
     {"drop", NULL, "drop", "end the replay of the ranks of the set",
      CON_NEEDS_RANKS, cmd_drop},
+    {"enable", NULL, "enable [N]", "enable breakpoint N (all: no N)", 0,
+     cmd_enable},
+    {"expand", NULL, "expand [SET]",
+     "each rank's own answer behind the last merged one", 0, cmd_expand},
     {"finish", NULL, "finish", "run until the current function returns",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_finish},
     {"focus", NULL, "focus [SET]",
@@ -739,10 +1099,12 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_RANKS, cmd_gdb},
     {"help", "h", "help [COMMAND]", "the commands, or one in full", 0,
      cmd_help},
-    {"info", "i", "info locals|args|frame|registers|...",
-     "GDB's info, merged", CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_info},
+    {"info", "i", "info breakpoints|sets|locals|args|frame|...",
+     "drdb's breakpoints and sets, or GDB's info merged", 0, cmd_info},
     {"interrupt", NULL, "interrupt", "stop running ranks", CON_NEEDS_RANKS,
      cmd_interrupt},
+    {"kill", NULL, "kill", "end the replay of the ranks (GDB too)",
+     CON_NEEDS_RANKS, cmd_kill},
     {"list", "l", "list [LOCATION]", "source lines",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_list},
     {"next", "n", "next", "the next source line, over calls",
@@ -758,10 +1120,10 @@ const struct con_cmd con_cmds[] = {
     {"restart", NULL, "restart",
      "re-run ranks from the start of their logs, to main", CON_NEEDS_RANKS,
      cmd_restart},
-    {"set", NULL, "set merge on|off | set timeout MS", "session options", 0,
-     cmd_set},
-    {"setvar", NULL, "setvar VARIABLE = VALUE", "assign (GDB's set var)",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_setvar},
+    {"set", NULL, "set var X = V | merge|prefix on|off | groups N | ...",
+     "assign a variable, or a session option", 0, cmd_set},
+    {"source", NULL, "source FILE", "run the commands of FILE", 0,
+     cmd_source},
     {"status", NULL, "status",
      "each rank: state, event number of total, current MPI call, where", 0,
      cmd_status},
@@ -773,6 +1135,8 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_until},
     {"up", NULL, "up [N]", "select an outer frame",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_up},
+    {"watch", NULL, "watch EXPRESSION", "stop when EXPRESSION changes",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_watch},
     {"whatis", NULL, "whatis EXPRESSION", "the type name of an expression",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_whatis},
     {"x", NULL, "x/FMT ADDRESS", "examine memory",

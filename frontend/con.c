@@ -4,6 +4,7 @@
  * lines to the command table (con-cmd.c).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -29,6 +30,8 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->merge = 1;
+    c->prefix = 1;
+    c->max_groups = 8;
     if (!realpath(dir, c->dir)) {
         snprintf(err, errlen, "cannot open run '%s': %s", dir,
                  strerror(errno));
@@ -79,6 +82,9 @@ void con_close(struct con *c)
     for (int i = 0; i < c->nsets; i++)
         rs_release(&c->sets[i].set);
     rs_release(&c->focus);
+    for (int i = 0; i < c->nlast; i++)
+        free(c->last[i].text);
+    free(c->last);
     free(c->ranks);
     free(c->nevents);
     log_run_release(&c->run);
@@ -114,8 +120,23 @@ int con_named_set(struct con *c, const char *name, struct rankset *out)
 
 /* ---- program output ------------------------------------------------------ */
 
+volatile int con_sigint;
+
+static void out_begin(struct con *c)
+{
+    if (c->out_begin)
+        c->out_begin();
+}
+
+static void out_end(struct con *c)
+{
+    fflush(stdout);
+    if (c->out_end)
+        c->out_end();
+}
+
 /* Prints rank R's complete output lines as "[R] line". */
-static void pty_drain(struct con_rank *k)
+static void pty_drain(struct con *c, struct con_rank *k)
 {
     int fd = k->gdb ? mi_gdb_pty_fd(k->gdb) : -1;
     if (fd < 0)
@@ -127,23 +148,31 @@ static void pty_drain(struct con_rank *k)
             break;
         k->outlen += (size_t)n;
         char *start = k->outbuf, *nl;
+        int printed = 0;
         while ((nl = memchr(start, '\n', k->outlen -
                                              (size_t)(start - k->outbuf)))) {
             size_t len = (size_t)(nl - start);
             if (len && start[len - 1] == '\r')
                 len--;
-            printf("[%d] %.*s\n", k->rank, (int)len, start);
+            if (!printed++)
+                out_begin(c);
+            if (c->prefix)
+                printf("[%d] ", k->rank);
+            printf("%.*s\n", (int)len, start);
             start = nl + 1;
         }
+        if (printed)
+            out_end(c);
         size_t rest = k->outlen - (size_t)(start - k->outbuf);
         memmove(k->outbuf, start, rest);
         k->outlen = rest;
         if (k->outlen == sizeof k->outbuf - 1) { /* a very long line */
+            out_begin(c);
             printf("[%d] %.*s\n", k->rank, (int)k->outlen, k->outbuf);
+            out_end(c);
             k->outlen = 0;
         }
     }
-    fflush(stdout);
 }
 
 /* ---- GDB events ------------------------------------------------------------ */
@@ -223,81 +252,132 @@ static int busy(const struct con_rank *k, int want_stop)
     return want_stop && (k->state == CON_RUNNING || k->state == CON_STARTING);
 }
 
-int con_wait(struct con *c, const struct rankset *set, int want_stop)
+static void lose(struct con *c, struct con_rank *k, const char *why)
 {
-    int64_t deadline = c->timeout_ms > 0 ? mi_now_ms() + c->timeout_ms : -1;
-    struct pollfd *fds = malloc((size_t)c->nranks *
-                                (MI_GDB_MAX_POLLFDS + 1) * sizeof *fds);
-    int *owner = malloc((size_t)c->nranks * (MI_GDB_MAX_POLLFDS + 1) *
-                        sizeof *owner);
-    int rc = 0;
+    pty_drain(c, k);
+    k->state = CON_LOST;
+    snprintf(k->reason, sizeof k->reason, "%s", why);
+    out_begin(c);
+    fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go on\n",
+            k->rank, k->reason);
+    out_end(c);
+}
+
+/* One round of the loop: polls every GDB and program output (and EXTRA if
+ * >= 0) for up to WAIT_MS, processes what came. 1 when EXTRA is readable. */
+static int poll_round(struct con *c, int extra, int wait_ms)
+{
+    size_t cap = (size_t)c->nranks * (MI_GDB_MAX_POLLFDS + 1) + 1;
+    struct pollfd *fds = malloc(cap * sizeof *fds);
+    int *owner = malloc(cap * sizeof *owner), n = 0, ready = 0;
     if (!fds || !owner) {
         free(fds);
         free(owner);
-        return -1;
+        return 0;
     }
-    for (;;) {
-        int any = 0, n = 0;
-        for (int r = 0; r < c->nranks; r++) {
-            struct con_rank *k = &c->ranks[r];
-            if (!k->gdb || k->state == CON_LOST)
-                continue;
-            if (rs_has(set, r) && busy(k, want_stop))
-                any = 1;
-            int m = mi_gdb_pollfds(k->gdb, fds + n, MI_GDB_MAX_POLLFDS);
-            for (int i = 0; i < m; i++)
-                owner[n + i] = r;
-            n += m;
-            if (mi_gdb_pty_fd(k->gdb) >= 0) {
-                fds[n].fd = mi_gdb_pty_fd(k->gdb);
-                fds[n].events = POLLIN;
-                fds[n].revents = 0;
-                owner[n++] = -1 - r;
-            }
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!k->gdb || k->state == CON_LOST)
+            continue;
+        int m = mi_gdb_pollfds(k->gdb, fds + n, MI_GDB_MAX_POLLFDS);
+        for (int i = 0; i < m; i++)
+            owner[n + i] = r;
+        n += m;
+        if (mi_gdb_pty_fd(k->gdb) >= 0) {
+            fds[n] = (struct pollfd){mi_gdb_pty_fd(k->gdb), POLLIN, 0};
+            owner[n++] = -1 - r;
         }
+    }
+    if (extra >= 0) {
+        fds[n] = (struct pollfd){extra, POLLIN, 0};
+        owner[n++] = INT32_MIN;
+    }
+    if (poll(fds, (nfds_t)n, wait_ms) < 0) {
+        free(fds);
+        free(owner);
+        return 0;
+    }
+    /* Each GDB processes its own entries (they are contiguous). */
+    for (int i = 0; i < n;) {
+        if (owner[i] == INT32_MIN) {
+            ready = fds[i].revents != 0;
+            i++;
+            continue;
+        }
+        if (owner[i] < 0) {
+            if (fds[i].revents)
+                pty_drain(c, &c->ranks[-1 - owner[i]]);
+            i++;
+            continue;
+        }
+        int r = owner[i], j = i;
+        while (j < n && owner[j] == r)
+            j++;
+        struct con_rank *k = &c->ranks[r];
+        if (mi_gdb_process(k->gdb, fds + i, j - i) == MI_EEXITED &&
+            k->state != CON_LOST) {
+            char why[300];
+            snprintf(why, sizeof why, "its GDB exited (%s)",
+                     mi_gdb_error(k->gdb));
+            lose(c, k, why);
+        }
+        i = j;
+    }
+    free(fds);
+    free(owner);
+    return ready;
+}
+
+int con_idle(struct con *c, int fd, int timeout_ms)
+{
+    return poll_round(c, fd, timeout_ms);
+}
+
+int con_wait(struct con *c, const struct rankset *set, int want_stop)
+{
+    int64_t deadline = c->timeout_ms > 0 ? mi_now_ms() + c->timeout_ms : -1;
+    for (;;) {
+        int any = 0;
+        for (int r = 0; r < c->nranks && !any; r++)
+            any = rs_has(set, r) && busy(&c->ranks[r], want_stop);
         if (!any)
             break;
+        if (con_sigint) {
+            /* Ctrl-C: pause the running ranks (never drdb itself). */
+            con_sigint = 0;
+            for (int r = 0; r < c->nranks; r++)
+                if (rs_has(set, r) && c->ranks[r].state == CON_RUNNING)
+                    mi_gdb_interrupt(c->ranks[r].gdb);
+        }
         int wait = 200;
         if (deadline >= 0) {
             int64_t left = deadline - mi_now_ms();
             if (left <= 0) {
-                rc = -1;
-                break;
+                /* A GDB that does not answer is hung: its rank is lost. A
+                 * program that runs on is left running. */
+                for (int r = 0; r < c->nranks; r++) {
+                    struct con_rank *k = &c->ranks[r];
+                    if (rs_has(set, r) && k->gdb && k->state != CON_LOST &&
+                        mi_gdb_pending(k->gdb)) {
+                        char why[128];
+                        snprintf(why, sizeof why, "its GDB did not answer "
+                                 "within %d ms", c->timeout_ms);
+                        lose(c, k, why);
+                        mi_gdb_free(k->gdb);
+                        k->gdb = NULL;
+                    }
+                }
+                return -1;
             }
             if (left < wait)
                 wait = (int)left;
         }
-        if (poll(fds, (nfds_t)n, wait) < 0 && errno != EINTR)
-            break;
-        /* Each GDB processes its own entries (they are contiguous). */
-        for (int i = 0; i < n;) {
-            if (owner[i] < 0) {
-                if (fds[i].revents)
-                    pty_drain(&c->ranks[-1 - owner[i]]);
-                i++;
-                continue;
-            }
-            int r = owner[i], j = i;
-            while (j < n && owner[j] == r)
-                j++;
-            struct con_rank *k = &c->ranks[r];
-            if (mi_gdb_process(k->gdb, fds + i, j - i) == MI_EEXITED &&
-                k->state != CON_LOST) {
-                pty_drain(k);
-                k->state = CON_LOST;
-                snprintf(k->reason, sizeof k->reason, "its GDB exited (%s)",
-                         mi_gdb_error(k->gdb));
-                fprintf(stderr, "drdb: rank %d is lost: %s\n", r, k->reason);
-            }
-            i = j;
-        }
+        poll_round(c, -1, wait);
     }
     for (int r = 0; r < c->nranks; r++)
         if (c->ranks[r].gdb)
-            pty_drain(&c->ranks[r]);
-    free(fds);
-    free(owner);
-    return rc;
+            pty_drain(c, &c->ranks[r]);
+    return 0;
 }
 
 /* ---- starting and dropping ranks ---------------------------------------- */
@@ -462,6 +542,7 @@ int con_execute(struct con *c, const char *line)
         line++;
     if (!*line || *line == '#')
         return 0;
+    const char *whole = line;
     struct rankset set;
     if (rs_init(&set, c->nranks) < 0)
         return -1;
@@ -518,7 +599,78 @@ int con_execute(struct con *c, const char *line)
             return -1;
         }
     }
+    if (c->json) {
+        c->json_buf = NULL;
+        c->json_len = 0;
+        c->json_f = open_memstream(&c->json_buf, &c->json_len);
+    }
     rc = cmd->run(c, &set, e);
+    if (c->json && c->json_f) {
+        fclose(c->json_f);
+        c->json_f = NULL;
+        char buf[256];
+        printf("{\"command\": ");
+        con_json_str(stdout, whole);
+        printf(", \"ranks\": \"%s\", \"ok\": %s, \"results\": [%s]}\n",
+               rs_format(&set, buf, sizeof buf), rc < 0 ? "false" : "true",
+               c->json_buf ? c->json_buf : "");
+        fflush(stdout);
+        free(c->json_buf);
+        c->json_buf = NULL;
+    }
     rs_release(&set);
+    return rc;
+}
+
+void con_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch == '\t')
+            fputs("\\t", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+int con_source(struct con *c, const char *file)
+{
+    FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, rc = 0;
+    if (!f) {
+        fprintf(stderr, "drdb: cannot read '%s': %s\n", file,
+                strerror(errno));
+        return -1;
+    }
+    while (!c->quit && getline(&line, &cap, f) > 0) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        const char *p = line + strspn(line, " \t");
+        if (!*p || *p == '#')
+            continue;
+        if (!c->json) {
+            printf("(drdb) %s\n", p);
+            fflush(stdout);
+        }
+        if (con_execute(c, p) < 0) {
+            fprintf(stderr, "drdb: %s:%d: '%s' failed\n", file, lineno, p);
+            rc = -1;
+            if (!c->keep_going)
+                break;
+        }
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
     return rc;
 }

@@ -96,13 +96,30 @@ struct con {
     char exe[4096], args[65536], cwd[4096];
     char stub[4096];
     int batch;           /* no terminal: stop on the first failure */
+    int keep_going;      /* batch: go on after a failed command */
     int timeout_ms;      /* per command, 0: none */
     int json;            /* batch: one JSON object per result on stdout */
     int failed;          /* a command failed (batch exit status) */
     int quit;
     int merge;           /* merge identical answers (set merge on|off) */
+    int prefix;          /* prefix program output with its rank */
+    int max_groups;      /* more distinct answers: counts only (expand) */
     uint64_t *nevents;   /* per rank, from the logs */
+    /* The last merged answers, for `expand`. */
+    struct con_answer *last;
+    int nlast;
+    /* Interactive: called around anything printed while the user may be
+     * typing (readline's line is saved and redrawn). */
+    void (*out_begin)(void);
+    void (*out_end)(void);
+    FILE *json_out;      /* batch --json: one object per command */
+    char *json_buf;      /* the current command's results */
+    size_t json_len;
+    FILE *json_f;
 };
+
+/* Set by the SIGINT handler: con_wait() interrupts the running ranks. */
+extern volatile int con_sigint;
 
 int con_open(struct con *c, const char *dir, char *err, size_t errlen);
 void con_close(struct con *c);
@@ -115,6 +132,12 @@ int con_replay(struct con *c, const struct rankset *set);
 void con_drop(struct con *c, const struct rankset *set);
 /* Runs one command line. 0, or -1 when it failed. */
 int con_execute(struct con *c, const char *line);
+/* Runs the commands of FILE ("-": stdin), echoing each; stops at the first
+ * that fails (-1). */
+int con_source(struct con *c, const char *file);
+/* Interactive idle: drives every GDB and prints program output until FD is
+ * readable (1) or TIMEOUT_MS passes (0). */
+int con_idle(struct con *c, int fd, int timeout_ms);
 
 /* Drives every GDB until each rank of SET has no command pending and none
  * of them runs (or TIMEOUT_MS passes, 0: none; the ranks then count as
@@ -146,6 +169,8 @@ struct con_answer {
     int rank;
     char *text; /* malloc'd; NULL: no answer */
 };
+/* S as a JSON string. */
+void con_json_str(FILE *f, const char *s);
 /* Prints ANSWERS grouped by identical text, largest group first:
  * "[0-6,8] x = 5". PREFIX goes before each text. */
 void con_print_merged(struct con *c, struct con_answer *answers, int n);

@@ -23,68 +23,227 @@ static void summary(struct con *c)
     fe_log_summary(c->dir, stdout);
 }
 
-/* Runs the commands of SCRIPT ("-": stdin), echoing each. Stops at the
- * first that fails. 0 or 1. */
-static int run_script(struct con *c, const char *script)
-{
-    FILE *f = strcmp(script, "-") == 0 ? stdin : fopen(script, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0, rc = 0;
-    if (!f)
-        return fe_error("cannot read '%s': %s", script, strerror(errno));
-    while (!c->quit && getline(&line, &cap, f) > 0) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        const char *p = line + strspn(line, " \t");
-        if (!*p || *p == '#')
-            continue;
-        printf("(drdb) %s\n", p);
-        fflush(stdout);
-        if (con_execute(c, p) < 0) {
-            fprintf(stderr, "drdb: %s:%d: '%s' failed\n", script, lineno, p);
-            rc = 1;
-            break;
-        }
-    }
-    free(line);
-    if (f != stdin)
-        fclose(f);
-    return rc;
-}
+/* ---- interactive: readline's callback interface in the poll loop ------- */
 
-static volatile sig_atomic_t got_sigint;
+static struct con *the_con;
+static char *pending_line;
+static int line_ready;
 
 static void on_sigint(int sig)
 {
     (void)sig;
-    got_sigint = 1;
+    con_sigint = 1;
+}
+
+static void on_line(char *line)
+{
+    pending_line = line;
+    line_ready = 1;
+}
+
+/* Output while the user types: save the line, clear it, print above, put
+ * the prompt and the line back. */
+static char *saved_text;
+static int saved_point;
+
+static void rl_out_begin(void)
+{
+    saved_point = rl_point;
+    saved_text = rl_copy_text(0, rl_end);
+    rl_save_prompt();
+    rl_replace_line("", 0);
+    rl_redisplay();
+}
+
+static void rl_out_end(void)
+{
+    rl_restore_prompt();
+    rl_replace_line(saved_text ? saved_text : "", 0);
+    rl_point = saved_point;
+    rl_redisplay();
+    free(saved_text);
+    saved_text = NULL;
+}
+
+/* Tab completion: command names first, then @set names, then (for
+ * location arguments) the functions GDB knows. */
+static char *complete_from(const char *text, int state, const char **words,
+                           int n)
+{
+    static int i;
+    size_t len = strlen(text);
+    if (!state)
+        i = 0;
+    while (i < n) {
+        const char *w = words[i++];
+        if (strncmp(w, text, len) == 0)
+            return strdup(w);
+    }
+    return NULL;
+}
+
+static char *gen_command(const char *text, int state)
+{
+    const char *words[64];
+    int n = 0;
+    for (int i = 0; i < con_ncmds && n < 64; i++)
+        words[n++] = con_cmds[i].name;
+    return complete_from(text, state, words, n);
+}
+
+static char *gen_set(const char *text, int state)
+{
+    static const char *const builtin[] = {"all", "stopped", "running",
+                                          "exited", "diverged", "lost"};
+    const char *words[64];
+    char names[32][66];
+    int n = 0;
+    for (size_t i = 0; i < 6; i++)
+        words[n++] = builtin[i];
+    for (int i = 0; i < the_con->nsets && n < 64; i++) {
+        snprintf(names[i], sizeof names[i], "%s", the_con->sets[i].name);
+        words[n++] = names[i];
+    }
+    /* text starts with '@' */
+    char *m = complete_from(text + 1, state, words, n);
+    if (!m)
+        return NULL;
+    char *at = malloc(strlen(m) + 2);
+    if (at)
+        sprintf(at, "@%s", m);
+    free(m);
+    return at;
+}
+
+/* Source locations: GDB's own completion (-complete "break TEXT") on the
+ * first replayed rank. */
+static char **gdb_matches;
+static char *gen_location(const char *text, int state)
+{
+    static int i;
+    if (!state)
+        i = 0;
+    while (gdb_matches && gdb_matches[i]) {
+        const char *m = gdb_matches[i++];
+        if (strncmp(m, text, strlen(text)) == 0)
+            return strdup(m);
+    }
+    return NULL;
+}
+
+static void load_gdb_matches(const char *text)
+{
+    for (int i = 0; gdb_matches && gdb_matches[i]; i++)
+        free(gdb_matches[i]);
+    free(gdb_matches);
+    gdb_matches = NULL;
+    for (int r = 0; r < the_con->nranks; r++) {
+        struct con_rank *k = &the_con->ranks[r];
+        if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING)
+            continue;
+        char cli[512];
+        snprintf(cli, sizeof cli, "break %s", text);
+        struct mi_cmd mc;
+        mi_cmd_init(&mc);
+        mi_cmd_op(&mc, "-complete");
+        mi_cmd_arg(&mc, cli);
+        struct mi_reply rep;
+        if (mi_cmd_str(&mc) &&
+            mi_gdb_exec_sync(k->gdb, mi_cmd_str(&mc), &rep, 2000) == 0) {
+            const struct mi_value *list = mi_get(rep.record, "matches");
+            size_t n = list ? list->count : 0, j = 0;
+            gdb_matches = calloc(n + 1, sizeof *gdb_matches);
+            for (const struct mi_value *v = list ? list->first : NULL;
+                 v && gdb_matches; v = v->next)
+                if (v->str && strncmp(v->str, "break ", 6) == 0)
+                    gdb_matches[j++] = strdup(v->str + 6);
+        }
+        mi_reply_release(&rep);
+        mi_cmd_release(&mc);
+        break;
+    }
+}
+
+static char **complete(const char *text, int start, int end)
+{
+    (void)end;
+    rl_attempted_completion_over = 1;
+    if (text[0] == '@')
+        return rl_completion_matches(text, gen_set);
+    /* The command word: the first word, or the second after "@SET". */
+    int i = 0;
+    while (i < start && rl_line_buffer[i] == ' ')
+        i++;
+    if (rl_line_buffer[i] == '@') {
+        while (i < start && rl_line_buffer[i] != ' ')
+            i++;
+        while (i < start && rl_line_buffer[i] == ' ')
+            i++;
+    }
+    if (i == start)
+        return rl_completion_matches(text, gen_command);
+    const char *cmd = rl_line_buffer + i;
+    static const char *const locs[] = {"break ", "tbreak ", "b ", "list ",
+                                       "advance ", "until ", "l "};
+    for (size_t k = 0; k < sizeof locs / sizeof locs[0]; k++)
+        if (strncmp(cmd, locs[k], strlen(locs[k])) == 0) {
+            load_gdb_matches(text);
+            return rl_completion_matches(text, gen_location);
+        }
+    return NULL;
 }
 
 static int interactive(struct con *c)
 {
     char hist[4096] = "";
     const char *home = getenv("HOME");
+    the_con = c;
     if (home) {
         snprintf(hist, sizeof hist, "%s/.drdb_history", home);
         read_history(hist);
     }
+    rl_attempted_completion_function = complete;
+    c->out_begin = rl_out_begin;
+    c->out_end = rl_out_end;
     while (!c->quit) {
         char prompt[300], buf[256];
         snprintf(prompt, sizeof prompt, "(drdb %s) ",
                  rs_format(&c->focus, buf, sizeof buf));
-        got_sigint = 0;
-        char *line = readline(prompt);
+        line_ready = 0;
+        rl_callback_handler_install(prompt, on_line);
+        while (!line_ready) {
+            if (con_sigint) {
+                /* Ctrl-C at the prompt: stop running ranks, new line. */
+                con_sigint = 0;
+                for (int r = 0; r < c->nranks; r++)
+                    if (c->ranks[r].state == CON_RUNNING)
+                        mi_gdb_interrupt(c->ranks[r].gdb);
+                rl_free_line_state();
+                rl_crlf();
+                rl_replace_line("", 0);
+                rl_on_new_line();
+                rl_redisplay();
+            }
+            if (con_idle(c, 0, 200))
+                rl_callback_read_char();
+        }
+        rl_callback_handler_remove();
+        char *line = pending_line;
         if (!line) {
             putchar('\n');
             break;
         }
+        /* While a command runs, its output is printed plainly. */
+        c->out_begin = c->out_end = NULL;
         if (*line) {
             add_history(line);
             con_execute(c, line);
         }
+        c->out_begin = rl_out_begin;
+        c->out_end = rl_out_end;
         free(line);
     }
+    c->out_begin = c->out_end = NULL;
     if (hist[0])
         write_history(hist);
     return 0;
@@ -110,17 +269,21 @@ static int start(int argc, char **argv, int batch_cmd)
         {"execute", required_argument, NULL, 'x'},
         {"timeout", required_argument, NULL, 't'},
         {"commands-markdown", no_argument, NULL, 'M'},
+        {"json", no_argument, NULL, 'j'},
+        {"keep-going", no_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
     const char *ranks = "0", *script = NULL;
-    int batch = batch_cmd, timeout = 0, ch;
-    while ((ch = getopt_long(argc, argv, "+r:bx:t:", opts, NULL)) != -1) {
+    int batch = batch_cmd, timeout = 0, json = 0, keep_going = 0, ch;
+    while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, NULL)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
         case 'b': batch = 1; break;
         case 'x': script = optarg; break;
         case 't': timeout = atoi(optarg); break;
         case 'M': commands_markdown(); return 0;
+        case 'j': json = 1; break;
+        case 'k': keep_going = 1; break;
         default:
             fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
                             stderr);
@@ -151,6 +314,8 @@ static int start(int argc, char **argv, int batch_cmd)
         return fe_error("%s", err);
     }
     c.batch = batch;
+    c.json = json;
+    c.keep_going = keep_going;
     c.timeout_ms = timeout * 1000;
     int at;
     const char *why;
@@ -159,20 +324,23 @@ static int start(int argc, char **argv, int batch_cmd)
         con_close(&c);
         return 2;
     }
+    /* Ctrl-C pauses the ranks in focus, never drdb (no SA_RESTART: the
+     * poll loop sees it at once). */
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    summary(&c);
+    if (!json)
+        summary(&c);
     int rc = con_replay(&c, &c.focus) < 0;
-    {
+    if (!json) {
         char buf[256];
         printf("replaying ranks %s, stopped at main\n",
                rs_format(&c.focus, buf, sizeof buf));
     }
     if (script)
-        rc |= run_script(&c, script);
+        rc |= con_source(&c, script) < 0;
     if (!batch && !c.quit)
         interactive(&c);
     for (int r = 0; r < c.nranks; r++)
@@ -206,18 +374,22 @@ const struct fe_subcmd fe_sub_console = {
             "command\n"
             "                     failed or a rank diverged or was lost\n"
             "  -t, --timeout S    a command that does not complete in S "
-            "seconds fails\n\n"
+            "seconds fails\n"
+            "      --json         with --batch: one JSON object per command "
+            "on stdout\n"
+            "  -k, --keep-going   with --batch: run the whole script even "
+            "after a failure\n\n"
             "example:\n  drdb console --ranks 0-3 run1\n",
     .run = run_console,
 };
 
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
-    .args = "[--ranks SET] [--timeout S] RUNDIR SCRIPT",
+    .args = "[--ranks SET] [--timeout S] [--json] [-k] RUNDIR SCRIPT",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "
             "completes on every\ntargeted rank before the next starts; the "
-            "first failing command ends the\nscript. Exit status 1 if a "
+            "first failing command ends the\nscript (-k: goes on). Exit status 1 if a "
             "command or an assert failed, or a rank diverged\nor was lost.\n"
             "\nexample:\n  drdb batch --ranks 0-3 run1 check.drdb\n",
     .run = run_batch,

@@ -1,0 +1,157 @@
+#!/bin/sh
+# The console in batch mode, on recorded runs of examples/jacobi (4 ranks,
+# a 16x16 grid: 4 rows per rank, 3 iterations). Expected answers come from
+# what the program must compute, written by hand.
+# usage: test-console.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE CRASH
+set -u
+drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 status=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
+has() {
+    name=$1 file=$2
+    shift 2
+    for want in "$@"; do
+        if ! grep -qxF -- "$want" "$file"; then
+            fail "$name: no line '$want'"
+            sed 's/^/#   /' "$file" | tail -25
+            return
+        fi
+    done
+    ok "$name"
+}
+# batch NAME [OPTIONS] -- SCRIPT-LINES...: runs them; output in $tmp/NAME.
+batch() {
+    name=$1
+    shift
+    opts=
+    while [ "$1" != -- ]; do opts="$opts $1"; shift; done
+    shift
+    printf '%s\n' "$@" > "$tmp/$name.drdb"
+    # shellcheck disable=SC2086
+    timeout 120 "$drdb" batch --ranks 0-3 --timeout 60 $opts "$tmp/jac" \
+        "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
+    echo $? > "$tmp/$name.rc"
+}
+rc() { cat "$tmp/$1.rc"; }
+
+"$drdb" record -o "$tmp/jac" -- "$mpiexec" -n 4 -outfile-pattern "$tmp/jac.%r" \
+    "$jacobi" 16 3 > /dev/null 2>&1 || fail "recording jacobi"
+# The final sum the real run printed (under mpiexec, not drdb).
+final=$(grep '^final sum' "$tmp/jac.0")
+line=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)
+after=$(( $(grep -n 'MPI_Allreduce(&local' "$src" | cut -d: -f1) + 1 ))
+
+# ---- stopping, printing, merging
+batch basic -- "break jacobi.c:$line" continue "print size" "print rows" \
+    "print first" "print up" "@1-2 print down" status delete \
+    "tbreak jacobi.c:$after" continue "print global" "print local" continue
+has "break, continue: every rank stops at the line" "$tmp/basic" \
+    "[0-3] main () at ../examples/jacobi.c:$line, breakpoint-hit"
+has "identical answers merge" "$tmp/basic" "[0-3] size = 4" "[0-3] rows = 4"
+has "different answers stay apart" "$tmp/basic" \
+    "[0] first = 0" "[1] first = 4" "[2] first = 8" "[3] first = 12"
+has "MPI_PROC_NULL above rank 0" "$tmp/basic" "[0] up = -1" "[1] up = 0" \
+    "[2] up = 1" "[3] up = 2"
+has "@SET: one command on a set" "$tmp/basic" "[1] down = 2" "[2] down = 3"
+# After the first MPI_Allreduce every rank holds the sum of the squared
+# changes: only global row 1 changed, by 0.25 in its 14 inner points,
+# which are rank 0's: 14 x 0.0625 = 0.875 (residual sqrt(0.875) =
+# 9.3541434669e-01, what rank 0 prints). The received data was replayed.
+has "received data is replayed: the Allreduce result on every rank" \
+    "$tmp/basic" "[0-3] global = 0.875" "[0] local = 0.875" "[1-3] local = 0"
+# Init, Comm_rank, Comm_size, 2 Irecv, 2 Isend, Waitall: event 8 is next;
+# 3 + 3 x 6 + Reduce + Finalize = 23 events.
+has "status: event number of total" "$tmp/basic" \
+    "0     stopped   8/23                   main () at ../examples/jacobi.c:$line, breakpoint-hit"
+has "program output, prefixed by its rank" "$tmp/basic" \
+    "[0] $final" "[0-3] exited: exited with status 0"
+[ "$(grep -c '^\[0\] iteration [0-2] residual' "$tmp/basic")" = 3 ] &&
+    ok "rank 0 printed its 3 residuals" || fail "rank 0's residual lines"
+[ "$(rc basic)" = 0 ] && ok "batch exit status 0" || fail "batch exit $(rc basic)"
+
+# ---- rank sets
+batch sets -- "break jacobi.c:$line" continue "@0-2&1-3 print rank" "@all!(1,2) print rank" "defset ends 0,3" \
+    "@ends print rank * 2" "focus 1" "print rank" "info sets" "@0-9 print rank"
+has "intersection, difference, named sets, focus" "$tmp/sets" \
+    "[1] rank = 1" "[2] rank = 2" "[0] rank = 0" "[3] rank = 3" \
+    "[0] rank * 2 = 0" "[3] rank * 2 = 6" "focus: 1" "ends = 0,3"
+has "a bad set: a caret under the bad character" "$tmp/sets.err" \
+    "drdb: bad rank set: 0-9" "drdb:                 ^ no such rank in this run"
+[ "$(rc sets)" = 1 ] && ok "a failed command fails the batch" ||
+    fail "batch exit $(rc sets) after a bad set"
+
+# ---- merge off, expand, assert, backtrace
+batch more -- "break jacobi.c:$line" continue "set merge off" "print size" \
+    "set merge on" "print rows * 0 + rank / 2" "expand 2-3" "backtrace" \
+    "assert rows == 4" "assert rank == 0"
+has "merge off, expand, backtrace" "$tmp/more" \
+    "[0] size = 4" "[3] size = 4" "[0,1] rows * 0 + rank / 2 = 0" \
+    "[2,3] rows * 0 + rank / 2 = 1" "[2] rows * 0 + rank / 2 = 1" \
+    "[0-3] main () at ../examples/jacobi.c:$line" "[0-3] assert rows == 4: true"
+has "a failed assert names the ranks and values" "$tmp/more" \
+    "[1] assert rank == 0 failed: 0" "[3] assert rank == 0 failed: 0"
+[ "$(rc more)" = 1 ] && ok "a failed assert fails the batch" ||
+    fail "batch exit $(rc more) after a failed assert"
+
+# ---- JSON
+batch json --json -- "print 6 * 7" "@0 print rank"
+has "--json: one object per command" "$tmp/json" \
+    '{"command": "print 6 * 7", "ranks": "0-3", "ok": true, "results": [{"ranks": "0-3", "text": "6 * 7 = 42"}]}' \
+    '{"command": "@0 print rank", "ranks": "0", "ok": true, "results": [{"ranks": "0", "text": "rank = 0"}]}'
+
+# ---- the command table
+batch help -- help "help break" "co" "frobnicate"
+has "help from the table" "$tmp/help" \
+    "usage: [@SET] break LOCATION [if CONDITION]" "a breakpoint on every rank of the set"
+has "ambiguous and unknown commands" "$tmp/help.err" \
+    "drdb: ambiguous command 'co', could be: condition continue"
+[ "$(grep -c '^  ' "$tmp/help")" -ge 30 ] && ok "help lists the commands" ||
+    fail "help lists $(grep -c '^  ' "$tmp/help") commands"
+
+# ---- a lost GDB: its rank is marked lost, the others go on
+batch lost -k -- "break jacobi.c:$line" continue '@1 gdb shell kill -9 $PPID' \
+    "status" "@0,2-3 print rank"
+has "a killed GDB: only its rank is lost" "$tmp/lost" \
+    "[0] rank = 0" "[2] rank = 2" "[3] rank = 3"
+has "--keep-going runs the whole script" "$tmp/lost" "(drdb) status"
+grep -q '^1     lost ' "$tmp/lost" && ok "status shows the lost rank" ||
+    fail "status after a lost GDB"
+[ "$(rc lost)" = 1 ] && ok "a lost rank fails the batch" ||
+    fail "batch exit $(rc lost) with a lost rank"
+
+# ---- bad runs
+"$drdb" batch "$tmp" /dev/null > /dev/null 2> "$tmp/e"
+[ $? != 0 ] && grep -q "not a drdb run directory" "$tmp/e" &&
+    ok "not a run: a clear error" || fail "not a run"
+"$drdb" console --batch -x /dev/null --ranks 0-7 "$tmp/jac" > /dev/null 2> "$tmp/e"
+[ $? = 2 ] && grep -q "no such rank in this run" "$tmp/e" &&
+    ok "--ranks beyond the run: refused" || fail "--ranks 0-7"
+
+# ---- a command that never completes hits --timeout; interrupt stops it
+"$drdb" record -o "$tmp/cr" -- "$mpiexec" -n 2 -outfile-pattern "$tmp/cr.%r" \
+    "$crash" sleep 2 > /dev/null 2>&1 &
+job=$!
+pid=
+for _ in $(seq 300); do
+    pid=$(sed -n 's/^rank 1: sleeping, pid \([0-9]*\)$/\1/p' "$tmp/cr.1" 2>/dev/null)
+    [ -n "$pid" ] && break
+    sleep 0.1
+done
+[ -n "$pid" ] && kill -KILL "$pid"
+wait "$job"
+printf '%s\n' continue "status" "set timeout 0" interrupt "status" > "$tmp/to.drdb"
+timeout 60 "$drdb" batch -k --ranks 1 --timeout 2 "$tmp/cr" "$tmp/to.drdb" \
+    > "$tmp/to" 2> "$tmp/to.err"
+grep -q "timed out after 2000 ms" "$tmp/to.err" &&
+    ok "a rank that never stops: the command times out" ||
+    { fail "timeout"; sed 's/^/#   /' "$tmp/to.err" "$tmp/to" "$tmp/cr.1" | tail -20; }
+grep -q '^\[1\] .*, signal-received$' "$tmp/to" &&
+    ok "interrupt stops the rank" ||
+    { fail "interrupt after a timeout"; sed 's/^/#   /' "$tmp/to" | tail -12; }
+
+echo "1..$n"
+exit $status
