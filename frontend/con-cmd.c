@@ -872,18 +872,44 @@ static int cmd_status(struct con *c, const struct rankset *set, const char *a)
     return 0;
 }
 
+/* A command's set given as its argument ("replay @4-7", "drop 3"),
+ * else SET. -1 after an error. */
+static int arg_set(struct con *c, const struct rankset *set, const char *a,
+                   struct rankset *out)
+{
+    rs_init(out, c->nranks);
+    rs_copy(out, set);
+    if (!*a)
+        return 0;
+    const char *s = *a == '@' ? a + 1 : a;
+    int at;
+    const char *why;
+    if (rs_parse(c, s, strcspn(s, " \t"), out, &at, &why) < 0) {
+        rs_report(s, strcspn(s, " \t"), at, why);
+        rs_release(out);
+        return -1;
+    }
+    return 0;
+}
+
 static int cmd_replay(struct con *c, const struct rankset *set, const char *a)
 {
-    (void)a;
-    int rc = con_replay(c, set);
-    print_where(c, set);
+    struct rankset s;
+    if (arg_set(c, set, a, &s) < 0)
+        return -1;
+    int rc = con_replay(c, &s);
+    print_where(c, &s);
+    rs_release(&s);
     return rc;
 }
 
 static int cmd_drop(struct con *c, const struct rankset *set, const char *a)
 {
-    (void)a;
-    con_drop(c, set);
+    struct rankset s;
+    if (arg_set(c, set, a, &s) < 0)
+        return -1;
+    con_drop(c, &s);
+    rs_release(&s);
     return 0;
 }
 
@@ -1026,6 +1052,10 @@ static int cmd_set(struct con *c, const struct rankset *set, const char *a)
         c->prefix = strstr(a + 7, "on") != NULL;
         return 0;
     }
+    if (strncmp(a, "timing ", 7) == 0) {
+        c->timing = strstr(a + 7, "on") != NULL;
+        return 0;
+    }
     if (strncmp(a, "groups ", 7) == 0) {
         c->max_groups = atoi(a + 7);
         return 0;
@@ -1052,7 +1082,7 @@ static int cmd_set(struct con *c, const struct rankset *set, const char *a)
         return 0;
     }
     fprintf(stderr, "drdb: set var EXPR = VALUE | merge on|off | prefix on|off"
-            " | groups N | width N | timeout MS\n");
+            " | timing on|off | groups N | width N | timeout MS\n");
     return -1;
 }
 
@@ -1083,8 +1113,8 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_display},
     {"down", NULL, "down [N]", "select an inner frame",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_down},
-    {"drop", NULL, "drop", "end the replay of the ranks of the set",
-     CON_NEEDS_RANKS, cmd_drop},
+    {"drop", NULL, "drop [@SET]", "end the replay of the ranks of the set",
+     0, cmd_drop},
     {"enable", NULL, "enable [N]", "enable breakpoint N (all: no N)", 0,
      cmd_enable},
     {"expand", NULL, "expand [SET]",
@@ -1114,7 +1144,7 @@ const struct con_cmd con_cmds[] = {
     {"ptype", NULL, "ptype EXPRESSION", "the type of an expression",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_ptype},
     {"quit", "q", "quit", "end the session (and every replay)", 0, cmd_quit},
-    {"replay", NULL, "replay",
+    {"replay", NULL, "replay [@SET]",
      "start the replay of the ranks of the set, stopped at main", 0,
      cmd_replay},
     {"restart", NULL, "restart",

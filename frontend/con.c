@@ -135,7 +135,72 @@ static void out_end(struct con *c)
         c->out_end();
 }
 
-/* Prints rank R's complete output lines as "[R] line". */
+/*
+ * Program output: the lines that arrive in one round of the poll loop are
+ * printed together at its end, identical lines of several ranks collapsed
+ * into one tagged with their set ("[0-3] iteration 7"); each rank's own
+ * lines keep their order.
+ */
+struct out_line {
+    int rank, occ; /* occ: how many equal lines this rank had before */
+    char *text;
+};
+static struct out_line *pending;
+static int npending, cap_pending;
+
+static void out_add(struct con_rank *k, const char *text, size_t len)
+{
+    if (npending == cap_pending) {
+        int cap = cap_pending ? 2 * cap_pending : 64;
+        struct out_line *np = realloc(pending, (size_t)cap * sizeof *np);
+        if (!np)
+            return;
+        pending = np;
+        cap_pending = cap;
+    }
+    struct out_line *l = &pending[npending];
+    l->rank = k->rank;
+    l->text = strndup(text, len);
+    l->occ = 0;
+    for (int i = 0; i < npending; i++)
+        if (pending[i].rank == k->rank && strcmp(pending[i].text, l->text) == 0)
+            l->occ++;
+    if (l->text)
+        npending++;
+}
+
+static void out_flush(struct con *c)
+{
+    struct rankset s;
+    char buf[512];
+    if (!npending || rs_init(&s, c->nranks) < 0)
+        return;
+    out_begin(c);
+    for (int i = 0; i < npending; i++) {
+        if (!pending[i].text)
+            continue;
+        rs_clear(&s);
+        rs_add(&s, pending[i].rank);
+        for (int j = i + 1; j < npending; j++)
+            if (pending[j].text && pending[j].occ == pending[i].occ &&
+                strcmp(pending[j].text, pending[i].text) == 0 &&
+                !rs_has(&s, pending[j].rank)) {
+                rs_add(&s, pending[j].rank);
+                free(pending[j].text);
+                pending[j].text = NULL;
+            }
+        if (c->prefix)
+            printf("[%s] ", rs_format(&s, buf, sizeof buf));
+        printf("%s\n", pending[i].text);
+        free(pending[i].text);
+        pending[i].text = NULL;
+    }
+    npending = 0;
+    rs_release(&s);
+    out_end(c);
+}
+
+/* Takes rank R's complete output lines (printed by out_flush). */
 static void pty_drain(struct con *c, struct con_rank *k)
 {
     int fd = k->gdb ? mi_gdb_pty_fd(k->gdb) : -1;
@@ -148,28 +213,19 @@ static void pty_drain(struct con *c, struct con_rank *k)
             break;
         k->outlen += (size_t)n;
         char *start = k->outbuf, *nl;
-        int printed = 0;
         while ((nl = memchr(start, '\n', k->outlen -
                                              (size_t)(start - k->outbuf)))) {
             size_t len = (size_t)(nl - start);
             if (len && start[len - 1] == '\r')
                 len--;
-            if (!printed++)
-                out_begin(c);
-            if (c->prefix)
-                printf("[%d] ", k->rank);
-            printf("%.*s\n", (int)len, start);
+            out_add(k, start, len);
             start = nl + 1;
         }
-        if (printed)
-            out_end(c);
         size_t rest = k->outlen - (size_t)(start - k->outbuf);
         memmove(k->outbuf, start, rest);
         k->outlen = rest;
         if (k->outlen == sizeof k->outbuf - 1) { /* a very long line */
-            out_begin(c);
-            printf("[%d] %.*s\n", k->rank, (int)k->outlen, k->outbuf);
-            out_end(c);
+            out_add(k, k->outbuf, k->outlen);
             k->outlen = 0;
         }
     }
@@ -255,6 +311,7 @@ static int busy(const struct con_rank *k, int want_stop)
 static void lose(struct con *c, struct con_rank *k, const char *why)
 {
     pty_drain(c, k);
+    out_flush(c);
     k->state = CON_LOST;
     snprintf(k->reason, sizeof k->reason, "%s", why);
     out_begin(c);
@@ -323,6 +380,7 @@ static int poll_round(struct con *c, int extra, int wait_ms)
         }
         i = j;
     }
+    out_flush(c);
     free(fds);
     free(owner);
     return ready;
@@ -377,6 +435,7 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
     for (int r = 0; r < c->nranks; r++)
         if (c->ranks[r].gdb)
             pty_drain(c, &c->ranks[r]);
+    out_flush(c);
     return 0;
 }
 
@@ -466,6 +525,7 @@ static void setup_rank(struct con *c, struct con_rank *k)
 int con_replay(struct con *c, const struct rankset *set)
 {
     int todo = 0, started = 0, failed = 0;
+    int64_t t0 = mi_now_ms();
     struct rankset now;
     if (rs_init(&now, c->nranks) < 0)
         return -1;
@@ -507,6 +567,9 @@ int con_replay(struct con *c, const struct rankset *set)
                     rs_count(&now));
         if (con_wait(c, &now, 1) < 0)
             fprintf(stderr, "drdb: some ranks did not reach main in time\n");
+        if (todo >= 16 || c->timing)
+            fprintf(stderr, "drdb: %d ranks started in %.2f s\n",
+                    rs_count(&now), (double)(mi_now_ms() - t0) / 1000);
     }
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
@@ -604,7 +667,11 @@ int con_execute(struct con *c, const char *line)
         c->json_len = 0;
         c->json_f = open_memstream(&c->json_buf, &c->json_len);
     }
+    int64_t t0 = mi_now_ms();
     rc = cmd->run(c, &set, e);
+    if (c->timing)
+        fprintf(stderr, "drdb: '%s' took %lld ms\n", whole,
+                (long long)(mi_now_ms() - t0));
     if (c->json && c->json_f) {
         fclose(c->json_f);
         c->json_f = NULL;

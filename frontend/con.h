@@ -103,6 +103,7 @@ struct con {
     int quit;
     int merge;           /* merge identical answers (set merge on|off) */
     int prefix;          /* prefix program output with its rank */
+    int timing;          /* print how long each command took */
     int max_groups;      /* more distinct answers: counts only (expand) */
     uint64_t *nevents;   /* per rank, from the logs */
     /* The last merged answers, for `expand`. */
