@@ -276,7 +276,8 @@ static void on_exec_reply(struct mi_gdb *g, const struct mi_reply *r,
     }
 }
 
-static int exec_cmd(struct con *c, const struct rankset *set, const char *mi)
+static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
+                    int background)
 {
     int rc = 0;
     for (int r = 0; r < c->nranks; r++) {
@@ -292,6 +293,12 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi)
             rc = -1;
         }
     }
+    if (background) {
+        /* "continue &": the prompt comes back at once; the ranks' output
+         * shows above it; 'interrupt' (or Ctrl-C) stops them. */
+        con_wait(c, set, 0);
+        return rc;
+    }
     if (con_wait(c, set, 1) < 0) {
         fprintf(stderr, "drdb: timed out after %d ms: the ranks still "
                 "running are left running ('interrupt' stops them)\n",
@@ -306,12 +313,27 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi)
     return rc;
 }
 
+/* A trailing "&" runs in the background. */
+static int background(char *a)
+{
+    size_t len = strlen(a);
+    while (len && (a[len - 1] == ' ' || a[len - 1] == '\t'))
+        len--;
+    if (!len || a[len - 1] != '&')
+        return 0;
+    a[len - 1] = '\0';
+    return 1;
+}
+
 #define EXEC(fn, op)                                                        \
     static int fn(struct con *c, const struct rankset *set, const char *a)  \
     {                                                                       \
-        char *mi = mi_with_arg(op, a);                                      \
-        int rc = mi ? exec_cmd(c, set, mi) : -1;                            \
+        char *arg = strdup(a);                                              \
+        int bg = arg ? background(arg) : 0;                                 \
+        char *mi = arg ? mi_with_arg(op, arg + strspn(arg, " ")) : NULL;    \
+        int rc = mi ? exec_cmd(c, set, mi, bg) : -1;                        \
         free(mi);                                                           \
+        free(arg);                                                          \
         return rc;                                                          \
     }
 EXEC(cmd_continue, "-exec-continue")
@@ -327,7 +349,7 @@ static int cmd_advance(struct con *c, const struct rankset *set, const char *a)
         return -1;
     }
     char *mi = mi_with_arg("-exec-until", a);
-    int rc = mi ? exec_cmd(c, set, mi) : -1;
+    int rc = mi ? exec_cmd(c, set, mi, 0) : -1;
     free(mi);
     return rc;
 }
@@ -1101,7 +1123,8 @@ const struct con_cmd con_cmds[] = {
     {"condition", NULL, "condition N [EXPRESSION]",
      "stop at breakpoint N only if EXPRESSION (none: always)", 0,
      cmd_condition},
-    {"continue", "c", "continue", "resume until a breakpoint or the end",
+    {"continue", "c", "continue [&]",
+     "resume until a breakpoint or the end (&: in the background)",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_continue},
     {"defset", NULL, "defset NAME SET", "name a rank set (then @NAME)", 0,
      cmd_defset},

@@ -257,6 +257,7 @@ static void on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     }
     if (strcmp(rec->klass, "stopped") != 0)
         return;
+    k->changed = 1;
     const char *reason = mi_get_str(rec, "reason");
     reason = reason ? reason : "";
     if (strncmp(reason, "exited", 6) == 0) {
@@ -388,11 +389,39 @@ static int poll_round(struct con *c, int extra, int wait_ms)
 
 int con_idle(struct con *c, int fd, int timeout_ms)
 {
-    return poll_round(c, fd, timeout_ms);
+    int ready = poll_round(c, fd, timeout_ms);
+    /* Ranks that stopped in the background ("continue &"): say where. */
+    struct rankset s;
+    char buf[256];
+    if (rs_init(&s, c->nranks) < 0)
+        return ready;
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].changed) {
+            c->ranks[r].changed = 0;
+            rs_add(&s, r);
+        }
+    for (int r = 0; rs_count(&s) && r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(&s, r))
+            continue;
+        out_begin(c);
+        printf("[%d] %s: %s%s%s\n", r, con_state_name(k->state),
+               k->state == CON_EXITED ? "" : k->where,
+               k->state == CON_EXITED || !k->reason[0] ? "" : ", ",
+               k->reason);
+        out_end(c);
+    }
+    (void)buf;
+    rs_release(&s);
+    return ready;
 }
 
 int con_wait(struct con *c, const struct rankset *set, int want_stop)
 {
+    /* The command reports where its ranks stop. */
+    for (int r = 0; want_stop && r < c->nranks; r++)
+        if (rs_has(set, r))
+            c->ranks[r].changed = 0;
     int64_t deadline = c->timeout_ms > 0 ? mi_now_ms() + c->timeout_ms : -1;
     for (;;) {
         int any = 0;
@@ -432,9 +461,12 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
         }
         poll_round(c, -1, wait);
     }
-    for (int r = 0; r < c->nranks; r++)
+    for (int r = 0; r < c->nranks; r++) {
         if (c->ranks[r].gdb)
             pty_drain(c, &c->ranks[r]);
+        if (want_stop && rs_has(set, r))
+            c->ranks[r].changed = 0;
+    }
     out_flush(c);
     return 0;
 }

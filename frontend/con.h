@@ -76,6 +76,7 @@ struct con_rank {
     char where[256];      /* "main () at jacobi.c:42" when stopped */
     char reason[256];     /* why it stopped, exited or was lost */
     uint64_t event;       /* drdb_event when stopped */
+    int changed;          /* stopped or exited since a command looked */
     char outbuf[1024];    /* program output: the unfinished line */
     size_t outlen;
 };

@@ -203,6 +203,8 @@ static int interactive(struct con *c)
         read_history(hist);
     }
     rl_attempted_completion_function = complete;
+    /* '@' starts a set name: it must stay in the word being completed. */
+    rl_basic_word_break_characters = " \t\n\"'";
     c->out_begin = rl_out_begin;
     c->out_end = rl_out_end;
     while (!c->quit) {

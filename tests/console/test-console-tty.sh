@@ -1,0 +1,90 @@
+#!/bin/sh
+# The interactive console through a real terminal (tmux): the prompt shows
+# the focus, tab completion, history, a rank printing in the background
+# while the user types (the line being typed survives), Ctrl-C pausing a
+# busy rank without killing drdb.
+# usage: test-console-tty.sh DRDB MPIEXEC CRASH
+set -u
+drdb=$1 mpiexec=$2 crash=$3
+command -v tmux > /dev/null || { echo "1..0 # SKIP tmux not installed"; exit 0; }
+tmp=$(mktemp -d)
+sock=$tmp/tmux.sock
+trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+n=0 status=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+screen() { tmux -S "$sock" capture-pane -p -S -100 2>/dev/null; }
+# wait_for REGEX: the screen shows it within 20 s.
+wait_for() {
+    for _ in $(seq 200); do
+        screen | grep -Eq -- "$1" && return 0
+        sleep 0.1
+    done
+    screen | sed '/^$/d; s/^/#   /' | tail -15
+    return 1
+}
+keys() { tmux -S "$sock" send-keys "$@"; }
+last_line() { screen | sed '/^$/d' | tail -n 1; }
+
+# A run whose rank 1 sleeps forever after printing "sleeping" (it was
+# killed there while recorded): its replay is a busy rank.
+"$drdb" record -o "$tmp/cr" -- "$mpiexec" -n 2 -outfile-pattern "$tmp/cr.%r" \
+    "$crash" sleep 2 > /dev/null 2>&1 &
+job=$!
+pid=
+for _ in $(seq 300); do
+    pid=$(sed -n 's/^rank 1: sleeping, pid \([0-9]*\)$/\1/p' "$tmp/cr.1" 2>/dev/null)
+    [ -n "$pid" ] && break
+    sleep 0.1
+done
+[ -n "$pid" ] && kill -KILL "$pid"
+wait "$job"
+
+HOME=$tmp tmux -S "$sock" new-session -d -x 150 -y 45 \
+    "HOME=$tmp '$drdb' console --ranks 0-1 '$tmp/cr'; echo drdb-exited-\$?; sleep 60"
+# (capture-pane drops trailing blanks)
+wait_for '^\(drdb 0,1\) ?$' && ok "the prompt shows the focus" || fail "no prompt"
+
+keys 'pri' Tab
+wait_for '^\(drdb 0,1\) print ?$' && ok "tab completes a command" ||
+    fail "tab completion"
+keys C-u 'break prog_fai' Tab
+wait_for '^\(drdb 0,1\) break prog_fail ?$' &&
+    ok "tab completes a function name (GDB's completion)" ||
+    fail "location completion"
+keys C-u '@al' Tab
+wait_for '^\(drdb 0,1\) @all ?$' && ok "tab completes a set name" ||
+    fail "set completion"
+keys C-u 'print '
+keys '6 * 7' Enter
+wait_for '^\[0,1\] 6 \* 7 = 42$' && ok "a merged answer" || fail "print"
+
+keys Up
+wait_for '^\(drdb 0,1\) print 6 \* 7$' && ok "history: Up recalls the command" ||
+    fail "history"
+keys C-u
+
+# Rank 1 runs in the background; its output appears above the prompt while
+# the user types, and the typed text stays on the line.
+keys '@1 continue &' Enter 'sta'
+wait_for '^\[1\] rank 1: sleeping, pid [0-9]+$' &&
+    ok "a background rank's output shows while at the prompt" ||
+    fail "background output"
+wait_for '^\(drdb 0,1\) sta$' && ok "the line being typed survives the output" ||
+    fail "typed text after output: '$(last_line)'"
+keys 'tus' Enter
+wait_for '^1 +running ' && ok "status: rank 1 running" || fail "status"
+
+keys C-c
+wait_for '^\[1\] stopped: ' && ok "Ctrl-C pauses the busy rank" || fail "Ctrl-C"
+keys 'print 1 + 1' Enter
+wait_for '^\[0,1\] 1 \+ 1 = 2$' && ok "drdb survives Ctrl-C: both ranks answer" ||
+    fail "after Ctrl-C"
+
+keys 'quit' Enter
+wait_for 'drdb-exited-0' && ok "quit exits 0" || fail "quit"
+grep -q '^print 6 \* 7$' "$tmp/.drdb_history" 2>/dev/null &&
+    ok "history saved in ~/.drdb_history" || fail "history file"
+
+echo "1..$n"
+exit $status
