@@ -42,7 +42,9 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
     c->nranks = c->run.world_size;
     c->ranks = calloc((size_t)c->nranks, sizeof *c->ranks);
     c->nevents = calloc((size_t)c->nranks, sizeof *c->nevents);
-    if (!c->ranks || !c->nevents || rs_init(&c->focus, c->nranks) < 0) {
+    c->logs = calloc((size_t)c->nranks, sizeof *c->logs);
+    if (!c->ranks || !c->nevents || !c->logs ||
+        rs_init(&c->focus, c->nranks) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -50,11 +52,21 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
         c->ranks[r].rank = r;
         char path[PATH_MAX + 32];
         struct log_rank lr;
-        char e[256];
+        char e[200];
         log_rank_path(path, sizeof path, c->dir, r);
         if (log_rank_open(&lr, path, e, sizeof e) == 0) {
+            struct con_loginfo *li = &c->logs[r];
             c->nevents[r] = lr.nevents;
+            li->present = 1;
+            li->complete = (lr.hdr.flags & LOG_HDR_COMPLETE) &&
+                           !lr.stop_reason[0];
+            snprintf(li->host, sizeof li->host, "%s", lr.hdr.host);
+            li->span_s = lr.nevents ? (double)lr.enter[lr.nevents - 1] / 1e9
+                                    : 0;
+            snprintf(li->why, sizeof li->why, "%s", lr.stop_reason);
             log_rank_release(&lr);
+        } else {
+            snprintf(c->logs[r].why, sizeof c->logs[r].why, "%s", e);
         }
     }
     if (!log_run_get(&c->run, "exe", c->exe, sizeof c->exe) ||
@@ -87,7 +99,66 @@ void con_close(struct con *c)
     free(c->last);
     free(c->ranks);
     free(c->nevents);
+    free(c->logs);
     log_run_release(&c->run);
+}
+
+void con_summary(struct con *c, FILE *out)
+{
+    char cmd[512] = "", buf[256];
+    uint64_t total = 0, lo = UINT64_MAX, hi = 0;
+    double span = 0;
+    int present = 0;
+    struct rankset s;
+    if (rs_init(&s, c->nranks) < 0)
+        return;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!c->logs[r].present)
+            continue;
+        present++;
+        total += c->nevents[r];
+        lo = c->nevents[r] < lo ? c->nevents[r] : lo;
+        hi = c->nevents[r] > hi ? c->nevents[r] : hi;
+        span = c->logs[r].span_s > span ? c->logs[r].span_s : span;
+    }
+    log_run_get(&c->run, "command", cmd, sizeof cmd);
+    fprintf(out, "run %s\n", c->dir);
+    if (cmd[0])
+        fprintf(out, "  recorded: %s\n", cmd);
+    fprintf(out, "  ranks:    %d (%d logged)\n", c->nranks, present);
+    fprintf(out, "  events:   %llu in all, %llu to %llu per rank\n",
+            (unsigned long long)total, (unsigned long long)(present ? lo : 0),
+            (unsigned long long)hi);
+    fprintf(out, "  duration: %.3f s\n", span);
+    /* Hosts, each with its ranks. */
+    char *done = calloc((size_t)c->nranks, 1);
+    for (int r = 0; done && r < c->nranks; r++) {
+        if (done[r] || !c->logs[r].present)
+            continue;
+        rs_clear(&s);
+        for (int q = r; q < c->nranks; q++)
+            if (c->logs[q].present &&
+                strcmp(c->logs[q].host, c->logs[r].host) == 0) {
+                rs_add(&s, q);
+                done[q] = 1;
+            }
+        fprintf(out, "  host:     %s (ranks %s)\n", c->logs[r].host,
+                rs_format(&s, buf, sizeof buf));
+    }
+    free(done);
+    rs_clear(&s);
+    for (int r = 0; r < c->nranks; r++)
+        if (c->logs[r].present && c->logs[r].complete)
+            rs_add(&s, r);
+    fprintf(out, "  complete: %s\n", rs_count(&s) == c->nranks
+                                          ? "every rank"
+                                          : rs_format(&s, buf, sizeof buf));
+    for (int r = 0; r < c->nranks; r++)
+        if (!c->logs[r].present || !c->logs[r].complete)
+            fprintf(out, "  rank %d: %s\n", r,
+                    c->logs[r].why[0] ? c->logs[r].why
+                                      : "not closed by MPI_Finalize");
+    rs_release(&s);
 }
 
 int con_named_set(struct con *c, const char *name, struct rankset *out)

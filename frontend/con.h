@@ -107,6 +107,12 @@ struct con {
     int timing;          /* print how long each command took */
     int max_groups;      /* more distinct answers: counts only (expand) */
     uint64_t *nevents;   /* per rank, from the logs */
+    struct con_loginfo {
+        int present, complete;
+        char host[64];
+        double span_s;   /* first to last event */
+        char why[256];   /* why the log stops early, or "" */
+    } *logs;
     /* The last merged answers, for `expand`. */
     struct con_answer *last;
     int nlast;
@@ -124,6 +130,9 @@ struct con {
 extern volatile int con_sigint;
 
 int con_open(struct con *c, const char *dir, char *err, size_t errlen);
+/* The one-screen summary of the run (ranks, events, duration, hosts,
+ * completeness), ranks with the same host or state grouped. */
+void con_summary(struct con *c, FILE *out);
 void con_close(struct con *c);
 /* The named set NAME (all, stopped, ..., or a defset) into OUT: 0 or -1. */
 int con_named_set(struct con *c, const char *name, struct rankset *out);

@@ -12,17 +12,6 @@
 #include "con.h"
 #include "fe.h"
 
-/* The one-screen summary of the run. */
-static void summary(struct con *c)
-{
-    char host[128] = "";
-    log_run_get(&c->run, "command", host, sizeof host);
-    printf("run %s: %d ranks\n", c->dir, c->nranks);
-    if (host[0])
-        printf("recorded: %s\n", host);
-    fe_log_summary(c->dir, stdout);
-}
-
 /* ---- interactive: readline's callback interface in the poll loop ------- */
 
 static struct con *the_con;
@@ -334,7 +323,7 @@ static int start(int argc, char **argv, int batch_cmd)
     signal(SIGPIPE, SIG_IGN);
 
     if (!json)
-        summary(&c);
+        con_summary(&c, stdout);
     int rc = con_replay(&c, &c.focus) < 0;
     if (!json) {
         char buf[256];
