@@ -371,7 +371,9 @@ static int cmd_restart(struct con *c, const struct rankset *set,
 {
     (void)a;
     con_drop(c, set);
-    return con_replay(c, set);
+    int rc = con_replay(c, set);
+    print_where(c, set);
+    return rc;
 }
 
 /* ---- breakpoints ------------------------------------------------------------ */

@@ -97,6 +97,26 @@ has "a failed assert names the ranks and values" "$tmp/more" \
 [ "$(rc more)" = 1 ] && ok "a failed assert fails the batch" ||
     fail "batch exit $(rc more) after a failed assert"
 
+# ---- every command family, briefly
+printf '%s\n' "print rows * 100" > "$tmp/nested.drdb"
+batch fam -- "break jacobi.c:$line" continue next "ptype rows" "whatis global" \
+    "display rows" "list jacobi.c:1,1" "frame" "set var rows = 7" "print rows" \
+    "tbreak jacobi.c:$after" "info breakpoints" "advance jacobi.c:$after" \
+    "source $tmp/nested.drdb" "@3 drop" "status" "replay @3" "@3 print rank" \
+    "@2 restart" "@2 print rows" "gdb echo hi\\n"
+has "next, ptype, whatis, display, list, frame, set var, source" "$tmp/fam" \
+    "[0-3] main () at ../examples/jacobi.c:$((line + 1)), end-stepping-range" \
+    "[0-3] type = int" "[0-3] type = double" "[0-3] 1: rows = 4" \
+    "[0-3] 1	/*" "[0-3] rows = 7" "[0-3] rows * 100 = 700"
+has "tbreak, info breakpoints, advance" "$tmp/fam" \
+    "$(printf '%-4d %-10s %-4s %-3s %-30s %s' 2 breakpoint del y "jacobi.c:$after" 0-3)" \
+    "[0-3] main () at ../examples/jacobi.c:$after, location-reached"
+has "drop, replay, restart, gdb" "$tmp/fam" \
+    "3     -         -/23                   " "[3] main () at ../examples/jacobi.c:20, breakpoint-hit" \
+    "[2] main () at ../examples/jacobi.c:20, breakpoint-hit" "[0-3] hi"
+grep -q "^#0  main (argc=3, argv=0x[0-9a-f]*) at ../examples/jacobi.c:$((line + 1))\$" "$tmp/fam" &&
+    ok "frame (a multi-line answer under its tag)" || fail "frame"
+
 # ---- JSON
 batch json --json -- "print 6 * 7" "@0 print rank"
 has "--json: one object per command" "$tmp/json" \
