@@ -142,6 +142,11 @@ enum log_field_kind {
     LOG_F_HANDLE = 8,  /* a 32-bit handle output (a new request, ...) */
     LOG_F_DATA_ZSTD = 9, /* a DATA field compressed: varint raw length,
                           * then one zstd frame (log_compress_file) */
+    LOG_F_WINDIFF = 10,  /* the bytes of an RMA window region that changed
+                          * since they were last logged: elem = the region's
+                          * number; runs of (varint gap, varint length,
+                          * bytes), the gap counted from the previous run's
+                          * end (the region's start for the first) */
 };
 /* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
  * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */

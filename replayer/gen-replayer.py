@@ -68,8 +68,17 @@ def out_action(fn, i, a):
     """C statement writing field `f` of argument I back, or None."""
     length = a.length
     names = [x.name for x in fn.args]
-    if a.direction == "in" or a.direction is None:
+    if a.direction is None:
         return None
+    if a.direction == "in":
+        # Logged send data (drdb record --send-data): checked against what
+        # the program sends now, where the layout is simple.
+        m = re.match(r"^(.+) x (\w+)$", length or "")
+        if m and "@" not in length and "size(" not in m.group(1):
+            return (f"rpl_check_sent(&c, &f, {a.name}, "
+                    f"{count_expr(m.group(1))}, {m.group(2)});")
+        return "rpl_out_sent(&c, &f);"
+
     if a.direction == "async":
         return None  # registered after the call (see gen_stub)
     if length in ("opaque", "callback", "string", "string[]", "?"):

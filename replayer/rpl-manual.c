@@ -906,8 +906,13 @@ static int get_attr(int fn, MPI_Comm obj, int keyval, void *out, int *flag)
     }
     if (((unsigned)keyval >> 30) == 1) { /* MPICH: a builtin keyval */
         *flag = logged_flag;
+        void *base;
         if (logged_flag && !have_val) {
-            /* MPI_WIN_BASE: the value is the address itself. */
+            /* MPI_WIN_BASE: the value is the address itself, of the
+             * memory here (rpl-rma.c) rather than the recorded one. */
+            if (fn == LOG_FN_MPI_Win_get_attr &&
+                rpl_win_base((MPI_Win)obj, &base))
+                ptr = (int64_t)(intptr_t)base;
             memcpy(out, &ptr, sizeof ptr);
         } else if (logged_flag) {
             int64_t *slot = &predefined_vals[keyval & 15];
@@ -1146,9 +1151,44 @@ W_INITFUNCS(MPI_Neighbor_alltoallw_init, int, MPI_Aint, RPL_MANY_PEERS)
 W_INITFUNCS(MPI_Neighbor_alltoallw_init_c, MPI_Count, MPI_Aint,
             RPL_MANY_PEERS)
 
-/* Window attributes: MPI_WIN_BASE is an address (taken from the log: RMA
- * is not replayed), the other predefined ones are logged values. */
+/* Window attributes: MPI_WIN_BASE is the window's memory in this process
+ * (a dynamic window's is the logged MPI_BOTTOM), the other predefined ones
+ * are logged values. */
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
     return get_attr(LOG_FN_MPI_Win_get_attr, win, keyval, val, flag);
+}
+
+/* The program's own window attributes: kept in the communicators' table
+ * (MPICH never gives a window and a communicator the same handle value, nor
+ * two keyvals of different kinds the same value); MPI_Win_free runs the
+ * delete callbacks (rpl_win_attrs_drop), as MPI did. */
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy,
+                           MPI_Win_delete_attr_function *del, int *keyval,
+                           void *extra_state)
+{
+    int ret = rpl__auto_MPI_Win_create_keyval(copy, del, keyval, extra_state);
+    return keyval_new(ret, keyval,
+                      (MPI_Comm_copy_attr_function *)(void (*)(void))copy,
+                      (MPI_Comm_delete_attr_function *)(void (*)(void))del,
+                      extra_state);
+}
+
+int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
+{
+    int ret = rpl__auto_MPI_Win_set_attr(win, keyval, val);
+    if (ret == MPI_SUCCESS)
+        attr_set(win, keyval, val);
+    return ret;
+}
+
+int PMPI_Win_delete_attr(MPI_Win win, int keyval)
+{
+    return delete_attr(rpl__auto_MPI_Win_delete_attr(win, keyval), win,
+                       keyval);
+}
+
+void rpl_win_attrs_drop(MPI_Win win)
+{
+    attrs_drop(win);
 }

@@ -124,13 +124,11 @@ static const struct {
     const char *name;
     const char *why;
 } unsupported[] = {
-    {"MPI_Win_create", "one-sided communication (RMA) is not replayed yet: "
-                       "other ranks write into this rank's window outside "
-                       "the calls it makes, and window contents are not "
-                       "logged"},
-    {"MPI_Win_create_dynamic", NULL},
-    {"MPI_Win_allocate", NULL},
-    {"MPI_Win_allocate_shared", NULL},
+    {"MPI_Win_allocate_shared", "shared-memory windows are not replayed: "
+                                "the processes of the node load and store "
+                                "into each other's memory directly, not "
+                                "through MPI calls"},
+    {"MPI_Win_shared_query", NULL},
     {"MPI_Comm_spawn", "process creation cannot be replayed: the spawned "
                        "processes are not in the log"},
     {"MPI_Comm_spawn_multiple", NULL},
@@ -520,10 +518,51 @@ void rpl_out_wdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
     }
 }
 
+void rpl_out_sent(struct rpl_call *c, const struct rpl_field *f)
+{
+    want_kind(c, f, LOG_F_DATA);
+}
+
+void rpl_check_sent(struct rpl_call *c, const struct rpl_field *f,
+                    const void *buf, int64_t count, MPI_Datatype type)
+{
+    want_kind(c, f, LOG_F_DATA);
+    if (buf == MPI_IN_PLACE || !f->len)
+        return;
+    uint8_t *tmp = malloc(f->len);
+    if (!tmp)
+        return;
+    int64_t got = rpl_type_pack(buf, count, type, tmp, (int64_t)f->len);
+    if (got >= 0) {
+        for (uint64_t i = 0; i < f->len && i < (uint64_t)got; i++)
+            if (tmp[i] != f->data[i]) {
+                unsigned now = tmp[i], then = f->data[i];
+                free(tmp);
+                rpl_fail(c, RPL_EXIT_DIVERGED,
+                         "replay diverged: the program sends other data "
+                         "than recorded (argument %u, byte %" PRIu64 " of %"
+                         PRIu64 ": recorded %#04x, now %#04x)", f->arg, i,
+                         f->len, then, now);
+            }
+        if ((uint64_t)got != f->len) {
+            free(tmp);
+            rpl_fail(c, RPL_EXIT_DIVERGED,
+                     "replay diverged: the program sends %" PRId64 " bytes, "
+                     "the recorded message had %" PRIu64, got, f->len);
+        }
+    }
+    free(tmp);
+}
+
 void rpl_out_other(struct rpl_call *c, const struct rpl_field *f)
 {
     if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE)
         return;
+    if (f->kind == LOG_F_WINDIFF ||
+        (f->kind == LOG_F_DATA && f->arg == LOG_ARG_NONE)) {
+        rpl_rma_field(c, f);
+        return;
+    }
     rpl_fail(c, RPL_EXIT_SETUP,
              "the log holds an output (argument %u, kind %u) this replay "
              "does not know where to write", f->arg, f->kind);

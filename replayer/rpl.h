@@ -91,9 +91,28 @@ void rpl_out_data(struct rpl_call *c, const struct rpl_field *f, void *buf,
 void rpl_out_vdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
                    const void *counts, size_t csize, const void *displs,
                    size_t dsize, MPI_Datatype type, int64_t peers);
+/* Logged send data (recorded with --send-data): the program's COUNT x
+ * TYPE at BUF must pack to the same bytes, else the replay diverged.
+ * rpl_out_sent() accepts such a field unchecked (irregular layouts). */
+void rpl_check_sent(struct rpl_call *c, const struct rpl_field *f,
+                    const void *buf, int64_t count, MPI_Datatype type);
+void rpl_out_sent(struct rpl_call *c, const struct rpl_field *f);
 /* A field the generated code has no place for: MEMBERS are kept for
- * rpl_comm_new(), anything else stops the replay as malformed. */
+ * rpl_comm_new(), RMA fields (WINDIFF, DATA of no argument) go to
+ * rpl_rma_field(), anything else stops the replay as malformed. */
 void rpl_out_other(struct rpl_call *c, const struct rpl_field *f);
+
+/* One-sided communication (rpl-rma.c): applies a WINDIFF field to the
+ * window region it names, or a DATA field with arg LOG_ARG_NONE to the
+ * pending operation result it names (elem), which is then forgotten. */
+void rpl_rma_field(struct rpl_call *c, const struct rpl_field *f);
+/* The base address here of WIN's memory (MPI_Win_create's buffer,
+ * MPI_Win_allocate's allocation): 1, or 0 for an unknown or dynamic
+ * window. */
+int rpl_win_base(MPI_Win win, void **base);
+/* Runs the delete callbacks of the program's attributes on WIN, which
+ * MPI_Win_free has freed (rpl-manual.c). */
+void rpl_win_attrs_drop(MPI_Win win);
 
 /* An element count or a number of peers the stub cannot know (this rank's
  * share of a Reduce_scatter, the degree of a topology): the logged data's

@@ -8,6 +8,8 @@
  * calls MPI_Barrier and MPI_Finalize. By MODE, rank 0:
  *   same     does just that
  *   count    sends the third message with 7 ints (an argument changes)
+ *   data     sends the third message with other contents (seen when the
+ *            run was recorded with --send-data)
  *   extra    calls MPI_Comm_rank once more after the sends (an extra call)
  *   missing  exits after the sends, without the barrier or MPI_Finalize
  */
@@ -26,7 +28,7 @@ int main(int argc, char **argv)
         if (rank == 0) {
             int n = strcmp(mode, "count") == 0 && i == 2 ? 7 : 8;
             for (int k = 0; k < 8; k++)
-                buf[k] = i * 10 + k;
+                buf[k] = i * 10 + k + (strcmp(mode, "data") == 0 && i == 2);
             MPI_Send(buf, n, MPI_INT, 1, 5, MPI_COMM_WORLD);
         } else if (rank == 1) {
             MPI_Recv(buf, 8, MPI_INT, 0, 5, MPI_COMM_WORLD,

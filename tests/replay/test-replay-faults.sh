@@ -67,6 +67,19 @@ expect_fail "another binary: warned up front" 0 0 \
     "warning: '.*crash' is not the recorded executable \(build id [0-9a-f]+, recorded [0-9a-f]+\)" "$tmp/e"
 expect_fail "another binary: diverges" $rc 97 "replay diverged" "$tmp/e"
 
+# With --send-data the replay also checks what the program sends.
+"$drdb" record --send-data -o "$tmp/divd" -- "$mpiexec" -n 2 "$diverge" same \
+    > /dev/null 2>&1 || fail "recording diverge --send-data"
+if "$drdb" replay --rank 0 "$tmp/divd" > /dev/null 2> "$tmp/e"; then
+    ok "send data logged: an unchanged replay checks it and passes"
+else
+    fail "send data logged: unchanged replay"
+    show "$tmp/e"
+fi
+"$drdb" replay --rank 0 "$tmp/divd" -- "$diverge" data > /dev/null 2> "$tmp/e"
+expect_fail "send data logged: other data sent is a divergence" $? 97 \
+    "event 4 \(MPI_Send\): replay diverged: the program sends other data than recorded \(argument 0, byte 0 of 32: recorded 0x14, now 0x15\)" "$tmp/e"
+
 # ---- a killed rank, a corrupt log --------------------------------------------
 "$drdb" record -o "$tmp/kill" -- "$mpiexec" -n 3 \
     -outfile-pattern "$tmp/kill.out.%r" "$crash" sleep 5 > "$tmp/kill.rec" 2>&1 &
@@ -204,8 +217,10 @@ if "$cc" $mpich_inc -o "$tmp/lt-mpich" "$tmp/lt.c" $(pkg-config --libs mpich) &&
     # Recording by linking -ldrdb-record before MPICH (no LD_PRELOAD): the
     # run directory and DRDB_RUN_DIR are all the library needs.
     mkdir -m 700 "$tmp/ltr"
-    DRDB_RUN_DIR=$tmp/ltr "$mpiexec" -n 2 -outfile-pattern "$tmp/ltr.out.%r" \
-        "$tmp/lt-rec" > /dev/null 2>&1
+    # (meson's test environment may put the stub's directory first in
+    # LD_LIBRARY_PATH: a recording must get the real MPICH)
+    env -u LD_LIBRARY_PATH DRDB_RUN_DIR="$tmp/ltr" "$mpiexec" -n 2 \
+        -outfile-pattern "$tmp/ltr.out.%r" "$tmp/lt-rec" > /dev/null 2>&1
     DRDB_REPLAY_DIR=$tmp/ltr DRDB_REPLAY_RANK=0 "$tmp/lt-stub" > "$tmp/ltr.rep" 2>&1
     if [ -f "$tmp/ltr/rank-1.log" ] && cmp -s "$tmp/ltr.out.0" "$tmp/ltr.rep"; then
         ok "link time: a program linked with -ldrdb-record records; rank 0 replays"
