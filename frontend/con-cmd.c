@@ -235,9 +235,35 @@ static char *mi_console(const char *cli)
 
 /* ---- execution ------------------------------------------------------------------ */
 
+static void select_user_frame(struct con *c, struct con_rank *k);
+
+/* A diverged rank's report (drdb_divergence_msg), into its reason. */
+static void divergence_reason(struct con_rank *k)
+{
+    struct mi_cmd mc;
+    struct mi_reply rep;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, "printf \"%s\", drdb_divergence_msg");
+    if (mi_cmd_str(&mc) &&
+        mi_gdb_exec_sync(k->gdb, mi_cmd_str(&mc), &rep, 10000) == 0 &&
+        rep.console_len)
+        snprintf(k->reason, sizeof k->reason, "%.*s", (int)rep.console_len,
+                 rep.console);
+    if (mi_cmd_str(&mc))
+        mi_reply_release(&rep);
+    mi_cmd_release(&mc);
+}
+
 /* Prints where each rank of SET is now, merged. */
 static void print_where(struct con *c, const struct rankset *set)
 {
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && c->ranks[r].state == CON_DIVERGED &&
+            strncmp(c->ranks[r].reason, "rank ", 5) != 0) {
+            /* Stopped at the offending call: the program's frame. */
+            divergence_reason(&c->ranks[r]);
+            select_user_frame(c, &c->ranks[r]);
+        }
     int n = rs_count(set), i = 0;
     struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
     if (!ans)
@@ -247,11 +273,12 @@ static void print_where(struct con *c, const struct rankset *set)
             continue;
         struct con_rank *k = &c->ranks[r];
         ans[i].rank = r;
-        if (k->state == CON_STOPPED || k->state == CON_DIVERGED)
-            asprintf(&ans[i].text, "%s%s%s%s", k->state == CON_DIVERGED
-                                                   ? "diverged: "
-                                                   : "",
-                     k->where, k->reason[0] ? ", " : "", k->reason);
+        if (k->state == CON_DIVERGED)
+            asprintf(&ans[i].text, "diverged at %s: %s", k->where,
+                     k->reason);
+        else if (k->state == CON_STOPPED)
+            asprintf(&ans[i].text, "%s%s%s", k->where,
+                     k->reason[0] ? ", " : "", k->reason);
         else
             asprintf(&ans[i].text, "%s%s%s", con_state_name(k->state),
                      k->reason[0] ? ": " : "", k->reason);
@@ -373,6 +400,320 @@ static int cmd_restart(struct con *c, const struct rankset *set,
     con_drop(c, set);
     int rc = con_replay(c, set);
     print_where(c, set);
+    return rc;
+}
+
+/* ---- MPI events: goto, next-event, prev-event, until-call ------------------ */
+
+/* An integer expression on rank R (0 and *ok = 0 when it fails). */
+static long long eval_int(struct con *c, int r, const char *expr, int *ok)
+{
+    char *mi = mi_with_arg("-data-evaluate-expression", expr);
+    struct mi_reply rep;
+    long long v = 0;
+    *ok = mi && mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000) == 0 &&
+          mi_get_int(rep.record, "value", &v) == 0;
+    if (mi)
+        mi_reply_release(&rep);
+    free(mi);
+    return v;
+}
+
+/*
+ * Frames of the replay stub (and of MPICH's Fortran bindings) are not the
+ * program's: a frame is the stub's when its source file lies in the
+ * directory of drdb_stop_hook's (replayer/) or in the stub's build
+ * directory (the generated rpl_stubs.c), or, without debug information,
+ * when its function is an MPI entry point.
+ */
+static int stub_frame(const struct con *c, const char *stubsrc,
+                      const struct mi_value *fr)
+{
+    const struct mi_value *full = mi_value_get(fr, "fullname");
+    const struct mi_value *fn = mi_value_get(fr, "func");
+    if (full && full->str) {
+        const char *slash = strrchr(full->str, '/');
+        size_t dl = slash ? (size_t)(slash - full->str) : 0;
+        return (stubsrc[0] && strlen(stubsrc) == dl &&
+                strncmp(full->str, stubsrc, dl) == 0) ||
+               (strlen(c->stub) == dl && strncmp(full->str, c->stub, dl) == 0);
+    }
+    static const char *const pre[] = {"drdb_", "PMPI_", "MPI_", "PMPIX_",
+                                      "MPIX_", "mpi_", "pmpi_"};
+    for (size_t i = 0; fn && fn->str && i < sizeof pre / sizeof pre[0]; i++)
+        if (strncmp(fn->str, pre[i], strlen(pre[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* The directory of the stub's sources: that of drdb_stop_hook's frame. */
+static void stub_source_dir(const struct mi_value *stack, char *out,
+                            size_t len)
+{
+    out[0] = '\0';
+    for (const struct mi_value *fr = stack ? stack->first : NULL; fr;
+         fr = fr->next) {
+        const struct mi_value *fn = mi_value_get(fr, "func");
+        const struct mi_value *full = mi_value_get(fr, "fullname");
+        if (fn && fn->str && full && full->str &&
+            strncmp(fn->str, "drdb_", 5) == 0) {
+            const char *slash = strrchr(full->str, '/');
+            if (slash)
+                snprintf(out, len, "%.*s", (int)(slash - full->str),
+                         full->str);
+            return;
+        }
+    }
+}
+
+/* After a stop in drdb_stop_hook: select the program's frame, say where. */
+static void select_user_frame(struct con *c, struct con_rank *k)
+{
+    struct mi_reply rep;
+    char stubsrc[1024];
+    if (mi_gdb_exec_sync(k->gdb, "-stack-list-frames", &rep, 10000) == 0) {
+        const struct mi_value *stack = mi_get(rep.record, "stack");
+        stub_source_dir(stack, stubsrc, sizeof stubsrc);
+        for (const struct mi_value *fr = stack ? stack->first : NULL; fr;
+             fr = fr->next) {
+            if (stub_frame(c, stubsrc, fr))
+                continue;
+            const struct mi_value *fn = mi_value_get(fr, "func");
+            const struct mi_value *lv = mi_value_get(fr, "level");
+            const struct mi_value *fi = mi_value_get(fr, "file");
+            const struct mi_value *li = mi_value_get(fr, "line");
+            char mi[64];
+            snprintf(mi, sizeof mi, "-stack-select-frame %s",
+                     lv && lv->str ? lv->str : "0");
+            struct mi_reply r2;
+            mi_gdb_exec_sync(k->gdb, mi, &r2, 10000);
+            mi_reply_release(&r2);
+            snprintf(k->where, sizeof k->where, "%s () at %s:%s",
+                     fn && fn->str ? fn->str : "??",
+                     fi && fi->str ? fi->str : "??",
+                     li && li->str ? li->str : "?");
+            break;
+        }
+    }
+    mi_reply_release(&rep);
+}
+
+/* The name of rank R's event N, from its log ("?" if unknown). */
+static const char *event_name(struct con *c, int r, uint64_t n)
+{
+    char path[4200], err[256];
+    struct log_rank lr;
+    struct log_event ev;
+    const char *name = "?";
+    log_rank_path(path, sizeof path, c->dir, r);
+    if (log_rank_open(&lr, path, err, sizeof err) < 0)
+        return name;
+    if (log_rank_event(&lr, n, &ev, err, sizeof err) == 0)
+        name = log_func_name(ev.fn);
+    log_rank_release(&lr);
+    return name;
+}
+
+/* Runs each rank of SET to just before its event TARGET[rank]: forward
+ * through the stub's stop-at-event hook, backward by re-running the rank
+ * from the start of its log (replay is deterministic). */
+static int goto_events(struct con *c, const struct rankset *set,
+                       const uint64_t *target)
+{
+    struct rankset back, fwd;
+    int rc = 0, ok;
+    rs_init(&back, c->nranks);
+    rs_init(&fwd, c->nranks);
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        if (target[r] >= c->nevents[r]) {
+            fprintf(stderr, "drdb: rank %d has %llu events (0-%llu): no event "
+                    "%llu\n", r, (unsigned long long)c->nevents[r],
+                    (unsigned long long)(c->nevents[r] ? c->nevents[r] - 1
+                                                       : 0),
+                    (unsigned long long)target[r]);
+            rc = -1;
+            continue;
+        }
+        long long cur = c->ranks[r].state == CON_EXITED
+                            ? (long long)c->nevents[r]
+                            : eval_int(c, r, "drdb_event", &ok);
+        if (c->ranks[r].state == CON_EXITED || !ok)
+            ok = 0;
+        if (!ok || (uint64_t)cur > target[r] ||
+            ((uint64_t)cur == target[r] && !c->ranks[r].at_event &&
+             c->ranks[r].state != CON_STOPPED))
+            rs_add(&back, r);
+        else if ((uint64_t)cur == target[r] && c->ranks[r].at_event)
+            continue; /* already there */
+        rs_add(&fwd, r);
+    }
+    if (rs_count(&back)) {
+        char buf[256];
+        printf("[%s] re-running from the start of the log\n",
+               rs_format(&back, buf, sizeof buf));
+        con_drop(c, &back);
+        if (con_replay(c, &back) < 0)
+            rc = -1;
+    }
+    for (int round = 0; rs_count(&fwd) && round < 1000; round++) {
+        for (int r = 0; r < c->nranks; r++) {
+            if (!rs_has(&fwd, r))
+                continue;
+            struct con_rank *k = &c->ranks[r];
+            if (k->state != CON_STOPPED) {
+                rs_del(&fwd, r);
+                continue;
+            }
+            char expr[64];
+            snprintf(expr, sizeof expr, "drdb_stop_event = %llu",
+                     (unsigned long long)target[r]);
+            eval_int(c, r, expr, &ok);
+            k->reason[0] = '\0';
+            k->at_event = 0;
+            k->state = CON_RUNNING;
+            if (mi_gdb_send(k->gdb, "-exec-continue", 0, NULL, NULL) < 0)
+                k->state = CON_LOST;
+        }
+        if (con_wait(c, &fwd, 1) < 0)
+            rc = -1;
+        /* A user breakpoint on the way: go on to the event. */
+        for (int r = 0; r < c->nranks; r++) {
+            struct con_rank *k = &c->ranks[r];
+            if (!rs_has(&fwd, r))
+                continue;
+            if (k->at_event || k->state != CON_STOPPED)
+                rs_del(&fwd, r);
+        }
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED)
+            continue;
+        eval_int(c, r, "drdb_stop_event = 18446744073709551615", &ok);
+        select_user_frame(c, k);
+        snprintf(k->reason, sizeof k->reason, "before event %llu (%s)",
+                 (unsigned long long)target[r], event_name(c, r, target[r]));
+    }
+    print_where(c, set);
+    rs_release(&back);
+    rs_release(&fwd);
+    return rc;
+}
+
+/* The event number an argument gives ("N"), or -1. */
+static long long parse_event(const char *a)
+{
+    char *end;
+    long long n = strtoll(a, &end, 10);
+    if (end == a || n < 0)
+        return -1;
+    return n;
+}
+
+static int cmd_goto(struct con *c, const struct rankset *set, const char *a)
+{
+    long long n = parse_event(a);
+    if (n < 0) {
+        fprintf(stderr, "drdb: goto N: which event number?\n");
+        return -1;
+    }
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    if (!t)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        t[r] = (uint64_t)n;
+    int rc = goto_events(c, set, t);
+    free(t);
+    return rc;
+}
+
+/* next-event / prev-event: each rank K events on from where it is. */
+static int step_events(struct con *c, const struct rankset *set,
+                       const char *a, int dir)
+{
+    long long k = *a ? parse_event(a) : 1;
+    int ok;
+    if (k < 0) {
+        fprintf(stderr, "drdb: %s [K]: how many events?\n",
+                dir > 0 ? "next-event" : "prev-event");
+        return -1;
+    }
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    if (!t)
+        return -1;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        long long cur = eval_int(c, r, "drdb_event", &ok);
+        long long want = cur + dir * k;
+        t[r] = want < 0 ? 0 : (uint64_t)want;
+    }
+    int rc = goto_events(c, set, t);
+    free(t);
+    return rc;
+}
+
+static int cmd_next_event(struct con *c, const struct rankset *set,
+                          const char *a)
+{
+    return step_events(c, set, a, 1);
+}
+
+static int cmd_prev_event(struct con *c, const struct rankset *set,
+                          const char *a)
+{
+    return step_events(c, set, a, -1);
+}
+
+/* until-call NAME: each rank to its next call of NAME, found in its log. */
+static int cmd_until_call(struct con *c, const struct rankset *set,
+                          const char *a)
+{
+    const struct log_func_desc *d = *a ? log_func_by_name(a) : NULL;
+    int ok, rc = 0;
+    if (!d) {
+        fprintf(stderr, "drdb: until-call MPI_FUNCTION: '%s' is not an MPI "
+                "function ('drdb functions' lists them)\n", a);
+        return -1;
+    }
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    struct rankset found;
+    if (!t || rs_init(&found, c->nranks) < 0) {
+        free(t);
+        return -1;
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        long long cur = eval_int(c, r, "drdb_event", &ok);
+        /* From the next event when already stopped before one. */
+        uint64_t from = (uint64_t)cur + (c->ranks[r].at_event ? 1 : 0);
+        char path[4200], err[256];
+        struct log_rank lr;
+        log_rank_path(path, sizeof path, c->dir, r);
+        if (log_rank_open(&lr, path, err, sizeof err) < 0)
+            continue;
+        for (uint64_t n = from; n < lr.nevents; n++) {
+            struct log_event ev;
+            if (log_rank_event(&lr, n, &ev, err, sizeof err) == 0 &&
+                ev.fn == d->id) {
+                t[r] = n;
+                rs_add(&found, r);
+                break;
+            }
+        }
+        log_rank_release(&lr);
+        if (!rs_has(&found, r))
+            printf("[%d] no more calls of %s in the log\n", r, d->name);
+    }
+    if (rs_count(&found))
+        rc = goto_events(c, &found, t);
+    else
+        rc = -1;
+    rs_release(&found);
+    free(t);
     return rc;
 }
 
@@ -710,8 +1051,13 @@ static int cmd_backtrace(struct con *c, const struct rankset *set,
         const struct mi_value *stack = mi_get(rep.record, "stack");
         int nf = stack ? (int)stack->count : 0, k = 0;
         char **texts = calloc((size_t)nf + 1, sizeof *texts);
+        char stubsrc[1024];
+        stub_source_dir(stack, stubsrc, sizeof stubsrc);
         for (const struct mi_value *fr = stack ? stack->first : NULL;
              fr && texts; fr = fr->next) {
+            /* The replay stub's frames are not the program's. */
+            if (stub_frame(c, stubsrc, fr))
+                continue;
             const struct mi_value *fn = mi_value_get(fr, "func");
             const struct mi_value *fi = mi_value_get(fr, "file");
             const struct mi_value *li = mi_value_get(fr, "line");
@@ -1152,6 +1498,9 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_frame},
     {"gdb", NULL, "gdb COMMAND", "any GDB command, answers merged",
      CON_NEEDS_RANKS, cmd_gdb},
+    {"goto", NULL, "goto N",
+     "run to just before MPI event N (back: re-runs from the start)",
+     CON_NEEDS_RANKS, cmd_goto},
     {"help", "h", "help [COMMAND]", "the commands, or one in full", 0,
      cmd_help},
     {"info", "i", "info breakpoints|sets|locals|args|frame|...",
@@ -1162,8 +1511,14 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_RANKS, cmd_kill},
     {"list", "l", "list [LOCATION]", "source lines",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_list},
+    {"next-event", "ne", "next-event [K]",
+     "run to just before the K-th next MPI event (default 1)",
+     CON_NEEDS_RANKS, cmd_next_event},
     {"next", "n", "next", "the next source line, over calls",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_next},
+    {"prev-event", "pe", "prev-event [K]",
+     "back to just before the K-th previous MPI event (default 1)",
+     CON_NEEDS_RANKS, cmd_prev_event},
     {"print", "p", "print EXPRESSION", "evaluate, merged across ranks",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_print},
     {"ptype", NULL, "ptype EXPRESSION", "the type of an expression",
@@ -1186,6 +1541,9 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_step},
     {"tbreak", NULL, "tbreak LOCATION [if CONDITION]",
      "a breakpoint that deletes itself", CON_NEEDS_RANKS, cmd_tbreak},
+    {"until-call", NULL, "until-call MPI_FUNCTION",
+     "run to just before the next call of an MPI function",
+     CON_NEEDS_RANKS, cmd_until_call},
     {"until", "u", "until", "the next line, not back into a loop",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_until},
     {"up", NULL, "up [N]", "select an outer frame",

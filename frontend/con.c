@@ -354,6 +354,7 @@ static void on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     k->state = func && strcmp(func, "drdb_divergence_hook") == 0
                    ? CON_DIVERGED
                    : CON_STOPPED;
+    k->at_event = func && strcmp(func, "drdb_stop_hook") == 0;
 }
 
 /* A reply nobody reads: a failure marks the rank. */
@@ -622,6 +623,8 @@ static void setup_rank(struct con *c, struct con_rank *k)
     send_console(k, "set environment LD_PRELOAD=%s%s", lib, "");
     send_setup(k, "-break-insert -t main");
     send_setup(k, "-break-insert -f drdb_divergence_hook");
+    /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
+    send_setup(k, "-break-insert -f drdb_stop_hook");
     send_setup(k, "-exec-run");
 }
 

@@ -77,6 +77,7 @@ struct con_rank {
     char reason[256];     /* why it stopped, exited or was lost */
     uint64_t event;       /* drdb_event when stopped */
     int changed;          /* stopped or exited since a command looked */
+    int at_event;         /* stopped in drdb_stop_hook (goto) */
     char outbuf[1024];    /* program output: the unfinished line */
     size_t outlen;
 };

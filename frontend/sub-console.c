@@ -287,12 +287,17 @@ static int start(int argc, char **argv, int batch_cmd)
     }
     const char *dir = argv[optind++];
     if (batch_cmd) {
-        if (optind >= argc) {
+        if (optind >= argc || strcmp(argv[optind], "--") == 0) {
             fe_error("drdb batch RUNDIR SCRIPT: which script?");
             return 2;
         }
         script = argv[optind++];
     }
+    /* "-- PROGRAM ARGS": replay another build of the program. */
+    char **prog = NULL;
+    if (optind < argc && strcmp(argv[optind], "--") == 0 &&
+        optind + 1 < argc)
+        prog = argv + optind + 1;
     if (batch && !script) {
         fe_error("--batch needs a script: -x SCRIPT");
         return 2;
@@ -303,6 +308,14 @@ static int start(int argc, char **argv, int batch_cmd)
     if (con_open(&c, dir, err, sizeof err) < 0) {
         con_close(&c);
         return fe_error("%s", err);
+    }
+    if (prog) {
+        size_t used = 0;
+        if (!realpath(prog[0], c.exe))
+            snprintf(c.exe, sizeof c.exe, "%s", prog[0]);
+        for (int i = 0; prog[i] && used < sizeof c.args; i++)
+            used += (size_t)snprintf(c.args + used, sizeof c.args - used,
+                                     "%s%s", i ? "\x1f" : "", prog[i]);
     }
     c.batch = batch;
     c.json = json;
@@ -353,12 +366,14 @@ static int run_batch(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
-    .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] RUNDIR",
+    .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] RUNDIR "
+            "[-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
             "and reads commands ('help' lists\nthem). Commands go to the "
-            "ranks in focus, or to '@SET COMMAND's set.\n\n"
+            "ranks in focus, or to '@SET COMMAND's set.\nAfter '--', another "
+            "program (a rebuilt one) runs instead of the recorded.\n\n"
             "  -r, --ranks SET    ranks to replay at the start, e.g. 0-3,8\n"
             "  -x, --execute F    run the commands of file F first\n"
             "  -b, --batch        then exit (no prompt); exit status 1 if a "
@@ -376,7 +391,8 @@ const struct fe_subcmd fe_sub_console = {
 
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
-    .args = "[--ranks SET] [--timeout S] [--json] [-k] RUNDIR SCRIPT",
+    .args = "[--ranks SET] [--timeout S] [--json] [-k] RUNDIR SCRIPT "
+            "[-- PROGRAM ARGS]",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "
             "completes on every\ntargeted rank before the next starts; the "

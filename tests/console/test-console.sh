@@ -2,9 +2,9 @@
 # The console in batch mode, on recorded runs of examples/jacobi (4 ranks,
 # a 16x16 grid: 4 rows per rank, 3 iterations). Expected answers come from
 # what the program must compute, written by hand.
-# usage: test-console.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE CRASH
+# usage: test-console.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE CRASH DIVERGE
 set -u
-drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5
+drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5 diverge=$6
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -116,6 +116,43 @@ has "drop, replay, restart, gdb" "$tmp/fam" \
     "[2] main () at ../examples/jacobi.c:20, breakpoint-hit" "[0-3] hi"
 grep -q "^#0  main (argc=3, argv=0x[0-9a-f]*) at ../examples/jacobi.c:$((line + 1))\$" "$tmp/fam" &&
     ok "frame (a multi-line answer under its tag)" || fail "frame"
+
+# ---- MPI events. jacobi's events: 0 MPI_Init, 1 Comm_rank, 2 Comm_size,
+# then per iteration 2 Irecv, 2 Isend, Waitall, Allreduce (3-8, 9-14,
+# 15-20), 21 Reduce, 22 Finalize.
+irecv=$(grep -n 'MPI_Irecv(&u\[0\]' "$src" | cut -d: -f1)
+allred=$(( after - 1 ))
+sizel=$(grep -n 'MPI_Comm_size(MPI_COMM_WORLD' "$src" | cut -d: -f1)
+isend2=$(grep -n 'MPI_Isend(&u\[rows \* n\]' "$src" | cut -d: -f1)
+batch ev -- "goto 8" "print it" next-event "until-call MPI_Allreduce" \
+    "print it" status "goto 3" "prev-event" "@1 next-event 4" "backtrace"
+has "goto: every rank just before the event, in the program's frame" "$tmp/ev" \
+    "[0-3] main () at ../examples/jacobi.c:$allred, before event 8 (MPI_Allreduce)" \
+    "[0-3] it = 0" \
+    "[0-3] main () at ../examples/jacobi.c:$irecv, before event 9 (MPI_Irecv)" \
+    "[0-3] main () at ../examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)" \
+    "[0-3] it = 1"
+has "status: the event number of the total" "$tmp/ev" \
+    "2     stopped   14/23                  main () at ../examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)"
+has "backward: goto and prev-event re-run from the start" "$tmp/ev" \
+    "[0-3] re-running from the start of the log" \
+    "[0-3] main () at ../examples/jacobi.c:$irecv, before event 3 (MPI_Irecv)" \
+    "[0-3] main () at ../examples/jacobi.c:$sizel, before event 2 (MPI_Comm_size)" \
+    "[1] main () at ../examples/jacobi.c:$isend2, before event 6 (MPI_Isend)" \
+    "[0,2,3] main () at ../examples/jacobi.c:$sizel" \
+    "[1] main () at ../examples/jacobi.c:$isend2"
+
+# A divergence shows as the rank's state, stopped at the offending call.
+"$drdb" record -o "$tmp/dv" -- "$mpiexec" -n 2 "$diverge" same > /dev/null 2>&1
+printf '%s\n' continue backtrace "print i" status > "$tmp/dv.drdb"
+"$drdb" batch -k --ranks 0 "$tmp/dv" "$tmp/dv.drdb" -- "$diverge" count \
+    > "$tmp/dvo" 2> "$tmp/dve"
+dvrc=$?
+has "divergence: state, report, the program's frame" "$tmp/dvo" \
+    "[0] diverged at main () at ../tests/replay/diverge.c:32: rank 0: event 4 (MPI_Send): replay diverged: argument 'count' differs: the log has MPI_Send(count=8, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000), the program called MPI_Send(count=7, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000)" \
+    "[0] main () at ../tests/replay/diverge.c:32" "[0] i = 2"
+grep -q '^0     diverged ' "$tmp/dvo" && [ $dvrc = 1 ] &&
+    ok "status shows 'diverged'; the batch fails" || fail "diverged status/exit $dvrc"
 
 # ---- JSON
 batch json --json -- "print 6 * 7" "@0 print rank"
