@@ -1,0 +1,275 @@
+/*
+ * ev.h - MPI event navigation over the logs of a whole run: which send a
+ * receive matched, which calls are one collective, what was pending where.
+ *
+ * ev_open() opens every rank's log (each is random access by itself). The
+ * first query builds the index once (ev_build(): one pass over each rank's
+ * log, flat arrays and hash tables, no allocation per event):
+ *
+ *   - communicators: every handle a rank used, mapped to a global id shared
+ *     by all members (struct ev_comm), per point in time (handles are
+ *     reused after MPI_Comm_free);
+ *   - messages: each send or receive instance (struct ev_msg), its calls
+ *     (posting, probing, completing) and the instance it matched;
+ *   - collectives: each collective call (struct ev_coll) and its instance
+ *     number on its communicator.
+ *
+ * The rules and their limits are in docs/events.md. Events are numbered
+ * per rank from 0, as in the logs; ranks are MPI_COMM_WORLD ranks.
+ */
+#ifndef DRDB_EV_H
+#define DRDB_EV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "log.h"
+
+#define EV_NONE UINT64_MAX /* no event */
+
+/* MPICH 4.0.2's constants, as the logs hold them. */
+#define EV_PROC_NULL (-1)
+#define EV_ANY_SOURCE (-2)
+#define EV_ANY_TAG (-1)
+#define EV_COMM_WORLD 0x44000000u
+#define EV_COMM_SELF 0x44000001u
+#define EV_COMM_NULL 0x04000000u
+#define EV_REQUEST_NULL 0x2c000000u
+
+/* A communicator, the same object at every member. Intercommunicators have
+ * two groups: a (the one whose world ranks compare lower) and b. */
+struct ev_comm {
+    int id;            /* its global id: 0 is MPI_COMM_WORLD */
+    int inter;         /* an intercommunicator */
+    int na, nb;        /* group sizes (nb 0 for an intracommunicator) */
+    const int32_t *a;  /* world ranks, in the group's rank order */
+    const int32_t *b;
+    int instance;      /* the k-th communicator with these groups */
+    int creator_rank;  /* where it was first seen created, and the event */
+    uint64_t creator_event; /* (EV_NONE: predefined) */
+};
+
+/* struct ev_msg.flags */
+enum {
+    EV_M_SEND = 1u << 0,      /* a send (else a receive) */
+    EV_M_NONBLOCKING = 1u << 1, /* completed by another call (Wait, ...) */
+    EV_M_PERSISTENT = 1u << 2, /* an instance of a persistent request */
+    EV_M_PROC_NULL = 1u << 3, /* with MPI_PROC_NULL: matches nothing */
+    EV_M_CANCELLED = 1u << 4, /* cancelled (status): matches nothing */
+    EV_M_UNKNOWN = 1u << 5,   /* peer or communicator unknown: unmatchable */
+    EV_M_PROBED = 1u << 6,    /* matched by MPI_Mprobe / MPI_Improbe */
+    EV_M_NOSTATUS = 1u << 7,  /* a receive never completed: no status */
+};
+
+/* One send or receive instance. */
+struct ev_msg {
+    uint64_t event;  /* the call: Send, Isend, Recv, Irecv, Sendrecv, Start
+                      * or Startall (persistent), Mrecv, Imrecv */
+    uint64_t order;  /* where MPI matches it (orders a channel): the call,
+                      * the Mprobe/Improbe for Mrecv/Imrecv */
+    uint64_t done;   /* the call completing it: the call itself when
+                      * blocking, EV_NONE when it never completed */
+    int64_t count;   /* the call's count argument */
+    int64_t bytes;   /* a receive: bytes its status says arrived; a send:
+                      * count x the size of a builtin type, else -1 */
+    int32_t rank;    /* this side, a world rank */
+    int32_t peer;    /* the other side's world rank, -1 unknown/PROC_NULL */
+    int32_t peer_local; /* the peer as the call named it (dest, or the
+                      * status source): a rank of the communicator */
+    int32_t tag;     /* the send's tag, the receive's status tag */
+    int32_t comm;    /* global communicator id, -1 unknown */
+    int32_t match;   /* the matching instance (index), -1 none */
+    uint32_t datatype;
+    uint32_t done_elem; /* the index in the completing call's arrays */
+    uint16_t fn;     /* the function of `event` */
+    uint16_t flags;  /* EV_M_* */
+};
+
+/* One collective call. */
+struct ev_coll {
+    uint64_t event;
+    uint64_t done;     /* blocking: the event; nonblocking: its Wait/Test */
+    int32_t rank;
+    int32_t comm;      /* global communicator id, -1 unknown */
+    int32_t instance;  /* this rank's k-th collective on comm, from 0 */
+    uint32_t datatype; /* of what it writes here, 0 unknown */
+    uint16_t fn;
+    uint16_t nonblocking;
+};
+
+/* One rank of the run. */
+struct ev_rank {
+    int present;           /* its log was found and opened */
+    struct log_rank log;
+    char err[256];         /* why it is not present */
+};
+
+struct ev_index;
+
+struct ev_run {
+    char dir[4096];
+    int world_size;
+    struct ev_rank *ranks; /* world_size of them */
+    struct ev_index *ix;   /* built by the first query (ev_build) */
+    double build_s;        /* seconds ev_build took */
+};
+
+/* Opens the run in DIR and every rank log it has (a missing or damaged one
+ * is not an error: its rank is not present). 0, or -1 with ERR. */
+int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen);
+void ev_close(struct ev_run *x);
+
+/* Builds the index (done once; every query below calls it). 0, or -1
+ * (out of memory) with ERR. */
+int ev_build(struct ev_run *x, char *err, size_t errlen);
+
+/* Decodes rank R's event N: 0, or -1 with ERR naming what is wrong (rank
+ * not recorded, event out of range, malformed). */
+int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
+             char *err, size_t errlen);
+
+/* ---- the index: raw access --------------------------------------------- */
+
+size_t ev_nmsgs(struct ev_run *x);
+const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i);
+size_t ev_ncolls(struct ev_run *x);
+const struct ev_coll *ev_coll_at(struct ev_run *x, int32_t i);
+int ev_ncomms(struct ev_run *x);
+const struct ev_comm *ev_comm_at(struct ev_run *x, int id);
+
+/* How an event refers to a message or collective (struct ev_use.role). */
+enum ev_role {
+    EV_CALL = 1, /* the message's call (posts it; a blocking one completes) */
+    EV_PROBE,    /* MPI_Mprobe/MPI_Improbe matched it; MPI_Probe/MPI_Iprobe
+                  * saw it (the message the next receive would get) */
+    EV_DONE,     /* completed it (Wait, Test, ... of its request) */
+    EV_COLL,     /* the collective call */
+    EV_COLL_DONE, /* completed a nonblocking collective */
+};
+struct ev_use {
+    int role;   /* enum ev_role */
+    int32_t i;  /* a message (EV_CALL, EV_PROBE, EV_DONE) or a collective */
+};
+/* What rank R's event N is about: up to MAX uses into OUT (a Sendrecv has
+ * two messages, a Waitall one per completed request). Returns how many
+ * there are (may exceed MAX), 0 for an event about none, -1 on error. */
+int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
+            int max);
+
+/* The communicator rank R's handle H was bound to at its event N (the
+ * latest creation at or before N; predefined ones always): a global id, or
+ * -1 when unknown. *SIDE gets which group of an intercommunicator is R's
+ * (0: a, 1: b). */
+int ev_comm_of(struct ev_run *x, int rank, uint64_t n, uint32_t h,
+               int *side);
+
+/* ---- queries ------------------------------------------------------------- */
+
+enum ev_kind {
+    EV_K_SEND = 1, /* the partner is a send */
+    EV_K_RECV,     /* a receive */
+    EV_K_COLL,     /* a member's call of the same collective instance */
+};
+
+/* One partner of an event. */
+struct ev_ref {
+    int kind;        /* enum ev_kind */
+    int rank;        /* the partner's world rank */
+    uint64_t event;  /* its call */
+    uint64_t done;   /* the call that completed it (EV_NONE: never) */
+    int32_t comm;    /* global communicator id */
+    int32_t tag;     /* point-to-point: the message's tag */
+    int64_t bytes;   /* point-to-point: bytes delivered, -1 unknown */
+    int32_t instance; /* collective: the instance number */
+    int32_t self;    /* the queried event's own message or collective */
+    int32_t other;   /* the partner's message or collective (index) */
+};
+
+/* The partners of rank R's event N into OUT (at most MAX): for a receive
+ * the send it matched, for a send the receive, for a completion (Wait...)
+ * those of each message it completed, for a probe the send it saw, for a
+ * collective every member's call of the same instance (R's own included).
+ * Returns how many there are (may exceed MAX); 0 when the event is about a
+ * message that matched nothing; -1 with ERR when the event is about no
+ * message or collective, or cannot be read. */
+int ev_partners(struct ev_run *x, int rank, uint64_t n, struct ev_ref *out,
+                int max, char *err, size_t errlen);
+
+/* The members' calls of collective instance K on communicator C: coll
+ * indices into OUT (at most MAX), in rank order; returns how many. */
+int ev_instance(struct ev_run *x, int comm, int k, int32_t *out, int max);
+
+/* What was pending at rank R just before its event N. */
+struct ev_queue {
+    /* Sends to R that no receive of R had completed before N: their
+     * receive completes at or after N, or never (unmatched). Messages. */
+    int32_t *incoming;
+    size_t nincoming;
+    /* R's nonblocking operations started before N and completed at or
+     * after N (or never): messages, then collectives. */
+    int32_t *requests;
+    size_t nrequests;
+    int32_t *colls;
+    size_t ncolls;
+};
+/* 0, or -1 with ERR. Release with ev_queue_release(). */
+int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
+               char *err, size_t errlen);
+void ev_queue_release(struct ev_queue *q);
+
+/* Counts over the whole run. */
+struct ev_stats {
+    size_t sends, recvs;          /* message instances */
+    size_t matched;               /* matched pairs */
+    size_t unmatched_sends;       /* real sends no receive took */
+    size_t unmatched_recvs;       /* completed receives no send explains */
+    size_t colls, instances;      /* collective calls, instances */
+    size_t incomplete_instances;  /* instances some member lacks */
+    int comms;
+};
+void ev_stats(struct ev_run *x, struct ev_stats *st);
+
+/* Wall-clock estimate of rank R's event N, ns since the epoch (the log's
+ * start time plus the event's offset): comparable across ranks of one host
+ * only roughly. */
+uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n);
+
+/* ---- printing (ev-print.c) ----------------------------------------------- */
+
+/* MPICH builtin datatypes. */
+struct ev_type {
+    uint32_t handle;
+    const char *name;
+    char kind;  /* 'i' signed, 'u' unsigned, 'f' float, 'c' char, 'b' byte,
+                 * 'z' complex (2 floats), 'p' pair (2 ints), 'l' bool */
+    int size;   /* bytes of one element */
+};
+/* The builtin datatype H, or NULL. */
+const struct ev_type *ev_type_of(uint32_t h);
+/* A name for handle H of C type CTYPE ("MPI_Comm", "MPI_Datatype", ...):
+ * a predefined one's name, else NULL. */
+const char *ev_handle_name(const char *ctype, uint32_t h);
+/* Decodes an MPI_Status: bytes received and the cancel bit. */
+int64_t ev_status_bytes(const int32_t st[5]);
+int ev_status_cancelled(const int32_t st[5]);
+
+/* "MPI_Send" for a message's or collective's call (from its fn). */
+const char *ev_fn_name(int fn);
+
+/* Prints rank R's event N in full (arguments, fields, data decoded by
+ * datatype unless RAW, partners). 0, or -1 with ERR. */
+int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                   int raw, char *err, size_t errlen);
+/* Prints the partners of rank R's event N, one line each. 0, 1 when the
+ * event has no partner kind (a message, ERR), -1 with ERR. */
+int ev_print_match(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                   char *err, size_t errlen);
+/* Prints every match of the run: one line per receive and unmatched send,
+ * one per collective instance. */
+void ev_print_all_matches(struct ev_run *x, FILE *out);
+/* Prints what was pending at rank R before its event N. 0 or -1 (ERR). */
+int ev_print_queues(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                    char *err, size_t errlen);
+
+#endif
