@@ -609,11 +609,15 @@ static void setup_rank(struct con *c, struct con_rank *k)
     mi_cmd_arg(&mc, c->exe);
     send_setup(k, mi_cmd_str(&mc));
     mi_cmd_release(&mc);
-    /* The recorded arguments (0x1f-separated, argv[0] first), each single-
-     * quoted in a CLI "set args" (GDB splits them like a shell; MI's
-     * -exec-arguments would keep the quotes). No shell starts the program:
-     * one process less per rank. */
-    send_setup(k, "-gdb-set startup-with-shell off");
+    /* The recorded arguments (0x1f-separated, argv[0] first) in a CLI
+     * "set args". Plain ones go as they are and no shell starts the
+     * program (one process less per rank); otherwise GDB's /bin/sh splits
+     * them, each single-quoted (MI's -exec-arguments would keep quotes). */
+    int plain = 1;
+    for (const char *q = strchr(c->args, '\x1f'); q && *q; q++)
+        if (*q != '\x1f' && !isalnum((unsigned char)*q) &&
+            !strchr("_./:=,+-@%", *q))
+            plain = 0;
     size_t cap = 16 + 4 * strlen(c->args);
     char *cli = malloc(cap), *o = cli;
     if (!cli)
@@ -622,7 +626,8 @@ static void setup_rank(struct con *c, struct con_rank *k)
     for (const char *p = strchr(c->args, '\x1f'); p;
          p = strchr(p + 1, '\x1f')) {
         *o++ = ' ';
-        *o++ = '\'';
+        if (!plain)
+            *o++ = '\'';
         for (const char *q = p + 1; *q && *q != '\x1f'; q++) {
             if (*q == '\'') {
                 memcpy(o, "'\\''", 4);
@@ -631,9 +636,12 @@ static void setup_rank(struct con *c, struct con_rank *k)
                 *o++ = *q;
             }
         }
-        *o++ = '\'';
+        if (!plain)
+            *o++ = '\'';
     }
     *o = '\0';
+    if (plain)
+        send_setup(k, "-gdb-set startup-with-shell off");
     send_console(k, "%s%s", cli, "");
     free(cli);
     if (c->cwd[0]) {
