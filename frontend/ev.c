@@ -12,7 +12,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ev.h"
 
@@ -82,7 +84,7 @@ static int8_t ptr_arg(const struct log_func_desc *d, const char *ctype,
 static int name_in(const char *s, const char *const *list)
 {
     for (; *list; list++)
-        if (strcmp(s, *list) == 0)
+        if (strcasecmp(s, *list) == 0)
             return 1;
     return 0;
 }
@@ -143,7 +145,7 @@ static void classify(const struct log_func_desc *d, struct fninfo *fi)
     else if (init && name_in(base, coll_names))
         fi->coll = K_PERSISTENT;
     else if (init)
-        return; /* Psend_init, Precv_init: not tracked */
+        ; /* Psend_init, Precv_init: not tracked */
     else if (name_in(base, sends))
         fi->cls = C_SEND;
     else if (name_in(base, isends))
@@ -188,7 +190,12 @@ static void classify(const struct log_func_desc *d, struct fninfo *fi)
     fi->newcomm_arg = ptr_arg(d, "MPI_Comm *", LOG_DIR_OUT);
     if (strcmp(base, "Comm_get_parent") == 0)
         fi->newcomm_arg = -1;
-    if (fi->cls == C_NONE && (fi->coll || fi->newcomm_arg >= 0))
+    /* Others that create requests are tracked too: a handle in use again
+     * ends the request that had it. */
+    if (fi->cls == C_NONE &&
+        (fi->coll || fi->newcomm_arg >= 0 ||
+         (ptr_arg(d, "MPI_Request *", LOG_DIR_OUT) >= 0 &&
+          strcmp(base, "Cancel") != 0)))
         fi->cls = C_OTHER;
     if (fi->cls == C_NONE)
         return;
@@ -249,7 +256,7 @@ static const struct fninfo *info_of(int fn)
     return fn >= 0 && fn <= fninfo_max ? &fninfo[fn] : &none;
 }
 
-/* ---- small containers ---------------------------------------------------- */
+/* ---- small containers --------------------------------------------------- */
 
 /* Grows *P (of *CAP elements of SIZE) to hold NEED: 0 or -1. */
 static int grow(void *pp, size_t *cap, size_t need, size_t size)
@@ -346,7 +353,7 @@ static void hmap_free(struct hmap *m)
     memset(m, 0, sizeof *m);
 }
 
-/* ---- the index ----------------------------------------------------------- */
+/* ---- the index ---------------------------------------------------------- */
 
 /* An event's reference to a message or collective (sorted by event). */
 struct xref {
@@ -393,7 +400,8 @@ struct ev_index {
     size_t ncolls, capcolls;
     struct ev_comm *comms;
     size_t ncomms, capcomms;
-    size_t *comm_aoff, *comm_boff; /* parallel to comms, while building */
+    size_t *comm_aoff, *comm_boff; /* parallel to comms */
+    size_t capaoff, capboff;
     int32_t *pool;
     size_t npool, cappool;
     struct ckey *keys;
@@ -443,6 +451,9 @@ int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
         rk->log.fd = -1;
         if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
             rk->present = 1;
+        else if (access(path, F_OK) < 0)
+            snprintf(rk->err, sizeof rk->err, "'%s' has no rank-%d.log "
+                     "(drdb record --ranks leaves ranks out)", dir, r);
     }
     return 0;
 }
@@ -518,6 +529,18 @@ int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
     return 0;
 }
 
+int ev_fn(struct ev_run *x, int rank, uint64_t n)
+{
+    if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present ||
+        n >= x->ranks[rank].log.nevents)
+        return -1;
+    /* The index only holds records that were checked when it was built. */
+    const struct log_rank *lr = &x->ranks[rank].log;
+    uint16_t fn;
+    memcpy(&fn, lr->map + lr->offsets[n] + 8, 2);
+    return fn;
+}
+
 uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n)
 {
     if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present)
@@ -526,7 +549,7 @@ uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n)
     return lr->hdr.start_ns + (n < lr->nevents ? lr->enter[n] : 0);
 }
 
-/* ---- communicators ------------------------------------------------------- */
+/* ---- communicators ------------------------------------------------------ */
 
 static uint64_t hash_groups(int inter, const int32_t *a, int na,
                             const int32_t *b, int nb)
@@ -597,8 +620,10 @@ static int32_t key_of(struct ev_index *ix, int inter, const int32_t *a,
         struct ckey *k = &ix->keys[ix->keytab[i]];
         if (k->hash == h && k->inter == inter && k->na == na &&
             k->nb == nb &&
-            memcmp(ix->pool + k->aoff, a, (size_t)na * sizeof *a) == 0 &&
-            memcmp(ix->pool + k->boff, b, (size_t)nb * sizeof *b) == 0)
+            (!na || memcmp(ix->pool + k->aoff, a, (size_t)na * sizeof *a) ==
+                        0) &&
+            (!nb || memcmp(ix->pool + k->boff, b, (size_t)nb * sizeof *b) ==
+                        0))
             return ix->keytab[i];
     }
     if (grow(&ix->keys, &ix->capkeys, ix->nkeys + 1, sizeof *ix->keys) < 0) {
@@ -652,22 +677,13 @@ static int32_t comm_create(struct ev_index *ix, int rank, uint64_t event,
     if (grow(&k->ids, &k->capids, inst + 1, sizeof *k->ids) < 0 ||
         grow(&ix->comms, &ix->capcomms, ix->ncomms + 1, sizeof *ix->comms) <
             0 ||
-        grow(&ix->comm_aoff, &(size_t){ix->ncomms}, ix->ncomms + 1,
-             sizeof *ix->comm_aoff) < 0) {
+        grow(&ix->comm_aoff, &ix->capaoff, ix->ncomms + 1,
+             sizeof *ix->comm_aoff) < 0 ||
+        grow(&ix->comm_boff, &ix->capboff, ix->ncomms + 1,
+             sizeof *ix->comm_boff) < 0) {
         ix->oom = 1;
         return -1;
     }
-    /* comm_aoff and comm_boff follow comms' capacity. */
-    size_t cap = ix->capcomms;
-    size_t *ao = realloc(ix->comm_aoff, cap * sizeof *ao);
-    size_t *bo = ao ? realloc(ix->comm_boff, cap * sizeof *bo) : NULL;
-    if (ao)
-        ix->comm_aoff = ao;
-    if (!bo) {
-        ix->oom = 1;
-        return -1;
-    }
-    ix->comm_boff = bo;
     while (k->nids < inst)
         k->ids[k->nids++] = -1; /* cannot happen: instances come in order */
     int32_t id = (int32_t)ix->ncomms++;
@@ -700,7 +716,7 @@ static int32_t world_of(struct ev_index *ix, int32_t comm, int side,
     return local < n ? ix->pool[off + (size_t)local] : -1;
 }
 
-/* ---- the build: one rank --------------------------------------------------- */
+/* ---- the build: one rank ------------------------------------------------ */
 
 enum rq_type { RQ_P2P = 1, RQ_PSEND, RQ_PRECV, RQ_COLL, RQ_PCOLL, RQ_IMRECV,
                RQ_OTHER };
@@ -720,6 +736,7 @@ struct req {
     int64_t count;
     uint32_t datatype;
     int send;
+    int fn;             /* Imrecv: its function */
 };
 
 /* A Startall whose requests the log does not list. */
@@ -744,6 +761,7 @@ struct pass {
     size_t nprobed, capprobed;
     int32_t *coll_count; /* per global communicator */
     size_t capcount;
+    int32_t *world;      /* 0 .. world_size - 1 */
 };
 
 static void add_ref(struct pass *p, uint64_t event, int role, int32_t i)
@@ -791,6 +809,7 @@ static int32_t new_msg(struct pass *p, uint64_t event, int fn, int send)
     struct ev_msg *m = &ix->msgs[ix->nmsgs];
     memset(m, 0, sizeof *m);
     m->event = m->order = m->done = event;
+    m->init = EV_NONE;
     m->bytes = -1;
     m->rank = p->rank;
     m->peer = m->peer_local = -1;
@@ -826,14 +845,18 @@ static void send_peer(struct pass *p, struct ev_msg *m, int32_t comm,
 static void recv_status(struct pass *p, struct ev_msg *m, int side,
                         const int32_t st[5])
 {
-    m->flags &= (uint16_t)~(EV_M_NOSTATUS | EV_M_UNKNOWN);
+    m->flags &= (uint16_t)~EV_M_NOSTATUS;
+    if (ev_status_cancelled(st)) {
+        /* MPI leaves the rest of a cancelled receive's status alone. */
+        m->flags |= EV_M_CANCELLED;
+        return;
+    }
+    m->flags &= (uint16_t)~EV_M_UNKNOWN;
     m->peer = -1;
     m->peer_local = st[2];
     m->tag = st[3];
     m->bytes = ev_status_bytes(st);
-    if (ev_status_cancelled(st))
-        m->flags |= EV_M_CANCELLED;
-    else if (st[2] == EV_PROC_NULL)
+    if (st[2] == EV_PROC_NULL)
         m->flags |= EV_M_PROC_NULL;
     else if (st[2] < 0 || st[3] < 0 ||
              (m->peer = world_of(p->ix, m->comm, side, st[2])) < 0)
@@ -861,7 +884,7 @@ static void recv_posted(struct pass *p, struct ev_msg *m, int32_t comm,
     }
 }
 
-/* ---- requests of the rank being read ---- */
+/* ---- requests of the rank being read ------------------------------------ */
 
 static int32_t req_new(struct pass *p, uint32_t h, int type, uint64_t event)
 {
@@ -977,6 +1000,7 @@ static int32_t instance_new(struct pass *p, struct req *q, uint64_t event,
     m->count = q->count;
     m->datatype = q->datatype;
     m->done = EV_NONE;
+    m->init = q->event;
     if (q->send) {
         m->tag = q->tag;
         send_peer(p, m, q->comm, q->side, q->peer_local);
@@ -1087,7 +1111,7 @@ static void complete(struct pass *p, uint32_t h, uint64_t event,
         if (mi >= 0) {
             struct ev_msg *m = &p->ix->msgs[mi];
             m->event = q->event;
-            m->fn = (uint16_t)q->tag; /* the Imrecv's function, kept here */
+            m->fn = (uint16_t)q->fn;
             m->count = q->count;
             m->datatype = q->datatype;
             m->flags |= EV_M_NONBLOCKING;
@@ -1110,8 +1134,6 @@ static void complete(struct pass *p, uint32_t h, uint64_t event,
             if (sa != EV_NONE)
                 mi = instance_new(p, q, sa, LOG_FN_MPI_Startall);
         }
-        q = &p->rq[qi]; /* instance_new may have grown nothing here, but
-                         * stay safe */
         q->active = 0;
         if (mi >= 0) {
             q->last_done = event;
@@ -1122,6 +1144,7 @@ static void complete(struct pass *p, uint32_t h, uint64_t event,
     case RQ_COLL:
         if (q->coll >= 0) {
             p->ix->colls[q->coll].done = event;
+            p->ix->colls[q->coll].done_elem = (uint32_t)elem;
             add_ref(p, event, EV_COLL_DONE, q->coll);
         }
         req_drop(p, qi);
@@ -1197,6 +1220,7 @@ static int32_t coll_new(struct pass *p, const struct log_event *ev,
     c->comm = comm;
     c->instance = inst;
     c->datatype = datatype;
+    c->done_elem = 0;
     c->fn = (uint16_t)ev->fn;
     c->nonblocking = (uint16_t)nonblocking;
     add_ref(p, ev->index, EV_COLL, (int32_t)ix->ncolls);
@@ -1387,6 +1411,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
             break;
         struct ev_msg *m = &p->ix->msgs[mi];
         m->comm = comm;
+        m->done = EV_NONE;
         recv_status(p, m, side, st);
         m->flags |= EV_M_PROBED;
         add_ref(p, n, EV_PROBE, mi);
@@ -1414,6 +1439,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
         struct ev_msg *m = &p->ix->msgs[mi];
         m->event = m->done = n;
         m->fn = (uint16_t)ev->fn;
+        m->flags &= (uint16_t)~EV_M_NONBLOCKING;
         m->count = ARG(fi->count);
         m->datatype = (uint32_t)ARG(fi->type);
         add_ref(p, n, EV_CALL, mi);
@@ -1424,7 +1450,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
             break;
         int32_t qi = req_new(p, out_handle(ev, fi->req_arg), RQ_IMRECV, n);
         if (qi >= 0) {
-            p->rq[qi].tag = ev->fn;
+            p->rq[qi].fn = ev->fn;
             p->rq[qi].count = ARG(fi->count);
             p->rq[qi].datatype = (uint32_t)ARG(fi->type);
         }
@@ -1493,8 +1519,9 @@ static void read_rank(struct pass *p)
 
     /* MPI_COMM_WORLD and MPI_COMM_SELF exist from the start. */
     int32_t self = p->rank;
-    int32_t wid = 0;
-    comm_bind(p, 0, EV_COMM_WORLD, wid, 0);
+    int32_t wid = comm_create(p->ix, p->rank, EV_NONE, p->world,
+                              x->world_size, NULL, 0, &side);
+    comm_bind(p, 0, EV_COMM_WORLD, wid, side);
     int32_t sid = comm_create(p->ix, p->rank, EV_NONE, &self, 1, NULL, 0,
                               &side);
     comm_bind(p, 0, EV_COMM_SELF, sid, side);
@@ -1518,7 +1545,7 @@ static void read_rank(struct pass *p)
         }
 }
 
-/* ---- matching ------------------------------------------------------------ */
+/* ---- matching ----------------------------------------------------------- */
 
 static uint32_t chan_hash(int32_t comm, int32_t src, int32_t dst,
                           int32_t tag)
@@ -1591,12 +1618,13 @@ static int matchable(const struct ev_msg *m, int32_t *src, int32_t *dst)
     return 1;
 }
 
-static const struct ev_msg *sort_msgs;
-
-static int cmp_order(const void *a, const void *b)
+/* qsort_r comparators over message (or collective) indices; ARG is the
+ * array they index. */
+static int cmp_order(const void *a, const void *b, void *arg)
 {
-    const struct ev_msg *x = &sort_msgs[*(const int32_t *)a];
-    const struct ev_msg *y = &sort_msgs[*(const int32_t *)b];
+    const struct ev_msg *msgs = arg;
+    const struct ev_msg *x = &msgs[*(const int32_t *)a];
+    const struct ev_msg *y = &msgs[*(const int32_t *)b];
     if (x->order != y->order)
         return x->order < y->order ? -1 : 1;
     return (*(const int32_t *)a > *(const int32_t *)b) -
@@ -1609,8 +1637,7 @@ static void sort_by_order(const struct ev_msg *msgs, int32_t *v, size_t n)
     for (size_t k = 1; k < n; k++)
         if (msgs[v[k - 1]].order > msgs[v[k]].order ||
             (msgs[v[k - 1]].order == msgs[v[k]].order && v[k - 1] > v[k])) {
-            sort_msgs = msgs;
-            qsort(v, n, sizeof *v, cmp_order);
+            qsort_r(v, n, sizeof *v, cmp_order, (void *)msgs);
             return;
         }
 }
@@ -1678,12 +1705,11 @@ static void match_p2p(struct ev_index *ix)
     }
 }
 
-static const struct ev_coll *sort_colls;
-
-static int cmp_coll(const void *a, const void *b)
+static int cmp_coll(const void *a, const void *b, void *arg)
 {
-    const struct ev_coll *x = &sort_colls[*(const int32_t *)a];
-    const struct ev_coll *y = &sort_colls[*(const int32_t *)b];
+    const struct ev_coll *colls = arg;
+    const struct ev_coll *x = &colls[*(const int32_t *)a];
+    const struct ev_coll *y = &colls[*(const int32_t *)b];
     if (x->comm != y->comm)
         return x->comm < y->comm ? -1 : 1;
     if (x->instance != y->instance)
@@ -1701,8 +1727,8 @@ static void match_colls(struct ev_index *ix)
     }
     for (size_t i = 0; i < ix->ncolls; i++)
         ix->coll_sorted[i] = (int32_t)i;
-    sort_colls = ix->colls;
-    qsort(ix->coll_sorted, ix->ncolls, sizeof *ix->coll_sorted, cmp_coll);
+    qsort_r(ix->coll_sorted, ix->ncolls, sizeof *ix->coll_sorted, cmp_coll,
+            ix->colls);
 }
 
 static double now_s(void)
@@ -1724,24 +1750,21 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
         set_err(err, errlen, "out of memory indexing '%s'", x->dir);
         return -1;
     }
-    /* MPI_COMM_WORLD is communicator 0, at every rank. */
-    int32_t *world = malloc((size_t)x->world_size * sizeof *world);
-    if (world) {
-        for (int r = 0; r < x->world_size; r++)
-            world[r] = r;
-        for (int r = 0; r < x->world_size; r++) {
-            int side;
-            comm_create(ix, r, EV_NONE, world, x->world_size, NULL, 0, &side);
-        }
-        free(world);
-    } else {
-        ix->oom = 1;
-    }
-
+    /* MPI_COMM_WORLD is communicator 0: created here first (by no rank),
+     * then by each rank as its first communicator. */
     struct pass p;
     memset(&p, 0, sizeof p);
     p.x = x;
     p.ix = ix;
+    p.world = malloc((size_t)x->world_size * sizeof *p.world);
+    if (p.world) {
+        int side;
+        for (int r = 0; r < x->world_size; r++)
+            p.world[r] = r;
+        comm_create(ix, -1, EV_NONE, p.world, x->world_size, NULL, 0, &side);
+    } else {
+        ix->oom = 1;
+    }
     for (int r = 0; r < x->world_size && !ix->oom; r++) {
         if (!x->ranks[r].present)
             continue;
@@ -1755,6 +1778,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     free(p.sa);
     free(p.probed);
     free(p.coll_count);
+    free(p.world);
 
     if (!ix->oom)
         match_p2p(ix);
@@ -1774,7 +1798,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     return 0;
 }
 
-/* ---- queries ------------------------------------------------------------- */
+/* ---- queries ------------------------------------------------------------ */
 
 static struct ev_index *index_of(struct ev_run *x)
 {
@@ -1848,9 +1872,7 @@ int ev_comm_of(struct ev_run *x, int rank, uint64_t n, uint32_t h,
         return -1;
     const struct rank_ix *ri = &ix->r[rank];
     for (size_t k = ri->nbinds; k-- > 0;)
-        if (ri->binds[k].handle == h &&
-            (ri->binds[k].event <= n || h == EV_COMM_WORLD ||
-             h == EV_COMM_SELF)) {
+        if (ri->binds[k].handle == h && ri->binds[k].event <= n) {
             *side = ri->binds[k].side;
             return ri->binds[k].comm;
         }
@@ -1869,7 +1891,9 @@ static void ref_msg(struct ev_index *ix, struct ev_ref *r, int32_t self,
     r->comm = o->comm;
     r->tag = o->tag;
     /* A send's status says nothing: the size is the receive's. */
-    r->bytes = o->flags & EV_M_SEND ? ix->msgs[self].bytes : o->bytes;
+    r->bytes = !(o->flags & EV_M_SEND) ? o->bytes
+               : self >= 0 ? ix->msgs[self].bytes
+               : o->match >= 0 ? ix->msgs[o->match].bytes : o->bytes;
     r->instance = -1;
     r->self = self;
     r->other = other;
@@ -1915,9 +1939,11 @@ static int32_t probed_send(struct ev_run *x, int rank, uint64_t n)
         memcpy(&flag, f.data, 4);
     if (!flag || !first_status(&ev, st) || st[2] < 0 || st[3] < 0)
         return -1;
-    int side;
-    int32_t comm = ev_comm_of(x, rank, n,
-                              (uint32_t)log_event_arg(&ev, 2), &side);
+    int side, ci = info_of(ev.fn)->comm;
+    int64_t a[8];
+    if (ci < 0 || ci >= 8 || log_event_args(&ev, a, 8) <= ci)
+        return -1;
+    int32_t comm = ev_comm_of(x, rank, n, (uint32_t)a[ci], &side);
     int32_t src = world_of(ix, comm, side, st[2]);
     int32_t c = src < 0 ? -1 : chan_of(ix, comm, src, rank, st[3], 0);
     if (c < 0)
@@ -1990,11 +2016,8 @@ int ev_partners(struct ev_run *x, int rank, uint64_t n, struct ev_ref *out,
     if (!about) {
         int32_t s = probed_send(x, rank, n);
         if (s >= 0) {
-            if (k < max) {
-                ref_msg(ix, &out[k], -1, s);
-                out[k].bytes = ix->msgs[s].match >= 0
-                    ? ix->msgs[ix->msgs[s].match].bytes : ix->msgs[s].bytes;
-            }
+            if (max > 0)
+                ref_msg(ix, &out[0], -1, s);
             return 1;
         }
         const struct fninfo *fi = info_of(ev.fn);
@@ -2016,6 +2039,20 @@ int ev_partners(struct ev_run *x, int rank, uint64_t n, struct ev_ref *out,
     return k;
 }
 
+/* By rank, then event (then index). */
+static int cmp_sender(const void *a, const void *b, void *arg)
+{
+    const struct ev_msg *msgs = arg;
+    const struct ev_msg *x = &msgs[*(const int32_t *)a];
+    const struct ev_msg *y = &msgs[*(const int32_t *)b];
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->event != y->event)
+        return x->event < y->event ? -1 : 1;
+    return (*(const int32_t *)a > *(const int32_t *)b) -
+           (*(const int32_t *)a < *(const int32_t *)b);
+}
+
 static int push(int32_t **v, size_t *n, size_t *cap, int32_t i)
 {
     if (grow(v, cap, *n + 1, sizeof **v) < 0)
@@ -2030,8 +2067,12 @@ int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
     struct log_event ev;
     size_t capi = 0, capr = 0, capc = 0;
     memset(q, 0, sizeof *q);
-    if (ev_event(x, rank, n, &ev, err, errlen) < 0 ||
-        ev_build(x, err, errlen) < 0)
+    /* N may be the end of the log (after its last event). */
+    if ((rank >= 0 && rank < x->world_size && x->ranks[rank].present &&
+         n == x->ranks[rank].log.nevents) ? 0
+        : ev_event(x, rank, n, &ev, err, errlen) < 0)
+        return -1;
+    if (ev_build(x, err, errlen) < 0)
         return -1;
     struct ev_index *ix = x->ix;
     int bad = 0;
@@ -2067,6 +2108,8 @@ int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
         set_err(err, errlen, "out of memory");
         return -1;
     }
+    qsort_r(q->incoming, q->nincoming, sizeof *q->incoming, cmp_sender,
+            ix->msgs);
     return 0;
 }
 

@@ -24,7 +24,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* log.h's format half has no include guard: include log.h before ev.h,
+ * or ev.h alone. */
+#ifndef LOG_MAGIC
 #include "log.h"
+#endif
 
 #define EV_NONE UINT64_MAX /* no event */
 
@@ -70,6 +74,7 @@ struct ev_msg {
                       * the Mprobe/Improbe for Mrecv/Imrecv */
     uint64_t done;   /* the call completing it: the call itself when
                       * blocking, EV_NONE when it never completed */
+    uint64_t init;   /* persistent: its *_init call; else EV_NONE */
     int64_t count;   /* the call's count argument */
     int64_t bytes;   /* a receive: bytes its status says arrived; a send:
                       * count x the size of a builtin type, else -1 */
@@ -94,6 +99,8 @@ struct ev_coll {
     int32_t comm;      /* global communicator id, -1 unknown */
     int32_t instance;  /* this rank's k-th collective on comm, from 0 */
     uint32_t datatype; /* of what it writes here, 0 unknown */
+    uint32_t done_elem; /* nonblocking: the index in the completing call's
+                         * arrays */
     uint16_t fn;
     uint16_t nonblocking;
 };
@@ -129,7 +136,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen);
 int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
              char *err, size_t errlen);
 
-/* ---- the index: raw access --------------------------------------------- */
+/* ---- the index: raw access ---------------------------------------------- */
 
 size_t ev_nmsgs(struct ev_run *x);
 const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i);
@@ -141,8 +148,8 @@ const struct ev_comm *ev_comm_at(struct ev_run *x, int id);
 /* How an event refers to a message or collective (struct ev_use.role). */
 enum ev_role {
     EV_CALL = 1, /* the message's call (posts it; a blocking one completes) */
-    EV_PROBE,    /* MPI_Mprobe/MPI_Improbe matched it; MPI_Probe/MPI_Iprobe
-                  * saw it (the message the next receive would get) */
+    EV_PROBE,    /* MPI_Mprobe/MPI_Improbe matched it (what an MPI_Probe
+                  * or MPI_Iprobe saw, ev_partners() works out) */
     EV_DONE,     /* completed it (Wait, Test, ... of its request) */
     EV_COLL,     /* the collective call */
     EV_COLL_DONE, /* completed a nonblocking collective */
@@ -164,7 +171,7 @@ int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
 int ev_comm_of(struct ev_run *x, int rank, uint64_t n, uint32_t h,
                int *side);
 
-/* ---- queries ------------------------------------------------------------- */
+/* ---- queries ------------------------------------------------------------ */
 
 enum ev_kind {
     EV_K_SEND = 1, /* the partner is a send */
@@ -213,7 +220,8 @@ struct ev_queue {
     int32_t *colls;
     size_t ncolls;
 };
-/* 0, or -1 with ERR. Release with ev_queue_release(). */
+/* N may be the rank's event count (the end of its log). 0, or -1 with
+ * ERR. Release with ev_queue_release(). */
 int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
                char *err, size_t errlen);
 void ev_queue_release(struct ev_queue *q);
@@ -223,19 +231,23 @@ struct ev_stats {
     size_t sends, recvs;          /* message instances */
     size_t matched;               /* matched pairs */
     size_t unmatched_sends;       /* real sends no receive took */
-    size_t unmatched_recvs;       /* completed receives no send explains */
+    size_t unmatched_recvs;       /* completed receives no send explains
+                                   * (PROC_NULL, cancelled not counted) */
     size_t colls, instances;      /* collective calls, instances */
     size_t incomplete_instances;  /* instances some member lacks */
     int comms;
 };
 void ev_stats(struct ev_run *x, struct ev_stats *st);
 
+/* The function id of rank R's event N (cheap: no decoding), or -1. */
+int ev_fn(struct ev_run *x, int rank, uint64_t n);
+
 /* Wall-clock estimate of rank R's event N, ns since the epoch (the log's
  * start time plus the event's offset): comparable across ranks of one host
  * only roughly. */
 uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n);
 
-/* ---- printing (ev-print.c) ----------------------------------------------- */
+/* ---- printing (ev-print.c) ---------------------------------------------- */
 
 /* MPICH builtin datatypes. */
 struct ev_type {
@@ -261,8 +273,9 @@ const char *ev_fn_name(int fn);
  * datatype unless RAW, partners). 0, or -1 with ERR. */
 int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
                    int raw, char *err, size_t errlen);
-/* Prints the partners of rank R's event N, one line each. 0, 1 when the
- * event has no partner kind (a message, ERR), -1 with ERR. */
+/* Prints the partners of rank R's event N, one line each (a message that
+ * matched nothing says why). 0; 1 with ERR when the event is about no
+ * message or collective; -1 with ERR when it cannot be read. */
 int ev_print_match(struct ev_run *x, FILE *out, int rank, uint64_t n,
                    char *err, size_t errlen);
 /* Prints every match of the run: one line per receive and unmatched send,

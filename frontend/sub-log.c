@@ -1,13 +1,17 @@
-/* drdb log: inspect a recorded run (info, dump). */
+/* drdb log: inspect a recorded run (info, dump, events, event, match,
+ * queues). */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "fe.h"
 #include "log.h"
+#include "fe.h"
+#include "ev.h"
 
 /* Index of the argument NAME of the event's function, or -1. */
 static int arg_index(const struct log_event *ev, const char *name)
@@ -265,6 +269,400 @@ static int cmd_dump(int argc, char **argv)
     return status;
 }
 
+/* ---- events, event, match, queues: the event index (ev.h) ---- */
+
+/* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
+static int parse_ref(const char *s, int *rank, uint64_t *n)
+{
+    char *end;
+    long r = strtol(s, &end, 10);
+    if (end == s || *end != ':' || r < 0 || r > 1 << 24)
+        goto bad;
+    const char *p = end + 1;
+    if (*p < '0' || *p > '9')
+        goto bad;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (*end)
+        goto bad;
+    *rank = (int)r;
+    *n = v;
+    return 0;
+bad:
+    fe_error("'%s' is not an event: write RANK:EVENT, like 0:17", s);
+    return -1;
+}
+
+/* Opens RUN for a query on R:N (checked): 0, or the exit status. */
+static int open_at(struct ev_run *x, const char *dir, const char *ref,
+                   int *rank, uint64_t *n)
+{
+    char err[512];
+    struct log_event ev;
+    if (parse_ref(ref, rank, n) < 0)
+        return 2;
+    if (ev_open(x, dir, err, sizeof err) < 0)
+        return fe_error("%s", err);
+    if (ev_event(x, *rank, *n, &ev, err, sizeof err) < 0) {
+        ev_close(x);
+        fe_error("%s", err);
+        return 2;
+    }
+    return 0;
+}
+
+/* Whether function FN is NAME: case-insensitive, "MPI_" optional, shell
+ * wildcards allowed ("Wait*"). */
+static int call_is(int fn, const char *name)
+{
+    const char *f = log_func_name(fn);
+    if (strncasecmp(name, "MPI_", 4) != 0 && strncasecmp(f, "MPI_", 4) == 0)
+        f += 4;
+    return fnmatch(name, f, FNM_CASEFOLD) == 0;
+}
+
+/* One line of `drdb log events`. */
+static void print_event_line(struct ev_run *x, int rank,
+                             const struct log_event *ev,
+                             const struct ev_use *use, int nu)
+{
+    struct fe_event_info in;
+    char peer[32] = "-", tag[32] = "-", comm[32] = "-", count[32] = "-";
+    const struct ev_msg *m = NULL;
+    int nmsg = 0;
+
+    fe_event_brief(ev, &in);
+    for (int u = 0; u < nu; u++)
+        if (use[u].role != EV_COLL && use[u].role != EV_COLL_DONE &&
+            !nmsg++)
+            m = ev_msg_at(x, use[u].i);
+    if (m) {
+        const char *more = nmsg > 1 ? "+" : "";
+        if (m->flags & EV_M_PROC_NULL)
+            snprintf(peer, sizeof peer, "null%s", more);
+        else if (m->peer >= 0)
+            snprintf(peer, sizeof peer, "%d%s", m->peer, more);
+        else
+            snprintf(peer, sizeof peer, "?%s", more);
+        if (m->tag >= 0)
+            snprintf(tag, sizeof tag, "%d", m->tag);
+        if (m->comm >= 0)
+            snprintf(comm, sizeof comm, "#%d", m->comm);
+    } else {
+        if (in.has_status) {
+            snprintf(peer, sizeof peer, "%d", in.st_source);
+            snprintf(tag, sizeof tag, "%d", in.st_tag);
+        }
+        if (in.has_peer && !in.has_status)
+            snprintf(peer, sizeof peer, "%" PRId64, in.peer);
+        if (in.has_tag && !in.has_status)
+            snprintf(tag, sizeof tag, "%" PRId64, in.tag);
+    }
+    if (!m && in.has_comm) {
+        int side;
+        int c = ev_comm_of(x, rank, ev->index, (uint32_t)in.comm, &side);
+        if (c >= 0)
+            snprintf(comm, sizeof comm, "#%d", c);
+        else
+            snprintf(comm, sizeof comm, "%#" PRIx64,
+                     (uint64_t)(uint32_t)in.comm);
+    }
+    if (in.has_count)
+        snprintf(count, sizeof count, "%" PRId64, in.count);
+    printf("%4d %8" PRIu64 "  %-22s %6s %6s %-6s %7s %9" PRIu64 " %10.3f",
+           rank, ev->index, ev->desc ? ev->desc->name : "(end)", peer, tag,
+           comm, count, in.bytes, (double)ev->dur_ns / 1000.0);
+    if (ev->flags & LOG_REC_RET)
+        printf("  ret=%d", ev->ret);
+    if (ev->flags & LOG_REC_REPEAT)
+        printf("  x%" PRIu64, ev->repeat);
+    putchar('\n');
+}
+
+static int cmd_events(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"rank", required_argument, NULL, 'r'},
+        {"from", required_argument, NULL, 'f'},
+        {"count", required_argument, NULL, 'c'},
+        {"call", required_argument, NULL, 'n'},
+        {"peer", required_argument, NULL, 'p'},
+        {"tag", required_argument, NULL, 't'},
+        {NULL, 0, NULL, 0},
+    };
+    long rank = -1, peer = -1, tag = -1;
+    uint64_t from = 0, count = UINT64_MAX;
+    const char *call = NULL;
+    int c;
+    char *end;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "r:f:c:n:p:t:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+        case 'p':
+        case 't': {
+            long v = strtol(optarg, &end, 10);
+            if (*end || !*optarg || v < 0)
+                return fe_error("--%s takes a number, not '%s'",
+                                c == 'r' ? "rank" : c == 'p' ? "peer"
+                                                             : "tag",
+                                optarg);
+            *(c == 'r' ? &rank : c == 'p' ? &peer : &tag) = v;
+            break;
+        }
+        case 'f':
+            from = strtoull(optarg, &end, 10);
+            if (*end || !*optarg)
+                return fe_error("--from takes an event number, not '%s'",
+                                optarg);
+            break;
+        case 'c':
+            count = strtoull(optarg, &end, 10);
+            if (*end || !*optarg)
+                return fe_error("--count takes a number, not '%s'", optarg);
+            break;
+        case 'n':
+            call = optarg;
+            break;
+        default:
+            return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fe_error("usage: drdb log events RUNDIR [--rank R] [--from N] "
+                 "[--count K] [--call NAME] [--peer P] [--tag T]");
+        return 2;
+    }
+    struct ev_run x;
+    char err[512];
+    if (ev_open(&x, argv[optind], err, sizeof err) < 0)
+        return fe_error("%s", err);
+    if (rank >= x.world_size) {
+        fe_error("no rank %ld: the run has ranks 0-%d", rank,
+                 x.world_size - 1);
+        ev_close(&x);
+        return 2;
+    }
+    if (rank >= 0 && !x.ranks[rank].present) {
+        fe_error("rank %ld was not recorded: %s", rank, x.ranks[rank].err);
+        ev_close(&x);
+        return 2;
+    }
+    if (call && !strpbrk(call, "*?[")) {
+        const char *fname = call;
+        char buf[128];
+        if (strncasecmp(call, "MPI_", 4) != 0 &&
+            strncasecmp(call, "MPIX_", 5) != 0) {
+            snprintf(buf, sizeof buf, "MPI_%s", call);
+            fname = buf;
+        }
+        if (!log_func_by_name(fname)) {
+            fe_error("no MPI function '%s': 'drdb functions' lists them",
+                     call);
+            ev_close(&x);
+            return 2;
+        }
+    }
+    if (ev_build(&x, err, sizeof err) < 0) {
+        ev_close(&x);
+        return fe_error("%s", err);
+    }
+    printf("%4s %8s  %-22s %6s %6s %-6s %7s %9s %10s\n", "rank", "event",
+           "function", "peer", "tag", "comm", "count", "bytes", "dur (us)");
+    int status = 0;
+    uint64_t shown = 0;
+    for (int r = rank < 0 ? 0 : (int)rank;
+         r < (rank < 0 ? x.world_size : (int)rank + 1) && shown < count;
+         r++) {
+        if (!x.ranks[r].present)
+            continue;
+        const struct log_rank *lr = &x.ranks[r].log;
+        for (uint64_t n = from; n < lr->nevents && shown < count; n++) {
+            struct log_event ev;
+            struct ev_use use[64];
+            if (ev_event(&x, r, n, &ev, err, sizeof err) < 0) {
+                status = fe_error("%s", err);
+                break;
+            }
+            if (call && !call_is(ev.fn, call))
+                continue;
+            int nu = ev_uses(&x, r, n, use, 64);
+            if (nu > 64)
+                nu = 64;
+            if (peer >= 0 || tag >= 0) {
+                int hit = 0;
+                for (int u = 0; u < nu && !hit; u++) {
+                    if (use[u].role == EV_COLL || use[u].role == EV_COLL_DONE)
+                        continue;
+                    const struct ev_msg *m = ev_msg_at(&x, use[u].i);
+                    hit = (peer < 0 || m->peer == peer) &&
+                          (tag < 0 || m->tag == tag);
+                }
+                if (!hit)
+                    continue;
+            }
+            print_event_line(&x, r, &ev, use, nu);
+            shown++;
+        }
+    }
+    ev_close(&x);
+    return status;
+}
+
+static int cmd_event(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"raw", no_argument, NULL, 'x'},
+        {NULL, 0, NULL, 0},
+    };
+    int raw = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c != 'x')
+            return 2;
+        raw = 1;
+    }
+    if (optind + 2 != argc) {
+        fe_error("usage: drdb log event RUNDIR RANK:EVENT [--raw]");
+        return 2;
+    }
+    struct ev_run x;
+    int rank, st;
+    uint64_t n;
+    char err[512];
+    if ((st = open_at(&x, argv[optind], argv[optind + 1], &rank, &n)))
+        return st;
+    st = ev_print_event(&x, stdout, rank, n, raw, err, sizeof err) < 0
+             ? fe_error("%s", err) : 0;
+    ev_close(&x);
+    return st;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --bench Q: times opening, building and Q random partner queries. */
+static int match_bench(const char *dir, long queries)
+{
+    struct ev_run x;
+    char err[512];
+    double t0 = now_s();
+    if (ev_open(&x, dir, err, sizeof err) < 0)
+        return fe_error("%s", err);
+    double t1 = now_s();
+    if (ev_build(&x, err, sizeof err) < 0) {
+        ev_close(&x);
+        return fe_error("%s", err);
+    }
+    double t2 = now_s();
+    uint64_t total = 0, seed = 12345, found = 0;
+    for (int r = 0; r < x.world_size; r++)
+        total += x.ranks[r].present ? x.ranks[r].log.nevents : 0;
+    for (long q = 0; q < queries && total; q++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t pick = (seed >> 11) % total;
+        int r = 0;
+        while (!x.ranks[r].present || pick >= x.ranks[r].log.nevents) {
+            pick -= x.ranks[r].present ? x.ranks[r].log.nevents : 0;
+            r++;
+        }
+        struct ev_ref ref[16];
+        if (ev_partners(&x, r, pick, ref, 16, NULL, 0) > 0)
+            found++;
+    }
+    double t3 = now_s();
+    struct ev_stats st;
+    ev_stats(&x, &st);
+    printf("events:        %" PRIu64 " (%d ranks)\n", total, x.world_size);
+    printf("open:          %.3f s\n", t1 - t0);
+    printf("build:         %.3f s (%zu sends, %zu receives, %zu matched, "
+           "%zu collective calls)\n", t2 - t1, st.sends, st.recvs,
+           st.matched, st.colls);
+    printf("queries:       %ld in %.3f ms (%.2f us each, %" PRIu64
+           " with partners)\n", queries, (t3 - t2) * 1e3,
+           queries ? (t3 - t2) * 1e6 / (double)queries : 0.0, found);
+    ev_close(&x);
+    return 0;
+}
+
+static int cmd_match(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"all", no_argument, NULL, 'a'},
+        {"bench", required_argument, NULL, 'b'},
+        {NULL, 0, NULL, 0},
+    };
+    int all = 0, c;
+    long bench = -1;
+    char *end;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'a') {
+            all = 1;
+        } else if (c == 'b') {
+            bench = strtol(optarg, &end, 10);
+            if (*end || bench < 0)
+                return fe_error("--bench takes a number of queries, not "
+                                "'%s'", optarg);
+        } else {
+            return 2;
+        }
+    }
+    if (bench >= 0 && optind + 1 == argc)
+        return match_bench(argv[optind], bench);
+    if (all && optind + 1 == argc) {
+        struct ev_run x;
+        char err[512];
+        if (ev_open(&x, argv[optind], err, sizeof err) < 0)
+            return fe_error("%s", err);
+        if (ev_build(&x, err, sizeof err) < 0) {
+            ev_close(&x);
+            return fe_error("%s", err);
+        }
+        ev_print_all_matches(&x, stdout);
+        ev_close(&x);
+        return 0;
+    }
+    if (all || optind + 2 != argc) {
+        fe_error("usage: drdb log match RUNDIR RANK:EVENT | "
+                 "drdb log match RUNDIR --all");
+        return 2;
+    }
+    struct ev_run x;
+    int rank, st;
+    uint64_t n;
+    char err[512];
+    if ((st = open_at(&x, argv[optind], argv[optind + 1], &rank, &n)))
+        return st;
+    st = ev_print_match(&x, stdout, rank, n, err, sizeof err);
+    if (st)
+        fe_error("%s", err);
+    ev_close(&x);
+    return st ? 1 : 0;
+}
+
+static int cmd_queues(int argc, char **argv)
+{
+    if (argc != 3) {
+        fe_error("usage: drdb log queues RUNDIR RANK:EVENT");
+        return 2;
+    }
+    struct ev_run x;
+    int rank, st;
+    uint64_t n;
+    char err[512];
+    if ((st = open_at(&x, argv[1], argv[2], &rank, &n)))
+        return st;
+    st = ev_print_queues(&x, stdout, rank, n, err, sizeof err) < 0
+             ? fe_error("%s", err) : 0;
+    ev_close(&x);
+    return st;
+}
+
 static int run(int argc, char **argv)
 {
     if (argc < 2) {
@@ -275,14 +673,23 @@ static int run(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "dump") == 0)
         return cmd_dump(argc - 1, argv + 1);
-    fe_error("unknown 'drdb log' command '%s': use info or dump", argv[1]);
+    if (strcmp(argv[1], "events") == 0)
+        return cmd_events(argc - 1, argv + 1);
+    if (strcmp(argv[1], "event") == 0)
+        return cmd_event(argc - 1, argv + 1);
+    if (strcmp(argv[1], "match") == 0)
+        return cmd_match(argc - 1, argv + 1);
+    if (strcmp(argv[1], "queues") == 0)
+        return cmd_queues(argc - 1, argv + 1);
+    fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
+             "event, match or queues", argv[1]);
     return 2;
 }
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "info RUNDIR | dump RUNDIR --rank R [--from N] [--count K]",
-    .summary = "inspect a recorded run: ranks, events, completeness; dump events",
+    .args = "info|dump|events|event|match|queues RUNDIR [...]",
+    .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
             "events, bytes,\n                time span, and whether the log "
             "is complete\n"
@@ -290,6 +697,32 @@ const struct fe_subcmd fe_sub_log = {
             "                one line per event: number, function, peer, tag, "
             "communicator,\n                count, data bytes, duration. For "
             "receives, peer and tag are\n                the matched ones "
-            "(from the status).\n",
+            "(from the status).\n"
+            "  events RUNDIR [--rank R] [--from N] [--count K] [--call NAME]\n"
+            "         [--peer P] [--tag T]\n"
+            "                like dump, for one rank or all, filtered: NAME "
+            "is a function\n                (MPI_ optional, wildcards "
+            "allowed: 'Wait*'), P a world rank\n                the event "
+            "sends to or receives from, T a message tag. Peers\n"
+            "                are world ranks, communicators global ids "
+            "(#0 is\n                MPI_COMM_WORLD)\n"
+            "  event RUNDIR R:N [--raw]\n"
+            "                rank R's event N in full: arguments, return "
+            "code, statuses,\n                handles, members, data "
+            "decoded by its datatype (--raw: hex),\n                and "
+            "what it matched\n"
+            "  match RUNDIR R:N\n"
+            "                the partners of rank R's event N: the send a "
+            "receive matched,\n                the receive of a send, the "
+            "messages a Wait completed, every\n                member's "
+            "call of a collective instance\n"
+            "  match RUNDIR --all\n"
+            "                every receive and unmatched send of the run, "
+            "and every\n                collective instance, one line each\n"
+            "  queues RUNDIR R:N\n"
+            "                at rank R before its event N: messages sent to "
+            "it and not yet\n                received, and its pending "
+            "requests\n"
+            "                (docs/events.md tells how messages are matched)\n",
     .run = run,
 };

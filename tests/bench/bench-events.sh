@@ -1,0 +1,23 @@
+#!/bin/bash
+# bench-events.sh - the event index's speed on a 4-rank run of about one
+# million events (tests/bench/kernels/events.c: 25 batches of 5000 small
+# messages per rank, half of the receives wildcards, and an Allreduce per
+# batch): the time to open the logs, to build the index (communicators,
+# message matching, collective instances; target < 2 s) and to answer
+# 1000 random `match` queries, each measured in one `drdb log match
+# --bench` run; three runs.
+# usage: bench-events.sh DRDB MPIEXEC EVENTS_KERNEL
+set -u
+drdb=$1 mpiexec=$2 kernel=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+t0=$(date +%s.%N)
+"$drdb" record -o "$tmp/run" -- "$mpiexec" -n 4 "$kernel" 25 5000 \
+    > "$tmp/out" 2>&1 || { echo "recording failed:" >&2; tail "$tmp/out" >&2; exit 1; }
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { printf "recorded the run in %.1f s\n", b - a }'
+for i in 1 2 3; do
+    echo "== run $i"
+    "$drdb" log match "$tmp/run" --bench 1000 || exit 1
+done | tee "$tmp/bench"
+awk '/^build:/ { b = $2 } /^build:/ && $2 > w { w = $2 }
+     END { printf "slowest build %.3f s (target < 2 s)\n", w }' "$tmp/bench"

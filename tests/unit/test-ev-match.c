@@ -1,0 +1,543 @@
+/* The event index's matching rules (frontend/ev.c) on synthetic runs written
+ * with log_writer: wildcard resolution, non-overtaking per tag, PROC_NULL,
+ * a cancelled receive, communicator handles freed and reused, an
+ * intercommunicator, persistent requests started by MPI_Startall, and
+ * collective instances. Every expectation follows from what the scripted
+ * calls must have done under MPI's rules. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "log.h"
+#include "ev.h"
+
+#define WORLD 0x44000000u
+#define INT_T 0x4c000405u
+#define SUM 0x58000003u
+#define ANY (-2)
+#define ANY_TAG (-1)
+#define PROC_NULL (-1)
+
+static char dir[] = "/tmp/drdb-test-ev-XXXXXX";
+static char run[200];
+static int nrun;
+
+/* ---- writing a run ------------------------------------------------------ */
+
+static struct log_writer w[4];
+static uint64_t t[4];
+static int cur;                 /* the rank being written */
+static struct log_rec rec;
+static uint64_t nev[4];         /* events written per rank */
+
+/* A new run directory with WS ranks; every rank's log opened. */
+static void run_begin(int ws)
+{
+    char path[300];
+    snprintf(run, sizeof run, "%s/run%d", dir, nrun++);
+    REQUIRE(mkdir(run, 0700) == 0);
+    snprintf(path, sizeof path, "%s/drdb.run", run);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    fprintf(f, "format drdb-run 1\nworld_size %d\n", ws);
+    fclose(f);
+    for (int r = 0; r < ws; r++) {
+        struct log_file_header h = {0};
+        memcpy(h.magic, LOG_MAGIC, 8);
+        h.version = LOG_VERSION;
+        h.header_size = LOG_HEADER_SIZE;
+        h.rank = r;
+        h.world_size = ws;
+        log_rank_path(path, sizeof path, run, r);
+        REQUIRE(log_writer_open(&w[r], path, &h) == 0);
+        t[r] = 1000;
+        nev[r] = 0;
+    }
+}
+
+static void run_end(int ws)
+{
+    for (int r = 0; r < ws; r++)
+        REQUIRE(log_writer_close(&w[r], 0) == 0);
+}
+
+/* Starts a record of FN at rank R with its by-value arguments (in order);
+ * returns its event number. Fields follow, then end(). */
+static uint64_t call(int r, int fn, ...)
+{
+    const struct log_func_desc *d = log_func_by_id(fn);
+    REQUIRE(d);
+    cur = r;
+    REQUIRE(log_writer_begin(&w[r], &rec, 4096, fn, 0, t[r] += 1000, 100));
+    va_list ap;
+    va_start(ap, fn);
+    for (int i = 0; i < d->nargs; i++)
+        if (d->args[i].enc)
+            log_put_arg(&rec, d->args[i].enc, va_arg(ap, int64_t));
+    va_end(ap);
+    return nev[r]++;
+}
+
+static void end(void)
+{
+    log_writer_commit(&w[cur], &rec);
+}
+
+static void f_status(unsigned arg, uint64_t elem, int src, int tag,
+                     int bytes, int cancelled)
+{
+    int32_t st[5] = {bytes, cancelled ? 1 : 0, src, tag, 0};
+    log_put_status(&rec, arg, elem, st);
+}
+
+static void f_handle(unsigned arg, unsigned kind, uint64_t elem, uint32_t h)
+{
+    log_put_handle(&rec, arg, kind, elem, h);
+}
+
+static void f_members(uint64_t elem, int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    log_put_field(&rec, LOG_ARG_NONE, LOG_F_MEMBERS, elem, 4 * (uint64_t)n);
+    for (int i = 0; i < n; i++)
+        log_put_u32(&rec, (uint32_t)va_arg(ap, int));
+    va_end(ap);
+}
+
+#define I(x) ((int64_t)(x))
+
+/* MPI_Send / MPI_Recv shorthands (4-byte ints). */
+static uint64_t send(int r, int dest, int tag, uint32_t comm)
+{
+    uint64_t n = call(r, LOG_FN_MPI_Send, I(1), I(INT_T), I(dest), I(tag),
+                      I(comm));
+    end();
+    return n;
+}
+
+static uint64_t recv(int r, int source, int tag, uint32_t comm, int st_src,
+                     int st_tag)
+{
+    uint64_t n = call(r, LOG_FN_MPI_Recv, I(1), I(INT_T), I(source),
+                      I(tag), I(comm));
+    f_status(6, 0, st_src, st_tag, st_src == PROC_NULL ? 0 : 4, 0);
+    end();
+    return n;
+}
+
+/* ---- reading it back ---------------------------------------------------- */
+
+static struct ev_run x;
+
+static void open_run(void)
+{
+    char err[300];
+    REQUIRE(ev_open(&x, run, err, sizeof err) == 0);
+    REQUIRE(ev_build(&x, err, sizeof err) == 0);
+}
+
+/* The single partner of R:N: its rank and event (-1 -1 when none). */
+static void partner(int r, uint64_t n, int *pr, int64_t *pn)
+{
+    struct ev_ref ref[4];
+    char err[300];
+    int k = ev_partners(&x, r, n, ref, 4, err, sizeof err);
+    *pr = -1;
+    *pn = -1;
+    CHECK_MSG(k <= 1, "rank %d event %llu has %d partners", r,
+              (unsigned long long)n, k);
+    if (k == 1) {
+        *pr = ref[0].rank;
+        *pn = (int64_t)ref[0].event;
+    }
+}
+
+#define CHECK_PARTNER(r, n, wr, wn)                                          \
+    do {                                                                     \
+        int pr_;                                                             \
+        int64_t pn_;                                                         \
+        partner(r, n, &pr_, &pn_);                                           \
+        CHECK_MSG(pr_ == (wr) && pn_ == (int64_t)(wn),                       \
+                  "%d:%llu matched %d:%lld, want %d:%lld", r,               \
+                  (unsigned long long)(n), pr_, (long long)pn_, (int)(wr),   \
+                  (long long)(wn));                                          \
+    } while (0)
+
+/* ---- the rules ---------------------------------------------------------- */
+
+/* Wildcards are resolved by the recorded status: rank 0 takes rank 2's
+ * message first, then rank 1's tag-6 message, overtaking rank 1's tag-5
+ * one (legal: another tag), then that one. */
+TEST(any_source_any_tag)
+{
+    run_begin(3);
+    uint64_t s1a = send(1, 0, 5, WORLD), s1b = send(1, 0, 6, WORLD);
+    uint64_t s2 = send(2, 0, 5, WORLD);
+    uint64_t r1 = recv(0, ANY, ANY_TAG, WORLD, 2, 5);
+    uint64_t r2 = recv(0, ANY, ANY_TAG, WORLD, 1, 6);
+    uint64_t r3 = recv(0, 1, ANY_TAG, WORLD, 1, 5);
+    run_end(3);
+    open_run();
+    CHECK_PARTNER(0, r1, 2, s2);
+    CHECK_PARTNER(0, r2, 1, s1b);
+    CHECK_PARTNER(0, r3, 1, s1a);
+    CHECK_PARTNER(1, s1a, 0, r3);
+    CHECK_PARTNER(2, s2, 0, r1);
+    struct ev_stats st;
+    ev_stats(&x, &st);
+    CHECK_INT_EQ(st.matched, 3);
+    CHECK_INT_EQ(st.unmatched_sends, 0);
+    CHECK_INT_EQ(st.unmatched_recvs, 0);
+    ev_close(&x);
+}
+
+/* Non-overtaking holds per tag: with two tags interleaved, the k-th
+ * receive of a tag gets the k-th send of that tag, whatever the order the
+ * tags are received in; an Irecv completed later by MPI_Wait counts where
+ * it was posted. */
+TEST(non_overtaking_two_tags)
+{
+    run_begin(2);
+    uint64_t a = send(1, 0, 1, WORLD), b = send(1, 0, 2, WORLD);
+    uint64_t c = send(1, 0, 1, WORLD), d = send(1, 0, 2, WORLD);
+    uint64_t ir = call(0, LOG_FN_MPI_Irecv, I(1), I(INT_T), I(1), I(2),
+                       I(WORLD));
+    f_handle(6, LOG_F_HANDLE, 0, 0xac000003);
+    end();
+    uint64_t rb = recv(0, 1, 2, WORLD, 1, 2);      /* posted after ir */
+    uint64_t ra = recv(0, 1, ANY_TAG, WORLD, 1, 1);
+    uint64_t rc = recv(0, 1, 1, WORLD, 1, 1);
+    uint64_t wt = call(0, LOG_FN_MPI_Wait);
+    f_handle(0, LOG_F_REQUEST, 0, 0xac000003);
+    f_status(0, 0, 1, 2, 4, 0);
+    end();
+    run_end(2);
+    open_run();
+    CHECK_PARTNER(0, ir, 1, b); /* the Irecv came first for tag 2 */
+    CHECK_PARTNER(0, rb, 1, d);
+    CHECK_PARTNER(0, ra, 1, a);
+    CHECK_PARTNER(0, rc, 1, c);
+    CHECK_PARTNER(0, wt, 1, b); /* the Wait's message */
+    struct ev_use u[4];
+    CHECK_INT_EQ(ev_uses(&x, 0, wt, u, 4), 1);
+    CHECK_INT_EQ(u[0].role, EV_DONE);
+    const struct ev_msg *m = ev_msg_at(&x, u[0].i);
+    CHECK_INT_EQ(m->event, ir);
+    CHECK_INT_EQ(m->done, wt);
+    ev_close(&x);
+}
+
+/* MPI_PROC_NULL peers match nothing, and take no place in a channel. */
+TEST(proc_null)
+{
+    run_begin(2);
+    uint64_t s0 = send(0, PROC_NULL, 3, WORLD);
+    uint64_t s1 = send(0, 1, 3, WORLD);
+    uint64_t r0 = recv(1, PROC_NULL, 3, WORLD, PROC_NULL, ANY_TAG);
+    uint64_t r1 = recv(1, 0, 3, WORLD, 0, 3);
+    run_end(2);
+    open_run();
+    struct ev_ref ref[2];
+    char err[200];
+    CHECK_INT_EQ(ev_partners(&x, 0, s0, ref, 2, err, sizeof err), 0);
+    CHECK_INT_EQ(ev_partners(&x, 1, r0, ref, 2, err, sizeof err), 0);
+    CHECK_PARTNER(0, s1, 1, r1);
+    struct ev_use u;
+    REQUIRE(ev_uses(&x, 1, r0, &u, 1) == 1);
+    CHECK(ev_msg_at(&x, u.i)->flags & EV_M_PROC_NULL);
+    ev_close(&x);
+}
+
+/* A cancelled receive matches nothing; the request handle it had is
+ * reused by the next Irecv, which gets the one message. */
+TEST(cancelled_receive)
+{
+    run_begin(2);
+    uint64_t s = send(1, 0, 9, WORLD);
+    uint64_t r1 = call(0, LOG_FN_MPI_Irecv, I(1), I(INT_T), I(1), I(9),
+                       I(WORLD));
+    f_handle(6, LOG_F_HANDLE, 0, 0xac000001);
+    end();
+    call(0, LOG_FN_MPI_Cancel);
+    f_handle(0, LOG_F_HANDLE, 0, 0xac000001);
+    end();
+    uint64_t w1 = call(0, LOG_FN_MPI_Wait);
+    f_handle(0, LOG_F_REQUEST, 0, 0xac000001);
+    f_status(0, 0, 12345, 777, 0, 1); /* MPI leaves source/tag alone */
+    end();
+    uint64_t r2 = call(0, LOG_FN_MPI_Irecv, I(1), I(INT_T), I(ANY), I(9),
+                       I(WORLD));
+    f_handle(6, LOG_F_HANDLE, 0, 0xac000001);
+    end();
+    uint64_t w2 = call(0, LOG_FN_MPI_Wait);
+    f_handle(0, LOG_F_REQUEST, 0, 0xac000001);
+    f_status(0, 0, 1, 9, 4, 0);
+    end();
+    run_end(2);
+    open_run();
+    struct ev_ref ref[2];
+    char err[200];
+    CHECK_INT_EQ(ev_partners(&x, 0, r1, ref, 2, err, sizeof err), 0);
+    CHECK_INT_EQ(ev_partners(&x, 0, w1, ref, 2, err, sizeof err), 0);
+    CHECK_PARTNER(0, r2, 1, s);
+    CHECK_PARTNER(0, w2, 1, s);
+    CHECK_PARTNER(1, s, 0, r2);
+    struct ev_use u;
+    REQUIRE(ev_uses(&x, 0, r1, &u, 1) == 1);
+    CHECK(ev_msg_at(&x, u.i)->flags & EV_M_CANCELLED);
+    ev_close(&x);
+}
+
+/* Communicators: a split handle freed and reused for another group is
+ * another communicator; messages on each go to the right world ranks; a
+ * collective on each is one instance of its own members. */
+TEST(comm_handle_reused)
+{
+    const uint32_t h0 = 0x84000000, h1 = 0x84000001;
+    run_begin(3);
+    /* Split 1: {0,1} and {2}, all on handle h0. */
+    for (int r = 0; r < 3; r++) {
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 2), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, h0);
+        if (r < 2)
+            f_members(0, 2, 0, 1);
+        else
+            f_members(0, 1, 2);
+        end();
+    }
+    uint64_t s1 = send(1, 0, 3, h0);                /* to world 0 */
+    uint64_t r1 = recv(0, ANY, 3, h0, 1, 3);        /* from comm rank 1 */
+    uint64_t a0 = call(0, LOG_FN_MPI_Allreduce, I(1), I(INT_T), I(SUM),
+                       I(h0));
+    end();
+    uint64_t a1 = call(1, LOG_FN_MPI_Allreduce, I(1), I(INT_T), I(SUM),
+                       I(h0));
+    end();
+    for (int r = 0; r < 2; r++) {
+        call(r, LOG_FN_MPI_Comm_free);
+        f_handle(0, LOG_F_HANDLE, 0, 0x04000000);
+        end();
+    }
+    /* Split 2: {0,2} (h0 again at rank 0, h1 at rank 2) and {1}. */
+    for (int r = 0; r < 3; r++) {
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 1), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, r == 2 ? h1 : h0);
+        if (r == 1)
+            f_members(0, 1, 1);
+        else
+            f_members(0, 2, 0, 2);
+        end();
+    }
+    uint64_t s2 = send(2, 0, 3, h1);                /* world 0 */
+    uint64_t r2 = recv(0, ANY, 3, h0, 1, 3);        /* comm rank 1 = 2 */
+    uint64_t b0 = call(0, LOG_FN_MPI_Allreduce, I(1), I(INT_T), I(SUM),
+                       I(h0));
+    end();
+    uint64_t b2 = call(2, LOG_FN_MPI_Allreduce, I(1), I(INT_T), I(SUM),
+                       I(h1));
+    end();
+    run_end(3);
+    open_run();
+    CHECK_PARTNER(0, r1, 1, s1);
+    CHECK_PARTNER(0, r2, 2, s2);
+    CHECK_PARTNER(2, s2, 0, r2);
+    int side;
+    int c1 = ev_comm_of(&x, 0, r1, h0, &side);
+    int c2 = ev_comm_of(&x, 0, r2, h0, &side);
+    CHECK(c1 > 0 && c2 > 0 && c1 != c2);
+    CHECK_INT_EQ(ev_comm_of(&x, 1, s1, h0, &side), c1);
+    CHECK_INT_EQ(ev_comm_of(&x, 2, s2, h1, &side), c2);
+    CHECK_INT_EQ(ev_comm_of(&x, 2, s2, h0, &side),
+                 ev_comm_of(&x, 2, 0, h0, &side)); /* rank 2's {2} */
+    const struct ev_comm *cm = ev_comm_at(&x, c2);
+    REQUIRE(cm);
+    CHECK(cm->na == 2 && cm->a[0] == 0 && cm->a[1] == 2 && !cm->inter);
+    /* Collectives: one instance of each communicator, its members'. */
+    struct ev_ref ref[4];
+    char err[200];
+    CHECK_INT_EQ(ev_partners(&x, 0, a0, ref, 4, err, sizeof err), 2);
+    CHECK(ref[0].rank == 0 && ref[0].event == a0 && ref[1].rank == 1 &&
+          ref[1].event == a1 && ref[0].comm == c1);
+    CHECK_INT_EQ(ev_partners(&x, 2, b2, ref, 4, err, sizeof err), 2);
+    CHECK(ref[0].rank == 0 && ref[0].event == b0 && ref[1].rank == 2 &&
+          ref[1].event == b2 && ref[0].comm == c2 && ref[0].instance == 0);
+    ev_close(&x);
+}
+
+/* An intercommunicator is one communicator at both groups (their local
+ * and remote groups swapped); ranks in the remote group map to world. */
+TEST(intercommunicator)
+{
+    const uint32_t hi = 0x84000004;
+    run_begin(3);
+    /* groups {0} and {1, 2} */
+    call(0, LOG_FN_MPI_Intercomm_create, I(0x44000001), I(0), I(WORLD),
+         I(1), I(7));
+    f_handle(5, LOG_F_HANDLE, 0, hi);
+    f_members(0, 1, 0);
+    f_members(1, 2, 1, 2);
+    end();
+    for (int r = 1; r < 3; r++) {
+        call(r, LOG_FN_MPI_Intercomm_create, I(0x84000000), I(0), I(WORLD),
+             I(0), I(7));
+        f_handle(5, LOG_F_HANDLE, 0, hi);
+        f_members(0, 2, 1, 2);
+        f_members(1, 1, 0);
+        end();
+    }
+    uint64_t s = send(0, 1, 4, hi);              /* remote rank 1 = 2 */
+    uint64_t r = recv(2, 0, 4, hi, 0, 4);        /* remote rank 0 = 0 */
+    uint64_t s1 = send(1, 0, 4, hi);             /* to world 0 */
+    uint64_t r1 = recv(0, ANY, 4, hi, 0, 4);     /* remote rank 0 = 1 */
+    run_end(3);
+    open_run();
+    CHECK_PARTNER(0, s, 2, r);
+    CHECK_PARTNER(0, r1, 1, s1);
+    int side0, side2;
+    CHECK_INT_EQ(ev_comm_of(&x, 0, s, hi, &side0),
+                 ev_comm_of(&x, 2, r, hi, &side2));
+    CHECK(side0 != side2);
+    ev_close(&x);
+}
+
+/* Persistent requests: each start is an instance; MPI_Startall's requests
+ * are found by their completions; a Wait on an inactive request is none. */
+TEST(persistent_startall)
+{
+    run_begin(2);
+    const uint32_t hs = 0xac000010, hr = 0xac000011;
+    call(0, LOG_FN_MPI_Send_init, I(1), I(INT_T), I(1), I(8), I(WORLD));
+    f_handle(6, LOG_F_HANDLE, 0, hs);
+    end();
+    call(1, LOG_FN_MPI_Recv_init, I(1), I(INT_T), I(ANY), I(8), I(WORLD));
+    f_handle(6, LOG_F_HANDLE, 0, hr);
+    end();
+    uint64_t st[3], rt[3];
+    for (int k = 0; k < 3; k++) {
+        st[k] = call(0, LOG_FN_MPI_Startall, I(1));
+        end();
+        call(0, LOG_FN_MPI_Waitall, I(1));
+        f_handle(1, LOG_F_REQUEST, 0, hs);
+        end();
+        if (k < 2) {
+            rt[k] = call(1, LOG_FN_MPI_Start);
+            f_handle(0, LOG_F_HANDLE, 0, hr);
+            end();
+        } else {
+            rt[k] = call(1, LOG_FN_MPI_Startall, I(1));
+            end();
+        }
+        call(1, LOG_FN_MPI_Wait);
+        f_handle(0, LOG_F_REQUEST, 0, hr);
+        f_status(0, 0, 0, 8, 4, 0);
+        end();
+    }
+    /* A Startall'ed receive is posted at the Startall: before a blocking
+     * receive that completes first, so it takes the earlier message. */
+    uint64_t sa = send(0, 1, 8, WORLD), sb = send(0, 1, 8, WORLD);
+    uint64_t late = call(1, LOG_FN_MPI_Startall, I(1));
+    end();
+    uint64_t rb = recv(1, 0, 8, WORLD, 0, 8);
+    call(1, LOG_FN_MPI_Wait);
+    f_handle(0, LOG_F_REQUEST, 0, hr);
+    f_status(0, 0, 0, 8, 4, 0);
+    end();
+    /* inactive: an empty status, and nothing started */
+    uint64_t idle = call(1, LOG_FN_MPI_Wait);
+    f_handle(0, LOG_F_REQUEST, 0, hr);
+    f_status(0, 0, ANY, ANY_TAG, 0, 0);
+    end();
+    run_end(2);
+    open_run();
+    for (int k = 0; k < 3; k++) {
+        CHECK_PARTNER(0, st[k], 1, rt[k]);
+        CHECK_PARTNER(1, rt[k], 0, st[k]);
+    }
+    CHECK_PARTNER(1, late, 0, sa);
+    CHECK_PARTNER(1, rb, 0, sb);
+    struct ev_use u;
+    CHECK_INT_EQ(ev_uses(&x, 1, idle, &u, 1), 0);
+    struct ev_stats s;
+    ev_stats(&x, &s);
+    CHECK_INT_EQ(s.sends, 5);
+    CHECK_INT_EQ(s.recvs, 5);
+    CHECK_INT_EQ(s.matched, 5);
+    ev_close(&x);
+}
+
+/* A message matched by MPI_Mprobe is taken at the probe: a receive after
+ * the probe but before the MPI_Mrecv gets the next one. */
+TEST(mprobe)
+{
+    run_begin(2);
+    uint64_t a = send(1, 0, 4, WORLD), b = send(1, 0, 4, WORLD);
+    uint64_t p = call(0, LOG_FN_MPI_Mprobe, I(1), I(4), I(WORLD));
+    f_handle(3, LOG_F_HANDLE, 0, 0xac000001);
+    f_status(4, 0, 1, 4, 4, 0);
+    end();
+    uint64_t r = recv(0, 1, 4, WORLD, 1, 4);
+    uint64_t m = call(0, LOG_FN_MPI_Mrecv, I(1), I(INT_T));
+    f_handle(3, LOG_F_HANDLE, 0, 0x2c000000);
+    f_status(4, 0, 1, 4, 4, 0);
+    end();
+    run_end(2);
+    open_run();
+    CHECK_PARTNER(0, m, 1, a);
+    CHECK_PARTNER(0, p, 1, a);
+    CHECK_PARTNER(0, r, 1, b);
+    ev_close(&x);
+}
+
+/* Pending at a point: a sent message not yet received, an Irecv posted
+ * and not completed. */
+TEST(pending)
+{
+    run_begin(2);
+    uint64_t s = send(1, 0, 2, WORLD);
+    uint64_t ir = call(0, LOG_FN_MPI_Irecv, I(1), I(INT_T), I(1), I(5),
+                       I(WORLD));
+    f_handle(6, LOG_F_HANDLE, 0, 0xac000001);
+    end();
+    uint64_t r = recv(0, 1, 2, WORLD, 1, 2);
+    run_end(2);
+    open_run();
+    struct ev_queue q;
+    char err[200];
+    REQUIRE(ev_pending(&x, 0, r, &q, err, sizeof err) == 0);
+    CHECK_INT_EQ(q.nincoming, 1);
+    CHECK(q.nincoming == 1 && ev_msg_at(&x, q.incoming[0])->event == s);
+    CHECK_INT_EQ(q.nrequests, 1);
+    CHECK(q.nrequests == 1 && ev_msg_at(&x, q.requests[0])->event == ir);
+    ev_queue_release(&q);
+    REQUIRE(ev_pending(&x, 0, r + 1, &q, err, sizeof err) == 0);
+    CHECK_INT_EQ(q.nincoming, 0);
+    CHECK_INT_EQ(q.nrequests, 1);
+    ev_queue_release(&q);
+    REQUIRE(ev_pending(&x, 0, ir, &q, err, sizeof err) == 0);
+    CHECK_INT_EQ(q.nrequests, 0);
+    ev_queue_release(&q);
+    ev_close(&x);
+}
+
+int main(void)
+{
+    REQUIRE(mkdtemp(dir));
+    RUN(any_source_any_tag);
+    RUN(non_overtaking_two_tags);
+    RUN(proc_null);
+    RUN(cancelled_receive);
+    RUN(comm_handle_reused);
+    RUN(intercommunicator);
+    RUN(persistent_startall);
+    RUN(mprobe);
+    RUN(pending);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return check_done();
+}
