@@ -4,10 +4,12 @@
  * docs/commands.md are generated from the table.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "con.h"
+#include "ev.h"
 #include "fe.h"
 
 /* ---- merged answers ---------------------------------------------------------- */
@@ -715,6 +717,265 @@ static int cmd_until_call(struct con *c, const struct rankset *set,
     rs_release(&found);
     free(t);
     return rc;
+}
+
+/* ---- the logs: events, one event, matches, queues ------------------------ */
+
+/* "R:N" (or "N" with a one-rank SET): 0, or -1 after an error. */
+static int parse_ref(struct con *c, const struct rankset *set, const char *a,
+                     int *rank, uint64_t *n)
+{
+    char *end;
+    long r = strtol(a, &end, 10);
+    if (end != a && *end == ':') {
+        long long e = strtoll(end + 1, &end, 10);
+        if (e >= 0 && r >= 0 && r < c->nranks) {
+            *rank = (int)r;
+            *n = (uint64_t)e;
+            return 0;
+        }
+    } else if (end != a && rs_count(set) == 1 && r >= 0) {
+        *rank = rs_first(set);
+        *n = (uint64_t)r;
+        return 0;
+    }
+    fprintf(stderr, "drdb: '%s': which event? RANK:EVENT, e.g. 2:17\n", a);
+    return -1;
+}
+
+/* The current event of rank R: drdb_event when it is replayed and
+ * stopped, else -1. */
+static long long current_event(struct con *c, int r)
+{
+    int ok;
+    struct con_rank *k = &c->ranks[r];
+    if (!k->gdb || (k->state != CON_STOPPED && k->state != CON_DIVERGED))
+        return -1;
+    long long v = eval_int(c, r, "drdb_event", &ok);
+    return ok ? v : -1;
+}
+
+/* events [--from N] [--count K] [--call NAME] [--peer P] [--tag T] */
+static int cmd_events(struct con *c, const struct rankset *set,
+                      const char *a)
+{
+    struct ev_run *x = con_events(c);
+    long long from = -1, count = 20, peer = LLONG_MIN, tag = LLONG_MIN;
+    const struct log_func_desc *call = NULL;
+    char opt[64], val[128];
+    int off = 0, used;
+    if (!x)
+        return -1;
+    while (sscanf(a + off, " %63s %127s%n", opt, val, &used) == 2) {
+        off += used;
+        if (strcmp(opt, "--from") == 0)
+            from = atoll(val);
+        else if (strcmp(opt, "--count") == 0)
+            count = atoll(val);
+        else if (strcmp(opt, "--peer") == 0)
+            peer = atoll(val);
+        else if (strcmp(opt, "--tag") == 0)
+            tag = atoll(val);
+        else if (strcmp(opt, "--call") == 0 &&
+                 (call = log_func_by_name(val)))
+            ;
+        else {
+            fprintf(stderr, "drdb: events [--from N] [--count K] [--call "
+                    "NAME] [--peer P] [--tag T]: bad '%s %s'\n", opt, val);
+            return -1;
+        }
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r) || !x->ranks[r].present)
+            continue;
+        long long cur = current_event(c, r);
+        /* Around the current event by default. */
+        uint64_t n = from >= 0          ? (uint64_t)from
+                     : cur > count / 2 ? (uint64_t)(cur - count / 2)
+                                       : 0;
+        long long shown = 0;
+        printf("rank %d (%llu events)%s\n", r,
+               (unsigned long long)c->nevents[r],
+               cur >= 0 ? "" : " (not stopped: no position)");
+        for (; n < c->nevents[r] && shown < count; n++) {
+            struct log_event ev;
+            struct fe_event_info in;
+            char err[256];
+            if (ev_event(x, r, n, &ev, err, sizeof err) < 0)
+                break;
+            fe_event_brief(&ev, &in);
+            if (call && ev.fn != call->id)
+                continue;
+            if (peer != LLONG_MIN && (!in.has_peer || in.peer != peer))
+                continue;
+            if (tag != LLONG_MIN && (!in.has_tag || in.tag != tag))
+                continue;
+            printf("%s %7llu  %-22s", (long long)n == cur ? "=>" : "  ",
+                   (unsigned long long)n, log_func_name(ev.fn));
+            if (in.has_peer)
+                printf(" peer %lld", (long long)in.peer);
+            if (in.has_tag)
+                printf(" tag %lld", (long long)in.tag);
+            if (in.has_count)
+                printf(" count %lld", (long long)in.count);
+            if (in.bytes)
+                printf(" %llu bytes", (unsigned long long)in.bytes);
+            putchar('\n');
+            shown++;
+        }
+    }
+    return 0;
+}
+
+static int cmd_event(struct con *c, const struct rankset *set, const char *a)
+{
+    struct ev_run *x = con_events(c);
+    int r, raw = strstr(a, "--raw") != NULL;
+    uint64_t n;
+    char err[512];
+    if (!x || parse_ref(c, set, a, &r, &n) < 0)
+        return -1;
+    if (ev_print_event(x, stdout, r, n, raw, err, sizeof err) < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_match(struct con *c, const struct rankset *set, const char *a)
+{
+    struct ev_run *x = con_events(c);
+    int r;
+    uint64_t n;
+    char err[512];
+    if (!x || parse_ref(c, set, a, &r, &n) < 0)
+        return -1;
+    if (ev_print_match(x, stdout, r, n, err, sizeof err) != 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_queues(struct con *c, const struct rankset *set,
+                      const char *a)
+{
+    struct ev_run *x = con_events(c);
+    char err[512];
+    (void)a;
+    if (!x)
+        return -1;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        long long cur = current_event(c, r);
+        if (cur < 0) {
+            fprintf(stderr, "drdb: rank %d is not stopped: no position\n", r);
+            continue;
+        }
+        if (ev_print_queues(x, stdout, r, (uint64_t)cur, err, sizeof err) < 0)
+            fprintf(stderr, "drdb: %s\n", err);
+    }
+    return 0;
+}
+
+/* goto-send R:N / goto-collective R:N: the partners, replayed if needed,
+ * run to their calls. KIND: EV_K_SEND or EV_K_COLL. */
+static int goto_partners(struct con *c, const struct rankset *set,
+                         const char *a, int kind)
+{
+    struct ev_run *x = con_events(c);
+    struct rankset all, todo;
+    struct ev_ref refs[256];
+    char err[512], buf[256];
+    int r, rc;
+    uint64_t n;
+    rs_init(&all, c->nranks);
+    rs_copy(&all, set);
+    if (!x) {
+        rs_release(&all);
+        return -1;
+    }
+    if (!*a && kind == EV_K_SEND && rs_count(&all) == 1) {
+        /* No event given: the last message the rank received before where
+         * it stands. */
+        r = rs_first(&all);
+        long long cur = current_event(c, r);
+        n = EV_NONE;
+        for (long long e = cur - 1; e >= 0 && n == EV_NONE; e--) {
+            int k = ev_partners(x, r, (uint64_t)e, refs, 256, err,
+                                sizeof err);
+            for (int i = 0; i < k && i < 256; i++)
+                if (refs[i].kind == EV_K_SEND)
+                    n = (uint64_t)e;
+        }
+        if (n == EV_NONE) {
+            fprintf(stderr, "drdb: rank %d received no message before its "
+                    "position\n", r);
+            rs_release(&all);
+            return -1;
+        }
+        printf("[%d] its last receive: event %llu\n", r,
+               (unsigned long long)n);
+    } else if (parse_ref(c, &all, a, &r, &n) < 0) {
+        rs_release(&all);
+        return -1;
+    }
+    int np = ev_partners(x, r, n, refs, 256, err, sizeof err);
+    if (np < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        rs_release(&all);
+        return -1;
+    }
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    rs_init(&todo, c->nranks);
+    for (int i = 0; t && i < np && i < 256; i++) {
+        if (refs[i].kind != kind)
+            continue;
+        /* goto-collective: the members being replayed; goto-send: the
+         * sender, started if it is not replayed yet. */
+        if (kind == EV_K_COLL && !c->ranks[refs[i].rank].gdb)
+            continue;
+        rs_add(&todo, refs[i].rank);
+        t[refs[i].rank] = refs[i].event;
+    }
+    if (!rs_count(&todo)) {
+        fprintf(stderr, "drdb: rank %d's event %llu has no %s%s\n", r,
+                (unsigned long long)n,
+                kind == EV_K_SEND ? "matching send" : "replayed member",
+                kind == EV_K_SEND ? " (not a receive, or it matched none: "
+                                    "'match' tells)" : "");
+        rs_release(&todo);
+        rs_release(&all);
+        free(t);
+        return -1;
+    }
+    rs_clear(&all);
+    for (int q = 0; q < c->nranks; q++)
+        if (rs_has(&todo, q) && !c->ranks[q].gdb)
+            rs_add(&all, q);
+    if (rs_count(&all)) {
+        printf("[%s] starting the replay\n", rs_format(&all, buf,
+                                                       sizeof buf));
+        con_replay(c, &all);
+    }
+    rc = goto_events(c, &todo, t);
+    rs_release(&todo);
+    rs_release(&all);
+    free(t);
+    return rc;
+}
+
+static int cmd_goto_send(struct con *c, const struct rankset *set,
+                         const char *a)
+{
+    return goto_partners(c, set, a, EV_K_SEND);
+}
+
+static int cmd_goto_collective(struct con *c, const struct rankset *set,
+                               const char *a)
+{
+    return goto_partners(c, set, a, EV_K_COLL);
 }
 
 /* ---- breakpoints ------------------------------------------------------------ */
@@ -1488,6 +1749,11 @@ const struct con_cmd con_cmds[] = {
      0, cmd_drop},
     {"enable", NULL, "enable [N]", "enable breakpoint N (all: no N)", 0,
      cmd_enable},
+    {"event", NULL, "event RANK:N [--raw]",
+     "one MPI event in full: arguments, times, status, data", 0, cmd_event},
+    {"events", NULL, "events [--from N] [--count K] [--call F] [--peer P]",
+     "the MPI events of the set's ranks, the current one marked =>", 0,
+     cmd_events},
     {"expand", NULL, "expand [SET]",
      "each rank's own answer behind the last merged one", 0, cmd_expand},
     {"finish", NULL, "finish", "run until the current function returns",
@@ -1498,6 +1764,12 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_frame},
     {"gdb", NULL, "gdb COMMAND", "any GDB command, answers merged",
      CON_NEEDS_RANKS, cmd_gdb},
+    {"goto-collective", NULL, "goto-collective RANK:N",
+     "every replayed member to the same instance of a collective", 0,
+     cmd_goto_collective},
+    {"goto-send", NULL, "goto-send [RANK:N]",
+     "run the sender (started if needed) to the send a receive matched "
+     "(no event: @R's last receive)", 0, cmd_goto_send},
     {"goto", NULL, "goto N",
      "run to just before MPI event N (back: re-runs from the start)",
      CON_NEEDS_RANKS, cmd_goto},
@@ -1511,6 +1783,9 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_RANKS, cmd_kill},
     {"list", "l", "list [LOCATION]", "source lines",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_list},
+    {"match", NULL, "match RANK:N",
+     "the partners of an event: the send of a receive, a collective's "
+     "members", 0, cmd_match},
     {"next-event", "ne", "next-event [K]",
      "run to just before the K-th next MPI event (default 1)",
      CON_NEEDS_RANKS, cmd_next_event},
@@ -1523,6 +1798,9 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_print},
     {"ptype", NULL, "ptype EXPRESSION", "the type of an expression",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_ptype},
+    {"queues", NULL, "queues",
+     "at each rank's position: messages sent to it not yet received, its "
+     "pending requests", 0, cmd_queues},
     {"quit", "q", "quit", "end the session (and every replay)", 0, cmd_quit},
     {"replay", NULL, "replay [@SET]",
      "start the replay of the ranks of the set, stopped at main", 0,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "con.h"
+#include "ev.h"
 #include "fe.h"
 
 const char *con_state_name(enum con_state s)
@@ -97,6 +98,10 @@ void con_close(struct con *c)
     for (int i = 0; i < c->nlast; i++)
         free(c->last[i].text);
     free(c->last);
+    if (c->ev) {
+        ev_close(c->ev);
+        free(c->ev);
+    }
     free(c->ranks);
     free(c->nevents);
     free(c->logs);
@@ -159,6 +164,24 @@ void con_summary(struct con *c, FILE *out)
                     c->logs[r].why[0] ? c->logs[r].why
                                       : "not closed by MPI_Finalize");
     rs_release(&s);
+}
+
+struct ev_run *con_events(struct con *c)
+{
+    char err[512];
+    if (c->ev)
+        return c->ev;
+    c->ev = calloc(1, sizeof *c->ev);
+    if (!c->ev)
+        return NULL;
+    if (ev_open(c->ev, c->dir, err, sizeof err) < 0 ||
+        ev_build(c->ev, err, sizeof err) < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        ev_close(c->ev);
+        free(c->ev);
+        c->ev = NULL;
+    }
+    return c->ev;
 }
 
 int con_named_set(struct con *c, const char *name, struct rankset *out)

@@ -121,6 +121,7 @@ struct con {
      * typing (readline's line is saved and redrawn). */
     void (*out_begin)(void);
     void (*out_end)(void);
+    struct ev_run *ev;   /* the logs' event index (con_events()) */
     FILE *json_out;      /* batch --json: one object per command */
     char *json_buf;      /* the current command's results */
     size_t json_len;
@@ -135,6 +136,9 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen);
  * completeness), ranks with the same host or state grouped. */
 void con_summary(struct con *c, FILE *out);
 void con_close(struct con *c);
+struct ev_run;
+/* The run's event index (opened on first use), or NULL after an error. */
+struct ev_run *con_events(struct con *c);
 /* The named set NAME (all, stopped, ..., or a defset) into OUT: 0 or -1. */
 int con_named_set(struct con *c, const char *name, struct rankset *out);
 /* Starts the replay of every rank of SET that is not running yet, under

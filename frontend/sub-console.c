@@ -345,8 +345,10 @@ static int start(int argc, char **argv, int batch_cmd)
     }
     if (script)
         rc |= con_source(&c, script) < 0;
+    /* Commands from a pipe or a file: read them as a script (echoed, in
+     * order), without readline's prompt. */
     if (!batch && !c.quit)
-        interactive(&c);
+        rc |= isatty(0) ? interactive(&c) : con_source(&c, "-") < 0;
     for (int r = 0; r < c.nranks; r++)
         if (c.ranks[r].state == CON_DIVERGED || c.ranks[r].state == CON_LOST)
             rc = 1;

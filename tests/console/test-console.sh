@@ -2,9 +2,9 @@
 # The console in batch mode, on recorded runs of examples/jacobi (4 ranks,
 # a 16x16 grid: 4 rows per rank, 3 iterations). Expected answers come from
 # what the program must compute, written by hand.
-# usage: test-console.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE CRASH DIVERGE
+# usage: test-console.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE CRASH DIVERGE ANYSOURCE
 set -u
-drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5 diverge=$6
+drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5 diverge=$6 anysource=$7
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -153,6 +153,36 @@ has "divergence: state, report, the program's frame" "$tmp/dvo" \
     "[0] main () at ../tests/replay/diverge.c:32" "[0] i = 2"
 grep -q '^0     diverged ' "$tmp/dvo" && [ $dvrc = 1 ] &&
     ok "status shows 'diverged'; the batch fails" || fail "diverged status/exit $dvrc"
+
+# ---- following a message: rank 0 of examples/anysource receives with
+# MPI_ANY_SOURCE; ranks 1-3 each send it 3 messages (events 3, 4, 5 of the
+# sender: after Init, Comm_rank, Comm_size). Which sender each receive got
+# is what MPI's status said (the recorded peer column); the k-th message
+# from S is S's event 3 + k.
+"$drdb" record -o "$tmp/any" -- "$mpiexec" -n 4 "$anysource" 3 > /dev/null 2>&1
+"$drdb" log dump "$tmp/any" --rank 0 | awk '$2 == "MPI_Recv" { print $1, $3 }' \
+    > "$tmp/recvs"
+# The 5th receive (rank 0's event 7): its source and that source's k.
+ev=$(sed -n 5p "$tmp/recvs" | cut -d' ' -f1)
+srcr=$(sed -n 5p "$tmp/recvs" | cut -d' ' -f2)
+k=$(head -n 4 "$tmp/recvs" | awk -v s="$srcr" '$2 == s' | wc -l)
+send=$((3 + k))
+printf '%s\n' "goto $ev" "match 0:$ev" "goto-send 0:$ev" "@$srcr print rank" \
+    "queues" "events --count 3" > "$tmp/any.drdb"
+"$drdb" batch --ranks 0 "$tmp/any" "$tmp/any.drdb" > "$tmp/anyo" 2> "$tmp/anye"
+has "match: a receive's send, from the rank MPI's status named" "$tmp/anyo" \
+    "rank 0 event $ev MPI_Recv from $srcr tag 7 <- rank $srcr event $send MPI_Send (8 bytes)"
+sendline=$(grep -n 'MPI_Send(&v' "$anysource.c" 2>/dev/null | cut -d: -f1)
+grep -q "^\[$srcr\] starting the replay\$" "$tmp/anyo" &&
+    grep -Eq "^\[$srcr\] main \(\) at .*anysource.c:[0-9]+, before event $send \(MPI_Send\)\$" "$tmp/anyo" &&
+    ok "goto-send: the sender started and stopped before its send" ||
+    { fail "goto-send"; sed 's/^/#   /' "$tmp/anyo" | tail -12; }
+has "the receiver stays before its receive; the sender's state" "$tmp/anyo" \
+    "[$srcr] rank = $srcr"
+grep -q "^messages sent to rank 0 and not received before event $ev: " "$tmp/anyo" &&
+    grep -q "^=> *$ev  MPI_Recv" "$tmp/anyo" &&
+    ok "queues and events at the rank's position" ||
+    { fail "queues/events"; sed 's/^/#   /' "$tmp/anyo" | tail -12; }
 
 # ---- JSON
 batch json --json -- "print 6 * 7" "@0 print rank"
