@@ -1,8 +1,8 @@
 #!/bin/sh
 # The examples under mpiexec do what their comments promise.
-# usage: test-examples.sh MPIEXEC ANYSOURCE JACOBI
+# usage: test-examples.sh MPIEXEC ANYSOURCE JACOBI OTHELLO OTHELLO_C MPICC
 set -u
-mpiexec=$1 anysource=$2 jacobi=$3
+mpiexec=$1 anysource=$2 jacobi=$3 othello=$4 othello_c=$5 mpicc=$6
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -43,6 +43,65 @@ if awk '/^iteration/ { if (NR > 1 && $4 + 0 >= prev) bad = 1; prev = $4 + 0 } EN
     ok "jacobi: residual decreases"
 else
     fail "jacobi: residual does not decrease"
+fi
+# othello: a run ends one of two ways only: exit 0, every turn agreeing
+# with rank 0's own sequential search, or exit 3 with the BUG line, when
+# the planted bug (a late Result taken as the answer to another Search)
+# showed. The turns played before either end are the same in every run.
+runs=6 good=0 buggy=0
+for i in $(seq $runs); do
+    st=0
+    timeout 60 "$mpiexec" -n 4 "$othello" > "$tmp/o$i" 2>&1 || st=$?
+    case $st in
+    0)
+        # 4 turns, no pass: 4 + 10 (the opening) + 4 discs on the board.
+        if [ "$(grep -c '^turn [1-4]: \(black\|white\) plays [a-h][1-8], value -\{0,1\}[0-9]* ' "$tmp/o$i")" = 4 ] &&
+           grep -q '^result: black [0-9]*, white [0-9]* discs; every turn agrees with the sequential search$' "$tmp/o$i" &&
+           [ "$(sed -n 's/^result: black \([0-9]*\), white \([0-9]*\) discs.*/\1 + \2/p' "$tmp/o$i" | xargs expr)" = 18 ]; then
+            good=$((good + 1))
+        else
+            fail "othello run $i: exit 0 without the right result"; sed 's/^/# /' "$tmp/o$i"
+        fi ;;
+    3)
+        line=$(grep '^rank 0: BUG: result of search [0-9]* (from rank [1-3]) answered search [0-9]*: value -\{0,1\}[0-9]*, the right value is -\{0,1\}[0-9]*$' "$tmp/o$i")
+        late=$(echo "$line" | sed -n 's/.*result of search \([0-9]*\) .*/\1/p')
+        cur=$(echo "$line" | sed -n 's/.*answered search \([0-9]*\):.*/\1/p')
+        if [ -n "$line" ] && [ "$late" != "$cur" ]; then
+            buggy=$((buggy + 1))
+        else
+            fail "othello run $i: exit 3 without a BUG line naming two searches"; sed 's/^/# /' "$tmp/o$i"
+        fi ;;
+    *)
+        fail "othello run $i: exit status $st"; sed 's/^/# /' "$tmp/o$i" ;;
+    esac
+done
+[ $((good + buggy)) = $runs ] &&
+    ok "othello: $runs runs, $good with the sequential search's result, $buggy with the bug detected"
+# The turns every run played (without the counts, which vary): one game.
+games=$(cat "$tmp"/o[0-9]* | sed -n 's/^\(turn [0-9]*: [a-z]* plays [a-h][1-8], value -\{0,1\}[0-9]*\) .*/\1/p' | sort -u)
+if [ "$(echo "$games" | cut -d: -f1 | uniq -d)" = "" ]; then
+    ok "othello: every run played the same moves"
+else
+    fail "othello: runs played different moves"; echo "$games" | sed 's/^/# /'
+fi
+# With the stale check fixed ('<' -> '!='), the bug never shows.
+if grep -q '^        if (!kid\[src\].busy || res.seq < kid\[src\].seq)$' "$othello_c"; then
+    sed 's/^        if (!kid\[src\].busy || res.seq < kid\[src\].seq)$/        if (!kid[src].busy || res.seq != kid[src].seq)/' \
+        "$othello_c" > "$tmp/fixed.c"
+    if "$mpicc" -O0 -o "$tmp/fixed" "$tmp/fixed.c" 2> "$tmp/cc"; then
+        bad=0
+        for i in $(seq $runs); do
+            st=0
+            timeout 60 "$mpiexec" -n 4 "$tmp/fixed" > "$tmp/f$i" 2>&1 || st=$?
+            [ $st = 0 ] || { bad=$((bad + 1)); sed 's/^/# /' "$tmp/f$i"; }
+        done
+        [ $bad = 0 ] && ok "othello, the stale check fixed: $runs runs exit 0" ||
+            fail "othello, the stale check fixed: $bad of $runs runs did not exit 0"
+    else
+        fail "othello with the fix does not compile"; sed 's/^/# /' "$tmp/cc"
+    fi
+else
+    fail "othello.c: the stale check is not the line this test fixes"
 fi
 echo "1..$n"
 exit $status
