@@ -540,6 +540,53 @@ static void print_data(FILE *out, const uint8_t *p, uint64_t len,
         fprintf(out, " ...");
 }
 
+/*
+ * The builtin type a derived datatype H is made of, for printing its packed
+ * data element by element: the constructor that returned H (the latest
+ * before event N whose HANDLE output is H) names its old type by value
+ * (contiguous, vector, hvector, indexed, hindexed, indexed_block, subarray,
+ * darray, resized, dup...); followed down to a builtin. 0 when unknown (a
+ * struct's types are an input array, not in the log). *CTOR gets the
+ * outermost constructor's name.
+ */
+static uint32_t leaf_type(struct ev_run *x, int rank, uint64_t n, uint32_t h,
+                          const char **ctor, int depth)
+{
+    if (ev_type_of(h) || depth > 16)
+        return ev_type_of(h) ? h : 0;
+    for (uint64_t e = n; e-- > 0;) {
+        struct log_event ev;
+        struct log_field f;
+        size_t cur = 0;
+        char err[128];
+        if (ev_event(x, rank, e, &ev, err, sizeof err) < 0 || !ev.desc ||
+            strncmp(ev.desc->name, "MPI_Type_", 9) != 0)
+            continue;
+        while (log_event_field(&ev, &cur, &f) == 1) {
+            uint32_t v;
+            /* The constructor's new type (not MPI_Type_commit's or
+             * MPI_Type_free's in-out handle). */
+            if (f.kind != LOG_F_HANDLE || f.arg >= (unsigned)ev.desc->nargs ||
+                strcmp(ev.desc->args[f.arg].name, "newtype") != 0 ||
+                log_field_handle(&f, &v) < 0 || v != h)
+                continue;
+            for (int i = 0; i < ev.desc->nargs; i++)
+                if (ev.desc->args[i].enc &&
+                    strcmp(ev.desc->args[i].name, "oldtype") == 0) {
+                    if (depth == 0)
+                        *ctor = ev.desc->name;
+                    return leaf_type(x, rank, e,
+                                     (uint32_t)log_event_arg(&ev, i), ctor,
+                                     depth + 1);
+                }
+            if (depth == 0)
+                *ctor = ev.desc->name;
+            return 0;
+        }
+    }
+    return 0;
+}
+
 /* A by-value argument's value, named where MPI names it. */
 static void print_arg(struct ev_run *x, FILE *out, int rank, uint64_t n,
                       const struct log_arg_desc *a, int64_t v)
@@ -863,6 +910,16 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
                 type = ev_msg_at(x, subj.msg[f.elem])->datatype;
             else if (f.elem < subj.n && subj.coll[f.elem] >= 0)
                 type = ev_coll_at(x, subj.coll[f.elem])->datatype;
+            if (type && !raw && !ev_type_of(type)) {
+                /* A derived type: its elements, when they are all of one
+                 * builtin type. */
+                const char *ctor = NULL;
+                uint32_t leaf = leaf_type(x, rank, n, type, &ctor, 0);
+                fprintf(out, "(datatype 0x%08x%s%s%s) ", type,
+                        ctor ? ", made by " : "", ctor ? ctor : "",
+                        leaf ? "" : ", elements unknown");
+                type = leaf;
+            }
             print_data(out, f.data, f.len, type, raw);
             break;
         }

@@ -339,4 +339,20 @@ check "an event out of range: exit 2, naming the range" \
 "$drdb" log match com "1:$(ev com 1 MPI_Comm_rank 1)" > /dev/null 2> err; st=$?
 check "a call without a partner: exit 1" \
     '[ $st = 1 ] && grep -q "(MPI_Comm_rank) has no partner" err'
+# --- datatypes: data received through a derived type is printed element by
+# element: the first receive at rank 1 uses MPI_Type_contiguous(5,
+# MPI_INT) x 2, so 10 MPI_INT; the first one must be the first 4 bytes of
+# the raw data, read little-endian.
+if [ -n "$(path datatypes)" ]; then
+    rec dt "$(path datatypes)"
+    e=$(ev dt 1 MPI_Recv 1)
+    "$drdb" log event dt "1:$e" > ev.txt 2>&1
+    "$drdb" log event dt "1:$e" --raw > raw.txt 2>&1
+    first=$(sed -n 's/.*made by MPI_Type_contiguous) 40 bytes = 10 x MPI_INT: \([0-9-]*\) .*/\1/p' ev.txt)
+    hex=$(sed -n 's/.*data .* 40 bytes: \([0-9a-f]\{8\}\).*/\1/p' raw.txt)
+    le=$(printf '%d' "0x$(echo "$hex" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')")
+    check "a derived type's data, element by element" \
+        '[ -n "$first" ] && [ "$first" = "$le" ]'
+fi
+echo "1..$n"
 exit $status
