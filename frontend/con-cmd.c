@@ -121,6 +121,7 @@ struct slot {
     formatter *fmt;
     const char *arg;
     int failed;
+    struct con_rank *k;
 };
 
 static char *fmt_error(const struct mi_reply *r)
@@ -136,6 +137,14 @@ static void on_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
 {
     struct slot *sl = ud;
     (void)g;
+    if (r->status == MI_ETIMEDOUT && sl->k) {
+        /* A GDB that does not answer in time is hung: its rank is lost
+         * (its GDB is ended once the callback is over). */
+        sl->k->state = CON_LOST;
+        sl->k->hung = 1;
+        snprintf(sl->k->reason, sizeof sl->k->reason,
+                 "its GDB did not answer '%s' in time", r->command);
+    }
     if (r->status != 0) {
         sl->failed = 1;
         sl->ans->text = fmt_error(r);
@@ -161,7 +170,7 @@ static int run_merged(struct con *c, const struct rankset *set,
         if (!rs_has(set, r))
             continue;
         ans[i].rank = r;
-        slots[i] = (struct slot){&ans[i], fmt, arg, 0};
+        slots[i] = (struct slot){&ans[i], fmt, arg, 0, &c->ranks[r]};
         struct con_rank *k = &c->ranks[r];
         if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING) {
             asprintf(&ans[i].text, "error: %s", k->gdb ? con_state_name(k->state)

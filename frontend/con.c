@@ -557,10 +557,19 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
         poll_round(c, -1, wait);
     }
     for (int r = 0; r < c->nranks; r++) {
-        if (c->ranks[r].gdb)
-            pty_drain(c, &c->ranks[r]);
+        struct con_rank *k = &c->ranks[r];
+        if (k->gdb)
+            pty_drain(c, k);
         if (want_stop && rs_has(set, r))
-            c->ranks[r].changed = 0;
+            k->changed = 0;
+        if (k->hung && k->gdb) {
+            /* Lost to a timeout inside a reply: end its GDB now. */
+            fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go "
+                    "on\n", r, k->reason);
+            mi_gdb_free(k->gdb);
+            k->gdb = NULL;
+            k->hung = 0;
+        }
     }
     out_flush(c);
     return 0;
@@ -728,6 +737,7 @@ int con_replay(struct con *c, const struct rankset *set)
             continue;
         }
         k->state = CON_STARTING;
+        k->hung = 0;
         k->reason[0] = k->where[0] = '\0';
         k->outlen = 0;
         setup_rank(c, k);

@@ -78,6 +78,7 @@ struct con_rank {
     uint64_t event;       /* drdb_event when stopped */
     int changed;          /* stopped or exited since a command looked */
     int at_event;         /* stopped in drdb_stop_hook (goto) */
+    int hung;             /* lost to a timeout: its GDB is to be ended */
     char outbuf[1024];    /* program output: the unfinished line */
     size_t outlen;
 };

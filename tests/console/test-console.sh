@@ -210,6 +210,18 @@ grep -q '^1     lost ' "$tmp/lost" && ok "status shows the lost rank" ||
 [ "$(rc lost)" = 1 ] && ok "a lost rank fails the batch" ||
     fail "batch exit $(rc lost) with a lost rank"
 
+# ---- a hung GDB (stopped by SIGSTOP): the command times out, only its rank
+# is lost
+printf '%s\n' "break jacobi.c:$line" continue '@1 gdb shell kill -STOP $PPID' \
+    "status" "@0,2-3 print rank" > "$tmp/hung.drdb"
+timeout 120 "$drdb" batch -k --ranks 0-3 --timeout 5 "$tmp/jac" "$tmp/hung.drdb" \
+    > "$tmp/hung" 2> "$tmp/hung.err"
+hrc=$?
+grep -q "rank 1 is lost: its GDB did not answer" "$tmp/hung.err" &&
+    grep -q '^1     lost ' "$tmp/hung" && grep -qxF "[2] rank = 2" "$tmp/hung" &&
+    [ $hrc = 1 ] && ok "a hung GDB: its rank is lost after --timeout, the others answer" ||
+    { fail "hung GDB (exit $hrc)"; sed 's/^/#   /' "$tmp/hung.err" "$tmp/hung" | tail -12; }
+
 # ---- bad runs
 "$drdb" batch "$tmp" /dev/null > /dev/null 2> "$tmp/e"
 [ $? != 0 ] && grep -q "not a drdb run directory" "$tmp/e" &&
