@@ -51,6 +51,12 @@ int fe_rank_list(const char *s, int max, int **out, int *n);
  * when PATH has none or cannot be read. */
 int fe_build_id(const char *path, char *hex, size_t len);
 
+/* A file drdb ships: $ENV if set (ENV may be NULL), else the first of REL (paths relative
+ * to the drdb binary's directory: the build tree, an install) that exists,
+ * resolved into OUT. 0 or -1. */
+int fe_find_beside(const char *env, const char *const *rel, int nrel,
+                   char *out, size_t len);
+
 /* The directory of the replay stub (libmpich.so.12 of drdb) into OUT:
  * $DRDB_REPLAY_LIB_DIR, else beside the drdb binary (build tree or
  * install). 0 or -1. */

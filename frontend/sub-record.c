@@ -13,33 +13,13 @@
 #include "fe.h"
 #include "log.h"
 
-/* Finds libdrdb-record.so: $DRDB_RECORD_LIB, else beside the drdb binary in
- * the build tree (../recorder/) or an install (../lib/drdb/). */
+/* libdrdb-record.so: $DRDB_RECORD_LIB, else beside the drdb binary in the
+ * build tree (../recorder/) or an install (../lib/drdb/). */
 static int find_recorder(char *out, size_t len)
 {
-    const char *env = getenv("DRDB_RECORD_LIB");
-    if (env && *env) {
-        snprintf(out, len, "%s", env);
-        return access(out, R_OK) == 0 ? 0 : -1;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return -1;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return -1;
-    *slash = '\0';
     static const char *const rel[] = {"../recorder/libdrdb-record.so",
                                       "../lib/drdb/libdrdb-record.so"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        char p[PATH_MAX * 2];
-        snprintf(p, sizeof p, "%s/%s", exe, rel[i]);
-        if (realpath(p, out) && access(out, R_OK) == 0)
-            return 0;
-    }
-    return -1;
+    return fe_find_beside("DRDB_RECORD_LIB", rel, 2, out, len);
 }
 
 /* Creates a fresh run directory (mode 0700); fills PATH with its absolute

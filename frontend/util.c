@@ -99,16 +99,14 @@ out:
     return rc;
 }
 
-/* Finds the stub's directory (holding libmpich.so.12): $DRDB_REPLAY_LIB_DIR,
- * else beside the drdb binary in the build tree (../replayer/) or an
- * install (../lib/drdb/). */
-int fe_find_stub(char *out, size_t len)
+int fe_find_beside(const char *env, const char *const *rel, int nrel,
+                   char *out, size_t len)
 {
-    const char *env = getenv("DRDB_REPLAY_LIB_DIR");
+    const char *v = env ? getenv(env) : NULL;
     char exe[PATH_MAX], p[PATH_MAX * 2];
-    if (env && *env) {
-        snprintf(p, sizeof p, "%s/libmpich.so.12", env);
-        return access(p, R_OK) == 0 && realpath(env, out) ? 0 : -1;
+    if (v && *v) {
+        snprintf(out, len, "%s", v);
+        return access(out, R_OK) == 0 ? 0 : -1;
     }
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0)
@@ -118,17 +116,32 @@ int fe_find_stub(char *out, size_t len)
     if (!slash)
         return -1;
     *slash = '\0';
-    static const char *const rel[] = {"../replayer", "../lib/drdb"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s/libmpich.so.12", exe, rel[i]);
-        if (access(p, R_OK) == 0) {
-            snprintf(p, sizeof p, "%s/%s", exe, rel[i]);
-            if (realpath(p, out))
-                return 0;
-        }
+    for (int i = 0; i < nrel; i++) {
+        snprintf(p, sizeof p, "%s/%s", exe, rel[i]);
+        if (access(p, R_OK) == 0 && realpath(p, out))
+            return 0;
     }
     (void)len;
     return -1;
+}
+
+int fe_find_stub(char *out, size_t len)
+{
+    static const char *const rel[] = {"../replayer/libmpich.so.12",
+                                      "../lib/drdb/libmpich.so.12"};
+    char lib[PATH_MAX];
+    const char *env = getenv("DRDB_REPLAY_LIB_DIR");
+    if (env && *env) {
+        snprintf(lib, sizeof lib, "%s/libmpich.so.12", env);
+        if (access(lib, R_OK) != 0 || !realpath(env, out))
+            return -1;
+        return 0;
+    }
+    if (fe_find_beside(NULL, rel, 2, lib, sizeof lib) < 0)
+        return -1;
+    *strrchr(lib, '/') = '\0';
+    snprintf(out, len, "%s", lib);
+    return 0;
 }
 
 /* Removes from the colon-separated variable NAME every entry that names the

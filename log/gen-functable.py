@@ -228,6 +228,32 @@ def parse_spec(path):
     return funcs
 
 
+def elem_type(arg):
+    """C type of one element a pointer or array argument addresses."""
+    t = arg.ctype.replace("const ", "").strip()
+    if arg.array:
+        return t
+    assert t.endswith("*")
+    return t[:-1].strip()
+
+
+def count_expr(term, peers):
+    """C expression (int64_t) for a LENGTH term: a product of terms;
+    size(COMM) becomes PEERS(COMM), the generated code's own function."""
+    parts = []
+    for t in term.split(" * "):
+        m = re.match(r"^size\((\w+)\)$", t)
+        if m:
+            parts.append(f"(int64_t){peers}({m.group(1)})")
+        elif t.startswith("*"):
+            parts.append(f"(int64_t)(*{t[1:]})")
+        elif t.endswith("+1"):
+            parts.append(f"((int64_t){t[:-2]} + 1)")
+        else:
+            parts.append(f"(int64_t)({t})")
+    return " * ".join(parts)
+
+
 def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 

@@ -25,15 +25,6 @@ def load_functable(path):
     return mod
 
 
-def elem_type(arg):
-    """C type of one element the pointer argument addresses."""
-    t = arg.ctype.replace("const ", "").strip()
-    if arg.array:
-        return t
-    assert t.endswith("*")
-    return t[:-1].strip()
-
-
 def is_collective(fn):
     """A collective: on a communicator, with no point-to-point peer."""
     names = {a.name for a in fn.args}
@@ -49,22 +40,6 @@ def peers_fn(fn, arg_name):
     if arg_name.startswith("send") or arg_name == "sdispls":
         return "rec_out_degree"
     return "rec_in_degree"
-
-
-def count_expr(term, peers="rec_peers"):
-    """C expression for a length term (a product of terms)."""
-    parts = []
-    for t in term.split(" * "):
-        m = re.match(r"^size\((\w+)\)$", t)
-        if m:
-            parts.append(f"(int64_t){peers}({m.group(1)})")
-        elif t.startswith("*"):
-            parts.append(f"(int64_t)(*{t[1:]})")
-        elif t.endswith("+1"):
-            parts.append(f"((int64_t){t[:-2]} + 1)")
-        else:
-            parts.append(f"(int64_t)({t})")
-    return " * ".join(parts)
 
 
 def root_condition(fn, arg):
@@ -83,6 +58,14 @@ def root_condition(fn, arg):
         side = "REC_AT_ROOT" if scatter else "REC_AT_ALL"
         return f"rec_coll_writes(comm, root, {side})"
     return "1"
+
+
+def elem_type(arg):
+    return FT.elem_type(arg)
+
+
+def count_expr(term, peers="rec_peers"):
+    return FT.count_expr(term, peers)
 
 
 def gen_wrapper(fn, out):

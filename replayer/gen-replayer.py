@@ -30,27 +30,12 @@ def load_functable(path):
 
 
 def elem_type(arg):
-    t = arg.ctype.replace("const ", "").strip()
-    if arg.array:
-        return t
-    assert t.endswith("*")
-    return t[:-1].strip()
+    return FT.elem_type(arg)
 
 
 def count_expr(term):
-    """C expression for a length term (a product of terms), as int64_t."""
-    parts = []
-    for t in term.split(" * "):
-        m = re.match(r"^size\((\w+)\)$", t)
-        if m:
-            parts.append(f"(int64_t)rpl_comm_peers({m.group(1)})")
-        elif t.startswith("*"):
-            parts.append(f"(int64_t)(*{t[1:]})")
-        elif t.endswith("+1"):
-            parts.append(f"((int64_t){t[:-2]} + 1)")
-        else:
-            parts.append(f"(int64_t)({t})")
-    return " * ".join(parts)
+    """A LENGTH term as C (int64_t); peers from the stub's table."""
+    return FT.count_expr(term, "rpl_comm_peers")
 
 
 def value_expr(a):

@@ -5,6 +5,7 @@
 # busy rank without killing drdb.
 # usage: test-console-tty.sh DRDB MPIEXEC CRASH
 set -u
+. "$(dirname "$0")/../lib.sh"
 drdb=$1 mpiexec=$2 crash=$3
 command -v tmux > /dev/null || { echo "1..0 # SKIP tmux not installed"; exit 0; }
 tmp=$(mktemp -d)
@@ -28,17 +29,7 @@ last_line() { screen | sed '/^$/d' | tail -n 1; }
 
 # A run whose rank 1 sleeps forever after printing "sleeping" (it was
 # killed there while recorded): its replay is a busy rank.
-"$drdb" record -o "$tmp/cr" -- "$mpiexec" -n 2 -outfile-pattern "$tmp/cr.%r" \
-    "$crash" sleep 2 > /dev/null 2>&1 &
-job=$!
-pid=
-for _ in $(seq 300); do
-    pid=$(sed -n 's/^rank 1: sleeping, pid \([0-9]*\)$/\1/p' "$tmp/cr.1" 2>/dev/null)
-    [ -n "$pid" ] && break
-    sleep 0.1
-done
-[ -n "$pid" ] && kill -KILL "$pid"
-wait "$job"
+record_killed "$drdb" "$mpiexec" "$crash" 2 "$tmp/cr" 2
 
 HOME=$tmp tmux -S "$sock" new-session -d -x 150 -y 45 \
     "HOME=$tmp '$drdb' console --ranks 0-1 '$tmp/cr'; echo drdb-exited-\$?; sleep 60"

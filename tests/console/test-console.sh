@@ -4,6 +4,7 @@
 # what the program must compute, written by hand.
 # usage: test-console.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE CRASH DIVERGE ANYSOURCE
 set -u
+. "$(dirname "$0")/../lib.sh"
 drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5 diverge=$6 anysource=$7
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -231,23 +232,13 @@ grep -q "rank 1 is lost: its GDB did not answer" "$tmp/hung.err" &&
     ok "--ranks beyond the run: refused" || fail "--ranks 0-7"
 
 # ---- a command that never completes hits --timeout; interrupt stops it
-"$drdb" record -o "$tmp/cr" -- "$mpiexec" -n 2 -outfile-pattern "$tmp/cr.%r" \
-    "$crash" sleep 2 > /dev/null 2>&1 &
-job=$!
-pid=
-for _ in $(seq 300); do
-    pid=$(sed -n 's/^rank 1: sleeping, pid \([0-9]*\)$/\1/p' "$tmp/cr.1" 2>/dev/null)
-    [ -n "$pid" ] && break
-    sleep 0.1
-done
-[ -n "$pid" ] && kill -KILL "$pid"
-wait "$job"
+record_killed "$drdb" "$mpiexec" "$crash" 2 "$tmp/cr" 2
 printf '%s\n' continue "status" "set timeout 0" interrupt "status" > "$tmp/to.drdb"
 timeout 60 "$drdb" batch -k --ranks 1 --timeout 2 "$tmp/cr" "$tmp/to.drdb" \
     > "$tmp/to" 2> "$tmp/to.err"
 grep -q "timed out after 2000 ms" "$tmp/to.err" &&
     ok "a rank that never stops: the command times out" ||
-    { fail "timeout"; sed 's/^/#   /' "$tmp/to.err" "$tmp/to" "$tmp/cr.1" | tail -20; }
+    { fail "timeout"; sed 's/^/#   /' "$tmp/to.err" "$tmp/to" "$tmp/cr.out.1" | tail -20; }
 grep -q '^\[1\] .*, signal-received$' "$tmp/to" &&
     ok "interrupt stops the rank" ||
     { fail "interrupt after a timeout"; sed 's/^/#   /' "$tmp/to" | tail -12; }

@@ -13,6 +13,7 @@
 #  - many ranks of one run replay concurrently.
 # usage: test-replay-faults.sh DRDB MPIEXEC STUBDIR DIVERGE CRASH JACOBI CC RECDIR
 set -u
+. "$(dirname "$0")/../lib.sh"
 drdb=$1 mpiexec=$2 stubdir=$3 diverge=$4 crash=$5 jacobi=$6 cc=$7 recdir=$8
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -81,22 +82,9 @@ expect_fail "send data logged: other data sent is a divergence" $? 97 \
     "event 4 \(MPI_Send\): replay diverged: the program sends other data than recorded \(argument 0, byte 0 of 32: recorded 0x14, now 0x15\)" "$tmp/e"
 
 # ---- a killed rank, a corrupt log --------------------------------------------
-"$drdb" record -o "$tmp/kill" -- "$mpiexec" -n 3 \
-    -outfile-pattern "$tmp/kill.out.%r" "$crash" sleep 5 > "$tmp/kill.rec" 2>&1 &
-job=$!
-pid=
-for _ in $(seq 300); do
-    pid=$(sed -n 's/^rank 1: sleeping, pid \([0-9]*\)$/\1/p' "$tmp/kill.out.1" 2>/dev/null)
-    [ -n "$pid" ] && break
-    sleep 0.1
-done
-if [ -z "$pid" ]; then
+if ! record_killed "$drdb" "$mpiexec" "$crash" 3 "$tmp/kill" 5; then
     fail "crash sleep: rank 1 never said it sleeps"
-    kill "$job" 2>/dev/null
-    wait "$job"
 else
-    kill -KILL "$pid"
-    wait "$job"
     # Rank 0 was stopped by mpiexec inside iteration 5's MPI_Sendrecv.
     timeout 60 "$drdb" replay --rank 0 "$tmp/kill" > "$tmp/kill.rep" 2> "$tmp/e"
     rc=$?

@@ -1,0 +1,28 @@
+# tests/lib.sh - shell helpers shared by the test scripts (sourced).
+
+# record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
+# 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
+# SIGKILLs rank 1 once it says it sleeps (after AT iterations), as a rank
+# killed mid-run. Returns 1 when rank 1 never said so (the job is ended).
+record_killed() {
+    _drdb=$1 _mpiexec=$2 _crash=$3 _np=$4 _run=$5 _at=$6
+    "$_drdb" record -o "$_run" -- "$_mpiexec" -n "$_np" \
+        -outfile-pattern "$_run.out.%r" "$_crash" sleep "$_at" \
+        > "$_run.rec" 2>&1 &
+    _job=$!
+    _pid=
+    for _ in $(seq 300); do
+        _pid=$(sed -n 's/^rank 1: sleeping, pid \([0-9]*\)$/\1/p' \
+            "$_run.out.1" 2>/dev/null)
+        [ -n "$_pid" ] && break
+        sleep 0.1
+    done
+    if [ -z "$_pid" ]; then
+        kill "$_job" 2>/dev/null
+        wait "$_job"
+        return 1
+    fi
+    kill -KILL "$_pid"
+    wait "$_job"
+    return 0
+}
