@@ -126,7 +126,8 @@ allred=$(( after - 1 ))
 sizel=$(grep -n 'MPI_Comm_size(MPI_COMM_WORLD' "$src" | cut -d: -f1)
 isend2=$(grep -n 'MPI_Isend(&u\[rows \* n\]' "$src" | cut -d: -f1)
 batch ev -- "goto 8" "print it" next-event "until-call MPI_Allreduce" \
-    "print it" status "goto 3" "prev-event" "@1 next-event 4" "backtrace"
+    "print it" status "goto 3" "prev-event" "@1 next-event 4" "backtrace" \
+    "goto-collective 0:14"
 has "goto: every rank just before the event, in the program's frame" "$tmp/ev" \
     "[0-3] main () at ../examples/jacobi.c:$allred, before event 8 (MPI_Allreduce)" \
     "[0-3] it = 0" \
@@ -142,6 +143,10 @@ has "backward: goto and prev-event re-run from the start" "$tmp/ev" \
     "[1] main () at ../examples/jacobi.c:$isend2, before event 6 (MPI_Isend)" \
     "[0,2,3] main () at ../examples/jacobi.c:$sizel" \
     "[1] main () at ../examples/jacobi.c:$isend2"
+# Rank 0's event 14 is the second MPI_Allreduce: every replayed member to
+# its own call of that instance (event 14 at every rank here).
+has "goto-collective: every member at the same instance" "$tmp/ev" \
+    "[0-3] main () at ../examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)"
 
 # A divergence shows as the rank's state, stopped at the offending call.
 "$drdb" record -o "$tmp/dv" -- "$mpiexec" -n 2 "$diverge" same > /dev/null 2>&1
