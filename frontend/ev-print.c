@@ -587,6 +587,97 @@ static uint32_t leaf_type(struct ev_run *x, int rank, uint64_t n, uint32_t h,
     return 0;
 }
 
+/* A struct datatype's layout, from its constructor's logged arrays
+ * (MPI_Type_create_struct logs its block lengths and member types): up to
+ * MAX blocks of CNT[i] elements of builtin type TY[i]. Returns how many
+ * blocks, 0 when unknown (not a struct, a derived member). */
+static int struct_layout(struct ev_run *x, int rank, uint64_t n, uint32_t h,
+                         int64_t *cnt, uint32_t *ty, int max, int depth)
+{
+    for (uint64_t e = n; depth < 16 && e-- > 0;) {
+        struct log_event ev;
+        struct log_field f, bl = {0}, tys = {0};
+        size_t cur = 0;
+        uint32_t v;
+        int found = 0;
+        char err[128];
+        if (ev_event(x, rank, e, &ev, err, sizeof err) < 0 || !ev.desc ||
+            strncmp(ev.desc->name, "MPI_Type_", 9) != 0)
+            continue;
+        while (log_event_field(&ev, &cur, &f) == 1) {
+            if (f.kind == LOG_F_HANDLE && f.arg < (unsigned)ev.desc->nargs &&
+                strcmp(ev.desc->args[f.arg].name, "newtype") == 0 &&
+                log_field_handle(&f, &v) == 0 && v == h)
+                found = 1;
+            else if (f.kind == LOG_F_RAW && f.arg == 1)
+                bl = f;
+            else if (f.kind == LOG_F_RAW && f.arg == 3)
+                tys = f;
+        }
+        if (!found)
+            continue;
+        if (strncmp(ev.desc->name, "MPI_Type_create_struct", 22) != 0) {
+            /* Built on a struct (resized, dup, contiguous, vector...):
+             * its packed data is that struct's elements in a row. */
+            for (int i = 0; i < ev.desc->nargs; i++)
+                if (ev.desc->args[i].enc &&
+                    strcmp(ev.desc->args[i].name, "oldtype") == 0)
+                    return struct_layout(x, rank, e,
+                                         (uint32_t)log_event_arg(&ev, i), cnt,
+                                         ty, max, depth + 1);
+            return 0;
+        }
+        int64_t count = log_event_arg(&ev, 0);
+        if (count <= 0 || count > max || !bl.len || !tys.len ||
+            tys.len != (uint64_t)count * 4 || bl.len % (uint64_t)count)
+            return 0;
+        size_t esz = bl.len / (uint64_t)count; /* int or MPI_Count */
+        for (int64_t i = 0; i < count; i++) {
+            int64_t c = 0;
+            int32_t c4;
+            if (esz == 8) {
+                memcpy(&c, bl.data + 8 * i, 8);
+            } else {
+                memcpy(&c4, bl.data + 4 * i, 4);
+                c = c4;
+            }
+            memcpy(&ty[i], tys.data + 4 * i, 4);
+            if (!ev_type_of(ty[i]) || c < 0)
+                return 0;
+            cnt[i] = c;
+        }
+        return (int)count;
+    }
+    return 0;
+}
+
+/* Packed data of a struct type: each element's blocks in order, in braces
+ * ("{1 2.5 abc} {2 3.5 def} ..."), at most 8 elements. */
+static void print_struct_data(FILE *out, const uint8_t *p, uint64_t len,
+                              const int64_t *cnt, const uint32_t *ty, int nb)
+{
+    uint64_t off = 0;
+    int shown = 0;
+    fprintf(out, "%" PRIu64 " bytes:", len);
+    while (off < len && shown < 8) {
+        fputs(" {", out);
+        for (int b = 0; b < nb && off < len; b++) {
+            const struct ev_type *t = ev_type_of(ty[b]);
+            for (int64_t k = 0; k < cnt[b] && off + (uint64_t)t->size <= len;
+                 k++) {
+                if (b || k)
+                    fputc(' ', out);
+                print_elem(out, t, p + off);
+                off += (uint64_t)t->size;
+            }
+        }
+        fputc('}', out);
+        shown++;
+    }
+    if (off < len)
+        fputs(" ...", out);
+}
+
 /* A by-value argument's value, named where MPI names it. */
 static void print_arg(struct ev_run *x, FILE *out, int rank, uint64_t n,
                       const struct log_arg_desc *a, int64_t v)
@@ -915,9 +1006,17 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
                  * builtin type. */
                 const char *ctor = NULL;
                 uint32_t leaf = leaf_type(x, rank, n, type, &ctor, 0);
+                int64_t cnt[64];
+                uint32_t ty[64];
+                int nb = leaf ? 0 : struct_layout(x, rank, n, type, cnt, ty,
+                                                  64, 0);
                 fprintf(out, "(datatype 0x%08x%s%s%s) ", type,
                         ctor ? ", made by " : "", ctor ? ctor : "",
-                        leaf ? "" : ", elements unknown");
+                        leaf || nb ? "" : ", elements unknown");
+                if (nb) {
+                    print_struct_data(out, f.data, f.len, cnt, ty, nb);
+                    break;
+                }
                 type = leaf;
             }
             print_data(out, f.data, f.len, type, raw);

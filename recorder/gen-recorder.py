@@ -92,6 +92,17 @@ def gen_wrapper(fn, out):
             continue
         length = a.length
         peers = peers_fn(fn, a.name)
+        if a.direction == "in" and fn.name in STRUCT_CTORS and \
+                a.name in ("array_of_blocklengths", "array_of_types"):
+            # A struct's layout, for showing its data element by element
+            # (the other constructors name their old type by value).
+            et = elem_type(a)
+            n = f"({count_expr(a.length)} > 0 ? {count_expr(a.length)} : 0)"
+            size.append(f"(LOG_FIELD_HEAD + (size_t)({n}) * sizeof({et}))")
+            put.append(f"    if (ret == MPI_SUCCESS && ({n}) > 0) "
+                       f"rec_put_raw(&rec, {i}, 0, {a.name}, "
+                       f"(size_t)({n}) * sizeof({et}));\n")
+            continue
         if a.direction == "in":
             # Sends log no data (the receiver has it) unless --send-data.
             m = re.match(r"^(.+) x (\w+)$", length or "")
@@ -257,6 +268,11 @@ def gen_wrapper(fn, out):
             out.write(f"    log_put_arg_ptr(&rec, (uint64_t)(uintptr_t){a.name});\n")
     out.write("".join(put))
     out.write("    rec_end(&rec);\n    return ret;\n}\n\n")
+
+
+# Struct constructors whose input arrays of block lengths and member types
+# are logged (log-format.md).
+STRUCT_CTORS = ("MPI_Type_create_struct", "MPI_Type_create_struct_c")
 
 
 def rec_logs(fn):

@@ -55,6 +55,11 @@ def out_action(fn, i, a):
     names = [x.name for x in fn.args]
     if a.direction is None:
         return None
+    if a.direction == "in" and a.array and \
+            fn.name in ("MPI_Type_create_struct", "MPI_Type_create_struct_c"):
+        # A struct's logged layout: the program's must be the same.
+        return (f"rpl_check_raw(&c, &f, {a.name}, ({count_expr(length)}) * "
+                f"(int64_t)sizeof({elem_type(a)}));")
     if a.direction == "in":
         # Logged send data (drdb record --send-data): checked against what
         # the program sends now, where the layout is simple.

@@ -523,6 +523,16 @@ void rpl_out_sent(struct rpl_call *c, const struct rpl_field *f)
     want_kind(c, f, LOG_F_DATA);
 }
 
+void rpl_check_raw(struct rpl_call *c, const struct rpl_field *f,
+                   const void *p, int64_t len)
+{
+    want_kind(c, f, LOG_F_RAW);
+    if ((int64_t)f->len != len || (len && memcmp(p, f->data, f->len)))
+        rpl_fail(c, RPL_EXIT_DIVERGED,
+                 "replay diverged: argument %u differs from the recorded "
+                 "one (%" PRIu64 " bytes logged)", f->arg, f->len);
+}
+
 void rpl_check_sent(struct rpl_call *c, const struct rpl_field *f,
                     const void *buf, int64_t count, MPI_Datatype type)
 {

@@ -97,6 +97,10 @@ void rpl_out_vdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
 void rpl_check_sent(struct rpl_call *c, const struct rpl_field *f,
                     const void *buf, int64_t count, MPI_Datatype type);
 void rpl_out_sent(struct rpl_call *c, const struct rpl_field *f);
+/* A logged input array (a struct's layout): the program's LEN bytes at P
+ * must be the same, else the replay diverged. */
+void rpl_check_raw(struct rpl_call *c, const struct rpl_field *f,
+                   const void *p, int64_t len);
 /* A field the generated code has no place for: MEMBERS are kept for
  * rpl_comm_new(), RMA fields (WINDIFF, DATA of no argument) go to
  * rpl_rma_field(), anything else stops the replay as malformed. */

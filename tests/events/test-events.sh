@@ -353,6 +353,19 @@ if [ -n "$(path datatypes)" ]; then
     le=$(printf '%d' "0x$(echo "$hex" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')")
     check "a derived type's data, element by element" \
         '[ -n "$first" ] && [ "$first" = "$le" ]'
+    # The struct {int a; double b; char c[3]} (resized to its C size) is
+    # sent twice: two elements of 1 int, 1 double and 3 chars, 15 bytes
+    # each; the first value is the raw data's first int.
+    e=$(awk '$1 == 1 && $3 == "MPI_Type_create_struct" { s = 1 }
+             s && $1 == 1 && $3 == "MPI_Recv" { print $2; exit }' dt.ev)
+    "$drdb" log event dt "1:$e" > sev.txt 2>&1
+    "$drdb" log event dt "1:$e" --raw > sraw.txt 2>&1
+    sfirst=$(sed -n 's/.*made by MPI_Type_create_resized) 30 bytes: {\([0-9-]*\) [^}]*} {[^}]*}$/\1/p' sev.txt)
+    shex=$(sed -n 's/.*data .* 30 bytes: \([0-9a-f]\{8\}\).*/\1/p' sraw.txt)
+    sle=$(printf '%d' "0x$(echo "$shex" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')")
+    nvals=$(sed -n 's/.* bytes: {\([^}]*\)}.*/\1/p' sev.txt | wc -w)
+    check "a struct's data, member by member (its layout from the log)" \
+        '[ -n "$sfirst" ] && [ "$sfirst" = "$sle" ] && [ "$nvals" = 5 ]'
 fi
 echo "1..$n"
 exit $status
