@@ -75,7 +75,6 @@ struct con_rank {
     int exit_code;
     char where[256];      /* "main () at jacobi.c:42" when stopped */
     char reason[256];     /* why it stopped, exited or was lost */
-    uint64_t event;       /* drdb_event when stopped */
     int changed;          /* stopped or exited since a command looked */
     int at_event;         /* stopped in drdb_stop_hook (goto) */
     int hung;             /* lost to a timeout: its GDB is to be ended */
@@ -98,7 +97,6 @@ struct con {
     int nsets;
     char exe[4096], args[65536], cwd[4096];
     char stub[4096];
-    int batch;           /* no terminal: stop on the first failure */
     int keep_going;      /* batch: go on after a failed command */
     int timeout_ms;      /* per command, 0: none */
     int json;            /* batch: one JSON object per result on stdout */
@@ -123,7 +121,6 @@ struct con {
     void (*out_begin)(void);
     void (*out_end)(void);
     struct ev_run *ev;   /* the logs' event index (con_events()) */
-    FILE *json_out;      /* batch --json: one object per command */
     char *json_buf;      /* the current command's results */
     size_t json_len;
     FILE *json_f;

@@ -317,7 +317,6 @@ static int start(int argc, char **argv, int batch_cmd)
             used += (size_t)snprintf(c.args + used, sizeof c.args - used,
                                      "%s%s", i ? "\x1f" : "", prog[i]);
     }
-    c.batch = batch;
     c.json = json;
     c.keep_going = keep_going;
     c.timeout_ms = timeout * 1000;
