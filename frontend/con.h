@@ -100,7 +100,6 @@ struct con {
     int keep_going;      /* batch: go on after a failed command */
     int timeout_ms;      /* per command, 0: none */
     int json;            /* batch: one JSON object per result on stdout */
-    int failed;          /* a command failed (batch exit status) */
     int quit;
     int merge;           /* merge identical answers (set merge on|off) */
     int prefix;          /* prefix program output with its rank */
