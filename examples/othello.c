@@ -2,11 +2,11 @@
  * othello - a parallel alpha-beta Othello search, with a planted bug.
  *
  * The test program "OG" of the record/replay papers, in MPI. Rank 0 plays
- * a few turns of Othello from a fixed position; each turn it searches the
- * game tree 2 + LEAF_DEPTH plies deep. It expands the first two plies
- * itself (its own moves, then the opponent's replies) and hands the
- * positions after each reply to the other ranks, the searchers, which
- * search them LEAF_DEPTH plies deeper with plain sequential alpha-beta.
+ * a few turns of Othello from a fixed position, searching 2 + LEAF_DEPTH
+ * plies a turn: its moves and the opponent's replies itself, the rest on
+ * its children, the searchers, with sequential alpha-beta. With 7 ranks or
+ * more, ranks 1-3 are inner nodes of a deeper tree: each expands one more
+ * ply and hands the rest on to searchers of its own (see inner_node()).
  *
  *   mpiexec -n 4 ./othello [TURNS [LEAF_DEPTH]]      (default: 4 turns, 3)
  *
@@ -255,11 +255,11 @@ static int negamax(uint64_t me, uint64_t opp, int depth, int alpha, int beta)
     return best;
 }
 
-/* ---- a searcher (every rank but 0) -------------------------------------- */
+/* ---- a searcher (a leaf of the tree) ------------------------------------ */
 
 static struct search job;   /* the Search being worked on (seq 0: none) */
-static int window_alpha, window_beta;
-/* The Searches rank 0 cancelled here, in the order the cancels came,
+static int window_alpha, window_beta, parent; /* parent: its Searches' sender */
+/* The Searches the parent cancelled here, in the order the cancels came,
  * abandoned or already answered. */
 static int cancelled_seq[MAX_CANCELLED], ncancelled;
 static struct stats my_stats;
@@ -274,11 +274,11 @@ static int check_control(void)
         int flag;
         MPI_Status st;
         struct control ctl;
-        MPI_Iprobe(0, TAG_CONTROL, MPI_COMM_WORLD, &flag, &st);
+        MPI_Iprobe(parent, TAG_CONTROL, MPI_COMM_WORLD, &flag, &st);
         if (!flag)
             return abandon;
-        MPI_Recv(&ctl, sizeof ctl, MPI_BYTE, 0, TAG_CONTROL, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+        MPI_Recv(&ctl, sizeof ctl, MPI_BYTE, parent, TAG_CONTROL,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (ctl.seq != job.seq)
             continue;
         if (ctl.what == CANCEL) {
@@ -329,8 +329,8 @@ static struct result search_job(void)
     return res;
 }
 
-/* A searcher answers rank 0's Searches, one at a time, until it says stop;
- * then it sends its statistics. */
+/* A searcher answers its parent's Searches, one at a time, until it says
+ * stop; then it sends its statistics. */
 static void searcher(void)
 {
     poll_hook = check_control;
@@ -341,15 +341,15 @@ static void searcher(void)
         } msg;
         MPI_Status st;
         struct result res;
-        MPI_Recv(&msg, sizeof msg, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD,
-                 &st);
+        MPI_Recv(&msg, sizeof msg, MPI_BYTE, parent, MPI_ANY_TAG,
+                 MPI_COMM_WORLD, &st);
         switch (st.MPI_TAG) {
         case TAG_SEARCH:
             job = msg.search;
             res = search_job();
             /* Answered even when abandoned: rank 0 expects one Result per
              * Search. */
-            MPI_Send(&res, sizeof res, MPI_BYTE, 0, TAG_RESULT,
+            MPI_Send(&res, sizeof res, MPI_BYTE, parent, TAG_RESULT,
                      MPI_COMM_WORLD);
             job.seq = 0;
             break;
@@ -361,7 +361,7 @@ static void searcher(void)
         case TAG_STOP:
             my_stats.nodes = nodes;
             /* examples/othello.drdb stops searchers on the next line. */
-            MPI_Send(&my_stats, sizeof my_stats, MPI_BYTE, 0, TAG_STATS,
+            MPI_Send(&my_stats, sizeof my_stats, MPI_BYTE, parent, TAG_STATS,
                      MPI_COMM_WORLD);
             return;
         }
@@ -579,8 +579,7 @@ static int sequential_search(uint64_t me, uint64_t opp, int leaf_depth,
     return alpha;
 }
 
-/* Tells the searchers to stop, reads their statistics, and then the late
- * Results still on their way (a searcher sends one Result per Search). */
+/* Stops the searchers, reads their statistics, then their late Results. */
 static void stop_searchers(int quiet)
 {
     int late = 0;
@@ -620,10 +619,11 @@ void othello_bug_detected(int src, const struct result *res)
 
 /* The start of the game: the standard position, then a fixed opening. */
 static const char *const opening = "f5d6c3d3c4f4f6f3e6e7";
+static void inner_node(void), print_tree(int); static int tree_node(int, int);
 
 int main(int argc, char **argv)
 {
-    int rank, size;
+    int rank, size, kids;
     int turns = argc > 1 ? atoi(argv[1]) : 4;
     int leaf_depth = argc > 2 ? atoi(argv[2]) : 3;
     if (turns < 1 || turns > MAX_TURNS || leaf_depth < 0 || leaf_depth > 8) {
@@ -641,13 +641,13 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    if (rank != 0) {
-        searcher();
+    if ((kids = tree_node(rank, size)) >= 0) { /* not rank 0 */
+        kids > 0 ? inner_node() : searcher();
         MPI_Finalize();
         return 0;
     }
 
-    nkids = size - 1;
+    /* Rank 0, the root: tree_node() gave it nkids children, 1 to nkids. */
     /* Black to move in the standard start: d5, e4 black; d4, e5 white. */
     uint64_t me = 1ULL << 35 | 1ULL << 28, opp = 1ULL << 27 | 1ULL << 36;
     int black = 1;
@@ -660,8 +660,8 @@ int main(int argc, char **argv)
         play(&me, &opp, sq);
         black = !black;
     }
-    printf("othello: %d searchers, %d turns, depth 2+%d, from %s\n", nkids,
-           turns, leaf_depth, opening);
+    printf("othello: %d searchers, %d turns, depth 2+%d, from %s\n", size - 1,
+           turns, leaf_depth, opening), print_tree(size);
 
     /* The reference: the game rank 0 plays alone with the sequential
      * search, computed first. */
@@ -717,4 +717,248 @@ int main(int argc, char **argv)
     stop_searchers(0);
     MPI_Finalize();
     return 0;
+}
+
+/* ---- the tree -----------------------------------------------------------
+ * With fewer than DEEP_RANKS ranks, every other rank is a child of rank 0's,
+ * a searcher (a leaf). With DEEP_RANKS or more, rank 0 has ROOT_KIDS
+ * children, ranks 1-3, the inner nodes, and the other ranks are children of
+ * theirs, in order, at least 2 to a node: with 7 ranks 1 -> 4,5 and 2 -> 6,
+ * rank 3 being a leaf. Rank 0 prints the tree when there are more than 4.
+ *
+ * An inner node answers its parent's Searches as a searcher does, with the
+ * same messages, but expands their first ply itself: it hands the position
+ * after each of its moves to its own children, with Searches of its own
+ * (numbered 1, 2, ... for as long as it runs), and receives their Results
+ * with MPI_ANY_SOURCE, together with its parent's messages, in one blocking
+ * receive. It takes the best of its moves' values (fail-soft negamax), and
+ * uses Results and Controls the way rank 0 does: a move worth at least beta
+ * cuts the search off (it cancels its other children's searches and answers
+ * at once), a better move narrows its children's window, and so does a
+ * WINDOW from its parent; a CANCEL from its parent cancels its children's
+ * searches and answers, abandoned. Its stale check is the right one: it
+ * drops every Result that does not answer a child's current Search. */
+
+#define DEEP_RANKS 7
+#define ROOT_KIDS 3
+
+/* The children of rank R in a tree of SIZE ranks: ranks *FIRST, *FIRST + 1,
+ * ...; returns how many. */
+static int tree_kids(int r, int size, int *first)
+{
+    int extra = size - 1 - ROOT_KIDS, per, n;
+    *first = 1;
+    if (size < DEEP_RANKS)
+        return r == 0 ? size - 1 : 0;
+    if (r == 0)
+        return ROOT_KIDS;
+    if (r > ROOT_KIDS)
+        return 0;
+    per = (extra + ROOT_KIDS - 1) / ROOT_KIDS;
+    if (per < 2)
+        per = 2;
+    *first = 1 + ROOT_KIDS + (r - 1) * per;
+    n = size - *first;
+    return n < 0 ? 0 : n > per ? per : n;
+}
+
+static int tree_parent(int r, int size)
+{
+    for (int p = 0; p < size; p++) {
+        int first, n = tree_kids(p, size, &first);
+        if (r >= first && r < first + n)
+            return p;
+    }
+    return -1;
+}
+
+/* What an inner node knows of each of its children, by rank - sub_first. */
+static struct sub {
+    int busy;    /* working on a Search for this node */
+    int seq;     /* the last Search this node sent it */
+    int move;    /* this node's move that Search is about */
+    int results; /* Results received from it, late ones too */
+} sub[MAX_KIDS];
+static int sub_first, nsub, sub_seq;
+
+static void sub_control(int i, int what, int alpha, int beta)
+{
+    struct control ctl = {sub[i].seq, what, alpha, beta};
+    MPI_Send(&ctl, sizeof ctl, MPI_BYTE, sub_first + i, TAG_CONTROL,
+             MPI_COMM_WORLD);
+}
+
+/* Cancels the children's searches. */
+static void sub_cancel_all(void)
+{
+    for (int i = 0; i < nsub; i++)
+        if (sub[i].busy) {
+            sub_control(i, CANCEL, 0, 0);
+            sub[i].busy = 0;
+        }
+}
+
+/* The children's new window: the node's, raised to its best value. */
+static void sub_window(int best)
+{
+    int a = best > window_alpha ? best : window_alpha;
+    for (int i = 0; i < nsub; i++)
+        if (sub[i].busy)
+            sub_control(i, WINDOW, -window_beta, -a);
+}
+
+static void answer_parent(const struct result *res)
+{
+    MPI_Send(res, sizeof *res, MPI_BYTE, parent, TAG_RESULT, MPI_COMM_WORLD);
+    if (res->abandoned)
+        my_stats.abandoned++;
+    my_stats.searches++;
+    job.seq = 0;
+}
+
+static void inner_node(void)
+{
+    int sq[MAX_MOVES], n = 0, next = 0, busy = 0, best = -INF, best_sq = -1;
+    poll_hook = check_control;
+    for (;;) {
+        union {
+            struct search search;
+            struct control control;
+            struct result result;
+        } msg;
+        MPI_Status st;
+        int done = 0;
+        MPI_Recv(&msg, sizeof msg, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                 MPI_COMM_WORLD, &st);
+        if (st.MPI_SOURCE == parent && st.MPI_TAG == TAG_SEARCH) {
+            job = msg.search;
+            n = list_moves(legal_moves(job.me, job.opp), sq);
+            if (n == 0 || job.depth == 0) {
+                /* A pass, the game's end or a leaf: searched here. */
+                struct result res = search_job(); /* counts it */
+                MPI_Send(&res, sizeof res, MPI_BYTE, parent, TAG_RESULT,
+                         MPI_COMM_WORLD);
+                job.seq = 0;
+                continue;
+            }
+            window_alpha = job.alpha;
+            window_beta = job.beta;
+            next = busy = 0;
+            best = -INF;
+            best_sq = -1;
+        } else if (st.MPI_SOURCE == parent && st.MPI_TAG == TAG_CONTROL) {
+            const struct control *ctl = &msg.control;
+            if (ctl->what == CANCEL && ncancelled < MAX_CANCELLED)
+                cancelled_seq[ncancelled++] = ctl->seq;
+            if (ctl->seq != job.seq)
+                continue; /* about a Search already answered */
+            if (ctl->what == CANCEL) {
+                struct result res = {job.seq, 0, -1, 1};
+                sub_cancel_all();
+                answer_parent(&res);
+                continue;
+            }
+            if (ctl->alpha > window_alpha)
+                window_alpha = ctl->alpha;
+            if (ctl->beta < window_beta)
+                window_beta = ctl->beta;
+            if (best >= window_beta)
+                done = 1;
+            else
+                sub_window(best);
+        } else if (st.MPI_SOURCE == parent) { /* TAG_STOP */
+            long long sub_nodes = 0;
+            int late = 0;
+            sub_cancel_all();
+            for (int i = 0; i < nsub; i++)
+                MPI_Send(NULL, 0, MPI_BYTE, sub_first + i, TAG_STOP,
+                         MPI_COMM_WORLD);
+            for (int i = 0; i < nsub; i++) {
+                struct stats s;
+                MPI_Recv(&s, sizeof s, MPI_BYTE, sub_first + i, TAG_STATS,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                late += s.searches - sub[i].results;
+                sub_nodes += s.nodes;
+            }
+            while (late-- > 0)
+                MPI_Recv(&msg, sizeof msg, MPI_BYTE, MPI_ANY_SOURCE,
+                         TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            my_stats.nodes = nodes + sub_nodes; /* its subtree's */
+            MPI_Send(&my_stats, sizeof my_stats, MPI_BYTE, parent, TAG_STATS,
+                     MPI_COMM_WORLD);
+            return;
+        } else { /* a Result from a child */
+            int i = st.MPI_SOURCE - sub_first;
+            const struct result *res = &msg.result;
+            sub[i].results++;
+            /* The right stale check: a late answer to a cancelled Search,
+             * or one the node no longer waits for. */
+            if (job.seq == 0 || !sub[i].busy || res->seq != sub[i].seq)
+                continue;
+            sub[i].busy = 0;
+            busy--;
+            if (-res->value > best) {
+                best = -res->value;
+                best_sq = sub[i].move;
+                if (best >= window_beta)
+                    done = 1;
+                else if (best > window_alpha)
+                    sub_window(best);
+            }
+        }
+        /* Every idle child gets the next move. */
+        for (int i = 0; i < nsub && next < n && !done; i++) {
+            if (sub[i].busy)
+                continue;
+            int a = best > window_alpha ? best : window_alpha;
+            struct search s = {++sub_seq, job.depth - 1, -window_beta, -a,
+                               job.move, sq[next], job.me, job.opp};
+            play(&s.me, &s.opp, sq[next]);
+            sub[i].busy = 1;
+            sub[i].seq = s.seq;
+            sub[i].move = sq[next];
+            MPI_Send(&s, sizeof s, MPI_BYTE, sub_first + i, TAG_SEARCH,
+                     MPI_COMM_WORLD);
+            next++;
+            busy++;
+        }
+        if (done || (next == n && busy == 0)) {
+            struct result res = {job.seq, best, best_sq, 0};
+            sub_cancel_all();
+            answer_parent(&res);
+        }
+    }
+}
+
+/* RANK's place in the tree: its parent and its children (rank 0's in
+ * nkids, the others' in sub_first and nsub). Returns -1 for rank 0, else
+ * how many children RANK has: 0 for a searcher. */
+static int tree_node(int rank, int size)
+{
+    int first;
+    parent = tree_parent(rank, size);
+    if (rank == 0)
+        nkids = tree_kids(0, size, &first); /* ranks 1 to nkids */
+    else
+        nsub = tree_kids(rank, size, &sub_first);
+    return rank == 0 ? -1 : nsub;
+}
+
+/* With more than 4 ranks, the tree: "tree: 0 -> 1,2,3; 1 -> 4,5; 2 -> 6". */
+static void print_tree(int size)
+{
+    int first;
+    if (size <= 4)
+        return;
+    printf("tree:");
+    for (int r = 0, sep = 0; r < size; r++) {
+        int n = tree_kids(r, size, &first);
+        if (n == 0)
+            continue;
+        printf("%s %d ->", sep ? ";" : "", r);
+        for (int i = 0; i < n; i++)
+            printf("%s%d", i ? "," : " ", first + i);
+        sep = 1;
+    }
+    printf("\n");
 }

@@ -84,6 +84,24 @@ if [ "$(echo "$games" | cut -d: -f1 | uniq -d)" = "" ]; then
 else
     fail "othello: runs played different moves"; echo "$games" | sed 's/^/# /'
 fi
+# othello at 7 ranks: a deeper tree (ranks 1 and 2 are inner nodes with
+# searchers of their own), which rank 0 prints; a run still ends one of the
+# two ways only.
+for i in 1 2; do
+    st=0
+    timeout 60 "$mpiexec" -n 7 "$othello" > "$tmp/d$i" 2>&1 || st=$?
+    if [ $st != 0 ] && [ $st != 3 ]; then
+        fail "othello -n 7 run $i: exit status $st"; sed 's/^/# /' "$tmp/d$i"
+    elif [ $st = 0 ] && ! grep -q '^result: .*every turn agrees with the sequential search$' "$tmp/d$i"; then
+        fail "othello -n 7 run $i: exit 0 without the right result"; sed 's/^/# /' "$tmp/d$i"
+    elif [ $st = 3 ] && ! grep -q '^rank 0: BUG: result of search [0-9]* (from rank [1-3]) answered search [0-9]*: ' "$tmp/d$i"; then
+        fail "othello -n 7 run $i: exit 3 without a BUG line"; sed 's/^/# /' "$tmp/d$i"
+    elif ! grep -qx 'tree: 0 -> 1,2,3; 1 -> 4,5; 2 -> 6' "$tmp/d$i"; then
+        fail "othello -n 7 run $i: no deeper tree line"; sed 's/^/# /' "$tmp/d$i"
+    else
+        ok "othello -n 7 run $i: the deeper tree, exit $st"
+    fi
+done
 # With the stale check fixed ('<' -> '!='), the bug never shows.
 if grep -q '^        if (!kid\[src\].busy || res.seq < kid\[src\].seq)$' "$othello_c"; then
     sed 's/^        if (!kid\[src\].busy || res.seq < kid\[src\].seq)$/        if (!kid[src].busy || res.seq != kid[src].seq)/' \
