@@ -86,11 +86,12 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t esize)
 }
 
 /* A new region of WIN at BASE. Its shadow starts as a copy of the memory
- * (the program's own buffer: the replay has the same bytes), or as zeros
- * for MPI_Win_allocate's memory (the replay allocates zeroed memory; the
+ * (the program's own buffer: the replay has the same bytes), as SHADOW
+ * when given (a copy taken before the call: taken over), or as zeros for
+ * MPI_Win_allocate's memory (the replay allocates zeroed memory; the
  * creation record then logs the difference). */
-static struct region *region_add(MPI_Win win, void *base, size_t size,
-                                 int allocated)
+static struct region *region_add_shadow(MPI_Win win, void *base, size_t size,
+                                        int allocated, uint8_t *shadow)
 {
     regions = grow(regions, &regions_cap, nregions + 1, sizeof *regions);
     struct region *g = &regions[nregions++];
@@ -100,7 +101,9 @@ static struct region *region_add(MPI_Win win, void *base, size_t size,
     g->id = next_region++;
     g->win = win;
     g->allocated = allocated;
-    if (g->size) {
+    if (g->size && shadow) {
+        g->shadow = shadow;
+    } else if (g->size) {
         g->shadow = allocated ? calloc(1, g->size) : malloc(g->size);
         if (!g->shadow) {
             fputs("drdb-record: out of memory for an RMA window's shadow "
@@ -111,6 +114,12 @@ static struct region *region_add(MPI_Win win, void *base, size_t size,
             memcpy(g->shadow, base, g->size);
     }
     return g;
+}
+
+static struct region *region_add(MPI_Win win, void *base, size_t size,
+                                 int allocated)
+{
+    return region_add_shadow(win, base, size, allocated, NULL);
 }
 
 static void region_drop(struct region *g)
@@ -346,6 +355,13 @@ static int op_log(int fn, int ret, uint64_t t0, uint64_t t1,
     {                                                                        \
         if (!rec_on)                                                         \
             return P##NAME(base, size, disp_unit, info, comm, win);          \
+        /* The memory before the call: another rank may put into it as     \
+         * soon as its own MPI_Win_create returns, while this one's is     \
+         * still running; the first synchronization then logs that. */     \
+        size_t bytes = base && size > 0 ? (size_t)size : 0;                  \
+        uint8_t *before = bytes ? malloc(bytes) : NULL;                      \
+        if (before)                                                          \
+            memcpy(before, base, bytes);                                     \
         uint64_t t0 = rec_now();                                             \
         int ret = P##NAME(base, size, disp_unit, info, comm, win);           \
         uint64_t t1 = rec_now();                                             \
@@ -353,7 +369,9 @@ static int op_log(int fn, int ret, uint64_t t0, uint64_t t1,
         const int64_t v[] = {size, disp_unit, (uint32_t)info,               \
                              (uint32_t)comm};                                \
         if (ret == MPI_SUCCESS)                                              \
-            region_add(*win, base, size > 0 ? (size_t)size : 0, 0);         \
+            region_add_shadow(*win, base, bytes, 0, before);                 \
+        else                                                                 \
+            free(before);                                                    \
         if (!rec_begin(&rec, LOG_FN_##NAME, 0, ret, t0, t1,                  \
                        args_room(LOG_FN_##NAME) + LOG_HANDLE_ROOM))          \
             return ret;                                                      \
