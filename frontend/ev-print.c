@@ -487,17 +487,10 @@ static void print_elem(FILE *out, const struct ev_type *t, const uint8_t *p)
         else
             fprintf(out, "%.21Lg", u.ld);
         break;
-    case 'z': {
-        const struct ev_type half = {0, "", 'f', t->size / 2};
-        fputc('(', out);
-        print_elem(out, &half, p);
-        fputc(',', out);
-        print_elem(out, &half, p + t->size / 2);
-        fputc(')', out);
-        break;
-    }
-    case 'p': {
-        const struct ev_type half = {0, "", 'i', t->size / 2};
+    case 'z':   /* a complex: two floats */
+    case 'p': { /* a pair: two ints */
+        const struct ev_type half = {0, "", t->kind == 'z' ? 'f' : 'i',
+                                     t->size / 2};
         fputc('(', out);
         print_elem(out, &half, p);
         fputc(',', out);

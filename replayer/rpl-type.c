@@ -471,6 +471,21 @@ static void set_true(struct rtype *t, const struct rtype *o, int *ovf)
     t->true_ub = ck_add(t->ub, o->true_ub - o->ub, ovf);
 }
 
+/* The end of a constructor built on OLD: true bounds and alignment from
+ * OLD, then *OUT, or -EINVAL (and T freed) when a size overflowed. */
+static int built_on(struct rtype *t, const struct rtype *old, int ovf,
+                    struct rtype **out)
+{
+    set_true(t, old, &ovf);
+    t->align = old->align;
+    if (ovf) {
+        type_destroy(t);
+        return -EINVAL;
+    }
+    *out = t;
+    return 0;
+}
+
 static int t_contig(int64_t count, const struct rtype *old,
                     struct rtype **out)
 {
@@ -487,14 +502,7 @@ static int t_contig(int64_t count, const struct rtype *old,
         return rc;
     t->size = ck_mul(count, old->size, &ovf);
     block_bounds(count, 0, old, &t->lb, &t->ub, &ovf);
-    set_true(t, old, &ovf);
-    t->align = old->align;
-    if (ovf) {
-        type_destroy(t);
-        return -EINVAL;
-    }
-    *out = t;
-    return 0;
+    return built_on(t, old, ovf, out);
 }
 
 /* MPIR_Type_vector with the stride in bytes. */
@@ -532,14 +540,7 @@ static int t_hvector(int64_t count, int64_t bl, int64_t stride,
         t->lb = ck_add(ck_add(old->lb, blk, &ovf), str, &ovf);
         t->ub = old->ub;
     }
-    set_true(t, old, &ovf);
-    t->align = old->align;
-    if (ovf) {
-        type_destroy(t);
-        return -EINVAL;
-    }
-    *out = t;
-    return 0;
+    return built_on(t, old, ovf, out);
 }
 
 /* indexed / hindexed: displacement I is DISPS[I] * UNIT bytes. Blocks of
@@ -582,14 +583,7 @@ static int t_indexed(int64_t count, const int64_t *bls, const int64_t *disps,
         first = 0;
     }
     t->size = ck_mul(n, old->size, &ovf);
-    set_true(t, old, &ovf);
-    t->align = old->align;
-    if (ovf) {
-        type_destroy(t);
-        return -EINVAL;
-    }
-    *out = t;
-    return 0;
+    return built_on(t, old, ovf, out);
 }
 
 /* indexed_block / hindexed_block: every block has BL copies; a BL of 0
@@ -621,14 +615,7 @@ static int t_blockindexed(int64_t count, int64_t bl, const int64_t *disps,
             t->ub = ub;
     }
     t->size = ck_mul(ck_mul(count, bl, &ovf), old->size, &ovf);
-    set_true(t, old, &ovf);
-    t->align = old->align;
-    if (ovf) {
-        type_destroy(t);
-        return -EINVAL;
-    }
-    *out = t;
-    return 0;
+    return built_on(t, old, ovf, out);
 }
 
 static int t_struct(int64_t count, const int64_t *bls, const int64_t *disps,
