@@ -246,7 +246,6 @@ static char *mi_console(const char *cli)
 
 /* ---- execution ------------------------------------------------------------------ */
 
-static void select_user_frame(struct con *c, struct con_rank *k);
 
 /* A diverged rank's report (drdb_divergence_msg), into its reason. */
 static void divergence_reason(struct con_rank *k)
@@ -266,14 +265,14 @@ static void divergence_reason(struct con_rank *k)
 }
 
 /* Prints where each rank of SET is now, merged. */
-static void print_where(struct con *c, const struct rankset *set)
+void con_print_where(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && c->ranks[r].state == CON_DIVERGED &&
             strncmp(c->ranks[r].reason, "rank ", 5) != 0) {
             /* Stopped at the offending call: the program's frame. */
             divergence_reason(&c->ranks[r]);
-            select_user_frame(c, &c->ranks[r]);
+            con_select_user_frame(c, &c->ranks[r]);
         }
     int n = rs_count(set), i = 0;
     struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
@@ -343,7 +342,7 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
                 c->timeout_ms);
         rc = -1;
     }
-    print_where(c, set);
+    con_print_where(c, set);
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && (c->ranks[r].state == CON_DIVERGED ||
                                c->ranks[r].state == CON_LOST))
@@ -400,7 +399,7 @@ static int cmd_interrupt(struct con *c, const struct rankset *set,
         if (rs_has(set, r) && c->ranks[r].state == CON_RUNNING)
             mi_gdb_interrupt(c->ranks[r].gdb);
     con_wait(c, set, 1);
-    print_where(c, set);
+    con_print_where(c, set);
     return 0;
 }
 
@@ -410,14 +409,14 @@ static int cmd_restart(struct con *c, const struct rankset *set,
     (void)a;
     con_drop(c, set);
     int rc = con_replay(c, set);
-    print_where(c, set);
+    con_print_where(c, set);
     return rc;
 }
 
 /* ---- MPI events: goto, next-event, prev-event, until-call ------------------ */
 
 /* An integer expression on rank R (0 and *ok = 0 when it fails). */
-static long long eval_int(struct con *c, int r, const char *expr, int *ok)
+long long con_eval_int(struct con *c, int r, const char *expr, int *ok)
 {
     char *mi = mi_with_arg("-data-evaluate-expression", expr);
     struct mi_reply rep;
@@ -478,7 +477,7 @@ static void stub_source_dir(const struct mi_value *stack, char *out,
 }
 
 /* After a stop in drdb_stop_hook: select the program's frame, say where. */
-static void select_user_frame(struct con *c, struct con_rank *k)
+void con_select_user_frame(struct con *c, struct con_rank *k)
 {
     struct mi_reply rep;
     char stubsrc[1024];
@@ -549,7 +548,7 @@ static int goto_events(struct con *c, const struct rankset *set,
         }
         long long cur = c->ranks[r].state == CON_EXITED
                             ? (long long)c->nevents[r]
-                            : eval_int(c, r, "drdb_event", &ok);
+                            : con_eval_int(c, r, "drdb_event", &ok);
         if (c->ranks[r].state == CON_EXITED || !ok)
             ok = 0;
         if (!ok || (uint64_t)cur > target[r] ||
@@ -559,6 +558,24 @@ static int goto_events(struct con *c, const struct rankset *set,
         else if ((uint64_t)cur == target[r] && c->ranks[r].at_event)
             continue; /* already there */
         rs_add(&fwd, r);
+    }
+    /* The nearest checkpoint at or before the target, when it is ahead of
+     * where the rank can start from (back: the start; forward: here). */
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r) || target[r] >= c->nevents[r])
+            continue;
+        long long cur = rs_has(&back, r) ? -1
+                        : c->ranks[r].state == CON_STOPPED
+                            ? con_eval_int(c, r, "drdb_event", &ok)
+                            : -1;
+        int rolled = con_ckpt_nearest(c, r, target[r], cur);
+        if (rolled == 1) {
+            rs_del(&back, r);
+            rs_add(&fwd, r);
+            long long now = con_eval_int(c, r, "drdb_event", &ok);
+            if (ok && (uint64_t)now == target[r] && c->ranks[r].at_event)
+                rs_del(&fwd, r);
+        }
     }
     if (rs_count(&back)) {
         char buf[256];
@@ -580,7 +597,7 @@ static int goto_events(struct con *c, const struct rankset *set,
             char expr[64];
             snprintf(expr, sizeof expr, "drdb_stop_event = %llu",
                      (unsigned long long)target[r]);
-            eval_int(c, r, expr, &ok);
+            con_eval_int(c, r, expr, &ok);
             k->reason[0] = '\0';
             k->at_event = 0;
             k->state = CON_RUNNING;
@@ -602,12 +619,14 @@ static int goto_events(struct con *c, const struct rankset *set,
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED)
             continue;
-        eval_int(c, r, "drdb_stop_event = 18446744073709551615", &ok);
-        select_user_frame(c, k);
+        con_eval_int(c, r, "drdb_stop_event = 18446744073709551615", &ok);
+        if (con_eval_int(c, r, "drdb_event", &ok) != (long long)target[r])
+            continue;
+        con_select_user_frame(c, k);
         snprintf(k->reason, sizeof k->reason, "before event %llu (%s)",
                  (unsigned long long)target[r], event_name(c, r, target[r]));
     }
-    print_where(c, set);
+    con_print_where(c, set);
     rs_release(&back);
     rs_release(&fwd);
     return rc;
@@ -657,7 +676,7 @@ static int step_events(struct con *c, const struct rankset *set,
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
-        long long cur = eval_int(c, r, "drdb_event", &ok);
+        long long cur = con_eval_int(c, r, "drdb_event", &ok);
         long long want = cur + dir * k;
         t[r] = want < 0 ? 0 : (uint64_t)want;
     }
@@ -698,7 +717,7 @@ static int cmd_until_call(struct con *c, const struct rankset *set,
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
-        long long cur = eval_int(c, r, "drdb_event", &ok);
+        long long cur = con_eval_int(c, r, "drdb_event", &ok);
         /* From the next event when already stopped before one. */
         uint64_t from = (uint64_t)cur + (c->ranks[r].at_event ? 1 : 0);
         char path[4200], err[256];
@@ -760,7 +779,7 @@ static long long current_event(struct con *c, int r)
     struct con_rank *k = &c->ranks[r];
     if (!k->gdb || (k->state != CON_STOPPED && k->state != CON_DIVERGED))
         return -1;
-    long long v = eval_int(c, r, "drdb_event", &ok);
+    long long v = con_eval_int(c, r, "drdb_event", &ok);
     return ok ? v : -1;
 }
 
@@ -1507,6 +1526,10 @@ static int cmd_status(struct con *c, const struct rankset *set, const char *a)
                *fn ? " in " : "", fn,
                k->state == CON_STOPPED && k->reason[0] ? ", " : "",
                k->state == CON_STOPPED ? k->reason : "");
+        char sh[256];
+        con_ckpt_status(c, r, sh, sizeof sh);
+        if (sh[0])
+            printf("      %s\n", sh);
     }
     fflush(stdout);
     return 0;
@@ -1538,7 +1561,7 @@ static int cmd_replay(struct con *c, const struct rankset *set, const char *a)
     if (arg_set(c, set, a, &s) < 0)
         return -1;
     int rc = con_replay(c, &s);
-    print_where(c, &s);
+    con_print_where(c, &s);
     rs_release(&s);
     return rc;
 }
@@ -1721,8 +1744,13 @@ static int cmd_set(struct con *c, const struct rankset *set, const char *a)
         c->timeout_ms = atoi(a + 8);
         return 0;
     }
+    if (strncmp(a, "checkpoint-interval ", 20) == 0)
+        return con_ckpt_set(c, "checkpoint-interval", a + 20);
+    if (strncmp(a, "checkpoint-every ", 17) == 0)
+        return con_ckpt_set(c, "checkpoint-every", a + 17);
     fprintf(stderr, "drdb: set var EXPR = VALUE | merge on|off | prefix on|off"
-            " | timing on|off | groups N | width N | timeout MS\n");
+            " | timing on|off | groups N | width N | timeout MS"
+            " | checkpoint-interval S|off | checkpoint-every N|off\n");
     return -1;
 }
 
@@ -1738,6 +1766,12 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_backtrace},
     {"break", "b", "break LOCATION [if CONDITION]",
      "a breakpoint on every rank of the set", CON_NEEDS_RANKS, cmd_break},
+    {"checkpoint", NULL, "checkpoint",
+     "checkpoint the ranks where they stand (rollback returns here)",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, con_cmd_checkpoint},
+    {"checkpoints", NULL, "checkpoints",
+     "the ranks' checkpoints: id, event, replay time, pages, size", 0,
+     con_cmd_checkpoints},
     {"condition", NULL, "condition N [EXPRESSION]",
      "stop at breakpoint N only if EXPRESSION (none: always)", 0,
      cmd_condition},
@@ -1780,7 +1814,8 @@ const struct con_cmd con_cmds[] = {
      "run the sender (started if needed) to the send a receive matched "
      "(no event: @R's last receive)", 0, cmd_goto_send},
     {"goto", NULL, "goto N",
-     "run to just before MPI event N (back: re-runs from the start)",
+     "run to just before MPI event N (from the nearest checkpoint, or the "
+     "start)",
      CON_NEEDS_RANKS, cmd_goto},
     {"help", "h", "help [COMMAND]", "the commands, or one in full", 0,
      cmd_help},
@@ -1817,8 +1852,14 @@ const struct con_cmd con_cmds[] = {
     {"restart", NULL, "restart",
      "re-run ranks from the start of their logs, to main", CON_NEEDS_RANKS,
      cmd_restart},
+    {"rollback", NULL, "rollback ID",
+     "return the ranks to checkpoint ID (sN: a shadow's file)",
+     CON_NEEDS_RANKS, con_cmd_rollback},
     {"set", NULL, "set var X = V | merge|prefix on|off | groups N | ...",
      "assign a variable, or a session option", 0, cmd_set},
+    {"shadow", NULL, "shadow [stop]",
+     "a background replay of each rank writing checkpoints ahead", 0,
+     con_cmd_shadow},
     {"source", NULL, "source FILE", "run the commands of FILE", 0,
      cmd_source},
     {"status", NULL, "status",

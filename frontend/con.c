@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ckpt.h"
 #include "con.h"
 #include "ev.h"
 #include "fe.h"
@@ -32,6 +33,7 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
     memset(c, 0, sizeof *c);
     c->merge = 1;
     c->prefix = 1;
+    c->ckpt_interval = -1;
     c->max_groups = 8;
     if (!realpath(dir, c->dir)) {
         snprintf(err, errlen, "cannot open run '%s': %s", dir,
@@ -87,6 +89,7 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
 
 void con_close(struct con *c)
 {
+    con_ckpt_close(c);
     for (int r = 0; c->ranks && r < c->nranks; r++)
         if (c->ranks[r].gdb) {
             mi_gdb_free(c->ranks[r].gdb);
@@ -378,6 +381,8 @@ static void on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
                    ? CON_DIVERGED
                    : CON_STOPPED;
     k->at_event = func && strcmp(func, "drdb_stop_hook") == 0;
+    if (func && strcmp(func, "drdb_ckpt_segv_hook") == 0)
+        snprintf(k->reason, sizeof k->reason, "signal SIGSEGV");
 }
 
 /* A reply nobody reads: a failure marks the rank. */
@@ -625,6 +630,17 @@ static const char *index_cache(void)
     return dir;
 }
 
+/* Will the checkpoint library track writes with SIGSEGV (whose traffic
+ * GDB must let pass)? */
+static int mprotect_backend(void)
+{
+    const char *b = getenv("DRDB_CKPT_BACKEND");
+    char why[256];
+    if (b && *b)
+        return strcmp(b, "mprotect") == 0;
+    return !ckpt_uffd_available(why, sizeof why);
+}
+
 /* Queues everything that takes rank K from a fresh GDB to main. */
 static void setup_rank(struct con *c, struct con_rank *k)
 {
@@ -698,6 +714,25 @@ static void setup_rank(struct con *c, struct con_rank *k)
     send_setup(k, "-break-insert -f drdb_divergence_hook");
     /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
     send_setup(k, "-break-insert -f drdb_stop_hook");
+    /* checkpoints (con-ckpt.c): the library in the stub is started, its
+     * hooks are stops of the console's */
+    send_console(k, "set environment DRDB_CKPT=%s%s",
+                 getenv("DRDB_CKPT") ? getenv("DRDB_CKPT") : "on", "");
+    char num[64];
+    if (c->ckpt_interval > 0) {
+        snprintf(num, sizeof num, "%g", c->ckpt_interval);
+        send_console(k, "set environment DRDB_CKPT_INTERVAL=%s%s", num, "");
+    }
+    if (c->ckpt_every > 0) {
+        snprintf(num, sizeof num, "%lld", c->ckpt_every);
+        send_console(k, "set environment DRDB_CKPT_EVERY=%s%s", num, "");
+    }
+    send_setup(k, "-break-insert -f drdb_restored_hook");
+    send_setup(k, "-break-insert -f drdb_ckpt_taken_hook");
+    send_setup(k, "-break-insert -f drdb_ckpt_failed_hook");
+    send_setup(k, "-break-insert -f drdb_ckpt_segv_hook");
+    if (mprotect_backend())
+        send_console(k, "handle SIGSEGV nostop noprint pass%s%s", "", "");
     send_setup(k, "-exec-run");
 }
 
@@ -777,6 +812,7 @@ void con_drop(struct con *c, const struct rankset *set)
             continue;
         mi_gdb_free(k->gdb);
         k->gdb = NULL;
+        con_ckpt_forget(k);
         k->state = CON_OFF;
         k->where[0] = k->reason[0] = '\0';
     }

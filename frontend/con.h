@@ -80,6 +80,7 @@ struct con_rank {
     int hung;             /* lost to a timeout: its GDB is to be ended */
     char outbuf[1024];    /* program output: the unfinished line */
     size_t outlen;
+    struct con_ckpt_rank *ck; /* checkpoints and shadow (con-ckpt.c) */
 };
 
 struct con_set {
@@ -123,6 +124,9 @@ struct con {
     char *json_buf;      /* the current command's results */
     size_t json_len;
     FILE *json_f;
+    double ckpt_interval;  /* set checkpoint-interval (s); < 0: not set */
+    long long ckpt_every;  /* set checkpoint-every (events); 0: not set */
+    char shadow_root[4096];
 };
 
 /* Set by the SIGINT handler: con_wait() interrupts the running ranks. */
@@ -187,5 +191,26 @@ void con_json_str(FILE *f, const char *s);
 /* Prints ANSWERS grouped by identical text, largest group first:
  * "[0-6,8] x = 5". PREFIX goes before each text. */
 void con_print_merged(struct con *c, struct con_answer *answers, int n);
+
+/* Helpers shared by the command files. */
+long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
+/* After a stop inside the stub: select the program's frame, say where. */
+void con_select_user_frame(struct con *c, struct con_rank *k);
+/* Each rank of SET's state, merged. */
+void con_print_where(struct con *c, const struct rankset *set);
+
+/* ---- checkpoints (con-ckpt.c) ------------------------------------------- */
+
+int con_cmd_checkpoint(struct con *c, const struct rankset *set,
+                       const char *a);
+int con_cmd_checkpoints(struct con *c, const struct rankset *set,
+                        const char *a);
+int con_cmd_rollback(struct con *c, const struct rankset *set, const char *a);
+int con_cmd_shadow(struct con *c, const struct rankset *set, const char *a);
+int con_ckpt_set(struct con *c, const char *what, const char *val);
+int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur);
+void con_ckpt_forget(struct con_rank *k);
+void con_ckpt_status(struct con *c, int r, char *buf, size_t len);
+void con_ckpt_close(struct con *c);
 
 #endif

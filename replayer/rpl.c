@@ -186,6 +186,7 @@ static void rpl_open(void)
     world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
     mark_unsupported();
+    rpl_ckpt_init();
 }
 
 /* "name=value, ..." for the by-value arguments of FN: the logged ones (EV)
@@ -240,8 +241,8 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     if (rep_used == 0) {
         if (no == drdb_stop_event)
             drdb_stop_hook();
-        if (no == drdb_checkpoint_event)
-            drdb_checkpoint_hook();
+        if (rpl_ckpt_on && rpl_ckpt_due(no))
+            rpl_ckpt_take(no);
     }
     if (no >= rlog.nevents) {
         if (rlog.stop_reason[0])

@@ -1,0 +1,61 @@
+/*
+ * ckpt-track.h - the checkpoint library's internals shared between the
+ * store (ckpt.c) and the dirty-page tracking backends (ckpt-track.c).
+ */
+#ifndef DRDB_CKPT_TRACK_H
+#define DRDB_CKPT_TRACK_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckpt.h"
+
+/* Saved by ckpt__save (ckpt-asm.S relies on this layout). */
+struct ckpt_ctx {
+    uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+    uint32_t mxcsr;
+    uint16_t fpucw, pad;
+};
+
+/* One mapping. Tracked ones (private, readable and writable) have their
+ * pages saved; the others only their place in the layout. */
+enum {
+    RK_FILE = 1,    /* a file's mapping; path is set */
+    RK_HEAP = 2,    /* [heap] */
+    RK_STACK = 4,   /* [stack] */
+    RK_SHARED = 8,  /* MAP_SHARED: never restored */
+    RK_TRACK = 16,  /* pages saved */
+    RK_CLEAN = 32,  /* mprotect backend: not written since armed */
+};
+struct ck_reg {
+    uint64_t start, end, off;
+    uint32_t prot, kind, path, pad; /* path: offset in the string table */
+};
+
+struct ckt_armed {
+    uint64_t start, end;
+    int prot;
+};
+
+struct ckt_state {
+    int uffd, pagemap;
+    struct ckt_armed *armed; /* mprotect: sorted */
+    uint64_t narmed, armed_cap;
+    void *altstack;
+    char err[256];
+};
+
+int ckt_uffd_open(struct ckt_state *t, char *why, size_t len);
+int ckt_mprotect_open(struct ckt_state *t, char *why, size_t len);
+/* mprotect: gives a protected mapping its real protection and RK_CLEAN. */
+void ckt_adjust(const struct ckt_state *t, struct ck_reg *r);
+/* Appends to OUT the pages of tracked region R written since the tracking
+ * was armed (all of them with ALL), and arms it again. OUT NULL: only
+ * arms. -1 with t->err. */
+int ckt_collect(struct ckt_state *t, int backend, const struct ck_reg *r,
+                int all, uint64_t *out, uint64_t *n, uint64_t cap);
+/* mprotect: write-protects every tracked region but the stack. */
+void ckt_mprotect_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * ckpt.h - in-process incremental checkpoint and restore of one
+ * single-threaded process (x86-64 Linux). libc only; no malloc: everything
+ * the library keeps lives in its own region, which is never checkpointed
+ * nor restored.
+ *
+ * A checkpoint holds every private writable page of the process (data, bss,
+ * heap, anonymous and private file-backed mappings, TLS, the stack), the
+ * mapping layout, the program break, the offsets of open regular files and
+ * the callee-saved registers. The first is full; each later one holds only
+ * the pages written since its parent (the checkpoint the process state
+ * descends from: the previous one, or the one last rolled back to).
+ *
+ * Dirty pages are tracked by one of three backends, chosen at run time
+ * (DRDB_CKPT_BACKEND=uffd|mprotect|full forces one):
+ *   uffd      userfaultfd write-protect in async mode + PAGEMAP_SCAN
+ *             (Linux 6.7+): no signals, kernel writes tracked too;
+ *   mprotect  write-protection and a SIGSEGV handler (the stack is copied
+ *             whole each time and never protected);
+ *   full      every page copied every time.
+ */
+#ifndef DRDB_CKPT_H
+#define DRDB_CKPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ckpt_backend { CKPT_AUTO, CKPT_UFFD, CKPT_MPROTECT, CKPT_FULL };
+
+struct ckpt_opts {
+    enum ckpt_backend backend;   /* CKPT_AUTO: uffd, else mprotect, else full */
+    uint64_t mem_cap;            /* bytes of checkpoints kept in memory (0: 1 GiB) */
+    const char *dir;             /* when set: each checkpoint is also written to
+                                    DIR/ckpt-<id>.drdbck and its memory freed
+                                    (the shadow) */
+};
+
+/* Starts the library (idempotent). Reads DRDB_CKPT_BACKEND and
+ * DRDB_CKPT_MEM (MiB) when the options leave them 0. -1 with ERR set when
+ * the process cannot be checkpointed (more than one thread, not x86-64). */
+int ckpt_init(const struct ckpt_opts *o, char *err, size_t errlen);
+const char *ckpt_backend_name(void);
+/* Whether this kernel has what the uffd backend needs (for a front end
+ * deciding how to treat SIGSEGV). 1, or 0 with WHY. */
+int ckpt_uffd_available(char *why, size_t len);
+
+/*
+ * Takes a checkpoint of the calling context, tagged with EVENT and TIME
+ * (seconds of replay). Returns its id (> 0), CKPT_RESUMED when the process
+ * comes back here through a rollback, or -1 with the reason in ckpt_error().
+ */
+#define CKPT_RESUMED 0
+long ckpt_take(uint64_t event, double time);
+
+/* Rolls the process back (or forward) to checkpoint ID; on success does not
+ * return: ckpt_take() returns CKPT_RESUMED in the restored state. -1 with
+ * ckpt_error() when ID cannot be restored (the process is unchanged). */
+int ckpt_restore(long id);
+/* The same from a checkpoint file (a shadow's): -1 with ckpt_error() when
+ * the file is missing, truncated or corrupt, before anything is changed. */
+int ckpt_restore_file(const char *path);
+
+/* Forgets checkpoint ID (its pages go to its child). */
+int ckpt_delete(long id);
+
+const char *ckpt_error(void);
+
+/* One checkpoint as listed. */
+struct ckpt_info {
+    long id, parent;
+    uint64_t event;
+    double time;
+    uint64_t pages;   /* pages stored in this checkpoint itself */
+    uint64_t bytes;   /* its size: pages and metadata */
+    int external;     /* registers kept by the debugger, not the library */
+    int in_file;      /* stored in a file (spilled or a shadow's) */
+};
+/* Fills up to MAX entries, oldest first; returns how many exist. */
+int ckpt_list(struct ckpt_info *out, int max);
+uint64_t ckpt_mem_used(void);
+
+/* Reads a checkpoint file's header (no page data), checking it. 0 or -1
+ * with ERR. Used by the front end to list a shadow's files. */
+int ckpt_file_info(const char *path, struct ckpt_info *out, char *err,
+                   size_t errlen);
+
+/*
+ * For a debugger (stable names, see docs/checkpoints.md). With the process
+ * stopped anywhere, the debugger saves every register itself, sets the pc to
+ * drdb_ckpt_take_trampoline and resumes: the library takes a checkpoint
+ * without registers (external) on its private stack and calls
+ * drdb_ckpt_taken_hook(); the debugger then puts the registers back.
+ * To roll back, it writes the id to drdb_ckpt_target (or a file name to
+ * drdb_ckpt_target_path and -1 to drdb_ckpt_target) and jumps to
+ * drdb_ckpt_restore_trampoline: the memory is restored on the private stack;
+ * a checkpoint with registers resumes in ckpt_take() (the stub then calls
+ * drdb_restored_hook()); an external one calls drdb_restored_hook() on the
+ * private stack, and the debugger restores the registers it saved.
+ * Failures call drdb_ckpt_failed_hook() with drdb_ckpt_msg set.
+ */
+extern volatile long drdb_ckpt_target;
+extern volatile uint64_t drdb_ckpt_event_tag; /* event of an external one */
+extern char *drdb_ckpt_target_path;  /* 4096 bytes in the library's region */
+extern volatile long drdb_ckpt_last;   /* id of the last checkpoint taken */
+extern char *drdb_ckpt_msg;          /* last error, 512 bytes */
+extern char *drdb_ckpt_table;        /* ckpt_list() as text, see ckpt.c */
+void drdb_ckpt_take_trampoline(void);
+void drdb_ckpt_restore_trampoline(void);
+void drdb_ckpt_taken_hook(void);
+void drdb_ckpt_failed_hook(void);
+/* mprotect backend: a SIGSEGV that is not the tracking's (a real fault)
+ * calls this first, then takes the default action; a debugger that lets
+ * the tracking's SIGSEGVs pass silently stops here instead. */
+void drdb_ckpt_segv_hook(void);
+/* Called by the library where a rollback ends (weak here, defined by the
+ * replay stub): drdb_restored_hook. */
+void drdb_restored_hook(void);
+
+#endif

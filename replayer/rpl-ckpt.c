@@ -1,0 +1,99 @@
+/*
+ * rpl-ckpt.c - when the replay stub takes checkpoints (checkpoint/): at MPI
+ * call boundaries, every DRDB_CKPT_INTERVAL seconds of replay at least,
+ * every DRDB_CKPT_EVERY events, at the events DRDB_CKPT_EVENTS lists and at
+ * drdb_checkpoint_event. DRDB_CKPT_DIR writes them to files (the shadow).
+ * DRDB_CKPT=on starts the library with none of these (the console's
+ * `checkpoint` command then takes them through the debugger).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ckpt.h"
+#include "rpl.h"
+
+volatile double drdb_ckpt_interval;
+volatile uint64_t drdb_ckpt_every;
+
+int rpl_ckpt_on;
+static uint64_t next_every, chosen[256];
+static int nchosen, warned;
+static double next_time, t0;
+static unsigned calls;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void rpl_ckpt_init(void)
+{
+    const char *on = getenv("DRDB_CKPT"), *iv = getenv("DRDB_CKPT_INTERVAL"),
+               *ev = getenv("DRDB_CKPT_EVERY"), *list = getenv("DRDB_CKPT_EVENTS"),
+               *dir = getenv("DRDB_CKPT_DIR");
+    if (on && (!strcmp(on, "0") || !strcmp(on, "off")))
+        return;
+    if (!on && !iv && !ev && !list && !dir)
+        return;
+    struct ckpt_opts o = {0};
+    o.dir = dir && *dir ? dir : NULL;
+    char err[512];
+    if (ckpt_init(&o, err, sizeof err) < 0) {
+        fprintf(stderr, "drdb: checkpoints are off: %s\n", err);
+        return;
+    }
+    rpl_ckpt_on = 1;
+    t0 = now();
+    if (iv)
+        drdb_ckpt_interval = strtod(iv, NULL);
+    if (ev)
+        drdb_ckpt_every = strtoull(ev, NULL, 10);
+    for (const char *p = list; p && *p && nchosen < 256;) {
+        char *end;
+        unsigned long long n = strtoull(p, &end, 10);
+        if (end == p)
+            break;
+        chosen[nchosen++] = n;
+        p = *end ? end + 1 : end;
+    }
+    next_every = drdb_ckpt_every;
+    next_time = t0 + drdb_ckpt_interval;
+}
+
+int rpl_ckpt_due(uint64_t no)
+{
+    if (no == drdb_checkpoint_event)
+        return 1;
+    for (int i = 0; i < nchosen; i++)
+        if (chosen[i] == no)
+            return 1;
+    if (drdb_ckpt_every && no >= next_every)
+        return 1;
+    /* the clock only every 16 calls: the interval is a minimum */
+    return drdb_ckpt_interval > 0 && !(++calls & 15) && now() >= next_time;
+}
+
+void rpl_ckpt_take(uint64_t no)
+{
+    double t = now();
+    /* set before: a rollback to this checkpoint finds them set */
+    next_every = no + drdb_ckpt_every;
+    next_time = t + drdb_ckpt_interval;
+    long id = ckpt_take(no, t - t0);
+    if (id == CKPT_RESUMED) {
+        drdb_restored_hook();
+        return;
+    }
+    if (id < 0) {
+        if (warned++ < 3)
+            fprintf(stderr, "drdb: no checkpoint at event %llu: %s\n",
+                    (unsigned long long)no, ckpt_error());
+        return;
+    }
+    next_time = now() + drdb_ckpt_interval; /* its own time not counted */
+    drdb_checkpoint_hook();
+}
