@@ -1260,6 +1260,34 @@ static void restore_on_stack(void *arg)
     die("an external checkpoint restored without a debugger");
 }
 
+/* The code of the checkpoint's process must be where this one's is (a
+ * shadow runs with the foreground's layout; another process, with ASLR on,
+ * would have its libraries elsewhere). */
+static int same_code(void)
+{
+    const struct ck_hdr *t = chain[0];
+    const struct ck_reg *tr = regs_of(t);
+    const char *tstr = (const char *)t + t->str_off;
+    if (read_maps() < 0)
+        return -1;
+    for (uint64_t i = 0; i < t->nregs; i++) {
+        if (!(tr[i].prot & PROT_EXEC) || !(tr[i].kind & RK_FILE))
+            continue;
+        int found = 0;
+        for (uint64_t j = 0; j < S->ncur && !found; j++)
+            found = S->cur[j].start == tr[i].start &&
+                    S->cur[j].end == tr[i].end &&
+                    (S->cur[j].kind & RK_FILE) &&
+                    !strcmp(S->str + S->cur[j].path, tstr + tr[i].path);
+        if (!found)
+            return fail("the checkpoint comes from a process whose code was "
+                        "mapped elsewhere (%s at %#llx): another program, or "
+                        "address space randomization on", tstr + tr[i].path,
+                        (unsigned long long)tr[i].start);
+    }
+    return 0;
+}
+
 static int prepare(long id, const char *path)
 {
     if (!S)
@@ -1269,7 +1297,7 @@ static int prepare(long id, const char *path)
         return fail("the process has %d threads: cannot roll back", n);
     if (build_chain(id, path) < 0)
         return -1;
-    if (apply_pages(0) < 0) {
+    if (same_code() < 0 || apply_pages(0) < 0) {
         unmap_chain();
         return -1;
     }

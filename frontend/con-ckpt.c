@@ -821,8 +821,43 @@ static void stop_shadow(struct con_ckpt_rank *q)
     }
 }
 
+/* Waits for the shadows of SET to end (Ctrl-C stops waiting). */
+static int wait_shadows(struct con *c, const struct rankset *set)
+{
+    int64_t t0 = mi_now_ms(), shown = 0;
+    for (;;) {
+        int running = 0;
+        for (int r = 0; r < c->nranks; r++) {
+            struct con_ckpt_rank *q = c->ranks[r].ck;
+            if (!rs_has(set, r) || !q || q->shadow <= 0)
+                continue;
+            shadow_poll(q);
+            running += q->shadow_status == -1;
+        }
+        if (!running)
+            return 0;
+        if (con_sigint) {
+            con_sigint = 0;
+            fprintf(stderr, "drdb: stopped waiting (the shadows go on)\n");
+            return -1;
+        }
+        if (c->timeout_ms > 0 && mi_now_ms() - t0 > c->timeout_ms) {
+            fprintf(stderr, "drdb: shadow wait: timed out\n");
+            return -1;
+        }
+        if (mi_now_ms() - t0 > 2000 && mi_now_ms() - shown > 2000) {
+            shown = mi_now_ms();
+            fprintf(stderr, "drdb: waiting for %d shadow%s...\n", running,
+                    running == 1 ? "" : "s");
+        }
+        con_idle(c, -1, 50);
+    }
+}
+
 int con_cmd_shadow(struct con *c, const struct rankset *set, const char *a)
 {
+    if (strncmp(a, "wait", 4) == 0)
+        return wait_shadows(c, set);
     int stop = strncmp(a, "stop", 4) == 0, rc = 0;
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))

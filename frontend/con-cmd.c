@@ -1857,7 +1857,7 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_RANKS, con_cmd_rollback},
     {"set", NULL, "set var X = V | merge|prefix on|off | groups N | ...",
      "assign a variable, or a session option", 0, cmd_set},
-    {"shadow", NULL, "shadow [stop]",
+    {"shadow", NULL, "shadow [stop|wait]",
      "a background replay of each rank writing checkpoints ahead", 0,
      con_cmd_shadow},
     {"source", NULL, "source FILE", "run the commands of FILE", 0,

@@ -30,8 +30,14 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-void rpl_ckpt_init(void)
+/* At load time, before main: a debugger can roll a rank back (to a shadow's
+ * checkpoint) before its first MPI call. */
+static void rpl_ckpt_init(void) __attribute__((constructor));
+static void rpl_ckpt_init(void)
 {
+    static int done;
+    if (done++)
+        return;
     const char *on = getenv("DRDB_CKPT"), *iv = getenv("DRDB_CKPT_INTERVAL"),
                *ev = getenv("DRDB_CKPT_EVERY"), *list = getenv("DRDB_CKPT_EVENTS"),
                *dir = getenv("DRDB_CKPT_DIR");

@@ -186,7 +186,6 @@ static void rpl_open(void)
     world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
     mark_unsupported();
-    rpl_ckpt_init();
 }
 
 /* "name=value, ..." for the by-value arguments of FN: the logged ones (EV)

@@ -58,10 +58,9 @@ struct rpl_field {
 enum rpl_state { RPL_PRE_INIT, RPL_RUNNING, RPL_FINALIZED };
 extern enum rpl_state rpl_state;
 
-/* Checkpoints (rpl-ckpt.c): started by rpl_open from DRDB_CKPT_*; a
+/* Checkpoints (rpl-ckpt.c): started at load time from DRDB_CKPT_*; a
  * checkpoint is due at event NO; taking it. */
 extern int rpl_ckpt_on;
-void rpl_ckpt_init(void);
 int rpl_ckpt_due(uint64_t no);
 void rpl_ckpt_take(uint64_t no);
 
