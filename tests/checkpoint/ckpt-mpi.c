@@ -3,6 +3,8 @@
  * between MPI calls, for checkpoint tests under the console: check_all(P)
  * (called from GDB) counts the regions that do not hold phase P's content.
  *
+ *   ckpt-mpi [SECONDS]: sleeps SECONDS before MPI_Finalize.
+ *
  * Phase 2 unmaps part of a mapping, maps a new one, grows the heap by brk
  * and a realloc; phase 3 shrinks brk, frees and reallocates the big block.
  */
@@ -122,6 +124,8 @@ int main(int argc, char **argv)
                check_all((unsigned)phase));
         fflush(stdout);
     }
+    if (argc > 1) /* a rank that runs a while: rollback while running */
+        sleep((unsigned)atoi(argv[1]));
     MPI_Finalize();
     return 0;
 }

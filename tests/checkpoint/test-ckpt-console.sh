@@ -1,0 +1,193 @@
+#!/bin/sh
+# Checkpoints under GDB through the console, on recorded runs of
+# tests/checkpoint/ckpt-mpi.c (state in every kind of memory, changed phase
+# by phase between MPI calls; check_all(P) counts the regions not in phase
+# P's state):
+#  - for each backend: checkpoint where the rank stopped, run on, roll back:
+#    every region, the backtrace, and the output of running forward again
+#    as the first time;
+#  - automatic checkpoints: goto and prev-event go back through them;
+#  - a shadow: its checkpoint restored into the foreground (a jump forward
+#    without running) gives the variables running forward gives;
+#  - faults: rollback while running, an unknown id, the memory cap, a
+#    truncated shadow file: a clear error and the session goes on.
+# usage: test-ckpt-console.sh DRDB MPIEXEC CKPT_MPI
+set -u
+drdb=$1 mpiexec=$2 prog=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 status=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+show() { sed 's/^/#   /' "$@" | tail -25; }
+# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
+has() {
+    name=$1 file=$2
+    shift 2
+    for want in "$@"; do
+        if ! grep -qxF -- "$want" "$file"; then
+            fail "$name: no line '$want'"
+            show "$file" "$file.err"
+            return
+        fi
+    done
+    ok "$name"
+}
+# batch NAME RUN [OPTIONS] -- SCRIPT-LINES...: output in $tmp/NAME(.err).
+batch() {
+    name=$1 run=$2
+    shift 2
+    opts=
+    while [ "$1" != -- ]; do opts="$opts $1"; shift; done
+    shift
+    printf '%s\n' "$@" > "$tmp/$name.drdb"
+    # shellcheck disable=SC2086
+    timeout 120 "$drdb" batch --timeout 60 $opts "$tmp/$run" \
+        "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
+    echo $? > "$tmp/$name.rc"
+}
+rc() { cat "$tmp/$1.rc"; }
+
+"$drdb" record -o "$tmp/run" -- "$mpiexec" -n 2 -outfile-pattern "$tmp/out.%r" \
+    "$prog" > /dev/null 2>&1 || fail "recording ckpt-mpi"
+grep -q "rank 0 phase 4 sum 9 check 0" "$tmp/out.0" || fail "ckpt-mpi's own run"
+
+# ---- each backend: checkpoint anywhere, roll back, run forward again
+for b in uffd mprotect full; do
+    DRDB_CKPT_BACKEND=$b batch $b run -- "replay @0" \
+        "break marker if p == 2" continue "assert check_all(2) == 0" \
+        checkpoint checkpoints delete "break marker if p == 4" continue \
+        "assert check_all(4) == 0" "rollback 1" "assert phase == 2" \
+        "assert check_all(2) == 0" "assert newmap != 0" backtrace status \
+        delete continue
+    if [ "$(rc $b)" = 0 ]; then
+        ok "$b: every region of the checkpoint back (asserts passed)"
+    else
+        fail "$b: batch failed (exit $(rc $b))"
+        show "$tmp/$b" "$tmp/$b.err"
+    fi
+    # where it stopped before the checkpoint
+    at=$(sed -n 's/^\[0\] \(marker () at .*\), breakpoint-hit$/\1/p' "$tmp/$b" | head -1)
+    has "$b: the rank stops where the checkpoint was, backtrace and all" \
+        "$tmp/$b" "[0] checkpoint 1 (before event 3)" \
+        "[0] $at, rolled back to checkpoint 1 (before event 3)" \
+        "[0]   \`- $at"
+    # What it prints after the rollback: phases 2-4, as the real run did.
+    sed -n '/rollback 1/,$p' "$tmp/$b" | sed -n 's/^\[0\] \(rank 0 phase .*\)/\1/p' \
+        > "$tmp/$b.again"
+    grep "phase [234]" "$tmp/out.0" > "$tmp/$b.want"
+    if cmp -s "$tmp/$b.again" "$tmp/$b.want"; then
+        ok "$b: run forward again, the same output as the first time"
+    else
+        fail "$b: output after the rollback"
+        show "$tmp/$b.again"
+    fi
+done
+
+# ---- automatic checkpoints: goto and prev-event go back through them
+# (set once the ranks run: the first checkpoint at the next MPI call)
+batch auto run --ranks 0-1 -- "set checkpoint-every 2" "goto 6" checkpoints \
+    "goto 3" "assert phase == 2" "assert check_all(2) == 0" prev-event \
+    "assert phase == 1" status
+if [ "$(rc auto)" = 0 ]; then ok "goto back: asserts passed"; else
+    fail "goto back (exit $(rc auto))"; show "$tmp/auto" "$tmp/auto.err"; fi
+has "goto and prev-event roll back to the nearest checkpoint" "$tmp/auto" \
+    "[0] rolling back to checkpoint 2 (event 2)" \
+    "[1] rolling back to checkpoint 2 (event 2)"
+if grep -Eq '^\[0,1\] main \(\) at .*ckpt-mpi.c:[0-9]+, before event 2 \(MPI_Allreduce\)$' \
+    "$tmp/auto"; then
+    ok "prev-event: before the previous event, in the program's frame"
+else
+    fail "prev-event's stop"
+    show "$tmp/auto"
+fi
+if grep -q "re-running from the start" "$tmp/auto"; then
+    fail "goto back re-ran from the start"
+else
+    ok "nothing re-ran from the start"
+fi
+if grep -Eq '^  1 +0 +[0-9.]+ +[0-9]+ +[0-9.]+ [KM]iB +automatic, full$' "$tmp/auto" &&
+    grep -Eq '^  2 +2 +[0-9.]+ +[0-9]+ +[0-9.]+ [KM]iB +automatic$' "$tmp/auto" &&
+    grep -Eq '^  3 +4 .*automatic$' "$tmp/auto"; then
+    ok "checkpoints lists id, event, time, pages, size, kind"
+else
+    fail "checkpoints listing"
+    show "$tmp/auto"
+fi
+
+# ---- a shadow: jump forward to its checkpoint, as if run there
+vars="print phase,print local,print sum,print grown_len,print check_all(2),print stack[77]"
+IFS=,
+# shellcheck disable=SC2086
+batch shadow run -- "replay @0" shadow "shadow wait" status checkpoints \
+    "rollback s3" $vars
+# shellcheck disable=SC2086
+batch forward run -- "replay @0" "goto 3" $vars
+unset IFS
+if [ "$(rc shadow)" = 0 ] && [ "$(rc forward)" = 0 ]; then ok "shadow session"; else
+    fail "shadow (exit $(rc shadow) $(rc forward))"; show "$tmp/shadow" "$tmp/shadow.err"; fi
+has "the shadow's progress in status" "$tmp/shadow" \
+    "      shadow: finished (status 0), 6 checkpoints, latest before event 6 of 7"
+has "the foreground jumped forward to the shadow's checkpoint" "$tmp/shadow" \
+    "[0] main () at ../tests/checkpoint/ckpt-mpi.c:$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1), rolled back to checkpoint s3 (before event 3)"
+sed -n '/^(drdb) rollback s3/,$p' "$tmp/shadow" | grep '^\[0\] [a-z_].* = ' \
+    > "$tmp/sh.a"
+sed -n '/^(drdb) goto 3/,$p' "$tmp/forward" | grep '^\[0\] [a-z_].* = ' \
+    > "$tmp/sh.b"
+if [ "$(wc -l < "$tmp/sh.a")" = 6 ] && cmp -s "$tmp/sh.a" "$tmp/sh.b" &&
+    grep -qxF "[0] phase = 2" "$tmp/sh.a"; then
+    ok "a shadow's checkpoint gives the variables running forward gives"
+else
+    fail "shadow vs forward"
+    show "$tmp/sh.a" "$tmp/sh.b"
+fi
+
+# ---- faults
+"$drdb" record -o "$tmp/slow" -- "$mpiexec" -n 1 "$prog" 3 > /dev/null 2>&1 ||
+    fail "recording the slow run"
+batch running slow -k -- "replay @0" "checkpoint" "continue &" "rollback 1" \
+    interrupt "rollback 1" "assert phase == 0" "rollback 9" "print phase"
+at=$(sed -n 's/^\[0\] \(main () at .*\), breakpoint-hit$/\1/p' "$tmp/running" | head -1)
+has "rollback while running: refused, then done once stopped" "$tmp/running" \
+    "[0] $at, rolled back to checkpoint 1 (before event 0)"
+if grep -q "drdb: rank 0 is running: interrupt it first" "$tmp/running.err" &&
+    grep -q "drdb: rank 0: no rollback to 9: no checkpoint 9" "$tmp/running.err" &&
+    grep -qxF "[0] phase = 0" "$tmp/running"; then
+    ok "clear errors (running, unknown id); the session went on"
+else
+    fail "rollback faults"
+    show "$tmp/running" "$tmp/running.err"
+fi
+
+DRDB_CKPT_MEM=1 batch cap run -k -- "replay @0" "break marker" continue \
+    checkpoint "print phase"
+if grep -q "rank 0: no checkpoint: checkpoint memory cap reached: .*DRDB_CKPT_MEM" \
+    "$tmp/cap.err" && grep -qxF "[0] phase = 1" "$tmp/cap"; then
+    ok "memory cap exhausted: a clear error, the session goes on"
+else
+    fail "memory cap"
+    show "$tmp/cap" "$tmp/cap.err"
+fi
+
+mkdir "$tmp/sh"
+TMPDIR=$tmp/sh batch badfile run -k -- "replay @0" shadow "shadow wait" \
+    "gdb shell truncate -s 8192 $tmp/sh/drdb-shadow-*/rank-0/ckpt-000003.drdbck" \
+    "rollback s3" "print phase" "rollback s4" "print phase"
+if grep -q "rank 0: .*ckpt-000003.drdbck: truncated" "$tmp/badfile.err" &&
+    grep -qxF "[0] phase = 0" "$tmp/badfile"; then
+    ok "a truncated shadow file: refused, the rank stays where it was"
+else
+    fail "truncated shadow file"
+    show "$tmp/badfile" "$tmp/badfile.err"
+fi
+# s4 is built on s3: refused as well, naming the damaged file.
+if [ "$(grep -c "ckpt-000003.drdbck: truncated" "$tmp/badfile.err")" = 2 ] &&
+    [ "$(grep -cxF "[0] phase = 0" "$tmp/badfile")" = 2 ]; then
+    ok "a checkpoint built on the damaged one: refused, naming it"
+else
+    fail "chain with a damaged file"
+    show "$tmp/badfile" "$tmp/badfile.err"
+fi
+
+echo "1..$n"
+exit $status
