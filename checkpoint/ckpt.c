@@ -547,6 +547,11 @@ static uint64_t meta_hash(const struct ck_hdr *h)
     return hash64((const char *)h + h->regs_off, h->data_off - h->regs_off, x);
 }
 
+static const struct ck_reg *regs_of(const struct ck_hdr *h)
+{
+    return (const void *)((const char *)h + h->regs_off);
+}
+
 static struct ck_entry *entry(long id)
 {
     for (int i = 0; i < S->nent; i++)
@@ -923,6 +928,27 @@ int ckpt_delete(long id)
 
 /* ---- reading checkpoint files ------------------------------------------- */
 
+/* The tables of an image whose sizes were checked: mappings sorted,
+ * disjoint, page-aligned, in user space, their names inside the string
+ * table; page addresses sorted and aligned; the string table ends in NUL. */
+static int well_formed(const struct ck_hdr *h)
+{
+    const struct ck_reg *r = regs_of(h);
+    const char *str = (const char *)h + h->str_off;
+    const uint64_t *a = (const void *)((const char *)h + h->addrs_off);
+    if (h->nstr && str[h->nstr - 1])
+        return 0;
+    for (uint64_t i = 0; i < h->nregs; i++)
+        if (r[i].start >= r[i].end || (r[i].start | r[i].end) % PG ||
+            r[i].end > (1UL << 47) || r[i].path >= (h->nstr ? h->nstr : 1) ||
+            (i && r[i].start < r[i - 1].end))
+            return 0;
+    for (uint64_t i = 0; i < h->npages; i++)
+        if (a[i] % PG || a[i] >= (1UL << 47) || (i && a[i] <= a[i - 1]))
+            return 0;
+    return 1;
+}
+
 /* Checks a checkpoint image of LEN bytes (the data hash only when DATA). */
 static int check_image(const struct ck_hdr *h, uint64_t len, int data,
                        char *err, size_t errlen, const char *path)
@@ -937,12 +963,16 @@ static int check_image(const struct ck_hdr *h, uint64_t len, int data,
         layout_sizes(&c);
         if (h->nregs > MAXREG || h->nfds > 1024 || h->nstr > STRMAX ||
             h->npages > (1UL << 40) / PG || c.total != h->total ||
-            c.data_off != h->data_off || c.addrs_off != h->addrs_off)
+            c.data_off != h->data_off || c.addrs_off != h->addrs_off ||
+            c.regs_off != h->regs_off || c.fds_off != h->fds_off ||
+            c.str_off != h->str_off)
             why = "inconsistent header (corrupt)";
         else if (h->total > len)
             why = "truncated";
         else if (meta_hash(h) != h->meta_hash)
             why = "corrupt (metadata checksum)";
+        else if (!well_formed(h))
+            why = "malformed (mappings, names or pages out of order)";
         else if (data && hash64((const char *)h + h->data_off, h->npages * PG,
                                 0) != h->data_hash)
             why = "corrupt (page checksum)";
@@ -967,7 +997,8 @@ int ckpt_file_info(const char *path, struct ckpt_info *out, char *err,
     int rc = -1;
     if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
         snprintf(err, errlen, "checkpoint file %s: truncated", path);
-    } else if (h.regs_off == sizeof h && h.data_off <= (64UL << 20) &&
+    } else if (h.regs_off == sizeof h && h.data_off >= sizeof h &&
+               h.data_off <= (64UL << 20) &&
                h.data_off <= (uint64_t)st.st_size) {
         char *m = malloc(h.data_off);
         if (m && pread(fd, m, h.data_off, 0) == (ssize_t)h.data_off &&
@@ -1041,11 +1072,6 @@ static const struct ck_hdr *map_file(const char *path, uint64_t *len)
         return NULL;
     }
     return p;
-}
-
-static const struct ck_reg *regs_of(const struct ck_hdr *h)
-{
-    return (const void *)((const char *)h + h->regs_off);
 }
 
 /* Builds the chain for in-memory checkpoint ID, or the file PATH. */

@@ -46,11 +46,16 @@ extern char drdb_divergence_msg[2048];
 void drdb_divergence_hook(void);
 
 /*
- * Checkpoints (the checkpoint module): the stub calls drdb_checkpoint_hook()
- * at an MPI call boundary when drdb_event == drdb_checkpoint_event, and a
- * rolled-back process resumes in drdb_restored_hook().
+ * Checkpoints (checkpoint/ckpt.h, docs/checkpoints.md): at the MPI call
+ * boundary where drdb_event == drdb_checkpoint_event, and every
+ * drdb_ckpt_every events / drdb_ckpt_interval seconds (0: off; set from
+ * DRDB_CKPT_EVERY / DRDB_CKPT_INTERVAL), the stub takes a checkpoint and
+ * then calls drdb_checkpoint_hook(). A process rolled back to one of them
+ * resumes there and calls drdb_restored_hook().
  */
 extern volatile uint64_t drdb_checkpoint_event;
+extern volatile uint64_t drdb_ckpt_every;
+extern volatile double drdb_ckpt_interval;
 void drdb_checkpoint_hook(void);
 void drdb_restored_hook(void);
 
