@@ -53,6 +53,7 @@ struct ck_uffdio_register {
 };
 #define CK_UFFDIO_API _IOWR(0xAA, 0x3F, struct ck_uffdio_api)
 #define CK_UFFDIO_REGISTER _IOWR(0xAA, 0x00, struct ck_uffdio_register)
+#define CK_UFFDIO_UNREGISTER _IOR(0xAA, 0x01, struct ck_uffdio_range)
 
 struct ck_page_region {
     uint64_t start, end, categories;
@@ -66,12 +67,32 @@ struct ck_pm_scan_arg {
 #define CK_PM_SCAN_WP_MATCHING (1ULL << 0)
 #define CK_PM_SCAN_CHECK_WPASYNC (1ULL << 1)
 #define CK_PAGE_IS_WRITTEN (1ULL << 1)
+#define CK_PAGE_IS_PRESENT (1ULL << 3)
+#define CK_PAGE_IS_SWAPPED (1ULL << 4)
 
 static int terr(struct ckt_state *t, const char *fmt, const char *what,
                 long e)
 {
     snprintf(t->err, sizeof t->err, fmt, what, strerror((int)-e));
     return -1;
+}
+
+/* Out of the program's way: its own descriptors keep their numbers. */
+static int high_fd(int fd)
+{
+    if (fd >= 900)
+        return fd;
+    int h = fcntl(fd, F_DUPFD_CLOEXEC, 900);
+    if (h < 0)
+        return fd;
+    ck_sys(SYS_close, fd, 0, 0);
+    return h;
+}
+
+void ckt_pagemap_open(struct ckt_state *t)
+{
+    long pm = ck_sys(SYS_open, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC, 0);
+    t->pagemap = pm < 0 ? -1 : high_fd((int)pm);
 }
 
 int ckt_uffd_open(struct ckt_state *t, char *why, size_t len)
@@ -92,7 +113,9 @@ int ckt_uffd_open(struct ckt_state *t, char *why, size_t len)
         ck_sys(SYS_close, fd, 0, 0);
         return -1;
     }
-    long pm = ck_sys(SYS_open, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC, 0);
+    long pm = t->pagemap >= 0 ? t->pagemap
+                              : ck_sys(SYS_open, "/proc/self/pagemap",
+                                       O_RDONLY | O_CLOEXEC, 0);
     if (pm < 0) {
         snprintf(why, len, "/proc/self/pagemap: %s", strerror((int)-pm));
         ck_sys(SYS_close, fd, 0, 0);
@@ -108,22 +131,15 @@ int ckt_uffd_open(struct ckt_state *t, char *why, size_t len)
         ck_sys(SYS_close, pm, 0, 0);
         return -1;
     }
-    /* Out of the program's way: its own descriptors keep their numbers. */
-    t->uffd = fcntl((int)fd, F_DUPFD_CLOEXEC, 900);
-    t->pagemap = fcntl((int)pm, F_DUPFD_CLOEXEC, 900);
-    if (t->uffd < 0 || t->pagemap < 0) {
-        t->uffd = (int)fd;
-        t->pagemap = (int)pm;
-    } else {
-        ck_sys(SYS_close, fd, 0, 0);
-        ck_sys(SYS_close, pm, 0, 0);
-    }
+    t->uffd = high_fd((int)fd);
+    t->pagemap = high_fd((int)pm);
     return 0;
 }
 
 int ckpt_uffd_available(char *why, size_t len)
 {
     struct ckt_state t = {0};
+    t.pagemap = -1;
     if (ckt_uffd_open(&t, why, len) < 0)
         return 0;
     close(t.uffd);
@@ -143,16 +159,70 @@ static int add(uint64_t *out, uint64_t *n, uint64_t cap, uint64_t a,
     return 0;
 }
 
-static int uffd_collect(struct ckt_state *t, const struct ck_reg *r, int all,
+/* Appends the populated (present or swapped) pages of [A,B): a page never
+ * touched is not saved, it reads as it did (zero, or its file's). */
+static int present(struct ckt_state *t, uint64_t a, uint64_t b, uint64_t *out,
+                   uint64_t *n, uint64_t cap)
+{
+    struct ck_page_region vec[512];
+    struct ck_pm_scan_arg s = {0};
+    s.size = sizeof s;
+    s.start = a;
+    s.end = b;
+    s.vec = (uint64_t)vec;
+    s.vec_len = 512;
+    s.category_anyof_mask = CK_PAGE_IS_PRESENT | CK_PAGE_IS_SWAPPED;
+    s.return_mask = CK_PAGE_IS_PRESENT | CK_PAGE_IS_SWAPPED;
+    while (t->pagemap >= 0 && !t->no_scan) {
+        long rc = ck_sys(SYS_ioctl, t->pagemap, CK_PAGEMAP_SCAN, &s);
+        if (rc < 0) {
+            if (s.start != a)
+                return terr(t, "%s: %s", "PAGEMAP_SCAN", rc);
+            t->no_scan = 1; /* before Linux 6.7: read the entries */
+            break;
+        }
+        for (long i = 0; i < rc; i++)
+            if (add(out, n, cap, vec[i].start, vec[i].end) < 0)
+                return terr(t, "%s: %s", "too many pages", -ENOMEM);
+        if (s.walk_end >= b || s.walk_end <= s.start)
+            return 0;
+        s.start = s.walk_end;
+    }
+    if (t->pagemap < 0 || b - a > (1UL << 40)) /* no way to tell: all */
+        return add(out, n, cap, a, b) < 0
+                   ? terr(t, "%s: %s", "too many pages", -ENOMEM)
+                   : 0;
+    uint64_t e[1024];
+    for (uint64_t p = a; p < b;) {
+        uint64_t k = (b - p) / PG < 1024 ? (b - p) / PG : 1024;
+        long got = ck_sys6(SYS_pread64, t->pagemap, (long)e, (long)(k * 8),
+                           (long)(p / PG * 8), 0, 0);
+        if (got <= 0)
+            return add(out, n, cap, p, b) < 0 ? -1 : 0;
+        for (long i = 0; i < got / 8; i++, p += PG)
+            if ((e[i] >> 62) && add(out, n, cap, p, p + PG) < 0)
+                return terr(t, "%s: %s", "too many pages", -ENOMEM);
+    }
+    return 0;
+}
+
+static int uffd_collect(struct ckt_state *t, struct ck_reg *r, int all,
                         uint64_t *out, uint64_t *n, uint64_t cap)
 {
     struct ck_uffdio_register reg = {{r->start, r->end - r->start},
                                      CK_UFFDIO_REGISTER_MODE_WP, 0};
+    /* Saving every populated page: first drop the protection markers of
+     * never-populated pages, which the scan would count as swapped. */
+    if (all && out)
+        ck_sys(SYS_ioctl, t->uffd, CK_UFFDIO_UNREGISTER, &reg.range);
     long rc = ck_sys(SYS_ioctl, t->uffd, CK_UFFDIO_REGISTER, &reg);
     if (rc < 0 && rc != -EBUSY)
         return terr(t, "cannot track the writes of %s: %s", "a mapping", rc);
-    if (all && add(out, n, cap, r->start, r->end) < 0)
-        return terr(t, "%s: %s", "too many pages", -ENOMEM);
+    if (all) {
+        if (out && present(t, r->start, r->end, out, n, cap) < 0)
+            return -1;
+        r->kind |= RK_COMPLETE;
+    }
     struct ck_page_region vec[512];
     struct ck_pm_scan_arg a = {0};
     a.size = sizeof a;
@@ -283,7 +353,7 @@ void ckt_mprotect_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n)
     uint64_t rs = rseq_page();
     t->narmed = 0;
     for (uint64_t i = 0; i < n; i++) {
-        if (!(r[i].kind & RK_TRACK) || (r[i].kind & RK_STACK))
+        if (!(r[i].kind & RK_TRACK) || (r[i].kind & (RK_STACK | RK_HUGE)))
             continue;
         if (rs >= r[i].start && rs < r[i].end) {
             arm(t, r[i].start, rs, (int)r[i].prot);
@@ -294,16 +364,16 @@ void ckt_mprotect_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n)
     }
 }
 
-int ckt_collect(struct ckt_state *t, int backend, const struct ck_reg *r,
-                int all, uint64_t *out, uint64_t *n, uint64_t cap)
+int ckt_collect(struct ckt_state *t, int backend, struct ck_reg *r, int all,
+                uint64_t *out, uint64_t *n, uint64_t cap)
 {
-    if (backend == CKPT_UFFD)
+    /* Reservations are not tracked (a write-protect marker per page of a
+     * TiB would cost GiBs of page tables): their populated pages, whole. */
+    if (backend == CKPT_UFFD && !(r->kind & RK_HUGE))
         return uffd_collect(t, r, all, out, n, cap);
-    if (backend == CKPT_MPROTECT && !all && (r->kind & RK_CLEAN))
+    if (backend == CKPT_MPROTECT && !all && (r->kind & RK_CLEAN) &&
+        !(r->kind & RK_HUGE))
         return 0;
-    if (add(out, n, cap, r->start, r->end) < 0) {
-        snprintf(t->err, sizeof t->err, "too many pages to checkpoint");
-        return -1;
-    }
-    return 0;
+    r->kind |= RK_COMPLETE;
+    return out ? present(t, r->start, r->end, out, n, cap) : 0;
 }

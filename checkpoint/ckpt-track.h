@@ -27,6 +27,11 @@ enum {
     RK_SHARED = 8,  /* MAP_SHARED: never restored */
     RK_TRACK = 16,  /* pages saved */
     RK_CLEAN = 32,  /* mprotect backend: not written since armed */
+    RK_COMPLETE = 64, /* every populated page saved in this checkpoint: a
+                         page it lacks was not populated then */
+    RK_HUGE = 128,  /* anonymous, a TiB or more: a reservation (a
+                       sanitizer's shadow, an allocator's arena), its
+                       populated pages saved whole each time, not tracked */
 };
 struct ck_reg {
     uint64_t start, end, off;
@@ -39,7 +44,7 @@ struct ckt_armed {
 };
 
 struct ckt_state {
-    int uffd, pagemap;
+    int uffd, pagemap, no_scan;
     struct ckt_armed *armed; /* mprotect: sorted */
     uint64_t narmed, armed_cap;
     void *altstack;
@@ -51,10 +56,13 @@ int ckt_mprotect_open(struct ckt_state *t, char *why, size_t len);
 /* mprotect: gives a protected mapping its real protection and RK_CLEAN. */
 void ckt_adjust(const struct ckt_state *t, struct ck_reg *r);
 /* Appends to OUT the pages of tracked region R written since the tracking
- * was armed (all of them with ALL), and arms it again. OUT NULL: only
- * arms. -1 with t->err. */
-int ckt_collect(struct ckt_state *t, int backend, const struct ck_reg *r,
-                int all, uint64_t *out, uint64_t *n, uint64_t cap);
+ * was armed (with ALL, or when the backend cannot tell: every populated
+ * page, and R gets RK_COMPLETE), and arms it again. OUT NULL: only arms.
+ * -1 with t->err. */
+int ckt_collect(struct ckt_state *t, int backend, struct ck_reg *r, int all,
+                uint64_t *out, uint64_t *n, uint64_t cap);
+/* Opens /proc/self/pagemap for ckt_collect's populated-page scans. */
+void ckt_pagemap_open(struct ckt_state *t);
 /* mprotect: write-protects every tracked region but the stack. */
 void ckt_mprotect_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n);
 

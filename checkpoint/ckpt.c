@@ -94,11 +94,11 @@ struct ck_state {
     uint64_t *pages, npages, pages_cap;
     struct ck_fd fds[1024];
     uint64_t nfds;
-    uint8_t *bits;
     char msg[512], target_path[4096], table[1 << 16];
     /* a rollback: the images to restore, newest first */
     const struct ck_hdr *chain[MAXENT];
     uint64_t chain_len[MAXENT];
+    uint64_t pcur[MAXENT], rcur[MAXENT]; /* cursors of a walk */
     int nchain, chain_mapped, layout_failed;
     struct ckt_state trk;
 };
@@ -305,6 +305,9 @@ static int read_maps(void)
         if ((r.prot & (PROT_READ | PROT_WRITE)) == (PROT_READ | PROT_WRITE) &&
             !(r.kind & RK_SHARED))
             r.kind |= RK_TRACK;
+        if (!(r.kind & (RK_FILE | RK_HEAP | RK_STACK)) &&
+            r.end - r.start >= (1UL << 40))
+            r.kind |= RK_HUGE;
         if (S->ncur == MAXREG)
             return fail("more than %d mappings", MAXREG);
         S->cur[S->ncur++] = r;
@@ -411,8 +414,6 @@ int ckpt_init(const struct ckpt_opts *o, char *err, size_t errlen)
     s->pages = (uint64_t *)q;
     s->pages_cap = pages_cap;
     q += pages_cap * 8;
-    s->bits = (uint8_t *)q; /* 8 MiB: 64 Mi pages */
-    q += 8UL << 20;
     s->baselay = (struct ck_reg *)q;
     s->bump = reserve + total;
     s->next_id = 1;
@@ -440,7 +441,8 @@ int ckpt_init(const struct ckpt_opts *o, char *err, size_t errlen)
         }
     }
     S = s;
-    s->trk.uffd = s->trk.pagemap = -1;
+    s->trk.uffd = -1;
+    ckt_pagemap_open(&s->trk);
     s->trk.armed = ck_alloc(MAXREG * sizeof(struct ckt_armed));
     s->trk.armed_cap = MAXREG;
     s->trk.altstack = ck_alloc(64 * 1024);
@@ -615,7 +617,7 @@ static long take(const struct ckpt_ctx *ctx, int external, uint64_t event,
                     "single-threaded process", n);
     if (read_maps() < 0)
         return -1;
-    int full = S->need_full || !S->base;
+    int full = S->need_full || !S->base || S->backend == CKPT_FULL;
     if (collect(full) < 0) {
         S->need_full = 1;
         return -1;
@@ -770,9 +772,11 @@ static int nchildren(long id, int *child)
     return n;
 }
 
-static int page_in_tracked(const struct ck_hdr *h, uint64_t a)
+/* Would a copy from C's parent count at A through C (C maps A, tracked
+ * incrementally)? */
+static int through(const struct ck_hdr *h, uint64_t a)
 {
-    const struct ck_reg *r = (const void *)((const char *)h + h->regs_off);
+    const struct ck_reg *r = regs_of(h);
     uint64_t lo = 0, hi = h->nregs;
     while (lo < hi) {
         uint64_t m = (lo + hi) / 2;
@@ -781,7 +785,33 @@ static int page_in_tracked(const struct ck_hdr *h, uint64_t a)
         else
             hi = m;
     }
-    return lo < h->nregs && r[lo].start <= a && (r[lo].kind & RK_TRACK);
+    return lo < h->nregs && r[lo].start <= a && (r[lo].kind & RK_TRACK) &&
+           !(r[lo].kind & RK_COMPLETE);
+}
+
+/* Can V be folded into its child C without its parent's pages showing
+ * through where V said "not populated"? Always for the first (then C
+ * becomes complete); else only if V tracked incrementally wherever C
+ * does. */
+static int foldable(const struct ck_hdr *v, const struct ck_hdr *c)
+{
+    if (!v->parent)
+        return 1;
+    const struct ck_reg *cr = regs_of(c), *vr = regs_of(v);
+    for (uint64_t i = 0, j = 0; i < c->nregs; i++) {
+        if (!(cr[i].kind & RK_TRACK) || (cr[i].kind & RK_COMPLETE))
+            continue;
+        uint64_t a = cr[i].start;
+        while (j < v->nregs && vr[j].end <= a)
+            j++;
+        for (uint64_t k = j; a < cr[i].end; k++) {
+            if (k == v->nregs || vr[k].start > a ||
+                !(vr[k].kind & RK_TRACK) || (vr[k].kind & RK_COMPLETE))
+                return 0;
+            a = vr[k].end;
+        }
+    }
+    return 1;
 }
 
 /* Folds checkpoint V (in memory, one child, in memory) into its child: the
@@ -800,7 +830,7 @@ static int merge_into_child(int vi, int ci)
             j++;
             n++;
         } else {
-            n += page_in_tracked(ch, va[i]);
+            n += through(ch, va[i]);
             i++;
         }
     }
@@ -816,6 +846,13 @@ static int merge_into_child(int vi, int ci)
     *b = h;
     memcpy((char *)b + h.regs_off, (const char *)ch + ch->regs_off,
            h.addrs_off - h.regs_off);
+    if (!v->parent) {
+        /* the first now: what it lacks was not populated */
+        struct ck_reg *br = (struct ck_reg *)((char *)b + h.regs_off);
+        for (uint64_t i = 0; i < h.nregs; i++)
+            if (br[i].kind & RK_TRACK)
+                br[i].kind |= RK_COMPLETE;
+    }
     uint64_t *oa = (uint64_t *)((char *)b + h.addrs_off);
     char *od = (char *)b + h.data_off;
     const char *vd = (const char *)vh + vh->data_off;
@@ -830,7 +867,7 @@ static int merge_into_child(int vi, int ci)
             j++;
             k++;
         } else {
-            if (page_in_tracked(ch, va[i])) {
+            if (through(ch, va[i])) {
                 oa[k] = va[i];
                 ck_copy(od + k * PG, vd + i * PG, PG);
                 k++;
@@ -871,7 +908,8 @@ static int make_room(uint64_t need)
             struct ck_entry *v = &S->ent[i];
             int ci;
             if (v->id == S->base || !v->blob || nchildren(v->id, &ci) != 1 ||
-                !S->ent[ci].blob || (!pass && !v->parent))
+                !S->ent[ci].blob || (!pass && !v->parent) ||
+                !foldable(v->blob, S->ent[ci].blob))
                 continue;
             struct ck_entry *p = entry(v->parent);
             uint64_t pe = p && p->event != UINT64_MAX ? p->event : 0;
@@ -912,7 +950,8 @@ int ckpt_delete(long id)
             ck_free(v->blob, v->blob_len);
         }
         memmove(v, v + 1, (size_t)(S->ent + --S->nent - v) * sizeof *v);
-    } else if (n == 1 && v->blob && S->ent[ci].blob) {
+    } else if (n == 1 && v->blob && S->ent[ci].blob &&
+               foldable(v->blob, S->ent[ci].blob)) {
         if (id == S->base)
             return fail("checkpoint %ld is the state's base: take another "
                         "checkpoint first", id);
@@ -1097,8 +1136,13 @@ static int build_chain(long id, const char *path)
             if (!h)
                 return unmap_chain(), -1;
             chain[nchain++] = h;
-            if (!h->parent)
+            if (!h->parent) {
+                if (!(h->flags & CKF_FULL))
+                    return fail("checkpoint file %s: the first of its chain "
+                                "is not a full checkpoint (corrupt)", p),
+                           unmap_chain(), -1;
                 break;
+            }
             file_name(p, sizeof p, dir, (long)h->parent);
         }
         return 0;
@@ -1118,50 +1162,82 @@ static int build_chain(long id, const char *path)
     return 0;
 }
 
-/* Walks the chain over the target's tracked regions: each page once, the
- * newest copy. Checks only (COPY 0) or copies. */
-static int apply_pages(int copy)
+static const uint64_t *addrs_of(const struct ck_hdr *h)
+{
+    return (const void *)((const char *)h + h->addrs_off);
+}
+
+/* The kind of chain member C's mapping at A (0: none); one cursor per
+ * member, A only grows during a walk. */
+static uint32_t kind_at(int c, uint64_t a)
+{
+    const struct ck_hdr *h = chain[c];
+    const struct ck_reg *r = regs_of(h);
+    uint64_t *i = &S->rcur[c];
+    while (*i < h->nregs && r[*i].end <= a)
+        (*i)++;
+    return *i < h->nregs && r[*i].start <= a ? r[*i].kind : 0;
+}
+
+static void dontneed(uint64_t a, uint64_t b)
+{
+    if (a < b)
+        ck_sys(SYS_madvise, a, b - a, MADV_DONTNEED);
+}
+
+/*
+ * Writes the target's pages: for each page of its tracked mappings, the
+ * newest copy in the chain, each page once. An older member's copy counts
+ * only when every newer member tracked that address incrementally (one
+ * that did not map it, or saved its mapping whole, says the page was not
+ * populated then). Pages with no copy were not populated at the target:
+ * MADV_DONTNEED gives them back their zeros (or their file's bytes).
+ */
+static void apply_pages(void)
 {
     const struct ck_hdr *t = chain[0];
     const struct ck_reg *tr = regs_of(t);
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < t->nregs; i++)
-        if (tr[i].kind & RK_TRACK)
-            total += (tr[i].end - tr[i].start) / PG;
-    if (total > (8UL << 20) * 8)
-        return fail("the checkpoint is too large to restore");
-    uint64_t nb = (total + 7) / 8;
-    for (uint64_t i = 0; i < nb; i++)
-        S->bits[i] = 0;
-    for (int c = 0; c < nchain; c++) {
-        const struct ck_hdr *h = chain[c];
-        const uint64_t *a = (const void *)((const char *)h + h->addrs_off);
-        const char *d = (const char *)h + h->data_off;
-        uint64_t ri = 0, base = 0;
-        for (uint64_t k = 0; k < h->npages; k++) {
-            while (ri < t->nregs && tr[ri].end <= a[k]) {
-                if (tr[ri].kind & RK_TRACK)
-                    base += (tr[ri].end - tr[ri].start) / PG;
-                ri++;
+    for (int c = 0; c < nchain; c++)
+        S->pcur[c] = S->rcur[c] = 0;
+    for (uint64_t ri = 0; ri < t->nregs; ri++) {
+        if (!(tr[ri].kind & RK_TRACK))
+            continue;
+        uint64_t prev = tr[ri].start, end = tr[ri].end;
+        for (;;) {
+            uint64_t a = UINT64_MAX;
+            int best = -1;
+            for (int c = 0; c < nchain; c++) {
+                const struct ck_hdr *h = chain[c];
+                const uint64_t *pa = addrs_of(h);
+                while (S->pcur[c] < h->npages && pa[S->pcur[c]] < prev)
+                    S->pcur[c]++;
+                if (S->pcur[c] < h->npages && pa[S->pcur[c]] < a) {
+                    a = pa[S->pcur[c]];
+                    best = c;
+                }
             }
-            if (ri == t->nregs)
+            if (best < 0 || a >= end)
                 break;
-            if (tr[ri].start > a[k] || !(tr[ri].kind & RK_TRACK))
-                continue;
-            uint64_t bit = base + (a[k] - tr[ri].start) / PG;
-            if (S->bits[bit / 8] & (1 << (bit % 8)))
-                continue;
-            S->bits[bit / 8] |= (uint8_t)(1 << (bit % 8));
-            if (copy)
-                ck_copy((void *)a[k], d + k * PG, PG);
+            int usable = 1;
+            for (int c = 0; c < best && usable; c++) {
+                uint32_t k = kind_at(c, a);
+                usable = (k & RK_TRACK) && !(k & RK_COMPLETE);
+            }
+            if (usable) {
+                dontneed(prev, a);
+                const struct ck_hdr *h = chain[best];
+                ck_copy((void *)a,
+                        (const char *)h + h->data_off + S->pcur[best] * PG,
+                        PG);
+                prev = a + PG;
+            }
+            for (int c = 0; c < nchain; c++)
+                if (S->pcur[c] < chain[c]->npages &&
+                    addrs_of(chain[c])[S->pcur[c]] == a)
+                    S->pcur[c]++;
         }
+        dontneed(prev, end);
     }
-    if (!copy)
-        for (uint64_t i = 0; i < total; i++)
-            if (!(S->bits[i / 8] & (1 << (i % 8))))
-                return fail("the checkpoint chain lacks pages (a corrupt or "
-                            "incomplete chain)");
-    return 0;
 }
 
 /* Calls FN on each part of [a,b) that no region of R (sorted) covers. */
@@ -1250,7 +1326,7 @@ static void restore_on_stack(void *arg)
             ck_sys(SYS_mprotect, tr[i].start, tr[i].end - tr[i].start,
                    tr[i].prot);
     /* 3. the pages, 4. the file offsets */
-    apply_pages(1);
+    apply_pages();
     const struct ck_fd *fd = (const void *)((const char *)t + t->fds_off);
     for (uint64_t i = 0; i < t->nfds; i++) {
         struct stat st;
@@ -1323,7 +1399,7 @@ static int prepare(long id, const char *path)
         return fail("the process has %d threads: cannot roll back", n);
     if (build_chain(id, path) < 0)
         return -1;
-    if (same_code() < 0 || apply_pages(0) < 0) {
+    if (same_code() < 0) {
         unmap_chain();
         return -1;
     }

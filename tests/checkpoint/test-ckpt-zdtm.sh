@@ -4,7 +4,9 @@
 # array, a mapping with a hole punched and refilled, a mapping made after the
 # checkpoint, brk growth and shrink, a file offset; checkpoint, change,
 # checkpoint, change, roll back to the first and forward to the second, each
-# region compared byte for byte. Then: a second thread refused; the memory
+# region compared byte for byte; memory never populated is not stored, and
+# comes back unpopulated (a page first written later reads zero again, a
+# mapping made anew is not filled from an older checkpoint). Then: a second thread refused; the memory
 # cap (a checkpoint refused with a clear error, older ones thinned); files
 # (a truncated, a corrupt and a foreign file refused before anything
 # changes, a good one restored).
@@ -19,6 +21,13 @@ fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
 show() { sed 's/^/#   /' "$@" | head -12; }
 
 for b in uffd mprotect full; do
+    if [ $b = mprotect ] && "$zdtm" sanitized; then
+        # AddressSanitizer writes its shadow memory from inside the SIGSEGV
+        # handler the backend relies on (docs/checkpoints.md)
+        n=$((n + 1))
+        echo "ok $n - # SKIP mprotect under AddressSanitizer"
+        continue
+    fi
     DRDB_CKPT_BACKEND=$b timeout 60 "$zdtm" basic > "$tmp/$b" 2>&1
     rc=$?
     if [ $rc = 0 ] && grep -q "^rollback to 1: ok ($b)" "$tmp/$b" &&
@@ -62,24 +71,28 @@ else
     show "$tmp/thr"
 fi
 
-# 12 checkpoints of ~1 MiB changes over a first one of ~21 MiB.
-DRDB_CKPT_MEM=10 "$zdtm" cap > "$tmp/cap10" 2>&1
-if grep -q "^taken 0 refused 12" "$tmp/cap10" &&
+# 12 checkpoints of ~1 MiB changes (a 4 MiB block filled 1 MiB at a time).
+DRDB_CKPT_MEM=2 "$zdtm" cap > "$tmp/cap10" 2>&1
+refused=$(sed -n 's/^taken [0-9]* refused \([0-9]*\) .*/\1/p' "$tmp/cap10")
+if [ "${refused:-0}" -ge 10 ] &&
     grep -q "checkpoint memory cap reached.*DRDB_CKPT_MEM" "$tmp/cap10"; then
-    ok "cap below one checkpoint: each refused with the way out, program on"
+    ok "cap below the checkpoints' size: refused with the way out, program on"
 else
-    fail "cap 10 MiB"
+    fail "cap 2 MiB"
     show "$tmp/cap10"
 fi
-DRDB_CKPT_MEM=28 "$zdtm" cap > "$tmp/cap28" 2>&1
+# (AddressSanitizer's shadow memory about doubles the sizes)
+cap=9
+"$zdtm" sanitized && cap=16
+DRDB_CKPT_MEM=$cap "$zdtm" cap > "$tmp/cap28" 2>&1
 kept=$(sed -n 's/^taken 12 refused 0 kept \([0-9]*\),.*/\1/p' "$tmp/cap28")
 first=$(sed -n 's/.*in use: \([0-9]*\) .*/\1/p' "$tmp/cap28")
 used=$(sed -n 's/.* \([0-9]*\) MiB in use.*/\1/p' "$tmp/cap28")
 if [ -n "$kept" ] && [ "$kept" -lt 12 ] && [ "$kept" -ge 3 ] &&
-    [ "$first" = 0 ] && [ "$used" -le 28 ]; then
+    [ "$first" = 0 ] && [ "$used" -le $cap ]; then
     ok "cap reached: older checkpoints thinned, the first kept ($kept left, $used MiB)"
 else
-    fail "cap 28 MiB: thinning"
+    fail "cap $cap MiB: thinning"
     show "$tmp/cap28"
 fi
 
