@@ -306,10 +306,12 @@ int ckt_mprotect_open(struct ckt_state *t, char *why, size_t len)
     return 0;
 }
 
-void ckt_adjust(const struct ckt_state *t, struct ck_reg *r)
+int ckt_split(const struct ckt_state *t, const struct ck_reg *r,
+              struct ck_reg *out, int max)
 {
+    out[0] = *r;
     if (!t->narmed || (r->prot & PROT_WRITE))
-        return;
+        return 1;
     uint64_t lo = 0, hi = t->narmed;
     while (lo < hi) {
         uint64_t m = (lo + hi) / 2;
@@ -318,12 +320,41 @@ void ckt_adjust(const struct ckt_state *t, struct ck_reg *r)
         else
             hi = m;
     }
-    if (lo < t->narmed && t->armed[lo].start <= r->start &&
-        r->end <= t->armed[lo].end &&
-        (int)r->prot == (t->armed[lo].prot & ~PROT_WRITE)) {
-        r->prot = (uint32_t)t->armed[lo].prot;
-        r->kind |= RK_CLEAN;
+    /* A protected mapping may have merged with a read-only neighbour of
+     * the same file (ld.so's data after its relro part): cut it back at
+     * the armed bounds. */
+    int n = 0;
+    uint64_t cur = r->start;
+    for (uint64_t i = lo; i < t->narmed && t->armed[i].start < r->end &&
+                          n + 3 <= max;
+         i++) {
+        const struct ckt_armed *a = &t->armed[i];
+        if ((int)r->prot != (a->prot & ~PROT_WRITE))
+            continue;
+        uint64_t s = a->start > cur ? a->start : cur;
+        uint64_t e = a->end < r->end ? a->end : r->end;
+        if (s >= e)
+            continue;
+        if (s > cur) {
+            out[n] = *r;
+            out[n].start = cur;
+            out[n++].end = s;
+        }
+        out[n] = *r;
+        out[n].start = s;
+        out[n].end = e;
+        out[n].prot = (uint32_t)a->prot;
+        out[n++].kind |= RK_CLEAN;
+        cur = e;
     }
+    if (cur < r->end || !n) {
+        out[n] = *r;
+        out[n].start = cur;
+        out[n++].end = r->end;
+    }
+    for (int i = 0; i < n; i++)
+        out[i].off = r->off + (out[i].start - r->start);
+    return n;
 }
 
 /* The page of the thread's rseq area (glibc 2.35+ registers one in the

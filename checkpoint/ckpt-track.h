@@ -53,8 +53,10 @@ struct ckt_state {
 
 int ckt_uffd_open(struct ckt_state *t, char *why, size_t len);
 int ckt_mprotect_open(struct ckt_state *t, char *why, size_t len);
-/* mprotect: gives a protected mapping its real protection and RK_CLEAN. */
-void ckt_adjust(const struct ckt_state *t, struct ck_reg *r);
+/* mprotect: R as the pieces of its real protections (those armed get it
+ * back, with RK_CLEAN) into OUT[MAX]; how many. */
+int ckt_split(const struct ckt_state *t, const struct ck_reg *r,
+              struct ck_reg *out, int max);
 /* Appends to OUT the pages of tracked region R written since the tracking
  * was armed (with ALL, or when the backend cannot tell: every populated
  * page, and R gets RK_COMPLETE), and arms it again. OUT NULL: only arms.

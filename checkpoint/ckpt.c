@@ -301,16 +301,21 @@ static int read_maps(void)
             S->nstr += plen;
             S->str[S->nstr++] = '\0';
         }
-        ckt_adjust(&S->trk, &r);
-        if ((r.prot & (PROT_READ | PROT_WRITE)) == (PROT_READ | PROT_WRITE) &&
-            !(r.kind & RK_SHARED))
-            r.kind |= RK_TRACK;
-        if (!(r.kind & (RK_FILE | RK_HEAP | RK_STACK)) &&
-            r.end - r.start >= (1UL << 40))
-            r.kind |= RK_HUGE;
-        if (S->ncur == MAXREG)
-            return fail("more than %d mappings", MAXREG);
-        S->cur[S->ncur++] = r;
+        struct ck_reg piece[64];
+        int np = ckt_split(&S->trk, &r, piece, 64);
+        for (int i = 0; i < np; i++) {
+            struct ck_reg *q = &piece[i];
+            if ((q->prot & (PROT_READ | PROT_WRITE)) ==
+                    (PROT_READ | PROT_WRITE) &&
+                !(q->kind & RK_SHARED))
+                q->kind |= RK_TRACK;
+            if (!(q->kind & (RK_FILE | RK_HEAP | RK_STACK)) &&
+                q->end - q->start >= (1UL << 40))
+                q->kind |= RK_HUGE;
+            if (S->ncur == MAXREG)
+                return fail("more than %d mappings", MAXREG);
+            S->cur[S->ncur++] = *q;
+        }
     }
     return 0;
 }

@@ -57,6 +57,7 @@ struct con_ckreg {
 struct con_ckpt_rank {
     struct con_ckreg *ext; /* the debugger's checkpoints */
     int next;
+    int hooks;             /* breakpoints on the library's hooks are set */
     pid_t shadow;          /* its drain process (group leader); 0: none */
     int shadow_status;     /* -1 running, else the wait status */
     char shadow_dir[4200];
@@ -188,6 +189,19 @@ static int write_cstr(struct con *c, int r, const char *addr, const char *s)
 static int jump_to(struct con *c, int r, const char *symbol, const char *want)
 {
     struct con_rank *k = &c->ranks[r];
+    if (k->ck && !k->ck->hooks) {
+        static const char *const hooks[] = {"drdb_restored_hook",
+                                            "drdb_ckpt_taken_hook",
+                                            "drdb_ckpt_failed_hook"};
+        for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
+            char mi[96];
+            struct mi_reply rep;
+            snprintf(mi, sizeof mi, "-break-insert %s", hooks[i]);
+            mi_gdb_exec_sync(k->gdb, mi, &rep, 10000);
+            mi_reply_release(&rep);
+        }
+        k->ck->hooks = 1;
+    }
     char mi[128];
     snprintf(mi, sizeof mi, "-exec-jump *%s", symbol);
     k->state = CON_RUNNING;
@@ -547,6 +561,8 @@ static int roll_one(struct con *c, int r, const char *id)
         load_regs(c, r, ext->v);
         snprintf(k->where, sizeof k->where, "%s", ext->where);
         k->at_event = ext->at_event;
+        if (k->at_event) /* taken in the stub's stop hook */
+            con_select_user_frame(c, k);
     } else {
         con_select_user_frame(c, k);
         k->at_event = 1;
@@ -607,6 +623,7 @@ void con_ckpt_forget(struct con_rank *k)
     free(k->ck->ext);
     k->ck->ext = NULL;
     k->ck->next = 0;
+    k->ck->hooks = 0;
 }
 
 /* ---- shadow ---------------------------------------------------------------- */

@@ -714,8 +714,8 @@ static void setup_rank(struct con *c, struct con_rank *k)
     send_setup(k, "-break-insert -f drdb_divergence_hook");
     /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
     send_setup(k, "-break-insert -f drdb_stop_hook");
-    /* checkpoints (con-ckpt.c): the library in the stub is started, its
-     * hooks are stops of the console's */
+    /* checkpoints (con-ckpt.c): the library in the stub is started (the
+     * breakpoints on its hooks come with the first checkpoint command) */
     send_console(k, "set environment DRDB_CKPT=%s%s",
                  getenv("DRDB_CKPT") ? getenv("DRDB_CKPT") : "on", "");
     char num[64];
@@ -727,12 +727,10 @@ static void setup_rank(struct con *c, struct con_rank *k)
         snprintf(num, sizeof num, "%lld", c->ckpt_every);
         send_console(k, "set environment DRDB_CKPT_EVERY=%s%s", num, "");
     }
-    send_setup(k, "-break-insert -f drdb_restored_hook");
-    send_setup(k, "-break-insert -f drdb_ckpt_taken_hook");
-    send_setup(k, "-break-insert -f drdb_ckpt_failed_hook");
-    send_setup(k, "-break-insert -f drdb_ckpt_segv_hook");
-    if (mprotect_backend())
+    if (mprotect_backend()) {
         send_console(k, "handle SIGSEGV nostop noprint pass%s%s", "", "");
+        send_setup(k, "-break-insert -f drdb_ckpt_segv_hook");
+    }
     send_setup(k, "-exec-run");
 }
 

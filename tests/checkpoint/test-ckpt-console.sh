@@ -3,6 +3,8 @@
 # tests/checkpoint/ckpt-mpi.c (state in every kind of memory, changed phase
 # by phase between MPI calls; check_all(P) counts the regions not in phase
 # P's state):
+#  - for each backend, a checkpoint at every event (in memory, in files)
+#    leaves the replay's output as recorded;
 #  - for each backend: checkpoint where the rank stopped, run on, roll back:
 #    every region, the backtrace, and the output of running forward again
 #    as the first time;
@@ -51,6 +53,24 @@ rc() { cat "$tmp/$1.rc"; }
 "$drdb" record -o "$tmp/run" -- "$mpiexec" -n 2 -outfile-pattern "$tmp/out.%r" \
     "$prog" > /dev/null 2>&1 || fail "recording ckpt-mpi"
 grep -q "rank 0 phase 4 sum 9 check 0" "$tmp/out.0" || fail "ckpt-mpi's own run"
+
+# ---- a checkpoint at every event changes nothing the program sees
+for b in uffd mprotect full; do
+    mkdir "$tmp/files-$b"
+    DRDB_CKPT_BACKEND=$b DRDB_CKPT_EVERY=1 "$drdb" replay --rank 0 "$tmp/run" \
+        > "$tmp/every-$b" 2> "$tmp/every-$b.err"
+    rc=$?
+    DRDB_CKPT_BACKEND=$b DRDB_CKPT_EVERY=1 DRDB_CKPT_DIR=$tmp/files-$b \
+        "$drdb" replay --rank 0 "$tmp/run" > "$tmp/everyf-$b" 2>&1
+    rc2=$?
+    if [ $rc = 0 ] && [ $rc2 = 0 ] && cmp -s "$tmp/every-$b" "$tmp/out.0" &&
+        [ "$(ls "$tmp/files-$b" | wc -l)" = 6 ]; then
+        ok "$b: a checkpoint at every event, in memory and in files: the same run"
+    else
+        fail "$b: replay with checkpoints (exit $rc, $rc2)"
+        show "$tmp/every-$b" "$tmp/every-$b.err" "$tmp/everyf-$b"
+    fi
+done
 
 # ---- each backend: checkpoint anywhere, roll back, run forward again
 for b in uffd mprotect full; do
