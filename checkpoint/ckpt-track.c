@@ -283,7 +283,10 @@ static void segv(int sig, siginfo_t *si, void *uc)
     } else if (mp_old.sa_handler != SIG_DFL && mp_old.sa_handler != SIG_IGN) {
         mp_old.sa_handler(sig);
     } else {
-        signal(SIGSEGV, SIG_DFL); /* the fault repeats, with the default */
+        /* the fault repeats, with the default action (a raw system call:
+         * no lazily bound function, whose binding could fault here) */
+        uint64_t dfl[4] = {0, 0, 0, 0}; /* handler, flags, restorer, mask */
+        ck_sys6(SYS_rt_sigaction, SIGSEGV, (long)dfl, 0, 8, 0, 0);
     }
 }
 
@@ -392,6 +395,14 @@ void ckt_mprotect_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n)
         } else {
             arm(t, r[i].start, r[i].end, (int)r[i].prot);
         }
+    }
+}
+
+void ckt_unprotect(struct ckt_state *t, int backend, const struct ck_reg *r)
+{
+    if (backend == CKPT_UFFD && !(r->kind & RK_HUGE)) {
+        struct ck_uffdio_range rg = {r->start, r->end - r->start};
+        ck_sys(SYS_ioctl, t->uffd, CK_UFFDIO_UNREGISTER, &rg);
     }
 }
 

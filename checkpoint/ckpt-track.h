@@ -63,6 +63,9 @@ int ckt_split(const struct ckt_state *t, const struct ck_reg *r,
  * -1 with t->err. */
 int ckt_collect(struct ckt_state *t, int backend, struct ck_reg *r, int all,
                 uint64_t *out, uint64_t *n, uint64_t cap);
+/* Lifts R's write-tracking before a rollback writes it (ckt_collect arms
+ * it again). */
+void ckt_unprotect(struct ckt_state *t, int backend, const struct ck_reg *r);
 /* Opens /proc/self/pagemap for ckt_collect's populated-page scans. */
 void ckt_pagemap_open(struct ckt_state *t);
 /* mprotect: write-protects every tracked region but the stack. */

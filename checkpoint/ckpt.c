@@ -81,7 +81,8 @@ struct ck_state {
     int need_full;
     char dir[4096];
     struct ck_entry ent[MAXENT];
-    struct { uint64_t a, len; } freel[MAXFREE];
+    struct { uint64_t a, len; int hot; } freel[MAXFREE];
+    uint64_t free_hot; /* bytes of populated free blocks */
     /* the layout of the base checkpoint's tracked regions */
     struct ck_reg *baselay;
     uint64_t nbase;
@@ -95,6 +96,7 @@ struct ck_state {
     struct ck_fd fds[1024];
     uint64_t nfds;
     char msg[512], target_path[4096], table[1 << 16];
+    size_t table_len;
     /* a rollback: the images to restore, newest first */
     const struct ck_hdr *chain[MAXENT];
     uint64_t chain_len[MAXENT];
@@ -160,22 +162,43 @@ static uint64_t up(uint64_t n, uint64_t a)
     return (n + a - 1) & ~(a - 1);
 }
 
-static void *ck_alloc(uint64_t len)
+/*
+ * Checkpoint memory. Freed blocks stay populated for the next checkpoint
+ * (first-touch page faults cost 3-4 times the copy itself, on a VM more);
+ * beyond KEEP_FREE bytes of them, or for a file's mapping, the pages go
+ * back to the kernel and the address range to the reserve.
+ */
+#define KEEP_FREE (256UL << 20)
+
+/* A block's size: whole pages. */
+static uint64_t blk(uint64_t len)
 {
-    len = up(len, PG);
+    return up(len, PG);
+}
+
+static void *ck_alloc_flags(uint64_t len, int populate)
+{
+    len = blk(len);
     for (int i = 0; i < S->nfree; i++) {
         if (S->freel[i].len < len)
             continue;
         uint64_t a = S->freel[i].a;
+        int hot = S->freel[i].hot;
         S->freel[i].a += len;
         S->freel[i].len -= len;
+        if (hot)
+            S->free_hot -= len;
         if (!S->freel[i].len)
             S->freel[i] = S->freel[--S->nfree];
+        if (hot)
+            return (void *)a;
         void *p = ck_mmap((void *)a, len, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
-                              MAP_NORESERVE, -1, 0);
+                              MAP_NORESERVE | populate, -1, 0);
         return ck_mmap_failed(p) ? NULL : p;
     }
+    /* (Transparent huge pages would populate faster, but their direct
+     * compaction stalls for 100 ms and more once memory is fragmented.) */
     if (S->bump + len > reserve + RESERVE_LEN)
         return NULL;
     void *p = ck_mmap((void *)S->bump, len, PROT_READ | PROT_WRITE,
@@ -183,18 +206,31 @@ static void *ck_alloc(uint64_t len)
                       -1, 0);
     if (ck_mmap_failed(p))
         return NULL;
+    if (populate)
+        ck_sys(SYS_madvise, p, len, MADV_POPULATE_WRITE);
     S->bump += len;
     return p;
 }
 
-static void ck_free(void *p, uint64_t len)
+static void *ck_alloc(uint64_t len)
 {
-    len = up(len, PG);
-    /* Back to reserved, unbacked address space. */
-    ck_mmap(p, len, PROT_NONE,
-            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    return ck_alloc_flags(len, MAP_POPULATE);
+}
+
+/* KEEP: the block is the library's own anonymous memory, to be reused. */
+static void ck_free(void *p, uint64_t len, int keep)
+{
+    len = blk(len);
+    keep = keep && S->free_hot + len <= KEEP_FREE;
+    if (!keep)
+        ck_mmap(p, len, PROT_NONE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
+                0);
+    else
+        S->free_hot += len;
     if (S->nfree < MAXFREE)
-        S->freel[S->nfree++] = (typeof(S->freel[0])){(uint64_t)p, len};
+        S->freel[S->nfree++] =
+            (typeof(S->freel[0])){(uint64_t)p, len, keep};
 }
 
 static int own(uint64_t a)
@@ -567,7 +603,7 @@ static struct ck_entry *entry(long id)
     return NULL;
 }
 
-static void table_update(void);
+static void table_update(int last);
 static int make_room(uint64_t need);
 
 static void set_base_layout(const struct ck_reg *regs, uint64_t n)
@@ -675,7 +711,7 @@ static long take(const struct ckpt_ctx *ctx, int external, uint64_t event,
         char path[4200];
         file_name(path, sizeof path, S->dir, h.id);
         int rc = write_blob_file(b, path);
-        ck_free(b, h.total);
+        ck_free(b, h.total, 1);
         if (rc < 0) {
             S->need_full = 1;
             return -1;
@@ -691,7 +727,7 @@ static long take(const struct ckpt_ctx *ctx, int external, uint64_t event,
     S->need_full = 0;
     set_base_layout(S->cur, S->ncur);
     drdb_ckpt_last = h.id;
-    table_update();
+    table_update(1);
     return h.id;
 }
 
@@ -748,21 +784,30 @@ uint64_t ckpt_mem_used(void)
 }
 
 /* drdb_ckpt_table: one line per checkpoint, "id parent event time pages
- * bytes external in_file", for a debugger to read. */
-static void table_update(void)
+ * bytes external in_file", for a debugger to read. A new checkpoint adds
+ * its line (LAST); thinning and deleting write it anew. */
+static void table_line(const struct ck_entry *e)
 {
-    size_t n = 0, cap = sizeof S->table;
-    S->table[0] = '\0';
-    for (int i = 0; i < S->nent && n + 160 < cap; i++) {
-        struct ck_entry *e = &S->ent[i];
-        n += (size_t)snprintf(S->table + n, cap - n,
-                              "%ld %ld %lld %.6f %llu %llu %d %d\n", e->id,
-                              e->parent,
-                              e->event == UINT64_MAX ? -1LL
-                                                     : (long long)e->event,
-                              e->time, (unsigned long long)e->npages,
-                              (unsigned long long)e->bytes,
-                              !!(e->flags & CKF_EXTERNAL), e->in_file);
+    size_t cap = sizeof S->table;
+    if (S->table_len + 160 >= cap)
+        return;
+    S->table_len += (size_t)snprintf(
+        S->table + S->table_len, cap - S->table_len,
+        "%ld %ld %lld %.6f %llu %llu %d %d\n", e->id, e->parent,
+        e->event == UINT64_MAX ? -1LL : (long long)e->event, e->time,
+        (unsigned long long)e->npages, (unsigned long long)e->bytes,
+        !!(e->flags & CKF_EXTERNAL), e->in_file);
+}
+
+static void table_update(int last)
+{
+    if (!last) {
+        S->table_len = 0;
+        S->table[0] = '\0';
+        for (int i = 0; i < S->nent; i++)
+            table_line(&S->ent[i]);
+    } else if (S->nent) {
+        table_line(&S->ent[S->nent - 1]);
     }
 }
 
@@ -882,8 +927,8 @@ static int merge_into_child(int vi, int ci)
     }
     S->used += h.total;
     S->used -= v->bytes + c->bytes;
-    ck_free(v->blob, v->blob_len);
-    ck_free(c->blob, c->blob_len);
+    ck_free(v->blob, v->blob_len, 1);
+    ck_free(c->blob, c->blob_len, 1);
     c->blob = b;
     c->blob_len = c->bytes = h.total;
     c->npages = n;
@@ -932,7 +977,7 @@ static int make_room(uint64_t need)
         uint64_t before = S->used;
         if (merge_into_child(best, bestc) < 0)
             return -1;
-        table_update();
+        table_update(0);
         if (need == UINT64_MAX)
             return 0;
         (void)before;
@@ -952,7 +997,7 @@ int ckpt_delete(long id)
             S->need_full = 1;
         if (v->blob) {
             S->used -= v->bytes;
-            ck_free(v->blob, v->blob_len);
+            ck_free(v->blob, v->blob_len, 1);
         }
         memmove(v, v + 1, (size_t)(S->ent + --S->nent - v) * sizeof *v);
     } else if (n == 1 && v->blob && S->ent[ci].blob &&
@@ -966,7 +1011,7 @@ int ckpt_delete(long id)
         return fail("checkpoint %ld has %d later checkpoints built on it", id,
                     n);
     }
-    table_update();
+    table_update(0);
     return 0;
 }
 
@@ -1079,7 +1124,7 @@ static void unmap_chain(void)
 {
     for (int i = 0; i < nchain; i++)
         if (chain_mapped)
-            ck_free((void *)chain[i], chain_len[i]);
+            ck_free((void *)chain[i], chain_len[i], 0);
     nchain = 0;
     chain_mapped = 0;
 }
@@ -1095,7 +1140,7 @@ static const struct ck_hdr *map_file(const char *path, uint64_t *len)
     struct stat st;
     ck_sys(SYS_fstat, fd, &st, 0);
     *len = (uint64_t)st.st_size;
-    void *p = ck_alloc(*len ? *len : 1);
+    void *p = ck_alloc_flags(*len ? *len : 1, 0); /* the file goes there */
     if (!p) {
         ck_sys(SYS_close, fd, 0, 0);
         fail("out of address space for %s", path);
@@ -1104,14 +1149,14 @@ static const struct ck_hdr *map_file(const char *path, uint64_t *len)
     if (*len && ck_mmap_failed(ck_mmap(p, *len, PROT_READ,
                                        MAP_PRIVATE | MAP_FIXED, fd, 0))) {
         ck_sys(SYS_close, fd, 0, 0);
-        ck_free(p, *len);
+        ck_free(p, *len, 0);
         fail("cannot map %s", path);
         return NULL;
     }
     ck_sys(SYS_close, fd, 0, 0);
     char err[512];
     if (check_image(p, *len, 1, err, sizeof err, path) < 0) {
-        ck_free(p, *len);
+        ck_free(p, *len, 0);
         fail("%s", err);
         return NULL;
     }
@@ -1330,7 +1375,13 @@ static void restore_on_stack(void *arg)
         if (!(tr[i].kind & RK_STACK))
             ck_sys(SYS_mprotect, tr[i].start, tr[i].end - tr[i].start,
                    tr[i].prot);
-    /* 3. the pages, 4. the file offsets */
+    /* 3. the pages (without the write-protection: a fault per page would
+     * double the time), 4. the file offsets */
+    if (read_maps() < 0)
+        die(S->msg);
+    for (uint64_t i = 0; i < S->ncur; i++)
+        if (S->cur[i].kind & RK_TRACK)
+            ckt_unprotect(&S->trk, S->backend, &S->cur[i]);
     apply_pages();
     const struct ck_fd *fd = (const void *)((const char *)t + t->fds_off);
     for (uint64_t i = 0; i < t->nfds; i++) {
