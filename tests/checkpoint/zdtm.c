@@ -295,14 +295,25 @@ int main(int argc, char **argv)
         return id == -1 && strstr(ckpt_error(), "2 threads") ? 0 : 1;
     }
     if (!strcmp(mode, "cap")) {
-        /* DRDB_CKPT_MEM=... is set small by the test: the first
-         * checkpoints fit, one fails with a clear error, the program goes
-         * on and older ones are thinned. */
-        char *m = malloc(4u << 20);
-        int refused = 0, ok = 0;
-        for (int i = 0; i < 12; i++) {
+        /* DRDB_CKPT_MEM=... is set small by the test: checkpoints are
+         * refused with a clear error, or older ones thinned; then a
+         * rollback to the oldest one left must give its state back. */
+        static char *m;
+        static int refused, ok, i;
+        m = malloc(4u << 20);
+        for (i = 0; i < 12; i++) {
             fill(m + (i % 4) * (1u << 20), 1u << 20, (unsigned)i);
             long id = ckpt_take((uint64_t)i * 10, 0);
+            if (id == CKPT_RESUMED) {
+                /* quarter q last filled at the largest j <= i, j % 4 == q */
+                for (int q = 0; q < 4 && q <= i; q++)
+                    check("thinned chain", m + q * (1u << 20), 1u << 20,
+                          (unsigned)(i - ((i - q) % 4)));
+                printf("rollback to the oldest (event %d): %s\n", i * 10,
+                       failures ? "FAILED" : "ok");
+                free(m);
+                return failures ? 1 : 0;
+            }
             if (id > 0)
                 ok++;
             else if (strstr(ckpt_error(), "memory cap"))
@@ -314,9 +325,12 @@ int main(int argc, char **argv)
         int n = ckpt_list(inf, 64);
         printf("taken %d refused %d kept %d, %llu MiB in use:", ok, refused,
                n, (unsigned long long)(ckpt_mem_used() >> 20));
-        for (int i = 0; i < n && i < 64; i++)
-            printf(" %llu", (unsigned long long)inf[i].event);
+        for (int k = 0; k < n && k < 64; k++)
+            printf(" %llu", (unsigned long long)inf[k].event);
         printf("\nlast error: %s\n", ckpt_error());
+        fflush(stdout);
+        if (n > 0)
+            ckpt_restore(inf[0].id);
         free(m);
         return 0;
     }
