@@ -203,7 +203,8 @@ static int jump_to(struct con *c, int r, const char *symbol, const char *want)
         k->ck->hooks = 1;
     }
     char mi[128];
-    snprintf(mi, sizeof mi, "-exec-jump *%s", symbol);
+    snprintf(mi, sizeof mi, "-exec-jump %s%s", *symbol == '*' ? "" : "*",
+             symbol);
     k->state = CON_RUNNING;
     k->at_event = 0;
     k->reason[0] = '\0';
@@ -328,6 +329,50 @@ static int list_cands(struct con *c, int r, struct cand **out)
     return n;
 }
 
+/* "@SET REST": the set into OUT (SET without one), *REST after it. */
+static int set_arg(struct con *c, const struct rankset *set, const char *a,
+                   struct rankset *out, const char **rest)
+{
+    while (*a == ' ' || *a == '\t')
+        a++;
+    if (*a != '@') {
+        rs_init(out, c->nranks);
+        rs_copy(out, set);
+        *rest = a;
+        return 0;
+    }
+    if (con_arg_set(c, set, a, out) < 0)
+        return -1;
+    a += strcspn(a, " \t");
+    while (*a == ' ' || *a == '\t')
+        a++;
+    *rest = a;
+    return 0;
+}
+
+/* GDB resumes a thread whose pc the debugger changed without stepping over
+ * a breakpoint there: it would report it hit at once. A temporary
+ * breakpoint at the pc and a jump there make that stop now, quietly, so
+ * the user's next command starts as from a normal stop. */
+static void settle(struct con *c, int r, long long pc)
+{
+    struct con_rank *k = &c->ranks[r];
+    char mi[96], where[256], reason[256];
+    struct mi_reply rep;
+    int at = k->at_event;
+    snprintf(where, sizeof where, "%s", k->where);
+    snprintf(reason, sizeof reason, "%s", k->reason);
+    snprintf(mi, sizeof mi, "-break-insert -t *%lld", pc);
+    if (mi_gdb_exec_sync(k->gdb, mi, &rep, 10000) == 0) {
+        snprintf(mi, sizeof mi, "*%lld", pc);
+        jump_to(c, r, mi, "");
+    }
+    mi_reply_release(&rep);
+    snprintf(k->where, sizeof k->where, "%s", where);
+    snprintf(k->reason, sizeof k->reason, "%s", reason);
+    k->at_event = at;
+}
+
 /* ---- checkpoint ------------------------------------------------------------ */
 
 static long take_one(struct con *c, int r)
@@ -335,6 +380,16 @@ static long take_one(struct con *c, int r)
     struct con_rank *k = &c->ranks[r];
     struct con_ckpt_rank *q = ck(k);
     struct con_ckreg reg = {0};
+    if (!k->gdb) {
+        fprintf(stderr, "drdb: rank %d is not replayed ('replay @%d' starts "
+                "it)\n", r, r);
+        return -1;
+    }
+    if (k->state != CON_STOPPED && k->state != CON_DIVERGED) {
+        fprintf(stderr, "drdb: rank %d is %s: no checkpoint (stop it first)\n",
+                r, con_state_name(k->state));
+        return -1;
+    }
     if (!q || save_regs(c, r, reg.v) < 0)
         return -1;
     int ok;
@@ -369,6 +424,7 @@ static long take_one(struct con *c, int r)
     snprintf(k->where, sizeof k->where, "%s", reg.where);
     snprintf(k->reason, sizeof k->reason, "%s", reason);
     k->at_event = reg.at_event;
+    settle(c, r, reg.v[NREGS - 1]);
     con_eval_int(c, r, "drdb_ckpt_event_tag = 18446744073709551615", &ok);
     if (id <= 0)
         return -1;
@@ -381,10 +437,13 @@ static long take_one(struct con *c, int r)
     return id;
 }
 
-int con_cmd_checkpoint(struct con *c, const struct rankset *set,
+int con_cmd_checkpoint(struct con *c, const struct rankset *set0,
                        const char *a)
 {
-    (void)a;
+    struct rankset sset, *set = &sset;
+    const char *rest;
+    if (set_arg(c, set0, a, set, &rest) < 0)
+        return -1;
     int n = rs_count(set), i = 0, rc = 0;
     struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
     for (int r = 0; ans && r < c->nranks; r++) {
@@ -406,6 +465,7 @@ int con_cmd_checkpoint(struct con *c, const struct rankset *set,
     for (int j = 0; ans && j < n; j++)
         free(ans[j].text);
     free(ans);
+    rs_release(set);
     return rc;
 }
 
@@ -421,10 +481,13 @@ static void human(char *buf, size_t len, unsigned long long b)
         snprintf(buf, len, "%.0f KiB", (double)b / 1024);
 }
 
-int con_cmd_checkpoints(struct con *c, const struct rankset *set,
+int con_cmd_checkpoints(struct con *c, const struct rankset *set0,
                         const char *a)
 {
-    (void)a;
+    struct rankset sset, *set = &sset;
+    const char *rest;
+    if (set_arg(c, set0, a, set, &rest) < 0)
+        return -1;
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
@@ -441,8 +504,11 @@ int con_cmd_checkpoints(struct con *c, const struct rankset *set,
                 snprintf(ev, sizeof ev, "%lld", v[i].event);
             else
                 snprintf(ev, sizeof ev, "?");
-            printf("  %-6s %-8s %-9.3f %-9llu %-10s %s%s\n", v[i].id, ev,
-                   v[i].time, v[i].pages, sz,
+            char tm[32] = "-";
+            if (!v[i].external)
+                snprintf(tm, sizeof tm, "%.3f", v[i].time);
+            printf("  %-6s %-8s %-9s %-9llu %-10s %s%s\n", v[i].id, ev, tm,
+                   v[i].pages, sz,
                    v[i].id[0] == 's' ? "shadow file"
                    : v[i].external   ? "taken here (checkpoint)"
                                      : "automatic",
@@ -451,6 +517,7 @@ int con_cmd_checkpoints(struct con *c, const struct rankset *set,
         free(v);
     }
     fflush(stdout);
+    rs_release(set);
     return 0;
 }
 
@@ -559,6 +626,7 @@ static int roll_one(struct con *c, int r, const char *id)
     long long ev = con_eval_int(c, r, "drdb_event", &ok);
     if (ext) {
         load_regs(c, r, ext->v);
+        settle(c, r, ext->v[NREGS - 1]);
         snprintf(k->where, sizeof k->where, "%s", ext->where);
         k->at_event = ext->at_event;
         if (k->at_event) /* taken in the stub's stop hook */
@@ -572,13 +640,15 @@ static int roll_one(struct con *c, int r, const char *id)
     return 0;
 }
 
-int con_cmd_rollback(struct con *c, const struct rankset *set, const char *a)
+int con_cmd_rollback(struct con *c, const struct rankset *set0, const char *a)
 {
-    while (*a == ' ')
-        a++;
+    struct rankset sset, *set = &sset;
+    if (set_arg(c, set0, a, set, &a) < 0)
+        return -1;
     if (!*a) {
-        fprintf(stderr, "drdb: rollback ID: which checkpoint? (see "
+        fprintf(stderr, "drdb: rollback [@SET] ID: which checkpoint? (see "
                 "`checkpoints`)\n");
+        rs_release(set);
         return -1;
     }
     int rc = 0;
@@ -586,6 +656,7 @@ int con_cmd_rollback(struct con *c, const struct rankset *set, const char *a)
         if (rs_has(set, r) && roll_one(c, r, a) < 0)
             rc = -1;
     con_print_where(c, set);
+    rs_release(set);
     return rc;
 }
 
@@ -701,10 +772,21 @@ static int start_shadow(struct con *c, int r)
         printf("[%d] its shadow is running already\n", r);
         return 0;
     }
+    if (!k->gdb || k->state == CON_EXITED || k->state == CON_OFF) {
+        /* the layout to copy is the foreground's: start it */
+        struct rankset one;
+        rs_init(&one, c->nranks);
+        rs_add(&one, r);
+        con_drop(c, &one);
+        int rc = con_replay(c, &one);
+        rs_release(&one);
+        if (rc < 0)
+            return -1;
+    }
     pid_t fg = k->gdb ? inferior_pid(c, r) : 0;
     if (fg <= 0) {
-        fprintf(stderr, "drdb: rank %d: no process to copy the layout from "
-                "(replay it first)\n", r);
+        fprintf(stderr, "drdb: rank %d: no process to copy the layout from\n",
+                r);
         return -1;
     }
     if (!shadow_root(c)[0]) {
@@ -871,11 +953,22 @@ static int wait_shadows(struct con *c, const struct rankset *set)
     }
 }
 
-int con_cmd_shadow(struct con *c, const struct rankset *set, const char *a)
+int con_cmd_shadow(struct con *c, const struct rankset *set0, const char *a)
 {
-    if (strncmp(a, "wait", 4) == 0)
-        return wait_shadows(c, set);
-    int stop = strncmp(a, "stop", 4) == 0, rc = 0;
+    struct rankset sset, *set = &sset;
+    if (set_arg(c, set0, a, set, &a) < 0)
+        return -1;
+    if (*a && strcmp(a, "wait") && strcmp(a, "stop")) {
+        fprintf(stderr, "drdb: shadow [@SET] [stop|wait]: not '%s'\n", a);
+        rs_release(set);
+        return -1;
+    }
+    if (strcmp(a, "wait") == 0) {
+        int rc = wait_shadows(c, set);
+        rs_release(set);
+        return rc;
+    }
+    int stop = strcmp(a, "stop") == 0, rc = 0;
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
@@ -888,6 +981,7 @@ int con_cmd_shadow(struct con *c, const struct rankset *set, const char *a)
             rc = -1;
     }
     fflush(stdout);
+    rs_release(set);
     return rc;
 }
 

@@ -1537,8 +1537,8 @@ static int cmd_status(struct con *c, const struct rankset *set, const char *a)
 
 /* A command's set given as its argument ("replay @4-7", "drop 3"),
  * else SET. -1 after an error. */
-static int arg_set(struct con *c, const struct rankset *set, const char *a,
-                   struct rankset *out)
+int con_arg_set(struct con *c, const struct rankset *set, const char *a,
+                struct rankset *out)
 {
     rs_init(out, c->nranks);
     rs_copy(out, set);
@@ -1558,7 +1558,7 @@ static int arg_set(struct con *c, const struct rankset *set, const char *a,
 static int cmd_replay(struct con *c, const struct rankset *set, const char *a)
 {
     struct rankset s;
-    if (arg_set(c, set, a, &s) < 0)
+    if (con_arg_set(c, set, a, &s) < 0)
         return -1;
     int rc = con_replay(c, &s);
     con_print_where(c, &s);
@@ -1569,7 +1569,7 @@ static int cmd_replay(struct con *c, const struct rankset *set, const char *a)
 static int cmd_drop(struct con *c, const struct rankset *set, const char *a)
 {
     struct rankset s;
-    if (arg_set(c, set, a, &s) < 0)
+    if (con_arg_set(c, set, a, &s) < 0)
         return -1;
     con_drop(c, &s);
     rs_release(&s);
@@ -1766,10 +1766,10 @@ const struct con_cmd con_cmds[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, cmd_backtrace},
     {"break", "b", "break LOCATION [if CONDITION]",
      "a breakpoint on every rank of the set", CON_NEEDS_RANKS, cmd_break},
-    {"checkpoint", NULL, "checkpoint",
-     "checkpoint the ranks where they stand (rollback returns here)",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, con_cmd_checkpoint},
-    {"checkpoints", NULL, "checkpoints",
+    {"checkpoint", NULL, "checkpoint [@SET]",
+     "checkpoint the ranks where they stand (rollback returns here)", 0,
+     con_cmd_checkpoint},
+    {"checkpoints", NULL, "checkpoints [@SET]",
      "the ranks' checkpoints: id, event, replay time, pages, size", 0,
      con_cmd_checkpoints},
     {"condition", NULL, "condition N [EXPRESSION]",
@@ -1852,12 +1852,12 @@ const struct con_cmd con_cmds[] = {
     {"restart", NULL, "restart",
      "re-run ranks from the start of their logs, to main", CON_NEEDS_RANKS,
      cmd_restart},
-    {"rollback", NULL, "rollback ID",
-     "return the ranks to checkpoint ID (sN: a shadow's file)",
-     CON_NEEDS_RANKS, con_cmd_rollback},
+    {"rollback", NULL, "rollback [@SET] ID",
+     "return the ranks to checkpoint ID (sN: a shadow's file)", 0,
+     con_cmd_rollback},
     {"set", NULL, "set var X = V | merge|prefix on|off | groups N | ...",
      "assign a variable, or a session option", 0, cmd_set},
-    {"shadow", NULL, "shadow [stop|wait]",
+    {"shadow", NULL, "shadow [@SET] [stop|wait]",
      "a background replay of each rank writing checkpoints ahead", 0,
      con_cmd_shadow},
     {"source", NULL, "source FILE", "run the commands of FILE", 0,

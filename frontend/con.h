@@ -198,6 +198,10 @@ long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
 void con_select_user_frame(struct con *c, struct con_rank *k);
 /* Each rank of SET's state, merged. */
 void con_print_where(struct con *c, const struct rankset *set);
+/* A command's set given as its argument ("replay @4-7", "drop 3") into
+ * OUT (initialized here), else SET. -1 after an error (reported). */
+int con_arg_set(struct con *c, const struct rankset *set, const char *a,
+                struct rankset *out);
 
 /* ---- checkpoints (con-ckpt.c) ------------------------------------------- */
 

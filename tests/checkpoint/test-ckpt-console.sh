@@ -104,6 +104,24 @@ for b in uffd mprotect full; do
     fi
 done
 
+# ---- @SET arguments; after a checkpoint or a rollback to one, the next
+# command starts as from a normal stop (no second hit of the breakpoint)
+batch sets run --ranks 0 -- "replay @1" "@0,1 break marker" "@0,1 continue" \
+    "checkpoint @1" "@1 next" "checkpoints @1" "rollback @1 1" "@1 next" \
+    "shadow @1" "shadow @1 wait" "rollback @1 s2" "@1 status"
+if [ "$(rc sets)" = 0 ] &&
+    [ "$(sed -n '/^(drdb) checkpoint @1/,$p' "$tmp/sets" |
+        grep -c 'breakpoint-hit')" = 0 ] &&
+    [ "$(grep -c '^\[1\] main () at .*, end-stepping-range$' "$tmp/sets")" = 2 ] &&
+    grep -qxF "[1] checkpoint 1 (before event 2)" "$tmp/sets" &&
+    grep -Eq '^\[1\] marker .*, rolled back to checkpoint 1 \(before event 2\)$' "$tmp/sets" &&
+    grep -Eq '^\[1\] main \(\) at .*, rolled back to checkpoint s2 \(before event 2\)$' "$tmp/sets"; then
+    ok "@SET for checkpoint, checkpoints, rollback, shadow; next steps on after both"
+else
+    fail "@SET / next after a checkpoint (exit $(rc sets))"
+    show "$tmp/sets" "$tmp/sets.err"
+fi
+
 # ---- automatic checkpoints: goto and prev-event go back through them
 # (set once the ranks run: the first checkpoint at the next MPI call)
 batch auto run --ranks 0-1 -- "set checkpoint-every 2" "goto 6" checkpoints \
