@@ -70,6 +70,36 @@ static struct con_ckpt_rank *ck(struct con_rank *k)
     return k->ck;
 }
 
+/* Removes the files of DIR (not its subdirectories). */
+static void clear_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.') {
+            char p[8400];
+            snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+}
+
+/* Rank R has a process (started to main when it had none): 0 or -1. */
+static int ensure_process(struct con *c, int r)
+{
+    struct con_rank *k = &c->ranks[r];
+    if (k->gdb && k->state != CON_EXITED && k->state != CON_OFF)
+        return 0;
+    struct rankset one;
+    rs_init(&one, c->nranks);
+    rs_add(&one, r);
+    con_drop(c, &one);
+    int rc = con_replay(c, &one);
+    rs_release(&one);
+    return rc;
+}
+
 /* ---- GDB helpers ---------------------------------------------------------- */
 
 static int save_regs(struct con *c, int r, long long *v)
@@ -556,16 +586,8 @@ static int roll_one(struct con *c, int r, const char *id)
             fprintf(stderr, "drdb: rank %d: %s\n", r, err);
             return -1;
         }
-        if (!k->gdb || k->state == CON_EXITED || k->state == CON_OFF) {
-            struct rankset one;
-            rs_init(&one, c->nranks);
-            rs_add(&one, r);
-            con_drop(c, &one);
-            int rc = con_replay(c, &one);
-            rs_release(&one);
-            if (rc < 0)
-                return -1;
-        }
+        if (ensure_process(c, r) < 0)
+            return -1;
     } else if (!k->gdb || (k->state != CON_STOPPED &&
                            k->state != CON_DIVERGED)) {
         fprintf(stderr, "drdb: rank %d has no live process: its checkpoints "
@@ -772,17 +794,9 @@ static int start_shadow(struct con *c, int r)
         printf("[%d] its shadow is running already\n", r);
         return 0;
     }
-    if (!k->gdb || k->state == CON_EXITED || k->state == CON_OFF) {
-        /* the layout to copy is the foreground's: start it */
-        struct rankset one;
-        rs_init(&one, c->nranks);
-        rs_add(&one, r);
-        con_drop(c, &one);
-        int rc = con_replay(c, &one);
-        rs_release(&one);
-        if (rc < 0)
-            return -1;
-    }
+    /* the layout to copy is the foreground's */
+    if (ensure_process(c, r) < 0)
+        return -1;
     pid_t fg = k->gdb ? inferior_pid(c, r) : 0;
     if (fg <= 0) {
         fprintf(stderr, "drdb: rank %d: no process to copy the layout from\n",
@@ -797,16 +811,7 @@ static int start_shadow(struct con *c, int r)
     snprintf(q->shadow_dir, sizeof q->shadow_dir, "%s/rank-%d",
              c->shadow_root, r);
     mkdir(q->shadow_dir, 0700);
-    DIR *d = opendir(q->shadow_dir);
-    struct dirent *de;
-    while (d && (de = readdir(d)))
-        if (de->d_name[0] != '.') {
-            char p[8400];
-            snprintf(p, sizeof p, "%s/%s", q->shadow_dir, de->d_name);
-            unlink(p);
-        }
-    if (d)
-        closedir(d);
+    clear_dir(q->shadow_dir);
     /* The foreground's own environment and arguments, so that the stack
      * and the mappings are laid out alike; checkpoints go to files. */
     char dirv[8400], every[64];
@@ -1026,16 +1031,7 @@ void con_ckpt_close(struct con *c)
             continue;
         stop_shadow(q);
         if (q->shadow_dir[0]) {
-            DIR *d = opendir(q->shadow_dir);
-            struct dirent *de;
-            while (d && (de = readdir(d)))
-                if (de->d_name[0] != '.') {
-                    char p[8400];
-                    snprintf(p, sizeof p, "%s/%s", q->shadow_dir, de->d_name);
-                    unlink(p);
-                }
-            if (d)
-                closedir(d);
+            clear_dir(q->shadow_dir);
             rmdir(q->shadow_dir);
         }
         free(q->ext);
