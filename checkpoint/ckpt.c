@@ -484,9 +484,10 @@ int ckpt_init(const struct ckpt_opts *o, char *err, size_t errlen)
     S = s;
     s->trk.uffd = -1;
     ckt_pagemap_open(&s->trk);
-    s->trk.armed = ck_alloc(MAXREG * sizeof(struct ckt_armed));
+    /* (touched only by the mprotect backend) */
+    s->trk.armed = ck_alloc_flags(MAXREG * sizeof(struct ckt_armed), 0);
     s->trk.armed_cap = MAXREG;
-    s->trk.altstack = ck_alloc(64 * 1024);
+    s->trk.altstack = ck_alloc_flags(64 * 1024, 0);
     char why[256] = "";
     if (b == CKPT_AUTO || b == CKPT_UFFD) {
         if (ckt_uffd_open(&s->trk, why, sizeof why) == 0)
