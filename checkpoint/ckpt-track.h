@@ -18,6 +18,13 @@ struct ckpt_ctx {
     uint16_t fpucw, pad;
 };
 
+/* The whole register state a debugger's trampoline saved (ckpt-asm.S):
+ * rax rbx rcx rdx rsi rdi rbp rsp r8-r15, rflags, the pc; XSAVE's area
+ * goes with it. */
+struct ckpt_xframe {
+    uint64_t gpr[16], rflags, rip;
+};
+
 /* One mapping. Tracked ones (private, readable and writable) have their
  * pages saved; the others only their place in the layout. */
 enum {

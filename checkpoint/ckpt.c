@@ -9,6 +9,7 @@
  * That region is never saved nor restored; nothing else of the library is
  * in the program's memory but the pointer S, which never changes.
  */
+#include <cpuid.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@
 #define STRMAX (4UL << 20)
 #define MAPSMAX (16UL << 20)
 #define PRIV_STACK (1UL << 20)
+#define XCTX_MAX (64UL << 10) /* a frame and an XSAVE area */
 
 static const uintptr_t reserve_hints[] = {0x6a0000000000UL, 0x5a0000000000UL,
                                           0x3a0000000000UL};
@@ -56,6 +58,8 @@ struct ck_hdr {
     uint64_t nregs, nfds, nstr, npages;
     uint64_t regs_off, fds_off, str_off, addrs_off, data_off, total;
     uint64_t meta_hash, data_hash;
+    /* a debugger's checkpoint: its struct ckpt_xframe and XSAVE area */
+    uint64_t xctx_off, xctx_len;
 };
 
 struct ck_fd {
@@ -65,6 +69,7 @@ struct ck_fd {
 };
 
 struct ck_entry {
+    uint64_t pc; /* a debugger's checkpoint: where it was taken */
     long id, parent;
     uint64_t event;
     double time;
@@ -95,6 +100,8 @@ struct ck_state {
     uint64_t *pages, npages, pages_cap;
     struct ck_fd fds[1024];
     uint64_t nfds;
+    uint32_t xsize;                /* XSAVE area size, 0: no XSAVE */
+    struct ckpt_xframe xframe;     /* a rollback's target registers */
     char msg[512], target_path[4096], table[1 << 16];
     size_t table_len;
     /* a rollback: the images to restore, newest first */
@@ -111,20 +118,18 @@ static uintptr_t reserve;
 __attribute__((visibility("hidden"))) uintptr_t ckpt__tramp_stack;
 
 volatile long drdb_ckpt_target;
+volatile uint64_t drdb_ckpt_pc;
+/* the same variable, bound locally (ckpt-asm.S addresses it pc-relative) */
+extern volatile uint64_t ckpt__pc
+    __attribute__((alias("drdb_ckpt_pc"), visibility("hidden")));
+/* XSAVE's area, 64-byte aligned in the library's region (ckpt-asm.S) */
+__attribute__((visibility("hidden"))) void *ckpt__xarea;
 volatile uint64_t drdb_ckpt_event_tag = UINT64_MAX;
 volatile long drdb_ckpt_last;
 char *drdb_ckpt_target_path;
 char *drdb_ckpt_msg;
 char *drdb_ckpt_table;
 
-__attribute__((noinline, used)) void drdb_ckpt_taken_hook(void)
-{
-    __asm__ volatile("" ::: "memory");
-}
-__attribute__((noinline, used)) void drdb_ckpt_failed_hook(void)
-{
-    __asm__ volatile("" ::: "memory");
-}
 /* Defined by the replay stub; this one serves programs without it. */
 __attribute__((weak, noinline)) void drdb_restored_hook(void)
 {
@@ -135,8 +140,10 @@ int ckpt__save(struct ckpt_ctx *c) __attribute__((returns_twice));
 __attribute__((noreturn)) void ckpt__jump(const struct ckpt_ctx *c);
 __attribute__((noreturn)) void ckpt__call_on(uintptr_t top, void (*fn)(void *),
                                              void *arg);
-void ckpt__take_external(void);
-void ckpt__restore_external(void);
+void ckpt__take_external(const struct ckpt_xframe *f);
+void ckpt__restore_external(const struct ckpt_xframe *f);
+__attribute__((noreturn)) void ckpt__xresume(const struct ckpt_xframe *f,
+                                             const void *xarea);
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
@@ -512,6 +519,16 @@ int ckpt_init(const struct ckpt_opts *o, char *err, size_t errlen)
     }
     if (!s->backend)
         s->backend = CKPT_FULL;
+    /* XSAVE (OSXSAVE set): the size of the area the enabled features
+     * need */
+    unsigned ra, rb, rc, rd;
+    __cpuid(1, ra, rb, rc, rd);
+    if (rc & (1u << 27)) {
+        __cpuid_count(0xd, 0, ra, rb, rc, rd);
+        if (rb && rb + sizeof(struct ckpt_xframe) <= XCTX_MAX &&
+            (ckpt__xarea = ck_alloc(rb)))
+            s->xsize = rb;
+    }
     drdb_ckpt_msg = s->msg;
     drdb_ckpt_target_path = s->target_path;
     drdb_ckpt_table = s->table;
@@ -578,7 +595,8 @@ static void layout_sizes(struct ck_hdr *h)
     h->regs_off = sizeof *h;
     h->fds_off = h->regs_off + h->nregs * sizeof(struct ck_reg);
     h->str_off = h->fds_off + h->nfds * sizeof(struct ck_fd);
-    h->addrs_off = up(h->str_off + h->nstr, 8);
+    h->xctx_off = up(h->str_off + h->nstr, 64);
+    h->addrs_off = up(h->xctx_off + h->xctx_len, 8);
     h->data_off = up(h->addrs_off + h->npages * 8, PG);
     h->total = h->data_off + h->npages * PG;
 }
@@ -647,10 +665,14 @@ static void file_name(char *buf, size_t len, const char *dir, long id)
     snprintf(buf, len, "%s/ckpt-%06ld.drdbck", dir, id);
 }
 
-/* Takes the checkpoint (memory and files) for context CTX. */
-static long take(const struct ckpt_ctx *ctx, int external, uint64_t event,
-                 double time)
+/* Takes the checkpoint (memory and files) for context CTX (the stub's
+ * call), or XF and the XSAVE area (a debugger's, EXTERNAL). */
+static long take(const struct ckpt_ctx *ctx, const struct ckpt_xframe *xf,
+                 int external, uint64_t event, double time)
 {
+    if (external && !S->xsize)
+        return fail("this processor has no XSAVE: no checkpoint between MPI "
+                    "calls");
     if (S->nent == MAXENT && make_room(UINT64_MAX) < 0)
         return fail("too many checkpoints (%d): delete some", MAXENT);
     int n = count_threads();
@@ -680,6 +702,7 @@ static long take(const struct ckpt_ctx *ctx, int external, uint64_t event,
     h.nfds = S->nfds;
     h.nstr = S->nstr;
     h.npages = S->npages;
+    h.xctx_len = external ? sizeof *xf + S->xsize : 0;
     layout_sizes(&h);
     if (!S->dir[0] && S->used + h.total > S->cap && make_room(h.total) < 0) {
         S->need_full = 1;
@@ -700,12 +723,17 @@ static long take(const struct ckpt_ctx *ctx, int external, uint64_t event,
     memcpy(base + h.regs_off, S->cur, h.nregs * sizeof(struct ck_reg));
     memcpy(base + h.fds_off, S->fds, h.nfds * sizeof(struct ck_fd));
     memcpy(base + h.str_off, S->str, h.nstr);
+    if (external) {
+        memcpy(base + h.xctx_off, xf, sizeof *xf);
+        memcpy(base + h.xctx_off + sizeof *xf, ckpt__xarea, S->xsize);
+    }
     memcpy(base + h.addrs_off, S->pages, h.npages * 8);
     char *d = base + h.data_off;
     for (uint64_t i = 0; i < h.npages; i++, d += PG)
         ck_copy(d, (const void *)S->pages[i], PG);
-    struct ck_entry e = {h.id, h.parent, event, time, h.npages, h.total,
-                         (int)h.flags, 0, b, h.total};
+    struct ck_entry e = {external ? xf->rip : 0, h.id, h.parent, event,
+                         time, h.npages, h.total, (int)h.flags, 0, b,
+                         h.total};
     if (S->dir[0]) {
         b->data_hash = hash64(base + h.data_off, h.npages * PG, 0);
         b->meta_hash = meta_hash(b);
@@ -742,26 +770,17 @@ long ckpt_take(uint64_t event, double time)
         errno = saved;
         return CKPT_RESUMED;
     }
-    long id = take(&ctx, 0, event, time);
+    long id = take(&ctx, NULL, 0, event, time);
     errno = saved;
     return id;
 }
 
-/* The debugger's checkpoint (see ckpt.h): runs on the private stack. */
-void ckpt__take_external(void)
+/* The debugger's checkpoint (see ckpt.h): on the private stack, the
+ * program's registers in F and ckpt__xarea; the trampoline resumes it. */
+void ckpt__take_external(const struct ckpt_xframe *f)
 {
-    int saved = errno;
-    long id = S ? take(NULL, 1, drdb_ckpt_event_tag, 0) : -1;
-    errno = saved;
-    if (id < 0)
-        drdb_ckpt_failed_hook();
-    else
-        drdb_ckpt_taken_hook();
-    static const char m[] = "drdb: checkpoint trampoline resumed without a "
-                            "debugger\n";
-    ck_sys(SYS_write, 2, m, sizeof m - 1);
-    ck_sys(SYS_exit_group, 96, 0, 0);
-    __builtin_unreachable();
+    if (S)
+        take(NULL, f, 1, drdb_ckpt_event_tag, 0);
 }
 
 /* ---- the store: listing, thinning, deleting ----------------------------- */
@@ -785,7 +804,8 @@ uint64_t ckpt_mem_used(void)
 }
 
 /* drdb_ckpt_table: one line per checkpoint, "id parent event time pages
- * bytes external in_file", for a debugger to read. A new checkpoint adds
+ * bytes external in_file pc" (pc: where a debugger's was taken, else 0),
+ * for a debugger to read. A new checkpoint adds
  * its line (LAST); thinning and deleting write it anew. */
 static void table_line(const struct ck_entry *e)
 {
@@ -794,10 +814,10 @@ static void table_line(const struct ck_entry *e)
         return;
     S->table_len += (size_t)snprintf(
         S->table + S->table_len, cap - S->table_len,
-        "%ld %ld %lld %.6f %llu %llu %d %d\n", e->id, e->parent,
+        "%ld %ld %lld %.6f %llu %llu %d %d %#llx\n", e->id, e->parent,
         e->event == UINT64_MAX ? -1LL : (long long)e->event, e->time,
         (unsigned long long)e->npages, (unsigned long long)e->bytes,
-        !!(e->flags & CKF_EXTERNAL), e->in_file);
+        !!(e->flags & CKF_EXTERNAL), e->in_file, (unsigned long long)e->pc);
 }
 
 static void table_update(int last)
@@ -1052,6 +1072,8 @@ static int check_image(const struct ck_hdr *h, uint64_t len, int data,
         struct ck_hdr c = *h;
         layout_sizes(&c);
         if (h->nregs > MAXREG || h->nfds > 1024 || h->nstr > STRMAX ||
+            h->xctx_len > XCTX_MAX || c.xctx_off != h->xctx_off ||
+            (!!h->xctx_len != !!(h->flags & CKF_EXTERNAL)) ||
             h->npages > (1UL << 40) / PG || c.total != h->total ||
             c.data_off != h->data_off || c.addrs_off != h->addrs_off ||
             c.regs_off != h->regs_off || c.fds_off != h->fds_off ||
@@ -1412,11 +1434,18 @@ static void restore_on_stack(void *arg)
                             NULL, &keep, 0);
     if (S->backend == CKPT_MPROTECT)
         ckt_mprotect_arm(&S->trk, S->cur, S->ncur);
+    if (external) {
+        /* the registers and XSAVE area it was taken with, in the library's
+         * region before the images go */
+        memcpy(&S->xframe, (const char *)t + t->xctx_off, sizeof S->xframe);
+        memcpy(ckpt__xarea, (const char *)t + t->xctx_off + sizeof S->xframe,
+               S->xsize);
+    }
     unmap_chain();
+    S->msg[0] = '\0'; /* done: a debugger reads it */
     if (!external)
         ckpt__jump(&ctx);
-    drdb_restored_hook();
-    die("an external checkpoint restored without a debugger");
+    ckpt__xresume(&S->xframe, ckpt__xarea);
 }
 
 /* The code of the checkpoint's process must be where this one's is (a
@@ -1447,6 +1476,21 @@ static int same_code(void)
     return 0;
 }
 
+/* A debugger's checkpoint holds its XSAVE area: this processor's must be
+ * alike. */
+static int same_xsave(void)
+{
+    const struct ck_hdr *t = chain[0];
+    if ((t->flags & CKF_EXTERNAL) &&
+        t->xctx_len != sizeof(struct ckpt_xframe) + S->xsize)
+        return fail("the checkpoint's register state is of another "
+                    "processor (XSAVE area of %llu bytes, here %u)",
+                    (unsigned long long)(t->xctx_len -
+                                         sizeof(struct ckpt_xframe)),
+                    S->xsize);
+    return 0;
+}
+
 static int prepare(long id, const char *path)
 {
     if (!S)
@@ -1456,7 +1500,7 @@ static int prepare(long id, const char *path)
         return fail("the process has %d threads: cannot roll back", n);
     if (build_chain(id, path) < 0)
         return -1;
-    if (same_code() < 0) {
+    if (same_code() < 0 || same_xsave() < 0) {
         unmap_chain();
         return -1;
     }
@@ -1467,11 +1511,6 @@ int ckpt_restore(long id)
 {
     if (prepare(id, NULL) < 0)
         return -1;
-    if (chain[0]->flags & CKF_EXTERNAL) {
-        unmap_chain();
-        return fail("checkpoint %ld was taken by the debugger: roll back "
-                    "through it", id);
-    }
     ckpt__call_on(ckpt__tramp_stack, restore_on_stack, NULL);
 }
 
@@ -1479,22 +1518,18 @@ int ckpt_restore_file(const char *path)
 {
     if (prepare(0, path) < 0)
         return -1;
-    if (chain[0]->flags & CKF_EXTERNAL) {
-        unmap_chain();
-        return fail("%s was taken by a debugger", path);
-    }
     ckpt__call_on(ckpt__tramp_stack, restore_on_stack, NULL);
 }
 
-/* The debugger's rollback (see ckpt.h): already on the private stack. */
-void ckpt__restore_external(void)
+/* The debugger's rollback (see ckpt.h): on the private stack, the
+ * program's state saved; returning resumes it (the rollback refused, the
+ * reason in drdb_ckpt_msg). */
+void ckpt__restore_external(const struct ckpt_xframe *f)
 {
     long id = drdb_ckpt_target;
-    int rc = id > 0    ? prepare(id, NULL)
-             : S       ? prepare(0, S->target_path)
-                       : -1;
-    if (rc == 0)
+    (void)f;
+    if (!S)
+        return;
+    if ((id > 0 ? prepare(id, NULL) : prepare(0, S->target_path)) == 0)
         restore_on_stack(NULL);
-    drdb_ckpt_failed_hook();
-    die("a failed rollback resumed without a debugger");
 }

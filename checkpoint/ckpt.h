@@ -72,7 +72,7 @@ struct ckpt_info {
     double time;
     uint64_t pages;   /* pages stored in this checkpoint itself */
     uint64_t bytes;   /* its size: pages and metadata */
-    int external;     /* registers kept by the debugger, not the library */
+    int external;     /* taken through the debugger's trampoline */
     int in_file;      /* stored in a file (spilled or a shadow's) */
 };
 /* Fills up to MAX entries, oldest first; returns how many exist. */
@@ -86,28 +86,29 @@ int ckpt_file_info(const char *path, struct ckpt_info *out, char *err,
 
 /*
  * For a debugger (stable names, see docs/checkpoints.md). With the process
- * stopped anywhere, the debugger saves every register itself, sets the pc to
- * drdb_ckpt_take_trampoline and resumes: the library takes a checkpoint
- * without registers (external) on its private stack and calls
- * drdb_ckpt_taken_hook(); the debugger then puts the registers back.
- * To roll back, it writes the id to drdb_ckpt_target (or a file name to
- * drdb_ckpt_target_path and -1 to drdb_ckpt_target) and jumps to
- * drdb_ckpt_restore_trampoline: the memory is restored on the private stack;
- * a checkpoint with registers resumes in ckpt_take() (the stub then calls
- * drdb_restored_hook()); an external one calls drdb_restored_hook() on the
- * private stack, and the debugger restores the registers it saved.
- * Failures call drdb_ckpt_failed_hook() with drdb_ckpt_msg set.
+ * stopped anywhere, the debugger writes the pc to drdb_ckpt_pc, puts a
+ * temporary breakpoint there, and jumps to drdb_ckpt_take_trampoline: the
+ * trampoline saves every register (XSAVE's area too), the library takes a
+ * checkpoint holding them (drdb_ckpt_last is its id; on failure it is
+ * unchanged and drdb_ckpt_msg says why), and the program resumes at the
+ * pc with its registers: it stops at the breakpoint, as it was.
+ * To roll back, the debugger writes the id to drdb_ckpt_target (or a file
+ * name to drdb_ckpt_target_path and -1 to drdb_ckpt_target), the pc to
+ * drdb_ckpt_pc, and jumps to drdb_ckpt_restore_trampoline: a refused
+ * rollback resumes at the pc, drdb_ckpt_msg set; a checkpoint the stub took
+ * resumes inside its ckpt_take() (the stub then calls drdb_restored_hook);
+ * a debugger's resumes at the pc it was taken at (the table's last field),
+ * registers and all, drdb_ckpt_msg empty.
  */
 extern volatile long drdb_ckpt_target;
-extern volatile uint64_t drdb_ckpt_event_tag; /* event of an external one */
+extern volatile uint64_t drdb_ckpt_pc;
+extern volatile uint64_t drdb_ckpt_event_tag; /* event of a debugger's */
 extern char *drdb_ckpt_target_path;  /* 4096 bytes in the library's region */
 extern volatile long drdb_ckpt_last;   /* id of the last checkpoint taken */
 extern char *drdb_ckpt_msg;          /* last error, 512 bytes */
 extern char *drdb_ckpt_table;        /* ckpt_list() as text, see ckpt.c */
 void drdb_ckpt_take_trampoline(void);
 void drdb_ckpt_restore_trampoline(void);
-void drdb_ckpt_taken_hook(void);
-void drdb_ckpt_failed_hook(void);
 /* mprotect backend: a SIGSEGV that is not the tracking's (a real fault)
  * calls this first, then takes the default action; a debugger that lets
  * the tracking's SIGSEGVs pass silently stops here instead. */

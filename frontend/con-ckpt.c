@@ -3,11 +3,13 @@
  * `rollback`, `shadow`, and the nearest checkpoint for goto / prev-event.
  *
  * The checkpoint library (checkpoint/) runs inside each replayed process.
- * Checkpoints the stub takes by itself (every N events or T seconds) hold
- * their registers; the ones `checkpoint` takes wherever the rank stopped are
- * taken through the library's trampoline while the console keeps the
- * registers (read from GDB before, written back after). A rollback jumps to
- * the restore trampoline; the rank stops in drdb_restored_hook. A shadow is
+ * The stub takes checkpoints by itself (every N events or T seconds);
+ * `checkpoint` takes one wherever the rank stopped through the library's
+ * take trampoline, which saves every register and resumes the program at
+ * its pc, where a temporary breakpoint stops it again. A rollback jumps to
+ * the restore trampoline: the rank stops in drdb_restored_hook (a stub's
+ * checkpoint) or at the pc the checkpoint was taken at (a temporary
+ * breakpoint there); a refused one comes back to where it was. A shadow is
  * a second replay of a rank, without GDB, with the foreground's address
  * space layout (ASLR off, the same environment), writing checkpoint files
  * the foreground can roll to (see docs/checkpoints.md).
@@ -28,36 +30,17 @@
 #include "ckpt.h"
 #include "con.h"
 
-/* The registers a checkpoint taken between MPI calls keeps in the console:
- * the general ones, flags, SSE state. */
-static const char *const regs[] = {
-    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9",
-    "r10", "r11", "r12", "r13", "r14", "r15", "eflags", "mxcsr",
-    "xmm0.v2_int64[0]", "xmm0.v2_int64[1]", "xmm1.v2_int64[0]",
-    "xmm1.v2_int64[1]", "xmm2.v2_int64[0]", "xmm2.v2_int64[1]",
-    "xmm3.v2_int64[0]", "xmm3.v2_int64[1]", "xmm4.v2_int64[0]",
-    "xmm4.v2_int64[1]", "xmm5.v2_int64[0]", "xmm5.v2_int64[1]",
-    "xmm6.v2_int64[0]", "xmm6.v2_int64[1]", "xmm7.v2_int64[0]",
-    "xmm7.v2_int64[1]", "xmm8.v2_int64[0]", "xmm8.v2_int64[1]",
-    "xmm9.v2_int64[0]", "xmm9.v2_int64[1]", "xmm10.v2_int64[0]",
-    "xmm10.v2_int64[1]", "xmm11.v2_int64[0]", "xmm11.v2_int64[1]",
-    "xmm12.v2_int64[0]", "xmm12.v2_int64[1]", "xmm13.v2_int64[0]",
-    "xmm13.v2_int64[1]", "xmm14.v2_int64[0]", "xmm14.v2_int64[1]",
-    "xmm15.v2_int64[0]", "xmm15.v2_int64[1]", "rip"};
-#define NREGS (sizeof regs / sizeof regs[0])
-
-struct con_ckreg {
+/* What the console remembers of a checkpoint it took: whether the rank
+ * was stopped before an event (in the stub's stop hook) then. */
+struct con_ckext {
     long id;
-    uint64_t event;
     int at_event;
-    char where[256];
-    long long v[NREGS];
 };
 
 struct con_ckpt_rank {
-    struct con_ckreg *ext; /* the debugger's checkpoints */
+    struct con_ckext *ext; /* the checkpoints `checkpoint` took */
     int next;
-    int hooks;             /* breakpoints on the library's hooks are set */
+    int hooks;             /* the breakpoint on drdb_restored_hook is set */
     pid_t shadow;          /* its drain process (group leader); 0: none */
     int shadow_status;     /* -1 running, else the wait status */
     char shadow_dir[4200];
@@ -101,59 +84,6 @@ static int ensure_process(struct con *c, int r)
 }
 
 /* ---- GDB helpers ---------------------------------------------------------- */
-
-static int save_regs(struct con *c, int r, long long *v)
-{
-    for (size_t i = 0; i < NREGS; i++) {
-        char e[64];
-        int ok;
-        /* flag registers do not cast, but add */
-        snprintf(e, sizeof e,
-                 strcmp(regs[i], "eflags") && strcmp(regs[i], "mxcsr")
-                     ? "(long)$%s"
-                     : "$%s + 0",
-                 regs[i]);
-        v[i] = con_eval_int(c, r, e, &ok);
-        if (!ok) {
-            fprintf(stderr, "drdb: rank %d: cannot read register %s\n", r,
-                    regs[i]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Runs an expression for its effect: 0, or -1 when GDB refused it. */
-static int eval_do(struct con *c, int r, const char *expr)
-{
-    struct mi_cmd mc;
-    struct mi_reply rep;
-    mi_cmd_init(&mc);
-    mi_cmd_op(&mc, "-data-evaluate-expression");
-    mi_cmd_arg(&mc, expr);
-    int rc = mi_cmd_str(&mc) ? mi_gdb_exec_sync(c->ranks[r].gdb,
-                                                mi_cmd_str(&mc), &rep, 10000)
-                             : -1;
-    if (mi_cmd_str(&mc))
-        mi_reply_release(&rep);
-    mi_cmd_release(&mc);
-    return rc == 0 ? 0 : -1;
-}
-
-static int load_regs(struct con *c, int r, const long long *v)
-{
-    int bad = 0;
-    for (size_t i = 0; i < NREGS; i++) {
-        char e[96];
-        snprintf(e, sizeof e, "$%s = %lld", regs[i], v[i]);
-        int ok = eval_do(c, r, e) == 0;
-        if (!ok)
-            fprintf(stderr, "drdb: rank %d: register %s could not be "
-                    "written back\n", r, regs[i]);
-        bad += !ok;
-    }
-    return bad ? -1 : 0;
-}
 
 /* The NUL-terminated string at address expression ADDR (at most MAX). */
 static char *read_cstr(struct con *c, int r, const char *addr, size_t max)
@@ -214,22 +144,17 @@ static int write_cstr(struct con *c, int r, const char *addr, const char *s)
     return rc == 0 ? 0 : -1;
 }
 
-/* Resumes rank R at SYMBOL and waits for its stop; 0 when it stopped in a
- * function whose name starts with WANT. */
-static int jump_to(struct con *c, int r, const char *symbol, const char *want)
+/* Resumes rank R at SYMBOL ("name" or "*address") and waits for its
+ * stop. */
+static void jump_to(struct con *c, int r, const char *symbol)
 {
     struct con_rank *k = &c->ranks[r];
     if (k->ck && !k->ck->hooks) {
-        static const char *const hooks[] = {"drdb_restored_hook",
-                                            "drdb_ckpt_taken_hook",
-                                            "drdb_ckpt_failed_hook"};
-        for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
-            char mi[96];
-            struct mi_reply rep;
-            snprintf(mi, sizeof mi, "-break-insert %s", hooks[i]);
-            mi_gdb_exec_sync(k->gdb, mi, &rep, 10000);
-            mi_reply_release(&rep);
-        }
+        /* a rollback to a stub's checkpoint ends there */
+        struct mi_reply rep;
+        mi_gdb_exec_sync(k->gdb, "-break-insert drdb_restored_hook", &rep,
+                         10000);
+        mi_reply_release(&rep);
         k->ck->hooks = 1;
     }
     char mi[128];
@@ -240,16 +165,13 @@ static int jump_to(struct con *c, int r, const char *symbol, const char *want)
     k->reason[0] = '\0';
     if (mi_gdb_send(k->gdb, mi, 0, NULL, NULL) < 0) {
         k->state = CON_LOST;
-        return -1;
+        return;
     }
     struct rankset one;
     rs_init(&one, c->nranks);
     rs_add(&one, r);
-    int rc = con_wait(c, &one, 1);
+    con_wait(c, &one, 1);
     rs_release(&one);
-    if (rc < 0 || k->state != CON_STOPPED)
-        return -1;
-    return strncmp(k->where, want, strlen(want)) == 0 ? 0 : 1;
 }
 
 /* ---- the list of a rank's checkpoints ------------------------------------- */
@@ -263,6 +185,7 @@ struct cand {
     unsigned long long pages, bytes;
     int external;
     int at_event;
+    unsigned long long pc; /* where a debugger's checkpoint resumes */
     char path[8400];
 };
 
@@ -306,9 +229,9 @@ static int list_cands(struct con *c, int r, struct cand **out)
                 break;
             struct cand x = {0};
             int ext = 0, inf = 0;
-            if (sscanf(line, "%ld %ld %lld %lf %llu %llu %d %d", &x.num,
+            if (sscanf(line, "%ld %ld %lld %lf %llu %llu %d %d %llx", &x.num,
                        &x.parent, &x.event, &x.time, &x.pages, &x.bytes, &ext,
-                       &inf) != 8)
+                       &inf, &x.pc) != 9)
                 continue;
             x.external = ext;
             snprintf(x.id, sizeof x.id, "%ld", x.num);
@@ -380,27 +303,43 @@ static int set_arg(struct con *c, const struct rankset *set, const char *a,
     return 0;
 }
 
-/* GDB resumes a thread whose pc the debugger changed without stepping over
- * a breakpoint there: it would report it hit at once. A temporary
- * breakpoint at the pc and a jump there make that stop now, quietly, so
- * the user's next command starts as from a normal stop. */
-static void settle(struct con *c, int r, long long pc)
+/* A temporary breakpoint at PC: its number, or 0. */
+static long tbreak_at(struct con *c, int r, unsigned long long pc)
 {
-    struct con_rank *k = &c->ranks[r];
-    char mi[96], where[256], reason[256];
+    char mi[96];
     struct mi_reply rep;
-    int at = k->at_event;
-    snprintf(where, sizeof where, "%s", k->where);
-    snprintf(reason, sizeof reason, "%s", k->reason);
-    snprintf(mi, sizeof mi, "-break-insert -t *%lld", pc);
-    if (mi_gdb_exec_sync(k->gdb, mi, &rep, 10000) == 0) {
-        snprintf(mi, sizeof mi, "*%lld", pc);
-        jump_to(c, r, mi, "");
-    }
+    long long n = 0;
+    snprintf(mi, sizeof mi, "-break-insert -t *%#llx", pc);
+    if (mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000) == 0)
+        mi_get_int(rep.record, "bkpt.number", &n);
     mi_reply_release(&rep);
-    snprintf(k->where, sizeof k->where, "%s", where);
-    snprintf(k->reason, sizeof k->reason, "%s", reason);
-    k->at_event = at;
+    return (long)n;
+}
+
+/* Deletes breakpoint N if it is still there (a temporary one that was hit
+ * is gone already). */
+static void untbreak(struct con *c, int r, long n)
+{
+    char mi[64];
+    struct mi_reply rep;
+    if (n <= 0 || !c->ranks[r].gdb)
+        return;
+    snprintf(mi, sizeof mi, "-break-delete %ld", n);
+    mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000);
+    mi_reply_release(&rep);
+}
+
+/* Rank R's pc, and where the trampolines resume it: 0 when it fails. */
+static unsigned long long set_resume_pc(struct con *c, int r)
+{
+    int ok;
+    long long pc = con_eval_int(c, r, "(long)$pc", &ok);
+    if (!ok)
+        return 0;
+    char e[64];
+    snprintf(e, sizeof e, "drdb_ckpt_pc = %lld", pc);
+    con_eval_int(c, r, e, &ok);
+    return ok ? (unsigned long long)pc : 0;
 }
 
 /* ---- checkpoint ------------------------------------------------------------ */
@@ -409,7 +348,6 @@ static long take_one(struct con *c, int r)
 {
     struct con_rank *k = &c->ranks[r];
     struct con_ckpt_rank *q = ck(k);
-    struct con_ckreg reg = {0};
     if (!k->gdb) {
         fprintf(stderr, "drdb: rank %d is not replayed ('replay @%d' starts "
                 "it)\n", r, r);
@@ -420,50 +358,47 @@ static long take_one(struct con *c, int r)
                 r, con_state_name(k->state));
         return -1;
     }
-    if (!q || save_regs(c, r, reg.v) < 0)
-        return -1;
     int ok;
-    long long ev = con_eval_int(c, r, "drdb_ckpt_event_tag = drdb_event", &ok);
-    if (!ok) {
+    long last = (long)con_eval_int(c, r, "drdb_ckpt_last", &ok);
+    con_eval_int(c, r, "drdb_ckpt_event_tag = drdb_event", &ok);
+    unsigned long long pc = ok ? set_resume_pc(c, r) : 0;
+    if (!q || !pc) {
         fprintf(stderr, "drdb: rank %d: no checkpoint library in this "
                 "process (DRDB_CKPT=off?)\n", r);
         return -1;
     }
-    reg.event = (uint64_t)ev;
-    reg.at_event = k->at_event;
-    snprintf(reg.where, sizeof reg.where, "%s", k->where);
-    char reason[256];
+    char where[256], reason[256];
+    int at = k->at_event;
+    snprintf(where, sizeof where, "%s", k->where);
     snprintf(reason, sizeof reason, "%s", k->reason);
-    int rc = jump_to(c, r, "drdb_ckpt_take_trampoline", "drdb_ckpt_taken_hook");
-    long id = -1;
-    if (rc == 0) {
-        id = con_eval_int(c, r, "drdb_ckpt_last", &ok);
-    } else if (k->state == CON_STOPPED) {
-        char *m = read_cstr(c, r, "drdb_ckpt_msg", 512);
-        fprintf(stderr, "drdb: rank %d: no checkpoint: %s\n", r,
-                m && *m ? m : "the library failed");
-        free(m);
-    }
+    long tb = tbreak_at(c, r, pc);
+    jump_to(c, r, "drdb_ckpt_take_trampoline");
+    untbreak(c, r, tb);
     if (k->state != CON_STOPPED) {
         fprintf(stderr, "drdb: rank %d: lost while checkpointing: %s\n", r,
                 k->reason);
         return -1;
     }
-    load_regs(c, r, reg.v);
-    /* back where it was */
-    snprintf(k->where, sizeof k->where, "%s", reg.where);
+    /* back where it was, as it was */
+    snprintf(k->where, sizeof k->where, "%s", where);
     snprintf(k->reason, sizeof k->reason, "%s", reason);
-    k->at_event = reg.at_event;
-    settle(c, r, reg.v[NREGS - 1]);
+    k->at_event = at;
+    if (at)
+        con_select_user_frame(c, k);
+    long id = (long)con_eval_int(c, r, "drdb_ckpt_last", &ok);
     con_eval_int(c, r, "drdb_ckpt_event_tag = 18446744073709551615", &ok);
-    if (id <= 0)
+    if (id == last) {
+        char *m = read_cstr(c, r, "drdb_ckpt_msg", 512);
+        fprintf(stderr, "drdb: rank %d: no checkpoint: %s\n", r,
+                m && *m ? m : "the library failed");
+        free(m);
         return -1;
-    reg.id = id;
-    struct con_ckreg *n = realloc(q->ext, (size_t)(q->next + 1) * sizeof *n);
-    if (!n)
-        return -1;
-    q->ext = n;
-    q->ext[q->next++] = reg;
+    }
+    struct con_ckext *n = realloc(q->ext, (size_t)(q->next + 1) * sizeof *n);
+    if (n) {
+        q->ext = n;
+        q->ext[q->next++] = (struct con_ckext){id, at};
+    }
     return id;
 }
 
@@ -594,13 +529,17 @@ static int roll_one(struct con *c, int r, const char *id)
                 "in memory ended with it\n", r);
         return -1;
     }
-    struct con_ckreg *ext = NULL;
-    for (int i = 0; !shadow && q && i < q->next; i++)
-        if (q->ext[i].id == num)
-            ext = &q->ext[i];
-    long long before[NREGS];
-    if (save_regs(c, r, before) < 0)
-        return -1;
+    /* A checkpoint `checkpoint` took resumes at its pc: a breakpoint there
+     * stops it. */
+    unsigned long long tpc = 0;
+    if (!shadow) {
+        struct cand *v = NULL;
+        int n = list_cands(c, r, &v);
+        for (int i = 0; i < n; i++)
+            if (v[i].id[0] != 's' && v[i].num == num && v[i].external)
+                tpc = v[i].pc;
+        free(v);
+    }
     int ok;
     if (shadow && write_cstr(c, r, "drdb_ckpt_target_path", path) < 0) {
         fprintf(stderr, "drdb: rank %d: cannot pass the file name\n", r);
@@ -609,7 +548,8 @@ static int roll_one(struct con *c, int r, const char *id)
     char e[64];
     snprintf(e, sizeof e, "drdb_ckpt_target = %ld", shadow ? -1L : num);
     con_eval_int(c, r, e, &ok);
-    if (!ok) {
+    unsigned long long pc = ok ? set_resume_pc(c, r) : 0;
+    if (!pc) {
         fprintf(stderr, "drdb: rank %d: no checkpoint library in this "
                 "process\n", r);
         return -1;
@@ -618,23 +558,30 @@ static int roll_one(struct con *c, int r, const char *id)
     snprintf(where, sizeof where, "%s", k->where);
     snprintf(reason, sizeof reason, "%s", k->reason);
     int at = k->at_event;
-    int rc = jump_to(c, r, "drdb_ckpt_restore_trampoline", "drdb_restored_hook");
-    if (rc != 0) {
-        if (k->state != CON_STOPPED) {
-            fprintf(stderr, "drdb: rank %d: lost in the rollback: %s\n", r,
-                    k->reason);
-            return -1;
-        }
-        char *m = read_cstr(c, r, "drdb_ckpt_msg", 512);
+    long tb0 = tbreak_at(c, r, pc), tb1 = tpc ? tbreak_at(c, r, tpc) : 0;
+    jump_to(c, r, "drdb_ckpt_restore_trampoline");
+    untbreak(c, r, tb0);
+    untbreak(c, r, tb1);
+    if (k->state != CON_STOPPED) {
+        fprintf(stderr, "drdb: rank %d: lost in the rollback: %s\n", r,
+                k->reason);
+        return -1;
+    }
+    int in_stub = strncmp(k->where, "drdb_restored_hook", 18) == 0;
+    char *m = in_stub ? NULL : read_cstr(c, r, "drdb_ckpt_msg", 512);
+    if (!in_stub && (!m || *m)) {
         fprintf(stderr, "drdb: rank %d: no rollback to %s: %s\n", r, id,
                 m && *m ? m : "the library failed");
         free(m);
-        load_regs(c, r, before);
+        /* it came back where it was */
         snprintf(k->where, sizeof k->where, "%s", where);
         snprintf(k->reason, sizeof k->reason, "%s", reason);
         k->at_event = at;
+        if (at)
+            con_select_user_frame(c, k);
         return -1;
     }
+    free(m);
     /* The console's own settings in the stub, as they were before. */
     con_eval_int(c, r, "drdb_stop_event = 18446744073709551615", &ok);
     if (c->ckpt_interval >= 0) {
@@ -646,17 +593,12 @@ static int roll_one(struct con *c, int r, const char *id)
         con_eval_int(c, r, e, &ok);
     }
     long long ev = con_eval_int(c, r, "drdb_event", &ok);
-    if (ext) {
-        load_regs(c, r, ext->v);
-        settle(c, r, ext->v[NREGS - 1]);
-        snprintf(k->where, sizeof k->where, "%s", ext->where);
-        k->at_event = ext->at_event;
-        if (k->at_event) /* taken in the stub's stop hook */
-            con_select_user_frame(c, k);
-    } else {
-        con_select_user_frame(c, k);
+    /* in the stub (its own checkpoint, or one taken before an event):
+     * the program's frame */
+    if (in_stub)
         k->at_event = 1;
-    }
+    if (k->at_event)
+        con_select_user_frame(c, k);
     snprintf(k->reason, sizeof k->reason,
              "rolled back to checkpoint %s (before event %lld)", id, ev);
     return 0;

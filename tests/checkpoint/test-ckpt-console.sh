@@ -122,6 +122,28 @@ else
     show "$tmp/sets" "$tmp/sets.err"
 fi
 
+# ---- every register comes back: general, SSE, AVX, AVX-512 when present
+regs="r12 xmm5.v2_int64[1]"
+grep -qw avx /proc/cpuinfo && regs="$regs ymm7.v4_int64[3]"
+grep -qw avx512f /proc/cpuinfo && regs="$regs zmm20.v8_int64[6] k3"
+set --
+for x in $regs; do set -- "$@" "print \$$x = 4242"; done
+set -- "$@" checkpoint
+for x in $regs; do set -- "$@" "print \$$x = 7"; done
+set -- "$@" "rollback 1"
+for x in $regs; do set -- "$@" "print \$$x"; done
+batch regs run -- "break marker" continue "$@"
+good=1
+for x in $regs; do
+    grep -qxF "[0] \$$x = 4242" "$tmp/regs" || good=0
+done
+if [ "$(rc regs)" = 0 ] && [ $good = 1 ]; then
+    ok "registers restored by a rollback: $regs"
+else
+    fail "registers ($regs)"
+    show "$tmp/regs" "$tmp/regs.err"
+fi
+
 # ---- automatic checkpoints: goto and prev-event go back through them
 # (set once the ranks run: the first checkpoint at the next MPI call)
 batch auto run --ranks 0-1 -- "set checkpoint-every 2" "goto 6" checkpoints \
