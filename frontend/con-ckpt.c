@@ -41,6 +41,7 @@ struct con_ckpt_rank {
     struct con_ckext *ext; /* the checkpoints `checkpoint` took */
     int next;
     int hooks;             /* the breakpoint on drdb_restored_hook is set */
+    int at_exit;           /* GDB stops the rank before it exits */
     pid_t shadow;          /* its drain process (group leader); 0: none */
     int shadow_status;     /* -1 running, else the wait status */
     char shadow_dir[4200];
@@ -329,10 +330,15 @@ static void untbreak(struct con *c, int r, long n)
     mi_reply_release(&rep);
 }
 
-/* Rank R's pc, and where the trampolines resume it: 0 when it fails. */
+/* Rank R's pc, and where the trampolines resume it: 0 when it fails.
+ * (Frame 0's: the user may have selected the program's frame above the
+ * stub's; the caller selects it again.) */
 static unsigned long long set_resume_pc(struct con *c, int r)
 {
     int ok;
+    struct mi_reply rep;
+    mi_gdb_exec_sync(c->ranks[r].gdb, "-stack-select-frame 0", &rep, 10000);
+    mi_reply_release(&rep);
     long long pc = con_eval_int(c, r, "(long)$pc", &ok);
     if (!ok)
         return 0;
@@ -399,6 +405,7 @@ static long take_one(struct con *c, int r)
         q->ext = n;
         q->ext[q->next++] = (struct con_ckext){id, at};
     }
+    con_ckpt_keep_at_exit(c, r);
     return id;
 }
 
@@ -601,6 +608,7 @@ static int roll_one(struct con *c, int r, const char *id)
         con_select_user_frame(c, k);
     snprintf(k->reason, sizeof k->reason,
              "rolled back to checkpoint %s (before event %lld)", id, ev);
+    con_ckpt_keep_at_exit(c, r);
     return 0;
 }
 
@@ -659,6 +667,22 @@ void con_ckpt_forget(struct con_rank *k)
     k->ck->ext = NULL;
     k->ck->next = 0;
     k->ck->hooks = 0;
+    k->ck->at_exit = 0;
+}
+
+/* A rank with checkpoints stops before it exits (exit_group), so that they
+ * stay restorable: `continue` then ends it. */
+void con_ckpt_keep_at_exit(struct con *c, int r)
+{
+    struct con_rank *k = &c->ranks[r];
+    struct con_ckpt_rank *q = ck(k);
+    if (!q || q->at_exit || !k->gdb)
+        return;
+    struct mi_reply rep;
+    if (mi_gdb_exec_sync(k->gdb, "-interpreter-exec console \"catch syscall "
+                         "exit_group\"", &rep, 10000) == 0)
+        q->at_exit = 1;
+    mi_reply_release(&rep);
 }
 
 /* ---- shadow ---------------------------------------------------------------- */
@@ -1008,6 +1032,8 @@ int con_ckpt_set(struct con *c, const char *what, const char *val)
         snprintf(e, sizeof e, every ? "drdb_ckpt_every = %.0f"
                                     : "drdb_ckpt_interval = %g", v);
         con_eval_int(c, r, e, &ok);
+        if (v > 0)
+            con_ckpt_keep_at_exit(c, r);
     }
     return 0;
 }

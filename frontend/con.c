@@ -383,6 +383,11 @@ static void on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     k->at_event = func && strcmp(func, "drdb_stop_hook") == 0;
     if (func && strcmp(func, "drdb_ckpt_segv_hook") == 0)
         snprintf(k->reason, sizeof k->reason, "signal SIGSEGV");
+    const char *sc = mi_get_str(rec, "syscall-name");
+    if (strcmp(reason, "syscall-entry") == 0 && sc &&
+        strcmp(sc, "exit_group") == 0)
+        snprintf(k->reason, sizeof k->reason, "about to exit (its "
+                 "checkpoints can still be restored; continue ends it)");
 }
 
 /* A reply nobody reads: a failure marks the rank. */
@@ -727,6 +732,9 @@ static void setup_rank(struct con *c, struct con_rank *k)
         snprintf(num, sizeof num, "%lld", c->ckpt_every);
         send_console(k, "set environment DRDB_CKPT_EVERY=%s%s", num, "");
     }
+    /* with checkpoints, the rank stops before it exits (con-ckpt.c) */
+    if (c->ckpt_every > 0 || c->ckpt_interval > 0)
+        send_console(k, "catch syscall exit_group%s%s", "", "");
     if (mprotect_backend()) {
         send_console(k, "handle SIGSEGV nostop noprint pass%s%s", "", "");
         send_setup(k, "-break-insert -f drdb_ckpt_segv_hook");

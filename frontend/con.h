@@ -214,6 +214,7 @@ int con_cmd_shadow(struct con *c, const struct rankset *set, const char *a);
 int con_ckpt_set(struct con *c, const char *what, const char *val);
 int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur);
 void con_ckpt_forget(struct con_rank *k);
+void con_ckpt_keep_at_exit(struct con *c, int r);
 void con_ckpt_status(struct con *c, int r, char *buf, size_t len);
 void con_ckpt_close(struct con *c);
 

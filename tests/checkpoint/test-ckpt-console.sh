@@ -8,6 +8,7 @@
 #  - for each backend: checkpoint where the rank stopped, run on, roll back:
 #    every region, the backtrace, and the output of running forward again
 #    as the first time;
+#  - a rank with checkpoints stops before it exits, to go back still;
 #  - automatic checkpoints: goto and prev-event go back through them;
 #  - a shadow: its checkpoint restored into the foreground (a jump forward
 #    without running) gives the variables running forward gives;
@@ -120,6 +121,23 @@ if [ "$(rc sets)" = 0 ] &&
 else
     fail "@SET / next after a checkpoint (exit $(rc sets))"
     show "$tmp/sets" "$tmp/sets.err"
+fi
+
+# ---- a checkpoint before an event (the program's frame selected, the pc
+# in the stub), run to the end: the rank stops before it exits, and can
+# still go back
+batch atexit run -- "goto 3" checkpoint continue "rollback 1" \
+    "assert phase == 2" continue continue
+if [ "$(rc atexit)" = 0 ] &&
+    grep -Eq '^\[0\] .*, about to exit \(its checkpoints can still be restored; continue ends it\)$' \
+        "$tmp/atexit" &&
+    grep -qxF "[0] exited: exited with status 0" "$tmp/atexit" &&
+    [ "$(grep -c '^\[0\] rank 0 phase 4 sum 9 check 0$' "$tmp/atexit")" = 2 ] &&
+    ! grep -q SIGSEGV "$tmp/atexit"; then
+    ok "checkpoint before an event, run to the end: stopped before exit, rolled back, run again"
+else
+    fail "checkpoint before an event / at exit (exit $(rc atexit))"
+    show "$tmp/atexit" "$tmp/atexit.err"
 fi
 
 # ---- every register comes back: general, SSE, AVX, AVX-512 when present
