@@ -313,10 +313,43 @@ static void on_exec_reply(struct mi_gdb *g, const struct mi_reply *r,
     }
 }
 
+/* Ranks of SET stopped before an event (in the stub, the program's frame
+ * selected) first finish the stub's frames, so that next, step and until
+ * step over the MPI call in the program's code, not in the stub's. */
+static void leave_stub(struct con *c, const struct rankset *set)
+{
+    struct rankset in;
+    rs_init(&in, c->nranks);
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED ||
+            k->user_level < 1)
+            continue;
+        char mi[64];
+        struct mi_reply rep;
+        snprintf(mi, sizeof mi, "-stack-select-frame %d", k->user_level - 1);
+        int ok = mi_gdb_exec_sync(k->gdb, mi, &rep, 10000) == 0;
+        mi_reply_release(&rep);
+        if (!ok)
+            continue;
+        k->state = CON_RUNNING;
+        if (mi_gdb_send(k->gdb, "-exec-finish", 0, on_exec_reply, k) < 0)
+            k->state = CON_LOST;
+        else
+            rs_add(&in, r);
+    }
+    if (rs_count(&in))
+        con_wait(c, &in, 1);
+    rs_release(&in);
+}
+
 static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
                     int background)
 {
     int rc = 0;
+    if (strcmp(mi, "-exec-next") == 0 || strcmp(mi, "-exec-step") == 0 ||
+        strcmp(mi, "-exec-until") == 0)
+        leave_stub(c, set);
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
@@ -495,6 +528,7 @@ void con_select_user_frame(struct con *c, struct con_rank *k)
             char mi[64];
             snprintf(mi, sizeof mi, "-stack-select-frame %s",
                      lv && lv->str ? lv->str : "0");
+            k->user_level = lv && lv->str ? atoi(lv->str) : 0;
             struct mi_reply r2;
             mi_gdb_exec_sync(k->gdb, mi, &r2, 10000);
             mi_reply_release(&r2);

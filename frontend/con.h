@@ -77,6 +77,7 @@ struct con_rank {
     char reason[256];     /* why it stopped, exited or was lost */
     int changed;          /* stopped or exited since a command looked */
     int at_event;         /* stopped in drdb_stop_hook (goto) */
+    int user_level;       /* then: the program's frame (selected) */
     int hung;             /* lost to a timeout: its GDB is to be ended */
     char outbuf[1024];    /* program output: the unfinished line */
     size_t outlen;

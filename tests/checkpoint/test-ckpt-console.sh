@@ -140,6 +140,14 @@ else
     show "$tmp/atexit" "$tmp/atexit.err"
 fi
 
+# ---- before an event, next steps over the MPI call in the program's code
+# (not into the stub's frames)
+call=$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1)
+batch nextover run -- "goto 2" next
+has "next after goto: the program's next line" "$tmp/nextover" \
+    "[0] main () at ../tests/checkpoint/ckpt-mpi.c:$call, before event 2 (MPI_Allreduce)" \
+    "[0] main () at ../tests/checkpoint/ckpt-mpi.c:$((call + 1)), end-stepping-range"
+
 # ---- every register comes back: general, SSE, AVX, AVX-512 when present
 regs="r12 xmm5.v2_int64[1]"
 grep -qw avx /proc/cpuinfo && regs="$regs ymm7.v4_int64[3]"
