@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= sizeof *h) {
         struct ck_hdr c = *h;
         if (c.nregs <= MAXREG && c.nfds <= 1024 && c.nstr <= STRMAX &&
-            c.npages <= (1UL << 20)) {
+            c.xctx_len <= XCTX_MAX && c.npages <= (1UL << 20)) {
             layout_sizes(&c);
             if (c.total <= size && h->regs_off == c.regs_off &&
                 h->data_off == c.data_off && h->total == c.total)
