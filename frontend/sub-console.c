@@ -246,10 +246,14 @@ static void commands_markdown(void)
            "table (`frontend/con-cmd.c`). Any command may be prefixed by "
            "`@SET` to run on a rank set once; `focus SET` changes the "
            "default.\n\n| command | alias | what it does |\n|---|---|---|\n");
-    for (int i = 0; i < con_ncmds; i++)
-        printf("| `%s` | %s | %s |\n", con_cmds[i].usage,
-               con_cmds[i].alias ? con_cmds[i].alias : "",
+    for (int i = 0; i < con_ncmds; i++) {
+        /* a '|' splits a table cell, even in a code span: escaped */
+        fputs("| `", stdout);
+        for (const char *u = con_cmds[i].usage; *u; u++)
+            fputs(*u == '|' ? "\\|" : (char[]){*u, 0}, stdout);
+        printf("` | %s | %s |\n", con_cmds[i].alias ? con_cmds[i].alias : "",
                con_cmds[i].summary);
+    }
 }
 
 static int start(int argc, char **argv, int batch_cmd)
