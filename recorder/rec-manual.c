@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "rec.h"
+#include "reqtab.h"
 
 void rec_open(void);
 void rec_close(void);
@@ -19,75 +20,19 @@ void rec_close(void);
  * each completion logs the buffer again.
  */
 _Static_assert(sizeof(struct rec_buf) == 56, "keep table entries small");
-static struct rec_buf *reqs;
-static size_t reqs_cap, reqs_used;
-
-static size_t req_hash(MPI_Request r)
-{
-    return ((unsigned)r * 2654435761u) & (reqs_cap - 1);
-}
+static struct reqtab reqs = REQTAB_INIT(struct rec_buf, req, MPI_REQUEST_NULL);
 
 static struct rec_buf *req_find(MPI_Request r)
 {
-    if (!reqs_cap || r == MPI_REQUEST_NULL)
-        return NULL;
-    for (size_t i = req_hash(r);; i = (i + 1) & (reqs_cap - 1)) {
-        if (reqs[i].req == r)
-            return &reqs[i];
-        if (reqs[i].req == MPI_REQUEST_NULL)
-            return NULL;
-    }
-}
-
-static void req_remove(struct rec_buf *e)
-{
-    /* Backward-shift deletion keeps probe chains intact. */
-    size_t i = (size_t)(e - reqs);
-    reqs[i].req = MPI_REQUEST_NULL;
-    reqs_used--;
-    for (size_t j = (i + 1) & (reqs_cap - 1); reqs[j].req != MPI_REQUEST_NULL;
-         j = (j + 1) & (reqs_cap - 1)) {
-        struct rec_buf moved = reqs[j];
-        reqs[j].req = MPI_REQUEST_NULL;
-        reqs_used--;
-        size_t k = req_hash(moved.req);
-        while (reqs[k].req != MPI_REQUEST_NULL)
-            k = (k + 1) & (reqs_cap - 1);
-        reqs[k] = moved;
-        reqs_used++;
-    }
+    return reqtab_find(&reqs, r);
 }
 
 static void req_insert(const struct rec_buf *e)
 {
-    if ((reqs_used + 1) * 2 > reqs_cap) {
-        size_t old_cap = reqs_cap;
-        struct rec_buf *old = reqs;
-        reqs_cap = reqs_cap ? reqs_cap * 2 : 1024;
-        reqs = malloc(reqs_cap * sizeof *reqs);
-        if (!reqs) {
-            fputs("drdb-record: out of memory for the request table\n",
-                  stderr);
-            abort();
-        }
-        for (size_t i = 0; i < reqs_cap; i++)
-            reqs[i].req = MPI_REQUEST_NULL;
-        reqs_used = 0;
-        for (size_t i = 0; i < old_cap; i++)
-            if (old[i].req != MPI_REQUEST_NULL)
-                req_insert(&old[i]);
-        free(old);
+    if (reqtab_put(&reqs, e) < 0) {
+        fputs("drdb-record: out of memory for the request table\n", stderr);
+        abort();
     }
-    struct rec_buf *cur = req_find(e->req);
-    if (cur) {
-        *cur = *e;
-        return;
-    }
-    size_t i = req_hash(e->req);
-    while (reqs[i].req != MPI_REQUEST_NULL)
-        i = (i + 1) & (reqs_cap - 1);
-    reqs[i] = *e;
-    reqs_used++;
 }
 
 void rec_req_add(const struct rec_buf *b)
@@ -172,7 +117,7 @@ static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
     if (e) {
         rec_put_buf(rec, arg, elem, e, bytes);
         if (!(e->flags & REC_PERSISTENT))
-            req_remove(e);
+            reqtab_remove(&reqs, e);
     }
 }
 
@@ -561,7 +506,7 @@ int MPI_Request_free(MPI_Request *request)
 {
     struct rec_buf *e = rec_on ? req_find(*request) : NULL;
     if (e)
-        req_remove(e);
+        reqtab_remove(&reqs, e);
     if (!rec_on)
         return PMPI_Request_free(request);
     MPI_Request before = *request;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "reqtab.h"
 #include "rpl.h"
 
 /* ---- the debugger hooks (drdb-hooks.h) --------------------------------- */
@@ -664,69 +665,18 @@ static int fn_is_neighbor(int fn)
     return strstr(log_func_name(fn), "eighbor_") != NULL;
 }
 
-static struct req_entry *reqs;
-static size_t reqs_cap, reqs_used;
-
-static size_t req_hash(MPI_Request r)
-{
-    return ((unsigned)r * 2654435761u) & (reqs_cap - 1);
-}
+static struct reqtab reqs =
+    REQTAB_INIT(struct req_entry, req, MPI_REQUEST_NULL);
 
 static struct req_entry *req_find(MPI_Request r)
 {
-    if (!reqs_cap || r == MPI_REQUEST_NULL)
-        return NULL;
-    for (size_t i = req_hash(r);; i = (i + 1) & (reqs_cap - 1)) {
-        if (reqs[i].req == r)
-            return &reqs[i];
-        if (reqs[i].req == MPI_REQUEST_NULL)
-            return NULL;
-    }
-}
-
-static void req_put(const struct req_entry *e);
-
-static void req_remove(struct req_entry *e)
-{
-    size_t i = (size_t)(e - reqs);
-    reqs[i].req = MPI_REQUEST_NULL;
-    reqs_used--;
-    for (size_t j = (i + 1) & (reqs_cap - 1); reqs[j].req != MPI_REQUEST_NULL;
-         j = (j + 1) & (reqs_cap - 1)) {
-        struct req_entry moved = reqs[j];
-        reqs[j].req = MPI_REQUEST_NULL;
-        reqs_used--;
-        req_put(&moved);
-    }
+    return reqtab_find(&reqs, r);
 }
 
 static void req_put(const struct req_entry *e)
 {
-    if ((reqs_used + 1) * 2 > reqs_cap) {
-        size_t old_cap = reqs_cap;
-        struct req_entry *old = reqs;
-        reqs_cap = reqs_cap ? reqs_cap * 2 : 1024;
-        reqs = malloc(reqs_cap * sizeof *reqs);
-        if (!reqs)
-            rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
-        for (size_t i = 0; i < reqs_cap; i++)
-            reqs[i].req = MPI_REQUEST_NULL;
-        reqs_used = 0;
-        for (size_t i = 0; i < old_cap; i++)
-            if (old[i].req != MPI_REQUEST_NULL)
-                req_put(&old[i]);
-        free(old);
-    }
-    struct req_entry *cur = req_find(e->req);
-    if (cur) {
-        *cur = *e;
-        return;
-    }
-    size_t i = req_hash(e->req);
-    while (reqs[i].req != MPI_REQUEST_NULL)
-        i = (i + 1) & (reqs_cap - 1);
-    reqs[i] = *e;
-    reqs_used++;
+    if (reqtab_put(&reqs, e) < 0)
+        rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
 }
 
 void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
@@ -791,5 +741,5 @@ void rpl_req_done(MPI_Request req, int force)
 {
     struct req_entry *e = req_find(req);
     if (e && (force || !e->persistent))
-        req_remove(e);
+        reqtab_remove(&reqs, e);
 }
