@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "grow.h"
 #include "rec.h"
 
 /* ---- the tables ---------------------------------------------------------- */
@@ -68,21 +69,14 @@ enum {
     /* else: those to this target rank (unlock, flush, flush_local) */
 };
 
-static void *grow(void *arr, size_t *cap, size_t need, size_t esize)
+/* Room for NEED elements in *PP (out of memory: abort). */
+static void need(void *pp, size_t *cap, size_t n, size_t esize)
 {
-    if (need <= *cap)
-        return arr;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(arr, n * esize);
-    if (!p) {
+    if (arr_grow(pp, cap, n, esize) < 0) {
         fputs("drdb-record: out of memory for the RMA window table\n",
               stderr);
         abort();
     }
-    *cap = n;
-    return p;
 }
 
 /* A new region of WIN at BASE. Its shadow starts as a copy of the memory
@@ -93,7 +87,7 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t esize)
 static struct region *region_add_shadow(MPI_Win win, void *base, size_t size,
                                         int allocated, uint8_t *shadow)
 {
-    regions = grow(regions, &regions_cap, nregions + 1, sizeof *regions);
+    need(&regions, &regions_cap, nregions + 1, sizeof *regions);
     struct region *g = &regions[nregions++];
     g->base = base;
     g->size = base ? size : 0;
@@ -138,7 +132,7 @@ static void region_drop(struct region *g)
 static void result_add(MPI_Win win, int target, void *buf, int64_t n,
                        MPI_Datatype type)
 {
-    results = grow(results, &results_cap, nresults + 1, sizeof *results);
+    need(&results, &results_cap, nresults + 1, sizeof *results);
     struct result *r = &results[nresults++];
     MPI_Datatype copy;
     r->own_type = ((unsigned)type >> 30) != 1 &&

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "rpl.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -56,24 +57,17 @@ static struct result *results;
 static size_t nresults, results_cap;
 static uint64_t next_result;
 
-static void *grow(void *arr, size_t *cap, size_t need, size_t esize)
+/* Room for NEED elements in *PP (out of memory: the replay stops). */
+static void need(void *pp, size_t *cap, size_t n, size_t esize)
 {
-    if (need <= *cap)
-        return arr;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(arr, n * esize);
-    if (!p)
+    if (arr_grow(pp, cap, n, esize) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for RMA windows");
-    *cap = n;
-    return p;
 }
 
 static struct region *region_add(MPI_Win win, void *base, int64_t size,
                                  int flavor, int owned)
 {
-    regions = grow(regions, &regions_cap, nregions + 1, sizeof *regions);
+    need(&regions, &regions_cap, nregions + 1, sizeof *regions);
     struct region *g = &regions[nregions++];
     g->id = next_region++;
     g->win = win;
@@ -128,7 +122,7 @@ static void result_add(MPI_Win win, int target, void *buf, int64_t n,
 {
     if (target == MPI_PROC_NULL)
         return; /* as the recorder: nothing will be written */
-    results = grow(results, &results_cap, nresults + 1, sizeof *results);
+    need(&results, &results_cap, nresults + 1, sizeof *results);
     struct result *r = &results[nresults++];
     *r = (struct result){next_result++, win, buf, n, type, 0};
     r->type = type_copy(type, &r->own_type);
