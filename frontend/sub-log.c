@@ -80,22 +80,29 @@ void fe_event_brief(const struct log_event *ev, struct fe_event_info *info)
     info->malformed = rc < 0;
 }
 
+/* An event's peer and tag columns (32 bytes each): what a receive matched
+ * (from its status) beats what it asked for, which may be MPI_ANY_SOURCE /
+ * MPI_ANY_TAG. Left as they are when the event has none. */
+static void peer_tag(const struct fe_event_info *in, char *peer, char *tag)
+{
+    if (in->has_status) {
+        snprintf(peer, 32, "%d", in->st_source);
+        snprintf(tag, 32, "%d", in->st_tag);
+        return;
+    }
+    if (in->has_peer)
+        snprintf(peer, 32, "%" PRId64, in->peer);
+    if (in->has_tag)
+        snprintf(tag, 32, "%" PRId64, in->tag);
+}
+
 static void print_event(const struct log_event *ev)
 {
     struct fe_event_info in;
     char peer[32] = "-", tag[32] = "-", comm[32] = "-", count[32] = "-";
 
     fe_event_brief(ev, &in);
-    /* What a receive matched (from its status) beats what it asked for,
-     * which may be MPI_ANY_SOURCE / MPI_ANY_TAG. */
-    if (in.has_status) {
-        snprintf(peer, sizeof peer, "%d", in.st_source);
-        snprintf(tag, sizeof tag, "%d", in.st_tag);
-    }
-    if (in.has_peer && !in.has_status)
-        snprintf(peer, sizeof peer, "%" PRId64, in.peer);
-    if (in.has_tag && !in.has_status)
-        snprintf(tag, sizeof tag, "%" PRId64, in.tag);
+    peer_tag(&in, peer, tag);
     if (in.has_comm)
         snprintf(comm, sizeof comm, "%#" PRIx64, (uint64_t)(uint32_t)in.comm);
     if (in.has_count)
@@ -348,14 +355,7 @@ static void print_event_line(struct ev_run *x, int rank,
         if (m->comm >= 0)
             snprintf(comm, sizeof comm, "#%d", m->comm);
     } else {
-        if (in.has_status) {
-            snprintf(peer, sizeof peer, "%d", in.st_source);
-            snprintf(tag, sizeof tag, "%d", in.st_tag);
-        }
-        if (in.has_peer && !in.has_status)
-            snprintf(peer, sizeof peer, "%" PRId64, in.peer);
-        if (in.has_tag && !in.has_status)
-            snprintf(tag, sizeof tag, "%" PRId64, in.tag);
+        peer_tag(&in, peer, tag);
     }
     if (!m && in.has_comm) {
         int side;
