@@ -19,9 +19,15 @@ volatile uint64_t drdb_ckpt_every;
 
 int rpl_ckpt_on;
 static uint64_t next_every, chosen[256];
-static int nchosen, warned;
+static int nchosen, next_chosen, warned;
 static double next_time, t0;
 static unsigned calls;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 static double now(void)
 {
@@ -66,6 +72,7 @@ static void rpl_ckpt_init(void)
         chosen[nchosen++] = n;
         p = *end ? end + 1 : end;
     }
+    qsort(chosen, (size_t)nchosen, sizeof *chosen, cmp_u64);
     next_every = drdb_ckpt_every;
     next_time = t0 + drdb_ckpt_interval;
 }
@@ -74,9 +81,12 @@ int rpl_ckpt_due(uint64_t no)
 {
     if (no == drdb_checkpoint_event)
         return 1;
-    for (int i = 0; i < nchosen; i++)
-        if (chosen[i] == no)
-            return 1;
+    /* the chosen events, sorted: the next one's index (events only grow;
+     * a rollback brings the index back with the rest of the memory) */
+    while (next_chosen < nchosen && chosen[next_chosen] < no)
+        next_chosen++;
+    if (next_chosen < nchosen && chosen[next_chosen] == no)
+        return 1;
     if (drdb_ckpt_every && no >= next_every)
         return 1;
     /* the clock only every 16 calls: the interval is a minimum */

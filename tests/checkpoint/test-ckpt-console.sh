@@ -73,6 +73,19 @@ for b in uffd mprotect full; do
     fi
 done
 
+# DRDB_CKPT_EVENTS: exactly at the events listed, in any order
+mkdir "$tmp/chosen"
+DRDB_CKPT_EVENTS=5,2,3 DRDB_CKPT_DIR=$tmp/chosen "$drdb" replay --rank 0 \
+    "$tmp/run" > "$tmp/chosen.out" 2>&1
+if cmp -s "$tmp/chosen.out" "$tmp/out.0" &&
+    [ "$(ls "$tmp/chosen" | wc -l)" = 3 ]; then
+    ok "checkpoints at chosen events"
+else
+    fail "DRDB_CKPT_EVENTS"
+    show "$tmp/chosen.out"
+    ls "$tmp/chosen" | sed 's/^/#   /'
+fi
+
 # ---- each backend: checkpoint anywhere, roll back, run forward again
 for b in uffd mprotect full; do
     DRDB_CKPT_BACKEND=$b batch $b run -- "replay @0" \
