@@ -495,9 +495,11 @@ int con_cmd_checkpoints(struct con *c, const struct rankset *set0,
 
 /* ---- rollback -------------------------------------------------------------- */
 
-/* Rolls rank R to checkpoint ID ("3" or "s3"). 0, or -1 (the rank stays
- * where it was when the library refused). */
-static int roll_one(struct con *c, int r, const char *id)
+/* Rolls rank R to checkpoint ID ("3" or "s3"; KNOWN: its listing, when the
+ * caller has it). 0, or -1 (the rank stays where it was when the library
+ * refused). */
+static int roll_one(struct con *c, int r, const char *id,
+                    const struct cand *known)
 {
     struct con_rank *k = &c->ranks[r];
     struct con_ckpt_rank *q = ck(k);
@@ -538,8 +540,8 @@ static int roll_one(struct con *c, int r, const char *id)
     }
     /* A checkpoint `checkpoint` took resumes at its pc: a breakpoint there
      * stops it. */
-    unsigned long long tpc = 0;
-    if (!shadow) {
+    unsigned long long tpc = known && known->external ? known->pc : 0;
+    if (!shadow && !known) {
         struct cand *v = NULL;
         int n = list_cands(c, r, &v);
         for (int i = 0; i < n; i++)
@@ -625,7 +627,7 @@ int con_cmd_rollback(struct con *c, const struct rankset *set0, const char *a)
     }
     int rc = 0;
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && roll_one(c, r, a) < 0)
+        if (rs_has(set, r) && roll_one(c, r, a, NULL) < 0)
             rc = -1;
     con_print_where(c, set);
     rs_release(set);
@@ -652,7 +654,7 @@ int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur)
     if (best >= 0 && v[best].event > cur) {
         printf("[%d] rolling back to checkpoint %s (event %lld)\n", r,
                v[best].id, v[best].event);
-        rc = roll_one(c, r, v[best].id) == 0 ? 1 : -1;
+        rc = roll_one(c, r, v[best].id, &v[best]) == 0 ? 1 : -1;
     }
     free(v);
     return rc;
