@@ -260,14 +260,7 @@ static struct sigaction mp_old;
 static void segv(int sig, siginfo_t *si, void *uc)
 {
     uint64_t a = (uint64_t)si->si_addr & ~(PG - 1);
-    uint64_t lo = 0, hi = mp->narmed;
-    while (lo < hi) {
-        uint64_t m = (lo + hi) / 2;
-        if (mp->armed[m].end <= a)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+    uint64_t lo = ckt_first_after(mp->armed, mp->narmed, sizeof *mp->armed, a);
     if (si->si_code == SEGV_ACCERR && lo < mp->narmed &&
         mp->armed[lo].start <= a) {
         const struct ckt_armed *r = &mp->armed[lo];
@@ -315,14 +308,8 @@ int ckt_split(const struct ckt_state *t, const struct ck_reg *r,
     out[0] = *r;
     if (!t->narmed || (r->prot & PROT_WRITE))
         return 1;
-    uint64_t lo = 0, hi = t->narmed;
-    while (lo < hi) {
-        uint64_t m = (lo + hi) / 2;
-        if (t->armed[m].end <= r->start)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+    uint64_t lo =
+        ckt_first_after(t->armed, t->narmed, sizeof *t->armed, r->start);
     /* A protected mapping may have merged with a read-only neighbour of
      * the same file (ld.so's data after its relro part): cut it back at
      * the armed bounds. */

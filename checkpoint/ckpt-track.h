@@ -50,6 +50,10 @@ struct ckt_armed {
     int prot;
 };
 
+_Static_assert(offsetof(struct ck_reg, end) == 8 &&
+                   offsetof(struct ckt_armed, end) == 8,
+               "ckt_first_after reads the end of a range there");
+
 struct ckt_state {
     int uffd, pagemap, no_scan;
     struct ckt_armed *armed; /* mprotect: sorted */
@@ -57,6 +61,24 @@ struct ckt_state {
     void *altstack;
     char err[256];
 };
+
+/* Of N ranges sorted by address (elements of STRIDE bytes that start with
+ * uint64_t start, end: struct ck_reg, struct ckt_armed), the index of the
+ * first that ends after A (N: none). */
+static inline uint64_t ckt_first_after(const void *arr, uint64_t n,
+                                       size_t stride, uint64_t a)
+{
+    const char *p = arr;
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t m = (lo + hi) / 2;
+        if (((const uint64_t *)(const void *)(p + m * stride))[1] <= a)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
 
 int ckt_uffd_open(struct ckt_state *t, char *why, size_t len);
 int ckt_mprotect_open(struct ckt_state *t, char *why, size_t len);

@@ -540,14 +540,7 @@ int ckpt_init(const struct ckpt_opts *o, char *err, size_t errlen)
 /* Is [a,b) inside the base checkpoint's tracked regions? */
 static int in_base(uint64_t a, uint64_t b)
 {
-    uint64_t lo = 0, hi = S->nbase;
-    while (lo < hi) {
-        uint64_t m = (lo + hi) / 2;
-        if (S->baselay[m].end <= a)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+    uint64_t lo = ckt_first_after(S->baselay, S->nbase, sizeof *S->baselay, a);
     for (uint64_t i = lo; i < S->nbase && S->baselay[i].start < b; i++) {
         if (S->baselay[i].start > a)
             return 0;
@@ -848,14 +841,7 @@ static int nchildren(long id, int *child)
 static int through(const struct ck_hdr *h, uint64_t a)
 {
     const struct ck_reg *r = regs_of(h);
-    uint64_t lo = 0, hi = h->nregs;
-    while (lo < hi) {
-        uint64_t m = (lo + hi) / 2;
-        if (r[m].end <= a)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+    uint64_t lo = ckt_first_after(r, h->nregs, sizeof *r, a);
     return lo < h->nregs && r[lo].start <= a && (r[lo].kind & RK_TRACK) &&
            !(r[lo].kind & RK_COMPLETE);
 }
