@@ -33,6 +33,7 @@ set -u
 drdb=$1 mpiexec=$2 bench=$3
 shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 failed=0
 part_timeout=25   # seconds; each part takes a few seconds
 
@@ -94,24 +95,14 @@ printf '%-42s' "failed parts"
 for b in "${backends[@]}"; do printf ' %10s' "${val[$b,fail]:-none}"; done
 echo
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# wall CMD...: seconds the command took (its output in $tmp/out); exits on
-# failure.
-wall() {
-    local t0 t1
-    t0=$(date +%s.%N)
-    if ! "$@" > "$tmp/out" 2>&1; then
-        echo "bench-ckpt.sh: '$*' failed:" >&2
-        tail -n 10 "$tmp/out" >&2
-        exit 1
-    fi
-    t1=$(date +%s.%N)
+# ckwall CMD...: wall, and a checkpoint the stub could not take is noted
+ckwall() {
+    wall "$@"
     if grep -q '^drdb: .*checkpoint' "$tmp/out"; then
         echo "bench-ckpt.sh: checkpoint problem in '$*':" >&2
         grep '^drdb: .*checkpoint' "$tmp/out" | head -n 3 >&2
         touch "$tmp/ckpt-problem"   # a subshell: no variable
     fi
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
 }
 
 echo
@@ -137,14 +128,14 @@ for k in "$@"; do
     [ -n "$events" ] || { echo "bench-ckpt.sh: no event count for $name" >&2; exit 1; }
     every=$((events / 10)); [ $every -ge 1 ] || every=1
     mkdir "$run.ck"
-    DRDB_CKPT_EVERY=$every DRDB_CKPT_DIR=$run.ck wall "$drdb" replay --rank 0 "$run" > /dev/null
+    DRDB_CKPT_EVERY=$every DRDB_CKPT_DIR=$run.ck ckwall "$drdb" replay --rank 0 "$run" > /dev/null
     nck=$(find "$run.ck" -name 'ckpt-*.drdbck' | wc -l)
     rm -rf "$run.ck"
     plain=() on=() ck=()
     for i in 1 2 3 4 5; do
-        plain+=("$(wall "$drdb" replay --rank 0 "$run")")
-        on+=("$(DRDB_CKPT=on wall "$drdb" replay --rank 0 "$run")")
-        ck+=("$(DRDB_CKPT_EVERY=$every wall "$drdb" replay --rank 0 "$run")")
+        plain+=("$(ckwall "$drdb" replay --rank 0 "$run")")
+        on+=("$(DRDB_CKPT=on ckwall "$drdb" replay --rank 0 "$run")")
+        ck+=("$(DRDB_CKPT_EVERY=$every ckwall "$drdb" replay --rank 0 "$run")")
     done
     a=$(printf '%s\n' "${plain[@]}" | median)
     o=$(printf '%s\n' "${on[@]}" | median)
@@ -156,7 +147,6 @@ for k in "$@"; do
         'BEGIN { printf "%-16s %7d %6d %6d %9.4f %9.4f %9.4f %7s %8.3f\n", n, e, v, k,
                  a, o, c, r, k ? (c - o) / k * 1e3 : 0 }'
 done
-geomean() { printf '%s\n' "$@" | awk '{ s += log($1) } END { printf "%.3f", exp(s / NR) }'; }
 printf '%-16s %7s %6s %6s %9s %9s %9s %7s  (target < 1.05)\n' geomean - - - - - - \
     "$(geomean "${ratios[@]}")"
 [ ${#lratios[@]} -gt 0 ] &&

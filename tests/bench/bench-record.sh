@@ -15,8 +15,8 @@ set -u
 drdb=$1 mpiexec=$2 selfpair=$3 jacobi=$4 bench_run=$5
 shift 5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "== 1. small MPI_Send/MPI_Recv pair (8 B, one rank to itself, 300000 pairs, median of 5)"
 nat=() rec=()

@@ -21,22 +21,8 @@ set -u
 drdb=$1 mpiexec=$2 selfpair=$3 jacobi=$4
 shift 4
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 reps=3
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# wall CMD...: seconds the command took (its output discarded); exits on
-# failure.
-wall() {
-    local t0 t1
-    t0=$(date +%s.%N)
-    if ! "$@" > "$tmp/out" 2>&1; then
-        echo "bench-replay.sh: '$*' failed:" >&2
-        tail -n 10 "$tmp/out" >&2
-        exit 1
-    fi
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
-}
 
 n=300000
 echo "== 1. stub cost per call: $n MPI_Send/MPI_Recv pairs replayed (median of 5)"
@@ -85,6 +71,5 @@ for k in "$@" "$jacobi 64 50"; do
     printf '%-18s %10.3f %10.3f %10.3f %10.3f %7s %7s\n' "$name" "$ns" "$ks" \
         "$rx" "$rn" "$r" "$kr"
 done
-geomean() { printf '%s\n' "$@" | awk '{ s += log($1) } END { printf "%.3f", exp(s / NR) }'; }
 printf '%-18s %10s %10s %10s %10s %7s %7s  (target <= 0.5)\n' geomean - - - - \
     "$(geomean "${ratios[@]}")" "$(geomean "${kratios[@]}")"
