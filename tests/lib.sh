@@ -1,5 +1,10 @@
 # tests/lib.sh - shell helpers shared by the test scripts (sourced).
 
+# TAP: each script counts its checks in n and sets status=1 on a failure.
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
 # SIGKILLs rank 1 once it says it sleeps (after AT iterations), as a rank

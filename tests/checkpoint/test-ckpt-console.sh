@@ -20,8 +20,7 @@ drdb=$1 mpiexec=$2 prog=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+. "$(dirname "$0")/../lib.sh"
 show() { sed 's/^/#   /' "$@" | tail -25; }
 # has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
 has() {

@@ -12,8 +12,6 @@ tmp=$(mktemp -d)
 sock=$tmp/tmux.sock
 trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
 screen() { tmux -S "$sock" capture-pane -p -S -100 2>/dev/null; }
 # wait_for REGEX: the screen shows it within 20 s.
 wait_for() {

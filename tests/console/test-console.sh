@@ -9,8 +9,6 @@ drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5 diverge=$6 anysource=$7
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
 # has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
 has() {
     name=$1 file=$2

@@ -14,8 +14,7 @@ path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+. "$(dirname "$0")/../lib.sh"
 check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
 
 # rec NAME PROG ARGS...: records PROG at 4 ranks into NAME (output NAME.out,

@@ -5,8 +5,7 @@ set -u
 mpiexec=$1 anysource=$2 jacobi=$3 othello=$4 othello_c=$5 mpicc=$6
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+. "$(dirname "$0")/../lib.sh"
 
 # anysource: rank 0 gets every (sender, #i) exactly once, and each sender's
 # messages in the order it sent them (MPI's non-overtaking rule).

@@ -10,8 +10,7 @@ set -u
 drdb=$1 mpiexec=$2 othello=$3 src=$4 script=$5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+. "$(dirname "$0")/../lib.sh"
 attempts=40
 
 # The lines the script breaks at are the lines othello.c marks (told once

@@ -14,9 +14,7 @@ shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+. "$(dirname "$0")/../lib.sh"
 
 # name -> path
 for p in "$@"; do

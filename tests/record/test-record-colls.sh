@@ -8,8 +8,7 @@ set -u
 drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3") fields=$(realpath "$4")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+. "$(dirname "$0")/../lib.sh"
 check() { if eval "$2"; then ok "$1"; else fail "$1"; return 1; fi; }
 
 for np in 4 2; do

@@ -7,8 +7,7 @@ drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+. "$(dirname "$0")/../lib.sh"
 check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
 
 # --- SIGKILL: rank 1 is killed while it runs; its log reads up to its last

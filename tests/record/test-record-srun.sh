@@ -11,7 +11,7 @@ done
 drdb=$(realpath "$1") prog=$(realpath "$2")
 tmp=$(mktemp -d)
 n=0 status=0 ctld='' slurmd='' job=''
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
+. "$(dirname "$0")/../lib.sh"
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; return 1; }
 check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
 # comment FILE...: the last lines of each file as TAP comments.

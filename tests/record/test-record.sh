@@ -6,8 +6,7 @@ drdb=$(realpath "$1") mpiexec=$2 anysource=$(realpath "$3") jacobi=$(realpath "$
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
+. "$(dirname "$0")/../lib.sh"
 check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
 # dump RUN RANK: events as "function peer tag bytes", header skipped.
 dump() { "$drdb" log dump "$1" --rank "$2" | awk 'NR > 1 && !/^--/ { print $2, $3, $4, $7 }'; }

@@ -18,9 +18,6 @@ drdb=$1 mpiexec=$2 stubdir=$3 diverge=$4 crash=$5 jacobi=$6 cc=$7 recdir=$8
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
 show() { sed 's/^/#   /' "$@" | head -12; }
 
 # expect_fail NAME RC WANT_RC PATTERN FILE: the replay stopped with WANT_RC
