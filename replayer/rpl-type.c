@@ -16,8 +16,8 @@
  *   - subarray and darray are built from the same intermediate types as
  *     MPICH builds them, so their bounds come out the same.
  * Pair types (MPI_DOUBLE_INT, ...) are static; builtins are synthesized
- * from the handle. Registered types live in an open-addressing hash table
- * keyed by handle value (linear probing, backward-shift deletion).
+ * from the handle. Registered types live in a hash table keyed by handle
+ * value (log/htab.h).
  *
  * Data moves block by block, all bytes of each block. Two deliberate
  * differences from MPICH's own MPI_Unpack: a short message is written up
@@ -30,6 +30,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "htab.h"
 
 /* One contiguous run of bytes at OFF from the element's origin. */
 struct blk {
@@ -192,40 +194,16 @@ static int is_predefined(MPI_Datatype h)
 /* ---- registry --------------------------------------------------------- */
 
 struct slot {
-    MPI_Datatype key;
-    struct rtype *t; /* NULL: empty slot */
+    MPI_Datatype key; /* MPI_DATATYPE_NULL: empty slot */
+    struct rtype *t;
 };
 
-static struct slot *reg_tab;
-static size_t reg_cap, reg_n; /* reg_cap: 0 or a power of two */
-
-static size_t reg_hash(MPI_Datatype h)
-{
-    uint32_t x = (uint32_t)h;
-
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
-/* Index of H's slot, or of the empty slot where it would go. */
-static size_t reg_find(MPI_Datatype h)
-{
-    size_t i = reg_hash(h) & (reg_cap - 1);
-
-    while (reg_tab[i].t && reg_tab[i].key != h)
-        i = (i + 1) & (reg_cap - 1);
-    return i;
-}
+static struct htab reg = HTAB_INIT(struct slot, key, MPI_DATATYPE_NULL);
 
 static struct rtype *reg_get(MPI_Datatype h)
 {
-    if (!reg_cap)
-        return NULL;
-    return reg_tab[reg_find(h)].t;
+    struct slot *s = htab_find(&reg, h);
+    return s ? s->t : NULL;
 }
 
 static void type_destroy(struct rtype *t)
@@ -237,65 +215,30 @@ static void type_destroy(struct rtype *t)
     free(t);
 }
 
-static int reg_grow(void)
-{
-    size_t ncap = reg_cap ? reg_cap * 2 : 64, i;
-    struct slot *old = reg_tab, *nt;
-    size_t ocap = reg_cap;
-
-    nt = calloc(ncap, sizeof *nt);
-    if (!nt)
-        return -ENOMEM;
-    reg_tab = nt;
-    reg_cap = ncap;
-    for (i = 0; i < ocap; i++)
-        if (old[i].t)
-            reg_tab[reg_find(old[i].key)] = old[i];
-    free(old);
-    return 0;
-}
-
 /* Registers T under H, replacing (and freeing) any previous type. Takes
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)
 {
-    size_t i;
-
-    if ((reg_n + 1) * 2 > reg_cap && reg_grow()) {
+    struct slot *s = htab_find(&reg, h), n = {h, t};
+    if (s) {
+        type_destroy(s->t);
+        s->t = t;
+        return 0;
+    }
+    if (htab_put(&reg, &n) < 0) {
         type_destroy(t);
         return -ENOMEM;
     }
-    i = reg_find(h);
-    if (reg_tab[i].t) {
-        type_destroy(reg_tab[i].t);
-    } else {
-        reg_tab[i].key = h;
-        reg_n++;
-    }
-    reg_tab[i].t = t;
     return 0;
 }
 
 static int reg_del(MPI_Datatype h)
 {
-    size_t i, j, k;
-
-    if (!reg_cap || !reg_tab[i = reg_find(h)].t)
+    struct slot *s = htab_find(&reg, h);
+    if (!s)
         return -EINVAL;
-    type_destroy(reg_tab[i].t);
-    reg_tab[i].t = NULL;
-    reg_n--;
-    /* Backward-shift: move later members of the probe run into the hole
-     * unless their home slot lies cyclically in (i, j]. */
-    for (j = (i + 1) & (reg_cap - 1); reg_tab[j].t;
-         j = (j + 1) & (reg_cap - 1)) {
-        k = reg_hash(reg_tab[j].key) & (reg_cap - 1);
-        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-            continue;
-        reg_tab[i] = reg_tab[j];
-        reg_tab[j].t = NULL;
-        i = j;
-    }
+    type_destroy(s->t);
+    htab_remove(&reg, s);
     return 0;
 }
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reqtab.h"
+#include "htab.h"
 #include "rpl.h"
 
 /* ---- the debugger hooks (drdb-hooks.h) --------------------------------- */
@@ -665,17 +665,17 @@ static int fn_is_neighbor(int fn)
     return strstr(log_func_name(fn), "eighbor_") != NULL;
 }
 
-static struct reqtab reqs =
-    REQTAB_INIT(struct req_entry, req, MPI_REQUEST_NULL);
+static struct htab reqs =
+    HTAB_INIT(struct req_entry, req, MPI_REQUEST_NULL);
 
 static struct req_entry *req_find(MPI_Request r)
 {
-    return reqtab_find(&reqs, r);
+    return htab_find(&reqs, r);
 }
 
 static void req_put(const struct req_entry *e)
 {
-    if (reqtab_put(&reqs, e) < 0)
+    if (htab_put(&reqs, e) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
 }
 
@@ -741,5 +741,5 @@ void rpl_req_done(MPI_Request req, int force)
 {
     struct req_entry *e = req_find(req);
     if (e && (force || !e->persistent))
-        reqtab_remove(&reqs, e);
+        htab_remove(&reqs, e);
 }

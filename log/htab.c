@@ -1,38 +1,38 @@
-/* reqtab.c - see reqtab.h. */
+/* htab.c - see htab.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "reqtab.h"
+#include "htab.h"
 
-static char *slot(const struct reqtab *t, size_t i)
+static char *slot(const struct htab *t, size_t i)
 {
     return t->v + i * t->esize;
 }
 
-static int key_of(const struct reqtab *t, const char *e)
+static int key_of(const struct htab *t, const char *e)
 {
     int k;
     memcpy(&k, e + t->koff, sizeof k);
     return k;
 }
 
-static void set_free(const struct reqtab *t, size_t i)
+static void set_free(const struct htab *t, size_t i)
 {
     memcpy(slot(t, i) + t->koff, &t->null, sizeof t->null);
 }
 
-static size_t next(const struct reqtab *t, size_t i)
+static size_t next(const struct htab *t, size_t i)
 {
     return (i + 1) & (t->cap - 1);
 }
 
-static size_t home(const struct reqtab *t, int key)
+static size_t home(const struct htab *t, int key)
 {
     return ((unsigned)key * 2654435761u) & (t->cap - 1);
 }
 
 /* Into the first free slot of E's probe chain (the table has room). */
-static void place(struct reqtab *t, const char *e)
+static void place(struct htab *t, const char *e)
 {
     size_t i = home(t, key_of(t, e));
     while (key_of(t, slot(t, i)) != t->null)
@@ -41,7 +41,7 @@ static void place(struct reqtab *t, const char *e)
     t->used++;
 }
 
-void *reqtab_find(const struct reqtab *t, int key)
+void *htab_find(const struct htab *t, int key)
 {
     if (!t->cap || key == t->null)
         return NULL;
@@ -54,9 +54,9 @@ void *reqtab_find(const struct reqtab *t, int key)
     }
 }
 
-int reqtab_put(struct reqtab *t, const void *e)
+int htab_put(struct htab *t, const void *e)
 {
-    char *cur = reqtab_find(t, key_of(t, e));
+    char *cur = htab_find(t, key_of(t, e));
     if (cur) {
         memcpy(cur, e, t->esize);
         return 0;
@@ -81,7 +81,7 @@ int reqtab_put(struct reqtab *t, const void *e)
     return 0;
 }
 
-void reqtab_remove(struct reqtab *t, void *e)
+void htab_remove(struct htab *t, void *e)
 {
     /* Backward-shift deletion keeps probe chains intact. */
     size_t i = (size_t)((char *)e - t->v) / t->esize;
