@@ -1409,8 +1409,7 @@ static void restore_on_stack(void *arg)
         S->base = t->id;
         S->need_full = 0;
     }
-    if (read_maps() < 0)
-        die(S->msg);
+    /* (S->cur, read before the pages, is still the layout) */
     set_base_layout(tr, t->nregs);
     uint64_t keep = S->npages;
     if (S->backend != CKPT_FULL)
