@@ -5,29 +5,68 @@
 #include "fe.h"
 #include "log.h"
 
-static const char *const class_names[] = {"auto", "manual"};
+/* The spec's class: which sides have a hand-written hook. */
+static const char *const class_names[] = {"auto", "manual(rec)",
+                                          "manual(rpl)", "manual"};
 
 static const char *const dir_names[] = {"", "in ", "out ", "inout ",
                                         "async "};
+static const char *const at_names[] = {"", "root", "nonroot", "all"};
 
-/* One line: id, class and the prototype annotated as in the spec. */
+/* The spec's roles: the kind, then the flags. */
+static void print_roles(const struct log_func_desc *fn, char *buf,
+                        size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s", log_kind_names[fn->kind]);
+    for (int i = 0; i < LOG_FLAG_COUNT && n < len; i++)
+        if (fn->roles & (1u << i))
+            n += (size_t)snprintf(buf + n, len - n, ",%s", log_flag_names[i]);
+    if (fn->unsupported && n < len)
+        snprintf(buf + n, len - n, ",unsupported");
+}
+
+/* One line: id, class, roles and the prototype annotated as in the spec. */
 static void print_func(const struct log_func_desc *fn, int names_only)
 {
+    char roles[128];
     if (names_only) {
         printf("%s\n", fn->name);
         return;
     }
-    printf("%-4d %-6s %s %s(", fn->id, class_names[fn->cls], fn->ret,
-           fn->name);
+    print_roles(fn, roles, sizeof roles);
+    printf("%-4d %-11s %-22s %s %s(", fn->id, class_names[fn->hooks], roles,
+           fn->ret, fn->name);
     for (int i = 0; i < fn->nargs; i++) {
         const struct log_arg_desc *a = &fn->args[i];
         printf("%s%s%s %s", i ? ", " : "", dir_names[a->dir], a->ctype,
                a->name);
         if (a->length)
-            printf(" {%s}", a->length);
+            printf(" {%s%s%s%s}", a->length, a->at ? "; at " : "",
+                   at_names[a->at], a->logged ? "; logged" : "");
     }
     printf("%s)\n", fn->variadic ? (fn->nargs ? ", ..." : "...")
                                   : (fn->nargs ? "" : "void"));
+}
+
+/* The kind named NAME, or -1. */
+static int kind_by_name(const char *name)
+{
+    for (int k = 0; k < LOG_KIND_COUNT; k++)
+        if (strcmp(log_kind_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+/* --class: an index into class_names (a LOG_HOOK_* mask), or these. */
+enum { ANY_CLASS = -1, ANY_HOOK = 4 };
+
+/* Whether FN is of class CLS: --class manual is any function with a
+ * hook. */
+static int class_matches(const struct log_func_desc *fn, int cls)
+{
+    if (cls == ANY_CLASS)
+        return 1;
+    return cls == ANY_HOOK ? fn->hooks != 0 : (int)fn->hooks == cls;
 }
 
 static int run(int argc, char **argv)
@@ -35,23 +74,31 @@ static int run(int argc, char **argv)
     static const struct option opts[] = {
         {"names", no_argument, NULL, 'n'},
         {"class", required_argument, NULL, 'c'},
+        {"kind", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
-    int names_only = 0, cls = -1, c;
+    int names_only = 0, cls = ANY_CLASS, kind = -1, c;
 
-    while ((c = getopt_long(argc, argv, "+nc:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+nc:k:", opts, NULL)) != -1) {
         switch (c) {
         case 'n':
             names_only = 1;
             break;
         case 'c':
-            if (strcmp(optarg, "auto") == 0)
-                cls = LOG_CLASS_AUTO;
-            else if (strcmp(optarg, "manual") == 0)
-                cls = LOG_CLASS_MANUAL;
-            else
-                return fe_error("--class takes 'auto' or 'manual', not '%s'",
-                                optarg);
+            for (cls = 0; cls < ANY_HOOK; cls++)
+                if (strcmp(optarg, class_names[cls]) == 0)
+                    break;
+            if (strcmp(optarg, "manual") == 0)
+                cls = ANY_HOOK;
+            else if (cls == ANY_HOOK)
+                return fe_error("--class takes auto, manual, manual(rec) or "
+                                "manual(rpl), not '%s'", optarg);
+            break;
+        case 'k':
+            kind = kind_by_name(optarg);
+            if (kind < 0)
+                return fe_error("no role kind '%s': see the header of "
+                                "log/mpi-functions.spec", optarg);
             break;
         default:
             fe_subcmd_usage(&fe_sub_functions, stderr);
@@ -72,19 +119,26 @@ static int run(int argc, char **argv)
         return status;
     }
     for (int i = 0; i < log_funcs_count; i++)
-        if (cls < 0 || (int)log_funcs[i].cls == cls)
+        if (class_matches(&log_funcs[i], cls) &&
+            (kind < 0 || log_funcs[i].kind == kind))
             print_func(&log_funcs[i], names_only);
     return 0;
 }
 
 const struct fe_subcmd fe_sub_functions = {
     .name = "functions",
-    .args = "[--names] [--class auto|manual] [NAME...]",
+    .args = "[--names] [--class C] [--kind K] [NAME...]",
     .summary = "list the MPI functions drdb knows, with ids and prototypes",
-    .help = "Prints one line per function: permanent id, class (auto: "
-            "generated wrapper,\nmanual: hand-written), and the annotated "
-            "prototype. NAME may be MPI_ or PMPI_,\nin any case.\n\n"
+    .help = "Prints one line per function, as log/mpi-functions.spec has "
+            "it: permanent id,\nclass (auto: generated; manual(rec), "
+            "manual(rpl), manual: a hand-written hook\nin the recorder, "
+            "the replay stub, or both), roles (what the call is), and\n"
+            "the annotated prototype. NAME may be MPI_ or PMPI_, in any "
+            "case.\n\n"
             "  -n, --names     print names only\n"
-            "  -c, --class C   only functions of class C\n",
+            "  -c, --class C   only functions of class C (manual: a hook on "
+            "either side)\n"
+            "  -k, --kind K    only functions of role kind K (send, coll, "
+            "completion, ...)\n",
     .run = run,
 };

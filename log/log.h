@@ -47,7 +47,21 @@ enum log_dir {
 
 enum log_class {
     LOG_CLASS_AUTO,   /* wrappers and stubs generated from the spec */
-    LOG_CLASS_MANUAL, /* hand-written */
+    LOG_CLASS_MANUAL, /* a hand-written hook on at least one side */
+};
+
+/* Which sides have a hand-written hook (the spec's manual classes). */
+enum {
+    LOG_HOOK_REC = 1u << 0, /* the recorder: rec_NAME */
+    LOG_HOOK_RPL = 1u << 1, /* the replay stub: rpl_NAME */
+};
+
+/* Where a rooted collective's buffer is significant (the spec's `at`). */
+enum log_at {
+    LOG_AT_ROOT = 1, /* at the root only */
+    LOG_AT_NONROOT,  /* at every process but the root */
+    LOG_AT_ALL,      /* at every process (intercommunicator: the other
+                      * group) */
 };
 
 struct log_arg_desc {
@@ -57,8 +71,18 @@ struct log_arg_desc {
     const char *length; /* the spec's LENGTH annotation, or NULL (one) */
     int size;           /* by-value: its size in MPICH's ABI (4 or 8) */
     int enc;            /* by-value: enum log_enc; 0 for pointers */
+    int vpos;           /* by-value: its position in the argument block
+                         * (log_event_args order); -1 for pointers */
+    int at;             /* enum log_at, 0 when unqualified */
+    int logged;         /* an input the recorder logs (`logged`) */
 };
 
+/*
+ * One function: its prototype and its roles. What a call is (send,
+ * collective, completion, ...) and which argument plays which part come
+ * from the spec, never from the function's name: code that needs to know
+ * asks kind, roles and slot.
+ */
 struct log_func_desc {
     int id;
     const char *name; /* "MPI_Send" */
@@ -67,7 +91,18 @@ struct log_func_desc {
     int nargs;
     int variadic;
     const struct log_arg_desc *args; /* nargs entries */
+    int kind;         /* enum log_kind */
+    unsigned roles;   /* LOG_R_* */
+    unsigned hooks;   /* LOG_HOOK_* */
+    int8_t slot[LOG_S_COUNT_]; /* enum log_slot -> index into args, or -1 */
+    const char *unsupported;   /* why the replay cannot reproduce the call,
+                                * NULL when it can */
 };
+
+/* Names of the role kinds, flags and slots, as the spec writes them. */
+extern const char *const log_kind_names[LOG_KIND_COUNT];
+extern const char *const log_flag_names[LOG_FLAG_COUNT];
+extern const char *const log_slot_names[LOG_S_COUNT_];
 
 /* Every function, in increasing id order. */
 extern const struct log_func_desc log_funcs[];
@@ -84,8 +119,6 @@ const struct log_func_desc *log_func_by_name(const char *name);
 
 /* The name for an id ("MPI_Send"), or "?" for an unknown id. */
 const char *log_func_name(int id);
-
-#endif
 
 /* ------------------------------------------------------------------------
  * The on-disk log (docs/log-format.md). All integers little-endian.
@@ -178,7 +211,6 @@ struct log_writer {
     size_t off;      /* end of the last complete record */
     uint64_t last_enter;
     uint64_t events;
-    uint64_t data_bytes; /* LOG_F_DATA bytes written */
     int failed;          /* a write failed: no more records */
 };
 
@@ -211,6 +243,22 @@ static inline void log_put_varint(struct log_rec *r, uint64_t v)
         v >>= 7;
     }
     *r->p++ = (uint8_t)v;
+}
+/* Reads a varint at *P (before END) into *V and moves *P past it: 0, or -1
+ * when it runs past END or over 64 bits. */
+static inline int log_get_varint(const uint8_t **p, const uint8_t *end,
+                                 uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; *p < end && shift < 64; shift += 7) {
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
 }
 static inline void log_put_bytes(struct log_rec *r, const void *src,
                                  size_t n)
@@ -362,6 +410,11 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
  * the next field this thread inflates. */
 int log_event_field(const struct log_event *ev, size_t *cursor,
                     struct log_field *f);
+/* The field at CURSOR without taking it: its header, and its data as
+ * stored (a compressed DATA field is not inflated). 1, 0 = no more,
+ * -EINVAL = malformed. */
+int log_event_peek(const struct log_event *ev, size_t cursor,
+                   struct log_field *f);
 /* The value of argument I (an index into desc->args; sign-extended from
  * 32 bits), 0 if it is not a by-value argument or out of range. */
 int64_t log_event_arg(const struct log_event *ev, int i);
@@ -403,3 +456,5 @@ const char *log_run_get(const struct log_run *run, const char *key,
                         char *buf, size_t len);
 /* Path of rank R's log in DIR. */
 void log_rank_path(char *buf, size_t len, const char *dir, int rank);
+
+#endif

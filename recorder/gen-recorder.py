@@ -1,253 +1,200 @@
 #!/usr/bin/env python3
-"""Generates the recorder's PMPI wrappers from log/mpi-functions.spec.
+"""The recorder's back end: PMPI wrappers from log/mpi-functions.spec.
 
-Usage: gen-recorder.py GEN_FUNCTABLE SPEC OUT_C
+Usage: gen-recorder.py MPISPEC SPEC OUT_C OUT_H
 
-Every function gets a wrapper, defined weak so that a hand-written one in
-recorder/rec-manual.c (same name, strong) replaces it at link time. A
-wrapper calls PMPI_<name>, then appends one record: the by-value arguments,
-and each output argument the spec annotation lets it size. An async buffer
-is registered in the request-to-buffer table instead, for the Wait/Test
-call completing the request to log: a receive's as its status says, a
-collective's whole (plain or v-shaped), where MPI writes it. What a wrapper
-cannot log (a '?' length) makes the record LOG_REC_PARTIAL, so the replayer
-can name what is missing. docs/log-format.md describes what is logged.
+For every function the recorder logs (log/mpispec.py: Func.logged) it emits
+MPI_<name>, which calls PMPI_<name> and appends one record:
+
+  auto         the whole wrapper: the by-value arguments, then each output
+               as log/mpispec.py's plan says (replayer/gen-replayer.py renders
+               the same plan on the replay side). An async buffer is
+               registered in the request-to-buffer table instead, for the
+               Wait/Test call completing the request to log it. What the
+               plan cannot size (PARTIAL) makes the record LOG_REC_PARTIAL,
+               so the replayer can name what is missing.
+  manual,      a skeleton that builds the argument struct (struct
+  manual(rec)  args_<name>, log/drdb_mpi_args.h) and calls the hand-written
+               hook rec_<name>(struct rec_call *, struct args_<name> *)
+               (recorder/rec-*.c). OUT_H declares the hooks and, for each,
+               rec_pmpi_<name> (times the PMPI call), rec_put_args_<name>
+               (writes the by-value arguments) and rec_frame_<name> (starts
+               the record with them).
+
+docs/log-format.md describes what is logged.
 """
-import importlib.util
-import re
 import sys
 
 
-def load_functable(path):
-    spec = importlib.util.spec_from_file_location("functable", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def peers(kind, comm):
+    return {"size": "rec_peers", "indegree": "rec_in_degree",
+            "outdegree": "rec_out_degree"}[kind] + f"({comm})"
 
 
-def is_collective(fn):
-    """A collective: on a communicator, with no point-to-point peer."""
-    names = {a.name for a in fn.args}
-    return "comm" in names and not names & {"source", "dest"}
+def count(term):
+    return S.count_expr(term, peers)
 
 
-def peers_fn(fn, arg_name):
-    """C function giving the spec's size(comm) for argument ARG_NAME: the
-    peers of a collective; in a neighbourhood collective, the topology's
-    destinations for the send side, its sources for the receive side."""
-    if "neighbor_" not in fn.name.lower():
-        return "rec_peers"
-    if arg_name.startswith("send") or arg_name == "sdispls":
-        return "rec_out_degree"
-    return "rec_in_degree"
-
-
-def root_condition(fn, arg):
-    """C condition under which a rooted collective's buffer argument is
-    written (or, for sendbuf, read)."""
-    names = [a.name for a in fn.args]
-    if "root" not in names or "comm" not in names:
+def at_cond(o):
+    """C condition under which a rooted collective's buffer is written (or,
+    for an input, read) here."""
+    if not o.at:
         return "1"
-    scatter = "scatter" in fn.name.lower()
-    if arg.name == "buffer":                                # Bcast
-        return "rec_coll_writes(comm, root, REC_AT_NONROOT)"
-    if arg.name == "recvbuf":           # Scatter: everywhere; Gather, Reduce
-        side = "REC_AT_ALL" if scatter else "REC_AT_ROOT"
-        return f"rec_coll_writes(comm, root, {side})"
-    if arg.name == "sendbuf":           # Scatter: the root; Gather, Reduce
-        side = "REC_AT_ROOT" if scatter else "REC_AT_ALL"
-        return f"rec_coll_writes(comm, root, {side})"
-    return "1"
+    return f"rec_coll_writes(comm, root, REC_AT_{o.at.upper()})"
 
 
-def elem_type(arg):
-    return FT.elem_type(arg)
+def vec_peers(fn, counts):
+    """The number of peers of a v-shaped buffer: its counts array's
+    length."""
+    return count(fn.arg(counts).length)
 
 
-def count_expr(term, peers="rec_peers"):
-    return FT.count_expr(term, peers)
+def render(fn, i, o, pre, size, put):
+    """Appends the C of output plan O (argument I) to PRE, SIZE and PUT;
+    returns True when the record cannot hold it (PARTIAL)."""
+    x = o.arg.name
+    k = o.kind
+    if k == "LOGGED_IN":
+        n = f"({count(o.n)} > 0 ? {count(o.n)} : 0)"
+        size.append(f"(LOG_FIELD_HEAD + (size_t)({n}) * sizeof({o.etype}))")
+        put.append(f"    if (ret == MPI_SUCCESS && ({n}) > 0) "
+                   f"rec_put_raw(&rec, {i}, 0, {x}, "
+                   f"(size_t)({n}) * sizeof({o.etype}));\n")
+    elif k == "SEND":
+        # Sends log no data (the receiver has it) unless --send-data.
+        n = count(o.n)
+        pre.append(f"    int64_t bytes_{x} = (rec_send_data && ret == "
+                   f"MPI_SUCCESS && ({at_cond(o)}) && {x} != MPI_IN_PLACE) ? "
+                   f"rec_data_bytes({n}, {o.type}) : 0;\n")
+        size.append(f"(bytes_{x} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{x}, "
+                    f"{o.type}) : 0)")
+        put.append(f"    if (bytes_{x}) rec_put_data(&rec, {i}, {x}, {n}, "
+                   f"{o.type}, bytes_{x});\n")
+    elif k == "ASYNC":
+        # Registered in the request-to-buffer table; the Wait/Test call
+        # completing the request logs it: a receive what its status says
+        # arrived, a collective its whole buffer, where MPI writes it.
+        persistent = 1 if S.is_persistent(fn) else 0
+        if o.shape == "recv":
+            put.append(f"    if (ret == MPI_SUCCESS) rec_req_recv(*request, "
+                       f"{fn.id}, {x}, {count(o.n)}, {o.type}, "
+                       f"{persistent});\n")
+            return False
+        if o.shape == "vcoll":
+            call = (f"rec_req_vcoll(*request, {fn.id}, {x}, "
+                    f"{vec_peers(fn, o.counts)}, {o.counts}, "
+                    f"sizeof(*{o.counts}), {o.displs}, sizeof(*{o.displs}), "
+                    f"{o.type}, {persistent})")
+        else:
+            call = (f"rec_req_coll(*request, {fn.id}, {x}, {count(o.n)}, "
+                    f"{o.type}, {persistent})")
+        put.append(f"    if (ret == MPI_SUCCESS && ({at_cond(o)}) && "
+                   f"{x} != MPI_IN_PLACE) {call};\n")
+    elif k == "PARTIAL":
+        return True
+    elif k == "PTR":
+        size.append(f"({x} ? LOG_FIELD_HEAD + 8 : 0)")
+        put.append(f"    if ({x}) rec_put_raw(&rec, {i}, 0, {x}, 8);\n")
+    elif k == "STRING":
+        cap = o.cap if o.cap.startswith("MPI_MAX_") else "valuelen"
+        pre.append(f"    size_t len_{x} = (ret == MPI_SUCCESS && {x}) ? "
+                   f"strnlen({x}, {cap}) : 0;\n")
+        size.append(f"(LOG_FIELD_HEAD + len_{x})")
+        put.append(f"    if (len_{x} || (ret == MPI_SUCCESS && {x})) "
+                   f"rec_put_field(&rec, {i}, LOG_F_STRING, 0, {x}, "
+                   f"len_{x});\n")
+    elif k == "VDATA":
+        pre.append(f"    int peers_{x} = (ret == MPI_SUCCESS && "
+                   f"({at_cond(o)})) ? {vec_peers(fn, o.counts)} : 0;\n")
+        pre.append(f"    int64_t bytes_{x} = rec_vdata_bytes(peers_{x}, "
+                   f"{o.counts}, sizeof(*{o.counts}), {o.type});\n")
+        size.append(f"(bytes_{x} ? LOG_FIELD_HEAD + bytes_{x} : 0)")
+        put.append(f"    if (bytes_{x}) rec_put_vdata(&rec, {i}, {x}, "
+                   f"peers_{x}, {o.counts}, sizeof(*{o.counts}), {o.displs}, "
+                   f"sizeof(*{o.displs}), {o.type}, bytes_{x});\n")
+    elif k == "DATA":
+        n = count(o.n)
+        st = S.status_arg(fn)
+        if st and o.arg.direction == "out":
+            nbytes = f"rec_status_bytes({st}, {n}, {o.type})"
+        else:
+            nbytes = f"rec_data_bytes({n}, {o.type})"
+        pre.append(f"    int64_t bytes_{x} = (ret == MPI_SUCCESS && "
+                   f"({at_cond(o)}) && {x} != MPI_IN_PLACE) ? {nbytes} : 0;\n")
+        size.append(f"(bytes_{x} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{x}, "
+                    f"{o.type}) : 0)")
+        put.append(f"    if (bytes_{x}) rec_put_data(&rec, {i}, {x}, {n}, "
+                   f"{o.type}, bytes_{x});\n")
+    elif k == "STATUS":
+        size.append("LOG_STATUS_ROOM")
+        put.append(f"    if (ret == MPI_SUCCESS && {x}) "
+                   f"log_put_status(&rec, {i}, 0, {x});\n")
+    elif k == "HANDLE":
+        # One handle (a new request, communicator, ...): a compact HANDLE
+        # field; a communicator's members follow.
+        pre.append(f"    int n_{x} = ret == MPI_SUCCESS && {x};\n")
+        size.append("LOG_HANDLE_ROOM")
+        put.append(f"    if (n_{x}) log_put_handle(&rec, {i}, LOG_F_HANDLE, "
+                   f"0, (uint32_t)*{x});\n")
+        if o.newcomm:
+            size.append(f"(n_{x} ? rec_members_room(*{x}) : 0)")
+            put.append(f"    if (n_{x}) rec_put_members(&rec, *{x});\n")
+    elif k == "RAW":
+        nelem = "1" if o.n is None else count(o.n)
+        pre.append(f"    int64_t n_{x} = (ret == MPI_SUCCESS && {x}) ? "
+                   f"{nelem} : 0;\n")
+        pre.append(f"    if (n_{x} < 0) n_{x} = 0;\n")
+        size.append(f"(LOG_FIELD_HEAD + (size_t)n_{x} * sizeof({o.etype}))")
+        put.append(f"    if (n_{x}) rec_put_field(&rec, {i}, LOG_F_RAW, 0, "
+                   f"{x}, (size_t)n_{x} * sizeof({o.etype}));\n")
+    return False
+
+
+def args_room(fn):
+    """Bytes the by-value arguments can take as varints: at most 5 for a
+    32-bit argument, 10 for a 64-bit one."""
+    return sum(5 if S.VALUE_SIZES[a.ctype] == 4 else 10
+               for a in fn.value_args())
+
+
+def put_args(fn, out, rec, ref):
+    """Writes the by-value arguments of FN (each as REF(name)) into REC."""
+    for a in fn.value_args():
+        v = ref(a.name)
+        enc = S.value_encoding(a.ctype)
+        if enc == "LOG_ENC_INT":
+            out.write(f"    log_put_arg_int({rec}, {v});\n")
+        elif enc == "LOG_ENC_HANDLE":
+            out.write(f"    log_put_arg_handle({rec}, (uint32_t){v});\n")
+        elif enc == "LOG_ENC_AINT":
+            out.write(f"    log_put_arg_aint({rec}, (int64_t){v});\n")
+        else:
+            out.write(f"    log_put_arg_ptr({rec}, (uint64_t)(uintptr_t){v});\n")
 
 
 def gen_wrapper(fn, out):
     ret = fn.ret
-    params = fn.c_params()
     call_args = ", ".join(a.name for a in fn.args)
-    names = [a.name for a in fn.args]
-    status_arg = next((a.name for a in fn.args
-                       if a.ctype == "MPI_Status *" and a.direction == "out"),
-                      None)
     pre, size, put = [], ["0"], []
     partial = False
-
-    if not rec_logs(fn):
-        return
-    if fn.variadic:
-        # Only MPI_Pcontrol: its extra arguments cannot be forwarded.
-        out.write(f"__attribute__((weak)) {ret} {fn.name}({params})\n{{\n")
-        out.write(f"    return P{fn.name}({call_args});\n}}\n\n")
-        return
-
-    for i, a in enumerate(fn.args):
-        if a.direction is None:
-            continue
-        length = a.length
-        peers = peers_fn(fn, a.name)
-        if a.direction == "in" and fn.name in STRUCT_CTORS and \
-                a.name in ("array_of_blocklengths", "array_of_types"):
-            # A struct's layout, for showing its data element by element
-            # (the other constructors name their old type by value).
-            et = elem_type(a)
-            n = f"({count_expr(a.length)} > 0 ? {count_expr(a.length)} : 0)"
-            size.append(f"(LOG_FIELD_HEAD + (size_t)({n}) * sizeof({et}))")
-            put.append(f"    if (ret == MPI_SUCCESS && ({n}) > 0) "
-                       f"rec_put_raw(&rec, {i}, 0, {a.name}, "
-                       f"(size_t)({n}) * sizeof({et}));\n")
-            continue
-        if a.direction == "in":
-            # Sends log no data (the receiver has it) unless --send-data.
-            m = re.match(r"^(.+) x (\w+)$", length or "")
-            if m and "@" not in length:
-                n = count_expr(m.group(1), peers)
-                cond = root_condition(fn, a)
-                pre.append(f"    int64_t bytes_{a.name} = (rec_send_data && ret == MPI_SUCCESS && "
-                           f"({cond}) && {a.name} != MPI_IN_PLACE) ? "
-                           f"rec_data_bytes({n}, {m.group(2)}) : 0;\n")
-                size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{a.name}, "
-                            f"{m.group(2)}) : 0)")
-                put.append(f"    if (bytes_{a.name}) rec_put_data(&rec, {i}, {a.name}, "
-                           f"{n}, {m.group(2)}, bytes_{a.name});\n")
-            continue
-        if a.direction == "async":
-            # Registered in the request-to-buffer table; the Wait/Test call
-            # completing the request logs it. A receive logs what its
-            # status says arrived, a collective its whole buffer, where
-            # and when MPI writes it.
-            m = re.match(r"^(.+) x (\w+)$", length or "")
-            mv = re.match(r"^(\w+)\[\] x (\w+) @ (\w+)$", length or "")
-            persistent = 1 if re.search("_init(_c)?$", fn.name) else 0
-            coll = is_collective(fn)
-            if "request" not in names or not (m or mv) or (mv and not coll):
-                partial = True
-            elif coll:
-                cond = (f"ret == MPI_SUCCESS && ({root_condition(fn, a)}) && "
-                        f"{a.name} != MPI_IN_PLACE")
-                if mv:
-                    counts, dtype, displs = mv.groups()
-                    call = (f"rec_req_vcoll(*request, {fn.id}, {a.name}, "
-                            f"{peers}(comm), {counts}, sizeof(*{counts}), "
-                            f"{displs}, sizeof(*{displs}), {dtype}, "
-                            f"{persistent})")
-                else:
-                    call = (f"rec_req_coll(*request, {fn.id}, {a.name}, "
-                            f"{count_expr(m.group(1), peers)}, "
-                            f"{m.group(2)}, {persistent})")
-                put.append(f"    if ({cond}) {call};\n")
-            else:
-                put.append(
-                    f"    if (ret == MPI_SUCCESS) rec_req_recv(*request, "
-                    f"{fn.id}, {a.name}, {count_expr(m.group(1))}, "
-                    f"{m.group(2)}, {persistent});\n")
-            continue
-        # out / inout
-        if length in ("?",):
+    for i, o in enumerate(S.plan(fn)):
+        if o is not None and render(fn, i, o, pre, size, put):
             partial = True
-            continue
-        if length in ("opaque", "callback", "string", "string[]"):
-            continue
-        if length == "ptr":
-            size.append(f"({a.name} ? LOG_FIELD_HEAD + 8 : 0)")
-            put.append(f"    if ({a.name}) rec_put_raw(&rec, {i}, 0, {a.name}, 8);\n")
-            continue
-        if length and length.startswith("MPI_MAX_") or length == "valuelen+1":
-            cap = length if length.startswith("MPI_MAX_") else "valuelen"
-            pre.append(f"    size_t len_{a.name} = (ret == MPI_SUCCESS && {a.name}) ? "
-                       f"strnlen({a.name}, {cap}) : 0;\n")
-            size.append(f"(LOG_FIELD_HEAD + len_{a.name})")
-            put.append(f"    if (len_{a.name} || (ret == MPI_SUCCESS && {a.name})) "
-                       f"rec_put_field(&rec, {i}, LOG_F_STRING, 0, {a.name}, len_{a.name});\n")
-            continue
-        m = re.match(r"^(\w+)\[\] x (\w+) @ (\w+)$", length or "")
-        if m:
-            counts, dtype, displs = m.groups()
-            cond = root_condition(fn, a)
-            pre.append(f"    int peers_{a.name} = (ret == MPI_SUCCESS && ({cond})) ? "
-                       f"{peers}(comm) : 0;\n")
-            pre.append(f"    int64_t bytes_{a.name} = rec_vdata_bytes(peers_{a.name}, "
-                       f"{counts}, sizeof(*{counts}), {dtype});\n")
-            size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + bytes_{a.name} : 0)")
-            put.append(f"    if (bytes_{a.name}) rec_put_vdata(&rec, {i}, {a.name}, "
-                       f"peers_{a.name}, {counts}, sizeof(*{counts}), {displs}, "
-                       f"sizeof(*{displs}), {dtype}, bytes_{a.name});\n")
-            continue
-        m = re.match(r"^(.+) x (\w+)$", length or "")
-        if m:
-            cond = root_condition(fn, a)
-            n = count_expr(m.group(1), peers)
-            if status_arg and a.direction == "out":
-                bytes_expr = (f"rec_status_bytes({status_arg}, {n}, {m.group(2)})")
-            else:
-                bytes_expr = f"rec_data_bytes({n}, {m.group(2)})"
-            pre.append(f"    int64_t bytes_{a.name} = (ret == MPI_SUCCESS && ({cond}) && "
-                       f"{a.name} != MPI_IN_PLACE) ? {bytes_expr} : 0;\n")
-            size.append(f"(bytes_{a.name} ? LOG_FIELD_HEAD + rec_pack_room(bytes_{a.name}, "
-                        f"{m.group(2)}) : 0)")
-            put.append(f"    if (bytes_{a.name}) rec_put_data(&rec, {i}, {a.name}, "
-                       f"{n}, {m.group(2)}, bytes_{a.name});\n")
-            continue
-        et = elem_type(a)
-        if et == "MPI_Status":
-            if length is not None:  # arrays of statuses: hand-written
-                partial = True
-                continue
-            size.append("LOG_STATUS_ROOM")
-            put.append(f"    if (ret == MPI_SUCCESS && {a.name}) "
-                       f"log_put_status(&rec, {i}, 0, {a.name});\n")
-            continue
-        if length is None and not a.array and VALUE_SIZES.get(et) == 4 and \
-                FT.value_encoding(et) == "LOG_ENC_HANDLE":
-            # One handle (a new request, communicator, ...): a compact
-            # HANDLE field.
-            pre.append(f"    int n_{a.name} = ret == MPI_SUCCESS && {a.name};\n")
-            size.append("LOG_HANDLE_ROOM")
-            put.append(f"    if (n_{a.name}) log_put_handle(&rec, {i}, LOG_F_HANDLE, 0, "
-                       f"(uint32_t)*{a.name});\n")
-            if et == "MPI_Comm":
-                size.append(f"(n_{a.name} ? rec_members_room(*{a.name}) : 0)")
-                put.append(f"    if (n_{a.name}) rec_put_members(&rec, *{a.name});\n")
-            continue
-        kind = "LOG_F_RAW"
-        if length is None:
-            nelem = "1"
-        else:
-            nelem = count_expr(length, peers)
-        ignore = ""
-        pre.append(f"    int64_t n_{a.name} = (ret == MPI_SUCCESS && {a.name}{ignore}) ? "
-                   f"{nelem} : 0;\n")
-        pre.append(f"    if (n_{a.name} < 0) n_{a.name} = 0;\n")
-        size.append(f"(LOG_FIELD_HEAD + (size_t)n_{a.name} * sizeof({et}))")
-        put.append(f"    if (n_{a.name}) rec_put_field(&rec, {i}, {kind}, 0, {a.name}, "
-                   f"(size_t)n_{a.name} * sizeof({et}));\n")
-        if et == "MPI_Comm" and length is None:
-            size.append(f"(n_{a.name} ? rec_members_room(*{a.name}) : 0)")
-            put.append(f"    if (n_{a.name}) rec_put_members(&rec, *{a.name});\n")
-
-    value_args = [(i, a) for i, a in enumerate(fn.args) if a.direction is None]
-    # Varints: at most 5 bytes for a 32-bit argument, 10 for a 64-bit one.
-    args_bytes = sum(5 if VALUE_SIZES[a.ctype] == 4 else 10
-                     for _, a in value_args)
-
     if ret == "double":  # MPI_Wtime, MPI_Wtick: the value is the output
         size.append("(LOG_FIELD_HEAD + 8)")
-        put.insert(0, "    rec_put_field(&rec, LOG_ARG_NONE, LOG_F_RAW, 0, &ret, 8);\n")
+        put.insert(0, "    rec_put_field(&rec, LOG_ARG_NONE, LOG_F_RAW, 0, "
+                      "&ret, 8);\n")
     flags = "LOG_REC_PARTIAL" if partial else "0"
-    out.write(f"__attribute__((weak)) {ret} {fn.name}({params})\n{{\n")
+    st = S.status_arg(fn)
+    out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
     out.write(f"    if (!rec_on) return P{fn.name}({call_args});\n")
-    if status_arg:
+    if st:
         # The received size (and the matched source and tag, which causal
         # analysis needs) come from the status: take it even when the
         # program passes MPI_STATUS_IGNORE.
-        out.write("    MPI_Status rec_status = {0, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS};\n")
-        out.write(f"    if ({status_arg} == MPI_STATUS_IGNORE) {status_arg} = &rec_status;\n")
+        out.write("    MPI_Status rec_status = {0, 0, MPI_ANY_SOURCE, "
+                  "MPI_ANY_TAG, MPI_SUCCESS};\n")
+        out.write(f"    if ({st} == MPI_STATUS_IGNORE) {st} = &rec_status;\n")
     out.write("    uint64_t t0 = rec_now();\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
     out.write("    uint64_t t1 = rec_now();\n")
@@ -255,49 +202,74 @@ def gen_wrapper(fn, out):
     out.write("    struct log_rec rec;\n")
     ret_int = "ret" if ret == "int" else "MPI_SUCCESS"
     out.write(f"    if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
-              f"{args_bytes} + {' + '.join(size)}))\n        return ret;\n")
-    for _, a in value_args:
-        enc = FT.value_encoding(a.ctype)
-        if enc == "LOG_ENC_INT":
-            out.write(f"    log_put_arg_int(&rec, {a.name});\n")
-        elif enc == "LOG_ENC_HANDLE":
-            out.write(f"    log_put_arg_handle(&rec, (uint32_t){a.name});\n")
-        elif enc == "LOG_ENC_AINT":
-            out.write(f"    log_put_arg_aint(&rec, (int64_t){a.name});\n")
-        else:
-            out.write(f"    log_put_arg_ptr(&rec, (uint64_t)(uintptr_t){a.name});\n")
+              f"{args_room(fn)} + {' + '.join(size)}))\n        return ret;\n")
+    put_args(fn, out, "&rec", lambda n: n)
     out.write("".join(put))
     out.write("    rec_end(&rec);\n    return ret;\n}\n\n")
 
 
-# Struct constructors whose input arrays of block lengths and member types
-# are logged (log-format.md).
-STRUCT_CTORS = ("MPI_Type_create_struct", "MPI_Type_create_struct_c")
+def gen_skeleton(fn, out, hdr):
+    """The wrapper of a function with a recorder hook, and its helpers."""
+    call_args = ", ".join(a.name for a in fn.args)
+    out.write(f"int {fn.name}({fn.c_params()})\n{{\n")
+    # The life cycle opens and closes the log: its hooks always run.
+    if fn.kind != "lifecycle":
+        out.write(f"    if (!rec_on)\n        return P{fn.name}({call_args});\n")
+    out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
+    out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0}};\n")
+    out.write(f"    rec_{fn.name}(&c, &a);\n    return c.ret;\n}}\n\n")
 
-
-def rec_logs(fn):
-    """Handle conversions (f2c/c2f) and the like return a value, not an
-    error code, and touch no MPI state worth logging; the replay stub
-    computes them itself."""
-    return fn.ret in ("int", "double")
+    a_args = ", ".join(f"a->{a.name}" for a in fn.args)
+    hdr.write(f"void rec_{fn.name}(struct rec_call *c, "
+              f"struct args_{fn.name} *a);\n")
+    hdr.write(f"static inline void rec_pmpi_{fn.name}(struct rec_call *c, "
+              f"struct args_{fn.name} *a)\n{{\n"
+              f"    (void)a;\n"
+              f"    c->t0 = rec_now();\n"
+              f"    c->ret = P{fn.name}({a_args});\n"
+              f"    c->t1 = rec_now();\n}}\n")
+    hdr.write(f"static inline void rec_put_args_{fn.name}(struct log_rec "
+              f"*rec, const struct args_{fn.name} *a)\n{{\n"
+              f"    (void)rec;\n    (void)a;\n")
+    put_args(fn, hdr, "rec", lambda n: f"a->{n}")
+    hdr.write("}\n")
+    hdr.write(f"static inline int rec_frame_{fn.name}(const struct rec_call "
+              f"*c, const struct args_{fn.name} *a, struct log_rec *rec, "
+              f"unsigned flags, size_t room)\n{{\n"
+              f"    if (!rec_begin(rec, c->fn, flags, c->ret, c->t0, c->t1, "
+              f"{args_room(fn)} + room))\n        return 0;\n"
+              f"    rec_put_args_{fn.name}(rec, a);\n"
+              f"    return 1;\n}}\n\n")
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) != 5:
         raise SystemExit(__doc__)
-    ft = load_functable(argv[1])
-    global VALUE_SIZES, FT
-    VALUE_SIZES = ft.VALUE_SIZES
-    FT = ft
-    funcs = ft.parse_spec(argv[2])
-    with open(argv[3], "w") as out:
-        out.write("/* Generated by recorder/gen-recorder.py from "
-                  "log/mpi-functions.spec. Do not edit. */\n")
+    global S
+    import importlib.util
+    mod = importlib.util.spec_from_file_location("mpispec", argv[1])
+    S = importlib.util.module_from_spec(mod)
+    mod.loader.exec_module(S)
+    spec = S.parse_spec(argv[2])
+    banner = ("/* Generated by recorder/gen-recorder.py from "
+              "log/mpi-functions.spec. Do not edit. */\n")
+    with open(argv[3], "w") as out, open(argv[4], "w") as hdr:
+        hdr.write(banner)
+        hdr.write("/* The recorder's hooks (the spec's manual and manual(rec) "
+                  "functions) and their\n * helpers; included by rec.h. */\n")
+        hdr.write("#ifndef DRDB_REC_HOOKS_H\n#define DRDB_REC_HOOKS_H\n\n")
+        out.write(banner)
         out.write('#include "rec.h"\n\n')
         out.write("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n")
         out.write("#pragma GCC diagnostic ignored \"-Wmissing-prototypes\"\n\n")
-        for fn in funcs:
-            gen_wrapper(fn, out)
+        for fn in spec.funcs:
+            if not fn.logged:
+                continue
+            if fn.rec_hook:
+                gen_skeleton(fn, out, hdr)
+            else:
+                gen_wrapper(fn, out)
+        hdr.write("#endif\n")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ struct region {
 };
 
 struct result {
-    struct rec_buf b; /* REC_COLL: b.n x b.type at b.buf */
+    struct log_buf b; /* LOG_BUF_COLL: b.n x b.type at b.buf */
     MPI_Win win;
     int target;
     int own_type;     /* b.type is the recorder's copy of the program's */
@@ -138,9 +138,10 @@ static void result_add(MPI_Win win, int target, void *buf, int64_t n,
     r->own_type = ((unsigned)type >> 30) != 1 &&
                   PMPI_Type_contiguous(1, type, &copy) == MPI_SUCCESS &&
                   PMPI_Type_commit(&copy) == MPI_SUCCESS;
-    r->b = (struct rec_buf){.buf = buf, .n = n,
-                            .type = r->own_type ? copy : type,
-                            .req = MPI_REQUEST_NULL, .shape = REC_COLL};
+    r->b = (struct log_buf){.buf = buf, .n = n,
+                            .type = (uint32_t)(r->own_type ? copy : type),
+                            .req = (uint32_t)MPI_REQUEST_NULL,
+                            .shape = LOG_BUF_COLL};
     r->win = win;
     r->target = target;
     r->seq = next_result++;
@@ -154,101 +155,15 @@ static int completes(const struct result *r, MPI_Win win, int done)
 
 /* ---- logging ------------------------------------------------------------- */
 
-static size_t varint_len(uint64_t v)
-{
-    size_t n = 1;
-    for (; v >= 0x80; v >>= 7)
-        n++;
-    return n;
-}
-
-/* A run's gap and length take at most this many bytes in G's WINDIFF. */
-static size_t run_head(const struct region *g)
-{
-    return 2 * varint_len(g->size);
-}
-
-/* Room G's WINDIFF can take, header included. Runs are cut only at a gap of
- * at least run_head() unchanged bytes, which pays for the next run's head:
- * the body never exceeds the region's size plus one head. */
+/* Room for G's WINDIFF; appends it (log/codec.h). */
 static size_t diff_room(const struct region *g)
 {
-    return g->size ? LOG_FIELD_HEAD + g->size + run_head(g) : 0;
+    return log_windiff_room(g->size);
 }
 
-/* The first byte at or after I where G's memory differs from its shadow,
- * or its size. Other ranks may be writing the memory meanwhile: a chunk
- * memcmp saw differ may look equal byte by byte, hence the bound. */
-static size_t first_diff(const struct region *g, size_t i)
-{
-    enum { CHUNK = 256 };
-    while (i < g->size) {
-        size_t n = g->size - i < CHUNK ? g->size - i : CHUNK;
-        if (memcmp(g->base + i, g->shadow + i, n) != 0)
-            for (size_t k = 0; k < n; k++)
-                if (g->base[i + k] != (char)g->shadow[i + k])
-                    return i + k;
-        i += n;
-    }
-    return g->size;
-}
-
-/* Appends G's changes as one WINDIFF field (nothing when it has none) and
- * makes the logged bytes its shadow. The body is built after room for the
- * field's header, then moved up behind the header once its length is
- * known. */
 static void put_diff(struct log_rec *rec, struct region *g)
 {
-    size_t i = first_diff(g, 0), prev = 0, head = run_head(g);
-    if (i == g->size)
-        return;
-    uint8_t *field = rec->p, *body = field + LOG_FIELD_HEAD;
-    rec->p = body;
-    while (i < g->size) {
-        /* The run goes on until HEAD unchanged bytes in a row, which the
-         * next run's search skips (should another rank change them
-         * meanwhile, the next synchronization logs it): so a run's head
-         * never costs more than the gap before it. */
-        size_t end = i + 1, same = 0;
-        for (size_t k = end; k < g->size && same < head; k++) {
-            if (g->base[k] != (char)g->shadow[k]) {
-                end = k + 1;
-                same = 0;
-            } else {
-                same++;
-            }
-        }
-        log_put_varint(rec, i - prev);
-        log_put_varint(rec, end - i);
-        /* One read of the memory: what is logged is what the shadow
-         * keeps, even if another rank writes meanwhile. */
-        memcpy(rec->p, g->base + i, end - i);
-        memcpy(g->shadow + i, rec->p, end - i);
-        rec->p += end - i;
-        prev = end;
-        i = first_diff(g, end + same);
-    }
-    size_t len = (size_t)(rec->p - body);
-    struct log_rec h = {field, field};
-    log_put_field(&h, LOG_ARG_NONE, LOG_F_WINDIFF, g->id, len);
-    memmove(h.p, body, len);
-    rec->p = h.p + len;
-}
-
-/* The by-value arguments VALS of FN, in prototype order, by the function
- * table's encodings. */
-static void put_args(struct log_rec *rec, int fn, const int64_t *vals)
-{
-    const struct log_func_desc *d = log_func_by_id(fn);
-    for (int i = 0, k = 0; d && i < d->nargs; i++)
-        if (d->args[i].enc)
-            log_put_arg(rec, d->args[i].enc, vals[k++]);
-}
-
-static size_t args_room(int fn)
-{
-    const struct log_func_desc *d = log_func_by_id(fn);
-    return d ? (size_t)d->nargs * LOG_ARG_ROOM64 : 0;
+    log_put_windiff(rec, g->id, g->base, g->shadow, g->size);
 }
 
 /* Room for the pending results of WIN that DONE completes. */
@@ -259,7 +174,7 @@ static size_t results_room(MPI_Win win, int done)
         if (completes(&results[i], win, done))
             room += LOG_FIELD_HEAD +
                     rec_pack_room(rec_buf_bytes(&results[i].b, NULL),
-                                  results[i].b.type);
+                                  (MPI_Datatype)results[i].b.type);
     return room;
 }
 
@@ -280,8 +195,10 @@ static void put_results(struct log_rec *rec, MPI_Win win, int done)
             rec_put_buf(rec, LOG_ARG_NONE, r->seq, &r->b, bytes);
         else
             log_put_field(rec, LOG_ARG_NONE, LOG_F_DATA, r->seq, 0);
-        if (r->own_type)
-            PMPI_Type_free(&r->b.type);
+        if (r->own_type) {
+            MPI_Datatype t = (MPI_Datatype)r->b.type;
+            PMPI_Type_free(&t);
+        }
     }
     nresults = k;
 }
@@ -304,151 +221,173 @@ static void put_diffs(struct log_rec *rec, MPI_Win win, int all)
 }
 
 /*
- * The record of a synchronization call FN (by-value arguments VALS) on WIN,
- * after it returned: the output FLAG (MPI_Win_test, argument 1) if any, the
- * pending results it completed (DONE), and the changes of WIN's regions
- * (every window's when ALL: MPI_Barrier).
+ * A synchronization call on WIN after it returned: the output FLAG
+ * (MPI_Win_test, argument 1) if any, the pending results it completed
+ * (DONE), and the changes of WIN's regions (every window's when ALL:
+ * MPI_Barrier).
  */
-static int sync_log(int fn, int ret, uint64_t t0, uint64_t t1,
-                    const int64_t *vals, MPI_Win win, int done, int all,
-                    const int *flag)
+struct sync {
+    MPI_Win win;
+    int done, all;
+    const int *flag;
+};
+
+static size_t sync_room(struct sync *k, int ret)
 {
     if (ret != MPI_SUCCESS)
-        done = DONE_NONE;
-    size_t room = args_room(fn) + (flag ? LOG_FIELD_HEAD + 4 : 0) +
-                  results_room(win, done) + diffs_room(win, all);
-    struct log_rec rec;
-    if (!rec_begin(&rec, fn, 0, ret, t0, t1, room))
-        return ret;
-    put_args(&rec, fn, vals);
-    if (flag)
-        rec_put_raw(&rec, 1, 0, flag, 4);
-    put_results(&rec, win, done);
-    put_diffs(&rec, win, all);
-    rec_end(&rec);
-    return ret;
+        k->done = DONE_NONE;
+    return (k->flag ? LOG_FIELD_HEAD + 4 : 0) + results_room(k->win, k->done) +
+           diffs_room(k->win, k->all);
 }
 
-/* An input buffer logged with --send-data (argument ARG). */
+static void sync_put(struct log_rec *rec, const struct sync *k)
+{
+    if (k->flag)
+        rec_put_raw(rec, 1, 0, k->flag, 4);
+    put_results(rec, k->win, k->done);
+    put_diffs(rec, k->win, k->all);
+}
+
+#define SYNC_LOG(NAME, K)                                                    \
+    do {                                                                     \
+        struct log_rec rec;                                                  \
+        if (rec_frame_##NAME(c, a, &rec, 0, sync_room(K, c->ret))) {         \
+            sync_put(&rec, K);                                               \
+            rec_end(&rec);                                                   \
+        }                                                                    \
+    } while (0)
+
+/*
+ * A call starting an operation, after it returned: the input buffers
+ * SEND[0..NSEND) with --send-data, and the new request (argument REQ_ARG)
+ * of the request-based calls (REQUEST non-NULL).
+ */
 struct send {
     unsigned arg;
     const void *buf;
     int64_t n;
     MPI_Datatype type;
 };
+struct op {
+    const struct send *send;
+    int nsend;
+    unsigned req_arg;
+    const MPI_Request *request;
+    int64_t bytes[2];
+};
 
-static int op_log(int fn, int ret, uint64_t t0, uint64_t t1,
-                  const int64_t *vals, const struct send *send, int nsend,
-                  unsigned req_arg, const MPI_Request *request);
+static size_t op_room(struct op *k, int ret)
+{
+    size_t room = k->request ? LOG_HANDLE_ROOM : 0;
+    for (int i = 0; i < k->nsend; i++) {
+        const struct send *s = &k->send[i];
+        k->bytes[i] = rec_send_data && ret == MPI_SUCCESS
+                          ? rec_data_bytes(s->n, s->type) : 0;
+        if (k->bytes[i])
+            room += LOG_FIELD_HEAD + rec_pack_room(k->bytes[i], s->type);
+    }
+    return room;
+}
+
+static void op_put(struct log_rec *rec, const struct op *k, int ret)
+{
+    for (int i = 0; i < k->nsend; i++)
+        if (k->bytes[i])
+            rec_put_data(rec, k->send[i].arg, k->send[i].buf, k->send[i].n,
+                         k->send[i].type, k->bytes[i]);
+    if (k->request && ret == MPI_SUCCESS)
+        log_put_handle(rec, k->req_arg, LOG_F_HANDLE, 0,
+                       (uint32_t)*k->request);
+}
+
+#define OP_LOG(NAME, SEND, NSEND, REQ_ARG, REQUEST)                          \
+    do {                                                                     \
+        struct op k = {SEND, NSEND, REQ_ARG, REQUEST, {0, 0}};               \
+        struct log_rec rec;                                                  \
+        if (rec_frame_##NAME(c, a, &rec, 0, op_room(&k, c->ret))) {          \
+            op_put(&rec, &k, c->ret);                                        \
+            rec_end(&rec);                                                   \
+        }                                                                    \
+    } while (0)
 
 /* ---- windows ------------------------------------------------------------- */
 
-#define WIN_CREATE(NAME, DU_T)                                               \
-    int NAME(void *base, MPI_Aint size, DU_T disp_unit, MPI_Info info,      \
-             MPI_Comm comm, MPI_Win *win)                                    \
+#define WIN_CREATE(NAME)                                                     \
+    void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
     {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(base, size, disp_unit, info, comm, win);          \
         /* The memory before the call: another rank may put into it as     \
          * soon as its own MPI_Win_create returns, while this one's is     \
          * still running; the first synchronization then logs that. */     \
-        size_t bytes = base && size > 0 ? (size_t)size : 0;                  \
+        size_t bytes = a->base && a->size > 0 ? (size_t)a->size : 0;         \
         uint8_t *before = bytes ? malloc(bytes) : NULL;                      \
         if (before)                                                          \
-            memcpy(before, base, bytes);                                     \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(base, size, disp_unit, info, comm, win);           \
-        uint64_t t1 = rec_now();                                             \
-        struct log_rec rec;                                                  \
-        const int64_t v[] = {size, disp_unit, (uint32_t)info,               \
-                             (uint32_t)comm};                                \
-        if (ret == MPI_SUCCESS)                                              \
-            region_add_shadow(*win, base, bytes, 0, before);                 \
+            memcpy(before, a->base, bytes);                                  \
+        rec_pmpi_##NAME(c, a);                                               \
+        if (c->ret == MPI_SUCCESS)                                           \
+            region_add_shadow(*a->win, a->base, bytes, 0, before);           \
         else                                                                 \
             free(before);                                                    \
-        if (!rec_begin(&rec, LOG_FN_##NAME, 0, ret, t0, t1,                  \
-                       args_room(LOG_FN_##NAME) + LOG_HANDLE_ROOM))          \
-            return ret;                                                      \
-        put_args(&rec, LOG_FN_##NAME, v);                                    \
-        if (ret == MPI_SUCCESS)                                              \
-            log_put_handle(&rec, 5, LOG_F_HANDLE, 0, (uint32_t)*win);        \
-        rec_end(&rec);                                                       \
-        return ret;                                                          \
+        struct log_rec rec;                                                  \
+        if (rec_frame_##NAME(c, a, &rec, 0, LOG_HANDLE_ROOM)) {              \
+            if (c->ret == MPI_SUCCESS)                                       \
+                log_put_handle(&rec, LOG_A_##NAME##_win, LOG_F_HANDLE, 0,    \
+                               (uint32_t)*a->win);                           \
+            rec_end(&rec);                                                   \
+        }                                                                    \
     }
-WIN_CREATE(MPI_Win_create, int)
-WIN_CREATE(MPI_Win_create_c, MPI_Aint)
+WIN_CREATE(MPI_Win_create)
+WIN_CREATE(MPI_Win_create_c)
 
 /* MPI_Win_allocate: the memory is MPI's; the record also logs how it
  * differs from zeros (the replay allocates zeroed memory). */
-#define WIN_ALLOCATE(NAME, DU_T)                                             \
-    int NAME(MPI_Aint size, DU_T disp_unit, MPI_Info info, MPI_Comm comm,   \
-             void *baseptr, MPI_Win *win)                                    \
+#define WIN_ALLOCATE(NAME)                                                   \
+    void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
     {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(size, disp_unit, info, comm, baseptr, win);       \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(size, disp_unit, info, comm, baseptr, win);        \
-        uint64_t t1 = rec_now();                                             \
-        struct log_rec rec;                                                  \
         struct region *g = NULL;                                             \
-        const int64_t v[] = {size, disp_unit, (uint32_t)info,               \
-                             (uint32_t)comm};                                \
-        if (ret == MPI_SUCCESS)                                              \
-            g = region_add(*win, *(void **)baseptr,                          \
-                           size > 0 ? (size_t)size : 0, 1);                  \
-        if (!rec_begin(&rec, LOG_FN_##NAME, 0, ret, t0, t1,                  \
-                       args_room(LOG_FN_##NAME) + LOG_FIELD_HEAD + 8 +       \
-                           LOG_HANDLE_ROOM + (g ? diff_room(g) : 0)))        \
-            return ret;                                                      \
-        put_args(&rec, LOG_FN_##NAME, v);                                    \
-        if (ret == MPI_SUCCESS) {                                            \
-            rec_put_raw(&rec, 4, 0, baseptr, 8);                             \
-            log_put_handle(&rec, 5, LOG_F_HANDLE, 0, (uint32_t)*win);        \
-            put_diff(&rec, g);                                               \
+        rec_pmpi_##NAME(c, a);                                               \
+        if (c->ret == MPI_SUCCESS)                                           \
+            g = region_add(*a->win, *(void **)a->baseptr,                    \
+                           a->size > 0 ? (size_t)a->size : 0, 1);            \
+        struct log_rec rec;                                                  \
+        if (rec_frame_##NAME(c, a, &rec, 0,                                  \
+                             LOG_FIELD_HEAD + 8 + LOG_HANDLE_ROOM +          \
+                                 (g ? diff_room(g) : 0))) {                  \
+            if (c->ret == MPI_SUCCESS) {                                     \
+                rec_put_raw(&rec, LOG_A_##NAME##_baseptr, 0, a->baseptr, 8); \
+                log_put_handle(&rec, LOG_A_##NAME##_win, LOG_F_HANDLE, 0,    \
+                               (uint32_t)*a->win);                           \
+                put_diff(&rec, g);                                           \
+            }                                                                \
+            rec_end(&rec);                                                   \
         }                                                                    \
-        rec_end(&rec);                                                       \
-        return ret;                                                          \
     }
-WIN_ALLOCATE(MPI_Win_allocate, int)
-WIN_ALLOCATE(MPI_Win_allocate_c, MPI_Aint)
+WIN_ALLOCATE(MPI_Win_allocate)
+WIN_ALLOCATE(MPI_Win_allocate_c)
 
-int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+void rec_MPI_Win_attach(struct rec_call *c, struct args_MPI_Win_attach *a)
 {
-    if (!rec_on)
-        return PMPI_Win_attach(win, base, size);
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Win_attach(win, base, size);
-    uint64_t t1 = rec_now();
-    if (ret == MPI_SUCCESS)
-        region_add(win, base, size > 0 ? (size_t)size : 0, 0);
-    const int64_t v[] = {(uint32_t)win, size};
-    return op_log(LOG_FN_MPI_Win_attach, ret, t0, t1, v, NULL, 0, 0, NULL);
+    rec_pmpi_MPI_Win_attach(c, a);
+    if (c->ret == MPI_SUCCESS)
+        region_add(a->win, a->base, a->size > 0 ? (size_t)a->size : 0, 0);
+    OP_LOG(MPI_Win_attach, NULL, 0, 0, NULL);
 }
 
 /* The region's last changes go with the MPI_Win_detach record. */
-int MPI_Win_detach(MPI_Win win, const void *base)
+void rec_MPI_Win_detach(struct rec_call *c, struct args_MPI_Win_detach *a)
 {
-    if (!rec_on)
-        return PMPI_Win_detach(win, base);
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Win_detach(win, base);
-    uint64_t t1 = rec_now();
+    rec_pmpi_MPI_Win_detach(c, a);
     struct region *g = NULL;
     for (size_t i = 0; i < nregions && !g; i++)
-        if (regions[i].win == win && regions[i].base == base)
+        if (regions[i].win == a->win && regions[i].base == a->base)
             g = &regions[i];
     struct log_rec rec;
-    const int64_t v[] = {(uint32_t)win};
-    if (rec_begin(&rec, LOG_FN_MPI_Win_detach, 0, ret, t0, t1,
-                  args_room(LOG_FN_MPI_Win_detach) + (g ? diff_room(g) : 0))) {
-        put_args(&rec, LOG_FN_MPI_Win_detach, v);
+    if (rec_frame_MPI_Win_detach(c, a, &rec, 0, g ? diff_room(g) : 0)) {
         if (g)
             put_diff(&rec, g);
         rec_end(&rec);
     }
-    if (g && ret == MPI_SUCCESS)
+    if (g && c->ret == MPI_SUCCESS)
         region_drop(g);
-    return ret;
 }
 
 /*
@@ -458,329 +397,160 @@ int MPI_Win_detach(MPI_Win win, const void *base)
  * logged after the call; MPI_Win_allocate's memory is gone, and no program
  * can read it any more.
  */
-int MPI_Win_free(MPI_Win *win)
+void rec_MPI_Win_free(struct rec_call *c, struct args_MPI_Win_free *a)
 {
-    if (!rec_on)
-        return PMPI_Win_free(win);
-    MPI_Win old = *win;
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Win_free(win);
-    uint64_t t1 = rec_now();
+    MPI_Win old = *a->win;
+    rec_pmpi_MPI_Win_free(c, a);
     size_t room = LOG_HANDLE_ROOM + results_room(old, DONE_ALL);
     for (size_t i = 0; i < nregions; i++)
         if (regions[i].win == old && !regions[i].allocated)
             room += diff_room(&regions[i]);
     struct log_rec rec;
-    if (rec_begin(&rec, LOG_FN_MPI_Win_free, 0, ret, t0, t1, room)) {
-        if (ret == MPI_SUCCESS)
-            log_put_handle(&rec, 0, LOG_F_HANDLE, 0, (uint32_t)*win);
-        put_results(&rec, old, ret == MPI_SUCCESS ? DONE_ALL : DONE_NONE);
+    if (rec_frame_MPI_Win_free(c, a, &rec, 0, room)) {
+        if (c->ret == MPI_SUCCESS)
+            log_put_handle(&rec, 0, LOG_F_HANDLE, 0, (uint32_t)*a->win);
+        put_results(&rec, old, c->ret == MPI_SUCCESS ? DONE_ALL : DONE_NONE);
         for (size_t i = 0; i < nregions; i++)
             if (regions[i].win == old && !regions[i].allocated)
                 put_diff(&rec, &regions[i]);
         rec_end(&rec);
     }
-    if (ret == MPI_SUCCESS)
+    if (c->ret == MPI_SUCCESS)
         for (size_t i = nregions; i-- > 0;)
             if (regions[i].win == old)
                 region_drop(&regions[i]);
-    return ret;
 }
 
 /* ---- synchronization ----------------------------------------------------- */
 
-#define SYNC_WIN(NAME, DONE)                                                 \
-    int NAME(MPI_Win win)                                                    \
+/* A call on window argument WIN completing DONE (an expression of a). */
+#define SYNC(NAME, DONE)                                                     \
+    void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
     {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(win);                                             \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(win);                                              \
-        uint64_t t1 = rec_now();                                             \
-        const int64_t v[] = {(uint32_t)win};                                 \
-        return sync_log(LOG_FN_##NAME, ret, t0, t1, v, win, DONE, 0, NULL);  \
+        rec_pmpi_##NAME(c, a);                                               \
+        struct sync k = {a->win, DONE, 0, NULL};                             \
+        SYNC_LOG(NAME, &k);                                                  \
     }
-#define SYNC_INT_WIN(NAME, A, DONE)                                          \
-    int NAME(int A, MPI_Win win)                                             \
-    {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(A, win);                                          \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(A, win);                                           \
-        uint64_t t1 = rec_now();                                             \
-        const int64_t v[] = {A, (uint32_t)win};                              \
-        return sync_log(LOG_FN_##NAME, ret, t0, t1, v, win, DONE, 0, NULL);  \
-    }
-#define SYNC_GROUP(NAME)                                                     \
-    int NAME(MPI_Group group, int assert, MPI_Win win)                       \
-    {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(group, assert, win);                              \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(group, assert, win);                               \
-        uint64_t t1 = rec_now();                                             \
-        const int64_t v[] = {(uint32_t)group, assert, (uint32_t)win};        \
-        return sync_log(LOG_FN_##NAME, ret, t0, t1, v, win, DONE_NONE, 0,    \
-                        NULL);                                               \
-    }
-
-SYNC_INT_WIN(MPI_Win_fence, assert, DONE_ALL)
-SYNC_WIN(MPI_Win_complete, DONE_ALL)
-SYNC_WIN(MPI_Win_wait, DONE_NONE)
-SYNC_WIN(MPI_Win_sync, DONE_NONE)
-SYNC_INT_WIN(MPI_Win_lock_all, assert, DONE_NONE)
-SYNC_WIN(MPI_Win_unlock_all, DONE_ALL)
-SYNC_INT_WIN(MPI_Win_unlock, rank, rank)
-SYNC_INT_WIN(MPI_Win_flush, rank, rank)
-SYNC_INT_WIN(MPI_Win_flush_local, rank, rank)
-SYNC_WIN(MPI_Win_flush_all, DONE_ALL)
-SYNC_WIN(MPI_Win_flush_local_all, DONE_ALL)
-SYNC_GROUP(MPI_Win_post)
-SYNC_GROUP(MPI_Win_start)
-
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
-{
-    if (!rec_on)
-        return PMPI_Win_lock(lock_type, rank, assert, win);
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Win_lock(lock_type, rank, assert, win);
-    uint64_t t1 = rec_now();
-    const int64_t v[] = {lock_type, rank, assert, (uint32_t)win};
-    return sync_log(LOG_FN_MPI_Win_lock, ret, t0, t1, v, win, DONE_NONE, 0,
-                    NULL);
-}
+SYNC(MPI_Win_fence, DONE_ALL)
+SYNC(MPI_Win_complete, DONE_ALL)
+SYNC(MPI_Win_wait, DONE_NONE)
+SYNC(MPI_Win_sync, DONE_NONE)
+SYNC(MPI_Win_lock, DONE_NONE)
+SYNC(MPI_Win_lock_all, DONE_NONE)
+SYNC(MPI_Win_unlock_all, DONE_ALL)
+SYNC(MPI_Win_unlock, a->rank)
+SYNC(MPI_Win_flush, a->rank)
+SYNC(MPI_Win_flush_local, a->rank)
+SYNC(MPI_Win_flush_all, DONE_ALL)
+SYNC(MPI_Win_flush_local_all, DONE_ALL)
+SYNC(MPI_Win_post, DONE_NONE)
+SYNC(MPI_Win_start, DONE_NONE)
 
 /* An unsuccessful MPI_Win_test is a poll (rec_poll); a successful one ends
  * the exposure epoch: the other ranks' writes are in. */
-int MPI_Win_test(MPI_Win win, int *flag)
+void rec_MPI_Win_test(struct rec_call *c, struct args_MPI_Win_test *a)
 {
-    if (!rec_on)
-        return PMPI_Win_test(win, flag);
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Win_test(win, flag);
-    uint64_t t1 = rec_now();
-    if (ret == MPI_SUCCESS && !*flag) {
+    rec_pmpi_MPI_Win_test(c, a);
+    if (c->ret == MPI_SUCCESS && !*a->flag) {
         uint8_t img[32];
         struct log_rec rec = {img, img};
-        log_put_arg_handle(&rec, (uint32_t)win);
-        rec_put_raw(&rec, 1, 0, flag, 4);
-        rec_poll(LOG_FN_MPI_Win_test, img, (size_t)(rec.p - img), t0, t1);
-        return ret;
+        rec_put_args_MPI_Win_test(&rec, a);
+        rec_put_raw(&rec, 1, 0, a->flag, 4);
+        rec_poll(c->fn, img, (size_t)(rec.p - img), c->t0, c->t1);
+        return;
     }
-    const int64_t v[] = {(uint32_t)win};
-    return sync_log(LOG_FN_MPI_Win_test, ret, t0, t1, v, win, DONE_NONE, 0,
-                    ret == MPI_SUCCESS ? flag : NULL);
+    struct sync k = {a->win, DONE_NONE, 0,
+                     c->ret == MPI_SUCCESS ? a->flag : NULL};
+    SYNC_LOG(MPI_Win_test, &k);
 }
 
 /* Other ranks' passive-target writes into this process's windows are
  * visible after a barrier that follows their completion. */
-int MPI_Barrier(MPI_Comm comm)
+void rec_MPI_Barrier(struct rec_call *c, struct args_MPI_Barrier *a)
 {
-    if (!rec_on)
-        return PMPI_Barrier(comm);
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Barrier(comm);
-    uint64_t t1 = rec_now();
-    const int64_t v[] = {(uint32_t)comm};
-    return sync_log(LOG_FN_MPI_Barrier, ret, t0, t1, v, MPI_WIN_NULL,
-                    DONE_NONE, 1, NULL);
+    rec_pmpi_MPI_Barrier(c, a);
+    struct sync k = {MPI_WIN_NULL, DONE_NONE, 1, NULL};
+    SYNC_LOG(MPI_Barrier, &k);
 }
 
 /* ---- operations ---------------------------------------------------------- */
 
-/*
- * The record of a call starting an operation: its by-value arguments VALS,
- * the input buffers SEND[0..NSEND) with --send-data, and the new request
- * (argument REQ_ARG of the request-based calls, REQUEST non-NULL).
- */
-static int op_log(int fn, int ret, uint64_t t0, uint64_t t1,
-                  const int64_t *vals, const struct send *send, int nsend,
-                  unsigned req_arg, const MPI_Request *request)
-{
-    int64_t bytes[2] = {0, 0};
-    size_t room = args_room(fn) + (request ? LOG_HANDLE_ROOM : 0);
-    for (int i = 0; i < nsend && rec_send_data && ret == MPI_SUCCESS; i++) {
-        bytes[i] = rec_data_bytes(send[i].n, send[i].type);
-        if (bytes[i])
-            room += LOG_FIELD_HEAD + rec_pack_room(bytes[i], send[i].type);
-    }
-    struct log_rec rec;
-    if (!rec_begin(&rec, fn, 0, ret, t0, t1, room))
-        return ret;
-    put_args(&rec, fn, vals);
-    for (int i = 0; i < nsend; i++)
-        if (bytes[i])
-            rec_put_data(&rec, send[i].arg, send[i].buf, send[i].n,
-                         send[i].type, bytes[i]);
-    if (request && ret == MPI_SUCCESS)
-        log_put_handle(&rec, req_arg, LOG_F_HANDLE, 0, (uint32_t)*request);
-    rec_end(&rec);
-    return ret;
-}
-
 /* The origin data of an accumulate with MPI_NO_OP is not read (the buffer
  * may be NULL). */
-#define SEND_OP(A, B, N, T) {A, (B), (op) == MPI_NO_OP ? 0 : (N), T}
+#define SEND_OP(A, B, N, T) {A, (B), (a->op) == MPI_NO_OP ? 0 : (N), T}
 
-#define GET(NAME, CT)                                                        \
-    int NAME(void *origin_addr, CT origin_count,                             \
-             MPI_Datatype origin_datatype, int target_rank,                  \
-             MPI_Aint target_disp, CT target_count,                          \
-             MPI_Datatype target_datatype, MPI_Win win)                      \
+#define GET(NAME)                                                            \
+    void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
     {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(origin_addr, origin_count, origin_datatype,       \
-                           target_rank, target_disp, target_count,           \
-                           target_datatype, win);                            \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(origin_addr, origin_count, origin_datatype,        \
-                          target_rank, target_disp, target_count,            \
-                          target_datatype, win);                             \
-        uint64_t t1 = rec_now();                                             \
-        const int64_t v[] = {origin_count, (uint32_t)origin_datatype,        \
-                             target_rank,  target_disp,   target_count,      \
-                             (uint32_t)target_datatype,   (uint32_t)win};    \
-        if (ret == MPI_SUCCESS && target_rank != MPI_PROC_NULL)              \
-            result_add(win, target_rank, origin_addr, origin_count,          \
-                       origin_datatype);                                     \
-        return op_log(LOG_FN_##NAME, ret, t0, t1, v, NULL, 0, 0, NULL);      \
+        rec_pmpi_##NAME(c, a);                                               \
+        if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)        \
+            result_add(a->win, a->target_rank, a->origin_addr,               \
+                       a->origin_count, a->origin_datatype);                 \
+        OP_LOG(NAME, NULL, 0, 0, NULL);                                      \
     }
-GET(MPI_Get, int)
-GET(MPI_Get_c, MPI_Count)
+GET(MPI_Get)
+GET(MPI_Get_c)
 
-#define GET_ACCUMULATE(NAME, CT)                                             \
-    int NAME(const void *origin_addr, CT origin_count,                       \
-             MPI_Datatype origin_datatype, void *result_addr,                \
-             CT result_count, MPI_Datatype result_datatype,                  \
-             int target_rank, MPI_Aint target_disp, CT target_count,         \
-             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)           \
+#define GET_ACCUMULATE(NAME)                                                 \
+    void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
     {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(origin_addr, origin_count, origin_datatype,       \
-                           result_addr, result_count, result_datatype,       \
-                           target_rank, target_disp, target_count,           \
-                           target_datatype, op, win);                        \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(origin_addr, origin_count, origin_datatype,        \
-                          result_addr, result_count, result_datatype,        \
-                          target_rank, target_disp, target_count,            \
-                          target_datatype, op, win);                         \
-        uint64_t t1 = rec_now();                                             \
-        const int64_t v[] = {origin_count,  (uint32_t)origin_datatype,       \
-                             result_count,  (uint32_t)result_datatype,       \
-                             target_rank,   target_disp,                     \
-                             target_count,  (uint32_t)target_datatype,       \
-                             (uint32_t)op,  (uint32_t)win};                  \
-        const struct send s[] = {                                            \
-            SEND_OP(0, origin_addr, origin_count, origin_datatype)};         \
-        if (ret == MPI_SUCCESS && target_rank != MPI_PROC_NULL)              \
-            result_add(win, target_rank, result_addr, result_count,          \
-                       result_datatype);                                     \
-        return op_log(LOG_FN_##NAME, ret, t0, t1, v, s, 1, 0, NULL);         \
+        rec_pmpi_##NAME(c, a);                                               \
+        const struct send s[] = {SEND_OP(0, a->origin_addr,                  \
+                                         a->origin_count,                    \
+                                         a->origin_datatype)};               \
+        if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)        \
+            result_add(a->win, a->target_rank, a->result_addr,               \
+                       a->result_count, a->result_datatype);                 \
+        OP_LOG(NAME, s, 1, 0, NULL);                                         \
     }
-GET_ACCUMULATE(MPI_Get_accumulate, int)
-GET_ACCUMULATE(MPI_Get_accumulate_c, MPI_Count)
+GET_ACCUMULATE(MPI_Get_accumulate)
+GET_ACCUMULATE(MPI_Get_accumulate_c)
 
-int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
-                     MPI_Datatype datatype, int target_rank,
-                     MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+void rec_MPI_Fetch_and_op(struct rec_call *c, struct args_MPI_Fetch_and_op *a)
 {
-    if (!rec_on)
-        return PMPI_Fetch_and_op(origin_addr, result_addr, datatype,
-                                 target_rank, target_disp, op, win);
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Fetch_and_op(origin_addr, result_addr, datatype,
-                                target_rank, target_disp, op, win);
-    uint64_t t1 = rec_now();
-    const int64_t v[] = {(uint32_t)datatype, target_rank, target_disp,
-                         (uint32_t)op, (uint32_t)win};
-    const struct send s[] = {SEND_OP(0, origin_addr, 1, datatype)};
-    if (ret == MPI_SUCCESS && target_rank != MPI_PROC_NULL)
-        result_add(win, target_rank, result_addr, 1, datatype);
-    return op_log(LOG_FN_MPI_Fetch_and_op, ret, t0, t1, v, s, 1, 0, NULL);
+    rec_pmpi_MPI_Fetch_and_op(c, a);
+    const struct send s[] = {SEND_OP(0, a->origin_addr, 1, a->datatype)};
+    if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)
+        result_add(a->win, a->target_rank, a->result_addr, 1, a->datatype);
+    OP_LOG(MPI_Fetch_and_op, s, 1, 0, NULL);
 }
 
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
-                         void *result_addr, MPI_Datatype datatype,
-                         int target_rank, MPI_Aint target_disp, MPI_Win win)
+void rec_MPI_Compare_and_swap(struct rec_call *c,
+                              struct args_MPI_Compare_and_swap *a)
 {
-    if (!rec_on)
-        return PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr,
-                                     datatype, target_rank, target_disp,
-                                     win);
-    uint64_t t0 = rec_now();
-    int ret = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr,
-                                    datatype, target_rank, target_disp, win);
-    uint64_t t1 = rec_now();
-    const int64_t v[] = {(uint32_t)datatype, target_rank, target_disp,
-                         (uint32_t)win};
-    const struct send s[] = {{0, origin_addr, 1, datatype},
-                             {1, compare_addr, 1, datatype}};
-    if (ret == MPI_SUCCESS && target_rank != MPI_PROC_NULL)
-        result_add(win, target_rank, result_addr, 1, datatype);
-    return op_log(LOG_FN_MPI_Compare_and_swap, ret, t0, t1, v, s, 2, 0,
-                  NULL);
+    rec_pmpi_MPI_Compare_and_swap(c, a);
+    const struct send s[] = {{0, a->origin_addr, 1, a->datatype},
+                             {1, a->compare_addr, 1, a->datatype}};
+    if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)
+        result_add(a->win, a->target_rank, a->result_addr, 1, a->datatype);
+    OP_LOG(MPI_Compare_and_swap, s, 2, 0, NULL);
 }
 
 /* Request-based: the buffer is logged by the Wait/Test call completing the
  * request, whole (as a collective's). */
-#define RGET(NAME, CT)                                                       \
-    int NAME(void *origin_addr, CT origin_count,                             \
-             MPI_Datatype origin_datatype, int target_rank,                  \
-             MPI_Aint target_disp, CT target_count,                          \
-             MPI_Datatype target_datatype, MPI_Win win,                      \
-             MPI_Request *request)                                           \
+#define RGET(NAME)                                                           \
+    void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
     {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(origin_addr, origin_count, origin_datatype,       \
-                           target_rank, target_disp, target_count,           \
-                           target_datatype, win, request);                   \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(origin_addr, origin_count, origin_datatype,        \
-                          target_rank, target_disp, target_count,            \
-                          target_datatype, win, request);                    \
-        uint64_t t1 = rec_now();                                             \
-        const int64_t v[] = {origin_count, (uint32_t)origin_datatype,        \
-                             target_rank,  target_disp,   target_count,      \
-                             (uint32_t)target_datatype,   (uint32_t)win};    \
-        if (ret == MPI_SUCCESS)                                              \
-            rec_req_coll(*request, LOG_FN_##NAME, origin_addr, origin_count, \
-                         origin_datatype, 0);                                \
-        return op_log(LOG_FN_##NAME, ret, t0, t1, v, NULL, 0, 8, request);   \
+        rec_pmpi_##NAME(c, a);                                               \
+        if (c->ret == MPI_SUCCESS)                                           \
+            rec_req_coll(*a->request, c->fn, a->origin_addr,                 \
+                         a->origin_count, a->origin_datatype, 0);            \
+        OP_LOG(NAME, NULL, 0, LOG_A_##NAME##_request, a->request);           \
     }
-RGET(MPI_Rget, int)
-RGET(MPI_Rget_c, MPI_Count)
+RGET(MPI_Rget)
+RGET(MPI_Rget_c)
 
-#define RGET_ACCUMULATE(NAME, CT)                                            \
-    int NAME(const void *origin_addr, CT origin_count,                       \
-             MPI_Datatype origin_datatype, void *result_addr,                \
-             CT result_count, MPI_Datatype result_datatype,                  \
-             int target_rank, MPI_Aint target_disp, CT target_count,         \
-             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,           \
-             MPI_Request *request)                                           \
+#define RGET_ACCUMULATE(NAME)                                                \
+    void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
     {                                                                        \
-        if (!rec_on)                                                         \
-            return P##NAME(origin_addr, origin_count, origin_datatype,       \
-                           result_addr, result_count, result_datatype,       \
-                           target_rank, target_disp, target_count,           \
-                           target_datatype, op, win, request);               \
-        uint64_t t0 = rec_now();                                             \
-        int ret = P##NAME(origin_addr, origin_count, origin_datatype,        \
-                          result_addr, result_count, result_datatype,        \
-                          target_rank, target_disp, target_count,            \
-                          target_datatype, op, win, request);                \
-        uint64_t t1 = rec_now();                                             \
-        const int64_t v[] = {origin_count,  (uint32_t)origin_datatype,       \
-                             result_count,  (uint32_t)result_datatype,       \
-                             target_rank,   target_disp,                     \
-                             target_count,  (uint32_t)target_datatype,       \
-                             (uint32_t)op,  (uint32_t)win};                  \
-        const struct send s[] = {                                            \
-            SEND_OP(0, origin_addr, origin_count, origin_datatype)};         \
-        if (ret == MPI_SUCCESS)                                              \
-            rec_req_coll(*request, LOG_FN_##NAME, result_addr, result_count, \
-                         result_datatype, 0);                                \
-        return op_log(LOG_FN_##NAME, ret, t0, t1, v, s, 1, 12, request);     \
+        rec_pmpi_##NAME(c, a);                                               \
+        const struct send s[] = {SEND_OP(0, a->origin_addr,                  \
+                                         a->origin_count,                    \
+                                         a->origin_datatype)};               \
+        if (c->ret == MPI_SUCCESS)                                           \
+            rec_req_coll(*a->request, c->fn, a->result_addr,                 \
+                         a->result_count, a->result_datatype, 0);            \
+        OP_LOG(NAME, s, 1, LOG_A_##NAME##_request, a->request);              \
     }
-RGET_ACCUMULATE(MPI_Rget_accumulate, int)
-RGET_ACCUMULATE(MPI_Rget_accumulate_c, MPI_Count)
+RGET_ACCUMULATE(MPI_Rget_accumulate)
+RGET_ACCUMULATE(MPI_Rget_accumulate_c)

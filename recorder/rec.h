@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "drdb_mpi_protos.h"
+#include "buf.h"
+#include "codec.h"
 #include "log.h"
 
 extern int rec_on;          /* recording this rank */
@@ -97,53 +99,24 @@ void rec_put_vdata(struct log_rec *rec, unsigned arg, const void *buf,
 size_t rec_members_room(MPI_Comm comm);
 void rec_put_members(struct log_rec *rec, MPI_Comm comm);
 
-/*
- * What a call writes into the program's memory, described well enough to
- * log it later: the request-to-buffer table's entry (rec-manual.c), also
- * used by hand-written blocking collectives. Fixed size, no allocation: the
- * v- and w-shapes keep pointers to the program's count, displacement and
- * type arrays, which MPI requires to stay unmodified until the request
- * completes (persistent requests: until it is freed).
- */
-enum rec_shape {
-    REC_RECV = 1, /* a receive: N x TYPE at most, as many as its status says */
-    REC_COLL,     /* a collective: exactly N x TYPE */
-    REC_VCOLL,    /* PEERS x (COUNTS[i] x TYPE at DISPLS[i] * extent): v */
-    REC_WCOLL,    /* PEERS x (COUNTS[i] x TYPES[i] at DISPLS[i] bytes): w */
-};
-enum {
-    REC_PERSISTENT = 1, /* stays registered until MPI_Request_free */
-    REC_COUNTS64 = 2,   /* COUNTS are 8 bytes (MPI_Count), else int */
-    REC_DISPLS64 = 4,   /* DISPLS are 8 bytes (MPI_Aint), else int */
-};
-struct rec_buf {
-    void *buf;
-    int64_t n;                 /* REC_RECV, REC_COLL */
-    const void *counts;        /* REC_VCOLL, REC_WCOLL */
-    const void *displs;
-    const MPI_Datatype *types; /* REC_WCOLL */
-    MPI_Datatype type;         /* REC_RECV, REC_COLL, REC_VCOLL */
-    int peers;                 /* REC_VCOLL, REC_WCOLL */
-    MPI_Request req;           /* table key; MPI_REQUEST_NULL: free slot */
-    uint16_t fn;               /* the call that started the request */
-    uint8_t shape;             /* enum rec_shape */
-    uint8_t flags;             /* REC_PERSISTENT, REC_COUNTS64, ... */
-};
-/* Packed bytes B describes (REC_RECV: what status ST says arrived). */
-int64_t rec_buf_bytes(const struct rec_buf *b, const MPI_Status *st);
+/* ---- buffers (log/buf.h) ------------------------------------------------ */
+
+/* Packed bytes B describes (LOG_BUF_RECV: what status ST says arrived). */
+int64_t rec_buf_bytes(const struct log_buf *b, const MPI_Status *st);
 /* Room a DATA field of BYTES of B takes, header included (0 for 0). */
-size_t rec_buf_room(const struct rec_buf *b, int64_t bytes);
+size_t rec_buf_room(const struct log_buf *b, int64_t bytes);
 /* Appends B's BYTES as one DATA field (nothing for 0 bytes). */
 void rec_put_buf(struct log_rec *rec, unsigned arg, uint64_t elem,
-                 const struct rec_buf *b, int64_t bytes);
+                 const struct log_buf *b, int64_t bytes);
 
 /*
- * The request-to-buffer table: a nonblocking or persistent call's receive
- * buffer, logged by the Wait/Test call that completes the request.
- * rec_req_add copies B (B->req is the key; an entry under the same handle
- * is replaced). The short forms are what the generated wrappers call.
+ * The request-to-buffer table (rec-req.c): a nonblocking or persistent
+ * call's receive buffer, logged by the Wait/Test call that completes the
+ * request. rec_req_add copies B (B->req is the key; an entry under the same
+ * handle is replaced). The short forms are what the generated wrappers
+ * call.
  */
-void rec_req_add(const struct rec_buf *b);
+void rec_req_add(const struct log_buf *b);
 void rec_req_recv(MPI_Request req, int fn, void *buf, int64_t n,
                   MPI_Datatype type, int persistent);
 void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
@@ -151,5 +124,31 @@ void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
 void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
                    const void *counts, size_t csize, const void *displs,
                    size_t dsize, MPI_Datatype type, int persistent);
+/* The buffer registered under REQ, or NULL. */
+struct log_buf *rec_req_find(MPI_Request req);
+/* Forgets B (from rec_req_find) unless it is persistent (FORCE: in any
+ * case). */
+void rec_req_done(struct log_buf *b, int force);
+
+/* ---- hooks ---------------------------------------------------------------- */
+
+/* A call of a function with a recorder hook (the spec's manual and
+ * manual(rec) classes): the generated wrapper fills FN and hands it, with
+ * the argument struct, to rec_NAME(), which makes the call with
+ * rec_pmpi_NAME() (setting RET, T0 and T1) and logs it, starting its
+ * record with rec_frame_NAME() (the by-value arguments written). */
+struct rec_call {
+    int fn;
+    int ret;
+    uint64_t t0, t1;
+};
+
+/* Life cycle (rec.c): the log opens after PMPI_Init and closes at
+ * MPI_Finalize. */
+void rec_open(void);
+void rec_close(void);
+
+#include "drdb_mpi_args.h"
+#include "rec_hooks.h"
 
 #endif

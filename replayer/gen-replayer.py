@@ -1,215 +1,248 @@
 #!/usr/bin/env python3
-"""Generates the replay stub's MPI entry points from log/mpi-functions.spec.
+"""The replay stub's back end: MPI entry points from log/mpi-functions.spec.
 
-Usage: gen-replayer.py GEN_FUNCTABLE SPEC OUT_C OUT_H
+Usage: gen-replayer.py MPISPEC SPEC OUT_C OUT_H
 
-The mirror of recorder/gen-recorder.py. For every function F it emits:
+The mirror of recorder/gen-recorder.py: it renders, on the replay side, the
+same plan (log/mpispec.py) of what each argument carries. For every
+function F it emits MPI_F, which calls PMPI_F, and PMPI_F:
 
-  rpl__auto_F   the generic replay of one call (hidden): takes the next
-                event of the log, checks it is a call of F with the same
-                by-value arguments, writes every logged output back into
-                the program's arguments, returns the logged return code;
-  PMPI_F        weak, calls rpl__auto_F: a hand-written PMPI_F in
-                replayer/rpl-manual.c replaces it (and may call
-                rpl__auto_F for the generic part);
-  MPI_F         weak, calls PMPI_F (so a profiling tool can interpose).
-
-OUT_H declares the rpl__auto_F functions for the hand-written code.
+  auto         the generic replay of one call: takes the next event of the
+               log, checks it is a call of F with the same by-value
+               arguments, writes every logged output back into the
+               program's arguments, registers the buffers of the request it
+               starts, returns the logged return code;
+  manual,      calls the hand-written hook rpl_F(struct args_F *)
+  manual(rpl)  (replayer/rpl-*.c) with the argument struct
+               (log/drdb_mpi_args.h). OUT_H declares the hooks and, for each
+               logged function, the parts of the generic replay a hook
+               composes: rpl_begin_F (the next event, its arguments
+               checked), rpl_fields_F (the logged outputs written back,
+               buffers registered) and rpl_replay_F (the whole of it).
 """
-import importlib.util
-import io
-import re
 import sys
 
 
-def load_functable(path):
-    spec = importlib.util.spec_from_file_location("functable", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def peers(kind, comm):
+    """A communicator's peers: the stub knows the sizes of communicators
+    (from the members the recorder logged), not their topologies: a
+    neighbourhood collective's logged data is the only bound."""
+    return "RPL_MANY_PEERS" if kind in ("indegree", "outdegree") \
+        else f"rpl_comm_peers({comm})"
 
 
-def elem_type(arg):
-    return FT.elem_type(arg)
+def count(term, ref):
+    return S.count_expr(term, peers, ref)
 
 
-def count_expr(term):
-    """A LENGTH term as C (int64_t); peers from the stub's table."""
-    return FT.count_expr(term, "rpl_comm_peers")
-
-
-def value_expr(a):
+def value_expr(a, ref):
     """The by-value argument as the int64_t the log's reader returns."""
-    size = VALUE_SIZES[a.ctype]
+    v = ref(a.name)
+    size = S.VALUE_SIZES[a.ctype]
     if a.ctype.endswith("_function") or a.ctype == "MPI_File" or \
             a.ctype.startswith("MPI_T_") and size == 8:
-        return f"(int64_t)(intptr_t){a.name}"
+        return f"(int64_t)(intptr_t){v}"
     if size == 4:
-        return f"(int64_t)(int32_t){a.name}"
-    return f"(int64_t){a.name}"
+        return f"(int64_t)(int32_t){v}"
+    return f"(int64_t){v}"
 
 
-def out_action(fn, i, a):
-    """C statement writing field `f` of argument I back, or None."""
-    length = a.length
-    names = [x.name for x in fn.args]
-    if a.direction is None:
-        return None
-    if a.direction == "in" and a.array and \
-            fn.name in ("MPI_Type_create_struct", "MPI_Type_create_struct_c"):
+def vec_peers(fn, counts, ref):
+    return count(fn.arg(counts).length, ref)
+
+
+def out_action(fn, o, ref):
+    """C statement writing field `f` of O's argument back, or None."""
+    x = ref(o.arg.name)
+    k = o.kind
+    if k == "LOGGED_IN":
         # A struct's logged layout: the program's must be the same.
-        return (f"rpl_check_raw(&c, &f, {a.name}, ({count_expr(length)}) * "
-                f"(int64_t)sizeof({elem_type(a)}));")
-    if a.direction == "in":
+        return (f"rpl_check_raw(c, &f, {x}, ({count(o.n, ref)}) * "
+                f"(int64_t)sizeof({o.etype}));")
+    if k == "SEND":
         # Logged send data (drdb record --send-data): checked against what
         # the program sends now, where the layout is simple.
-        m = re.match(r"^(.+) x (\w+)$", length or "")
-        if m and "@" not in length and "size(" not in m.group(1):
-            return (f"rpl_check_sent(&c, &f, {a.name}, "
-                    f"{count_expr(m.group(1))}, {m.group(2)});")
-        return "rpl_out_sent(&c, &f);"
-
-    if a.direction == "async":
-        return None  # registered after the call (see gen_stub)
-    if length in ("opaque", "callback", "string", "string[]", "?"):
-        return None
-    if length == "ptr":
-        return f"rpl_out_raw(&c, &f, {a.name}, 8);"
-    if length and (length.startswith("MPI_MAX_") or length == "valuelen+1"):
-        cap = length if length.startswith("MPI_MAX_") else "valuelen + 1"
-        return f"rpl_out_string(&c, &f, {a.name}, {cap});"
-    m = re.match(r"^(\w+)\[\] x (\w+) @ (\w+)$", length or "")
-    if m:
-        counts, dtype, displs = m.groups()
-        return (f"rpl_out_vdata(&c, &f, {a.name}, {counts}, "
-                f"sizeof(*{counts}), {displs}, sizeof(*{displs}), {dtype}, "
-                f"rpl_comm_peers(comm));")
-    m = re.match(r"^(.+) x (\w+)$", length or "")
-    if m:
-        return (f"rpl_out_data(&c, &f, {a.name}, {count_expr(m.group(1))}, "
-                f"{m.group(2)});")
-    et = elem_type(a)
-    if et == "MPI_Status":
-        if length is not None:
-            return None
-        return f"rpl_out_status(&c, &f, {a.name});"
-    if length is None and not a.array and VALUE_SIZES.get(et) == 4 and \
-            FT.value_encoding(et) == "LOG_ENC_HANDLE":
-        return f"rpl_out_handle(&c, &f, {a.name});"
-    nelem = "1" if length is None else count_expr(length)
-    return f"rpl_out_raw(&c, &f, {a.name}, ({nelem}) * (int64_t)sizeof({et}));"
+        if o.checkable:
+            return (f"rpl_check_sent(c, &f, {x}, {count(o.n, ref)}, "
+                    f"{ref(o.type)});")
+        return "rpl_out_sent(c, &f);"
+    if k == "IN":
+        return "rpl_out_sent(c, &f);"
+    if k == "PTR":
+        return f"rpl_out_raw(c, &f, {x}, 8);"
+    if k == "STRING":
+        cap = o.cap if o.cap.startswith("MPI_MAX_") else \
+            f"{ref('valuelen')} + 1"
+        return f"rpl_out_string(c, &f, {x}, {cap});"
+    if k == "VDATA":
+        return (f"rpl_out_vdata(c, &f, {x}, {ref(o.counts)}, "
+                f"sizeof(*{ref(o.counts)}), {ref(o.displs)}, "
+                f"sizeof(*{ref(o.displs)}), {ref(o.type)}, "
+                f"{vec_peers(fn, o.counts, ref)});")
+    if k == "DATA":
+        return (f"rpl_out_data(c, &f, {x}, {count(o.n, ref)}, {ref(o.type)});")
+    if k == "STATUS":
+        return f"rpl_out_status(c, &f, {x});"
+    if k == "HANDLE":
+        return f"rpl_out_handle(c, &f, {x});"
+    if k == "RAW":
+        nelem = "1" if o.n is None else count(o.n, ref)
+        return (f"rpl_out_raw(c, &f, {x}, ({nelem}) * "
+                f"(int64_t)sizeof({o.etype}));")
+    return None  # ASYNC (registered after), PARTIAL, NONE
 
 
-def async_register(fn, a):
-    """C statement registering an async buffer with its request."""
-    names = [x.name for x in fn.args]
-    if "request" not in names:
-        return None
-    comm = "comm" if "comm" in names else "MPI_COMM_NULL"
-    persistent = 1 if re.search(r"_init(_c)?$", fn.name) else 0
-    m = re.match(r"^(\w+)\[\] x (\w+) @ (\w+)$", a.length or "")
-    if m:
-        counts, dtype, displs = m.groups()
-        return (f"rpl_req_register_v(*request, {fn.id}, {a.name}, {counts}, "
-                f"sizeof(*{counts}), {displs}, sizeof(*{displs}), {dtype}, "
-                f"{comm}, {persistent});")
-    m = re.match(r"^(.+) x (\w+)$", a.length or "")
-    if m:
-        return (f"rpl_req_register(*request, {fn.id}, {a.name}, "
-                f"{count_expr(m.group(1))}, {m.group(2)}, {comm}, "
-                f"{persistent});")
+def after_fields(fn, o, ref):
+    """C statement run once the fields are written, on success: register
+    an async buffer with its request, learn a new communicator's size."""
+    x = ref(o.arg.name)
+    persistent = 1 if S.is_persistent(fn) else 0
+    if o.kind == "ASYNC" and o.shape == "vcoll":
+        return (f"rpl_req_register_v(*{ref('request')}, {fn.id}, {x}, "
+                f"{ref(o.counts)}, sizeof(*{ref(o.counts)}), "
+                f"{ref(o.displs)}, sizeof(*{ref(o.displs)}), {ref(o.type)}, "
+                f"{vec_peers(fn, o.counts, ref)}, {persistent});")
+    if o.kind == "ASYNC":
+        return (f"rpl_req_register(*{ref('request')}, {fn.id}, {x}, "
+                f"{count(o.n, ref)}, {ref(o.type)}, {persistent});")
+    if o.kind == "HANDLE" and o.newcomm and o.arg.direction == "out":
+        return f"if ({x}) rpl_comm_new(c, *{x});"
     return None
 
 
-def gen_stub(fn, out, hdr):
-    if "eighbor_" in fn.name:
-        # size(comm) of a neighbourhood collective is the topology's
-        # degree, which the stub does not track: the data bounds the copy.
-        body = io.StringIO()
-        gen_stub_body(fn, body, hdr)
-        out.write(body.getvalue().replace("rpl_comm_peers(comm)",
-                                          "RPL_MANY_PEERS"))
-    else:
-        gen_stub_body(fn, out, hdr)
+def comm_of(fn):
+    """The communicator whose error handler a failed call runs."""
+    return "comm" if any(a.name == "comm" and a.ctype == "MPI_Comm"
+                         for a in fn.value_args()) else "MPI_COMM_WORLD"
 
 
-def gen_stub_body(fn, out, hdr):
-    ret = fn.ret
-    params = fn.c_params()
-    call_args = ", ".join(a.name for a in fn.args)
-    if fn.variadic or ret not in ("int", "double"):
-        # Not logged by the recorder (MPI_Pcontrol's extra arguments, local
-        # conversions): hand-written in rpl-manual.c.
-        return
-    value_args = [a for a in fn.args if a.direction is None]
+def emit_begin(fn, out, ref):
+    value_args = fn.value_args()
     skip = 0
     for k, a in enumerate(value_args):
         if a.ctype.endswith("_function"):
             skip |= 1 << k
-    comm = "comm" if any(a.name == "comm" and a.ctype == "MPI_Comm"
-                         for a in value_args) else "MPI_COMM_WORLD"
-    hdr.write(f"{ret} rpl__auto_{fn.name}({params});\n")
-    out.write(f"{ret} rpl__auto_{fn.name}({params})\n{{\n")
-    out.write("    struct rpl_call c;\n    struct rpl_field f;\n")
     if value_args:
-        vals = ", ".join(value_expr(a) for a in value_args)
+        vals = ", ".join(value_expr(a, ref) for a in value_args)
         out.write(f"    const int64_t v[] = {{{vals}}};\n")
-        out.write(f"    rpl_begin(&c, {fn.id}, v, {len(value_args)}, "
+        out.write(f"    rpl_begin(c, {fn.id}, v, {len(value_args)}, "
                   f"{skip:#x}u);\n")
     else:
-        out.write(f"    rpl_begin(&c, {fn.id}, NULL, 0, 0);\n")
+        out.write(f"    rpl_begin(c, {fn.id}, NULL, 0, 0);\n")
+
+
+def emit_fields(fn, out, ref):
+    out.write("    struct log_field f;\n")
+    plan = S.plan(fn)
     cases = []
-    for i, a in enumerate(fn.args):
-        act = out_action(fn, i, a)
+    for i, o in enumerate(plan):
+        act = out_action(fn, o, ref) if o is not None else None
         if act:
             cases.append(f"        case {i}: {act} break;\n")
-    if ret == "double":
+    if fn.ret == "double":
         cases.append("        case LOG_ARG_NONE: "
-                     "rpl_out_raw(&c, &f, &c.dret, 8); break;\n")
-    out.write("    while (rpl_field(&c, &f)) {\n        switch (f.arg) {\n")
+                     "rpl_out_raw(c, &f, &c->dret, 8); break;\n")
+    out.write("    while (rpl_field(c, &f)) {\n        switch (f.arg) {\n")
     out.write("".join(cases))
-    out.write("        default: rpl_out_other(&c, &f); break;\n")
+    out.write("        default: rpl_out_other(c, &f); break;\n")
     out.write("        }\n    }\n")
-    for a in fn.args:
-        if a.direction == "async":
-            reg = async_register(fn, a)
-            if reg:
-                out.write(f"    if (c.ret == MPI_SUCCESS) {reg}\n")
-        if a.direction == "out" and elem_type(a) == "MPI_Comm" and \
-                a.length is None and not a.array:
-            out.write(f"    if (c.ret == MPI_SUCCESS && {a.name}) "
-                      f"rpl_comm_new(&c, *{a.name});\n")
-    if ret == "double":
-        out.write("    rpl_end(&c, MPI_COMM_NULL);\n    return c.dret;\n}\n\n")
+    for o in plan:
+        act = after_fields(fn, o, ref) if o is not None else None
+        if act:
+            out.write(f"    if (c->ret == MPI_SUCCESS) {act}\n")
+
+
+def emit_end(fn, out):
+    if fn.ret == "double":
+        out.write("    rpl_end(c, MPI_COMM_NULL);\n    return c->dret;\n")
     else:
-        out.write(f"    return rpl_end(&c, {comm});\n}}\n\n")
-    out.write(f"__attribute__((weak)) {ret} P{fn.name}({params})\n{{\n"
-              f"    return rpl__auto_{fn.name}({call_args});\n}}\n\n")
-    out.write(f"__attribute__((weak)) {ret} {fn.name}({params})\n{{\n"
+        out.write(f"    return rpl_end(c, {comm_of(fn)});\n")
+
+
+def gen_auto(fn, out):
+    """PMPI_F: the generic replay, the arguments as parameters."""
+    out.write(f"{fn.ret} P{fn.name}({fn.c_params()})\n{{\n")
+    out.write("    struct rpl_call call, *c = &call;\n")
+    emit_begin(fn, out, lambda n: n)
+    emit_fields(fn, out, lambda n: n)
+    emit_end(fn, out)
+    out.write("}\n\n")
+
+
+def gen_hooked(fn, out, hdr):
+    """PMPI_F calls the hook; the generic parts go to the header for it."""
+    call_args = ", ".join(a.name for a in fn.args)
+    out.write(f"{fn.ret} P{fn.name}({fn.c_params()})\n{{\n")
+    out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
+    out.write(f"    return rpl_{fn.name}(&a);\n}}\n\n")
+
+    hdr.write(f"{fn.ret} rpl_{fn.name}(struct args_{fn.name} *a);\n")
+    if not fn.logged:
+        hdr.write("\n")
+        return
+    ref = lambda n: f"a->{n}"
+    hdr.write(f"static inline void rpl_begin_{fn.name}(struct rpl_call *c, "
+              f"const struct args_{fn.name} *a)\n{{\n    (void)a;\n")
+    emit_begin(fn, hdr, ref)
+    hdr.write("}\n")
+    hdr.write(f"static inline void rpl_fields_{fn.name}(struct rpl_call *c, "
+              f"struct args_{fn.name} *a)\n{{\n    (void)a;\n")
+    emit_fields(fn, hdr, ref)
+    hdr.write("}\n")
+    comm = comm_of(fn)
+    hdr.write(f"static inline {fn.ret} rpl_replay_{fn.name}("
+              f"struct args_{fn.name} *a)\n{{\n"
+              f"    struct rpl_call call, *c = &call;\n"
+              f"    rpl_begin_{fn.name}(c, a);\n"
+              f"    rpl_fields_{fn.name}(c, a);\n")
+    if comm == "comm":
+        comm = "a->comm"
+    if fn.ret == "double":
+        hdr.write("    rpl_end(c, MPI_COMM_NULL);\n    return c->dret;\n}\n\n")
+    else:
+        hdr.write(f"    return rpl_end(c, {comm});\n}}\n\n")
+
+
+def gen_entry(fn, out):
+    """MPI_F calls PMPI_F, so a profiling tool can interpose."""
+    call_args = ", ".join(a.name for a in fn.args)
+    out.write(f"{fn.ret} {fn.name}({fn.c_params()})\n{{\n"
               f"    return P{fn.name}({call_args});\n}}\n\n")
 
 
 def main(argv):
     if len(argv) != 5:
         raise SystemExit(__doc__)
-    ft = load_functable(argv[1])
-    global VALUE_SIZES, FT
-    VALUE_SIZES = ft.VALUE_SIZES
-    FT = ft
-    funcs = ft.parse_spec(argv[2])
+    global S
+    import importlib.util
+    mod = importlib.util.spec_from_file_location("mpispec", argv[1])
+    S = importlib.util.module_from_spec(mod)
+    mod.loader.exec_module(S)
+    spec = S.parse_spec(argv[2])
     banner = ("/* Generated by replayer/gen-replayer.py from "
               "log/mpi-functions.spec. Do not edit. */\n")
     with open(argv[3], "w") as out, open(argv[4], "w") as hdr:
         hdr.write(banner)
-        hdr.write("#ifndef DRDB_RPL_AUTO_H\n#define DRDB_RPL_AUTO_H\n\n")
+        hdr.write("/* The replay stub's hooks (the spec's manual and "
+                  "manual(rpl) functions) and\n * the generic parts they "
+                  "compose; included by rpl.h. */\n")
+        hdr.write("#ifndef DRDB_RPL_HOOKS_H\n#define DRDB_RPL_HOOKS_H\n\n")
         out.write(banner)
         out.write('#include "rpl.h"\n\n')
         out.write("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n")
         out.write("#pragma GCC diagnostic ignored "
                   "\"-Wmissing-prototypes\"\n\n")
-        for fn in funcs:
-            gen_stub(fn, out, hdr)
-        hdr.write("\n#endif\n")
+        for fn in spec.funcs:
+            if fn.rpl_hook:
+                gen_hooked(fn, out, hdr)
+            elif not fn.logged:
+                raise SystemExit(f"{argv[2]}:{fn.lineno}: {fn.name} is not "
+                                 "logged: the stub needs a hook for it "
+                                 "(class manual(rpl))")
+            else:
+                gen_auto(fn, out)
+            gen_entry(fn, out)
+        hdr.write("#endif\n")
 
 
 if __name__ == "__main__":

@@ -12,14 +12,28 @@
 #include <time.h>
 
 #include "ckpt.h"
+#include "grow.h"
 #include "rpl.h"
 
 volatile double drdb_ckpt_interval;
 volatile uint64_t drdb_ckpt_every;
+volatile uint64_t drdb_checkpoint_event = UINT64_MAX;
+
+/* Empty, but never inlined or removed: breakpoints go here (drdb-hooks.h).
+ * drdb_restored_hook overrides checkpoint/'s weak one. */
+__attribute__((noinline, used)) void drdb_checkpoint_hook(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline, used)) void drdb_restored_hook(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
 
 int rpl_ckpt_on;
-static uint64_t next_every, chosen[256];
-static int nchosen, next_chosen, warned;
+static uint64_t next_every, *chosen;
+static size_t nchosen, capchosen, next_chosen;
+static int warned;
 static double next_time, t0;
 static unsigned calls;
 
@@ -64,15 +78,21 @@ static void rpl_ckpt_init(void)
         drdb_ckpt_interval = strtod(iv, NULL);
     if (ev)
         drdb_ckpt_every = strtoull(ev, NULL, 10);
-    for (const char *p = list; p && *p && nchosen < 256;) {
+    for (const char *p = list; p && *p;) {
         char *end;
         unsigned long long n = strtoull(p, &end, 10);
         if (end == p)
             break;
+        if (arr_grow(&chosen, &capchosen, nchosen + 1, sizeof *chosen) < 0) {
+            fprintf(stderr, "drdb: checkpoints: out of memory for "
+                    "DRDB_CKPT_EVENTS: the first %zu events only\n", nchosen);
+            break;
+        }
         chosen[nchosen++] = n;
         p = *end ? end + 1 : end;
     }
-    qsort(chosen, (size_t)nchosen, sizeof *chosen, cmp_u64);
+    if (nchosen)
+        qsort(chosen, nchosen, sizeof *chosen, cmp_u64);
     next_every = drdb_ckpt_every;
     next_time = t0 + drdb_ckpt_interval;
 }

@@ -13,7 +13,7 @@
  *    MPI_Fetch_and_op and MPI_Compare_and_swap leave to be written when the
  *    operation completes.
  *
- * Any record may then carry (rpl_rma_field, through rpl_out_other): DATA
+ * Any record may then carry (rpl_out_other, for fields no argument owns): DATA
  * with arg LOG_ARG_NONE, a pending result, unpacked into its buffer through
  * the datatype engine, after which the operation is forgotten; WINDIFF, the
  * changed bytes of a region, copied into it. MPI_Rget and
@@ -26,8 +26,6 @@
 
 #include "grow.h"
 #include "rpl.h"
-
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 
 /* ---- the tables --------------------------------------------------------- */
 
@@ -154,20 +152,8 @@ static void result_drop(struct result *r)
 
 /* ---- applying the log ------------------------------------------------ */
 
-static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-    *v = 0;
-    for (int shift = 0; *p < end && shift < 64; shift += 7) {
-        uint8_t b = *(*p)++;
-        *v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return 0;
-    }
-    return -1;
-}
-
 /* A WINDIFF field: runs of (gap, length, bytes) into the region. */
-static void apply_diff(struct rpl_call *c, const struct rpl_field *f)
+static void apply_diff(struct rpl_call *c, const struct log_field *f)
 {
     struct region *g = region_find(f->elem);
     if (!g)
@@ -175,30 +161,24 @@ static void apply_diff(struct rpl_call *c, const struct rpl_field *f)
                  "replay diverged: the log changes RMA window region %" PRIu64
                  ", which the program has not created (or has freed)",
                  f->elem);
-    const uint8_t *p = f->data, *end = f->data + f->len;
-    uint64_t off = 0, size = (uint64_t)g->size;
-    while (p < end) {
-        uint64_t gap, len;
-        if (get_varint(&p, end, &gap) < 0 || get_varint(&p, end, &len) < 0 ||
-            len > (uint64_t)(end - p) || gap > size - off ||
-            len > size - off - gap)
-            rpl_fail(c, RPL_EXIT_SETUP,
-                     "malformed record: the changes of RMA window region "
-                     "%" PRIu64 " do not fit its %" PRIu64 " bytes",
-                     f->elem, size);
-        off += gap;
-        memcpy(g->base + off, p, len);
-        p += len;
-        off += len;
-    }
+    struct log_windiff w;
+    uint64_t off, len;
+    const uint8_t *bytes;
+    int rc;
+    log_windiff_init(&w, f, (uint64_t)g->size);
+    while ((rc = log_windiff_next(&w, &off, &bytes, &len)) > 0)
+        memcpy(g->base + off, bytes, len);
+    if (rc < 0)
+        rpl_fail(c, RPL_EXIT_SETUP,
+                 "malformed record: the changes of RMA window region "
+                 "%" PRIu64 " do not fit its %" PRId64 " bytes",
+                 f->elem, g->size);
 }
 
-void rpl_rma_field(struct rpl_call *c, const struct rpl_field *f)
+/* A DATA field of no argument: the pending result it names (elem), which
+ * is then forgotten. */
+static void apply_result(struct rpl_call *c, const struct log_field *f)
 {
-    if (f->kind == LOG_F_WINDIFF) {
-        apply_diff(c, f);
-        return;
-    }
     struct result *r = result_find(f->elem);
     if (!r)
         rpl_fail(c, RPL_EXIT_DIVERGED,
@@ -208,52 +188,52 @@ void rpl_rma_field(struct rpl_call *c, const struct rpl_field *f)
     result_drop(r);
 }
 
-int rpl_win_base(MPI_Win win, void **base)
+void rpl_out_other(struct rpl_call *c, const struct log_field *f)
 {
-    for (size_t i = 0; i < nregions; i++)
-        if (regions[i].win == win &&
-            regions[i].flavor != MPI_WIN_FLAVOR_DYNAMIC) {
-            *base = regions[i].base;
-            return 1;
-        }
-    return 0;
+    if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE)
+        return;
+    if (f->kind == LOG_F_WINDIFF) {
+        apply_diff(c, f);
+        return;
+    }
+    if (f->kind == LOG_F_DATA && f->arg == LOG_ARG_NONE) {
+        apply_result(c, f);
+        return;
+    }
+    rpl_fail(c, RPL_EXIT_SETUP,
+             "the log holds an output (argument %u, kind %u) this replay "
+             "does not know where to write", f->arg, f->kind);
 }
+
 
 /* ---- windows ------------------------------------------------------------- */
 
-#define WIN_CREATE(NAME, DU_T)                                             \
-    int P##NAME(void *base, MPI_Aint size, DU_T disp_unit, MPI_Info info, \
-                MPI_Comm comm, MPI_Win *win)                               \
-    {                                                                      \
-        int ret = rpl__auto_##NAME(base, size, disp_unit, info, comm,      \
-                                   win);                                   \
-        if (ret == MPI_SUCCESS)                                            \
-            region_add(*win, base, size, MPI_WIN_FLAVOR_CREATE, 0);        \
-        return ret;                                                        \
+#define WIN_CREATE(NAME)                                                     \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        int ret = rpl_replay_##NAME(a);                                      \
+        if (ret == MPI_SUCCESS)                                              \
+            region_add(*a->win, a->base, a->size, MPI_WIN_FLAVOR_CREATE, 0); \
+        return ret;                                                          \
     }
-WIN_CREATE(MPI_Win_create, int)
-WIN_CREATE(MPI_Win_create_c, MPI_Aint)
+WIN_CREATE(MPI_Win_create)
+WIN_CREATE(MPI_Win_create_c)
 
 /* The memory is allocated here, zeroed: the record's WINDIFF holds how the
  * recorded process's differed. An address of NULL stays NULL. */
-static int win_allocate(int fn, MPI_Aint size, int64_t disp_unit,
-                        MPI_Info info, MPI_Comm comm, void *baseptr,
-                        MPI_Win *win)
+static void win_allocate(struct rpl_call *c, MPI_Aint size, void *baseptr,
+                         MPI_Win *win)
 {
-    struct rpl_call c;
-    struct rpl_field f;
-    const int64_t v[] = {(int64_t)size, disp_unit, (int64_t)(int32_t)info,
-                         (int64_t)(int32_t)comm};
+    struct log_field f;
     struct region *g = NULL;
-    rpl_begin(&c, fn, v, 4, 0);
-    while (rpl_field(&c, &f)) {
+    while (rpl_field(c, &f)) {
         if (f.arg == 4 && f.kind == LOG_F_RAW && f.len == 8) {
             void *logged, *mem = NULL;
             memcpy(&logged, f.data, 8);
             if (logged) {
                 mem = calloc(1, size > 0 ? (size_t)size : 1);
                 if (!mem)
-                    rpl_fail(&c, RPL_EXIT_SETUP, "cannot allocate the %"
+                    rpl_fail(c, RPL_EXIT_SETUP, "cannot allocate the %"
                              PRId64 " bytes of an RMA window",
                              (int64_t)size);
             }
@@ -261,58 +241,56 @@ static int win_allocate(int fn, MPI_Aint size, int64_t disp_unit,
                            1);
             memcpy(baseptr, &mem, sizeof mem);
         } else if (f.arg == 5) {
-            rpl_out_handle(&c, &f, win);
+            rpl_out_handle(c, &f, win);
         } else {
-            rpl_out_other(&c, &f);
+            rpl_out_other(c, &f);
         }
     }
     if (g)
         g->win = *win;
-    return rpl_end(&c, comm);
 }
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
-                      MPI_Comm comm, void *baseptr, MPI_Win *win)
-{
-    return win_allocate(LOG_FN_MPI_Win_allocate, size, disp_unit, info, comm,
-                        baseptr, win);
-}
+#define WIN_ALLOCATE(NAME)                                                   \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        struct rpl_call c;                                                   \
+        rpl_begin_##NAME(&c, a);                                             \
+        win_allocate(&c, a->size, a->baseptr, a->win);                       \
+        return rpl_end(&c, a->comm);                                         \
+    }
+WIN_ALLOCATE(MPI_Win_allocate)
+WIN_ALLOCATE(MPI_Win_allocate_c)
 
-int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
-                        MPI_Comm comm, void *baseptr, MPI_Win *win)
+int rpl_MPI_Win_attach(struct args_MPI_Win_attach *a)
 {
-    return win_allocate(LOG_FN_MPI_Win_allocate_c, size, disp_unit, info,
-                        comm, baseptr, win);
-}
-
-int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
-{
-    int ret = rpl__auto_MPI_Win_attach(win, base, size);
+    int ret = rpl_replay_MPI_Win_attach(a);
     if (ret == MPI_SUCCESS)
-        region_add(win, base, size, MPI_WIN_FLAVOR_DYNAMIC, 0);
+        region_add(a->win, a->base, a->size, MPI_WIN_FLAVOR_DYNAMIC, 0);
     return ret;
 }
 
 /* The record carries the region's last changes: applied before it goes. */
-int PMPI_Win_detach(MPI_Win win, const void *base)
+int rpl_MPI_Win_detach(struct args_MPI_Win_detach *a)
 {
-    int ret = rpl__auto_MPI_Win_detach(win, base);
+    int ret = rpl_replay_MPI_Win_detach(a);
     if (ret == MPI_SUCCESS)
         for (size_t i = 0; i < nregions; i++)
-            if (regions[i].win == win && regions[i].base == base) {
+            if (regions[i].win == a->win && regions[i].base == a->base) {
                 region_drop(&regions[i]);
                 break;
             }
     return ret;
 }
 
-int PMPI_Win_free(MPI_Win *win)
+/* MPI_Win_free runs the delete callbacks of the program's attributes on
+ * the window, as MPI did. */
+int rpl_MPI_Win_free(struct args_MPI_Win_free *a)
 {
-    MPI_Win old = *win;
-    int ret = rpl__auto_MPI_Win_free(win);
+    MPI_Win old = *a->win;
+    int ret = rpl_replay_MPI_Win_free(a);
     if (ret != MPI_SUCCESS)
         return ret;
-    rpl_win_attrs_drop(old);
+    rpl_attrs_drop((int)old);
     for (size_t i = nregions; i-- > 0;)
         if (regions[i].win == old)
             region_drop(&regions[i]);
@@ -322,109 +300,53 @@ int PMPI_Win_free(MPI_Win *win)
     return ret;
 }
 
+/* Window attributes: MPI_WIN_BASE is the window's memory in this process
+ * (a dynamic window's is the logged MPI_BOTTOM), the other predefined ones
+ * are logged values. */
+int rpl_MPI_Win_get_attr(struct args_MPI_Win_get_attr *a)
+{
+    void **base = NULL;
+    for (size_t i = 0; i < nregions && !base; i++)
+        if (regions[i].win == a->win &&
+            regions[i].flavor != MPI_WIN_FLAVOR_DYNAMIC)
+            base = (void **)&regions[i].base;
+    return rpl_attr_get(LOG_FN_MPI_Win_get_attr, a->win, a->win_keyval,
+                        a->attribute_val, a->flag, base);
+}
+
 /* ---- operations ---------------------------------------------------------- */
 
-#define GET(NAME, CT)                                                      \
-    int P##NAME(void *origin_addr, CT origin_count,                        \
-                MPI_Datatype origin_datatype, int target_rank,             \
-                MPI_Aint target_disp, CT target_count,                     \
-                MPI_Datatype target_datatype, MPI_Win win)                 \
-    {                                                                      \
-        int ret = rpl__auto_##NAME(origin_addr, origin_count,              \
-                                   origin_datatype, target_rank,           \
-                                   target_disp, target_count,              \
-                                   target_datatype, win);                  \
-        if (ret == MPI_SUCCESS)                                            \
-            result_add(win, target_rank, origin_addr, origin_count,        \
-                       origin_datatype);                                   \
-        return ret;                                                        \
+/* An operation that leaves RESULT (N x TYPE at BUF, from TARGET) for a
+ * later synchronization to write. */
+#define RESULT_OP(NAME, BUF, N, TYPE)                                        \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        int ret = rpl_replay_##NAME(a);                                      \
+        if (ret == MPI_SUCCESS)                                              \
+            result_add(a->win, a->target_rank, a->BUF, N, a->TYPE);          \
+        return ret;                                                          \
     }
-GET(MPI_Get, int)
-GET(MPI_Get_c, MPI_Count)
-
-#define GET_ACCUMULATE(NAME, CT)                                           \
-    int P##NAME(const void *origin_addr, CT origin_count,                  \
-                MPI_Datatype origin_datatype, void *result_addr,           \
-                CT result_count, MPI_Datatype result_datatype,             \
-                int target_rank, MPI_Aint target_disp, CT target_count,    \
-                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)      \
-    {                                                                      \
-        int ret = rpl__auto_##NAME(origin_addr, origin_count,              \
-                                   origin_datatype, result_addr,           \
-                                   result_count, result_datatype,          \
-                                   target_rank, target_disp, target_count, \
-                                   target_datatype, op, win);              \
-        if (ret == MPI_SUCCESS)                                            \
-            result_add(win, target_rank, result_addr, result_count,        \
-                       result_datatype);                                   \
-        return ret;                                                        \
-    }
-GET_ACCUMULATE(MPI_Get_accumulate, int)
-GET_ACCUMULATE(MPI_Get_accumulate_c, MPI_Count)
-
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
-                      MPI_Datatype datatype, int target_rank,
-                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
-{
-    int ret = rpl__auto_MPI_Fetch_and_op(origin_addr, result_addr, datatype,
-                                         target_rank, target_disp, op, win);
-    if (ret == MPI_SUCCESS)
-        result_add(win, target_rank, result_addr, 1, datatype);
-    return ret;
-}
-
-int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
-                          void *result_addr, MPI_Datatype datatype,
-                          int target_rank, MPI_Aint target_disp, MPI_Win win)
-{
-    int ret = rpl__auto_MPI_Compare_and_swap(origin_addr, compare_addr,
-                                             result_addr, datatype,
-                                             target_rank, target_disp, win);
-    if (ret == MPI_SUCCESS)
-        result_add(win, target_rank, result_addr, 1, datatype);
-    return ret;
-}
+RESULT_OP(MPI_Get, origin_addr, a->origin_count, origin_datatype)
+RESULT_OP(MPI_Get_c, origin_addr, a->origin_count, origin_datatype)
+RESULT_OP(MPI_Get_accumulate, result_addr, a->result_count, result_datatype)
+RESULT_OP(MPI_Get_accumulate_c, result_addr, a->result_count,
+          result_datatype)
+RESULT_OP(MPI_Fetch_and_op, result_addr, 1, datatype)
+RESULT_OP(MPI_Compare_and_swap, result_addr, 1, datatype)
 
 /* Request-based: the Wait/Test call completing the request writes the
  * buffer, whole. */
-#define RGET(NAME, CT)                                                     \
-    int P##NAME(void *origin_addr, CT origin_count,                        \
-                MPI_Datatype origin_datatype, int target_rank,             \
-                MPI_Aint target_disp, CT target_count,                     \
-                MPI_Datatype target_datatype, MPI_Win win,                 \
-                MPI_Request *request)                                      \
-    {                                                                      \
-        int ret = rpl__auto_##NAME(origin_addr, origin_count,              \
-                                   origin_datatype, target_rank,           \
-                                   target_disp, target_count,              \
-                                   target_datatype, win, request);         \
-        if (ret == MPI_SUCCESS)                                            \
-            rpl_req_register(*request, LOG_FN_##NAME, origin_addr,         \
-                             origin_count, origin_datatype,                \
-                             MPI_COMM_NULL, 0);                            \
-        return ret;                                                        \
+#define REQUEST_OP(NAME, BUF, N, TYPE)                                       \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        int ret = rpl_replay_##NAME(a);                                      \
+        if (ret == MPI_SUCCESS)                                              \
+            rpl_req_register(*a->request, LOG_FN_##NAME, a->BUF, a->N,       \
+                             a->TYPE, 0);                                    \
+        return ret;                                                          \
     }
-RGET(MPI_Rget, int)
-RGET(MPI_Rget_c, MPI_Count)
-
-#define RGET_ACCUMULATE(NAME, CT)                                          \
-    int P##NAME(const void *origin_addr, CT origin_count,                  \
-                MPI_Datatype origin_datatype, void *result_addr,           \
-                CT result_count, MPI_Datatype result_datatype,             \
-                int target_rank, MPI_Aint target_disp, CT target_count,    \
-                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,      \
-                MPI_Request *request)                                      \
-    {                                                                      \
-        int ret = rpl__auto_##NAME(origin_addr, origin_count,              \
-                                   origin_datatype, result_addr,           \
-                                   result_count, result_datatype,          \
-                                   target_rank, target_disp, target_count, \
-                                   target_datatype, op, win, request);     \
-        if (ret == MPI_SUCCESS)                                            \
-            rpl_req_register(*request, LOG_FN_##NAME, result_addr,         \
-                             result_count, result_datatype,                \
-                             MPI_COMM_NULL, 0);                            \
-        return ret;                                                        \
-    }
-RGET_ACCUMULATE(MPI_Rget_accumulate, int)
-RGET_ACCUMULATE(MPI_Rget_accumulate_c, MPI_Count)
+REQUEST_OP(MPI_Rget, origin_addr, origin_count, origin_datatype)
+REQUEST_OP(MPI_Rget_c, origin_addr, origin_count, origin_datatype)
+REQUEST_OP(MPI_Rget_accumulate, result_addr, result_count, result_datatype)
+REQUEST_OP(MPI_Rget_accumulate_c, result_addr, result_count,
+           result_datatype)

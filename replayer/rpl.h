@@ -1,13 +1,17 @@
 /*
  * rpl.h - the replay stub's runtime, shared by the generated entry points
- * (rpl_stubs.c, from gen-replayer.py) and the hand-written ones
- * (rpl-manual.c).
+ * (rpl_stubs.c, from gen-replayer.py) and the hand-written hooks
+ * (rpl-*.c) of the spec's manual functions.
  *
  * One call of an MPI function replays as:
  *
  *     rpl_begin(&c, id, values, n, skip);  next event; checks it
  *     while (rpl_field(&c, &f)) ...        writes each logged output back
  *     return rpl_end(&c, comm);            the logged return code
+ *
+ * For a function with a hook, the generated rpl_begin_NAME, rpl_fields_NAME
+ * and rpl_replay_NAME (rpl_hooks.h) do these steps with its argument
+ * struct.
  *
  * rpl_begin() never returns on a divergence: it reports the expected and
  * the actual call, calls drdb_divergence_hook() (see drdb-hooks.h) and exits
@@ -23,11 +27,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "buf.h"
+#include "codec.h"
 #include "drdb-hooks.h"
 #include "drdb_mpi_protos.h"
 #include "log.h"
 #include "rpl-type.h"
-#include "rpl_auto.h"
 
 /* Exit statuses of a replay the stub stops. */
 enum {
@@ -47,16 +52,17 @@ struct rpl_call {
     const int64_t *vals;
 };
 
-struct rpl_field {
-    unsigned arg, kind;
-    uint64_t elem;
-    const uint8_t *data;
-    uint64_t len;
-};
-
 /* Lifecycle state of the replayed MPI. */
 enum rpl_state { RPL_PRE_INIT, RPL_RUNNING, RPL_FINALIZED };
 extern enum rpl_state rpl_state;
+/* Calls MPI permits before MPI_Init and after MPI_Finalize are not logged:
+ * the stub answers them itself then. */
+static inline int rpl_logging(void)
+{
+    return rpl_state == RPL_RUNNING;
+}
+/* The recorded run's MPI_COMM_WORLD size (from the log's header). */
+extern int rpl_world_size;
 
 /* Checkpoints (rpl-ckpt.c): started at load time from DRDB_CKPT_*; a
  * checkpoint is due at event NO; taking it. */
@@ -72,7 +78,7 @@ void rpl_ckpt_take(uint64_t no);
 void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                unsigned skip);
 /* The event's next field: 1, or 0 at the end. */
-int rpl_field(struct rpl_call *c, struct rpl_field *f);
+int rpl_field(struct rpl_call *c, struct log_field *f);
 /* Runs the error handler of COMM if the call failed; returns c->ret. */
 int rpl_end(struct rpl_call *c, MPI_Comm comm);
 
@@ -82,47 +88,46 @@ __attribute__((noreturn, format(printf, 3, 4)))
 void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...);
 
 /* Writers of logged outputs (the field F belongs to the argument at P). */
-void rpl_out_raw(struct rpl_call *c, const struct rpl_field *f, void *p,
+void rpl_out_raw(struct rpl_call *c, const struct log_field *f, void *p,
                  int64_t max);
 /* A HANDLE field: one 32-bit handle into *P. */
-void rpl_out_handle(struct rpl_call *c, const struct rpl_field *f, void *p);
+void rpl_out_handle(struct rpl_call *c, const struct log_field *f, void *p);
 /* The handle a REQUEST or HANDLE field holds. */
-uint32_t rpl_field_handle(struct rpl_call *c, const struct rpl_field *f);
-void rpl_out_string(struct rpl_call *c, const struct rpl_field *f, char *p,
+uint32_t rpl_field_handle(struct rpl_call *c, const struct log_field *f);
+void rpl_out_string(struct rpl_call *c, const struct log_field *f, char *p,
                     int64_t cap);
-void rpl_out_status(struct rpl_call *c, const struct rpl_field *f,
+void rpl_out_status(struct rpl_call *c, const struct log_field *f,
                     MPI_Status *st);
-void rpl_out_data(struct rpl_call *c, const struct rpl_field *f, void *buf,
+void rpl_out_data(struct rpl_call *c, const struct log_field *f, void *buf,
                   int64_t count, MPI_Datatype type);
-void rpl_out_vdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
+void rpl_out_vdata(struct rpl_call *c, const struct log_field *f, void *buf,
                    const void *counts, size_t csize, const void *displs,
                    size_t dsize, MPI_Datatype type, int64_t peers);
 /* Logged send data (recorded with --send-data): the program's COUNT x
  * TYPE at BUF must pack to the same bytes, else the replay diverged.
  * rpl_out_sent() accepts such a field unchecked (irregular layouts). */
-void rpl_check_sent(struct rpl_call *c, const struct rpl_field *f,
+void rpl_check_sent(struct rpl_call *c, const struct log_field *f,
                     const void *buf, int64_t count, MPI_Datatype type);
-void rpl_out_sent(struct rpl_call *c, const struct rpl_field *f);
+void rpl_out_sent(struct rpl_call *c, const struct log_field *f);
 /* A logged input array (a struct's layout): the program's LEN bytes at P
  * must be the same, else the replay diverged. */
-void rpl_check_raw(struct rpl_call *c, const struct rpl_field *f,
+void rpl_check_raw(struct rpl_call *c, const struct log_field *f,
                    const void *p, int64_t len);
-/* A field the generated code has no place for: MEMBERS are kept for
- * rpl_comm_new(), RMA fields (WINDIFF, DATA of no argument) go to
- * rpl_rma_field(), anything else stops the replay as malformed. */
-void rpl_out_other(struct rpl_call *c, const struct rpl_field *f);
+/* A field no argument owns (rpl-rma.c): MEMBERS are kept for
+ * rpl_comm_new(), RMA fields (WINDIFF, DATA of no argument: any call may
+ * complete one-sided operations or bring other ranks' writes) are applied
+ * to the windows, anything else stops the replay as malformed. */
+void rpl_out_other(struct rpl_call *c, const struct log_field *f);
 
-/* One-sided communication (rpl-rma.c): applies a WINDIFF field to the
- * window region it names, or a DATA field with arg LOG_ARG_NONE to the
- * pending operation result it names (elem), which is then forgotten. */
-void rpl_rma_field(struct rpl_call *c, const struct rpl_field *f);
-/* The base address here of WIN's memory (MPI_Win_create's buffer,
- * MPI_Win_allocate's allocation): 1, or 0 for an unknown or dynamic
- * window. */
-int rpl_win_base(MPI_Win win, void **base);
-/* Runs the delete callbacks of the program's attributes on WIN, which
- * MPI_Win_free has freed (rpl-manual.c). */
-void rpl_win_attrs_drop(MPI_Win win);
+/* Attributes (rpl-attr.c): replays a getter's event (FN: MPI_Comm_get_attr,
+ * MPI_Attr_get or MPI_Win_get_attr, on OBJ): the flag and, for a
+ * predefined attribute, the logged value; a program's own attribute comes
+ * from the stub's table. A predefined attribute whose value is an address
+ * (MPI_WIN_BASE) is *BASE when BASE is not NULL. rpl_attrs_drop runs the
+ * delete callbacks of the program's attributes on OBJ when it is freed. */
+int rpl_attr_get(int fn, int obj, int keyval, void *out, int *flag,
+                 void *const *base);
+void rpl_attrs_drop(int obj);
 
 /* An element count or a number of peers the stub cannot know (this rank's
  * share of a Reduce_scatter, the degree of a topology): the logged data's
@@ -132,7 +137,7 @@ void rpl_win_attrs_drop(MPI_Win win);
 
 /* Per-peer types (Alltoallw): COUNTS[i] x TYPES[i] at BUF + DISPLS[i]
  * bytes, peer after peer. */
-void rpl_out_wdata(struct rpl_call *c, const struct rpl_field *f, void *buf,
+void rpl_out_wdata(struct rpl_call *c, const struct log_field *f, void *buf,
                    const void *counts, size_t csize, const void *displs,
                    size_t dsize, const MPI_Datatype *types, int64_t peers);
 
@@ -141,14 +146,14 @@ void rpl_comm_new(struct rpl_call *c, MPI_Comm comm);
 int rpl_comm_peers(MPI_Comm comm);
 int rpl_comm_size(MPI_Comm comm);
 
-/* The request-to-buffer table (the mirror of the recorder's): a
- * nonblocking or persistent receive's buffer, written when the request
- * completes. */
+/* The request-to-buffer table (rpl-req.c, the mirror of the recorder's;
+ * log/buf.h): a nonblocking or persistent receive's buffer, written when
+ * the request completes. */
 void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
-                      MPI_Datatype type, MPI_Comm comm, int persistent);
+                      MPI_Datatype type, int persistent);
 void rpl_req_register_v(MPI_Request req, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
-                        size_t dsize, MPI_Datatype type, MPI_Comm comm,
+                        size_t dsize, MPI_Datatype type, int64_t peers,
                         int persistent);
 void rpl_req_register_w(MPI_Request req, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
@@ -156,11 +161,16 @@ void rpl_req_register_w(MPI_Request req, int fn, void *buf,
                         int64_t peers, int persistent);
 /* Writes a completion's DATA field into REQ's buffer. */
 void rpl_req_data(struct rpl_call *c, MPI_Request req,
-                  const struct rpl_field *f);
+                  const struct log_field *f);
 /* Forgets REQ unless it is persistent (FORCE: in any case). */
 void rpl_req_done(MPI_Request req, int force);
+/* Stops the replay unless LOGGED, the request a record names, is PROG, the
+ * program's (rpl-complete.c). */
+void rpl_same_request(struct rpl_call *c, MPI_Request logged,
+                      MPI_Request prog);
 
-/* Error handlers: the program's own function, called where MPI called it. */
+/* Error handlers: the program's own function, called where MPI called it
+ * (rpl_end). */
 void rpl_errh_create(MPI_Errhandler eh, void (*fn)(void));
 void rpl_errh_set(MPI_Comm comm, MPI_Errhandler eh);
 
@@ -171,5 +181,8 @@ static inline int64_t rpl_get_i32(const uint8_t *p)
     memcpy(&v, p, 4);
     return v;
 }
+
+#include "drdb_mpi_args.h"
+#include "rpl_hooks.h"
 
 #endif

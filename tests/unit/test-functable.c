@@ -114,6 +114,97 @@ TEST(every_pointer_has_a_direction)
         }
 }
 
+/* What the spec says a call is, as the role table has it: the facts the
+ * event index, the printer and the stub rely on instead of names. */
+TEST(roles_and_slots)
+{
+    const struct log_func_desc *d = log_func_by_id(LOG_FN_MPI_Send);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_SEND);
+    CHECK_INT_EQ(d->roles, 0);
+    CHECK_INT_EQ(d->slot[LOG_S_DEST], 3);
+    CHECK_INT_EQ(d->slot[LOG_S_DEST], LOG_A_MPI_Send_dest);
+    CHECK_INT_EQ(d->slot[LOG_S_TAG], 4);
+    CHECK_INT_EQ(d->slot[LOG_S_COMM], 5);
+    CHECK_INT_EQ(d->slot[LOG_S_SOURCE], -1);
+    CHECK_INT_EQ(d->args[d->slot[LOG_S_COMM]].vpos, 4);
+
+    d = log_func_by_id(LOG_FN_MPI_Issend);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_SEND);
+    CHECK_INT_EQ(d->roles, LOG_R_NB);
+    CHECK_INT_EQ(d->slot[LOG_S_REQUEST], 6);
+
+    d = log_func_by_id(LOG_FN_MPI_Recv_init);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_RECV);
+    CHECK_INT_EQ(d->roles, LOG_R_PERSISTENT);
+
+    d = log_func_by_id(LOG_FN_MPI_Sendrecv);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_SENDRECV);
+    CHECK_INT_EQ(d->slot[LOG_S_RECVTAG], LOG_A_MPI_Sendrecv_recvtag);
+    CHECK_INT_EQ(d->slot[LOG_S_TAG], LOG_A_MPI_Sendrecv_sendtag);
+
+    d = log_func_by_id(LOG_FN_MPI_Ineighbor_alltoallw_c);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_COLL);
+    CHECK_INT_EQ(d->roles, LOG_R_NB | LOG_R_NEIGHBOR);
+
+    d = log_func_by_id(LOG_FN_MPI_Comm_idup);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_COMM_CTOR);
+    CHECK_INT_EQ(d->roles, LOG_R_NB);
+    CHECK_INT_EQ(d->slot[LOG_S_NEWCOMM], 1);
+    d = log_func_by_id(LOG_FN_MPI_Comm_create_group);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->roles, LOG_R_GROUP);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Comm_get_parent)->kind,
+                 LOG_K_LOCAL);
+
+    d = log_func_by_id(LOG_FN_MPI_Waitall);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_COMPLETION);
+    CHECK_INT_EQ(d->slot[LOG_S_REQUESTS], 1);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Test)->slot[LOG_S_REQUEST], 0);
+
+    d = log_func_by_id(LOG_FN_MPI_Type_create_struct);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_TYPE_CTOR);
+    CHECK_INT_EQ(d->slot[LOG_S_NEWTYPE], 4);
+    CHECK(d->args[1].logged && !d->args[2].logged && d->args[3].logged);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Type_vector)->slot[LOG_S_OLDTYPE],
+                 3);
+
+    /* Where a rooted collective's buffers count. */
+    d = log_func_by_id(LOG_FN_MPI_Scatterv);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->args[0].at, LOG_AT_ROOT);
+    CHECK_INT_EQ(d->args[4].at, LOG_AT_ALL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Bcast)->args[0].at,
+                 LOG_AT_NONROOT);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Allreduce)->args[1].at, 0);
+}
+
+/* Which side has hand-written code, and what the replay refuses. */
+TEST(hooks_and_unsupported)
+{
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Wait)->hooks,
+                 LOG_HOOK_REC | LOG_HOOK_RPL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Iprobe)->hooks, LOG_HOOK_REC);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Type_vector)->hooks, LOG_HOOK_RPL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send)->hooks, 0);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send)->cls, LOG_CLASS_AUTO);
+    CHECK(log_func_by_id(LOG_FN_MPI_Send)->unsupported == NULL);
+    const struct log_func_desc *d =
+        log_func_by_id(LOG_FN_MPI_Win_allocate_shared_c);
+    REQUIRE(d && d->unsupported);
+    CHECK(strstr(d->unsupported, "shared-memory windows") != NULL);
+    CHECK_STR_EQ(log_kind_names[LOG_K_REQUEST_FREE], "request-free");
+    CHECK_STR_EQ(log_flag_names[1], "persistent");
+    CHECK_INT_EQ(LOG_R_PERSISTENT, 1u << 1);
+}
+
 int main(void)
 {
     RUN(ids_unique_and_increasing);
@@ -123,5 +214,7 @@ int main(void)
     RUN(lookup_by_id_and_name);
     RUN(argument_annotations);
     RUN(every_pointer_has_a_direction);
+    RUN(roles_and_slots);
+    RUN(hooks_and_unsupported);
     return check_done();
 }

@@ -1,0 +1,87 @@
+/*
+ * buf.h - a program buffer as an MPI call writes (or reads) it, described
+ * well enough to log it later or write it back on replay: the shared
+ * description of the recorder's and the replay stub's request-to-buffer
+ * tables (a nonblocking or persistent call's buffer, logged or written back
+ * by the Wait/Test call that completes its request) and of the buffers of
+ * irregular collectives.
+ *
+ * Fixed size, no allocation: the v- and w-shapes keep pointers to the
+ * program's count, displacement and type arrays, which MPI requires to stay
+ * unmodified until the request completes (persistent requests: until it is
+ * freed). Handles are MPICH's 32-bit ints. Runs inside the recorded and the
+ * replayed process.
+ */
+#ifndef DRDB_LOG_BUF_H
+#define DRDB_LOG_BUF_H
+
+#include <stdint.h>
+
+#include "htab.h"
+
+enum log_buf_shape {
+    LOG_BUF_RECV = 1, /* a receive: N x TYPE at most, as its status says */
+    LOG_BUF_COLL,     /* a collective: exactly N x TYPE */
+    LOG_BUF_VCOLL,    /* PEERS x (COUNTS[i] x TYPE at DISPLS[i] * extent) */
+    LOG_BUF_WCOLL,    /* PEERS x (COUNTS[i] x TYPES[i] at DISPLS[i] bytes) */
+};
+enum {
+    LOG_BUF_PERSISTENT = 1, /* stays registered until MPI_Request_free */
+    LOG_BUF_COUNTS64 = 2,   /* COUNTS are 8 bytes (MPI_Count), else int */
+    LOG_BUF_DISPLS64 = 4,   /* DISPLS are 8 bytes (MPI_Aint), else int */
+};
+
+struct log_buf {
+    void *buf;
+    int64_t n;              /* RECV, COLL */
+    const void *counts;     /* VCOLL, WCOLL */
+    const void *displs;
+    const uint32_t *types;  /* WCOLL */
+    uint32_t type;          /* RECV, COLL, VCOLL */
+    int32_t peers;          /* VCOLL, WCOLL */
+    uint32_t req;           /* table key; the null request: a free slot */
+    uint16_t fn;            /* the call that started the request */
+    uint8_t shape;          /* enum log_buf_shape */
+    uint8_t flags;          /* LOG_BUF_* */
+};
+
+/* The flags of a v- or w-shape whose counts take CSIZE bytes and whose
+ * displacements take DSIZE bytes (4 or 8). */
+static inline uint8_t log_buf_sizes(unsigned csize, unsigned dsize)
+{
+    return (uint8_t)((csize == 8 ? LOG_BUF_COUNTS64 : 0) |
+                     (dsize == 8 ? LOG_BUF_DISPLS64 : 0));
+}
+
+/* Peer I's count and displacement. */
+static inline int64_t log_buf_count(const struct log_buf *b, int i)
+{
+    return b->flags & LOG_BUF_COUNTS64 ? ((const int64_t *)b->counts)[i]
+                                       : ((const int32_t *)b->counts)[i];
+}
+static inline int64_t log_buf_displ(const struct log_buf *b, int i)
+{
+    return b->flags & LOG_BUF_DISPLS64 ? ((const int64_t *)b->displs)[i]
+                                       : ((const int32_t *)b->displs)[i];
+}
+
+/* A request-to-buffer table, keyed by the request handle (NULLREQ: MPI's
+ * null request, never a key). */
+#define LOG_BUFS_INIT(nullreq) HTAB_INIT(struct log_buf, req, (int)(nullreq))
+
+/* The buffer of request REQ, or NULL. */
+static inline struct log_buf *log_bufs_find(const struct htab *t,
+                                            uint32_t req)
+{
+    return htab_find(t, (int)req);
+}
+
+/* Forgets B (a pointer log_bufs_find returned) unless it is persistent
+ * (FORCE: in any case). */
+static inline void log_bufs_done(struct htab *t, struct log_buf *b, int force)
+{
+    if (b && (force || !(b->flags & LOG_BUF_PERSISTENT)))
+        htab_remove(t, b);
+}
+
+#endif

@@ -1,0 +1,621 @@
+"""The front end of drdb's generators: reads log/mpi-functions.spec.
+
+Every generator (log/gen-functable.py: the table, the roles, the prototypes
+and the argument structs; recorder/gen-recorder.py: the PMPI wrappers;
+replayer/gen-replayer.py: the replay stub) loads this module and asks it
+what each function is and what each argument carries. The two back ends
+only render that answer (an Out per argument, below) in their own calls, so
+what the recorder writes and what the stub reads back are decided here,
+once.
+
+The spec's grammar is documented at the top of the spec. Any error names
+the spec line and stops the build. Standard library only (build-time tool).
+"""
+import re
+
+DIRS = ("in", "out", "inout", "async")
+CLASSES = ("auto", "manual", "manual(rec)", "manual(rpl)")
+
+# Role kinds: what a call is. Exactly one per function. Documented in the
+# spec's header; the C enum log_kind is generated from this list.
+KINDS = ("local", "lifecycle", "send", "recv", "sendrecv", "probe", "mprobe",
+         "mrecv", "start", "startall", "completion", "request-free", "cancel",
+         "coll", "comm-ctor", "type-ctor", "rma", "file", "partitioned")
+# Role flags, any number. The C flags LOG_R_* are generated from this list.
+FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic")
+# Kinds a call of which starts a request (nb, persistent).
+STARTS = ("send", "recv", "sendrecv", "mrecv", "coll", "comm-ctor",
+          "partitioned")
+P2P = ("send", "recv", "sendrecv")
+
+# Named argument slots: the role table says which argument of a function
+# plays each part (docs/function-table.md). A slot is found by the first
+# argument name of its list (by-value slots) or by a C type and direction.
+VALUE_SLOTS = (
+    ("count", ("count", "sendcount")),
+    ("datatype", ("datatype", "sendtype")),
+    ("dest", ("dest",)),
+    ("tag", ("tag", "sendtag")),
+    ("recvcount", ("recvcount", "count", "sendcount")),
+    ("recvtype", ("recvtype", "datatype", "sendtype")),
+    ("source", ("source",)),
+    ("recvtag", ("recvtag", "tag", "sendtag")),
+    ("root", ("root",)),
+    ("op", ("op",)),
+    ("comm", ("comm", "comm_old", "local_comm", "intercomm")),
+    ("oldtype", ("oldtype",)),
+)
+POINTER_SLOTS = (
+    ("request", (("MPI_Request *", "out"), ("MPI_Request *", "inout"))),
+    ("requests", (("MPI_Request[]", "inout"), ("MPI_Request[]", "in"))),
+    ("status", (("MPI_Status *", "out"),)),
+    ("newcomm", (("MPI_Comm *", "out"),)),
+    ("newtype", (("MPI_Datatype *", "out"),)),
+)
+SLOTS = tuple(s for s, _ in VALUE_SLOTS) + tuple(s for s, _ in POINTER_SLOTS)
+
+KEYWORD_LENGTHS = ("string", "string[]", "ptr", "opaque", "callback", "?")
+# Where a rooted collective's buffer is significant (the `at` qualifier).
+AT_SIDES = ("root", "nonroot", "all")
+PEER_TERMS = ("size", "indegree", "outdegree")
+
+# Bytes a by-value argument takes in a record's argument block: its size in
+# MPICH 4.0.2's ABI (checked by _Static_assert in the generated prototypes).
+VALUE_SIZES = {
+    "int": 4, "const int": 4, "MPI_Fint": 4, "MPI_Comm": 4,
+    "MPI_Datatype": 4, "MPI_Errhandler": 4, "MPI_Group": 4, "MPI_Info": 4,
+    "MPI_Op": 4, "MPI_Request": 4, "MPI_Win": 4, "MPI_Message": 4,
+    "MPI_Session": 4, "MPI_T_cb_safety": 4, "MPIX_Grequest_class": 4,
+    "MPI_Aint": 8, "MPI_Count": 8, "MPI_Offset": 8, "MPI_File": 8,
+    "MPI_T_cvar_handle": 8, "MPI_T_enum": 8, "MPI_T_event_instance": 8,
+    "MPI_T_event_registration": 8, "MPI_T_pvar_handle": 8,
+    "MPI_T_pvar_session": 8, "MPI_T_event_cb_function": 8,
+    "MPI_T_event_dropped_cb_function": 8, "MPI_T_event_free_cb_function": 8,
+}
+INT_TYPES = ("int", "const int", "MPI_Fint")
+AINT_TYPES = ("MPI_Aint", "MPI_Count", "MPI_Offset")
+
+
+def value_encoding(ctype):
+    """enum log_enc of a by-value argument of type CTYPE (log/log.h)."""
+    if ctype in INT_TYPES:
+        return "LOG_ENC_INT"
+    if ctype in AINT_TYPES:
+        return "LOG_ENC_AINT"
+    return "LOG_ENC_HANDLE" if VALUE_SIZES[ctype] == 4 else "LOG_ENC_PTR"
+
+
+LEN_TERM = re.compile(
+    r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|(?:size|indegree|outdegree|cartdim)"
+    r"\(\w+\))$")
+LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
+LEN_BUF = re.compile(r"^(\S+(?: \* \S+)*) x (\w+)$")
+PEER_TERM = re.compile(r"^(size|indegree|outdegree|cartdim)\((\w+)\)$")
+
+
+class SpecError(Exception):
+    pass
+
+
+class Arg:
+    def __init__(self, direction, ctype, name, array, length, at, logged):
+        self.direction = direction  # None for by-value arguments
+        self.ctype = ctype          # C type without the name, arrays as []
+        self.name = name
+        self.array = array          # "[]", "[][3]" or ""
+        self.length = length        # LENGTH annotation or None
+        self.at = at                # `at` qualifier: root, nonroot, all
+        self.logged = logged        # `logged` qualifier (an input logged)
+        self.index = -1             # position in the argument list
+        self.vpos = -1              # position among by-value arguments
+
+    def c_decl(self):
+        sep = "" if self.ctype.endswith("*") else " "
+        return f"{self.ctype}{sep}{self.name}{self.array}"
+
+    def c_field(self):
+        """The argument as a member of an argument struct: arrays decay."""
+        if not self.array:
+            return self.c_decl()
+        inner = self.array[2:]  # "[][3]" -> "[3]"
+        return f"{self.ctype} (*{self.name}){inner}"
+
+    def annotation(self):
+        """The braces' text as the spec writes it."""
+        quals = []
+        if self.at:
+            quals.append("at " + self.at)
+        if self.logged:
+            quals.append("logged")
+        return "; ".join([self.length] + quals) if self.length else None
+
+
+class Func:
+    def __init__(self, fid, cls, kind, flags, unsupported, ret, name, args,
+                 variadic, lineno):
+        self.id = fid
+        self.cls = cls
+        self.kind = kind
+        self.flags = flags          # a subset of FLAGS
+        self.unsupported = unsupported  # the reason's key, or None
+        self.ret = ret
+        self.name = name
+        self.args = args
+        self.variadic = variadic
+        self.lineno = lineno
+        self.slots = {}
+
+    @property
+    def rec_hook(self):
+        return self.cls in ("manual", "manual(rec)")
+
+    @property
+    def rpl_hook(self):
+        return self.cls in ("manual", "manual(rpl)")
+
+    @property
+    def logged(self):
+        """Whether the recorder logs the call: calls that return an error
+        code or a double (MPI_Wtime). Handle conversions and address
+        arithmetic return a value and touch no MPI state; MPI_Pcontrol's
+        extra arguments cannot be forwarded."""
+        return self.ret in ("int", "double") and not self.variadic
+
+    def role_text(self):
+        parts = [self.kind] + [f for f in FLAGS if f in self.flags]
+        if self.unsupported:
+            parts.append(f"unsupported({self.unsupported})")
+        return ",".join(parts)
+
+    def c_params(self):
+        parts = [a.c_decl() for a in self.args]
+        if self.variadic:
+            parts.append("...")
+        return ", ".join(parts) if parts else "void"
+
+    def value_args(self):
+        return [a for a in self.args if a.direction is None]
+
+    def arg(self, name):
+        return next((a for a in self.args if a.name == name), None)
+
+
+def split_args(text):
+    """Splits on top-level commas (not inside [] or {})."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def check_length(length, names):
+    """Raises SpecError unless LENGTH is well formed and names real args."""
+    def term(t):
+        if not LEN_TERM.match(t):
+            raise SpecError(f"bad length term '{t}'")
+        ident = re.sub(r"^\*|\+1$", "", t)
+        m = PEER_TERM.match(t)
+        if m:
+            ident = m.group(2)
+        if ident.isdigit() or ident.startswith("MPI_MAX_"):
+            return
+        if ident not in names:
+            raise SpecError(f"length '{length}' names no argument '{ident}'")
+
+    if length in KEYWORD_LENGTHS:
+        return
+    m = LEN_VEC.match(length)
+    if m:
+        for ident in m.groups():
+            if ident not in names:
+                raise SpecError(
+                    f"length '{length}' names no argument '{ident}'")
+        return
+    m = LEN_BUF.match(length)
+    if m:
+        for factor in m.group(1).split(" * "):
+            term(factor)
+        if m.group(2) not in names:
+            raise SpecError(
+                f"length '{length}' names no datatype argument "
+                f"'{m.group(2)}'")
+        return
+    term(length)
+
+
+def parse_arg(text):
+    m = re.match(r"^(?:(in|out|inout|async)\s+)?(.*?)\s*(?:\{([^}]*)\})?$",
+                 text)
+    direction, decl, braces = m.group(1), m.group(2), m.group(3)
+    m = re.match(r"^(.*?)(\w+)((?:\[\w*\])*)$", decl)
+    if not m or not m.group(1).strip():
+        raise SpecError(f"cannot parse argument '{text}'")
+    ctype, name, array = m.group(1).strip(), m.group(2), m.group(3)
+    length, at, logged = None, None, False
+    if braces is not None:
+        parts = [p.strip() for p in braces.split(";")]
+        length = parts[0]
+        for q in parts[1:]:
+            if q.startswith("at "):
+                at = q[3:].strip()
+                if at not in AT_SIDES:
+                    raise SpecError(f"argument '{name}': 'at {at}' is not "
+                                    f"one of {', '.join(AT_SIDES)}")
+            elif q == "logged":
+                logged = True
+            else:
+                raise SpecError(f"argument '{name}': unknown qualifier "
+                                f"'{q}' (at SIDE, logged)")
+    pointer = "*" in ctype or array
+    if pointer and direction is None:
+        raise SpecError(f"pointer argument '{name}' needs a direction "
+                        f"({'/'.join(DIRS)})")
+    if not pointer and direction is not None:
+        raise SpecError(f"by-value argument '{name}' takes no direction")
+    if not pointer and braces is not None:
+        raise SpecError(f"by-value argument '{name}' takes no length")
+    if not pointer and ctype not in VALUE_SIZES:
+        raise SpecError(f"by-value type '{ctype}' has no size: add it to "
+                        "VALUE_SIZES in log/mpispec.py")
+    if logged and (direction != "in" or not array):
+        raise SpecError(f"argument '{name}': only an input array can be "
+                        "'logged'")
+    return Arg(direction, ctype, name, array, length, at, logged)
+
+
+def parse_roles(text, reasons):
+    kind, flags, unsupported = None, set(), None
+    for tok in text.split(","):
+        m = re.match(r"^unsupported\((\w+)\)$", tok)
+        if m:
+            if m.group(1) not in reasons:
+                raise SpecError(f"unsupported({m.group(1)}): no "
+                                f"'%unsupported {m.group(1)} \"...\"' line")
+            unsupported = m.group(1)
+        elif tok in KINDS:
+            if kind:
+                raise SpecError(f"two role kinds: '{kind}' and '{tok}'")
+            kind = tok
+        elif tok in FLAGS:
+            flags.add(tok)
+        else:
+            raise SpecError(f"unknown role '{tok}': kinds are "
+                            f"{', '.join(KINDS)}; flags {', '.join(FLAGS)}, "
+                            "unsupported(KEY)")
+    if not kind:
+        raise SpecError(f"roles '{text}' name no kind ({', '.join(KINDS)})")
+    return kind, flags, unsupported
+
+
+def find_slots(fn):
+    slots = {}
+    for slot, names in VALUE_SLOTS:
+        for n in names:
+            a = fn.arg(n)
+            if a is not None and a.direction is None:
+                slots[slot] = a.index
+                break
+    for slot, forms in POINTER_SLOTS:
+        for ctype, direction in forms:
+            a = next((a for a in fn.args
+                      if a.direction == direction and
+                      (a.ctype + a.array).replace("const ", "") == ctype),
+                     None)
+            if a is not None:
+                slots[slot] = a.index
+                break
+    return slots
+
+
+def is_data(arg):
+    """A message buffer: COUNT x TYPE, plain or per peer."""
+    return bool(arg.length and (LEN_BUF.match(arg.length) or
+                                LEN_VEC.match(arg.length)))
+
+
+def check_func(fn):
+    """The rules that tie roles, slots and length rules together."""
+    s = fn.slots
+    if ({"nb", "persistent"} & fn.flags) and fn.kind not in STARTS:
+        raise SpecError(f"a '{fn.kind}' call starts no request: "
+                        "'nb' and 'persistent' do not apply")
+    if ({"nb", "persistent"} & fn.flags) and "request" not in s:
+        raise SpecError("'nb' and 'persistent' need an out MPI_Request "
+                        "argument")
+    if "neighbor" in fn.flags and fn.kind != "coll":
+        raise SpecError("'neighbor' is for collectives")
+    if ({"group", "dynamic"} & fn.flags) and fn.kind != "comm-ctor":
+        raise SpecError("'group' and 'dynamic' are for 'comm-ctor'")
+    if fn.kind == "comm-ctor" and "newcomm" not in s:
+        raise SpecError("a 'comm-ctor' has an out MPI_Comm argument")
+    if fn.kind == "type-ctor" and "newtype" not in s:
+        raise SpecError("a 'type-ctor' has an out MPI_Datatype argument")
+    if fn.kind in ("coll", "comm-ctor") and "comm" not in s and \
+            not ({"group", "dynamic"} & fn.flags):
+        raise SpecError(f"a '{fn.kind}' needs its communicator argument")
+    if fn.kind in P2P + ("probe", "mprobe") and \
+            not ({"comm", "tag"} <= set(s)):
+        raise SpecError(f"a '{fn.kind}' needs comm and tag arguments")
+    if fn.kind == "completion" and not ({"request", "requests"} & set(s)):
+        raise SpecError("a 'completion' needs its request argument(s)")
+    neighbor = "neighbor" in fn.flags
+    rooted = fn.kind == "coll" and "root" in s
+    for a in fn.args:
+        terms = re.findall(r"\b(size|indegree|outdegree)\(", a.length or "")
+        if neighbor and "size" in terms:
+            raise SpecError(f"argument '{a.name}': a neighbourhood "
+                            "collective's peers are indegree(comm) or "
+                            "outdegree(comm), not size(comm)")
+        if not neighbor and ({"indegree", "outdegree"} & set(terms)):
+            raise SpecError(f"argument '{a.name}': indegree/outdegree are "
+                            "for neighbourhood collectives")
+        if rooted and is_data(a) and not a.at:
+            raise SpecError(f"argument '{a.name}': a rooted collective's "
+                            "buffer needs '; at root|nonroot|all'")
+        if a.at and not (rooted and is_data(a)):
+            raise SpecError(f"argument '{a.name}': 'at' is for the buffers "
+                            "of a rooted collective")
+
+
+def parse_line(line, lineno, reasons):
+    m = re.match(r"^(\d+)\s+(\w+(?:\(\w+\))?)\s+(\S+)\s+(.+?)\s+"
+                 r"((?:P?MPIX?)_\w+)\((.*)\)\s*$", line)
+    if not m:
+        raise SpecError("expected 'ID CLASS ROLES RET NAME(ARGS)'")
+    fid, cls, roles, ret, name, argtext = m.groups()
+    if cls not in CLASSES:
+        raise SpecError(f"class '{cls}' is not one of {', '.join(CLASSES)}")
+    if name.startswith("PMPI_"):
+        raise SpecError("list the MPI_ name; the PMPI_ twin is implied")
+    kind, flags, unsupported = parse_roles(roles, reasons)
+    args, variadic = [], False
+    parts = split_args(argtext)
+    if parts == ["void"]:
+        parts = []
+    for i, part in enumerate(parts):
+        if part == "...":
+            if i != len(parts) - 1:
+                raise SpecError("'...' must be the last argument")
+            variadic = True
+            continue
+        args.append(parse_arg(part))
+    names = [a.name for a in args]
+    if len(set(names)) != len(names):
+        raise SpecError("two arguments share a name")
+    vpos = 0
+    for i, a in enumerate(args):
+        a.index = i
+        if a.direction is None:
+            a.vpos = vpos
+            vpos += 1
+        if a.length is not None:
+            try:
+                check_length(a.length, names)
+            except SpecError as e:
+                raise SpecError(f"argument '{a.name}': {e}")
+    fn = Func(int(fid), cls, kind, flags, unsupported, ret, name, args,
+              variadic, lineno)
+    fn.slots = find_slots(fn)
+    check_func(fn)
+    if fn.rec_hook and fn.ret != "int":
+        raise SpecError("a recorder hook is for calls that return an error "
+                        "code")
+    return fn
+
+
+class Spec:
+    def __init__(self, funcs, reasons):
+        self.funcs = funcs
+        self.reasons = reasons  # key -> why the replay cannot do it
+
+
+def parse_spec(path):
+    funcs, errors, reasons = [], [], {}
+    with open(path) as f:
+        lines = list(enumerate(f, 1))
+    # Directives first: a function may name a reason given further down.
+    for lineno, raw in lines:
+        if not raw.startswith("%"):
+            continue
+        m = re.match(r'^%unsupported\s+(\w+)\s+"([^"\\]*)"\s*$', raw.strip())
+        if not m:
+            errors.append(f"{path}:{lineno}: expected "
+                          "'%unsupported KEY \"reason\"'")
+        elif m.group(1) in reasons:
+            errors.append(f"{path}:{lineno}: reason '{m.group(1)}' "
+                          "given twice")
+        else:
+            reasons[m.group(1)] = m.group(2)
+    for lineno, raw in lines:
+        if raw.startswith("%"):
+            continue
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            funcs.append(parse_line(line, lineno, reasons))
+        except SpecError as e:
+            errors.append(f"{path}:{lineno}: {e}")
+    seen_ids, seen_names = {}, {}
+    prev = 0
+    for fn in funcs:
+        where = f"{path}:{fn.lineno}"
+        if fn.id in seen_ids:
+            errors.append(f"{where}: id {fn.id} already used by "
+                          f"{seen_ids[fn.id]}")
+        if fn.name in seen_names:
+            errors.append(f"{where}: {fn.name} listed twice")
+        if fn.id <= prev:
+            errors.append(f"{where}: id {fn.id} out of order: ids are "
+                          "assigned in increasing order, new ones at the end")
+        if fn.id == 0:
+            errors.append(f"{where}: id 0 is reserved")
+        seen_ids[fn.id] = fn.name
+        seen_names[fn.name] = fn.id
+        prev = max(prev, fn.id)
+    used = {fn.unsupported for fn in funcs}
+    for key in reasons:
+        if key not in used:
+            errors.append(f"{path}: reason '{key}' is used by no function")
+    if errors:
+        raise SystemExit("\n".join(errors))
+    return Spec(funcs, reasons)
+
+
+def elem_type(arg):
+    """C type of one element a pointer or array argument addresses."""
+    t = arg.ctype.replace("const ", "").strip()
+    if arg.array:
+        return t
+    assert t.endswith("*")
+    return t[:-1].strip()
+
+
+def count_expr(term, peers, ref=lambda name: name):
+    """C expression (int64_t) for a LENGTH term: a product of terms. A peer
+    term (size, indegree, outdegree of a communicator) becomes
+    PEERS(kind, comm), the back end's own C expression; an argument NAME
+    becomes REF(NAME) (a hook's code reads its argument struct)."""
+    def ident(t):
+        return t if t.isdigit() or t.startswith("MPI_MAX_") else ref(t)
+    parts = []
+    for t in term.split(" * "):
+        m = PEER_TERM.match(t)
+        if m:
+            parts.append(f"(int64_t){peers(m.group(1), ref(m.group(2)))}")
+        elif t.startswith("*"):
+            parts.append(f"(int64_t)(*{ref(t[1:])})")
+        elif t.endswith("+1"):
+            parts.append(f"((int64_t){ident(t[:-2])} + 1)")
+        else:
+            parts.append(f"(int64_t)({ident(t)})")
+    return " * ".join(parts)
+
+
+def has_peer_term(term):
+    return bool(re.search(r"\b(size|indegree|outdegree)\(", term))
+
+
+# ---- what each argument carries: the plan both back ends render ----------
+
+class Out:
+    """What the record holds for one argument, and how:
+
+    kind    LOGGED_IN  an input array the recorder logs (RAW), the replay
+                       checks: N elements of ETYPE
+            SEND       an input message buffer: logged with --send-data
+                       (DATA), checked by the replay when CHECKABLE
+            IN         any other input: nothing logged; a field the replay
+                       meets for it is accepted unchecked
+            ASYNC      a buffer written when the started request completes:
+                       registered with it (SHAPE recv, coll or vcoll)
+            PARTIAL    an output the recorder cannot size: the record is
+                       PARTIAL
+            NONE       nothing logged (opaque, callback, strings in)
+            PTR        one pointer-sized value (RAW, 8 bytes)
+            STRING     an output string of at most CAP bytes (STRING)
+            VDATA      an output buffer per peer: COUNTS[i] x TYPE at DISPLS
+            DATA       an output buffer: N x TYPE (as the status says when
+                       the call has one)
+            STATUS     an MPI_Status (STATUS)
+            HANDLE     one 32-bit handle (HANDLE); NEWCOMM: a communicator,
+                       whose members follow (MEMBERS)
+            RAW        N elements of ETYPE as in memory (RAW)
+    """
+
+    def __init__(self, arg, kind, **kw):
+        self.arg = arg
+        self.kind = kind
+        self.n = kw.get("n")            # count term (the spec's text)
+        self.type = kw.get("type")      # datatype argument's name
+        self.counts = kw.get("counts")  # VDATA / ASYNC vcoll
+        self.displs = kw.get("displs")
+        self.etype = kw.get("etype")
+        self.cap = kw.get("cap")
+        self.shape = kw.get("shape")
+        self.checkable = kw.get("checkable", False)
+        self.newcomm = kw.get("newcomm", False)
+        self.at = arg.at
+
+
+def plan(fn):
+    """The Out of every argument of FN (None for by-value arguments)."""
+    outs = []
+    for a in fn.args:
+        outs.append(plan_arg(fn, a) if a.direction else None)
+    return outs
+
+
+def plan_arg(fn, a):
+    length = a.length
+    mbuf = LEN_BUF.match(length or "")
+    mvec = LEN_VEC.match(length or "")
+    if a.direction == "in":
+        if a.logged:
+            return Out(a, "LOGGED_IN", n=length, etype=elem_type(a))
+        if mbuf and not mvec:
+            return Out(a, "SEND", n=mbuf.group(1), type=mbuf.group(2),
+                       checkable=not has_peer_term(mbuf.group(1)))
+        return Out(a, "IN")
+    if a.direction == "async":
+        if "request" not in fn.slots or not (mbuf or mvec) or \
+                (mvec and fn.kind != "coll"):
+            return Out(a, "PARTIAL")
+        if mvec:
+            counts, dtype, displs = mvec.groups()
+            return Out(a, "ASYNC", shape="vcoll", counts=counts, type=dtype,
+                       displs=displs)
+        shape = "coll" if fn.kind == "coll" else "recv"
+        return Out(a, "ASYNC", shape=shape, n=mbuf.group(1),
+                   type=mbuf.group(2))
+    # out / inout
+    if length == "?":
+        return Out(a, "PARTIAL")
+    if length in ("opaque", "callback", "string", "string[]"):
+        return Out(a, "NONE")
+    if length == "ptr":
+        return Out(a, "PTR")
+    if length and (length.startswith("MPI_MAX_") or length == "valuelen+1"):
+        return Out(a, "STRING", cap=length)
+    if mvec:
+        counts, dtype, displs = mvec.groups()
+        return Out(a, "VDATA", counts=counts, type=dtype, displs=displs)
+    if mbuf:
+        return Out(a, "DATA", n=mbuf.group(1), type=mbuf.group(2))
+    et = elem_type(a)
+    if et == "MPI_Status":
+        return Out(a, "STATUS") if length is None else Out(a, "PARTIAL")
+    if length is None and not a.array and VALUE_SIZES.get(et) == 4 and \
+            value_encoding(et) == "LOG_ENC_HANDLE":
+        return Out(a, "HANDLE", newcomm=et == "MPI_Comm")
+    return Out(a, "RAW", n=length, etype=et)
+
+
+def status_arg(fn):
+    """The out MPI_Status argument a receive reports what arrived in."""
+    return next((a.name for a in fn.args
+                 if a.ctype == "MPI_Status *" and a.direction == "out"),
+                None)
+
+
+def is_persistent(fn):
+    return "persistent" in fn.flags
+
+
+def load(path):
+    """For the back ends: this module, loaded from its path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("mpispec", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

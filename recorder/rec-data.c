@@ -1,0 +1,298 @@
+/*
+ * What the recorder logs of message data and communicators: sizes, the
+ * packing of data (plain, per peer, per peer and type), the peers of a
+ * collective and where its buffers count, and the members of a new
+ * communicator (rec.h). The mirror of replayer/rpl-data.c.
+ */
+#include <string.h>
+
+#include "rec.h"
+
+int rec_peers(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        PMPI_Comm_remote_size(comm, &n);
+    else
+        PMPI_Comm_size(comm, &n);
+    return n;
+}
+
+/* The topology's neighbour counts: in-degree, out-degree. */
+static void degrees(MPI_Comm comm, int *in, int *out)
+{
+    int topo = MPI_UNDEFINED, n = 0, rank = 0, weighted = 0;
+    *in = *out = 0;
+    if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return;
+    switch (topo) {
+    case MPI_CART:
+        if (PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS)
+            *in = *out = 2 * n;
+        break;
+    case MPI_GRAPH:
+        PMPI_Comm_rank(comm, &rank);
+        if (PMPI_Graph_neighbors_count(comm, rank, &n) == MPI_SUCCESS)
+            *in = *out = n;
+        break;
+    case MPI_DIST_GRAPH:
+        PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+        break;
+    }
+}
+
+int rec_in_degree(MPI_Comm comm)
+{
+    int in, out;
+    degrees(comm, &in, &out);
+    return in;
+}
+
+int rec_out_degree(MPI_Comm comm)
+{
+    int in, out;
+    degrees(comm, &in, &out);
+    return out;
+}
+
+int rec_coll_writes(MPI_Comm comm, int root, enum rec_side side)
+{
+    int inter = 0, rank = -1;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        return side == REC_AT_ROOT ? root == MPI_ROOT : root >= 0;
+    if (side == REC_AT_ALL)
+        return 1;
+    PMPI_Comm_rank(comm, &rank);
+    return (rank == root) == (side == REC_AT_ROOT);
+}
+
+static int64_t type_size(MPI_Datatype type)
+{
+    MPI_Count sz = 0;
+    if (PMPI_Type_size_x(type, &sz) != MPI_SUCCESS || sz < 0)
+        return 0;
+    return (int64_t)sz;
+}
+
+int64_t rec_data_bytes(int64_t n, MPI_Datatype type)
+{
+    return n > 0 ? n * type_size(type) : 0;
+}
+
+int64_t rec_status_bytes(const MPI_Status *st, int64_t n, MPI_Datatype type)
+{
+    MPI_Count bytes = 0;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &bytes) != MPI_SUCCESS ||
+        bytes == MPI_UNDEFINED || bytes < 0)
+        return 0;
+    int64_t max = rec_data_bytes(n, type);
+    return bytes < max ? (int64_t)bytes : max;
+}
+
+size_t rec_pack_room(int64_t bytes, MPI_Datatype type)
+{
+    return (size_t)bytes + (size_t)type_size(type);
+}
+
+/* MPICH encodes the handle kind in bits 30-31: 1 = builtin (contiguous). */
+static int builtin_type(MPI_Datatype type)
+{
+    return ((unsigned)type >> 30) == 1;
+}
+
+/* Packs BYTES of N x TYPE at BUF into the record at rec->p. */
+static void pack(struct log_rec *rec, const void *buf, int64_t n,
+                 MPI_Datatype type, int64_t bytes)
+{
+    if (builtin_type(type)) {
+        memcpy(rec->p, buf, (size_t)bytes);
+    } else {
+        int64_t esz = type_size(type);
+        int64_t elems = esz ? (bytes + esz - 1) / esz : 0;
+        if (elems > n)
+            elems = n;
+        MPI_Count pos = 0;
+        /* The record has room for one element of slack: packing a whole
+         * last element is safe, only BYTES of it are kept. */
+        PMPI_Pack_c(buf, (MPI_Count)elems, type, rec->p,
+                    (MPI_Count)(elems * esz), &pos, MPI_COMM_SELF);
+    }
+    rec->p += bytes;
+}
+
+static void put_data(struct log_rec *rec, unsigned arg, uint64_t elem,
+                     const void *buf, int64_t n, MPI_Datatype type,
+                     int64_t bytes)
+{
+    log_put_field(rec, arg, LOG_F_DATA, elem, (uint64_t)bytes);
+    pack(rec, buf, n, type, bytes);
+}
+
+void rec_put_data(struct log_rec *rec, unsigned arg, const void *buf,
+                  int64_t n, MPI_Datatype type, int64_t bytes)
+{
+    put_data(rec, arg, 0, buf, n, type, bytes);
+}
+
+static int64_t elem_at(const void *arr, size_t esize, int i)
+{
+    if (esize == 8)
+        return ((const int64_t *)arr)[i];
+    return ((const int *)arr)[i];
+}
+
+int64_t rec_vdata_bytes(int peers, const void *counts, size_t csize,
+                        MPI_Datatype type)
+{
+    int64_t total = 0, esz = type_size(type);
+    for (int i = 0; i < peers; i++) {
+        int64_t c = elem_at(counts, csize, i);
+        if (c > 0)
+            total += c * esz;
+    }
+    return total;
+}
+
+/* The v- and w-shapes' body: PEERS blocks, packed back to back. TYPES NULL:
+ * TYPE for every peer, DISPLS in its extents; else DISPLS in bytes. */
+static void put_blocks(struct log_rec *rec, unsigned arg, uint64_t elem,
+                       const void *buf, int peers, const void *counts,
+                       size_t csize, const void *displs, size_t dsize,
+                       MPI_Datatype type, const MPI_Datatype *types,
+                       int64_t bytes)
+{
+    MPI_Aint lb, extent = 1;
+    int64_t esz = 0;
+    if (!types) {
+        PMPI_Type_get_extent(type, &lb, &extent);
+        esz = type_size(type);
+    }
+    log_put_field(rec, arg, LOG_F_DATA, elem, (uint64_t)bytes);
+    for (int i = 0; i < peers; i++) {
+        int64_t c = elem_at(counts, csize, i);
+        if (c <= 0)
+            continue;
+        MPI_Datatype t = types ? types[i] : type;
+        if (types)
+            esz = type_size(t);
+        pack(rec, (const char *)buf + elem_at(displs, dsize, i) * extent, c,
+             t, c * esz);
+    }
+}
+
+void rec_put_vdata(struct log_rec *rec, unsigned arg, const void *buf,
+                   int peers, const void *counts, size_t csize,
+                   const void *displs, size_t dsize, MPI_Datatype type,
+                   int64_t bytes)
+{
+    put_blocks(rec, arg, 0, buf, peers, counts, csize, displs, dsize, type,
+               NULL, bytes);
+}
+
+/* The w-variants' bytes: a type per peer. */
+static int64_t wdata_bytes(int peers, const void *counts, size_t csize,
+                           const MPI_Datatype *types)
+{
+    int64_t total = 0;
+    for (int i = 0; i < peers; i++) {
+        int64_t c = elem_at(counts, csize, i);
+        if (c > 0)
+            total += c * type_size(types[i]);
+    }
+    return total;
+}
+
+/* ---- buffers described by a struct log_buf ------------------------------ */
+
+int64_t rec_buf_bytes(const struct log_buf *b, const MPI_Status *st)
+{
+    size_t cs = b->flags & LOG_BUF_COUNTS64 ? 8 : 4;
+    switch (b->shape) {
+    case LOG_BUF_RECV:
+        return st ? rec_status_bytes(st, b->n, (MPI_Datatype)b->type) : 0;
+    case LOG_BUF_COLL:
+        return rec_data_bytes(b->n, (MPI_Datatype)b->type);
+    case LOG_BUF_VCOLL:
+        return rec_vdata_bytes(b->peers, b->counts, cs,
+                               (MPI_Datatype)b->type);
+    case LOG_BUF_WCOLL:
+        return wdata_bytes(b->peers, b->counts, cs,
+                           (const MPI_Datatype *)b->types);
+    }
+    return 0;
+}
+
+size_t rec_buf_room(const struct log_buf *b, int64_t bytes)
+{
+    if (bytes <= 0)
+        return 0;
+    /* v- and w-shapes pack whole elements: no slack needed. */
+    if (b->shape == LOG_BUF_VCOLL || b->shape == LOG_BUF_WCOLL)
+        return LOG_FIELD_HEAD + (size_t)bytes;
+    return LOG_FIELD_HEAD + rec_pack_room(bytes, (MPI_Datatype)b->type);
+}
+
+void rec_put_buf(struct log_rec *rec, unsigned arg, uint64_t elem,
+                 const struct log_buf *b, int64_t bytes)
+{
+    size_t cs = b->flags & LOG_BUF_COUNTS64 ? 8 : 4;
+    size_t ds = b->flags & LOG_BUF_DISPLS64 ? 8 : 4;
+    if (bytes <= 0)
+        return;
+    if (b->shape == LOG_BUF_RECV || b->shape == LOG_BUF_COLL)
+        put_data(rec, arg, elem, b->buf, b->n, (MPI_Datatype)b->type, bytes);
+    else
+        put_blocks(rec, arg, elem, b->buf, b->peers, b->counts, cs,
+                   b->displs, ds, (MPI_Datatype)b->type,
+                   b->shape == LOG_BUF_WCOLL ? (const MPI_Datatype *)b->types
+                                             : NULL, bytes);
+}
+
+size_t rec_members_room(MPI_Comm comm)
+{
+    int local = 0, inter = 0;
+    if (comm == MPI_COMM_NULL)
+        return 0;
+    PMPI_Comm_size(comm, &local);
+    PMPI_Comm_test_inter(comm, &inter);
+    return 2 * LOG_FIELD_HEAD +
+           4 * (size_t)(local + (inter ? rec_peers(comm) : 0));
+}
+
+/* World ranks of GROUP as one MEMBERS field (elem 0 local, 1 remote). */
+static void put_group(struct log_rec *rec, MPI_Group group, unsigned elem)
+{
+    static MPI_Group world = MPI_GROUP_NULL;
+    int n = 0;
+    if (world == MPI_GROUP_NULL)
+        PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    PMPI_Group_size(group, &n);
+    log_put_field(rec, LOG_ARG_NONE, LOG_F_MEMBERS, elem, 4 * (uint64_t)n);
+    int in[256], out[256];
+    for (int i = 0; i < n; i += 256) {
+        int k = n - i < 256 ? n - i : 256;
+        for (int j = 0; j < k; j++)
+            in[j] = i + j;
+        PMPI_Group_translate_ranks(group, k, in, world, out);
+        log_put_bytes(rec, out, 4 * (size_t)k);
+    }
+}
+
+void rec_put_members(struct log_rec *rec, MPI_Comm comm)
+{
+    MPI_Group g;
+    int inter = 0;
+    if (comm == MPI_COMM_NULL)
+        return;
+    PMPI_Comm_group(comm, &g);
+    put_group(rec, g, 0);
+    PMPI_Group_free(&g);
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter) {
+        PMPI_Comm_remote_group(comm, &g);
+        put_group(rec, g, 1);
+        PMPI_Group_free(&g);
+    }
+}

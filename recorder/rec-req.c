@@ -1,0 +1,85 @@
+/*
+ * The request-to-buffer table (rec.h, log/buf.h): entries are 56 bytes,
+ * keyed by the request handle; the table grows (rarely) by doubling, its
+ * only allocation. A receive's entry goes when its request completes; a
+ * persistent request's (LOG_BUF_PERSISTENT) stays until MPI_Request_free,
+ * and each completion logs the buffer again. The mirror of
+ * replayer/rpl-req.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rec.h"
+
+_Static_assert(sizeof(struct log_buf) == 56, "keep table entries small");
+static struct htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
+
+struct log_buf *rec_req_find(MPI_Request req)
+{
+    return log_bufs_find(&reqs, (uint32_t)req);
+}
+
+void rec_req_done(struct log_buf *b, int force)
+{
+    log_bufs_done(&reqs, b, force);
+}
+
+void rec_req_add(const struct log_buf *b)
+{
+    if (b->req == (uint32_t)MPI_REQUEST_NULL)
+        return;
+    if (htab_put(&reqs, b) < 0) {
+        fputs("drdb-record: out of memory for the request table\n", stderr);
+        abort();
+    }
+}
+
+void rec_req_recv(MPI_Request req, int fn, void *buf, int64_t n,
+                  MPI_Datatype type, int persistent)
+{
+    struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
+                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .shape = LOG_BUF_RECV,
+                        .flags = persistent ? LOG_BUF_PERSISTENT : 0};
+    rec_req_add(&e);
+}
+
+void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
+                  MPI_Datatype type, int persistent)
+{
+    struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
+                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .shape = LOG_BUF_COLL,
+                        .flags = persistent ? LOG_BUF_PERSISTENT : 0};
+    if (n > 0)
+        rec_req_add(&e);
+}
+
+void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
+                   const void *counts, size_t csize, const void *displs,
+                   size_t dsize, MPI_Datatype type, int persistent)
+{
+    struct log_buf e = {
+        .buf = buf, .counts = counts, .displs = displs,
+        .type = (uint32_t)type, .peers = peers, .req = (uint32_t)req,
+        .fn = (uint16_t)fn, .shape = LOG_BUF_VCOLL,
+        .flags = (uint8_t)((persistent ? LOG_BUF_PERSISTENT : 0) |
+                           log_buf_sizes((unsigned)csize, (unsigned)dsize))};
+    if (peers > 0)
+        rec_req_add(&e);
+}
+
+/* The request (REQUEST, the handle before) and what MPI left in it. */
+void rec_MPI_Request_free(struct rec_call *c, struct args_MPI_Request_free *a)
+{
+    rec_req_done(rec_req_find(*a->request), 1);
+    MPI_Request before = *a->request;
+    rec_pmpi_MPI_Request_free(c, a);
+    struct log_rec rec;
+    if (rec_frame_MPI_Request_free(c, a, &rec, 0,
+                                   LOG_HANDLE_ROOM + LOG_FIELD_HEAD + 4)) {
+        log_put_handle(&rec, 0, LOG_F_REQUEST, 0, (uint32_t)before);
+        rec_put_raw(&rec, 0, 0, a->request, 4);
+        rec_end(&rec);
+    }
+}

@@ -1,0 +1,108 @@
+/*
+ * The life cycle, and the calls MPI permits before MPI_Init and after
+ * MPI_Finalize: the recorder does not log those (it is not recording
+ * then), so the stub answers them itself outside the replay. The mirror of
+ * recorder/rec-init.c.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rpl.h"
+
+static void at_exit(void)
+{
+    if (rpl_state != RPL_RUNNING || drdb_event >= drdb_nevents)
+        return;
+    rpl_fail(NULL, RPL_EXIT_DIVERGED,
+             "replay diverged: the program exits without MPI_Finalize, but "
+             "the log has %" PRIu64 " events", (uint64_t)drdb_nevents);
+}
+
+static int started(int ret)
+{
+    rpl_state = RPL_RUNNING;
+    atexit(at_exit);
+    return ret;
+}
+
+int rpl_MPI_Init(struct args_MPI_Init *a)
+{
+    return started(rpl_replay_MPI_Init(a));
+}
+
+int rpl_MPI_Init_thread(struct args_MPI_Init_thread *a)
+{
+    return started(rpl_replay_MPI_Init_thread(a));
+}
+
+int rpl_MPI_Finalize(struct args_MPI_Finalize *a)
+{
+    int ret = rpl_replay_MPI_Finalize(a);
+    rpl_state = RPL_FINALIZED;
+    return ret;
+}
+
+int rpl_MPI_Abort(struct args_MPI_Abort *a)
+{
+    struct rpl_call c;
+    rpl_begin_MPI_Abort(&c, a);
+    fflush(NULL);
+    fprintf(stderr, "drdb-replay: rank %d: MPI_Abort(comm %#x, %d) at event "
+            "%" PRIu64 ", as in the recorded run\n", drdb_rank,
+            (unsigned)a->comm, a->errorcode, c.ev.index);
+    _exit(a->errorcode);
+}
+
+/* ---- answers outside the replay ----------------------------------------- */
+
+int rpl_MPI_Initialized(struct args_MPI_Initialized *a)
+{
+    if (rpl_logging())
+        return rpl_replay_MPI_Initialized(a);
+    *a->flag = rpl_state != RPL_PRE_INIT;
+    return MPI_SUCCESS;
+}
+
+int rpl_MPI_Finalized(struct args_MPI_Finalized *a)
+{
+    if (rpl_logging())
+        return rpl_replay_MPI_Finalized(a);
+    *a->flag = rpl_state == RPL_FINALIZED;
+    return MPI_SUCCESS;
+}
+
+int rpl_MPI_Get_version(struct args_MPI_Get_version *a)
+{
+    if (rpl_logging())
+        return rpl_replay_MPI_Get_version(a);
+    *a->version = MPI_VERSION;
+    *a->subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int rpl_MPI_Get_library_version(struct args_MPI_Get_library_version *a)
+{
+    if (rpl_logging())
+        return rpl_replay_MPI_Get_library_version(a);
+    *a->resultlen = snprintf(a->version, MPI_MAX_LIBRARY_VERSION_STRING,
+                             "MPICH Version: %s (drdb replay stub)",
+                             MPI_VERSION == 4 ? "4.0.2" : "?");
+    return MPI_SUCCESS;
+}
+
+double rpl_MPI_Wtime(struct args_MPI_Wtime *a)
+{
+    if (rpl_logging())
+        return rpl_replay_MPI_Wtime(a);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double rpl_MPI_Wtick(struct args_MPI_Wtick *a)
+{
+    return rpl_logging() ? rpl_replay_MPI_Wtick(a) : 1e-9;
+}

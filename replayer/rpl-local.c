@@ -1,0 +1,109 @@
+/*
+ * Calls the stub answers with this process's own values: address
+ * arithmetic and handle conversions (MPI returns a value, nothing is
+ * logged), the Fortran file handles, and the calls whose logged output is
+ * an address of the recorded process (meaningless here: ASLR, another
+ * machine), whose event is replayed (and checked) but whose output is this
+ * process's own. Buffers for MPI_Bsend are the program's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "rpl.h"
+
+MPI_Aint rpl_MPI_Aint_add(struct args_MPI_Aint_add *a)
+{
+    return (MPI_Aint)((char *)a->base + a->disp);
+}
+
+MPI_Aint rpl_MPI_Aint_diff(struct args_MPI_Aint_diff *a)
+{
+    return (MPI_Aint)((char *)a->addr1 - (char *)a->addr2);
+}
+
+/* MPI_Pcontrol's extra arguments cannot be forwarded: the recorder lets it
+ * through unlogged. */
+int rpl_MPI_Pcontrol(struct args_MPI_Pcontrol *a)
+{
+    (void)a;
+    return MPI_SUCCESS;
+}
+
+/* File handles keep their recorded values; the Fortran integer is an index
+ * into this table, from 1 (as in MPICH). */
+static MPI_File *files;
+static size_t nfiles, capfiles;
+
+MPI_Fint rpl_MPI_File_c2f(struct args_MPI_File_c2f *a)
+{
+    if (a->file == MPI_FILE_NULL)
+        return 0;
+    for (size_t i = 0; i < nfiles; i++)
+        if (files[i] == a->file)
+            return (MPI_Fint)(i + 1);
+    if (nfiles >= (size_t)INT32_MAX ||
+        arr_grow(&files, &capfiles, nfiles + 1, sizeof *files) < 0)
+        rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for file handles");
+    files[nfiles++] = a->file;
+    return (MPI_Fint)nfiles;
+}
+
+MPI_File rpl_MPI_File_f2c(struct args_MPI_File_f2c *a)
+{
+    return a->file > 0 && (size_t)a->file <= nfiles ? files[a->file - 1]
+                                                    : MPI_FILE_NULL;
+}
+
+int rpl_MPI_Get_address(struct args_MPI_Get_address *a)
+{
+    int ret = rpl_replay_MPI_Get_address(a);
+    *a->address = (MPI_Aint)a->location;
+    return ret;
+}
+
+int rpl_MPI_Address(struct args_MPI_Address *a)
+{
+    int ret = rpl_replay_MPI_Address(a);
+    *a->address = (MPI_Aint)a->location;
+    return ret;
+}
+
+int rpl_MPI_Alloc_mem(struct args_MPI_Alloc_mem *a)
+{
+    int ret = rpl_replay_MPI_Alloc_mem(a);
+    if (ret == MPI_SUCCESS) {
+        void *p = malloc(a->size > 0 ? (size_t)a->size : 1);
+        memcpy(a->baseptr, &p, sizeof p);
+    }
+    return ret;
+}
+
+int rpl_MPI_Free_mem(struct args_MPI_Free_mem *a)
+{
+    int ret = rpl_replay_MPI_Free_mem(a);
+    if (ret == MPI_SUCCESS)
+        free(a->base);
+    return ret;
+}
+
+/* The buffer MPI_Buffer_detach hands back: the one attached here. */
+static void *attached_buf;
+static int attached_size;
+
+int rpl_MPI_Buffer_attach(struct args_MPI_Buffer_attach *a)
+{
+    int ret = rpl_replay_MPI_Buffer_attach(a);
+    attached_buf = a->buffer;
+    attached_size = a->size;
+    return ret;
+}
+
+int rpl_MPI_Buffer_detach(struct args_MPI_Buffer_detach *a)
+{
+    int ret = rpl_replay_MPI_Buffer_detach(a);
+    memcpy(a->buffer_addr, &attached_buf, sizeof attached_buf);
+    *a->size = attached_size;
+    attached_buf = NULL;
+    return ret;
+}

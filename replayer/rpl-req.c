@@ -1,0 +1,109 @@
+/*
+ * The request-to-buffer table (rpl.h, log/buf.h): the buffer a nonblocking
+ * or persistent call gave MPI, written from the log by the completion of
+ * its request; and MPI_Request_free. The mirror of recorder/rec-req.c.
+ */
+#include <inttypes.h>
+
+#include "rpl.h"
+
+static struct htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
+
+static void req_put(const struct log_buf *e)
+{
+    if (e->req == (uint32_t)MPI_REQUEST_NULL)
+        return;
+    if (htab_put(&reqs, e) < 0)
+        rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
+}
+
+static uint8_t persistent_flag(int persistent)
+{
+    return persistent ? LOG_BUF_PERSISTENT : 0;
+}
+
+void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
+                      MPI_Datatype type, int persistent)
+{
+    struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
+                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .shape = LOG_BUF_COLL,
+                        .flags = persistent_flag(persistent)};
+    req_put(&e);
+}
+
+void rpl_req_register_v(MPI_Request req, int fn, void *buf,
+                        const void *counts, size_t csize, const void *displs,
+                        size_t dsize, MPI_Datatype type, int64_t peers,
+                        int persistent)
+{
+    struct log_buf e = {
+        .buf = buf, .counts = counts, .displs = displs,
+        .type = (uint32_t)type, .peers = (int32_t)peers,
+        .req = (uint32_t)req, .fn = (uint16_t)fn, .shape = LOG_BUF_VCOLL,
+        .flags = (uint8_t)(persistent_flag(persistent) |
+                           log_buf_sizes((unsigned)csize, (unsigned)dsize))};
+    req_put(&e);
+}
+
+void rpl_req_register_w(MPI_Request req, int fn, void *buf,
+                        const void *counts, size_t csize, const void *displs,
+                        size_t dsize, const MPI_Datatype *types,
+                        int64_t peers, int persistent)
+{
+    struct log_buf e = {
+        .buf = buf, .counts = counts, .displs = displs,
+        .types = (const uint32_t *)types, .peers = (int32_t)peers,
+        .req = (uint32_t)req, .fn = (uint16_t)fn, .shape = LOG_BUF_WCOLL,
+        .flags = (uint8_t)(persistent_flag(persistent) |
+                           log_buf_sizes((unsigned)csize, (unsigned)dsize))};
+    req_put(&e);
+}
+
+void rpl_req_data(struct rpl_call *c, MPI_Request req,
+                  const struct log_field *f)
+{
+    const struct log_buf *e = log_bufs_find(&reqs, (uint32_t)req);
+    if (!e) {
+        if (f->len)
+            rpl_fail(c, RPL_EXIT_DIVERGED,
+                     "replay diverged: request %#x completes with %" PRIu64
+                     " bytes of data but no receive started it",
+                     (unsigned)req, f->len);
+        return;
+    }
+    size_t cs = e->flags & LOG_BUF_COUNTS64 ? 8 : 4;
+    size_t ds = e->flags & LOG_BUF_DISPLS64 ? 8 : 4;
+    if (e->shape == LOG_BUF_WCOLL)
+        rpl_out_wdata(c, f, e->buf, e->counts, cs, e->displs, ds,
+                      (const MPI_Datatype *)e->types, e->peers);
+    else if (e->shape == LOG_BUF_VCOLL)
+        rpl_out_vdata(c, f, e->buf, e->counts, cs, e->displs, ds,
+                      (MPI_Datatype)e->type, e->peers);
+    else
+        rpl_out_data(c, f, e->buf, e->n, (MPI_Datatype)e->type);
+}
+
+void rpl_req_done(MPI_Request req, int force)
+{
+    log_bufs_done(&reqs, log_bufs_find(&reqs, (uint32_t)req), force);
+}
+
+/* Checks that the request MPI_Request_free's record names is the
+ * program's; what MPI left in it. */
+int rpl_MPI_Request_free(struct args_MPI_Request_free *a)
+{
+    struct rpl_call c;
+    struct log_field f;
+    MPI_Request before = *a->request;
+    rpl_begin_MPI_Request_free(&c, a);
+    while (rpl_field(&c, &f)) {
+        if (f.kind == LOG_F_REQUEST)
+            rpl_same_request(&c, (MPI_Request)rpl_field_handle(&c, &f),
+                             before);
+        else
+            rpl_out_raw(&c, &f, a->request, 4);
+    }
+    rpl_req_done(before, 1);
+    return rpl_end(&c, MPI_COMM_WORLD);
+}
