@@ -533,6 +533,18 @@ static void print_data(FILE *out, const uint8_t *p, uint64_t len,
         fprintf(out, " ...");
 }
 
+/* Whether EV is the datatype constructor that returned H (its new type,
+ * not the in-out handle of MPI_Type_commit or MPI_Type_free). */
+static int built_type(const struct log_event *ev, uint32_t h)
+{
+    struct log_field f;
+    uint32_t v;
+    int newtype = ev->desc ? ev->desc->slot[LOG_S_NEWTYPE] : -1;
+    return ev->desc && ev->desc->kind == LOG_K_TYPE_CTOR && newtype >= 0 &&
+           log_event_find(ev, (unsigned)newtype, LOG_F_HANDLE, &f) &&
+           log_field_handle(&f, &v) == 0 && v == h;
+}
+
 /*
  * The builtin type a derived datatype H is made of, for printing its packed
  * data element by element: the constructor that returned H (the latest
@@ -549,33 +561,16 @@ static uint32_t leaf_type(struct ev_run *x, int rank, uint64_t n, uint32_t h,
         return ev_type_of(h) ? h : 0;
     for (uint64_t e = n; e-- > 0;) {
         struct log_event ev;
-        struct log_field f;
-        size_t cur = 0;
         char err[128];
-        if (ev_event(x, rank, e, &ev, err, sizeof err) < 0 || !ev.desc ||
-            strncmp(ev.desc->name, "MPI_Type_", 9) != 0)
+        if (ev_event(x, rank, e, &ev, err, sizeof err) < 0 ||
+            !built_type(&ev, h))
             continue;
-        while (log_event_field(&ev, &cur, &f) == 1) {
-            uint32_t v;
-            /* The constructor's new type (not MPI_Type_commit's or
-             * MPI_Type_free's in-out handle). */
-            if (f.kind != LOG_F_HANDLE || f.arg >= (unsigned)ev.desc->nargs ||
-                strcmp(ev.desc->args[f.arg].name, "newtype") != 0 ||
-                log_field_handle(&f, &v) < 0 || v != h)
-                continue;
-            for (int i = 0; i < ev.desc->nargs; i++)
-                if (ev.desc->args[i].enc &&
-                    strcmp(ev.desc->args[i].name, "oldtype") == 0) {
-                    if (depth == 0)
-                        *ctor = ev.desc->name;
-                    return leaf_type(x, rank, e,
-                                     (uint32_t)log_event_arg(&ev, i), ctor,
-                                     depth + 1);
-                }
-            if (depth == 0)
-                *ctor = ev.desc->name;
-            return 0;
-        }
+        if (depth == 0)
+            *ctor = ev.desc->name;
+        int old = ev.desc->slot[LOG_S_OLDTYPE];
+        return old < 0 ? 0
+                       : leaf_type(x, rank, e, (uint32_t)log_event_arg(&ev, old),
+                                   ctor, depth + 1);
     }
     return 0;
 }
@@ -591,36 +586,34 @@ static int struct_layout(struct ev_run *x, int rank, uint64_t n, uint32_t h,
         struct log_event ev;
         struct log_field f, bl = {0}, tys = {0};
         size_t cur = 0;
-        uint32_t v;
-        int found = 0;
+        int logged = 0;
         char err[128];
-        if (ev_event(x, rank, e, &ev, err, sizeof err) < 0 || !ev.desc ||
-            strncmp(ev.desc->name, "MPI_Type_", 9) != 0)
+        if (ev_event(x, rank, e, &ev, err, sizeof err) < 0 ||
+            !built_type(&ev, h))
             continue;
+        /* The constructor whose layout the log holds: its logged input
+         * arrays, the block lengths and the member types. */
         while (log_event_field(&ev, &cur, &f) == 1) {
-            if (f.kind == LOG_F_HANDLE && f.arg < (unsigned)ev.desc->nargs &&
-                strcmp(ev.desc->args[f.arg].name, "newtype") == 0 &&
-                log_field_handle(&f, &v) == 0 && v == h)
-                found = 1;
-            else if (f.kind == LOG_F_RAW && f.arg == 1)
-                bl = f;
-            else if (f.kind == LOG_F_RAW && f.arg == 3)
+            const struct log_arg_desc *a =
+                f.arg < (unsigned)ev.desc->nargs ? &ev.desc->args[f.arg] : NULL;
+            if (f.kind != LOG_F_RAW || !a || !a->logged)
+                continue;
+            logged = 1;
+            if (strstr(a->ctype, "MPI_Datatype"))
                 tys = f;
+            else
+                bl = f;
         }
-        if (!found)
-            continue;
-        if (strncmp(ev.desc->name, "MPI_Type_create_struct", 22) != 0) {
+        if (!logged) {
             /* Built on a struct (resized, dup, contiguous, vector...):
              * its packed data is that struct's elements in a row. */
-            for (int i = 0; i < ev.desc->nargs; i++)
-                if (ev.desc->args[i].enc &&
-                    strcmp(ev.desc->args[i].name, "oldtype") == 0)
-                    return struct_layout(x, rank, e,
-                                         (uint32_t)log_event_arg(&ev, i), cnt,
-                                         ty, max, depth + 1);
-            return 0;
+            int old = ev.desc->slot[LOG_S_OLDTYPE];
+            return old < 0 ? 0
+                           : struct_layout(x, rank, e,
+                                           (uint32_t)log_event_arg(&ev, old),
+                                           cnt, ty, max, depth + 1);
         }
-        int64_t count = log_event_arg(&ev, 0);
+        int64_t count = log_event_arg(&ev, ev.desc->slot[LOG_S_COUNT]);
         if (count <= 0 || count > max || !bl.len || !tys.len ||
             tys.len != (uint64_t)count * 4 || bl.len % (uint64_t)count)
             return 0;
@@ -828,9 +821,8 @@ static void print_raw(FILE *out, const struct log_func_desc *d,
     int size = 1;
     if (raw)
         ;
-    else if (!ct && (strcmp(d->name, "MPI_Wtime") == 0 ||
-                     strcmp(d->name, "MPI_Wtick") == 0))
-        kind = 'f', size = 8;
+    else if (!ct && strcmp(d->ret, "double") == 0)
+        kind = 'f', size = 8; /* MPI_Wtime's value */
     else if (!ct)
         kind = 'i', size = 4; /* the Wait/Test families' index, flag, ... */
     else if (strncmp(ct, "double", 6) == 0)

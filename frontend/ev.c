@@ -57,179 +57,67 @@ struct fninfo {
 static struct fninfo *fninfo;
 static int fninfo_max;
 
-/* Position of by-value argument NAME among D's by-value arguments. */
-static int8_t val_pos(const struct log_func_desc *d, const char *name)
+/* The position among the by-value arguments (log_event_args order) of the
+ * argument in slot S, -1 when D has none. */
+static int8_t val_pos(const struct log_func_desc *d, enum log_slot s)
 {
-    int pos = 0;
-    for (int i = 0; i < d->nargs; i++) {
-        if (!d->args[i].enc)
-            continue;
-        if (strcmp(d->args[i].name, name) == 0)
-            return (int8_t)pos;
-        pos++;
-    }
-    return -1;
+    int i = d->slot[s];
+    return (int8_t)(i >= 0 ? d->args[i].vpos : -1);
 }
 
-/* Index of the pointer argument of C type CTYPE and direction DIR. */
-static int8_t ptr_arg(const struct log_func_desc *d, const char *ctype,
-                      enum log_dir dir)
-{
-    for (int i = 0; i < d->nargs; i++)
-        if (!d->args[i].enc && d->args[i].dir == dir &&
-            strcmp(d->args[i].ctype, ctype) == 0)
-            return (int8_t)i;
-    return -1;
-}
-
-static int name_in(const char *s, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcasecmp(s, *list) == 0)
-            return 1;
-    return 0;
-}
-
-/* The collectives, as "MPI_X" without I-, _init and _c. */
-static const char *const coll_names[] = {
-    "Barrier", "Bcast", "Gather", "Gatherv", "Scatter", "Scatterv",
-    "Allgather", "Allgatherv", "Alltoall", "Alltoallv", "Alltoallw",
-    "Reduce", "Allreduce", "Reduce_scatter", "Reduce_scatter_block", "Scan",
-    "Exscan", "Neighbor_allgather", "Neighbor_allgatherv",
-    "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw", NULL,
-};
-/* Communicator constructors collective over their parent communicator. */
-static const char *const ctor_names[] = {
-    "Comm_dup", "Comm_dup_with_info", "Comm_split", "Comm_split_type",
-    "Comm_create", "Cart_create", "Cart_sub", "Graph_create",
-    "Dist_graph_create", "Dist_graph_create_adjacent", "Intercomm_create",
-    "Intercomm_merge", "Comm_shrink", NULL,
-};
-static const char *const ictor_names[] = {
-    "Comm_idup", "Comm_idup_with_info", NULL,
-};
-
+/* What the index does with a call, from its roles in the spec. */
 static void classify(const struct log_func_desc *d, struct fninfo *fi)
 {
-    char base[64];
-    const char *name = d->name;
+    int nb = (d->roles & LOG_R_NB) != 0;
+    int persistent = (d->roles & LOG_R_PERSISTENT) != 0;
     memset(fi, -1, sizeof *fi);
-    fi->cls = C_NONE;
     fi->coll = 0;
-    if (strncmp(name, "MPI_", 4) == 0)
-        name += 4;
-    else if (strncmp(name, "MPIX_", 5) == 0)
-        name += 5;
-    else
-        return;
-    snprintf(base, sizeof base, "%s", name);
-    size_t len = strlen(base);
-    if (len > 2 && strcmp(base + len - 2, "_c") == 0)
-        base[len -= 2] = '\0';
-    int init = 0;
-    if (len > 5 && strcmp(base + len - 5, "_init") == 0) {
-        base[len -= 5] = '\0';
-        init = 1;
+    switch (d->kind) {
+    case LOG_K_SEND:
+        fi->cls = persistent ? C_PSEND : nb ? C_ISEND : C_SEND;
+        break;
+    case LOG_K_RECV:
+        fi->cls = persistent ? C_PRECV : nb ? C_IRECV : C_RECV;
+        break;
+    case LOG_K_SENDRECV: fi->cls = nb ? C_ISENDRECV : C_SENDRECV; break;
+    case LOG_K_START: fi->cls = C_START; break;
+    case LOG_K_STARTALL: fi->cls = C_STARTALL; break;
+    case LOG_K_PROBE: fi->cls = C_PROBE; break;
+    case LOG_K_MPROBE: fi->cls = C_MPROBE; break;
+    case LOG_K_MRECV: fi->cls = nb ? C_IMRECV : C_MRECV; break;
+    case LOG_K_COMPLETION:
+        fi->cls = d->slot[LOG_S_REQUESTS] >= 0 ? C_DONEN : C_DONE1;
+        break;
+    case LOG_K_REQUEST_FREE: fi->cls = C_REQFREE; break;
+    default: fi->cls = C_NONE; break;
     }
-
-    static const char *const sends[] = {"Send", "Ssend", "Bsend", "Rsend",
-                                        NULL};
-    static const char *const isends[] = {"Isend", "Issend", "Ibsend",
-                                         "Irsend", NULL};
-    static const char *const dones[] = {"Waitall", "Waitany", "Waitsome",
-                                        "Testall", "Testany", "Testsome",
-                                        NULL};
-    if (init && name_in(base, sends))
-        fi->cls = C_PSEND;
-    else if (init && strcmp(base, "Recv") == 0)
-        fi->cls = C_PRECV;
-    else if (init && name_in(base, coll_names))
-        fi->coll = K_PERSISTENT;
-    else if (init)
-        ; /* Psend_init, Precv_init: not tracked */
-    else if (name_in(base, sends))
-        fi->cls = C_SEND;
-    else if (name_in(base, isends))
-        fi->cls = C_ISEND;
-    else if (strcmp(base, "Recv") == 0)
-        fi->cls = C_RECV;
-    else if (strcmp(base, "Irecv") == 0)
-        fi->cls = C_IRECV;
-    else if (strcmp(base, "Sendrecv") == 0 ||
-             strcmp(base, "Sendrecv_replace") == 0)
-        fi->cls = C_SENDRECV;
-    else if (strcmp(base, "Isendrecv") == 0 ||
-             strcmp(base, "Isendrecv_replace") == 0)
-        fi->cls = C_ISENDRECV;
-    else if (strcmp(base, "Start") == 0)
-        fi->cls = C_START;
-    else if (strcmp(base, "Startall") == 0)
-        fi->cls = C_STARTALL;
-    else if (strcmp(base, "Probe") == 0 || strcmp(base, "Iprobe") == 0)
-        fi->cls = C_PROBE;
-    else if (strcmp(base, "Mprobe") == 0 || strcmp(base, "Improbe") == 0)
-        fi->cls = C_MPROBE;
-    else if (strcmp(base, "Mrecv") == 0)
-        fi->cls = C_MRECV;
-    else if (strcmp(base, "Imrecv") == 0)
-        fi->cls = C_IMRECV;
-    else if (strcmp(base, "Wait") == 0 || strcmp(base, "Test") == 0)
-        fi->cls = C_DONE1;
-    else if (name_in(base, dones))
-        fi->cls = C_DONEN;
-    else if (strcmp(base, "Request_free") == 0)
-        fi->cls = C_REQFREE;
-    else if (name_in(base, coll_names))
-        fi->coll = K_BLOCKING;
-    else if (base[0] == 'I' && name_in(base + 1, coll_names))
-        fi->coll = K_NONBLOCKING;
-    else if (name_in(base, ctor_names))
-        fi->coll = K_BLOCKING;
-    else if (name_in(base, ictor_names))
-        fi->coll = K_NONBLOCKING;
-
-    fi->newcomm_arg = ptr_arg(d, "MPI_Comm *", LOG_DIR_OUT);
-    if (strcmp(base, "Comm_get_parent") == 0)
-        fi->newcomm_arg = -1;
+    /* Collective instances: collectives, and communicator constructors
+     * collective over their communicator. */
+    if (d->kind == LOG_K_COLL)
+        fi->coll = persistent ? K_PERSISTENT : nb ? K_NONBLOCKING : K_BLOCKING;
+    else if (d->kind == LOG_K_COMM_CTOR &&
+             !(d->roles & (LOG_R_GROUP | LOG_R_DYNAMIC)))
+        fi->coll = nb ? K_NONBLOCKING : K_BLOCKING;
+    fi->newcomm_arg = d->kind == LOG_K_COMM_CTOR ? d->slot[LOG_S_NEWCOMM] : -1;
     /* Others that create requests are tracked too: a handle in use again
      * ends the request that had it. */
-    if (fi->cls == C_NONE &&
-        (fi->coll || fi->newcomm_arg >= 0 ||
-         (ptr_arg(d, "MPI_Request *", LOG_DIR_OUT) >= 0 &&
-          strcmp(base, "Cancel") != 0)))
+    int req = d->slot[LOG_S_REQUEST];
+    int new_request = req >= 0 && d->args[req].dir == LOG_DIR_OUT &&
+                      d->kind != LOG_K_CANCEL;
+    if (fi->cls == C_NONE && (fi->coll || fi->newcomm_arg >= 0 || new_request))
         fi->cls = C_OTHER;
     if (fi->cls == C_NONE)
         return;
-
-    fi->count = val_pos(d, "count");
-    if (fi->count < 0)
-        fi->count = val_pos(d, "sendcount");
-    fi->type = val_pos(d, "datatype");
-    if (fi->type < 0)
-        fi->type = val_pos(d, "sendtype");
-    fi->dest = val_pos(d, "dest");
-    fi->tag = val_pos(d, "tag");
-    if (fi->tag < 0)
-        fi->tag = val_pos(d, "sendtag");
-    fi->rcount = val_pos(d, "recvcount");
-    if (fi->rcount < 0)
-        fi->rcount = fi->count;
-    fi->rtype = val_pos(d, "recvtype");
-    if (fi->rtype < 0)
-        fi->rtype = val_pos(d, "datatype");
-    fi->source = val_pos(d, "source");
-    fi->rtag = val_pos(d, "recvtag");
-    if (fi->rtag < 0)
-        fi->rtag = fi->tag;
-    static const char *const comms[] = {"comm", "comm_old", "local_comm",
-                                        "intercomm", NULL};
-    for (int i = 0; comms[i] && fi->comm < 0; i++)
-        fi->comm = val_pos(d, comms[i]);
-    fi->req_arg = ptr_arg(d, "MPI_Request *", LOG_DIR_OUT);
-    if (fi->req_arg < 0)
-        fi->req_arg = ptr_arg(d, "MPI_Request *", LOG_DIR_INOUT);
-    if (strcmp(base, "Comm_create_group") == 0)
-        fi->coll = 0; /* only the group's members call it */
+    fi->req_arg = (int8_t)req;
+    fi->count = val_pos(d, LOG_S_COUNT);
+    fi->type = val_pos(d, LOG_S_DATATYPE);
+    fi->dest = val_pos(d, LOG_S_DEST);
+    fi->tag = val_pos(d, LOG_S_TAG);
+    fi->rcount = val_pos(d, LOG_S_RECVCOUNT);
+    fi->rtype = val_pos(d, LOG_S_RECVTYPE);
+    fi->source = val_pos(d, LOG_S_SOURCE);
+    fi->rtag = val_pos(d, LOG_S_RECVTAG);
+    fi->comm = val_pos(d, LOG_S_COMM);
 }
 
 static int fninfo_init(void)

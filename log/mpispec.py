@@ -37,7 +37,7 @@ VALUE_SLOTS = (
     ("dest", ("dest",)),
     ("tag", ("tag", "sendtag")),
     ("recvcount", ("recvcount", "count", "sendcount")),
-    ("recvtype", ("recvtype", "datatype", "sendtype")),
+    ("recvtype", ("recvtype", "datatype")),
     ("source", ("source",)),
     ("recvtag", ("recvtag", "tag", "sendtag")),
     ("root", ("root",)),
