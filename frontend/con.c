@@ -15,6 +15,7 @@
 
 #include "ckpt.h"
 #include "con.h"
+#include "drdb-stub.h"
 #include "ev.h"
 #include "fe.h"
 
@@ -377,11 +378,11 @@ static void on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
         snprintf(k->reason, sizeof k->reason, "%s", reason);
     set_where(k, rec);
     const char *func = mi_get_str(rec, "frame.func");
-    k->state = func && strcmp(func, "drdb_divergence_hook") == 0
+    k->state = func && strcmp(func, DRDB_SYM_DIVERGENCE_HOOK) == 0
                    ? CON_DIVERGED
                    : CON_STOPPED;
-    k->at_event = func && strcmp(func, "drdb_stop_hook") == 0;
-    if (func && strcmp(func, "drdb_ckpt_segv_hook") == 0)
+    k->at_event = func && strcmp(func, DRDB_SYM_STOP_HOOK) == 0;
+    if (func && strcmp(func, DRDB_SYM_CKPT_SEGV_HOOK) == 0)
         snprintf(k->reason, sizeof k->reason, "signal SIGSEGV");
     const char *sc = mi_get_str(rec, "syscall-name");
     if (strcmp(reason, "syscall-entry") == 0 && sc &&
@@ -639,7 +640,7 @@ static const char *index_cache(void)
  * GDB must let pass)? */
 static int mprotect_backend(void)
 {
-    const char *b = getenv("DRDB_CKPT_BACKEND");
+    const char *b = getenv(DRDB_ENV_CKPT_BACKEND);
     char why[256];
     if (b && *b)
         return strcmp(b, "mprotect") == 0;
@@ -652,7 +653,7 @@ static void setup_rank(struct con *c, struct con_rank *k)
     char rank[16], lib[4200];
     struct mi_cmd mc;
     snprintf(rank, sizeof rank, "%d", k->rank);
-    snprintf(lib, sizeof lib, "%s/libmpich.so.12", c->stub);
+    snprintf(lib, sizeof lib, "%s/" DRDB_STUB_LIB, c->stub);
     if (index_cache()[0]) {
         send_console(k, "set index-cache directory %s%s", index_cache(), "");
         send_setup(k, "-gdb-set index-cache enabled on");
@@ -707,8 +708,8 @@ static void setup_rank(struct con *c, struct con_rank *k)
             mi_cmd_release(&mc);
         }
     }
-    send_console(k, "set environment DRDB_REPLAY_DIR=%s%s", c->dir, "");
-    send_console(k, "set environment DRDB_REPLAY_RANK=%s%s", rank, "");
+    send_console(k, "set environment " DRDB_ENV_REPLAY_DIR "=%s%s", c->dir, "");
+    send_console(k, "set environment " DRDB_ENV_REPLAY_RANK "=%s%s", rank, "");
     const char *ld = getenv("LD_LIBRARY_PATH");
     char ldp[8192];
     snprintf(ldp, sizeof ldp, "%s%s%s", c->stub, ld && *ld ? ":" : "",
@@ -716,28 +717,30 @@ static void setup_rank(struct con *c, struct con_rank *k)
     send_console(k, "set environment LD_LIBRARY_PATH=%s%s", ldp, "");
     send_console(k, "set environment LD_PRELOAD=%s%s", lib, "");
     send_setup(k, "-break-insert -t main");
-    send_setup(k, "-break-insert -f drdb_divergence_hook");
+    send_setup(k, "-break-insert -f " DRDB_SYM_DIVERGENCE_HOOK);
     /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
-    send_setup(k, "-break-insert -f drdb_stop_hook");
+    send_setup(k, "-break-insert -f " DRDB_SYM_STOP_HOOK);
     /* checkpoints (con-ckpt.c): the library in the stub is started (the
      * breakpoints on its hooks come with the first checkpoint command) */
-    send_console(k, "set environment DRDB_CKPT=%s%s",
-                 getenv("DRDB_CKPT") ? getenv("DRDB_CKPT") : "on", "");
+    send_console(k, "set environment " DRDB_ENV_CKPT "=%s%s",
+                 getenv(DRDB_ENV_CKPT) ? getenv(DRDB_ENV_CKPT) : "on", "");
     char num[64];
     if (c->ckpt_interval > 0) {
         snprintf(num, sizeof num, "%g", c->ckpt_interval);
-        send_console(k, "set environment DRDB_CKPT_INTERVAL=%s%s", num, "");
+        send_console(k, "set environment " DRDB_ENV_CKPT_INTERVAL "=%s%s", num,
+                     "");
     }
     if (c->ckpt_every > 0) {
         snprintf(num, sizeof num, "%lld", c->ckpt_every);
-        send_console(k, "set environment DRDB_CKPT_EVERY=%s%s", num, "");
+        send_console(k, "set environment " DRDB_ENV_CKPT_EVERY "=%s%s", num,
+                     "");
     }
     /* with checkpoints, the rank stops before it exits (con-ckpt.c) */
     if (c->ckpt_every > 0 || c->ckpt_interval > 0)
         send_console(k, "catch syscall exit_group%s%s", "", "");
     if (mprotect_backend()) {
         send_console(k, "handle SIGSEGV nostop noprint pass%s%s", "", "");
-        send_setup(k, "-break-insert -f drdb_ckpt_segv_hook");
+        send_setup(k, "-break-insert -f " DRDB_SYM_CKPT_SEGV_HOOK);
     }
     send_setup(k, "-exec-run");
 }

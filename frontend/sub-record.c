@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drdb-stub.h"
 #include "fe.h"
 #include "log.h"
 
@@ -191,8 +192,8 @@ static int run(int argc, char **argv)
      * never drdb's replay stub, even if the caller's paths name it. */
     fe_env_drop_stub("LD_LIBRARY_PATH");
     fe_env_drop_stub("LD_PRELOAD");
-    unsetenv("DRDB_REPLAY_DIR");
-    unsetenv("DRDB_REPLAY_RANK");
+    unsetenv(DRDB_ENV_REPLAY_DIR);
+    unsetenv(DRDB_ENV_REPLAY_RANK);
     const char *pre = getenv("LD_PRELOAD");
     size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) + 2;
     char *preload = malloc(plen);

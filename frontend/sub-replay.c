@@ -11,11 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "drdb-stub.h"
 #include "fe.h"
 #include "log.h"
-
-/* Exit statuses of the stub (replayer/rpl.h). */
-enum { EXIT_DIVERGED = 97, EXIT_LOG_END = 98, EXIT_SETUP = 99 };
 
 /* Prepends DIR to the colon-separated variable NAME. */
 static void env_prepend(const char *name, const char *dir)
@@ -117,13 +115,14 @@ static void report(int rank, const char *path)
     if (n <= 0)
         return;
     buf[n] = '\0';
-    char *caller = strstr(buf, "\ncaller ");
+    char *caller = strstr(buf, "\n" DRDB_REPORT_CALLER);
     if (caller) {
-        char *end = strchr(caller + 8, '\n');
+        caller += 1 + strlen(DRDB_REPORT_CALLER);
+        char *end = strchr(caller, '\n');
         if (end)
             *end = '\0';
         char src[1024];
-        source_line(caller + 8, src, sizeof src);
+        source_line(caller, src, sizeof src);
         if (src[0])
             fprintf(stderr, "drdb: rank %d: the call is at %s\n", rank, src);
     }
@@ -162,13 +161,13 @@ static int start(struct job *j, const char *dir, const char *cwd,
         return fe_error("cannot fork: %s", strerror(errno));
     if (j->pid > 0)
         return 0;
-    setenv("DRDB_REPLAY_DIR", dir, 1);
-    setenv("DRDB_REPLAY_RANK", rank, 1);
-    setenv("DRDB_REPLAY_REPORT", j->report, 1);
+    setenv(DRDB_ENV_REPLAY_DIR, dir, 1);
+    setenv(DRDB_ENV_REPLAY_RANK, rank, 1);
+    setenv(DRDB_ENV_REPLAY_REPORT, j->report, 1);
     if (cwd && chdir(cwd) < 0) {
         fprintf(stderr, "drdb: rank %d: cannot enter '%s': %s\n", j->rank,
                 cwd, strerror(errno));
-        _exit(EXIT_SETUP);
+        _exit(DRDB_EXIT_SETUP);
     }
     /* As mpiexec: standard input goes to the first rank only. */
     if (j != &jobs[0] || nranks > 1) {
@@ -192,7 +191,7 @@ static int start(struct job *j, const char *dir, const char *cwd,
         if (fd < 0) {
             fprintf(stderr, "drdb: rank %d: cannot create '%s': %s\n",
                     j->rank, out, strerror(errno));
-            _exit(EXIT_SETUP);
+            _exit(DRDB_EXIT_SETUP);
         }
         dup2(fd, 1);
         close(fd);
@@ -364,8 +363,8 @@ static int run(int argc, char **argv)
             left--;
             done++;
             int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-            if (rc == EXIT_DIVERGED || rc == EXIT_LOG_END ||
-                rc == EXIT_SETUP) {
+            if (rc == DRDB_EXIT_DIVERGED || rc == DRDB_EXIT_LOG_END ||
+                rc == DRDB_EXIT_SETUP) {
                 report(jobs[i].rank, jobs[i].report);
                 failed = 1;
             } else if (WIFSIGNALED(st)) {

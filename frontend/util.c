@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drdb-stub.h"
 #include "fe.h"
 
 int fe_rank_list(const char *s, int max, int **out, int *n)
@@ -127,12 +128,12 @@ int fe_find_beside(const char *env, const char *const *rel, int nrel,
 
 int fe_find_stub(char *out, size_t len)
 {
-    static const char *const rel[] = {"../replayer/libmpich.so.12",
-                                      "../lib/drdb/libmpich.so.12"};
+    static const char *const rel[] = {"../replayer/" DRDB_STUB_LIB,
+                                      "../lib/drdb/" DRDB_STUB_LIB};
     char lib[PATH_MAX];
-    const char *env = getenv("DRDB_REPLAY_LIB_DIR");
+    const char *env = getenv(DRDB_ENV_REPLAY_LIB_DIR);
     if (env && *env) {
-        snprintf(lib, sizeof lib, "%s/libmpich.so.12", env);
+        snprintf(lib, sizeof lib, "%s/" DRDB_STUB_LIB, env);
         if (access(lib, R_OK) != 0 || !realpath(env, out))
             return -1;
         return 0;
