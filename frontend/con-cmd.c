@@ -1579,10 +1579,7 @@ int con_arg_set(struct con *c, const struct rankset *set, const char *a,
     if (!*a)
         return 0;
     const char *s = *a == '@' ? a + 1 : a;
-    int at;
-    const char *why;
-    if (rs_parse(c, s, strcspn(s, " \t"), out, &at, &why) < 0) {
-        rs_report(s, strcspn(s, " \t"), at, why);
+    if (con_parse_set(c, s, strcspn(s, " \t"), out) < 0) {
         rs_release(out);
         return -1;
     }
@@ -1615,13 +1612,10 @@ static int cmd_focus(struct con *c, const struct rankset *set, const char *a)
     char buf[256];
     (void)set;
     if (*a) {
-        int at;
-        const char *why;
         const char *s = *a == '@' ? a + 1 : a;
         struct rankset t;
         rs_init(&t, c->nranks);
-        if (rs_parse(c, s, strcspn(s, " \t"), &t, &at, &why) < 0) {
-            rs_report(s, strcspn(s, " \t"), at, why);
+        if (con_parse_set(c, s, strcspn(s, " \t"), &t) < 0) {
             rs_release(&t);
             return -1;
         }
@@ -1660,10 +1654,8 @@ static int cmd_defset(struct con *c, const struct rankset *set, const char *a)
             return -1;
         }
     }
-    int at;
-    const char *why, *s = *def == '@' ? def + 1 : def;
-    if (rs_parse(c, s, strcspn(s, " \t"), &t, &at, &why) < 0) {
-        rs_report(s, strcspn(s, " \t"), at, why);
+    const char *s = *def == '@' ? def + 1 : def;
+    if (con_parse_set(c, s, strcspn(s, " \t"), &t) < 0) {
         rs_release(&t);
         return -1;
     }
@@ -1692,10 +1684,8 @@ static int cmd_expand(struct con *c, const struct rankset *set, const char *a)
     struct rankset only;
     rs_init(&only, c->nranks);
     if (*a) {
-        int at;
-        const char *why, *s = *a == '@' ? a + 1 : a;
-        if (rs_parse(c, s, strcspn(s, " \t"), &only, &at, &why) < 0) {
-            rs_report(s, strcspn(s, " \t"), at, why);
+        const char *s = *a == '@' ? a + 1 : a;
+        if (con_parse_set(c, s, strcspn(s, " \t"), &only) < 0) {
             rs_release(&only);
             return -1;
         }

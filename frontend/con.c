@@ -216,6 +216,23 @@ int con_named_set(struct con *c, const char *name, struct rankset *out)
     return -1;
 }
 
+static int set_names(void *ud, const char *name, struct rankset *out)
+{
+    return con_named_set(ud, name, out);
+}
+
+int con_parse_set(struct con *c, const char *text, size_t len,
+                  struct rankset *out)
+{
+    int at;
+    const char *why;
+    if (rs_parse(text, len, out, set_names, c, &at, &why) < 0) {
+        rs_report(text, len, at, why);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- program output ------------------------------------------------------ */
 
 volatile int con_sigint;
@@ -844,10 +861,7 @@ int con_execute(struct con *c, const char *line)
         const char *s = line + 1, *e = s;
         while (*e && !isspace((unsigned char)*e))
             e++;
-        int at;
-        const char *why;
-        if (rs_parse(c, s, (size_t)(e - s), &set, &at, &why) < 0) {
-            rs_report(s, (size_t)(e - s), at, why);
+        if (con_parse_set(c, s, (size_t)(e - s), &set) < 0) {
             rs_release(&set);
             return -1;
         }

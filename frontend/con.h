@@ -18,42 +18,7 @@
 
 #include "log.h"
 #include "mi.h"
-
-/* ---- rank sets (con-rankset.c) ------------------------------------------ */
-
-struct rankset {
-    int n;           /* ranks 0..n-1 */
-    uint64_t *bits;
-};
-
-int rs_init(struct rankset *s, int n);
-void rs_release(struct rankset *s);
-void rs_clear(struct rankset *s);
-void rs_copy(struct rankset *dst, const struct rankset *src);
-static inline int rs_has(const struct rankset *s, int r)
-{
-    return r >= 0 && r < s->n && (s->bits[r / 64] >> (r % 64)) & 1;
-}
-static inline void rs_add(struct rankset *s, int r)
-{
-    s->bits[r / 64] |= (uint64_t)1 << (r % 64);
-}
-static inline void rs_del(struct rankset *s, int r)
-{
-    s->bits[r / 64] &= ~((uint64_t)1 << (r % 64));
-}
-int rs_count(const struct rankset *s);
-int rs_first(const struct rankset *s);
-/* "0-3,8" into BUF; "none" when empty. */
-char *rs_format(const struct rankset *s, char *buf, size_t len);
-
-struct con;
-/* Parses TEXT[0..LEN) (without the '@'). 0, or -1 with *ERR and the offset
- * of the bad character in *ERR_AT. */
-int rs_parse(struct con *c, const char *text, size_t len, struct rankset *out,
-             int *err_at, const char **err);
-/* The error, with a caret under the bad character. */
-void rs_report(const char *text, size_t len, int at, const char *why);
+#include "rankset.h"
 
 /* ---- ranks and the session ---------------------------------------------- */
 
@@ -143,6 +108,11 @@ struct ev_run;
 struct ev_run *con_events(struct con *c);
 /* The named set NAME (all, stopped, ..., or a defset) into OUT: 0 or -1. */
 int con_named_set(struct con *c, const char *name, struct rankset *out);
+/* TEXT[0..LEN) (a rank set without its '@', names resolved by
+ * con_named_set) into OUT, initialized by the caller: 0, or -1 after the
+ * error is reported (rs_report). */
+int con_parse_set(struct con *c, const char *text, size_t len,
+                  struct rankset *out);
 /* Starts the replay of every rank of SET that is not running yet, under
  * GDB, and runs each to main. Progress on stderr for many ranks. */
 int con_replay(struct con *c, const struct rankset *set);

@@ -324,10 +324,7 @@ static int start(int argc, char **argv, int batch_cmd)
     c.json = json;
     c.keep_going = keep_going;
     c.timeout_ms = timeout * 1000;
-    int at;
-    const char *why;
-    if (rs_parse(&c, ranks, strlen(ranks), &c.focus, &at, &why) < 0) {
-        rs_report(ranks, strlen(ranks), at, why);
+    if (con_parse_set(&c, ranks, strlen(ranks), &c.focus) < 0) {
         con_close(&c);
         return 2;
     }

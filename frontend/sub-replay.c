@@ -14,6 +14,7 @@
 #include "drdb-stub.h"
 #include "fe.h"
 #include "log.h"
+#include "rankset.h"
 
 /* Prepends DIR to the colon-separated variable NAME. */
 static void env_prepend(const char *name, const char *dir)
@@ -249,13 +250,25 @@ static int run(int argc, char **argv)
     struct log_run lrun;
     if (log_run_open(&lrun, dir, err, sizeof err) < 0)
         return fe_error("%s", err);
-    int *list, n;
-    if (fe_rank_list(ranks, lrun.world_size, &list, &n) < 0) {
+    /* The ranks, in increasing order. */
+    struct rankset set;
+    int *list = NULL, n = 0, at;
+    const char *why;
+    if (rs_init(&set, lrun.world_size) < 0)
+        return fe_error("out of memory");
+    if (rs_parse(ranks, strlen(ranks), &set, NULL, NULL, &at, &why) < 0 ||
+        !rs_count(&set) ||
+        !(list = calloc((size_t)rs_count(&set), sizeof *list))) {
         fe_error("'%s' is not a list of ranks of this run (0-%d), like "
                  "'0-3,8'", ranks, lrun.world_size - 1);
+        rs_release(&set);
         log_run_release(&lrun);
         return 2;
     }
+    for (int r = 0; r < set.n; r++)
+        if (rs_has(&set, r))
+            list[n++] = r;
+    rs_release(&set);
     for (int i = 0; i < n; i++) {
         char p[PATH_MAX + 32];
         log_rank_path(p, sizeof p, dir, list[i]);

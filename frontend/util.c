@@ -1,4 +1,5 @@
-/* Small helpers shared by the drdb subcommands: rank lists, ELF build ids. */
+/* Small helpers shared by the drdb subcommands: ELF build ids, the files
+ * drdb ships. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,48 +11,6 @@
 
 #include "drdb-stub.h"
 #include "fe.h"
-
-int fe_rank_list(const char *s, int max, int **out, int *n)
-{
-    int cap = 16, *v = malloc((size_t)cap * sizeof *v);
-    *n = 0;
-    *out = NULL;
-    if (!v || !*s)
-        goto bad;
-    while (*s) {
-        char *end;
-        long a = strtol(s, &end, 10), b;
-        if (end == s || a < 0 || (max >= 0 && a >= max))
-            goto bad;
-        b = a;
-        if (*end == '-') {
-            const char *p = end + 1;
-            b = strtol(p, &end, 10);
-            if (end == p || b < a || (max >= 0 && b >= max))
-                goto bad;
-        }
-        if (*end == ',' && end[1])
-            end++;
-        else if (*end)
-            goto bad;
-        for (long r = a; r <= b; r++) {
-            if (*n == cap) {
-                int *nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-                if (!nv)
-                    goto bad;
-                v = nv;
-            }
-            v[(*n)++] = (int)r;
-        }
-        s = end;
-    }
-    *out = v;
-    return 0;
-bad:
-    free(v);
-    *n = 0;
-    return -1;
-}
 
 int fe_build_id(const char *path, char *hex, size_t len)
 {
