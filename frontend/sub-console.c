@@ -56,52 +56,39 @@ static void rl_out_end(void)
 
 /* Tab completion: command names first, then @set names, then (for
  * location arguments) the functions GDB knows. */
-static char *complete_from(const char *text, int state, const char **words,
-                           int n)
-{
-    static int i;
-    size_t len = strlen(text);
-    if (!state)
-        i = 0;
-    while (i < n) {
-        const char *w = words[i++];
-        if (strncmp(w, text, len) == 0)
-            return strdup(w);
-    }
-    return NULL;
-}
-
 static char *gen_command(const char *text, int state)
 {
-    const char *words[64];
-    int n = 0;
-    for (int i = 0; i < con_ncmds && n < 64; i++)
-        words[n++] = con_cmds[i].name;
-    return complete_from(text, state, words, n);
+    static const struct con_cmd *k;
+    size_t len = strlen(text);
+    for (k = state ? k : con_cmd_next(NULL); k; k = con_cmd_next(k))
+        if (strncmp(k->name, text, len) == 0) {
+            const char *name = k->name;
+            k = con_cmd_next(k);
+            return strdup(name);
+        }
+    return NULL;
 }
 
 static char *gen_set(const char *text, int state)
 {
     static const char *const builtin[] = {"all", "stopped", "running",
                                           "exited", "diverged", "lost"};
-    const char *words[64];
-    char names[32][66];
-    int n = 0;
-    for (size_t i = 0; i < 6; i++)
-        words[n++] = builtin[i];
-    for (int i = 0; i < the_con->nsets && n < 64; i++) {
-        snprintf(names[i], sizeof names[i], "%s", the_con->sets[i].name);
-        words[n++] = names[i];
-    }
+    static int i;
+    size_t len = strlen(text + 1), nb = sizeof builtin / sizeof builtin[0];
+    if (!state)
+        i = 0;
     /* text starts with '@' */
-    char *m = complete_from(text + 1, state, words, n);
-    if (!m)
-        return NULL;
-    char *at = malloc(strlen(m) + 2);
-    if (at)
-        sprintf(at, "@%s", m);
-    free(m);
-    return at;
+    while (i < (int)nb + the_con->nsets) {
+        const char *w = i < (int)nb ? builtin[i] : the_con->sets[i - nb].name;
+        i++;
+        if (strncmp(w, text + 1, len) == 0) {
+            char *at = malloc(strlen(w) + 2);
+            if (at)
+                sprintf(at, "@%s", w);
+            return at;
+        }
+    }
+    return NULL;
 }
 
 /* Source locations: GDB's own completion (-complete "break TEXT") on the
@@ -240,22 +227,6 @@ static int interactive(struct con *c)
     return 0;
 }
 
-static void commands_markdown(void)
-{
-    printf("# Console commands\n\nGenerated from the console's command "
-           "table (`frontend/con-cmd.c`). Any command may be prefixed by "
-           "`@SET` to run on a rank set once; `focus SET` changes the "
-           "default.\n\n| command | alias | what it does |\n|---|---|---|\n");
-    for (int i = 0; i < con_ncmds; i++) {
-        /* a '|' splits a table cell, even in a code span: escaped */
-        fputs("| `", stdout);
-        for (const char *u = con_cmds[i].usage; *u; u++)
-            fputs(*u == '|' ? "\\|" : (char[]){*u, 0}, stdout);
-        printf("` | %s | %s |\n", con_cmds[i].alias ? con_cmds[i].alias : "",
-               con_cmds[i].summary);
-    }
-}
-
 static int start(int argc, char **argv, int batch_cmd)
 {
     static const struct option opts[] = {
@@ -276,7 +247,7 @@ static int start(int argc, char **argv, int batch_cmd)
         case 'b': batch = 1; break;
         case 'x': script = optarg; break;
         case 't': timeout = atoi(optarg); break;
-        case 'M': commands_markdown(); return 0;
+        case 'M': con_cmds_markdown(stdout); return 0;
         case 'j': json = 1; break;
         case 'k': keep_going = 1; break;
         default:
