@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "con.h"
+#include "drdb-stub.h"
 #include "ev.h"
 #include "fe.h"
 #include "grow.h"
@@ -76,8 +77,9 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
     if (!log_run_get(&c->run, "cwd", c->cwd, sizeof c->cwd))
         c->cwd[0] = '\0';
     if (fe_find_stub(c->stub, sizeof c->stub) < 0) {
-        snprintf(err, errlen, "cannot find the replay stub (libmpich.so.12 "
-                 "of drdb); set DRDB_REPLAY_LIB_DIR to its directory");
+        snprintf(err, errlen, "cannot find the replay stub (" DRDB_STUB_LIB
+                 " of drdb); set " DRDB_ENV_REPLAY_LIB_DIR " to its "
+                 "directory");
         return -1;
     }
     return 0;

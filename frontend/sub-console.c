@@ -1,6 +1,7 @@
 /* drdb console / drdb batch: debug replayed ranks, each under its own GDB. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +10,15 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "args.h"
 #include "con.h"
 #include "fe.h"
 
 /* ---- interactive: readline's callback interface in the poll loop ------- */
 
+/* readline's callbacks (line handler, completion generators, redisplay)
+ * take no user data: the one interactive session of the process is
+ * reached through these. */
 static struct con *the_con;
 static char *pending_line;
 static int line_ready;
@@ -240,13 +245,20 @@ static int start(int argc, char **argv, int batch_cmd)
         {NULL, 0, NULL, 0},
     };
     const char *ranks = "0", *script = NULL;
-    int batch = batch_cmd, timeout = 0, json = 0, keep_going = 0, ch;
+    long long timeout = 0;
+    int batch = batch_cmd, json = 0, keep_going = 0, ch;
     while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, NULL)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
         case 'b': batch = 1; break;
         case 'x': script = optarg; break;
-        case 't': timeout = atoi(optarg); break;
+        case 't':
+            if (fe_parse_int(optarg, 0, INT_MAX / 1000, &timeout) < 0) {
+                fe_error("--timeout takes a number of seconds, not '%s'",
+                         optarg);
+                return 2;
+            }
+            break;
         case 'M': con_cmds_markdown(stdout); return 0;
         case 'j': json = 1; break;
         case 'k': keep_going = 1; break;
@@ -294,7 +306,7 @@ static int start(int argc, char **argv, int batch_cmd)
     }
     c.json = json;
     c.keep_going = keep_going;
-    c.timeout_ms = timeout * 1000;
+    c.timeout_ms = (int)timeout * 1000;
     if (con_parse_set(&c, ranks, strlen(ranks), &c.focus) < 0) {
         con_close(&c);
         return 2;
