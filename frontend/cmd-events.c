@@ -370,7 +370,7 @@ static int cmd_queues(struct con *c, struct con_args *a)
     return 0;
 }
 
-/* ---- following a message or a collective ------------------------------------ */
+/* ---- following a message or a collective --------------------------------- */
 
 /* The last message rank R received before where it stands: 0 with its
  * event in *N, or -1 after an error. */

@@ -26,8 +26,8 @@ static int cmd_status(struct con *c, struct con_args *a)
         if (k->gdb && (k->state == CON_STOPPED || k->state == CON_DIVERGED)) {
             struct mi_reply rep;
             long long e = -1, f = 0;
-            if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression " DRDB_SYM_EVENT,
-                                 &rep, 5000) == 0)
+            if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression "
+                                 DRDB_SYM_EVENT, &rep, 5000) == 0)
                 mi_get_int(rep.record, "value", &e);
             mi_reply_release(&rep);
             if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression "

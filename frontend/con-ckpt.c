@@ -17,12 +17,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "ckpt.h"
 #include "con.h"
 #include "drdb-stub.h"
@@ -36,7 +38,7 @@ static struct con_ckpt_rank *ck(struct con_rank *k)
     return k->ck;
 }
 
-/* ---- the list of a rank's checkpoints ------------------------------------- */
+/* ---- the list of a rank's checkpoints ------------------------------------ */
 
 static void shadow_poll(struct con_ckpt_rank *q)
 {
@@ -120,7 +122,7 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
     return (int)n;
 }
 
-/* ---- checkpoint --------------------------------------------------------------- */
+/* ---- checkpoint ---------------------------------------------------------- */
 
 long con_ckpt_take(struct con *c, int r)
 {
@@ -178,17 +180,16 @@ long con_ckpt_take(struct con *c, int r)
     return id;
 }
 
-/* ---- rollback ----------------------------------------------------------------- */
+/* ---- rollback ------------------------------------------------------------ */
 
 int con_ckpt_roll(struct con *c, int r, const char *id,
                   const struct con_ckpt *known)
 {
     struct con_rank *k = &c->ranks[r];
     struct con_ckpt_rank *q = ck(k);
-    char *end;
     int shadow = id[0] == 's';
-    long num = strtol(id + shadow, &end, 10);
-    if (*end || num <= 0) {
+    long long num;
+    if (fe_parse_int(id + shadow, 1, LONG_MAX, &num) < 0) {
         fprintf(stderr, "drdb: rollback ID: '%s' is not a checkpoint id (see "
                 "`checkpoints`)\n", id);
         return -1;
@@ -204,7 +205,7 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
                     "`shadow @%d`)\n", r, r);
             return -1;
         }
-        snprintf(path, sizeof path, "%s/ckpt-%06ld.drdbck", q->shadow_dir,
+        snprintf(path, sizeof path, "%s/ckpt-%06lld.drdbck", q->shadow_dir,
                  num);
         struct ckpt_info inf;
         char err[512] = "";
@@ -238,7 +239,8 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
         return -1;
     }
     char e[64];
-    snprintf(e, sizeof e, DRDB_SYM_CKPT_TARGET " = %ld", shadow ? -1L : num);
+    snprintf(e, sizeof e, DRDB_SYM_CKPT_TARGET " = %lld",
+             shadow ? -1LL : num);
     con_eval_int(c, r, e, &ok);
     unsigned long long pc = ok ? con_stub_resume_pc(c, r) : 0;
     if (!pc) {
@@ -250,7 +252,8 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
     snprintf(where, sizeof where, "%s", k->where);
     snprintf(reason, sizeof reason, "%s", k->reason);
     int at = k->at_event;
-    long tb0 = con_stub_tbreak(c, r, pc), tb1 = tpc ? con_stub_tbreak(c, r, tpc) : 0;
+    long tb0 = con_stub_tbreak(c, r, pc);
+    long tb1 = tpc ? con_stub_tbreak(c, r, tpc) : 0;
     con_stub_jump(c, r, DRDB_SYM_CKPT_RESTORE);
     con_stub_untbreak(c, r, tb0);
     con_stub_untbreak(c, r, tb1);
@@ -335,7 +338,7 @@ void con_ckpt_keep_at_exit(struct con *c, int r)
     mi_reply_release(&rep);
 }
 
-/* ---- shadows ------------------------------------------------------------------ */
+/* ---- shadows ------------------------------------------------------------- */
 
 static pid_t inferior_pid(struct con *c, int r)
 {
@@ -514,9 +517,8 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len)
 int con_ckpt_set(struct con *c, const char *what, const char *val)
 {
     int off = !strcmp(val, "off") || !strcmp(val, "0");
-    char *end;
-    double v = off ? 0 : strtod(val, &end);
-    if (!off && (end == val || *end || v < 0)) {
+    double v = 0;
+    if (!off && fe_parse_double(val, &v) < 0) {
         fprintf(stderr, "drdb: set %s: a number or off\n", what);
         return -1;
     }

@@ -102,7 +102,7 @@ void con_cmds_markdown(FILE *out)
     }
 }
 
-/* ---- command lines ------------------------------------------------------ */
+/* ---- command lines ------------------------------------------------------- */
 
 int con_execute(struct con *c, const char *line)
 {
@@ -229,7 +229,7 @@ int con_source(struct con *c, const char *file)
     return rc;
 }
 
-/* ---- help, source --------------------------------------------------------- */
+/* ---- help, source -------------------------------------------------------- */
 
 static int cmd_help(struct con *c, struct con_args *args)
 {

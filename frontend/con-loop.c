@@ -114,7 +114,7 @@ static void pty_drain(struct con *c, struct con_rank *k)
     }
 }
 
-/* ---- GDB events ------------------------------------------------------------ */
+/* ---- GDB events ---------------------------------------------------------- */
 
 static void set_where(struct con_rank *k, const struct mi_record *rec)
 {
@@ -176,7 +176,7 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
                  "checkpoints can still be restored; continue ends it)");
 }
 
-/* ---- the loop -------------------------------------------------------------- */
+/* ---- the loop ------------------------------------------------------------ */
 
 static int busy(const struct con_rank *k, int want_stop)
 {
@@ -356,7 +356,7 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
     return 0;
 }
 
-/* ---- GDB commands --------------------------------------------------------- */
+/* ---- GDB commands -------------------------------------------------------- */
 
 char *con_mi_arg(const char *op, const char *arg)
 {

@@ -128,7 +128,7 @@ void con_json_str(FILE *f, const char *s)
 }
 
 
-/* ---- one command to every rank of a set ------------------------------------- */
+/* ---- one command to every rank of a set ---------------------------------- */
 
 struct slot {
     struct con_answer *ans;
@@ -243,7 +243,7 @@ int con_passthrough(struct con *c, const struct rankset *set,
     return rc;
 }
 
-/* ---- where the ranks are ------------------------------------------------------ */
+/* ---- where the ranks are ------------------------------------------------- */
 
 void con_print_where(struct con *c, const struct rankset *set)
 {

@@ -43,7 +43,7 @@
 #include "mi.h"
 #include "rankset.h"
 
-/* ---- ranks and the session (con.c) -------------------------------------- */
+/* ---- ranks and the session (con.c) --------------------------------------- */
 
 enum con_state {
     CON_OFF,      /* not replayed */
@@ -192,7 +192,7 @@ int con_define_set(struct con *c, const char *name, const struct rankset *set);
 /* A rank's process is gone: so are its checkpoints in memory. */
 void con_ckpt_forget(struct con_rank *k);
 
-/* ---- the poll loop (con-loop.c) ----------------------------------------- */
+/* ---- the poll loop (con-loop.c) ------------------------------------------ */
 
 /* Set by the SIGINT handler (sub-console.c), read and cleared by the loop:
  * con_wait() interrupts the running ranks. A global because a signal
@@ -220,7 +220,7 @@ char *con_mi_arg(const char *op, const char *arg);
  * refused it, the rank did not run. */
 void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud);
 
-/* ---- starting and ending ranks (con-rank.c) ----------------------------- */
+/* ---- starting and ending ranks (con-rank.c) ------------------------------ */
 
 /* Starts the replay of every rank of SET that is not running yet, under
  * GDB, and runs each to main. Progress on stderr for many ranks. 0, or -1
@@ -231,7 +231,7 @@ void con_drop(struct con *c, const struct rankset *set);
 /* Rank R has a process (started to main when it had none): 0 or -1. */
 int con_rank_ensure(struct con *c, int r);
 
-/* ---- the stub client (con-stub.c) --------------------------------------- */
+/* ---- the stub client (con-stub.c) ---------------------------------------- */
 
 /* An integer expression on rank R (0 and *ok = 0 when it fails). */
 long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
@@ -270,7 +270,7 @@ unsigned long long con_stub_resume_pc(struct con *c, int r);
 long con_stub_tbreak(struct con *c, int r, unsigned long long pc);
 void con_stub_untbreak(struct con *c, int r, long n);
 
-/* ---- checkpoints and shadows (con-ckpt.c) ------------------------------- */
+/* ---- checkpoints and shadows (con-ckpt.c) -------------------------------- */
 
 /* One of a rank's checkpoints: in its process's memory, or a shadow's
  * file. */
@@ -311,7 +311,7 @@ int con_shadow_wait(struct con *c, const struct rankset *set);
 /* The shadow line of `status` ("" when the rank has none). */
 void con_shadow_status(struct con *c, int r, char *buf, size_t len);
 
-/* ---- merged output (con-merge.c) ---------------------------------------- */
+/* ---- merged output (con-merge.c) ----------------------------------------- */
 
 /* S as a JSON string. */
 void con_json_str(FILE *f, const char *s);
@@ -332,7 +332,7 @@ int con_passthrough(struct con *c, const struct rankset *set,
 /* Each rank of SET's state, merged. */
 void con_print_where(struct con *c, const struct rankset *set);
 
-/* ---- command arguments (con-args.c) ------------------------------------- */
+/* ---- command arguments (con-args.c) -------------------------------------- */
 
 /* A command's arguments, parsed by the dispatcher from the command's
  * template before its handler runs. */
@@ -367,7 +367,7 @@ int con_args_event(struct con *c, const struct con_args *a, const char *text,
 int con_args_set(struct con *c, const struct con_args *a, const char *text,
                  struct rankset *out);
 
-/* ---- commands (cmd-*.c, con-cmd.c) -------------------------------------- */
+/* ---- commands (cmd-*.c, con-cmd.c) --------------------------------------- */
 
 struct con_cmd {
     const char *name;

@@ -17,7 +17,7 @@
 #include "grow.h"
 #include "launch.h"
 
-/* ---- environments ---------------------------------------------------------- */
+/* ---- environments -------------------------------------------------------- */
 
 void launch_env_init(struct launch_env *e)
 {
