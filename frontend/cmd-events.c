@@ -319,35 +319,35 @@ static int cmd_events(struct con *c, struct con_args *a)
     return 0;
 }
 
-static int cmd_event(struct con *c, struct con_args *a)
+/* event R:N [--raw] / match R:N: the event index prints it. */
+static int print_event(struct con *c, struct con_args *a, int match)
 {
     struct ev_run *x = con_events(c);
-    int r;
+    int r, rc;
     uint64_t n;
     char err[512];
     if (!x || con_args_event(c, a, a->text, &r, &n) < 0)
         return -1;
-    if (ev_print_event(x, stdout, r, n, con_args_opt(a, "--raw") != NULL,
-                       err, sizeof err) < 0) {
+    if (match)
+        rc = ev_print_match(x, stdout, r, n, err, sizeof err) != 0;
+    else
+        rc = ev_print_event(x, stdout, r, n, con_args_opt(a, "--raw") != NULL,
+                            err, sizeof err) < 0;
+    if (rc) {
         fprintf(stderr, "drdb: %s\n", err);
         return -1;
     }
     return 0;
 }
 
+static int cmd_event(struct con *c, struct con_args *a)
+{
+    return print_event(c, a, 0);
+}
+
 static int cmd_match(struct con *c, struct con_args *a)
 {
-    struct ev_run *x = con_events(c);
-    int r;
-    uint64_t n;
-    char err[512];
-    if (!x || con_args_event(c, a, a->text, &r, &n) < 0)
-        return -1;
-    if (ev_print_match(x, stdout, r, n, err, sizeof err) != 0) {
-        fprintf(stderr, "drdb: %s\n", err);
-        return -1;
-    }
-    return 0;
+    return print_event(c, a, 1);
 }
 
 static int cmd_queues(struct con *c, struct con_args *a)
