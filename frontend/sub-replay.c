@@ -253,7 +253,7 @@ static int run(int argc, char **argv)
 
     /* The program: as recorded, or the one given after "--". */
     static char exe[PATH_MAX], args[65536], cwd[PATH_MAX], want_id[128];
-    char **pargv;
+    char **pargv, **split = NULL;
     if (optind < argc) {
         pargv = argv + optind;
     } else {
@@ -264,7 +264,7 @@ static int run(int argc, char **argv)
             return fe_error("'%s' does not say which program ran; give it: "
                             "drdb replay %s -- ./app ARGS", dirarg, dirarg);
         }
-        pargv = launch_split_argv(args);
+        pargv = split = launch_split_argv(args);
         if (!pargv)
             return fe_error("out of memory");
         pargv[0] = exe;
@@ -364,6 +364,7 @@ static int run(int argc, char **argv)
     }
     free(jobs);
     free(list);
+    free(split);
     return code ? code : failed;
 }
 
