@@ -4,58 +4,46 @@
  *
  * A session (struct con) owns one struct con_rank per rank of the run; a
  * rank is replayed only once the user asks for it (`replay @SET`). Commands
- * (con-cmd.c, one table) target a rank set: they are sent to every targeted
- * rank's GDB, and the command completes when every rank has answered (and,
- * for execution commands, stopped or exited). Answers are merged: identical
- * ones print once, tagged with their rank set.
+ * target a rank set: they are sent to every targeted rank's GDB, and the
+ * command completes when every rank has answered (and, for execution
+ * commands, stopped or exited). Answers are merged: identical ones print
+ * once, tagged with their rank set.
+ *
+ * Layers, each using only the ones above it in this list (no file calls
+ * into a layer below it):
+ *
+ *   con.c          the session: the run, its ranks, named sets, the event
+ *                  index, the session's tables (breakpoints, sets)
+ *   con-loop.c     the poll loop: every GDB and the ranks' program output,
+ *                  waiting for ranks, Ctrl-C, lost ranks
+ *   con-rank.c     starting a rank's replay under GDB (the launcher's
+ *                  environment and command) and ending it
+ *   con-stub.c     the stub client: what the console asks the replay stub
+ *                  through GDB (drdb_event, stop at an event, the program's
+ *                  frame above the stub's, its memory, jumps)
+ *   con-ckpt.c     checkpoints through the stub and shadows
+ *   con-merge.c    merged output: grouped answers, `expand`, JSON, where
+ *                  each rank stands
+ *   con-args.c     the argument parser of every command
+ *   cmd-*.c        the commands, one file per family, each exporting its
+ *                  table entries
+ *   con-cmd.c      the dispatcher: the one table, preconditions, command
+ *                  lines and scripts, `help` and `source`
  */
 #ifndef DRDB_CON_H
 #define DRDB_CON_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "log.h"
 #include "mi.h"
+#include "rankset.h"
 
-/* ---- rank sets (con-rankset.c) ------------------------------------------ */
-
-struct rankset {
-    int n;           /* ranks 0..n-1 */
-    uint64_t *bits;
-};
-
-int rs_init(struct rankset *s, int n);
-void rs_release(struct rankset *s);
-void rs_clear(struct rankset *s);
-void rs_copy(struct rankset *dst, const struct rankset *src);
-static inline int rs_has(const struct rankset *s, int r)
-{
-    return r >= 0 && r < s->n && (s->bits[r / 64] >> (r % 64)) & 1;
-}
-static inline void rs_add(struct rankset *s, int r)
-{
-    s->bits[r / 64] |= (uint64_t)1 << (r % 64);
-}
-static inline void rs_del(struct rankset *s, int r)
-{
-    s->bits[r / 64] &= ~((uint64_t)1 << (r % 64));
-}
-int rs_count(const struct rankset *s);
-int rs_first(const struct rankset *s);
-/* "0-3,8" into BUF; "none" when empty. */
-char *rs_format(const struct rankset *s, char *buf, size_t len);
-
-struct con;
-/* Parses TEXT[0..LEN) (without the '@'). 0, or -1 with *ERR and the offset
- * of the bad character in *ERR_AT. */
-int rs_parse(struct con *c, const char *text, size_t len, struct rankset *out,
-             int *err_at, const char **err);
-/* The error, with a caret under the bad character. */
-void rs_report(const char *text, size_t len, int at, const char *why);
-
-/* ---- ranks and the session ---------------------------------------------- */
+/* ---- ranks and the session (con.c) --------------------------------------- */
 
 enum con_state {
     CON_OFF,      /* not replayed */
@@ -67,6 +55,24 @@ enum con_state {
     CON_LOST,     /* its GDB died or hung */
 };
 const char *con_state_name(enum con_state s);
+
+/* What the console remembers of a checkpoint it took (con-ckpt.c): whether
+ * the rank was stopped before an event (in the stub's stop hook) then. */
+struct con_ckext {
+    long id;
+    int at_event;
+};
+
+/* A rank's checkpoints and shadow (con-ckpt.c). */
+struct con_ckpt_rank {
+    struct con_ckext *ext; /* the checkpoints `checkpoint` took */
+    size_t next, cap;
+    int hooks;             /* the breakpoint on drdb_restored_hook is set */
+    int at_exit;           /* GDB stops the rank before it exits */
+    pid_t shadow;          /* its drain process (group leader); 0: none */
+    int shadow_status;     /* -1 running, else the wait status */
+    char shadow_dir[4200];
+};
 
 struct con_rank {
     int rank;
@@ -84,9 +90,34 @@ struct con_rank {
     struct con_ckpt_rank *ck; /* checkpoints and shadow (con-ckpt.c) */
 };
 
+/* A named set (`defset`). */
 struct con_set {
     char name[64];
     struct rankset set;
+};
+
+/* A breakpoint (cmd-break.c): one drdb number, one GDB breakpoint per
+ * rank of its set. */
+struct con_bpt {
+    int id;
+    char loc[512];
+    char cond[512];
+    int temp, watch, enabled;
+    struct rankset set;
+    int *gdbno; /* per rank; 0: none */
+};
+
+/* A line of program output waiting for the end of the loop's round
+ * (con-loop.c). */
+struct con_out_line {
+    int rank, occ; /* occ: how many equal lines this rank had before */
+    char *text;
+};
+
+/* One answer per rank, merged for printing (con-merge.c). */
+struct con_answer {
+    int rank;
+    char *text; /* malloc'd; NULL: no answer */
 };
 
 struct con {
@@ -95,10 +126,16 @@ struct con {
     int nranks;
     struct con_rank *ranks;
     struct rankset focus;
-    struct con_set sets[32];
+    struct con_set *sets;  /* defsets */
     int nsets;
+    size_t cap_sets;
+    struct con_bpt *bpts;  /* breakpoints, by drdb number */
+    int nbpts, next_bpt;
+    size_t cap_bpts;
     char exe[4096], args[65536], cwd[4096];
     char stub[4096];
+    char gdb_index[4096]; /* GDB's index cache, "" when none (con-rank.c) */
+    int gdb_index_done;
     int keep_going;      /* batch: go on after a failed command */
     int timeout_ms;      /* per command, 0: none */
     int json;            /* batch: one JSON object per result on stdout */
@@ -117,6 +154,10 @@ struct con {
     /* The last merged answers, for `expand`. */
     struct con_answer *last;
     int nlast;
+    /* Program output of the current round of the poll loop. */
+    struct con_out_line *out;
+    int nout;
+    size_t cap_out;
     /* Interactive: called around anything printed while the user may be
      * typing (readline's line is saved and redrawn). */
     void (*out_begin)(void);
@@ -130,39 +171,203 @@ struct con {
     char shadow_root[4096];
 };
 
-/* Set by the SIGINT handler: con_wait() interrupts the running ranks. */
-extern volatile int con_sigint;
-
 int con_open(struct con *c, const char *dir, char *err, size_t errlen);
 /* The one-screen summary of the run (ranks, events, duration, hosts,
  * completeness), ranks with the same host or state grouped. */
 void con_summary(struct con *c, FILE *out);
+/* Ends every rank's GDB and shadow, frees the session. */
 void con_close(struct con *c);
 struct ev_run;
 /* The run's event index (opened on first use), or NULL after an error. */
 struct ev_run *con_events(struct con *c);
 /* The named set NAME (all, stopped, ..., or a defset) into OUT: 0 or -1. */
 int con_named_set(struct con *c, const char *name, struct rankset *out);
+/* TEXT[0..LEN) (a rank set without its '@', names resolved by
+ * con_named_set) into OUT, initialized by the caller: 0, or -1 after the
+ * error is reported (rs_report). */
+int con_parse_set(struct con *c, const char *text, size_t len,
+                  struct rankset *out);
+/* Names SET NAME (a new defset, or a new value): 0, or -1 out of memory. */
+int con_define_set(struct con *c, const char *name, const struct rankset *set);
+/* A rank's process is gone: so are its checkpoints in memory. */
+void con_ckpt_forget(struct con_rank *k);
+
+/* ---- the poll loop (con-loop.c) ------------------------------------------ */
+
+/* Set by the SIGINT handler (sub-console.c), read and cleared by the loop:
+ * con_wait() interrupts the running ranks. A global because a signal
+ * handler can reach nothing else; sig_atomic_t because it is written
+ * asynchronously. */
+extern volatile sig_atomic_t con_sigint;
+
+/* Drives every GDB until each rank of SET has no command pending and none
+ * of them runs (or the session's timeout passes; those ranks then count as
+ * failed). Prints program output as it arrives. 0, or -1 on timeout. */
+int con_wait(struct con *c, const struct rankset *set, int want_stop);
+/* Interactive idle: drives every GDB and prints program output until FD is
+ * readable (1) or TIMEOUT_MS passes (0); says where ranks that stopped in
+ * the background are. */
+int con_idle(struct con *c, int fd, int timeout_ms);
+/* GDB's asynchronous records for rank UD (struct con_rank *): running,
+ * stopped, exited. Given to mi_gdb_start() by con-rank.c. */
+void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud);
+/* Around output printed while the user may be typing. */
+void con_out_begin(struct con *c);
+void con_out_end(struct con *c);
+/* "-OP ARG" with ARG quoted (no ARG: "-OP"), malloc'd. */
+char *con_mi_arg(const char *op, const char *arg);
+/* The reply to an execution command (UD: its struct con_rank): when GDB
+ * refused it, the rank did not run. */
+void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud);
+
+/* ---- starting and ending ranks (con-rank.c) ------------------------------ */
+
 /* Starts the replay of every rank of SET that is not running yet, under
- * GDB, and runs each to main. Progress on stderr for many ranks. */
+ * GDB, and runs each to main. Progress on stderr for many ranks. 0, or -1
+ * when a rank did not reach main. */
 int con_replay(struct con *c, const struct rankset *set);
 /* Ends the replay of SET (kills the program and its GDB). */
 void con_drop(struct con *c, const struct rankset *set);
-/* Runs one command line. 0, or -1 when it failed. */
-int con_execute(struct con *c, const char *line);
-/* Runs the commands of FILE ("-": stdin), echoing each; stops at the first
- * that fails (-1). */
-int con_source(struct con *c, const char *file);
-/* Interactive idle: drives every GDB and prints program output until FD is
- * readable (1) or TIMEOUT_MS passes (0). */
-int con_idle(struct con *c, int fd, int timeout_ms);
+/* Rank R has a process (started to main when it had none): 0 or -1. */
+int con_rank_ensure(struct con *c, int r);
 
-/* Drives every GDB until each rank of SET has no command pending and none
- * of them runs (or TIMEOUT_MS passes, 0: none; the ranks then count as
- * failed). Prints program output as it arrives. 0, or -1 on timeout. */
-int con_wait(struct con *c, const struct rankset *set, int want_stop);
+/* ---- the stub client (con-stub.c) ---------------------------------------- */
 
-/* ---- commands (con-cmd.c) ----------------------------------------------- */
+/* An integer expression on rank R (0 and *ok = 0 when it fails). */
+long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
+/* The current event of rank R: drdb_event when it is replayed and
+ * stopped, else -1. */
+long long con_current_event(struct con *c, int r);
+/* drdb_stop_event on rank R: stop before event N; con_stub_no_stop: none. */
+void con_stub_stop_at(struct con *c, int r, uint64_t n);
+void con_stub_no_stop(struct con *c, int r);
+/* After a stop inside the stub: select the program's frame, say where. */
+void con_select_user_frame(struct con *c, struct con_rank *k);
+/* Is frame FR (of -stack-list-frames) the stub's? STUBSRC: the stub's
+ * source directory, from con_stub_source_dir() on the same stack. */
+int con_stub_frame(const struct con *c, const char *stubsrc,
+                   const struct mi_value *fr);
+void con_stub_source_dir(const struct mi_value *stack, char *out,
+                         size_t len);
+/* A diverged rank's report (drdb_divergence_msg), into its reason. */
+void con_stub_divergence(struct con_rank *k);
+/* Ranks of SET stopped before an event (in the stub, the program's frame
+ * selected) first finish the stub's frames. */
+void con_stub_leave(struct con *c, const struct rankset *set);
+/* The NUL-terminated string at address expression ADDR of rank R (at most
+ * MAX bytes; malloc'd, NULL when unreadable); writing one. */
+char *con_stub_read_str(struct con *c, int r, const char *addr, size_t max);
+int con_stub_write_str(struct con *c, int r, const char *addr,
+                       const char *s);
+/* Resumes rank R at SYMBOL ("name" or "*address") and waits for its
+ * stop. */
+void con_stub_jump(struct con *c, int r, const char *symbol);
+/* Rank R's pc (frame 0), written to drdb_ckpt_pc where the trampolines
+ * resume it: the pc, 0 when it fails. */
+unsigned long long con_stub_resume_pc(struct con *c, int r);
+/* A temporary breakpoint at PC: its number, or 0; deleting one if it is
+ * still there. */
+long con_stub_tbreak(struct con *c, int r, unsigned long long pc);
+void con_stub_untbreak(struct con *c, int r, long n);
+
+/* ---- checkpoints and shadows (con-ckpt.c) -------------------------------- */
+
+/* One of a rank's checkpoints: in its process's memory, or a shadow's
+ * file. */
+struct con_ckpt {
+    char id[32];        /* "3" in memory, "s3" a shadow's file */
+    long num;
+    long parent;
+    long long event;    /* -1: unknown */
+    double time;
+    unsigned long long pages, bytes;
+    int external;       /* taken by `checkpoint` (through the debugger) */
+    int at_event;
+    unsigned long long pc; /* where a debugger's checkpoint resumes */
+    char path[8400];
+};
+/* Rank R's checkpoints by event, the live process's and its shadow's
+ * (*OUT malloc'd): their number. */
+int con_ckpt_list(struct con *c, int r, struct con_ckpt **out);
+/* Checkpoints rank R where it stands: the id, or -1 (reported). */
+long con_ckpt_take(struct con *c, int r);
+/* Rolls rank R to checkpoint ID ("3" or "s3"; KNOWN: its listing, when the
+ * caller has it). 0, or -1 (reported; the rank stays where it was when the
+ * library refused). */
+int con_ckpt_roll(struct con *c, int r, const char *id,
+                  const struct con_ckpt *known);
+/* For goto: rolls rank R to its checkpoint nearest before TARGET when that
+ * is later than CUR (-1: the rank cannot go forward from where it is).
+ * 1 when it rolled, 0 when no checkpoint helps, -1 on failure. */
+int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur);
+/* A rank with checkpoints stops before it exits (exit_group). */
+void con_ckpt_keep_at_exit(struct con *c, int r);
+/* `set checkpoint-interval SECONDS|off` / `set checkpoint-every N|off`. */
+int con_ckpt_set(struct con *c, const char *what, const char *val);
+/* Starts rank R's shadow; ends the shadows of SET; waits for them. */
+int con_shadow_start(struct con *c, int r);
+void con_shadow_stop(struct con *c, const struct rankset *set);
+int con_shadow_wait(struct con *c, const struct rankset *set);
+/* The shadow line of `status` ("" when the rank has none). */
+void con_shadow_status(struct con *c, int r, char *buf, size_t len);
+
+/* ---- merged output (con-merge.c) ----------------------------------------- */
+
+/* S as a JSON string. */
+void con_json_str(FILE *f, const char *s);
+/* Prints ANSWERS grouped by identical text, largest group first:
+ * "[0-6,8] x = 5" (into the command's JSON results in --json mode), and
+ * keeps them for `expand`. */
+void con_print_merged(struct con *c, struct con_answer *answers, int n);
+/* Turns rank R's reply into its answer (malloc'd); ARG is the caller's. */
+typedef char *con_formatter(const struct mi_reply *r, const char *arg);
+/* Sends the MI command MI to every rank of SET, waits for all the replies,
+ * prints them merged (FMT NULL: only errors). 0, or -1 when a rank
+ * failed. */
+int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
+                   con_formatter *fmt, const char *arg);
+/* The GDB CLI command CLI on every rank of SET, its output merged. */
+int con_passthrough(struct con *c, const struct rankset *set,
+                    const char *cli);
+/* Each rank of SET's state, merged. */
+void con_print_where(struct con *c, const struct rankset *set);
+
+/* ---- command arguments (con-args.c) -------------------------------------- */
+
+/* A command's arguments, parsed by the dispatcher from the command's
+ * template before its handler runs. */
+struct con_args {
+    const struct con_cmd *cmd;
+    struct rankset set;  /* its ranks: the line's, or its @SET argument */
+    const char *text;    /* the rest (no options, @SET or '&'), trimmed */
+    int bg;              /* a trailing '&': run in the background */
+    char *opts[8];       /* the template's options in order: a value, ""
+                            for a flag given, NULL when not given */
+    char *buf;           /* storage for text and opts */
+};
+/* Parses TEXT for CMD (template cmd->args) into A, SET the ranks the line
+ * targets: 0, or -1 after an error on stderr (A is then released). */
+int con_args_parse(struct con *c, const struct con_cmd *cmd,
+                   const struct rankset *set, const char *text,
+                   struct con_args *a);
+void con_args_release(struct con_args *a);
+/* The value of option NAME ("--from") of the template, or NULL. */
+const char *con_args_opt(const struct con_args *a, const char *name);
+/* The first word of A's text into WORD (cut at LEN); the rest after it,
+ * trimmed, in *REST. */
+void con_args_word(const struct con_args *a, char *word, size_t len,
+                   const char **rest);
+/* An event: "R:N", or "N" when A's set is one rank. 0, or -1 after an
+ * error naming TEXT. */
+int con_args_event(struct con *c, const struct con_args *a, const char *text,
+                   int *rank, uint64_t *n);
+/* A rank set given as an argument ("replay @4-7", "drop 3") into OUT
+ * (initialized here), A's set when TEXT is empty. -1 after an error
+ * (reported). */
+int con_args_set(struct con *c, const struct con_args *a, const char *text,
+                 struct rankset *out);
+
+/* ---- commands (cmd-*.c, con-cmd.c) --------------------------------------- */
 
 struct con_cmd {
     const char *name;
@@ -170,53 +375,42 @@ struct con_cmd {
     const char *usage;
     const char *summary;
     unsigned flags;      /* CON_NEEDS_* preconditions */
-    int (*run)(struct con *c, const struct rankset *set, const char *args);
+    /* Its arguments, parsed by con_args_parse: space-separated, "@" an
+     * optional leading @SET for its ranks, "&" an optional trailing '&',
+     * "--name" a flag and "--name=" an option with a value (as the next
+     * word or after '='). NULL or "": the text as typed. */
+    const char *args;
+    int (*run)(struct con *c, struct con_args *a);
 };
 enum {
     CON_NEEDS_RANKS = 1u << 0,   /* targets replayed ranks */
     CON_NEEDS_STOPPED = 1u << 1, /* each targeted rank must be stopped */
 };
-extern const struct con_cmd con_cmds[];
-extern const int con_ncmds;
+
+/* Each family's table entries, ended by an entry with a NULL name. */
+extern const struct con_cmd con_cmds_exec[];    /* cmd-exec.c */
+extern const struct con_cmd con_cmds_events[];  /* cmd-events.c */
+extern const struct con_cmd con_cmds_break[];   /* cmd-break.c */
+extern const struct con_cmd con_cmds_data[];    /* cmd-data.c */
+extern const struct con_cmd con_cmds_session[]; /* cmd-session.c */
+extern const struct con_cmd con_cmds_ckpt[];    /* cmd-ckpt.c */
+
+/* The one table, in its order (alphabetical, a name's '-' forms first):
+ * the first command for PREV NULL, the one after PREV, NULL after the
+ * last. */
+const struct con_cmd *con_cmd_next(const struct con_cmd *prev);
 /* The command named NAME or a unique prefix of it; NULL (and an error on
  * stderr naming the candidates) otherwise. */
 const struct con_cmd *con_cmd_find(const char *name, size_t len);
+/* The table as docs/commands.md (Markdown) on OUT. */
+void con_cmds_markdown(FILE *out);
+/* Runs one command line. 0, or -1 when it failed. */
+int con_execute(struct con *c, const char *line);
+/* Runs the commands of FILE ("-": stdin), echoing each; stops at the first
+ * that fails (-1), unless keep_going. */
+int con_source(struct con *c, const char *file);
 
-/* One answer per rank, merged for printing. */
-struct con_answer {
-    int rank;
-    char *text; /* malloc'd; NULL: no answer */
-};
-/* S as a JSON string. */
-void con_json_str(FILE *f, const char *s);
-/* Prints ANSWERS grouped by identical text, largest group first:
- * "[0-6,8] x = 5". PREFIX goes before each text. */
-void con_print_merged(struct con *c, struct con_answer *answers, int n);
-
-/* Helpers shared by the command files. */
-long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
-/* After a stop inside the stub: select the program's frame, say where. */
-void con_select_user_frame(struct con *c, struct con_rank *k);
-/* Each rank of SET's state, merged. */
-void con_print_where(struct con *c, const struct rankset *set);
-/* A command's set given as its argument ("replay @4-7", "drop 3") into
- * OUT (initialized here), else SET. -1 after an error (reported). */
-int con_arg_set(struct con *c, const struct rankset *set, const char *a,
-                struct rankset *out);
-
-/* ---- checkpoints (con-ckpt.c) ------------------------------------------- */
-
-int con_cmd_checkpoint(struct con *c, const struct rankset *set,
-                       const char *a);
-int con_cmd_checkpoints(struct con *c, const struct rankset *set,
-                        const char *a);
-int con_cmd_rollback(struct con *c, const struct rankset *set, const char *a);
-int con_cmd_shadow(struct con *c, const struct rankset *set, const char *a);
-int con_ckpt_set(struct con *c, const char *what, const char *val);
-int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur);
-void con_ckpt_forget(struct con_rank *k);
-void con_ckpt_keep_at_exit(struct con *c, int r);
-void con_ckpt_status(struct con *c, int r, char *buf, size_t len);
-void con_ckpt_close(struct con *c);
+/* Breakpoints (cmd-break.c): `info breakpoints`. */
+void con_bpt_info(struct con *c);
 
 #endif

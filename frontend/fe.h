@@ -42,11 +42,6 @@ void fe_event_brief(const struct log_event *ev, struct fe_event_info *info);
  * number of ranks whose log is damaged or incomplete. */
 int fe_log_summary(const char *dir, FILE *out);
 
-/* Parses a rank list "0-3,8" into *OUT (malloc'd, N ranks, in the order
- * given); every rank must be below MAX (unless MAX < 0). 0, or -1 when S is
- * not a rank list. */
-int fe_rank_list(const char *s, int max, int **out, int *n);
-
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */
 int fe_build_id(const char *path, char *hex, size_t len);

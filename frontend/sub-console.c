@@ -1,6 +1,7 @@
 /* drdb console / drdb batch: debug replayed ranks, each under its own GDB. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +10,15 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "args.h"
 #include "con.h"
 #include "fe.h"
 
 /* ---- interactive: readline's callback interface in the poll loop ------- */
 
+/* readline's callbacks (line handler, completion generators, redisplay)
+ * take no user data: the one interactive session of the process is
+ * reached through these. */
 static struct con *the_con;
 static char *pending_line;
 static int line_ready;
@@ -56,52 +61,39 @@ static void rl_out_end(void)
 
 /* Tab completion: command names first, then @set names, then (for
  * location arguments) the functions GDB knows. */
-static char *complete_from(const char *text, int state, const char **words,
-                           int n)
-{
-    static int i;
-    size_t len = strlen(text);
-    if (!state)
-        i = 0;
-    while (i < n) {
-        const char *w = words[i++];
-        if (strncmp(w, text, len) == 0)
-            return strdup(w);
-    }
-    return NULL;
-}
-
 static char *gen_command(const char *text, int state)
 {
-    const char *words[64];
-    int n = 0;
-    for (int i = 0; i < con_ncmds && n < 64; i++)
-        words[n++] = con_cmds[i].name;
-    return complete_from(text, state, words, n);
+    static const struct con_cmd *k;
+    size_t len = strlen(text);
+    for (k = state ? k : con_cmd_next(NULL); k; k = con_cmd_next(k))
+        if (strncmp(k->name, text, len) == 0) {
+            const char *name = k->name;
+            k = con_cmd_next(k);
+            return strdup(name);
+        }
+    return NULL;
 }
 
 static char *gen_set(const char *text, int state)
 {
     static const char *const builtin[] = {"all", "stopped", "running",
                                           "exited", "diverged", "lost"};
-    const char *words[64];
-    char names[32][66];
-    int n = 0;
-    for (size_t i = 0; i < 6; i++)
-        words[n++] = builtin[i];
-    for (int i = 0; i < the_con->nsets && n < 64; i++) {
-        snprintf(names[i], sizeof names[i], "%s", the_con->sets[i].name);
-        words[n++] = names[i];
-    }
+    static int i;
+    size_t len = strlen(text + 1), nb = sizeof builtin / sizeof builtin[0];
+    if (!state)
+        i = 0;
     /* text starts with '@' */
-    char *m = complete_from(text + 1, state, words, n);
-    if (!m)
-        return NULL;
-    char *at = malloc(strlen(m) + 2);
-    if (at)
-        sprintf(at, "@%s", m);
-    free(m);
-    return at;
+    while (i < (int)nb + the_con->nsets) {
+        const char *w = i < (int)nb ? builtin[i] : the_con->sets[i - nb].name;
+        i++;
+        if (strncmp(w, text + 1, len) == 0) {
+            char *at = malloc(strlen(w) + 2);
+            if (at)
+                sprintf(at, "@%s", w);
+            return at;
+        }
+    }
+    return NULL;
 }
 
 /* Source locations: GDB's own completion (-complete "break TEXT") on the
@@ -240,22 +232,6 @@ static int interactive(struct con *c)
     return 0;
 }
 
-static void commands_markdown(void)
-{
-    printf("# Console commands\n\nGenerated from the console's command "
-           "table (`frontend/con-cmd.c`). Any command may be prefixed by "
-           "`@SET` to run on a rank set once; `focus SET` changes the "
-           "default.\n\n| command | alias | what it does |\n|---|---|---|\n");
-    for (int i = 0; i < con_ncmds; i++) {
-        /* a '|' splits a table cell, even in a code span: escaped */
-        fputs("| `", stdout);
-        for (const char *u = con_cmds[i].usage; *u; u++)
-            fputs(*u == '|' ? "\\|" : (char[]){*u, 0}, stdout);
-        printf("` | %s | %s |\n", con_cmds[i].alias ? con_cmds[i].alias : "",
-               con_cmds[i].summary);
-    }
-}
-
 static int start(int argc, char **argv, int batch_cmd)
 {
     static const struct option opts[] = {
@@ -269,14 +245,21 @@ static int start(int argc, char **argv, int batch_cmd)
         {NULL, 0, NULL, 0},
     };
     const char *ranks = "0", *script = NULL;
-    int batch = batch_cmd, timeout = 0, json = 0, keep_going = 0, ch;
+    long long timeout = 0;
+    int batch = batch_cmd, json = 0, keep_going = 0, ch;
     while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, NULL)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
         case 'b': batch = 1; break;
         case 'x': script = optarg; break;
-        case 't': timeout = atoi(optarg); break;
-        case 'M': commands_markdown(); return 0;
+        case 't':
+            if (fe_parse_int(optarg, 0, INT_MAX / 1000, &timeout) < 0) {
+                fe_error("--timeout takes a number of seconds, not '%s'",
+                         optarg);
+                return 2;
+            }
+            break;
+        case 'M': con_cmds_markdown(stdout); return 0;
         case 'j': json = 1; break;
         case 'k': keep_going = 1; break;
         default:
@@ -323,11 +306,8 @@ static int start(int argc, char **argv, int batch_cmd)
     }
     c.json = json;
     c.keep_going = keep_going;
-    c.timeout_ms = timeout * 1000;
-    int at;
-    const char *why;
-    if (rs_parse(&c, ranks, strlen(ranks), &c.focus, &at, &why) < 0) {
-        rs_report(ranks, strlen(ranks), at, why);
+    c.timeout_ms = (int)timeout * 1000;
+    if (con_parse_set(&c, ranks, strlen(ranks), &c.focus) < 0) {
         con_close(&c);
         return 2;
     }

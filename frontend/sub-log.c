@@ -4,11 +4,13 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "log.h"
 #include "fe.h"
 #include "ev.h"
@@ -210,29 +212,25 @@ static int cmd_dump(int argc, char **argv)
         {"count", required_argument, NULL, 'c'},
         {NULL, 0, NULL, 0},
     };
-    long rank = -1;
+    long long rank = -1;
     uint64_t from = 0, count = UINT64_MAX;
     int c;
-    char *end;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "r:f:c:", opts, NULL)) != -1) {
         switch (c) {
         case 'r':
-            rank = strtol(optarg, &end, 10);
-            if (*end || rank < 0)
+            if (fe_parse_int(optarg, 0, INT_MAX, &rank) < 0)
                 return fe_error("--rank takes a rank number, not '%s'",
                                 optarg);
             break;
         case 'f':
-            from = strtoull(optarg, &end, 10);
-            if (*end)
+            if (fe_parse_u64(optarg, &from) < 0)
                 return fe_error("--from takes an event number, not '%s'",
                                 optarg);
             break;
         case 'c':
-            count = strtoull(optarg, &end, 10);
-            if (*end)
+            if (fe_parse_u64(optarg, &count) < 0)
                 return fe_error("--count takes a number, not '%s'", optarg);
             break;
         default:
@@ -251,7 +249,7 @@ static int cmd_dump(int argc, char **argv)
     if (rank >= run.world_size) {
         int ws = run.world_size;
         log_run_release(&run);
-        return fe_error("no rank %ld: the run has ranks 0-%d", rank, ws - 1);
+        return fe_error("no rank %lld: the run has ranks 0-%d", rank, ws - 1);
     }
     log_run_release(&run);
 
@@ -265,13 +263,14 @@ static int cmd_dump(int argc, char **argv)
     for (uint64_t n = from; n < lr.nevents && n - from < count; n++) {
         struct log_event ev;
         if (log_rank_event(&lr, n, &ev, err, sizeof err) < 0) {
-            status = fe_error("rank %ld event %" PRIu64 ": %s", rank, n, err);
+            status = fe_error("rank %lld event %" PRIu64 ": %s", rank, n,
+                              err);
             break;
         }
         print_event(&ev);
     }
     if (lr.stop_reason[0])
-        printf("-- rank %ld: %s\n", rank, lr.stop_reason);
+        printf("-- rank %lld: %s\n", rank, lr.stop_reason);
     log_rank_release(&lr);
     return status;
 }
@@ -281,20 +280,8 @@ static int cmd_dump(int argc, char **argv)
 /* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
 static int parse_ref(const char *s, int *rank, uint64_t *n)
 {
-    char *end;
-    long r = strtol(s, &end, 10);
-    if (end == s || *end != ':' || r < 0 || r > 1 << 24)
-        goto bad;
-    const char *p = end + 1;
-    if (*p < '0' || *p > '9')
-        goto bad;
-    unsigned long long v = strtoull(p, &end, 10);
-    if (*end)
-        goto bad;
-    *rank = (int)r;
-    *n = v;
-    return 0;
-bad:
+    if (fe_parse_event(s, rank, n) == 0)
+        return 0;
     fe_error("'%s' is not an event: write RANK:EVENT, like 0:17", s);
     return -1;
 }
@@ -389,36 +376,31 @@ static int cmd_events(int argc, char **argv)
         {"tag", required_argument, NULL, 't'},
         {NULL, 0, NULL, 0},
     };
-    long rank = -1, peer = -1, tag = -1;
+    long long rank = -1, peer = -1, tag = -1;
     uint64_t from = 0, count = UINT64_MAX;
     const char *call = NULL;
     int c;
-    char *end;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "r:f:c:n:p:t:", opts, NULL)) != -1) {
         switch (c) {
         case 'r':
         case 'p':
-        case 't': {
-            long v = strtol(optarg, &end, 10);
-            if (*end || !*optarg || v < 0)
+        case 't':
+            if (fe_parse_int(optarg, 0, INT_MAX,
+                             c == 'r' ? &rank : c == 'p' ? &peer : &tag) < 0)
                 return fe_error("--%s takes a number, not '%s'",
                                 c == 'r' ? "rank" : c == 'p' ? "peer"
                                                              : "tag",
                                 optarg);
-            *(c == 'r' ? &rank : c == 'p' ? &peer : &tag) = v;
             break;
-        }
         case 'f':
-            from = strtoull(optarg, &end, 10);
-            if (*end || !*optarg)
+            if (fe_parse_u64(optarg, &from) < 0)
                 return fe_error("--from takes an event number, not '%s'",
                                 optarg);
             break;
         case 'c':
-            count = strtoull(optarg, &end, 10);
-            if (*end || !*optarg)
+            if (fe_parse_u64(optarg, &count) < 0)
                 return fe_error("--count takes a number, not '%s'", optarg);
             break;
         case 'n':
@@ -438,13 +420,13 @@ static int cmd_events(int argc, char **argv)
     if (ev_open(&x, argv[optind], err, sizeof err) < 0)
         return fe_error("%s", err);
     if (rank >= x.world_size) {
-        fe_error("no rank %ld: the run has ranks 0-%d", rank,
+        fe_error("no rank %lld: the run has ranks 0-%d", rank,
                  x.world_size - 1);
         ev_close(&x);
         return 2;
     }
     if (rank >= 0 && !x.ranks[rank].present) {
-        fe_error("rank %ld was not recorded: %s", rank, x.ranks[rank].err);
+        fe_error("rank %lld was not recorded: %s", rank, x.ranks[rank].err);
         ev_close(&x);
         return 2;
     }
@@ -597,15 +579,13 @@ static int cmd_match(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     int all = 0, c;
-    long bench = -1;
-    char *end;
+    long long bench = -1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (c == 'a') {
             all = 1;
         } else if (c == 'b') {
-            bench = strtol(optarg, &end, 10);
-            if (*end || bench < 0)
+            if (fe_parse_int(optarg, 0, LONG_MAX, &bench) < 0)
                 return fe_error("--bench takes a number of queries, not "
                                 "'%s'", optarg);
         } else {

@@ -10,8 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drdb-stub.h"
 #include "fe.h"
 #include "log.h"
+#include "rankset.h"
 
 /* libdrdb-record.so: $DRDB_RECORD_LIB, else beside the drdb binary in the
  * build tree (../recorder/) or an install (../lib/drdb/). */
@@ -129,6 +131,30 @@ static void compress_run(const char *dir)
                 "now take %.1f MB\n", (double)in / 1e6, (double)out / 1e6);
 }
 
+/* The ranks to record, as the recorder reads them (DRDB_RANKS: ranges
+ * "0-3,8"), from a set in the program's one grammar (the size of the run is
+ * not known yet: any rank below RECORD_MAX_RANKS). NULL when TEXT is not a
+ * set. */
+#define RECORD_MAX_RANKS (1 << 20)
+static char *record_ranks(const char *text)
+{
+    struct rankset s;
+    int at;
+    const char *why;
+    char *out = NULL;
+    if (rs_init(&s, RECORD_MAX_RANKS) < 0)
+        return NULL;
+    if (rs_parse(text, strlen(text), &s, NULL, NULL, &at, &why) == 0 &&
+        rs_count(&s)) {
+        /* each range at most "1048575-1048575," */
+        size_t len = 16 * (size_t)rs_count(&s) + 16;
+        if ((out = malloc(len)))
+            rs_format(&s, out, len);
+    }
+    rs_release(&s);
+    return out;
+}
+
 static pid_t child;
 
 static void forward(int sig)
@@ -146,7 +172,8 @@ static int run(int argc, char **argv)
         {"no-compress", no_argument, NULL, 'Z'},
         {NULL, 0, NULL, 0},
     };
-    const char *outdir = NULL, *ranks = NULL;
+    const char *outdir = NULL;
+    char *ranks = NULL;
     int send_data = 0, compress = 1, c;
 
     while ((c = getopt_long(argc, argv, "+o:r:", opts, NULL)) != -1) {
@@ -154,15 +181,12 @@ static int run(int argc, char **argv)
         case 'o':
             outdir = optarg;
             break;
-        case 'r': {
-            int *list, n;
-            if (fe_rank_list(optarg, -1, &list, &n) < 0)
+        case 'r':
+            free(ranks);
+            if (!(ranks = record_ranks(optarg)))
                 return fe_error("--ranks '%s' is not a rank list like "
                                 "'0-3,8'", optarg);
-            free(list);
-            ranks = optarg;
             break;
-        }
         case 's':
             send_data = 1;
             break;
@@ -191,8 +215,8 @@ static int run(int argc, char **argv)
      * never drdb's replay stub, even if the caller's paths name it. */
     fe_env_drop_stub("LD_LIBRARY_PATH");
     fe_env_drop_stub("LD_PRELOAD");
-    unsetenv("DRDB_REPLAY_DIR");
-    unsetenv("DRDB_REPLAY_RANK");
+    unsetenv(DRDB_ENV_REPLAY_DIR);
+    unsetenv(DRDB_ENV_REPLAY_RANK);
     const char *pre = getenv("LD_PRELOAD");
     size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) + 2;
     char *preload = malloc(plen);
@@ -216,6 +240,7 @@ static int run(int argc, char **argv)
     setenv("DRDB_COMMAND", cmdline, 1);
     if (ranks)
         setenv("DRDB_RANKS", ranks, 1);
+    free(ranks);
     if (send_data)
         setenv("DRDB_SEND_DATA", "1", 1);
     free(preload);

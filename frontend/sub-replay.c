@@ -7,52 +7,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "drdb-stub.h"
 #include "fe.h"
+#include "launch.h"
 #include "log.h"
-
-/* Exit statuses of the stub (replayer/rpl.h). */
-enum { EXIT_DIVERGED = 97, EXIT_LOG_END = 98, EXIT_SETUP = 99 };
-
-/* Prepends DIR to the colon-separated variable NAME. */
-static void env_prepend(const char *name, const char *dir)
-{
-    const char *old = getenv(name);
-    size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
-    char *v = malloc(n);
-    if (!v)
-        return;
-    snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "",
-             old && *old ? old : "");
-    setenv(name, v, 1);
-    free(v);
-}
-
-/* Splits the recorded argv (arguments separated by 0x1f) into a vector. */
-static char **split_argv(char *s)
-{
-    size_t n = 1;
-    for (char *p = s; *p; p++)
-        n += *p == '\x1f';
-    char **v = calloc(n + 1, sizeof *v);
-    if (!v)
-        return NULL;
-    size_t i = 0;
-    for (char *p = s;; p++) {
-        if (*p == '\x1f' || !*p) {
-            int end = !*p;
-            *p = '\0';
-            v[i++] = s;
-            s = p + 1;
-            if (end)
-                break;
-        }
-    }
-    return v;
-}
+#include "rankset.h"
 
 /* Runs addr2line (no shell) to turn "OBJ+0xOFF (sym)" into a source line. */
 static void source_line(const char *where, char *out, size_t len)
@@ -117,13 +79,14 @@ static void report(int rank, const char *path)
     if (n <= 0)
         return;
     buf[n] = '\0';
-    char *caller = strstr(buf, "\ncaller ");
+    char *caller = strstr(buf, "\n" DRDB_REPORT_CALLER);
     if (caller) {
-        char *end = strchr(caller + 8, '\n');
+        caller += 1 + strlen(DRDB_REPORT_CALLER);
+        char *end = strchr(caller, '\n');
         if (end)
             *end = '\0';
         char src[1024];
-        source_line(caller + 8, src, sizeof src);
+        source_line(caller, src, sizeof src);
         if (src[0])
             fprintf(stderr, "drdb: rank %d: the call is at %s\n", rank, src);
     }
@@ -146,29 +109,35 @@ static void forward(int sig)
             kill(jobs[i].pid, sig);
 }
 
-/* Starts rank R. */
-static int start(struct job *j, const char *dir, const char *cwd,
-                 char **argv, const char *pattern, int nranks)
+/* Starts rank R: the run DIR's, with the stub in STUB. */
+static int start(struct job *j, const char *stub, const char *dir,
+                 const char *cwd, char **argv, const char *pattern,
+                 int nranks)
 {
-    char rank[16];
-    snprintf(rank, sizeof rank, "%d", j->rank);
+    struct launch_env env;
     snprintf(j->report, sizeof j->report, "%s/.drdb-replay-%d-%d.report",
              getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
                                                    : "/tmp",
              (int)getpid(), j->rank);
     unlink(j->report);
+    launch_env_init(&env);
+    if (launch_env_replay(&env, stub, dir, j->rank, 1) < 0 ||
+        launch_env_set(&env, DRDB_ENV_REPLAY_REPORT, j->report) < 0) {
+        launch_env_release(&env);
+        return fe_error("out of memory");
+    }
     j->pid = fork();
+    if (j->pid != 0)
+        launch_env_release(&env);
     if (j->pid < 0)
         return fe_error("cannot fork: %s", strerror(errno));
     if (j->pid > 0)
         return 0;
-    setenv("DRDB_REPLAY_DIR", dir, 1);
-    setenv("DRDB_REPLAY_RANK", rank, 1);
-    setenv("DRDB_REPLAY_REPORT", j->report, 1);
+    launch_env_apply(&env);
     if (cwd && chdir(cwd) < 0) {
         fprintf(stderr, "drdb: rank %d: cannot enter '%s': %s\n", j->rank,
                 cwd, strerror(errno));
-        _exit(EXIT_SETUP);
+        _exit(DRDB_EXIT_SETUP);
     }
     /* As mpiexec: standard input goes to the first rank only. */
     if (j != &jobs[0] || nranks > 1) {
@@ -192,7 +161,7 @@ static int start(struct job *j, const char *dir, const char *cwd,
         if (fd < 0) {
             fprintf(stderr, "drdb: rank %d: cannot create '%s': %s\n",
                     j->rank, out, strerror(errno));
-            _exit(EXIT_SETUP);
+            _exit(DRDB_EXIT_SETUP);
         }
         dup2(fd, 1);
         close(fd);
@@ -250,13 +219,25 @@ static int run(int argc, char **argv)
     struct log_run lrun;
     if (log_run_open(&lrun, dir, err, sizeof err) < 0)
         return fe_error("%s", err);
-    int *list, n;
-    if (fe_rank_list(ranks, lrun.world_size, &list, &n) < 0) {
+    /* The ranks, in increasing order. */
+    struct rankset set;
+    int *list = NULL, n = 0, at;
+    const char *why;
+    if (rs_init(&set, lrun.world_size) < 0)
+        return fe_error("out of memory");
+    if (rs_parse(ranks, strlen(ranks), &set, NULL, NULL, &at, &why) < 0 ||
+        !rs_count(&set) ||
+        !(list = calloc((size_t)rs_count(&set), sizeof *list))) {
         fe_error("'%s' is not a list of ranks of this run (0-%d), like "
                  "'0-3,8'", ranks, lrun.world_size - 1);
+        rs_release(&set);
         log_run_release(&lrun);
         return 2;
     }
+    for (int r = 0; r < set.n; r++)
+        if (rs_has(&set, r))
+            list[n++] = r;
+    rs_release(&set);
     for (int i = 0; i < n; i++) {
         char p[PATH_MAX + 32];
         log_rank_path(p, sizeof p, dir, list[i]);
@@ -272,7 +253,7 @@ static int run(int argc, char **argv)
 
     /* The program: as recorded, or the one given after "--". */
     static char exe[PATH_MAX], args[65536], cwd[PATH_MAX], want_id[128];
-    char **pargv;
+    char **pargv, **split = NULL;
     if (optind < argc) {
         pargv = argv + optind;
     } else {
@@ -283,15 +264,14 @@ static int run(int argc, char **argv)
             return fe_error("'%s' does not say which program ran; give it: "
                             "drdb replay %s -- ./app ARGS", dirarg, dirarg);
         }
-        pargv = split_argv(args);
+        pargv = split = launch_split_argv(args);
         if (!pargv)
             return fe_error("out of memory");
         pargv[0] = exe;
     }
     const char *run_cwd = cwd_opt;
     if (!run_cwd && log_run_get(&lrun, "cwd", cwd, sizeof cwd)) {
-        struct stat st;
-        if (stat(cwd, &st) == 0 && S_ISDIR(st.st_mode))
+        if (launch_dir_ok(cwd))
             run_cwd = cwd;
         else
             fprintf(stderr, "drdb: warning: the recorded working directory "
@@ -318,17 +298,13 @@ static int run(int argc, char **argv)
                 "diverge\n", pargv[0], have_id, want_id);
     log_run_release(&lrun);
 
-    char stub[PATH_MAX], lib[PATH_MAX + 32];
+    char stub[PATH_MAX];
     if (fe_find_stub(stub, sizeof stub) < 0) {
         free(list);
-        return fe_error("cannot find the replay stub (libmpich.so.12 of "
-                        "drdb); set DRDB_REPLAY_LIB_DIR to its directory");
+        return fe_error("cannot find the replay stub (" DRDB_STUB_LIB " of "
+                        "drdb); set " DRDB_ENV_REPLAY_LIB_DIR " to its "
+                        "directory");
     }
-    /* The stub first in the search path, and preloaded: a program whose
-     * DT_RPATH names MPICH's directory still gets the stub. */
-    snprintf(lib, sizeof lib, "%s/libmpich.so.12", stub);
-    env_prepend("LD_LIBRARY_PATH", stub);
-    env_prepend("LD_PRELOAD", lib);
 
     jobs = calloc((size_t)n, sizeof *jobs);
     if (!jobs)
@@ -342,7 +318,7 @@ static int run(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         jobs[i].rank = list[i];
         njobs = i + 1;
-        if (start(&jobs[i], dir, run_cwd, pargv, pattern, n)) {
+        if (start(&jobs[i], stub, dir, run_cwd, pargv, pattern, n)) {
             failed = 1;
             break;
         }
@@ -364,8 +340,8 @@ static int run(int argc, char **argv)
             left--;
             done++;
             int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-            if (rc == EXIT_DIVERGED || rc == EXIT_LOG_END ||
-                rc == EXIT_SETUP) {
+            if (rc == DRDB_EXIT_DIVERGED || rc == DRDB_EXIT_LOG_END ||
+                rc == DRDB_EXIT_SETUP) {
                 report(jobs[i].rank, jobs[i].report);
                 failed = 1;
             } else if (WIFSIGNALED(st)) {
@@ -388,6 +364,7 @@ static int run(int argc, char **argv)
     }
     free(jobs);
     free(list);
+    free(split);
     return code ? code : failed;
 }
 

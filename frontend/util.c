@@ -1,4 +1,5 @@
-/* Small helpers shared by the drdb subcommands: rank lists, ELF build ids. */
+/* Small helpers shared by the drdb subcommands: ELF build ids, the files
+ * drdb ships. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,49 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drdb-stub.h"
 #include "fe.h"
-
-int fe_rank_list(const char *s, int max, int **out, int *n)
-{
-    int cap = 16, *v = malloc((size_t)cap * sizeof *v);
-    *n = 0;
-    *out = NULL;
-    if (!v || !*s)
-        goto bad;
-    while (*s) {
-        char *end;
-        long a = strtol(s, &end, 10), b;
-        if (end == s || a < 0 || (max >= 0 && a >= max))
-            goto bad;
-        b = a;
-        if (*end == '-') {
-            const char *p = end + 1;
-            b = strtol(p, &end, 10);
-            if (end == p || b < a || (max >= 0 && b >= max))
-                goto bad;
-        }
-        if (*end == ',' && end[1])
-            end++;
-        else if (*end)
-            goto bad;
-        for (long r = a; r <= b; r++) {
-            if (*n == cap) {
-                int *nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-                if (!nv)
-                    goto bad;
-                v = nv;
-            }
-            v[(*n)++] = (int)r;
-        }
-        s = end;
-    }
-    *out = v;
-    return 0;
-bad:
-    free(v);
-    *n = 0;
-    return -1;
-}
 
 int fe_build_id(const char *path, char *hex, size_t len)
 {
@@ -127,12 +87,12 @@ int fe_find_beside(const char *env, const char *const *rel, int nrel,
 
 int fe_find_stub(char *out, size_t len)
 {
-    static const char *const rel[] = {"../replayer/libmpich.so.12",
-                                      "../lib/drdb/libmpich.so.12"};
+    static const char *const rel[] = {"../replayer/" DRDB_STUB_LIB,
+                                      "../lib/drdb/" DRDB_STUB_LIB};
     char lib[PATH_MAX];
-    const char *env = getenv("DRDB_REPLAY_LIB_DIR");
+    const char *env = getenv(DRDB_ENV_REPLAY_LIB_DIR);
     if (env && *env) {
-        snprintf(lib, sizeof lib, "%s/libmpich.so.12", env);
+        snprintf(lib, sizeof lib, "%s/" DRDB_STUB_LIB, env);
         if (access(lib, R_OK) != 0 || !realpath(env, out))
             return -1;
         return 0;

@@ -5,6 +5,8 @@
  * default visibility, never inlined, never stripped: GDB (and the drdb
  * console) read and write the variables and set breakpoints on the hook
  * functions by name. THESE NAMES AND MEANINGS ARE STABLE: never rename one.
+ * (drdb-stub.h spells them as strings for the front end's GDB commands,
+ * with the environment and exit statuses of a replay.)
  *
  * Events are numbered from 0 in log order (the record index of the rank's
  * log; a compressed run of identical polls is one event).

@@ -58,9 +58,11 @@ static void rpl_ckpt_init(void)
     static int done;
     if (done++)
         return;
-    const char *on = getenv("DRDB_CKPT"), *iv = getenv("DRDB_CKPT_INTERVAL"),
-               *ev = getenv("DRDB_CKPT_EVERY"), *list = getenv("DRDB_CKPT_EVENTS"),
-               *dir = getenv("DRDB_CKPT_DIR");
+    const char *on = getenv(DRDB_ENV_CKPT),
+               *iv = getenv(DRDB_ENV_CKPT_INTERVAL),
+               *ev = getenv(DRDB_ENV_CKPT_EVERY),
+               *list = getenv(DRDB_ENV_CKPT_EVENTS),
+               *dir = getenv(DRDB_ENV_CKPT_DIR);
     if (on && (!strcmp(on, "0") || !strcmp(on, "off")))
         return;
     if (!on && !iv && !ev && !list && !dir)

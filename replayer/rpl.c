@@ -94,12 +94,12 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
     if (where[0])
         fprintf(stderr, "drdb-replay: called from %s\n", where);
     /* drdb replay reads the report back to name the source line. */
-    const char *rep = getenv("DRDB_REPLAY_REPORT");
+    const char *rep = getenv(DRDB_ENV_REPLAY_REPORT);
     if (rep && *rep) {
         int fd = open(rep, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (fd >= 0) {
-            dprintf(fd, "status %d\nmessage %s\ncaller %s\n", code,
-                    drdb_divergence_msg, where);
+            dprintf(fd, DRDB_REPORT_STATUS "%d\n" DRDB_REPORT_MESSAGE "%s\n"
+                    DRDB_REPORT_CALLER "%s\n", code, drdb_divergence_msg, where);
             close(fd);
         }
     }
@@ -111,8 +111,8 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
 static void rpl_open(void)
 {
     char err[512], path[PATH_MAX];
-    const char *dir = getenv("DRDB_REPLAY_DIR");
-    const char *rank = getenv("DRDB_REPLAY_RANK");
+    const char *dir = getenv(DRDB_ENV_REPLAY_DIR);
+    const char *rank = getenv(DRDB_ENV_REPLAY_RANK);
     opened = 1;
     if (!dir || !*dir || !rank || !*rank)
         rpl_fail(NULL, RPL_EXIT_SETUP,

@@ -30,15 +30,16 @@
 #include "buf.h"
 #include "codec.h"
 #include "drdb-hooks.h"
+#include "drdb-stub.h"
 #include "drdb_mpi_protos.h"
 #include "log.h"
 #include "rpl-type.h"
 
-/* Exit statuses of a replay the stub stops. */
+/* Exit statuses of a replay the stub stops (drdb-stub.h). */
 enum {
-    RPL_EXIT_DIVERGED = 97, /* the program's call differs from the log */
-    RPL_EXIT_LOG_END = 98,  /* the log ends (the recorded rank stopped) */
-    RPL_EXIT_SETUP = 99,    /* no log, unreadable log, unsupported call */
+    RPL_EXIT_DIVERGED = DRDB_EXIT_DIVERGED,
+    RPL_EXIT_LOG_END = DRDB_EXIT_LOG_END,
+    RPL_EXIT_SETUP = DRDB_EXIT_SETUP,
 };
 
 /* The call being replayed. */

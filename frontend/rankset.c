@@ -1,10 +1,10 @@
-/* Rank sets: parsing ("0-3,8", names, @all, operators) and printing. */
+/* Rank sets: the bitmap, printing ("0-3,8") and the one grammar. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "con.h"
+#include "rankset.h"
 
 int rs_init(struct rankset *s, int n)
 {
@@ -74,10 +74,12 @@ char *rs_format(const struct rankset *s, char *buf, size_t len)
  *   set  := term ( op term )*        evaluated left to right
  *   op   := ','  union   |  '&'  intersection  |  '!'  difference
  *   term := N | N-M | NAME | '(' set ')'
- * NAME: all, stopped, running, exited, diverged, lost, or a defset name.
+ * NAME: whatever the caller's resolver knows (the console: all, stopped,
+ * running, exited, diverged, lost, or a defset name).
  */
 struct parser {
-    struct con *c;
+    rs_names_fn *names;
+    void *ud;
     const char *s, *p;
     const char **err;
 };
@@ -138,7 +140,7 @@ static int parse_term(struct parser *ps, struct rankset *out)
         }
         memcpy(name, p, len);
         name[len] = '\0';
-        if (con_named_set(ps->c, name, out) < 0) {
+        if (!ps->names || ps->names(ps->ud, name, out) < 0) {
             *ps->err = "unknown set name (see 'info sets')";
             return -1;
         }
@@ -176,8 +178,8 @@ static int parse_set(struct parser *ps, struct rankset *out)
     return 0;
 }
 
-int rs_parse(struct con *c, const char *text, size_t len, struct rankset *out,
-             int *err_at, const char **err)
+int rs_parse(const char *text, size_t len, struct rankset *out,
+             rs_names_fn *names, void *ud, int *err_at, const char **err)
 {
     char *s = strndup(text, len);
     if (!s) {
@@ -186,7 +188,7 @@ int rs_parse(struct con *c, const char *text, size_t len, struct rankset *out,
         return -1;
     }
     const char *why = NULL;
-    struct parser ps = {c, s, s, &why};
+    struct parser ps = {names, ud, s, s, &why};
     int rc = parse_set(&ps, out);
     if (rc == 0 && *ps.p) {
         why = "unexpected character (operators: ',' union, '&' intersection, "

@@ -1,0 +1,504 @@
+/*
+ * MPI event commands: goto, next-event, prev-event, until-call (running
+ * ranks to events through the stub), events, event, match, queues (the
+ * logs, through the event index), goto-send, goto-collective (following a
+ * message or a collective to its partners).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "con.h"
+#include "drdb-stub.h"
+#include "ev.h"
+#include "fe.h"
+
+/* The name of rank R's event N, from its log ("?" if unknown). */
+static const char *event_name(struct con *c, int r, uint64_t n)
+{
+    char path[4200], err[256];
+    struct log_rank lr;
+    struct log_event ev;
+    const char *name = "?";
+    log_rank_path(path, sizeof path, c->dir, r);
+    if (log_rank_open(&lr, path, err, sizeof err) < 0)
+        return name;
+    if (log_rank_event(&lr, n, &ev, err, sizeof err) == 0)
+        name = log_func_name(ev.fn);
+    log_rank_release(&lr);
+    return name;
+}
+
+/* Runs each rank of SET to just before its event TARGET[rank]: forward
+ * through the stub's stop-at-event hook, backward from the nearest
+ * checkpoint, else by re-running the rank from the start of its log
+ * (replay is deterministic). */
+static int goto_events(struct con *c, const struct rankset *set,
+                       const uint64_t *target)
+{
+    struct rankset back, fwd;
+    int rc = 0;
+    rs_init(&back, c->nranks);
+    rs_init(&fwd, c->nranks);
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        if (target[r] >= c->nevents[r]) {
+            fprintf(stderr, "drdb: rank %d has %llu events (0-%llu): no event "
+                    "%llu\n", r, (unsigned long long)c->nevents[r],
+                    (unsigned long long)(c->nevents[r] ? c->nevents[r] - 1
+                                                       : 0),
+                    (unsigned long long)target[r]);
+            rc = -1;
+            continue;
+        }
+        int ok = 0;
+        long long cur = c->ranks[r].state == CON_EXITED
+                            ? (long long)c->nevents[r]
+                            : con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+        if (c->ranks[r].state == CON_EXITED || !ok)
+            ok = 0;
+        if (!ok || (uint64_t)cur > target[r] ||
+            ((uint64_t)cur == target[r] && !c->ranks[r].at_event &&
+             c->ranks[r].state != CON_STOPPED))
+            rs_add(&back, r);
+        else if ((uint64_t)cur == target[r] && c->ranks[r].at_event)
+            continue; /* already there */
+        rs_add(&fwd, r);
+    }
+    /* The nearest checkpoint at or before the target, when it is ahead of
+     * where the rank can start from (back: the start; forward: here). */
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r) || target[r] >= c->nevents[r])
+            continue;
+        int ok;
+        long long cur = rs_has(&back, r) ? -1
+                        : c->ranks[r].state == CON_STOPPED
+                            ? con_eval_int(c, r, DRDB_SYM_EVENT, &ok)
+                            : -1;
+        int rolled = con_ckpt_nearest(c, r, target[r], cur);
+        if (rolled == 1) {
+            rs_del(&back, r);
+            rs_add(&fwd, r);
+            long long now = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+            if (ok && (uint64_t)now == target[r] && c->ranks[r].at_event)
+                rs_del(&fwd, r);
+        }
+    }
+    if (rs_count(&back)) {
+        char buf[256];
+        printf("[%s] re-running from the start of the log\n",
+               rs_format(&back, buf, sizeof buf));
+        con_drop(c, &back);
+        if (con_replay(c, &back) < 0)
+            rc = -1;
+    }
+    for (int round = 0; rs_count(&fwd) && round < 1000; round++) {
+        for (int r = 0; r < c->nranks; r++) {
+            if (!rs_has(&fwd, r))
+                continue;
+            struct con_rank *k = &c->ranks[r];
+            if (k->state != CON_STOPPED) {
+                rs_del(&fwd, r);
+                continue;
+            }
+            con_stub_stop_at(c, r, target[r]);
+            k->reason[0] = '\0';
+            k->at_event = 0;
+            k->state = CON_RUNNING;
+            if (mi_gdb_send(k->gdb, "-exec-continue", 0, NULL, NULL) < 0)
+                k->state = CON_LOST;
+        }
+        if (con_wait(c, &fwd, 1) < 0)
+            rc = -1;
+        /* A user breakpoint on the way: go on to the event. */
+        for (int r = 0; r < c->nranks; r++) {
+            struct con_rank *k = &c->ranks[r];
+            if (!rs_has(&fwd, r))
+                continue;
+            if (k->at_event || k->state != CON_STOPPED)
+                rs_del(&fwd, r);
+        }
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED)
+            continue;
+        con_stub_no_stop(c, r);
+        int ok;
+        if (con_eval_int(c, r, DRDB_SYM_EVENT, &ok) != (long long)target[r])
+            continue;
+        con_select_user_frame(c, k);
+        snprintf(k->reason, sizeof k->reason, "before event %llu (%s)",
+                 (unsigned long long)target[r], event_name(c, r, target[r]));
+    }
+    con_print_where(c, set);
+    rs_release(&back);
+    rs_release(&fwd);
+    return rc;
+}
+
+/* Every rank of SET to event N. */
+static int goto_one(struct con *c, const struct rankset *set, uint64_t n)
+{
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    if (!t)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        t[r] = n;
+    int rc = goto_events(c, set, t);
+    free(t);
+    return rc;
+}
+
+static int cmd_goto(struct con *c, struct con_args *a)
+{
+    uint64_t n;
+    if (fe_parse_u64(a->text, &n) < 0) {
+        fprintf(stderr, "drdb: goto N: which event number?\n");
+        return -1;
+    }
+    return goto_one(c, &a->set, n);
+}
+
+/* next-event / prev-event: each rank K events on from where it is. */
+static int step_events(struct con *c, struct con_args *a, int dir)
+{
+    long long k = 1;
+    if (*a->text && fe_parse_int(a->text, 0, LLONG_MAX, &k) < 0) {
+        fprintf(stderr, "drdb: %s [K]: how many events?\n",
+                dir > 0 ? "next-event" : "prev-event");
+        return -1;
+    }
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    if (!t)
+        return -1;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(&a->set, r))
+            continue;
+        int ok;
+        long long cur = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+        long long want = cur + dir * k;
+        t[r] = want < 0 ? 0 : (uint64_t)want;
+    }
+    int rc = goto_events(c, &a->set, t);
+    free(t);
+    return rc;
+}
+
+static int cmd_next_event(struct con *c, struct con_args *a)
+{
+    return step_events(c, a, 1);
+}
+
+static int cmd_prev_event(struct con *c, struct con_args *a)
+{
+    return step_events(c, a, -1);
+}
+
+/* until-call NAME: each rank to its next call of NAME, found in its log. */
+static int cmd_until_call(struct con *c, struct con_args *a)
+{
+    const struct log_func_desc *d = *a->text ? log_func_by_name(a->text)
+                                             : NULL;
+    int ok, rc = 0;
+    if (!d) {
+        fprintf(stderr, "drdb: until-call MPI_FUNCTION: '%s' is not an MPI "
+                "function ('drdb functions' lists them)\n", a->text);
+        return -1;
+    }
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    struct rankset found;
+    if (!t || rs_init(&found, c->nranks) < 0) {
+        free(t);
+        return -1;
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(&a->set, r))
+            continue;
+        long long cur = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+        /* From the next event when already stopped before one. */
+        uint64_t from = (uint64_t)cur + (c->ranks[r].at_event ? 1 : 0);
+        char path[4200], err[256];
+        struct log_rank lr;
+        log_rank_path(path, sizeof path, c->dir, r);
+        if (log_rank_open(&lr, path, err, sizeof err) < 0)
+            continue;
+        for (uint64_t n = from; n < lr.nevents; n++) {
+            struct log_event ev;
+            if (log_rank_event(&lr, n, &ev, err, sizeof err) == 0 &&
+                ev.fn == d->id) {
+                t[r] = n;
+                rs_add(&found, r);
+                break;
+            }
+        }
+        log_rank_release(&lr);
+        if (!rs_has(&found, r))
+            printf("[%d] no more calls of %s in the log\n", r, d->name);
+    }
+    if (rs_count(&found))
+        rc = goto_events(c, &found, t);
+    else
+        rc = -1;
+    rs_release(&found);
+    free(t);
+    return rc;
+}
+
+/* ---- the logs: events, one event, matches, queues ------------------------ */
+
+/* events [--from N] [--count K] [--call NAME] [--peer P] [--tag T] */
+static int cmd_events(struct con *c, struct con_args *a)
+{
+    static const char *const opts[] = {"--from", "--count", "--peer",
+                                       "--tag", "--call"};
+    long long v[4] = {-1, 20, LLONG_MIN, LLONG_MIN};
+    const struct log_func_desc *call = NULL;
+    for (int i = 0; i < 5; i++) {
+        const char *val = con_args_opt(a, opts[i]);
+        if (!val ||
+            (i < 4 ? fe_parse_int(val, i < 2 ? 0 : LLONG_MIN, LLONG_MAX,
+                                  &v[i]) == 0
+                   : (call = log_func_by_name(val)) != NULL))
+            continue;
+        fprintf(stderr, "drdb: events [--from N] [--count K] [--call "
+                "NAME] [--peer P] [--tag T]: bad '%s %s'\n", opts[i], val);
+        return -1;
+    }
+    if (*a->text) {
+        fprintf(stderr, "drdb: events [--from N] [--count K] [--call "
+                "NAME] [--peer P] [--tag T]: bad '%s'\n", a->text);
+        return -1;
+    }
+    long long from = v[0], count = v[1], peer = v[2], tag = v[3];
+    struct ev_run *x = con_events(c);
+    if (!x)
+        return -1;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(&a->set, r) || !x->ranks[r].present)
+            continue;
+        long long cur = con_current_event(c, r);
+        /* Around the current event by default. */
+        uint64_t n = from >= 0          ? (uint64_t)from
+                     : cur > count / 2 ? (uint64_t)(cur - count / 2)
+                                       : 0;
+        long long shown = 0;
+        printf("rank %d (%llu events)%s\n", r,
+               (unsigned long long)c->nevents[r],
+               cur >= 0 ? "" : " (not stopped: no position)");
+        for (; n < c->nevents[r] && shown < count; n++) {
+            struct log_event ev;
+            struct fe_event_info in;
+            char err[256];
+            if (ev_event(x, r, n, &ev, err, sizeof err) < 0)
+                break;
+            fe_event_brief(&ev, &in);
+            if (call && ev.fn != call->id)
+                continue;
+            if (peer != LLONG_MIN && (!in.has_peer || in.peer != peer))
+                continue;
+            if (tag != LLONG_MIN && (!in.has_tag || in.tag != tag))
+                continue;
+            printf("%s %7llu  %-22s", (long long)n == cur ? "=>" : "  ",
+                   (unsigned long long)n, log_func_name(ev.fn));
+            if (in.has_peer)
+                printf(" peer %lld", (long long)in.peer);
+            if (in.has_tag)
+                printf(" tag %lld", (long long)in.tag);
+            if (in.has_count)
+                printf(" count %lld", (long long)in.count);
+            if (in.bytes)
+                printf(" %llu bytes", (unsigned long long)in.bytes);
+            putchar('\n');
+            shown++;
+        }
+    }
+    return 0;
+}
+
+/* event R:N [--raw] / match R:N: the event index prints it. */
+static int print_event(struct con *c, struct con_args *a, int match)
+{
+    struct ev_run *x = con_events(c);
+    int r, rc;
+    uint64_t n;
+    char err[512];
+    if (!x || con_args_event(c, a, a->text, &r, &n) < 0)
+        return -1;
+    if (match)
+        rc = ev_print_match(x, stdout, r, n, err, sizeof err) != 0;
+    else
+        rc = ev_print_event(x, stdout, r, n, con_args_opt(a, "--raw") != NULL,
+                            err, sizeof err) < 0;
+    if (rc) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_event(struct con *c, struct con_args *a)
+{
+    return print_event(c, a, 0);
+}
+
+static int cmd_match(struct con *c, struct con_args *a)
+{
+    return print_event(c, a, 1);
+}
+
+static int cmd_queues(struct con *c, struct con_args *a)
+{
+    struct ev_run *x = con_events(c);
+    char err[512];
+    if (!x)
+        return -1;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(&a->set, r))
+            continue;
+        long long cur = con_current_event(c, r);
+        if (cur < 0) {
+            fprintf(stderr, "drdb: rank %d is not stopped: no position\n", r);
+            continue;
+        }
+        if (ev_print_queues(x, stdout, r, (uint64_t)cur, err, sizeof err) < 0)
+            fprintf(stderr, "drdb: %s\n", err);
+    }
+    return 0;
+}
+
+/* ---- following a message or a collective --------------------------------- */
+
+/* The last message rank R received before where it stands: 0 with its
+ * event in *N, or -1 after an error. */
+static int last_receive(struct con *c, struct ev_run *x, int r, uint64_t *n)
+{
+    struct ev_ref refs[256];
+    char err[512];
+    long long cur = con_current_event(c, r);
+    *n = EV_NONE;
+    for (long long e = cur - 1; e >= 0 && *n == EV_NONE; e--) {
+        int k = ev_partners(x, r, (uint64_t)e, refs, 256, err, sizeof err);
+        for (int i = 0; i < k && i < 256; i++)
+            if (refs[i].kind == EV_K_SEND)
+                *n = (uint64_t)e;
+    }
+    if (*n == EV_NONE) {
+        fprintf(stderr, "drdb: rank %d received no message before its "
+                "position\n", r);
+        return -1;
+    }
+    printf("[%d] its last receive: event %llu\n", r, (unsigned long long)*n);
+    return 0;
+}
+
+/* goto-send R:N / goto-collective R:N: the partners, replayed if needed,
+ * run to their calls. KIND: EV_K_SEND or EV_K_COLL. */
+static int goto_partners(struct con *c, struct con_args *a, int kind)
+{
+    struct ev_run *x = con_events(c);
+    struct rankset todo, start;
+    struct ev_ref refs[256];
+    char err[512], buf[256];
+    int r, rc;
+    uint64_t n;
+    if (!x)
+        return -1;
+    if (!*a->text && kind == EV_K_SEND && rs_count(&a->set) == 1) {
+        /* No event given: the last message the rank received. */
+        r = rs_first(&a->set);
+        if (last_receive(c, x, r, &n) < 0)
+            return -1;
+    } else if (con_args_event(c, a, a->text, &r, &n) < 0) {
+        return -1;
+    }
+    int np = ev_partners(x, r, n, refs, 256, err, sizeof err);
+    if (np < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    rs_init(&todo, c->nranks);
+    for (int i = 0; t && i < np && i < 256; i++) {
+        if (refs[i].kind != kind)
+            continue;
+        /* goto-collective: the members being replayed; goto-send: the
+         * sender, started if it is not replayed yet. */
+        if (kind == EV_K_COLL && !c->ranks[refs[i].rank].gdb)
+            continue;
+        rs_add(&todo, refs[i].rank);
+        t[refs[i].rank] = refs[i].event;
+    }
+    if (!rs_count(&todo)) {
+        fprintf(stderr, "drdb: rank %d's event %llu has no %s%s\n", r,
+                (unsigned long long)n,
+                kind == EV_K_SEND ? "matching send" : "replayed member",
+                kind == EV_K_SEND ? " (not a receive, or it matched none: "
+                                    "'match' tells)" : "");
+        rs_release(&todo);
+        free(t);
+        return -1;
+    }
+    rs_init(&start, c->nranks);
+    for (int q = 0; q < c->nranks; q++)
+        if (rs_has(&todo, q) && !c->ranks[q].gdb)
+            rs_add(&start, q);
+    if (rs_count(&start)) {
+        printf("[%s] starting the replay\n", rs_format(&start, buf,
+                                                         sizeof buf));
+        con_replay(c, &start);
+    }
+    rc = goto_events(c, &todo, t);
+    rs_release(&todo);
+    rs_release(&start);
+    free(t);
+    return rc;
+}
+
+static int cmd_goto_send(struct con *c, struct con_args *a)
+{
+    return goto_partners(c, a, EV_K_SEND);
+}
+
+static int cmd_goto_collective(struct con *c, struct con_args *a)
+{
+    return goto_partners(c, a, EV_K_COLL);
+}
+
+const struct con_cmd con_cmds_events[] = {
+    {"event", NULL, "event RANK:N [--raw]",
+     "one MPI event in full: arguments, times, status, data", 0, "--raw",
+     cmd_event},
+    {"events", NULL, "events [--from N] [--count K] [--call F] [--peer P]",
+     "the MPI events of the set's ranks, the current one marked =>", 0,
+     "--from= --count= --peer= --tag= --call=", cmd_events},
+    {"goto-collective", NULL, "goto-collective RANK:N",
+     "every replayed member to the same instance of a collective", 0, NULL,
+     cmd_goto_collective},
+    {"goto-send", NULL, "goto-send [RANK:N]",
+     "run the sender (started if needed) to the send a receive matched "
+     "(no event: @R's last receive)", 0, NULL, cmd_goto_send},
+    {"goto", NULL, "goto N",
+     "run to just before MPI event N (from the nearest checkpoint, or the "
+     "start)",
+     CON_NEEDS_RANKS, NULL, cmd_goto},
+    {"match", NULL, "match RANK:N",
+     "the partners of an event: the send of a receive, a collective's "
+     "members", 0, NULL, cmd_match},
+    {"next-event", "ne", "next-event [K]",
+     "run to just before the K-th next MPI event (default 1)",
+     CON_NEEDS_RANKS, NULL, cmd_next_event},
+    {"prev-event", "pe", "prev-event [K]",
+     "back to just before the K-th previous MPI event (default 1)",
+     CON_NEEDS_RANKS, NULL, cmd_prev_event},
+    {"queues", NULL, "queues",
+     "at each rank's position: messages sent to it not yet received, its "
+     "pending requests", 0, NULL, cmd_queues},
+    {"until-call", NULL, "until-call MPI_FUNCTION",
+     "run to just before the next call of an MPI function",
+     CON_NEEDS_RANKS, NULL, cmd_until_call},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+};

@@ -1,0 +1,242 @@
+/*
+ * Session commands: status, replay, drop, focus, defset, expand, quit, set.
+ * (help and source are the dispatcher's, con-cmd.c.)
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "con.h"
+#include "drdb-stub.h"
+
+static int cmd_status(struct con *c, struct con_args *a)
+{
+    const struct rankset *set = &a->set;
+    printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || (!k->gdb && k->state == CON_OFF &&
+                                rs_count(set) > 16))
+            continue;
+        char ev[64] = "-";
+        const char *fn = "";
+        if (k->gdb && (k->state == CON_STOPPED || k->state == CON_DIVERGED)) {
+            struct mi_reply rep;
+            long long e = -1, f = 0;
+            if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression "
+                                 DRDB_SYM_EVENT, &rep, 5000) == 0)
+                mi_get_int(rep.record, "value", &e);
+            mi_reply_release(&rep);
+            if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression "
+                                 DRDB_SYM_CURRENT_FN, &rep, 5000) == 0)
+                mi_get_int(rep.record, "value", &f);
+            mi_reply_release(&rep);
+            if (e >= 0)
+                snprintf(ev, sizeof ev, "%lld/%llu", e,
+                         (unsigned long long)c->nevents[r]);
+            fn = f > 0 ? log_func_name((int)f) : "";
+        } else {
+            snprintf(ev, sizeof ev, "-/%llu",
+                     (unsigned long long)c->nevents[r]);
+        }
+        printf("%-5d %-9s %-22s %s%s%s%s%s\n", r, con_state_name(k->state),
+               ev, k->state == CON_STOPPED || k->state == CON_DIVERGED
+                       ? k->where
+                       : k->reason,
+               *fn ? " in " : "", fn,
+               k->state == CON_STOPPED && k->reason[0] ? ", " : "",
+               k->state == CON_STOPPED ? k->reason : "");
+        char sh[256];
+        con_shadow_status(c, r, sh, sizeof sh);
+        if (sh[0])
+            printf("      %s\n", sh);
+    }
+    fflush(stdout);
+    return 0;
+}
+
+static int cmd_replay(struct con *c, struct con_args *a)
+{
+    struct rankset s;
+    if (con_args_set(c, a, a->text, &s) < 0)
+        return -1;
+    int rc = con_replay(c, &s);
+    con_print_where(c, &s);
+    rs_release(&s);
+    return rc;
+}
+
+static int cmd_drop(struct con *c, struct con_args *a)
+{
+    struct rankset s;
+    if (con_args_set(c, a, a->text, &s) < 0)
+        return -1;
+    con_drop(c, &s);
+    rs_release(&s);
+    return 0;
+}
+
+static int cmd_focus(struct con *c, struct con_args *a)
+{
+    char buf[256];
+    if (*a->text) {
+        struct rankset t;
+        if (con_args_set(c, a, a->text, &t) < 0)
+            return -1;
+        rs_copy(&c->focus, &t);
+        rs_release(&t);
+    }
+    printf("focus: %s\n", rs_format(&c->focus, buf, sizeof buf));
+    return 0;
+}
+
+static int cmd_defset(struct con *c, struct con_args *a)
+{
+    char name[65];
+    const char *def;
+    con_args_word(a, name, sizeof name, &def);
+    if (!*name || strlen(name) >= 64 || !*def ||
+        !(isalpha((unsigned char)name[0]) || name[0] == '_')) {
+        fprintf(stderr, "drdb: defset NAME SET, e.g. defset bad 3,7\n");
+        return -1;
+    }
+    struct rankset t;
+    if (rs_init(&t, c->nranks) < 0)
+        return -1;
+    if (con_named_set(c, name, &t) == 0) {
+        int builtin = 1;
+        for (int i = 0; i < c->nsets; i++)
+            builtin &= strcmp(c->sets[i].name, name) != 0;
+        if (builtin) {
+            fprintf(stderr, "drdb: '%s' is a built-in set\n", name);
+            rs_release(&t);
+            return -1;
+        }
+    }
+    rs_release(&t);
+    if (con_args_set(c, a, def, &t) < 0)
+        return -1;
+    int rc = con_define_set(c, name, &t);
+    rs_release(&t);
+    return rc;
+}
+
+/* expand [RANKSET]: each rank's own answer behind the last merged one. */
+static int cmd_expand(struct con *c, struct con_args *a)
+{
+    struct rankset only;
+    if (con_args_set(c, a, a->text, &only) < 0)
+        return -1;
+    if (!c->nlast)
+        printf("nothing to expand: no merged answer yet\n");
+    for (int i = 0; i < c->nlast; i++)
+        if (c->last[i].text && (!*a->text || rs_has(&only, c->last[i].rank)))
+            printf("[%d] %s\n", c->last[i].rank, c->last[i].text);
+    rs_release(&only);
+    return 0;
+}
+
+static int cmd_quit(struct con *c, struct con_args *a)
+{
+    (void)a;
+    c->quit = 1;
+    return 0;
+}
+
+static int set_usage(void)
+{
+    fprintf(stderr, "drdb: set var EXPR = VALUE | merge on|off | prefix on|off"
+            " | timing on|off | groups N | width N | timeout MS"
+            " | checkpoint-interval S|off | checkpoint-every N|off\n");
+    return -1;
+}
+
+/* set width N: every rank that can take it. */
+static int set_width(struct con *c, long long n)
+{
+    char cli[64];
+    struct rankset all;
+    snprintf(cli, sizeof cli, "set width %lld", n);
+    rs_init(&all, c->nranks);
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST &&
+            c->ranks[r].state != CON_RUNNING)
+            rs_add(&all, r);
+    int rc = rs_count(&all) ? con_passthrough(c, &all, cli) : 0;
+    rs_release(&all);
+    return rc;
+}
+
+static int cmd_set(struct con *c, struct con_args *a)
+{
+    char w[64];
+    const char *val;
+    long long n;
+    con_args_word(a, w, sizeof w, &val);
+    if (!*val)
+        return set_usage();
+    if (strcmp(w, "var") == 0 || strcmp(w, "variable") == 0) {
+        if (!rs_count(&a->set)) {
+            fprintf(stderr, "drdb: set var: no stopped rank\n");
+            return -1;
+        }
+        char cli[4096];
+        snprintf(cli, sizeof cli, "set %s", a->text);
+        return con_passthrough(c, &a->set, cli);
+    }
+    /* the session's on|off settings */
+    int *sw = strcmp(w, "merge") == 0    ? &c->merge
+              : strcmp(w, "prefix") == 0 ? &c->prefix
+              : strcmp(w, "timing") == 0 ? &c->timing
+                                         : NULL;
+    if (sw) {
+        if (fe_parse_onoff(val, sw) < 0) {
+            fprintf(stderr, "drdb: set %s on|off\n", w);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(w, "groups") == 0 || strcmp(w, "width") == 0 ||
+        strcmp(w, "timeout") == 0) {
+        if (fe_parse_int(val, 0, INT_MAX, &n) < 0) {
+            fprintf(stderr, "drdb: set %s %s: a number\n", w,
+                    strcmp(w, "timeout") == 0 ? "MS" : "N");
+            return -1;
+        }
+        if (strcmp(w, "width") == 0)
+            return set_width(c, n);
+        *(strcmp(w, "groups") == 0 ? &c->max_groups : &c->timeout_ms) = (int)n;
+        return 0;
+    }
+    if (strcmp(w, "checkpoint-interval") == 0 ||
+        strcmp(w, "checkpoint-every") == 0)
+        return con_ckpt_set(c, w, val);
+    return set_usage();
+}
+
+const struct con_cmd con_cmds_session[] = {
+    {"defset", NULL, "defset NAME SET", "name a rank set (then @NAME)", 0,
+     NULL, cmd_defset},
+    {"drop", NULL, "drop [@SET]", "end the replay of the ranks of the set",
+     0, NULL, cmd_drop},
+    {"expand", NULL, "expand [SET]",
+     "each rank's own answer behind the last merged one", 0, NULL,
+     cmd_expand},
+    {"focus", NULL, "focus [SET]",
+     "the ranks later commands go to (the prompt shows it)", 0, NULL,
+     cmd_focus},
+    {"quit", "q", "quit", "end the session (and every replay)", 0, NULL,
+     cmd_quit},
+    {"replay", NULL, "replay [@SET]",
+     "start the replay of the ranks of the set, stopped at main", 0, NULL,
+     cmd_replay},
+    {"set", NULL, "set var X = V | merge|prefix on|off | groups N | ...",
+     "assign a variable, or a session option", 0, NULL, cmd_set},
+    {"status", NULL, "status",
+     "each rank: state, event number of total, current MPI call, where", 0,
+     NULL, cmd_status},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+};

@@ -1,0 +1,382 @@
+/*
+ * The console's poll loop: one poll() over every rank's GDB and its
+ * program's terminal, GDB's asynchronous records (a rank runs, stops,
+ * exits), the program output printed at the end of each round, waiting for
+ * ranks to answer or stop, Ctrl-C, and ranks lost with their GDB.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "con.h"
+#include "drdb-stub.h"
+#include "grow.h"
+
+volatile sig_atomic_t con_sigint;
+
+void con_out_begin(struct con *c)
+{
+    if (c->out_begin)
+        c->out_begin();
+}
+
+void con_out_end(struct con *c)
+{
+    fflush(stdout);
+    if (c->out_end)
+        c->out_end();
+}
+
+/*
+ * Program output: the lines that arrive in one round of the poll loop are
+ * printed together at its end, identical lines of several ranks collapsed
+ * into one tagged with their set ("[0-3] iteration 7"); each rank's own
+ * lines keep their order.
+ */
+static void out_add(struct con *c, struct con_rank *k, const char *text,
+                    size_t len)
+{
+    if (arr_grow(&c->out, &c->cap_out, (size_t)c->nout + 1,
+                 sizeof *c->out) < 0)
+        return;
+    struct con_out_line *l = &c->out[c->nout];
+    l->rank = k->rank;
+    l->text = strndup(text, len);
+    l->occ = 0;
+    for (int i = 0; l->text && i < c->nout; i++)
+        if (c->out[i].rank == k->rank && strcmp(c->out[i].text, l->text) == 0)
+            l->occ++;
+    if (l->text)
+        c->nout++;
+}
+
+static void out_flush(struct con *c)
+{
+    struct con_out_line *out = c->out;
+    struct rankset s;
+    char buf[512];
+    if (!c->nout || rs_init(&s, c->nranks) < 0)
+        return;
+    con_out_begin(c);
+    for (int i = 0; i < c->nout; i++) {
+        if (!out[i].text)
+            continue;
+        rs_clear(&s);
+        rs_add(&s, out[i].rank);
+        for (int j = i + 1; j < c->nout; j++)
+            if (out[j].text && out[j].occ == out[i].occ &&
+                strcmp(out[j].text, out[i].text) == 0 &&
+                !rs_has(&s, out[j].rank)) {
+                rs_add(&s, out[j].rank);
+                free(out[j].text);
+                out[j].text = NULL;
+            }
+        if (c->prefix)
+            printf("[%s] ", rs_format(&s, buf, sizeof buf));
+        printf("%s\n", out[i].text);
+        free(out[i].text);
+        out[i].text = NULL;
+    }
+    c->nout = 0;
+    rs_release(&s);
+    con_out_end(c);
+}
+
+/* Takes rank R's complete output lines (printed by out_flush). */
+static void pty_drain(struct con *c, struct con_rank *k)
+{
+    int fd = k->gdb ? mi_gdb_pty_fd(k->gdb) : -1;
+    if (fd < 0)
+        return;
+    for (;;) {
+        ssize_t n = read(fd, k->outbuf + k->outlen,
+                         sizeof k->outbuf - 1 - k->outlen);
+        if (n <= 0)
+            break;
+        k->outlen += (size_t)n;
+        char *start = k->outbuf, *nl;
+        while ((nl = memchr(start, '\n', k->outlen -
+                                             (size_t)(start - k->outbuf)))) {
+            size_t len = (size_t)(nl - start);
+            if (len && start[len - 1] == '\r')
+                len--;
+            out_add(c, k, start, len);
+            start = nl + 1;
+        }
+        size_t rest = k->outlen - (size_t)(start - k->outbuf);
+        memmove(k->outbuf, start, rest);
+        k->outlen = rest;
+        if (k->outlen == sizeof k->outbuf - 1) { /* a very long line */
+            out_add(c, k, k->outbuf, k->outlen);
+            k->outlen = 0;
+        }
+    }
+}
+
+/* ---- GDB events ---------------------------------------------------------- */
+
+static void set_where(struct con_rank *k, const struct mi_record *rec)
+{
+    const char *func = mi_get_str(rec, "frame.func");
+    const char *file = mi_get_str(rec, "frame.file");
+    const char *line = mi_get_str(rec, "frame.line");
+    if (file && line)
+        snprintf(k->where, sizeof k->where, "%s () at %s:%s",
+                 func ? func : "??", file, line);
+    else
+        snprintf(k->where, sizeof k->where, "%s ()", func ? func : "??");
+}
+
+void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
+{
+    struct con_rank *k = ud;
+    (void)g;
+    if (rec->kind != MI_RECORD_EXEC)
+        return;
+    if (strcmp(rec->klass, "running") == 0) {
+        k->state = CON_RUNNING;
+        return;
+    }
+    if (strcmp(rec->klass, "stopped") != 0)
+        return;
+    k->changed = 1;
+    const char *reason = mi_get_str(rec, "reason");
+    reason = reason ? reason : "";
+    if (strncmp(reason, "exited", 6) == 0) {
+        /* GDB prints the exit code in octal ("01"). */
+        const char *s = mi_get_str(rec, "exit-code");
+        k->exit_code = s ? (int)strtol(s, NULL, 8) : 0;
+        k->state = CON_EXITED;
+        snprintf(k->reason, sizeof k->reason, "exited with status %d",
+                 k->exit_code);
+        k->where[0] = '\0';
+        return;
+    }
+    if (strcmp(reason, "signal-received") == 0 &&
+        mi_get_str(rec, "signal-name") &&
+        strcmp(mi_get_str(rec, "signal-name"), "SIGINT") != 0 &&
+        strcmp(mi_get_str(rec, "signal-name"), "0") != 0)
+        snprintf(k->reason, sizeof k->reason, "signal %s",
+                 mi_get_str(rec, "signal-name"));
+    else
+        snprintf(k->reason, sizeof k->reason, "%s", reason);
+    set_where(k, rec);
+    const char *func = mi_get_str(rec, "frame.func");
+    k->state = func && strcmp(func, DRDB_SYM_DIVERGENCE_HOOK) == 0
+                   ? CON_DIVERGED
+                   : CON_STOPPED;
+    k->at_event = func && strcmp(func, DRDB_SYM_STOP_HOOK) == 0;
+    if (func && strcmp(func, DRDB_SYM_CKPT_SEGV_HOOK) == 0)
+        snprintf(k->reason, sizeof k->reason, "signal SIGSEGV");
+    const char *sc = mi_get_str(rec, "syscall-name");
+    if (strcmp(reason, "syscall-entry") == 0 && sc &&
+        strcmp(sc, "exit_group") == 0)
+        snprintf(k->reason, sizeof k->reason, "about to exit (its "
+                 "checkpoints can still be restored; continue ends it)");
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+static int busy(const struct con_rank *k, int want_stop)
+{
+    if (!k->gdb || k->state == CON_LOST)
+        return 0;
+    if (mi_gdb_pending(k->gdb))
+        return 1;
+    return want_stop && (k->state == CON_RUNNING || k->state == CON_STARTING);
+}
+
+static void lose(struct con *c, struct con_rank *k, const char *why)
+{
+    pty_drain(c, k);
+    out_flush(c);
+    k->state = CON_LOST;
+    snprintf(k->reason, sizeof k->reason, "%s", why);
+    con_out_begin(c);
+    fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go on\n",
+            k->rank, k->reason);
+    con_out_end(c);
+}
+
+/* One round of the loop: polls every GDB and program output (and EXTRA if
+ * >= 0) for up to WAIT_MS, processes what came. 1 when EXTRA is readable. */
+static int poll_round(struct con *c, int extra, int wait_ms)
+{
+    size_t cap = (size_t)c->nranks * (MI_GDB_MAX_POLLFDS + 1) + 1;
+    struct pollfd *fds = malloc(cap * sizeof *fds);
+    int *owner = malloc(cap * sizeof *owner), n = 0, ready = 0;
+    if (!fds || !owner) {
+        free(fds);
+        free(owner);
+        return 0;
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!k->gdb || k->state == CON_LOST)
+            continue;
+        int m = mi_gdb_pollfds(k->gdb, fds + n, MI_GDB_MAX_POLLFDS);
+        for (int i = 0; i < m; i++)
+            owner[n + i] = r;
+        n += m;
+        if (mi_gdb_pty_fd(k->gdb) >= 0) {
+            fds[n] = (struct pollfd){mi_gdb_pty_fd(k->gdb), POLLIN, 0};
+            owner[n++] = -1 - r;
+        }
+    }
+    if (extra >= 0) {
+        fds[n] = (struct pollfd){extra, POLLIN, 0};
+        owner[n++] = INT32_MIN;
+    }
+    if (poll(fds, (nfds_t)n, wait_ms) < 0) {
+        free(fds);
+        free(owner);
+        return 0;
+    }
+    /* Each GDB processes its own entries (they are contiguous). */
+    for (int i = 0; i < n;) {
+        if (owner[i] == INT32_MIN) {
+            ready = fds[i].revents != 0;
+            i++;
+            continue;
+        }
+        if (owner[i] < 0) {
+            if (fds[i].revents)
+                pty_drain(c, &c->ranks[-1 - owner[i]]);
+            i++;
+            continue;
+        }
+        int r = owner[i], j = i;
+        while (j < n && owner[j] == r)
+            j++;
+        struct con_rank *k = &c->ranks[r];
+        if (mi_gdb_process(k->gdb, fds + i, j - i) == MI_EEXITED &&
+            k->state != CON_LOST) {
+            char why[300];
+            snprintf(why, sizeof why, "its GDB exited (%s)",
+                     mi_gdb_error(k->gdb));
+            lose(c, k, why);
+        }
+        i = j;
+    }
+    out_flush(c);
+    free(fds);
+    free(owner);
+    return ready;
+}
+
+int con_idle(struct con *c, int fd, int timeout_ms)
+{
+    int ready = poll_round(c, fd, timeout_ms);
+    /* Ranks that stopped in the background ("continue &"): say where. */
+    struct rankset s;
+    if (rs_init(&s, c->nranks) < 0)
+        return ready;
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].changed) {
+            c->ranks[r].changed = 0;
+            rs_add(&s, r);
+        }
+    for (int r = 0; rs_count(&s) && r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(&s, r))
+            continue;
+        con_out_begin(c);
+        printf("[%d] %s: %s%s%s\n", r, con_state_name(k->state),
+               k->state == CON_EXITED ? "" : k->where,
+               k->state == CON_EXITED || !k->reason[0] ? "" : ", ",
+               k->reason);
+        con_out_end(c);
+    }
+    rs_release(&s);
+    return ready;
+}
+
+int con_wait(struct con *c, const struct rankset *set, int want_stop)
+{
+    /* The command reports where its ranks stop. */
+    for (int r = 0; want_stop && r < c->nranks; r++)
+        if (rs_has(set, r))
+            c->ranks[r].changed = 0;
+    int64_t deadline = c->timeout_ms > 0 ? mi_now_ms() + c->timeout_ms : -1;
+    for (;;) {
+        int any = 0;
+        for (int r = 0; r < c->nranks && !any; r++)
+            any = rs_has(set, r) && busy(&c->ranks[r], want_stop);
+        if (!any)
+            break;
+        if (con_sigint) {
+            /* Ctrl-C: pause the running ranks (never drdb itself). */
+            con_sigint = 0;
+            for (int r = 0; r < c->nranks; r++)
+                if (rs_has(set, r) && c->ranks[r].state == CON_RUNNING)
+                    mi_gdb_interrupt(c->ranks[r].gdb);
+        }
+        int wait = 200;
+        if (deadline >= 0) {
+            int64_t left = deadline - mi_now_ms();
+            if (left <= 0) {
+                /* A GDB that does not answer is hung: its rank is lost. A
+                 * program that runs on is left running. */
+                for (int r = 0; r < c->nranks; r++) {
+                    struct con_rank *k = &c->ranks[r];
+                    if (rs_has(set, r) && k->gdb && k->state != CON_LOST &&
+                        mi_gdb_pending(k->gdb)) {
+                        char why[128];
+                        snprintf(why, sizeof why, "its GDB did not answer "
+                                 "within %d ms", c->timeout_ms);
+                        lose(c, k, why);
+                        mi_gdb_free(k->gdb);
+                        k->gdb = NULL;
+                    }
+                }
+                return -1;
+            }
+            if (left < wait)
+                wait = (int)left;
+        }
+        poll_round(c, -1, wait);
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (k->gdb)
+            pty_drain(c, k);
+        if (want_stop && rs_has(set, r))
+            k->changed = 0;
+        if (k->hung && k->gdb) {
+            /* Lost to a timeout inside a reply: end its GDB now. */
+            fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go "
+                    "on\n", r, k->reason);
+            mi_gdb_free(k->gdb);
+            k->gdb = NULL;
+            k->hung = 0;
+        }
+    }
+    out_flush(c);
+    return 0;
+}
+
+/* ---- GDB commands -------------------------------------------------------- */
+
+char *con_mi_arg(const char *op, const char *arg)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_op(&mc, op);
+    if (arg && *arg)
+        mi_cmd_arg(&mc, arg);
+    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
+    mi_cmd_release(&mc);
+    return s;
+}
+
+void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
+{
+    struct con_rank *k = ud;
+    (void)g;
+    if (r->status != 0 && k->state == CON_RUNNING) {
+        k->state = CON_STOPPED;
+        snprintf(k->reason, sizeof k->reason, "%s",
+                 r->message ? r->message : mi_strerror(r->status));
+    }
+}

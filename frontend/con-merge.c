@@ -1,0 +1,281 @@
+/*
+ * Merged output: one answer per rank, identical answers printed once and
+ * tagged with their rank set ("[0-6,8] x = 5"), many distinct answers cut
+ * to the largest groups (`expand` shows each rank's), the command's results
+ * as JSON in batch --json mode; sending one GDB command to a set of ranks
+ * and merging the replies; where each rank stands.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "con.h"
+
+static int cmp_group(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return y[1] - x[1]; /* larger groups first */
+}
+
+/* Keeps a copy of ANS for `expand`. */
+static void keep_last(struct con *c, const struct con_answer *ans, int n)
+{
+    for (int i = 0; i < c->nlast; i++)
+        free(c->last[i].text);
+    free(c->last);
+    c->nlast = 0;
+    c->last = calloc((size_t)n + 1, sizeof *c->last);
+    if (!c->last)
+        return;
+    for (int i = 0; i < n; i++) {
+        c->last[i].rank = ans[i].rank;
+        c->last[i].text = ans[i].text ? strdup(ans[i].text) : NULL;
+    }
+    c->nlast = n;
+}
+
+void con_print_merged(struct con *c, struct con_answer *ans, int n)
+{
+    /* group[i]: the group of answer i; groups[g] = {first answer, size} */
+    int *group = calloc((size_t)n + 1, sizeof *group), ng = 0;
+    int(*groups)[2] = calloc((size_t)n + 1, sizeof *groups);
+    int(*order)[2] = calloc((size_t)n + 1, sizeof *order);
+    struct rankset s;
+    char buf[512];
+    if (!group || !groups || !order || rs_init(&s, c->nranks) < 0) {
+        free(group);
+        free(groups);
+        free(order);
+        return;
+    }
+    keep_last(c, ans, n);
+    for (int i = 0; i < n; i++) {
+        if (!ans[i].text)
+            continue;
+        group[i] = -1;
+        for (int g = 0; c->merge && g < ng; g++)
+            if (strcmp(ans[groups[g][0]].text, ans[i].text) == 0) {
+                group[i] = g;
+                groups[g][1]++;
+                break;
+            }
+        if (group[i] < 0) {
+            group[i] = ng;
+            groups[ng][0] = i;
+            groups[ng][1] = 1;
+            ng++;
+        }
+    }
+    for (int g = 0; g < ng; g++) {
+        order[g][0] = g;
+        order[g][1] = groups[g][1];
+    }
+    qsort(order, (size_t)ng, sizeof *order, cmp_group);
+    /* Many distinct answers: the largest groups, then counts only. */
+    int shown = ng > c->max_groups && c->max_groups > 0 && !c->json_f
+                    ? 3 : ng;
+    for (int o = 0; o < ng; o++) {
+        int g = order[o][0];
+        rs_clear(&s);
+        for (int i = 0; i < n; i++)
+            if (ans[i].text && group[i] == g)
+                rs_add(&s, ans[i].rank);
+        const char *text = ans[groups[g][0]].text;
+        rs_format(&s, buf, sizeof buf);
+        if (c->json_f) {
+            fprintf(c->json_f, "%s{\"ranks\": \"%s\", \"text\": ",
+                    o ? ", " : "", buf);
+            con_json_str(c->json_f, text);
+            fputc('}', c->json_f);
+        } else if (o < shown) {
+            /* A multi-line answer: the tag on its own line. */
+            if (strchr(text, '\n'))
+                printf("[%s]\n%s\n", buf, text);
+            else
+                printf("[%s] %s\n", buf, text);
+        }
+    }
+    if (shown < ng) {
+        int rest = 0;
+        for (int o = shown; o < ng; o++)
+            rest += order[o][1];
+        printf("... and %d more distinct answers from %d ranks ('expand' "
+               "shows each rank's)\n", ng - shown, rest);
+    }
+    fflush(stdout);
+    rs_release(&s);
+    free(order);
+    free(group);
+    free(groups);
+}
+
+void con_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch == '\t')
+            fputs("\\t", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+
+/* ---- one command to every rank of a set ---------------------------------- */
+
+struct slot {
+    struct con_answer *ans;
+    con_formatter *fmt;
+    const char *arg;
+    int failed;
+    struct con_rank *k;
+};
+
+static char *fmt_error(const struct mi_reply *r)
+{
+    char *t = NULL;
+    if (asprintf(&t, "error: %s", r->message ? r->message
+                                               : mi_strerror(r->status)) < 0)
+        return NULL;
+    return t;
+}
+
+static void on_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
+{
+    struct slot *sl = ud;
+    (void)g;
+    if (r->status == MI_ETIMEDOUT && sl->k) {
+        /* A GDB that does not answer in time is hung: its rank is lost
+         * (its GDB is ended once the callback is over). */
+        sl->k->state = CON_LOST;
+        sl->k->hung = 1;
+        snprintf(sl->k->reason, sizeof sl->k->reason,
+                 "its GDB did not answer '%s' in time", r->command);
+    }
+    if (r->status != 0) {
+        sl->failed = 1;
+        sl->ans->text = fmt_error(r);
+        return;
+    }
+    sl->ans->text = sl->fmt ? sl->fmt(r, sl->arg) : NULL;
+}
+
+int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
+                   con_formatter *fmt, const char *arg)
+{
+    int n = rs_count(set), i = 0, failed = 0;
+    struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
+    struct slot *slots = calloc((size_t)n + 1, sizeof *slots);
+    if (!ans || !slots) {
+        free(ans);
+        free(slots);
+        return -1;
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        ans[i].rank = r;
+        slots[i] = (struct slot){&ans[i], fmt, arg, 0, &c->ranks[r]};
+        struct con_rank *k = &c->ranks[r];
+        if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING) {
+            asprintf(&ans[i].text, "error: %s", k->gdb ? con_state_name(k->state)
+                                                       : "not replayed");
+            slots[i].failed = 1;
+            i++;
+            continue;
+        }
+        if (mi_gdb_send(c->ranks[r].gdb, mi, c->timeout_ms, on_reply,
+                        &slots[i]) < 0) {
+            slots[i].failed = 1;
+            ans[i].text = strdup("error: its GDB is gone");
+        }
+        i++;
+    }
+    if (con_wait(c, set, 0) < 0)
+        fprintf(stderr, "drdb: timed out after %d ms\n", c->timeout_ms);
+    for (int k = 0; k < n; k++)
+        if (!slots[k].failed && !ans[k].text && fmt) {
+            ans[k].text = strdup("error: no answer (timed out)");
+            slots[k].failed = 1;
+        }
+    con_print_merged(c, ans, n);
+    for (int k = 0; k < n; k++) {
+        failed |= slots[k].failed;
+        free(ans[k].text);
+    }
+    free(ans);
+    free(slots);
+    return failed ? -1 : 0;
+}
+
+static char *fmt_console(const struct mi_reply *r, const char *arg)
+{
+    (void)arg;
+    size_t len = r->console_len;
+    while (len && (r->console[len - 1] == '\n'))
+        len--;
+    return len ? strndup(r->console, len) : strdup("(no output)");
+}
+
+static char *mi_console(const char *cli)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, cli);
+    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
+    mi_cmd_release(&mc);
+    return s;
+}
+
+int con_passthrough(struct con *c, const struct rankset *set,
+                    const char *cli)
+{
+    char *mi = mi_console(cli);
+    int rc = mi ? con_run_merged(c, set, mi, fmt_console, NULL) : -1;
+    free(mi);
+    return rc;
+}
+
+/* ---- where the ranks are ------------------------------------------------- */
+
+void con_print_where(struct con *c, const struct rankset *set)
+{
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && c->ranks[r].state == CON_DIVERGED &&
+            strncmp(c->ranks[r].reason, "rank ", 5) != 0) {
+            /* Stopped at the offending call: the program's frame. */
+            con_stub_divergence(&c->ranks[r]);
+            con_select_user_frame(c, &c->ranks[r]);
+        }
+    int n = rs_count(set), i = 0;
+    struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
+    if (!ans)
+        return;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        struct con_rank *k = &c->ranks[r];
+        ans[i].rank = r;
+        if (k->state == CON_DIVERGED)
+            asprintf(&ans[i].text, "diverged at %s: %s", k->where,
+                     k->reason);
+        else if (k->state == CON_STOPPED)
+            asprintf(&ans[i].text, "%s%s%s", k->where,
+                     k->reason[0] ? ", " : "", k->reason);
+        else
+            asprintf(&ans[i].text, "%s%s%s", con_state_name(k->state),
+                     k->reason[0] ? ": " : "", k->reason);
+        i++;
+    }
+    con_print_merged(c, ans, n);
+    for (int k = 0; k < n; k++)
+        free(ans[k].text);
+    free(ans);
+}

@@ -1,0 +1,245 @@
+/*
+ * Starting and ending ranks: a rank's GDB, set up to run the recorded
+ * program with the replay stub (the launcher's environment and command,
+ * breakpoints on the stub's hooks), run to main; and dropping it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ckpt.h"
+#include "con.h"
+#include "drdb-stub.h"
+#include "launch.h"
+
+/* A reply nobody reads: a failure marks the rank. */
+static void on_setup_reply(struct mi_gdb *g, const struct mi_reply *r,
+                           void *ud)
+{
+    struct con_rank *k = ud;
+    (void)g;
+    if (r->status != 0 && k->state == CON_STARTING) {
+        snprintf(k->reason, sizeof k->reason, "%s: %s", r->command,
+                 r->message ? r->message : mi_strerror(r->status));
+        k->state = CON_LOST;
+    }
+}
+
+static void send_setup(struct con_rank *k, const char *cmd)
+{
+    if (mi_gdb_send(k->gdb, cmd, 0, on_setup_reply, k) < 0) {
+        k->state = CON_LOST;
+        snprintf(k->reason, sizeof k->reason, "its GDB is gone");
+    }
+}
+
+/* A GDB CLI command, as setup. */
+static void send_cli(struct con_rank *k, const char *cli)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, cli);
+    if (mi_cmd_str(&mc))
+        send_setup(k, mi_cmd_str(&mc));
+    mi_cmd_release(&mc);
+}
+
+/* "-OP ARG", as setup. */
+static void send_op(struct con_rank *k, const char *op, const char *arg)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_op(&mc, op);
+    mi_cmd_arg(&mc, arg);
+    if (mi_cmd_str(&mc))
+        send_setup(k, mi_cmd_str(&mc));
+    mi_cmd_release(&mc);
+}
+
+/* GDB's index cache ($XDG_CACHE_HOME/drdb/gdb-index): the ranks' GDBs read
+ * the same executable and libraries; with the index of the first, the
+ * others load their symbols much faster. "" when it cannot be made. */
+static const char *index_cache(struct con *c)
+{
+    char *dir = c->gdb_index;
+    if (c->gdb_index_done)
+        return dir;
+    c->gdb_index_done = 1;
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        snprintf(dir, sizeof c->gdb_index, "%s/drdb/gdb-index", xdg);
+    else if (home && *home)
+        snprintf(dir, sizeof c->gdb_index, "%s/.cache/drdb/gdb-index", home);
+    else
+        return dir;
+    for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+        *p = '\0';
+        mkdir(dir, 0700);
+        *p = '/';
+    }
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+        dir[0] = '\0';
+    return dir;
+}
+
+/* Will the checkpoint library track writes with SIGSEGV (whose traffic
+ * GDB must let pass)? */
+static int mprotect_backend(void)
+{
+    const char *b = getenv(DRDB_ENV_CKPT_BACKEND);
+    char why[256];
+    if (b && *b)
+        return strcmp(b, "mprotect") == 0;
+    return !ckpt_uffd_available(why, sizeof why);
+}
+
+/* Queues everything that takes rank K from a fresh GDB to main. */
+static void setup_rank(struct con *c, struct con_rank *k)
+{
+    char cli[8400];
+    const char *cache = index_cache(c);
+    if (cache[0]) {
+        snprintf(cli, sizeof cli, "set index-cache directory %s", cache);
+        send_cli(k, cli);
+        send_setup(k, "-gdb-set index-cache enabled on");
+    }
+    send_op(k, "-file-exec-and-symbols", c->exe);
+    int plain;
+    char *args = launch_gdb_args(c->args, &plain);
+    if (!args)
+        return;
+    if (plain)
+        send_setup(k, "-gdb-set startup-with-shell off");
+    send_cli(k, args);
+    free(args);
+    if (c->cwd[0] && launch_dir_ok(c->cwd))
+        send_op(k, "-environment-cd", c->cwd);
+    /* The replay's environment (over GDB's own), with the checkpoint
+     * library started in the stub (the breakpoints on its hooks come with
+     * the first checkpoint command, con-ckpt.c). */
+    struct launch_env env;
+    launch_env_init(&env);
+    if (launch_env_replay(&env, c->stub, c->dir, k->rank, 0) < 0 ||
+        launch_env_ckpt(&env, c->ckpt_interval, c->ckpt_every) < 0) {
+        launch_env_release(&env);
+        k->state = CON_LOST;
+        snprintf(k->reason, sizeof k->reason, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < env.n; i++) {
+        snprintf(cli, sizeof cli, "set environment %s", env.v[i]);
+        send_cli(k, cli);
+    }
+    launch_env_release(&env);
+    send_setup(k, "-break-insert -t main");
+    send_setup(k, "-break-insert -f " DRDB_SYM_DIVERGENCE_HOOK);
+    /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
+    send_setup(k, "-break-insert -f " DRDB_SYM_STOP_HOOK);
+    /* with checkpoints, the rank stops before it exits (con-ckpt.c) */
+    if (c->ckpt_every > 0 || c->ckpt_interval > 0)
+        send_cli(k, "catch syscall exit_group");
+    if (mprotect_backend()) {
+        send_cli(k, "handle SIGSEGV nostop noprint pass");
+        send_setup(k, "-break-insert -f " DRDB_SYM_CKPT_SEGV_HOOK);
+    }
+    send_setup(k, "-exec-run");
+}
+
+int con_replay(struct con *c, const struct rankset *set)
+{
+    int todo = 0, started = 0, failed = 0;
+    int64_t t0 = mi_now_ms();
+    struct rankset now;
+    if (rs_init(&now, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && !c->ranks[r].gdb)
+            todo++;
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || k->gdb)
+            continue;
+        /* The first rank alone first: its GDB fills the index cache that
+         * the others' then use. */
+        if (started == 1 && todo > 4)
+            con_wait(c, &now, 1);
+        char path[PATH_MAX + 32], msg[256];
+        log_rank_path(path, sizeof path, c->dir, r);
+        if (access(path, R_OK) != 0) {
+            fprintf(stderr, "drdb: rank %d was not recorded: no %s\n", r,
+                    path);
+            failed++;
+            continue;
+        }
+        struct mi_gdb_options opt = {0};
+        opt.on_async = con_on_async;
+        opt.ud = k;
+        if (mi_gdb_start(&k->gdb, &opt, msg, sizeof msg) < 0) {
+            fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", r, msg);
+            k->gdb = NULL;
+            failed++;
+            continue;
+        }
+        k->state = CON_STARTING;
+        k->hung = 0;
+        k->reason[0] = k->where[0] = '\0';
+        k->outlen = 0;
+        setup_rank(c, k);
+        rs_add(&now, r);
+        started++;
+        if (todo >= 16 && (started % 16 == 0 || started == todo))
+            fprintf(stderr, "drdb: started %d of %d ranks\n", started, todo);
+    }
+    if (rs_count(&now)) {
+        if (todo >= 16)
+            fprintf(stderr, "drdb: running %d ranks to main\n",
+                    rs_count(&now));
+        if (con_wait(c, &now, 1) < 0)
+            fprintf(stderr, "drdb: some ranks did not reach main in time\n");
+        if (todo >= 16 || c->timing)
+            fprintf(stderr, "drdb: %d ranks started in %.2f s\n",
+                    rs_count(&now), (double)(mi_now_ms() - t0) / 1000);
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(&now, r) || k->state == CON_STOPPED)
+            continue;
+        fprintf(stderr, "drdb: rank %d did not reach main: %s%s%s\n", r,
+                con_state_name(k->state), k->reason[0] ? ": " : "",
+                k->reason);
+        failed++;
+    }
+    rs_release(&now);
+    return failed ? -1 : 0;
+}
+
+void con_drop(struct con *c, const struct rankset *set)
+{
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || !k->gdb)
+            continue;
+        mi_gdb_free(k->gdb);
+        k->gdb = NULL;
+        con_ckpt_forget(k);
+        k->state = CON_OFF;
+        k->where[0] = k->reason[0] = '\0';
+    }
+}
+
+int con_rank_ensure(struct con *c, int r)
+{
+    struct con_rank *k = &c->ranks[r];
+    if (k->gdb && k->state != CON_EXITED && k->state != CON_OFF)
+        return 0;
+    struct rankset one;
+    rs_init(&one, c->nranks);
+    rs_add(&one, r);
+    con_drop(c, &one);
+    int rc = con_replay(c, &one);
+    rs_release(&one);
+    return rc;
+}

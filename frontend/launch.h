@@ -1,0 +1,90 @@
+/*
+ * launch.h - the one launcher: what a replayed rank is started with.
+ *
+ * A replay is the recorded program run with the replay stub (the stub
+ * protocol: replayer/drdb-stub.h) first in its library path and preloaded,
+ * told which run and rank to answer from, and with the checkpoint settings
+ * of the session. drdb starts one three ways, all from here:
+ *
+ *   - `drdb replay`: a child process (launch_env_apply() before exec);
+ *   - the console: a program under GDB (each setting of the environment as
+ *     GDB's `set environment`, the arguments as its `set args`);
+ *   - the console's shadow: a detached copy of a replay running under GDB
+ *     (launch_proc_read() of the process, launch_shadow()).
+ *
+ * An environment here is a list of "NAME=VALUE" strings: the settings to
+ * apply over the caller's environment, or (a launch_proc's) a whole one.
+ * Errors: -1, out of memory or an unreadable process.
+ */
+#ifndef DRDB_LAUNCH_H
+#define DRDB_LAUNCH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct launch_env {
+    char **v;        /* "NAME=VALUE", malloc'd, NULL-terminated */
+    size_t n, cap;
+};
+
+void launch_env_init(struct launch_env *e);
+void launch_env_release(struct launch_env *e);
+/* NAME=VALUE, in place of NAME's setting if E has one, else at the end. */
+int launch_env_set(struct launch_env *e, const char *name, const char *value);
+/* Removes NAME's setting(s). */
+void launch_env_unset(struct launch_env *e, const char *name);
+
+/* The settings a replay of rank RANK of run DIR needs over the caller's
+ * environment, with the stub in STUB_DIR: DRDB_REPLAY_DIR,
+ * DRDB_REPLAY_RANK, the stub first in LD_LIBRARY_PATH, and preloaded (a
+ * program whose DT_RPATH names MPICH's directory still gets the stub).
+ * KEEP_PRELOAD: the caller's LD_PRELOAD after the stub (`drdb replay`);
+ * else the stub alone (the console's GDB path, as it always was). */
+int launch_env_replay(struct launch_env *e, const char *stub_dir,
+                      const char *dir, int rank, int keep_preload);
+/* The checkpoint library started in the stub (DRDB_CKPT: the caller's, or
+ * "on"), automatic checkpoints every INTERVAL seconds (> 0) and every
+ * EVERY events (> 0). */
+int launch_env_ckpt(struct launch_env *e, double interval, long long every);
+/* Applies E's settings to this process's environment (a child, before it
+ * executes the program). */
+void launch_env_apply(const struct launch_env *e);
+
+/* The recorded arguments (0x1f-separated, argv[0] first; S is cut up) as
+ * a NULL-terminated vector (malloc'd; the strings are S's). */
+char **launch_split_argv(char *s);
+/* GDB's "set args ..." for the recorded ARGS (0x1f-separated, argv[0]
+ * first), malloc'd. Plain arguments go as they are and *PLAIN is set (no
+ * shell needs to start the program: one process less per rank); otherwise
+ * each is single-quoted for GDB's /bin/sh. */
+char *launch_gdb_args(const char *args, int *plain);
+/* Whether DIR exists here as a directory (a recorded working directory may
+ * not). */
+int launch_dir_ok(const char *dir);
+
+/* A running process as a shadow copies it: its executable, arguments,
+ * working directory and whole environment. */
+struct launch_proc {
+    char exe[4096], cwd[4096];
+    char **argv;             /* malloc'd, NULL-terminated */
+    struct launch_env env;   /* the whole environment */
+};
+int launch_proc_read(struct launch_proc *p, pid_t pid);
+void launch_proc_release(struct launch_proc *p);
+
+/* Starts P as a shadow: its own process group, with ASLR off (the layout
+ * of the process it copies), at a lower priority, on a terminal of its own
+ * (its stdio buffers as the original's does) whose output goes to the file
+ * OUT; its wait status is written to the file STATUS when it ends. The pid
+ * of the group's leader (a drain process), or -1 with errno. */
+pid_t launch_shadow(const struct launch_proc *p, const char *out,
+                    const char *status);
+/* Whether the shadow PID has ended: 1 with its status in *ST (from the
+ * file STATUS, else the drain's), 0 while it runs. */
+int launch_shadow_poll(pid_t pid, const char *status, int *st);
+/* Ends the shadow PID (its whole process group). */
+void launch_shadow_stop(pid_t pid);
+/* Removes the files of a shadow's directory DIR (not its subdirectories). */
+void launch_clear_dir(const char *dir);
+
+#endif
