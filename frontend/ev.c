@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "ev.h"
-#include "grow.h"
+#include "util.h"
 
 /* ---- what each function is ---------------------------------------------- */
 
@@ -559,8 +559,8 @@ static int cmp_group(const int32_t *a, int na, const int32_t *b, int nb)
 
 static int32_t pool_add(struct ev_index *ix, const int32_t *v, int n)
 {
-    if (arr_grow(&ix->pool, &ix->cappool, ix->npool + (size_t)n + 1,
-             sizeof *ix->pool) < 0) {
+    if (util_grow(&ix->pool, &ix->cappool, ix->npool + (size_t)n + 1,
+                  sizeof *ix->pool) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -610,7 +610,8 @@ static int32_t key_of(struct ev_index *ix, int inter, const int32_t *a,
                         0))
             return ix->keytab[i];
     }
-    if (arr_grow(&ix->keys, &ix->capkeys, ix->nkeys + 1, sizeof *ix->keys) < 0) {
+    if (util_grow(&ix->keys, &ix->capkeys, ix->nkeys + 1,
+                  sizeof *ix->keys) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -658,13 +659,13 @@ static int32_t comm_create(struct ev_index *ix, int rank, uint64_t event,
     if (inst < k->nids)
         return k->ids[inst];
     /* A new communicator (only the next instance can be new here). */
-    if (arr_grow(&k->ids, &k->capids, inst + 1, sizeof *k->ids) < 0 ||
-        arr_grow(&ix->comms, &ix->capcomms, ix->ncomms + 1, sizeof *ix->comms) <
-            0 ||
-        arr_grow(&ix->comm_aoff, &ix->capaoff, ix->ncomms + 1,
-             sizeof *ix->comm_aoff) < 0 ||
-        arr_grow(&ix->comm_boff, &ix->capboff, ix->ncomms + 1,
-             sizeof *ix->comm_boff) < 0) {
+    if (util_grow(&k->ids, &k->capids, inst + 1, sizeof *k->ids) < 0 ||
+        util_grow(&ix->comms, &ix->capcomms, ix->ncomms + 1,
+                  sizeof *ix->comms) < 0 ||
+        util_grow(&ix->comm_aoff, &ix->capaoff, ix->ncomms + 1,
+                  sizeof *ix->comm_aoff) < 0 ||
+        util_grow(&ix->comm_boff, &ix->capboff, ix->ncomms + 1,
+                  sizeof *ix->comm_boff) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -751,7 +752,8 @@ struct pass {
 static void add_ref(struct pass *p, uint64_t event, int role, int32_t i)
 {
     struct rank_ix *ri = &p->ix->r[p->rank];
-    if (arr_grow(&ri->refs, &ri->caprefs, ri->nrefs + 1, sizeof *ri->refs) < 0) {
+    if (util_grow(&ri->refs, &ri->caprefs, ri->nrefs + 1,
+                  sizeof *ri->refs) < 0) {
         p->ix->oom = 1;
         return;
     }
@@ -774,8 +776,8 @@ static void comm_bind(struct pass *p, uint64_t event, uint32_t h,
                       int32_t comm, int side)
 {
     struct rank_ix *ri = &p->ix->r[p->rank];
-    if (arr_grow(&ri->binds, &ri->capbinds, ri->nbinds + 1, sizeof *ri->binds) <
-            0 ||
+    if (util_grow(&ri->binds, &ri->capbinds, ri->nbinds + 1,
+                  sizeof *ri->binds) < 0 ||
         hmap_put(&p->comms, h, (int32_t)ri->nbinds) < 0) {
         p->ix->oom = 1;
         return;
@@ -786,7 +788,8 @@ static void comm_bind(struct pass *p, uint64_t event, uint32_t h,
 static int32_t new_msg(struct pass *p, uint64_t event, int fn, int send)
 {
     struct ev_index *ix = p->ix;
-    if (arr_grow(&ix->msgs, &ix->capmsgs, ix->nmsgs + 1, sizeof *ix->msgs) < 0) {
+    if (util_grow(&ix->msgs, &ix->capmsgs, ix->nmsgs + 1,
+                  sizeof *ix->msgs) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -878,7 +881,7 @@ static int32_t req_new(struct pass *p, uint32_t h, int type, uint64_t event)
     if (p->nfree)
         i = p->rq_free[--p->nfree];
     else {
-        if (arr_grow(&p->rq, &p->caprq, p->nrq + 1, sizeof *p->rq) < 0) {
+        if (util_grow(&p->rq, &p->caprq, p->nrq + 1, sizeof *p->rq) < 0) {
             p->ix->oom = 1;
             return -1;
         }
@@ -896,8 +899,8 @@ static int32_t req_new(struct pass *p, uint32_t h, int type, uint64_t event)
      * bits), which several completed requests share. */
     if (head && (h >> 30) != 1) {
         for (int32_t j = *head; j >= 0; j = p->rq[j].next) {
-            if (arr_grow(&p->rq_free, &p->capfree, p->nfree + 1,
-                     sizeof *p->rq_free) < 0) {
+            if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
+                          sizeof *p->rq_free) < 0) {
                 p->ix->oom = 1;
                 break;
             }
@@ -931,8 +934,8 @@ static void req_drop(struct pass *p, int32_t i)
                 p->rq[j].next = p->rq[i].next;
                 break;
             }
-    if (arr_grow(&p->rq_free, &p->capfree, p->nfree + 1, sizeof *p->rq_free) <
-        0) {
+    if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
+                  sizeof *p->rq_free) < 0) {
         p->ix->oom = 1;
         return;
     }
@@ -1179,16 +1182,16 @@ static int32_t coll_new(struct pass *p, const struct log_event *ev,
                         int32_t comm, uint32_t datatype, int nonblocking)
 {
     struct ev_index *ix = p->ix;
-    if (arr_grow(&ix->colls, &ix->capcolls, ix->ncolls + 1, sizeof *ix->colls) <
-        0) {
+    if (util_grow(&ix->colls, &ix->capcolls, ix->ncolls + 1,
+                  sizeof *ix->colls) < 0) {
         ix->oom = 1;
         return -1;
     }
     int32_t inst = -1;
     if (comm >= 0) {
         size_t old = p->capcount;
-        if (arr_grow(&p->coll_count, &p->capcount, (size_t)comm + 1,
-                 sizeof *p->coll_count) < 0) {
+        if (util_grow(&p->coll_count, &p->capcount, (size_t)comm + 1,
+                      sizeof *p->coll_count) < 0) {
             ix->oom = 1;
             return -1;
         }
@@ -1379,7 +1382,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
             break;
         }
         if (count > 0 &&
-            arr_grow(&p->sa, &p->capsa, p->nsa + 1, sizeof *p->sa) == 0)
+            util_grow(&p->sa, &p->capsa, p->nsa + 1, sizeof *p->sa) == 0)
             p->sa[p->nsa++] = (struct startall){n, count};
         break;
     }
@@ -1399,8 +1402,8 @@ static void one_event(struct pass *p, const struct log_event *ev)
         recv_status(p, m, side, st);
         m->flags |= EV_M_PROBED;
         add_ref(p, n, EV_PROBE, mi);
-        if (arr_grow(&p->probed, &p->capprobed, p->nprobed + 1,
-                 sizeof *p->probed) < 0) {
+        if (util_grow(&p->probed, &p->capprobed, p->nprobed + 1,
+                      sizeof *p->probed) < 0) {
             p->ix->oom = 1;
             break;
         }
@@ -1580,8 +1583,8 @@ static int32_t chan_of(struct ev_index *ix, int32_t comm, int32_t src,
     }
     if (!create)
         return -1;
-    if (arr_grow(&ix->chans, &ix->capchans, ix->nchans + 1, sizeof *ix->chans) <
-        0) {
+    if (util_grow(&ix->chans, &ix->capchans, ix->nchans + 1,
+                  sizeof *ix->chans) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -2039,7 +2042,7 @@ static int cmp_sender(const void *a, const void *b, void *arg)
 
 static int push(int32_t **v, size_t *n, size_t *cap, int32_t i)
 {
-    if (arr_grow(v, cap, *n + 1, sizeof **v) < 0)
+    if (util_grow(v, cap, *n + 1, sizeof **v) < 0)
         return -1;
     (*v)[(*n)++] = i;
     return 0;

@@ -303,9 +303,6 @@ static inline void log_put_status(struct log_rec *r, unsigned arg,
     log_put_bytes(r, tmp, (size_t)(body.p - tmp));
 }
 
-/* CRC-32C (Castagnoli). */
-uint32_t log_crc32c(uint32_t crc, const void *buf, size_t len);
-
 /* ---- reading ---------------------------------------------------------- */
 
 /* One rank's log, mapped read-only, with an index of its records. */

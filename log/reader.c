@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "log.h"
+#include "util.h"
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {
@@ -79,7 +80,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
                 (unsigned long long)off);
         return -1;
     }
-    if (log_crc32c(0, rec + 8, rsize - 8) != crc) {
+    if (util_crc32c(0, rec + 8, rsize - 8) != crc) {
         set_err(err, errlen, "checksum mismatch in the record at offset %llu",
                 (unsigned long long)off);
         return -1;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "rec.h"
-#include "htab.h"
+#include "util.h"
 
 void rec_open(void);
 void rec_close(void);
@@ -20,16 +20,17 @@ void rec_close(void);
  * each completion logs the buffer again.
  */
 _Static_assert(sizeof(struct rec_buf) == 56, "keep table entries small");
-static struct htab reqs = HTAB_INIT(struct rec_buf, req, MPI_REQUEST_NULL);
+static struct util_htab reqs =
+    UTIL_HTAB_INIT(struct rec_buf, req, MPI_REQUEST_NULL);
 
 static struct rec_buf *req_find(MPI_Request r)
 {
-    return htab_find(&reqs, r);
+    return util_htab_find(&reqs, r);
 }
 
 static void req_insert(const struct rec_buf *e)
 {
-    if (htab_put(&reqs, e) < 0) {
+    if (util_htab_put(&reqs, e) < 0) {
         fputs("drdb-record: out of memory for the request table\n", stderr);
         abort();
     }
@@ -117,7 +118,7 @@ static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
     if (e) {
         rec_put_buf(rec, arg, elem, e, bytes);
         if (!(e->flags & REC_PERSISTENT))
-            htab_remove(&reqs, e);
+            util_htab_remove(&reqs, e);
     }
 }
 
@@ -506,7 +507,7 @@ int MPI_Request_free(MPI_Request *request)
 {
     struct rec_buf *e = rec_on ? req_find(*request) : NULL;
     if (e)
-        htab_remove(&reqs, e);
+        util_htab_remove(&reqs, e);
     if (!rec_on)
         return PMPI_Request_free(request);
     MPI_Request before = *request;

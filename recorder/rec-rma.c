@@ -33,8 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "grow.h"
 #include "rec.h"
+#include "util.h"
 
 /* ---- the tables ---------------------------------------------------------- */
 
@@ -72,7 +72,7 @@ enum {
 /* Room for NEED elements in *PP (out of memory: abort). */
 static void need(void *pp, size_t *cap, size_t n, size_t esize)
 {
-    if (arr_grow(pp, cap, n, esize) < 0) {
+    if (util_grow(pp, cap, n, esize) < 0) {
         fputs("drdb-record: out of memory for the RMA window table\n",
               stderr);
         abort();

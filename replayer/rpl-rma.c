@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
 #include "rpl.h"
+#include "util.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 
@@ -60,7 +60,7 @@ static uint64_t next_result;
 /* Room for NEED elements in *PP (out of memory: the replay stops). */
 static void need(void *pp, size_t *cap, size_t n, size_t esize)
 {
-    if (arr_grow(pp, cap, n, esize) < 0)
+    if (util_grow(pp, cap, n, esize) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for RMA windows");
 }
 

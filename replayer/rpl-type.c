@@ -17,7 +17,7 @@
  *     MPICH builds them, so their bounds come out the same.
  * Pair types (MPI_DOUBLE_INT, ...) are static; builtins are synthesized
  * from the handle. Registered types live in a hash table keyed by handle
- * value (log/htab.h).
+ * value (util/util.h).
  *
  * Data moves block by block, all bytes of each block. Two deliberate
  * differences from MPICH's own MPI_Unpack: a short message is written up
@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "htab.h"
+#include "util.h"
 
 /* One contiguous run of bytes at OFF from the element's origin. */
 struct blk {
@@ -198,11 +198,12 @@ struct slot {
     struct rtype *t;
 };
 
-static struct htab reg = HTAB_INIT(struct slot, key, MPI_DATATYPE_NULL);
+static struct util_htab reg =
+    UTIL_HTAB_INIT(struct slot, key, MPI_DATATYPE_NULL);
 
 static struct rtype *reg_get(MPI_Datatype h)
 {
-    struct slot *s = htab_find(&reg, h);
+    struct slot *s = util_htab_find(&reg, h);
     return s ? s->t : NULL;
 }
 
@@ -219,13 +220,13 @@ static void type_destroy(struct rtype *t)
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)
 {
-    struct slot *s = htab_find(&reg, h), n = {h, t};
+    struct slot *s = util_htab_find(&reg, h), n = {h, t};
     if (s) {
         type_destroy(s->t);
         s->t = t;
         return 0;
     }
-    if (htab_put(&reg, &n) < 0) {
+    if (util_htab_put(&reg, &n) < 0) {
         type_destroy(t);
         return -ENOMEM;
     }
@@ -234,11 +235,11 @@ static int reg_put(MPI_Datatype h, struct rtype *t)
 
 static int reg_del(MPI_Datatype h)
 {
-    struct slot *s = htab_find(&reg, h);
+    struct slot *s = util_htab_find(&reg, h);
     if (!s)
         return -EINVAL;
     type_destroy(s->t);
-    htab_remove(&reg, s);
+    util_htab_remove(&reg, s);
     return 0;
 }
 

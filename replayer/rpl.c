@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "htab.h"
+#include "util.h"
 #include "rpl.h"
 
 /* ---- the debugger hooks (drdb-hooks.h) --------------------------------- */
@@ -665,17 +665,17 @@ static int fn_is_neighbor(int fn)
     return strstr(log_func_name(fn), "eighbor_") != NULL;
 }
 
-static struct htab reqs =
-    HTAB_INIT(struct req_entry, req, MPI_REQUEST_NULL);
+static struct util_htab reqs =
+    UTIL_HTAB_INIT(struct req_entry, req, MPI_REQUEST_NULL);
 
 static struct req_entry *req_find(MPI_Request r)
 {
-    return htab_find(&reqs, r);
+    return util_htab_find(&reqs, r);
 }
 
 static void req_put(const struct req_entry *e)
 {
-    if (htab_put(&reqs, e) < 0)
+    if (util_htab_put(&reqs, e) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
 }
 
@@ -741,5 +741,5 @@ void rpl_req_done(MPI_Request req, int force)
 {
     struct req_entry *e = req_find(req);
     if (e && (force || !e->persistent))
-        htab_remove(&reqs, e);
+        util_htab_remove(&reqs, e);
 }
