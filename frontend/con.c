@@ -17,6 +17,7 @@
 #include "con.h"
 #include "ev.h"
 #include "fe.h"
+#include "log-reader.h"
 
 const char *con_state_name(enum con_state s)
 {
@@ -56,7 +57,7 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
         char path[PATH_MAX + 32];
         struct log_rank lr;
         char e[200];
-        log_rank_path(path, sizeof path, c->dir, r);
+        log_path(path, sizeof path, c->dir, r);
         if (log_rank_open(&lr, path, e, sizeof e) == 0) {
             struct con_loginfo *li = &c->logs[r];
             c->nevents[r] = lr.nevents;
@@ -761,7 +762,7 @@ int con_replay(struct con *c, const struct rankset *set)
         if (started == 1 && todo > 4)
             con_wait(c, &now, 1);
         char path[PATH_MAX + 32], msg[256];
-        log_rank_path(path, sizeof path, c->dir, r);
+        log_path(path, sizeof path, c->dir, r);
         if (access(path, R_OK) != 0) {
             fprintf(stderr, "drdb: rank %d was not recorded: no %s\n", r,
                     path);

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "log.h"
+#include "log-reader.h"
 #include "mi.h"
 
 /* ---- rank sets (con-rankset.c) ------------------------------------------ */

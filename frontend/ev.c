@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "ev.h"
+#include "log-abi.h"
+#include "log-codec.h"
 #include "util.h"
 
 /* ---- what each function is ---------------------------------------------- */
@@ -431,7 +433,7 @@ int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
     for (int r = 0; r < x->world_size; r++) {
         char path[4200];
         struct ev_rank *rk = &x->ranks[r];
-        log_rank_path(path, sizeof path, dir, r);
+        log_path(path, sizeof path, dir, r);
         rk->log.fd = -1;
         if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
             rk->present = 1;
@@ -808,19 +810,13 @@ static int32_t new_msg(struct pass *p, uint64_t event, int fn, int send)
     return (int32_t)ix->nmsgs++;
 }
 
-/* Size of a builtin MPICH datatype (kept in the handle), 0 if derived. */
-static int64_t type_size(uint32_t t)
-{
-    return (t >> 24) == 0x4c ? (t >> 8) & 0xff : 0;
-}
-
 /* Sets a send's peer from its destination DEST on COMM (side SIDE). */
 static void send_peer(struct pass *p, struct ev_msg *m, int32_t comm,
                       int side, int32_t dest)
 {
     m->comm = comm;
     m->peer_local = dest;
-    int64_t sz = type_size(m->datatype);
+    int64_t sz = log_mpi_type_size(m->datatype);
     m->bytes = sz ? m->count * sz : -1;
     if (dest == EV_PROC_NULL)
         m->flags |= EV_M_PROC_NULL;
@@ -830,23 +826,23 @@ static void send_peer(struct pass *p, struct ev_msg *m, int32_t comm,
 
 /* Applies a receive's status ST (5 ints) on COMM (side SIDE). */
 static void recv_status(struct pass *p, struct ev_msg *m, int side,
-                        const int32_t st[5])
+                        const int32_t st[LOG_ST_N])
 {
     m->flags &= (uint16_t)~EV_M_NOSTATUS;
-    if (ev_status_cancelled(st)) {
+    if (log_status_cancelled(st)) {
         /* MPI leaves the rest of a cancelled receive's status alone. */
         m->flags |= EV_M_CANCELLED;
         return;
     }
     m->flags &= (uint16_t)~EV_M_UNKNOWN;
     m->peer = -1;
-    m->peer_local = st[2];
-    m->tag = st[3];
-    m->bytes = ev_status_bytes(st);
-    if (st[2] == EV_PROC_NULL)
+    m->peer_local = st[LOG_ST_SOURCE];
+    m->tag = st[LOG_ST_TAG];
+    m->bytes = log_status_bytes(st);
+    if (st[LOG_ST_SOURCE] == EV_PROC_NULL)
         m->flags |= EV_M_PROC_NULL;
-    else if (st[2] < 0 || st[3] < 0 ||
-             (m->peer = world_of(p->ix, m->comm, side, st[2])) < 0)
+    else if (st[LOG_ST_SOURCE] < 0 || st[LOG_ST_TAG] < 0 ||
+             (m->peer = world_of(p->ix, m->comm, side, st[LOG_ST_SOURCE])) < 0)
         m->flags |= EV_M_UNKNOWN;
 }
 
@@ -895,9 +891,9 @@ static int32_t req_new(struct pass *p, uint32_t h, int type, uint64_t event)
     q->event = q->last_done = event;
     int32_t *head = hmap_get(&p->reqs, h);
     /* A handle in use again means its former request is gone (a leaked or
-     * freed one), except MPICH's builtin handles (kind 01 in the top two
-     * bits), which several completed requests share. */
-    if (head && (h >> 30) != 1) {
+     * freed one), except MPICH's builtin handles, which several completed
+     * requests share. */
+    if (head && !DRDB_MPI_HANDLE_BUILTIN(h)) {
         for (int32_t j = *head; j >= 0; j = p->rq[j].next) {
             if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
                           sizeof *p->rq_free) < 0) {
@@ -965,7 +961,7 @@ static uint32_t out_handle(const struct log_event *ev, int arg)
 }
 
 /* The first STATUS field of EV into ST: 1, or 0 when none. */
-static int first_status(const struct log_event *ev, int32_t st[5])
+static int first_status(const struct log_event *ev, int32_t st[LOG_ST_N])
 {
     struct log_field f;
     size_t cur = 0;
@@ -1045,7 +1041,7 @@ static void msg_done(struct pass *p, int32_t mi, uint64_t event,
     m->done = event;
     m->done_elem = (uint32_t)elem;
     if (m->flags & EV_M_SEND) {
-        if (st && ev_status_cancelled(st))
+        if (st && log_status_cancelled(st))
             m->flags |= EV_M_CANCELLED;
     } else if (st) {
         recv_status(p, m, side, st);
@@ -1063,7 +1059,8 @@ static int32_t probed_take(struct pass *p, const int32_t *st)
     if (st)
         for (size_t j = 0; j < p->nprobed; j++) {
             const struct ev_msg *m = &p->ix->msgs[p->probed[j]];
-            if (m->peer_local == st[2] && m->tag == st[3]) {
+            if (m->peer_local == st[LOG_ST_SOURCE] &&
+                m->tag == st[LOG_ST_TAG]) {
                 k = j;
                 break;
             }
@@ -1115,8 +1112,9 @@ static void complete(struct pass *p, uint32_t h, uint64_t event,
         int32_t mi = -1;
         if (q->active) {
             mi = q->m0;
-        } else if (!(q->type == RQ_PRECV && st && st[2] == EV_ANY_SOURCE &&
-                     st[3] == EV_ANY_TAG)) {
+        } else if (!(q->type == RQ_PRECV && st &&
+                     st[LOG_ST_SOURCE] == EV_ANY_SOURCE &&
+                     st[LOG_ST_TAG] == EV_ANY_TAG)) {
             uint64_t sa = startall_take(p, q->last_done);
             if (sa != EV_NONE)
                 mi = instance_new(p, q, sa, LOG_FN_MPI_Startall);
@@ -1158,7 +1156,7 @@ static void completions(struct pass *p, const struct log_event *ev,
     size_t cur = 0;
     uint32_t h = 0;
     uint64_t elem = 0;
-    int32_t st[5];
+    int32_t st[LOG_ST_N];
     int have = 0, have_st = 0;
     while (log_event_field(ev, &cur, &f) == 1) {
         if (f.arg != arg)
@@ -1262,7 +1260,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
     uint64_t n = ev->index;
     int side = 0;
     int32_t comm = -1;
-    int32_t st[5];
+    int32_t st[LOG_ST_N];
 
     log_event_args(ev, a, 24);
 #define ARG(k) ((k) >= 0 && (k) < 24 ? a[(int)(k)] : 0)
@@ -1391,7 +1389,8 @@ static void one_event(struct pass *p, const struct log_event *ev)
         int32_t flag = 1;
         if (log_event_find(ev, 3, LOG_F_RAW, &f) && f.len == 4)
             memcpy(&flag, f.data, 4); /* Improbe's flag */
-        if (!ok || !flag || !first_status(ev, st) || st[2] == EV_PROC_NULL)
+        if (!ok || !flag || !first_status(ev, st) ||
+            st[LOG_ST_SOURCE] == EV_PROC_NULL)
             break;
         int32_t mi = new_msg(p, n, ev->fn, 0);
         if (mi < 0)
@@ -1414,7 +1413,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
         if (!first_status(ev, st))
             break;
         int32_t mi;
-        if (st[2] == EV_PROC_NULL) {
+        if (st[LOG_ST_SOURCE] == EV_PROC_NULL) {
             /* MPI_MESSAGE_NO_PROC: a receive from MPI_PROC_NULL */
             if ((mi = new_msg(p, n, ev->fn, 0)) < 0)
                 break;
@@ -1917,22 +1916,23 @@ static int32_t probed_send(struct ev_run *x, int rank, uint64_t n)
 {
     struct ev_index *ix = x->ix;
     struct log_event ev;
-    int32_t st[5], flag = 1;
+    int32_t st[LOG_ST_N], flag = 1;
     struct log_field f;
     if (ev_event(x, rank, n, &ev, NULL, 0) < 0 ||
         info_of(ev.fn)->cls != C_PROBE || ev.ret != 0)
         return -1;
     if (log_event_find(&ev, 3, LOG_F_RAW, &f) && f.len == 4)
         memcpy(&flag, f.data, 4);
-    if (!flag || !first_status(&ev, st) || st[2] < 0 || st[3] < 0)
+    if (!flag || !first_status(&ev, st) || st[LOG_ST_SOURCE] < 0 ||
+        st[LOG_ST_TAG] < 0)
         return -1;
     int side, ci = info_of(ev.fn)->comm;
     int64_t a[8];
     if (ci < 0 || ci >= 8 || log_event_args(&ev, a, 8) <= ci)
         return -1;
     int32_t comm = ev_comm_of(x, rank, n, (uint32_t)a[ci], &side);
-    int32_t src = world_of(ix, comm, side, st[2]);
-    int32_t c = src < 0 ? -1 : chan_of(ix, comm, src, rank, st[3], 0);
+    int32_t src = world_of(ix, comm, side, st[LOG_ST_SOURCE]);
+    int32_t c = src < 0 ? -1 : chan_of(ix, comm, src, rank, st[LOG_ST_TAG], 0);
     if (c < 0)
         return -1;
     /* The message the next receive would get: after those that receives

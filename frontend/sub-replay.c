@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fe.h"
-#include "log.h"
+#include "log-reader.h"
 
 /* Exit statuses of the stub (replayer/rpl.h). */
 enum { EXIT_DIVERGED = 97, EXIT_LOG_END = 98, EXIT_SETUP = 99 };
@@ -259,7 +259,7 @@ static int run(int argc, char **argv)
     }
     for (int i = 0; i < n; i++) {
         char p[PATH_MAX + 32];
-        log_rank_path(p, sizeof p, dir, list[i]);
+        log_path(p, sizeof p, dir, list[i]);
         if (access(p, R_OK) != 0) {
             fe_error("rank %d was not recorded in '%s' (no %s); 'drdb log "
                      "info %s' lists the recorded ranks", list[i], dirarg,

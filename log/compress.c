@@ -13,7 +13,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "log.h"
+#include "log-compress.h"
+#include "log-reader.h"
 #include "util.h"
 
 /* Smaller fields do not shrink enough to pay for a frame header. */

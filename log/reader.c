@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "log.h"
+#include "log-reader.h"
 #include "util.h"
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
@@ -30,34 +30,12 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Reads a varint from [*p, end): 0 on success, -1 when malformed. */
-static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (*p >= end)
-            return -1;
-        uint8_t b = *(*p)++;
-        x |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = x;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 /* Records are not aligned: read through memcpy. */
 static uint32_t get_u32(const uint8_t *p)
 {
     uint32_t v;
     memcpy(&v, p, 4);
     return v;
-}
-
-void log_rank_path(char *buf, size_t len, const char *dir, int rank)
-{
-    snprintf(buf, len, "%s/rank-%d.log", dir, rank);
 }
 
 /* Parses the record at OFF (bounded by the mapping). 0 or -1 (with ERR). */
@@ -94,17 +72,17 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     ev->fn = fn;
     ev->flags = flags;
     ev->repeat = 1;
-    if (get_varint(&p, end, &dt) || get_varint(&p, end, &dur))
+    if (log_get_varint(&p, end, &dt) || log_get_varint(&p, end, &dur))
         goto bad;
     ev->enter_ns = dt; /* a delta: the caller accumulates */
     ev->dur_ns = dur;
     if (flags & LOG_REC_RET) {
-        if (get_varint(&p, end, &v))
+        if (log_get_varint(&p, end, &v))
             goto bad;
-        ev->ret = (int32_t)((v >> 1) ^ -(v & 1));
+        ev->ret = log_unzigzag32(v);
     }
     if (flags & LOG_REC_REPEAT) {
-        if (get_varint(&p, end, &ev->repeat))
+        if (log_get_varint(&p, end, &ev->repeat))
             goto bad;
     }
     ev->desc = log_func_by_id(fn);
@@ -116,7 +94,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     ev->args = p;
     if (ev->desc)
         for (int i = 0; i < ev->desc->nargs; i++)
-            if (ev->desc->args[i].enc && get_varint(&p, end, &v))
+            if (ev->desc->args[i].enc && log_get_varint(&p, end, &v))
                 goto bad;
     ev->args_len = (size_t)(p - ev->args);
     ev->fields = p;
@@ -260,7 +238,7 @@ static int log__inflate(struct log_field *f)
     static __thread size_t cap;
     const uint8_t *p = f->data, *end = f->data + f->len;
     uint64_t raw;
-    if (get_varint(&p, end, &raw) || raw > ((uint64_t)1 << 34))
+    if (log_get_varint(&p, end, &raw) || raw > ((uint64_t)1 << 34))
         return -EINVAL;
     unsigned long long want = ZSTD_getFrameContentSize(p, (size_t)(end - p));
     if (want != raw)
@@ -292,7 +270,7 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
     f->arg = p[0];
     f->kind = p[1];
     p += 2;
-    if (get_varint(&p, end, &f->elem) || get_varint(&p, end, &f->len) ||
+    if (log_get_varint(&p, end, &f->elem) || log_get_varint(&p, end, &f->len) ||
         f->len > (uint64_t)(end - p))
         return -EINVAL;
     f->data = p;
@@ -300,20 +278,6 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
     if (f->kind == LOG_F_DATA_ZSTD)
         return log__inflate(f);
     return 1;
-}
-
-int log_field_status(const struct log_field *f, int32_t out[5])
-{
-    const uint8_t *p = f->data, *end = f->data + f->len;
-    if (f->kind != LOG_F_STATUS)
-        return -EINVAL;
-    for (int i = 0; i < 5; i++) {
-        uint64_t v;
-        if (get_varint(&p, end, &v) || v > UINT32_MAX)
-            return -EINVAL;
-        out[i] = (int32_t)((uint32_t)(v >> 1) ^ -(uint32_t)(v & 1));
-    }
-    return p == end ? 0 : -EINVAL;
 }
 
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
@@ -330,17 +294,15 @@ int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
 static int64_t get_arg(const uint8_t **p, const uint8_t *end, int enc)
 {
     uint64_t v = 0;
-    if (get_varint(p, end, &v))
+    if (log_get_varint(p, end, &v))
         return 0;
     switch (enc) {
     case LOG_ENC_INT:
-        return (int32_t)((uint32_t)(v >> 1) ^ -(uint32_t)(v & 1));
-    case LOG_ENC_HANDLE: {
-        uint32_t h = (uint32_t)v;
-        return (int32_t)(h >> 8 | h << 24);
-    }
+        return log_unzigzag32(v);
+    case LOG_ENC_HANDLE:
+        return (int32_t)log_unrotate_handle(v);
     case LOG_ENC_AINT:
-        return (int64_t)((v >> 1) ^ -(v & 1));
+        return log_unzigzag64(v);
     default:
         return (int64_t)v;
     }
@@ -350,10 +312,10 @@ int log_field_handle(const struct log_field *f, uint32_t *v)
 {
     const uint8_t *p = f->data;
     uint64_t x;
-    if (get_varint(&p, f->data + f->len, &x) || p != f->data + f->len ||
+    if (log_get_varint(&p, f->data + f->len, &x) || p != f->data + f->len ||
         x > UINT32_MAX)
         return -EINVAL;
-    *v = (uint32_t)x >> 8 | (uint32_t)x << 24;
+    *v = log_unrotate_handle(x);
     return 0;
 }
 

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "log-writer.h"
 #include "util.h"
 
 #define GROW_MIN (4u << 20)    /* first allocation */

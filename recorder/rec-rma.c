@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "drdb_mpi_abi.h"
 #include "rec.h"
 #include "util.h"
 
@@ -135,7 +136,7 @@ static void result_add(MPI_Win win, int target, void *buf, int64_t n,
     need(&results, &results_cap, nresults + 1, sizeof *results);
     struct result *r = &results[nresults++];
     MPI_Datatype copy;
-    r->own_type = ((unsigned)type >> 30) != 1 &&
+    r->own_type = !DRDB_MPI_HANDLE_BUILTIN(type) &&
                   PMPI_Type_contiguous(1, type, &copy) == MPI_SUCCESS &&
                   PMPI_Type_commit(&copy) == MPI_SUCCESS;
     r->b = (struct rec_buf){.buf = buf, .n = n,

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drdb_mpi_abi.h"
+#include "log-writer.h"
 #include "rec.h"
 
 int rec_on;
@@ -224,7 +226,7 @@ void rec_open(void)
         rec_send_data = 1;
     }
 
-    log_rank_path(path, sizeof path, dir, rank);
+    log_path(path, sizeof path, dir, rank);
     int rc = log_writer_open(&writer, path, &hdr);
     if (rc < 0) {
         fprintf(stderr, "drdb-record: rank %d: cannot create '%s': %s; this "
@@ -338,10 +340,10 @@ size_t rec_pack_room(int64_t bytes, MPI_Datatype type)
     return (size_t)bytes + (size_t)type_size(type);
 }
 
-/* MPICH encodes the handle kind in bits 30-31: 1 = builtin (contiguous). */
+/* A builtin datatype: contiguous. */
 static int builtin_type(MPI_Datatype type)
 {
-    return ((unsigned)type >> 30) == 1;
+    return DRDB_MPI_HANDLE_BUILTIN(type);
 }
 
 /* Packs BYTES of N x TYPE at BUF into the record at rec->p. */

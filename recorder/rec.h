@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "drdb_mpi_protos.h"
+#include "log-codec.h"
 #include "log.h"
 
 extern int rec_on;          /* recording this rank */

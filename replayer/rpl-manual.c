@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drdb_mpi_abi.h"
 #include "rpl.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -904,7 +905,7 @@ static int get_attr(int fn, MPI_Comm obj, int keyval, void *out, int *flag)
             memcpy(&ptr, f.data, 8);
         }
     }
-    if (((unsigned)keyval >> 30) == 1) { /* MPICH: a builtin keyval */
+    if (DRDB_MPI_HANDLE_BUILTIN(keyval)) { /* MPICH: a builtin keyval */
         *flag = logged_flag;
         void *base;
         if (logged_flag && !have_val) {

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drdb_mpi_abi.h"
 #include "util.h"
 
 /* One contiguous run of bytes at OFF from the element's origin. */
@@ -121,9 +122,6 @@ static const struct {
 #endif
 };
 
-#define BUILTIN_KIND 0x4c000000u
-#define KIND_MASK 0xfc000000u
-
 /* Pair types: {value at 0, int after it}, padded to the value's
  * alignment. MPI_SHORT_INT is {short at 0, int at 4}: two blocks, and
  * its true extent (8) equals its extent. */
@@ -159,7 +157,7 @@ static int builtin_index(MPI_Datatype h)
 {
     int i;
 
-    if (((unsigned)h & KIND_MASK) != BUILTIN_KIND)
+    if (((unsigned)h & DRDB_MPI_HANDLE_TAG_MASK) != DRDB_MPI_BUILTIN_TYPE_TAG)
         return -1;
     for (i = 0; i < (int)(sizeof builtins / sizeof builtins[0]); i++)
         if (builtins[i].h == h)
@@ -187,8 +185,9 @@ static int64_t type_identity(MPI_Datatype h)
 /* Handles no constructor may register under. */
 static int is_predefined(MPI_Datatype h)
 {
-    return ((unsigned)h & KIND_MASK) == BUILTIN_KIND || pair_type(h) ||
-           h == MPI_DATATYPE_NULL;
+    return ((unsigned)h & DRDB_MPI_HANDLE_TAG_MASK) ==
+               DRDB_MPI_BUILTIN_TYPE_TAG ||
+           pair_type(h) || h == MPI_DATATYPE_NULL;
 }
 
 /* ---- registry --------------------------------------------------------- */

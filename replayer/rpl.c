@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "log-codec.h"
 #include "rpl.h"
+#include "util.h"
 
 /* ---- the debugger hooks (drdb-hooks.h) --------------------------------- */
 
@@ -178,7 +179,7 @@ static void rpl_open(void)
         rpl_fail(NULL, RPL_EXIT_SETUP, "DRDB_REPLAY_RANK '%s' is not a rank",
                  rank);
     drdb_rank = (int)r;
-    log_rank_path(path, sizeof path, dir, (int)r);
+    log_path(path, sizeof path, dir, (int)r);
     if (log_rank_open(&rlog, path, err, sizeof err) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "%s", err);
     if (rlog.hdr.rank != (int32_t)r)
@@ -424,14 +425,14 @@ void rpl_out_string(struct rpl_call *c, const struct rpl_field *f, char *p,
 void rpl_out_status(struct rpl_call *c, const struct rpl_field *f,
                     MPI_Status *st)
 {
-    int32_t v[5];
+    int32_t v[LOG_ST_N];
     struct log_field lf = {f->arg, f->kind, f->elem, f->data, f->len};
     want_kind(c, f, LOG_F_STATUS);
     if (st == MPI_STATUS_IGNORE || st == MPI_STATUSES_IGNORE)
         return;
     if (log_field_status(&lf, v) < 0)
         rpl_fail(c, RPL_EXIT_SETUP, "malformed status in the log");
-    memcpy(st, v, sizeof v);
+    log_status_to_mpi(v, st);
 }
 
 /* Unpacks a DATA field into COUNT x TYPE at BUF; all of it must fit. */

@@ -25,6 +25,7 @@
 
 #include "drdb-hooks.h"
 #include "drdb_mpi_protos.h"
+#include "log-reader.h"
 #include "log.h"
 #include "rpl-type.h"
 #include "rpl_auto.h"

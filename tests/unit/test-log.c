@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "log-compress.h"
+#include "log-reader.h"
+#include "log-writer.h"
 #include "log.h"
 
 static char dir[] = "/tmp/drdb-test-log-XXXXXX";
