@@ -261,82 +261,24 @@ static const struct fninfo *info_of(int fn)
 
 /* ---- small containers --------------------------------------------------- */
 
-/* uint32 -> int32, open addressing; key 0 is never stored. */
-struct hmap {
-    uint32_t *keys;
-    int32_t *vals;
-    size_t cap, n;
+/* The handle maps: handle -> int32 in a util table. 0 is no communicator
+ * or request handle in MPICH: it marks a free slot. */
+struct hent {
+    int32_t h;
+    int32_t v;
 };
+#define HMAP_INIT UTIL_HTAB_INIT(struct hent, h, 0)
 
-static uint32_t hash32(uint32_t x)
+static int32_t *hmap_get(struct util_htab *m, uint32_t h)
 {
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
+    struct hent *e = util_htab_find(m, (int32_t)h);
+    return e ? &e->v : NULL;
 }
 
-static int32_t *hmap_get(struct hmap *m, uint32_t k)
+static int hmap_put(struct util_htab *m, uint32_t h, int32_t v)
 {
-    if (!m->cap || !k)
-        return NULL;
-    for (size_t i = hash32(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (m->keys[i] == k)
-            return &m->vals[i];
-        if (!m->keys[i])
-            return NULL;
-    }
-}
-
-static int hmap_put(struct hmap *m, uint32_t k, int32_t v)
-{
-    int32_t *p = hmap_get(m, k);
-    if (p) {
-        *p = v;
-        return 0;
-    }
-    if (!k)
-        return 0;
-    if ((m->n + 1) * 2 > m->cap) {
-        struct hmap bigger = {0};
-        bigger.cap = m->cap ? m->cap * 2 : 64;
-        bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
-        bigger.vals = malloc(bigger.cap * sizeof *bigger.vals);
-        if (!bigger.keys || !bigger.vals) {
-            free(bigger.keys);
-            free(bigger.vals);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i])
-                hmap_put(&bigger, m->keys[i], m->vals[i]);
-        free(m->keys);
-        free(m->vals);
-        *m = bigger;
-    }
-    size_t i = hash32(k) & (m->cap - 1);
-    while (m->keys[i])
-        i = (i + 1) & (m->cap - 1);
-    m->keys[i] = k;
-    m->vals[i] = v;
-    m->n++;
-    return 0;
-}
-
-static void hmap_clear(struct hmap *m)
-{
-    if (m->cap)
-        memset(m->keys, 0, m->cap * sizeof *m->keys);
-    m->n = 0;
-}
-
-static void hmap_free(struct hmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
+    struct hent e = {(int32_t)h, v};
+    return util_htab_put(m, &e);
 }
 
 /* ---- the index ---------------------------------------------------------- */
@@ -736,8 +678,8 @@ struct pass {
     struct ev_run *x;
     struct ev_index *ix;
     int rank;
-    struct hmap comms;   /* handle -> binding index (rank_ix.binds) */
-    struct hmap reqs;    /* handle -> first request (chain), -1 */
+    struct util_htab comms; /* handle -> binding index (rank_ix.binds) */
+    struct util_htab reqs;  /* handle -> first request (chain), -1 */
     struct req *rq;
     size_t nrq, caprq;
     int32_t *rq_free;
@@ -1497,8 +1439,8 @@ static void read_rank(struct pass *p)
     const struct log_rank *lr = &x->ranks[p->rank].log;
     int side;
 
-    hmap_clear(&p->comms);
-    hmap_clear(&p->reqs);
+    util_htab_clear(&p->comms);
+    util_htab_clear(&p->reqs);
     p->nrq = p->nfree = p->nsa = p->nprobed = 0;
     if (p->capcount)
         memset(p->coll_count, 0, p->capcount * sizeof *p->coll_count);
@@ -1536,9 +1478,9 @@ static void read_rank(struct pass *p)
 static uint32_t chan_hash(int32_t comm, int32_t src, int32_t dst,
                           int32_t tag)
 {
-    uint32_t h = hash32((uint32_t)comm * 0x9e3779b1u ^ (uint32_t)src);
-    h = hash32(h ^ (uint32_t)dst * 0x85ebca6bu);
-    return hash32(h ^ (uint32_t)tag);
+    uint32_t h = util_hash32((uint32_t)comm * 0x9e3779b1u ^ (uint32_t)src);
+    h = util_hash32(h ^ (uint32_t)dst * 0x85ebca6bu);
+    return util_hash32(h ^ (uint32_t)tag);
 }
 
 static int chantab_rehash(struct ev_index *ix)
@@ -1740,6 +1682,8 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
      * then by each rank as its first communicator. */
     struct pass p;
     memset(&p, 0, sizeof p);
+    p.comms = (struct util_htab)HMAP_INIT;
+    p.reqs = (struct util_htab)HMAP_INIT;
     p.x = x;
     p.ix = ix;
     p.world = malloc((size_t)x->world_size * sizeof *p.world);
@@ -1757,8 +1701,8 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
         p.rank = r;
         read_rank(&p);
     }
-    hmap_free(&p.comms);
-    hmap_free(&p.reqs);
+    util_htab_release(&p.comms);
+    util_htab_release(&p.reqs);
     free(p.rq);
     free(p.rq_free);
     free(p.sa);
