@@ -3,8 +3,9 @@
  * fixed-size entries keyed by an int, CRC-32C. Every part of drdb may use
  * them, the code that runs inside the recorded or replayed process
  * included, so they keep to what that code may do: libc only, no locks, no
- * stdio, no global state; memory comes from malloc/realloc and only when a
- * container grows. Not thread-safe: the caller serializes.
+ * stdio; memory comes from malloc/realloc/free and only when a container
+ * grows or is released; no global state but CRC-32C's table, built on
+ * first use. Not thread-safe: the caller serializes.
  */
 #ifndef DRDB_UTIL_H
 #define DRDB_UTIL_H
