@@ -11,7 +11,7 @@
 
 #include "args.h"
 #include "con.h"
-#include "grow.h"
+#include "util.h"
 
 static char *fmt_bkpt(const struct mi_reply *r, const char *arg)
 {
@@ -90,7 +90,7 @@ static int break_common(struct con *c, struct con_args *a, int temp,
     mi_cmd_arg(&mc, loc);
     char *mi = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
     mi_cmd_release(&mc);
-    if (!mi || arr_grow(&c->bpts, &c->cap_bpts, (size_t)c->nbpts + 1,
+    if (!mi || util_grow(&c->bpts, &c->cap_bpts, (size_t)c->nbpts + 1,
                         sizeof *c->bpts) < 0) {
         free(mi);
         return -1;

@@ -22,7 +22,7 @@ static const char *event_name(struct con *c, int r, uint64_t n)
     struct log_rank lr;
     struct log_event ev;
     const char *name = "?";
-    log_rank_path(path, sizeof path, c->dir, r);
+    log_path(path, sizeof path, c->dir, r);
     if (log_rank_open(&lr, path, err, sizeof err) < 0)
         return name;
     if (log_rank_event(&lr, n, &ev, err, sizeof err) == 0)
@@ -223,7 +223,7 @@ static int cmd_until_call(struct con *c, struct con_args *a)
         uint64_t from = (uint64_t)cur + (c->ranks[r].at_event ? 1 : 0);
         char path[4200], err[256];
         struct log_rank lr;
-        log_rank_path(path, sizeof path, c->dir, r);
+        log_path(path, sizeof path, c->dir, r);
         if (log_rank_open(&lr, path, err, sizeof err) < 0)
             continue;
         for (uint64_t n = from; n < lr.nevents; n++) {

@@ -28,7 +28,7 @@
 #include "ckpt.h"
 #include "con.h"
 #include "drdb-stub.h"
-#include "grow.h"
+#include "util.h"
 #include "launch.h"
 
 static struct con_ckpt_rank *ck(struct con_rank *k)
@@ -81,7 +81,7 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
                 for (size_t i = 0; i < k->ck->next; i++)
                     if (k->ck->ext[i].id == x.num)
                         x.at_event = k->ck->ext[i].at_event;
-            if (arr_grow(&v, &cap, n + 1, sizeof *v) < 0)
+            if (util_grow(&v, &cap, n + 1, sizeof *v) < 0)
                 break;
             v[n++] = x;
         }
@@ -109,7 +109,7 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
             x.pages = inf.pages;
             x.bytes = inf.bytes;
             snprintf(x.id, sizeof x.id, "s%ld", inf.id);
-            if (arr_grow(&v, &cap, n + 1, sizeof *v) < 0)
+            if (util_grow(&v, &cap, n + 1, sizeof *v) < 0)
                 break;
             v[n++] = x;
         }
@@ -174,7 +174,7 @@ long con_ckpt_take(struct con *c, int r)
         free(m);
         return -1;
     }
-    if (arr_grow(&q->ext, &q->cap, q->next + 1, sizeof *q->ext) == 0)
+    if (util_grow(&q->ext, &q->cap, q->next + 1, sizeof *q->ext) == 0)
         q->ext[q->next++] = (struct con_ckext){id, at};
     con_ckpt_keep_at_exit(c, r);
     return id;

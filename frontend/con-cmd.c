@@ -11,6 +11,10 @@
 #include <string.h>
 
 #include "con.h"
+#include "ev.h"
+#include "fe.h"
+#include "log-reader.h"
+#include "log.h"
 
 static int cmd_help(struct con *c, struct con_args *a);
 static int cmd_source(struct con *c, struct con_args *a);

@@ -11,7 +11,7 @@
 
 #include "con.h"
 #include "drdb-stub.h"
-#include "grow.h"
+#include "util.h"
 
 volatile sig_atomic_t con_sigint;
 
@@ -37,7 +37,7 @@ void con_out_end(struct con *c)
 static void out_add(struct con *c, struct con_rank *k, const char *text,
                     size_t len)
 {
-    if (arr_grow(&c->out, &c->cap_out, (size_t)c->nout + 1,
+    if (util_grow(&c->out, &c->cap_out, (size_t)c->nout + 1,
                  sizeof *c->out) < 0)
         return;
     struct con_out_line *l = &c->out[c->nout];

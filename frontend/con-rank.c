@@ -167,7 +167,7 @@ int con_replay(struct con *c, const struct rankset *set)
         if (started == 1 && todo > 4)
             con_wait(c, &now, 1);
         char path[PATH_MAX + 32], msg[256];
-        log_rank_path(path, sizeof path, c->dir, r);
+        log_path(path, sizeof path, c->dir, r);
         if (access(path, R_OK) != 0) {
             fprintf(stderr, "drdb: rank %d was not recorded: no %s\n", r,
                     path);

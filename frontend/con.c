@@ -13,8 +13,9 @@
 #include "drdb-stub.h"
 #include "ev.h"
 #include "fe.h"
-#include "grow.h"
+#include "util.h"
 #include "launch.h"
+#include "log-reader.h"
 
 const char *con_state_name(enum con_state s)
 {
@@ -53,7 +54,7 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
         char path[PATH_MAX + 32];
         struct log_rank lr;
         char e[200];
-        log_rank_path(path, sizeof path, c->dir, r);
+        log_path(path, sizeof path, c->dir, r);
         if (log_rank_open(&lr, path, e, sizeof e) == 0) {
             struct con_loginfo *li = &c->logs[r];
             c->nevents[r] = lr.nevents;
@@ -265,7 +266,7 @@ int con_define_set(struct con *c, const char *name, const struct rankset *set)
     for (i = 0; i < c->nsets && strcmp(c->sets[i].name, name); i++)
         ;
     if (i == c->nsets) {
-        if (arr_grow(&c->sets, &c->cap_sets, (size_t)c->nsets + 1,
+        if (util_grow(&c->sets, &c->cap_sets, (size_t)c->nsets + 1,
                      sizeof *c->sets) < 0 ||
             rs_init(&c->sets[i].set, c->nranks) < 0)
             return -1;

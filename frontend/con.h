@@ -39,7 +39,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "log.h"
+#include "log-reader.h"
 #include "mi.h"
 #include "rankset.h"
 

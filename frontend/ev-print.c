@@ -8,130 +8,8 @@
 #include <string.h>
 
 #include "ev.h"
-
-/* ---- MPICH's predefined handles ----------------------------------------- */
-
-static const struct ev_type types[] = {
-    {0x4c000101, "MPI_CHAR", 'c', 1},
-    {0x4c000118, "MPI_SIGNED_CHAR", 'i', 1},
-    {0x4c000102, "MPI_UNSIGNED_CHAR", 'u', 1},
-    {0x4c00010d, "MPI_BYTE", 'b', 1},
-    {0x4c00040e, "MPI_WCHAR", 'u', 4},
-    {0x4c000203, "MPI_SHORT", 'i', 2},
-    {0x4c000204, "MPI_UNSIGNED_SHORT", 'u', 2},
-    {0x4c000405, "MPI_INT", 'i', 4},
-    {0x4c000406, "MPI_UNSIGNED", 'u', 4},
-    {0x4c000807, "MPI_LONG", 'i', 8},
-    {0x4c000808, "MPI_UNSIGNED_LONG", 'u', 8},
-    {0x4c00040a, "MPI_FLOAT", 'f', 4},
-    {0x4c00080b, "MPI_DOUBLE", 'f', 8},
-    {0x4c00100c, "MPI_LONG_DOUBLE", 'f', 16},
-    {0x4c000809, "MPI_LONG_LONG", 'i', 8},
-    {0x4c000819, "MPI_UNSIGNED_LONG_LONG", 'u', 8},
-    {0x4c00010f, "MPI_PACKED", 'b', 1},
-    {0x4c000816, "MPI_2INT", 'p', 8},
-    {0x4c00081e, "MPI_COMPLEX", 'z', 8},
-    {0x4c001022, "MPI_DOUBLE_COMPLEX", 'z', 16},
-    {0x4c00041d, "MPI_LOGICAL", 'i', 4},
-    {0x4c00041c, "MPI_REAL", 'f', 4},
-    {0x4c00081f, "MPI_DOUBLE_PRECISION", 'f', 8},
-    {0x4c00041b, "MPI_INTEGER", 'i', 4},
-    {0x4c000820, "MPI_2INTEGER", 'p', 8},
-    {0x4c00011a, "MPI_CHARACTER", 'c', 1},
-    {0x4c000427, "MPI_REAL4", 'f', 4},
-    {0x4c000829, "MPI_REAL8", 'f', 8},
-    {0x4c00012d, "MPI_INTEGER1", 'i', 1},
-    {0x4c00022f, "MPI_INTEGER2", 'i', 2},
-    {0x4c000430, "MPI_INTEGER4", 'i', 4},
-    {0x4c000831, "MPI_INTEGER8", 'i', 8},
-    {0x4c000137, "MPI_INT8_T", 'i', 1},
-    {0x4c000238, "MPI_INT16_T", 'i', 2},
-    {0x4c000439, "MPI_INT32_T", 'i', 4},
-    {0x4c00083a, "MPI_INT64_T", 'i', 8},
-    {0x4c00013b, "MPI_UINT8_T", 'u', 1},
-    {0x4c00023c, "MPI_UINT16_T", 'u', 2},
-    {0x4c00043d, "MPI_UINT32_T", 'u', 4},
-    {0x4c00083e, "MPI_UINT64_T", 'u', 8},
-    {0x4c00013f, "MPI_C_BOOL", 'l', 1},
-    {0x4c000840, "MPI_C_FLOAT_COMPLEX", 'z', 8},
-    {0x4c001041, "MPI_C_DOUBLE_COMPLEX", 'z', 16},
-    {0x4c000843, "MPI_AINT", 'i', 8},
-    {0x4c000844, "MPI_OFFSET", 'i', 8},
-    {0x4c000845, "MPI_COUNT", 'i', 8},
-    {0x4c000133, "MPI_CXX_BOOL", 'l', 1},
-};
-
-const struct ev_type *ev_type_of(uint32_t h)
-{
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (types[i].handle == h)
-            return &types[i];
-    return NULL;
-}
-
-struct hname {
-    uint32_t h;
-    const char *name;
-};
-
-static const struct hname comm_names[] = {
-    {0x44000000, "MPI_COMM_WORLD"}, {0x44000001, "MPI_COMM_SELF"},
-    {0x04000000, "MPI_COMM_NULL"}, {0, NULL},
-};
-static const struct hname op_names[] = {
-    {0x58000001, "MPI_MAX"}, {0x58000002, "MPI_MIN"},
-    {0x58000003, "MPI_SUM"}, {0x58000004, "MPI_PROD"},
-    {0x58000005, "MPI_LAND"}, {0x58000006, "MPI_BAND"},
-    {0x58000007, "MPI_LOR"}, {0x58000008, "MPI_BOR"},
-    {0x58000009, "MPI_LXOR"}, {0x5800000a, "MPI_BXOR"},
-    {0x5800000b, "MPI_MINLOC"}, {0x5800000c, "MPI_MAXLOC"},
-    {0x5800000d, "MPI_REPLACE"}, {0x5800000e, "MPI_NO_OP"},
-    {0x18000000, "MPI_OP_NULL"}, {0, NULL},
-};
-static const struct hname type_names[] = {
-    {0x8c000000, "MPI_FLOAT_INT"}, {0x8c000001, "MPI_DOUBLE_INT"},
-    {0x8c000002, "MPI_LONG_INT"}, {0x8c000003, "MPI_SHORT_INT"},
-    {0x8c000004, "MPI_LONG_DOUBLE_INT"}, {0x0c000000, "MPI_DATATYPE_NULL"},
-    {0, NULL},
-};
-static const struct hname other_names[] = {
-    {0x2c000000, "MPI_REQUEST_NULL"}, {0x1c000000, "MPI_INFO_NULL"},
-    {0x08000000, "MPI_GROUP_NULL"}, {0x20000000, "MPI_WIN_NULL"},
-    {0x14000000, "MPI_ERRHANDLER_NULL"}, {0x6c000000, "MPI_MESSAGE_NO_PROC"},
-    {0x48000000, "MPI_GROUP_EMPTY"}, {0, NULL},
-};
-
-static const char *find_name(const struct hname *t, uint32_t h)
-{
-    for (; t->name; t++)
-        if (t->h == h)
-            return t->name;
-    return NULL;
-}
-
-const char *ev_handle_name(const char *ctype, uint32_t h)
-{
-    if (strncmp(ctype, "MPI_Comm", 8) == 0)
-        return find_name(comm_names, h);
-    if (strncmp(ctype, "MPI_Op", 6) == 0)
-        return find_name(op_names, h);
-    if (strncmp(ctype, "MPI_Datatype", 12) == 0) {
-        const struct ev_type *t = ev_type_of(h);
-        return t ? t->name : find_name(type_names, h);
-    }
-    return find_name(other_names, h);
-}
-
-int64_t ev_status_bytes(const int32_t st[5])
-{
-    return (int64_t)((uint64_t)(uint32_t)st[0] |
-                     (uint64_t)((uint32_t)st[1] >> 1) << 32);
-}
-
-int ev_status_cancelled(const int32_t st[5])
-{
-    return st[1] & 1;
-}
+#include "log-abi.h"
+#include "log-codec.h"
 
 const char *ev_fn_name(int fn)
 {
@@ -449,7 +327,8 @@ static void print_cstring(FILE *out, const uint8_t *p, uint64_t len,
 }
 
 /* One element of type T at P. */
-static void print_elem(FILE *out, const struct ev_type *t, const uint8_t *p)
+static void print_elem(FILE *out, const struct log_mpi_type *t,
+                       const uint8_t *p)
 {
     union {
         int8_t i8;
@@ -489,8 +368,8 @@ static void print_elem(FILE *out, const struct ev_type *t, const uint8_t *p)
         break;
     case 'z':   /* a complex: two floats */
     case 'p': { /* a pair: two ints */
-        const struct ev_type half = {0, "", t->kind == 'z' ? 'f' : 'i',
-                                     t->size / 2};
+        const struct log_mpi_type half = {0, "", t->kind == 'z' ? 'f' : 'i',
+                                          t->size / 2};
         fputc('(', out);
         print_elem(out, &half, p);
         fputc(',', out);
@@ -509,7 +388,7 @@ static void print_elem(FILE *out, const struct ev_type *t, const uint8_t *p)
 static void print_data(FILE *out, const uint8_t *p, uint64_t len,
                        uint32_t type, int raw)
 {
-    const struct ev_type *t = raw ? NULL : ev_type_of(type);
+    const struct log_mpi_type *t = raw ? NULL : log_mpi_type_of(type);
     fprintf(out, "%" PRIu64 " bytes", len);
     if (!len)
         return;
@@ -557,8 +436,8 @@ static int built_type(const struct log_event *ev, uint32_t h)
 static uint32_t leaf_type(struct ev_run *x, int rank, uint64_t n, uint32_t h,
                           const char **ctor, int depth)
 {
-    if (ev_type_of(h) || depth > 16)
-        return ev_type_of(h) ? h : 0;
+    if (log_mpi_type_of(h) || depth > 16)
+        return log_mpi_type_of(h) ? h : 0;
     for (uint64_t e = n; e-- > 0;) {
         struct log_event ev;
         char err[128];
@@ -628,7 +507,7 @@ static int struct_layout(struct ev_run *x, int rank, uint64_t n, uint32_t h,
                 c = c4;
             }
             memcpy(&ty[i], tys.data + 4 * i, 4);
-            if (!ev_type_of(ty[i]) || c < 0)
+            if (!log_mpi_type_of(ty[i]) || c < 0)
                 return 0;
             cnt[i] = c;
         }
@@ -648,7 +527,7 @@ static void print_struct_data(FILE *out, const uint8_t *p, uint64_t len,
     while (off < len && shown < 8) {
         fputs(" {", out);
         for (int b = 0; b < nb && off < len; b++) {
-            const struct ev_type *t = ev_type_of(ty[b]);
+            const struct log_mpi_type *t = log_mpi_type_of(ty[b]);
             for (int64_t k = 0; k < cnt[b] && off + (uint64_t)t->size <= len;
                  k++) {
                 if (b || k)
@@ -670,7 +549,7 @@ static void print_arg(struct ev_run *x, FILE *out, int rank, uint64_t n,
 {
     if (a->enc == LOG_ENC_HANDLE) {
         uint32_t h = (uint32_t)v;
-        const char *name = ev_handle_name(a->ctype, h);
+        const char *name = log_mpi_handle_name(a->ctype, h);
         if (name)
             fprintf(out, "%s (0x%08x)", name, h);
         else
@@ -945,36 +824,37 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
         fprintf(out, "    %-8s %-14s ", kind_name(f.kind), where);
         switch (f.kind) {
         case LOG_F_STATUS: {
-            int32_t st[5];
+            int32_t st[LOG_ST_N];
             if (log_field_status(&f, st) < 0) {
                 fputs("(malformed)", out);
                 break;
             }
             fputs("source ", out);
-            if (st[2] == EV_PROC_NULL)
+            if (st[LOG_ST_SOURCE] == EV_PROC_NULL)
                 fputs("MPI_PROC_NULL", out);
-            else if (st[2] == EV_ANY_SOURCE)
+            else if (st[LOG_ST_SOURCE] == EV_ANY_SOURCE)
                 fputs("MPI_ANY_SOURCE", out);
             else
-                fprintf(out, "%d", st[2]);
+                fprintf(out, "%d", st[LOG_ST_SOURCE]);
             int32_t mi = subject_recv(x, &subj, completion, f.elem);
             const struct ev_msg *m = mi >= 0 ? ev_msg_at(x, mi) : NULL;
-            if (m && m->peer >= 0 && m->comm != 0 && st[2] == m->peer_local)
+            if (m && m->peer >= 0 && m->comm != 0 &&
+                st[LOG_ST_SOURCE] == m->peer_local)
                 fprintf(out, " (world rank %d)", m->peer);
-            if (st[3] == EV_ANY_TAG)
+            if (st[LOG_ST_TAG] == EV_ANY_TAG)
                 fputs(", tag MPI_ANY_TAG", out);
             else
-                fprintf(out, ", tag %d", st[3]);
+                fprintf(out, ", tag %d", st[LOG_ST_TAG]);
             fprintf(out, ", count %" PRId64 " bytes, error %d",
-                    ev_status_bytes(st), st[4]);
+                    log_status_bytes(st), st[LOG_ST_ERROR]);
             /* MPI sets MPI_ERROR only where a call returns
              * MPI_ERR_IN_STATUS: the array completions. */
-            if (st[4] && strcmp(d->name, "MPI_Waitall") &&
+            if (st[LOG_ST_ERROR] && strcmp(d->name, "MPI_Waitall") &&
                 strcmp(d->name, "MPI_Waitsome") &&
                 strcmp(d->name, "MPI_Testall") &&
                 strcmp(d->name, "MPI_Testsome"))
                 fputs(" (unset by MPI here)", out);
-            if (ev_status_cancelled(st))
+            if (log_status_cancelled(st))
                 fputs(", cancelled", out);
             break;
         }
@@ -986,7 +866,7 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
                 type = ev_msg_at(x, subj.msg[f.elem])->datatype;
             else if (f.elem < subj.n && subj.coll[f.elem] >= 0)
                 type = ev_coll_at(x, subj.coll[f.elem])->datatype;
-            if (type && !raw && !ev_type_of(type)) {
+            if (type && !raw && !log_mpi_type_of(type)) {
                 /* A derived type: its elements, when they are all of one
                  * builtin type. */
                 const char *ctor = NULL;
@@ -1027,7 +907,7 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
             }
             const char *ct = f.arg < (unsigned)d->nargs
                                  ? d->args[f.arg].ctype : "";
-            const char *name = ev_handle_name(ct, h);
+            const char *name = log_mpi_handle_name(ct, h);
             fprintf(out, "0x%08x", h);
             if (name)
                 fprintf(out, " (%s)", name);

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "ev.h"
-#include "grow.h"
+#include "log-abi.h"
+#include "log-codec.h"
+#include "util.h"
 
 /* ---- what each function is ---------------------------------------------- */
 
@@ -147,82 +149,24 @@ static const struct fninfo *info_of(int fn)
 
 /* ---- small containers --------------------------------------------------- */
 
-/* uint32 -> int32, open addressing; key 0 is never stored. */
-struct hmap {
-    uint32_t *keys;
-    int32_t *vals;
-    size_t cap, n;
+/* The handle maps: handle -> int32 in a util table. 0 is no communicator
+ * or request handle in MPICH: it marks a free slot. */
+struct hent {
+    int32_t h;
+    int32_t v;
 };
+#define HMAP_INIT UTIL_HTAB_INIT(struct hent, h, 0)
 
-static uint32_t hash32(uint32_t x)
+static int32_t *hmap_get(struct util_htab *m, uint32_t h)
 {
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
+    struct hent *e = util_htab_find(m, (int32_t)h);
+    return e ? &e->v : NULL;
 }
 
-static int32_t *hmap_get(struct hmap *m, uint32_t k)
+static int hmap_put(struct util_htab *m, uint32_t h, int32_t v)
 {
-    if (!m->cap || !k)
-        return NULL;
-    for (size_t i = hash32(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (m->keys[i] == k)
-            return &m->vals[i];
-        if (!m->keys[i])
-            return NULL;
-    }
-}
-
-static int hmap_put(struct hmap *m, uint32_t k, int32_t v)
-{
-    int32_t *p = hmap_get(m, k);
-    if (p) {
-        *p = v;
-        return 0;
-    }
-    if (!k)
-        return 0;
-    if ((m->n + 1) * 2 > m->cap) {
-        struct hmap bigger = {0};
-        bigger.cap = m->cap ? m->cap * 2 : 64;
-        bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
-        bigger.vals = malloc(bigger.cap * sizeof *bigger.vals);
-        if (!bigger.keys || !bigger.vals) {
-            free(bigger.keys);
-            free(bigger.vals);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i])
-                hmap_put(&bigger, m->keys[i], m->vals[i]);
-        free(m->keys);
-        free(m->vals);
-        *m = bigger;
-    }
-    size_t i = hash32(k) & (m->cap - 1);
-    while (m->keys[i])
-        i = (i + 1) & (m->cap - 1);
-    m->keys[i] = k;
-    m->vals[i] = v;
-    m->n++;
-    return 0;
-}
-
-static void hmap_clear(struct hmap *m)
-{
-    if (m->cap)
-        memset(m->keys, 0, m->cap * sizeof *m->keys);
-    m->n = 0;
-}
-
-static void hmap_free(struct hmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
+    struct hent e = {(int32_t)h, v};
+    return util_htab_put(m, &e);
 }
 
 /* ---- the index ---------------------------------------------------------- */
@@ -319,7 +263,7 @@ int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
     for (int r = 0; r < x->world_size; r++) {
         char path[4200];
         struct ev_rank *rk = &x->ranks[r];
-        log_rank_path(path, sizeof path, dir, r);
+        log_path(path, sizeof path, dir, r);
         rk->log.fd = -1;
         if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
             rk->present = 1;
@@ -447,8 +391,8 @@ static int cmp_group(const int32_t *a, int na, const int32_t *b, int nb)
 
 static int32_t pool_add(struct ev_index *ix, const int32_t *v, int n)
 {
-    if (arr_grow(&ix->pool, &ix->cappool, ix->npool + (size_t)n + 1,
-             sizeof *ix->pool) < 0) {
+    if (util_grow(&ix->pool, &ix->cappool, ix->npool + (size_t)n + 1,
+                  sizeof *ix->pool) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -498,7 +442,8 @@ static int32_t key_of(struct ev_index *ix, int inter, const int32_t *a,
                         0))
             return ix->keytab[i];
     }
-    if (arr_grow(&ix->keys, &ix->capkeys, ix->nkeys + 1, sizeof *ix->keys) < 0) {
+    if (util_grow(&ix->keys, &ix->capkeys, ix->nkeys + 1,
+                  sizeof *ix->keys) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -546,13 +491,13 @@ static int32_t comm_create(struct ev_index *ix, int rank, uint64_t event,
     if (inst < k->nids)
         return k->ids[inst];
     /* A new communicator (only the next instance can be new here). */
-    if (arr_grow(&k->ids, &k->capids, inst + 1, sizeof *k->ids) < 0 ||
-        arr_grow(&ix->comms, &ix->capcomms, ix->ncomms + 1, sizeof *ix->comms) <
-            0 ||
-        arr_grow(&ix->comm_aoff, &ix->capaoff, ix->ncomms + 1,
-             sizeof *ix->comm_aoff) < 0 ||
-        arr_grow(&ix->comm_boff, &ix->capboff, ix->ncomms + 1,
-             sizeof *ix->comm_boff) < 0) {
+    if (util_grow(&k->ids, &k->capids, inst + 1, sizeof *k->ids) < 0 ||
+        util_grow(&ix->comms, &ix->capcomms, ix->ncomms + 1,
+                  sizeof *ix->comms) < 0 ||
+        util_grow(&ix->comm_aoff, &ix->capaoff, ix->ncomms + 1,
+                  sizeof *ix->comm_aoff) < 0 ||
+        util_grow(&ix->comm_boff, &ix->capboff, ix->ncomms + 1,
+                  sizeof *ix->comm_boff) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -621,8 +566,8 @@ struct pass {
     struct ev_run *x;
     struct ev_index *ix;
     int rank;
-    struct hmap comms;   /* handle -> binding index (rank_ix.binds) */
-    struct hmap reqs;    /* handle -> first request (chain), -1 */
+    struct util_htab comms; /* handle -> binding index (rank_ix.binds) */
+    struct util_htab reqs;  /* handle -> first request (chain), -1 */
     struct req *rq;
     size_t nrq, caprq;
     int32_t *rq_free;
@@ -639,7 +584,8 @@ struct pass {
 static void add_ref(struct pass *p, uint64_t event, int role, int32_t i)
 {
     struct rank_ix *ri = &p->ix->r[p->rank];
-    if (arr_grow(&ri->refs, &ri->caprefs, ri->nrefs + 1, sizeof *ri->refs) < 0) {
+    if (util_grow(&ri->refs, &ri->caprefs, ri->nrefs + 1,
+                  sizeof *ri->refs) < 0) {
         p->ix->oom = 1;
         return;
     }
@@ -662,8 +608,8 @@ static void comm_bind(struct pass *p, uint64_t event, uint32_t h,
                       int32_t comm, int side)
 {
     struct rank_ix *ri = &p->ix->r[p->rank];
-    if (arr_grow(&ri->binds, &ri->capbinds, ri->nbinds + 1, sizeof *ri->binds) <
-            0 ||
+    if (util_grow(&ri->binds, &ri->capbinds, ri->nbinds + 1,
+                  sizeof *ri->binds) < 0 ||
         hmap_put(&p->comms, h, (int32_t)ri->nbinds) < 0) {
         p->ix->oom = 1;
         return;
@@ -674,7 +620,8 @@ static void comm_bind(struct pass *p, uint64_t event, uint32_t h,
 static int32_t new_msg(struct pass *p, uint64_t event, int fn, int send)
 {
     struct ev_index *ix = p->ix;
-    if (arr_grow(&ix->msgs, &ix->capmsgs, ix->nmsgs + 1, sizeof *ix->msgs) < 0) {
+    if (util_grow(&ix->msgs, &ix->capmsgs, ix->nmsgs + 1,
+                  sizeof *ix->msgs) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -693,19 +640,13 @@ static int32_t new_msg(struct pass *p, uint64_t event, int fn, int send)
     return (int32_t)ix->nmsgs++;
 }
 
-/* Size of a builtin MPICH datatype (kept in the handle), 0 if derived. */
-static int64_t type_size(uint32_t t)
-{
-    return (t >> 24) == 0x4c ? (t >> 8) & 0xff : 0;
-}
-
 /* Sets a send's peer from its destination DEST on COMM (side SIDE). */
 static void send_peer(struct pass *p, struct ev_msg *m, int32_t comm,
                       int side, int32_t dest)
 {
     m->comm = comm;
     m->peer_local = dest;
-    int64_t sz = type_size(m->datatype);
+    int64_t sz = log_mpi_type_size(m->datatype);
     m->bytes = sz ? m->count * sz : -1;
     if (dest == EV_PROC_NULL)
         m->flags |= EV_M_PROC_NULL;
@@ -715,23 +656,23 @@ static void send_peer(struct pass *p, struct ev_msg *m, int32_t comm,
 
 /* Applies a receive's status ST (5 ints) on COMM (side SIDE). */
 static void recv_status(struct pass *p, struct ev_msg *m, int side,
-                        const int32_t st[5])
+                        const int32_t st[LOG_ST_N])
 {
     m->flags &= (uint16_t)~EV_M_NOSTATUS;
-    if (ev_status_cancelled(st)) {
+    if (log_status_cancelled(st)) {
         /* MPI leaves the rest of a cancelled receive's status alone. */
         m->flags |= EV_M_CANCELLED;
         return;
     }
     m->flags &= (uint16_t)~EV_M_UNKNOWN;
     m->peer = -1;
-    m->peer_local = st[2];
-    m->tag = st[3];
-    m->bytes = ev_status_bytes(st);
-    if (st[2] == EV_PROC_NULL)
+    m->peer_local = st[LOG_ST_SOURCE];
+    m->tag = st[LOG_ST_TAG];
+    m->bytes = log_status_bytes(st);
+    if (st[LOG_ST_SOURCE] == EV_PROC_NULL)
         m->flags |= EV_M_PROC_NULL;
-    else if (st[2] < 0 || st[3] < 0 ||
-             (m->peer = world_of(p->ix, m->comm, side, st[2])) < 0)
+    else if (st[LOG_ST_SOURCE] < 0 || st[LOG_ST_TAG] < 0 ||
+             (m->peer = world_of(p->ix, m->comm, side, st[LOG_ST_SOURCE])) < 0)
         m->flags |= EV_M_UNKNOWN;
 }
 
@@ -766,7 +707,7 @@ static int32_t req_new(struct pass *p, uint32_t h, int type, uint64_t event)
     if (p->nfree)
         i = p->rq_free[--p->nfree];
     else {
-        if (arr_grow(&p->rq, &p->caprq, p->nrq + 1, sizeof *p->rq) < 0) {
+        if (util_grow(&p->rq, &p->caprq, p->nrq + 1, sizeof *p->rq) < 0) {
             p->ix->oom = 1;
             return -1;
         }
@@ -780,12 +721,12 @@ static int32_t req_new(struct pass *p, uint32_t h, int type, uint64_t event)
     q->event = q->last_done = event;
     int32_t *head = hmap_get(&p->reqs, h);
     /* A handle in use again means its former request is gone (a leaked or
-     * freed one), except MPICH's builtin handles (kind 01 in the top two
-     * bits), which several completed requests share. */
-    if (head && (h >> 30) != 1) {
+     * freed one), except MPICH's builtin handles, which several completed
+     * requests share. */
+    if (head && !DRDB_MPI_HANDLE_BUILTIN(h)) {
         for (int32_t j = *head; j >= 0; j = p->rq[j].next) {
-            if (arr_grow(&p->rq_free, &p->capfree, p->nfree + 1,
-                     sizeof *p->rq_free) < 0) {
+            if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
+                          sizeof *p->rq_free) < 0) {
                 p->ix->oom = 1;
                 break;
             }
@@ -819,8 +760,8 @@ static void req_drop(struct pass *p, int32_t i)
                 p->rq[j].next = p->rq[i].next;
                 break;
             }
-    if (arr_grow(&p->rq_free, &p->capfree, p->nfree + 1, sizeof *p->rq_free) <
-        0) {
+    if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
+                  sizeof *p->rq_free) < 0) {
         p->ix->oom = 1;
         return;
     }
@@ -850,7 +791,7 @@ static uint32_t out_handle(const struct log_event *ev, int arg)
 }
 
 /* The first STATUS field of EV into ST: 1, or 0 when none. */
-static int first_status(const struct log_event *ev, int32_t st[5])
+static int first_status(const struct log_event *ev, int32_t st[LOG_ST_N])
 {
     struct log_field f;
     size_t cur = 0;
@@ -930,7 +871,7 @@ static void msg_done(struct pass *p, int32_t mi, uint64_t event,
     m->done = event;
     m->done_elem = (uint32_t)elem;
     if (m->flags & EV_M_SEND) {
-        if (st && ev_status_cancelled(st))
+        if (st && log_status_cancelled(st))
             m->flags |= EV_M_CANCELLED;
     } else if (st) {
         recv_status(p, m, side, st);
@@ -948,7 +889,8 @@ static int32_t probed_take(struct pass *p, const int32_t *st)
     if (st)
         for (size_t j = 0; j < p->nprobed; j++) {
             const struct ev_msg *m = &p->ix->msgs[p->probed[j]];
-            if (m->peer_local == st[2] && m->tag == st[3]) {
+            if (m->peer_local == st[LOG_ST_SOURCE] &&
+                m->tag == st[LOG_ST_TAG]) {
                 k = j;
                 break;
             }
@@ -1000,8 +942,9 @@ static void complete(struct pass *p, uint32_t h, uint64_t event,
         int32_t mi = -1;
         if (q->active) {
             mi = q->m0;
-        } else if (!(q->type == RQ_PRECV && st && st[2] == EV_ANY_SOURCE &&
-                     st[3] == EV_ANY_TAG)) {
+        } else if (!(q->type == RQ_PRECV && st &&
+                     st[LOG_ST_SOURCE] == EV_ANY_SOURCE &&
+                     st[LOG_ST_TAG] == EV_ANY_TAG)) {
             uint64_t sa = startall_take(p, q->last_done);
             if (sa != EV_NONE)
                 mi = instance_new(p, q, sa, LOG_FN_MPI_Startall);
@@ -1043,7 +986,7 @@ static void completions(struct pass *p, const struct log_event *ev,
     size_t cur = 0;
     uint32_t h = 0;
     uint64_t elem = 0;
-    int32_t st[5];
+    int32_t st[LOG_ST_N];
     int have = 0, have_st = 0;
     while (log_event_field(ev, &cur, &f) == 1) {
         if (f.arg != arg)
@@ -1067,16 +1010,16 @@ static int32_t coll_new(struct pass *p, const struct log_event *ev,
                         int32_t comm, uint32_t datatype, int nonblocking)
 {
     struct ev_index *ix = p->ix;
-    if (arr_grow(&ix->colls, &ix->capcolls, ix->ncolls + 1, sizeof *ix->colls) <
-        0) {
+    if (util_grow(&ix->colls, &ix->capcolls, ix->ncolls + 1,
+                  sizeof *ix->colls) < 0) {
         ix->oom = 1;
         return -1;
     }
     int32_t inst = -1;
     if (comm >= 0) {
         size_t old = p->capcount;
-        if (arr_grow(&p->coll_count, &p->capcount, (size_t)comm + 1,
-                 sizeof *p->coll_count) < 0) {
+        if (util_grow(&p->coll_count, &p->capcount, (size_t)comm + 1,
+                      sizeof *p->coll_count) < 0) {
             ix->oom = 1;
             return -1;
         }
@@ -1147,7 +1090,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
     uint64_t n = ev->index;
     int side = 0;
     int32_t comm = -1;
-    int32_t st[5];
+    int32_t st[LOG_ST_N];
 
     log_event_args(ev, a, 24);
 #define ARG(k) ((k) >= 0 && (k) < 24 ? a[(int)(k)] : 0)
@@ -1267,7 +1210,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
             break;
         }
         if (count > 0 &&
-            arr_grow(&p->sa, &p->capsa, p->nsa + 1, sizeof *p->sa) == 0)
+            util_grow(&p->sa, &p->capsa, p->nsa + 1, sizeof *p->sa) == 0)
             p->sa[p->nsa++] = (struct startall){n, count};
         break;
     }
@@ -1276,7 +1219,8 @@ static void one_event(struct pass *p, const struct log_event *ev)
         int32_t flag = 1;
         if (log_event_find(ev, 3, LOG_F_RAW, &f) && f.len == 4)
             memcpy(&flag, f.data, 4); /* Improbe's flag */
-        if (!ok || !flag || !first_status(ev, st) || st[2] == EV_PROC_NULL)
+        if (!ok || !flag || !first_status(ev, st) ||
+            st[LOG_ST_SOURCE] == EV_PROC_NULL)
             break;
         int32_t mi = new_msg(p, n, ev->fn, 0);
         if (mi < 0)
@@ -1287,8 +1231,8 @@ static void one_event(struct pass *p, const struct log_event *ev)
         recv_status(p, m, side, st);
         m->flags |= EV_M_PROBED;
         add_ref(p, n, EV_PROBE, mi);
-        if (arr_grow(&p->probed, &p->capprobed, p->nprobed + 1,
-                 sizeof *p->probed) < 0) {
+        if (util_grow(&p->probed, &p->capprobed, p->nprobed + 1,
+                      sizeof *p->probed) < 0) {
             p->ix->oom = 1;
             break;
         }
@@ -1299,7 +1243,7 @@ static void one_event(struct pass *p, const struct log_event *ev)
         if (!first_status(ev, st))
             break;
         int32_t mi;
-        if (st[2] == EV_PROC_NULL) {
+        if (st[LOG_ST_SOURCE] == EV_PROC_NULL) {
             /* MPI_MESSAGE_NO_PROC: a receive from MPI_PROC_NULL */
             if ((mi = new_msg(p, n, ev->fn, 0)) < 0)
                 break;
@@ -1383,8 +1327,8 @@ static void read_rank(struct pass *p)
     const struct log_rank *lr = &x->ranks[p->rank].log;
     int side;
 
-    hmap_clear(&p->comms);
-    hmap_clear(&p->reqs);
+    util_htab_clear(&p->comms);
+    util_htab_clear(&p->reqs);
     p->nrq = p->nfree = p->nsa = p->nprobed = 0;
     if (p->capcount)
         memset(p->coll_count, 0, p->capcount * sizeof *p->coll_count);
@@ -1422,9 +1366,9 @@ static void read_rank(struct pass *p)
 static uint32_t chan_hash(int32_t comm, int32_t src, int32_t dst,
                           int32_t tag)
 {
-    uint32_t h = hash32((uint32_t)comm * 0x9e3779b1u ^ (uint32_t)src);
-    h = hash32(h ^ (uint32_t)dst * 0x85ebca6bu);
-    return hash32(h ^ (uint32_t)tag);
+    uint32_t h = util_hash32((uint32_t)comm * 0x9e3779b1u ^ (uint32_t)src);
+    h = util_hash32(h ^ (uint32_t)dst * 0x85ebca6bu);
+    return util_hash32(h ^ (uint32_t)tag);
 }
 
 static int chantab_rehash(struct ev_index *ix)
@@ -1468,8 +1412,8 @@ static int32_t chan_of(struct ev_index *ix, int32_t comm, int32_t src,
     }
     if (!create)
         return -1;
-    if (arr_grow(&ix->chans, &ix->capchans, ix->nchans + 1, sizeof *ix->chans) <
-        0) {
+    if (util_grow(&ix->chans, &ix->capchans, ix->nchans + 1,
+                  sizeof *ix->chans) < 0) {
         ix->oom = 1;
         return -1;
     }
@@ -1626,6 +1570,8 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
      * then by each rank as its first communicator. */
     struct pass p;
     memset(&p, 0, sizeof p);
+    p.comms = (struct util_htab)HMAP_INIT;
+    p.reqs = (struct util_htab)HMAP_INIT;
     p.x = x;
     p.ix = ix;
     p.world = malloc((size_t)x->world_size * sizeof *p.world);
@@ -1643,8 +1589,8 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
         p.rank = r;
         read_rank(&p);
     }
-    hmap_free(&p.comms);
-    hmap_free(&p.reqs);
+    util_htab_release(&p.comms);
+    util_htab_release(&p.reqs);
     free(p.rq);
     free(p.rq_free);
     free(p.sa);
@@ -1802,22 +1748,23 @@ static int32_t probed_send(struct ev_run *x, int rank, uint64_t n)
 {
     struct ev_index *ix = x->ix;
     struct log_event ev;
-    int32_t st[5], flag = 1;
+    int32_t st[LOG_ST_N], flag = 1;
     struct log_field f;
     if (ev_event(x, rank, n, &ev, NULL, 0) < 0 ||
         info_of(ev.fn)->cls != C_PROBE || ev.ret != 0)
         return -1;
     if (log_event_find(&ev, 3, LOG_F_RAW, &f) && f.len == 4)
         memcpy(&flag, f.data, 4);
-    if (!flag || !first_status(&ev, st) || st[2] < 0 || st[3] < 0)
+    if (!flag || !first_status(&ev, st) || st[LOG_ST_SOURCE] < 0 ||
+        st[LOG_ST_TAG] < 0)
         return -1;
     int side, ci = info_of(ev.fn)->comm;
     int64_t a[8];
     if (ci < 0 || ci >= 8 || log_event_args(&ev, a, 8) <= ci)
         return -1;
     int32_t comm = ev_comm_of(x, rank, n, (uint32_t)a[ci], &side);
-    int32_t src = world_of(ix, comm, side, st[2]);
-    int32_t c = src < 0 ? -1 : chan_of(ix, comm, src, rank, st[3], 0);
+    int32_t src = world_of(ix, comm, side, st[LOG_ST_SOURCE]);
+    int32_t c = src < 0 ? -1 : chan_of(ix, comm, src, rank, st[LOG_ST_TAG], 0);
     if (c < 0)
         return -1;
     /* The message the next receive would get: after those that receives
@@ -1927,7 +1874,7 @@ static int cmp_sender(const void *a, const void *b, void *arg)
 
 static int push(int32_t **v, size_t *n, size_t *cap, int32_t i)
 {
-    if (arr_grow(v, cap, *n + 1, sizeof **v) < 0)
+    if (util_grow(v, cap, *n + 1, sizeof **v) < 0)
         return -1;
     (*v)[(*n)++] = i;
     return 0;

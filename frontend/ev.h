@@ -24,22 +24,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* log.h's format half has no include guard: include log.h before ev.h,
- * or ev.h alone. */
-#ifndef LOG_MAGIC
-#include "log.h"
-#endif
+#include "drdb_mpi_abi.h"
+#include "log-reader.h"
 
 #define EV_NONE UINT64_MAX /* no event */
 
-/* MPICH 4.0.2's constants, as the logs hold them. */
-#define EV_PROC_NULL (-1)
-#define EV_ANY_SOURCE (-2)
-#define EV_ANY_TAG (-1)
-#define EV_COMM_WORLD 0x44000000u
-#define EV_COMM_SELF 0x44000001u
-#define EV_COMM_NULL 0x04000000u
-#define EV_REQUEST_NULL 0x2c000000u
+/* MPICH's constants, as the logs hold them (generated from <mpi.h>). */
+#define EV_PROC_NULL DRDB_MPI_PROC_NULL
+#define EV_ANY_SOURCE DRDB_MPI_ANY_SOURCE
+#define EV_ANY_TAG DRDB_MPI_ANY_TAG
+#define EV_COMM_WORLD DRDB_MPI_COMM_WORLD
+#define EV_COMM_SELF DRDB_MPI_COMM_SELF
+#define EV_COMM_NULL DRDB_MPI_COMM_NULL
+#define EV_REQUEST_NULL DRDB_MPI_REQUEST_NULL
 
 /* A communicator, the same object at every member. Intercommunicators have
  * two groups: a (the one whose world ranks compare lower) and b. */
@@ -248,23 +245,6 @@ int ev_fn(struct ev_run *x, int rank, uint64_t n);
 uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n);
 
 /* ---- printing (ev-print.c) ---------------------------------------------- */
-
-/* MPICH builtin datatypes. */
-struct ev_type {
-    uint32_t handle;
-    const char *name;
-    char kind;  /* 'i' signed, 'u' unsigned, 'f' float, 'c' char, 'b' byte,
-                 * 'z' complex (2 floats), 'p' pair (2 ints), 'l' bool */
-    int size;   /* bytes of one element */
-};
-/* The builtin datatype H, or NULL. */
-const struct ev_type *ev_type_of(uint32_t h);
-/* A name for handle H of C type CTYPE ("MPI_Comm", "MPI_Datatype", ...):
- * a predefined one's name, else NULL. */
-const char *ev_handle_name(const char *ctype, uint32_t h);
-/* Decodes an MPI_Status: bytes received and the cancel bit. */
-int64_t ev_status_bytes(const int32_t st[5]);
-int ev_status_cancelled(const int32_t st[5]);
 
 /* "MPI_Send" for a message's or collective's call (from its fn). */
 const char *ev_fn_name(int fn);

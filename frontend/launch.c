@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "drdb-stub.h"
-#include "grow.h"
+#include "util.h"
 #include "launch.h"
 
 /* ---- environments -------------------------------------------------------- */
@@ -54,7 +54,7 @@ static int env_put(struct launch_env *e, const char *name, char *s)
         e->v[i] = s;
         return 0;
     }
-    if (arr_grow(&e->v, &e->cap, e->n + 2, sizeof *e->v) < 0) {
+    if (util_grow(&e->v, &e->cap, e->n + 2, sizeof *e->v) < 0) {
         free(s);
         return -1;
     }
@@ -261,7 +261,7 @@ int launch_proc_read(struct launch_proc *p, pid_t pid)
     /* The whole environment, in its order. */
     for (ssize_t i = 0; i < ne; i += (ssize_t)strlen(env + i) + 1) {
         char *s = strdup(env + i);
-        if (!s || arr_grow(&p->env.v, &p->env.cap, p->env.n + 2,
+        if (!s || util_grow(&p->env.v, &p->env.cap, p->env.n + 2,
                            sizeof *p->env.v) < 0) {
             free(s);
             goto out;

@@ -14,6 +14,10 @@
 #include "log.h"
 #include "fe.h"
 #include "ev.h"
+#include "fe.h"
+#include "log-codec.h"
+#include "log-reader.h"
+#include "log.h"
 
 /* Index of the argument NAME of the event's function, or -1. */
 static int arg_index(const struct log_event *ev, const char *name)
@@ -71,12 +75,12 @@ void fe_event_brief(const struct log_event *ev, struct fe_event_info *info)
     while ((rc = log_event_field(ev, &cur, &f)) == 1) {
         if (f.kind == LOG_F_DATA)
             info->bytes += f.len;
-        int32_t st[5];
+        int32_t st[LOG_ST_N];
         if (f.kind == LOG_F_STATUS && !info->has_status &&
             log_field_status(&f, st) == 0) {
             info->has_status = 1;
-            info->st_source = st[2];
-            info->st_tag = st[3];
+            info->st_source = st[LOG_ST_SOURCE];
+            info->st_tag = st[LOG_ST_TAG];
         }
     }
     info->malformed = rc < 0;
@@ -141,7 +145,7 @@ int fe_log_summary(const char *dir, FILE *out)
     for (int r = 0; r < run.world_size; r++) {
         char path[4200];
         struct log_rank lr;
-        log_rank_path(path, sizeof path, dir, r);
+        log_path(path, sizeof path, dir, r);
         if (log_rank_open(&lr, path, err, sizeof err) < 0) {
             if (errno == ENOENT || access(path, F_OK) < 0)
                 fprintf(out, "%-6d %10s %12s %12s %10s %9s  not recorded\n",
@@ -254,7 +258,7 @@ static int cmd_dump(int argc, char **argv)
     log_run_release(&run);
 
     struct log_rank lr;
-    log_rank_path(path, sizeof path, dir, (int)rank);
+    log_path(path, sizeof path, dir, (int)rank);
     if (log_rank_open(&lr, path, err, sizeof err) < 0)
         return fe_error("%s", err);
     printf("%8s  %-22s %6s %6s %-11s %7s %9s %10s\n", "event", "function",

@@ -14,6 +14,8 @@
 #include "fe.h"
 #include "log.h"
 #include "rankset.h"
+#include "log-compress.h"
+#include "log-reader.h"
 
 /* libdrdb-record.so: $DRDB_RECORD_LIB, else beside the drdb binary in the
  * build tree (../recorder/) or an install (../lib/drdb/). */
@@ -50,7 +52,7 @@ static int make_run_dir(const char *want, char *path, size_t len)
             if (access(probe, F_OK) == 0)
                 return fe_error("'%s' already holds a recorded run; choose "
                                 "another -o or remove it", name);
-            log_rank_path(probe, sizeof probe, name, 0);
+            log_path(probe, sizeof probe, name, 0);
             if (access(probe, F_OK) == 0)
                 return fe_error("'%s' already holds rank logs; choose "
                                 "another -o or remove it", name);
@@ -114,7 +116,7 @@ static void compress_run(const char *dir)
     for (int r = 0; r < n; r++) {
         char path[PATH_MAX];
         uint64_t b, a;
-        log_rank_path(path, sizeof path, dir, r);
+        log_path(path, sizeof path, dir, r);
         if (access(path, F_OK) != 0)
             continue;
         if (log_compress_file(path, &b, &a, err, sizeof err) < 0)

@@ -15,6 +15,7 @@
 #include "launch.h"
 #include "log.h"
 #include "rankset.h"
+#include "log-reader.h"
 
 /* Runs addr2line (no shell) to turn "OBJ+0xOFF (sym)" into a source line. */
 static void source_line(const char *where, char *out, size_t len)
@@ -240,7 +241,7 @@ static int run(int argc, char **argv)
     rs_release(&set);
     for (int i = 0; i < n; i++) {
         char p[PATH_MAX + 32];
-        log_rank_path(p, sizeof p, dir, list[i]);
+        log_path(p, sizeof p, dir, list[i]);
         if (access(p, R_OK) != 0) {
             fe_error("rank %d was not recorded in '%s' (no %s); 'drdb log "
                      "info %s' lists the recorded ranks", list[i], dirarg,

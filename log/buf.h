@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "htab.h"
+#include "util.h"
 
 enum log_buf_shape {
     LOG_BUF_RECV = 1, /* a receive: N x TYPE at most, as its status says */
@@ -67,21 +67,21 @@ static inline int64_t log_buf_displ(const struct log_buf *b, int i)
 
 /* A request-to-buffer table, keyed by the request handle (NULLREQ: MPI's
  * null request, never a key). */
-#define LOG_BUFS_INIT(nullreq) HTAB_INIT(struct log_buf, req, (int)(nullreq))
+#define LOG_BUFS_INIT(nullreq) UTIL_HTAB_INIT(struct log_buf, req, (int)(nullreq))
 
 /* The buffer of request REQ, or NULL. */
-static inline struct log_buf *log_bufs_find(const struct htab *t,
+static inline struct log_buf *log_bufs_find(const struct util_htab *t,
                                             uint32_t req)
 {
-    return htab_find(t, (int)req);
+    return util_htab_find(t, (int)req);
 }
 
 /* Forgets B (a pointer log_bufs_find returned) unless it is persistent
  * (FORCE: in any case). */
-static inline void log_bufs_done(struct htab *t, struct log_buf *b, int force)
+static inline void log_bufs_done(struct util_htab *t, struct log_buf *b, int force)
 {
     if (b && (force || !(b->flags & LOG_BUF_PERSISTENT)))
-        htab_remove(t, b);
+        util_htab_remove(t, b);
 }
 
 #endif

@@ -1,7 +1,7 @@
-/* Completion records: the reading side (codec.h). */
+/* Completion records: the reading side (log-codec.h). */
 #include <errno.h>
 
-#include "codec.h"
+#include "log-codec.h"
 
 int log_done_next(const struct log_event *ev, size_t *cursor, unsigned arg,
                   struct log_done *done, struct log_field *other)

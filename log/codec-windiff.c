@@ -1,8 +1,7 @@
-/* Window diffs (codec.h). */
-#include <errno.h>
+/* Window diffs: the encoder (log-codec.h). */
 #include <string.h>
 
-#include "codec.h"
+#include "log-codec.h"
 
 static size_t varint_len(uint64_t v)
 {
@@ -87,32 +86,4 @@ void log_put_windiff(struct log_rec *rec, uint64_t id, const void *base_,
     log_put_field(&h, LOG_ARG_NONE, LOG_F_WINDIFF, id, len);
     memmove(h.p, body, len);
     rec->p = h.p + len;
-}
-
-void log_windiff_init(struct log_windiff *w, const struct log_field *f,
-                      uint64_t limit)
-{
-    w->p = f->data;
-    w->end = f->data + f->len;
-    w->limit = limit;
-    w->at = 0;
-}
-
-int log_windiff_next(struct log_windiff *w, uint64_t *off,
-                     const uint8_t **bytes, uint64_t *len)
-{
-    uint64_t gap, n;
-    if (w->p >= w->end)
-        return 0;
-    if (log_get_varint(&w->p, w->end, &gap) < 0 ||
-        log_get_varint(&w->p, w->end, &n) < 0 ||
-        n > (uint64_t)(w->end - w->p) || gap > w->limit - w->at ||
-        n > w->limit - w->at - gap)
-        return -EINVAL;
-    *off = w->at + gap;
-    *bytes = w->p;
-    *len = n;
-    w->p += n;
-    w->at = *off + n;
-    return 1;
 }

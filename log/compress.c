@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "log.h"
+#include "log-compress.h"
+#include "log-reader.h"
+#include "util.h"
 
 /* Smaller fields do not shrink enough to pay for a frame header. */
 #define MIN_BYTES 64
@@ -116,7 +118,7 @@ static int put_record(const struct log_rank *r, uint64_t n, struct obuf *out,
                     (unsigned long long)n);
     /* Frame it again: the size and the CRC of what follows them. */
     uint32_t size = (uint32_t)(out->len - start);
-    uint32_t crc = log_crc32c(0, out->p + start + 8, size - 8);
+    uint32_t crc = util_crc32c(0, out->p + start + 8, size - 8);
     memcpy(out->p + start, &size, 4);
     memcpy(out->p + start + 4, &crc, 4);
     return 0;

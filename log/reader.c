@@ -17,7 +17,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "log.h"
+#include "log-reader.h"
+#include "util.h"
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {
@@ -35,11 +36,6 @@ static uint32_t get_u32(const uint8_t *p)
     uint32_t v;
     memcpy(&v, p, 4);
     return v;
-}
-
-void log_rank_path(char *buf, size_t len, const char *dir, int rank)
-{
-    snprintf(buf, len, "%s/rank-%d.log", dir, rank);
 }
 
 /* Parses the record at OFF (bounded by the mapping). 0 or -1 (with ERR). */
@@ -62,7 +58,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
                 (unsigned long long)off);
         return -1;
     }
-    if (log_crc32c(0, rec + 8, rsize - 8) != crc) {
+    if (util_crc32c(0, rec + 8, rsize - 8) != crc) {
         set_err(err, errlen, "checksum mismatch in the record at offset %llu",
                 (unsigned long long)off);
         return -1;
@@ -83,7 +79,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     if (flags & LOG_REC_RET) {
         if (log_get_varint(&p, end, &v))
             goto bad;
-        ev->ret = (int32_t)((v >> 1) ^ -(v & 1));
+        ev->ret = log_unzigzag32(v);
     }
     if (flags & LOG_REC_REPEAT) {
         if (log_get_varint(&p, end, &ev->repeat))
@@ -293,20 +289,6 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
     return 1;
 }
 
-int log_field_status(const struct log_field *f, int32_t out[5])
-{
-    const uint8_t *p = f->data, *end = f->data + f->len;
-    if (f->kind != LOG_F_STATUS)
-        return -EINVAL;
-    for (int i = 0; i < 5; i++) {
-        uint64_t v;
-        if (log_get_varint(&p, end, &v) || v > UINT32_MAX)
-            return -EINVAL;
-        out[i] = (int32_t)((uint32_t)(v >> 1) ^ -(uint32_t)(v & 1));
-    }
-    return p == end ? 0 : -EINVAL;
-}
-
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
                    struct log_field *f)
 {
@@ -325,13 +307,11 @@ static int64_t get_arg(const uint8_t **p, const uint8_t *end, int enc)
         return 0;
     switch (enc) {
     case LOG_ENC_INT:
-        return (int32_t)((uint32_t)(v >> 1) ^ -(uint32_t)(v & 1));
-    case LOG_ENC_HANDLE: {
-        uint32_t h = (uint32_t)v;
-        return (int32_t)(h >> 8 | h << 24);
-    }
+        return log_unzigzag32(v);
+    case LOG_ENC_HANDLE:
+        return (int32_t)log_unrotate_handle(v);
     case LOG_ENC_AINT:
-        return (int64_t)((v >> 1) ^ -(v & 1));
+        return log_unzigzag64(v);
     default:
         return (int64_t)v;
     }
@@ -344,7 +324,7 @@ int log_field_handle(const struct log_field *f, uint32_t *v)
     if (log_get_varint(&p, f->data + f->len, &x) || p != f->data + f->len ||
         x > UINT32_MAX)
         return -EINVAL;
-    *v = (uint32_t)x >> 8 | (uint32_t)x << 24;
+    *v = log_unrotate_handle(x);
     return 0;
 }
 

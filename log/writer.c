@@ -18,7 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "log-writer.h"
+#include "util.h"
 
 #define GROW_MIN (4u << 20)    /* first allocation */
 #define GROW_MAX (256u << 20)  /* largest single growth */
@@ -113,7 +114,7 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
 void log_writer_commit(struct log_writer *w, struct log_rec *rec)
 {
     uint32_t size = (uint32_t)(rec->p - rec->start);
-    uint32_t crc = log_crc32c(0, rec->start + 8, size - 8);
+    uint32_t crc = util_crc32c(0, rec->start + 8, size - 8);
     memcpy(rec->start + 4, &crc, 4);
     /* The size last: until it is stored, the record does not exist. Records
      * are unaligned, so no atomic store; a compiler barrier keeps the order

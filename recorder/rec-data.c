@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "drdb_mpi_abi.h"
 #include "rec.h"
 
 int rec_peers(MPI_Comm comm)
@@ -96,10 +97,10 @@ size_t rec_pack_room(int64_t bytes, MPI_Datatype type)
     return (size_t)bytes + (size_t)type_size(type);
 }
 
-/* MPICH encodes the handle kind in bits 30-31: 1 = builtin (contiguous). */
+/* A builtin datatype: contiguous. */
 static int builtin_type(MPI_Datatype type)
 {
-    return ((unsigned)type >> 30) == 1;
+    return DRDB_MPI_HANDLE_BUILTIN(type);
 }
 
 /* Packs BYTES of N x TYPE at BUF into the record at rec->p. */

@@ -12,7 +12,7 @@
 #include "rec.h"
 
 _Static_assert(sizeof(struct log_buf) == 56, "keep table entries small");
-static struct htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
+static struct util_htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
 
 struct log_buf *rec_req_find(MPI_Request req)
 {
@@ -28,7 +28,7 @@ void rec_req_add(const struct log_buf *b)
 {
     if (b->req == (uint32_t)MPI_REQUEST_NULL)
         return;
-    if (htab_put(&reqs, b) < 0) {
+    if (util_htab_put(&reqs, b) < 0) {
         fputs("drdb-record: out of memory for the request table\n", stderr);
         abort();
     }

@@ -33,8 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "grow.h"
+#include "drdb_mpi_abi.h"
 #include "rec.h"
+#include "util.h"
 
 /* ---- the tables ---------------------------------------------------------- */
 
@@ -72,7 +73,7 @@ enum {
 /* Room for NEED elements in *PP (out of memory: abort). */
 static void need(void *pp, size_t *cap, size_t n, size_t esize)
 {
-    if (arr_grow(pp, cap, n, esize) < 0) {
+    if (util_grow(pp, cap, n, esize) < 0) {
         fputs("drdb-record: out of memory for the RMA window table\n",
               stderr);
         abort();
@@ -135,7 +136,7 @@ static void result_add(MPI_Win win, int target, void *buf, int64_t n,
     need(&results, &results_cap, nresults + 1, sizeof *results);
     struct result *r = &results[nresults++];
     MPI_Datatype copy;
-    r->own_type = ((unsigned)type >> 30) != 1 &&
+    r->own_type = !DRDB_MPI_HANDLE_BUILTIN(type) &&
                   PMPI_Type_contiguous(1, type, &copy) == MPI_SUCCESS &&
                   PMPI_Type_commit(&copy) == MPI_SUCCESS;
     r->b = (struct log_buf){.buf = buf, .n = n,

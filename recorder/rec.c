@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drdb_mpi_abi.h"
+#include "log-writer.h"
 #include "rec.h"
 
 int rec_on;
@@ -224,7 +226,7 @@ void rec_open(void)
         rec_send_data = 1;
     }
 
-    log_rank_path(path, sizeof path, dir, rank);
+    log_path(path, sizeof path, dir, rank);
     int rc = log_writer_open(&writer, path, &hdr);
     if (rc < 0) {
         fprintf(stderr, "drdb-record: rank %d: cannot create '%s': %s; this "

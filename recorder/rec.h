@@ -15,7 +15,7 @@
 
 #include "drdb_mpi_protos.h"
 #include "buf.h"
-#include "codec.h"
+#include "log-codec.h"
 #include "log.h"
 
 extern int rec_on;          /* recording this rank */

@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 
+#include "drdb_mpi_abi.h"
 #include "rpl.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -58,7 +59,7 @@ static int fortran_get(int (*get)(int, int, void *, int *), int obj,
         return ret;
     if (type == ATTR_PTR) {
         *(void **)val = p;
-    } else if (((unsigned)keyval >> 30) == 1) {
+    } else if (DRDB_MPI_HANDLE_BUILTIN(keyval)) {
         /* A predefined attribute: the value, not its address. */
         *(MPI_Aint *)val = p ? *(int *)p : 0;
     } else {

@@ -8,8 +8,9 @@
  * and a communicator the same handle value, nor two keyvals of different
  * kinds the same value). The mirror of recorder/rec-attr.c.
  */
-#include "grow.h"
+#include "drdb_mpi_abi.h"
 #include "rpl.h"
+#include "util.h"
 
 struct keyval {
     int keyval; /* 0: a free slot */
@@ -22,7 +23,7 @@ struct attr {
     int keyval;
     void *val;
 };
-static struct htab keyvals = HTAB_INIT(struct keyval, keyval, 0);
+static struct util_htab keyvals = UTIL_HTAB_INIT(struct keyval, keyval, 0);
 static struct attr *attrs;
 static size_t nattrs, capattrs;
 /* Predefined attribute values: MPI returns their address. int-valued ones
@@ -42,7 +43,7 @@ static struct attr *attr_find(int obj, int k)
 static void attr_delete(size_t i)
 {
     struct attr a = attrs[i];
-    const struct keyval *kv = htab_find(&keyvals, a.keyval);
+    const struct keyval *kv = util_htab_find(&keyvals, a.keyval);
     if (kv && kv->del && kv->del != MPI_COMM_NULL_DELETE_FN)
         kv->del((MPI_Comm)a.obj, a.keyval, a.val, kv->extra);
     attrs[i].obj = 0;
@@ -55,7 +56,7 @@ static void attr_set(int obj, int k, void *val)
         attr_delete((size_t)(a - attrs));
     a = attr_find(0, 0);
     if (!a) {
-        if (arr_grow(&attrs, &capattrs, nattrs + 1, sizeof *attrs) < 0)
+        if (util_grow(&attrs, &capattrs, nattrs + 1, sizeof *attrs) < 0)
             rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for attributes");
         a = &attrs[nattrs++];
     }
@@ -67,7 +68,7 @@ static int keyval_new(int ret, const int *keyval,
                       MPI_Comm_delete_attr_function *del, void *extra)
 {
     struct keyval kv = {*keyval, copy, del, extra};
-    if (ret == MPI_SUCCESS && htab_put(&keyvals, &kv) < 0)
+    if (ret == MPI_SUCCESS && util_htab_put(&keyvals, &kv) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for keyvals");
     return ret;
 }
@@ -166,7 +167,7 @@ int rpl_attr_get(int fn, int obj, int keyval, void *out, int *flag,
             memcpy(&ptr, f.data, 8);
         }
     }
-    if (((unsigned)keyval >> 30) == 1) { /* MPICH: a builtin keyval */
+    if (DRDB_MPI_HANDLE_BUILTIN(keyval)) { /* MPICH: a builtin keyval */
         *flag = logged_flag;
         if (logged_flag && !have_val) {
             /* The value is an address (MPI_WIN_BASE): of the memory here
@@ -213,7 +214,7 @@ static void attrs_copy(MPI_Comm from, MPI_Comm to)
         struct attr a = attrs[i];
         if (a.obj != (int)from || !from)
             continue;
-        const struct keyval *kv = htab_find(&keyvals, a.keyval);
+        const struct keyval *kv = util_htab_find(&keyvals, a.keyval);
         if (!kv || !kv->copy || kv->copy == MPI_COMM_NULL_COPY_FN)
             continue;
         void *out = NULL;

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "ckpt.h"
-#include "grow.h"
+#include "util.h"
 #include "rpl.h"
 
 volatile double drdb_ckpt_interval;
@@ -85,7 +85,7 @@ static void rpl_ckpt_init(void)
         unsigned long long n = strtoull(p, &end, 10);
         if (end == p)
             break;
-        if (arr_grow(&chosen, &capchosen, nchosen + 1, sizeof *chosen) < 0) {
+        if (util_grow(&chosen, &capchosen, nchosen + 1, sizeof *chosen) < 0) {
             fprintf(stderr, "drdb: checkpoints: out of memory for "
                     "DRDB_CKPT_EVENTS: the first %zu events only\n", nchosen);
             break;

@@ -54,7 +54,7 @@ static void done(struct rpl_call *c, const struct log_done *d,
     if (!d->has_status)
         zero_count(st);
     else if (st != MPI_STATUS_IGNORE && st != MPI_STATUSES_IGNORE)
-        memcpy(st, d->status, sizeof d->status);
+        log_status_to_mpi(d->status, st);
     if (d->has_data)
         rpl_req_data(c, (MPI_Request)d->request, &d->data);
     rpl_req_done((MPI_Request)d->request, 0);

@@ -67,13 +67,13 @@ void rpl_out_string(struct rpl_call *c, const struct log_field *f, char *p,
 void rpl_out_status(struct rpl_call *c, const struct log_field *f,
                     MPI_Status *st)
 {
-    int32_t v[5];
+    int32_t v[LOG_ST_N];
     want_kind(c, f, LOG_F_STATUS);
     if (st == MPI_STATUS_IGNORE || st == MPI_STATUSES_IGNORE)
         return;
     if (log_field_status(f, v) < 0)
         rpl_fail(c, RPL_EXIT_SETUP, "malformed status in the log");
-    memcpy(st, v, sizeof v);
+    log_status_to_mpi(v, st);
 }
 
 /* Unpacks a DATA field into COUNT x TYPE at BUF; all of it must fit. */
@@ -215,7 +215,7 @@ struct comm_size {
     int comm; /* MPI_COMM_NULL: a free slot */
     int size, remote;
 };
-static struct htab comms = HTAB_INIT(struct comm_size, comm, MPI_COMM_NULL);
+static struct util_htab comms = UTIL_HTAB_INIT(struct comm_size, comm, MPI_COMM_NULL);
 
 void rpl_comm_new(struct rpl_call *c, MPI_Comm comm)
 {
@@ -234,7 +234,7 @@ void rpl_comm_new(struct rpl_call *c, MPI_Comm comm)
     if (size < 0 || comm == MPI_COMM_NULL)
         return;
     struct comm_size e = {(int)comm, size, remote};
-    if (htab_put(&comms, &e) < 0)
+    if (util_htab_put(&comms, &e) < 0)
         rpl_fail(c, RPL_EXIT_SETUP, "out of memory for communicators");
 }
 
@@ -244,7 +244,7 @@ static int comm_lookup(MPI_Comm comm, int remote)
         return rpl_world_size;
     if (comm == MPI_COMM_SELF)
         return 1;
-    const struct comm_size *e = htab_find(&comms, (int)comm);
+    const struct comm_size *e = util_htab_find(&comms, (int)comm);
     if (e)
         return remote && e->remote >= 0 ? e->remote : e->size;
     /* Unknown: the logged data's length still bounds every copy. */

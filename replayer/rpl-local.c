@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "util.h"
 #include "rpl.h"
 
 MPI_Aint rpl_MPI_Aint_add(struct args_MPI_Aint_add *a)
@@ -43,7 +43,7 @@ MPI_Fint rpl_MPI_File_c2f(struct args_MPI_File_c2f *a)
         if (files[i] == a->file)
             return (MPI_Fint)(i + 1);
     if (nfiles >= (size_t)INT32_MAX ||
-        arr_grow(&files, &capfiles, nfiles + 1, sizeof *files) < 0)
+        util_grow(&files, &capfiles, nfiles + 1, sizeof *files) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for file handles");
     files[nfiles++] = a->file;
     return (MPI_Fint)nfiles;

@@ -7,13 +7,13 @@
 
 #include "rpl.h"
 
-static struct htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
+static struct util_htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
 
 static void req_put(const struct log_buf *e)
 {
     if (e->req == (uint32_t)MPI_REQUEST_NULL)
         return;
-    if (htab_put(&reqs, e) < 0)
+    if (util_htab_put(&reqs, e) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
 }
 

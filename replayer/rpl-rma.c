@@ -24,8 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "drdb_mpi_abi.h"
 #include "rpl.h"
+#include "util.h"
 
 /* ---- the tables --------------------------------------------------------- */
 
@@ -58,7 +59,7 @@ static uint64_t next_result;
 /* Room for NEED elements in *PP (out of memory: the replay stops). */
 static void need(void *pp, size_t *cap, size_t n, size_t esize)
 {
-    if (arr_grow(pp, cap, n, esize) < 0)
+    if (util_grow(pp, cap, n, esize) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for RMA windows");
 }
 
@@ -102,13 +103,13 @@ static struct region *region_find(uint64_t id)
 
 /* The program may free a derived datatype before the operation completes:
  * the engine keeps a copy under a handle value MPICH never gives out (kind
- * bits 30-31 zero, as only MPI_DATATYPE_NULL, 0x0c000000, has). */
+ * bits 30-31 zero, as only MPI_DATATYPE_NULL has). */
 static MPI_Datatype type_copy(MPI_Datatype type, int *own)
 {
     static uint32_t next;
-    MPI_Datatype copy =
-        (MPI_Datatype)(0x0c000000u | (1 + next % 0x03ffffffu));
-    *own = ((unsigned)type >> 30) != 1 && rpl_type_dup(type, copy) == 0;
+    MPI_Datatype copy = (MPI_Datatype)((unsigned)MPI_DATATYPE_NULL |
+                                       (1 + next % 0x03ffffffu));
+    *own = !DRDB_MPI_HANDLE_BUILTIN(type) && rpl_type_dup(type, copy) == 0;
     if (!*own)
         return type;
     next++;

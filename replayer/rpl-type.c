@@ -17,7 +17,7 @@
  *     MPICH builds them, so their bounds come out the same.
  * Pair types (MPI_DOUBLE_INT, ...) are static; builtins are synthesized
  * from the handle. Registered types live in a hash table keyed by handle
- * value (log/htab.h).
+ * value (util/util.h).
  *
  * Data moves block by block, all bytes of each block. Two deliberate
  * differences from MPICH's own MPI_Unpack: a short message is written up
@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "htab.h"
+#include "drdb_mpi_abi.h"
+#include "util.h"
 
 /* One contiguous run of bytes at OFF from the element's origin. */
 struct blk {
@@ -121,9 +122,6 @@ static const struct {
 #endif
 };
 
-#define BUILTIN_KIND 0x4c000000u
-#define KIND_MASK 0xfc000000u
-
 /* Pair types: {value at 0, int after it}, padded to the value's
  * alignment. MPI_SHORT_INT is {short at 0, int at 4}: two blocks, and
  * its true extent (8) equals its extent. */
@@ -159,7 +157,7 @@ static int builtin_index(MPI_Datatype h)
 {
     int i;
 
-    if (((unsigned)h & KIND_MASK) != BUILTIN_KIND)
+    if (((unsigned)h & DRDB_MPI_HANDLE_TAG_MASK) != DRDB_MPI_BUILTIN_TYPE_TAG)
         return -1;
     for (i = 0; i < (int)(sizeof builtins / sizeof builtins[0]); i++)
         if (builtins[i].h == h)
@@ -187,8 +185,9 @@ static int64_t type_identity(MPI_Datatype h)
 /* Handles no constructor may register under. */
 static int is_predefined(MPI_Datatype h)
 {
-    return ((unsigned)h & KIND_MASK) == BUILTIN_KIND || pair_type(h) ||
-           h == MPI_DATATYPE_NULL;
+    return ((unsigned)h & DRDB_MPI_HANDLE_TAG_MASK) ==
+               DRDB_MPI_BUILTIN_TYPE_TAG ||
+           pair_type(h) || h == MPI_DATATYPE_NULL;
 }
 
 /* ---- registry --------------------------------------------------------- */
@@ -198,11 +197,12 @@ struct slot {
     struct rtype *t;
 };
 
-static struct htab reg = HTAB_INIT(struct slot, key, MPI_DATATYPE_NULL);
+static struct util_htab reg =
+    UTIL_HTAB_INIT(struct slot, key, MPI_DATATYPE_NULL);
 
 static struct rtype *reg_get(MPI_Datatype h)
 {
-    struct slot *s = htab_find(&reg, h);
+    struct slot *s = util_htab_find(&reg, h);
     return s ? s->t : NULL;
 }
 
@@ -219,13 +219,13 @@ static void type_destroy(struct rtype *t)
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)
 {
-    struct slot *s = htab_find(&reg, h), n = {h, t};
+    struct slot *s = util_htab_find(&reg, h), n = {h, t};
     if (s) {
         type_destroy(s->t);
         s->t = t;
         return 0;
     }
-    if (htab_put(&reg, &n) < 0) {
+    if (util_htab_put(&reg, &n) < 0) {
         type_destroy(t);
         return -ENOMEM;
     }
@@ -234,11 +234,11 @@ static int reg_put(MPI_Datatype h, struct rtype *t)
 
 static int reg_del(MPI_Datatype h)
 {
-    struct slot *s = htab_find(&reg, h);
+    struct slot *s = util_htab_find(&reg, h);
     if (!s)
         return -EINVAL;
     type_destroy(s->t);
-    htab_remove(&reg, s);
+    util_htab_remove(&reg, s);
     return 0;
 }
 

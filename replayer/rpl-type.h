@@ -7,8 +7,9 @@
  * handle the log holds into the program's `newtype`), so the engine is a
  * registry keyed by handle value:
  *
- *   - builtin handles (MPICH encodes kind 0x4c000000 with the size in bits
- *     8-15) and the predefined pair types (MPI_FLOAT_INT, MPI_DOUBLE_INT,
+ *   - builtin handles (MPICH encodes their kind in the top bits and their
+ *     size in bits 8-15: DRDB_MPI_BUILTIN_TYPE_TAG in drdb_mpi_abi.h) and
+ *     the predefined pair types (MPI_FLOAT_INT, MPI_DOUBLE_INT,
  *     MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT) are known without
  *     registration;
  *   - derived types are registered by the stub when the program calls a

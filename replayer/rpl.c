@@ -16,8 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "htab.h"
+#include "log-codec.h"
 #include "rpl.h"
+#include "util.h"
 
 /* ---- the debugger hooks (drdb-hooks.h) --------------------------------- */
 
@@ -125,7 +126,7 @@ static void rpl_open(void)
         rpl_fail(NULL, RPL_EXIT_SETUP, "DRDB_REPLAY_RANK '%s' is not a rank",
                  rank);
     drdb_rank = (int)r;
-    log_rank_path(path, sizeof path, dir, (int)r);
+    log_path(path, sizeof path, dir, (int)r);
     if (log_rank_open(&rlog, path, err, sizeof err) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "%s", err);
     if (rlog.hdr.rank != (int32_t)r)
@@ -262,13 +263,13 @@ struct comm_errh {
     int comm; /* MPI_COMM_NULL: a free slot */
     int eh;
 };
-static struct htab errhs = HTAB_INIT(struct errh, eh, MPI_ERRHANDLER_NULL);
-static struct htab comm_errhs =
-    HTAB_INIT(struct comm_errh, comm, MPI_COMM_NULL);
+static struct util_htab errhs = UTIL_HTAB_INIT(struct errh, eh, MPI_ERRHANDLER_NULL);
+static struct util_htab comm_errhs =
+    UTIL_HTAB_INIT(struct comm_errh, comm, MPI_COMM_NULL);
 
-static void put(struct htab *t, const void *e)
+static void put(struct util_htab *t, const void *e)
 {
-    if (htab_put(t, e) < 0)
+    if (util_htab_put(t, e) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for error handlers");
 }
 
@@ -290,8 +291,8 @@ int rpl_end(struct rpl_call *c, MPI_Comm comm)
     if (c->ret == MPI_SUCCESS || comm == MPI_COMM_NULL)
         return c->ret;
     /* MPI called the communicator's handler before returning the error. */
-    const struct comm_errh *ce = htab_find(&comm_errhs, (int)comm);
-    const struct errh *e = ce ? htab_find(&errhs, ce->eh) : NULL;
+    const struct comm_errh *ce = util_htab_find(&comm_errhs, (int)comm);
+    const struct errh *e = ce ? util_htab_find(&errhs, ce->eh) : NULL;
     if (e && e->fn) {
         MPI_Comm cm = comm;
         int code = c->ret;

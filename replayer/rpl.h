@@ -28,10 +28,11 @@
 #include <string.h>
 
 #include "buf.h"
-#include "codec.h"
+#include "log-codec.h"
 #include "drdb-hooks.h"
 #include "drdb-stub.h"
 #include "drdb_mpi_protos.h"
+#include "log-reader.h"
 #include "log.h"
 #include "rpl-type.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "log-reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "log-reader.h"
 
 int main(int argc, char **argv)
 {
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     for (char *p = argv[3]; *p; p++)
         if (*p >= '0' && *p <= '9')
             kinds |= 1u << (*p - '0');
-    log_rank_path(path, sizeof path, argv[1], atoi(argv[2]));
+    log_path(path, sizeof path, argv[1], atoi(argv[2]));
     if (log_rank_open(&lr, path, err, sizeof err) < 0) {
         fprintf(stderr, "log-fields: %s\n", err);
         return 1;

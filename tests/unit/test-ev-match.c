@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "log.h"
 #include "ev.h"
+#include "log-codec.h"
+#include "log-writer.h"
+#include "log.h"
 
 #define WORLD 0x44000000u
 #define INT_T 0x4c000405u
@@ -51,7 +53,7 @@ static void run_begin(int ws)
         h.header_size = LOG_HEADER_SIZE;
         h.rank = r;
         h.world_size = ws;
-        log_rank_path(path, sizeof path, run, r);
+        log_path(path, sizeof path, run, r);
         REQUIRE(log_writer_open(&w[r], path, &h) == 0);
         t[r] = 1000;
         nev[r] = 0;

@@ -1,16 +1,16 @@
 /* CRC-32C (Castagnoli): SSE4.2's crc32 instruction when the CPU has it, a
- * table otherwise. Both give the same results (tests/unit/test-log.c). */
+ * table otherwise. Both give the same results (tests/unit/test-util.c). */
 #include <stdint.h>
 #include <string.h>
 
-#include "log.h"
+#include "util.h"
 
 /* The portable version, also used by the tests to check the fast one. */
-uint32_t log__crc32c_sw(uint32_t crc, const uint8_t *p, size_t len);
+uint32_t util__crc32c_sw(uint32_t crc, const uint8_t *p, size_t len);
 
 static uint32_t table[256];
 
-uint32_t log__crc32c_sw(uint32_t crc, const uint8_t *p, size_t len)
+uint32_t util__crc32c_sw(uint32_t crc, const uint8_t *p, size_t len)
 {
     if (!table[1]) {
         for (uint32_t i = 0; i < 256; i++) {
@@ -45,7 +45,7 @@ crc_sse42(uint32_t crc, const uint8_t *p, size_t len)
 }
 #endif
 
-uint32_t log_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t util_crc32c(uint32_t crc, const void *buf, size_t len)
 {
 #if defined(__x86_64__)
     static int have_sse42 = -1;
@@ -54,5 +54,5 @@ uint32_t log_crc32c(uint32_t crc, const void *buf, size_t len)
     if (have_sse42)
         return crc_sse42(crc, buf, len);
 #endif
-    return log__crc32c_sw(crc, buf, len);
+    return util__crc32c_sw(crc, buf, len);
 }

@@ -1,38 +1,38 @@
-/* htab.c - see htab.h. */
+/* The hash table of util.h: open addressing, linear probing. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "htab.h"
+#include "util.h"
 
-static char *slot(const struct htab *t, size_t i)
+static char *slot(const struct util_htab *t, size_t i)
 {
     return t->v + i * t->esize;
 }
 
-static int key_of(const struct htab *t, const char *e)
+static int key_of(const struct util_htab *t, const char *e)
 {
     int k;
     memcpy(&k, e + t->koff, sizeof k);
     return k;
 }
 
-static void set_free(const struct htab *t, size_t i)
+static void set_free(const struct util_htab *t, size_t i)
 {
     memcpy(slot(t, i) + t->koff, &t->null, sizeof t->null);
 }
 
-static size_t next(const struct htab *t, size_t i)
+static size_t next(const struct util_htab *t, size_t i)
 {
     return (i + 1) & (t->cap - 1);
 }
 
-static size_t home(const struct htab *t, int key)
+static size_t home(const struct util_htab *t, int key)
 {
     return ((unsigned)key * 2654435761u) & (t->cap - 1);
 }
 
 /* Into the first free slot of E's probe chain (the table has room). */
-static void place(struct htab *t, const char *e)
+static void place(struct util_htab *t, const char *e)
 {
     size_t i = home(t, key_of(t, e));
     while (key_of(t, slot(t, i)) != t->null)
@@ -41,7 +41,7 @@ static void place(struct htab *t, const char *e)
     t->used++;
 }
 
-void *htab_find(const struct htab *t, int key)
+void *util_htab_find(const struct util_htab *t, int key)
 {
     if (!t->cap || key == t->null)
         return NULL;
@@ -54,9 +54,12 @@ void *htab_find(const struct htab *t, int key)
     }
 }
 
-int htab_put(struct htab *t, const void *e)
+int util_htab_put(struct util_htab *t, const void *e)
 {
-    char *cur = htab_find(t, key_of(t, e));
+    int key = key_of(t, e);
+    if (key == t->null)
+        return 0;
+    char *cur = util_htab_find(t, key);
     if (cur) {
         memcpy(cur, e, t->esize);
         return 0;
@@ -81,7 +84,7 @@ int htab_put(struct htab *t, const void *e)
     return 0;
 }
 
-void htab_remove(struct htab *t, void *e)
+void util_htab_remove(struct util_htab *t, void *e)
 {
     /* Backward-shift deletion keeps probe chains intact. */
     size_t i = (size_t)((char *)e - t->v) / t->esize;
@@ -95,4 +98,18 @@ void htab_remove(struct htab *t, void *e)
         t->used--;
         place(t, moved);
     }
+}
+
+void util_htab_clear(struct util_htab *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        set_free(t, i);
+    t->used = 0;
+}
+
+void util_htab_release(struct util_htab *t)
+{
+    free(t->v);
+    t->v = NULL;
+    t->cap = t->used = 0;
 }

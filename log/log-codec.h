@@ -1,0 +1,179 @@
+/*
+ * log-codec.h - the per-family codecs: for one family of records, how it
+ * stores what it stores, with the encoder the recorder uses, the decoder the
+ * replay stub and the front end use, and the facts derived from the decoded
+ * values, in one place so that the sides cannot disagree.
+ *
+ *   statuses (codec-status.c): an MPI_Status in a LOG_F_STATUS field;
+ *   completions (codec-done.c): the Wait and Test families' (and
+ *     MPI_Request_free's) records: per completed request, in element order,
+ *     a REQUEST field (the handle before the call), its STATUS unless MPI
+ *     left the status alone, and the DATA the request delivered, all with
+ *     the request's index in the call's arrays as elem;
+ *   window diffs (codec-windiff.c): one-sided communication: a WINDIFF
+ *     field per window region whose bytes changed since they were last
+ *     logged, as runs of (gap, length, bytes).
+ *
+ * Small encoders are inline (the recorder's hot path) and need only the
+ * format; the window-diff encoder is in the writer's library; decoders are
+ * in the reader's library, but for the window diff's, inline: the replay
+ * stub and the printer both read it.
+ */
+#ifndef DRDB_LOG_CODEC_H
+#define DRDB_LOG_CODEC_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drdb_mpi_abi.h"
+#include "log-format.h"
+#include "log-reader.h"
+
+/* ---- statuses ------------------------------------------------------------ */
+
+/*
+ * A STATUS field holds the five 32-bit ints of MPICH's MPI_Status in this
+ * order, each as a zigzag varint (most take one byte). Their offsets in
+ * MPI_Status come from <mpi.h> (drdb_mpi_abi.h).
+ */
+enum log_status_int {
+    LOG_ST_COUNT_LO, /* bytes received, the low 32 bits */
+    LOG_ST_COUNT_HI, /* count_hi_and_cancelled: the high bits of the byte
+                      * count shifted left by one, the cancelled bit in 0 */
+    LOG_ST_SOURCE,
+    LOG_ST_TAG,
+    LOG_ST_ERROR,
+    LOG_ST_N
+};
+/* Bytes a STATUS field can take, header included. */
+#define LOG_STATUS_ROOM (LOG_FIELD_HEAD + LOG_ST_N * LOG_ARG_ROOM32)
+
+/* The five ints of the MPI_Status at STATUS, in log order. */
+static inline void log_status_from_mpi(const void *status,
+                                       int32_t st[LOG_ST_N])
+{
+    const char *s = (const char *)status;
+    __builtin_memcpy(&st[LOG_ST_COUNT_LO], s + DRDB_MPI_STATUS_COUNT_LO, 4);
+    __builtin_memcpy(&st[LOG_ST_COUNT_HI],
+                     s + DRDB_MPI_STATUS_COUNT_HI_AND_CANCELLED, 4);
+    __builtin_memcpy(&st[LOG_ST_SOURCE], s + DRDB_MPI_STATUS_SOURCE, 4);
+    __builtin_memcpy(&st[LOG_ST_TAG], s + DRDB_MPI_STATUS_TAG, 4);
+    __builtin_memcpy(&st[LOG_ST_ERROR], s + DRDB_MPI_STATUS_ERROR, 4);
+}
+
+/* A STATUS field for argument ARG, element ELEM, holding the MPI_Status at
+ * STATUS (at most LOG_STATUS_ROOM bytes). */
+static inline void log_put_status(struct log_rec *r, unsigned arg,
+                                  uint64_t elem, const void *status)
+{
+    int32_t v[LOG_ST_N];
+    uint8_t tmp[LOG_ST_N * LOG_ARG_ROOM32];
+    struct log_rec body = {tmp, tmp};
+    log_status_from_mpi(status, v);
+    for (int i = 0; i < LOG_ST_N; i++)
+        log_put_arg_int(&body, v[i]);
+    log_put_field(r, arg, LOG_F_STATUS, elem, (uint64_t)(body.p - tmp));
+    log_put_bytes(r, tmp, (size_t)(body.p - tmp));
+}
+
+/* Decodes a STATUS field into its five ints, in log order: 0 or -EINVAL. */
+int log_field_status(const struct log_field *f, int32_t st[LOG_ST_N]);
+/* Stores the five ints into the MPI_Status at STATUS (what MPI returned). */
+void log_status_to_mpi(const int32_t st[LOG_ST_N], void *status);
+/* The bytes a status says were received. */
+int64_t log_status_bytes(const int32_t st[LOG_ST_N]);
+/* Whether a status says its request was cancelled. */
+int log_status_cancelled(const int32_t st[LOG_ST_N]);
+
+/* ---- completions --------------------------------------------------------- */
+
+/* Room a completion's REQUEST and STATUS take (its DATA not included). */
+#define LOG_DONE_ROOM (LOG_HANDLE_ROOM + LOG_STATUS_ROOM)
+
+/* Writes the REQUEST field of request REQ (elem ELEM of argument ARG) and,
+ * unless STATUS is NULL, its STATUS; the caller then writes its DATA. */
+static inline void log_put_done(struct log_rec *r, unsigned arg,
+                                uint64_t elem, uint32_t req,
+                                const void *status)
+{
+    log_put_handle(r, arg, LOG_F_REQUEST, elem, req);
+    if (status)
+        log_put_status(r, arg, elem, status);
+}
+
+/* One completed request, as a completion record holds it. */
+struct log_done {
+    uint64_t elem;    /* its index in the call's request array */
+    uint32_t request; /* its handle before the call */
+    int has_status;   /* the STATUS was logged (else MPI left it alone but
+                       * for a zero count) */
+    int32_t status[LOG_ST_N];
+    int has_data;     /* the DATA it delivered */
+    struct log_field data;
+};
+
+/*
+ * Reads a completion record of EV from *CURSOR (0 to start): 1 with the
+ * next completed request of argument ARG in *DONE (its REQUEST, STATUS and
+ * DATA fields taken together), 2 with any other field in *OTHER (the
+ * requests after the call, a flag or an index, another argument's field),
+ * 0 at the end, -EINVAL for a malformed record (a STATUS or DATA that
+ * follows no REQUEST of its elem). A compressed DATA comes back inflated,
+ * valid until the next call.
+ */
+int log_done_next(const struct log_event *ev, size_t *cursor, unsigned arg,
+                  struct log_done *done, struct log_field *other);
+
+/* ---- window diffs -------------------------------------------------------- */
+
+/* Room the WINDIFF of a region of SIZE bytes can take, header included. */
+size_t log_windiff_room(uint64_t size);
+
+/*
+ * Appends how BASE[0, SIZE) differs from SHADOW as one WINDIFF field for
+ * region ID (nothing when it does not), and copies what it logged into
+ * SHADOW, so SHADOW is then the logged state. Other processes may write
+ * BASE meanwhile (one-sided communication): each byte is read once, and
+ * what is logged is what SHADOW keeps.
+ */
+void log_put_windiff(struct log_rec *rec, uint64_t id, const void *base,
+                     void *shadow, uint64_t size);
+
+/* Reading a WINDIFF field's runs: log_windiff_init(), then
+ * log_windiff_next() until it returns 0 (the end) or -EINVAL (a malformed
+ * field, or a run past the end of the region of LIMIT bytes). */
+struct log_windiff {
+    const uint8_t *p, *end;
+    uint64_t limit; /* the region's size */
+    uint64_t at;    /* where the last run ended */
+};
+static inline void log_windiff_init(struct log_windiff *w,
+                                    const struct log_field *f, uint64_t limit)
+{
+    w->p = f->data;
+    w->end = f->data + f->len;
+    w->limit = limit;
+    w->at = 0;
+}
+/* 1 with the next run: *LEN bytes at *BYTES to store at offset *OFF. */
+static inline int log_windiff_next(struct log_windiff *w, uint64_t *off,
+                                   const uint8_t **bytes, uint64_t *len)
+{
+    uint64_t gap, n;
+    if (w->p >= w->end)
+        return 0;
+    if (log_get_varint(&w->p, w->end, &gap) < 0 ||
+        log_get_varint(&w->p, w->end, &n) < 0 ||
+        n > (uint64_t)(w->end - w->p) || gap > w->limit - w->at ||
+        n > w->limit - w->at - gap)
+        return -EINVAL;
+    *off = w->at + gap;
+    *bytes = w->p;
+    *len = n;
+    w->p += n;
+    w->at = *off + n;
+    return 1;
+}
+
+#endif

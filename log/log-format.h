@@ -1,0 +1,236 @@
+/*
+ * log-format.h - the on-disk log (docs/log-format.md): magic and version,
+ * the file header, the record framing, flags, field kinds, the encodings of
+ * arguments, and the inline helpers that encode (put) and decode (get) them.
+ * Pure layout: no I/O, libc only. The writer (log-writer.h), the reader
+ * (log-reader.h) and the per-family codecs (log-codec.h) build on it.
+ *
+ * All integers little-endian.
+ *
+ * A run directory holds `drdb.run` (the run description, "key value" text
+ * lines) and one `rank-R.log` per recorded rank: a 256-byte header, then
+ * records. Each record is framed:
+ *
+ *   u32 size      whole record in bytes (0 = end of log: nothing follows)
+ *   u32 crc       CRC-32C of bytes [8, size)
+ *   u16 fn        function id (enum log_func_id, log.h)
+ *   u16 flags     LOG_REC_*
+ *   varint dt     enter time minus the previous record's enter time, ns
+ *   varint dur    exit time minus enter time, ns
+ *   [zigzag varint ret]       when LOG_REC_RET (else MPI_SUCCESS)
+ *   [varint repeat]           when LOG_REC_REPEAT (this many calls)
+ *   argument block            every by-value argument, in order, as a
+ *                             varint (log_arg_desc.enc, enum log_enc)
+ *   fields, to the end:       u8 arg, u8 kind, varint elem, varint len,
+ *                             len bytes
+ */
+#ifndef DRDB_LOG_FORMAT_H
+#define DRDB_LOG_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
+#define LOG_VERSION 2
+#define LOG_HEADER_SIZE 256
+#define LOG_REC_FIXED 12        /* size, crc, fn, flags */
+#define LOG_REC_MAX_HEAD 40     /* fixed part + the varints at most */
+#define LOG_RUN_FILE "drdb.run"
+
+/* Header flags. */
+enum {
+    LOG_HDR_COMPLETE = 1u << 0,  /* closed by MPI_Finalize */
+    LOG_HDR_TRUNCATED = 1u << 1, /* the recorder stopped early (disk full) */
+    LOG_HDR_SEND_DATA = 1u << 2, /* send payloads were logged too */
+    LOG_HDR_COMPRESSED = 1u << 3, /* DATA fields may be DATA_ZSTD */
+};
+
+/* Record flags. */
+enum {
+    LOG_REC_RET = 1u << 0,     /* a return code other than MPI_SUCCESS */
+    LOG_REC_REPEAT = 1u << 1,  /* stands for `repeat` identical calls */
+    LOG_REC_PARTIAL = 1u << 2, /* some outputs not logged (see the docs) */
+    LOG_REC_TRUNC = 1u << 3,   /* the last record: logging stopped here */
+};
+
+/* Field kinds. */
+enum log_field_kind {
+    LOG_F_RAW = 1,     /* an output argument's bytes, as in memory */
+    LOG_F_DATA = 2,    /* message data, packed (MPI_Pack order) */
+    LOG_F_STATUS = 3,  /* an MPI_Status: its 5 ints as zigzag varints
+                        * (log-codec.h) */
+    LOG_F_STRING = 4,  /* a string, without the NUL */
+    LOG_F_MEMBERS = 5, /* MPI_COMM_WORLD ranks of a new communicator */
+    LOG_F_REQUEST = 6, /* the request a completion refers to (a handle) */
+    LOG_F_SIZE = 7,    /* a count or size the call computed (u64) */
+    LOG_F_HANDLE = 8,  /* a 32-bit handle output (a new request, ...) */
+    LOG_F_DATA_ZSTD = 9, /* a DATA field compressed: varint raw length,
+                          * then one zstd frame (log_compress_file) */
+    LOG_F_WINDIFF = 10,  /* the bytes of an RMA window region that changed
+                          * since they were last logged: elem = the region's
+                          * number; runs of (varint gap, varint length,
+                          * bytes), the gap counted from the previous run's
+                          * end (the region's start for the first) */
+};
+/* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
+ * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */
+#define LOG_ARG_NONE 255 /* a field that belongs to no argument */
+
+/*
+ * How a by-value argument is stored in a record's argument block: each is a
+ * varint, so that small counts, tags, ranks and MPICH's handles take one to
+ * three bytes. MPICH keeps a handle's kind in its top bits and its index in
+ * the low ones (MPI_COMM_WORLD is 0x44000000): rotated left by 8 bits, a
+ * handle becomes a small number. The function table (log.h) names each
+ * argument's encoding.
+ */
+enum log_enc {
+    LOG_ENC_INT = 1, /* int: zigzag varint */
+    LOG_ENC_HANDLE,  /* a 32-bit handle: varint of the value rotated left 8 */
+    LOG_ENC_AINT,    /* MPI_Aint, MPI_Count, MPI_Offset: zigzag varint */
+    LOG_ENC_PTR,     /* a 64-bit handle or pointer: varint */
+};
+
+struct log_file_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t header_size;
+    int32_t rank;
+    int32_t world_size;
+    uint64_t start_ns; /* CLOCK_REALTIME when the log was opened */
+    uint32_t flags;
+    uint32_t max_func_id; /* the function table the recorder knew */
+    int32_t pid;
+    uint32_t reserved0;
+    char host[64];
+    uint64_t recorder_ns; /* time the recorder spent logging (at close) */
+    uint8_t reserved[LOG_HEADER_SIZE - 120];
+};
+
+/* Path of rank R's log in run directory DIR ("DIR/rank-R.log"). */
+void log_path(char *buf, size_t len, const char *dir, int rank);
+
+/* ---- encoding ------------------------------------------------------------ */
+
+/* A record being built: write into [p, end), then log_writer_commit(). */
+struct log_rec {
+    uint8_t *start;
+    uint8_t *p;
+};
+
+/* Record-building helpers (the recorder's hot path: inline). */
+static inline void log_put_varint(struct log_rec *r, uint64_t v)
+{
+    while (v >= 0x80) {
+        *r->p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *r->p++ = (uint8_t)v;
+}
+static inline void log_put_bytes(struct log_rec *r, const void *src,
+                                 size_t n)
+{
+    __builtin_memcpy(r->p, src, n);
+    r->p += n;
+}
+static inline void log_put_u32(struct log_rec *r, uint32_t v)
+{
+    log_put_bytes(r, &v, 4);
+}
+static inline void log_put_u64(struct log_rec *r, uint64_t v)
+{
+    log_put_bytes(r, &v, 8);
+}
+/* By-value arguments (enum log_enc). At most LOG_ARG_ROOM32 bytes for a
+ * 32-bit argument, LOG_ARG_ROOM64 for a 64-bit one. */
+#define LOG_ARG_ROOM32 5
+#define LOG_ARG_ROOM64 10
+static inline void log_put_arg_int(struct log_rec *r, int32_t v)
+{
+    log_put_varint(r, (uint32_t)((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
+}
+static inline void log_put_arg_handle(struct log_rec *r, uint32_t v)
+{
+    log_put_varint(r, (uint32_t)(v << 8 | v >> 24));
+}
+static inline void log_put_arg_aint(struct log_rec *r, int64_t v)
+{
+    log_put_varint(r, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+static inline void log_put_arg_ptr(struct log_rec *r, uint64_t v)
+{
+    log_put_varint(r, v);
+}
+/* Any of the above by its encoding. */
+static inline void log_put_arg(struct log_rec *r, int enc, int64_t v)
+{
+    switch (enc) {
+    case LOG_ENC_INT: log_put_arg_int(r, (int32_t)v); break;
+    case LOG_ENC_HANDLE: log_put_arg_handle(r, (uint32_t)v); break;
+    case LOG_ENC_AINT: log_put_arg_aint(r, v); break;
+    default: log_put_arg_ptr(r, (uint64_t)v); break;
+    }
+}
+
+/* Starts a field of LEN bytes; the caller then writes LEN bytes. */
+static inline void log_put_field(struct log_rec *r, unsigned arg,
+                                 unsigned kind, uint64_t elem, uint64_t len)
+{
+    *r->p++ = (uint8_t)arg;
+    *r->p++ = (uint8_t)kind;
+    log_put_varint(r, elem);
+    log_put_varint(r, len);
+}
+/* Bytes a field header can take. */
+#define LOG_FIELD_HEAD 22
+/* Bytes a REQUEST or HANDLE field can take, header included. */
+#define LOG_HANDLE_ROOM (LOG_FIELD_HEAD + LOG_ARG_ROOM32)
+
+/* A REQUEST or HANDLE field (KIND) holding handle V. */
+static inline void log_put_handle(struct log_rec *r, unsigned arg,
+                                  unsigned kind, uint64_t elem, uint32_t v)
+{
+    uint8_t tmp[LOG_ARG_ROOM32];
+    struct log_rec body = {tmp, tmp};
+    log_put_arg_handle(&body, v);
+    log_put_field(r, arg, kind, elem, (uint64_t)(body.p - tmp));
+    log_put_bytes(r, tmp, (size_t)(body.p - tmp));
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+/* Reads a varint from [*p, end) into *V, advancing *P: 0, or -1 when it is
+ * malformed or runs past END. */
+static inline int log_get_varint(const uint8_t **p, const uint8_t *end,
+                                 uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*p >= end)
+            return -1;
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+/* The value a zigzag varint V of a 32-bit int (LOG_ENC_INT) stands for. */
+static inline int32_t log_unzigzag32(uint64_t v)
+{
+    return (int32_t)((uint32_t)(v >> 1) ^ -(uint32_t)(v & 1));
+}
+/* The value of a 64-bit zigzag varint V (LOG_ENC_AINT). */
+static inline int64_t log_unzigzag64(uint64_t v)
+{
+    return (int64_t)((v >> 1) ^ -(v & 1));
+}
+/* The handle a LOG_ENC_HANDLE varint V stands for (rotated back). */
+static inline uint32_t log_unrotate_handle(uint64_t v)
+{
+    return (uint32_t)v >> 8 | (uint32_t)v << 24;
+}
+
+#endif

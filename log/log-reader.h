@@ -1,0 +1,100 @@
+/*
+ * log-reader.h - reading a run: one rank's log mapped and indexed, its
+ * records decoded (reader.c), and the run description (drdb.run). Used by
+ * the replay stub and the front end, never by the recorded process.
+ */
+#ifndef DRDB_LOG_READER_H
+#define DRDB_LOG_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log-format.h"
+#include "log.h"
+
+/* One rank's log, mapped read-only, with an index of its records. */
+struct log_rank {
+    int fd;
+    const uint8_t *map;
+    size_t size;
+    struct log_file_header hdr;
+    uint64_t nevents;  /* complete records */
+    uint64_t *offsets; /* nevents offsets */
+    uint64_t *enter;   /* nevents enter times, ns since start */
+    uint64_t end_off;  /* where reading stopped */
+    /* Why reading stopped before the end of the file, "" when it did not:
+     * "incomplete ..." (the rank stopped mid-run) or "corrupt ..." */
+    char stop_reason[160];
+};
+
+/* A decoded record. Pointers point into the mapping. */
+struct log_event {
+    uint64_t index; /* event number, from 0 */
+    int fn;
+    unsigned flags;
+    uint64_t enter_ns, dur_ns; /* ns since the log's start */
+    int32_t ret;
+    uint64_t repeat;
+    const struct log_func_desc *desc; /* NULL for an unknown id */
+    const uint8_t *args;
+    size_t args_len;
+    const uint8_t *fields;
+    size_t fields_len;
+};
+
+struct log_field {
+    unsigned arg, kind;
+    uint64_t elem;
+    const uint8_t *data;
+    uint64_t len;
+};
+
+/*
+ * Opens and indexes PATH. Never fails on a damaged record: it stops there
+ * and says why in stop_reason. Returns 0, or -errno / -EINVAL (bad header)
+ * with a message in ERR.
+ */
+int log_rank_open(struct log_rank *r, const char *path, char *err,
+                  size_t errlen);
+void log_rank_release(struct log_rank *r);
+/* Decodes event N. 0, or -EINVAL for a malformed record (message in ERR). */
+int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
+                   char *err, size_t errlen);
+/* Iterates over an event's fields: *cursor starts at 0. 1 = a field,
+ * 0 = no more, -EINVAL = malformed. A compressed DATA field comes back as
+ * LOG_F_DATA with its data inflated into a per-thread buffer, valid until
+ * the next field this thread inflates. */
+int log_event_field(const struct log_event *ev, size_t *cursor,
+                    struct log_field *f);
+/* The field at CURSOR without taking it: its header, and its data as
+ * stored (a compressed DATA field is not inflated). 1, 0 = no more,
+ * -EINVAL = malformed. */
+int log_event_peek(const struct log_event *ev, size_t cursor,
+                   struct log_field *f);
+/* The value of argument I (an index into desc->args; sign-extended from
+ * 32 bits), 0 if it is not a by-value argument or out of range. */
+int64_t log_event_arg(const struct log_event *ev, int i);
+/* The by-value arguments in order into VALS (at most MAX); returns how many
+ * the function has. */
+int log_event_args(const struct log_event *ev, int64_t *vals, int max);
+/* Decodes a REQUEST or HANDLE field: 0 or -EINVAL. */
+int log_field_handle(const struct log_field *f, uint32_t *v);
+/* The first field of KIND for argument ARG, or NULL. */
+int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
+                   struct log_field *f);
+
+/* The run description (drdb.run): "key value" lines, values escaped. */
+struct log_run {
+    char dir[4096];
+    int world_size;
+    int nranks_present; /* rank-R.log files found */
+    char *text;         /* the file's contents */
+};
+int log_run_open(struct log_run *run, const char *dir, char *err,
+                 size_t errlen);
+void log_run_release(struct log_run *run);
+/* The value for KEY (first occurrence) copied to BUF, or NULL. */
+const char *log_run_get(const struct log_run *run, const char *key,
+                        char *buf, size_t len);
+
+#endif

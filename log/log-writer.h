@@ -1,0 +1,43 @@
+/*
+ * log-writer.h - appends records to one rank's log (writer.c). Runs inside
+ * the recorded process: libc only, no allocation after open, no reader.
+ *
+ * A record is built with log_writer_begin(), the put helpers of
+ * log-format.h and log-codec.h, then log_writer_commit().
+ */
+#ifndef DRDB_LOG_WRITER_H
+#define DRDB_LOG_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log-format.h"
+
+/* Appends records to one rank's log through a shared file mapping, so a
+ * process killed at any point leaves every completed record on disk. */
+struct log_writer {
+    int fd;
+    uint8_t *map;
+    size_t map_size; /* bytes mapped == bytes allocated on disk */
+    size_t off;      /* end of the last complete record */
+    uint64_t last_enter;
+    uint64_t events;
+    int failed;          /* a write failed: no more records */
+};
+
+/* Creates PATH (mode 0600, O_EXCL) and writes the header. 0 or -errno. */
+int log_writer_open(struct log_writer *w, const char *path,
+                    const struct log_file_header *hdr);
+/* Starts a record of at most MAX bytes: NULL when logging has stopped. */
+struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
+                                 size_t max, int fn, unsigned flags,
+                                 uint64_t enter_ns, uint64_t dur_ns);
+/* Frames and checksums the record; it is on disk when this returns. */
+void log_writer_commit(struct log_writer *w, struct log_rec *rec);
+/* Sets header flags (LOG_HDR_*) in place. */
+void log_writer_set_flags(struct log_writer *w, uint32_t flags);
+/* Trims the file to its records, marks it complete, stores RECORDER_NS in
+ * the header, closes it. */
+int log_writer_close(struct log_writer *w, uint64_t recorder_ns);
+
+#endif

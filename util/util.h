@@ -1,0 +1,87 @@
+/*
+ * util.h - drdb's generic containers: a growing array, a hash table of
+ * fixed-size entries keyed by an int, CRC-32C. Every part of drdb may use
+ * them, the code that runs inside the recorded or replayed process
+ * included, so they keep to what that code may do: libc only, no locks, no
+ * stdio; memory comes from malloc/realloc/free and only when a container
+ * grows or is released; no global state but CRC-32C's table, built on
+ * first use. Not thread-safe: the caller serializes.
+ */
+#ifndef DRDB_UTIL_H
+#define DRDB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* ---- growing arrays ----------------------------------------------------- */
+
+/* Grows the array *PP (of *CAP elements of SIZE) to hold NEED, doubling:
+ * 0, or -1 out of memory (the array unchanged). */
+static inline int util_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+    void **p = pp;
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* ---- hash table --------------------------------------------------------- */
+
+/*
+ * A hash table of fixed-size entries keyed by an int inside each entry (an
+ * MPI handle): the recorder's and the replay stub's request-to-buffer
+ * tables, the stub's datatype registry, the event index's handle maps.
+ * Open addressing with linear probing and backward-shift deletion; grows by
+ * doubling. One key value (NULL_KEY) marks a free slot and is never stored.
+ */
+struct util_htab {
+    char *v;
+    size_t cap, used;   /* cap: 0 or a power of two */
+    size_t esize, koff; /* entry size, offset of the int key in it */
+    int null;           /* the key of a free slot */
+};
+
+/* An empty table of TYPE entries keyed by TYPE.MEMBER (no allocation). */
+#define UTIL_HTAB_INIT(type, member, nullkey)                              \
+    { NULL, 0, 0, sizeof(type), offsetof(type, member), (nullkey) }
+
+/* The entry with KEY, or NULL. */
+void *util_htab_find(const struct util_htab *t, int key);
+/* Copies entry E in (over the entry with its key, if any): 0, or -1 out of
+ * memory (the table unchanged). An entry with the null key is not stored. */
+int util_htab_put(struct util_htab *t, const void *e);
+/* Removes entry E (a pointer util_htab_find returned). */
+void util_htab_remove(struct util_htab *t, void *e);
+/* Removes every entry; keeps the memory for reuse. */
+void util_htab_clear(struct util_htab *t);
+/* Frees the memory; the table is empty and usable again. */
+void util_htab_release(struct util_htab *t);
+
+/* A 32-bit integer hash with good mixing in every bit (the finalizer of
+ * "lowbias32", https://nullprogram.com/blog/2018/07/31/). */
+static inline uint32_t util_hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+/* ---- checksums ---------------------------------------------------------- */
+
+/* CRC-32C (Castagnoli) of LEN bytes at BUF, continuing from CRC (0 to
+ * start): SSE4.2's crc32 instruction when the CPU has it. */
+uint32_t util_crc32c(uint32_t crc, const void *buf, size_t len);
+
+#endif
