@@ -12,6 +12,7 @@
 
 #include "ckpt.h"
 #include "con.h"
+#include "fe.h"
 #include "drdb-stub.h"
 #include "launch.h"
 
@@ -148,6 +149,40 @@ static void setup_rank(struct con *c, struct con_rank *k)
     send_setup(k, "-exec-run");
 }
 
+/* GDB's environment: ours, with libdrdb-gdb-xstate.so preloaded (mi/
+ * gdb-xstate.c: GDB 13's register writes on CPUs with AMX). The program
+ * does not inherit it: setup_rank sets its LD_PRELOAD. NULL (our own
+ * environment) when the library is not found. Built once a session. */
+static char *const *gdb_env(struct con *c)
+{
+    extern char **environ;
+    char lib[PATH_MAX];
+    if (c->gdb_env || fe_find_gdb_xstate(lib, sizeof lib) < 0)
+        return c->gdb_env;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    const char *old = getenv("LD_PRELOAD");
+    size_t len = strlen("LD_PRELOAD=") + strlen(lib) + 2 +
+                 (old ? strlen(old) : 0);
+    char *pre = env ? malloc(len) : NULL;
+    if (!pre) {
+        free(env);
+        return NULL;
+    }
+    snprintf(pre, len, "LD_PRELOAD=%s%s%s", lib, old && *old ? ":" : "",
+             old && *old ? old : "");
+    size_t k = 0;
+    env[k++] = pre;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0)
+            env[k++] = environ[i];
+    env[k] = NULL;
+    c->gdb_env = env;
+    return env;
+}
+
 int con_replay(struct con *c, const struct rankset *set)
 {
     int todo = 0, started = 0, failed = 0;
@@ -177,6 +212,7 @@ int con_replay(struct con *c, const struct rankset *set)
         struct mi_gdb_options opt = {0};
         opt.on_async = con_on_async;
         opt.ud = k;
+        opt.envp = gdb_env(c);
         if (mi_gdb_start(&k->gdb, &opt, msg, sizeof msg) < 0) {
             fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", r, msg);
             k->gdb = NULL;

@@ -134,6 +134,9 @@ void con_close(struct con *c)
         free(c->ev);
     }
     free(c->ranks);
+    if (c->gdb_env)
+        free(c->gdb_env[0]);
+    free(c->gdb_env);
     free(c->nevents);
     free(c->logs);
     log_run_release(&c->run);

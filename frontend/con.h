@@ -135,6 +135,9 @@ struct con {
     char exe[4096], args[65536], cwd[4096];
     char stub[4096];
     char gdb_index[4096]; /* GDB's index cache, "" when none (con-rank.c) */
+    char **gdb_env;       /* GDB's environment (con-rank.c), NULL: ours;
+                           * its first entry is allocated, the rest are
+                           * environ's */
     int gdb_index_done;
     int keep_going;      /* batch: go on after a failed command */
     int timeout_ms;      /* per command, 0: none */

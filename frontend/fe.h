@@ -56,6 +56,9 @@ int fe_find_beside(const char *env, const char *const *rel, int nrel,
  * $DRDB_REPLAY_LIB_DIR, else beside the drdb binary (build tree or
  * install). 0 or -1. */
 int fe_find_stub(char *out, size_t len);
+/* The library preloaded into the console's GDBs (mi/gdb-xstate.c) into
+ * OUT: beside the drdb binary (build tree or install). 0 or -1. */
+int fe_find_gdb_xstate(char *out, size_t len);
 /* Removes the replay stub from the path list in environment variable NAME
  * (a recording must use the real MPI). */
 void fe_env_drop_stub(const char *name);

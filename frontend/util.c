@@ -85,6 +85,13 @@ int fe_find_beside(const char *env, const char *const *rel, int nrel,
     return -1;
 }
 
+int fe_find_gdb_xstate(char *out, size_t len)
+{
+    static const char *const rel[] = {"../mi/libdrdb-gdb-xstate.so",
+                                      "../lib/drdb/libdrdb-gdb-xstate.so"};
+    return fe_find_beside(NULL, rel, 2, out, len);
+}
+
 int fe_find_stub(char *out, size_t len)
 {
     static const char *const rel[] = {"../replayer/" DRDB_STUB_LIB,

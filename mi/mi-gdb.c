@@ -796,7 +796,8 @@ static const char *const mi__default_argv[] = {
 };
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
-static void mi__child(char *const *argv, int in, int out, int err, int status)
+static void mi__child(char *const *argv, char *const *envp, int in, int out,
+                      int err, int status)
 {
     sigset_t none;
     int sig, e;
@@ -809,7 +810,10 @@ static void mi__child(char *const *argv, int in, int out, int err, int status)
             signal(sig, SIG_DFL);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
         goto fail;
-    execvp(argv[0], argv);
+    if (envp)
+        execvpe(argv[0], argv, envp);
+    else
+        execvp(argv[0], argv);
 fail:
     e = errno;
     if (write(status, &e, sizeof e) < 0) {
@@ -880,7 +884,7 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
         goto fail;
     }
     if (g->pid == 0)
-        mi__child(argv, sv[1], po[1], pe[1], ps[1]);
+        mi__child(argv, opt->envp, sv[1], po[1], pe[1], ps[1]);
     close(sv[1]);
     close(po[1]);
     close(pe[1]);

@@ -290,6 +290,9 @@ struct mi_gdb_options {
     /* argv to exec (argv[0] searched in PATH, never through a shell); NULL:
        {"gdb", "-nx", "-q", "--interpreter=mi3", NULL}. */
     char *const *argv;
+    /* GDB's environment ("NAME=value" entries, NULL-terminated); NULL:
+       ours. */
+    char *const *envp;
     /* Give the inferior its own pseudo-terminal (default on: set no_pty to
        disable, e.g. for a remote GDB whose inferior cannot see our pty). */
     int no_pty;
