@@ -26,7 +26,7 @@ int log_done_next(const struct log_event *ev, size_t *cursor, unsigned arg,
            ((f.kind == LOG_F_STATUS && !done->has_status && !done->has_data) ||
             ((f.kind == LOG_F_DATA || f.kind == LOG_F_DATA_ZSTD) &&
              !done->has_data))) {
-        if (log_event_field(ev, cursor, &f) != 1)
+        if (log_event_take(ev, cursor, &f) != 1)
             return -EINVAL;
         if (f.kind == LOG_F_STATUS) {
             if (log_field_status(&f, done->status) < 0)

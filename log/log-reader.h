@@ -71,6 +71,11 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
  * -EINVAL = malformed. */
 int log_event_peek(const struct log_event *ev, size_t cursor,
                    struct log_field *f);
+/* Takes the field F that log_event_peek() returned at *CURSOR: moves
+ * *CURSOR past it and inflates a compressed DATA field (as
+ * log_event_field()). 1, or -EINVAL. */
+int log_event_take(const struct log_event *ev, size_t *cursor,
+                   struct log_field *f);
 /* The value of argument I (an index into desc->args; sign-extended from
  * 32 bits), 0 if it is not a by-value argument or out of range. */
 int64_t log_event_arg(const struct log_event *ev, int i);

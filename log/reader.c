@@ -277,16 +277,20 @@ int log_event_peek(const struct log_event *ev, size_t cursor,
     return 1;
 }
 
-int log_event_field(const struct log_event *ev, size_t *cursor,
-                    struct log_field *f)
+int log_event_take(const struct log_event *ev, size_t *cursor,
+                   struct log_field *f)
 {
-    int rc = log_event_peek(ev, *cursor, f);
-    if (rc <= 0)
-        return rc;
     *cursor = (size_t)(f->data + f->len - ev->fields);
     if (f->kind == LOG_F_DATA_ZSTD)
         return log__inflate(f);
     return 1;
+}
+
+int log_event_field(const struct log_event *ev, size_t *cursor,
+                    struct log_field *f)
+{
+    int rc = log_event_peek(ev, *cursor, f);
+    return rc <= 0 ? rc : log_event_take(ev, cursor, f);
 }
 
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,

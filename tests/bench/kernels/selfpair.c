@@ -4,18 +4,23 @@
  * them, N times. The send is an MPI_Bsend: a blocking MPI_Send to oneself
  * before the receive is posted may wait forever (it does with MPICH 4.0.2
  * ch4), a buffered one completes at once. Prints "pair_ns NS" and
- * "time_s S".
+ * "time_s S". With "nb", each pair is nonblocking: MPI_Irecv, MPI_Ibsend
+ * and one MPI_Waitall (three calls, the Wait family's path).
  *
- *   mpiexec -n 1 ./bench-selfpair [N]
+ *   mpiexec -n 1 ./bench-selfpair [N [nb]]
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000000;
+    int nb = argc > 2 && strcmp(argv[2], "nb") == 0;
     double x = 1.0, y = 0.0;
+    MPI_Request r[2];
+    MPI_Status st[2];
 
     MPI_Init(&argc, &argv);
     static char bsend_buf[1024];
@@ -27,6 +32,12 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     for (long i = 0; i < n; i++) {
         x += 1.0;
+        if (nb) {
+            MPI_Irecv(&y, 1, MPI_DOUBLE, 0, 1, MPI_COMM_SELF, &r[0]);
+            MPI_Ibsend(&x, 1, MPI_DOUBLE, 0, 1, MPI_COMM_SELF, &r[1]);
+            MPI_Waitall(2, r, st);
+            continue;
+        }
         MPI_Bsend(&x, 1, MPI_DOUBLE, 0, 1, MPI_COMM_SELF);
         MPI_Recv(&y, 1, MPI_DOUBLE, 0, 1, MPI_COMM_SELF, MPI_STATUS_IGNORE);
     }
