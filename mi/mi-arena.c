@@ -1,28 +1,14 @@
 /*
  * mi-arena.c - per-record memory: every node and string of one record is
  * carved from a few large blocks, freed at once by mi_record_free(). This
- * keeps parsing at one or two malloc calls per line.
+ * keeps parsing at one or two malloc calls per line (allocation itself is
+ * mi-int.h's, inline).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mi-int.h"
 
-
-static struct mi__chunk *mi__chunk_new(size_t cap)
-{
-    struct mi__chunk *ch;
-
-    if (cap > SIZE_MAX - MI__HDR)
-        return NULL;
-    ch = malloc(MI__HDR + cap);
-    if (!ch)
-        return NULL;
-    ch->next = NULL;
-    ch->cap = cap;
-    ch->used = 0;
-    return ch;
-}
 
 struct mi__arena *mi__arena_new(size_t hint)
 {
@@ -41,33 +27,6 @@ struct mi__arena *mi__arena_new(size_t hint)
     a->cur = ch;
     a->grow = hint < 4096 ? 4096 : hint;
     return a;
-}
-
-void *mi__alloc_slow(struct mi__arena *a, size_t n)
-{
-    struct mi__chunk *ch = a->cur;
-    size_t need = (n + MI__ALIGN - 1) & ~(size_t)(MI__ALIGN - 1);
-    void *p;
-
-    if (need < n)
-        return NULL;
-    if (ch->cap - ch->used < need) {
-        size_t cap = a->grow;
-        if (cap < need)
-            cap = need;
-        ch = mi__chunk_new(cap);
-        if (!ch)
-            return NULL;
-        /* Keep the chain in order: after the current chunk. */
-        ch->next = a->cur->next;
-        a->cur->next = ch;
-        a->cur = ch;
-        if (a->grow < ((size_t)1 << 30))
-            a->grow *= 2;
-    }
-    p = (char *)ch + MI__HDR + ch->used;
-    ch->used += need;
-    return p;
 }
 
 char *mi__strndup(struct mi__arena *a, const char *s, size_t n)

@@ -4,6 +4,9 @@
 #ifndef DRDB_MI_INT_H
 #define DRDB_MI_INT_H
 
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "mi.h"
 
 /* A record's memory: a chain of chunks freed together. */
@@ -21,9 +24,55 @@ struct mi__arena {
 
 /* A new arena whose first chunk holds `hint` free bytes; NULL if no memory. */
 struct mi__arena *mi__arena_new(size_t hint);
-void *mi__alloc_slow(struct mi__arena *a, size_t n);
 #define MI__ALIGN 16
 #define MI__HDR ((sizeof(struct mi__chunk) + MI__ALIGN - 1) & ~(size_t)(MI__ALIGN - 1))
+
+/* Allocation is inline (one per node and string of a record): the fast
+ * path in the caller, the chunk refill out of line. */
+static inline struct mi__chunk *mi__chunk_new(size_t cap)
+{
+    struct mi__chunk *ch;
+
+    if (cap > SIZE_MAX - MI__HDR)
+        return NULL;
+    ch = malloc(MI__HDR + cap);
+    if (!ch)
+        return NULL;
+    ch->next = NULL;
+    ch->cap = cap;
+    ch->used = 0;
+    return ch;
+}
+
+/* A new chunk for n bytes, after the current one; NULL when out of
+ * memory. */
+static __attribute__((noinline, unused)) void *
+mi__alloc_slow(struct mi__arena *a, size_t n)
+{
+    struct mi__chunk *ch = a->cur;
+    size_t need = (n + MI__ALIGN - 1) & ~(size_t)(MI__ALIGN - 1);
+    void *p;
+
+    if (need < n)
+        return NULL;
+    if (ch->cap - ch->used < need) {
+        size_t cap = a->grow;
+        if (cap < need)
+            cap = need;
+        ch = mi__chunk_new(cap);
+        if (!ch)
+            return NULL;
+        /* Keep the chain in order: after the current chunk. */
+        ch->next = a->cur->next;
+        a->cur->next = ch;
+        a->cur = ch;
+        if (a->grow < ((size_t)1 << 30))
+            a->grow *= 2;
+    }
+    p = (char *)ch + MI__HDR + ch->used;
+    ch->used += need;
+    return p;
+}
 
 /* n bytes, 16-aligned, from the arena; NULL when out of memory. */
 static inline void *mi__alloc(struct mi__arena *a, size_t n)

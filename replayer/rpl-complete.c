@@ -21,15 +21,6 @@ static void zero_count(MPI_Status *st)
     }
 }
 
-void rpl_same_request(struct rpl_call *c, MPI_Request logged,
-                      MPI_Request prog)
-{
-    if (logged != prog)
-        rpl_fail(c, RPL_EXIT_DIVERGED, "replay diverged: request %#x "
-                 "completes in the log, the program's is %#x",
-                 (unsigned)logged, (unsigned)prog);
-}
-
 /* The next completion of argument ARG (1), another field (2), the end
  * (0). COUNT bounds the elements (the request array's length). */
 static int next(struct rpl_call *c, unsigned arg, int count,

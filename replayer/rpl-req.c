@@ -89,6 +89,15 @@ void rpl_req_done(MPI_Request req, int force)
     log_bufs_done(&reqs, log_bufs_find(&reqs, (uint32_t)req), force);
 }
 
+void rpl_same_request(struct rpl_call *c, MPI_Request logged,
+                      MPI_Request prog)
+{
+    if (logged != prog)
+        rpl_fail(c, RPL_EXIT_DIVERGED, "replay diverged: request %#x "
+                 "completes in the log, the program's is %#x",
+                 (unsigned)logged, (unsigned)prog);
+}
+
 /* Checks that the request MPI_Request_free's record names is the
  * program's; what MPI left in it. */
 int rpl_MPI_Request_free(struct args_MPI_Request_free *a)

@@ -9,6 +9,15 @@
 
 #include "rpl-type-int.h"
 
+void rpl__type_destroy(struct rtype *t)
+{
+    if (!t)
+        return;
+    if (t->blk != &t->one)
+        free((void *)t->blk);
+    free(t);
+}
+
 /* ---- building block lists -------------------------------------------- */
 
 struct builder {

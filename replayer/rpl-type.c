@@ -168,15 +168,6 @@ static struct rtype *reg_get(MPI_Datatype h)
     return s ? s->t : NULL;
 }
 
-void rpl__type_destroy(struct rtype *t)
-{
-    if (!t)
-        return;
-    if (t->blk != &t->one)
-        free((void *)t->blk);
-    free(t);
-}
-
 /* Registers T under H, replacing (and freeing) any previous type. Takes
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)

@@ -115,11 +115,33 @@ void rpl_out_sent(struct rpl_call *c, const struct log_field *f);
  * must be the same, else the replay diverged. */
 void rpl_check_raw(struct rpl_call *c, const struct log_field *f,
                    const void *p, int64_t len);
-/* A field no argument owns (rpl-rma.c): MEMBERS are kept for
+/* A field no argument owns (rpl-win.c): MEMBERS are kept for
  * rpl_comm_new(), RMA fields (WINDIFF, DATA of no argument: any call may
  * complete one-sided operations or bring other ranks' writes) are applied
  * to the windows, anything else stops the replay as malformed. */
 void rpl_out_other(struct rpl_call *c, const struct log_field *f);
+
+/* One-sided communication's state (rpl-win.c): the memory of the
+ * program's windows, each region numbered as the recorder numbers it
+ * (WINDIFF's elem), and the results pending operations will write. */
+struct rpl_region {
+    uint64_t id; /* the recorder's number for it: WINDIFF's elem */
+    MPI_Win win;
+    char *base;
+    int64_t size;
+    int flavor;  /* MPI_WIN_FLAVOR_CREATE, _ALLOCATE or _DYNAMIC */
+    int owned;   /* allocated here: freed with the window */
+};
+
+struct rpl_region *rpl_win_region_add(MPI_Win win, void *base, int64_t size,
+                                      int flavor, int owned);
+void rpl_win_detach(MPI_Win win, const void *base);
+void rpl_win_drop(MPI_Win win);
+void *const *rpl_win_base(MPI_Win win);
+/* A pending result: N x TYPE at BUF, written when the operation on WIN at
+ * TARGET completes (a copy of TYPE is kept: the program may free it). */
+void rpl_win_result_add(MPI_Win win, int target, void *buf, int64_t n,
+                        MPI_Datatype type);
 
 /* Attributes (rpl-attr.c): replays a getter's event (FN: MPI_Comm_get_attr,
  * MPI_Attr_get or MPI_Win_get_attr, on OBJ): the flag and, for a
@@ -167,7 +189,7 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
 /* Forgets REQ unless it is persistent (FORCE: in any case). */
 void rpl_req_done(MPI_Request req, int force);
 /* Stops the replay unless LOGGED, the request a record names, is PROG, the
- * program's (rpl-complete.c). */
+ * program's. */
 void rpl_same_request(struct rpl_call *c, MPI_Request logged,
                       MPI_Request prog);
 
