@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ckpt.h"
+#include "ckpt-file.h"
 #include "con.h"
 
 /* What the console remembers of a checkpoint it took: whether the rank

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ckpt.h"
+#include "ckpt-file.h"
 #include "con.h"
 #include "ev.h"
 #include "fe.h"
