@@ -43,7 +43,10 @@
  * table again (ckpt-proc.c), lifting and re-arming the dirty-page tracking
  * (ckpt-track.c), freeing the mapped chain (ckpt-region.c), the final
  * jump (ckpt-asm.S). The same functions serve the take side too, which
- * may call them as it likes; the restorer never calls the other units.
+ * may call them as it likes; the restorer never calls the other units
+ * (but for the debugger's trampolines in ckpt-asm.S, whose C halves,
+ * ckpt__take_external and ckpt__restore_external, run before anything
+ * changes).
  *
  * The restorer cannot format messages (no snprintf, no strerror): its
  * errors are a constant text and an errno (struct ck_why), which the
