@@ -2,6 +2,7 @@
  * ckpt-sys.h - raw system calls for the checkpoint library: they touch no
  * errno (thread-local program memory) and no lazily bound PLT entry, so the
  * restore path writes nothing of the program's but the pages it restores.
+ * The restorer (ckpt-int.h) calls the kernel only through these.
  * Results are the kernel's: >= 0, or -errno.
  */
 #ifndef DRDB_CKPT_SYS_H
@@ -43,6 +44,12 @@ static inline void ck_copy(void *dst, const void *src, uint64_t n)
 {
     uint64_t q = n / 8;
     __asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(q) : : "memory");
+}
+
+/* Copies N bytes (any number) without calling libc. */
+static inline void ck_copy_bytes(void *dst, const void *src, uint64_t n)
+{
+    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
 }
 
 #endif

@@ -1,13 +1,17 @@
 /*
  * ckpt-track.c - which pages were written since the last checkpoint: the
- * three backends of the checkpoint library.
+ * three backends of the checkpoint library, collecting and re-arming. Part
+ * of the restorer (no libc, see ckpt-int.h): a rollback lifts the tracking
+ * before it writes the pages and arms it again after. Opening the backends
+ * is elsewhere: ckpt-track-uffd.c, ckpt-track-segv.c.
  *
  * uffd: every tracked mapping is registered with a userfaultfd in
  * write-protect mode with UFFD_FEATURE_WP_ASYNC: the kernel clears a page's
  * protection on its first write by itself (no signal, no thread, writes by
  * system calls and by a debugger included), and the PAGEMAP_SCAN ioctl on
  * /proc/self/pagemap lists the written pages and protects them again in one
- * call. Linux 6.7 or later; Debian 12's headers lack the definitions.
+ * call. Linux 6.7 or later; Debian 12's headers lack the definitions
+ * (ckpt-track.h has them).
  *
  * mprotect: tracked mappings are made read-only; the SIGSEGV handler gives
  * a page its write access back on the first write. The dirty pages are then
@@ -19,132 +23,16 @@
  * full: every page, every time.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "ckpt-sys.h"
 #include "ckpt-track.h"
+#include "ckpt.h"
 
-#define PG 4096UL
-
-/* ---- userfaultfd and PAGEMAP_SCAN definitions (Linux 6.7 uapi) ---------- */
-
-#define CK_UFFD_API 0xAAULL
-#define CK_UFFD_USER_MODE_ONLY 1
-#define CK_UFFD_FEATURE_WP_UNPOPULATED (1ULL << 13)
-#define CK_UFFD_FEATURE_WP_ASYNC (1ULL << 15)
-#define CK_UFFDIO_REGISTER_MODE_WP (1ULL << 1)
-
-struct ck_uffdio_api {
-    uint64_t api, features, ioctls;
-};
-struct ck_uffdio_range {
-    uint64_t start, len;
-};
-struct ck_uffdio_register {
-    struct ck_uffdio_range range;
-    uint64_t mode, ioctls;
-};
-#define CK_UFFDIO_API _IOWR(0xAA, 0x3F, struct ck_uffdio_api)
-#define CK_UFFDIO_REGISTER _IOWR(0xAA, 0x00, struct ck_uffdio_register)
-#define CK_UFFDIO_UNREGISTER _IOR(0xAA, 0x01, struct ck_uffdio_range)
-
-struct ck_page_region {
-    uint64_t start, end, categories;
-};
-struct ck_pm_scan_arg {
-    uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-    uint64_t category_inverted, category_mask, category_anyof_mask,
-        return_mask;
-};
-#define CK_PAGEMAP_SCAN _IOWR('f', 16, struct ck_pm_scan_arg)
-#define CK_PM_SCAN_WP_MATCHING (1ULL << 0)
-#define CK_PM_SCAN_CHECK_WPASYNC (1ULL << 1)
-#define CK_PAGE_IS_WRITTEN (1ULL << 1)
-#define CK_PAGE_IS_PRESENT (1ULL << 3)
-#define CK_PAGE_IS_SWAPPED (1ULL << 4)
-
-static int terr(struct ckt_state *t, const char *fmt, const char *what,
-                long e)
+static int terr(struct ckt_state *t, const char *what, long e)
 {
-    snprintf(t->err, sizeof t->err, fmt, what, strerror((int)-e));
+    t->why = (struct ck_why){what, (int)-e};
     return -1;
-}
-
-/* Out of the program's way: its own descriptors keep their numbers. */
-static int high_fd(int fd)
-{
-    if (fd >= 900)
-        return fd;
-    int h = fcntl(fd, F_DUPFD_CLOEXEC, 900);
-    if (h < 0)
-        return fd;
-    ck_sys(SYS_close, fd, 0, 0);
-    return h;
-}
-
-void ckt_pagemap_open(struct ckt_state *t)
-{
-    long pm = ck_sys(SYS_open, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC, 0);
-    t->pagemap = pm < 0 ? -1 : high_fd((int)pm);
-}
-
-int ckt_uffd_open(struct ckt_state *t, char *why, size_t len)
-{
-    long fd = ck_sys(SYS_userfaultfd, O_CLOEXEC | CK_UFFD_USER_MODE_ONLY, 0, 0);
-    if (fd < 0) {
-        snprintf(why, len, "userfaultfd: %s", strerror((int)-fd));
-        return -1;
-    }
-    struct ck_uffdio_api api = {CK_UFFD_API,
-                                CK_UFFD_FEATURE_WP_ASYNC |
-                                    CK_UFFD_FEATURE_WP_UNPOPULATED,
-                                0};
-    long r = ck_sys(SYS_ioctl, fd, CK_UFFDIO_API, &api);
-    if (r < 0) {
-        snprintf(why, len, "userfaultfd without asynchronous write-protect "
-                 "(Linux 6.7 or later needed): %s", strerror((int)-r));
-        ck_sys(SYS_close, fd, 0, 0);
-        return -1;
-    }
-    long pm = t->pagemap >= 0 ? t->pagemap
-                              : ck_sys(SYS_open, "/proc/self/pagemap",
-                                       O_RDONLY | O_CLOEXEC, 0);
-    if (pm < 0) {
-        snprintf(why, len, "/proc/self/pagemap: %s", strerror((int)-pm));
-        ck_sys(SYS_close, fd, 0, 0);
-        return -1;
-    }
-    /* The ioctl exists? (an empty scan) */
-    struct ck_pm_scan_arg a = {sizeof a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    r = ck_sys(SYS_ioctl, pm, CK_PAGEMAP_SCAN, &a);
-    if (r < 0) {
-        snprintf(why, len, "no PAGEMAP_SCAN (Linux 6.7 or later needed): %s",
-                 strerror((int)-r));
-        ck_sys(SYS_close, fd, 0, 0);
-        ck_sys(SYS_close, pm, 0, 0);
-        return -1;
-    }
-    t->uffd = high_fd((int)fd);
-    t->pagemap = high_fd((int)pm);
-    return 0;
-}
-
-int ckpt_uffd_available(char *why, size_t len)
-{
-    struct ckt_state t = {0};
-    t.pagemap = -1;
-    if (ckt_uffd_open(&t, why, len) < 0)
-        return 0;
-    close(t.uffd);
-    close(t.pagemap);
-    return 1;
 }
 
 static int add(uint64_t *out, uint64_t *n, uint64_t cap, uint64_t a,
@@ -177,20 +65,20 @@ static int present(struct ckt_state *t, uint64_t a, uint64_t b, uint64_t *out,
         long rc = ck_sys(SYS_ioctl, t->pagemap, CK_PAGEMAP_SCAN, &s);
         if (rc < 0) {
             if (s.start != a)
-                return terr(t, "%s: %s", "PAGEMAP_SCAN", rc);
+                return terr(t, "PAGEMAP_SCAN", rc);
             t->no_scan = 1; /* before Linux 6.7: read the entries */
             break;
         }
         for (long i = 0; i < rc; i++)
             if (add(out, n, cap, vec[i].start, vec[i].end) < 0)
-                return terr(t, "%s: %s", "too many pages", -ENOMEM);
+                return terr(t, "too many pages", -ENOMEM);
         if (s.walk_end >= b || s.walk_end <= s.start)
             return 0;
         s.start = s.walk_end;
     }
     if (t->pagemap < 0 || b - a > (1UL << 40)) /* no way to tell: all */
         return add(out, n, cap, a, b) < 0
-                   ? terr(t, "%s: %s", "too many pages", -ENOMEM)
+                   ? terr(t, "too many pages", -ENOMEM)
                    : 0;
     uint64_t e[1024];
     for (uint64_t p = a; p < b;) {
@@ -201,7 +89,7 @@ static int present(struct ckt_state *t, uint64_t a, uint64_t b, uint64_t *out,
             return add(out, n, cap, p, b) < 0 ? -1 : 0;
         for (long i = 0; i < got / 8; i++, p += PG)
             if ((e[i] >> 62) && add(out, n, cap, p, p + PG) < 0)
-                return terr(t, "%s: %s", "too many pages", -ENOMEM);
+                return terr(t, "too many pages", -ENOMEM);
     }
     return 0;
 }
@@ -217,7 +105,7 @@ static int uffd_collect(struct ckt_state *t, struct ck_reg *r, int all,
         ck_sys(SYS_ioctl, t->uffd, CK_UFFDIO_UNREGISTER, &reg.range);
     long rc = ck_sys(SYS_ioctl, t->uffd, CK_UFFDIO_REGISTER, &reg);
     if (rc < 0 && rc != -EBUSY)
-        return terr(t, "cannot track the writes of %s: %s", "a mapping", rc);
+        return terr(t, "cannot track the writes of a mapping", rc);
     if (all) {
         if (out && present(t, r->start, r->end, out, n, cap) < 0)
             return -1;
@@ -236,10 +124,10 @@ static int uffd_collect(struct ckt_state *t, struct ck_reg *r, int all,
     for (;;) {
         rc = ck_sys(SYS_ioctl, t->pagemap, CK_PAGEMAP_SCAN, &a);
         if (rc < 0)
-            return terr(t, "%s: %s", "PAGEMAP_SCAN", rc);
+            return terr(t, "PAGEMAP_SCAN", rc);
         for (long i = 0; i < rc && !all; i++)
             if (add(out, n, cap, vec[i].start, vec[i].end) < 0)
-                return terr(t, "%s: %s", "too many pages", -ENOMEM);
+                return terr(t, "too many pages", -ENOMEM);
         if (a.walk_end >= r->end || a.walk_end <= a.start)
             break;
         a.start = a.walk_end;
@@ -247,63 +135,8 @@ static int uffd_collect(struct ckt_state *t, struct ck_reg *r, int all,
     return 0;
 }
 
-/* ---- mprotect + SIGSEGV ------------------------------------------------- */
-
-static struct ckt_state *mp; /* set once */
-
-__attribute__((noinline, used)) void drdb_ckpt_segv_hook(void)
-{
-    __asm__ volatile("" ::: "memory");
-}
-static struct sigaction mp_old;
-
-static void segv(int sig, siginfo_t *si, void *uc)
-{
-    uint64_t a = (uint64_t)si->si_addr & ~(PG - 1);
-    uint64_t lo = ckt_first_after(mp->armed, mp->narmed, sizeof *mp->armed, a);
-    if (si->si_code == SEGV_ACCERR && lo < mp->narmed &&
-        mp->armed[lo].start <= a) {
-        const struct ckt_armed *r = &mp->armed[lo];
-        if (ck_sys(SYS_mprotect, a, PG, r->prot) < 0)
-            /* out of mappings (vm.max_map_count): the whole region */
-            ck_sys(SYS_mprotect, r->start, r->end - r->start, r->prot);
-        return;
-    }
-    /* Not ours: the program's own handler, or the default action. */
-    drdb_ckpt_segv_hook();
-    if ((mp_old.sa_flags & SA_SIGINFO) && mp_old.sa_sigaction) {
-        mp_old.sa_sigaction(sig, si, uc);
-    } else if (mp_old.sa_handler != SIG_DFL && mp_old.sa_handler != SIG_IGN) {
-        mp_old.sa_handler(sig);
-    } else {
-        /* the fault repeats, with the default action (a raw system call:
-         * no lazily bound function, whose binding could fault here) */
-        uint64_t dfl[4] = {0, 0, 0, 0}; /* handler, flags, restorer, mask */
-        ck_sys6(SYS_rt_sigaction, SIGSEGV, (long)dfl, 0, 8, 0, 0);
-    }
-}
-
-int ckt_mprotect_open(struct ckt_state *t, char *why, size_t len)
-{
-    if (!t->armed || !t->altstack) {
-        snprintf(why, len, "no memory for the mprotect backend");
-        return -1;
-    }
-    stack_t ss = {.ss_sp = t->altstack, .ss_size = 64 * 1024};
-    struct sigaction sa = {0};
-    sa.sa_sigaction = segv;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    if (sigaltstack(&ss, NULL) < 0 || sigaction(SIGSEGV, &sa, &mp_old) < 0) {
-        snprintf(why, len, "cannot handle SIGSEGV: %s", strerror(errno));
-        return -1;
-    }
-    mp = t;
-    return 0;
-}
-
-int ckt_split(const struct ckt_state *t, const struct ck_reg *r,
-              struct ck_reg *out, int max)
+int ckpt__track_split(const struct ckt_state *t, const struct ck_reg *r,
+                      struct ck_reg *out, int max)
 {
     out[0] = *r;
     if (!t->narmed || (r->prot & PROT_WRITE))
@@ -347,20 +180,6 @@ int ckt_split(const struct ckt_state *t, const struct ck_reg *r,
     return n;
 }
 
-/* The page of the thread's rseq area (glibc 2.35+ registers one in the
- * thread control block): the kernel writes it on every return to the
- * program, and a protected one kills the process. Never protected. */
-extern const ptrdiff_t __rseq_offset __attribute__((weak));
-extern const unsigned int __rseq_size __attribute__((weak));
-
-static uint64_t rseq_page(void)
-{
-    if (!&__rseq_size || !&__rseq_offset || !__rseq_size)
-        return 0;
-    return ((uint64_t)__builtin_thread_pointer() + (uint64_t)__rseq_offset) &
-           ~(PG - 1);
-}
-
 static void arm(struct ckt_state *t, uint64_t a, uint64_t b, int prot)
 {
     if (a >= b || t->narmed == t->armed_cap)
@@ -369,9 +188,9 @@ static void arm(struct ckt_state *t, uint64_t a, uint64_t b, int prot)
     ck_sys(SYS_mprotect, a, b - a, prot & ~PROT_WRITE);
 }
 
-void ckt_mprotect_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n)
+void ckpt__track_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n)
 {
-    uint64_t rs = rseq_page();
+    uint64_t rs = t->rseq_page;
     t->narmed = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (!(r[i].kind & RK_TRACK) || (r[i].kind & (RK_STACK | RK_HUGE)))
@@ -385,7 +204,8 @@ void ckt_mprotect_arm(struct ckt_state *t, const struct ck_reg *r, uint64_t n)
     }
 }
 
-void ckt_unprotect(struct ckt_state *t, int backend, const struct ck_reg *r)
+void ckpt__track_unprotect(struct ckt_state *t, int backend,
+                           const struct ck_reg *r)
 {
     if (backend == CKPT_UFFD && !(r->kind & RK_HUGE)) {
         struct ck_uffdio_range rg = {r->start, r->end - r->start};
@@ -393,8 +213,8 @@ void ckt_unprotect(struct ckt_state *t, int backend, const struct ck_reg *r)
     }
 }
 
-int ckt_collect(struct ckt_state *t, int backend, struct ck_reg *r, int all,
-                uint64_t *out, uint64_t *n, uint64_t cap)
+int ckpt__track_collect(struct ckt_state *t, int backend, struct ck_reg *r,
+                        int all, uint64_t *out, uint64_t *n, uint64_t cap)
 {
     /* Reservations are not tracked (a write-protect marker per page of a
      * TiB would cost GiBs of page tables): their populated pages, whole. */

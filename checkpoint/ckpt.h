@@ -1,8 +1,10 @@
 /*
  * ckpt.h - in-process incremental checkpoint and restore of one
- * single-threaded process (x86-64 Linux). libc only; no malloc: everything
- * the library keeps lives in its own region, which is never checkpointed
- * nor restored.
+ * single-threaded process (x86-64 Linux): the library's API, for the
+ * replay stub (libdrdb-ckpt.a). A front end uses ckpt-file.h alone; the
+ * library's units are listed in ckpt-int.h. libc only; no malloc:
+ * everything the library keeps lives in its own region, which is never
+ * checkpointed nor restored.
  *
  * A checkpoint holds every private writable page of the process (data, bss,
  * heap, anonymous and private file-backed mappings, TLS, the stack), the
@@ -25,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ckpt-file.h" /* struct ckpt_info, ckpt_file_info() */
+
 enum ckpt_backend { CKPT_AUTO, CKPT_UFFD, CKPT_MPROTECT, CKPT_FULL };
 
 struct ckpt_opts {
@@ -40,9 +44,6 @@ struct ckpt_opts {
  * the process cannot be checkpointed (more than one thread, not x86-64). */
 int ckpt_init(const struct ckpt_opts *o, char *err, size_t errlen);
 const char *ckpt_backend_name(void);
-/* Whether this kernel has what the uffd backend needs (for a front end
- * deciding how to treat SIGSEGV). 1, or 0 with WHY. */
-int ckpt_uffd_available(char *why, size_t len);
 
 /*
  * Takes a checkpoint of the calling context, tagged with EVENT and TIME
@@ -65,24 +66,9 @@ int ckpt_delete(long id);
 
 const char *ckpt_error(void);
 
-/* One checkpoint as listed. */
-struct ckpt_info {
-    long id, parent;
-    uint64_t event;
-    double time;
-    uint64_t pages;   /* pages stored in this checkpoint itself */
-    uint64_t bytes;   /* its size: pages and metadata */
-    int external;     /* taken through the debugger's trampoline */
-    int in_file;      /* stored in a file (spilled or a shadow's) */
-};
 /* Fills up to MAX entries, oldest first; returns how many exist. */
 int ckpt_list(struct ckpt_info *out, int max);
 uint64_t ckpt_mem_used(void);
-
-/* Reads a checkpoint file's header (no page data), checking it. 0 or -1
- * with ERR. Used by the front end to list a shadow's files. */
-int ckpt_file_info(const char *path, struct ckpt_info *out, char *err,
-                   size_t errlen);
 
 /*
  * For a debugger (stable names, see docs/checkpoints.md). With the process
@@ -106,7 +92,8 @@ extern volatile uint64_t drdb_ckpt_event_tag; /* event of a debugger's */
 extern char *drdb_ckpt_target_path;  /* 4096 bytes in the library's region */
 extern volatile long drdb_ckpt_last;   /* id of the last checkpoint taken */
 extern char *drdb_ckpt_msg;          /* last error, 512 bytes */
-extern char *drdb_ckpt_table;        /* ckpt_list() as text, see ckpt.c */
+extern char *drdb_ckpt_table;        /* ckpt_list() as text, see
+                                        ckpt-store.c */
 void drdb_ckpt_take_trampoline(void);
 void drdb_ckpt_restore_trampoline(void);
 /* mprotect backend: a SIGSEGV that is not the tracking's (a real fault)

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "ckpt.h"
+#include "ckpt-file.h"
 #include "con.h"
 #include "drdb-stub.h"
 #include "util.h"

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ckpt.h"
+#include "ckpt-file.h"
 #include "con.h"
 #include "fe.h"
 #include "drdb-stub.h"

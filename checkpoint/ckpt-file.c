@@ -1,0 +1,190 @@
+/*
+ * ckpt-file.c - the format of a checkpoint image (ckpt-int.h), the same in
+ * memory and in a file: its layout, its checksums, the checks an image must
+ * pass before anything is restored from it, writing it to a file, and
+ * reading a file's header (ckpt-file.h: the front end's one use of the
+ * library). Holds no state; touches nothing of the calling process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ckpt-file.h"
+#include "ckpt-int.h"
+#include "ckpt-sys.h"
+
+static uint64_t up(uint64_t n, uint64_t a)
+{
+    return (n + a - 1) & ~(a - 1);
+}
+
+uint64_t ckpt__hash64(const void *p, uint64_t n, uint64_t h)
+{
+    const uint64_t *w = p;
+    for (uint64_t i = 0; i < n / 8; i++) {
+        h ^= w[i];
+        h *= 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+void ckpt__layout_sizes(struct ck_hdr *h)
+{
+    h->regs_off = sizeof *h;
+    h->fds_off = h->regs_off + h->nregs * sizeof(struct ck_reg);
+    h->str_off = h->fds_off + h->nfds * sizeof(struct ck_fd);
+    h->xctx_off = up(h->str_off + h->nstr, 64);
+    h->addrs_off = up(h->xctx_off + h->xctx_len, 8);
+    h->data_off = up(h->addrs_off + h->npages * 8, PG);
+    h->total = h->data_off + h->npages * PG;
+}
+
+uint64_t ckpt__meta_hash(const struct ck_hdr *h)
+{
+    struct ck_hdr c = *h;
+    c.meta_hash = c.data_hash = 0;
+    uint64_t x = ckpt__hash64(&c, sizeof c, 0x243f6a8885a308d3ULL);
+    return ckpt__hash64((const char *)h + h->regs_off,
+                        h->data_off - h->regs_off, x);
+}
+
+/* The tables of an image whose sizes were checked: mappings sorted,
+ * disjoint, page-aligned, in user space, their names inside the string
+ * table; page addresses sorted and aligned; the string table ends in NUL. */
+static int well_formed(const struct ck_hdr *h)
+{
+    const struct ck_reg *r = ck_regs(h);
+    const char *str = (const char *)h + h->str_off;
+    const uint64_t *a = ck_addrs(h);
+    if (h->nstr && str[h->nstr - 1])
+        return 0;
+    for (uint64_t i = 0; i < h->nregs; i++)
+        if (r[i].start >= r[i].end || (r[i].start | r[i].end) % PG ||
+            r[i].end > (1UL << 47) || r[i].path >= (h->nstr ? h->nstr : 1) ||
+            (i && r[i].start < r[i - 1].end))
+            return 0;
+    for (uint64_t i = 0; i < h->npages; i++)
+        if (a[i] % PG || a[i] >= (1UL << 47) || (i && a[i] <= a[i - 1]))
+            return 0;
+    return 1;
+}
+
+int ckpt__check_image(const struct ck_hdr *h, uint64_t len, int data,
+                      char *err, size_t errlen, const char *path)
+{
+    const char *why = NULL;
+    if (len < sizeof *h || memcmp(h->magic, CK_MAGIC, 8))
+        why = "not a drdb checkpoint";
+    else if (h->version != CK_VERSION)
+        why = "another version of the checkpoint format";
+    else {
+        struct ck_hdr c = *h;
+        ckpt__layout_sizes(&c);
+        if (h->nregs > MAXREG || h->nfds > MAXFDS || h->nstr > STRMAX ||
+            h->xctx_len > XCTX_MAX || c.xctx_off != h->xctx_off ||
+            (!!h->xctx_len != !!(h->flags & CKF_EXTERNAL)) ||
+            h->npages > (1UL << 40) / PG || c.total != h->total ||
+            c.data_off != h->data_off || c.addrs_off != h->addrs_off ||
+            c.regs_off != h->regs_off || c.fds_off != h->fds_off ||
+            c.str_off != h->str_off)
+            why = "inconsistent header (corrupt)";
+        else if (h->total > len)
+            why = "truncated";
+        else if (ckpt__meta_hash(h) != h->meta_hash)
+            why = "corrupt (metadata checksum)";
+        else if (!well_formed(h))
+            why = "malformed (mappings, names or pages out of order)";
+        else if (data && ckpt__hash64((const char *)h + h->data_off,
+                                      h->npages * PG, 0) != h->data_hash)
+            why = "corrupt (page checksum)";
+    }
+    if (!why)
+        return 0;
+    snprintf(err, errlen, "checkpoint file %s: %s", path, why);
+    return -1;
+}
+
+int ckpt_file_info(const char *path, struct ckpt_info *out, char *err,
+                   size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    fstat(fd, &st);
+    struct ck_hdr h;
+    int rc = -1;
+    if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+        snprintf(err, errlen, "checkpoint file %s: truncated", path);
+    } else if (h.regs_off == sizeof h && h.data_off >= sizeof h &&
+               h.data_off <= (64UL << 20) &&
+               h.data_off <= (uint64_t)st.st_size) {
+        char *m = malloc(h.data_off);
+        if (m && pread(fd, m, h.data_off, 0) == (ssize_t)h.data_off &&
+            ckpt__check_image((struct ck_hdr *)m, (uint64_t)st.st_size, 0,
+                              err, errlen, path) == 0) {
+            *out = (struct ckpt_info){h.id, h.parent, h.event, h.time,
+                                      h.npages, h.total,
+                                      !!(h.flags & CKF_EXTERNAL), 1};
+            rc = 0;
+        } else if (!m) {
+            snprintf(err, errlen, "out of memory");
+        } else if (!err[0]) {
+            snprintf(err, errlen, "checkpoint file %s: truncated", path);
+        }
+        free(m);
+    } else {
+        ckpt__check_image(&h, (uint64_t)st.st_size, 0, err, errlen, path);
+        if (!err[0])
+            snprintf(err, errlen, "checkpoint file %s: corrupt header", path);
+    }
+    close(fd);
+    return rc;
+}
+
+void ckpt__file_name(char *buf, size_t len, const char *dir, long id)
+{
+    snprintf(buf, len, "%s/ckpt-%06ld.drdbck", dir, id);
+}
+
+/* (Raw system calls, as everywhere the replayed process's state is live:
+ * no errno written.) */
+int ckpt__file_write(const struct ck_hdr *h, const char *path, char *err,
+                     size_t errlen)
+{
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = (int)ck_sys(SYS_open, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                         0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(-fd));
+        return -1;
+    }
+    for (uint64_t o = 0; o < h->total;) {
+        long r = ck_sys(SYS_write, fd, (const char *)h + o,
+                        h->total - o > (1UL << 30) ? (1UL << 30)
+                                                   : h->total - o);
+        if (r <= 0) {
+            ck_sys(SYS_close, fd, 0, 0);
+            ck_sys(SYS_unlink, tmp, 0, 0);
+            snprintf(err, errlen, "cannot write %s: %s", tmp,
+                     r < 0 ? strerror((int)-r) : "short write");
+            return -1;
+        }
+        o += (uint64_t)r;
+    }
+    ck_sys(SYS_close, fd, 0, 0);
+    long r = ck_sys(SYS_rename, tmp, path, 0);
+    if (r < 0) {
+        snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror((int)-r));
+        return -1;
+    }
+    return 0;
+}
