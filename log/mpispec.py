@@ -610,12 +610,3 @@ def status_arg(fn):
 
 def is_persistent(fn):
     return "persistent" in fn.flags
-
-
-def load(path):
-    """For the back ends: this module, loaded from its path."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("mpispec", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod

@@ -230,6 +230,18 @@ static int finish(int rc, struct rtype *t, MPI_Datatype new_)
     return reg_put(new_, t);
 }
 
+/* Builds a type with CALL, on O (the resolved OLD), and registers it
+ * under NEW_: the body of a constructor on one old type. */
+#define BUILD_ON(OLD, NEW_, CALL)                                            \
+    do {                                                                     \
+        struct rtype tmp, *t = NULL;                                         \
+        const struct rtype *o = prepare(OLD, NEW_, &tmp);                    \
+        if (!o)                                                              \
+            return -EINVAL;                                                  \
+        int rc_ = CALL; /* sets t */                                         \
+        return finish(rc_, t, NEW_);                                         \
+    } while (0)
+
 /* Resolves OLD and checks that NEW_ may be registered. */
 static const struct rtype *prepare(MPI_Datatype old, MPI_Datatype new_,
                                    struct rtype *tmp)
@@ -257,14 +269,8 @@ int rpl_type_get(MPI_Datatype type, struct rpl_type_info *info)
 
 int rpl_type_contiguous(int64_t count, MPI_Datatype old, MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_contig(count, o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_contig(count, o, &t));
 }
 
 int rpl_type_vector(int64_t count, int64_t blocklen, int64_t stride,
@@ -284,70 +290,40 @@ int rpl_type_vector(int64_t count, int64_t blocklen, int64_t stride,
 int rpl_type_hvector(int64_t count, int64_t blocklen, int64_t stride_bytes,
                      MPI_Datatype old, MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_hvector(count, blocklen, stride_bytes, o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_hvector(count, blocklen, stride_bytes, o, &t));
 }
 
 int rpl_type_indexed(int64_t count, const int64_t *blocklens,
                      const int64_t *displs, MPI_Datatype old,
                      MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_indexed(count, blocklens, displs, extent_of(o), o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_indexed(count, blocklens, displs, extent_of(o), o, &t));
 }
 
 int rpl_type_hindexed(int64_t count, const int64_t *blocklens,
                       const int64_t *displs_bytes, MPI_Datatype old,
                       MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_indexed(count, blocklens, displs_bytes, 1, o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_indexed(count, blocklens, displs_bytes, 1, o, &t));
 }
 
 int rpl_type_indexed_block(int64_t count, int64_t blocklen,
                            const int64_t *displs, MPI_Datatype old,
                            MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_blockindexed(count, blocklen, displs, extent_of(o), o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_blockindexed(count, blocklen, displs, extent_of(o), o, &t));
 }
 
 int rpl_type_hindexed_block(int64_t count, int64_t blocklen,
                             const int64_t *displs_bytes, MPI_Datatype old,
                             MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_blockindexed(count, blocklen, displs_bytes, 1, o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_blockindexed(count, blocklen, displs_bytes, 1, o, &t));
 }
 
 int rpl_type_struct(int64_t count, const int64_t *blocklens,
@@ -397,54 +373,30 @@ int rpl_type_subarray(int ndims, const int64_t *sizes, const int64_t *subsizes,
                       const int64_t *starts, int order, MPI_Datatype old,
                       MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_subarray(ndims, sizes, subsizes, starts, order, o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_subarray(ndims, sizes, subsizes, starts, order, o, &t));
 }
 
 int rpl_type_darray(int size, int rank, int ndims, const int64_t *gsizes,
                     const int *distribs, const int *dargs, const int *psizes,
                     int order, MPI_Datatype old, MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_darray(size, rank, ndims, gsizes, distribs, dargs, psizes, order,
-                  o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_darray(size, rank, ndims, gsizes, distribs, dargs, psizes, order,
+                      o, &t));
 }
 
 int rpl_type_resized(MPI_Datatype old, int64_t lb, int64_t extent,
                      MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_resized(o, lb, extent, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_resized(o, lb, extent, &t));
 }
 
 int rpl_type_dup(MPI_Datatype old, MPI_Datatype new_)
 {
-    struct rtype tmp, *t = NULL;
-    const struct rtype *o = prepare(old, new_, &tmp);
-    int rc;
-
-    if (!o)
-        return -EINVAL;
-    rc = rpl__t_copy(o, &t);
-    return finish(rc, t, new_);
+    BUILD_ON(old, new_,
+             rpl__t_copy(o, &t));
 }
 
 int rpl_type_bytes(int64_t size, MPI_Datatype new_)
