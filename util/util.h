@@ -78,6 +78,46 @@ static inline uint32_t util_hash32(uint32_t x)
     return x;
 }
 
+/* ---- files, created safely (file.c) ------------------------------------ */
+
+/*
+ * Every file and directory drdb creates is made by these, relative to a
+ * directory file descriptor, so that a symbolic link or a file planted
+ * under the name beforehand (in a directory another user can write) is
+ * never followed nor reused: files O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC,
+ * mode 0600; directories mode 0700; replacement by renameat() within the
+ * directory. They run inside the recorded and the replayed process too: no
+ * stdio, no allocation, and errno as the caller left it. Each returns a
+ * file descriptor or 0, or -errno.
+ */
+
+/* Opens directory PATH (relative to DIRFD, AT_FDCWD for the working
+ * directory) to create files in; a symbolic link as its last component is
+ * refused (-ELOOP) when NOFOLLOW. */
+int util_dir_open(int dirfd, const char *path, int nofollow);
+/* Creates NAME in DIRFD, new (-EEXIST if anything, a link included, has
+ * the name), mode 0600, opened O_RDWR or O_WRONLY (FLAGS: extra open
+ * flags such as O_WRONLY). */
+int util_file_create(int dirfd, const char *name, int flags);
+/* Creates a new temporary file beside NAME in DIRFD, named
+ * ".NAME.tmp-PID-N" (a name already taken, by anything, is skipped), its
+ * name into TMP (LEN bytes). */
+int util_file_create_tmp(int dirfd, const char *name, char *tmp, size_t len,
+                         int flags);
+/* Renames TMP over NAME within DIRFD (a link at NAME is replaced, never
+ * followed). */
+int util_file_replace(int dirfd, const char *tmp, const char *name);
+/* Opens the existing regular file NAME in DIRFD to append to it
+ * (O_WRONLY|O_APPEND|O_NOFOLLOW): a link is refused (-ELOOP). */
+int util_file_append(int dirfd, const char *name);
+/* Writes LEN bytes at P to FD, whole (EINTR and short writes retried). */
+int util_write_all(int fd, const void *p, size_t len);
+/* Creates directory NAME in DIRFD, mode 0700. An existing one is accepted
+ * only when EXISTING_OK, and only a real directory (a link: -ELOOP; another
+ * file: -ENOTDIR) owned by this user and writable by no one else
+ * (-EPERM). */
+int util_dir_create(int dirfd, const char *name, int existing_ok);
+
 /* ---- checksums ---------------------------------------------------------- */
 
 /* CRC-32C (Castagnoli) of LEN bytes at BUF, continuing from CRC (0 to
