@@ -31,11 +31,15 @@
 #include <stdint.h>
 
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 2
+#define LOG_VERSION 3            /* 3: the header carries hdr_crc */
+#define LOG_VERSION_MIN 2        /* the oldest a reader accepts (no CRC) */
 #define LOG_HEADER_SIZE 256
 #define LOG_REC_FIXED 12        /* size, crc, fn, flags */
 #define LOG_REC_MAX_HEAD 40     /* fixed part + the varints at most */
 #define LOG_RUN_FILE "drdb.run"
+/* The largest world size a run description or a header may state: a
+ * bound on what a reader allocates for an untrusted number. */
+#define LOG_MAX_WORLD (1 << 20)
 
 /* Header flags. */
 enum {
@@ -43,6 +47,7 @@ enum {
     LOG_HDR_TRUNCATED = 1u << 1, /* the recorder stopped early (disk full) */
     LOG_HDR_SEND_DATA = 1u << 2, /* send payloads were logged too */
     LOG_HDR_COMPRESSED = 1u << 3, /* DATA fields may be DATA_ZSTD */
+    LOG_HDR_KNOWN = 0xfu,         /* any other bit: a corrupt header */
 };
 
 /* Record flags. */
@@ -101,7 +106,7 @@ struct log_file_header {
     uint32_t flags;
     uint32_t max_func_id; /* the function table the recorder knew */
     int32_t pid;
-    uint32_t reserved0;
+    uint32_t hdr_crc; /* version 3: log_header_crc(); version 2: 0 */
     char host[64];
     uint64_t recorder_ns; /* time the recorder spent logging (at close) */
     uint8_t reserved[LOG_HEADER_SIZE - 120];
@@ -109,6 +114,18 @@ struct log_file_header {
 
 /* Path of rank R's log in run directory DIR ("DIR/rank-R.log"). */
 void log_path(char *buf, size_t len, const char *dir, int rank);
+/* The file name of rank R's log ("rank-R.log"). */
+void log_name(char *buf, size_t len, int rank);
+/*
+ * The header's checksum (version 3): CRC-32C of its 256 bytes with hdr_crc,
+ * flags and recorder_ns taken as zero. Those three change while the rank
+ * runs (truncated, complete, the recorder's time at close), each with one
+ * store a SIGKILL could separate from a second one; the fields a reader
+ * trusts to size and name things (magic, version, sizes, rank, world size,
+ * start, function table, pid, host) are written once, at open. Unknown
+ * flag bits are refused separately.
+ */
+uint32_t log_header_crc(const struct log_file_header *h);
 
 /* ---- encoding ------------------------------------------------------------ */
 

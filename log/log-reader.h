@@ -25,6 +25,10 @@ struct log_rank {
     /* Why reading stopped before the end of the file, "" when it did not:
      * "incomplete ..." (the rank stopped mid-run) or "corrupt ..." */
     char stop_reason[160];
+    /* The recorder stopped logging (disk full): the errno its TRUNC record
+     * holds, -1 when unknown (the header says so, no record), 0 when it
+     * did not stop. */
+    int trunc_errno;
 };
 
 /* A decoded record. Pointers point into the mapping. */
@@ -51,12 +55,32 @@ struct log_field {
 
 /*
  * Opens and indexes PATH. Never fails on a damaged record: it stops there
- * and says why in stop_reason. Returns 0, or -errno / -EINVAL (bad header)
- * with a message in ERR.
+ * and says why in stop_reason. Returns 0, or with a message in ERR:
+ * -EBADMSG for a damaged header ("corrupt header (...)": its checksum, a
+ * field out of bounds), -EINVAL for a file that is not a log or a version
+ * this reader does not know, -errno.
  */
 int log_rank_open(struct log_rank *r, const char *path, char *err,
                   size_t errlen);
 void log_rank_release(struct log_rank *r);
+
+/* How a rank's log ends. */
+enum log_ending {
+    LOG_END_COMPLETE,  /* closed by MPI_Finalize, every call logged */
+    LOG_END_ABORT,     /* its last call is MPI_Abort */
+    LOG_END_KILLED,    /* it stops mid-run: the rank was killed or crashed */
+    LOG_END_TRUNCATED, /* the recorder stopped: the disk was full */
+    LOG_END_CORRUPT,   /* a damaged record: what follows is unreadable */
+};
+/* R's ending, and a line saying it into BUF: "complete", "ended in
+ * MPI_Abort(comm 0x44000000, 42)", "killed mid-run: incomplete: ...",
+ * "truncated (disk full): recording stopped at event N (No space left on
+ * device)", "corrupt: ...". */
+enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
+                                size_t len);
+/* The event where the recorder stopped logging (the TRUNC record's, or the
+ * end of the records when there is none), for a truncated log. */
+uint64_t log_rank_trunc_event(const struct log_rank *r);
 /* Decodes event N. 0, or -EINVAL for a malformed record (message in ERR). */
 int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
                    char *err, size_t errlen);
@@ -95,8 +119,18 @@ struct log_run {
     int nranks_present; /* rank-R.log files found */
     char *text;         /* the file's contents */
 };
+/*
+ * Reads DIR's drdb.run. Its numbers are untrusted: world_size must be a
+ * plain decimal from 1 to LOG_MAX_WORLD ("4x" is refused), and no
+ * rank-R.log of the directory may lie outside it. 0, or -errno / -EINVAL
+ * with a message naming the file and what is wrong in ERR.
+ */
 int log_run_open(struct log_run *run, const char *dir, char *err,
                  size_t errlen);
+/* Parses TEXT as a whole decimal number from LO to HI into *V: 0 or -1
+ * (empty, a sign, any other character, out of range). */
+int log_parse_count(const char *text, long long lo, long long hi,
+                    long long *v);
 void log_run_release(struct log_run *run);
 /* The value for KEY (first occurrence) copied to BUF, or NULL. */
 const char *log_run_get(const struct log_run *run, const char *key,

@@ -30,6 +30,56 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/*
+ * What is wrong with a header whose magic is right, or NULL. A version 3
+ * header is checked against its CRC first, so that a damaged field reads
+ * as "corrupt header", not as a log of version 2365587458; a version 2
+ * one (no CRC) field by field. Either way every number a reader sizes or
+ * names things by is checked against its bounds.
+ */
+static const char *log__header_check(const struct log_file_header *h)
+{
+    static __thread char why[128];
+    if (h->version < LOG_VERSION_MIN || h->version > LOG_VERSION) {
+        /* A newer format is told apart from a damaged field by the CRC
+         * (newer versions keep it where version 3 put it). */
+        if (h->version > LOG_VERSION && h->version < 1000 &&
+            h->hdr_crc == log_header_crc(h)) {
+            snprintf(why, sizeof why, "a version %u log; this drdb reads "
+                     "versions %d to %d: upgrade drdb", h->version,
+                     LOG_VERSION_MIN, LOG_VERSION);
+            return why;
+        }
+        snprintf(why, sizeof why, "corrupt header (version field %u)",
+                 h->version);
+        return why;
+    }
+    if (h->version >= 3 && h->hdr_crc != log_header_crc(h))
+        return "corrupt header (checksum mismatch)";
+    if (h->header_size != LOG_HEADER_SIZE) {
+        snprintf(why, sizeof why, "corrupt header (header size %u)",
+                 h->header_size);
+        return why;
+    }
+    if (h->world_size < 1 || h->world_size > LOG_MAX_WORLD) {
+        snprintf(why, sizeof why, "corrupt header (world size %d)",
+                 h->world_size);
+        return why;
+    }
+    if (h->rank < 0 || h->rank >= h->world_size) {
+        snprintf(why, sizeof why,
+                 "corrupt header (rank %d in a world of %d)", h->rank,
+                 h->world_size);
+        return why;
+    }
+    if (h->flags & ~(uint32_t)LOG_HDR_KNOWN) {
+        snprintf(why, sizeof why, "corrupt header (unknown flags %#x)",
+                 h->flags);
+        return why;
+    }
+    return NULL;
+}
+
 /* Records are not aligned: read through memcpy. */
 static uint32_t get_u32(const uint8_t *p)
 {
@@ -139,18 +189,17 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
         return -e;
     }
     memcpy(&r->hdr, r->map, sizeof r->hdr);
-    if (memcmp(r->hdr.magic, LOG_MAGIC, 8) != 0 ||
-        r->hdr.header_size != LOG_HEADER_SIZE) {
+    if (memcmp(r->hdr.magic, LOG_MAGIC, 8) != 0) {
         set_err(err, errlen, "'%s' is not a drdb log (bad magic)", path);
         log_rank_release(r);
         return -EINVAL;
     }
-    if (r->hdr.version != LOG_VERSION) {
-        set_err(err, errlen,
-                "'%s' is a version %u log; this drdb reads version %d", path,
-                r->hdr.version, LOG_VERSION);
+    const char *bad = log__header_check(&r->hdr);
+    if (bad) {
+        set_err(err, errlen, "'%s': %s", path, bad);
+        int newer = strncmp(bad, "a version", 9) == 0;
         log_rank_release(r);
-        return -EINVAL;
+        return newer ? -EINVAL : -EBADMSG;
     }
     r->hdr.host[sizeof r->hdr.host - 1] = '\0';
 
@@ -194,10 +243,14 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
         r->enter[r->nevents] = t;
         r->nevents++;
         off += get_u32(r->map + off);
-        if (ev.flags & LOG_REC_TRUNC)
+        if (ev.flags & LOG_REC_TRUNC) {
+            r->trunc_errno = ev.ret ? (ev.ret < 0 ? -ev.ret : ev.ret) : -1;
             break;
+        }
     }
     r->end_off = off;
+    if (!r->trunc_errno && (r->hdr.flags & LOG_HDR_TRUNCATED))
+        r->trunc_errno = -1; /* no room was left for the TRUNC record */
     if (!r->stop_reason[0] && !(r->hdr.flags & LOG_HDR_COMPLETE))
         snprintf(r->stop_reason, sizeof r->stop_reason,
                  "incomplete: the rank did not reach MPI_Finalize");
@@ -405,25 +458,105 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
         return -ENOMEM;
     }
     run->text[len] = '\0';
-    run->world_size = log_run_get(run, "world_size", buf, sizeof buf)
-                          ? atoi(buf) : 0;
-    if (run->world_size <= 0) {
-        set_err(err, errlen, "'%s' has no valid world_size", path);
+    long long ws;
+    if (!log_run_get(run, "world_size", buf, sizeof buf)) {
+        set_err(err, errlen, "'%s' has no world_size line: it is damaged",
+                path);
         log_run_release(run);
         return -EINVAL;
     }
+    if (log_parse_count(buf, 1, LOG_MAX_WORLD, &ws) < 0) {
+        set_err(err, errlen, "'%s': world_size '%s' is not a number of ranks "
+                "from 1 to %d: the file is damaged", path, buf,
+                LOG_MAX_WORLD);
+        log_run_release(run);
+        return -EINVAL;
+    }
+    run->world_size = (int)ws;
+    /* The logs the directory holds must be of ranks of this world. */
     DIR *d = opendir(dir);
     struct dirent *de;
     while (d && (de = readdir(d))) {
-        int r;
-        char tail;
-        if (sscanf(de->d_name, "rank-%d.lo%c", &r, &tail) == 2 && tail == 'g' &&
-            r >= 0 && r < run->world_size)
-            run->nranks_present++;
+        const char *name = de->d_name, *dot;
+        long long r;
+        char num[24];
+        if (strncmp(name, "rank-", 5) != 0 || !(dot = strchr(name + 5, '.')) ||
+            strcmp(dot, ".log") != 0 || (size_t)(dot - name - 5) >= sizeof num)
+            continue;
+        memcpy(num, name + 5, (size_t)(dot - name - 5));
+        num[dot - name - 5] = '\0';
+        if (log_parse_count(num, 0, INT32_MAX, &r) < 0)
+            continue;
+        if (r >= run->world_size) {
+            set_err(err, errlen, "'%s' holds '%s', but its %s says the world "
+                    "has %d ranks: the run directory is inconsistent", dir,
+                    name, LOG_RUN_FILE, run->world_size);
+            closedir(d);
+            log_run_release(run);
+            return -EINVAL;
+        }
+        run->nranks_present++;
     }
     if (d)
         closedir(d);
     return 0;
+}
+
+int log_parse_count(const char *text, long long lo, long long hi,
+                    long long *v)
+{
+    long long x = 0;
+    if (!*text || strlen(text) > 18)
+        return -1;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        x = x * 10 + (*p - '0');
+    }
+    if (x < lo || x > hi)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+uint64_t log_rank_trunc_event(const struct log_rank *r)
+{
+    if (r->nevents && r->trunc_errno > 0)
+        return r->nevents - 1; /* the TRUNC record's own number */
+    return r->nevents;
+}
+
+enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
+                                size_t len)
+{
+    if (r->trunc_errno) {
+        snprintf(buf, len, "truncated (disk full): recording stopped at "
+                 "event %llu (%s)",
+                 (unsigned long long)log_rank_trunc_event(r),
+                 r->trunc_errno > 0 ? strerror(r->trunc_errno)
+                                    : "the disk was full");
+        return LOG_END_TRUNCATED;
+    }
+    if (strncmp(r->stop_reason, "corrupt", 7) == 0) {
+        snprintf(buf, len, "%s", r->stop_reason);
+        return LOG_END_CORRUPT;
+    }
+    struct log_event ev;
+    if (r->nevents &&
+        log_rank_event(r, r->nevents - 1, &ev, NULL, 0) == 0 &&
+        ev.desc && strcmp(ev.desc->name, "MPI_Abort") == 0) {
+        snprintf(buf, len, "ended in MPI_Abort(comm %#x, %d) at event %llu",
+                 (unsigned)(uint32_t)log_event_arg(&ev, 0),
+                 (int)log_event_arg(&ev, 1),
+                 (unsigned long long)(r->nevents - 1));
+        return LOG_END_ABORT;
+    }
+    if (r->stop_reason[0]) {
+        snprintf(buf, len, "killed mid-run: %s", r->stop_reason);
+        return LOG_END_KILLED;
+    }
+    snprintf(buf, len, "complete");
+    return LOG_END_COMPLETE;
 }
 
 void log_run_release(struct log_run *run)
