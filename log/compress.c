@@ -128,7 +128,7 @@ int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
                       char *err, size_t errlen)
 {
     struct log_rank r;
-    char tmp[PATH_MAX];
+    char tmp[PATH_MAX], dir[PATH_MAX];
     int rc = log_rank_open(&r, path, err, errlen);
     if (rc < 0)
         return rc;
@@ -138,11 +138,24 @@ int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
         log_rank_release(&r);
         return 1;
     }
-    snprintf(tmp, sizeof tmp, "%s.zst-tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    /* The new file beside the old one, made new in the same directory
+     * (never through a name planted there), then renamed over it. */
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int dfd = util_dir_open(AT_FDCWD, dir, 0);
+    int fd = dfd < 0 ? dfd
+                     : util_file_create_tmp(dfd, name, tmp, sizeof tmp,
+                                            O_WRONLY);
     if (fd < 0) {
-        rc = fail(err, errlen, -errno, "cannot create '%s': %s", tmp,
-                  strerror(errno));
+        rc = fail(err, errlen, fd, "cannot create a file beside '%s': %s",
+                  path, strerror(-fd));
+        if (dfd >= 0)
+            close(dfd);
         log_rank_release(&r);
         return rc;
     }
@@ -183,13 +196,15 @@ int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
     if (rc == 0 && fstat(fd, &st) == 0)
         *after = (uint64_t)st.st_size;
     close(fd);
-    if (rc == 0 && rename(tmp, path) < 0)
-        rc = fail(err, errlen, -errno, "cannot replace '%s': %s", path,
-                  strerror(errno));
+    int mv = rc == 0 ? util_file_replace(dfd, tmp, name) : 0;
+    if (mv < 0)
+        rc = fail(err, errlen, mv, "cannot replace '%s': %s", path,
+                  strerror(-mv));
     if (rc != 0) {
-        unlink(tmp);
+        unlinkat(dfd, tmp, 0);
         *after = *before;
     }
+    close(dfd);
     ZSTD_freeCCtx(cctx);
     free(out.p);
     free(zbuf.p);

@@ -12,8 +12,10 @@
  * Compresses the message data of a finished log in place: every DATA field
  * of at least 64 bytes that zstd makes smaller becomes a DATA_ZSTD field.
  * Runs after the recorded process has exited (drdb record), never on its
- * critical path. Writes PATH.zst-tmp, then renames it over PATH, so an
- * interrupted compression leaves the original. A log whose reading stopped
+ * critical path. Writes a new temporary file beside PATH (util.h's
+ * util_file_create_tmp: ".NAME.tmp-PID-N", never a name planted there),
+ * then renames it over PATH, so an interrupted compression leaves the
+ * original. A log whose reading stopped
  * at a corrupt record is left alone. *BEFORE and *AFTER get the file sizes.
  * 0, 1 (left alone), or -errno with a message in ERR.
  */

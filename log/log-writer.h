@@ -23,9 +23,20 @@ struct log_writer {
     uint64_t last_enter;
     uint64_t events;
     int failed;          /* a write failed: no more records */
+    unsigned grows;      /* reservations made (the first included) */
 };
 
-/* Creates PATH (mode 0600, O_EXCL) and writes the header. 0 or -errno. */
+/* Bytes a log takes on disk when it opens (header included): all a rank
+ * reserves before its first call. */
+#define LOG_WRITER_FIRST (64u << 10)
+
+/* Creates NAME in directory DIRFD (util_file_create: new, never through a
+ * link, mode 0600), reserves LOG_WRITER_FIRST bytes and writes the header
+ * (version, size and checksum filled in). 0 or -errno; when the first
+ * reservation fails, no file is left behind. */
+int log_writer_openat(struct log_writer *w, int dirfd, const char *name,
+                      const struct log_file_header *hdr);
+/* The same, for the file PATH. */
 int log_writer_open(struct log_writer *w, const char *path,
                     const struct log_file_header *hdr);
 /* Starts a record of at most MAX bytes: NULL when logging has stopped. */

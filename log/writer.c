@@ -21,14 +21,19 @@
 #include "log-writer.h"
 #include "util.h"
 
-#define GROW_MIN (4u << 20)    /* first allocation */
+/*
+ * The file is reserved LOG_WRITER_FIRST bytes at open (a rank takes no more
+ * of the disk before its first call), then doubles as records need room,
+ * by at most GROW_MAX at a time. When the disk cannot hold the doubled
+ * size, the writer tries again with just what the record needs (rounded
+ * to GROW_STEP), so that a nearly full disk still takes every record that
+ * fits.
+ */
+#define GROW_STEP (64u << 10)
 #define GROW_MAX (256u << 20)  /* largest single growth */
 
-static int grow(struct log_writer *w, size_t need)
+static int reserve(struct log_writer *w, size_t size)
 {
-    size_t size = w->map_size ? w->map_size : GROW_MIN;
-    while (size < need)
-        size += size < GROW_MAX ? size : GROW_MAX;
     int rc = posix_fallocate(w->fd, 0, (off_t)size);
     if (rc != 0)
         return -rc;
@@ -39,25 +44,67 @@ static int grow(struct log_writer *w, size_t need)
         return -errno;
     w->map = m;
     w->map_size = size;
+    w->grows++;
+    return 0;
+}
+
+static int grow(struct log_writer *w, size_t need)
+{
+    size_t size = w->map_size ? w->map_size : LOG_WRITER_FIRST;
+    while (size < need)
+        size += size < GROW_MAX ? size : GROW_MAX;
+    int rc = reserve(w, size);
+    if ((rc == -ENOSPC || rc == -EFBIG || rc == -EDQUOT) && w->map_size) {
+        size_t just = (need + GROW_STEP - 1) / GROW_STEP * GROW_STEP;
+        if (just < size)
+            rc = reserve(w, just);
+    }
+    return rc;
+}
+
+int log_writer_openat(struct log_writer *w, int dirfd, const char *name,
+                      const struct log_file_header *hdr)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = util_file_create(dirfd, name, O_RDWR);
+    if (w->fd < 0)
+        return w->fd;
+    int rc = grow(w, LOG_WRITER_FIRST);
+    if (rc < 0) {
+        /* Not even the first reservation: no log rather than an empty
+         * file that reads as a damaged one. */
+        close(w->fd);
+        unlinkat(dirfd, name, 0);
+        w->fd = -1;
+        return rc;
+    }
+    memcpy(w->map, hdr, sizeof *hdr);
+    struct log_file_header *h = (struct log_file_header *)w->map;
+    h->version = LOG_VERSION;
+    h->header_size = LOG_HEADER_SIZE;
+    h->hdr_crc = log_header_crc(h);
+    w->off = LOG_HEADER_SIZE;
     return 0;
 }
 
 int log_writer_open(struct log_writer *w, const char *path,
                     const struct log_file_header *hdr)
 {
-    memset(w, 0, sizeof *w);
-    w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (w->fd < 0)
-        return -errno;
-    int rc = grow(w, GROW_MIN);
-    if (rc < 0) {
-        close(w->fd);
-        w->fd = -1;
-        return rc;
-    }
-    memcpy(w->map, hdr, sizeof *hdr);
-    w->off = LOG_HEADER_SIZE;
-    return 0;
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        return log_writer_openat(w, AT_FDCWD, path, hdr);
+    size_t n = (size_t)(slash - path);
+    if (n >= sizeof dir)
+        return -ENAMETOOLONG;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    int dfd = util_dir_open(AT_FDCWD, n ? dir : "/", 0);
+    if (dfd < 0)
+        return dfd;
+    int rc = log_writer_openat(w, dfd, slash + 1, hdr);
+    close(dfd);
+    return rc;
 }
 
 static void stop_logging(struct log_writer *w, int err)
@@ -77,8 +124,9 @@ static void stop_logging(struct log_writer *w, int err)
     }
     char msg[200];
     int n = snprintf(msg, sizeof msg,
-                     "drdb-record: warning: cannot extend the log (%s); "
-                     "recording stops at event %llu, the program goes on\n",
+                     "drdb-record: warning: rank %d: cannot extend the log "
+                     "(%s); recording stops at event %llu, the program goes "
+                     "on\n", ((struct log_file_header *)w->map)->rank,
                      strerror(-err), (unsigned long long)w->events);
     if (write(2, msg, (size_t)n) < 0) {
         /* nothing else to do */
