@@ -15,6 +15,7 @@
 #include "drdb_mpi_abi.h"
 #include "log-writer.h"
 #include "rec.h"
+#include "util.h"
 
 int rec_on;
 int rec_send_data;
@@ -23,11 +24,17 @@ static struct log_writer writer;
 /* Time spent building and committing records, for the overhead estimate. */
 static uint64_t busy_ns, cur_t1;
 
-static void warn(const char *fmt, const char *arg)
+/* "drdb-record: MSG" on stderr, with one write(2): no stdio in the
+ * recorded process, whose own streams may be in any state. */
+static void warn(const char *msg)
 {
-    fprintf(stderr, "drdb-record: ");
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
+    char line[PATH_MAX + 256];
+    int n = snprintf(line, sizeof line, "drdb-record: %s\n", msg);
+    if (n > (int)sizeof line - 1)
+        n = (int)sizeof line - 1;
+    if (write(2, line, (size_t)n) < 0) {
+        /* nothing else to do */
+    }
 }
 
 /* The run of identical unsuccessful polls not yet logged. */
@@ -103,19 +110,38 @@ void rec_end(struct log_rec *rec)
 
 /* ---- opening and closing ---------------------------------------------- */
 
-/* Appends "key value" to BUF, escaping newlines and backslashes. */
-static void run_kv(FILE *f, const char *key, const char *val)
+/* The run description being built: no stdio inside the recorded process
+ * (it may be what the program is using when MPI_Init runs). */
+struct text {
+    char buf[24576];
+    size_t len;
+    int over; /* did not fit */
+};
+
+static void text_put(struct text *t, const char *s, size_t n)
 {
-    fprintf(f, "%s ", key);
+    if (t->len + n >= sizeof t->buf) {
+        t->over = 1;
+        return;
+    }
+    memcpy(t->buf + t->len, s, n);
+    t->len += n;
+}
+
+/* Appends "key value\n", escaping newlines and backslashes. */
+static void run_kv(struct text *t, const char *key, const char *val)
+{
+    text_put(t, key, strlen(key));
+    text_put(t, " ", 1);
     for (const char *p = val; *p; p++) {
         if (*p == '\n')
-            fputs("\\n", f);
+            text_put(t, "\\n", 2);
         else if (*p == '\\')
-            fputs("\\\\", f);
+            text_put(t, "\\\\", 2);
         else
-            fputc(*p, f);
+            text_put(t, p, 1);
     }
-    fputc('\n', f);
+    text_put(t, "\n", 1);
 }
 
 /* Reads a /proc file of NUL-separated strings into "a b c" form. */
@@ -133,43 +159,60 @@ static void proc_args(const char *path, char *buf, size_t len)
             buf[i] = '\x1f'; /* unit separator: arguments may hold spaces */
 }
 
-/* Rank 0 describes the run (drdb.run), atomically (write + rename). */
-static void write_run_file(const char *dir, int size)
+/*
+ * Rank 0 describes the run (drdb.run) before any log takes room on the
+ * disk: it is tiny, and without it the logs cannot be opened. Written to a
+ * new temporary file of the run directory DFD, then renamed: a reader
+ * never sees half of it, and nothing planted in the directory is followed.
+ */
+static void write_run_file(int dfd, const char *dir, int size,
+                           uint64_t start_ns)
 {
-    char path[PATH_MAX], tmp[PATH_MAX], buf[8192];
-    snprintf(path, sizeof path, "%s/%s", dir, LOG_RUN_FILE);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, LOG_RUN_FILE);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        warn("cannot write the run description in '%s'", dir);
-        return;
-    }
-    fprintf(f, "format drdb-run 1\nworld_size %d\n", size);
+    static struct text t; /* large: not on the program's stack */
+    char buf[8192], tmp[64];
+    t.len = 0;
+    t.over = 0;
+    snprintf(buf, sizeof buf, "format drdb-run 1\nworld_size %d\n", size);
+    text_put(&t, buf, strlen(buf));
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     buf[n > 0 ? n : 0] = '\0';
-    run_kv(f, "exe", buf);
+    run_kv(&t, "exe", buf);
     proc_args("/proc/self/cmdline", buf, sizeof buf);
-    run_kv(f, "argv", buf);
+    run_kv(&t, "argv", buf);
     if (getcwd(buf, sizeof buf))
-        run_kv(f, "cwd", buf);
+        run_kv(&t, "cwd", buf);
     int len = 0;
     char ver[MPI_MAX_LIBRARY_VERSION_STRING];
     if (PMPI_Get_library_version(ver, &len) == MPI_SUCCESS) {
         char *nl = strchr(ver, '\n');
         if (nl)
             *nl = '\0';
-        run_kv(f, "mpi_library", ver);
+        run_kv(&t, "mpi_library", ver);
     }
-    run_kv(f, "recorder", DRDB_VERSION);
-    snprintf(buf, sizeof buf, "%llu",
-             (unsigned long long)((struct log_file_header *)writer.map)->start_ns);
-    run_kv(f, "start_ns", buf);
+    run_kv(&t, "recorder", DRDB_VERSION);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)start_ns);
+    run_kv(&t, "start_ns", buf);
+    const char *ranks = getenv("DRDB_RANKS");
+    if (ranks && *ranks)
+        run_kv(&t, "ranks", ranks);
     const char *cmd = getenv("DRDB_COMMAND");
     if (cmd)
-        run_kv(f, "command", cmd);
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
-        warn("cannot write the run description in '%s'", dir);
+        run_kv(&t, "command", cmd);
+    int fd = util_file_create_tmp(dfd, LOG_RUN_FILE, tmp, sizeof tmp,
+                                  O_WRONLY);
+    int rc = fd < 0 ? fd : t.over ? -E2BIG : util_write_all(fd, t.buf, t.len);
+    if (fd >= 0 && close(fd) < 0 && rc == 0)
+        rc = -errno;
+    if (rc == 0)
+        rc = util_file_replace(dfd, tmp, LOG_RUN_FILE);
+    if (rc < 0) {
+        if (fd >= 0)
+            unlinkat(dfd, tmp, 0);
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "cannot write the run description in "
+                 "'%s' (%s)", dir, strerror(-rc));
+        warn(msg);
+    }
 }
 
 /* Whether RANK is in the DRDB_RANKS list ("0-3,8"; unset: every rank). */
@@ -194,18 +237,20 @@ static int rank_selected(int rank)
     return 0;
 }
 
-/* Called right after PMPI_Init*: opens this rank's log. */
+/* Called right after PMPI_Init*: rank 0 describes the run, each recorded
+ * rank opens its log. */
 void rec_open(void)
 {
     const char *dir = getenv("DRDB_RUN_DIR");
     int rank = 0, size = 1;
-    char path[PATH_MAX];
+    char name[64];
 
     if (!dir || !*dir)
         return; /* preloaded outside 'drdb record': stay out of the way */
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (!rank_selected(rank))
+    int selected = rank_selected(rank);
+    if (!selected && rank != 0)
         return;
 
     struct log_file_header hdr;
@@ -226,18 +271,36 @@ void rec_open(void)
         rec_send_data = 1;
     }
 
-    log_path(path, sizeof path, dir, rank);
-    int rc = log_writer_open(&writer, path, &hdr);
+    /* The directory, once: every file is made relative to it. A link as
+     * the run directory is refused. */
+    int dfd = util_dir_open(AT_FDCWD, dir, 1);
+    if (dfd < 0) {
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "rank %d: cannot open the run directory "
+                 "'%s': %s; this rank is not recorded", rank, dir,
+                 strerror(-dfd));
+        warn(msg);
+        return;
+    }
+    if (rank == 0)
+        write_run_file(dfd, dir, size, hdr.start_ns);
+    if (!selected) {
+        close(dfd);
+        return;
+    }
+    log_name(name, sizeof name, rank);
+    int rc = log_writer_openat(&writer, dfd, name, &hdr);
+    close(dfd);
     if (rc < 0) {
-        fprintf(stderr, "drdb-record: rank %d: cannot create '%s': %s; this "
-                        "rank is not recorded\n", rank, path, strerror(-rc));
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "rank %d: cannot create '%s/%s': %s; this "
+                 "rank is not recorded", rank, dir, name, strerror(-rc));
+        warn(msg);
         return;
     }
     clock_gettime(CLOCK_MONOTONIC, &ts);
     rec_t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     rec_on = 1;
-    if (rank == 0)
-        write_run_file(dir, size);
 }
 
 void rec_close(void)
