@@ -16,6 +16,7 @@
 #include "ckpt-file.h"
 #include "ckpt-int.h"
 #include "ckpt-sys.h"
+#include "util.h"
 
 static uint64_t up(uint64_t n, uint64_t a)
 {
@@ -155,16 +156,29 @@ void ckpt__file_name(char *buf, size_t len, const char *dir, long id)
 }
 
 /* (Raw system calls, as everywhere the replayed process's state is live:
- * no errno written.) */
+ * no errno written; util.h's file helpers restore errno.) The image goes
+ * to a new temporary file of PATH's directory, made there with
+ * O_EXCL|O_NOFOLLOW (a name planted in a directory others can write is
+ * never followed), then renamed over PATH within the directory. */
 int ckpt__file_write(const struct ck_hdr *h, const char *path, char *err,
                      size_t errlen)
 {
-    char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int fd = (int)ck_sys(SYS_open, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                         0600);
+    char dir[4300], tmp[300];
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path),
+                 path);
+    int dfd = util_dir_open(AT_FDCWD, dir, 0);
+    int fd = dfd < 0 ? dfd
+                     : util_file_create_tmp(dfd, name, tmp, sizeof tmp,
+                                            O_WRONLY);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(-fd));
+        snprintf(err, errlen, "cannot write a checkpoint in %s: %s", dir,
+                 strerror(-fd));
+        if (dfd >= 0)
+            ck_sys(SYS_close, dfd, 0, 0);
         return -1;
     }
     for (uint64_t o = 0; o < h->total;) {
@@ -173,18 +187,21 @@ int ckpt__file_write(const struct ck_hdr *h, const char *path, char *err,
                                                    : h->total - o);
         if (r <= 0) {
             ck_sys(SYS_close, fd, 0, 0);
-            ck_sys(SYS_unlink, tmp, 0, 0);
-            snprintf(err, errlen, "cannot write %s: %s", tmp,
+            ck_sys(SYS_unlinkat, dfd, tmp, 0);
+            ck_sys(SYS_close, dfd, 0, 0);
+            snprintf(err, errlen, "cannot write %s/%s: %s", dir, tmp,
                      r < 0 ? strerror((int)-r) : "short write");
             return -1;
         }
         o += (uint64_t)r;
     }
     ck_sys(SYS_close, fd, 0, 0);
-    long r = ck_sys(SYS_rename, tmp, path, 0);
+    int r = util_file_replace(dfd, tmp, name);
     if (r < 0) {
-        snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror((int)-r));
-        return -1;
+        ck_sys(SYS_unlinkat, dfd, tmp, 0);
+        snprintf(err, errlen, "cannot rename %s/%s: %s", dir, tmp,
+                 strerror(-r));
     }
-    return 0;
+    ck_sys(SYS_close, dfd, 0, 0);
+    return r < 0 ? -1 : 0;
 }

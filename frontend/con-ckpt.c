@@ -16,6 +16,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -394,9 +395,22 @@ int con_shadow_start(struct con *c, int r)
                 strerror(errno));
         return -1;
     }
-    snprintf(q->shadow_dir, sizeof q->shadow_dir, "%s/rank-%d",
-             c->shadow_root, r);
-    mkdir(q->shadow_dir, 0700);
+    /* rank-R in the session's private root (mkdtemp, 0700): made 0700, a
+     * link under its name refused (util.h). */
+    char sub[32];
+    snprintf(sub, sizeof sub, "rank-%d", r);
+    snprintf(q->shadow_dir, sizeof q->shadow_dir, "%s/%s", c->shadow_root,
+             sub);
+    int rfd = util_dir_open(AT_FDCWD, c->shadow_root, 1);
+    int made = rfd < 0 ? rfd : util_dir_create(rfd, sub, 1);
+    if (rfd >= 0)
+        close(rfd);
+    if (made < 0) {
+        fprintf(stderr, "drdb: rank %d: cannot make the shadow's directory "
+                "'%s': %s\n", r, q->shadow_dir, strerror(-made));
+        q->shadow_dir[0] = '\0';
+        return -1;
+    }
     launch_clear_dir(q->shadow_dir);
     /* The foreground's own environment and arguments, so that the stack
      * and the mappings are laid out alike; checkpoints go to files (not

@@ -20,6 +20,7 @@
 #define DRDB_LAUNCH_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct launch_env {
@@ -61,6 +62,20 @@ char *launch_gdb_args(const char *args, int *plain);
 /* Whether DIR exists here as a directory (a recorded working directory may
  * not). */
 int launch_dir_ok(const char *dir);
+
+/*
+ * The check before a replay starts (launch-check.c): shows on OUT, after
+ * PREFIX, the program EXE that will run for run DIR (RUN: its
+ * description): path, owner, build id. Then, unless OWN (the user named
+ * the program: -- PROGRAM; another build only earns a warning), refuses
+ * with the reasons on stderr when the run directory, drdb.run or the
+ * program belongs to another user (root is trusted) or others can write
+ * it, or the program's build id is not the recorded one. TRUST (--trust):
+ * the reasons are printed, the replay goes on. 0, or -1: do not start.
+ */
+struct log_run;
+int launch_check(const struct log_run *run, const char *dir, const char *exe,
+                 int own, int trust, FILE *out, const char *prefix);
 
 /* A running process as a shadow copies it: its executable, arguments,
  * working directory and whole environment. */

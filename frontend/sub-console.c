@@ -1,10 +1,12 @@
 /* drdb console / drdb batch: debug replayed ranks, each under its own GDB. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -13,6 +15,8 @@
 #include "args.h"
 #include "con.h"
 #include "fe.h"
+#include "launch.h"
+#include "util.h"
 
 /* ---- interactive: readline's callback interface in the poll loop ------- */
 
@@ -174,15 +178,63 @@ static char **complete(const char *text, int start, int end)
     return NULL;
 }
 
+/* The history file, ~/.drdb_history: read only when it is a regular file
+ * of this user's; written as a new file beside it (util.h: never through a
+ * link planted under its name), mode 0600, then renamed over it. */
+#define HISTORY_FILE ".drdb_history"
+#define HISTORY_KEEP 1000
+
+static void load_history(const char *home)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/" HISTORY_FILE, home);
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_uid == getuid())
+        read_history(path);
+}
+
+static void save_history(const char *home)
+{
+    char tmp[128];
+    int dfd = util_dir_open(AT_FDCWD, home, 0);
+    int fd = dfd < 0 ? dfd
+                     : util_file_create_tmp(dfd, HISTORY_FILE, tmp, sizeof tmp,
+                                            O_WRONLY);
+    int rc = fd;
+    HIST_ENTRY **list = history_list();
+    int n = 0;
+    while (list && list[n])
+        n++;
+    for (int i = n > HISTORY_KEEP ? n - HISTORY_KEEP : 0; fd >= 0 && i < n;
+         i++) {
+        rc = util_write_all(fd, list[i]->line, strlen(list[i]->line));
+        if (rc == 0)
+            rc = util_write_all(fd, "\n", 1);
+        if (rc < 0)
+            break;
+    }
+    if (fd >= 0) {
+        if (close(fd) < 0 && rc >= 0)
+            rc = -errno;
+        if (rc >= 0)
+            rc = util_file_replace(dfd, tmp, HISTORY_FILE);
+        if (rc < 0)
+            unlinkat(dfd, tmp, 0);
+    }
+    if (dfd >= 0)
+        close(dfd);
+    if (rc < 0)
+        fprintf(stderr, "drdb: cannot save the history in '%s/" HISTORY_FILE
+                "': %s\n", home, strerror(-rc));
+}
+
 static int interactive(struct con *c)
 {
-    char hist[4096] = "";
     const char *home = getenv("HOME");
     the_con = c;
-    if (home) {
-        snprintf(hist, sizeof hist, "%s/.drdb_history", home);
-        read_history(hist);
-    }
+    if (home && *home)
+        load_history(home);
     rl_attempted_completion_function = complete;
     /* '@' starts a set name: it must stay in the word being completed. */
     rl_basic_word_break_characters = " \t\n\"'";
@@ -227,8 +279,8 @@ static int interactive(struct con *c)
         free(line);
     }
     c->out_begin = c->out_end = NULL;
-    if (hist[0])
-        write_history(hist);
+    if (home && *home)
+        save_history(home);
     return 0;
 }
 
@@ -242,11 +294,12 @@ static int start(int argc, char **argv, int batch_cmd)
         {"commands-markdown", no_argument, NULL, 'M'},
         {"json", no_argument, NULL, 'j'},
         {"keep-going", no_argument, NULL, 'k'},
+        {"trust", no_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
     const char *ranks = "0", *script = NULL;
     long long timeout = 0;
-    int batch = batch_cmd, json = 0, keep_going = 0, ch;
+    int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
     while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, NULL)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
@@ -262,6 +315,7 @@ static int start(int argc, char **argv, int batch_cmd)
         case 'M': con_cmds_markdown(stdout); return 0;
         case 'j': json = 1; break;
         case 'k': keep_going = 1; break;
+        case 'T': trust = 1; break;
         default:
             fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
                             stderr);
@@ -320,6 +374,14 @@ static int start(int argc, char **argv, int batch_cmd)
 
     if (!json)
         con_summary(&c, stdout);
+    /* The program that will run, shown and checked before any GDB
+     * starts. */
+    fflush(stdout);
+    if (launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
+                     json ? stderr : stdout, "  ") < 0) {
+        con_close(&c);
+        return 2;
+    }
     int rc = con_replay(&c, &c.focus) < 0;
     if (!json) {
         char buf[256];
@@ -351,8 +413,8 @@ static int run_batch(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
-    .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] RUNDIR "
-            "[-- PROGRAM ARGS]",
+    .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
+            "RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
@@ -369,15 +431,22 @@ const struct fe_subcmd fe_sub_console = {
             "      --json         with --batch: one JSON object per command "
             "on stdout\n"
             "  -k, --keep-going   with --batch: run the whole script even "
-            "after a failure\n\n"
+            "after a failure\n"
+            "      --trust        run the recorded program even when the run "
+            "or the\n"
+            "                     program is another user's or writable by "
+            "others, or the\n"
+            "                     program is not the recorded build\n\n"
+            "Before any GDB starts, the console shows the program that will "
+            "run (path,\nowner, build id) and checks it.\n\n"
             "example:\n  drdb console --ranks 0-3 run1\n",
     .run = run_console,
 };
 
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
-    .args = "[--ranks SET] [--timeout S] [--json] [-k] RUNDIR SCRIPT "
-            "[-- PROGRAM ARGS]",
+    .args = "[--ranks SET] [--timeout S] [--json] [-k] [--trust] RUNDIR "
+            "SCRIPT [-- PROGRAM ARGS]",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "
             "completes on every\ntargeted rank before the next starts; the "

@@ -122,8 +122,9 @@ static void print_event(const struct log_event *ev)
         printf("  x%" PRIu64, ev->repeat);
     if (ev->flags & LOG_REC_PARTIAL)
         printf("  (partial)");
-    if (ev->flags & LOG_REC_TRUNC)
-        printf("  logging stopped here (%s)", strerror(-ev->ret));
+    if (ev->flags & LOG_REC_TRUNC) /* ret: the errno, positive */
+        printf("  logging stopped here (%s)",
+               strerror(ev->ret < 0 ? -ev->ret : ev->ret));
     if (in.malformed)
         printf("  (malformed fields)");
     putchar('\n');
@@ -146,12 +147,14 @@ int fe_log_summary(const char *dir, FILE *out)
         char path[4200];
         struct log_rank lr;
         log_path(path, sizeof path, dir, r);
-        if (log_rank_open(&lr, path, err, sizeof err) < 0) {
-            if (errno == ENOENT || access(path, F_OK) < 0)
+        int rc = log_rank_open(&lr, path, err, sizeof err);
+        if (rc < 0) {
+            if (rc == -ENOENT)
                 fprintf(out, "%-6d %10s %12s %12s %10s %9s  not recorded\n",
                         r, "-", "-", "-", "-", "-");
             else {
-                fprintf(out, "%-6d  %s\n", r, err);
+                fprintf(out, "%-6d  %s%s\n", r,
+                        rc == -EBADMSG ? "header corrupt: " : "", err);
                 bad++;
             }
             continue;
@@ -169,18 +172,23 @@ int fe_log_summary(const char *dir, FILE *out)
             ? (double)lr.enter[lr.nevents - 1] / 1e9 : 0.0;
         /* Overhead estimate: the time the recorder itself spent logging,
          * as a share of the rank's run (known once the log is closed). */
-        char ovh[16] = "-";
+        char ovh[16] = "-", ending[256];
         if (lr.hdr.recorder_ns && span > 0)
             snprintf(ovh, sizeof ovh, "%.2f%%",
                      100.0 * (double)lr.hdr.recorder_ns / 1e9 / span);
+        if (log_rank_ending(&lr, ending, sizeof ending) != LOG_END_COMPLETE)
+            bad++;
+        /* A log copied or renamed from another rank's: said, as it would
+         * replay another rank's calls. */
+        if (lr.hdr.rank != r) {
+            snprintf(ending, sizeof ending, "header says rank %d: this file "
+                     "is another rank's log, renamed or copied",
+                     lr.hdr.rank);
+            bad++;
+        }
         fprintf(out, "%-6d %10" PRIu64 " %12" PRIu64 " %12" PRIu64
                      " %10.3f %9s  %s\n", r, lr.nevents, lr.end_off, data,
-                span, ovh,
-                lr.stop_reason[0] ? lr.stop_reason
-                : (lr.hdr.flags & LOG_HDR_TRUNCATED) ? "truncated (disk full)"
-                                                      : "complete");
-        if (lr.stop_reason[0])
-            bad++;
+                span, ovh, ending);
         log_rank_release(&lr);
     }
     log_run_release(&run);
@@ -273,8 +281,17 @@ static int cmd_dump(int argc, char **argv)
         }
         print_event(&ev);
     }
+    /* The reason reading stopped; a damaged log is an error (exit 1), a
+     * rank that just stopped early (killed, disk full) is not. */
+    char ending[256];
+    enum log_ending end = log_rank_ending(&lr, ending, sizeof ending);
     if (lr.stop_reason[0])
         printf("-- rank %lld: %s\n", rank, lr.stop_reason);
+    else if (end == LOG_END_TRUNCATED)
+        printf("-- rank %lld: %s\n", rank, ending);
+    if (end == LOG_END_CORRUPT && !status)
+        status = fe_error("rank %lld's log is damaged: %s", rank,
+                          lr.stop_reason);
     log_rank_release(&lr);
     return status;
 }

@@ -1,5 +1,7 @@
 /* drdb record: run an MPI launcher with the recorder preloaded. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -16,6 +18,7 @@
 #include "rankset.h"
 #include "log-compress.h"
 #include "log-reader.h"
+#include "util.h"
 
 /* libdrdb-record.so: $DRDB_RECORD_LIB, else beside the drdb binary in the
  * build tree (../recorder/) or an install (../lib/drdb/). */
@@ -26,38 +29,88 @@ static int find_recorder(char *out, size_t len)
     return fe_find_beside("DRDB_RECORD_LIB", rel, 2, out, len);
 }
 
-/* Creates a fresh run directory (mode 0700); fills PATH with its absolute
- * name. An existing non-empty directory is refused: nothing is overwritten. */
+/* Opens the directory component NAME of CUR to walk on, creating it
+ * (mode 0777 less the umask, as mkdir -p) when MAKE and it is missing. A
+ * symbolic link is followed only when it belongs to this user or root (a
+ * link another user planted, in /tmp say, is not). An fd, or -1 after an
+ * error message naming SHOWN. */
+static int walk_component(int cur, const char *name, const char *shown,
+                          int make)
+{
+    for (int tries = 0; tries < 3; tries++) {
+        int fd = openat(cur, name,
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0)
+            return fd;
+        int e = errno;
+        struct stat st;
+        if (e == ENOENT && make) {
+            if (mkdirat(cur, name, 0777) < 0 && errno != EEXIST)
+                return fe_error("cannot create '%s': %s", shown,
+                                strerror(errno)), -1;
+            continue;
+        }
+        if ((e == ELOOP || e == ENOTDIR) &&
+            fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(st.st_mode)) {
+            if (st.st_uid != getuid() && st.st_uid != 0)
+                return fe_error("'%s' is a symbolic link of user %u: drdb "
+                                "does not follow another user's links; give "
+                                "a path without it", shown,
+                                (unsigned)st.st_uid), -1;
+            fd = openat(cur, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (fd >= 0)
+                return fd;
+            e = errno;
+        }
+        return fe_error("cannot open '%s': %s", shown, strerror(e)), -1;
+    }
+    return fe_error("cannot create '%s': it keeps changing", shown), -1;
+}
+
+/* Whether directory FD holds nothing but "." and "..": 1, 0, or -1 after an
+ * error message about NAME (a run or logs in it are named). */
+static int dir_empty(int fd, const char *name)
+{
+    int d2 = dup(fd);
+    DIR *d = d2 >= 0 ? fdopendir(d2) : NULL;
+    struct dirent *de;
+    int empty = 1, run = 0, logs = 0;
+    if (!d) {
+        if (d2 >= 0)
+            close(d2);
+        return fe_error("cannot read '%s': %s", name, strerror(errno)), -1;
+    }
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        empty = 0;
+        run |= !strcmp(de->d_name, LOG_RUN_FILE);
+        logs |= !strncmp(de->d_name, "rank-", 5);
+    }
+    closedir(d);
+    if (run)
+        return fe_error("'%s' already holds a recorded run; choose another "
+                        "-o or remove it", name), -1;
+    if (logs)
+        return fe_error("'%s' already holds rank logs; choose another -o or "
+                        "remove it", name), -1;
+    return empty;
+}
+
+/*
+ * Creates the run directory (mode 0700) and fills PATH with its absolute
+ * name. -o a/b/c makes the parents like mkdir -p, walking each component
+ * (walk_component: another user's symbolic link is not followed). The run
+ * directory itself is new, or an existing directory that is empty, this
+ * user's, and writable by no one else; a symbolic link is refused: what
+ * another user can write into, or point elsewhere, could redirect the
+ * files rank 0 creates there.
+ */
 static int make_run_dir(const char *want, char *path, size_t len)
 {
     char name[PATH_MAX];
-    if (want) {
-        snprintf(name, sizeof name, "%s", want);
-        /* Like mkdir -p for the parents; the run directory itself is ours. */
-        for (char *p = strchr(name + 1, '/'); p; p = strchr(p + 1, '/')) {
-            *p = '\0';
-            if (mkdir(name, 0755) < 0 && errno != EEXIST) {
-                int e = errno;
-                *p = '/';
-                return fe_error("cannot create '%s': %s", name, strerror(e));
-            }
-            *p = '/';
-        }
-        if (mkdir(name, 0700) < 0) {
-            if (errno != EEXIST)
-                return fe_error("cannot create '%s': %s", name,
-                                strerror(errno));
-            char probe[PATH_MAX + 16];
-            snprintf(probe, sizeof probe, "%s/%s", name, LOG_RUN_FILE);
-            if (access(probe, F_OK) == 0)
-                return fe_error("'%s' already holds a recorded run; choose "
-                                "another -o or remove it", name);
-            log_path(probe, sizeof probe, name, 0);
-            if (access(probe, F_OK) == 0)
-                return fe_error("'%s' already holds rank logs; choose "
-                                "another -o or remove it", name);
-        }
-    } else {
+    if (!want) {
         time_t t = time(NULL);
         struct tm tm;
         localtime_r(&t, &tm);
@@ -68,12 +121,88 @@ static int make_run_dir(const char *want, char *path, size_t len)
                 snprintf(name, sizeof name, "drdb-run-%s", stamp);
             else
                 snprintf(name, sizeof name, "drdb-run-%s-%d", stamp, i);
-            if (mkdir(name, 0700) == 0)
+            int rc = util_dir_create(AT_FDCWD, name, 0);
+            if (rc == 0)
                 break;
-            if (errno != EEXIST || i > 100)
+            if (rc != -EEXIST || i > 100)
                 return fe_error("cannot create '%s': %s", name,
-                                strerror(errno));
+                                strerror(-rc));
         }
+    } else {
+        if (strlen(want) >= sizeof name)
+            return fe_error("'%s': the name is too long", want);
+        snprintf(name, sizeof name, "%s", want);
+        size_t n = strlen(name);
+        while (n > 1 && name[n - 1] == '/')
+            name[--n] = '\0';
+        char *last = strrchr(name, '/');
+        int cur = last == name ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                               : AT_FDCWD;
+        const char *base = name;
+        if (last && last != name) {
+            /* The parents, component by component. */
+            *last = '\0';
+            char *p = name;
+            if (*p == '/') {
+                cur = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                p++;
+            }
+            for (char *c = p; c && *c;) {
+                char *slash = strchr(c, '/');
+                if (slash)
+                    *slash = '\0';
+                if (*c) {
+                    char shown[PATH_MAX];
+                    snprintf(shown, sizeof shown, "%s", name);
+                    int fd = walk_component(cur, c, shown, 1);
+                    if (cur != AT_FDCWD)
+                        close(cur);
+                    if (fd < 0)
+                        return 1;
+                    cur = fd;
+                }
+                if (slash)
+                    *slash = '/';
+                c = slash ? slash + 1 : NULL;
+            }
+            *last = '/';
+            base = last + 1;
+        } else if (last == name) {
+            base = name + 1;
+        }
+        int rc = util_dir_create(cur, base, 1);
+        int fd = rc < 0 ? -1
+                        : openat(cur, base, O_RDONLY | O_DIRECTORY |
+                                                O_NOFOLLOW | O_CLOEXEC);
+        if (cur != AT_FDCWD)
+            close(cur);
+        switch (rc) {
+        case 0:
+            break;
+        case -ELOOP:
+            return fe_error("'%s' is a symbolic link: give the run "
+                            "directory itself, or a new name", name);
+        case -ENOTDIR:
+            return fe_error("'%s' exists and is not a directory; choose "
+                            "another -o", name);
+        case -EPERM:
+            return fe_error("'%s' belongs to another user or others can "
+                            "write it: they could change the run under "
+                            "you; give a new name (drdb makes it, mode "
+                            "0700) or a directory of your own (chmod "
+                            "go-w)", name);
+        default:
+            return fe_error("cannot create '%s': %s", name, strerror(-rc));
+        }
+        if (fd < 0)
+            return fe_error("cannot open '%s': %s", name, strerror(errno));
+        int empty = dir_empty(fd, name);
+        close(fd);
+        if (empty < 0)
+            return 1;
+        if (!empty)
+            return fe_error("'%s' is not empty: drdb records into a new or "
+                            "empty directory; choose another -o", name);
     }
     if (!realpath(name, path))
         return fe_error("cannot resolve '%s': %s", name, strerror(errno));
@@ -82,22 +211,26 @@ static int make_run_dir(const char *want, char *path, size_t len)
 }
 
 /* Adds the recorded executable's build id to the run description, so that
- * a replay can tell when it runs another binary. */
+ * a replay can tell when it runs another binary: appended to drdb.run
+ * (never through a link) in the run directory. */
 static void note_build_id(const char *dir)
 {
     struct log_run run;
-    char err[256], exe[PATH_MAX], id[128];
+    char err[256], exe[PATH_MAX], id[128], line[160];
     if (log_run_open(&run, dir, err, sizeof err) < 0)
         return;
     if (log_run_get(&run, "exe", exe, sizeof exe) &&
         fe_build_id(exe, id, sizeof id) == 0) {
-        char path[PATH_MAX + 16];
-        snprintf(path, sizeof path, "%s/%s", dir, LOG_RUN_FILE);
-        FILE *f = fopen(path, "a");
-        if (f) {
-            fprintf(f, "exe_build_id %s\n", id);
-            fclose(f);
-        }
+        int dfd = util_dir_open(AT_FDCWD, dir, 1);
+        int fd = dfd < 0 ? dfd : util_file_append(dfd, LOG_RUN_FILE);
+        int n = snprintf(line, sizeof line, "exe_build_id %s\n", id);
+        if (fd < 0 || util_write_all(fd, line, (size_t)n) < 0)
+            fprintf(stderr, "drdb: cannot add the build id to '%s/%s'\n",
+                    dir, LOG_RUN_FILE);
+        if (fd >= 0)
+            close(fd);
+        if (dfd >= 0)
+            close(dfd);
     }
     log_run_release(&run);
 }
@@ -157,6 +290,96 @@ static char *record_ranks(const char *text)
     return out;
 }
 
+/* Whether PROG can be run as execvp() would find it: 0, or an errno. */
+static int runnable(const char *prog)
+{
+    struct stat st;
+    if (strchr(prog, '/')) {
+        if (stat(prog, &st) < 0)
+            return errno;
+        return S_ISDIR(st.st_mode) ? EISDIR
+               : access(prog, X_OK) < 0 ? errno : 0;
+    }
+    const char *path = getenv("PATH");
+    char cand[PATH_MAX];
+    for (const char *p = path && *path ? path : "/usr/bin:/bin"; p;) {
+        const char *colon = strchr(p, ':');
+        int n = colon ? (int)(colon - p) : (int)strlen(p);
+        snprintf(cand, sizeof cand, "%.*s%s%s", n, p, n ? "/" : "", prog);
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(cand, X_OK) == 0)
+            return 0;
+        p = colon ? colon + 1 : NULL;
+    }
+    return ENOENT;
+}
+
+/* After the run: each rank that should have a log and has none, or whose
+ * log is truncated, killed or damaged, named on stderr. RANKS: the
+ * --ranks list (NULL: all). Returns the number of ranks named, or -1 when
+ * the run cannot be opened at all. */
+static int record_verdict(const char *dir, const char *ranks)
+{
+    struct log_run run;
+    char err[512], buf[256];
+    if (log_run_open(&run, dir, err, sizeof err) < 0) {
+        fprintf(stderr, "drdb: the run cannot be opened: %s\n", err);
+        return -1;
+    }
+    int n = run.world_size, named = 0;
+    log_run_release(&run);
+    struct rankset want, sets[5];
+    static const char *const what[5] = {
+        "no log (it could not be created: see the messages above)",
+        "truncated (disk full): logged up to the stop, replayable that far",
+        "killed mid-run", "ended in MPI_Abort", "damaged"};
+    int at;
+    const char *why;
+    if (rs_init(&want, n) < 0)
+        return -1;
+    for (int i = 0; i < 5; i++)
+        rs_init(&sets[i], n);
+    if (!ranks || rs_parse(ranks, strlen(ranks), &want, NULL, NULL, &at,
+                           &why) < 0)
+        for (int r = 0; r < n; r++)
+            rs_add(&want, r);
+    for (int r = 0; r < n; r++) {
+        if (!rs_has(&want, r))
+            continue;
+        char path[PATH_MAX];
+        struct log_rank lr;
+        log_path(path, sizeof path, dir, r);
+        if (log_rank_open(&lr, path, err, sizeof err) < 0) {
+            rs_add(&sets[errno == ENOENT || access(path, F_OK) < 0 ? 0 : 4],
+                   r);
+            continue;
+        }
+        switch (log_rank_ending(&lr, buf, sizeof buf)) {
+        case LOG_END_TRUNCATED: rs_add(&sets[1], r); break;
+        case LOG_END_KILLED: rs_add(&sets[2], r); break;
+        case LOG_END_ABORT: rs_add(&sets[3], r); break;
+        case LOG_END_CORRUPT: rs_add(&sets[4], r); break;
+        default: break;
+        }
+        log_rank_release(&lr);
+    }
+    for (int i = 0; i < 5; i++) {
+        if (rs_count(&sets[i])) {
+            char list[200];
+            fprintf(stderr, "drdb: rank%s %s: %s\n",
+                    rs_count(&sets[i]) > 1 ? "s" : "",
+                    rs_format(&sets[i], list, sizeof list), what[i]);
+            /* The program's own end (an abort, a kill) is the launcher's
+             * failure; a missing or cut log is the recording's. */
+            if (i == 0 || i == 1 || i == 4)
+                named += rs_count(&sets[i]);
+        }
+        rs_release(&sets[i]);
+    }
+    rs_release(&want);
+    return named;
+}
+
 static pid_t child;
 
 static void forward(int sig)
@@ -210,6 +433,14 @@ static int run(int argc, char **argv)
     if (find_recorder(lib, sizeof lib) < 0)
         return fe_error("cannot find libdrdb-record.so; set DRDB_RECORD_LIB "
                         "to its path");
+    /* A launcher that cannot start is said once, before any directory is
+     * made (execvp's own failure below covers what this cannot see). */
+    int e = runnable(argv[optind]);
+    if (e) {
+        fe_error("cannot run '%s': %s; nothing was recorded", argv[optind],
+                 strerror(e));
+        return 127;
+    }
     if (make_run_dir(outdir, dir, sizeof dir))
         return 1;
 
@@ -248,16 +479,39 @@ static int run(int argc, char **argv)
     free(preload);
     free(cmdline);
 
-    fprintf(stderr, "drdb: recording into %s\n", dir);
+    /* The child reports a failed exec through a close-on-exec pipe: then
+     * nothing ran, and the empty run directory goes. */
+    int pfd[2];
+    if (pipe2(pfd, O_CLOEXEC) < 0)
+        return fe_error("cannot create a pipe: %s", strerror(errno));
+    fflush(NULL);
     child = fork();
     if (child < 0)
         return fe_error("cannot fork: %s", strerror(errno));
     if (child == 0) {
+        close(pfd[0]);
         execvp(argv[optind], argv + optind);
-        fprintf(stderr, "drdb: cannot run '%s': %s\n", argv[optind],
-                strerror(errno));
+        int err = errno;
+        if (write(pfd[1], &err, sizeof err) < 0)
+            _exit(127);
         _exit(127);
     }
+    close(pfd[1]);
+    int exec_err = 0;
+    ssize_t got;
+    while ((got = read(pfd[0], &exec_err, sizeof exec_err)) < 0 &&
+           errno == EINTR)
+        ;
+    close(pfd[0]);
+    if (got == (ssize_t)sizeof exec_err) {
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+            ;
+        rmdir(dir);
+        fe_error("cannot run '%s': %s; nothing was recorded", argv[optind],
+                 strerror(exec_err));
+        return 127;
+    }
+    fprintf(stderr, "drdb: recording into %s\n", dir);
     /* Ctrl-C reaches the launcher through the terminal; TERM/HUP sent to
      * drdb alone are passed on, so the ranks are not left behind. */
     signal(SIGINT, SIG_IGN);
@@ -275,7 +529,14 @@ static int run(int argc, char **argv)
     fe_log_summary(dir, stderr);
     fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
             code ? " (the launcher failed: see its output above)" : "");
-    return code;
+    /* The launcher's status, unless it succeeded and the recording is not
+     * whole: then 1, with the ranks named. */
+    int lost = record_verdict(dir, getenv("DRDB_RANKS"));
+    if (lost)
+        fprintf(stderr, "drdb: the recording is not whole: %s\n",
+                lost < 0 ? "the run cannot be opened"
+                         : "the ranks above have no log or a cut one");
+    return code ? code : lost ? 1 : 0;
 }
 
 const struct fe_subcmd fe_sub_record = {
@@ -286,10 +547,14 @@ const struct fe_subcmd fe_sub_record = {
     .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
             "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "
             "and rank 0 writes DIR/drdb.run.\nThe exit status is the "
-            "launcher's.\n\n"
+            "launcher's, or 1 when it succeeded but a rank's log is\n"
+            "missing or cut short (a full disk): the ranks are named.\n\n"
             "  -o, --output DIR   run directory (default: a new "
-            "./drdb-run-DATE-TIME);\n"
-            "                     an existing run is never overwritten\n"
+            "./drdb-run-DATE-TIME):\n"
+            "                     made mode 0700 with its parents, or an "
+            "existing empty\n"
+            "                     directory of yours that no one else can "
+            "write\n"
             "  -r, --ranks LIST   record only these ranks, e.g. 0-3,8 "
             "(default: all)\n"
             "      --send-data    also log the data of sends (for checking; "

@@ -102,6 +102,9 @@ struct job {
 
 static struct job *jobs;
 static int njobs;
+/* A private directory (mkdtemp, 0700) for the ranks' reports: the stub
+ * creates each new there, so no other user can plant a name for it. */
+static char report_dir[PATH_MAX - 64];
 
 static void forward(int sig)
 {
@@ -116,10 +119,8 @@ static int start(struct job *j, const char *stub, const char *dir,
                  int nranks)
 {
     struct launch_env env;
-    snprintf(j->report, sizeof j->report, "%s/.drdb-replay-%d-%d.report",
-             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
-                                                   : "/tmp",
-             (int)getpid(), j->rank);
+    snprintf(j->report, sizeof j->report, "%s/rank-%d.report", report_dir,
+             j->rank);
     unlink(j->report);
     launch_env_init(&env);
     if (launch_env_replay(&env, stub, dir, j->rank, 1) < 0 ||
@@ -181,10 +182,11 @@ static int run(int argc, char **argv)
         {"cwd", required_argument, NULL, 'C'},
         {"outfile-pattern", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},
+        {"trust", no_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
     const char *ranks = "0", *cwd_opt = NULL, *pattern = NULL;
-    int quiet = 0, c;
+    int quiet = 0, trust = 0, c;
     while ((c = getopt_long(argc, argv, "+r:R:C:o:q", opts, NULL)) != -1) {
         switch (c) {
         case 'r':
@@ -199,6 +201,9 @@ static int run(int argc, char **argv)
             break;
         case 'q':
             quiet = 1;
+            break;
+        case 'T':
+            trust = 1;
             break;
         default:
             fe_subcmd_usage(&fe_sub_replay, stderr);
@@ -253,7 +258,7 @@ static int run(int argc, char **argv)
     }
 
     /* The program: as recorded, or the one given after "--". */
-    static char exe[PATH_MAX], args[65536], cwd[PATH_MAX], want_id[128];
+    static char exe[PATH_MAX], args[65536], cwd[PATH_MAX];
     char **pargv, **split = NULL;
     if (optind < argc) {
         pargv = argv + optind;
@@ -290,13 +295,18 @@ static int run(int argc, char **argv)
                         "%s -- ./app ARGS", pargv[0], strerror(errno),
                         dirarg);
     }
-    char have_id[128];
-    if (log_run_get(&lrun, "exe_build_id", want_id, sizeof want_id) &&
-        fe_build_id(pargv[0], have_id, sizeof have_id) == 0 &&
-        strcmp(want_id, have_id) != 0)
-        fprintf(stderr, "drdb: warning: '%s' is not the recorded executable "
-                "(build id %s, recorded %s): the replay will likely "
-                "diverge\n", pargv[0], have_id, want_id);
+    /* What will run, shown and checked before anything starts. */
+    FILE *shown = quiet ? fopen("/dev/null", "w") : stderr;
+    int checked = launch_check(&lrun, dir, pargv[0], !split, trust,
+                               shown ? shown : stderr, "drdb: ");
+    if (shown && shown != stderr)
+        fclose(shown);
+    if (checked < 0) {
+        log_run_release(&lrun);
+        free(list);
+        free(split);
+        return 2;
+    }
     log_run_release(&lrun);
 
     char stub[PATH_MAX];
@@ -310,6 +320,13 @@ static int run(int argc, char **argv)
     jobs = calloc((size_t)n, sizeof *jobs);
     if (!jobs)
         return fe_error("out of memory");
+    const char *t = getenv("TMPDIR");
+    snprintf(report_dir, sizeof report_dir, "%s/drdb-replay-XXXXXX",
+             t && *t ? t : "/tmp");
+    if (!mkdtemp(report_dir))
+        return fe_error("cannot create a directory in '%s': %s (TMPDIR "
+                        "chooses where)", t && *t ? t : "/tmp",
+                        strerror(errno));
     if (n > 1 && !quiet)
         fprintf(stderr, "drdb: replaying %d ranks of %s\n", n, dir);
     signal(SIGINT, SIG_IGN);
@@ -366,12 +383,14 @@ static int run(int argc, char **argv)
     free(jobs);
     free(list);
     free(split);
+    rmdir(report_dir);
     return code ? code : failed;
 }
 
 const struct fe_subcmd fe_sub_replay = {
     .name = "replay",
-    .args = "[--rank R | --ranks LIST] RUNDIR [-- PROGRAM [ARGS...]]",
+    .args = "[--rank R | --ranks LIST] [--trust] RUNDIR [-- PROGRAM "
+            "[ARGS...]]",
     .summary = "re-execute ranks of a recorded run alone, from their logs",
     .help =
         "Runs each chosen rank as its own process, with no mpiexec and no "
@@ -388,7 +407,16 @@ const struct fe_subcmd fe_sub_replay = {
         "  -C, --cwd DIR               run in DIR\n"
         "  -o, --outfile-pattern PAT   each rank's stdout to PAT, %r is "
         "the rank\n"
-        "  -q, --quiet                 no progress lines\n\n"
+        "  -q, --quiet                 no progress lines\n"
+        "      --trust                 run the recorded program even when the "
+        "run\n"
+        "                              directory, drdb.run or the program is "
+        "another\n"
+        "                              user's or writable by others, or the "
+        "program is\n"
+        "                              not the recorded build\n\n"
+        "Before starting, drdb shows the program that will run (path, owner, "
+        "build id).\n\n"
         "A call that differs from the log stops the rank with 'replay "
         "diverged' and the\nexpected and actual calls (exit status 97); a "
         "log that ends early (the\nrecorded rank was killed) stops it with "

@@ -16,6 +16,11 @@ static void at_exit(void)
 {
     if (rpl_state != RPL_RUNNING || drdb_event >= drdb_nevents)
         return;
+    /* A log cut by a full disk: the recorded rank's own later calls were
+     * not logged, so exiting here is the end of the log, not a
+     * divergence. */
+    if (rpl_log_cut_at(drdb_event))
+        rpl_log_end(NULL);
     rpl_fail(NULL, RPL_EXIT_DIVERGED,
              "replay diverged: the program exits without MPI_Finalize, but "
              "the log has %" PRIu64 " events", (uint64_t)drdb_nevents);

@@ -96,8 +96,17 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
         fprintf(stderr, "drdb-replay: called from %s\n", where);
     /* drdb replay reads the report back to name the source line. */
     const char *rep = getenv(DRDB_ENV_REPLAY_REPORT);
-    if (rep && *rep) {
-        int fd = open(rep, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const char *slash = rep ? strrchr(rep, '/') : NULL;
+    if (rep && *rep && slash) {
+        /* A new file in the directory drdb replay made for it (0700):
+         * never through a name planted there. */
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", slash == rep ? 1 : (int)(slash - rep),
+                 rep);
+        int dfd = util_dir_open(AT_FDCWD, dir, 1);
+        int fd = dfd < 0 ? -1 : util_file_create(dfd, slash + 1, O_WRONLY);
+        if (dfd >= 0)
+            close(dfd);
         if (fd >= 0) {
             dprintf(fd, DRDB_REPORT_STATUS "%d\n" DRDB_REPORT_MESSAGE "%s\n"
                     DRDB_REPORT_CALLER "%s\n", code, drdb_divergence_msg, where);
@@ -134,6 +143,20 @@ static void rpl_open(void)
                  path, rlog.hdr.rank, r);
     rpl_world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
+}
+
+void rpl_log_end(const struct rpl_call *c)
+{
+    char why[256];
+    log_rank_ending(&rlog, why, sizeof why);
+    /* "truncated (disk full): recording stopped at event N (...)" */
+    const char *at = strstr(why, "recording stopped");
+    rpl_fail(c, RPL_EXIT_LOG_END, "the log ends here: %s", at ? at : why);
+}
+
+int rpl_log_cut_at(uint64_t event)
+{
+    return rlog.trunc_errno && event >= log_rank_trunc_event(&rlog);
 }
 
 /* "name=value, ..." for the by-value arguments of FN: the logged ones (EV)
@@ -191,6 +214,10 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
         if (rpl_ckpt_on && rpl_ckpt_due(no))
             rpl_ckpt_take(no);
     }
+    /* A log the recorder cut (disk full) ends where it stopped: the end of
+     * the log (98), not a divergence, whatever the program calls next. */
+    if (rlog.trunc_errno && no >= log_rank_trunc_event(&rlog))
+        rpl_log_end(c);
     if (no >= rlog.nevents) {
         if (rlog.stop_reason[0])
             rpl_fail(c, RPL_EXIT_LOG_END,
@@ -213,10 +240,6 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                  "the recording did not log every output of this call (the "
                  "recorder cannot size them: see docs/log-format.md, "
                  "PARTIAL), so the replay cannot reproduce it");
-    if (c->ev.flags & LOG_REC_TRUNC)
-        rpl_fail(c, RPL_EXIT_LOG_END,
-                 "the log ends here: the recorder stopped logging (%s)",
-                 strerror((int)c->ev.ret));
     int64_t logged[32];
     int nl = log_event_args(&c->ev, logged, 32);
     if (nl != n)

@@ -88,6 +88,11 @@ int rpl_end(struct rpl_call *c, MPI_Comm comm);
  * the program called from), calls the divergence hook, exits with CODE. */
 __attribute__((noreturn, format(printf, 3, 4)))
 void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...);
+/* The end of a log the recorder cut (disk full): "the log ends here:
+ * recording stopped at event N (No space left on device)", status 98. */
+__attribute__((noreturn)) void rpl_log_end(const struct rpl_call *c);
+/* Whether the log was cut at or before EVENT (the recorder stopped). */
+int rpl_log_cut_at(uint64_t event);
 
 /* Writers of logged outputs (the field F belongs to the argument at P). */
 void rpl_out_raw(struct rpl_call *c, const struct log_field *f, void *p,
