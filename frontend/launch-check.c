@@ -59,9 +59,12 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
 
     int has_id = fe_build_id(exe, have, sizeof have) == 0;
     int known = stat(exe, &st) == 0;
-    fprintf(out, "%sprogram: %s (owner %s, build id %s)\n", prefix, exe,
-            known ? user_name(st.st_uid, who, sizeof who) : "?",
-            has_id ? have : "none");
+    char line[4400];
+    snprintf(line, sizeof line, "program: %s (owner %s, build id %s)", exe,
+             known ? user_name(st.st_uid, who, sizeof who) : "?",
+             has_id ? have : "none");
+    if (out)
+        fprintf(out, "%s%s\n", prefix, line);
     log_run_get(run, "exe_build_id", want, sizeof want);
     if (own) {
         /* The user's own choice of program: only say when it is another
@@ -91,11 +94,13 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
         snprintf(why[nwhy++], sizeof why[0],
                  "the program is not the recorded build (build id %s, "
                  "recorded %s)", has_id ? have : "none", want);
-    if (!want[0])
+    if (!want[0] && out)
         fprintf(out, "%s         (the run has no build id: drdb cannot tell "
                 "it is the recorded program)\n", prefix);
     if (!nwhy)
         return 0;
+    if (!out)
+        fprintf(stderr, "drdb: %s\n", line);
     for (int i = 0; i < nwhy; i++)
         fprintf(stderr, "drdb: %s%s\n", why[i],
                 trust ? " (--trust: running it anyway)" : "");

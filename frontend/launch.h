@@ -66,7 +66,8 @@ int launch_dir_ok(const char *dir);
 /*
  * The check before a replay starts (launch-check.c): shows on OUT, after
  * PREFIX, the program EXE that will run for run DIR (RUN: its
- * description): path, owner, build id. Then, unless OWN (the user named
+ * description): path, owner, build id (OUT NULL: on stderr, only when it
+ * is refused or suspect). Then, unless OWN (the user named
  * the program: -- PROGRAM; another build only earns a warning), refuses
  * with the reasons on stderr when the run directory, drdb.run or the
  * program belongs to another user (root is trusted) or others can write

@@ -296,11 +296,9 @@ static int run(int argc, char **argv)
                         dirarg);
     }
     /* What will run, shown and checked before anything starts. */
-    FILE *shown = quiet ? fopen("/dev/null", "w") : stderr;
+    /* On a terminal; a script's merged output keeps the program's own. */
     int checked = launch_check(&lrun, dir, pargv[0], !split, trust,
-                               shown ? shown : stderr, "drdb: ");
-    if (shown && shown != stderr)
-        fclose(shown);
+                               !quiet && isatty(2) ? stderr : NULL, "drdb: ");
     if (checked < 0) {
         log_run_release(&lrun);
         free(list);
@@ -416,7 +414,7 @@ const struct fe_subcmd fe_sub_replay = {
         "program is\n"
         "                              not the recorded build\n\n"
         "Before starting, drdb shows the program that will run (path, owner, "
-        "build id).\n\n"
+        "build id;\non a terminal, or when it refuses it).\n\n"
         "A call that differs from the log stops the rank with 'replay "
         "diverged' and the\nexpected and actual calls (exit status 97); a "
         "log that ends early (the\nrecorded rank was killed) stops it with "

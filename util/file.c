@@ -26,9 +26,16 @@
 
 int util_dir_open(int dirfd, const char *path, int nofollow)
 {
-    return KEEP_ERRNO(openat(dirfd, path,
-                             O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-                                 (nofollow ? O_NOFOLLOW : 0)));
+    int fd = KEEP_ERRNO(openat(dirfd, path,
+                               O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+                                   (nofollow ? O_NOFOLLOW : 0)));
+    /* O_DIRECTORY|O_NOFOLLOW on a link says ENOTDIR: say ELOOP. */
+    struct stat st;
+    if (fd == -ENOTDIR && nofollow &&
+        KEEP_ERRNO(fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW)) == 0 &&
+        S_ISLNK(st.st_mode))
+        return -ELOOP;
+    return fd;
 }
 
 int util_file_create(int dirfd, const char *name, int flags)

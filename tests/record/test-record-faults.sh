@@ -54,7 +54,13 @@ check "every logged Waitall has its 2 halo rows" \
     ulimit -f 6144
     exec "$drdb" record -o full -- "$mpiexec" -n 4 "$jacobi" 1024 400
 ) > full.out 2> full.err
-check "the program still exits 0 when the log cannot grow" '[ $? = 0 ]'
+rc=$?
+# The program runs to its end (its output below is unaffected), but the
+# recording is not whole: drdb record says which ranks were cut, exit 1
+# (issue 15: it used to exit 0 here).
+check "drdb record exits 1 when a log could not grow" '[ $rc = 1 ]'
+check "  ... naming the truncated ranks" \
+    'grep -qE "^drdb: ranks? [0-9,-]+: truncated \(disk full\)" full.err'
 check "one clear warning per affected rank" 'grep -q "recording stops at event" full.err'
 "$mpiexec" -n 4 "$jacobi" 1024 400 > native.out
 check "the program's output is unaffected" 'cmp -s full.out native.out'
