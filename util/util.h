@@ -1,6 +1,7 @@
 /*
  * util.h - drdb's generic containers: a growing array, a hash table of
- * fixed-size entries keyed by an int, CRC-32C. Every part of drdb may use
+ * fixed-size entries keyed by an int, CRC-32C; and the safe creation of
+ * files and directories (file.c). Every part of drdb may use
  * them, the code that runs inside the recorded or replayed process
  * included, so they keep to what that code may do: libc only, no locks, no
  * stdio; memory comes from malloc/realloc/free and only when a container

@@ -40,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(h.magic, LOG_MAGIC, 8);
         h.version = LOG_VERSION;
         h.header_size = LOG_HEADER_SIZE;
+        h.world_size = 1;
+        h.hdr_crc = log_header_crc(&h); /* else every input stops there */
         fwrite(&h, sizeof h, 1, f);
     }
     fwrite(data, 1, size, f);
