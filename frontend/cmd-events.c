@@ -12,7 +12,7 @@
 #include "args.h"
 #include "con.h"
 #include "drdb-stub.h"
-#include "ev.h"
+#include "events.h"
 #include "fe.h"
 
 /* The name of rank R's event N, from its log ("?" if unknown). */

@@ -13,7 +13,7 @@
 #include "args.h"
 #include "log.h"
 #include "fe.h"
-#include "ev.h"
+#include "events.h"
 #include "fe.h"
 #include "log-codec.h"
 #include "log-reader.h"
@@ -279,7 +279,7 @@ static int cmd_dump(int argc, char **argv)
     return status;
 }
 
-/* ---- events, event, match, queues: the event index (ev.h) ---- */
+/* ---- events, event, match, queues: the event index (events.h) ---- */
 
 /* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
 static int parse_ref(const char *s, int *rank, uint64_t *n)

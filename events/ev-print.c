@@ -1,5 +1,5 @@
 /*
- * Printing events and their relations (ev.h): an event in full, its
+ * Printing events and their relations (events.h): an event in full, its
  * partners, every match of a run, the queues at a point. Used by `drdb log`
  * and meant for the console.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ev.h"
+#include "events.h"
 #include "log-abi.h"
 #include "log-codec.h"
 

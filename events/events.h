@@ -1,5 +1,5 @@
 /*
- * ev.h - MPI event navigation over the logs of a whole run: which send a
+ * events.h - MPI event navigation over the logs of a whole run: which send a
  * receive matched, which calls are one collective, what was pending where.
  *
  * ev_open() opens every rank's log (each is random access by itself). The
@@ -17,8 +17,8 @@
  * The rules and their limits are in docs/events.md. Events are numbered
  * per rank from 0, as in the logs; ranks are MPI_COMM_WORLD ranks.
  */
-#ifndef DRDB_EV_H
-#define DRDB_EV_H
+#ifndef DRDB_EVENTS_H
+#define DRDB_EVENTS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /*
  * The event index of a run: communicator identity, message matching and
- * collective instances, built in one pass over each rank's log (ev.h; the
+ * collective instances, built in one pass over each rank's log (events.h; the
  * rules are in docs/events.md).
  *
  * Everything lives in flat arrays that grow by doubling: messages,
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ev.h"
+#include "events.h"
 #include "log-abi.h"
 #include "log-codec.h"
 #include "util.h"
