@@ -310,4 +310,22 @@ int32_t ev__probed_take(struct ev__pass *p, const int32_t *st);
 void ev__completions(struct ev__pass *p, const struct log_event *ev,
                      unsigned arg);
 
+/* ev-print-data.c */
+/* LEN bytes at P in hex (at most MAX), or as a C string (escaped). */
+void ev__print_hex(FILE *out, const uint8_t *p, uint64_t len, uint64_t max);
+void ev__print_cstring(FILE *out, const uint8_t *p, uint64_t len,
+                       uint64_t max);
+/* The datatype a DATA field of argument ARG of EV is made of: the type
+ * its length annotation names ("count x TYPE"), 0 when unknown. */
+uint32_t ev__data_type(const struct log_event *ev, unsigned arg);
+/* DATA field F of rank R's event N decoded by datatype TYPE: element by
+ * element for a builtin type, a derived one made of one builtin type, or a
+ * struct whose layout the log holds; hex when RAW or unknown. */
+void ev__print_data(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                    const struct log_field *f, uint32_t type, int raw);
+/* A RAW field (an output argument as in memory) of a call of D, by its
+ * argument's C type: ints, 64-bit integers, doubles, handles; else hex. */
+void ev__print_raw(FILE *out, const struct log_func_desc *d,
+                   const struct log_field *f, int raw);
+
 #endif
