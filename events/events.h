@@ -244,7 +244,22 @@ int ev_fn(struct ev_run *x, int rank, uint64_t n);
  * only roughly. */
 uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n);
 
-/* ---- printing (ev-print.c) ---------------------------------------------- */
+/* ---- an event in brief (ev-brief.c) ------------------------------------- */
+
+/* What one-line listings show of an event (`drdb log dump`, `drdb log
+ * events`, the console's `events`), read from its record alone: the
+ * arguments as the call passed them, its first status, its data. */
+struct ev_brief {
+    int has_peer, has_tag, has_comm, has_count, has_status, malformed;
+    int64_t peer;           /* dest, source, root or rank, as passed */
+    int64_t tag, comm, count; /* comm: the handle */
+    int st_source, st_tag;  /* from the (first) status, if any */
+    uint64_t bytes;         /* message data logged */
+};
+/* Fills *B from EV (malformed: its fields end in a damaged one). */
+void ev_brief_of(const struct log_event *ev, struct ev_brief *b);
+
+/* ---- printing (ev-print.c, ev-print-event.c) ----------------------------- */
 
 /* "MPI_Send" for a message's or collective's call (from its fn). */
 const char *ev_fn_name(int fn);
