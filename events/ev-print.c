@@ -293,6 +293,23 @@ void ev_print_all_matches(struct ev_run *x, FILE *out)
 
 /* ---- queues ------------------------------------------------------------- */
 
+/* One pending request of rank R: the call that started it, its peer and
+ * tag, its communicator, the call that completed it. */
+static void print_pending(struct ev_run *x, FILE *out, int rank,
+                          uint64_t event, int fn, const char *peer,
+                          const char *tag, int32_t comm, uint64_t done)
+{
+    char c[16], by[80];
+    comm_str(c, sizeof c, comm);
+    if (done == EV_NONE)
+        snprintf(by, sizeof by, "never");
+    else
+        snprintf(by, sizeof by, "event %" PRIu64 " %s", done,
+                 fn_at(x, rank, done));
+    fprintf(out, "  %9" PRIu64 "  %-18s %6s %6s %-5s %s\n", event,
+            log_func_name(fn), peer, tag, c, by);
+}
+
 int ev_print_queues(struct ev_run *x, FILE *out, int rank, uint64_t n,
                     char *err, size_t errlen)
 {
@@ -344,8 +361,7 @@ int ev_print_queues(struct ev_run *x, FILE *out, int rank, uint64_t n,
                 "peer", "tag", "comm", "completed by");
     for (size_t i = 0; i < q.nrequests; i++) {
         const struct ev_msg *m = ev_msg_at(x, q.requests[i]);
-        char comm[16], by[80], peer[16], tag[16];
-        comm_str(comm, sizeof comm, m->comm);
+        char peer[16], tag[16];
         if (m->flags & EV_M_PROC_NULL)
             snprintf(peer, sizeof peer, "null");
         else if (m->peer >= 0)
@@ -356,25 +372,13 @@ int ev_print_queues(struct ev_run *x, FILE *out, int rank, uint64_t n,
             snprintf(tag, sizeof tag, "%d", m->tag);
         else
             snprintf(tag, sizeof tag, "any");
-        if (m->done == EV_NONE)
-            snprintf(by, sizeof by, "never");
-        else
-            snprintf(by, sizeof by, "event %" PRIu64 " %s", m->done,
-                     fn_at(x, rank, m->done));
-        fprintf(out, "  %9" PRIu64 "  %-18s %6s %6s %-5s %s\n", m->event,
-                log_func_name(m->fn), peer, tag, comm, by);
+        print_pending(x, out, rank, m->event, m->fn, peer, tag, m->comm,
+                      m->done);
     }
     for (size_t i = 0; i < q.ncolls; i++) {
         const struct ev_coll *c = ev_coll_at(x, q.colls[i]);
-        char comm[16], by[80];
-        comm_str(comm, sizeof comm, c->comm);
-        if (c->done == EV_NONE)
-            snprintf(by, sizeof by, "never");
-        else
-            snprintf(by, sizeof by, "event %" PRIu64 " %s", c->done,
-                     fn_at(x, rank, c->done));
-        fprintf(out, "  %9" PRIu64 "  %-18s %6s %6s %-5s %s\n", c->event,
-                log_func_name(c->fn), "-", "-", comm, by);
+        print_pending(x, out, rank, c->event, c->fn, "-", "-", c->comm,
+                      c->done);
     }
     ev_queue_release(&q);
     return 0;

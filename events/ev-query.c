@@ -327,8 +327,10 @@ int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
         ev__err(err, errlen, "out of memory");
         return -1;
     }
-    qsort_r(q->incoming, q->nincoming, sizeof *q->incoming, cmp_sender,
-            ix->msgs);
+    /* No incoming message: the array is NULL, which qsort_r must not get. */
+    if (q->nincoming > 1)
+        qsort_r(q->incoming, q->nincoming, sizeof *q->incoming, cmp_sender,
+                ix->msgs);
     return 0;
 }
 
