@@ -12,7 +12,7 @@
 #include "args.h"
 #include "con.h"
 #include "drdb-stub.h"
-#include "ev.h"
+#include "events.h"
 #include "fe.h"
 
 /* The name of rank R's event N, from its log ("?" if unknown). */
@@ -291,11 +291,11 @@ static int cmd_events(struct con *c, struct con_args *a)
                cur >= 0 ? "" : " (not stopped: no position)");
         for (; n < c->nevents[r] && shown < count; n++) {
             struct log_event ev;
-            struct fe_event_info in;
+            struct ev_brief in;
             char err[256];
             if (ev_event(x, r, n, &ev, err, sizeof err) < 0)
                 break;
-            fe_event_brief(&ev, &in);
+            ev_brief_of(&ev, &in);
             if (call && ev.fn != call->id)
                 continue;
             if (peer != LLONG_MIN && (!in.has_peer || in.peer != peer))

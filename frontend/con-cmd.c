@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "con.h"
-#include "ev.h"
 #include "fe.h"
 #include "log-reader.h"
 #include "log.h"

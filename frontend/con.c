@@ -11,7 +11,7 @@
 
 #include "con.h"
 #include "drdb-stub.h"
-#include "ev.h"
+#include "events.h"
 #include "fe.h"
 #include "util.h"
 #include "launch.h"

@@ -27,17 +27,6 @@ extern const struct fe_subcmd fe_sub_replay;
 extern const struct fe_subcmd fe_sub_console;
 extern const struct fe_subcmd fe_sub_batch;
 
-struct log_event;
-
-/* The causal essentials of an event, taken from its arguments and fields. */
-struct fe_event_info {
-    int has_peer, has_tag, has_comm, has_count, has_status, malformed;
-    int64_t peer, tag, comm, count;
-    int st_source, st_tag;  /* from the (first) status, if any */
-    uint64_t bytes;         /* message data logged */
-};
-void fe_event_brief(const struct log_event *ev, struct fe_event_info *info);
-
 /* One line per rank of RUNDIR (events, bytes, state) to OUT; returns the
  * number of ranks whose log is damaged or incomplete. */
 int fe_log_summary(const char *dir, FILE *out);

@@ -11,85 +11,15 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "log.h"
+#include "events.h"
 #include "fe.h"
-#include "ev.h"
-#include "fe.h"
-#include "log-codec.h"
 #include "log-reader.h"
 #include "log.h"
-
-/* Index of the argument NAME of the event's function, or -1. */
-static int arg_index(const struct log_event *ev, const char *name)
-{
-    if (!ev->desc)
-        return -1;
-    for (int i = 0; i < ev->desc->nargs; i++)
-        if (strcmp(ev->desc->args[i].name, name) == 0 &&
-            ev->desc->args[i].size)
-            return i;
-    return -1;
-}
-
-static int has_arg(const struct log_event *ev, const char *name, int64_t *v)
-{
-    int i = arg_index(ev, name);
-    if (i < 0)
-        return 0;
-    *v = log_event_arg(ev, i);
-    return 1;
-}
-
-void fe_event_brief(const struct log_event *ev, struct fe_event_info *info)
-{
-    static const char *const peers[] = {"dest", "source", "root", "rank"};
-    static const char *const counts[] = {"count", "sendcount", "recvcount",
-                                         "incount"};
-    struct log_field f;
-    size_t cur = 0;
-    int64_t v;
-    int rc;
-
-    memset(info, 0, sizeof *info);
-    info->has_peer = info->has_tag = info->has_comm = info->has_count = 0;
-    for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++)
-        if (has_arg(ev, peers[i], &v)) {
-            info->peer = v;
-            info->has_peer = 1;
-            break;
-        }
-    if (has_arg(ev, "tag", &v) || has_arg(ev, "sendtag", &v)) {
-        info->tag = v;
-        info->has_tag = 1;
-    }
-    if (has_arg(ev, "comm", &v)) {
-        info->comm = v;
-        info->has_comm = 1;
-    }
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
-        if (has_arg(ev, counts[i], &v)) {
-            info->count = v;
-            info->has_count = 1;
-            break;
-        }
-    while ((rc = log_event_field(ev, &cur, &f)) == 1) {
-        if (f.kind == LOG_F_DATA)
-            info->bytes += f.len;
-        int32_t st[LOG_ST_N];
-        if (f.kind == LOG_F_STATUS && !info->has_status &&
-            log_field_status(&f, st) == 0) {
-            info->has_status = 1;
-            info->st_source = st[LOG_ST_SOURCE];
-            info->st_tag = st[LOG_ST_TAG];
-        }
-    }
-    info->malformed = rc < 0;
-}
 
 /* An event's peer and tag columns (32 bytes each): what a receive matched
  * (from its status) beats what it asked for, which may be MPI_ANY_SOURCE /
  * MPI_ANY_TAG. Left as they are when the event has none. */
-static void peer_tag(const struct fe_event_info *in, char *peer, char *tag)
+static void peer_tag(const struct ev_brief *in, char *peer, char *tag)
 {
     if (in->has_status) {
         snprintf(peer, 32, "%d", in->st_source);
@@ -104,10 +34,10 @@ static void peer_tag(const struct fe_event_info *in, char *peer, char *tag)
 
 static void print_event(const struct log_event *ev)
 {
-    struct fe_event_info in;
+    struct ev_brief in;
     char peer[32] = "-", tag[32] = "-", comm[32] = "-", count[32] = "-";
 
-    fe_event_brief(ev, &in);
+    ev_brief_of(ev, &in);
     peer_tag(&in, peer, tag);
     if (in.has_comm)
         snprintf(comm, sizeof comm, "%#" PRIx64, (uint64_t)(uint32_t)in.comm);
@@ -162,9 +92,9 @@ int fe_log_summary(const char *dir, FILE *out)
         uint64_t data = 0;
         for (uint64_t n = 0; n < lr.nevents; n++) {
             struct log_event ev;
-            struct fe_event_info in;
+            struct ev_brief in;
             if (log_rank_event(&lr, n, &ev, NULL, 0) == 0) {
-                fe_event_brief(&ev, &in);
+                ev_brief_of(&ev, &in);
                 data += in.bytes;
             }
         }
@@ -296,7 +226,7 @@ static int cmd_dump(int argc, char **argv)
     return status;
 }
 
-/* ---- events, event, match, queues: the event index (ev.h) ---- */
+/* ---- events, event, match, queues: the event index (events.h) ---- */
 
 /* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
 static int parse_ref(const char *s, int *rank, uint64_t *n)
@@ -340,12 +270,12 @@ static void print_event_line(struct ev_run *x, int rank,
                              const struct log_event *ev,
                              const struct ev_use *use, int nu)
 {
-    struct fe_event_info in;
+    struct ev_brief in;
     char peer[32] = "-", tag[32] = "-", comm[32] = "-", count[32] = "-";
     const struct ev_msg *m = NULL;
     int nmsg = 0;
 
-    fe_event_brief(ev, &in);
+    ev_brief_of(ev, &in);
     for (int u = 0; u < nu; u++)
         if (use[u].role != EV_COLL && use[u].role != EV_COLL_DONE &&
             !nmsg++)

@@ -44,34 +44,105 @@ static int learned(int ret, int rc, MPI_Datatype t)
     return ret;
 }
 
-/* A constructor whose engine call ENGINE takes no arrays. */
-#define TYPE_SIMPLE(NAME, ENGINE)                                            \
+/* A constructor: its event replayed, then RC_EXPR (the engine's status,
+ * an expression of a) registers the type the program built. */
+#define TYPE_CTOR(NAME, RC_EXPR)                                             \
     int rpl_##NAME(struct args_##NAME *a)                                    \
     {                                                                        \
         int ret = rpl_replay_##NAME(a);                                      \
         if (ret != MPI_SUCCESS)                                              \
             return ret;                                                      \
-        return learned(ret, ENGINE, *a->newtype);                            \
+        return learned(ret, RC_EXPR, *a->newtype);                           \
     }
+/* An array argument and the size of its elements (int, MPI_Aint or
+ * MPI_Count: the engine takes them as int64). */
+#define ARR(x) (x), sizeof *(x)
+
+/* The engine's calls with arrays converted. */
+typedef int indexed_fn(int64_t count, const int64_t *blocklens,
+                       const int64_t *displs, MPI_Datatype old,
+                       MPI_Datatype new_);
+typedef int block_fn(int64_t count, int64_t blocklen, const int64_t *displs,
+                     MPI_Datatype old, MPI_Datatype new_);
+
+static int indexed(indexed_fn *engine, int64_t count, const void *bl,
+                   size_t bsz, const void *d, size_t dsz, MPI_Datatype old,
+                   MPI_Datatype new_)
+{
+    struct i64s b, ds;
+    int rc = engine(count, i64(&b, bl, bsz, count), i64(&ds, d, dsz, count),
+                    old, new_);
+    i64_free(&b);
+    i64_free(&ds);
+    return rc;
+}
+
+static int block(block_fn *engine, int64_t count, int64_t blocklen,
+                 const void *d, size_t dsz, MPI_Datatype old,
+                 MPI_Datatype new_)
+{
+    struct i64s ds;
+    int rc = engine(count, blocklen, i64(&ds, d, dsz, count), old, new_);
+    i64_free(&ds);
+    return rc;
+}
+
+static int structure(int64_t count, const void *bl, size_t bsz,
+                     const void *d, size_t dsz, const MPI_Datatype *types,
+                     MPI_Datatype new_)
+{
+    struct i64s b, ds;
+    int rc = rpl_type_struct(count, i64(&b, bl, bsz, count),
+                             i64(&ds, d, dsz, count), types, new_);
+    i64_free(&b);
+    i64_free(&ds);
+    return rc;
+}
+
+static int subarray(int ndims, const void *sizes, const void *subsizes,
+                    const void *starts, size_t esz, int order,
+                    MPI_Datatype old, MPI_Datatype new_)
+{
+    struct i64s z, u, s;
+    int rc = rpl_type_subarray(ndims, i64(&z, sizes, esz, ndims),
+                               i64(&u, subsizes, esz, ndims),
+                               i64(&s, starts, esz, ndims), order, old, new_);
+    i64_free(&z);
+    i64_free(&u);
+    i64_free(&s);
+    return rc;
+}
+
+static int darray(int size, int rank, int ndims, const void *gsizes,
+                  size_t gsz, const int *distribs, const int *dargs,
+                  const int *psizes, int order, MPI_Datatype old,
+                  MPI_Datatype new_)
+{
+    struct i64s g;
+    int rc = rpl_type_darray(size, rank, ndims, i64(&g, gsizes, gsz, ndims),
+                             distribs, dargs, psizes, order, old, new_);
+    i64_free(&g);
+    return rc;
+}
 
 #define CONTIGUOUS rpl_type_contiguous(a->count, a->oldtype, *a->newtype)
-TYPE_SIMPLE(MPI_Type_contiguous, CONTIGUOUS)
-TYPE_SIMPLE(MPI_Type_contiguous_c, CONTIGUOUS)
+TYPE_CTOR(MPI_Type_contiguous, CONTIGUOUS)
+TYPE_CTOR(MPI_Type_contiguous_c, CONTIGUOUS)
 #define VECTOR                                                               \
     rpl_type_vector(a->count, a->blocklength, a->stride, a->oldtype,         \
                     *a->newtype)
-TYPE_SIMPLE(MPI_Type_vector, VECTOR)
-TYPE_SIMPLE(MPI_Type_vector_c, VECTOR)
+TYPE_CTOR(MPI_Type_vector, VECTOR)
+TYPE_CTOR(MPI_Type_vector_c, VECTOR)
 #define HVECTOR                                                              \
     rpl_type_hvector(a->count, a->blocklength, a->stride, a->oldtype,        \
                      *a->newtype)
-TYPE_SIMPLE(MPI_Type_create_hvector, HVECTOR)
-TYPE_SIMPLE(MPI_Type_hvector, HVECTOR)
-TYPE_SIMPLE(MPI_Type_create_hvector_c, HVECTOR)
+TYPE_CTOR(MPI_Type_create_hvector, HVECTOR)
+TYPE_CTOR(MPI_Type_hvector, HVECTOR)
+TYPE_CTOR(MPI_Type_create_hvector_c, HVECTOR)
 #define RESIZED rpl_type_resized(a->oldtype, a->lb, a->extent, *a->newtype)
-TYPE_SIMPLE(MPI_Type_create_resized, RESIZED)
-TYPE_SIMPLE(MPI_Type_create_resized_c, RESIZED)
-TYPE_SIMPLE(MPI_Type_dup, rpl_type_dup(a->oldtype, *a->newtype))
+TYPE_CTOR(MPI_Type_create_resized, RESIZED)
+TYPE_CTOR(MPI_Type_create_resized_c, RESIZED)
+TYPE_CTOR(MPI_Type_dup, rpl_type_dup(a->oldtype, *a->newtype))
 
 /* f90 and match_size types: contiguous bytes of the size MPI chose. */
 static int64_t f90_real_size(int p, int r)
@@ -88,12 +159,12 @@ static int64_t f90_int_size(int r)
     return r <= 2 ? 1 : r <= 4 ? 2 : r <= 9 ? 4 : r <= 18 ? 8 : 16;
 }
 
-TYPE_SIMPLE(MPI_Type_create_f90_integer,
-            rpl_type_bytes(f90_int_size(a->r), *a->newtype))
-TYPE_SIMPLE(MPI_Type_create_f90_real,
-            rpl_type_bytes(f90_real_size(a->p, a->r), *a->newtype))
-TYPE_SIMPLE(MPI_Type_create_f90_complex,
-            rpl_type_bytes(2 * f90_real_size(a->p, a->r), *a->newtype))
+TYPE_CTOR(MPI_Type_create_f90_integer,
+          rpl_type_bytes(f90_int_size(a->r), *a->newtype))
+TYPE_CTOR(MPI_Type_create_f90_real,
+          rpl_type_bytes(f90_real_size(a->p, a->r), *a->newtype))
+TYPE_CTOR(MPI_Type_create_f90_complex,
+          rpl_type_bytes(2 * f90_real_size(a->p, a->r), *a->newtype))
 
 int rpl_MPI_Type_match_size(struct args_MPI_Type_match_size *a)
 {
@@ -104,111 +175,42 @@ int rpl_MPI_Type_match_size(struct args_MPI_Type_match_size *a)
     return ret;
 }
 
-/* Indexed: per block a length and a displacement (ENGINE: in elements of
- * oldtype or in bytes). */
-#define TYPE_INDEXED(NAME, ENGINE)                                           \
-    int rpl_##NAME(struct args_##NAME *a)                                    \
-    {                                                                        \
-        int ret = rpl_replay_##NAME(a);                                      \
-        if (ret != MPI_SUCCESS)                                              \
-            return ret;                                                      \
-        struct i64s b, d;                                                    \
-        int rc = ENGINE(a->count,                                            \
-                        i64(&b, a->array_of_blocklengths,                    \
-                            sizeof *a->array_of_blocklengths, a->count),     \
-                        i64(&d, a->array_of_displacements,                   \
-                            sizeof *a->array_of_displacements, a->count),    \
-                        a->oldtype, *a->newtype);                            \
-        i64_free(&b);                                                        \
-        i64_free(&d);                                                        \
-        return learned(ret, rc, *a->newtype);                                \
-    }
-TYPE_INDEXED(MPI_Type_indexed, rpl_type_indexed)
-TYPE_INDEXED(MPI_Type_indexed_c, rpl_type_indexed)
-TYPE_INDEXED(MPI_Type_create_hindexed, rpl_type_hindexed)
-TYPE_INDEXED(MPI_Type_hindexed, rpl_type_hindexed)
-TYPE_INDEXED(MPI_Type_create_hindexed_c, rpl_type_hindexed)
-
-#define TYPE_BLOCK(NAME, ENGINE)                                             \
-    int rpl_##NAME(struct args_##NAME *a)                                    \
-    {                                                                        \
-        int ret = rpl_replay_##NAME(a);                                      \
-        if (ret != MPI_SUCCESS)                                              \
-            return ret;                                                      \
-        struct i64s d;                                                       \
-        int rc = ENGINE(a->count, a->blocklength,                            \
-                        i64(&d, a->array_of_displacements,                   \
-                            sizeof *a->array_of_displacements, a->count),    \
-                        a->oldtype, *a->newtype);                            \
-        i64_free(&d);                                                        \
-        return learned(ret, rc, *a->newtype);                                \
-    }
-TYPE_BLOCK(MPI_Type_create_indexed_block, rpl_type_indexed_block)
-TYPE_BLOCK(MPI_Type_create_indexed_block_c, rpl_type_indexed_block)
-TYPE_BLOCK(MPI_Type_create_hindexed_block, rpl_type_hindexed_block)
-TYPE_BLOCK(MPI_Type_create_hindexed_block_c, rpl_type_hindexed_block)
-
-#define TYPE_STRUCT(NAME)                                                    \
-    int rpl_##NAME(struct args_##NAME *a)                                    \
-    {                                                                        \
-        int ret = rpl_replay_##NAME(a);                                      \
-        if (ret != MPI_SUCCESS)                                              \
-            return ret;                                                      \
-        struct i64s b, d;                                                    \
-        int rc = rpl_type_struct(                                            \
-            a->count,                                                        \
-            i64(&b, a->array_of_blocklengths,                                \
-                sizeof *a->array_of_blocklengths, a->count),                 \
-            i64(&d, a->array_of_displacements,                               \
-                sizeof *a->array_of_displacements, a->count),                \
-            a->array_of_types, *a->newtype);                                 \
-        i64_free(&b);                                                        \
-        i64_free(&d);                                                        \
-        return learned(ret, rc, *a->newtype);                                \
-    }
-TYPE_STRUCT(MPI_Type_create_struct)
-TYPE_STRUCT(MPI_Type_struct)
-TYPE_STRUCT(MPI_Type_create_struct_c)
-
-#define TYPE_SUBARRAY(NAME)                                                  \
-    int rpl_##NAME(struct args_##NAME *a)                                    \
-    {                                                                        \
-        int ret = rpl_replay_##NAME(a);                                      \
-        if (ret != MPI_SUCCESS)                                              \
-            return ret;                                                      \
-        struct i64s z, u, s;                                                 \
-        size_t es = sizeof *a->array_of_sizes;                               \
-        int rc = rpl_type_subarray(                                          \
-            a->ndims, i64(&z, a->array_of_sizes, es, a->ndims),              \
-            i64(&u, a->array_of_subsizes, es, a->ndims),                     \
-            i64(&s, a->array_of_starts, es, a->ndims), a->order, a->oldtype, \
-            *a->newtype);                                                    \
-        i64_free(&z);                                                        \
-        i64_free(&u);                                                        \
-        i64_free(&s);                                                        \
-        return learned(ret, rc, *a->newtype);                                \
-    }
-TYPE_SUBARRAY(MPI_Type_create_subarray)
-TYPE_SUBARRAY(MPI_Type_create_subarray_c)
-
-#define TYPE_DARRAY(NAME)                                                    \
-    int rpl_##NAME(struct args_##NAME *a)                                    \
-    {                                                                        \
-        int ret = rpl_replay_##NAME(a);                                      \
-        if (ret != MPI_SUCCESS)                                              \
-            return ret;                                                      \
-        struct i64s g;                                                       \
-        int rc = rpl_type_darray(                                            \
-            a->size, a->rank, a->ndims,                                      \
-            i64(&g, a->array_of_gsizes, sizeof *a->array_of_gsizes,          \
-                a->ndims),                                                   \
-            a->array_of_distribs, a->array_of_dargs, a->array_of_psizes,     \
-            a->order, a->oldtype, *a->newtype);                              \
-        i64_free(&g);                                                        \
-        return learned(ret, rc, *a->newtype);                                \
-    }
-TYPE_DARRAY(MPI_Type_create_darray)
-TYPE_DARRAY(MPI_Type_create_darray_c)
+/* Indexed: per block a length and a displacement (in elements of oldtype,
+ * or in bytes for the h- forms). */
+#define INDEXED(ENGINE)                                                      \
+    indexed(ENGINE, a->count, ARR(a->array_of_blocklengths),                 \
+            ARR(a->array_of_displacements), a->oldtype, *a->newtype)
+TYPE_CTOR(MPI_Type_indexed, INDEXED(rpl_type_indexed))
+TYPE_CTOR(MPI_Type_indexed_c, INDEXED(rpl_type_indexed))
+TYPE_CTOR(MPI_Type_create_hindexed, INDEXED(rpl_type_hindexed))
+TYPE_CTOR(MPI_Type_hindexed, INDEXED(rpl_type_hindexed))
+TYPE_CTOR(MPI_Type_create_hindexed_c, INDEXED(rpl_type_hindexed))
+#define BLOCK(ENGINE)                                                        \
+    block(ENGINE, a->count, a->blocklength, ARR(a->array_of_displacements),  \
+          a->oldtype, *a->newtype)
+TYPE_CTOR(MPI_Type_create_indexed_block, BLOCK(rpl_type_indexed_block))
+TYPE_CTOR(MPI_Type_create_indexed_block_c, BLOCK(rpl_type_indexed_block))
+TYPE_CTOR(MPI_Type_create_hindexed_block, BLOCK(rpl_type_hindexed_block))
+TYPE_CTOR(MPI_Type_create_hindexed_block_c, BLOCK(rpl_type_hindexed_block))
+#define STRUCT                                                               \
+    structure(a->count, ARR(a->array_of_blocklengths),                       \
+              ARR(a->array_of_displacements), a->array_of_types,             \
+              *a->newtype)
+TYPE_CTOR(MPI_Type_create_struct, STRUCT)
+TYPE_CTOR(MPI_Type_struct, STRUCT)
+TYPE_CTOR(MPI_Type_create_struct_c, STRUCT)
+#define SUBARRAY                                                             \
+    subarray(a->ndims, a->array_of_sizes, a->array_of_subsizes,              \
+             a->array_of_starts, sizeof *a->array_of_sizes, a->order,        \
+             a->oldtype, *a->newtype)
+TYPE_CTOR(MPI_Type_create_subarray, SUBARRAY)
+TYPE_CTOR(MPI_Type_create_subarray_c, SUBARRAY)
+#define DARRAY                                                               \
+    darray(a->size, a->rank, a->ndims, ARR(a->array_of_gsizes),              \
+           a->array_of_distribs, a->array_of_dargs, a->array_of_psizes,      \
+           a->order, a->oldtype, *a->newtype)
+TYPE_CTOR(MPI_Type_create_darray, DARRAY)
+TYPE_CTOR(MPI_Type_create_darray_c, DARRAY)
 
 int rpl_MPI_Type_free(struct args_MPI_Type_free *a)
 {

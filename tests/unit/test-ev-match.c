@@ -1,4 +1,4 @@
-/* The event index's matching rules (frontend/ev.c) on synthetic runs written
+/* The event index's matching rules (events/) on synthetic runs written
  * with log_writer: wildcard resolution, non-overtaking per tag, PROC_NULL,
  * a cancelled receive, communicator handles freed and reused, an
  * intercommunicator, persistent requests started by MPI_Startall, and
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "ev.h"
+#include "events.h"
 #include "log-codec.h"
 #include "log-writer.h"
 #include "log.h"

@@ -5,7 +5,7 @@
 # usage: test-spec.sh PYTHON GEN_FUNCTABLE SPEC
 set -u
 python=$1 gen=$2 spec=$3
-mpispec=$(dirname "$gen")/mpispec.py
+export PYTHONPATH="$(dirname "$gen")" PYTHONDONTWRITEBYTECODE=1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -14,7 +14,7 @@ n=0 status=0
 # MESSAGE, on line 2.
 refuse() {
     printf '%s\n%s\n' '%unsupported shm "shared memory"' "$2" > "$tmp/spec"
-    if "$python" "$gen" "$mpispec" "$tmp/spec" "$tmp/f.h" "$tmp/p.h" \
+    if "$python" "$gen" "$tmp/spec" "$tmp/f.h" "$tmp/p.h" \
             "$tmp/a.h" "$tmp/d.c" > "$tmp/out" 2>&1; then
         fail "$1: accepted"
     elif grep -q "spec:2: .*$3" "$tmp/out"; then
@@ -25,7 +25,7 @@ refuse() {
     fi
 }
 
-if "$python" "$gen" "$mpispec" "$spec" "$tmp/f.h" "$tmp/p.h" "$tmp/a.h" \
+if "$python" "$gen" "$spec" "$tmp/f.h" "$tmp/p.h" "$tmp/a.h" \
         "$tmp/d.c" > "$tmp/out" 2>&1; then
     ok "the real spec is accepted"
 else

@@ -1,5 +1,5 @@
 /*
- * ev.h - MPI event navigation over the logs of a whole run: which send a
+ * events.h - MPI event navigation over the logs of a whole run: which send a
  * receive matched, which calls are one collective, what was pending where.
  *
  * ev_open() opens every rank's log (each is random access by itself). The
@@ -17,8 +17,8 @@
  * The rules and their limits are in docs/events.md. Events are numbered
  * per rank from 0, as in the logs; ranks are MPI_COMM_WORLD ranks.
  */
-#ifndef DRDB_EV_H
-#define DRDB_EV_H
+#ifndef DRDB_EVENTS_H
+#define DRDB_EVENTS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -244,7 +244,22 @@ int ev_fn(struct ev_run *x, int rank, uint64_t n);
  * only roughly. */
 uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n);
 
-/* ---- printing (ev-print.c) ---------------------------------------------- */
+/* ---- an event in brief (ev-brief.c) ------------------------------------- */
+
+/* What one-line listings show of an event (`drdb log dump`, `drdb log
+ * events`, the console's `events`), read from its record alone: the
+ * arguments as the call passed them, its first status, its data. */
+struct ev_brief {
+    int has_peer, has_tag, has_comm, has_count, has_status, malformed;
+    int64_t peer;           /* dest, source, root or rank, as passed */
+    int64_t tag, comm, count; /* comm: the handle */
+    int st_source, st_tag;  /* from the (first) status, if any */
+    uint64_t bytes;         /* message data logged */
+};
+/* Fills *B from EV (malformed: its fields end in a damaged one). */
+void ev_brief_of(const struct log_event *ev, struct ev_brief *b);
+
+/* ---- printing (ev-print.c, ev-print-event.c) ----------------------------- */
 
 /* "MPI_Send" for a message's or collective's call (from its fn). */
 const char *ev_fn_name(int fn);

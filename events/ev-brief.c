@@ -1,0 +1,73 @@
+/*
+ * An event in brief (events.h: struct ev_brief): the peer, tag,
+ * communicator and count its call named, its first status, the message
+ * bytes it logged. Read from the record alone, no index: the columns of
+ * `drdb log dump` and `drdb log events` and of the console's `events`.
+ * Arguments are found by the names MPI gives them in the prototypes
+ * ("dest", "source", "root", "rank"; "count", "sendcount", ...), which
+ * span more calls than the spec's slots do.
+ */
+#include <string.h>
+
+#include "events.h"
+#include "log-codec.h"
+
+/* The value of EV's by-value argument NAME into *V: 1, or 0 when its
+ * function has none. */
+static int has_arg(const struct log_event *ev, const char *name, int64_t *v)
+{
+    if (!ev->desc)
+        return 0;
+    for (int i = 0; i < ev->desc->nargs; i++)
+        if (strcmp(ev->desc->args[i].name, name) == 0 &&
+            ev->desc->args[i].size) {
+            *v = log_event_arg(ev, i);
+            return 1;
+        }
+    return 0;
+}
+
+void ev_brief_of(const struct log_event *ev, struct ev_brief *b)
+{
+    static const char *const peers[] = {"dest", "source", "root", "rank"};
+    static const char *const counts[] = {"count", "sendcount", "recvcount",
+                                         "incount"};
+    struct log_field f;
+    size_t cur = 0;
+    int64_t v;
+    int rc;
+
+    memset(b, 0, sizeof *b);
+    for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++)
+        if (has_arg(ev, peers[i], &v)) {
+            b->peer = v;
+            b->has_peer = 1;
+            break;
+        }
+    if (has_arg(ev, "tag", &v) || has_arg(ev, "sendtag", &v)) {
+        b->tag = v;
+        b->has_tag = 1;
+    }
+    if (has_arg(ev, "comm", &v)) {
+        b->comm = v;
+        b->has_comm = 1;
+    }
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (has_arg(ev, counts[i], &v)) {
+            b->count = v;
+            b->has_count = 1;
+            break;
+        }
+    while ((rc = log_event_field(ev, &cur, &f)) == 1) {
+        if (f.kind == LOG_F_DATA)
+            b->bytes += f.len;
+        int32_t st[LOG_ST_N];
+        if (f.kind == LOG_F_STATUS && !b->has_status &&
+            log_field_status(&f, st) == 0) {
+            b->has_status = 1;
+            b->st_source = st[LOG_ST_SOURCE];
+            b->st_tag = st[LOG_ST_TAG];
+        }
+    }
+    b->malformed = rc < 0;
+}

@@ -1,0 +1,498 @@
+/*
+ * Building the index (events.h: ev_build()): one pass over each rank's log,
+ * each event dispatched by what its function is (ev-func.c) to the
+ * communicators (ev-comm.c), the messages (ev-match.c) and the requests
+ * (ev-req.c) it makes or completes; collective calls are numbered here, per
+ * communicator. When every rank is read, messages are matched and the
+ * collective calls sorted into instances.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ev-int.h"
+
+/* A new collective call. */
+static int32_t coll_new(struct ev__pass *p, const struct log_event *ev,
+                        int32_t comm, uint32_t datatype, int nonblocking)
+{
+    struct ev_index *ix = p->ix;
+    if (util_grow(&ix->colls, &ix->capcolls, ix->ncolls + 1,
+                  sizeof *ix->colls) < 0) {
+        ix->oom = 1;
+        return -1;
+    }
+    int32_t inst = -1;
+    if (comm >= 0) {
+        size_t old = p->capcount;
+        if (util_grow(&p->coll_count, &p->capcount, (size_t)comm + 1,
+                      sizeof *p->coll_count) < 0) {
+            ix->oom = 1;
+            return -1;
+        }
+        if (p->capcount > old)
+            memset(p->coll_count + old, 0,
+                   (p->capcount - old) * sizeof *p->coll_count);
+        inst = p->coll_count[comm]++;
+    }
+    struct ev_coll *c = &ix->colls[ix->ncolls];
+    c->event = ev->index;
+    c->done = nonblocking ? EV_NONE : ev->index;
+    c->rank = p->rank;
+    c->comm = comm;
+    c->instance = inst;
+    c->datatype = datatype;
+    c->done_elem = 0;
+    c->fn = (uint16_t)ev->fn;
+    c->nonblocking = (uint16_t)nonblocking;
+    ev__ref_add(p, ev->index, EV_COLL, (int32_t)ix->ncolls);
+    return (int32_t)ix->ncolls++;
+}
+
+/* The call being dispatched: its record, what its function is, its
+ * by-value arguments, and the communicator it names (global id and side). */
+struct call {
+    const struct log_event *ev;
+    const struct ev__fninfo *fi;
+    int64_t a[24];
+    int ok;          /* it returned MPI_SUCCESS */
+    int32_t comm;
+    int side;
+};
+
+/* The by-value argument at position K (struct ev__fninfo), 0 when none. */
+static int64_t arg(const struct call *c, int k)
+{
+    return k >= 0 && k < 24 ? c->a[k] : 0;
+}
+
+/* Send, Isend, Sendrecv, Isendrecv: a send, and a receive for the last. */
+static void on_send(struct ev__pass *p, const struct call *c)
+{
+    const struct ev__fninfo *fi = c->fi;
+    const struct log_event *ev = c->ev;
+    uint64_t n = ev->index;
+    int32_t st[LOG_ST_N];
+    if (!c->ok)
+        return;
+    int nb = fi->cls == EV__C_ISEND || fi->cls == EV__C_ISENDRECV;
+    int32_t si = ev__msg_new(p, n, ev->fn, 1), ri = -1;
+    if (si < 0)
+        return;
+    struct ev_msg *m = &p->ix->msgs[si];
+    m->count = arg(c, fi->count);
+    m->datatype = (uint32_t)arg(c, fi->type);
+    m->tag = (int32_t)arg(c, fi->tag);
+    ev__send_peer(p, m, c->comm, c->side, (int32_t)arg(c, fi->dest));
+    if (nb) {
+        m->flags |= EV_M_NONBLOCKING;
+        m->done = EV_NONE;
+    }
+    ev__ref_add(p, n, EV_CALL, si);
+    if (fi->cls == EV__C_SENDRECV || fi->cls == EV__C_ISENDRECV) {
+        ri = ev__msg_new(p, n, ev->fn, 0);
+        if (ri < 0)
+            return;
+        m = &p->ix->msgs[ri];
+        m->count = arg(c, fi->rcount);
+        m->datatype = (uint32_t)arg(c, fi->rtype);
+        ev__recv_posted(p, m, c->comm, c->side, (int32_t)arg(c, fi->source),
+                        (int32_t)arg(c, fi->rtag));
+        if (nb) {
+            m->flags |= EV_M_NONBLOCKING;
+            m->done = EV_NONE;
+        } else if (ev__first_status(ev, st)) {
+            ev__recv_status(p, m, c->side, st);
+        }
+        ev__ref_add(p, n, EV_CALL, ri);
+    }
+    if (nb) {
+        int32_t qi = ev__req_new(p, ev__out_handle(ev, fi->req_arg),
+                                 EV__RQ_P2P, n);
+        if (qi >= 0) {
+            p->rq[qi].m0 = si;
+            p->rq[qi].m1 = ri;
+            p->rq[qi].side = c->side;
+        }
+    }
+}
+
+/* Recv, Irecv. A failed Recv that logged a status still received. */
+static void on_recv(struct ev__pass *p, const struct call *c)
+{
+    const struct ev__fninfo *fi = c->fi;
+    const struct log_event *ev = c->ev;
+    uint64_t n = ev->index;
+    int32_t st[LOG_ST_N];
+    if (!c->ok && !(fi->cls == EV__C_RECV && ev__first_status(ev, st)))
+        return;
+    int32_t mi = ev__msg_new(p, n, ev->fn, 0);
+    if (mi < 0)
+        return;
+    struct ev_msg *m = &p->ix->msgs[mi];
+    m->count = arg(c, fi->count);
+    m->datatype = (uint32_t)arg(c, fi->type);
+    ev__recv_posted(p, m, c->comm, c->side, (int32_t)arg(c, fi->source),
+                    (int32_t)arg(c, fi->tag));
+    if (fi->cls == EV__C_RECV) {
+        if (ev__first_status(ev, st))
+            ev__recv_status(p, m, c->side, st);
+    } else {
+        m->flags |= EV_M_NONBLOCKING;
+        m->done = EV_NONE;
+        int32_t qi = ev__req_new(p, ev__out_handle(ev, fi->req_arg),
+                                 EV__RQ_P2P, n);
+        if (qi >= 0) {
+            p->rq[qi].m0 = mi;
+            p->rq[qi].side = c->side;
+        }
+    }
+    ev__ref_add(p, n, EV_CALL, mi);
+}
+
+/* Send_init, Recv_init, ...: a persistent request, the template of the
+ * messages each start makes. */
+static void on_persistent_init(struct ev__pass *p, const struct call *c)
+{
+    const struct ev__fninfo *fi = c->fi;
+    if (!c->ok)
+        return;
+    int32_t qi = ev__req_new(p, ev__out_handle(c->ev, fi->req_arg),
+                             fi->cls == EV__C_PSEND ? EV__RQ_PSEND
+                                                    : EV__RQ_PRECV,
+                             c->ev->index);
+    if (qi < 0)
+        return;
+    struct ev__req *q = &p->rq[qi];
+    q->send = fi->cls == EV__C_PSEND;
+    q->comm = c->comm;
+    q->side = c->side;
+    q->count = arg(c, fi->count);
+    q->datatype = (uint32_t)arg(c, fi->type);
+    q->peer_local = (int32_t)(q->send ? arg(c, fi->dest)
+                                      : arg(c, fi->source));
+    q->tag = (int32_t)arg(c, fi->tag);
+}
+
+static void on_startall(struct ev__pass *p, const struct call *c)
+{
+    const struct log_event *ev = c->ev;
+    if (!c->ok)
+        return;
+    int count = (int)arg(c, 0);
+    struct log_field f;
+    /* A Startall that lists its requests (RAW, argument 1). */
+    if (count > 0 && log_event_find(ev, 1, LOG_F_RAW, &f) &&
+        f.len == 4 * (uint64_t)count) {
+        for (int k = 0; k < count; k++) {
+            uint32_t h;
+            memcpy(&h, f.data + 4 * k, 4);
+            ev__req_start(p, h, ev->index, ev->fn);
+        }
+        return;
+    }
+    ev__startall_unlisted(p, ev->index, count, ev->fn);
+}
+
+/* Mprobe, Improbe: the message it matched, received later by its
+ * Mrecv/Imrecv. */
+static void on_mprobe(struct ev__pass *p, const struct call *c)
+{
+    const struct log_event *ev = c->ev;
+    struct log_field f;
+    int32_t flag = 1, st[LOG_ST_N];
+    if (log_event_find(ev, 3, LOG_F_RAW, &f) && f.len == 4)
+        memcpy(&flag, f.data, 4); /* Improbe's flag */
+    if (!c->ok || !flag || !ev__first_status(ev, st) ||
+        st[LOG_ST_SOURCE] == EV_PROC_NULL)
+        return;
+    int32_t mi = ev__msg_new(p, ev->index, ev->fn, 0);
+    if (mi < 0)
+        return;
+    struct ev_msg *m = &p->ix->msgs[mi];
+    m->comm = c->comm;
+    m->done = EV_NONE;
+    ev__recv_status(p, m, c->side, st);
+    m->flags |= EV_M_PROBED;
+    ev__ref_add(p, ev->index, EV_PROBE, mi);
+    if (util_grow(&p->probed, &p->capprobed, p->nprobed + 1,
+                  sizeof *p->probed) < 0) {
+        p->ix->oom = 1;
+        return;
+    }
+    p->probed[p->nprobed++] = mi;
+}
+
+static void on_mrecv(struct ev__pass *p, const struct call *c)
+{
+    const struct log_event *ev = c->ev;
+    uint64_t n = ev->index;
+    int32_t st[LOG_ST_N], mi;
+    if (!ev__first_status(ev, st))
+        return;
+    if (st[LOG_ST_SOURCE] == EV_PROC_NULL) {
+        /* MPI_MESSAGE_NO_PROC: a receive from MPI_PROC_NULL */
+        if ((mi = ev__msg_new(p, n, ev->fn, 0)) < 0)
+            return;
+        p->ix->msgs[mi].flags |= EV_M_PROC_NULL;
+        p->ix->msgs[mi].peer_local = EV_PROC_NULL;
+    } else if ((mi = ev__probed_take(p, st)) < 0) {
+        return;
+    }
+    struct ev_msg *m = &p->ix->msgs[mi];
+    m->event = m->done = n;
+    m->fn = (uint16_t)ev->fn;
+    m->flags &= (uint16_t)~EV_M_NONBLOCKING;
+    m->count = arg(c, c->fi->count);
+    m->datatype = (uint32_t)arg(c, c->fi->type);
+    ev__ref_add(p, n, EV_CALL, mi);
+}
+
+static void on_imrecv(struct ev__pass *p, const struct call *c)
+{
+    if (!c->ok)
+        return;
+    int32_t qi = ev__req_new(p, ev__out_handle(c->ev, c->fi->req_arg),
+                             EV__RQ_IMRECV, c->ev->index);
+    if (qi >= 0) {
+        p->rq[qi].fn = c->ev->fn;
+        p->rq[qi].count = arg(c, c->fi->count);
+        p->rq[qi].datatype = (uint32_t)arg(c, c->fi->type);
+    }
+}
+
+static void on_request_free(struct ev__pass *p, const struct call *c)
+{
+    struct log_field f;
+    uint32_t h;
+    if (c->ok && log_event_find(c->ev, 0, LOG_F_REQUEST, &f) &&
+        log_field_handle(&f, &h) == 0) {
+        int32_t qi = ev__req_find(p, h);
+        if (qi >= 0)
+            ev__req_drop(p, qi);
+    }
+}
+
+/* What else a call makes: a collective call (and its request when
+ * nonblocking or persistent), another request, a new communicator. */
+static void on_other(struct ev__pass *p, const struct call *c)
+{
+    const struct ev__fninfo *fi = c->fi;
+    const struct log_event *ev = c->ev;
+    if (fi->coll && c->ok) {
+        int32_t ci = coll_new(p, ev, c->comm, (uint32_t)arg(c, fi->rtype),
+                              fi->coll == EV__K_NONBLOCKING);
+        if (ci >= 0 && fi->coll != EV__K_BLOCKING) {
+            int32_t qi = ev__req_new(p, ev__out_handle(ev, fi->req_arg),
+                                     fi->coll == EV__K_PERSISTENT
+                                         ? EV__RQ_PCOLL : EV__RQ_COLL,
+                                     ev->index);
+            if (qi >= 0)
+                p->rq[qi].coll = fi->coll == EV__K_PERSISTENT ? -1 : ci;
+        }
+    } else if (fi->req_arg >= 0 && c->ok && fi->cls == EV__C_OTHER) {
+        ev__req_new(p, ev__out_handle(ev, fi->req_arg), EV__RQ_OTHER,
+                    ev->index);
+    }
+    if (fi->newcomm_arg >= 0 && c->ok)
+        ev__comm_new(p, ev, fi->newcomm_arg);
+}
+
+/* One event of the rank being read, by what its function is. */
+static void one_event(struct ev__pass *p, const struct log_event *ev)
+{
+    struct call c;
+    c.ev = ev;
+    c.fi = ev__fn(p->ix, ev->fn);
+    c.ok = ev->ret == 0;
+    c.comm = -1;
+    c.side = 0;
+    log_event_args(ev, c.a, 24);
+    if (c.fi->comm >= 0)
+        c.comm = ev__comm_lookup(p, (uint32_t)arg(&c, c.fi->comm), &c.side);
+
+    switch (c.fi->cls) {
+    case EV__C_SEND:
+    case EV__C_ISEND:
+    case EV__C_SENDRECV:
+    case EV__C_ISENDRECV:
+        on_send(p, &c);
+        break;
+    case EV__C_RECV:
+    case EV__C_IRECV:
+        on_recv(p, &c);
+        break;
+    case EV__C_PSEND:
+    case EV__C_PRECV:
+        on_persistent_init(p, &c);
+        break;
+    case EV__C_START:
+        if (c.ok)
+            ev__req_start(p, ev__out_handle(ev, 0), ev->index, ev->fn);
+        break;
+    case EV__C_STARTALL:
+        on_startall(p, &c);
+        break;
+    case EV__C_MPROBE:
+        on_mprobe(p, &c);
+        break;
+    case EV__C_MRECV:
+        on_mrecv(p, &c);
+        break;
+    case EV__C_IMRECV:
+        on_imrecv(p, &c);
+        break;
+    case EV__C_DONE1:
+        ev__completions(p, ev, 0);
+        break;
+    case EV__C_DONEN:
+        ev__completions(p, ev, 1);
+        break;
+    case EV__C_REQFREE:
+        on_request_free(p, &c);
+        break;
+    default:
+        break;
+    }
+    on_other(p, &c);
+}
+
+static int cmp_xref(const void *a, const void *b)
+{
+    const struct ev__xref *x = a, *y = b;
+    if (x->event != y->event)
+        return x->event < y->event ? -1 : 1;
+    if (x->role != y->role)
+        return x->role < y->role ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static void read_rank(struct ev__pass *p)
+{
+    const struct log_rank *lr = &p->x->ranks[p->rank].log;
+
+    util_htab_clear(&p->comms);
+    util_htab_clear(&p->reqs);
+    p->nrq = p->nfree = p->nsa = p->nprobed = 0;
+    if (p->capcount)
+        memset(p->coll_count, 0, p->capcount * sizeof *p->coll_count);
+
+    /* MPI_COMM_WORLD and MPI_COMM_SELF exist from the start. */
+    ev__comm_predefined(p);
+
+    for (uint64_t n = 0; n < lr->nevents && !p->ix->oom; n++) {
+        struct log_event ev;
+        if (log_rank_event(lr, n, &ev, NULL, 0) < 0)
+            continue;
+        if (ev.flags & (LOG_REC_REPEAT | LOG_REC_TRUNC))
+            continue;
+        if (ev__fn(p->ix, ev.fn)->cls == EV__C_NONE)
+            continue;
+        one_event(p, &ev);
+    }
+
+    struct ev__rank_ix *ri = &p->ix->r[p->rank];
+    for (size_t k = 1; k < ri->nrefs; k++)
+        if (cmp_xref(&ri->refs[k - 1], &ri->refs[k]) > 0) {
+            qsort(ri->refs, ri->nrefs, sizeof *ri->refs, cmp_xref);
+            break;
+        }
+}
+
+/* qsort_r comparator over collective indices; ARG is the array. */
+static int cmp_coll(const void *a, const void *b, void *arg)
+{
+    const struct ev_coll *colls = arg;
+    const struct ev_coll *x = &colls[*(const int32_t *)a];
+    const struct ev_coll *y = &colls[*(const int32_t *)b];
+    if (x->comm != y->comm)
+        return x->comm < y->comm ? -1 : 1;
+    if (x->instance != y->instance)
+        return x->instance < y->instance ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Collective calls in instance order: by (comm, instance, rank). */
+static void sort_colls(struct ev_index *ix)
+{
+    ix->coll_sorted = malloc((ix->ncolls ? ix->ncolls : 1) *
+                             sizeof *ix->coll_sorted);
+    if (!ix->coll_sorted) {
+        ix->oom = 1;
+        return;
+    }
+    for (size_t i = 0; i < ix->ncolls; i++)
+        ix->coll_sorted[i] = (int32_t)i;
+    qsort_r(ix->coll_sorted, ix->ncolls, sizeof *ix->coll_sorted, cmp_coll,
+            ix->colls);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int ev_build(struct ev_run *x, char *err, size_t errlen)
+{
+    if (x->ix)
+        return 0;
+    double t0 = now_s();
+    struct ev_index *ix = calloc(1, sizeof *ix);
+    if (!ix || ev__fninfo_build(ix) < 0 ||
+        !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r))) {
+        ev__index_free(ix, x->world_size);
+        ev__err(err, errlen, "out of memory indexing '%s'", x->dir);
+        return -1;
+    }
+    /* MPI_COMM_WORLD is communicator 0: created here first (by no rank),
+     * then by each rank as its first communicator. */
+    struct ev__pass p;
+    memset(&p, 0, sizeof p);
+    p.comms = (struct util_htab)EV__HMAP_INIT;
+    p.reqs = (struct util_htab)EV__HMAP_INIT;
+    p.x = x;
+    p.ix = ix;
+    p.world = malloc((size_t)x->world_size * sizeof *p.world);
+    if (p.world) {
+        int side;
+        for (int r = 0; r < x->world_size; r++)
+            p.world[r] = r;
+        ev__comm_create(ix, -1, EV_NONE, p.world, x->world_size, NULL, 0,
+                        &side);
+    } else {
+        ix->oom = 1;
+    }
+    for (int r = 0; r < x->world_size && !ix->oom; r++) {
+        if (!x->ranks[r].present)
+            continue;
+        p.rank = r;
+        read_rank(&p);
+    }
+    util_htab_release(&p.comms);
+    util_htab_release(&p.reqs);
+    free(p.rq);
+    free(p.rq_free);
+    free(p.sa);
+    free(p.probed);
+    free(p.coll_count);
+    free(p.world);
+
+    if (!ix->oom)
+        ev__match_p2p(ix);
+    if (!ix->oom)
+        sort_colls(ix);
+    if (ix->oom) {
+        ev__index_free(ix, x->world_size);
+        ev__err(err, errlen, "out of memory indexing '%s'", x->dir);
+        return -1;
+    }
+    for (size_t c = 0; c < ix->ncomms; c++) {
+        ix->comms[c].a = ix->pool + ix->comm_aoff[c];
+        ix->comms[c].b = ix->pool + ix->comm_boff[c];
+    }
+    x->ix = ix;
+    x->build_s = now_s() - t0;
+    return 0;
+}

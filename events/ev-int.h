@@ -1,0 +1,331 @@
+/*
+ * ev-int.h - what the files of events/ share and nothing outside events/
+ * uses (not API): the index itself (struct ev_index), what each MPI
+ * function is to it (struct ev__fninfo, from the spec's roles), the state
+ * of the one pass over a rank's log (struct ev__pass), and the helpers each
+ * file lends the others (ev__*).
+ *
+ * The files are layers: each calls only files below it in this list, so
+ * names flow one way.
+ *
+ *   ev-print-event.c  an event in full (arguments, fields, what it matched)
+ *   ev-print.c        matches, collective instances, queues, as text
+ *   ev-print-data.c   values: data by datatype, outputs by C type, strings
+ *   ev-query.c        raw access, partners, probes, pending queues, stats
+ *   ev-build.c        ev_build(): the pass over each rank, one event's
+ *                     dispatch by its role, collective calls
+ *   ev-req.c          the requests of the rank being read: completions,
+ *                     persistent requests, Startall, matched probes
+ *   ev-match.c        message instances, channels, the matching rule
+ *   ev-comm.c         communicator identity and handle bindings
+ *   ev-func.c         what each function is to the index (the role table)
+ *   ev-open.c         the run: opening, reading one event, closing
+ *   ev-brief.c        an event's essentials for one-line listings (alone)
+ *
+ * Everything lives in flat arrays that grow by doubling: messages,
+ * collectives, communicators, and per rank a sorted table of the events
+ * that refer to them. Handles are looked up in small open-addressing hash
+ * tables. Nothing is allocated per event.
+ */
+#ifndef DRDB_EV_INT_H
+#define DRDB_EV_INT_H
+
+#include <stdint.h>
+
+#include "events.h"
+#include "log-codec.h"
+#include "util.h"
+
+/* ---- what each function is (ev-func.c) ---------------------------------- */
+
+/* How the pass treats a call (struct ev__fninfo.cls). */
+enum ev__cls {
+    EV__C_NONE,
+    EV__C_SEND,       /* Send, Ssend, Bsend, Rsend */
+    EV__C_ISEND,      /* their I- forms */
+    EV__C_RECV,
+    EV__C_IRECV,
+    EV__C_SENDRECV,   /* Sendrecv, Sendrecv_replace */
+    EV__C_ISENDRECV,
+    EV__C_PSEND,      /* Send_init, Ssend_init, ... */
+    EV__C_PRECV,      /* Recv_init */
+    EV__C_START,
+    EV__C_STARTALL,
+    EV__C_PROBE,      /* Probe, Iprobe: look, do not take */
+    EV__C_MPROBE,     /* Mprobe, Improbe */
+    EV__C_MRECV,
+    EV__C_IMRECV,
+    EV__C_DONE1,      /* Wait, Test: request argument 0 */
+    EV__C_DONEN,      /* Waitall, ...: the request array is argument 1 */
+    EV__C_REQFREE,
+    EV__C_OTHER,      /* only its collective part or new communicator counts */
+};
+
+/* struct ev__fninfo.coll */
+enum { EV__K_BLOCKING = 1, EV__K_NONBLOCKING, EV__K_PERSISTENT };
+
+struct ev__fninfo {
+    uint8_t cls, coll;
+    /* by-value argument positions (log_event_args order), -1 none */
+    int8_t count, type, dest, tag, rcount, rtype, source, rtag, comm;
+    /* argument indices (field args) */
+    int8_t req_arg, newcomm_arg;
+};
+
+/* ---- the index ---------------------------------------------------------- */
+
+/* An event's reference to a message or collective (sorted by event). */
+struct ev__xref {
+    uint64_t event;
+    int32_t i;
+    int32_t role; /* enum ev_role */
+};
+
+/* A communicator handle bound at an event. */
+struct ev__bind {
+    uint64_t event;
+    uint32_t handle;
+    int32_t comm;
+    int32_t side;
+};
+
+struct ev__rank_ix {
+    struct ev__xref *refs;
+    size_t nrefs, caprefs;
+    struct ev__bind *binds;
+    size_t nbinds, capbinds;
+};
+
+/* A communicator's groups, as a key: the k-th with this key is one id. */
+struct ev__ckey {
+    uint64_t hash;
+    int inter, na, nb;
+    size_t aoff, boff; /* into the member pool */
+    int cur_rank, cur_count;
+    int32_t *ids;      /* the global id of each instance */
+    size_t nids, capids;
+};
+
+/* A point-to-point channel: (communicator, sender, receiver, tag). */
+struct ev__chan {
+    int32_t comm, src, dst, tag;
+    uint32_t s_first, s_n, r_first, r_n;
+};
+
+struct ev_index {
+    /* What each function is, by id (ev-func.c). The index's own copy,
+     * derived from the immutable role table when the index is built: no
+     * state outside struct ev_run, so two runs (or threads) share
+     * nothing, for ~10 us per build. */
+    struct ev__fninfo *fninfo;
+    int fninfo_max;
+    struct ev_msg *msgs;
+    size_t nmsgs, capmsgs;
+    struct ev_coll *colls;
+    size_t ncolls, capcolls;
+    struct ev_comm *comms;
+    size_t ncomms, capcomms;
+    size_t *comm_aoff, *comm_boff; /* parallel to comms */
+    size_t capaoff, capboff;
+    int32_t *pool;
+    size_t npool, cappool;
+    struct ev__ckey *keys;
+    size_t nkeys, capkeys;
+    int32_t *keytab; /* open addressing over keys */
+    size_t keytab_cap;
+    struct ev__chan *chans;
+    size_t nchans, capchans;
+    int32_t *chantab;
+    size_t chantab_cap;
+    int32_t *sorder, *rorder; /* message indices, grouped by channel */
+    int32_t *coll_sorted;     /* by (comm, instance, rank) */
+    struct ev__rank_ix *r;
+    int oom;
+};
+
+/* What the index does with function FN (an empty entry for an unknown
+ * id). */
+static inline const struct ev__fninfo *ev__fn(const struct ev_index *ix,
+                                              int fn)
+{
+    static const struct ev__fninfo none = {EV__C_NONE, 0, -1, -1, -1, -1,
+                                           -1, -1, -1, -1, -1, -1, -1};
+    return fn >= 0 && fn <= ix->fninfo_max ? &ix->fninfo[fn] : &none;
+}
+
+/* ---- the pass over one rank's log --------------------------------------- */
+
+enum ev__rq_type { EV__RQ_P2P = 1, EV__RQ_PSEND, EV__RQ_PRECV, EV__RQ_COLL,
+                   EV__RQ_PCOLL, EV__RQ_IMRECV, EV__RQ_OTHER };
+
+/* A live request of the rank being read. */
+struct ev__req {
+    uint32_t handle;
+    int32_t next;       /* next request with the same handle, -1 */
+    int type;           /* enum ev__rq_type */
+    int active;         /* persistent: started by MPI_Start */
+    int32_t m0, m1;     /* messages (m1: Isendrecv's receive) */
+    int32_t coll;
+    uint64_t event;     /* the call that created it */
+    uint64_t last_done; /* persistent: its last completion (or init) */
+    /* persistent template */
+    int32_t comm, side, peer_local, tag;
+    int64_t count;
+    uint32_t datatype;
+    int send;
+    int fn;             /* Imrecv: its function */
+};
+
+/* A Startall whose requests the log does not list. */
+struct ev__startall {
+    uint64_t event;
+    int left;
+    int fn;
+};
+
+struct ev__pass {
+    struct ev_run *x;
+    struct ev_index *ix;
+    int rank;
+    struct util_htab comms; /* handle -> binding index (rank_ix.binds) */
+    struct util_htab reqs;  /* handle -> first request (chain), -1 */
+    struct ev__req *rq;
+    size_t nrq, caprq;
+    int32_t *rq_free;
+    size_t nfree, capfree;
+    struct ev__startall *sa;
+    size_t nsa, capsa;
+    int32_t *probed;     /* messages matched by Mprobe, not yet received */
+    size_t nprobed, capprobed;
+    int32_t *coll_count; /* per global communicator */
+    size_t capcount;
+    int32_t *world;      /* 0 .. world_size - 1 */
+};
+
+/* The handle maps: handle -> int32 in a util table. 0 is no communicator
+ * or request handle in MPICH: it marks a free slot. */
+struct ev__hent {
+    int32_t h;
+    int32_t v;
+};
+#define EV__HMAP_INIT UTIL_HTAB_INIT(struct ev__hent, h, 0)
+
+static inline int32_t *ev__hmap_get(struct util_htab *m, uint32_t h)
+{
+    struct ev__hent *e = util_htab_find(m, (int32_t)h);
+    return e ? &e->v : NULL;
+}
+
+static inline int ev__hmap_put(struct util_htab *m, uint32_t h, int32_t v)
+{
+    struct ev__hent e = {(int32_t)h, v};
+    return util_htab_put(m, &e);
+}
+
+/* Records that the rank being read refers at EVENT to message or
+ * collective I in ROLE (enum ev_role). */
+static inline void ev__ref_add(struct ev__pass *p, uint64_t event, int role,
+                               int32_t i)
+{
+    struct ev__rank_ix *ri = &p->ix->r[p->rank];
+    if (util_grow(&ri->refs, &ri->caprefs, ri->nrefs + 1,
+                  sizeof *ri->refs) < 0) {
+        p->ix->oom = 1;
+        return;
+    }
+    ri->refs[ri->nrefs++] = (struct ev__xref){event, i, role};
+}
+
+/* ---- helpers, by file --------------------------------------------------- */
+
+/* ev-open.c: ERR (may be NULL) gets the message; frees an index. */
+void ev__err(char *err, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void ev__index_free(struct ev_index *ix, int world_size);
+
+/* ev-func.c: fills ix->fninfo from the role table. 0, or -1 (no memory). */
+int ev__fninfo_build(struct ev_index *ix);
+
+/* ev-comm.c */
+/* Rank RANK creates (at EVENT) a communicator with local group L and
+ * remote group R (NR 0: an intracommunicator): its global id, or -1.
+ * *SIDE: 0 when L is group a. RANK -1: the index itself (COMM_WORLD). */
+int32_t ev__comm_create(struct ev_index *ix, int rank, uint64_t event,
+                        const int32_t *l, int nl, const int32_t *rm, int nr,
+                        int *side);
+/* World rank of rank LOCAL of the group a rank on side SIDE of COMM
+ * addresses (the remote group of an intercommunicator): -1 if none. */
+int32_t ev__world_of(const struct ev_index *ix, int32_t comm, int side,
+                     int32_t local);
+/* MPI_COMM_WORLD and MPI_COMM_SELF, bound at the start of the rank's log. */
+void ev__comm_predefined(struct ev__pass *p);
+/* The communicator handle H at this point of the pass: global id (-1
+ * unknown) and *SIDE. */
+int32_t ev__comm_lookup(struct ev__pass *p, uint32_t h, int *side);
+/* A call that returned a new communicator (HANDLE at argument ARG, and its
+ * MEMBERS): creates or finds it and binds the handle. */
+void ev__comm_new(struct ev__pass *p, const struct log_event *ev, int arg);
+
+/* ev-match.c */
+/* A new message instance of the rank being read: its index, or -1. */
+int32_t ev__msg_new(struct ev__pass *p, uint64_t event, int fn, int send);
+/* Sets a send's peer from its destination DEST on COMM (side SIDE). */
+void ev__send_peer(struct ev__pass *p, struct ev_msg *m, int32_t comm,
+                   int side, int32_t dest);
+/* A receive posted without its status yet: SOURCE and TAG as asked. */
+void ev__recv_posted(struct ev__pass *p, struct ev_msg *m, int32_t comm,
+                     int side, int32_t source, int32_t tag);
+/* Applies a receive's status ST on its communicator (side SIDE). */
+void ev__recv_status(struct ev__pass *p, struct ev_msg *m, int side,
+                     const int32_t st[LOG_ST_N]);
+/* The first STATUS field of EV into ST: 1, or 0 when none. */
+int ev__first_status(const struct log_event *ev, int32_t st[LOG_ST_N]);
+/* The channel (created when CREATE), or -1. */
+int32_t ev__chan_of(struct ev_index *ix, int32_t comm, int32_t src,
+                    int32_t dst, int32_t tag, int create);
+/* Matches every channel's sends with its receives, in order. */
+void ev__match_p2p(struct ev_index *ix);
+
+/* ev-req.c */
+/* The request handle the call EV returned (a HANDLE or RAW field of
+ * argument ARG), 0 when none. */
+uint32_t ev__out_handle(const struct log_event *ev, int arg);
+/* A new live request with handle H made by the call at EVENT (type enum
+ * ev__rq_type): its index into p->rq, or -1 (a null handle, no memory). */
+int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type,
+                    uint64_t event);
+/* The live request with handle H (the latest), or -1. */
+int32_t ev__req_find(struct ev__pass *p, uint32_t h);
+void ev__req_drop(struct ev__pass *p, int32_t i);
+/* MPI_Start(H) at EVENT by function FN (also each request of a Startall
+ * that lists them). */
+void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn);
+/* A Startall of COUNT requests at EVENT that does not list them. */
+void ev__startall_unlisted(struct ev__pass *p, uint64_t event, int count,
+                           int fn);
+/* The oldest message matched by Mprobe whose source and tag are ST's
+ * (else the oldest): removed from the list; -1 when none. */
+int32_t ev__probed_take(struct ev__pass *p, const int32_t *st);
+/* The completions a Wait/Test-family record logged for argument ARG. */
+void ev__completions(struct ev__pass *p, const struct log_event *ev,
+                     unsigned arg);
+
+/* ev-print-data.c */
+/* LEN bytes at P in hex (at most MAX), or as a C string (escaped). */
+void ev__print_hex(FILE *out, const uint8_t *p, uint64_t len, uint64_t max);
+void ev__print_cstring(FILE *out, const uint8_t *p, uint64_t len,
+                       uint64_t max);
+/* The datatype a DATA field of argument ARG of EV is made of: the type
+ * its length annotation names ("count x TYPE"), 0 when unknown. */
+uint32_t ev__data_type(const struct log_event *ev, unsigned arg);
+/* DATA field F of rank R's event N decoded by datatype TYPE: element by
+ * element for a builtin type, a derived one made of one builtin type, or a
+ * struct whose layout the log holds; hex when RAW or unknown. */
+void ev__print_data(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                    const struct log_field *f, uint32_t type, int raw);
+/* A RAW field (an output argument as in memory) of a call of D, by its
+ * argument's C type: ints, 64-bit integers, doubles, handles; else hex. */
+void ev__print_raw(FILE *out, const struct log_func_desc *d,
+                   const struct log_field *f, int raw);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * The run under the index (events.h): opening every rank's log, reading one
+ * event with an error that names the rank and the event, the cheap lookups
+ * that need no index (function, wall-clock time), and closing, which frees
+ * the index too. The bottom layer of events/ (ev-int.h).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ev-int.h"
+
+void ev__err(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || !len)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
+{
+    struct log_run run;
+    memset(x, 0, sizeof *x);
+    if (log_run_open(&run, dir, err, errlen) < 0)
+        return -1;
+    snprintf(x->dir, sizeof x->dir, "%s", dir);
+    x->world_size = run.world_size;
+    log_run_release(&run);
+    x->ranks = calloc((size_t)x->world_size, sizeof *x->ranks);
+    if (!x->ranks) {
+        ev__err(err, errlen, "out of memory opening '%s'", dir);
+        return -1;
+    }
+    for (int r = 0; r < x->world_size; r++) {
+        char path[4200];
+        struct ev_rank *rk = &x->ranks[r];
+        log_path(path, sizeof path, dir, r);
+        rk->log.fd = -1;
+        if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
+            rk->present = 1;
+        else if (access(path, F_OK) < 0)
+            snprintf(rk->err, sizeof rk->err, "'%s' has no rank-%d.log "
+                     "(drdb record --ranks leaves ranks out)", dir, r);
+    }
+    return 0;
+}
+
+void ev__index_free(struct ev_index *ix, int world_size)
+{
+    if (!ix)
+        return;
+    free(ix->fninfo);
+    free(ix->msgs);
+    free(ix->colls);
+    free(ix->comms);
+    free(ix->comm_aoff);
+    free(ix->comm_boff);
+    free(ix->pool);
+    for (size_t i = 0; i < ix->nkeys; i++)
+        free(ix->keys[i].ids);
+    free(ix->keys);
+    free(ix->keytab);
+    free(ix->chans);
+    free(ix->chantab);
+    free(ix->sorder);
+    free(ix->rorder);
+    free(ix->coll_sorted);
+    if (ix->r)
+        for (int r = 0; r < world_size; r++) {
+            free(ix->r[r].refs);
+            free(ix->r[r].binds);
+        }
+    free(ix->r);
+    free(ix);
+}
+
+void ev_close(struct ev_run *x)
+{
+    ev__index_free(x->ix, x->world_size);
+    if (x->ranks)
+        for (int r = 0; r < x->world_size; r++)
+            if (x->ranks[r].present)
+                log_rank_release(&x->ranks[r].log);
+    free(x->ranks);
+    memset(x, 0, sizeof *x);
+}
+
+int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
+             char *err, size_t errlen)
+{
+    if (rank < 0 || rank >= x->world_size) {
+        ev__err(err, errlen, "no rank %d: the run has ranks 0-%d", rank,
+                x->world_size - 1);
+        return -1;
+    }
+    struct ev_rank *rk = &x->ranks[rank];
+    if (!rk->present) {
+        ev__err(err, errlen, "rank %d was not recorded: %s", rank, rk->err);
+        return -1;
+    }
+    if (n >= rk->log.nevents) {
+        if (rk->log.nevents)
+            ev__err(err, errlen, "rank %d has no event %llu: its events are "
+                    "0-%llu", rank, (unsigned long long)n,
+                    (unsigned long long)rk->log.nevents - 1);
+        else
+            ev__err(err, errlen, "rank %d has no event %llu: its log has no "
+                    "events", rank, (unsigned long long)n);
+        return -1;
+    }
+    char why[200];
+    if (log_rank_event(&rk->log, n, ev, why, sizeof why) < 0) {
+        ev__err(err, errlen, "rank %d event %llu: %s", rank,
+                (unsigned long long)n, why);
+        return -1;
+    }
+    return 0;
+}
+
+int ev_fn(struct ev_run *x, int rank, uint64_t n)
+{
+    if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present ||
+        n >= x->ranks[rank].log.nevents)
+        return -1;
+    /* The index only holds records that were checked when it was built. */
+    const struct log_rank *lr = &x->ranks[rank].log;
+    uint16_t fn;
+    memcpy(&fn, lr->map + lr->offsets[n] + 8, 2);
+    return fn;
+}
+
+uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n)
+{
+    if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present)
+        return 0;
+    const struct log_rank *lr = &x->ranks[rank].log;
+    return lr->hdr.start_ns + (n < lr->nevents ? lr->enter[n] : 0);
+}

@@ -1,0 +1,408 @@
+/*
+ * Printing one event in full (events.h: ev_print_event()): its times and
+ * return code, its arguments named where MPI names them, every field it
+ * logged (statuses, data by datatype, members, handles and the requests
+ * they stand for) and, last, what it matched (ev_print_match()).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev-int.h"
+#include "log-abi.h"
+
+/* A by-value argument's value, named where MPI names it. */
+static void print_arg(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                      const struct log_arg_desc *a, int64_t v)
+{
+    if (a->enc == LOG_ENC_HANDLE) {
+        uint32_t h = (uint32_t)v;
+        const char *name = log_mpi_handle_name(a->ctype, h);
+        if (name)
+            fprintf(out, "%s (0x%08x)", name, h);
+        else
+            fprintf(out, "0x%08x", h);
+        if (strcmp(a->ctype, "MPI_Comm") == 0 && h != EV_COMM_NULL) {
+            int side;
+            int c = ev_comm_of(x, rank, n, h, &side);
+            if (c >= 0)
+                fprintf(out, " = comm #%d", c);
+            else
+                fprintf(out, " = an unknown communicator");
+        }
+        return;
+    }
+    if (a->enc == LOG_ENC_PTR) {
+        fprintf(out, "0x%" PRIx64, (uint64_t)v);
+        return;
+    }
+    fprintf(out, "%" PRId64, v);
+    const char *nm = a->name;
+    if (a->enc != LOG_ENC_INT)
+        return;
+    int is_rank = strcmp(nm, "source") == 0 || strcmp(nm, "dest") == 0 ||
+                  strcmp(nm, "root") == 0;
+    if (is_rank && v == EV_ANY_SOURCE)
+        fputs(" (MPI_ANY_SOURCE)", out);
+    else if (is_rank && v == EV_PROC_NULL)
+        fputs(" (MPI_PROC_NULL)", out);
+    else if (is_rank && v == DRDB_MPI_ROOT)
+        fputs(" (MPI_ROOT)", out);
+    else if (strstr(nm, "tag") && v == EV_ANY_TAG)
+        fputs(" (MPI_ANY_TAG)", out);
+    else if (v == DRDB_MPI_UNDEFINED)
+        fputs(" (MPI_UNDEFINED)", out);
+}
+
+/* What the fields of one event are about: for a completion, the message
+ * or collective each element (request index) completed; for a receive
+ * call, its receive. */
+struct subjects {
+    int32_t *msg, *coll; /* by element, -1 none */
+    uint64_t n;
+    int32_t recv;        /* the receive of a call, -1 none */
+};
+
+static void subjects_of(struct ev_run *x, int rank, uint64_t n,
+                        struct subjects *s)
+{
+    memset(s, 0, sizeof *s);
+    s->recv = -1;
+    int nu = ev_uses(x, rank, n, NULL, 0);
+    struct ev_use *use = nu > 0 ? malloc((size_t)nu * sizeof *use) : NULL;
+    if (!use)
+        return;
+    ev_uses(x, rank, n, use, nu);
+    uint64_t max = 0;
+    for (int u = 0; u < nu; u++) {
+        uint64_t e = use[u].role == EV_DONE
+                         ? ev_msg_at(x, use[u].i)->done_elem
+                     : use[u].role == EV_COLL_DONE
+                         ? ev_coll_at(x, use[u].i)->done_elem : 0;
+        if (e + 1 > max && e < (1u << 24))
+            max = e + 1;
+    }
+    s->msg = malloc((max ? max : 1) * sizeof *s->msg);
+    s->coll = malloc((max ? max : 1) * sizeof *s->coll);
+    if (!s->msg || !s->coll) {
+        free(s->msg);
+        free(s->coll);
+        s->msg = s->coll = NULL;
+        free(use);
+        return;
+    }
+    s->n = max;
+    for (uint64_t e = 0; e < max; e++)
+        s->msg[e] = s->coll[e] = -1;
+    for (int u = 0; u < nu; u++) {
+        const struct ev_msg *m;
+        switch (use[u].role) {
+        case EV_DONE:
+            m = ev_msg_at(x, use[u].i);
+            /* An Isendrecv's two halves share the element: the receive
+             * is what the fields describe. */
+            if (m->done_elem < max &&
+                (s->msg[m->done_elem] < 0 || !(m->flags & EV_M_SEND)))
+                s->msg[m->done_elem] = use[u].i;
+            break;
+        case EV_COLL_DONE:
+            if (ev_coll_at(x, use[u].i)->done_elem < max)
+                s->coll[ev_coll_at(x, use[u].i)->done_elem] = use[u].i;
+            break;
+        case EV_CALL:
+        case EV_PROBE:
+            m = ev_msg_at(x, use[u].i);
+            if (!(m->flags & EV_M_SEND) && s->recv < 0)
+                s->recv = use[u].i;
+            break;
+        }
+    }
+    free(use);
+}
+
+static void subjects_release(struct subjects *s)
+{
+    free(s->msg);
+    free(s->coll);
+}
+
+/* The receive message the fields of element ELEM describe, or -1. */
+static int32_t subject_recv(struct ev_run *x, const struct subjects *s,
+                            int completion, uint64_t elem)
+{
+    if (!completion)
+        return s->recv;
+    if (elem >= s->n || s->msg[elem] < 0 ||
+        ev_msg_at(x, s->msg[elem])->flags & EV_M_SEND)
+        return -1;
+    return s->msg[elem];
+}
+
+static const char *kind_name(unsigned k)
+{
+    static const char *const names[] = {
+        "?", "raw", "data", "status", "string", "members", "request", "size",
+        "handle", "data", "windiff",
+    };
+    return k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* The first lines: the function, times, return code, flags. */
+static void print_head(FILE *out, int rank, const struct log_event *ev)
+{
+    const struct log_func_desc *d = ev->desc;
+    fprintf(out, "rank %d event %" PRIu64 ": %s\n", rank, ev->index,
+            d ? d->name : "(logging stopped)");
+    fprintf(out, "  enter     %.9f s after the log's start\n",
+            (double)ev->enter_ns / 1e9);
+    fprintf(out, "  duration  %.3f us\n", (double)ev->dur_ns / 1000.0);
+    if (ev->flags & LOG_REC_TRUNC)
+        fprintf(out, "  logging stopped here (error %d)\n", -ev->ret);
+    else if (ev->flags & LOG_REC_RET)
+        fprintf(out, "  return    %d (an error code)\n", ev->ret);
+    else
+        fprintf(out, "  return    MPI_SUCCESS\n");
+    if (ev->flags & LOG_REC_REPEAT)
+        fprintf(out, "  repeat    %" PRIu64 " identical calls\n",
+                ev->repeat);
+    if (ev->flags & LOG_REC_PARTIAL)
+        fprintf(out, "  partial   some outputs were not logged\n");
+}
+
+static void print_args(struct ev_run *x, FILE *out, int rank,
+                       const struct log_event *ev)
+{
+    const struct log_func_desc *d = ev->desc;
+    int64_t vals[32];
+    if (log_event_args(ev, vals, 32) <= 0)
+        return;
+    fprintf(out, "  arguments\n");
+    for (int i = 0, k = 0; i < d->nargs && k < 32; i++) {
+        if (!d->args[i].enc)
+            continue;
+        fprintf(out, "    %-14s ", d->args[i].name);
+        print_arg(x, out, rank, ev->index, &d->args[i], vals[k++]);
+        fputc('\n', out);
+    }
+}
+
+/* The event whose fields are being printed. */
+struct shown {
+    struct ev_run *x;
+    FILE *out;
+    int rank;
+    const struct log_event *ev;
+    int raw;
+    /* A completion (the Wait and Test families) logs per-request fields
+     * whose argument is the request (array). */
+    int completion;
+    struct subjects subj;
+};
+
+static void print_status(const struct shown *s, const struct log_field *f)
+{
+    FILE *out = s->out;
+    int32_t st[LOG_ST_N];
+    if (log_field_status(f, st) < 0) {
+        fputs("(malformed)", out);
+        return;
+    }
+    fputs("source ", out);
+    if (st[LOG_ST_SOURCE] == EV_PROC_NULL)
+        fputs("MPI_PROC_NULL", out);
+    else if (st[LOG_ST_SOURCE] == EV_ANY_SOURCE)
+        fputs("MPI_ANY_SOURCE", out);
+    else
+        fprintf(out, "%d", st[LOG_ST_SOURCE]);
+    int32_t mi = subject_recv(s->x, &s->subj, s->completion, f->elem);
+    const struct ev_msg *m = mi >= 0 ? ev_msg_at(s->x, mi) : NULL;
+    if (m && m->peer >= 0 && m->comm != 0 &&
+        st[LOG_ST_SOURCE] == m->peer_local)
+        fprintf(out, " (world rank %d)", m->peer);
+    if (st[LOG_ST_TAG] == EV_ANY_TAG)
+        fputs(", tag MPI_ANY_TAG", out);
+    else
+        fprintf(out, ", tag %d", st[LOG_ST_TAG]);
+    fprintf(out, ", count %" PRId64 " bytes, error %d",
+            log_status_bytes(st), st[LOG_ST_ERROR]);
+    /* MPI sets MPI_ERROR only where a call returns MPI_ERR_IN_STATUS: the
+     * completions of request arrays with an array of statuses (Waitall,
+     * Waitsome, Testall, Testsome; Waitany's one status has no slot for
+     * it). */
+    const struct log_func_desc *d = s->ev->desc;
+    int in_status = d->kind == LOG_K_COMPLETION &&
+                    d->slot[LOG_S_REQUESTS] >= 0 && d->slot[LOG_S_STATUS] < 0;
+    if (st[LOG_ST_ERROR] && !in_status)
+        fputs(" (unset by MPI here)", out);
+    if (log_status_cancelled(st))
+        fputs(", cancelled", out);
+}
+
+static void print_field_data(const struct shown *s, const struct log_field *f)
+{
+    const struct subjects *subj = &s->subj;
+    uint32_t type = 0;
+    if (!s->completion)
+        type = ev__data_type(s->ev, f->arg);
+    else if (f->elem < subj->n && subj->msg[f->elem] >= 0)
+        type = ev_msg_at(s->x, subj->msg[f->elem])->datatype;
+    else if (f->elem < subj->n && subj->coll[f->elem] >= 0)
+        type = ev_coll_at(s->x, subj->coll[f->elem])->datatype;
+    ev__print_data(s->x, s->out, s->rank, s->ev->index, f, type, s->raw);
+}
+
+static void print_members(FILE *out, const struct log_field *f)
+{
+    fprintf(out, "%s group, world ranks:", f->elem ? "remote" : "local");
+    for (uint64_t i = 0; i + 4 <= f->len && i < 4 * 64; i += 4) {
+        int32_t w;
+        memcpy(&w, f->data + i, 4);
+        fprintf(out, " %d", w);
+    }
+    if (f->len > 4 * 64)
+        fputs(" ...", out);
+}
+
+/* A HANDLE or REQUEST: its name, the communicator it is, the call a
+ * completed request stood for. */
+static void print_handle(const struct shown *s, const struct log_field *f)
+{
+    const struct log_func_desc *d = s->ev->desc;
+    const struct subjects *subj = &s->subj;
+    FILE *out = s->out;
+    uint32_t h;
+    if (log_field_handle(f, &h) < 0) {
+        fputs("(malformed)", out);
+        return;
+    }
+    const char *ct = f->arg < (unsigned)d->nargs ? d->args[f->arg].ctype : "";
+    const char *name = log_mpi_handle_name(ct, h);
+    fprintf(out, "0x%08x", h);
+    if (name)
+        fprintf(out, " (%s)", name);
+    if (strncmp(ct, "MPI_Comm", 8) == 0 && h != EV_COMM_NULL) {
+        int side;
+        int c = ev_comm_of(s->x, s->rank, s->ev->index, h, &side);
+        if (c >= 0)
+            fprintf(out, " = comm #%d", c);
+    }
+    if (f->kind == LOG_F_REQUEST && f->elem < subj->n) {
+        if (subj->msg[f->elem] >= 0) {
+            const struct ev_msg *m = ev_msg_at(s->x, subj->msg[f->elem]);
+            fprintf(out, ": event %" PRIu64 " %s", m->event,
+                    log_func_name(m->fn));
+        } else if (subj->coll[f->elem] >= 0) {
+            const struct ev_coll *c = ev_coll_at(s->x, subj->coll[f->elem]);
+            fprintf(out, ": event %" PRIu64 " %s", c->event,
+                    log_func_name(c->fn));
+        }
+    }
+}
+
+static void print_field(const struct shown *s, const struct log_field *f)
+{
+    FILE *out = s->out;
+    switch (f->kind) {
+    case LOG_F_STATUS:
+        print_status(s, f);
+        break;
+    case LOG_F_DATA:
+        print_field_data(s, f);
+        break;
+    case LOG_F_MEMBERS:
+        print_members(out, f);
+        break;
+    case LOG_F_REQUEST:
+    case LOG_F_HANDLE:
+        print_handle(s, f);
+        break;
+    case LOG_F_STRING:
+        ev__print_cstring(out, f->data, f->len, 256);
+        break;
+    case LOG_F_SIZE:
+        if (f->len == 8) {
+            uint64_t v;
+            memcpy(&v, f->data, 8);
+            fprintf(out, "%" PRIu64, v);
+        } else {
+            ev__print_hex(out, f->data, f->len, 64);
+        }
+        break;
+    case LOG_F_RAW:
+        ev__print_raw(out, s->ev->desc, f, s->raw);
+        break;
+    default:
+        fprintf(out, "%" PRIu64 " bytes: ", f->len);
+        ev__print_hex(out, f->data, f->len, s->raw ? 1024 : 64);
+        break;
+    }
+}
+
+static void print_fields(struct ev_run *x, FILE *out, int rank,
+                         const struct log_event *ev, int raw)
+{
+    const struct log_func_desc *d = ev->desc;
+    struct shown s = {x, out, rank, ev, raw, d->kind == LOG_K_COMPLETION,
+                      {NULL, NULL, 0, -1}};
+    subjects_of(x, rank, ev->index, &s.subj);
+    struct log_field f;
+    size_t cur = 0;
+    int rc, nf = 0;
+    while ((rc = log_event_field(ev, &cur, &f)) == 1) {
+        if (!nf++)
+            fprintf(out, "  fields\n");
+        const char *an = f.arg < (unsigned)d->nargs ? d->args[f.arg].name
+                                                     : "-";
+        char where[64];
+        if ((s.completion || f.elem) && f.arg < (unsigned)d->nargs)
+            snprintf(where, sizeof where, "%s[%" PRIu64 "]", an, f.elem);
+        else
+            snprintf(where, sizeof where, "%s", an);
+        fprintf(out, "    %-8s %-14s ", kind_name(f.kind), where);
+        print_field(&s, &f);
+        fputc('\n', out);
+    }
+    subjects_release(&s.subj);
+    if (rc < 0)
+        fprintf(out, "    (malformed fields)\n");
+}
+
+/* What it matched: ev_print_match()'s lines, indented. */
+static void print_matches(struct ev_run *x, FILE *out, int rank, uint64_t n)
+{
+    struct ev_use u1;
+    struct ev_ref r1;
+    if (ev_uses(x, rank, n, &u1, 1) <= 0 &&
+        ev_partners(x, rank, n, &r1, 1, NULL, 0) <= 0)
+        return;
+    fprintf(out, "  matches\n");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return;
+    ev_print_match(x, mem, rank, n, NULL, 0);
+    fclose(mem);
+    for (char *line = buf, *nl; line && *line; line = nl + 1) {
+        if (!(nl = strchr(line, '\n')))
+            break;
+        fprintf(out, "    %.*s\n", (int)(nl - line), line);
+    }
+    free(buf);
+}
+
+int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                   int raw, char *err, size_t errlen)
+{
+    struct log_event ev;
+    if (ev_event(x, rank, n, &ev, err, errlen) < 0 ||
+        ev_build(x, err, errlen) < 0)
+        return -1;
+    print_head(out, rank, &ev);
+    if (!ev.desc)
+        return 0;
+    print_args(x, out, rank, &ev);
+    print_fields(x, out, rank, &ev, raw);
+    print_matches(x, out, rank, n);
+    return 0;
+}

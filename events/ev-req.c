@@ -1,0 +1,313 @@
+/*
+ * The requests of the rank being read (ev-int.h: struct ev__req): what each
+ * live request handle stands for (a nonblocking message, a persistent
+ * template, a nonblocking or persistent collective, a matched Imrecv), and
+ * what its completion means: the message it completes, with the status a
+ * Wait/Test-family record logged; a persistent request's instances, started
+ * by MPI_Start or by a Startall; the messages MPI_Mprobe matched, taken by
+ * their receive. Handles are reused, so a handle names its latest request.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev-int.h"
+
+int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type, uint64_t event)
+{
+    int32_t i;
+    if (!h || h == EV_REQUEST_NULL)
+        return -1;
+    if (p->nfree)
+        i = p->rq_free[--p->nfree];
+    else {
+        if (util_grow(&p->rq, &p->caprq, p->nrq + 1, sizeof *p->rq) < 0) {
+            p->ix->oom = 1;
+            return -1;
+        }
+        i = (int32_t)p->nrq++;
+    }
+    struct ev__req *q = &p->rq[i];
+    memset(q, 0, sizeof *q);
+    q->handle = h;
+    q->type = type;
+    q->m0 = q->m1 = q->coll = -1;
+    q->event = q->last_done = event;
+    int32_t *head = ev__hmap_get(&p->reqs, h);
+    /* A handle in use again means its former request is gone (a leaked or
+     * freed one), except MPICH's builtin handles, which several completed
+     * requests share. */
+    if (head && !DRDB_MPI_HANDLE_BUILTIN(h)) {
+        for (int32_t j = *head; j >= 0; j = p->rq[j].next) {
+            if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
+                          sizeof *p->rq_free) < 0) {
+                p->ix->oom = 1;
+                break;
+            }
+            p->rq_free[p->nfree++] = j;
+        }
+        *head = -1;
+    }
+    q->next = head ? *head : -1;
+    if (ev__hmap_put(&p->reqs, h, i) < 0)
+        p->ix->oom = 1;
+    return i;
+}
+
+int32_t ev__req_find(struct ev__pass *p, uint32_t h)
+{
+    int32_t *head = ev__hmap_get(&p->reqs, h);
+    return head ? *head : -1;
+}
+
+void ev__req_drop(struct ev__pass *p, int32_t i)
+{
+    int32_t *head = ev__hmap_get(&p->reqs, p->rq[i].handle);
+    if (!head)
+        return;
+    if (*head == i)
+        *head = p->rq[i].next;
+    else
+        for (int32_t j = *head; j >= 0; j = p->rq[j].next)
+            if (p->rq[j].next == i) {
+                p->rq[j].next = p->rq[i].next;
+                break;
+            }
+    if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
+                  sizeof *p->rq_free) < 0) {
+        p->ix->oom = 1;
+        return;
+    }
+    p->rq_free[p->nfree++] = i;
+}
+
+uint32_t ev__out_handle(const struct log_event *ev, int arg)
+{
+    struct log_field f;
+    size_t cur = 0;
+    uint32_t h;
+    if (arg < 0)
+        return 0;
+    while (log_event_field(ev, &cur, &f) == 1) {
+        if (f.arg != (unsigned)arg)
+            continue;
+        if (f.kind == LOG_F_HANDLE && log_field_handle(&f, &h) == 0)
+            return h;
+        if (f.kind == LOG_F_RAW && f.len == 4) {
+            memcpy(&h, f.data, 4);
+            return h;
+        }
+    }
+    return 0;
+}
+
+/* ---- persistent requests ------------------------------------------------- */
+
+/* A persistent request's instance, started at EVENT by function FN. */
+static int32_t instance_new(struct ev__pass *p, struct ev__req *q,
+                            uint64_t event, int fn)
+{
+    int32_t mi = ev__msg_new(p, event, fn, q->send);
+    if (mi < 0)
+        return -1;
+    struct ev_msg *m = &p->ix->msgs[mi];
+    m->flags |= EV_M_NONBLOCKING | EV_M_PERSISTENT;
+    m->count = q->count;
+    m->datatype = q->datatype;
+    m->done = EV_NONE;
+    m->init = q->event;
+    if (q->send) {
+        m->tag = q->tag;
+        ev__send_peer(p, m, q->comm, q->side, q->peer_local);
+    } else {
+        ev__recv_posted(p, m, q->comm, q->side, q->peer_local, q->tag);
+    }
+    ev__ref_add(p, event, EV_CALL, mi);
+    return mi;
+}
+
+void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn)
+{
+    int32_t qi = ev__req_find(p, h);
+    if (qi < 0)
+        return;
+    struct ev__req *q = &p->rq[qi];
+    if (q->type == EV__RQ_PCOLL) {
+        q->active = 1;
+        return;
+    }
+    if (q->type != EV__RQ_PSEND && q->type != EV__RQ_PRECV)
+        return;
+    int32_t mi = instance_new(p, q, event, fn);
+    if (mi < 0)
+        return;
+    p->rq[qi].m0 = mi;
+    p->rq[qi].active = 1;
+}
+
+void ev__startall_unlisted(struct ev__pass *p, uint64_t event, int count,
+                           int fn)
+{
+    if (count > 0 &&
+        util_grow(&p->sa, &p->capsa, p->nsa + 1, sizeof *p->sa) == 0)
+        p->sa[p->nsa++] = (struct ev__startall){event, count, fn};
+}
+
+/* An inactive persistent request completed: the Startall (after its last
+ * completion) that started it, or NULL when none did (a Wait on an
+ * inactive request). */
+static const struct ev__startall *startall_take(struct ev__pass *p,
+                                                uint64_t after)
+{
+    for (size_t k = p->nsa; k-- > 0;) {
+        struct ev__startall *s = &p->sa[k];
+        if (s->event <= after)
+            break;
+        if (s->left > 0) {
+            s->left--;
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* ---- completions --------------------------------------------------------- */
+
+/* Completes message MI at EVENT (element ELEM of the call's arrays) with
+ * status ST (NULL when not logged). */
+static void msg_done(struct ev__pass *p, int32_t mi, uint64_t event,
+                     uint64_t elem, const int32_t *st, int side)
+{
+    struct ev_msg *m = &p->ix->msgs[mi];
+    m->done = event;
+    m->done_elem = (uint32_t)elem;
+    if (m->flags & EV_M_SEND) {
+        if (st && log_status_cancelled(st))
+            m->flags |= EV_M_CANCELLED;
+    } else if (st) {
+        ev__recv_status(p, m, side, st);
+    }
+    ev__ref_add(p, event, EV_DONE, mi);
+}
+
+int32_t ev__probed_take(struct ev__pass *p, const int32_t *st)
+{
+    size_t k = 0;
+    if (!p->nprobed)
+        return -1;
+    if (st)
+        for (size_t j = 0; j < p->nprobed; j++) {
+            const struct ev_msg *m = &p->ix->msgs[p->probed[j]];
+            if (m->peer_local == st[LOG_ST_SOURCE] &&
+                m->tag == st[LOG_ST_TAG]) {
+                k = j;
+                break;
+            }
+        }
+    int32_t mi = p->probed[k];
+    memmove(p->probed + k, p->probed + k + 1,
+            (p->nprobed - k - 1) * sizeof *p->probed);
+    p->nprobed--;
+    return mi;
+}
+
+/* The request H completed at EVENT (element ELEM), with status ST or
+ * NULL. */
+static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
+                     uint64_t elem, const int32_t *st)
+{
+    int32_t qi = ev__req_find(p, h);
+    if (qi < 0)
+        return;
+    struct ev__req *q = &p->rq[qi];
+    switch (q->type) {
+    case EV__RQ_P2P:
+        if (q->m0 >= 0)
+            msg_done(p, q->m0, event, elem, q->m1 >= 0 ? NULL : st,
+                     q->side);
+        if (q->m1 >= 0)
+            msg_done(p, q->m1, event, elem, st, q->side);
+        ev__req_drop(p, qi);
+        break;
+    case EV__RQ_IMRECV: {
+        int32_t mi = ev__probed_take(p, st);
+        if (mi >= 0) {
+            struct ev_msg *m = &p->ix->msgs[mi];
+            m->event = q->event;
+            m->fn = (uint16_t)q->fn;
+            m->count = q->count;
+            m->datatype = q->datatype;
+            m->flags |= EV_M_NONBLOCKING;
+            ev__ref_add(p, q->event, EV_CALL, mi);
+            ev__ref_add(p, event, EV_DONE, mi);
+            m->done = event;
+            m->done_elem = (uint32_t)elem;
+        }
+        ev__req_drop(p, qi);
+        break;
+    }
+    case EV__RQ_PSEND:
+    case EV__RQ_PRECV: {
+        int32_t mi = -1;
+        if (q->active) {
+            mi = q->m0;
+        } else if (!(q->type == EV__RQ_PRECV && st &&
+                     st[LOG_ST_SOURCE] == EV_ANY_SOURCE &&
+                     st[LOG_ST_TAG] == EV_ANY_TAG)) {
+            const struct ev__startall *sa = startall_take(p, q->last_done);
+            if (sa)
+                mi = instance_new(p, q, sa->event, sa->fn);
+        }
+        q->active = 0;
+        if (mi >= 0) {
+            q->last_done = event;
+            msg_done(p, mi, event, elem, st, q->side);
+        }
+        break;
+    }
+    case EV__RQ_COLL:
+        if (q->coll >= 0) {
+            p->ix->colls[q->coll].done = event;
+            p->ix->colls[q->coll].done_elem = (uint32_t)elem;
+            ev__ref_add(p, event, EV_COLL_DONE, q->coll);
+        }
+        ev__req_drop(p, qi);
+        break;
+    case EV__RQ_PCOLL:
+        if (q->active)
+            q->active = 0;
+        else if (!startall_take(p, q->last_done))
+            break;
+        q->last_done = event;
+        break;
+    default:
+        ev__req_drop(p, qi);
+        break;
+    }
+}
+
+/* A completion record holds REQUEST, [STATUS], in element order. */
+void ev__completions(struct ev__pass *p, const struct log_event *ev,
+                     unsigned arg)
+{
+    struct log_field f;
+    size_t cur = 0;
+    uint32_t h = 0;
+    uint64_t elem = 0;
+    int32_t st[LOG_ST_N];
+    int have = 0, have_st = 0;
+    while (log_event_field(ev, &cur, &f) == 1) {
+        if (f.arg != arg)
+            continue;
+        if (f.kind == LOG_F_REQUEST) {
+            if (have)
+                complete(p, h, ev->index, elem, have_st ? st : NULL);
+            have = log_field_handle(&f, &h) == 0;
+            have_st = 0;
+            elem = f.elem;
+        } else if (f.kind == LOG_F_STATUS && have && f.elem == elem) {
+            have_st = log_field_status(&f, st) == 0;
+        }
+    }
+    if (have)
+        complete(p, h, ev->index, elem, have_st ? st : NULL);
+}
