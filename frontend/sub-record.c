@@ -210,6 +210,37 @@ static int make_run_dir(const char *want, char *path, size_t len)
     return 0;
 }
 
+/* Reserves the room of the run description in the new run directory DIR
+ * (LOG_RUN_ROOM, log-format.h): 0, or -1 after an error (nothing fits). */
+static int reserve_run_file(const char *dir)
+{
+    static const char zero[LOG_RUN_MAX];
+    int dfd = util_dir_open(AT_FDCWD, dir, 1);
+    int fd = dfd < 0 ? dfd : util_file_create(dfd, LOG_RUN_ROOM, O_WRONLY);
+    int rc = fd < 0 ? fd : util_write_all(fd, zero, sizeof zero);
+    if (fd >= 0 && close(fd) < 0 && rc == 0)
+        rc = -errno;
+    if (rc < 0 && fd >= 0)
+        unlinkat(dfd, LOG_RUN_ROOM, 0);
+    if (dfd >= 0)
+        close(dfd);
+    if (rc < 0)
+        return fe_error("no room for the run description in '%s' (%s): "
+                        "free some space or choose another -o", dir,
+                        strerror(-rc));
+    return 0;
+}
+
+/* The reserved room rank 0 did not take (it never reached MPI_Init). */
+static void unreserve_run_file(const char *dir)
+{
+    int dfd = util_dir_open(AT_FDCWD, dir, 1);
+    if (dfd >= 0) {
+        unlinkat(dfd, LOG_RUN_ROOM, 0);
+        close(dfd);
+    }
+}
+
 /* Adds the recorded executable's build id to the run description, so that
  * a replay can tell when it runs another binary: appended to drdb.run
  * (never through a link) in the run directory. */
@@ -443,6 +474,10 @@ static int run(int argc, char **argv)
     }
     if (make_run_dir(outdir, dir, sizeof dir))
         return 1;
+    if (reserve_run_file(dir)) {
+        rmdir(dir);
+        return 1;
+    }
 
     /* The environment the launcher passes on to every rank: the real MPI,
      * never drdb's replay stub, even if the caller's paths name it. */
@@ -506,6 +541,7 @@ static int run(int argc, char **argv)
     if (got == (ssize_t)sizeof exec_err) {
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
             ;
+        unreserve_run_file(dir);
         rmdir(dir);
         fe_error("cannot run '%s': %s; nothing was recorded", argv[optind],
                  strerror(exec_err));
@@ -523,6 +559,7 @@ static int run(int argc, char **argv)
     int code = WIFEXITED(status) ? WEXITSTATUS(status)
                                  : 128 + WTERMSIG(status);
 
+    unreserve_run_file(dir);
     note_build_id(dir);
     if (compress)
         compress_run(dir);

@@ -37,6 +37,13 @@
 #define LOG_REC_FIXED 12        /* size, crc, fn, flags */
 #define LOG_REC_MAX_HEAD 40     /* fixed part + the varints at most */
 #define LOG_RUN_FILE "drdb.run"
+/* The room drdb.run will need, reserved by `drdb record` before the
+ * launch as LOG_RUN_ROOM (LOG_RUN_MAX bytes, written: not a sparse file);
+ * rank 0 fills it and renames it to drdb.run. So the logs of other ranks,
+ * which start at the same time, cannot take the last room on the disk
+ * before the run description has it. */
+#define LOG_RUN_ROOM ".drdb.run.room"
+#define LOG_RUN_MAX 24576
 /* The largest world size a run description or a header may state: a
  * bound on what a reader allocates for an untrusted number. */
 #define LOG_MAX_WORLD (1 << 20)

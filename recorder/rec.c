@@ -113,7 +113,7 @@ void rec_end(struct log_rec *rec)
 /* The run description being built: no stdio inside the recorded process
  * (it may be what the program is using when MPI_Init runs). */
 struct text {
-    char buf[24576];
+    char buf[LOG_RUN_MAX];
     size_t len;
     int over; /* did not fit */
 };
@@ -198,9 +198,21 @@ static void write_run_file(int dfd, const char *dir, int size,
     const char *cmd = getenv("DRDB_COMMAND");
     if (cmd)
         run_kv(&t, "command", cmd);
-    int fd = util_file_create_tmp(dfd, LOG_RUN_FILE, tmp, sizeof tmp,
+    /* The room drdb record reserved (log-format.h), else a new file. */
+    int fd = openat(dfd, LOG_RUN_ROOM, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_uid == geteuid())
+        snprintf(tmp, sizeof tmp, "%s", LOG_RUN_ROOM);
+    else {
+        if (fd >= 0)
+            close(fd);
+        fd = util_file_create_tmp(dfd, LOG_RUN_FILE, tmp, sizeof tmp,
                                   O_WRONLY);
+    }
     int rc = fd < 0 ? fd : t.over ? -E2BIG : util_write_all(fd, t.buf, t.len);
+    if (rc == 0 && ftruncate(fd, (off_t)t.len) < 0)
+        rc = -errno;
     if (fd >= 0 && close(fd) < 0 && rc == 0)
         rc = -errno;
     if (rc == 0)
