@@ -29,24 +29,32 @@ int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
         return -1;
     snprintf(x->dir, sizeof x->dir, "%s", dir);
     x->world_size = run.world_size;
-    log_run_release(&run);
+    /* Calloc'd: the pages of ranks without a log are never touched (a run
+     * may name a million ranks and log four). */
     x->ranks = calloc((size_t)x->world_size, sizeof *x->ranks);
     if (!x->ranks) {
         ev__err(err, errlen, "out of memory opening '%s'", dir);
+        log_run_release(&run);
         return -1;
     }
-    for (int r = 0; r < x->world_size; r++) {
+    for (int i = 0; i < run.nranks_present; i++) {
         char path[4200];
-        struct ev_rank *rk = &x->ranks[r];
-        log_path(path, sizeof path, dir, r);
-        rk->log.fd = -1;
+        struct ev_rank *rk = &x->ranks[run.present[i]];
+        log_path(path, sizeof path, dir, run.present[i]);
         if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
             rk->present = 1;
-        else if (access(path, F_OK) < 0)
-            snprintf(rk->err, sizeof rk->err, "'%s' has no rank-%d.log "
-                     "(drdb record --ranks leaves ranks out)", dir, r);
     }
+    log_run_release(&run);
     return 0;
+}
+
+const char *ev_rank_missing(struct ev_run *x, int r)
+{
+    struct ev_rank *rk = &x->ranks[r];
+    if (!rk->err[0])
+        snprintf(rk->err, sizeof rk->err, "the run directory has no "
+                 "rank-%d.log (drdb record --ranks leaves ranks out)", r);
+    return rk->err;
 }
 
 void ev__index_free(struct ev_index *ix, int world_size)
@@ -99,7 +107,8 @@ int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
     }
     struct ev_rank *rk = &x->ranks[rank];
     if (!rk->present) {
-        ev__err(err, errlen, "rank %d was not recorded: %s", rank, rk->err);
+        ev__err(err, errlen, "rank %d was not recorded: %s", rank,
+                ev_rank_missing(x, rank));
         return -1;
     }
     if (n >= rk->log.nevents) {

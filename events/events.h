@@ -123,6 +123,9 @@ struct ev_run {
  * is not an error: its rank is not present). 0, or -1 with ERR. */
 int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen);
 void ev_close(struct ev_run *x);
+/* Why rank R (not present) has no log: "the run directory has no ...", or
+ * the reader's reason. */
+const char *ev_rank_missing(struct ev_run *x, int r);
 
 /* Builds the index (done once; every query below calls it). 0, or -1
  * (out of memory) with ERR. */

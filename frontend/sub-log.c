@@ -60,6 +60,14 @@ static void print_event(const struct log_event *ev)
     putchar('\n');
 }
 
+static void not_recorded(FILE *out, int a, int b)
+{
+    char ranks[32];
+    snprintf(ranks, sizeof ranks, a == b ? "%d" : "%d-%d", a, b);
+    fprintf(out, "%-6s %10s %12s %12s %10s %9s  not recorded\n", ranks, "-",
+            "-", "-", "-", "-");
+}
+
 /* One line per rank; returns the number of ranks with a problem. */
 int fe_log_summary(const char *dir, FILE *out)
 {
@@ -73,15 +81,22 @@ int fe_log_summary(const char *dir, FILE *out)
     }
     fprintf(out, "%-6s %10s %12s %12s %10s %9s  %s\n", "rank", "events",
             "log bytes", "data bytes", "span (s)", "recorder", "state");
-    for (int r = 0; r < run.world_size; r++) {
+    /* The ranks with a log, each on its line; the ranks between them, with
+     * none, on one line per run of them ("4-1023"). */
+    for (int i = 0, next = 0; i <= run.nranks_present; i++) {
+        int r = i < run.nranks_present ? run.present[i] : run.world_size;
+        if (r > next)
+            not_recorded(out, next, r - 1);
+        if (r == run.world_size)
+            break;
+        next = r + 1;
         char path[4200];
         struct log_rank lr;
         log_path(path, sizeof path, dir, r);
         int rc = log_rank_open(&lr, path, err, sizeof err);
         if (rc < 0) {
             if (rc == -ENOENT)
-                fprintf(out, "%-6d %10s %12s %12s %10s %9s  not recorded\n",
-                        r, "-", "-", "-", "-", "-");
+                not_recorded(out, r, r);
             else {
                 fprintf(out, "%-6d  %s%s\n", r,
                         rc == -EBADMSG ? "header corrupt: " : "", err);
@@ -377,7 +392,8 @@ static int cmd_events(int argc, char **argv)
         return 2;
     }
     if (rank >= 0 && !x.ranks[rank].present) {
-        fe_error("rank %lld was not recorded: %s", rank, x.ranks[rank].err);
+        fe_error("rank %lld was not recorded: %s", rank,
+                 ev_rank_missing(&x, (int)rank));
         ev_close(&x);
         return 2;
     }

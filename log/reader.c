@@ -20,6 +20,12 @@
 #include "log-reader.h"
 #include "util.h"
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -474,6 +480,7 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
     }
     run->world_size = (int)ws;
     /* The logs the directory holds must be of ranks of this world. */
+    size_t pcap = 0;
     DIR *d = opendir(dir);
     struct dirent *de;
     while (d && (de = readdir(d))) {
@@ -495,11 +502,27 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
             log_run_release(run);
             return -EINVAL;
         }
-        run->nranks_present++;
+        if (util_grow(&run->present, &pcap, (size_t)run->nranks_present + 1,
+                      sizeof *run->present) < 0) {
+            set_err(err, errlen, "out of memory listing '%s'", dir);
+            closedir(d);
+            log_run_release(run);
+            return -ENOMEM;
+        }
+        run->present[run->nranks_present++] = (int)r;
     }
     if (d)
         closedir(d);
+    qsort(run->present, (size_t)run->nranks_present, sizeof *run->present,
+          cmp_int);
     return 0;
+}
+
+int log_run_has(const struct log_run *run, int r)
+{
+    return run->present && bsearch(&r, run->present,
+                                   (size_t)run->nranks_present,
+                                   sizeof *run->present, cmp_int) != NULL;
 }
 
 int log_parse_count(const char *text, long long lo, long long hi,
@@ -563,6 +586,9 @@ void log_run_release(struct log_run *run)
 {
     free(run->text);
     run->text = NULL;
+    free(run->present);
+    run->present = NULL;
+    run->nranks_present = 0;
 }
 
 const char *log_run_get(const struct log_run *run, const char *key,

@@ -145,6 +145,17 @@ for ws in 4x 100000000 -1 ""; do
             '[ $rc != 0 ] && [ $rc -lt 124 ] && grep -q "world_size" ws.err' ws.err
     done
 done
+# The largest world a run may state, with two logs: read in the time of
+# two logs, the ranks without one on one line (the mutation campaign found
+# one open(2) per named rank: 20 s and 770 MB for this directory).
+cp -a run wsmax
+sed -i "s|^world_size .*|world_size 1048576|" wsmax/drdb.run
+timeout 20 "$drdb" log info wsmax > wsmax.out 2> wsmax.err
+check "world_size 1048576 with 2 logs: log info, the other ranks on one line" \
+    '[ $? = 0 ] && [ "$(grep -c "not recorded" wsmax.out)" = 1 ] && grep -q "^2-1048575 .*not recorded$" wsmax.out' wsmax.out
+timeout 20 "$drdb" log events wsmax > wsmax.out 2> wsmax.err
+check "  ... and log events lists the two logs' events" \
+    '[ $? = 0 ] && cmp -s wsmax.out <("$drdb" log events run)' wsmax.err
 
 cp -a run hdr
 printf 'X' | dd of=hdr/rank-1.log bs=1 seek=60 conv=notrunc 2> /dev/null   # the host name
