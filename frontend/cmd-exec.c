@@ -74,8 +74,26 @@ static int cmd_step(struct con *c, struct con_args *a)
     return exec_op(c, a, "-exec-step");
 }
 
+/* "Run till exit from #0  square (reqs=6) at habits.c:24": the first line
+ * of GDB's `frame` (the selected frame). */
+static char *fmt_run_till(const struct mi_reply *r, const char *arg)
+{
+    (void)arg;
+    size_t n = r->console ? strcspn(r->console, "\n") : 0;
+    char *t = NULL;
+    if (n)
+        asprintf(&t, "Run till exit from %.*s", (int)n, r->console);
+    return t;
+}
+
 static int cmd_finish(struct con *c, struct con_args *a)
 {
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, "frame");
+    if (mi_cmd_str(&mc) && !a->bg)
+        con_run_merged(c, &a->set, mi_cmd_str(&mc), fmt_run_till, NULL);
+    mi_cmd_release(&mc);
     return exec_op(c, a, "-exec-finish");
 }
 

@@ -162,6 +162,7 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     else
         snprintf(k->reason, sizeof k->reason, "%s", reason);
     set_where(k, rec);
+    con_stop_keep(k, rec);
     const char *func = mi_get_str(rec, "frame.func");
     k->state = func && strcmp(func, DRDB_SYM_DIVERGENCE_HOOK) == 0
                    ? CON_DIVERGED

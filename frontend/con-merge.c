@@ -266,6 +266,9 @@ void con_print_where(struct con *c, const struct rankset *set)
         if (k->state == CON_DIVERGED)
             asprintf(&ans[i].text, "diverged at %s: %s", k->where,
                      k->reason);
+        else if (k->state == CON_STOPPED &&
+                 (ans[i].text = con_stop_report(c, k)) != NULL)
+            ; /* GDB's words: a step's line, finish's value, ... */
         else if (k->state == CON_STOPPED)
             asprintf(&ans[i].text, "%s%s%s", k->where,
                      k->reason[0] ? ", " : "", k->reason);
