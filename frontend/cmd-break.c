@@ -25,6 +25,8 @@ static char *fmt_bkpt(const struct mi_reply *r, const char *arg)
         asprintf(&t, "pending: %s", pending);
     else if (file && line)
         asprintf(&t, "at %s () %s:%s", where ? where : "??", file, line);
+    else if (mi_get_str(r->record, "bkpt.at")) /* no line information */
+        asprintf(&t, "at %s", mi_get_str(r->record, "bkpt.at"));
     else
         asprintf(&t, "set");
     return t;

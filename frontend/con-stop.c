@@ -148,8 +148,10 @@ char *con_stop_report(const struct con *c, const struct con_rank *k)
         snprintf(head, sizeof head, "watchpoint %d deleted because the "
                  "program has left the block in\nwhich its expression is "
                  "valid.\n", drdb_number(c, k, s->gdbno));
-    else if (!stepped && strcmp(r, "function-finished") != 0)
+    else if (!stepped && strcmp(r, "function-finished") != 0 && r[0])
         return NULL; /* a breakpoint, a signal: the one-line where */
+    /* (GDB gives no reason when finish leaves a function without debug
+     * information: reported as a finish, without a value.) */
     /* After a step in the same function, only the line (as GDB). */
     int frame_too = !stepped || s->new_func || !s->source[0];
     char *t = NULL;
