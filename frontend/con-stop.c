@@ -85,6 +85,8 @@ void con_stop_keep(struct con_rank *k, const struct mi_record *rec)
     const char *func = mi_get_str(rec, "frame.func");
     const char *reason = mi_get_str(rec, "reason");
     long long line = 0;
+    snprintf(s->till, sizeof s->till, "%s", s->run_till);
+    s->run_till[0] = '\0';
     s->new_func = strcmp(s->func, func ? func : "") != 0;
     snprintf(s->func, sizeof s->func, "%s", func ? func : "");
     snprintf(s->reason, sizeof s->reason, "%s", reason ? reason : "");
@@ -133,7 +135,10 @@ char *con_stop_report(const struct con *c, const struct con_rank *k)
     char head[2048] = "";
     int stepped = !strcmp(r, "end-stepping-range") ||
                   !strcmp(r, "location-reached");
-    if (k->at_event || k->state != CON_STOPPED || !s->frame[0])
+    /* (Not after a refused command or an event: the rank's reason is no
+     * longer what its stop said.) */
+    if (k->at_event || k->state != CON_STOPPED || !s->frame[0] ||
+        strcmp(k->reason, s->reason) != 0)
         return NULL;
     if (!strcmp(r, "watchpoint-trigger") ||
         !strcmp(r, "access-watchpoint-trigger"))
@@ -154,7 +159,10 @@ char *con_stop_report(const struct con *c, const struct con_rank *k)
      * information: reported as a finish, without a value.) */
     /* After a step in the same function, only the line (as GDB). */
     int frame_too = !stepped || s->new_func || !s->source[0];
+    int finished = !strcmp(r, "function-finished") || !r[0];
     char *t = NULL;
+    if (finished && s->till[0])
+        snprintf(head, sizeof head, "Run till exit from %s\n", s->till);
     asprintf(&t, "%s%s%s%s%s%s", head, frame_too ? s->frame : "",
              frame_too && s->source[0] ? "\n" : "", s->source,
              s->value[0] ? "\nValue returned is " : "", s->value);

@@ -87,6 +87,10 @@ struct con_stop {
     char exp[256];
     char old_val[512], new_val[512];
     char value[1024];    /* finish: "$1 = 36"; "" for a void function */
+    char run_till[512];  /* finish, before it runs: GDB's frame line of
+                          * the frame it leaves (cmd-exec.c), and, once
+                          * it stopped, for its report: */
+    char till[512];
 };
 
 struct con_rank {

@@ -37,17 +37,19 @@ src_line() { l=$(line "$1"); printf '%s\t%s' "$l" "$(sed -n "${l}p" "$src")"; }
 
 # ---- stops in GDB's words
 batch stops "break square" continue next finish "watch counter" continue \
-    continue delete
+    continue delete finish
 has "next: the source line, not end-stepping-range" "$tmp/stops" \
     "[0,1] $(src_line return)"
 hasre "finish: where it runs till, per rank" "$tmp/stops" \
-    "^\[0\] Run till exit from #0  square (reqs=6) at .*habits\.c:$(line return)\$" \
-    "^\[1\] Run till exit from #0  square (reqs=7) at .*habits\.c:$(line return)\$"
+    "^Run till exit from #0  square (reqs=6) at .*habits\.c:$(line return)\$" \
+    "^Run till exit from #0  square (reqs=7) at .*habits\.c:$(line return)\$"
 has "finish: the caller's line and the value returned" "$tmp/stops" \
     "$(src_line square)" 'Value returned is $1 = 36' 'Value returned is $1 = 49'
 has "a watchpoint: its number, old and new values, then the line" \
     "$tmp/stops" "watchpoint 2: counter" "Old value = 1" "New value = 2" \
     "Old value = 2" "New value = 3" "$(src_line mpi)"
+hasre "a refused finish: GDB's error, not the last stop's report" \
+    "$tmp/stops" '^\[0,1\] main () at .*, "finish" not meaningful in the outermost frame\.$'
 if grep -q 'end-stepping-range\|function-finished\|watchpoint-trigger' \
     "$tmp/stops"; then
     fail "MI reasons shown: $(grep -m1 'range\|finished\|trigger' "$tmp/stops")"
@@ -63,7 +65,7 @@ has "step at an MPI call: the next line of the program" "$tmp/step" \
 hasre "a breakpoint in the stub on purpose: its frame shown, finish returns" \
     "$tmp/step" \
     "^\[0,1\]   \`- #0  [P]*MPI_Finalize () from .*libmpich\.so\.12\$" \
-    "^\[0,1\] Run till exit from #0 .*MPI_Finalize () from .*libmpich\.so\.12\$"
+    "^Run till exit from #0 .*MPI_Finalize () from .*libmpich\.so\.12\$"
 hasre "finish from the stub: back in main" "$tmp/step" \
     "^main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:[0-9]*\$"
 
