@@ -107,6 +107,7 @@ has "GDB's words for an unknown function, file, symbol" "$tmp/brk" \
     '[0,1] error: No source file named nosuchfile.c.' \
     '[0,1] error: No symbol "nosuchvar" in current context.'
 [ "$(grep -c '^no breakpoints$' "$tmp/brk")" = 2 ] &&
+    grep -qxF "breakpoint 1: square" "$tmp/brk" &&
     ok "refused breakpoints are not listed; the next is number 1" ||
     fail "info breakpoints after refused ones: $(grep -A3 'info breakpoints' "$tmp/brk" | head -8)"
 [ "$(cat "$tmp/brk.rc")" = 1 ] && ok "a refused break fails the batch" ||
