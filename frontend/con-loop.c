@@ -282,12 +282,18 @@ int con_idle(struct con *c, int fd, int timeout_ms)
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(&s, r))
             continue;
+        char *report = con_stop_report(c, k);
         con_out_begin(c);
-        printf("[%d] %s: %s%s%s\n", r, con_state_name(k->state),
-               k->state == CON_EXITED ? "" : k->where,
-               k->state == CON_EXITED || !k->reason[0] ? "" : ", ",
-               k->reason);
+        if (report) /* GDB's words, as con_print_where */
+            printf("[%d]%s%s\n", r, strchr(report, '\n') ? "\n" : " ",
+                   report);
+        else
+            printf("[%d] %s: %s%s%s\n", r, con_state_name(k->state),
+                   k->state == CON_EXITED ? "" : k->where,
+                   k->state == CON_EXITED || !k->reason[0] ? "" : ", ",
+                   k->reason);
         con_out_end(c);
+        free(report);
     }
     rs_release(&s);
     return ready;
