@@ -371,7 +371,8 @@ int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
 /* The GDB CLI command CLI on every rank of SET, its output merged. */
 int con_passthrough(struct con *c, const struct rankset *set,
                     const char *cli);
-/* Each rank of SET's state, merged. */
+/* Each rank of SET's state, merged: its last stop in GDB's words when it
+ * has a report (con_stop_report), else where it stands and why. */
 void con_print_where(struct con *c, const struct rankset *set);
 
 /* ---- command arguments (con-args.c) -------------------------------------- */
