@@ -25,33 +25,62 @@ static char *fmt_bkpt(const struct mi_reply *r, const char *arg)
         asprintf(&t, "pending: %s", pending);
     else if (file && line)
         asprintf(&t, "at %s () %s:%s", where ? where : "??", file, line);
+    else if (mi_get_str(r->record, "bkpt.at")) /* no line information */
+        asprintf(&t, "at %s", mi_get_str(r->record, "bkpt.at"));
     else
         asprintf(&t, "set");
     return t;
 }
 
-/* Each rank of SET's number for the breakpoint just made: its newest. */
-static void gdb_numbers(struct con *c, const struct rankset *set,
-                        struct con_bpt *b)
+/*
+ * Inserts breakpoint B (the MI command MI, without -f: a location GDB does
+ * not know is its error, not a pending breakpoint) on each stopped rank of
+ * SET; each rank's GDB number from its reply. The answers, merged, are
+ * printed after B's header line when some rank took it, else alone. The
+ * number of ranks that took it (0: GDB made no breakpoint anywhere).
+ */
+static int bpt_insert(struct con *c, const struct rankset *set,
+                      const char *mi, struct con_bpt *b, const char *text,
+                      int *failed)
 {
+    int n = rs_count(set), i = 0, took = 0;
+    struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
+    if (!ans)
+        return 0;
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
+        struct con_rank *k = &c->ranks[r];
         struct mi_reply rep;
-        if (mi_gdb_exec_sync(c->ranks[r].gdb, "-break-list", &rep, 5000) == 0) {
-            const struct mi_value *body = mi_get(rep.record,
-                                                 "BreakpointTable.body");
-            long long best = 0;
-            for (const struct mi_value *v = body ? body->first : NULL; v;
-                 v = v->next) {
-                const struct mi_value *num = mi_value_get(v, "number");
-                if (num && num->str && atoll(num->str) > best)
-                    best = atoll(num->str);
+        long long no = 0;
+        ans[i].rank = r;
+        if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING) {
+            asprintf(&ans[i].text, "error: %s", k->gdb ? con_state_name(k->state)
+                                                       : "not replayed");
+        } else {
+            if (mi_gdb_exec_sync(k->gdb, mi, &rep, c->timeout_ms) != 0)
+                asprintf(&ans[i].text, "error: %s",
+                         rep.message ? rep.message : mi_strerror(rep.status));
+            else if (mi_get_int(rep.record, b->watch ? "wpt.number"
+                                                     : "bkpt.number",
+                                &no) == 0) {
+                b->gdbno[r] = (int)no;
+                ans[i].text = b->watch ? NULL : fmt_bkpt(&rep, NULL);
+                took++;
             }
-            b->gdbno[r] = (int)best;
+            mi_reply_release(&rep);
         }
-        mi_reply_release(&rep);
+        *failed |= !b->gdbno[r];
+        i++;
     }
+    if (took)
+        printf("%s %d: %s\n", b->watch ? "watchpoint" : "breakpoint", b->id,
+               text);
+    con_print_merged(c, ans, n);
+    for (int j = 0; j < n; j++)
+        free(ans[j].text);
+    free(ans);
+    return took;
 }
 
 static int break_common(struct con *c, struct con_args *a, int temp,
@@ -79,7 +108,6 @@ static int break_common(struct con *c, struct con_args *a, int temp,
         cond[0] = '\0';
     } else {
         mi_cmd_op(&mc, "-break-insert");
-        mi_cmd_arg(&mc, "-f");
         if (temp)
             mi_cmd_arg(&mc, "-t");
         if (cond[0]) {
@@ -110,13 +138,18 @@ static int break_common(struct con *c, struct con_args *a, int temp,
         return -1;
     }
     rs_copy(&b->set, set);
-    printf("%s %d: %s\n", watch ? "watchpoint" : "breakpoint", b->id, text);
-    int rc = con_run_merged(c, set, mi, watch ? NULL : fmt_bkpt, NULL);
+    int failed = 0;
+    if (!bpt_insert(c, set, mi, b, text, &failed)) {
+        /* No rank took it: no breakpoint (GDB's error said why). */
+        rs_release(&b->set);
+        free(b->gdbno);
+        free(mi);
+        return -1;
+    }
     free(mi);
-    gdb_numbers(c, set, b);
     c->nbpts++;
     c->next_bpt++;
-    return rc;
+    return failed ? -1 : 0;
 }
 
 static int cmd_break(struct con *c, struct con_args *a)

@@ -72,6 +72,61 @@ static void node_print(const struct frame_node *f, int depth)
     }
 }
 
+/*
+ * Rank R's frames as backtrace lines, innermost first, into TEXTS (at most
+ * MAX): "#N  func (args) at file:line" with GDB's frame numbers, so that
+ * `frame N` and `up N` work from them. A run of the replay stub's frames
+ * shows as its outermost one (the MPI function the program called), with
+ * how many it stands for: the frame the rank is in is never hidden, only
+ * summed up. The number of lines, or -1 after an error (printed).
+ */
+static int rank_frames(struct con *c, int r, char **texts, int max)
+{
+    struct mi_reply rep, ra;
+    int k = 0;
+    if (mi_gdb_exec_sync(c->ranks[r].gdb, "-stack-list-frames", &rep,
+                         c->timeout_ms) != 0) {
+        printf("[%d] error: %s\n", r, rep.message ? rep.message : "no "
+               "answer");
+        mi_reply_release(&rep);
+        return -1;
+    }
+    int have_args = mi_gdb_exec_sync(c->ranks[r].gdb,
+                                     "-stack-list-arguments --simple-values",
+                                     &ra, c->timeout_ms) == 0;
+    const struct mi_value *stack = mi_get(rep.record, "stack");
+    const struct mi_value *sargs = have_args ? mi_get(ra.record, "stack-args")
+                                             : NULL;
+    const struct mi_value *fa = sargs ? sargs->first : NULL;
+    char stubsrc[1024];
+    int hidden = 0;
+    con_stub_source_dir(stack, stubsrc, sizeof stubsrc);
+    for (const struct mi_value *fr = stack ? stack->first : NULL;
+         fr && k < max; fr = fr->next, fa = fa ? fa->next : NULL) {
+        const struct mi_value *args = fa ? mi_value_get(fa, "args") : NULL;
+        const struct mi_value *lv = mi_value_get(fr, "level");
+        if (con_stub_frame(c, stubsrc, fr) && fr->next &&
+            con_stub_frame(c, stubsrc, fr->next)) {
+            hidden++; /* summed up in the run's outermost */
+            continue;
+        }
+        char *ft = con_frame_text(fr, args);
+        char more[64] = "";
+        if (hidden)
+            snprintf(more, sizeof more, " [and %d inner frame%s of the "
+                     "replay stub]", hidden, hidden > 1 ? "s" : "");
+        hidden = 0;
+        if (ft)
+            asprintf(&texts[k++], "#%-2s %s%s", lv && lv->str ? lv->str : "?",
+                     ft, more);
+        free(ft);
+    }
+    if (have_args)
+        mi_reply_release(&ra);
+    mi_reply_release(&rep);
+    return k;
+}
+
 static int cmd_backtrace(struct con *c, struct con_args *a)
 {
     const struct rankset *set = &a->set;
@@ -82,44 +137,27 @@ static int cmd_backtrace(struct con *c, struct con_args *a)
         return -1;
     }
     struct frame_node *root = node_new("", c->nranks);
+    enum { MAX_FRAMES = 4096 };
+    char **texts = calloc(MAX_FRAMES, sizeof *texts);
     int rc = 0;
-    if (!root)
+    if (!root || !texts) {
+        free(texts);
+        if (root)
+            node_free(root);
         return -1;
+    }
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
-        struct mi_reply rep;
-        if (mi_gdb_exec_sync(c->ranks[r].gdb, "-stack-list-frames", &rep,
-                             c->timeout_ms) != 0) {
-            printf("[%d] error: %s\n", r, rep.message ? rep.message : "no "
-                   "answer");
-            mi_reply_release(&rep);
+        int k = rank_frames(c, r, texts, MAX_FRAMES);
+        if (k < 0) {
             rc = -1;
             continue;
-        }
-        const struct mi_value *stack = mi_get(rep.record, "stack");
-        int nf = stack ? (int)stack->count : 0, k = 0;
-        char **texts = calloc((size_t)nf + 1, sizeof *texts);
-        char stubsrc[1024];
-        con_stub_source_dir(stack, stubsrc, sizeof stubsrc);
-        for (const struct mi_value *fr = stack ? stack->first : NULL;
-             fr && texts; fr = fr->next) {
-            /* The replay stub's frames are not the program's. */
-            if (con_stub_frame(c, stubsrc, fr))
-                continue;
-            const struct mi_value *fn = mi_value_get(fr, "func");
-            const struct mi_value *fi = mi_value_get(fr, "file");
-            const struct mi_value *li = mi_value_get(fr, "line");
-            if (fi && fi->str && li && li->str)
-                asprintf(&texts[k++], "%s () at %s:%s",
-                         fn && fn->str ? fn->str : "??", fi->str, li->str);
-            else
-                asprintf(&texts[k++], "%s ()", fn && fn->str ? fn->str : "??");
         }
         /* Outermost first; with a limit, only the innermost LIMIT. */
         struct frame_node *at = root;
         int from = k - 1, to = limit > 0 && limit < k ? k - (int)limit : 0;
-        for (int i = from; texts && i >= to; i--) {
+        for (int i = from; i >= to; i--) {
             struct frame_node *next = NULL;
             for (int j = 0; j < at->nkids && !next; j++)
                 if (strcmp(at->kids[j]->text, texts[i]) == 0)
@@ -138,11 +176,12 @@ static int cmd_backtrace(struct con *c, struct con_args *a)
             rs_add(&next->set, r);
             at = next;
         }
-        for (int i = 0; i < k; i++)
+        for (int i = 0; i < k; i++) {
             free(texts[i]);
-        free(texts);
-        mi_reply_release(&rep);
+            texts[i] = NULL;
+        }
     }
+    free(texts);
     node_print(root, 0);
     fflush(stdout);
     node_free(root);
@@ -249,7 +288,8 @@ const struct con_cmd con_cmds_data[] = {
     {"assert", NULL, "assert EXPRESSION",
      "fail unless EXPRESSION is true on every rank",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_assert},
-    {"backtrace", "bt", "backtrace [N]", "the stack, merged across ranks",
+    {"backtrace", "bt", "backtrace [N]",
+     "the stack merged across ranks (#N: for frame N, up N)",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_backtrace},
     {"display", NULL, "display EXPRESSION", "GDB's display",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_display},

@@ -74,8 +74,26 @@ static int cmd_step(struct con *c, struct con_args *a)
     return exec_op(c, a, "-exec-step");
 }
 
+/* finish: the frame it leaves, for its report ("Run till exit from #0
+ * square (reqs=6) at habits.c:24", the first line of GDB's `frame`). */
 static int cmd_finish(struct con *c, struct con_args *a)
 {
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, "frame");
+    for (int r = 0; mi_cmd_str(&mc) && r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        struct mi_reply rep;
+        if (!rs_has(&a->set, r))
+            continue;
+        k->stop.run_till[0] = '\0';
+        if (mi_gdb_exec_sync(k->gdb, mi_cmd_str(&mc), &rep, c->timeout_ms) == 0
+            && rep.console)
+            snprintf(k->stop.run_till, sizeof k->stop.run_till, "%.*s",
+                     (int)strcspn(rep.console, "\n"), rep.console);
+        mi_reply_release(&rep);
+    }
+    mi_cmd_release(&mc);
     return exec_op(c, a, "-exec-finish");
 }
 

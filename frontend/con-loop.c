@@ -162,6 +162,7 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     else
         snprintf(k->reason, sizeof k->reason, "%s", reason);
     set_where(k, rec);
+    con_stop_keep(k, rec);
     const char *func = mi_get_str(rec, "frame.func");
     k->state = func && strcmp(func, DRDB_SYM_DIVERGENCE_HOOK) == 0
                    ? CON_DIVERGED
@@ -281,12 +282,18 @@ int con_idle(struct con *c, int fd, int timeout_ms)
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(&s, r))
             continue;
+        char *report = con_stop_report(c, k);
         con_out_begin(c);
-        printf("[%d] %s: %s%s%s\n", r, con_state_name(k->state),
-               k->state == CON_EXITED ? "" : k->where,
-               k->state == CON_EXITED || !k->reason[0] ? "" : ", ",
-               k->reason);
+        if (report) /* GDB's words, as con_print_where */
+            printf("[%d]%s%s\n", r, strchr(report, '\n') ? "\n" : " ",
+                   report);
+        else
+            printf("[%d] %s: %s%s%s\n", r, con_state_name(k->state),
+                   k->state == CON_EXITED ? "" : k->where,
+                   k->state == CON_EXITED || !k->reason[0] ? "" : ", ",
+                   k->reason);
         con_out_end(c);
+        free(report);
     }
     rs_release(&s);
     return ready;

@@ -263,9 +263,13 @@ void con_print_where(struct con *c, const struct rankset *set)
             continue;
         struct con_rank *k = &c->ranks[r];
         ans[i].rank = r;
+        /* GDB's words after a step, a finish, a watchpoint */
+        char *report = con_stop_report(c, k);
         if (k->state == CON_DIVERGED)
             asprintf(&ans[i].text, "diverged at %s: %s", k->where,
                      k->reason);
+        else if (report)
+            ans[i].text = report;
         else if (k->state == CON_STOPPED)
             asprintf(&ans[i].text, "%s%s%s", k->where,
                      k->reason[0] ? ", " : "", k->reason);

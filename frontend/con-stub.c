@@ -54,16 +54,28 @@ void con_stub_no_stop(struct con *c, int r)
 
 /*
  * Frames of the replay stub (and of MPICH's Fortran bindings) are not the
- * program's: a frame is the stub's when its source file lies in the
+ * program's: a frame is the stub's when its code is the stub library's
+ * (GDB's "from": the stub is built without debug information for its
+ * internals, replayer/meson.build), when its source file lies in the
  * directory of drdb_stop_hook's (replayer/) or in the stub's build
- * directory (the generated rpl_stubs.c), or, without debug information,
- * when its function is an MPI entry point.
+ * directory (the generated rpl_stubs.c, with -Dstub_debug=true), or,
+ * without debug information, when its function is an MPI entry point.
  */
 int con_stub_frame(const struct con *c, const char *stubsrc,
                    const struct mi_value *fr)
 {
     const struct mi_value *full = mi_value_get(fr, "fullname");
     const struct mi_value *fn = mi_value_get(fr, "func");
+    const struct mi_value *from = mi_value_get(fr, "from");
+    if (from && from->str) {
+        const char *base = strrchr(from->str, '/');
+        base = base ? base + 1 : from->str;
+        if (strcmp(base, DRDB_STUB_LIB) == 0 ||
+            strcmp(base, "libdrdb-replay.so") == 0 ||
+            (strlen(c->stub) == (size_t)(base - 1 - from->str) &&
+             strncmp(from->str, c->stub, strlen(c->stub)) == 0))
+            return 1;
+    }
     if (full && full->str) {
         const char *slash = strrchr(full->str, '/');
         size_t dl = slash ? (size_t)(slash - full->str) : 0;

@@ -14,6 +14,8 @@
  *
  *   con.c          the session: the run, its ranks, named sets, the event
  *                  index, the session's tables (breakpoints, sets)
+ *   con-stop.c     stops and frames in GDB's words (the report of a
+ *                  step, a finish, a watchpoint)
  *   con-loop.c     the poll loop: every GDB and the ranks' program output,
  *                  waiting for ranks, Ctrl-C, lost ranks
  *   con-rank.c     starting a rank's replay under GDB (the launcher's
@@ -74,6 +76,23 @@ struct con_ckpt_rank {
     char shadow_dir[4200];
 };
 
+/* A rank's last stop, as GDB's *stopped record told it (con-stop.c). */
+struct con_stop {
+    char reason[48];     /* MI's: end-stepping-range, function-finished... */
+    char func[128];      /* its function */
+    int new_func;        /* not the function of the stop before */
+    char frame[512];     /* GDB's frame line: "sq (n=6) at sq.c:24" */
+    char source[512];    /* its source line: "24\t  return n * n;", or "" */
+    int gdbno;           /* the GDB watchpoint hit, its expression, values */
+    char exp[256];
+    char old_val[512], new_val[512];
+    char value[1024];    /* finish: "$1 = 36"; "" for a void function */
+    char run_till[512];  /* finish, before it runs: GDB's frame line of
+                          * the frame it leaves (cmd-exec.c), and, once
+                          * it stopped, for its report: */
+    char till[512];
+};
+
 struct con_rank {
     int rank;
     enum con_state state;
@@ -88,6 +107,7 @@ struct con_rank {
     char outbuf[1024];    /* program output: the unfinished line */
     size_t outlen;
     struct con_ckpt_rank *ck; /* checkpoints and shadow (con-ckpt.c) */
+    struct con_stop stop;  /* its last stop (con-stop.c) */
 };
 
 /* A named set (`defset`). */
@@ -194,6 +214,25 @@ int con_parse_set(struct con *c, const char *text, size_t len,
 int con_define_set(struct con *c, const char *name, const struct rankset *set);
 /* A rank's process is gone: so are its checkpoints in memory. */
 void con_ckpt_forget(struct con_rank *k);
+
+/* ---- stops and frames in GDB's words (con-stop.c) ------------------------ */
+
+/* FRAME (of a *stopped record, -stack-list-frames or -stack-info-frame) as
+ * GDB's frame line: "square (reqs=6) at habits.c:24", "MPI_Send () from
+ * /x/libmpich.so.12". ARGS: its arguments ({name, value} tuples), NULL:
+ * the frame's own. malloc'd (NULL: out of memory). */
+char *con_frame_text(const struct mi_value *frame,
+                     const struct mi_value *args);
+/* Rank K stopped (REC, GDB's *stopped record): keeps what its report
+ * needs in k->stop. */
+void con_stop_keep(struct con_rank *k, const struct mi_record *rec);
+/* K's last stop in GDB's words (malloc'd): after next, step, until or
+ * advance its source line (the frame line first when the function
+ * changed), after finish the frame, line and "Value returned is $1 = 36",
+ * at a watchpoint "watchpoint N: EXP" with the old and new values. NULL
+ * for the stops the console's one-line where tells (a breakpoint, a
+ * signal, an event, exits). */
+char *con_stop_report(const struct con *c, const struct con_rank *k);
 
 /* ---- the poll loop (con-loop.c) ------------------------------------------ */
 
@@ -332,7 +371,8 @@ int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
 /* The GDB CLI command CLI on every rank of SET, its output merged. */
 int con_passthrough(struct con *c, const struct rankset *set,
                     const char *cli);
-/* Each rank of SET's state, merged. */
+/* Each rank of SET's state, merged: its last stop in GDB's words when it
+ * has a report (con_stop_report), else where it stands and why. */
 void con_print_where(struct con *c, const struct rankset *set);
 
 /* ---- command arguments (con-args.c) -------------------------------------- */

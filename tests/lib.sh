@@ -5,6 +5,25 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
 
+# has NAME FILE LINE...: one check, that FILE holds each LINE exactly (as a
+# whole line); hasre NAME FILE REGEX...: that a line of FILE matches each
+# basic REGEX. A failure names the first one missing and shows the end of
+# FILE as TAP comments.
+has() { _has -qxF "$@"; }
+hasre() { _has -q "$@"; }
+_has() {
+    _opt=$1 _name=$2 _file=$3
+    shift 3
+    for _want in "$@"; do
+        if ! grep "$_opt" -- "$_want" "$_file"; then
+            fail "$_name: no line $([ "$_opt" = -q ] && echo 'matching ')'$_want'"
+            sed 's/^/#   /' "$_file" | tail -30
+            return
+        fi
+    done
+    ok "$_name"
+}
+
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
 # SIGKILLs rank 1 once it says it sleeps (after AT iterations), as a rank

@@ -1,0 +1,117 @@
+#!/bin/sh
+# GDB habits that carry over to the console, on tests/progs/habits (2
+# ranks): stops reported in GDB's words (a step's source line, finish's
+# "Run till exit" and returned value, a watchpoint's old and new values),
+# backtrace with GDB's frame numbers and arguments (frame N, up N), step
+# over an MPI call as over any library call, the replay stub's statics
+# never answering for the program's names, and break at a place no rank
+# knows refused in GDB's words. Expected answers come from the program's
+# source and what it computes (square(6) = 36, square(7) = 49).
+# usage: test-console-gdb.sh DRDB MPIEXEC HABITS HABITS_SOURCE
+set -u
+. "$(dirname "$0")/../lib.sh"
+drdb=$1 mpiexec=$2 habits=$3 src=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 status=0
+# batch NAME SCRIPT-LINES...: runs them (-k) on ranks 0-1; output in
+# $tmp/NAME, stderr in $tmp/NAME.err, exit status in $tmp/NAME.rc.
+batch() {
+    name=$1
+    shift
+    printf '%s\n' "$@" > "$tmp/$name.drdb"
+    timeout 120 "$drdb" batch -k --ranks 0-1 --timeout 60 "$tmp/run" \
+        "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
+    echo $? > "$tmp/$name.rc"
+}
+# line MARK: the number of the source line holding "mark:MARK".
+line() { grep -n "/\* mark:$1 \*/" "$src" | cut -d: -f1; }
+# src_line MARK: that line as GDB shows it ("33<TAB>    int sq = ...").
+src_line() { l=$(line "$1"); printf '%s\t%s' "$l" "$(sed -n "${l}p" "$src")"; }
+
+"$drdb" record -o "$tmp/run" -- "$mpiexec" -n 2 \
+    -outfile-pattern "$tmp/run.%r" "$habits" > /dev/null 2>&1 ||
+    fail "recording habits"
+[ "$(cat "$tmp/run.0")" = "rank 0: sum 85 types 7" ] ||
+    fail "habits under mpiexec: $(cat "$tmp/run.0")"
+
+# ---- stops in GDB's words
+batch stops "break square" continue next finish "watch counter" continue \
+    continue delete finish
+has "next: the source line, not end-stepping-range" "$tmp/stops" \
+    "[0,1] $(src_line return)"
+hasre "finish: where it runs till, per rank" "$tmp/stops" \
+    "^Run till exit from #0  square (reqs=6) at .*habits\.c:$(line return)\$" \
+    "^Run till exit from #0  square (reqs=7) at .*habits\.c:$(line return)\$"
+has "finish: the caller's line and the value returned" "$tmp/stops" \
+    "$(src_line square)" 'Value returned is $1 = 36' 'Value returned is $1 = 49'
+has "a watchpoint: its number, old and new values, then the line" \
+    "$tmp/stops" "watchpoint 2: counter" "Old value = 1" "New value = 2" \
+    "Old value = 2" "New value = 3" "$(src_line mpi)"
+hasre "a refused finish: GDB's error, not the last stop's report" \
+    "$tmp/stops" '^\[0,1\] main () at .*, "finish" not meaningful in the outermost frame\.$'
+if grep -q 'end-stepping-range\|function-finished\|watchpoint-trigger' \
+    "$tmp/stops"; then
+    fail "MI reasons shown: $(grep -m1 'range\|finished\|trigger' "$tmp/stops")"
+else
+    ok "no MI reason in the stop reports"
+fi
+
+# ---- step over an MPI call, as over a function without line information
+batch step "break habits.c:$(line mpi)" continue step "print sum" \
+    "tbreak MPI_Finalize" continue backtrace finish
+has "step at an MPI call: the next line of the program" "$tmp/step" \
+    "[0,1] $(src_line after)" "[0,1] sum = 85"
+hasre "a breakpoint in the stub on purpose: its frame shown, finish returns" \
+    "$tmp/step" \
+    "^\[0,1\]   \`- #0  [P]*MPI_Finalize () from .*libmpich\.so\.12\$" \
+    "^Run till exit from #0 .*MPI_Finalize () from .*libmpich\.so\.12\$"
+hasre "finish from the stub: back in main" "$tmp/step" \
+    "^main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:[0-9]*\$"
+
+# ---- backtrace: GDB's frame numbers and arguments; frame N, up N
+batch bt "break square" continue backtrace "frame 1" "up 1" "print sq" \
+    "goto 2" backtrace
+hasre "backtrace: #N and the arguments, merged" "$tmp/bt" \
+    "^\[0,1\] #1  main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:$(line square)\$" \
+    "^\[0\]   \`- #0  square (reqs=6) at .*habits\.c:[0-9]*\$" \
+    "^\[1\]   \`- #0  square (reqs=7) at .*habits\.c:[0-9]*\$"
+[ "$(grep -c "^#1  0x[0-9a-f]* in main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:$(line square)\$" "$tmp/bt")" = 2 ] &&
+    ok "frame 1 and up 1: the frame the backtrace numbered 1" ||
+    fail "frame 1 / up 1: $(grep -c '^#1 ' "$tmp/bt") answers"
+# At an event the rank is inside the stub: its frames are summed up under
+# the MPI function the program called, not left out.
+hasre "at an event: the MPI call the rank is in, with the stub's frames" \
+    "$tmp/bt" \
+    "^\[0,1\]   \`- #[0-9]*  [P]*MPI_Allreduce () from .*libmpich\.so\.12 \[and [0-9]* inner frames* of the replay stub\]\$"
+
+# ---- the replay stub's statics never answer for the program's names
+batch names "print results" "ptype reqs" "print types" "print comms[1]" \
+    "break square" continue next "print results" "print reqs" "print types"
+has "at main: names the program does not have are not the stub's" \
+    "$tmp/names" '[0,1] error: No symbol "results" in current context.' \
+    '[0,1] error: No symbol "reqs" in current context.'
+has "at main: the program's globals named like the stub's statics" \
+    "$tmp/names" "[0,1] types = 7" "[0,1] comms[1] = 2.5"
+has "in a frame of the program: its locals and globals" "$tmp/names" \
+    "[0] results = 36" "[1] results = 49" "[0] reqs = 6" "[1] reqs = 7"
+[ "$(grep -c '^\[0,1\] types = 7$' "$tmp/names")" = 2 ] &&
+    ok "a global from another frame" || fail "types from square()"
+
+# ---- break at a place no rank knows: GDB's error, nothing left behind
+batch brk "break nosuch" "break nosuchfile.c:3" \
+    "break $(line mpi) if nosuchvar > 1" "watch nosuchvar" "info breakpoints" \
+    "break square" "delete 1" "info breakpoints"
+has "GDB's words for an unknown function, file, symbol" "$tmp/brk" \
+    '[0,1] error: Function "nosuch" not defined.' \
+    '[0,1] error: No source file named nosuchfile.c.' \
+    '[0,1] error: No symbol "nosuchvar" in current context.'
+[ "$(grep -c '^no breakpoints$' "$tmp/brk")" = 2 ] &&
+    grep -qxF "breakpoint 1: square" "$tmp/brk" &&
+    ok "refused breakpoints are not listed; the next is number 1" ||
+    fail "info breakpoints after refused ones: $(grep -A3 'info breakpoints' "$tmp/brk" | head -8)"
+[ "$(cat "$tmp/brk.rc")" = 1 ] && ok "a refused break fails the batch" ||
+    fail "batch exit $(cat "$tmp/brk.rc") after refused breaks"
+
+echo "1..$n"
+exit $status
