@@ -109,6 +109,7 @@ void con_cmds_markdown(FILE *out)
 
 int con_execute(struct con *c, const char *line)
 {
+    c->interrupted = 0;
     while (isspace((unsigned char)*line))
         line++;
     if (!*line || *line == '#')
@@ -149,7 +150,8 @@ int con_execute(struct con *c, const char *line)
                 (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
                  ((cmd->flags & CON_NEEDS_STOPPED) &&
                   c->ranks[r].state != CON_STOPPED &&
-                  c->ranks[r].state != CON_DIVERGED))) {
+                  c->ranks[r].state != CON_DIVERGED &&
+                  c->ranks[r].state != CON_LOG_END))) {
                 rs_add(&off, r);
                 rs_del(&set, r);
             }

@@ -19,9 +19,9 @@
 
 const char *con_state_name(enum con_state s)
 {
-    static const char *const names[] = {"-",       "starting", "stopped",
-                                        "running", "exited",   "diverged",
-                                        "lost"};
+    static const char *const names[] = {
+        "not replayed", "starting", "stopped", "running",
+        "exited",       "diverged", "lost",    "end of log"};
     return names[s];
 }
 
