@@ -35,8 +35,7 @@ static int cmd_status(struct con *c, struct con_args *a)
                                  !k->killed && rs_count(&set) > 16))
             continue;
         con_stub_failure(c, k);
-        int at = k->state == CON_STOPPED || k->state == CON_DIVERGED ||
-                 k->state == CON_LOG_END;
+        int at = con_rank_halted(k);
         char ev[64];
         const char *fn = "";
         snprintf(ev, sizeof ev, "-/%llu", (unsigned long long)c->nevents[r]);

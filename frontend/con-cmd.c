@@ -149,9 +149,7 @@ int con_execute(struct con *c, const char *line)
             if (rs_has(&set, r) &&
                 (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
                  ((cmd->flags & CON_NEEDS_STOPPED) &&
-                  c->ranks[r].state != CON_STOPPED &&
-                  c->ranks[r].state != CON_DIVERGED &&
-                  c->ranks[r].state != CON_LOG_END))) {
+                  !con_rank_halted(&c->ranks[r])))) {
                 rs_add(&off, r);
                 rs_del(&set, r);
             }

@@ -302,11 +302,10 @@ static char *display_one(struct con *c, const struct con_display *d, int r,
                  d->expr, (int)len, rep.console ? rep.console : "");
     } else {
         *failed = 1;
-        asprintf(&t, "error: %s", st > 0 && rep.message ? rep.message
-                                                        : mi_strerror(st));
+        asprintf(&t, "error: %s", rep.message ? rep.message
+                                              : mi_strerror(st));
     }
-    if (st != -1)
-        mi_reply_release(&rep);
+    mi_reply_release(&rep);
     return t;
 }
 

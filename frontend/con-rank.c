@@ -203,23 +203,26 @@ static char *bkpt_text(const struct mi_reply *r)
     return t;
 }
 
-/* MI_CMD's reply on rank R into *REP: 0, or -1 with the error in *TEXT. */
+/* MC's reply on rank R into *REP (to release): 0; or -1, released, with
+ * "error: MESSAGE" in *TEXT when TEXT. */
 static int exec_sync(struct con *c, int r, struct mi_cmd *mc,
                      struct mi_reply *rep, char **text)
 {
     struct con_rank *k = &c->ranks[r];
-    int st = !mi_cmd_str(mc) || !k->gdb ? -1
-             : mi_gdb_exec_sync(k->gdb, mi_cmd_str(mc), rep,
-                                c->timeout_ms > 0 ? c->timeout_ms : 30000);
+    if (!mi_cmd_str(mc) || !k->gdb) {
+        if (text)
+            *text = strdup(k->gdb ? "error: out of memory"
+                                  : "error: its GDB is gone");
+        return -1;
+    }
+    int st = mi_gdb_exec_sync(k->gdb, mi_cmd_str(mc), rep,
+                              c->timeout_ms > 0 ? c->timeout_ms : 30000);
     if (st == 0)
         return 0;
     if (text)
-        asprintf(text, "error: %s", st > 0 || st < -1 ? (rep->message
-                                                          ? rep->message
-                                                          : mi_strerror(st))
-                                                      : "its GDB is gone");
-    if (st != -1 && mi_cmd_str(mc) && k->gdb)
-        mi_reply_release(rep);
+        asprintf(text, "error: %s",
+                 rep->message ? rep->message : mi_strerror(st));
+    mi_reply_release(rep);
     return -1;
 }
 

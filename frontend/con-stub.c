@@ -41,7 +41,7 @@ long long con_current_event(struct con *c, int r)
 {
     int ok;
     struct con_rank *k = &c->ranks[r];
-    if (!k->gdb || (k->state != CON_STOPPED && k->state != CON_DIVERGED))
+    if (!k->gdb || !con_rank_halted(k))
         return -1;
     long long v = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
     return ok ? v : -1;

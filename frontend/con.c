@@ -25,6 +25,12 @@ const char *con_state_name(enum con_state s)
     return names[s];
 }
 
+int con_rank_halted(const struct con_rank *k)
+{
+    return k->state == CON_STOPPED || k->state == CON_DIVERGED ||
+           k->state == CON_LOG_END;
+}
+
 int con_open(struct con *c, const char *dir, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);

@@ -57,6 +57,10 @@ enum con_state {
                    * stopped there: killed, or the run aborted) */
 };
 const char *con_state_name(enum con_state s);
+struct con_rank;
+/* Is the rank's process stopped where GDB can look at it (stopped,
+ * diverged, at the end of its log)? */
+int con_rank_halted(const struct con_rank *k);
 
 /* What the console remembers of a checkpoint it took (con-ckpt.c): whether
  * the rank was stopped before an event (in the stub's stop hook) then. */
