@@ -21,6 +21,7 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
         if (!rs_has(set, r))
             continue;
         struct con_rank *k = &c->ranks[r];
+        k->refused = 0;
         /* Running from now: GDB's ^running may come before its *running,
          * and the rank must not look stopped in between. */
         k->state = CON_RUNNING;
@@ -44,7 +45,8 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
     con_print_where(c, set);
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && (c->ranks[r].state == CON_DIVERGED ||
-                               c->ranks[r].state == CON_LOST))
+                               c->ranks[r].state == CON_LOST ||
+                               c->ranks[r].refused))
             rc = -1;
     return rc;
 }

@@ -440,6 +440,7 @@ void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
         /* It did not run: it stands where it stood. GDB's error is the
          * command's, never the rank's where. */
         k->state = CON_STOPPED;
+        k->refused = 1;
         fprintf(stderr, "drdb: rank %d: %s\n", k->rank,
                 r->message ? r->message : mi_strerror(r->status));
     }

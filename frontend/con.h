@@ -95,6 +95,7 @@ struct con_rank {
     int changed;          /* stopped or exited since a command looked */
     int at_event;         /* stopped in drdb_stop_hook (goto) */
     int at_bpt;           /* stopped by a user breakpoint or watchpoint */
+    int refused;          /* its GDB refused the last execution command */
     int user_level;       /* then: the program's frame (selected) */
     int hung;             /* lost to a timeout: its GDB is to be ended */
     char outbuf[1024];    /* program output: the unfinished line */

@@ -130,6 +130,16 @@ grep -Eq '^0 +end of log ' "$tmp/seg0" && [ "$(rc seg0)" != 0 ] &&
     ok "status: end of log; it fails the batch" ||
     { fail "end of log in status (exit $(rc seg0))"; sed 's/^/#   /' "$tmp/seg0" | tail; }
 
+# ---- a command GDB refuses: its error is the command's, not the rank's
+batch fin jac 0 -k -- finish status
+has_after fin "status" "status after a refused finish: where the rank stands" \
+    "^0 +stopped +0/23 +$(at 20)"
+after fin status | grep -q 'not meaningful' &&
+    fail "GDB's error became the rank's where" || ok "GDB's error is not the rank's where"
+[ "$(rc fin)" != 0 ] && grep -q 'not meaningful in the outermost frame' "$tmp/fin.err" &&
+    ok "a refused finish fails, with GDB's error" ||
+    fail "refused finish: exit $(rc fin)"
+
 # ---- status: killed and not replayed ranks; a lost rank comes back
 batch st jac 0-2 -k -- "@2 kill" status '@1 gdb shell kill -9 $PPID' \
     "print 1" "replay @1" "@1 print 6 * 7" "@2 restart" status "@3 status"
