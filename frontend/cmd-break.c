@@ -1,8 +1,9 @@
 /*
- * Breakpoint commands: break, tbreak, watch, condition, enable, disable,
- * delete, and `info breakpoints`. One drdb number per breakpoint (the
- * session's table, struct con_bpt), mapped to each rank's own GDB
- * breakpoint.
+ * Action point commands: break, tbreak, watch, condition, enable,
+ * disable, delete, `info breakpoints`; display, undisplay, `info
+ * display`. One drdb number per breakpoint (the session's table, struct
+ * con_bpt), mapped to each rank's own GDB breakpoint, given again to each
+ * new GDB of a rank by con_bpt_apply (con-rank.c).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -13,74 +14,15 @@
 #include "con.h"
 #include "util.h"
 
-static char *fmt_bkpt(const struct mi_reply *r, const char *arg)
+/* Is SET every replayed rank (then ranks started later get what is set on
+ * it: the group's action points)? */
+static int set_is_all(struct con *c, const struct rankset *set)
 {
-    (void)arg;
-    const char *where = mi_get_str(r->record, "bkpt.func");
-    const char *file = mi_get_str(r->record, "bkpt.file");
-    const char *line = mi_get_str(r->record, "bkpt.line");
-    const char *pending = mi_get_str(r->record, "bkpt.pending");
-    char *t = NULL;
-    if (pending)
-        asprintf(&t, "pending: %s", pending);
-    else if (file && line)
-        asprintf(&t, "at %s () %s:%s", where ? where : "??", file, line);
-    else if (mi_get_str(r->record, "bkpt.at")) /* no line information */
-        asprintf(&t, "at %s", mi_get_str(r->record, "bkpt.at"));
-    else
-        asprintf(&t, "set");
-    return t;
-}
-
-/*
- * Inserts breakpoint B (the MI command MI, without -f: a location GDB does
- * not know is its error, not a pending breakpoint) on each stopped rank of
- * SET; each rank's GDB number from its reply. The answers, merged, are
- * printed after B's header line when some rank took it, else alone. The
- * number of ranks that took it (0: GDB made no breakpoint anywhere).
- */
-static int bpt_insert(struct con *c, const struct rankset *set,
-                      const char *mi, struct con_bpt *b, const char *text,
-                      int *failed)
-{
-    int n = rs_count(set), i = 0, took = 0;
-    struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
-    if (!ans)
-        return 0;
-    for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(set, r))
-            continue;
-        struct con_rank *k = &c->ranks[r];
-        struct mi_reply rep;
-        long long no = 0;
-        ans[i].rank = r;
-        if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING) {
-            asprintf(&ans[i].text, "error: %s", k->gdb ? con_state_name(k->state)
-                                                       : "not replayed");
-        } else {
-            if (mi_gdb_exec_sync(k->gdb, mi, &rep, c->timeout_ms) != 0)
-                asprintf(&ans[i].text, "error: %s",
-                         rep.message ? rep.message : mi_strerror(rep.status));
-            else if (mi_get_int(rep.record, b->watch ? "wpt.number"
-                                                     : "bkpt.number",
-                                &no) == 0) {
-                b->gdbno[r] = (int)no;
-                ans[i].text = b->watch ? NULL : fmt_bkpt(&rep, NULL);
-                took++;
-            }
-            mi_reply_release(&rep);
-        }
-        *failed |= !b->gdbno[r];
-        i++;
-    }
-    if (took)
-        printf("%s %d: %s\n", b->watch ? "watchpoint" : "breakpoint", b->id,
-               text);
-    con_print_merged(c, ans, n);
-    for (int j = 0; j < n; j++)
-        free(ans[j].text);
-    free(ans);
-    return took;
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST &&
+            !rs_has(set, r))
+            return 0;
+    return 1;
 }
 
 static int break_common(struct con *c, struct con_args *a, int temp,
@@ -100,56 +42,55 @@ static int break_common(struct con *c, struct con_args *a, int temp,
     snprintf(loc, sizeof loc, "%.*s", (int)ll, text);
     if (ifp)
         snprintf(cond, sizeof cond, "%s", ifp + 4);
-    struct mi_cmd mc;
-    mi_cmd_init(&mc);
     if (watch) {
-        mi_cmd_op(&mc, "-break-watch");
         snprintf(loc, sizeof loc, "%s", text);
         cond[0] = '\0';
-    } else {
-        mi_cmd_op(&mc, "-break-insert");
-        if (temp)
-            mi_cmd_arg(&mc, "-t");
-        if (cond[0]) {
-            mi_cmd_arg(&mc, "-c");
-            mi_cmd_arg(&mc, cond);
-        }
     }
-    mi_cmd_arg(&mc, loc);
-    char *mi = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
-    mi_cmd_release(&mc);
-    if (!mi || util_grow(&c->bpts, &c->cap_bpts, (size_t)c->nbpts + 1,
-                        sizeof *c->bpts) < 0) {
-        free(mi);
+    if (util_grow(&c->bpts, &c->cap_bpts, (size_t)c->nbpts + 1,
+                  sizeof *c->bpts) < 0)
         return -1;
-    }
     struct con_bpt *b = &c->bpts[c->nbpts];
     memset(b, 0, sizeof *b);
     b->id = c->next_bpt;
     b->temp = temp;
     b->watch = watch;
     b->enabled = 1;
+    b->all = set_is_all(c, set);
     snprintf(b->loc, sizeof b->loc, "%s", loc);
     snprintf(b->cond, sizeof b->cond, "%s", cond);
     b->gdbno = calloc((size_t)c->nranks, sizeof *b->gdbno);
-    if (!b->gdbno || rs_init(&b->set, c->nranks) < 0) {
+    struct con_answer *ans = calloc((size_t)rs_count(set) + 1, sizeof *ans);
+    if (!b->gdbno || !ans || rs_init(&b->set, c->nranks) < 0) {
         free(b->gdbno);
-        free(mi);
+        free(ans);
         return -1;
     }
     rs_copy(&b->set, set);
-    int failed = 0;
-    if (!bpt_insert(c, set, mi, b, text, &failed)) {
-        /* No rank took it: no breakpoint (GDB's error said why). */
+    int n = 0, rc = 0, took = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        ans[n].rank = r;
+        rc |= con_bpt_insert(c, b, r, &ans[n++].text);
+        took += b->gdbno[r] != 0;
+    }
+    /* No rank took it (GDB's error says why: an unknown place, a bad
+     * condition): no breakpoint, no number used. */
+    if (took)
+        printf("%s %d: %s\n", watch ? "watchpoint" : "breakpoint", b->id,
+               text);
+    con_print_merged(c, ans, n);
+    for (int i = 0; i < n; i++)
+        free(ans[i].text);
+    free(ans);
+    if (!took) {
         rs_release(&b->set);
         free(b->gdbno);
-        free(mi);
         return -1;
     }
-    free(mi);
     c->nbpts++;
     c->next_bpt++;
-    return failed ? -1 : 0;
+    return rc;
 }
 
 static int cmd_break(struct con *c, struct con_args *a)
@@ -304,6 +245,97 @@ static int cmd_delete(struct con *c, struct con_args *a)
     return rc;
 }
 
+/* ---- displays ------------------------------------------------------------ */
+
+/* display [/FMT] EXPR: shown now and at every stop of the set's ranks;
+ * display alone: every display now. */
+static int cmd_display(struct con *c, struct con_args *a)
+{
+    const char *t = a->text, *sp;
+    char fmt[16] = "";
+    if (!*t)
+        return con_display_show(c, &a->set, 0);
+    if (*t == '/' && (sp = strchr(t, ' ')) && (size_t)(sp - t) < sizeof fmt) {
+        snprintf(fmt, sizeof fmt, "%.*s", (int)(sp - t), t);
+        for (t = sp; *t == ' '; t++)
+            ;
+    }
+    if (!*t || util_grow(&c->disps, &c->cap_disps, (size_t)c->ndisps + 1,
+                         sizeof *c->disps) < 0) {
+        fprintf(stderr, "drdb: display [/FMT] EXPRESSION\n");
+        return -1;
+    }
+    struct con_display *d = &c->disps[c->ndisps];
+    memset(d, 0, sizeof *d);
+    if (rs_init(&d->set, c->nranks) < 0)
+        return -1;
+    d->id = ++c->next_disp;
+    d->all = set_is_all(c, &a->set);
+    snprintf(d->fmt, sizeof d->fmt, "%s", fmt);
+    snprintf(d->expr, sizeof d->expr, "%s", t);
+    rs_copy(&d->set, &a->set);
+    c->ndisps++;
+    if (con_display_show(c, &a->set, d->id) == 0)
+        return 0;
+    /* As GDB: an expression that cannot be shown makes no display. */
+    rs_release(&c->disps[--c->ndisps].set);
+    c->next_disp--;
+    return -1;
+}
+
+/* undisplay [N...]: those displays, or all. */
+static int cmd_undisplay(struct con *c, struct con_args *a)
+{
+    const char *t = a->text;
+    int rc = 0;
+    if (!*t) {
+        for (int i = 0; i < c->ndisps; i++)
+            rs_release(&c->disps[i].set);
+        c->ndisps = 0;
+        return 0;
+    }
+    while (*t) {
+        char w[64];
+        size_t len = strcspn(t, " ");
+        long long id = 0;
+        int i;
+        snprintf(w, sizeof w, "%.*s", (int)len, t);
+        fe_parse_int(w, 1, INT_MAX, &id);
+        for (i = 0; i < c->ndisps && c->disps[i].id != id; i++)
+            ;
+        if (i == c->ndisps) {
+            fprintf(stderr, "drdb: no display '%s' ('info display' lists "
+                    "them)\n", w);
+            rc = -1;
+        } else {
+            rs_release(&c->disps[i].set);
+            memmove(&c->disps[i], &c->disps[i + 1],
+                    (size_t)(c->ndisps - i - 1) * sizeof *c->disps);
+            c->ndisps--;
+        }
+        for (t += len; *t == ' '; t++)
+            ;
+    }
+    return rc;
+}
+
+void con_display_info(struct con *c)
+{
+    char buf[256];
+    if (!c->ndisps) {
+        printf("no displays\n");
+        return;
+    }
+    printf("%-4s %-30s %s\n", "num", "expression", "ranks");
+    for (int i = 0; i < c->ndisps; i++) {
+        char what[600];
+        snprintf(what, sizeof what, "%s%s%s", c->disps[i].fmt,
+                 c->disps[i].fmt[0] ? " " : "", c->disps[i].expr);
+        printf("%-4d %-30s %s\n", c->disps[i].id, what,
+               rs_format(&c->disps[i].set, buf, sizeof buf));
+    }
+}
+
 const struct con_cmd con_cmds_break[] = {
     {"break", "b", "break LOCATION [if CONDITION]",
      "a breakpoint on every rank of the set", CON_NEEDS_RANKS, NULL,
@@ -315,10 +347,15 @@ const struct con_cmd con_cmds_break[] = {
      cmd_delete},
     {"disable", NULL, "disable [N]", "disable breakpoint N (all: no N)", 0,
      NULL, cmd_disable},
+    {"display", NULL, "display [/FMT] EXPRESSION",
+     "show EXPRESSION now and at every stop of the set's ranks",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_display},
     {"enable", NULL, "enable [N]", "enable breakpoint N (all: no N)", 0,
      NULL, cmd_enable},
     {"tbreak", NULL, "tbreak LOCATION [if CONDITION]",
      "a breakpoint that deletes itself", CON_NEEDS_RANKS, NULL, cmd_tbreak},
+    {"undisplay", NULL, "undisplay [N...]",
+     "delete displays N... (all: no N)", 0, NULL, cmd_undisplay},
     {"watch", NULL, "watch EXPRESSION", "stop when EXPRESSION changes",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_watch},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},

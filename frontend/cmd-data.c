@@ -1,7 +1,7 @@
 /*
  * Data commands: print, backtrace (stacks merged into a tree), info, the
  * GDB commands passed through with their answers merged (list, ptype,
- * whatis, x, frame, up, down, display, gdb), assert.
+ * whatis, x, frame, up, down, gdb), assert.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -207,6 +207,10 @@ static int cmd_info(struct con *c, struct con_args *a)
         con_bpt_info(c);
         return 0;
     }
+    if (n > 1 && strncmp("display", w, n) == 0) {
+        con_display_info(c);
+        return 0;
+    }
     if (n > 1 && strncmp("sets", w, n) == 0) {
         char buf[256];
         for (int i = 0; i < c->nsets; i++)
@@ -235,7 +239,6 @@ CLI(cmd_x, "x")
 CLI(cmd_frame, "frame")
 CLI(cmd_up, "up")
 CLI(cmd_down, "down")
-CLI(cmd_display, "display")
 
 static int cmd_gdb(struct con *c, struct con_args *a)
 {
@@ -268,6 +271,8 @@ static int cmd_assert(struct con *c, struct con_args *a0)
                                        c->timeout_ms)
                     : -1;
         const char *v = st == 0 ? mi_get_str(rep.record, "value") : NULL;
+        if (v && strtol(v, NULL, 0) != 0)
+            c->ranks[r].end_checked = con_rank_abnormal(&c->ranks[r]);
         if (!v || strtol(v, NULL, 0) == 0) {
             rs_add(&fails, r);
             printf("[%d] assert %s failed: %s\n", r, a,
@@ -287,12 +292,10 @@ static int cmd_assert(struct con *c, struct con_args *a0)
 const struct con_cmd con_cmds_data[] = {
     {"assert", NULL, "assert EXPRESSION",
      "fail unless EXPRESSION is true on every rank",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_assert},
+     CON_NEEDS_RANKS, NULL, cmd_assert},
     {"backtrace", "bt", "backtrace [N]",
      "the stack merged across ranks (#N: for frame N, up N)",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_backtrace},
-    {"display", NULL, "display EXPRESSION", "GDB's display",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_display},
     {"down", NULL, "down [N]", "select an inner frame",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_down},
     {"frame", "f", "frame [N]", "select or show a frame",

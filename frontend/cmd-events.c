@@ -38,10 +38,16 @@ static const char *event_name(struct con *c, int r, uint64_t n)
 static int goto_events(struct con *c, const struct rankset *set,
                        const uint64_t *target)
 {
-    struct rankset back, fwd;
+    struct rankset back, fwd, rerun;
     int rc = 0;
+    /* Where each rank stood (LLONG_MAX: past its end): a re-run passes
+     * the user's breakpoints behind it without stopping. */
+    long long *from = calloc((size_t)c->nranks, sizeof *from);
+    if (!from)
+        return -1;
     rs_init(&back, c->nranks);
     rs_init(&fwd, c->nranks);
+    rs_init(&rerun, c->nranks);
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
@@ -60,6 +66,7 @@ static int goto_events(struct con *c, const struct rankset *set,
                             : con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
         if (c->ranks[r].state == CON_EXITED || !ok)
             ok = 0;
+        from[r] = ok ? cur : LLONG_MAX;
         if (!ok || (uint64_t)cur > target[r] ||
             ((uint64_t)cur == target[r] && !c->ranks[r].at_event &&
              c->ranks[r].state != CON_STOPPED))
@@ -80,6 +87,7 @@ static int goto_events(struct con *c, const struct rankset *set,
                             : -1;
         int rolled = con_ckpt_nearest(c, r, target[r], cur);
         if (rolled == 1) {
+            rs_add(&rerun, r);
             rs_del(&back, r);
             rs_add(&fwd, r);
             long long now = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
@@ -94,8 +102,12 @@ static int goto_events(struct con *c, const struct rankset *set,
         con_drop(c, &back);
         if (con_replay(c, &back) < 0)
             rc = -1;
+        for (int r = 0; r < c->nranks; r++)
+            if (rs_has(&back, r))
+                rs_add(&rerun, r);
     }
-    for (int round = 0; rs_count(&fwd) && round < 1000; round++) {
+    for (int round = 0; rs_count(&fwd) && round < 1000 && !c->interrupted;
+         round++) {
         for (int r = 0; r < c->nranks; r++) {
             if (!rs_has(&fwd, r))
                 continue;
@@ -113,15 +125,26 @@ static int goto_events(struct con *c, const struct rankset *set,
         }
         if (con_wait(c, &fwd, 1) < 0)
             rc = -1;
-        /* A user breakpoint on the way: go on to the event. */
+        /* A user breakpoint on the way stops the rank there, as GDB's
+         * `advance`; one a re-run passes before where the rank stood is
+         * behind the user: it goes on. Ctrl-C stops every rank. */
         for (int r = 0; r < c->nranks; r++) {
             struct con_rank *k = &c->ranks[r];
             if (!rs_has(&fwd, r))
                 continue;
-            if (k->at_event || k->state != CON_STOPPED)
+            int ok = 0;
+            long long now = rs_has(&rerun, r) && k->state == CON_STOPPED &&
+                                    !k->at_event
+                                ? con_eval_int(c, r, DRDB_SYM_EVENT, &ok)
+                                : 0;
+            if (!ok || now > from[r] || !k->at_bpt)
                 rs_del(&fwd, r);
         }
     }
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && !c->ranks[r].at_event &&
+            c->ranks[r].state == CON_STOPPED)
+            con_stub_no_stop(c, r);
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED)
@@ -137,6 +160,8 @@ static int goto_events(struct con *c, const struct rankset *set,
     con_print_where(c, set);
     rs_release(&back);
     rs_release(&fwd);
+    rs_release(&rerun);
+    free(from);
     return rc;
 }
 
@@ -180,7 +205,11 @@ static int step_events(struct con *c, struct con_args *a, int dir)
             continue;
         int ok;
         long long cur = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-        long long want = cur + dir * k;
+        /* Before event cur in the stop hook, the next is cur + 1; stopped
+         * between calls (a breakpoint, `next`), cur is not executed yet:
+         * it is the next. */
+        long long want = cur + dir * k -
+                         (dir > 0 && !c->ranks[r].at_event ? 1 : 0);
         t[r] = want < 0 ? 0 : (uint64_t)want;
     }
     int rc = goto_events(c, &a->set, t);

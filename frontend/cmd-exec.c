@@ -21,7 +21,7 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
         if (!rs_has(set, r))
             continue;
         struct con_rank *k = &c->ranks[r];
-        k->reason[0] = '\0';
+        k->refused = 0;
         /* Running from now: GDB's ^running may come before its *running,
          * and the rank must not look stopped in between. */
         k->state = CON_RUNNING;
@@ -45,7 +45,8 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
     con_print_where(c, set);
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && (c->ranks[r].state == CON_DIVERGED ||
-                               c->ranks[r].state == CON_LOST))
+                               c->ranks[r].state == CON_LOST ||
+                               c->ranks[r].refused))
             rc = -1;
     return rc;
 }
@@ -113,6 +114,7 @@ static int cmd_advance(struct con *c, struct con_args *a)
 
 static int cmd_interrupt(struct con *c, struct con_args *a)
 {
+    c->interrupted = 1;
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(&a->set, r) && c->ranks[r].state == CON_RUNNING)
             mi_gdb_interrupt(c->ranks[r].gdb);
@@ -121,17 +123,35 @@ static int cmd_interrupt(struct con *c, struct con_args *a)
     return 0;
 }
 
+/* restart: the set's ranks that are replayed, or were (lost, killed). */
 static int cmd_restart(struct con *c, struct con_args *a)
 {
-    con_drop(c, &a->set);
-    int rc = con_replay(c, &a->set);
-    con_print_where(c, &a->set);
+    struct rankset s;
+    if (rs_init(&s, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&a->set, r) && (c->ranks[r].gdb || c->ranks[r].killed ||
+                                   c->ranks[r].state == CON_LOST))
+            rs_add(&s, r);
+    int rc = -1;
+    if (!rs_count(&s))
+        fprintf(stderr, "drdb: restart: no replayed rank in the set "
+                "('replay @SET' starts ranks)\n");
+    else {
+        con_drop(c, &s);
+        rc = con_replay(c, &s);
+        con_print_where(c, &s);
+    }
+    rs_release(&s);
     return rc;
 }
 
 static int cmd_kill(struct con *c, struct con_args *a)
 {
     con_drop(c, &a->set);
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&a->set, r))
+            c->ranks[r].killed = 1;
     return 0;
 }
 
@@ -150,8 +170,8 @@ const struct con_cmd con_cmds_exec[] = {
     {"next", "n", "next", "the next source line, over calls",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_next},
     {"restart", NULL, "restart",
-     "re-run ranks from the start of their logs, to main", CON_NEEDS_RANKS,
-     NULL, cmd_restart},
+     "re-run ranks from the start of their logs, to main (a lost or "
+     "killed rank too)", 0, NULL, cmd_restart},
     {"step", "s", "step", "the next source line, into calls",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_step},
     {"until", "u", "until", "the next line, not back into a loop",

@@ -12,48 +12,57 @@
 #include "con.h"
 #include "drdb-stub.h"
 
+/* status [@SET]: the set's ranks (by default the focus and every other
+ * rank replayed), each with its state, event and where. */
 static int cmd_status(struct con *c, struct con_args *a)
 {
-    const struct rankset *set = &a->set;
+    struct rankset set;
+    if (rs_init(&set, c->nranks) < 0)
+        return -1;
+    rs_copy(&set, &a->set);
+    int focus = 1;
+    for (int r = 0; r < c->nranks; r++)
+        focus &= rs_has(&a->set, r) == rs_has(&c->focus, r);
+    if (focus)
+        for (int r = 0; r < c->nranks; r++)
+            if (c->ranks[r].gdb || c->ranks[r].state != CON_OFF ||
+                c->ranks[r].killed)
+                rs_add(&set, r);
     printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
-        if (!rs_has(set, r) || (!k->gdb && k->state == CON_OFF &&
-                                rs_count(set) > 16))
+        if (!rs_has(&set, r) || (!k->gdb && k->state == CON_OFF &&
+                                 !k->killed && rs_count(&set) > 16))
             continue;
-        char ev[64] = "-";
+        con_stub_failure(c, k);
+        int at = con_rank_halted(k);
+        char ev[64];
         const char *fn = "";
-        if (k->gdb && (k->state == CON_STOPPED || k->state == CON_DIVERGED)) {
-            struct mi_reply rep;
-            long long e = -1, f = 0;
-            if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression "
-                                 DRDB_SYM_EVENT, &rep, 5000) == 0)
-                mi_get_int(rep.record, "value", &e);
-            mi_reply_release(&rep);
-            if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression "
-                                 DRDB_SYM_CURRENT_FN, &rep, 5000) == 0)
-                mi_get_int(rep.record, "value", &f);
-            mi_reply_release(&rep);
+        snprintf(ev, sizeof ev, "-/%llu", (unsigned long long)c->nevents[r]);
+        if (k->gdb && at) {
+            int ok;
+            long long e = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+            long long f = con_eval_int(c, r, DRDB_SYM_CURRENT_FN, &ok);
             if (e >= 0)
                 snprintf(ev, sizeof ev, "%lld/%llu", e,
                          (unsigned long long)c->nevents[r]);
-            fn = f > 0 ? log_func_name((int)f) : "";
-        } else {
-            snprintf(ev, sizeof ev, "-/%llu",
+            fn = ok && f > 0 ? log_func_name((int)f) : "";
+        } else if (k->gdb && k->state == CON_RUNNING && k->last_event >= 0) {
+            /* running: the last event it was seen at */
+            snprintf(ev, sizeof ev, ">=%lld/%llu", k->last_event,
                      (unsigned long long)c->nevents[r]);
         }
-        printf("%-5d %-9s %-22s %s%s%s%s%s\n", r, con_state_name(k->state),
-               ev, k->state == CON_STOPPED || k->state == CON_DIVERGED
-                       ? k->where
-                       : k->reason,
-               *fn ? " in " : "", fn,
-               k->state == CON_STOPPED && k->reason[0] ? ", " : "",
-               k->state == CON_STOPPED ? k->reason : "");
+        printf("%-5d %-9s %-22s %s%s%s%s%s\n", r,
+               k->state == CON_OFF && k->killed ? "killed"
+                                                : con_state_name(k->state),
+               ev, at ? k->where : k->reason, *fn ? " in " : "", fn,
+               at && k->reason[0] ? ", " : "", at ? k->reason : "");
         char sh[256];
         con_shadow_status(c, r, sh, sizeof sh);
         if (sh[0])
             printf("      %s\n", sh);
     }
+    rs_release(&set);
     fflush(stdout);
     return 0;
 }

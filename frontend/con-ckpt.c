@@ -63,7 +63,7 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
     struct con_rank *k = &c->ranks[r];
     struct con_ckpt *v = NULL;
     size_t n = 0, cap = 0;
-    if (k->gdb && (k->state == CON_STOPPED || k->state == CON_DIVERGED)) {
+    if (k->gdb && con_rank_halted(k)) {
         char *t = con_stub_read_str(c, r, DRDB_SYM_CKPT_TABLE, 1 << 16);
         for (char *line = t, *nl; line && *line; line = nl + 1) {
             nl = strchr(line, '\n');
@@ -134,7 +134,7 @@ long con_ckpt_take(struct con *c, int r)
                 "it)\n", r, r);
         return -1;
     }
-    if (k->state != CON_STOPPED && k->state != CON_DIVERGED) {
+    if (!con_rank_halted(k)) {
         fprintf(stderr, "drdb: rank %d is %s: no checkpoint (stop it first)\n",
                 r, con_state_name(k->state));
         return -1;
@@ -216,8 +216,7 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
         }
         if (con_rank_ensure(c, r) < 0)
             return -1;
-    } else if (!k->gdb || (k->state != CON_STOPPED &&
-                           k->state != CON_DIVERGED)) {
+    } else if (!k->gdb || !con_rank_halted(k)) {
         fprintf(stderr, "drdb: rank %d has no live process: its checkpoints "
                 "in memory ended with it\n", r);
         return -1;
@@ -543,7 +542,7 @@ int con_ckpt_set(struct con *c, const char *what, const char *val)
         c->ckpt_interval = v;
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
-        if (!k->gdb || (k->state != CON_STOPPED && k->state != CON_DIVERGED))
+        if (!k->gdb || !con_rank_halted(k))
             continue;
         char e[96];
         int ok;

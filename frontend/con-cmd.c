@@ -109,6 +109,7 @@ void con_cmds_markdown(FILE *out)
 
 int con_execute(struct con *c, const char *line)
 {
+    c->interrupted = 0;
     while (isspace((unsigned char)*line))
         line++;
     if (!*line || *line == '#')
@@ -148,8 +149,7 @@ int con_execute(struct con *c, const char *line)
             if (rs_has(&set, r) &&
                 (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
                  ((cmd->flags & CON_NEEDS_STOPPED) &&
-                  c->ranks[r].state != CON_STOPPED &&
-                  c->ranks[r].state != CON_DIVERGED))) {
+                  !con_rank_halted(&c->ranks[r])))) {
                 rs_add(&off, r);
                 rs_del(&set, r);
             }

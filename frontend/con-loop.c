@@ -136,6 +136,7 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
         return;
     if (strcmp(rec->klass, "running") == 0) {
         k->state = CON_RUNNING;
+        k->reason[0] = '\0';
         return;
     }
     if (strcmp(rec->klass, "stopped") != 0)
@@ -143,13 +144,23 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     k->changed = 1;
     const char *reason = mi_get_str(rec, "reason");
     reason = reason ? reason : "";
+    if (strcmp(reason, "exited-signalled") == 0) {
+        const char *sig = mi_get_str(rec, "signal-name");
+        k->state = CON_EXITED;
+        k->exit_code = 0;
+        k->exit_signal = 1;
+        snprintf(k->reason, sizeof k->reason, "killed by signal %s",
+                 sig ? sig : "?");
+        k->where[0] = '\0';
+        return;
+    }
     if (strncmp(reason, "exited", 6) == 0) {
         /* GDB prints the exit code in octal ("01"). */
         const char *s = mi_get_str(rec, "exit-code");
         k->exit_code = s ? (int)strtol(s, NULL, 8) : 0;
         k->state = CON_EXITED;
-        snprintf(k->reason, sizeof k->reason, "exited with status %d",
-                 k->exit_code);
+        snprintf(k->reason, sizeof k->reason, "exited with status %d%s",
+                 k->exit_code, con_exit_meaning(k->exit_code));
         k->where[0] = '\0';
         return;
     }
@@ -159,6 +170,8 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
         strcmp(mi_get_str(rec, "signal-name"), "0") != 0)
         snprintf(k->reason, sizeof k->reason, "signal %s",
                  mi_get_str(rec, "signal-name"));
+    else if (strcmp(reason, "signal-received") == 0)
+        snprintf(k->reason, sizeof k->reason, "interrupted");
     else
         snprintf(k->reason, sizeof k->reason, "%s", reason);
     set_where(k, rec);
@@ -168,6 +181,13 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
                    ? CON_DIVERGED
                    : CON_STOPPED;
     k->at_event = func && strcmp(func, DRDB_SYM_STOP_HOOK) == 0;
+    k->at_bpt = !k->at_event && k->state == CON_STOPPED &&
+                (strcmp(reason, "breakpoint-hit") == 0 ||
+                 strstr(reason, "watchpoint-trigger") != NULL);
+    const char *disp = mi_get_str(rec, "disp");
+    if (strcmp(reason, "breakpoint-hit") == 0 && disp &&
+        strcmp(disp, "del") == 0 && mi_get_str(rec, "bkptno"))
+        k->tbpt_hit = atoi(mi_get_str(rec, "bkptno"));
     if (func && strcmp(func, DRDB_SYM_CKPT_SEGV_HOOK) == 0)
         snprintf(k->reason, sizeof k->reason, "signal SIGSEGV");
     const char *sc = mi_get_str(rec, "syscall-name");
@@ -175,6 +195,42 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
         strcmp(sc, "exit_group") == 0)
         snprintf(k->reason, sizeof k->reason, "about to exit (its "
                  "checkpoints can still be restored; continue ends it)");
+}
+
+const char *con_exit_meaning(int code)
+{
+    switch (code) {
+    case DRDB_EXIT_DIVERGED:
+        return " (the replay diverged)";
+    case DRDB_EXIT_LOG_END:
+        return " (end of its log)";
+    case DRDB_EXIT_SETUP:
+        return " (the replay stub refused to start)";
+    default:
+        return "";
+    }
+}
+
+/* Rank K stopped at a temporary breakpoint, which its GDB deleted: so is
+ * it for that rank in the session (a re-run does not get it again). */
+static void tbpt_forget(struct con *c, struct con_rank *k)
+{
+    for (int i = 0; i < c->nbpts; i++) {
+        struct con_bpt *b = &c->bpts[i];
+        if (!b->temp || b->gdbno[k->rank] != k->tbpt_hit)
+            continue;
+        b->gdbno[k->rank] = 0;
+        rs_del(&b->set, k->rank);
+        b->all = 0;
+        if (!rs_count(&b->set)) {
+            rs_release(&b->set);
+            free(b->gdbno);
+            memmove(b, b + 1, (size_t)(c->nbpts - i - 1) * sizeof *b);
+            c->nbpts--;
+        }
+        break;
+    }
+    k->tbpt_hit = 0;
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -313,8 +369,12 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
         if (!any)
             break;
         if (con_sigint) {
-            /* Ctrl-C: pause the running ranks (never drdb itself). */
+            /* Ctrl-C: pause the running ranks (never drdb itself), and
+             * the command that waits ends where they stand
+             * (c->interrupted). Ranks starting go on to main: it is
+             * short, and a rank stopped before it is of no use. */
             con_sigint = 0;
+            c->interrupted = 1;
             for (int r = 0; r < c->nranks; r++)
                 if (rs_has(set, r) && c->ranks[r].state == CON_RUNNING)
                     mi_gdb_interrupt(c->ranks[r].gdb);
@@ -350,6 +410,8 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
             pty_drain(c, k);
         if (want_stop && rs_has(set, r))
             k->changed = 0;
+        if (k->tbpt_hit)
+            tbpt_forget(c, k);
         if (k->hung && k->gdb) {
             /* Lost to a timeout inside a reply: end its GDB now. */
             fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go "
@@ -382,8 +444,11 @@ void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
     struct con_rank *k = ud;
     (void)g;
     if (r->status != 0 && k->state == CON_RUNNING) {
+        /* It did not run: it stands where it stood. GDB's error is the
+         * command's, never the rank's where. */
         k->state = CON_STOPPED;
-        snprintf(k->reason, sizeof k->reason, "%s",
-                 r->message ? r->message : mi_strerror(r->status));
+        k->refused = 1;
+        fprintf(stderr, "drdb: rank %d: %s\n", k->rank,
+                r->message ? r->message : mi_strerror(r->status));
     }
 }

@@ -248,12 +248,8 @@ int con_passthrough(struct con *c, const struct rankset *set,
 void con_print_where(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && c->ranks[r].state == CON_DIVERGED &&
-            strncmp(c->ranks[r].reason, "rank ", 5) != 0) {
-            /* Stopped at the offending call: the program's frame. */
-            con_stub_divergence(&c->ranks[r]);
-            con_select_user_frame(c, &c->ranks[r]);
-        }
+        if (rs_has(set, r))
+            con_stub_failure(c, &c->ranks[r]);
     int n = rs_count(set), i = 0;
     struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
     if (!ans)
@@ -264,10 +260,15 @@ void con_print_where(struct con *c, const struct rankset *set)
         struct con_rank *k = &c->ranks[r];
         ans[i].rank = r;
         /* GDB's words after a step, a finish, a watchpoint */
-        char *report = con_stop_report(c, k);
+        char *report = k->state == CON_DIVERGED || k->state == CON_LOG_END
+                           ? NULL
+                           : con_stop_report(c, k);
         if (k->state == CON_DIVERGED)
             asprintf(&ans[i].text, "diverged at %s: %s", k->where,
                      k->reason);
+        else if (k->state == CON_LOG_END)
+            asprintf(&ans[i].text, "end of log (the recorded rank stopped "
+                     "here) at %s: %s", k->where, k->reason);
         else if (report)
             ans[i].text = report;
         else if (k->state == CON_STOPPED)
@@ -282,4 +283,71 @@ void con_print_where(struct con *c, const struct rankset *set)
     for (int k = 0; k < n; k++)
         free(ans[k].text);
     free(ans);
+    con_display_show(c, set, 0);
+}
+
+/* Display D on rank R: "1: x = 5", or NULL (*FAILED set) when it cannot
+ * be shown there (then "error: ..."). */
+static char *display_one(struct con *c, const struct con_display *d, int r,
+                         int *failed)
+{
+    char cli[600];
+    char *t = NULL, *mi;
+    struct mi_reply rep;
+    snprintf(cli, sizeof cli, "output%s %s", d->fmt, d->expr);
+    if (!(mi = mi_console(cli)))
+        return NULL;
+    int st = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep,
+                              c->timeout_ms > 0 ? c->timeout_ms : 30000);
+    free(mi);
+    if (st == 0) {
+        size_t len = rep.console_len;
+        while (len && rep.console[len - 1] == '\n')
+            len--;
+        asprintf(&t, "%d: %s%s%s = %.*s", d->id, d->fmt, d->fmt[0] ? " " : "",
+                 d->expr, (int)len, rep.console ? rep.console : "");
+    } else {
+        *failed = 1;
+        asprintf(&t, "error: %s", rep.message ? rep.message
+                                              : mi_strerror(st));
+    }
+    mi_reply_release(&rep);
+    return t;
+}
+
+int con_display_show(struct con *c, const struct rankset *set, int only)
+{
+    int rc = 0, n = 0;
+    struct con_answer *ans;
+    if (!c->ndisps ||
+        !(ans = calloc((size_t)c->nranks + 1, sizeof *ans)))
+        return 0;
+    for (int i = 0; i < c->ndisps; i++) {
+        struct con_display *d = &c->disps[i];
+        if (only > 0 && d->id != only)
+            continue;
+        n = 0;
+        for (int r = 0; r < c->nranks; r++) {
+            if (!rs_has(set, r) || !rs_has(&d->set, r) || !c->ranks[r].gdb ||
+                (c->ranks[r].state != CON_STOPPED &&
+                 c->ranks[r].state != CON_LOG_END))
+                continue;
+            int failed = 0;
+            ans[n].rank = r;
+            ans[n].text = display_one(c, d, r, &failed);
+            /* At a stop, as GDB: not shown where it cannot be (out of
+             * its scope); when it is made, an error. */
+            if (failed && only <= 0) {
+                free(ans[n].text);
+                continue;
+            }
+            rc |= -failed;
+            n++;
+        }
+        con_print_merged(c, ans, n);
+        for (int k = 0; k < n; k++)
+            free(ans[k].text);
+    }
+    free(ans);
+    return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * Starting and ending ranks: a rank's GDB, set up to run the recorded
  * program with the replay stub (the launcher's environment and command,
- * breakpoints on the stub's hooks), run to main; and dropping it.
+ * breakpoints on the stub's hooks), run to main, given the session's
+ * action points; and dropping it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -183,6 +184,128 @@ static char *const *gdb_env(struct con *c)
     return env;
 }
 
+/* ---- the session's action points in a rank's GDB ------------------------ */
+
+/* A breakpoint's description from -break-insert's reply. */
+static char *bkpt_text(const struct mi_reply *r)
+{
+    const char *where = mi_get_str(r->record, "bkpt.func");
+    const char *file = mi_get_str(r->record, "bkpt.file");
+    const char *line = mi_get_str(r->record, "bkpt.line");
+    const char *pending = mi_get_str(r->record, "bkpt.pending");
+    char *t = NULL;
+    if (pending)
+        asprintf(&t, "pending: %s", pending);
+    else if (file && line)
+        asprintf(&t, "at %s () %s:%s", where ? where : "??", file, line);
+    else if (mi_get_str(r->record, "bkpt.at")) /* no line information */
+        asprintf(&t, "at %s", mi_get_str(r->record, "bkpt.at"));
+    else
+        asprintf(&t, "set");
+    return t;
+}
+
+/* MC's reply on rank R into *REP (to release): 0; or -1, released, with
+ * "error: MESSAGE" in *TEXT when TEXT. */
+static int exec_sync(struct con *c, int r, struct mi_cmd *mc,
+                     struct mi_reply *rep, char **text)
+{
+    struct con_rank *k = &c->ranks[r];
+    if (!mi_cmd_str(mc) || !k->gdb) {
+        if (text)
+            *text = strdup(k->gdb ? "error: out of memory"
+                                  : "error: its GDB is gone");
+        return -1;
+    }
+    int st = mi_gdb_exec_sync(k->gdb, mi_cmd_str(mc), rep,
+                              c->timeout_ms > 0 ? c->timeout_ms : 30000);
+    if (st == 0)
+        return 0;
+    if (text)
+        asprintf(text, "error: %s",
+                 rep->message ? rep->message : mi_strerror(st));
+    mi_reply_release(rep);
+    return -1;
+}
+
+int con_bpt_insert(struct con *c, struct con_bpt *b, int r, char **text)
+{
+    struct mi_cmd mc;
+    struct mi_reply rep;
+    if (text)
+        *text = NULL;
+    b->gdbno[r] = 0;
+    mi_cmd_init(&mc);
+    if (b->watch) {
+        mi_cmd_op(&mc, "-break-watch");
+    } else {
+        /* Without -f: a place GDB does not know is its error, not a
+         * pending breakpoint. */
+        mi_cmd_op(&mc, "-break-insert");
+        if (b->temp)
+            mi_cmd_arg(&mc, "-t");
+        if (b->cond[0]) {
+            mi_cmd_arg(&mc, "-c");
+            mi_cmd_arg(&mc, b->cond);
+        }
+    }
+    mi_cmd_arg(&mc, b->loc);
+    int rc = exec_sync(c, r, &mc, &rep, text);
+    mi_cmd_release(&mc);
+    if (rc < 0)
+        return -1;
+    const char *no = mi_get_str(rep.record, b->watch ? "wpt.number"
+                                                     : "bkpt.number");
+    b->gdbno[r] = no ? atoi(no) : 0;
+    if (text && !b->watch)
+        *text = bkpt_text(&rep);
+    mi_reply_release(&rep);
+    if (b->gdbno[r] && !b->enabled) {
+        char n[16];
+        snprintf(n, sizeof n, "%d", b->gdbno[r]);
+        mi_cmd_init(&mc);
+        mi_cmd_op(&mc, "-break-disable");
+        mi_cmd_arg(&mc, n);
+        if (exec_sync(c, r, &mc, &rep, NULL) == 0)
+            mi_reply_release(&rep);
+        mi_cmd_release(&mc);
+    }
+    return 0;
+}
+
+void con_bpt_apply(struct con *c, int r)
+{
+    for (int i = 0; i < c->nbpts; i++) {
+        struct con_bpt *b = &c->bpts[i];
+        char *err = NULL;
+        if (!rs_has(&b->set, r) && !b->all)
+            continue;
+        rs_add(&b->set, r);
+        if (con_bpt_insert(c, b, r, &err) < 0)
+            fprintf(stderr, "drdb: rank %d: %s %d could not be set again: "
+                    "%s\n", r, b->watch ? "watchpoint" : "breakpoint", b->id,
+                    err ? err + 7 : "?");
+        free(err);
+    }
+    for (int i = 0; i < c->ndisps; i++)
+        if (c->disps[i].all)
+            rs_add(&c->disps[i].set, r);
+}
+
+int con_rank_abnormal(const struct con_rank *k)
+{
+    switch (k->state) {
+    case CON_EXITED:
+        return k->exit_signal || k->exit_code;
+    case CON_DIVERGED:
+    case CON_LOG_END:
+    case CON_LOST:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int con_replay(struct con *c, const struct rankset *set)
 {
     int todo = 0, started = 0, failed = 0;
@@ -190,13 +313,23 @@ int con_replay(struct con *c, const struct rankset *set)
     struct rankset now;
     if (rs_init(&now, c->nranks) < 0)
         return -1;
-    for (int r = 0; r < c->nranks; r++)
+    for (int r = 0; r < c->nranks; r++) {
+        /* A lost rank comes back: its GDB (if any) is ended first. */
+        if (rs_has(set, r) && c->ranks[r].state == CON_LOST) {
+            if (c->ranks[r].gdb)
+                mi_gdb_free(c->ranks[r].gdb);
+            c->ranks[r].gdb = NULL;
+            c->ranks[r].state = CON_OFF;
+        }
         if (rs_has(set, r) && !c->ranks[r].gdb)
             todo++;
+    }
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(set, r) || k->gdb)
             continue;
+        if (c->interrupted)
+            break; /* Ctrl-C: no more ranks */
         /* The first rank alone first: its GDB fills the index cache that
          * the others' then use. */
         if (started == 1 && todo > 4)
@@ -220,7 +353,9 @@ int con_replay(struct con *c, const struct rankset *set)
             continue;
         }
         k->state = CON_STARTING;
-        k->hung = 0;
+        k->hung = k->killed = k->exit_code = k->exit_signal = 0;
+        k->end_checked = k->tbpt_hit = 0;
+        k->last_event = -1;
         k->reason[0] = k->where[0] = '\0';
         k->outlen = 0;
         setup_rank(c, k);
@@ -239,6 +374,11 @@ int con_replay(struct con *c, const struct rankset *set)
             fprintf(stderr, "drdb: %d ranks started in %.2f s\n",
                     rs_count(&now), (double)(mi_now_ms() - t0) / 1000);
     }
+    /* The session's action points, in each new GDB (the one place they
+     * are given to a rank: a restart, a re-run, a rank started later). */
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&now, r) && c->ranks[r].state == CON_STOPPED)
+            con_bpt_apply(c, r);
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(&now, r) || k->state == CON_STOPPED)
@@ -263,6 +403,10 @@ void con_drop(struct con *c, const struct rankset *set)
         con_ckpt_forget(k);
         k->state = CON_OFF;
         k->where[0] = k->reason[0] = '\0';
+        /* Its GDB numbers went with its GDB: none may name a breakpoint
+         * of the next one. */
+        for (int i = 0; i < c->nbpts; i++)
+            c->bpts[i].gdbno[r] = 0;
     }
 }
 

@@ -22,14 +22,26 @@ long long con_eval_int(struct con *c, int r, const char *expr, int *ok)
     if (mi)
         mi_reply_release(&rep);
     free(mi);
+    /* status shows it while the rank runs */
+    if (*ok && strcmp(expr, DRDB_SYM_EVENT) == 0)
+        c->ranks[r].last_event = v;
     return v;
+}
+
+void con_stub_failure(struct con *c, struct con_rank *k)
+{
+    if (k->state != CON_DIVERGED || !k->gdb ||
+        strncmp(k->reason, "rank ", 5) == 0)
+        return;
+    con_stub_divergence(k);
+    con_select_user_frame(c, k);
 }
 
 long long con_current_event(struct con *c, int r)
 {
     int ok;
     struct con_rank *k = &c->ranks[r];
-    if (!k->gdb || (k->state != CON_STOPPED && k->state != CON_DIVERGED))
+    if (!k->gdb || !con_rank_halted(k))
         return -1;
     long long v = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
     return ok ? v : -1;
@@ -156,6 +168,16 @@ void con_stub_divergence(struct con_rank *k)
     if (mi_cmd_str(&mc))
         mi_reply_release(&rep);
     mi_cmd_release(&mc);
+    /* The stub stops here for three reasons; a log that simply ends is
+     * where the recorded rank stopped, not a divergence. */
+    if (mi_gdb_exec_sync(k->gdb, "-data-evaluate-expression "
+                         DRDB_SYM_FAIL_CODE, &rep, 10000) == 0) {
+        long long code = 0;
+        if (mi_get_int(rep.record, "value", &code) == 0 &&
+            code == DRDB_EXIT_LOG_END)
+            k->state = CON_LOG_END;
+        mi_reply_release(&rep);
+    }
 }
 
 /* So that next, step and until step over the MPI call in the program's

@@ -19,10 +19,16 @@
 
 const char *con_state_name(enum con_state s)
 {
-    static const char *const names[] = {"-",       "starting", "stopped",
-                                        "running", "exited",   "diverged",
-                                        "lost"};
+    static const char *const names[] = {
+        "not replayed", "starting", "stopped", "running",
+        "exited",       "diverged", "lost",    "end of log"};
     return names[s];
+}
+
+int con_rank_halted(const struct con_rank *k)
+{
+    return k->state == CON_STOPPED || k->state == CON_DIVERGED ||
+           k->state == CON_LOG_END;
 }
 
 int con_open(struct con *c, const char *dir, char *err, size_t errlen)

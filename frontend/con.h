@@ -55,8 +55,14 @@ enum con_state {
     CON_EXITED,
     CON_DIVERGED, /* stopped in drdb_divergence_hook */
     CON_LOST,     /* its GDB died or hung */
+    CON_LOG_END,  /* stopped where its log ends (the recorded rank
+                   * stopped there: killed, or the run aborted) */
 };
 const char *con_state_name(enum con_state s);
+struct con_rank;
+/* Is the rank's process stopped where GDB can look at it (stopped,
+ * diverged, at the end of its log)? */
+int con_rank_halted(const struct con_rank *k);
 
 /* What the console remembers of a checkpoint it took (con-ckpt.c): whether
  * the rank was stopped before an event (in the stub's stop hook) then. */
@@ -98,10 +104,17 @@ struct con_rank {
     enum con_state state;
     struct mi_gdb *gdb;
     int exit_code;
+    int exit_signal;      /* CON_EXITED: killed by this signal (0: none) */
+    int killed;           /* CON_OFF: ended by `kill` or `drop` */
+    int end_checked;      /* an abnormal end a batch `assert` accepted */
+    int tbpt_hit;         /* the temporary GDB breakpoint it stopped at */
+    long long last_event; /* its event when last seen stopped (-1: none) */
     char where[256];      /* "main () at jacobi.c:42" when stopped */
     char reason[256];     /* why it stopped, exited or was lost */
     int changed;          /* stopped or exited since a command looked */
     int at_event;         /* stopped in drdb_stop_hook (goto) */
+    int at_bpt;           /* stopped by a user breakpoint or watchpoint */
+    int refused;          /* its GDB refused the last execution command */
     int user_level;       /* then: the program's frame (selected) */
     int hung;             /* lost to a timeout: its GDB is to be ended */
     char outbuf[1024];    /* program output: the unfinished line */
@@ -116,15 +129,29 @@ struct con_set {
     struct rankset set;
 };
 
-/* A breakpoint (cmd-break.c): one drdb number, one GDB breakpoint per
- * rank of its set. */
+/* An action point (cmd-break.c): one drdb number, one GDB breakpoint per
+ * rank of its set. It belongs to the session: every new GDB of a rank of
+ * its set gets it again (con_bpt_apply), and, when ALL, so does every rank
+ * started later. */
 struct con_bpt {
     int id;
     char loc[512];
     char cond[512];
     int temp, watch, enabled;
+    int all;    /* set on every replayed rank: later ranks get it too */
     struct rankset set;
-    int *gdbno; /* per rank; 0: none */
+    int *gdbno; /* per rank, in its current GDB; 0: none */
+};
+
+/* A `display` (cmd-break.c): an expression shown at every stop of the
+ * ranks of its set; the console evaluates it (no GDB state), so it
+ * survives re-runs as is. */
+struct con_display {
+    int id;
+    char fmt[16]; /* "/x", or "" */
+    char expr[512];
+    int all;
+    struct rankset set;
 };
 
 /* A line of program output waiting for the end of the loop's round
@@ -152,6 +179,10 @@ struct con {
     struct con_bpt *bpts;  /* breakpoints, by drdb number */
     int nbpts, next_bpt;
     size_t cap_bpts;
+    struct con_display *disps; /* displays, by number */
+    int ndisps, next_disp;
+    size_t cap_disps;
+    int interrupted;     /* Ctrl-C or `interrupt` during this command */
     char exe[4096], args[65536], cwd[4096];
     char stub[4096];
     char gdb_index[4096]; /* GDB's index cache, "" when none (con-rank.c) */
@@ -256,6 +287,8 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud);
 /* Around output printed while the user may be typing. */
 void con_out_begin(struct con *c);
 void con_out_end(struct con *c);
+/* What a replay's exit status means (" (end of its log)"), or "". */
+const char *con_exit_meaning(int code);
 /* "-OP ARG" with ARG quoted (no ARG: "-OP"), malloc'd. */
 char *con_mi_arg(const char *op, const char *arg);
 /* The reply to an execution command (UD: its struct con_rank): when GDB
@@ -272,6 +305,16 @@ int con_replay(struct con *c, const struct rankset *set);
 void con_drop(struct con *c, const struct rankset *set);
 /* Rank R has a process (started to main when it had none): 0 or -1. */
 int con_rank_ensure(struct con *c, int r);
+/* Sets action point B on rank R's GDB (its GDB number into b->gdbno[r]).
+ * 0, with GDB's description of a breakpoint in *TEXT (malloc'd, NULL for
+ * a watchpoint; TEXT may be NULL); or -1 with "error: MESSAGE" there. */
+int con_bpt_insert(struct con *c, struct con_bpt *b, int r, char **text);
+/* Every action point of the session that rank R's new GDB must have:
+ * those of its set and those set on all ranks (R then joins their set). */
+void con_bpt_apply(struct con *c, int r);
+/* Did rank R end abnormally (killed by a signal, a non-zero exit, a
+ * stub's refusal, divergence or end of log, a lost GDB)? */
+int con_rank_abnormal(const struct con_rank *k);
 
 /* ---- the stub client (con-stub.c) ---------------------------------------- */
 
@@ -291,8 +334,12 @@ int con_stub_frame(const struct con *c, const char *stubsrc,
                    const struct mi_value *fr);
 void con_stub_source_dir(const struct mi_value *stack, char *out,
                          size_t len);
-/* A diverged rank's report (drdb_divergence_msg), into its reason. */
+/* A diverged rank's report (drdb_divergence_msg), into its reason; a log
+ * that ends there makes it CON_LOG_END. */
 void con_stub_divergence(struct con_rank *k);
+/* Once for a rank stopped in the stub's divergence hook: its report, its
+ * state (diverged or end of log), the program's frame selected. */
+void con_stub_failure(struct con *c, struct con_rank *k);
 /* Ranks of SET stopped before an event (in the stub, the program's frame
  * selected) first finish the stub's frames. */
 void con_stub_leave(struct con *c, const struct rankset *set);
@@ -372,8 +419,12 @@ int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
 int con_passthrough(struct con *c, const struct rankset *set,
                     const char *cli);
 /* Each rank of SET's state, merged: its last stop in GDB's words when it
- * has a report (con_stop_report), else where it stands and why. */
+ * has a report (con_stop_report), else where it stands and why; then the
+ * displays of its stopped ranks. */
 void con_print_where(struct con *c, const struct rankset *set);
+/* The displays of the stopped ranks of SET ("1: x = 5"), merged; only
+ * number ONLY when it is > 0. 0, or -1 when one failed on a rank. */
+int con_display_show(struct con *c, const struct rankset *set, int only);
 
 /* ---- command arguments (con-args.c) -------------------------------------- */
 
@@ -453,7 +504,8 @@ int con_execute(struct con *c, const char *line);
  * that fails (-1), unless keep_going. */
 int con_source(struct con *c, const char *file);
 
-/* Breakpoints (cmd-break.c): `info breakpoints`. */
+/* Breakpoints (cmd-break.c): `info breakpoints`, `info display`. */
 void con_bpt_info(struct con *c);
+void con_display_info(struct con *c);
 
 #endif

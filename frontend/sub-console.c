@@ -394,9 +394,21 @@ static int start(int argc, char **argv, int batch_cmd)
      * order), without readline's prompt. */
     if (!batch && !c.quit)
         rc |= isatty(0) ? interactive(&c) : con_source(&c, "-") < 0;
-    for (int r = 0; r < c.nranks; r++)
-        if (c.ranks[r].state == CON_DIVERGED || c.ranks[r].state == CON_LOST)
-            rc = 1;
+    /* In batch, a rank that ended abnormally fails the run, unless an
+     * `assert` on it passed after it ended (the script expected it);
+     * interactively, a divergence or a lost rank. */
+    for (int r = 0; r < c.nranks; r++) {
+        struct con_rank *k = &c.ranks[r];
+        if (!batch ? k->state != CON_DIVERGED && k->state != CON_LOST
+                   : !con_rank_abnormal(k) || k->end_checked)
+            continue;
+        con_stub_failure(&c, k);
+        fprintf(stderr, "drdb: rank %d ended abnormally: %s%s%s (an 'assert' "
+                "on it after its end accepts it)\n", r,
+                con_state_name(k->state), k->reason[0] ? ": " : "",
+                k->reason);
+        rc = 1;
+    }
     con_close(&c);
     return rc;
 }

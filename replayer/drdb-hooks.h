@@ -45,6 +45,9 @@ void drdb_stop_hook(void);
  * exits (status 97 diverged, 98 end of log, 99 setup error).
  */
 extern char drdb_divergence_msg[2048];
+/* Set with drdb_divergence_msg: the exit status the replay is about to
+ * end with (enum drdb_exit: 97 diverged, 98 end of the log, 99 setup). */
+extern volatile int drdb_fail_code;
 void drdb_divergence_hook(void);
 
 /*

@@ -77,6 +77,7 @@ enum drdb_exit {
 /* A divergence: the hook is called with the report in the message. */
 #define DRDB_SYM_DIVERGENCE_HOOK "drdb_divergence_hook"
 #define DRDB_SYM_DIVERGENCE_MSG "drdb_divergence_msg"
+#define DRDB_SYM_FAIL_CODE "drdb_fail_code"
 /* Automatic checkpoints: their period, as DRDB_CKPT_EVERY/INTERVAL. */
 #define DRDB_SYM_CKPT_EVERY "drdb_ckpt_every"
 #define DRDB_SYM_CKPT_INTERVAL "drdb_ckpt_interval"

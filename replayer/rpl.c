@@ -28,6 +28,7 @@ volatile int drdb_current_fn;
 volatile int drdb_rank = -1;
 volatile uint64_t drdb_stop_event = UINT64_MAX;
 char drdb_divergence_msg[2048];
+volatile int drdb_fail_code;
 
 /* Empty, but never inlined or removed: breakpoints go here. The asm keeps
  * GCC from treating calls to them as side-effect free. */
@@ -113,6 +114,7 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
             close(fd);
         }
     }
+    drdb_fail_code = code;
     drdb_divergence_hook();
     _exit(code);
 }

@@ -50,3 +50,19 @@ record_killed() {
     wait "$_job"
     return 0
 }
+
+# A console in a tmux pane, for the tests of the interactive console. The
+# caller sets $sock (the tmux socket) and starts the session on it.
+# tty_screen: the pane with its scrollback. tty_wait REGEX [TENTHS]: the
+# pane shows a line matching REGEX within TENTHS x 0.1 s (default 20 s),
+# else the pane's end is shown as TAP comments. tty_keys KEYS...: typed.
+tty_screen() { tmux -S "$sock" capture-pane -p -S -200 2>/dev/null; }
+tty_wait() {
+    for _ in $(seq "${2:-200}"); do
+        tty_screen | grep -Eq -- "$1" && return 0
+        sleep 0.1
+    done
+    tty_screen | sed '/^$/d; s/^/#   /' | tail -15
+    return 1
+}
+tty_keys() { tmux -S "$sock" send-keys "$@"; }

@@ -12,17 +12,10 @@ tmp=$(mktemp -d)
 sock=$tmp/tmux.sock
 trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 n=0 status=0
-screen() { tmux -S "$sock" capture-pane -p -S -100 2>/dev/null; }
-# wait_for REGEX: the screen shows it within 20 s.
-wait_for() {
-    for _ in $(seq 200); do
-        screen | grep -Eq -- "$1" && return 0
-        sleep 0.1
-    done
-    screen | sed '/^$/d; s/^/#   /' | tail -15
-    return 1
-}
-keys() { tmux -S "$sock" send-keys "$@"; }
+# (tests/lib.sh's tmux helpers, under this test's names)
+screen() { tty_screen; }
+wait_for() { tty_wait "$1"; }
+keys() { tty_keys "$@"; }
 last_line() { screen | sed '/^$/d' | tail -n 1; }
 
 # A run whose rank 1 sleeps forever after printing "sleeping" (it was

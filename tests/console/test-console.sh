@@ -101,7 +101,7 @@ has "tbreak, info breakpoints, advance" "$tmp/fam" \
     "$(printf '%-4d %-10s %-4s %-3s %-30s %s' 2 breakpoint del y "jacobi.c:$after" 0-3)" \
     "[0-3] $after	$(sed -n "${after}p" "$src")"
 has "drop, replay, restart, gdb" "$tmp/fam" \
-    "3     -         -/23                   " "[3] main () at ../examples/jacobi.c:20, breakpoint-hit" \
+    "3     not replayed -/23                   " "[3] main () at ../examples/jacobi.c:20, breakpoint-hit" \
     "[2] main () at ../examples/jacobi.c:20, breakpoint-hit" "[0-3] hi"
 grep -q "^#0  main (argc=3, argv=0x[0-9a-f]*) at ../examples/jacobi.c:$((line + 1))\$" "$tmp/fam" &&
     ok "frame (a multi-line answer under its tag)" || fail "frame"
@@ -237,7 +237,7 @@ timeout 60 "$drdb" batch -k --ranks 1 --timeout 2 "$tmp/cr" "$tmp/to.drdb" \
 grep -q "timed out after 2000 ms" "$tmp/to.err" &&
     ok "a rank that never stops: the command times out" ||
     { fail "timeout"; sed 's/^/#   /' "$tmp/to.err" "$tmp/to" "$tmp/cr.out.1" | tail -20; }
-grep -q '^\[1\] .*, signal-received$' "$tmp/to" &&
+grep -q '^\[1\] .*, interrupted$' "$tmp/to" &&
     ok "interrupt stops the rank" ||
     { fail "interrupt after a timeout"; sed 's/^/#   /' "$tmp/to" | tail -12; }
 

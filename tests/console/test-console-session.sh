@@ -1,0 +1,153 @@
+#!/bin/sh
+# The session's state survives what drdb does behind the user's back, and
+# ranks end as they really ended (issue 14): breakpoints, watchpoints and
+# displays in every new GDB of a rank (restart, a backward goto, a rank
+# started later), `delete N` after a re-run, next-event from between two
+# MPI calls, goto stopping at a breakpoint on its way, a rank killed by a
+# signal, the end of a rank's log, the batch's exit status, `status`.
+# Expected answers come from the programs' sources (line numbers are looked
+# up there), never from drdb's own output.
+# usage: test-console-session.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE CRASH
+set -u
+. "$(dirname "$0")/../lib.sh"
+drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+n=0 status=0
+# after NAME CMD: the output of command CMD of batch NAME (to the next one).
+after() {
+    awk -v c="(drdb) $2" '$0 == c { on = 1; next } /^\(drdb\) / { on = 0 } on' \
+        "$tmp/$1"
+}
+# has_after NAME CMD WHAT ERE...: CMD's output has a line matching each ERE.
+has_after() {
+    name=$1 cmd=$2 what=$3
+    shift 3
+    for want in "$@"; do
+        if ! after "$name" "$cmd" | grep -Eq -- "$want"; then
+            fail "$what: after '$cmd', no line /$want/"
+            sed 's/^/#   /' "$tmp/$name" "$tmp/$name.err" | tail -30
+            return
+        fi
+    done
+    ok "$what"
+}
+# batch NAME RUN RANKS [OPTIONS] -- SCRIPT-LINES...: output in $tmp/NAME.
+batch() {
+    name=$1 run=$2 ranks=$3
+    shift 3
+    opts=
+    while [ "$1" != -- ]; do opts="$opts $1"; shift; done
+    shift
+    printf '%s\n' "$@" > "$tmp/$name.drdb"
+    # shellcheck disable=SC2086
+    timeout 200 "$drdb" batch --ranks "$ranks" --timeout 60 $opts "$tmp/$run.run" \
+        "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
+    echo $? > "$tmp/$name.rc"
+}
+rc() { cat "$tmp/$1.rc"; }
+
+"$drdb" record -o "$tmp/jac.run" -- "$mpiexec" -n 4 "$jacobi" 16 3 \
+    > /dev/null 2>&1 || fail "recording jacobi"
+loc=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)
+allred=$(grep -n 'MPI_Allreduce(&local' "$src" | cut -d: -f1)
+rowsl=$(grep -n 'int rows = n / size' "$src" | cut -d: -f1)
+at() { printf '%s' "main \(\) at .*jacobi\.c:$1([^0-9]|\$)"; }
+
+# ---- 1, 2: action points and displays belong to the session
+batch keep jac 0-3 -- "break jacobi.c:$loc if it == 1" continue "display it" \
+    "@1 restart" "@1 continue" "break jacobi.c:$allred" "delete 1" \
+    "@1 continue" "goto 3" continue "disable 2" "@2 restart" "@2 continue" \
+    "@3 watch rows" "@3 restart" "@3 continue" "info breakpoints" \
+    "info display" "undisplay 1" "@0 continue"
+has_after keep "@1 continue" \
+    "restart: the new GDB has the breakpoint, its condition, the display" \
+    "^\[1\] $(at "$loc").*breakpoint" '^\[1\] 1: it = 1$'
+[ "$(grep -Ec "^\[1\] $(at "$allred")" "$tmp/keep" | tr -d ' ')" -ge 1 ] &&
+    ok "delete 1 after a restart left breakpoint 2 in place (rank 1 stops there)" ||
+    { fail "delete 1 after a restart deleted another breakpoint"; sed 's/^/#   /' "$tmp/keep" | tail -20; }
+has_after keep "continue" "a backward goto re-runs with every breakpoint" \
+    "^\[0-3\] $(at "$allred").*breakpoint" '^\[0-3\] 1: it = 0$'
+has_after keep "@2 continue" "a disabled breakpoint stays disabled in a new GDB" \
+    '^\[2\] exited: exited with status 0$'
+has_after keep "@3 continue" "a watchpoint survives a restart" \
+    "^\[3\] .*jacobi\.c:($rowsl|$((rowsl + 1)))([^0-9]|\$)"
+has_after keep "info breakpoints" "info breakpoints after re-runs" \
+    '^2 +breakpoint +keep +n +jacobi\.c:'"$allred"' +0-3$' \
+    '^3 +watchpoint +keep +y +rows +3$'
+has_after keep "info display" "info display" '^1 +it +0-3$'
+has_after keep "@0 continue" "undisplay: no display at the next stop" \
+    "^\[0\] exited: exited with status 0$"
+after keep "@0 continue" | grep -q ': it = ' &&
+    fail "undisplay: still displayed" || ok "undisplay: not shown any more"
+
+# Ranks started later get what was set on every replayed rank, not what
+# was set on some.
+batch later jac 0-1 -- "break jacobi.c:$allred" "@0 break jacobi.c:$loc" \
+    "replay @2" "@2 continue" "info breakpoints" status
+has_after later "@2 continue" "a rank started later gets the all-ranks breakpoint only" \
+    "^\[2\] $(at "$allred").*breakpoint"
+has_after later "info breakpoints" "info breakpoints: the later rank joined" \
+    '^1 +breakpoint +keep +y +jacobi\.c:'"$allred"' +0-2$' \
+    '^2 +breakpoint +keep +y +jacobi\.c:'"$loc"' +0$'
+has_after later "status" "status shows every replayed rank, not only the focus" \
+    '^2 +stopped +8/23 '
+
+# ---- 5: next-event from between two calls; goto stops at a breakpoint on
+# its way (as GDB's advance), not at those a re-run passes behind the user
+# (jacobi: event 8 is the first Allreduce, 14 the second).
+batch nev jac 0-3 -- "break jacobi.c:$loc" continue next-event "goto 14" \
+    "goto 14" "goto 3"
+has_after nev "next-event" "next-event between calls: the next event, not the one after" \
+    "^\[0-3\] $(at "$allred").*before event 8 \(MPI_Allreduce\)$"
+has_after nev "goto 14" "goto stops at a breakpoint on its way" \
+    "^\[0-3\] $(at "$loc").*breakpoint"
+has_after nev "goto 3" "a backward goto passes breakpoints behind the user" \
+    "before event 3 \(MPI_Irecv\)$"
+
+# ---- 4, 7, 8: how ranks end. tests/progs/crash segv: rank 1 dies by
+# SIGSEGV in iteration 1; rank 0's log ends in its next call (the job was
+# torn down).
+"$drdb" record -o "$tmp/seg.run" -- "$mpiexec" -n 2 "$crash" segv 1 > /dev/null 2>&1
+batch seg seg 0-1 -k -- continue continue status
+has_after seg "continue" "the end of a log is not a divergence" \
+    '^\[0\] end of log \(the recorded rank stopped here\)' \
+    '^\[1\] .*signal SIGSEGV'
+has_after seg "status" "status: killed by a signal, not exited with status 0" \
+    '^1 +exited .*killed by signal SIGSEGV$'
+[ "$(rc seg)" != 0 ] && grep -q "rank 1 ended abnormally" "$tmp/seg.err" &&
+    ok "a rank killed by a signal fails the batch" ||
+    fail "batch exit $(rc seg) with a rank killed by SIGSEGV"
+batch segok seg 0-1 -- continue continue '@1 assert $_exitsignal == 11' \
+    '@0 assert $_exitcode == 98'
+[ "$(rc segok)" = 0 ] && ok "an assert on how a rank ended accepts it" ||
+    { fail "batch exit $(rc segok) after asserting the ends"; sed 's/^/#   /' "$tmp/segok.err" | tail; }
+batch seg1 seg 1 -- continue continue
+[ "$(rc seg1)" != 0 ] && ok "a batch whose only rank is killed by a signal fails" ||
+    fail "batch exit $(rc seg1) with its rank killed by SIGSEGV"
+batch seg0 seg 0 -- continue status
+grep -Eq '^0 +end of log ' "$tmp/seg0" && [ "$(rc seg0)" != 0 ] &&
+    ok "status: end of log; it fails the batch" ||
+    { fail "end of log in status (exit $(rc seg0))"; sed 's/^/#   /' "$tmp/seg0" | tail; }
+
+# ---- a command GDB refuses: its error is the command's, not the rank's
+batch fin jac 0 -k -- finish status
+has_after fin "status" "status after a refused finish: where the rank stands" \
+    "^0 +stopped +0/23 +$(at 20)"
+after fin status | grep -q 'not meaningful' &&
+    fail "GDB's error became the rank's where" || ok "GDB's error is not the rank's where"
+[ "$(rc fin)" != 0 ] && grep -q 'not meaningful in the outermost frame' "$tmp/fin.err" &&
+    ok "a refused finish fails, with GDB's error" ||
+    fail "refused finish: exit $(rc fin)"
+
+# ---- status: killed and not replayed ranks; a lost rank comes back
+batch st jac 0-2 -k -- "@2 kill" status '@1 gdb shell kill -9 $PPID' \
+    "print 1" "replay @1" "@1 print 6 * 7" "@2 restart" status "@3 status"
+has_after st "@2 restart" "restart brings a killed rank back" "^\[2\] $(at 20)"
+has_after st "@1 print 6 * 7" "replay brings a lost rank back" '^\[1\] 6 \* 7 = 42$'
+grep -Eq '^2 +killed ' "$tmp/st" && ok "status: killed" || fail "status: killed"
+grep -Eq '^3 +not replayed ' "$tmp/st" && ok "status: not replayed" ||
+    fail "status: not replayed"
+
+echo "1..$n"
+exit $status
