@@ -42,7 +42,17 @@ static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
                 c->timeout_ms);
         rc = -1;
     }
-    con_print_where(c, set);
+    /* Where the ranks that ran stand; those whose GDB refused the command
+     * did not move, and their error is said (con_on_exec_reply). */
+    struct rankset ran;
+    if (rs_init(&ran, c->nranks) == 0) {
+        for (int r = 0; r < c->nranks; r++)
+            if (rs_has(set, r) && !c->ranks[r].refused)
+                rs_add(&ran, r);
+        if (rs_count(&ran))
+            con_print_where(c, &ran);
+        rs_release(&ran);
+    }
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && (c->ranks[r].state == CON_DIVERGED ||
                                c->ranks[r].state == CON_LOST ||

@@ -23,6 +23,7 @@ __attribute__((used)) const void *const rpl__debug_protocol[] = {
     (const void *)drdb_stop_hook,
     (const void *)drdb_divergence_msg,
     (const void *)drdb_divergence_hook,
+    (const void *)&drdb_fail_code,
     (const void *)&drdb_checkpoint_event,
     (const void *)&drdb_ckpt_every,
     (const void *)&drdb_ckpt_interval,

@@ -49,7 +49,11 @@ has "a watchpoint: its number, old and new values, then the line" \
     "$tmp/stops" "watchpoint 2: counter" "Old value = 1" "New value = 2" \
     "Old value = 2" "New value = 3" "$(src_line mpi)"
 hasre "a refused finish: GDB's error, not the last stop's report" \
-    "$tmp/stops" '^\[0,1\] main () at .*, "finish" not meaningful in the outermost frame\.$'
+    "$tmp/stops.err" '^drdb: rank 0: "finish" not meaningful in the outermost frame\.$' \
+    '^drdb: rank 1: "finish" not meaningful in the outermost frame\.$'
+[ "$(grep -c '^Value returned' "$tmp/stops")" = 2 ] &&
+    ok "  ... and no second report of the first finish" ||
+    fail "  ... and no second report of the first finish"
 if grep -q 'end-stepping-range\|function-finished\|watchpoint-trigger' \
     "$tmp/stops"; then
     fail "MI reasons shown: $(grep -m1 'range\|finished\|trigger' "$tmp/stops")"

@@ -71,7 +71,7 @@ has_after keep "continue" "a backward goto re-runs with every breakpoint" \
 has_after keep "@2 continue" "a disabled breakpoint stays disabled in a new GDB" \
     '^\[2\] exited: exited with status 0$'
 has_after keep "@3 continue" "a watchpoint survives a restart" \
-    "^\[3\] .*jacobi\.c:($rowsl|$((rowsl + 1)))([^0-9]|\$)"
+    '^watchpoint 3: rows$' "jacobi\.c:($rowsl|$((rowsl + 1)))([^0-9]|\$)"
 has_after keep "info breakpoints" "info breakpoints after re-runs" \
     '^2 +breakpoint +keep +n +jacobi\.c:'"$allred"' +0-3$' \
     '^3 +watchpoint +keep +y +rows +3$'
