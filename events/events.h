@@ -259,6 +259,37 @@ struct ev_brief {
 /* Fills *B from EV (malformed: its fields end in a damaged one). */
 void ev_brief_of(const struct log_event *ev, struct ev_brief *b);
 
+/* The peer and tag columns (32 bytes each) of an event without a message
+ * in the index: what a receive matched (its status) beats what it asked
+ * for (MPI_ANY_SOURCE / MPI_ANY_TAG). Left as they are when it has none. */
+void ev_brief_peer_tag(const struct ev_brief *b, char *peer, char *tag);
+
+/* ---- listing events (ev-list.c) ----------------------------------------- */
+
+/* Which events a listing shows (`drdb log events`, the console's
+ * `events`). */
+struct ev_filter {
+    const char *call; /* a function: case-insensitive, "MPI_" optional,
+                       * shell wildcards ("Wait*"); NULL: any */
+    long long peer;   /* a message whose other side (the rank a receive
+                       * matched) is this world rank; -1: any */
+    long long tag;    /* a message with this tag (a receive's matched
+                       * tag); -1: any */
+};
+/* 0 when F's call names an MPI function (or is a pattern), else -1 with
+ * ERR. */
+int ev_filter_check(const struct ev_filter *f, char *err, size_t errlen);
+/* The listing's header line. */
+void ev_print_events_header(FILE *out);
+/* Prints rank R's events from FROM on that pass F, one line each, at most
+ * COUNT of them (counted after the filter); the line of event MARK (-1:
+ * none) ends in "  <= here". Builds the index. How many it printed (0 for
+ * a rank without a log), or -1 with ERR. */
+long long ev_print_events(struct ev_run *x, FILE *out, int rank,
+                          uint64_t from, uint64_t count,
+                          const struct ev_filter *f, long long mark,
+                          char *err, size_t errlen);
+
 /* ---- printing (ev-print.c, ev-print-event.c) ----------------------------- */
 
 /* "MPI_Send" for a message's or collective's call (from its fn). */

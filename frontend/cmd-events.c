@@ -251,21 +251,21 @@ static int cmd_until_call(struct con *c, struct con_args *a)
 /* ---- the logs: events, one event, matches, queues ------------------------ */
 
 /* events [--from N] [--count K] [--call NAME] [--peer P] [--tag T] */
+/* events [--from N] [--count K] [--call F] [--peer P] [--tag T]: the
+ * listing of `drdb log events` (events.h: ev_print_events), per rank of
+ * the set: from N, else around the rank's position (marked "<= here"). */
 static int cmd_events(struct con *c, struct con_args *a)
 {
     static const char *const opts[] = {"--from", "--count", "--peer",
-                                       "--tag", "--call"};
-    long long v[4] = {-1, 20, LLONG_MIN, LLONG_MIN};
-    const struct log_func_desc *call = NULL;
-    for (int i = 0; i < 5; i++) {
+                                       "--tag"};
+    long long v[4] = {-1, 20, -1, -1};
+    for (int i = 0; i < 4; i++) {
         const char *val = con_args_opt(a, opts[i]);
-        if (!val ||
-            (i < 4 ? fe_parse_int(val, i < 2 ? 0 : LLONG_MIN, LLONG_MAX,
-                                  &v[i]) == 0
-                   : (call = log_func_by_name(val)) != NULL))
+        if (!val || fe_parse_int(val, 0, i < 2 ? LLONG_MAX : INT_MAX,
+                                 &v[i]) == 0)
             continue;
-        fprintf(stderr, "drdb: events [--from N] [--count K] [--call "
-                "NAME] [--peer P] [--tag T]: bad '%s %s'\n", opts[i], val);
+        fprintf(stderr, "drdb: events %s takes a number, not '%s'\n",
+                opts[i], val);
         return -1;
     }
     if (*a->text) {
@@ -273,49 +273,32 @@ static int cmd_events(struct con *c, struct con_args *a)
                 "NAME] [--peer P] [--tag T]: bad '%s'\n", a->text);
         return -1;
     }
-    long long from = v[0], count = v[1], peer = v[2], tag = v[3];
+    struct ev_filter f = {con_args_opt(a, "--call"), v[2], v[3]};
+    char err[512];
     struct ev_run *x = con_events(c);
     if (!x)
         return -1;
+    if (ev_filter_check(&f, err, sizeof err) < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    long long from = v[0], count = v[1];
+    ev_print_events_header(stdout);
     for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(&a->set, r) || !x->ranks[r].present)
+        if (!rs_has(&a->set, r))
             continue;
         long long cur = con_current_event(c, r);
         /* Around the current event by default. */
         uint64_t n = from >= 0          ? (uint64_t)from
                      : cur > count / 2 ? (uint64_t)(cur - count / 2)
                                        : 0;
-        long long shown = 0;
-        printf("rank %d (%llu events)%s\n", r,
-               (unsigned long long)c->nevents[r],
-               cur >= 0 ? "" : " (not stopped: no position)");
-        for (; n < c->nevents[r] && shown < count; n++) {
-            struct log_event ev;
-            struct ev_brief in;
-            char err[256];
-            if (ev_event(x, r, n, &ev, err, sizeof err) < 0)
-                break;
-            ev_brief_of(&ev, &in);
-            if (call && ev.fn != call->id)
-                continue;
-            if (peer != LLONG_MIN && (!in.has_peer || in.peer != peer))
-                continue;
-            if (tag != LLONG_MIN && (!in.has_tag || in.tag != tag))
-                continue;
-            printf("%s %7llu  %-22s", (long long)n == cur ? "=>" : "  ",
-                   (unsigned long long)n, log_func_name(ev.fn));
-            if (in.has_peer)
-                printf(" peer %lld", (long long)in.peer);
-            if (in.has_tag)
-                printf(" tag %lld", (long long)in.tag);
-            if (in.has_count)
-                printf(" count %lld", (long long)in.count);
-            if (in.bytes)
-                printf(" %llu bytes", (unsigned long long)in.bytes);
-            putchar('\n');
-            shown++;
+        if (ev_print_events(x, stdout, r, n, (uint64_t)count, &f, cur, err,
+                            sizeof err) < 0) {
+            fprintf(stderr, "drdb: %s\n", err);
+            return -1;
         }
     }
+    fflush(stdout);
     return 0;
 }
 
