@@ -372,6 +372,10 @@ static int start(int argc, char **argv, int batch_cmd)
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    if (json && con_json_open(&c) < 0) {
+        con_close(&c);
+        return 2;
+    }
     if (!json)
         con_summary(&c, stdout);
     /* The program that will run, shown and checked before any GDB
@@ -380,6 +384,7 @@ static int start(int argc, char **argv, int batch_cmd)
     if (launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
                      json ? stderr : stdout, "  ") < 0) {
         con_close(&c);
+        con_json_close(&c);
         return 2;
     }
     int rc = con_replay(&c, &c.focus) < 0;
@@ -398,6 +403,7 @@ static int start(int argc, char **argv, int batch_cmd)
         if (c.ranks[r].state == CON_DIVERGED || c.ranks[r].state == CON_LOST)
             rc = 1;
     con_close(&c);
+    con_json_close(&c);
     return rc;
 }
 

@@ -184,7 +184,7 @@ grep -q "^\[$srcr\] starting the replay\$" "$tmp/anyo" &&
 has "the receiver stays before its receive; the sender's state" "$tmp/anyo" \
     "[$srcr] rank = $srcr"
 grep -q "^messages sent to rank 0 and not received before event $ev: " "$tmp/anyo" &&
-    grep -q "^=> *$ev  MPI_Recv" "$tmp/anyo" &&
+    grep -Eq "^ *0 +$ev  MPI_Recv .*  <= here\$" "$tmp/anyo" &&
     ok "queues and events at the rank's position" ||
     { fail "queues/events"; sed 's/^/#   /' "$tmp/anyo" | tail -12; }
 
