@@ -5,6 +5,15 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
 
+# srcpaths FILE...: the source paths GDB shows in FILE (as compiled: relative
+# to the build directory, or absolute) become SRC/examples/..., SRC/tests/...,
+# so that an expected line does not depend on where the build directory is.
+srcpaths() {
+    for _f in "$@"; do
+        sed -E -i 's#([ (])[^ ()]*/((examples|tests)/[^ ()]*\.c)#\1SRC/\2#g' "$_f"
+    done
+}
+
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
 # SIGKILLs rank 1 once it says it sleeps (after AT iterations), as a rank

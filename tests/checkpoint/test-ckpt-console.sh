@@ -47,6 +47,7 @@ batch() {
     timeout 120 "$drdb" batch --timeout 60 $opts "$tmp/$run" \
         "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
     echo $? > "$tmp/$name.rc"
+    srcpaths "$tmp/$name"
 }
 rc() { cat "$tmp/$1.rc"; }
 
@@ -158,7 +159,7 @@ call=$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1
 batch nextover run -- "goto 2" next
 after=$(sed -n 's/^\[0\] main () at .*ckpt-mpi\.c:\([0-9]*\), end-stepping-range$/\1/p' \
     "$tmp/nextover")
-if grep -qxF "[0] main () at ../tests/checkpoint/ckpt-mpi.c:$call, before event 2 (MPI_Allreduce)" \
+if grep -qxF "[0] main () at SRC/tests/checkpoint/ckpt-mpi.c:$call, before event 2 (MPI_Allreduce)" \
         "$tmp/nextover" && [ -n "$after" ] && [ "$after" -gt "$call" ]; then
     ok "next after goto: on to a later line of main (line $after)"
 else
@@ -233,7 +234,7 @@ if [ "$(rc shadow)" = 0 ] && [ "$(rc forward)" = 0 ]; then ok "shadow session"; 
 has "the shadow's progress in status" "$tmp/shadow" \
     "      shadow: finished (status 0), 6 checkpoints, latest before event 6 of 7"
 has "the foreground jumped forward to the shadow's checkpoint" "$tmp/shadow" \
-    "[0] main () at ../tests/checkpoint/ckpt-mpi.c:$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1), rolled back to checkpoint s3 (before event 3)"
+    "[0] main () at SRC/tests/checkpoint/ckpt-mpi.c:$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1), rolled back to checkpoint s3 (before event 3)"
 sed -n '/^(drdb) rollback s3/,$p' "$tmp/shadow" | grep '^\[0\] [a-z_].* = ' \
     > "$tmp/sh.a"
 sed -n '/^(drdb) goto 3/,$p' "$tmp/forward" | grep '^\[0\] [a-z_].* = ' \
