@@ -5,6 +5,22 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
 
+# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line);
+# else its end (and FILE.err's) is shown.
+has() {
+    _name=$1 _file=$2
+    shift 2
+    for _want in "$@"; do
+        if ! grep -qxF -- "$_want" "$_file"; then
+            fail "$_name: no line '$_want'"
+            sed 's/^/#   /' "$_file" | tail -25
+            [ -s "$_file.err" ] && sed 's/^/#   /' "$_file.err" | tail -10
+            return
+        fi
+    done
+    ok "$_name"
+}
+
 # srcpaths FILE...: the source paths GDB shows in FILE (as compiled: relative
 # to the build directory, or absolute) become SRC/examples/..., SRC/tests/...,
 # so that an expected line does not depend on where the build directory is.

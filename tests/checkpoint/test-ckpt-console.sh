@@ -22,19 +22,6 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 show() { sed 's/^/#   /' "$@" | tail -25; }
-# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
-has() {
-    name=$1 file=$2
-    shift 2
-    for want in "$@"; do
-        if ! grep -qxF -- "$want" "$file"; then
-            fail "$name: no line '$want'"
-            show "$file" "$file.err"
-            return
-        fi
-    done
-    ok "$name"
-}
 # batch NAME RUN [OPTIONS] -- SCRIPT-LINES...: output in $tmp/NAME(.err).
 batch() {
     name=$1 run=$2

@@ -14,19 +14,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 show() { sed 's/^/#   /' "$1" | tail -"${2:-25}"; }
-# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
-has() {
-    name=$1 file=$2
-    shift 2
-    for want in "$@"; do
-        if ! grep -qxF -- "$want" "$file"; then
-            fail "$name: no line '$want'"
-            show "$file"
-            return
-        fi
-    done
-    ok "$name"
-}
 # hasnt NAME FILE LINE...: FILE holds none of the LINEs.
 hasnt() {
     name=$1 file=$2
