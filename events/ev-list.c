@@ -68,16 +68,19 @@ void ev_print_events_header(FILE *out)
             "dur (us)");
 }
 
-/* One line: EV of rank R, its uses USE[0..NU); MARK: "  <= here". */
-static void print_line(struct ev_run *x, FILE *out, int rank,
-                       const struct log_event *ev, const struct ev_use *use,
-                       int nu, int mark)
+/* The columns of EV (rank R's, its uses USE[0..NU)) into *ROW. */
+static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
+                     const struct ev_use *use, int nu, struct ev_row *row)
 {
     struct ev_brief in;
-    char peer[32] = "-", tag[32] = "-", comm[32] = "-", count[32] = "-";
     const struct ev_msg *m = NULL;
     int nmsg = 0;
 
+    memset(row, 0, sizeof *row);
+    strcpy(row->peer, "-");
+    strcpy(row->tag, "-");
+    strcpy(row->comm, "-");
+    strcpy(row->count, "-");
     ev_brief_of(ev, &in);
     for (int u = 0; u < nu; u++)
         if (use[u].role != EV_COLL && use[u].role != EV_COLL_DONE &&
@@ -86,45 +89,71 @@ static void print_line(struct ev_run *x, FILE *out, int rank,
     if (m) {
         const char *more = nmsg > 1 ? "+" : "";
         if (m->flags & EV_M_PROC_NULL)
-            snprintf(peer, sizeof peer, "null%s", more);
+            snprintf(row->peer, sizeof row->peer, "null%s", more);
         else if (m->peer >= 0)
-            snprintf(peer, sizeof peer, "%d%s", m->peer, more);
+            snprintf(row->peer, sizeof row->peer, "%d%s", m->peer, more);
         else
-            snprintf(peer, sizeof peer, "?%s", more);
+            snprintf(row->peer, sizeof row->peer, "?%s", more);
         if (m->tag >= 0)
-            snprintf(tag, sizeof tag, "%d", m->tag);
+            snprintf(row->tag, sizeof row->tag, "%d", m->tag);
         if (m->comm >= 0)
-            snprintf(comm, sizeof comm, "#%d", m->comm);
+            snprintf(row->comm, sizeof row->comm, "#%d", m->comm);
     } else {
-        ev_brief_peer_tag(&in, peer, tag);
+        ev_brief_peer_tag(&in, row->peer, row->tag);
     }
     if (!m && in.has_comm) {
         int side;
         int c = ev_comm_of(x, rank, ev->index, (uint32_t)in.comm, &side);
         if (c >= 0)
-            snprintf(comm, sizeof comm, "#%d", c);
+            snprintf(row->comm, sizeof row->comm, "#%d", c);
         else
-            snprintf(comm, sizeof comm, "%#" PRIx64,
+            snprintf(row->comm, sizeof row->comm, "%#" PRIx64,
                      (uint64_t)(uint32_t)in.comm);
     }
     if (in.has_count)
-        snprintf(count, sizeof count, "%" PRId64, in.count);
+        snprintf(row->count, sizeof row->count, "%" PRId64, in.count);
+    row->rank = rank;
+    row->event = ev->index;
+    row->function = ev->desc ? ev->desc->name : "(end)";
+    row->bytes = in.bytes;
+    row->dur_us = (double)ev->dur_ns / 1000.0;
+    row->has_ret = (ev->flags & LOG_REC_RET) != 0;
+    row->ret = ev->ret;
+    row->repeat = ev->flags & LOG_REC_REPEAT ? ev->repeat : 0;
+}
+
+void ev_print_row(FILE *out, const struct ev_row *row, int mark)
+{
     fprintf(out, "%4d %8" PRIu64 "  %-22s %6s %6s %-6s %7s %9" PRIu64
-            " %10.3f", rank, ev->index, ev->desc ? ev->desc->name : "(end)",
-            peer, tag, comm, count, in.bytes, (double)ev->dur_ns / 1000.0);
-    if (ev->flags & LOG_REC_RET)
-        fprintf(out, "  ret=%d", ev->ret);
-    if (ev->flags & LOG_REC_REPEAT)
-        fprintf(out, "  x%" PRIu64, ev->repeat);
+            " %10.3f", row->rank, row->event, row->function, row->peer,
+            row->tag, row->comm, row->count, row->bytes, row->dur_us);
+    if (row->has_ret)
+        fprintf(out, "  ret=%d", row->ret);
+    if (row->repeat)
+        fprintf(out, "  x%" PRIu64, row->repeat);
     if (mark)
         fputs("  <= here", out);
     fputc('\n', out);
+}
+
+static void print_row(void *ud, const struct ev_row *row, int mark)
+{
+    ev_print_row(ud, row, mark);
 }
 
 long long ev_print_events(struct ev_run *x, FILE *out, int rank,
                           uint64_t from, uint64_t count,
                           const struct ev_filter *f, long long mark,
                           char *err, size_t errlen)
+{
+    return ev_list_events(x, rank, from, count, f, mark, print_row, out, err,
+                          errlen);
+}
+
+long long ev_list_events(struct ev_run *x, int rank, uint64_t from,
+                         uint64_t count, const struct ev_filter *f,
+                         long long mark, ev_row_fn *fn, void *ud, char *err,
+                         size_t errlen)
 {
     if (ev_build(x, err, errlen) < 0)
         return -1;
@@ -144,8 +173,9 @@ long long ev_print_events(struct ev_run *x, FILE *out, int rank,
             nu = 0;
         if (!passes(x, f, &ev, use, nu))
             continue;
-        print_line(x, out, rank, &ev, use, nu, mark >= 0 &&
-                   (uint64_t)mark == n);
+        struct ev_row row;
+        fill_row(x, rank, &ev, use, nu, &row);
+        fn(ud, &row, mark >= 0 && (uint64_t)mark == n);
         shown++;
     }
     return (long long)shown;

@@ -250,6 +250,33 @@ static int cmd_until_call(struct con *c, struct con_args *a)
 
 /* ---- the logs: events, one event, matches, queues ------------------------ */
 
+/* An event of `events` as its row: a line, or in --json an object. */
+static void event_row(void *ud, const struct ev_row *row, int mark)
+{
+    struct con *c = ud;
+    char *line = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&line, &len);
+    if (!f)
+        return;
+    ev_print_row(f, row, mark);
+    fclose(f);
+    line[strcspn(line, "\n")] = '\0';
+    char rank[16], event[24], bytes[24], dur[32];
+    snprintf(rank, sizeof rank, "%d", row->rank);
+    snprintf(event, sizeof event, "%llu", (unsigned long long)row->event);
+    snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)row->bytes);
+    snprintf(dur, sizeof dur, "%.3f", row->dur_us);
+    static const char *const keys[] = {"#rank", "#event", "function",
+                                       "peer", "tag", "comm", "count",
+                                       "#bytes", "#dur_us", "#here"};
+    const char *vals[] = {rank, event, row->function, row->peer, row->tag,
+                          row->comm, row->count, bytes, dur,
+                          mark ? "true" : "false"};
+    con_table_row(c, 10, keys, vals, line);
+    free(line);
+}
+
 /* events [--from N] [--count K] [--call NAME] [--peer P] [--tag T] */
 /* events [--from N] [--count K] [--call F] [--peer P] [--tag T]: the
  * listing of `drdb log events` (events.h: ev_print_events), per rank of
@@ -283,7 +310,8 @@ static int cmd_events(struct con *c, struct con_args *a)
         return -1;
     }
     long long from = v[0], count = v[1];
-    ev_print_events_header(stdout);
+    if (!c->json_f)
+        ev_print_events_header(stdout);
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(&a->set, r))
             continue;
@@ -292,8 +320,8 @@ static int cmd_events(struct con *c, struct con_args *a)
         uint64_t n = from >= 0          ? (uint64_t)from
                      : cur > count / 2 ? (uint64_t)(cur - count / 2)
                                        : 0;
-        if (ev_print_events(x, stdout, r, n, (uint64_t)count, &f, cur, err,
-                            sizeof err) < 0) {
+        if (ev_list_events(x, r, n, (uint64_t)count, &f, cur, event_row, c,
+                           err, sizeof err) < 0) {
             fprintf(stderr, "drdb: %s\n", err);
             return -1;
         }

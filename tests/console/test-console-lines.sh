@@ -119,12 +119,15 @@ for o in cmds:
 st = cmds[2]["results"]
 assert [r.get("rank") for r in st] == [0, 1, 2, 3], st
 assert all(r["state"] == "stopped" and r["event"] == "8/23" for r in st), st
-assert cmds[5]["ok"] and len(cmds[5]["results"]) >= 3, cmds[5]
+ev = cmds[5]["results"]
+assert [(r["rank"], r["function"], r["here"]) for r in ev] == [
+    (0, "MPI_Waitall", False), (0, "MPI_Allreduce", True),
+    (0, "MPI_Irecv", False)], ev
 assert cmds[6]["ok"] is False, cmds[6]
 assert cmds[7]["ok"] and cmds[7]["results"] == [], cmds[7]
 print("ok")
 EOF
-then ok "--json: JSON lines, one object per command, status as rows"
+then ok "--json: JSON lines, one object per command, status and events as rows"
 else fail "--json: $(cat "$tmp/json.py")"; show "$tmp/json" 12
 fi
 
