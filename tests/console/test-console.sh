@@ -139,8 +139,8 @@ has "goto-collective: every member at the same instance" "$tmp/ev" \
 printf '%s\n' continue backtrace "print i" status > "$tmp/dv.drdb"
 "$drdb" batch -k --ranks 0 "$tmp/dv" "$tmp/dv.drdb" -- "$diverge" count \
     > "$tmp/dvo" 2> "$tmp/dve"
-srcpaths "$tmp/dvo"
 dvrc=$?
+srcpaths "$tmp/dvo"
 has "divergence: state, report, the program's frame" "$tmp/dvo" \
     "[0] diverged at main () at SRC/tests/replay/diverge.c:32: rank 0: event 4 (MPI_Send): replay diverged: argument 'count' differs: the log has MPI_Send(count=8, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000), the program called MPI_Send(count=7, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000)" \
     "[0] main () at SRC/tests/replay/diverge.c:32" "[0] i = 2"
