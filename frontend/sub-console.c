@@ -343,6 +343,10 @@ static int start(int argc, char **argv, int batch_cmd)
         fe_error("--batch needs a script: -x SCRIPT");
         return 2;
     }
+    if (json && !batch && isatty(0)) {
+        fe_error("--json is for scripts: drdb batch --json RUNDIR SCRIPT");
+        return 2;
+    }
 
     struct con c;
     char err[512];
