@@ -484,7 +484,8 @@ const struct con_cmd con_cmds_events[] = {
      "one MPI event in full: arguments, times, status, data", 0, "--raw",
      cmd_event},
     {"events", NULL, "events [--from N] [--count K] [--call F] [--peer P]",
-     "the MPI events of the set's ranks (as drdb log events), the current one marked <= here", 0,
+     "the MPI events of the set's ranks (as drdb log events), the "
+     "current one marked <= here", 0,
      "--from= --count= --peer= --tag= --call=", cmd_events},
     {"goto-collective", NULL, "goto-collective RANK:N",
      "every replayed member to the same instance of a collective", 0, NULL,

@@ -94,7 +94,8 @@ void con_cmds_markdown(FILE *out)
             "table (`frontend/con-cmd.c`). Any command runs on a rank set "
             "once with `@SET` before its name, as its first argument or as "
             "the line's last word (`@1 kill`, `kill @1`, `print rank @0`); "
-            "`focus SET` changes the default.\n\n| command | alias | what it does |\n|---|---|---|\n");
+            "`focus SET` changes the default.\n\n| command | alias | what "
+            "it does |\n|---|---|---|\n");
     for (const struct con_cmd *k = con_cmd_next(NULL); k;
          k = con_cmd_next(k)) {
         /* a '|' splits a table cell, even in a code span: escaped */
@@ -156,12 +157,13 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
     if (set_token(t, n)) {
         if (take_set(c, t, n, set, &given) < 0)
             return -1;
+        n += strspn(t + n, " \t");
         memmove(t, t + n, strlen(t + n) + 1);
-        memmove(t, t + strspn(t, " \t"), strlen(t + strspn(t, " \t")) + 1);
     }
     /* the last word, or the one before a trailing '&' */
     size_t end = strlen(t), amp = end;
-    if (end && t[end - 1] == '&' && (end == 1 || isspace((unsigned char)t[end - 2]))) {
+    if (end && t[end - 1] == '&' &&
+        (end == 1 || isspace((unsigned char)t[end - 2]))) {
         amp = end - 1;
         while (amp && isspace((unsigned char)t[amp - 1]))
             amp--;
