@@ -211,6 +211,10 @@ void con_json_begin(struct con *c)
 {
     if (!c->json_out)
         return;
+    if (c->json_f) {
+        c->json_depth++;
+        return;
+    }
     json_drain(c);
     c->json_buf = NULL;
     c->json_len = 0;
@@ -222,6 +226,10 @@ void con_json_end(struct con *c, const char *line, const struct rankset *set,
 {
     if (!c->json_out || !c->json_f)
         return;
+    if (c->json_depth) {
+        c->json_depth--;
+        return;
+    }
     json_drain(c);
     fclose(c->json_f);
     c->json_f = NULL;

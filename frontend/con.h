@@ -170,6 +170,7 @@ struct con {
     size_t json_len;
     FILE *json_f;
     FILE *json_out;      /* --json: the real stdout (con_json_open) */
+    int json_depth;      /* commands run by a command (source) */
     double ckpt_interval;  /* set checkpoint-interval (s); < 0: not set */
     long long ckpt_every;  /* set checkpoint-every (events); 0: not set */
     char shadow_root[4096];
@@ -327,7 +328,8 @@ int con_json_open(struct con *c);
 /* Writes out what is still captured, gives stdout back. */
 void con_json_close(struct con *c);
 /* Around a command (con_execute): starts collecting its results; ends it
- * and prints its object: {"command", "ranks", "ok", "results"}. */
+ * and prints its object: {"command", "ranks", "ok", "results"}. The
+ * commands a command runs (`source FILE`) add to its results. */
 void con_json_begin(struct con *c);
 void con_json_end(struct con *c, const char *line, const struct rankset *set,
                   int rc);

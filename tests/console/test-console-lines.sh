@@ -89,9 +89,10 @@ batch slips jac 0-3 -k -- "break jacobi.c:$line" continue "kill 1" \
 [ "$(rc slips)" = 1 ] && ok "... and the batch fails" || fail "slips exit $(rc slips)"
 
 # ---- --json: every line of stdout is one JSON object
+echo "print 6 * 7" > "$tmp/inner.drdb"
 batch json jac 0-3 --json -k -- "break jacobi.c:$line" continue status \
     "info breakpoints" "print rank" "@0 events --count 3" "print nosuch" \
-    "set var rank = rank" continue
+    "set var rank = rank" "source $tmp/inner.drdb" continue
 if python3 - "$tmp/json" > "$tmp/json.py" 2>&1 <<'EOF'
 import json, sys
 lines = open(sys.argv[1]).read().split("\n")
@@ -110,7 +111,9 @@ names = [o["command"] for o in cmds]
 assert names[0].startswith("break jacobi.c:"), names
 assert names[1:] == ["continue", "status", "info breakpoints", "print rank",
                      "@0 events --count 3", "print nosuch",
-                     "set var rank = rank", "continue"], names
+                     "set var rank = rank", names[8], "continue"], names
+assert names[8].startswith("source "), names
+assert cmds[8]["results"] == [{"ranks": "0-3", "text": "6 * 7 = 42"}], cmds[8]
 for o in cmds:
     assert set(o) == {"command", "ranks", "ok", "results"}, o
     assert isinstance(o["results"], list), o
