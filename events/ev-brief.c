@@ -7,6 +7,8 @@
  * ("dest", "source", "root", "rank"; "count", "sendcount", ...), which
  * span more calls than the spec's slots do.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "events.h"
@@ -70,4 +72,17 @@ void ev_brief_of(const struct log_event *ev, struct ev_brief *b)
         }
     }
     b->malformed = rc < 0;
+}
+
+void ev_brief_peer_tag(const struct ev_brief *in, char *peer, char *tag)
+{
+    if (in->has_status) {
+        snprintf(peer, 32, "%d", in->st_source);
+        snprintf(tag, 32, "%d", in->st_tag);
+        return;
+    }
+    if (in->has_peer)
+        snprintf(peer, 32, "%" PRId64, in->peer);
+    if (in->has_tag)
+        snprintf(tag, 32, "%" PRId64, in->tag);
 }

@@ -262,6 +262,59 @@ struct ev_brief {
 /* Fills *B from EV (malformed: its fields end in a damaged one). */
 void ev_brief_of(const struct log_event *ev, struct ev_brief *b);
 
+/* The peer and tag columns (32 bytes each) of an event without a message
+ * in the index: what a receive matched (its status) beats what it asked
+ * for (MPI_ANY_SOURCE / MPI_ANY_TAG). Left as they are when it has none. */
+void ev_brief_peer_tag(const struct ev_brief *b, char *peer, char *tag);
+
+/* ---- listing events (ev-list.c) ----------------------------------------- */
+
+/* Which events a listing shows (`drdb log events`, the console's
+ * `events`). */
+struct ev_filter {
+    const char *call; /* a function: case-insensitive, "MPI_" optional,
+                       * shell wildcards ("Wait*"); NULL: any */
+    long long peer;   /* a message whose other side (the rank a receive
+                       * matched) is this world rank; -1: any */
+    long long tag;    /* a message with this tag (a receive's matched
+                       * tag); -1: any */
+};
+/* 0 when F's call names an MPI function (or is a pattern), else -1 with
+ * ERR. */
+int ev_filter_check(const struct ev_filter *f, char *err, size_t errlen);
+/* One event of a listing, its columns. */
+struct ev_row {
+    int rank;
+    uint64_t event;
+    const char *function;  /* "MPI_Recv" */
+    char peer[32];         /* "3", "null", "3+" (more messages), "-" */
+    char tag[32], comm[32], count[32]; /* "-": none */
+    uint64_t bytes;        /* message data logged */
+    double dur_us;
+    int has_ret, ret;      /* an error the call returned */
+    uint64_t repeat;       /* a repeated call (x N); 0: not */
+};
+/* Called for each listed event; MARK: the event marked (the rank's
+ * position). */
+typedef void ev_row_fn(void *ud, const struct ev_row *row, int mark);
+/* Calls FN for rank R's events from FROM on that pass F, at most COUNT of
+ * them (counted after the filter). Builds the index. How many (0 for a
+ * rank without a log), or -1 with ERR. */
+long long ev_list_events(struct ev_run *x, int rank, uint64_t from,
+                         uint64_t count, const struct ev_filter *f,
+                         long long mark, ev_row_fn *fn, void *ud, char *err,
+                         size_t errlen);
+/* A row as its line of the listing (MARK: ending in "  <= here"). */
+void ev_print_row(FILE *out, const struct ev_row *row, int mark);
+/* The listing's header line. */
+void ev_print_events_header(FILE *out);
+/* ev_list_events printing each row (ev_print_row): the listing of `drdb
+ * log events`; MARK: -1 none. */
+long long ev_print_events(struct ev_run *x, FILE *out, int rank,
+                          uint64_t from, uint64_t count,
+                          const struct ev_filter *f, long long mark,
+                          char *err, size_t errlen);
+
 /* ---- printing (ev-print.c, ev-print-event.c) ----------------------------- */
 
 /* "MPI_Send" for a message's or collective's call (from its fn). */

@@ -119,16 +119,16 @@ static int cmd_shadow(struct con *c, struct con_args *a)
 
 const struct con_cmd con_cmds_ckpt[] = {
     {"checkpoint", NULL, "checkpoint [@SET]",
-     "checkpoint the ranks where they stand (rollback returns here)", 0, "@",
+     "checkpoint the ranks where they stand (rollback returns here)", 0, ".",
      cmd_checkpoint},
     {"checkpoints", NULL, "checkpoints [@SET]",
      "the ranks' checkpoints: id, event, replay time, pages, size", 0,
-     "@", cmd_checkpoints},
+     ".", cmd_checkpoints},
     {"rollback", NULL, "rollback [@SET] ID",
-     "return the ranks to checkpoint ID (sN: a shadow's file)", 0, "@",
+     "return the ranks to checkpoint ID (sN: a shadow's file)", 0, NULL,
      cmd_rollback},
     {"shadow", NULL, "shadow [@SET] [stop|wait]",
-     "a background replay of each rank writing checkpoints ahead", 0, "@",
+     "a background replay of each rank writing checkpoints ahead", 0, NULL,
      cmd_shadow},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };

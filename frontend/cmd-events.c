@@ -279,22 +279,49 @@ static int cmd_until_call(struct con *c, struct con_args *a)
 
 /* ---- the logs: events, one event, matches, queues ------------------------ */
 
+/* An event of `events` as its row: a line, or in --json an object. */
+static void event_row(void *ud, const struct ev_row *row, int mark)
+{
+    struct con *c = ud;
+    char *line = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&line, &len);
+    if (!f)
+        return;
+    ev_print_row(f, row, mark);
+    fclose(f);
+    line[strcspn(line, "\n")] = '\0';
+    char rank[16], event[24], bytes[24], dur[32];
+    snprintf(rank, sizeof rank, "%d", row->rank);
+    snprintf(event, sizeof event, "%llu", (unsigned long long)row->event);
+    snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)row->bytes);
+    snprintf(dur, sizeof dur, "%.3f", row->dur_us);
+    static const char *const keys[] = {"#rank", "#event", "function",
+                                       "peer", "tag", "comm", "count",
+                                       "#bytes", "#dur_us", "#here"};
+    const char *vals[] = {rank, event, row->function, row->peer, row->tag,
+                          row->comm, row->count, bytes, dur,
+                          mark ? "true" : "false"};
+    con_table_row(c, 10, keys, vals, line);
+    free(line);
+}
+
 /* events [--from N] [--count K] [--call NAME] [--peer P] [--tag T] */
+/* events [--from N] [--count K] [--call F] [--peer P] [--tag T]: the
+ * listing of `drdb log events` (events.h: ev_print_events), per rank of
+ * the set: from N, else around the rank's position (marked "<= here"). */
 static int cmd_events(struct con *c, struct con_args *a)
 {
     static const char *const opts[] = {"--from", "--count", "--peer",
-                                       "--tag", "--call"};
-    long long v[4] = {-1, 20, LLONG_MIN, LLONG_MIN};
-    const struct log_func_desc *call = NULL;
-    for (int i = 0; i < 5; i++) {
+                                       "--tag"};
+    long long v[4] = {-1, 20, -1, -1};
+    for (int i = 0; i < 4; i++) {
         const char *val = con_args_opt(a, opts[i]);
-        if (!val ||
-            (i < 4 ? fe_parse_int(val, i < 2 ? 0 : LLONG_MIN, LLONG_MAX,
-                                  &v[i]) == 0
-                   : (call = log_func_by_name(val)) != NULL))
+        if (!val || fe_parse_int(val, 0, i < 2 ? LLONG_MAX : INT_MAX,
+                                 &v[i]) == 0)
             continue;
-        fprintf(stderr, "drdb: events [--from N] [--count K] [--call "
-                "NAME] [--peer P] [--tag T]: bad '%s %s'\n", opts[i], val);
+        fprintf(stderr, "drdb: events %s takes a number, not '%s'\n",
+                opts[i], val);
         return -1;
     }
     if (*a->text) {
@@ -302,49 +329,33 @@ static int cmd_events(struct con *c, struct con_args *a)
                 "NAME] [--peer P] [--tag T]: bad '%s'\n", a->text);
         return -1;
     }
-    long long from = v[0], count = v[1], peer = v[2], tag = v[3];
+    struct ev_filter f = {con_args_opt(a, "--call"), v[2], v[3]};
+    char err[512];
     struct ev_run *x = con_events(c);
     if (!x)
         return -1;
+    if (ev_filter_check(&f, err, sizeof err) < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    long long from = v[0], count = v[1];
+    if (!c->json_f)
+        ev_print_events_header(stdout);
     for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(&a->set, r) || !x->ranks[r].present)
+        if (!rs_has(&a->set, r))
             continue;
         long long cur = con_current_event(c, r);
         /* Around the current event by default. */
         uint64_t n = from >= 0          ? (uint64_t)from
                      : cur > count / 2 ? (uint64_t)(cur - count / 2)
                                        : 0;
-        long long shown = 0;
-        printf("rank %d (%llu events)%s\n", r,
-               (unsigned long long)c->nevents[r],
-               cur >= 0 ? "" : " (not stopped: no position)");
-        for (; n < c->nevents[r] && shown < count; n++) {
-            struct log_event ev;
-            struct ev_brief in;
-            char err[256];
-            if (ev_event(x, r, n, &ev, err, sizeof err) < 0)
-                break;
-            ev_brief_of(&ev, &in);
-            if (call && ev.fn != call->id)
-                continue;
-            if (peer != LLONG_MIN && (!in.has_peer || in.peer != peer))
-                continue;
-            if (tag != LLONG_MIN && (!in.has_tag || in.tag != tag))
-                continue;
-            printf("%s %7llu  %-22s", (long long)n == cur ? "=>" : "  ",
-                   (unsigned long long)n, log_func_name(ev.fn));
-            if (in.has_peer)
-                printf(" peer %lld", (long long)in.peer);
-            if (in.has_tag)
-                printf(" tag %lld", (long long)in.tag);
-            if (in.has_count)
-                printf(" count %lld", (long long)in.count);
-            if (in.bytes)
-                printf(" %llu bytes", (unsigned long long)in.bytes);
-            putchar('\n');
-            shown++;
+        if (ev_list_events(x, r, n, (uint64_t)count, &f, cur, event_row, c,
+                           err, sizeof err) < 0) {
+            fprintf(stderr, "drdb: %s\n", err);
+            return -1;
         }
     }
+    fflush(stdout);
     return 0;
 }
 
@@ -502,7 +513,8 @@ const struct con_cmd con_cmds_events[] = {
      "one MPI event in full: arguments, times, status, data", 0, "--raw",
      cmd_event},
     {"events", NULL, "events [--from N] [--count K] [--call F] [--peer P]",
-     "the MPI events of the set's ranks, the current one marked =>", 0,
+     "the MPI events of the set's ranks (as drdb log events), the "
+     "current one marked <= here", 0,
      "--from= --count= --peer= --tag= --call=", cmd_events},
     {"goto-collective", NULL, "goto-collective RANK:N",
      "every replayed member to the same instance of a collective", 0, NULL,

@@ -28,7 +28,8 @@ static int cmd_status(struct con *c, struct con_args *a)
             if (c->ranks[r].gdb || c->ranks[r].state != CON_OFF ||
                 c->ranks[r].killed)
                 rs_add(&set, r);
-    printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
+    if (!c->json_f)
+        printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(&set, r) || (!k->gdb && k->state == CON_OFF &&
@@ -52,11 +53,19 @@ static int cmd_status(struct con *c, struct con_args *a)
             snprintf(ev, sizeof ev, ">=%lld/%llu", k->last_event,
                      (unsigned long long)c->nevents[r]);
         }
-        printf("%-5d %-9s %-22s %s%s%s%s%s\n", r,
-               k->state == CON_OFF && k->killed ? "killed"
-                                                : con_state_name(k->state),
-               ev, at ? k->where : k->reason, *fn ? " in " : "", fn,
-               at && k->reason[0] ? ", " : "", at ? k->reason : "");
+        const char *state = k->state == CON_OFF && k->killed
+                                ? "killed"
+                                : con_state_name(k->state);
+        char where[1024], line[1200], num[16];
+        snprintf(where, sizeof where, "%s%s%s%s%s", at ? k->where : k->reason,
+                 *fn ? " in " : "", fn, at && k->reason[0] ? ", " : "",
+                 at ? k->reason : "");
+        snprintf(line, sizeof line, "%-5d %-9s %-22s %s", r, state, ev, where);
+        snprintf(num, sizeof num, "%d", r);
+        static const char *const keys[] = {"#rank", "state", "event",
+                                           "where"};
+        const char *vals[] = {num, state, ev, where};
+        con_table_row(c, 4, keys, vals, line);
         char sh[256];
         con_shadow_status(c, r, sh, sizeof sh);
         if (sh[0])
@@ -155,11 +164,15 @@ static int cmd_quit(struct con *c, struct con_args *a)
     return 0;
 }
 
+/* Every option of `set`: its usage message and `help set`. */
+#define SET_OPTIONS                                                        \
+    "set var EXPR = VALUE | merge on|off | prefix on|off | timing on|off"  \
+    " | groups N | width N | timeout MS | checkpoint-interval S|off"       \
+    " | checkpoint-every N|off"
+
 static int set_usage(void)
 {
-    fprintf(stderr, "drdb: set var EXPR = VALUE | merge on|off | prefix on|off"
-            " | timing on|off | groups N | width N | timeout MS"
-            " | checkpoint-interval S|off | checkpoint-every N|off\n");
+    fprintf(stderr, "drdb: " SET_OPTIONS "\n");
     return -1;
 }
 
@@ -227,25 +240,26 @@ static int cmd_set(struct con *c, struct con_args *a)
 }
 
 const struct con_cmd con_cmds_session[] = {
-    {"defset", NULL, "defset NAME SET", "name a rank set (then @NAME)", 0,
-     NULL, cmd_defset},
+    {"defset", NULL, "defset NAME SET", "name a rank set (then @NAME)",
+     CON_SET_ARG, NULL, cmd_defset},
     {"drop", NULL, "drop [@SET]", "end the replay of the ranks of the set",
      0, NULL, cmd_drop},
     {"expand", NULL, "expand [SET]",
-     "each rank's own answer behind the last merged one", 0, NULL,
-     cmd_expand},
+     "each rank's own answer behind the last merged one", CON_SET_ARG,
+     NULL, cmd_expand},
     {"focus", NULL, "focus [SET]",
-     "the ranks later commands go to (the prompt shows it)", 0, NULL,
-     cmd_focus},
-    {"quit", "q", "quit", "end the session (and every replay)", 0, NULL,
+     "the ranks later commands go to (the prompt shows it)", CON_SET_ARG,
+     NULL, cmd_focus},
+    {"quit", "q", "quit", "end the session (and every replay)", 0, ".",
      cmd_quit},
     {"replay", NULL, "replay [@SET]",
      "start the replay of the ranks of the set, stopped at main", 0, NULL,
      cmd_replay},
-    {"set", NULL, "set var X = V | merge|prefix on|off | groups N | ...",
-     "assign a variable, or a session option", 0, NULL, cmd_set},
+    {"set", NULL, "set var X = V | OPTION VALUE",
+     "assign a variable, or a session option: " SET_OPTIONS, 0, NULL,
+     cmd_set},
     {"status", NULL, "status",
      "each rank: state, event number of total, current MPI call, where", 0,
-     NULL, cmd_status},
+     ".", cmd_status},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };

@@ -66,6 +66,18 @@ static char *trim(char *s)
     return s;
 }
 
+/* An option's value without the quotes around it ('Re*' as a shell
+ * would take it), in place. */
+static char *unquote(char *v)
+{
+    size_t n = strlen(v);
+    if (n >= 2 && (v[0] == '\'' || v[0] == '"') && v[n - 1] == v[0]) {
+        v[n - 1] = '\0';
+        return v + 1;
+    }
+    return v;
+}
+
 /* Takes the template's options out of T (cut up in place), the other words
  * into OUT, joined by single spaces. 0, or -1 after an error. */
 static int split_opts(struct con_args *a, char *t, char *out)
@@ -91,7 +103,7 @@ static int split_opts(struct con_args *a, char *t, char *out)
         } else if (!takes) {
             a->opts[i] = w + wl; /* "" */
         } else if (strchr(w, '=')) {
-            a->opts[i] = strchr(w, '=') + 1;
+            a->opts[i] = unquote(strchr(w, '=') + 1);
         } else {
             next += strspn(next, " \t");
             size_t vl = strcspn(next, " \t");
@@ -103,6 +115,7 @@ static int split_opts(struct con_args *a, char *t, char *out)
             a->opts[i] = next;
             next = next[vl] ? next + vl + 1 : next + vl;
             a->opts[i][vl] = '\0';
+            a->opts[i] = unquote(a->opts[i]);
         }
         w = next;
     }
@@ -133,15 +146,6 @@ int con_args_parse(struct con *c, const struct con_cmd *cmd,
         t[n - 1] = '\0';
         t = trim(t);
     }
-    /* "checkpoint @1-2": its ranks */
-    if (has_token(tmpl, "@") && *t == '@') {
-        size_t sl = strcspn(t + 1, " \t");
-        if (con_parse_set(c, t + 1, sl, &a->set) < 0) {
-            con_args_release(a);
-            return -1;
-        }
-        t = trim(t + 1 + sl);
-    }
     if (strstr(tmpl, "--")) {
         char *out = a->buf + len + 1;
         if (split_opts(a, t, out) < 0) {
@@ -149,6 +153,15 @@ int con_args_parse(struct con *c, const struct con_cmd *cmd,
             return -1;
         }
         t = out;
+    }
+    /* "kill 1": a word the command does not take is an error, never
+     * ignored (the ranks it runs on would be the focus, not rank 1) */
+    if (has_token(tmpl, ".") && *t) {
+        fprintf(stderr, "drdb: '%s' takes no argument '%s' (its ranks: "
+                "%s @SET, or @SET %s)\n", cmd->name, t, cmd->name,
+                cmd->name);
+        con_args_release(a);
+        return -1;
     }
     a->text = t;
     return 0;

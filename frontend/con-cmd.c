@@ -91,9 +91,11 @@ const struct con_cmd *con_cmd_find(const char *name, size_t len)
 void con_cmds_markdown(FILE *out)
 {
     fprintf(out, "# Console commands\n\nGenerated from the console's command "
-            "table (`frontend/con-cmd.c`). Any command may be prefixed by "
-            "`@SET` to run on a rank set once; `focus SET` changes the "
-            "default.\n\n| command | alias | what it does |\n|---|---|---|\n");
+            "table (`frontend/con-cmd.c`). Any command runs on a rank set "
+            "once with `@SET` before its name, as its first argument or as "
+            "the line's last word (`@1 kill`, `kill @1`, `print rank @0`); "
+            "`focus SET` changes the default.\n\n| command | alias | what "
+            "it does |\n|---|---|---|\n");
     for (const struct con_cmd *k = con_cmd_next(NULL); k;
          k = con_cmd_next(k)) {
         /* a '|' splits a table cell, even in a code span: escaped */
@@ -107,51 +109,120 @@ void con_cmds_markdown(FILE *out)
 
 /* ---- command lines ------------------------------------------------------- */
 
-int con_execute(struct con *c, const char *line)
+/* Whether [P, P+N) is a rank-set token: a whole word starting with '@'. */
+static int set_token(const char *p, size_t n)
 {
-    c->interrupted = 0;
-    while (isspace((unsigned char)*line))
-        line++;
-    if (!*line || *line == '#')
-        return 0;
-    const char *whole = line;
-    struct rankset set;
-    if (rs_init(&set, c->nranks) < 0)
+    return n && *p == '@';
+}
+
+/* Parses the rank-set token [TOK, TOK+N) into SET, unless the line had one
+ * already (*GIVEN): two are an error, never a guess. 0 or -1 (reported). */
+static int take_set(struct con *c, const char *tok, size_t n,
+                    struct rankset *set, int *given)
+{
+    if (*given) {
+        fprintf(stderr, "drdb: two rank sets on one line ('%.*s'): give one "
+                "@SET, before or after the command\n", (int)n, tok);
         return -1;
-    rs_copy(&set, &c->focus);
+    }
+    *given = 1;
+    return con_parse_set(c, tok + 1, n - 1, set);
+}
+
+/* The rank-set rule, for every command: a word starting with '@' before
+ * the command's name, as its first argument, or as the line's last word
+ * (before a trailing '&') is the command's rank set; the rest of the line,
+ * without it, is the command's text (*ARGS, malloc'd). CMDLEN: the length
+ * of the name at NAME. A command that takes a set as its argument
+ * (CON_SET_ARG) keeps the words after its name. 0, or -1 (reported). */
+static int split_sets(struct con *c, const struct con_cmd *cmd,
+                      const char *name, size_t cmdlen, struct rankset *set,
+                      int given, char **args)
+{
+    const char *p = name + cmdlen;
+    p += strspn(p, " \t");
+    size_t len = strlen(p);
+    while (len && isspace((unsigned char)p[len - 1]))
+        len--;
+    char *t = malloc(len + 1);
+    if (!t)
+        return -1;
+    memcpy(t, p, len);
+    t[len] = '\0';
+    *args = t;
+    if (cmd->flags & CON_SET_ARG)
+        return 0;
+    /* the first word */
+    size_t n = strcspn(t, " \t");
+    if (set_token(t, n)) {
+        if (take_set(c, t, n, set, &given) < 0)
+            return -1;
+        n += strspn(t + n, " \t");
+        memmove(t, t + n, strlen(t + n) + 1);
+    }
+    /* the last word, or the one before a trailing '&' */
+    size_t end = strlen(t), amp = end;
+    if (end && t[end - 1] == '&' &&
+        (end == 1 || isspace((unsigned char)t[end - 2]))) {
+        amp = end - 1;
+        while (amp && isspace((unsigned char)t[amp - 1]))
+            amp--;
+    }
+    size_t b = amp;
+    while (b && !isspace((unsigned char)t[b - 1]))
+        b--;
+    if (set_token(t + b, amp - b)) {
+        if (take_set(c, t + b, amp - b, set, &given) < 0)
+            return -1;
+        memmove(t + b, t + amp, end - amp + 1);
+        size_t m = strlen(t);
+        while (m && isspace((unsigned char)t[m - 1]))
+            t[--m] = '\0';
+    }
+    return 0;
+}
+
+/* Runs LINE on SET (the focus, or the line's @SET). */
+static int execute(struct con *c, const char *line, struct rankset *set)
+{
+    const char *whole = line;
+    int given = 0;
     if (*line == '@') {
         const char *s = line + 1, *e = s;
         while (*e && !isspace((unsigned char)*e))
             e++;
-        if (con_parse_set(c, s, (size_t)(e - s), &set) < 0) {
-            rs_release(&set);
+        if (con_parse_set(c, s, (size_t)(e - s), set) < 0)
             return -1;
-        }
+        given = 1;
         line = e;
         while (isspace((unsigned char)*line))
             line++;
     }
+    /* the name ends at a space or, as in GDB, at a '/' (x/4xw, p/x) */
     const char *e = line;
-    while (*e && !isspace((unsigned char)*e))
+    while (*e && !isspace((unsigned char)*e) && (*e != '/' || e == line))
         e++;
     const struct con_cmd *cmd = con_cmd_find(line, (size_t)(e - line));
-    if (!cmd) {
-        rs_release(&set);
+    if (!cmd)
+        return -1;
+    char *text = NULL;
+    if (split_sets(c, cmd, line, (size_t)(e - line), set, given, &text) < 0) {
+        free(text);
         return -1;
     }
-    int rc = 0;
+    int rc;
     if (cmd->flags & CON_NEEDS_RANKS) {
         /* Only replayed ranks take commands; say which are left out. */
         struct rankset off;
         char buf[256];
         rs_init(&off, c->nranks);
         for (int r = 0; r < c->nranks; r++)
-            if (rs_has(&set, r) &&
+            if (rs_has(set, r) &&
                 (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
                  ((cmd->flags & CON_NEEDS_STOPPED) &&
                   !con_rank_halted(&c->ranks[r])))) {
                 rs_add(&off, r);
-                rs_del(&set, r);
+                rs_del(set, r);
             }
         if (rs_count(&off))
             fprintf(stderr, "drdb: [%s] %s\n", rs_format(&off, buf, sizeof buf),
@@ -159,41 +230,40 @@ int con_execute(struct con *c, const char *line)
                         ? "not stopped (or not replayed): left out"
                         : "not replayed: left out ('replay @SET' starts ranks)");
         rs_release(&off);
-        if (!rs_count(&set)) {
+        if (!rs_count(set)) {
             fprintf(stderr, "drdb: '%s': no rank to run it on\n", cmd->name);
-            rs_release(&set);
+            free(text);
             return -1;
         }
     }
     struct con_args args;
-    if (con_args_parse(c, cmd, &set, e, &args) < 0) {
-        rs_release(&set);
+    rc = con_args_parse(c, cmd, set, text, &args);
+    free(text);
+    if (rc < 0)
         return -1;
-    }
-    if (c->json) {
-        c->json_buf = NULL;
-        c->json_len = 0;
-        c->json_f = open_memstream(&c->json_buf, &c->json_len);
-    }
     int64_t t0 = mi_now_ms();
     rc = cmd->run(c, &args);
     con_args_release(&args);
     if (c->timing)
         fprintf(stderr, "drdb: '%s' took %lld ms\n", whole,
                 (long long)(mi_now_ms() - t0));
-    if (c->json && c->json_f) {
-        fclose(c->json_f);
-        c->json_f = NULL;
-        char buf[256];
-        printf("{\"command\": ");
-        con_json_str(stdout, whole);
-        printf(", \"ranks\": \"%s\", \"ok\": %s, \"results\": [%s]}\n",
-               rs_format(&set, buf, sizeof buf), rc < 0 ? "false" : "true",
-               c->json_buf ? c->json_buf : "");
-        fflush(stdout);
-        free(c->json_buf);
-        c->json_buf = NULL;
-    }
+    return rc;
+}
+
+int con_execute(struct con *c, const char *line)
+{
+    c->interrupted = 0;
+    while (isspace((unsigned char)*line))
+        line++;
+    if (!*line || *line == '#')
+        return 0;
+    struct rankset set;
+    if (rs_init(&set, c->nranks) < 0)
+        return -1;
+    rs_copy(&set, &c->focus);
+    con_json_begin(c);
+    int rc = execute(c, line, &set);
+    con_json_end(c, line, &set, rc);
     rs_release(&set);
     return rc;
 }
@@ -246,14 +316,17 @@ static int cmd_help(struct con *c, struct con_args *args)
                k->alias ? "\nalias: " : "", k->alias ? k->alias : "");
         return 0;
     }
-    printf("commands (any unique prefix works; '@SET COMMAND' runs one on a "
-           "rank set):\n");
+    printf("commands (any unique prefix works):\n");
     for (const struct con_cmd *k = con_cmd_next(NULL); k;
          k = con_cmd_next(k))
         printf("  %-34s %s\n", k->usage, k->summary);
-    printf("rank sets: 0-3,8  names (all stopped running exited diverged "
-           "lost, defset)\n  operators: ',' union, '&' intersection, '!' "
-           "difference, (...)\n");
+    printf("rank sets: a word starting with '@' before the command, as its "
+           "first argument\n  or as the line's last word is its rank set "
+           "(else the focus):\n    @1 kill   kill @1   print @0 rank   "
+           "print rank @0   continue @3 &\n  a bad set is an error; write "
+           "GDB's arr[0]@4 without a space before '@'\n  sets: 0-3,8  names "
+           "(all stopped running exited diverged lost, defset)\n  operators: "
+           "',' union, '&' intersection, '!' difference, (...)\n");
     return 0;
 }
 

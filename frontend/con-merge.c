@@ -7,8 +7,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "con.h"
+
+static void json_drain(struct con *c);
 
 static int cmp_group(const void *a, const void *b)
 {
@@ -48,10 +51,12 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
         return;
     }
     keep_last(c, ans, n);
+    if (c->json_f)
+        json_drain(c); /* what was printed before, first */
     for (int i = 0; i < n; i++) {
-        if (!ans[i].text)
-            continue;
         group[i] = -1;
+        if (!ans[i].text || !*ans[i].text)
+            continue; /* no answer, or an empty one (set var) */
         for (int g = 0; c->merge && g < ng; g++)
             if (strcmp(ans[groups[g][0]].text, ans[i].text) == 0) {
                 group[i] = g;
@@ -72,18 +77,18 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
     qsort(order, (size_t)ng, sizeof *order, cmp_group);
     /* Many distinct answers: the largest groups, then counts only. */
     int shown = ng > c->max_groups && c->max_groups > 0 && !c->json_f
-                    ? 3 : ng;
+                    ? c->max_groups : ng;
     for (int o = 0; o < ng; o++) {
         int g = order[o][0];
         rs_clear(&s);
         for (int i = 0; i < n; i++)
-            if (ans[i].text && group[i] == g)
+            if (group[i] == g)
                 rs_add(&s, ans[i].rank);
         const char *text = ans[groups[g][0]].text;
         rs_format(&s, buf, sizeof buf);
         if (c->json_f) {
-            fprintf(c->json_f, "%s{\"ranks\": \"%s\", \"text\": ",
-                    o ? ", " : "", buf);
+            con_json_sep(c);
+            fprintf(c->json_f, "{\"ranks\": \"%s\", \"text\": ", buf);
             con_json_str(c->json_f, text);
             fputc('}', c->json_f);
         } else if (o < shown) {
@@ -125,6 +130,141 @@ void con_json_str(FILE *f, const char *s)
             fputc(ch, f);
     }
     fputc('"', f);
+}
+
+/* ---- JSON lines (--json) ------------------------------------------------- */
+
+int con_json_open(struct con *c)
+{
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    FILE *cap = tmpfile();
+    c->json_out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!c->json_out || !cap || dup2(fileno(cap), STDOUT_FILENO) < 0) {
+        perror("drdb: --json");
+        if (cap)
+            fclose(cap);
+        if (c->json_out)
+            fclose(c->json_out);
+        else if (fd >= 0)
+            close(fd);
+        c->json_out = NULL;
+        return -1;
+    }
+    fclose(cap); /* stdout holds it */
+    return 0;
+}
+
+/* What stdout captured since the last call, one object per line: into the
+ * command's results ({"text": LINE}) while one runs, else {"output": LINE}
+ * lines on the real stdout. */
+static void json_drain(struct con *c)
+{
+    fflush(stdout);
+    off_t end = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+    if (end <= 0)
+        return;
+    char *buf = malloc((size_t)end + 1);
+    ssize_t got = buf ? pread(STDOUT_FILENO, buf, (size_t)end, 0) : -1;
+    if (ftruncate(STDOUT_FILENO, 0) < 0 ||
+        lseek(STDOUT_FILENO, 0, SEEK_SET) < 0)
+        perror("drdb: --json");
+    for (char *l = buf; got > 0 && l < buf + got;) {
+        char *e = memchr(l, '\n', (size_t)(buf + got - l));
+        if (!e)
+            e = buf + got;
+        *e = '\0';
+        if (c->json_f) {
+            con_json_sep(c);
+            fputs("{\"text\": ", c->json_f);
+            con_json_str(c->json_f, l);
+            fputc('}', c->json_f);
+        } else {
+            fputs("{\"output\": ", c->json_out);
+            con_json_str(c->json_out, l);
+            fputs("}\n", c->json_out);
+        }
+        l = e + 1;
+    }
+    free(buf);
+    fflush(c->json_out);
+}
+
+void con_json_close(struct con *c)
+{
+    if (!c->json_out)
+        return;
+    json_drain(c);
+    fflush(c->json_out);
+    dup2(fileno(c->json_out), STDOUT_FILENO);
+    fclose(c->json_out);
+    c->json_out = NULL;
+}
+
+void con_json_sep(struct con *c)
+{
+    if (c->json_f && ftell(c->json_f) > 0)
+        fputs(", ", c->json_f);
+}
+
+void con_json_begin(struct con *c)
+{
+    if (!c->json_out)
+        return;
+    if (c->json_f) {
+        c->json_depth++;
+        return;
+    }
+    json_drain(c);
+    c->json_buf = NULL;
+    c->json_len = 0;
+    c->json_f = open_memstream(&c->json_buf, &c->json_len);
+}
+
+void con_json_end(struct con *c, const char *line, const struct rankset *set,
+                  int rc)
+{
+    if (!c->json_out || !c->json_f)
+        return;
+    if (c->json_depth) {
+        c->json_depth--;
+        return;
+    }
+    json_drain(c);
+    fclose(c->json_f);
+    c->json_f = NULL;
+    char buf[256];
+    fputs("{\"command\": ", c->json_out);
+    con_json_str(c->json_out, line);
+    fprintf(c->json_out, ", \"ranks\": \"%s\", \"ok\": %s, \"results\": "
+            "[%s]}\n", rs_format(set, buf, sizeof buf),
+            rc < 0 ? "false" : "true", c->json_buf ? c->json_buf : "");
+    fflush(c->json_out);
+    free(c->json_buf);
+    c->json_buf = NULL;
+}
+
+void con_table_row(struct con *c, int n, const char *const *keys,
+                   const char *const *vals, const char *line)
+{
+    if (!c->json_f) {
+        printf("%s\n", line);
+        return;
+    }
+    json_drain(c);
+    con_json_sep(c);
+    fputc('{', c->json_f);
+    for (int i = 0; i < n; i++) {
+        int num = keys[i][0] == '#';
+        fprintf(c->json_f, "%s", i ? ", " : "");
+        con_json_str(c->json_f, keys[i] + num);
+        fputs(": ", c->json_f);
+        if (num)
+            fputs(vals[i], c->json_f);
+        else
+            con_json_str(c->json_f, vals[i]);
+    }
+    fputc('}', c->json_f);
 }
 
 
@@ -221,7 +361,7 @@ static char *fmt_console(const struct mi_reply *r, const char *arg)
     size_t len = r->console_len;
     while (len && (r->console[len - 1] == '\n'))
         len--;
-    return len ? strndup(r->console, len) : strdup("(no output)");
+    return strndup(r->console, len); /* "": printed as nothing */
 }
 
 static char *mi_console(const char *cli)

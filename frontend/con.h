@@ -220,6 +220,8 @@ struct con {
     char *json_buf;      /* the current command's results */
     size_t json_len;
     FILE *json_f;
+    FILE *json_out;      /* --json: the real stdout (con_json_open) */
+    int json_depth;      /* commands run by a command (source) */
     double ckpt_interval;  /* set checkpoint-interval (s); < 0: not set */
     long long ckpt_every;  /* set checkpoint-every (events); 0: not set */
     char shadow_root[4096];
@@ -404,6 +406,27 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len);
 
 /* S as a JSON string. */
 void con_json_str(FILE *f, const char *s);
+/* --json (batch): from now on stdout carries JSON lines only. What the
+ * session prints on stdout is captured: during a command it becomes that
+ * command's results ({"text": LINE}), between commands {"output": LINE}
+ * lines. 0, or -1 (reported). */
+int con_json_open(struct con *c);
+/* Writes out what is still captured, gives stdout back. */
+void con_json_close(struct con *c);
+/* Around a command (con_execute): starts collecting its results; ends it
+ * and prints its object: {"command", "ranks", "ok", "results"}. The
+ * commands a command runs (`source FILE`) add to its results. */
+void con_json_begin(struct con *c);
+void con_json_end(struct con *c, const char *line, const struct rankset *set,
+                  int rc);
+/* The separator before the next object of the command's results ("" for
+ * the first): con_json_sep(c) then the object, on c->json_f. */
+void con_json_sep(struct con *c);
+/* One row of a table: in --json mode the object of the N KEYS and VALS
+ * (a key starting with '#' is a number: "#rank" gives "rank": 3) into the
+ * command's results; else LINE printed on stdout. */
+void con_table_row(struct con *c, int n, const char *const *keys,
+                   const char *const *vals, const char *line);
 /* Prints ANSWERS grouped by identical text, largest group first:
  * "[0-6,8] x = 5" (into the command's JSON results in --json mode), and
  * keeps them for `expand`. */
@@ -432,7 +455,7 @@ int con_display_show(struct con *c, const struct rankset *set, int only);
  * template before its handler runs. */
 struct con_args {
     const struct con_cmd *cmd;
-    struct rankset set;  /* its ranks: the line's, or its @SET argument */
+    struct rankset set;  /* its ranks: the line's @SET, else the focus */
     const char *text;    /* the rest (no options, @SET or '&'), trimmed */
     int bg;              /* a trailing '&': run in the background */
     char *opts[8];       /* the template's options in order: a value, ""
@@ -469,16 +492,20 @@ struct con_cmd {
     const char *usage;
     const char *summary;
     unsigned flags;      /* CON_NEEDS_* preconditions */
-    /* Its arguments, parsed by con_args_parse: space-separated, "@" an
-     * optional leading @SET for its ranks, "&" an optional trailing '&',
-     * "--name" a flag and "--name=" an option with a value (as the next
-     * word or after '='). NULL or "": the text as typed. */
+    /* Its arguments, parsed by con_args_parse once the dispatcher took
+     * the line's @SET out (con_execute): space-separated, "&" an optional
+     * trailing '&', "--name" a flag and "--name=" an option with a value
+     * (as the next word or after '='), "." no other words (any is an
+     * error). NULL or "": the text as typed. */
     const char *args;
     int (*run)(struct con *c, struct con_args *a);
 };
 enum {
     CON_NEEDS_RANKS = 1u << 0,   /* targets replayed ranks */
     CON_NEEDS_STOPPED = 1u << 1, /* each targeted rank must be stopped */
+    CON_SET_ARG = 1u << 2,       /* takes a rank set as its argument
+                                  * (focus @1): @SET words after its name
+                                  * are its text */
 };
 
 /* Each family's table entries, ended by an entry with a NULL name. */
@@ -498,7 +525,10 @@ const struct con_cmd *con_cmd_next(const struct con_cmd *prev);
 const struct con_cmd *con_cmd_find(const char *name, size_t len);
 /* The table as docs/commands.md (Markdown) on OUT. */
 void con_cmds_markdown(FILE *out);
-/* Runs one command line. 0, or -1 when it failed. */
+/* Runs one command line. Its rank set, for every command: a word starting
+ * with '@' before the command's name, as its first argument or as the
+ * line's last word (before a trailing '&'); the focus when there is none;
+ * a bad set or two sets are an error. 0, or -1 when it failed. */
 int con_execute(struct con *c, const char *line);
 /* Runs the commands of FILE ("-": stdin), echoing each; stops at the first
  * that fails (-1), unless keep_going. */

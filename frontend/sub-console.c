@@ -343,6 +343,10 @@ static int start(int argc, char **argv, int batch_cmd)
         fe_error("--batch needs a script: -x SCRIPT");
         return 2;
     }
+    if (json && !batch && isatty(0)) {
+        fe_error("--json is for scripts: drdb batch --json RUNDIR SCRIPT");
+        return 2;
+    }
 
     struct con c;
     char err[512];
@@ -372,6 +376,10 @@ static int start(int argc, char **argv, int batch_cmd)
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    if (json && con_json_open(&c) < 0) {
+        con_close(&c);
+        return 2;
+    }
     if (!json)
         con_summary(&c, stdout);
     /* The program that will run, shown and checked before any GDB
@@ -380,6 +388,7 @@ static int start(int argc, char **argv, int batch_cmd)
     if (launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
                      json ? stderr : stdout, "  ") < 0) {
         con_close(&c);
+        con_json_close(&c);
         return 2;
     }
     int rc = con_replay(&c, &c.focus) < 0;
@@ -410,6 +419,7 @@ static int start(int argc, char **argv, int batch_cmd)
         rc = 1;
     }
     con_close(&c);
+    con_json_close(&c);
     return rc;
 }
 

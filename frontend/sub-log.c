@@ -1,7 +1,6 @@
 /* drdb log: inspect a recorded run (info, dump, events, event, match,
  * queues). */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -16,29 +15,13 @@
 #include "log-reader.h"
 #include "log.h"
 
-/* An event's peer and tag columns (32 bytes each): what a receive matched
- * (from its status) beats what it asked for, which may be MPI_ANY_SOURCE /
- * MPI_ANY_TAG. Left as they are when the event has none. */
-static void peer_tag(const struct ev_brief *in, char *peer, char *tag)
-{
-    if (in->has_status) {
-        snprintf(peer, 32, "%d", in->st_source);
-        snprintf(tag, 32, "%d", in->st_tag);
-        return;
-    }
-    if (in->has_peer)
-        snprintf(peer, 32, "%" PRId64, in->peer);
-    if (in->has_tag)
-        snprintf(tag, 32, "%" PRId64, in->tag);
-}
-
 static void print_event(const struct log_event *ev)
 {
     struct ev_brief in;
     char peer[32] = "-", tag[32] = "-", comm[32] = "-", count[32] = "-";
 
     ev_brief_of(ev, &in);
-    peer_tag(&in, peer, tag);
+    ev_brief_peer_tag(&in, peer, tag);
     if (in.has_comm)
         snprintf(comm, sizeof comm, "%#" PRIx64, (uint64_t)(uint32_t)in.comm);
     if (in.has_count)
@@ -270,67 +253,6 @@ static int open_at(struct ev_run *x, const char *dir, const char *ref,
     return 0;
 }
 
-/* Whether function FN is NAME: case-insensitive, "MPI_" optional, shell
- * wildcards allowed ("Wait*"). */
-static int call_is(int fn, const char *name)
-{
-    const char *f = log_func_name(fn);
-    if (strncasecmp(name, "MPI_", 4) != 0 && strncasecmp(f, "MPI_", 4) == 0)
-        f += 4;
-    return fnmatch(name, f, FNM_CASEFOLD) == 0;
-}
-
-/* One line of `drdb log events`. */
-static void print_event_line(struct ev_run *x, int rank,
-                             const struct log_event *ev,
-                             const struct ev_use *use, int nu)
-{
-    struct ev_brief in;
-    char peer[32] = "-", tag[32] = "-", comm[32] = "-", count[32] = "-";
-    const struct ev_msg *m = NULL;
-    int nmsg = 0;
-
-    ev_brief_of(ev, &in);
-    for (int u = 0; u < nu; u++)
-        if (use[u].role != EV_COLL && use[u].role != EV_COLL_DONE &&
-            !nmsg++)
-            m = ev_msg_at(x, use[u].i);
-    if (m) {
-        const char *more = nmsg > 1 ? "+" : "";
-        if (m->flags & EV_M_PROC_NULL)
-            snprintf(peer, sizeof peer, "null%s", more);
-        else if (m->peer >= 0)
-            snprintf(peer, sizeof peer, "%d%s", m->peer, more);
-        else
-            snprintf(peer, sizeof peer, "?%s", more);
-        if (m->tag >= 0)
-            snprintf(tag, sizeof tag, "%d", m->tag);
-        if (m->comm >= 0)
-            snprintf(comm, sizeof comm, "#%d", m->comm);
-    } else {
-        peer_tag(&in, peer, tag);
-    }
-    if (!m && in.has_comm) {
-        int side;
-        int c = ev_comm_of(x, rank, ev->index, (uint32_t)in.comm, &side);
-        if (c >= 0)
-            snprintf(comm, sizeof comm, "#%d", c);
-        else
-            snprintf(comm, sizeof comm, "%#" PRIx64,
-                     (uint64_t)(uint32_t)in.comm);
-    }
-    if (in.has_count)
-        snprintf(count, sizeof count, "%" PRId64, in.count);
-    printf("%4d %8" PRIu64 "  %-22s %6s %6s %-6s %7s %9" PRIu64 " %10.3f",
-           rank, ev->index, ev->desc ? ev->desc->name : "(end)", peer, tag,
-           comm, count, in.bytes, (double)ev->dur_ns / 1000.0);
-    if (ev->flags & LOG_REC_RET)
-        printf("  ret=%d", ev->ret);
-    if (ev->flags & LOG_REC_REPEAT)
-        printf("  x%" PRIu64, ev->repeat);
-    putchar('\n');
-}
-
 static int cmd_events(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -397,62 +319,29 @@ static int cmd_events(int argc, char **argv)
         ev_close(&x);
         return 2;
     }
-    if (call && !strpbrk(call, "*?[")) {
-        const char *fname = call;
-        char buf[128];
-        if (strncasecmp(call, "MPI_", 4) != 0 &&
-            strncasecmp(call, "MPIX_", 5) != 0) {
-            snprintf(buf, sizeof buf, "MPI_%s", call);
-            fname = buf;
-        }
-        if (!log_func_by_name(fname)) {
-            fe_error("no MPI function '%s': 'drdb functions' lists them",
-                     call);
-            ev_close(&x);
-            return 2;
-        }
+    struct ev_filter f = {call, peer, tag};
+    if (ev_filter_check(&f, err, sizeof err) < 0) {
+        fe_error("%s", err);
+        ev_close(&x);
+        return 2;
     }
     if (ev_build(&x, err, sizeof err) < 0) {
         ev_close(&x);
         return fe_error("%s", err);
     }
-    printf("%4s %8s  %-22s %6s %6s %-6s %7s %9s %10s\n", "rank", "event",
-           "function", "peer", "tag", "comm", "count", "bytes", "dur (us)");
+    ev_print_events_header(stdout);
     int status = 0;
     uint64_t shown = 0;
     for (int r = rank < 0 ? 0 : (int)rank;
          r < (rank < 0 ? x.world_size : (int)rank + 1) && shown < count;
          r++) {
-        if (!x.ranks[r].present)
-            continue;
-        const struct log_rank *lr = &x.ranks[r].log;
-        for (uint64_t n = from; n < lr->nevents && shown < count; n++) {
-            struct log_event ev;
-            struct ev_use use[64];
-            if (ev_event(&x, r, n, &ev, err, sizeof err) < 0) {
-                status = fe_error("%s", err);
-                break;
-            }
-            if (call && !call_is(ev.fn, call))
-                continue;
-            int nu = ev_uses(&x, r, n, use, 64);
-            if (nu > 64)
-                nu = 64;
-            if (peer >= 0 || tag >= 0) {
-                int hit = 0;
-                for (int u = 0; u < nu && !hit; u++) {
-                    if (use[u].role == EV_COLL || use[u].role == EV_COLL_DONE)
-                        continue;
-                    const struct ev_msg *m = ev_msg_at(&x, use[u].i);
-                    hit = (peer < 0 || m->peer == peer) &&
-                          (tag < 0 || m->tag == tag);
-                }
-                if (!hit)
-                    continue;
-            }
-            print_event_line(&x, r, &ev, use, nu);
-            shown++;
+        long long k = ev_print_events(&x, stdout, r, from, count - shown, &f,
+                                      -1, err, sizeof err);
+        if (k < 0) {
+            status = fe_error("%s", err);
+            break;
         }
+        shown += (uint64_t)k;
     }
     ev_close(&x);
     return status;

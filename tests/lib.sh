@@ -8,7 +8,7 @@ skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
 # has NAME FILE LINE...: one check, that FILE holds each LINE exactly (as a
 # whole line); hasre NAME FILE REGEX...: that a line of FILE matches each
 # basic REGEX. A failure names the first one missing and shows the end of
-# FILE as TAP comments.
+# FILE (and FILE.err's) as TAP comments.
 has() { _has -qxF "$@"; }
 hasre() { _has -q "$@"; }
 _has() {
@@ -17,11 +17,21 @@ _has() {
     for _want in "$@"; do
         if ! grep "$_opt" -- "$_want" "$_file"; then
             fail "$_name: no line $([ "$_opt" = -q ] && echo 'matching ')'$_want'"
-            sed 's/^/#   /' "$_file" | tail -30
+            sed 's/^/#   /' "$_file" | tail -25
+            [ -s "$_file.err" ] && sed 's/^/#   /' "$_file.err" | tail -10
             return
         fi
     done
     ok "$_name"
+}
+
+# srcpaths FILE...: the source paths GDB shows in FILE (as compiled: relative
+# to the build directory, or absolute) become SRC/examples/..., SRC/tests/...,
+# so that an expected line does not depend on where the build directory is.
+srcpaths() {
+    for _f in "$@"; do
+        sed -E -i 's#([ (])[^ ()]*/((examples|tests)/[^ ()]*\.c)#\1SRC/\2#g' "$_f"
+    done
 }
 
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in

@@ -22,19 +22,6 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 show() { sed 's/^/#   /' "$@" | tail -25; }
-# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
-has() {
-    name=$1 file=$2
-    shift 2
-    for want in "$@"; do
-        if ! grep -qxF -- "$want" "$file"; then
-            fail "$name: no line '$want'"
-            show "$file" "$file.err"
-            return
-        fi
-    done
-    ok "$name"
-}
 # batch NAME RUN [OPTIONS] -- SCRIPT-LINES...: output in $tmp/NAME(.err).
 batch() {
     name=$1 run=$2
@@ -47,6 +34,7 @@ batch() {
     timeout 120 "$drdb" batch --timeout 60 $opts "$tmp/$run" \
         "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
     echo $? > "$tmp/$name.rc"
+    srcpaths "$tmp/$name"
 }
 rc() { cat "$tmp/$1.rc"; }
 
@@ -157,7 +145,7 @@ fi
 call=$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1)
 batch nextover run -- "goto 2" next
 after=$(sed -n "s/^\[0\] \([0-9]*\)$(printf '\t').*/\1/p" "$tmp/nextover")
-if grep -qxF "[0] main () at ../tests/checkpoint/ckpt-mpi.c:$call, before event 2 (MPI_Allreduce)" \
+if grep -qxF "[0] main () at SRC/tests/checkpoint/ckpt-mpi.c:$call, before event 2 (MPI_Allreduce)" \
         "$tmp/nextover" && [ -n "$after" ] && [ "$after" -gt "$call" ]; then
     ok "next after goto: on to a later line of main (line $after)"
 else
@@ -232,7 +220,7 @@ if [ "$(rc shadow)" = 0 ] && [ "$(rc forward)" = 0 ]; then ok "shadow session"; 
 has "the shadow's progress in status" "$tmp/shadow" \
     "      shadow: finished (status 0), 6 checkpoints, latest before event 6 of 7"
 has "the foreground jumped forward to the shadow's checkpoint" "$tmp/shadow" \
-    "[0] main () at ../tests/checkpoint/ckpt-mpi.c:$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1), rolled back to checkpoint s3 (before event 3)"
+    "[0] main () at SRC/tests/checkpoint/ckpt-mpi.c:$(grep -n 'MPI_Allreduce(&local' "$(dirname "$0")/ckpt-mpi.c" | cut -d: -f1), rolled back to checkpoint s3 (before event 3)"
 sed -n '/^(drdb) rollback s3/,$p' "$tmp/shadow" | grep '^\[0\] [a-z_].* = ' \
     > "$tmp/sh.a"
 sed -n '/^(drdb) goto 3/,$p' "$tmp/forward" | grep '^\[0\] [a-z_].* = ' \

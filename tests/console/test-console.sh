@@ -21,6 +21,7 @@ batch() {
     timeout 120 "$drdb" batch --ranks 0-3 --timeout 60 $opts "$tmp/jac" \
         "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
     echo $? > "$tmp/$name.rc"
+    srcpaths "$tmp/$name"
 }
 rc() { cat "$tmp/$1.rc"; }
 
@@ -36,7 +37,7 @@ batch basic -- "break jacobi.c:$line" continue "print size" "print rows" \
     "print first" "print up" "@1-2 print down" status delete \
     "tbreak jacobi.c:$after" continue "print global" "print local" continue
 has "break, continue: every rank stops at the line" "$tmp/basic" \
-    "[0-3] main () at ../examples/jacobi.c:$line, breakpoint-hit"
+    "[0-3] main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
 has "identical answers merge" "$tmp/basic" "[0-3] size = 4" "[0-3] rows = 4"
 has "different answers stay apart" "$tmp/basic" \
     "[0] first = 0" "[1] first = 4" "[2] first = 8" "[3] first = 12"
@@ -52,7 +53,7 @@ has "received data is replayed: the Allreduce result on every rank" \
 # Init, Comm_rank, Comm_size, 2 Irecv, 2 Isend, Waitall: event 8 is next;
 # 3 + 3 x 6 + Reduce + Finalize = 23 events.
 has "status: event number of total" "$tmp/basic" \
-    "0     stopped   8/23                   main () at ../examples/jacobi.c:$line, breakpoint-hit"
+    "0     stopped   8/23                   main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
 has "program output, prefixed by its rank" "$tmp/basic" \
     "[0] $final" "[0-3] exited: exited with status 0"
 [ "$(grep -c '^\[0\] iteration [0-2] residual' "$tmp/basic")" = 3 ] &&
@@ -101,9 +102,9 @@ has "tbreak, info breakpoints, advance" "$tmp/fam" \
     "$(printf '%-4d %-10s %-4s %-3s %-30s %s' 2 breakpoint del y "jacobi.c:$after" 0-3)" \
     "[0-3] $after	$(sed -n "${after}p" "$src")"
 has "drop, replay, restart, gdb" "$tmp/fam" \
-    "3     not replayed -/23                   " "[3] main () at ../examples/jacobi.c:20, breakpoint-hit" \
-    "[2] main () at ../examples/jacobi.c:20, breakpoint-hit" "[0-3] hi"
-grep -q "^#0  main (argc=3, argv=0x[0-9a-f]*) at ../examples/jacobi.c:$((line + 1))\$" "$tmp/fam" &&
+    "3     not replayed -/23                   " "[3] main () at SRC/examples/jacobi.c:20, breakpoint-hit" \
+    "[2] main () at SRC/examples/jacobi.c:20, breakpoint-hit" "[0-3] hi"
+grep -q "^#0  main (argc=3, argv=0x[0-9a-f]*) at SRC/examples/jacobi.c:$((line + 1))\$" "$tmp/fam" &&
     ok "frame (a multi-line answer under its tag)" || fail "frame"
 
 # ---- MPI events. jacobi's events: 0 MPI_Init, 1 Comm_rank, 2 Comm_size,
@@ -117,18 +118,18 @@ batch ev -- "goto 8" "print it" next-event "until-call MPI_Allreduce" \
     "print it" status "goto 3" "prev-event" "@1 next-event 4" "backtrace" \
     "goto-collective 0:14"
 has "goto: every rank just before the event, in the program's frame" "$tmp/ev" \
-    "[0-3] main () at ../examples/jacobi.c:$allred, before event 8 (MPI_Allreduce)" \
+    "[0-3] main () at SRC/examples/jacobi.c:$allred, before event 8 (MPI_Allreduce)" \
     "[0-3] it = 0" \
-    "[0-3] main () at ../examples/jacobi.c:$irecv, before event 9 (MPI_Irecv)" \
-    "[0-3] main () at ../examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)" \
+    "[0-3] main () at SRC/examples/jacobi.c:$irecv, before event 9 (MPI_Irecv)" \
+    "[0-3] main () at SRC/examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)" \
     "[0-3] it = 1"
 has "status: the event number of the total" "$tmp/ev" \
-    "2     stopped   14/23                  main () at ../examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)"
+    "2     stopped   14/23                  main () at SRC/examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)"
 has "backward: goto and prev-event re-run from the start" "$tmp/ev" \
     "[0-3] re-running from the start of the log" \
-    "[0-3] main () at ../examples/jacobi.c:$irecv, before event 3 (MPI_Irecv)" \
-    "[0-3] main () at ../examples/jacobi.c:$sizel, before event 2 (MPI_Comm_size)" \
-    "[1] main () at ../examples/jacobi.c:$isend2, before event 6 (MPI_Isend)"
+    "[0-3] main () at SRC/examples/jacobi.c:$irecv, before event 3 (MPI_Irecv)" \
+    "[0-3] main () at SRC/examples/jacobi.c:$sizel, before event 2 (MPI_Comm_size)" \
+    "[1] main () at SRC/examples/jacobi.c:$isend2, before event 6 (MPI_Isend)"
 grep -q "^\[0,2,3\] #[0-9]*  main (argc=3, argv=0x[0-9a-f]*) at .*jacobi\.c:$sizel\$" "$tmp/ev" &&
     grep -q "^\[1\] #[0-9]*  main (argc=3, argv=0x[0-9a-f]*) at .*jacobi\.c:$isend2\$" "$tmp/ev" &&
     ok "backtrace at events: the program's frame under the MPI call" ||
@@ -136,7 +137,7 @@ grep -q "^\[0,2,3\] #[0-9]*  main (argc=3, argv=0x[0-9a-f]*) at .*jacobi\.c:$siz
 # Rank 0's event 14 is the second MPI_Allreduce: every replayed member to
 # its own call of that instance (event 14 at every rank here).
 has "goto-collective: every member at the same instance" "$tmp/ev" \
-    "[0-3] main () at ../examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)"
+    "[0-3] main () at SRC/examples/jacobi.c:$allred, before event 14 (MPI_Allreduce)"
 
 # A divergence shows as the rank's state, stopped at the offending call.
 "$drdb" record -o "$tmp/dv" -- "$mpiexec" -n 2 "$diverge" same > /dev/null 2>&1
@@ -144,8 +145,9 @@ printf '%s\n' continue backtrace "print i" status > "$tmp/dv.drdb"
 "$drdb" batch -k --ranks 0 "$tmp/dv" "$tmp/dv.drdb" -- "$diverge" count \
     > "$tmp/dvo" 2> "$tmp/dve"
 dvrc=$?
+srcpaths "$tmp/dvo"
 has "divergence: state, report, the program's frame" "$tmp/dvo" \
-    "[0] diverged at main () at ../tests/replay/diverge.c:32: rank 0: event 4 (MPI_Send): replay diverged: argument 'count' differs: the log has MPI_Send(count=8, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000), the program called MPI_Send(count=7, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000)" \
+    "[0] diverged at main () at SRC/tests/replay/diverge.c:32: rank 0: event 4 (MPI_Send): replay diverged: argument 'count' differs: the log has MPI_Send(count=8, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000), the program called MPI_Send(count=7, datatype=0x4c000405, dest=1, tag=5, comm=0x44000000)" \
     "[0] i = 2"
 grep -q '^\[0\] #[0-9]*  main (.*) at .*diverge\.c:32$' "$tmp/dvo" &&
     ok "divergence: the program's frame in the backtrace" ||
@@ -169,6 +171,7 @@ send=$((3 + k))
 printf '%s\n' "goto $ev" "match 0:$ev" "goto-send 0:$ev" "@$srcr print rank" \
     "queues" "events --count 3" > "$tmp/any.drdb"
 "$drdb" batch --ranks 0 "$tmp/any" "$tmp/any.drdb" > "$tmp/anyo" 2> "$tmp/anye"
+srcpaths "$tmp/anyo"
 has "match: a receive's send, from the rank MPI's status named" "$tmp/anyo" \
     "rank 0 event $ev MPI_Recv from $srcr tag 7 <- rank $srcr event $send MPI_Send (8 bytes)"
 sendline=$(grep -n 'MPI_Send(&v' "$anysource.c" 2>/dev/null | cut -d: -f1)
@@ -179,7 +182,7 @@ grep -q "^\[$srcr\] starting the replay\$" "$tmp/anyo" &&
 has "the receiver stays before its receive; the sender's state" "$tmp/anyo" \
     "[$srcr] rank = $srcr"
 grep -q "^messages sent to rank 0 and not received before event $ev: " "$tmp/anyo" &&
-    grep -q "^=> *$ev  MPI_Recv" "$tmp/anyo" &&
+    grep -Eq "^ *0 +$ev  MPI_Recv .*  <= here\$" "$tmp/anyo" &&
     ok "queues and events at the rank's position" ||
     { fail "queues/events"; sed 's/^/#   /' "$tmp/anyo" | tail -12; }
 
