@@ -40,6 +40,11 @@ wait_for '^\(drdb 0,1\) @all ?$' && ok "tab completes a set name" ||
 keys C-u 'print '
 keys '6 * 7' Enter
 wait_for '^\[0,1\] 6 \* 7 = 42$' && ok "a merged answer" || fail "print"
+# The answer right under the command, as in GDB: no second prompt between
+# them (whose rest a shorter answer with a tab would leave on the screen).
+tty_screen | grep -A1 -x '(drdb 0,1) print 6 \* 7' | tail -1 |
+    grep -qx '\[0,1\] 6 \* 7 = 42' && ok "  ... right under the command" ||
+    fail "  ... not right under the command: $(tty_screen | grep -A1 -x '(drdb 0,1) print 6 \* 7' | tail -1)"
 
 keys Up
 wait_for '^\(drdb 0,1\) print 6 \* 7$' && ok "history: Up recalls the command" ||
