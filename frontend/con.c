@@ -55,8 +55,11 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    for (int r = 0; r < c->nranks; r++) {
+    for (int r = 0; r < c->nranks; r++)
         c->ranks[r].rank = r;
+    /* The logs the directory holds (a run may name many more ranks). */
+    for (int i = 0; i < c->run.nranks_present; i++) {
+        int r = c->run.present[i];
         char path[PATH_MAX + 32];
         struct log_rank lr;
         char e[200];
@@ -198,11 +201,18 @@ void con_summary(struct con *c, FILE *out)
     fprintf(out, "  complete: %s\n", rs_count(&s) == c->nranks
                                           ? "every rank"
                                           : rs_format(&s, buf, sizeof buf));
-    for (int r = 0; r < c->nranks; r++)
-        if (!c->logs[r].present || !c->logs[r].complete)
+    rs_clear(&s);
+    for (int r = 0; r < c->nranks; r++) {
+        const struct con_loginfo *li = &c->logs[r];
+        if (!li->present && !li->why[0])
+            rs_add(&s, r); /* no log: said once for all of them */
+        else if (!li->present || !li->complete)
             fprintf(out, "  rank %d: %s\n", r,
-                    c->logs[r].why[0] ? c->logs[r].why
-                                      : "not closed by MPI_Finalize");
+                    li->why[0] ? li->why : "not closed by MPI_Finalize");
+    }
+    if (rs_count(&s))
+        fprintf(out, "  not recorded: ranks %s (drdb record --ranks left "
+                "them out)\n", rs_format(&s, buf, sizeof buf));
     rs_release(&s);
 }
 

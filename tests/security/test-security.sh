@@ -156,6 +156,11 @@ check "world_size 1048576 with 2 logs: log info, the other ranks on one line" \
 timeout 20 "$drdb" log events wsmax > wsmax.out 2> wsmax.err
 check "  ... and log events lists the two logs' events" \
     '[ $? = 0 ] && cmp -s wsmax.out <("$drdb" log events run)' wsmax.err
+sed -i "s|^world_size .*|world_size 65536|" wsmax/drdb.run
+echo status > st1.drdb
+timeout 60 "$drdb" batch --ranks 0 wsmax st1.drdb > wsmax.out 2>&1
+check "world_size 65536 with 2 logs: the console's summary says it in one line" \
+    '[ $? = 0 ] && [ "$(grep -c "not recorded" wsmax.out)" = 1 ] && grep -q "not recorded: ranks 2-65535 " wsmax.out' wsmax.out
 
 cp -a run hdr
 printf 'X' | dd of=hdr/rank-1.log bs=1 seek=60 conv=notrunc 2> /dev/null   # the host name
