@@ -92,6 +92,14 @@ has_after later "info breakpoints" "info breakpoints: the later rank joined" \
     '^2 +breakpoint +keep +y +jacobi\.c:'"$loc"' +0$'
 has_after later "status" "status shows every replayed rank, not only the focus" \
     '^2 +stopped +8/23 '
+# A sender goto-send starts gets them too (rank 1's event 7 is its
+# Waitall: its messages come from ranks 0 and 2).
+batch gsend jac 1 -- "break jacobi.c:$allred" "goto 7" "goto-send 1:7" \
+    "@0 continue" "info breakpoints"
+has_after gsend "@0 continue" "a sender goto-send started gets the all-ranks breakpoint" \
+    "^\[0\] $(at "$allred").*breakpoint"
+has_after gsend "info breakpoints" "  ... and joins its ranks" \
+    '^1 +breakpoint +keep +y +jacobi\.c:'"$allred"' +0-2$'
 
 # ---- 5: next-event from between two calls; goto stops at a breakpoint on
 # its way (as GDB's advance), not at those a re-run passes behind the user
