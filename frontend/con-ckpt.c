@@ -31,6 +31,7 @@
 #include "drdb-stub.h"
 #include "util.h"
 #include "launch.h"
+#include "life.h"
 
 static struct con_ckpt_rank *ck(struct con_rank *k)
 {
@@ -358,14 +359,19 @@ static pid_t inferior_pid(struct con *c, int r)
     return (pid_t)pid;
 }
 
+/* The session's directory for shadows: $TMPDIR/drdb-shadow-PID-XXXXXX,
+ * removed however the console ends (life.h); the PID in its name lets the
+ * next console remove it when this one was killed (sub-console.c). */
 static const char *shadow_root(struct con *c)
 {
     if (!c->shadow_root[0]) {
-        const char *t = getenv("TMPDIR");
         snprintf(c->shadow_root, sizeof c->shadow_root,
-                 "%s/drdb-shadow-XXXXXX", t && *t ? t : "/tmp");
+                 "%s/" LIFE_SHADOW_PREFIX "-%d-XXXXXX", life_tmpdir(),
+                 (int)getpid());
         if (!mkdtemp(c->shadow_root))
             c->shadow_root[0] = '\0';
+        else
+            life_dir_add(c->shadow_root);
     }
     return c->shadow_root;
 }
