@@ -4,6 +4,19 @@
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
+has() {
+    _name=$1 _file=$2
+    shift 2
+    for _want in "$@"; do
+        if ! grep -qxF -- "$_want" "$_file"; then
+            fail "$_name: no line '$_want'"
+            sed 's/^/#   /' "$_file" | tail -25
+            return
+        fi
+    done
+    ok "$_name"
+}
 
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
