@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "life.h"
@@ -27,6 +28,10 @@
 static pid_t owner;                 /* who called life_install() */
 static char dirs[LIFE__NDIRS][PATH_MAX];
 static volatile sig_atomic_t ending;
+/* The terminal as it was before readline changed it: given back when a
+ * signal ends drdb in the middle of a line (no echo left behind). */
+static struct termios tty_saved;
+static int tty_ok;
 
 struct life__dent {                 /* the kernel's linux_dirent64 */
     uint64_t ino;
@@ -204,6 +209,9 @@ static void on_fatal(int sig)
 {
     int e = errno;
     life_end();
+    /* (every signal is blocked here: no SIGTTOU from the background) */
+    if (tty_ok)
+        tcsetattr(0, TCSANOW, &tty_saved);
     signal(sig, SIG_DFL);
     errno = e;
     raise(sig);
@@ -223,6 +231,7 @@ void life_install(int flags)
     if (owner)
         return;
     owner = getpid();
+    tty_ok = isatty(0) && tcgetattr(0, &tty_saved) == 0;
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
     struct sigaction sa;

@@ -162,6 +162,24 @@ if command -v tmux > /dev/null; then
         fail "closed terminal: no session to end"
         tmux -S "$sock" kill-server 2> /dev/null
     fi
+    # SIGTERM in the middle of a line: the terminal is given back as it
+    # was (echo on), not left as readline set it.
+    tmux -S "$sock" new-session -d -x 120 -y 40 sh
+    tmux -S "$sock" send-keys "HOME=$tmp TMPDIR=$tmp/tty.tmp env '$mark/tty2' '$drdb' console '$tmp/cr'" Enter
+    for _ in $(seq 300); do
+        tmux -S "$sock" capture-pane -p | grep -q '^(drdb' && break
+        sleep 0.1
+    done
+    tmux -S "$sock" send-keys 'pri'
+    sleep 0.5
+    kill -TERM $(procs tty2 | awk '$2 == "drdb" { print $1 }')
+    gone tty2 || fail "TERM at the prompt: left running: $(count tty2)"
+    tmux -S "$sock" send-keys Enter 'stty -a | grep -o " -*echo " > '"$tmp/stty"'' Enter
+    for _ in $(seq 50); do [ -s "$tmp/stty" ] && break; sleep 0.1; done
+    [ "$(cat "$tmp/stty" 2> /dev/null)" = " echo " ] &&
+        ok "TERM at the prompt: the terminal echoes again" ||
+        fail "TERM at the prompt: the terminal is left '$(cat "$tmp/stty" 2> /dev/null)'"
+    tmux -S "$sock" kill-server 2> /dev/null
 else
     skip "closed terminal: tmux not installed"
 fi
