@@ -55,7 +55,9 @@ int life_die_with_parent(pid_t parent);
 /* Removes, in directory DIR, the directories named PREFIX-PID-* (PREFIX
  * e.g. "drdb-shadow") whose PID no longer runs: the leftovers of a drdb
  * killed with SIGKILL. Only the user's own real directories (never a
- * link), two levels deep. Returns how many were removed. */
+ * link), two levels deep. Returns how many were removed. (A drdb of
+ * another PID namespace sharing DIR would look gone: give each container
+ * its own TMPDIR.) */
 int life_sweep(const char *dir, const char *prefix);
 /* The prefixes of drdb's directories in $TMPDIR: the console's shadows,
  * `drdb replay`'s reports. */

@@ -9,19 +9,6 @@ drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5 diverge=$6 anysource=$7
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
-# has NAME FILE LINE...: FILE holds each LINE exactly (as a whole line).
-has() {
-    name=$1 file=$2
-    shift 2
-    for want in "$@"; do
-        if ! grep -qxF -- "$want" "$file"; then
-            fail "$name: no line '$want'"
-            sed 's/^/#   /' "$file" | tail -25
-            return
-        fi
-    done
-    ok "$name"
-}
 # batch NAME [OPTIONS] -- SCRIPT-LINES...: runs them; output in $tmp/NAME.
 batch() {
     name=$1
