@@ -4,10 +4,10 @@
 # steps, and ends as recorded, with no divergence), as docs/checkpoints.md
 # says. tests/progs/threads-serialized: a worker thread computes while the
 # main thread calls MPI, then a helper thread makes the MPI calls.
-# usage: test-ckpt-threads.sh DRDB MPIEXEC THREADS_SERIALIZED
+# usage: test-ckpt-threads.sh DRDB MPIEXEC THREADS_SERIALIZED CKPT_SPIN
 set -u
 . "$(dirname "$0")/../lib.sh"
-drdb=$1 mpiexec=$2 prog=$3
+drdb=$1 mpiexec=$2 prog=$3 spin=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -52,6 +52,26 @@ if grep -qx '\[0\] checkpoint 1 (before event 5)' "$tmp/rb"; then
 else
     skip "the worker thread still ran at line 95: no single-threaded checkpoint"
 fi
+
+# Refused before anything happens: a second thread that counts while it
+# runs has not counted (the refusal does not resume the process).
+"$drdb" record -o "$tmp/spin" -- "$mpiexec" -n 1 "$spin" \
+    > "$tmp/spin.rec" 2>&1 || { fail "record ckpt-spin"; cat "$tmp/spin.rec"; }
+printf '%s\n' 'break stop_here' 'continue' 'print spins' 'checkpoint' \
+    'print spins' 'rollback 1' 'print spins' > "$tmp/spin.drdb"
+TMPDIR=$tmp timeout 120 "$drdb" batch -k --timeout 60 "$tmp/spin" \
+    "$tmp/spin.drdb" > "$tmp/spin.out" 2> "$tmp/spin.err"
+counts=$(sed -n 's/^\[0\] spins = //p' "$tmp/spin.out" | sort -u)
+if [ "$(sed -n 's/^\[0\] spins = //p' "$tmp/spin.out" | wc -l)" = 3 ] &&
+   [ "$(echo "$counts" | wc -l)" = 1 ]; then
+    ok "the other thread did not run during the refusals (spins $counts)"
+else
+    fail "the other thread ran: spins $(echo $counts)"
+    sed 's/^/#   /' "$tmp/spin.out" "$tmp/spin.err"
+fi
+has "the refusals name the thread count" "$tmp/spin.err" \
+    "drdb: rank 0: no checkpoint: the process has 2 threads: checkpoints need a single-threaded process" \
+    "drdb: rank 0: no rollback to 1: the process has 2 threads: cannot roll back"
 
 echo "1..$n"
 exit $status
