@@ -31,12 +31,47 @@
 #include "drdb-stub.h"
 #include "util.h"
 #include "launch.h"
+#include "life.h"
 
 static struct con_ckpt_rank *ck(struct con_rank *k)
 {
     if (!k->ck)
         k->ck = calloc(1, sizeof *k->ck);
     return k->ck;
+}
+
+static pid_t inferior_pid(struct con *c, int r)
+{
+    struct mi_reply rep;
+    long long pid = 0;
+    if (mi_gdb_exec_sync(c->ranks[r].gdb, "-list-thread-groups", &rep,
+                         10000) == 0) {
+        const struct mi_value *g = mi_get(rep.record, "groups");
+        const struct mi_value *pv = g && g->first
+                                        ? mi_value_get(g->first, "pid")
+                                        : NULL;
+        if (pv && pv->str)
+            pid = atoll(pv->str);
+    }
+    mi_reply_release(&rep);
+    return (pid_t)pid;
+}
+
+/* How many threads rank R's process has (its /proc/PID/task), or 0 when
+ * that cannot be told. */
+static int inferior_threads(struct con *c, int r)
+{
+    char path[64];
+    pid_t pid = inferior_pid(c, r);
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = pid > 0 ? opendir(path) : NULL;
+    struct dirent *de;
+    int n = 0;
+    while (d && (de = readdir(d)))
+        n += de->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
 }
 
 /* ---- the list of a rank's checkpoints ------------------------------------ */
@@ -148,6 +183,16 @@ long con_ckpt_take(struct con *c, int r)
                 "process (" DRDB_ENV_CKPT "=off?)\n", r);
         return -1;
     }
+    /* Refused here, before the jump into the library resumes the other
+     * threads too (GDB's all-stop mode): they would run meanwhile. The
+     * library checks again (the same words). */
+    int nth = inferior_threads(c, r);
+    if (nth > 1) {
+        fprintf(stderr, "drdb: rank %d: no checkpoint: the process has %d "
+                "threads: checkpoints need a single-threaded process\n", r,
+                nth);
+        return -1;
+    }
     char where[256], reason[256];
     int at = k->at_event;
     snprintf(where, sizeof where, "%s", k->where);
@@ -219,6 +264,12 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
     } else if (!k->gdb || !con_rank_halted(k)) {
         fprintf(stderr, "drdb: rank %d has no live process: its checkpoints "
                 "in memory ended with it\n", r);
+        return -1;
+    }
+    int nth = inferior_threads(c, r);
+    if (nth > 1) {
+        fprintf(stderr, "drdb: rank %d: no rollback to %s: the process has "
+                "%d threads: cannot roll back\n", r, id, nth);
         return -1;
     }
     /* A checkpoint `checkpoint` took resumes at its pc: a breakpoint there
@@ -340,31 +391,19 @@ void con_ckpt_keep_at_exit(struct con *c, int r)
 
 /* ---- shadows ------------------------------------------------------------- */
 
-static pid_t inferior_pid(struct con *c, int r)
-{
-    struct mi_reply rep;
-    long long pid = 0;
-    if (mi_gdb_exec_sync(c->ranks[r].gdb, "-list-thread-groups", &rep,
-                         10000) == 0) {
-        const struct mi_value *g = mi_get(rep.record, "groups");
-        const struct mi_value *pv = g && g->first
-                                        ? mi_value_get(g->first, "pid")
-                                        : NULL;
-        if (pv && pv->str)
-            pid = atoll(pv->str);
-    }
-    mi_reply_release(&rep);
-    return (pid_t)pid;
-}
-
+/* The session's directory for shadows: $TMPDIR/drdb-shadow-PID-XXXXXX,
+ * removed however the console ends (life.h); the PID in its name lets the
+ * next console remove it when this one was killed (sub-console.c). */
 static const char *shadow_root(struct con *c)
 {
     if (!c->shadow_root[0]) {
-        const char *t = getenv("TMPDIR");
         snprintf(c->shadow_root, sizeof c->shadow_root,
-                 "%s/drdb-shadow-XXXXXX", t && *t ? t : "/tmp");
+                 "%s/" LIFE_SHADOW_PREFIX "-%d-XXXXXX", life_tmpdir(),
+                 (int)getpid());
         if (!mkdtemp(c->shadow_root))
             c->shadow_root[0] = '\0';
+        else
+            life_dir_add(c->shadow_root);
     }
     return c->shadow_root;
 }

@@ -16,6 +16,7 @@
 #include "drdb-stub.h"
 #include "util.h"
 #include "launch.h"
+#include "life.h"
 
 /* ---- environments -------------------------------------------------------- */
 
@@ -292,6 +293,7 @@ pid_t launch_shadow(const struct launch_proc *p, const char *out,
 {
     static char *const noenv[] = {NULL};
     fflush(NULL);
+    pid_t console = getpid();
     pid_t a = fork();
     if (a != 0) {
         if (a > 0)
@@ -299,14 +301,20 @@ pid_t launch_shadow(const struct launch_proc *p, const char *out,
         return a;
     }
     /* The drain: a terminal for the shadow (so that its stdio buffers as
-     * the original's does), its output to a file, then its status. */
+     * the original's does), its output to a file, then its status. Each
+     * dies with its parent, even one killed with SIGKILL (life.h). */
     setpgid(0, 0);
+    if (life_die_with_parent(console) < 0)
+        _exit(123);
+    pid_t drain = getpid();
     int m = posix_openpt(O_RDWR | O_NOCTTY);
     if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
         _exit(120);
     const char *sname = ptsname(m);
     pid_t b = fork();
     if (b == 0) {
+        if (life_die_with_parent(drain) < 0)
+            _exit(123);
         int s = open(sname, O_RDWR);
         if (s < 0)
             _exit(121);

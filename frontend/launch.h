@@ -88,7 +88,8 @@ struct launch_proc {
 int launch_proc_read(struct launch_proc *p, pid_t pid);
 void launch_proc_release(struct launch_proc *p);
 
-/* Starts P as a shadow: its own process group, with ASLR off (the layout
+/* Starts P as a shadow: its own process group, dying with this process
+ * even when it is killed with SIGKILL (life.h), with ASLR off (the layout
  * of the process it copies), at a lower priority, on a terminal of its own
  * (its stdio buffers as the original's does) whose output goes to the file
  * OUT; its wait status is written to the file STATUS when it ends. The pid

@@ -16,6 +16,7 @@
 #include "con.h"
 #include "fe.h"
 #include "launch.h"
+#include "life.h"
 #include "util.h"
 
 /* ---- interactive: readline's callback interface in the poll loop ------- */
@@ -375,6 +376,11 @@ static int start(int argc, char **argv, int batch_cmd)
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* However the console ends (quit, a closed terminal, TERM, a crash,
+     * SIGKILL), its GDBs, programs and shadows end with it (life.h); the
+     * shadows of a console killed before are removed now. */
+    life_install(LIFE_TERM);
+    life_sweep(life_tmpdir(), LIFE_SHADOW_PREFIX);
 
     if (json && con_json_open(&c) < 0) {
         con_close(&c);

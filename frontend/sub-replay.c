@@ -13,6 +13,7 @@
 #include "drdb-stub.h"
 #include "fe.h"
 #include "launch.h"
+#include "life.h"
 #include "log.h"
 #include "rankset.h"
 #include "log-reader.h"
@@ -128,6 +129,7 @@ static int start(struct job *j, const char *stub, const char *dir,
         launch_env_release(&env);
         return fe_error("out of memory");
     }
+    pid_t parent = getpid();
     j->pid = fork();
     if (j->pid != 0)
         launch_env_release(&env);
@@ -135,6 +137,8 @@ static int start(struct job *j, const char *stub, const char *dir,
         return fe_error("cannot fork: %s", strerror(errno));
     if (j->pid > 0)
         return 0;
+    if (life_die_with_parent(parent) < 0)
+        _exit(DRDB_EXIT_SETUP);
     launch_env_apply(&env);
     if (cwd && chdir(cwd) < 0) {
         fprintf(stderr, "drdb: rank %d: cannot enter '%s': %s\n", j->rank,
@@ -318,13 +322,18 @@ static int run(int argc, char **argv)
     jobs = calloc((size_t)n, sizeof *jobs);
     if (!jobs)
         return fe_error("out of memory");
-    const char *t = getenv("TMPDIR");
-    snprintf(report_dir, sizeof report_dir, "%s/drdb-replay-XXXXXX",
-             t && *t ? t : "/tmp");
+    /* The ranks end with drdb however it ends (life.h: TERM and HUP are
+     * forwarded to them below); the report directories of a drdb replay
+     * killed before are removed now. */
+    const char *t = life_tmpdir();
+    life_install(LIFE_CRASH);
+    life_sweep(t, LIFE_REPLAY_PREFIX);
+    snprintf(report_dir, sizeof report_dir, "%s/" LIFE_REPLAY_PREFIX
+             "-%d-XXXXXX", t, (int)getpid());
     if (!mkdtemp(report_dir))
         return fe_error("cannot create a directory in '%s': %s (TMPDIR "
-                        "chooses where)", t && *t ? t : "/tmp",
-                        strerror(errno));
+                        "chooses where)", t, strerror(errno));
+    life_dir_add(report_dir);
     if (n > 1 && !quiet)
         fprintf(stderr, "drdb: replaying %d ranks of %s\n", n, dir);
     signal(SIGINT, SIG_IGN);

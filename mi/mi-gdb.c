@@ -2,7 +2,7 @@
  * mi-gdb.c - one GDB process driven over GDB/MI, non-blocking.
  *
  * Life cycle: mi_gdb_start() forks and execs GDB (argv, never a shell) in
- * its own session, with stdin a socket (so writes use MSG_NOSIGNAL: a dead
+ * its own session, dying with its driver (PR_SET_PDEATHSIG), with stdin a socket (so writes use MSG_NOSIGNAL: a dead
  * GDB gives EPIPE, never SIGPIPE in the caller) and stdout/stderr pipes, and
  * queues the setup commands; the caller's poll loop then calls
  * mi_gdb_process(). Each command line goes out as "<token><command>\n";
@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -795,14 +796,19 @@ static const char *const mi__default_argv[] = {
     "gdb", "-nx", "-q", "--interpreter=mi3", NULL,
 };
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
+/* In the child, between fork and exec: only async-signal-safe calls.
+ * GDB dies with PARENT (the driver), even by SIGKILL: a GDB driven through
+ * pipes has no one to serve after it, and the programs GDB starts die with
+ * GDB (it traces them with PTRACE_O_EXITKILL). */
 static void mi__child(char *const *argv, char *const *envp, int in, int out,
-                      int err, int status)
+                      int err, int status, pid_t parent)
 {
     sigset_t none;
     int sig, e;
 
     setsid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() != parent)
+        _exit(127); /* the driver ended before the prctl */
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     for (sig = 1; sig < 32; sig++)
@@ -843,6 +849,7 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
     int e = 0, r;
     size_t i;
     ssize_t n;
+    pid_t parent;
 
     *out = NULL;
     if (msg && msgsz)
@@ -876,6 +883,7 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
         r = MI_ESPAWN;
         goto fail;
     }
+    parent = getpid();
     g->pid = fork();
     if (g->pid < 0) {
         if (msg)
@@ -884,7 +892,7 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
         goto fail;
     }
     if (g->pid == 0)
-        mi__child(argv, opt->envp, sv[1], po[1], pe[1], ps[1]);
+        mi__child(argv, opt->envp, sv[1], po[1], pe[1], ps[1], parent);
     close(sv[1]);
     close(po[1]);
     close(pe[1]);

@@ -307,7 +307,8 @@ struct mi_gdb_options {
  * width, mi-async, handle SIGINT nopass, -list-features, -inferior-tty-set).
  * Waits only for the exec to succeed, not for GDB: use mi_gdb_ready() in a
  * poll loop or mi_gdb_wait_ready(). GDB gets its own
- * session (and process group); its stdin is a socket, stdout and stderr are
+ * session (and process group) and dies with the caller, even by SIGKILL
+ * (PR_SET_PDEATHSIG: the caller's thread must outlive GDB); its stdin is a socket, stdout and stderr are
  * pipes, all non-blocking on our side and close-on-exec.
  * Returns 0 and *out, or MI_ESPAWN (argv[0] not found / not executable),
  * MI_EPTY, MI_ENOMEM; `msg` (may be NULL, size msgsz) gets the details.
