@@ -265,9 +265,9 @@ static int cancelled_seq[MAX_CANCELLED], ncancelled;
 static struct stats my_stats;
 
 /* Reads the Control messages that came: a cancel of the current Search
- * abandons it, a new window narrows it. Those about another Search (one
- * answered before the Control came, or the next one, not received yet) are
- * dropped: without them a Search takes longer, but its answer is right. */
+ * abandons it, a new window narrows it. Every cancel is noted; the rest about
+ * another Search (answered before the Control came, or the next, not yet
+ * received) are dropped: a Search takes longer, but its answer is right. */
 static int check_control(void)
 {
     for (;;) {
@@ -279,12 +279,12 @@ static int check_control(void)
             return abandon;
         MPI_Recv(&ctl, sizeof ctl, MPI_BYTE, parent, TAG_CONTROL,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (ctl.what == CANCEL && ncancelled < MAX_CANCELLED)
+            cancelled_seq[ncancelled++] = ctl.seq;
         if (ctl.seq != job.seq)
             continue;
         if (ctl.what == CANCEL) {
             abandon = 1;
-            if (ncancelled < MAX_CANCELLED)
-                cancelled_seq[ncancelled++] = ctl.seq;
         } else {
             if (ctl.alpha > window_alpha)
                 window_alpha = ctl.alpha;
