@@ -1,9 +1,12 @@
 /*
- * mi-gdb.c - one GDB process driven over GDB/MI, non-blocking.
+ * mi-gdb.c - one GDB process driven over GDB/MI, non-blocking: its
+ * commands, replies, records, its death, timers and polling (starting and
+ * closing it: mi-gdb-proc.c).
  *
  * Life cycle: mi_gdb_start() forks and execs GDB (argv, never a shell) in
- * its own session, dying with its driver (PR_SET_PDEATHSIG), with stdin a socket (so writes use MSG_NOSIGNAL: a dead
- * GDB gives EPIPE, never SIGPIPE in the caller) and stdout/stderr pipes, and
+ * its own session, dying with its driver (PR_SET_PDEATHSIG), with stdin a
+ * socket (so writes use MSG_NOSIGNAL: a dead GDB gives EPIPE, never SIGPIPE
+ * in the caller) and stdout/stderr pipes, and
  * queues the setup commands; the caller's poll loop then calls
  * mi_gdb_process(). Each command line goes out as "<token><command>\n";
  * GDB answers every command with exactly one result record carrying that
@@ -22,63 +25,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "mi-int.h"
-
-struct mi__pending {
-    struct mi__pending *next;
-    uint64_t token;
-    int64_t deadline;          /* ms (mi_now_ms), 0: none */
-    mi_reply_fn *done;
-    void *ud;
-    struct mi_reply *sync_out; /* mi_gdb_exec_sync: take the reply here */
-    int *sync_flag;
-    char *command;
-    char *console;
-    size_t console_len, console_cap;
-};
-
-/* Tokens whose command timed out: their late reply is dropped. */
-struct mi__abandoned {
-    struct mi__abandoned *next;
-    uint64_t token;
-};
-
-enum { MI__STARTING = 0, MI__READY = 1 };
-
-struct mi_gdb {
-    pid_t pid;
-    int in_fd, out_fd, err_fd;
-    int pty_master, pty_slave;
-    char pty_name[64];
-    struct mi_parser parser;
-    char *errbuf;              /* partial stderr line */
-    size_t errlen, errcap;
-    char *wbuf;                /* queued output to GDB */
-    size_t wlen, wcap, woff;
-    struct mi__pending *head, *tail;
-    size_t npending;
-    struct mi__abandoned *abandoned;
-    uint64_t next_token;
-    int state;                 /* MI__STARTING, MI__READY or negative */
-    int setup_left;
-    int dead;
-    int wait_status;           /* -1 until reaped */
-    int running;
-    int64_t interrupt_at;      /* SIGINT fallback time, 0: none */
-    int64_t live_at;           /* next waitpid() liveness check */
-    char **features;
-    size_t nfeatures;
-    mi_record_fn *on_async, *on_stream;
-    void *ud;
-    char err[512];
-};
+#include "mi-gdb-int.h"
 
 int64_t mi_now_ms(void)
 {
@@ -88,9 +40,7 @@ int64_t mi_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void mi__seterr(struct mi_gdb *g, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void mi__seterr(struct mi_gdb *g, const char *fmt, ...)
+void mi__seterr(struct mi_gdb *g, const char *fmt, ...)
 {
     va_list ap;
 
@@ -99,14 +49,14 @@ static void mi__seterr(struct mi_gdb *g, const char *fmt, ...)
     va_end(ap);
 }
 
-static int mi__nonblock(int fd)
+int mi__nonblock(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
 
     return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-static void mi__close(int *fd)
+void mi__close(int *fd)
 {
     if (*fd >= 0)
         close(*fd);
@@ -260,7 +210,7 @@ static void mi__reap(struct mi_gdb *g, int ms)
     g->wait_status = -2; /* we killed it: report "closed its output" */
 }
 
-static void mi__dead(struct mi_gdb *g, const char *cause)
+void mi__dead(struct mi_gdb *g, const char *cause)
 {
     char how[128], why[512];
 
@@ -703,256 +653,6 @@ int mi_gdb_exec_sync(struct mi_gdb *g, const char *cmd, struct mi_reply *out,
     return out->status;
 }
 
-/* ---------------------------------------------------------------- setup */
-
-static void mi__setup_done(struct mi_gdb *g, const struct mi_reply *r, void *ud)
-{
-    const char *what = ud;
-
-    if (r->status != 0) {
-        if (g->state == MI__STARTING) {
-            g->state = r->status == MI_EGDB ? MI_ESETUP : r->status;
-            mi__seterr(g, "gdb setup command '%s' failed: %s", what, r->message);
-        }
-        return;
-    }
-    if (strcmp(what, "-list-features") == 0) {
-        const struct mi_value *f = mi_get(r->record, "features"), *v;
-        size_t i = 0;
-        if (!f || f->kind != MI_VALUE_LIST) {
-            g->state = MI_ESETUP;
-            mi__seterr(g, "gdb's -list-features gave no feature list: is it gdb "
-                          "with mi3 support?");
-            return;
-        }
-        g->features = calloc(f->count + 1, sizeof *g->features);
-        for (v = f->first; v && g->features; v = v->next)
-            if (v->kind == MI_VALUE_STRING && (g->features[i] = strdup(v->str)))
-                i++;
-        g->nfeatures = g->features ? i : 0;
-    }
-    if (--g->setup_left == 0 && g->state == MI__STARTING)
-        g->state = MI__READY;
-}
-
-int mi_gdb_ready(const struct mi_gdb *g)
-{
-    return g->state;
-}
-
-int mi_gdb_wait_ready(struct mi_gdb *g, int timeout_ms)
-{
-    int64_t end = timeout_ms >= 0 ? mi_now_ms() + timeout_ms : 0;
-
-    while (g->state == MI__STARTING) {
-        int left = -1;
-        if (timeout_ms >= 0) {
-            int64_t now = mi_now_ms();
-            if (now >= end) {
-                mi__seterr(g, "gdb did not finish its setup in %d ms", timeout_ms);
-                return MI_ETIMEDOUT;
-            }
-            left = (int)(end - now);
-        }
-        if (mi_gdb_step(g, left) == MI_EEXITED && g->state == MI__STARTING)
-            g->state = MI_EEXITED;
-    }
-    return g->state == MI__READY ? 0 : g->state;
-}
-
-static int mi__open_pty(struct mi_gdb *g, char *msg, size_t msgsz)
-{
-    struct termios t;
-
-    g->pty_master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (g->pty_master < 0 || grantpt(g->pty_master) < 0 ||
-        unlockpt(g->pty_master) < 0 ||
-        ptsname_r(g->pty_master, g->pty_name, sizeof g->pty_name) != 0)
-        goto fail;
-    /* We keep the slave open: with no slave open, the master polls as
-       POLLHUP forever (busy loop) and reads fail with EIO between runs. */
-    g->pty_slave = open(g->pty_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (g->pty_slave < 0)
-        goto fail;
-    /* Raw: the program's bytes arrive unchanged (no "\n" -> "\r\n"), and
-       nothing we do echoes back. */
-    if (tcgetattr(g->pty_slave, &t) == 0) {
-        cfmakeraw(&t);
-        tcsetattr(g->pty_slave, TCSANOW, &t);
-    }
-    if (mi__nonblock(g->pty_master) < 0)
-        goto fail;
-    return 0;
-fail:
-    if (msg)
-        snprintf(msg, msgsz, "pseudo-terminal for the inferior: %s",
-                 strerror(errno));
-    mi__close(&g->pty_master);
-    mi__close(&g->pty_slave);
-    return MI_EPTY;
-}
-
-static const char *const mi__default_argv[] = {
-    "gdb", "-nx", "-q", "--interpreter=mi3", NULL,
-};
-
-/* In the child, between fork and exec: only async-signal-safe calls.
- * GDB dies with PARENT (the driver), even by SIGKILL: a GDB driven through
- * pipes has no one to serve after it, and the programs GDB starts die with
- * GDB (it traces them with PTRACE_O_EXITKILL). */
-static void mi__child(char *const *argv, char *const *envp, int in, int out,
-                      int err, int status, pid_t parent)
-{
-    sigset_t none;
-    int sig, e;
-
-    setsid();
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() != parent)
-        _exit(127); /* the driver ended before the prctl */
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    for (sig = 1; sig < 32; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP)
-            signal(sig, SIG_DFL);
-    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-        goto fail;
-    if (envp)
-        execvpe(argv[0], argv, envp);
-    else
-        execvp(argv[0], argv);
-fail:
-    e = errno;
-    if (write(status, &e, sizeof e) < 0) {
-        /* nothing to do */
-    }
-    _exit(127);
-}
-
-int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
-                 char *msg, size_t msgsz)
-{
-    static const char *const setup[] = {
-        "-gdb-set pagination off",
-        "-gdb-set confirm off",
-        "-gdb-set height 0",
-        "-gdb-set width 0",
-        "-gdb-set mi-async on",
-        /* the default, made explicit: an interrupt must not reach the
-           program as a signal when it is resumed */
-        "-interpreter-exec console \"handle SIGINT stop print nopass\"",
-        "-list-features",
-    };
-    struct mi_gdb_options none;
-    struct mi_gdb *g;
-    int sv[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
-    char *const *argv;
-    int e = 0, r;
-    size_t i;
-    ssize_t n;
-    pid_t parent;
-
-    *out = NULL;
-    if (msg && msgsz)
-        msg[0] = '\0';
-    if (!opt) {
-        memset(&none, 0, sizeof none);
-        opt = &none;
-    }
-    argv = opt->argv ? opt->argv : (char *const *)mi__default_argv;
-    if (!argv[0])
-        return MI_EINVAL;
-    g = calloc(1, sizeof *g);
-    if (!g)
-        return MI_ENOMEM;
-    g->in_fd = g->out_fd = g->err_fd = g->pty_master = g->pty_slave = -1;
-    g->wait_status = -1;
-    g->next_token = 1;
-    g->on_async = opt->on_async;
-    g->on_stream = opt->on_stream;
-    g->ud = opt->ud;
-    mi_parser_init(&g->parser, &opt->parser);
-    if (!opt->no_pty && (r = mi__open_pty(g, msg, msgsz)) < 0) {
-        free(g);
-        return r;
-    }
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
-        pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0 ||
-        pipe2(ps, O_CLOEXEC) < 0) {
-        if (msg)
-            snprintf(msg, msgsz, "pipes for gdb: %s", strerror(errno));
-        r = MI_ESPAWN;
-        goto fail;
-    }
-    parent = getpid();
-    g->pid = fork();
-    if (g->pid < 0) {
-        if (msg)
-            snprintf(msg, msgsz, "fork for gdb: %s", strerror(errno));
-        r = MI_ESPAWN;
-        goto fail;
-    }
-    if (g->pid == 0)
-        mi__child(argv, opt->envp, sv[1], po[1], pe[1], ps[1], parent);
-    close(sv[1]);
-    close(po[1]);
-    close(pe[1]);
-    close(ps[1]);
-    sv[1] = po[1] = pe[1] = ps[1] = -1;
-    /* exec succeeded when the close-on-exec status pipe closes empty */
-    do
-        n = read(ps[0], &e, sizeof e);
-    while (n < 0 && errno == EINTR);
-    close(ps[0]);
-    ps[0] = -1;
-    if (n > 0) {
-        int st;
-        while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR)
-            ;
-        if (msg)
-            snprintf(msg, msgsz, "cannot run '%s': %s", argv[0], strerror(e));
-        g->pid = 0;
-        r = MI_ESPAWN;
-        goto fail;
-    }
-    g->in_fd = sv[0];
-    g->out_fd = po[0];
-    g->err_fd = pe[0];
-    mi__nonblock(g->in_fd);
-    mi__nonblock(g->out_fd);
-    mi__nonblock(g->err_fd);
-    for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
-        g->setup_left++;
-        if (mi_gdb_send(g, setup[i], 0, mi__setup_done, (void *)setup[i]) < 0)
-            g->setup_left--;
-    }
-    if (g->pty_master >= 0) {
-        struct mi_cmd c;
-        mi_cmd_init(&c);
-        mi_cmd_op(&c, "-inferior-tty-set");
-        mi_cmd_arg(&c, g->pty_name);
-        g->setup_left++;
-        if (!mi_cmd_str(&c) ||
-            mi_gdb_send(g, mi_cmd_str(&c), 0, mi__setup_done,
-                        (void *)"-inferior-tty-set") < 0)
-            g->setup_left--;
-        mi_cmd_release(&c);
-    }
-    *out = g;
-    return 0;
-fail:
-    for (i = 0; i < 2; i++) {
-        mi__close(&sv[i]);
-        mi__close(&po[i]);
-        mi__close(&pe[i]);
-        mi__close(&ps[i]);
-    }
-    mi__close(&g->pty_master);
-    mi__close(&g->pty_slave);
-    mi_parser_release(&g->parser);
-    free(g);
-    return r;
-}
-
 /* ---------------------------------------------------------------- control */
 
 static void mi__interrupt_done(struct mi_gdb *g, const struct mi_reply *r,
@@ -1018,50 +718,4 @@ int mi_gdb_wait_status(const struct mi_gdb *g)
 const char *mi_gdb_error(const struct mi_gdb *g)
 {
     return g->err;
-}
-
-int mi_gdb_close(struct mi_gdb *g, int timeout_ms)
-{
-    int64_t end = mi_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-
-    if (g->dead)
-        return 0;
-    mi_gdb_send(g, "-gdb-exit", 0, NULL, NULL);
-    while (!g->dead) {
-        int64_t now = mi_now_ms();
-        if (now >= end)
-            break;
-        mi_gdb_step(g, (int)(end - now));
-    }
-    if (g->dead)
-        return 0;
-    mi__dead(g, "did not exit in time, killed");
-    return MI_ETIMEDOUT;
-}
-
-void mi_gdb_free(struct mi_gdb *g)
-{
-    size_t i;
-
-    if (!g)
-        return;
-    if (!g->dead) {
-        kill(-g->pid, SIGKILL);
-        kill(g->pid, SIGKILL);
-        mi__dead(g, "closed by the debugger");
-    }
-    while (g->abandoned) {
-        struct mi__abandoned *a = g->abandoned;
-        g->abandoned = a->next;
-        free(a);
-    }
-    for (i = 0; i < g->nfeatures; i++)
-        free(g->features[i]);
-    free(g->features);
-    mi__close(&g->pty_master);
-    mi__close(&g->pty_slave);
-    mi_parser_release(&g->parser);
-    free(g->errbuf);
-    free(g->wbuf);
-    free(g);
 }
