@@ -443,7 +443,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     if (!ix || ev__fninfo_build(ix) < 0 ||
         !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r))) {
         ev__index_free(ix, x->world_size);
-        ev__err(err, errlen, "out of memory indexing '%s'", x->dir);
+        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
         return -1;
     }
     /* MPI_COMM_WORLD is communicator 0: created here first (by no rank),
@@ -485,7 +485,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
         sort_colls(ix);
     if (ix->oom) {
         ev__index_free(ix, x->world_size);
-        ev__err(err, errlen, "out of memory indexing '%s'", x->dir);
+        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
         return -1;
     }
     for (size_t c = 0; c < ix->ncomms; c++) {

@@ -238,9 +238,7 @@ static inline void ev__ref_add(struct ev__pass *p, uint64_t event, int role,
 
 /* ---- helpers, by file --------------------------------------------------- */
 
-/* ev-open.c: ERR (may be NULL) gets the message; frees an index. */
-void ev__err(char *err, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* ev-open.c: frees an index. (Error messages: log_errf, log-reader.h.) */
 void ev__index_free(struct ev_index *ix, int world_size);
 
 /* ev-func.c: fills ix->fninfo from the role table. 0, or -1 (no memory). */

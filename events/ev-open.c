@@ -4,22 +4,11 @@
  * that need no index (function, wall-clock time), and closing, which frees
  * the index too. The bottom layer of events/ (ev-int.h).
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ev-int.h"
-
-void ev__err(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || !len)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
 
 int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
 {
@@ -33,7 +22,7 @@ int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
      * may name a million ranks and log four). */
     x->ranks = calloc((size_t)x->world_size, sizeof *x->ranks);
     if (!x->ranks) {
-        ev__err(err, errlen, "out of memory opening '%s'", dir);
+        log_errf(err, errlen, "out of memory opening '%s'", dir);
         log_run_release(&run);
         return -1;
     }
@@ -101,30 +90,30 @@ int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
              char *err, size_t errlen)
 {
     if (rank < 0 || rank >= x->world_size) {
-        ev__err(err, errlen, "no rank %d: the run has ranks 0-%d", rank,
-                x->world_size - 1);
+        log_errf(err, errlen, "no rank %d: the run has ranks 0-%d", rank,
+                 x->world_size - 1);
         return -1;
     }
     struct ev_rank *rk = &x->ranks[rank];
     if (!rk->present) {
-        ev__err(err, errlen, "rank %d was not recorded: %s", rank,
-                ev_rank_missing(x, rank));
+        log_errf(err, errlen, "rank %d was not recorded: %s", rank,
+                 ev_rank_missing(x, rank));
         return -1;
     }
     if (n >= rk->log.nevents) {
         if (rk->log.nevents)
-            ev__err(err, errlen, "rank %d has no event %llu: its events are "
-                    "0-%llu", rank, (unsigned long long)n,
-                    (unsigned long long)rk->log.nevents - 1);
+            log_errf(err, errlen, "rank %d has no event %llu: its events are "
+                     "0-%llu", rank, (unsigned long long)n,
+                     (unsigned long long)rk->log.nevents - 1);
         else
-            ev__err(err, errlen, "rank %d has no event %llu: its log has no "
-                    "events", rank, (unsigned long long)n);
+            log_errf(err, errlen, "rank %d has no event %llu: its log has no "
+                     "events", rank, (unsigned long long)n);
         return -1;
     }
     char why[200];
     if (log_rank_event(&rk->log, n, ev, why, sizeof why) < 0) {
-        ev__err(err, errlen, "rank %d event %llu: %s", rank,
-                (unsigned long long)n, why);
+        log_errf(err, errlen, "rank %d event %llu: %s", rank,
+                 (unsigned long long)n, why);
         return -1;
     }
     return 0;

@@ -187,7 +187,7 @@ int ev_partners(struct ev_run *x, int rank, uint64_t n, struct ev_ref *out,
     int nu = ev_uses(x, rank, n, small, 16);
     if (nu > 16) {
         if (!(use = malloc((size_t)nu * sizeof *use))) {
-            ev__err(err, errlen, "out of memory");
+            log_errf(err, errlen, "out of memory");
             return -1;
         }
         ev_uses(x, rank, n, use, nu);
@@ -239,18 +239,18 @@ int ev_partners(struct ev_run *x, int rank, uint64_t n, struct ev_ref *out,
         }
         const struct ev__fninfo *fi = ev__fn(ix, ev.fn);
         if (fi->cls == EV__C_PROBE || fi->cls == EV__C_MPROBE)
-            ev__err(err, errlen, "rank %d event %llu (%s) found no message "
-                    "to match", rank, (unsigned long long)n,
-                    log_func_name(ev.fn));
+            log_errf(err, errlen, "rank %d event %llu (%s) found no message "
+                     "to match", rank, (unsigned long long)n,
+                     log_func_name(ev.fn));
         else if (fi->cls == EV__C_DONE1 || fi->cls == EV__C_DONEN)
-            ev__err(err, errlen, "rank %d event %llu (%s) completed no "
-                    "message or collective", rank, (unsigned long long)n,
-                    log_func_name(ev.fn));
+            log_errf(err, errlen, "rank %d event %llu (%s) completed no "
+                     "message or collective", rank, (unsigned long long)n,
+                     log_func_name(ev.fn));
         else
-            ev__err(err, errlen, "rank %d event %llu (%s) has no partner: "
-                    "only messages, their completions and collectives "
-                    "have", rank, (unsigned long long)n,
-                    log_func_name(ev.fn));
+            log_errf(err, errlen, "rank %d event %llu (%s) has no partner: "
+                     "only messages, their completions and collectives "
+                     "have", rank, (unsigned long long)n,
+                     log_func_name(ev.fn));
         return -1;
     }
     return k;
@@ -324,7 +324,7 @@ int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
     }
     if (bad) {
         ev_queue_release(q);
-        ev__err(err, errlen, "out of memory");
+        log_errf(err, errlen, "out of memory");
         return -1;
     }
     /* No incoming message: the array is NULL, which qsort_r must not get. */

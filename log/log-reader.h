@@ -120,6 +120,10 @@ struct log_run {
     int *present;       /* their ranks, ascending (nranks_present) */
     char *text;         /* the file's contents */
 };
+/* The error message of a reader's call: ERR (LEN bytes; NULL or 0: none)
+ * gets FMT's text, cut to fit. */
+void log_errf(char *err, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /*
  * Reads DIR's drdb.run. Its numbers are untrusted: world_size must be a
  * plain decimal from 1 to LOG_MAX_WORLD ("4x" is refused), and no

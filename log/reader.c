@@ -26,7 +26,7 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
+void log_errf(char *err, size_t len, const char *fmt, ...)
 {
     va_list ap;
     if (!err || !len)
@@ -103,19 +103,19 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     const uint8_t *rec = map + off;
 
     if (size - off < LOG_REC_FIXED) {
-        set_err(err, errlen, "truncated record header at offset %llu",
+        log_errf(err, errlen, "truncated record header at offset %llu",
                 (unsigned long long)off);
         return -1;
     }
     memcpy(&rsize, rec, 4);
     memcpy(&crc, rec + 4, 4);
     if (rsize < LOG_REC_FIXED + 2 || rsize > size - off) {
-        set_err(err, errlen, "bad record size %u at offset %llu", rsize,
+        log_errf(err, errlen, "bad record size %u at offset %llu", rsize,
                 (unsigned long long)off);
         return -1;
     }
     if (util_crc32c(0, rec + 8, rsize - 8) != crc) {
-        set_err(err, errlen, "checksum mismatch in the record at offset %llu",
+        log_errf(err, errlen, "checksum mismatch in the record at offset %llu",
                 (unsigned long long)off);
         return -1;
     }
@@ -143,7 +143,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     }
     ev->desc = log_func_by_id(fn);
     if (!ev->desc && !(flags & LOG_REC_TRUNC)) {
-        set_err(err, errlen, "unknown function id %u at offset %llu", fn,
+        log_errf(err, errlen, "unknown function id %u at offset %llu", fn,
                 (unsigned long long)off);
         return -1;
     }
@@ -157,7 +157,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     ev->fields_len = (size_t)(end - ev->fields);
     return 0;
 bad:
-    set_err(err, errlen, "malformed record at offset %llu",
+    log_errf(err, errlen, "malformed record at offset %llu",
             (unsigned long long)off);
     return -1;
 }
@@ -171,17 +171,17 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
     r->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (r->fd < 0) {
         int e = errno;
-        set_err(err, errlen, "cannot open '%s': %s", path, strerror(e));
+        log_errf(err, errlen, "cannot open '%s': %s", path, strerror(e));
         return -e;
     }
     if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        set_err(err, errlen, "'%s' is not a regular file", path);
+        log_errf(err, errlen, "'%s' is not a regular file", path);
         close(r->fd);
         return -EINVAL;
     }
     r->size = (size_t)st.st_size;
     if (r->size < LOG_HEADER_SIZE) {
-        set_err(err, errlen,
+        log_errf(err, errlen,
                 "'%s' is too short for a drdb log (%zu bytes, header is %d)",
                 path, r->size, LOG_HEADER_SIZE);
         close(r->fd);
@@ -190,19 +190,19 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
     r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
     if (r->map == MAP_FAILED) {
         int e = errno;
-        set_err(err, errlen, "cannot map '%s': %s", path, strerror(e));
+        log_errf(err, errlen, "cannot map '%s': %s", path, strerror(e));
         close(r->fd);
         return -e;
     }
     memcpy(&r->hdr, r->map, sizeof r->hdr);
     if (memcmp(r->hdr.magic, LOG_MAGIC, 8) != 0) {
-        set_err(err, errlen, "'%s' is not a drdb log (bad magic)", path);
+        log_errf(err, errlen, "'%s' is not a drdb log (bad magic)", path);
         log_rank_release(r);
         return -EINVAL;
     }
     const char *bad = log__header_check(&r->hdr);
     if (bad) {
-        set_err(err, errlen, "'%s': %s", path, bad);
+        log_errf(err, errlen, "'%s': %s", path, bad);
         int newer = strncmp(bad, "a version", 9) == 0;
         log_rank_release(r);
         return newer ? -EINVAL : -EBADMSG;
@@ -238,7 +238,7 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
             if (o)
                 r->offsets = o;
             if (!o || !e) {
-                set_err(err, errlen, "out of memory indexing '%s'", path);
+                log_errf(err, errlen, "out of memory indexing '%s'", path);
                 log_rank_release(r);
                 return -ENOMEM;
             }
@@ -279,7 +279,7 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
                    char *err, size_t errlen)
 {
     if (n >= r->nevents) {
-        set_err(err, errlen, "no event %llu: the log has %llu",
+        log_errf(err, errlen, "no event %llu: the log has %llu",
                 (unsigned long long)n, (unsigned long long)r->nevents);
         return -ERANGE;
     }
@@ -434,10 +434,10 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
         int e = errno;
         struct stat st;
         if (stat(dir, &st) < 0)
-            set_err(err, errlen, "no run directory '%s': %s", dir,
+            log_errf(err, errlen, "no run directory '%s': %s", dir,
                     strerror(errno));
         else
-            set_err(err, errlen,
+            log_errf(err, errlen,
                     "'%s' is not a drdb run directory (no %s): record one "
                     "with 'drdb record'", dir, LOG_RUN_FILE);
         return -e;
@@ -460,19 +460,19 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
     }
     fclose(f);
     if (!run->text) {
-        set_err(err, errlen, "out of memory reading '%s'", path);
+        log_errf(err, errlen, "out of memory reading '%s'", path);
         return -ENOMEM;
     }
     run->text[len] = '\0';
     long long ws;
     if (!log_run_get(run, "world_size", buf, sizeof buf)) {
-        set_err(err, errlen, "'%s' has no world_size line: it is damaged",
+        log_errf(err, errlen, "'%s' has no world_size line: it is damaged",
                 path);
         log_run_release(run);
         return -EINVAL;
     }
     if (log_parse_count(buf, 1, LOG_MAX_WORLD, &ws) < 0) {
-        set_err(err, errlen, "'%s': world_size '%s' is not a number of ranks "
+        log_errf(err, errlen, "'%s': world_size '%s' is not a number of ranks "
                 "from 1 to %d: the file is damaged", path, buf,
                 LOG_MAX_WORLD);
         log_run_release(run);
@@ -495,7 +495,7 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
         if (log_parse_count(num, 0, INT32_MAX, &r) < 0)
             continue;
         if (r >= run->world_size) {
-            set_err(err, errlen, "'%s' holds '%s', but its %s says the world "
+            log_errf(err, errlen, "'%s' holds '%s', but its %s says the world "
                     "has %d ranks: the run directory is inconsistent", dir,
                     name, LOG_RUN_FILE, run->world_size);
             closedir(d);
@@ -504,7 +504,7 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
         }
         if (util_grow(&run->present, &pcap, (size_t)run->nranks_present + 1,
                       sizeof *run->present) < 0) {
-            set_err(err, errlen, "out of memory listing '%s'", dir);
+            log_errf(err, errlen, "out of memory listing '%s'", dir);
             closedir(d);
             log_run_release(run);
             return -ENOMEM;
