@@ -36,6 +36,11 @@ static void on_sigint(int sig)
 
 static void on_line(char *line)
 {
+    /* Removed here: a handler still installed when this returns has
+     * readline show the prompt again, and the command's output would then
+     * start on that line (over it, on terminals that go back to column 0
+     * when the handler is removed). */
+    rl_callback_handler_remove();
     pending_line = line;
     line_ready = 1;
 }
@@ -263,7 +268,6 @@ static int interactive(struct con *c)
             if (con_idle(c, 0, 200))
                 rl_callback_read_char();
         }
-        rl_callback_handler_remove();
         char *line = pending_line;
         if (!line) {
             putchar('\n');

@@ -10,7 +10,8 @@ drdb=$1 mpiexec=$2 crash=$3
 command -v tmux > /dev/null || { echo "1..0 # SKIP tmux not installed"; exit 0; }
 tmp=$(mktemp -d)
 sock=$tmp/tmux.sock
-trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+# (the consoles end on the hang-up; give them a moment before the rm)
+trap 'tmux -S "$sock" kill-server 2>/dev/null; sleep 0.5; rm -rf "$tmp"' EXIT
 n=0 status=0
 # (tests/lib.sh's tmux helpers, under this test's names)
 screen() { tty_screen; }
@@ -72,6 +73,20 @@ keys 'quit' Enter
 wait_for 'drdb-exited-0' && ok "quit exits 0" || fail "quit"
 grep -q '^print 6 \* 7$' "$tmp/.drdb_history" 2>/dev/null &&
     ok "history saved in ~/.drdb_history" || fail "history file"
+
+# A terminal that cannot clear a line (TERM=dumb): still no second prompt
+# that the answer would be printed on or over.
+tmux -S "$sock" kill-server 2>/dev/null
+sock=$tmp/tmux-dumb.sock
+HOME=$tmp tmux -S "$sock" new-session -d -x 150 -y 45 \
+    "HOME=$tmp TERM=dumb '$drdb' console --ranks 0-1 '$tmp/cr'; sleep 60"
+wait_for '^\(drdb 0,1\) ?$' || fail "no prompt on a dumb terminal"
+keys 'print 6 * 7' Enter
+wait_for '6 \* 7 = 42$' > /dev/null
+after=$(screen | grep -A1 -x '(drdb 0,1) print 6 \* 7' | tail -1)
+[ "$after" = "[0,1] 6 * 7 = 42" ] &&
+    ok "a dumb terminal: the answer right under the command" ||
+    fail "a dumb terminal: under the command: '$after'"
 
 echo "1..$n"
 exit $status
