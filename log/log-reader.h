@@ -137,9 +137,6 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
 int log_parse_count(const char *text, long long lo, long long hi,
                     long long *v);
 void log_run_release(struct log_run *run);
-/* Whether the directory holds rank R's log (a binary search of
- * run->present: a run may name a million ranks and log four). */
-int log_run_has(const struct log_run *run, int r);
 /* The value for KEY (first occurrence) copied to BUF, or NULL. */
 const char *log_run_get(const struct log_run *run, const char *key,
                         char *buf, size_t len);

@@ -518,12 +518,6 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
     return 0;
 }
 
-int log_run_has(const struct log_run *run, int r)
-{
-    return run->present && bsearch(&r, run->present,
-                                   (size_t)run->nranks_present,
-                                   sizeof *run->present, cmp_int) != NULL;
-}
 
 int log_parse_count(const char *text, long long lo, long long hi,
                     long long *v)

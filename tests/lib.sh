@@ -34,6 +34,24 @@ srcpaths() {
     done
 }
 
+# console_batch NAME RUNDIR RANKS [OPTIONS] -- SCRIPT-LINES...: the lines
+# as a drdb batch script ($drdb; 60 s per command) on RANKS of RUNDIR;
+# output in $tmp/NAME, stderr in $tmp/NAME.err, exit status in $tmp/NAME.rc
+# (rc NAME).
+console_batch() {
+    _name=$1 _run=$2 _ranks=$3
+    shift 3
+    _opts=
+    while [ "$1" != -- ]; do _opts="$_opts $1"; shift; done
+    shift
+    printf '%s\n' "$@" > "$tmp/$_name.drdb"
+    # shellcheck disable=SC2086
+    timeout 200 "$drdb" batch --ranks "$_ranks" --timeout 60 $_opts "$_run" \
+        "$tmp/$_name.drdb" > "$tmp/$_name" 2> "$tmp/$_name.err"
+    echo $? > "$tmp/$_name.rc"
+}
+rc() { cat "$tmp/$1.rc"; }
+
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
 # SIGKILLs rank 1 once it says it sleeps (after AT iterations), as a rank

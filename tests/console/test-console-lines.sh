@@ -27,21 +27,9 @@ hasnt() {
     done
     ok "$name"
 }
-# batch NAME RUN RANKS [OPTIONS] -- SCRIPT-LINES...: output in $tmp/NAME,
-# stderr in $tmp/NAME.err, exit status in $tmp/NAME.rc.
-batch() {
-    name=$1 run=$2 ranks=$3
-    shift 3
-    opts=
-    while [ "$1" != -- ]; do opts="$opts $1"; shift; done
-    shift
-    printf '%s\n' "$@" > "$tmp/$name.drdb"
-    # shellcheck disable=SC2086
-    timeout 120 "$drdb" batch --ranks "$ranks" --timeout 60 $opts \
-        "$tmp/$run" "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
-    echo $? > "$tmp/$name.rc"
-}
-rc() { cat "$tmp/$1.rc"; }
+# batch NAME RUN RANKS [OPTIONS] -- SCRIPT-LINES...: on $tmp/RUN
+# (tests/lib.sh's console_batch).
+batch() { _n=$1 _r=$2; shift 2; console_batch "$_n" "$tmp/$_r" "$@"; }
 
 "$drdb" record -o "$tmp/jac" -- "$mpiexec" -n 4 "$jacobi" 16 3 \
     > /dev/null 2>&1 || fail "recording jacobi"

@@ -32,20 +32,9 @@ has_after() {
     done
     ok "$what"
 }
-# batch NAME RUN RANKS [OPTIONS] -- SCRIPT-LINES...: output in $tmp/NAME.
-batch() {
-    name=$1 run=$2 ranks=$3
-    shift 3
-    opts=
-    while [ "$1" != -- ]; do opts="$opts $1"; shift; done
-    shift
-    printf '%s\n' "$@" > "$tmp/$name.drdb"
-    # shellcheck disable=SC2086
-    timeout 200 "$drdb" batch --ranks "$ranks" --timeout 60 $opts "$tmp/$run.run" \
-        "$tmp/$name.drdb" > "$tmp/$name" 2> "$tmp/$name.err"
-    echo $? > "$tmp/$name.rc"
-}
-rc() { cat "$tmp/$1.rc"; }
+# batch NAME RUN RANKS [OPTIONS] -- SCRIPT-LINES...: on $tmp/RUN.run
+# (tests/lib.sh's console_batch).
+batch() { _n=$1 _r=$2; shift 2; console_batch "$_n" "$tmp/$_r.run" "$@"; }
 
 "$drdb" record -o "$tmp/jac.run" -- "$mpiexec" -n 4 "$jacobi" 16 3 \
     > /dev/null 2>&1 || fail "recording jacobi"
