@@ -122,6 +122,11 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     memcpy(&fn, rec + 8, 2);
     memcpy(&flags, rec + 10, 2);
 
+    if (flags & ~LOG_REC_KNOWN) {
+        log_errf(err, errlen, "unknown record flags %#x at offset %llu",
+                 flags, (unsigned long long)off);
+        return -1;
+    }
     const uint8_t *p = rec + LOG_REC_FIXED, *end = rec + rsize;
     uint64_t dt, dur, v;
     memset(ev, 0, sizeof *ev);
@@ -140,6 +145,11 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     if (flags & LOG_REC_REPEAT) {
         if (log_get_varint(&p, end, &ev->repeat))
             goto bad;
+    }
+    if (flags & LOG_REC_CALLBACK) {
+        if (log_get_varint(&p, end, &v) || v == 0 || v > LOG_MAX_CB_DEPTH)
+            goto bad;
+        ev->depth = (unsigned)v;
     }
     ev->desc = log_func_by_id(fn);
     if (!ev->desc && !(flags & LOG_REC_TRUNC)) {

@@ -128,19 +128,22 @@ def render(fn, i, o, pre, size, put):
         put.append(f"    if (bytes_{x}) rec_put_data(&rec, {i}, {x}, {n}, "
                    f"{o.type}, bytes_{x});\n")
     elif k == "STATUS":
+        # Also on an error: MPI sets the status of a truncated receive.
         size.append("LOG_STATUS_ROOM")
-        put.append(f"    if (ret == MPI_SUCCESS && {x}) "
-                   f"log_put_status(&rec, {i}, 0, {x});\n")
+        put.append(f"    if ({x}) log_put_status(&rec, {i}, 0, {x});\n")
     elif k == "HANDLE":
         # One handle (a new request, communicator, ...): a compact HANDLE
         # field; a communicator's members follow.
-        pre.append(f"    int n_{x} = ret == MPI_SUCCESS && {x};\n")
+        # Also on an error (MPI_ERRORS_RETURN): the program sees what MPI
+        # left there (MPI_COMM_NULL, or its own value).
+        pre.append(f"    int n_{x} = {x} != NULL;\n")
         size.append("LOG_HANDLE_ROOM")
         put.append(f"    if (n_{x}) log_put_handle(&rec, {i}, LOG_F_HANDLE, "
                    f"0, (uint32_t)*{x});\n")
         if o.newcomm:
-            size.append(f"(n_{x} ? rec_members_room(*{x}) : 0)")
-            put.append(f"    if (n_{x}) rec_put_members(&rec, *{x});\n")
+            m = f"(ret == MPI_SUCCESS && n_{x})"
+            size.append(f"({m} ? rec_members_room(*{x}) : 0)")
+            put.append(f"    if {m} rec_put_members(&rec, *{x});\n")
     elif k == "RAW":
         nelem = "1" if o.n is None else count(o.n)
         pre.append(f"    int64_t n_{x} = (ret == MPI_SUCCESS && {x}) ? "
@@ -189,7 +192,7 @@ def gen_wrapper(fn, out):
     flags = "LOG_REC_PARTIAL" if partial else "0"
     st = S.status_arg(fn)
     out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
-    out.write(f"    if (!rec_on) return P{fn.name}({call_args});\n")
+    out.write(f"    if (!rec_on || rec_busy) return P{fn.name}({call_args});\n")
     if st:
         # The received size (and the matched source and tag, which causal
         # analysis needs) come from the status: take it even when the
@@ -198,7 +201,9 @@ def gen_wrapper(fn, out):
                   "MPI_ANY_TAG, MPI_SUCCESS};\n")
         out.write(f"    if ({st} == MPI_STATUS_IGNORE) {st} = &rec_status;\n")
     out.write("    uint64_t t0 = rec_now();\n")
+    out.write("    rec_busy = 1;\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
+    out.write("    rec_busy = 0;\n")
     out.write("    uint64_t t1 = rec_now();\n")
     out.write("".join(pre))
     out.write("    struct log_rec rec;\n")
@@ -214,11 +219,13 @@ def gen_skeleton(fn, out, hdr):
     """The wrapper of a function with a recorder hook, and its helpers."""
     call_args = ", ".join(a.name for a in fn.args)
     out.write(f"int {fn.name}({fn.c_params()})\n{{\n")
-    # The life cycle opens and closes the log: its hooks always run.
-    if fn.kind != "lifecycle":
-        out.write(f"    if (!rec_on)\n        return P{fn.name}({call_args});\n")
+    # The life cycle opens and closes the log: its hooks always run (but
+    # for MPI's own calls).
+    cond = "rec_busy" if fn.kind == "lifecycle" else "!rec_on || rec_busy"
+    out.write(f"    if ({cond})\n        return P{fn.name}({call_args});\n")
     out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
-    out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0}};\n")
+    out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0, "
+              f"__builtin_return_address(0)}};\n")
     out.write(f"    rec_{fn.name}(&c, &a);\n    return c.ret;\n}}\n\n")
 
     a_args = ", ".join(f"a->{a.name}" for a in fn.args)
@@ -228,7 +235,9 @@ def gen_skeleton(fn, out, hdr):
               f"struct args_{fn.name} *a)\n{{\n"
               f"    (void)a;\n"
               f"    c->t0 = rec_now();\n"
+              f"    rec_busy = 1;\n"
               f"    c->ret = P{fn.name}({a_args});\n"
+              f"    rec_busy = 0;\n"
               f"    c->t1 = rec_now();\n}}\n")
     hdr.write(f"static inline void rec_put_args_{fn.name}(struct log_rec "
               f"*rec, const struct args_{fn.name} *a)\n{{\n"

@@ -44,14 +44,19 @@ void rec_MPI_Init_thread(struct rec_call *c, struct args_MPI_Init_thread *a)
     }
 }
 
-/* The record goes first: after PMPI_Finalize nothing may fail. */
+/* The record goes after PMPI_Finalize, as every call's: the attribute
+ * delete functions MPI runs there (MPI_COMM_SELF's first) are the
+ * program's, and their calls are logged before it (rec-cb.c). Nothing
+ * after it needs MPI. */
 void rec_MPI_Finalize(struct rec_call *c, struct args_MPI_Finalize *a)
 {
     struct log_rec rec;
-    c->t0 = c->t1 = rec_on ? rec_now() : 0;
+    uint64_t t0 = rec_on ? rec_now() : 0;
+    rec_pmpi_MPI_Finalize(c, a);
+    c->t0 = t0;
+    c->t1 = rec_on ? rec_now() : 0;
     if (rec_frame_MPI_Finalize(c, a, &rec, 0, 0))
         rec_end(&rec);
-    rec_pmpi_MPI_Finalize(c, a);
     rec_close(); /* also after logging stopped early: trims the file */
 }
 

@@ -19,6 +19,8 @@
 
 int rec_on;
 int rec_send_data;
+__thread int rec_busy __attribute__((tls_model("initial-exec")));
+__thread unsigned rec_cb_depth __attribute__((tls_model("initial-exec")));
 uint64_t rec_t0;
 static struct log_writer writer;
 /* Time spent building and committing records, for the overhead estimate. */
@@ -64,6 +66,16 @@ static void poll_flush(void)
 
 void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 {
+    if (rec_cb_depth) {
+        /* Inside a program callback: a record of its own, marked
+         * (rec_begin), never merged into a run. */
+        struct log_rec rec;
+        if (rec_begin(&rec, fn, 0, MPI_SUCCESS, t0, t1, len)) {
+            log_put_bytes(&rec, img, len);
+            rec_end(&rec);
+        }
+        return;
+    }
     if (poll.n && poll.fn == fn && poll.len == len &&
         memcmp(poll.img, img, len) == 0) {
         poll.n++;
@@ -91,7 +103,9 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         return 0;
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
-    if (!log_writer_begin(&writer, rec, room + 10, fn, flags, t0, t1 - t0)) {
+    if (rec_cb_depth)
+        flags |= LOG_REC_CALLBACK;
+    if (!log_writer_begin(&writer, rec, room + 20, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
         return 0;
     }
@@ -99,6 +113,8 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
     if (flags & LOG_REC_RET)
         log_put_varint(rec, ((uint64_t)(int64_t)ret << 1) ^
                                 (uint64_t)((int64_t)ret >> 63));
+    if (flags & LOG_REC_CALLBACK) /* after `repeat`, which it never has */
+        log_put_varint(rec, rec_cb_depth);
     return 1;
 }
 

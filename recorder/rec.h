@@ -22,6 +22,22 @@ extern int rec_on;          /* recording this rank */
 extern uint64_t rec_t0;     /* CLOCK_MONOTONIC ns at log open */
 extern int rec_send_data;   /* log the data of sends too (--send-data) */
 
+/*
+ * MPI's own calls (docs/recording.md, "Calls MPI makes itself"). The
+ * recorder is an LD_PRELOAD library, so the MPI library's internal calls
+ * of public MPI_ functions (ROMIO's MPI_Type_create_resized in
+ * MPI_File_set_view, its keyval freed at MPI_Finalize) land in the
+ * wrappers too. rec_busy is set while this thread is inside an MPI call
+ * the program made: a call made then is MPI's business and goes straight
+ * to PMPI_, unlogged. The program's callbacks that MPI calls (attribute
+ * copy and delete functions, error handlers: rec-cb.c) clear it for their
+ * duration, so their MPI calls are logged as the program's, marked with
+ * the callback depth (rec_cb_depth: LOG_REC_CALLBACK). Per thread, and
+ * initial-exec so that the test is one fs-relative load.
+ */
+extern __thread int rec_busy __attribute__((tls_model("initial-exec")));
+extern __thread unsigned rec_cb_depth __attribute__((tls_model("initial-exec")));
+
 static inline uint64_t rec_now(void)
 {
     struct timespec ts;
@@ -141,6 +157,7 @@ struct rec_call {
     int fn;
     int ret;
     uint64_t t0, t1;
+    void *caller; /* the wrapper's return address: who called MPI */
 };
 
 /* Life cycle (rec.c): the log opens after PMPI_Init and closes at

@@ -196,6 +196,89 @@ static void diverge(const struct rpl_call *c, const char *why)
              "%s(%s)", why, fname(c->ev.fn), want, fname(c->fn), got);
 }
 
+/* ---- calls made by the program's callbacks -------------------------------- */
+
+/*
+ * The recorder logs the MPI calls of a callback MPI ran (LOG_REC_CALLBACK,
+ * with the callback depth) before the record of the call that ran it. So
+ * when the program makes a call at callback depth D (cb_depth: the
+ * program callbacks the stub is running) and the next events are deeper,
+ * they belong to this call's callbacks: its own record is the first event
+ * at depth D after them. rpl_begin() replays that record and leaves
+ * drdb_event at the deeper ones, which the callbacks the stub runs then
+ * consume; the call is "pending" until the program's next call at depth D
+ * or less (or rpl_cb_finish()), where every event before its record must
+ * have been replayed.
+ */
+static unsigned cb_depth;
+static struct pending {
+    uint64_t outer; /* the event of the call whose callbacks run */
+    unsigned depth;
+} pend[LOG_MAX_CB_DEPTH + 1];
+static int npend;
+
+void rpl_cb_enter(void)
+{
+    cb_depth++;
+}
+
+void rpl_cb_leave(void)
+{
+    cb_depth--;
+}
+
+/* Ends the pending calls at depth DEPTH or deeper; FN: the program's call
+ * that ends them. */
+static void finish_pending(struct rpl_call *c, unsigned depth, int fn)
+{
+    char err[256];
+    while (npend && pend[npend - 1].depth >= depth) {
+        const struct pending *p = &pend[npend - 1];
+        if (drdb_event != p->outer) {
+            struct log_event ev, out;
+            if (log_rank_event(&rlog, drdb_event, &ev, err, sizeof err) < 0 ||
+                log_rank_event(&rlog, p->outer, &out, err, sizeof err) < 0)
+                rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+            rpl_fail(c, RPL_EXIT_DIVERGED,
+                     "replay diverged: in the recorded run, the program's "
+                     "callbacks that MPI ran inside %s (event %" PRIu64 ") "
+                     "made %" PRIu64 " MPI calls more, from %s at event %"
+                     PRIu64 "; here the program called %s", fname(out.fn),
+                     p->outer, p->outer - drdb_event, fname(ev.fn),
+                     drdb_event, fname(fn));
+        }
+        drdb_event = p->outer + 1;
+        npend--;
+    }
+}
+
+void rpl_cb_finish(int fn)
+{
+    finish_pending(NULL, cb_depth, fn);
+}
+
+/* The event of the call the program makes at depth cb_depth when event
+ * NO is deeper: the first one after it at cb_depth. */
+static uint64_t outer_event(struct rpl_call *c, uint64_t no)
+{
+    char err[256];
+    struct log_event ev;
+    for (uint64_t k = no + 1;; k++) {
+        if (k >= rlog.nevents)
+            rpl_fail(c, RPL_EXIT_LOG_END, "the log ends here: the recorded "
+                     "rank stopped inside a callback of this call (%s)",
+                     rlog.stop_reason[0] ? rlog.stop_reason : "no more events");
+        if (log_rank_event(&rlog, k, &ev, err, sizeof err) < 0)
+            rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+        if (ev.depth == cb_depth)
+            return k;
+        if (ev.depth < cb_depth)
+            rpl_fail(c, RPL_EXIT_SETUP, "malformed log: event %" PRIu64
+                     " (callback depth %u) ends callbacks that no call at "
+                     "depth %u ran", k, ev.depth, cb_depth);
+    }
+}
+
 void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                unsigned skip)
 {
@@ -208,7 +291,10 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     c->cursor = 0;
     c->ret = MPI_SUCCESS;
     c->dret = 0;
-    uint64_t no = drdb_event;
+    c->ev.index = drdb_event;
+    if (npend && rep_used == 0)
+        finish_pending(c, cb_depth, fn);
+    uint64_t no = drdb_event, outer = no;
     c->ev.index = no;
     if (rep_used == 0) {
         if (no == drdb_stop_event)
@@ -232,6 +318,18 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     }
     if (log_rank_event(&rlog, no, &c->ev, err, sizeof err) < 0)
         rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+    if (c->ev.depth < cb_depth)
+        rpl_fail(c, RPL_EXIT_DIVERGED,
+                 "replay diverged: a callback of the program calls %s, but "
+                 "in the recorded run that callback had returned: the log "
+                 "has %s next", fname(fn), fname(c->ev.fn));
+    if (c->ev.depth > cb_depth) {
+        outer = outer_event(c, no);
+        if (log_rank_event(&rlog, outer, &c->ev, err, sizeof err) < 0)
+            rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+        if (outer == drdb_stop_event)
+            drdb_stop_hook();
+    }
     if (c->ev.fn != fn)
         diverge(c, "another function");
     if (c->ev.desc && c->ev.desc->unsupported)
@@ -264,6 +362,12 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     c->nargs = 0;
     c->ret = c->ev.ret;
     drdb_current_fn = fn;
+    if (outer != no) {
+        /* The callbacks replay the events from NO; the call's own record
+         * is passed when the program's next call at this depth comes. */
+        pend[npend++] = (struct pending){outer, cb_depth};
+        return;
+    }
     if (++rep_used >= (c->ev.repeat ? c->ev.repeat : 1)) {
         drdb_event = no + 1;
         rep_used = 0;
@@ -278,50 +382,11 @@ int rpl_field(struct rpl_call *c, struct log_field *f)
     return rc;
 }
 
-/* ---- error handlers ----------------------------------------------------- */
-
-struct errh {
-    int eh; /* the handle (MPI_ERRHANDLER_NULL: a free slot) */
-    void (*fn)(void);
-};
-struct comm_errh {
-    int comm; /* MPI_COMM_NULL: a free slot */
-    int eh;
-};
-static struct util_htab errhs = UTIL_HTAB_INIT(struct errh, eh, MPI_ERRHANDLER_NULL);
-static struct util_htab comm_errhs =
-    UTIL_HTAB_INIT(struct comm_errh, comm, MPI_COMM_NULL);
-
-static void put(struct util_htab *t, const void *e)
-{
-    if (util_htab_put(t, e) < 0)
-        rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for error handlers");
-}
-
-void rpl_errh_create(MPI_Errhandler eh, void (*fn)(void))
-{
-    struct errh e = {(int)eh, fn};
-    put(&errhs, &e);
-}
-
-void rpl_errh_set(MPI_Comm comm, MPI_Errhandler eh)
-{
-    struct comm_errh e = {(int)comm, (int)eh};
-    put(&comm_errhs, &e);
-}
-
 int rpl_end(struct rpl_call *c, MPI_Comm comm)
 {
     drdb_current_fn = 0;
-    if (c->ret == MPI_SUCCESS || comm == MPI_COMM_NULL)
-        return c->ret;
     /* MPI called the communicator's handler before returning the error. */
-    const struct comm_errh *ce = util_htab_find(&comm_errhs, (int)comm);
-    const struct errh *e = ce ? util_htab_find(&errhs, ce->eh) : NULL;
-    if (e && e->fn) {
-        MPI_Comm cm = comm;
-        int code = c->ret;
-        ((MPI_Comm_errhandler_function *)(void *)e->fn)(&cm, &code);
-    }
+    if (c->ret != MPI_SUCCESS && comm != MPI_COMM_NULL)
+        rpl_errh_raise(RPL_OBJ_COMM, (int64_t)comm, c->ret);
     return c->ret;
 }
