@@ -12,7 +12,8 @@
  *     the request's index in the call's arrays as elem;
  *   window diffs (codec-windiff.c): one-sided communication: a WINDIFF
  *     field per window region whose bytes changed since they were last
- *     logged, as runs of (gap, length, bytes).
+ *     logged, as runs of (gap, length, bytes);
+ *   callback entries (inline, below): MPI ran a program callback.
  *
  * Small encoders are inline (the recorder's hot path) and need only the
  * format; the window-diff encoder is in the writer's library; decoders are
@@ -174,6 +175,61 @@ static inline int log_windiff_next(struct log_windiff *w, uint64_t *off,
     w->p += n;
     w->at = *off + n;
     return 1;
+}
+
+/* ---- callback entries ------------------------------------------------------ */
+
+/*
+ * A callback entry (LOG_REC_CALLBACK with LOG_CB_ENTRY) says that MPI ran
+ * one of the program's callbacks, inside the call whose record follows the
+ * entries and the calls they make. Its function is the constructor that
+ * registered the callback (MPI_Comm_create_keyval, MPI_Type_create_keyval,
+ * MPI_Win_create_keyval for attribute callbacks; MPI_Comm_, MPI_Win_,
+ * MPI_File_ or MPI_Session_create_errhandler for error handlers), whose
+ * by-value arguments it has (none); one RAW field of LOG_ARG_NONE, elem 0,
+ * LOG_CB_BYTES bytes: what (i32), handle (i32: the keyval, or the error
+ * handler), object (i64: the communicator, datatype, window, file or
+ * session MPI passed), code (i32: an error handler's error code, else 0),
+ * zero (i32).
+ */
+enum log_cb_what { LOG_CB_COPY = 1, LOG_CB_DELETE = 2, LOG_CB_ERRHANDLER = 3 };
+struct log_cb {
+    int32_t what, handle;
+    int64_t obj;
+    int32_t code;
+};
+#define LOG_CB_BYTES 24
+
+static inline void log_put_cb(struct log_rec *r, const struct log_cb *cb)
+{
+    uint8_t b[LOG_CB_BYTES] = {0};
+    __builtin_memcpy(b, &cb->what, 4);
+    __builtin_memcpy(b + 4, &cb->handle, 4);
+    __builtin_memcpy(b + 8, &cb->obj, 8);
+    __builtin_memcpy(b + 16, &cb->code, 4);
+    log_put_field(r, LOG_ARG_NONE, LOG_F_RAW, 0, LOG_CB_BYTES);
+    log_put_bytes(r, b, LOG_CB_BYTES);
+}
+
+/* The entry's callback out of EV: 0, or -1 when it is not one. */
+static inline int log_event_cb(const struct log_event *ev, struct log_cb *cb)
+{
+    struct log_field f;
+    size_t cur = 0;
+    if (!(ev->flags & LOG_REC_CALLBACK) || !ev->cb_entry)
+        return -1;
+    while (log_event_field(ev, &cur, &f) > 0) {
+        if (f.arg != LOG_ARG_NONE || f.kind != LOG_F_RAW ||
+            f.len != LOG_CB_BYTES)
+            continue;
+        __builtin_memcpy(&cb->what, f.data, 4);
+        __builtin_memcpy(&cb->handle, f.data + 4, 4);
+        __builtin_memcpy(&cb->obj, f.data + 8, 8);
+        __builtin_memcpy(&cb->code, f.data + 16, 4);
+        return cb->what >= LOG_CB_COPY && cb->what <= LOG_CB_ERRHANDLER ? 0
+                                                                        : -1;
+    }
+    return -1;
 }
 
 #endif

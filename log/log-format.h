@@ -19,7 +19,7 @@
  *   varint dur    exit time minus enter time, ns
  *   [zigzag varint ret]       when LOG_REC_RET (else MPI_SUCCESS)
  *   [varint repeat]           when LOG_REC_REPEAT (this many calls)
- *   [varint depth]            when LOG_REC_CALLBACK (callback depth)
+ *   [varint depth << 1 | entry]  when LOG_REC_CALLBACK
  *   argument block            every by-value argument, in order, as a
  *                             varint (log_arg_desc.enc, enum log_enc)
  *   fields, to the end:       u8 arg, u8 kind, varint elem, varint len,
@@ -65,14 +65,17 @@ enum {
     LOG_REC_PARTIAL = 1u << 2, /* some outputs not logged (see the docs) */
     LOG_REC_TRUNC = 1u << 3,   /* the last record: logging stopped here */
     /* made by a program callback MPI was running (an attribute copy or
-     * delete function, an error handler): a varint follows `repeat`, the
-     * callback depth (1: a callback of a call the program made; 2: of a
-     * call that callback made, ...). Such records come before the record
-     * of the call whose callbacks made them. */
+     * delete function, an error handler), or the entry of one: a varint
+     * follows `repeat`, depth << 1 | LOG_CB_ENTRY. The depth is 1 for a
+     * callback of a call the program made, 2 for a callback of a call that
+     * callback made, ... An entry (log-codec.h: log_put_cb) says MPI ran
+     * a callback; the calls it made follow it, at its depth. Entries and
+     * their calls come before the record of the call that ran them. */
     LOG_REC_CALLBACK = 1u << 4,
 };
 /* Any other record flag: a record this reader cannot parse. */
 #define LOG_REC_KNOWN 0x1fu
+#define LOG_CB_ENTRY 1u
 /* Deeper callback nesting is refused by the reader as malformed. */
 #define LOG_MAX_CB_DEPTH 64
 

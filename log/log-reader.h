@@ -39,7 +39,8 @@ struct log_event {
     uint64_t enter_ns, dur_ns; /* ns since the log's start */
     int32_t ret;
     uint64_t repeat;
-    unsigned depth; /* callback depth (LOG_REC_CALLBACK), 0: the program's */
+    unsigned depth;    /* callback depth (LOG_REC_CALLBACK), 0: the program's */
+    unsigned cb_entry; /* an entry: MPI ran a callback (log-codec.h) */
     const struct log_func_desc *desc; /* NULL for an unknown id */
     const uint8_t *args;
     size_t args_len;

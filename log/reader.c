@@ -147,9 +147,11 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
             goto bad;
     }
     if (flags & LOG_REC_CALLBACK) {
-        if (log_get_varint(&p, end, &v) || v == 0 || v > LOG_MAX_CB_DEPTH)
+        if (log_get_varint(&p, end, &v) || v >> 1 == 0 ||
+            v >> 1 > LOG_MAX_CB_DEPTH)
             goto bad;
-        ev->depth = (unsigned)v;
+        ev->depth = (unsigned)(v >> 1);
+        ev->cb_entry = (unsigned)(v & LOG_CB_ENTRY);
     }
     ev->desc = log_func_by_id(fn);
     if (!ev->desc && !(flags & LOG_REC_TRUNC)) {

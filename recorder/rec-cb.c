@@ -5,10 +5,11 @@
  * recorder logs nothing (rec.h: rec_busy, MPI's own calls); these
  * callbacks are the program's code again, so they are registered with MPI
  * through trampolines that clear rec_busy and raise rec_cb_depth for the
- * callback's duration: the MPI calls a callback makes are logged, marked
- * LOG_REC_CALLBACK with their depth (docs/log-format.md), before the record
- * of the call that ran the callback. The replay stub runs the same
- * callbacks where MPI ran them (replayer/rpl-attr.c, rpl-errh.c).
+ * callback's duration: each callback MPI runs is logged as an entry
+ * (log-codec.h: log_put_cb), and the MPI calls it makes after it, marked
+ * LOG_REC_CALLBACK with their depth (docs/log-format.md), all before the
+ * record of the call that ran the callback. The replay stub runs the same
+ * callbacks where the log says MPI ran them (replayer/rpl-cb.c).
  *
  * Not wrapped (their MPI calls stay MPI's business, unlogged, and the
  * replay does not run them: the results they fed are in the log): user
@@ -49,6 +50,7 @@ struct keyval {
     MPI_Comm_copy_attr_function *copy;
     MPI_Comm_delete_attr_function *del;
     void *extra;
+    int fn; /* the constructor */
 };
 
 static int copy_tramp(MPI_Comm obj, int keyval, void *extra, void *in,
@@ -56,6 +58,7 @@ static int copy_tramp(MPI_Comm obj, int keyval, void *extra, void *in,
 {
     const struct keyval *k = extra;
     CB_ENTER();
+    rec_cb_entry(k->fn, &(struct log_cb){LOG_CB_COPY, keyval, obj, 0});
     int ret = k->copy(obj, keyval, k->extra, in, out, flag);
     CB_LEAVE();
     return ret;
@@ -65,16 +68,19 @@ static int del_tramp(MPI_Comm obj, int keyval, void *val, void *extra)
 {
     const struct keyval *k = extra;
     CB_ENTER();
+    rec_cb_entry(k->fn, &(struct log_cb){LOG_CB_DELETE, keyval, obj, 0});
     int ret = k->del(obj, keyval, val, k->extra);
     CB_LEAVE();
     return ret;
 }
 
-/* MPI's predefined callbacks (MPI_COMM_NULL_COPY_FN is NULL in MPICH,
- * MPI_COMM_DUP_FN is MPIR_Dup_fn) call no MPI: not wrapped. */
+/* A copy function to wrap: the program's, and MPI_COMM_DUP_FN too
+ * (MPIR_Dup_fn), so that the replay makes every copy MPI made where the
+ * log says; MPI_COMM_NULL_COPY_FN and MPI_COMM_NULL_DELETE_FN are NULL in
+ * MPICH: nothing runs. */
 static int user_copy(MPI_Comm_copy_attr_function *f)
 {
-    return f && f != MPI_COMM_DUP_FN;
+    return f != NULL;
 }
 
 /*
@@ -82,17 +88,18 @@ static int user_copy(MPI_Comm_copy_attr_function *f)
  * trampolines when one of them is the program's; SAVE keeps the originals
  * to log. 0 when nothing is wrapped.
  */
-static int keyval_wrap(void *caller, void **copy, void **del, void **extra)
+static int keyval_wrap(const struct rec_call *c, void **copy, void **del,
+                       void **extra)
 {
-    MPI_Comm_copy_attr_function *c = (MPI_Comm_copy_attr_function *)*copy;
+    MPI_Comm_copy_attr_function *cp = (MPI_Comm_copy_attr_function *)*copy;
     MPI_Comm_delete_attr_function *d = (MPI_Comm_delete_attr_function *)*del;
-    if ((!user_copy(c) && !d) || from_fortran(caller))
+    if ((!user_copy(cp) && !d) || from_fortran(c->caller))
         return 0;
     struct keyval *k = malloc(sizeof *k);
     if (!k)
         return 0;
-    *k = (struct keyval){c, d, *extra};
-    if (user_copy(c))
+    *k = (struct keyval){cp, d, *extra, c->fn};
+    if (user_copy(cp))
         *copy = (void *)copy_tramp;
     if (d)
         *del = (void *)del_tramp;
@@ -109,7 +116,7 @@ static int keyval_wrap(void *caller, void **copy, void **del, void **extra)
         struct args_##NAME prog = *a;                                         \
         void *cp = (void *)a->COPY, *dl = (void *)a->DEL;                     \
         void *ex = a->extra_state;                                            \
-        if (keyval_wrap(c->caller, &cp, &dl, &ex)) {                          \
+        if (keyval_wrap(c, &cp, &dl, &ex)) {                          \
             a->COPY = (__typeof__(a->COPY))cp;                                \
             a->DEL = (__typeof__(a->DEL))dl;                                  \
             a->extra_state = ex;                                              \
@@ -144,13 +151,24 @@ KEYVAL_HOOK(MPI_Win_create_keyval, win_copy_attr_fn, win_delete_attr_fn,
  */
 typedef void errh_fn(void *obj, int *code, ...);
 #define NERRH 64
-static errh_fn *errh_user[NERRH];
+static struct {
+    errh_fn *fn;
+    int ctor;   /* the constructor: which kind of object */
+    int handle; /* the error handler MPI made of it */
+} errh[NERRH];
 static int nerrh;
 
 static void errh_call(int slot, void *obj, int *code)
 {
+    /* A file is a pointer in MPICH; the other objects int handles. */
+    int64_t o = errh[slot].ctor == LOG_FN_MPI_File_create_errhandler
+                    ? (int64_t)(intptr_t) * (MPI_File *)obj
+                    : (int64_t) * (int *)obj;
     CB_ENTER();
-    errh_user[slot](obj, code);
+    rec_cb_entry(errh[slot].ctor, &(struct log_cb){LOG_CB_ERRHANDLER,
+                                                   errh[slot].handle, o,
+                                                   *code});
+    errh[slot].fn(obj, code);
     CB_LEAVE();
 }
 
@@ -169,18 +187,21 @@ static errh_fn *const errh_tramp[NERRH] = {
 #undef T
 #undef T8
 
-/* The trampoline standing for FN, or FN itself (no slot left, Fortran). */
-static errh_fn *errh_wrap(void *caller, errh_fn *fn)
+/* The slot of FN registered by C's constructor, or -1 (no slot left,
+ * Fortran): FN is then registered as it is. */
+static int errh_slot(const struct rec_call *c, errh_fn *fn)
 {
-    if (!fn || from_fortran(caller))
-        return fn;
+    if (!fn || from_fortran(c->caller))
+        return -1;
     for (int i = 0; i < nerrh; i++)
-        if (errh_user[i] == fn)
-            return errh_tramp[i];
+        if (errh[i].fn == fn && errh[i].ctor == c->fn)
+            return i;
     if (nerrh == NERRH)
-        return fn;
-    errh_user[nerrh] = fn;
-    return errh_tramp[nerrh++];
+        return -1;
+    errh[nerrh].fn = fn;
+    errh[nerrh].ctor = c->fn;
+    errh[nerrh].handle = (int)MPI_ERRHANDLER_NULL;
+    return nerrh++;
 }
 
 /* An error handler constructor: the trampoline given to MPI, the program's
@@ -189,10 +210,13 @@ static errh_fn *errh_wrap(void *caller, errh_fn *fn)
     void rec_##NAME(struct rec_call *c, struct args_##NAME *a)                \
     {                                                                         \
         __typeof__(a->FN) prog = a->FN;                                       \
-        a->FN = (__typeof__(a->FN))(void (*)(void))errh_wrap(                 \
-            c->caller, (errh_fn *)(void (*)(void))prog);                      \
+        int slot = errh_slot(c, (errh_fn *)(void (*)(void))prog);             \
+        if (slot >= 0)                                                        \
+            a->FN = (__typeof__(a->FN))(void (*)(void))errh_tramp[slot];      \
         rec_pmpi_##NAME(c, a);                                                \
         a->FN = prog;                                                         \
+        if (slot >= 0 && c->ret == MPI_SUCCESS && a->errhandler)              \
+            errh[slot].handle = (int)*a->errhandler;                          \
         struct log_rec rec;                                                   \
         if (rec_frame_##NAME(c, a, &rec, 0, LOG_HANDLE_ROOM)) {               \
             if (c->ret == MPI_SUCCESS && a->errhandler)                       \

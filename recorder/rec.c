@@ -114,8 +114,27 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         log_put_varint(rec, ((uint64_t)(int64_t)ret << 1) ^
                                 (uint64_t)((int64_t)ret >> 63));
     if (flags & LOG_REC_CALLBACK) /* after `repeat`, which it never has */
-        log_put_varint(rec, rec_cb_depth);
+        log_put_varint(rec, (uint64_t)rec_cb_depth << 1);
     return 1;
+}
+
+void rec_cb_entry(int fn, const struct log_cb *cb)
+{
+    struct log_rec rec;
+    uint64_t t = rec_now();
+    if (poll.n)
+        poll_flush();
+    if (!rec_on)
+        return;
+    if (!log_writer_begin(&writer, &rec, LOG_FIELD_HEAD + LOG_CB_BYTES + 10,
+                          fn, LOG_REC_CALLBACK, t, 0)) {
+        rec_on = 0;
+        return;
+    }
+    cur_t1 = t;
+    log_put_varint(&rec, (uint64_t)rec_cb_depth << 1 | LOG_CB_ENTRY);
+    log_put_cb(&rec, cb);
+    rec_end(&rec);
 }
 
 void rec_end(struct log_rec *rec)

@@ -50,6 +50,9 @@ static inline uint64_t rec_now(void)
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room);
 void rec_end(struct log_rec *rec);
+/* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
+ * FN is the constructor that registered it (log-codec.h, log_put_cb). */
+void rec_cb_entry(int fn, const struct log_cb *cb);
 
 static inline void rec_put_field(struct log_rec *rec, unsigned arg,
                                  unsigned kind, uint64_t elem, const void *p,

@@ -112,19 +112,10 @@ def after_fields(fn, o, ref):
     return None
 
 
-def end_call(fn, ref):
-    """The rpl_end call that runs the error handler MPI ran for a failed
-    call: of the communicator, window or file it names (by value); of
-    MPI_FILE_NULL for a file call naming none (MPI_File_open); of
-    MPI_COMM_WORLD for any other."""
-    for ctype, end in (("MPI_Comm", "rpl_end"), ("MPI_Win", "rpl_end_win"),
-                       ("MPI_File", "rpl_end_file")):
-        for a in fn.value_args():
-            if a.ctype == ctype:
-                return f"{end}(c, {ref(a.name)})"
-    if fn.kind == "file":
-        return "rpl_end_file(c, MPI_FILE_NULL)"
-    return "rpl_end(c, MPI_COMM_WORLD)"
+def comm_of(fn):
+    """The communicator whose error handler a failed call runs."""
+    return "comm" if any(a.name == "comm" and a.ctype == "MPI_Comm"
+                         for a in fn.value_args()) else "MPI_COMM_WORLD"
 
 
 def emit_begin(fn, out, ref):
@@ -167,7 +158,7 @@ def emit_end(fn, out):
     if fn.ret == "double":
         out.write("    rpl_end(c, MPI_COMM_NULL);\n    return c->dret;\n")
     else:
-        out.write(f"    return {end_call(fn, lambda n: n)};\n")
+        out.write(f"    return rpl_end(c, {comm_of(fn)});\n")
 
 
 def gen_auto(fn, out):
@@ -200,15 +191,18 @@ def gen_hooked(fn, out, hdr):
               f"struct args_{fn.name} *a)\n{{\n    (void)a;\n")
     emit_fields(fn, hdr, ref)
     hdr.write("}\n")
+    comm = comm_of(fn)
     hdr.write(f"static inline {fn.ret} rpl_replay_{fn.name}("
               f"struct args_{fn.name} *a)\n{{\n"
               f"    struct rpl_call call, *c = &call;\n"
               f"    rpl_begin_{fn.name}(c, a);\n"
               f"    rpl_fields_{fn.name}(c, a);\n")
+    if comm == "comm":
+        comm = "a->comm"
     if fn.ret == "double":
         hdr.write("    rpl_end(c, MPI_COMM_NULL);\n    return c->dret;\n}\n\n")
     else:
-        hdr.write(f"    return {end_call(fn, ref)};\n}}\n\n")
+        hdr.write(f"    return rpl_end(c, {comm});\n}}\n\n")
 
 
 def gen_entry(fn, out):

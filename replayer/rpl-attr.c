@@ -1,26 +1,16 @@
 /*
  * Attributes. Attribute values are the program's (pointers of this
- * process), so they are kept here rather than taken from the log; MPI
- * called the copy and delete callbacks inside Comm_dup, Comm_free,
- * Type_dup, Type_free, Win_free, set_attr, delete_attr and MPI_Finalize,
- * and so does the replay, in MPICH's order (below), the calls they make
- * replaying the events the recorder logged inside them (rpl_cb_enter).
- * Predefined attributes (MPI_TAG_UB, ...) are the logged values. The
- * program's own communicator, datatype and window attributes share one
- * table (MPICH never gives two such objects the same handle value, nor
- * two keyvals of different kinds the same value). The mirror of
+ * process), so they are kept here rather than taken from the log:
+ * set_attr and delete_attr change the table, a getter reads it (the
+ * logged flag checked). Predefined attributes (MPI_TAG_UB, ...) are the
+ * logged values. The copy and delete callbacks run where the log's
+ * entries say MPI ran them (inside Comm_dup, Type_dup, a free, set_attr,
+ * delete_attr, MPI_Finalize: rpl_attr_callback), in that order, on the
+ * values here. The program's communicator, datatype and window attributes
+ * share one table (MPICH never gives two such objects the same handle
+ * value, nor two keyvals of different kinds the same value). The mirror of
  * recorder/rec-attr.c and rec-cb.c.
- *
- * MPICH 4.0.2 keeps an object's attributes in a list: a new attribute
- * goes first, a value set again keeps its place; deleting them all
- * (freeing the object) and copying them (a dup, whose copies keep the
- * order) walk the list from the first. MPI_Finalize deletes MPI_COMM_SELF's
- * attributes, then MPI_COMM_WORLD's (MPI-4.0 11.2.4: in the reverse order
- * of their setting). Here each attribute has a rank in its object's list:
- * the higher, the earlier.
  */
-#include <stdlib.h>
-
 #include "drdb_mpi_abi.h"
 #include "rpl.h"
 #include "util.h"
@@ -35,12 +25,10 @@ struct attr {
     int obj; /* a communicator, datatype or window (0: a free slot) */
     int keyval;
     void *val;
-    uint64_t order; /* the higher, the earlier in the object's list */
 };
 static struct util_htab keyvals = UTIL_HTAB_INIT(struct keyval, keyval, 0);
 static struct attr *attrs;
 static size_t nattrs, capattrs;
-static uint64_t next_order = 1;
 /* Predefined attribute values: MPI returns their address. int-valued ones
  * read the first 4 bytes, MPI_WIN_SIZE all 8 (little-endian). */
 static int64_t predefined_vals[16];
@@ -53,70 +41,44 @@ static struct attr *attr_find(int obj, int k)
     return NULL;
 }
 
-/* Runs the delete callback of attrs[I], which is then free (the callback
- * may set attributes: the table may move). */
-static void attr_delete(size_t i)
-{
-    struct attr a = attrs[i];
-    const struct keyval *kv = util_htab_find(&keyvals, a.keyval);
-    if (kv && kv->del && kv->del != MPI_COMM_NULL_DELETE_FN) {
-        /* The attribute is still set while its callback runs. */
-        rpl_cb_enter();
-        kv->del((MPI_Comm)a.obj, a.keyval, a.val, kv->extra);
-        rpl_cb_leave();
-        for (i = 0; i < nattrs; i++)
-            if (attrs[i].obj == a.obj && attrs[i].keyval == a.keyval &&
-                attrs[i].order == a.order)
-                break;
-        if (i == nattrs)
-            return;
-    }
-    attrs[i].obj = 0;
-}
-
-/* Sets attribute K of OBJ to VAL: a new one at ORDER (0: first in the
- * list), an existing one deleted first and kept in its place. */
-static void attr_put(int obj, int k, void *val, uint64_t order)
+static void attr_set(int obj, int k, void *val)
 {
     struct attr *a = attr_find(obj, k);
-    if (a) {
-        order = a->order;
-        attr_delete((size_t)(a - attrs));
-    }
-    if (!order)
-        order = next_order++;
-    a = attr_find(0, 0);
+    if (!a)
+        a = attr_find(0, 0);
     if (!a) {
         if (util_grow(&attrs, &capattrs, nattrs + 1, sizeof *attrs) < 0)
             rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for attributes");
         a = &attrs[nattrs++];
     }
-    *a = (struct attr){obj, k, val, order};
+    *a = (struct attr){obj, k, val};
 }
 
-static void attr_set(int obj, int k, void *val)
+void rpl_attr_callback(struct rpl_call *c, const struct log_cb *cb,
+                       int64_t newobj)
 {
-    attr_put(obj, k, val, 0);
-}
-
-/* OBJ's attributes in list order (the highest order first), into a new
- * array of *N; NULL when it has none. */
-static struct attr *attr_list(int obj, size_t *n)
-{
-    struct attr *l = NULL;
-    size_t cap = 0;
-    *n = 0;
-    for (size_t i = 0; i < nattrs && obj; i++) {
-        if (attrs[i].obj != obj)
-            continue;
-        if (util_grow(&l, &cap, *n + 1, sizeof *l) < 0)
-            rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for attributes");
-        size_t j = (*n)++;
-        for (; j > 0 && l[j - 1].order < attrs[i].order; j--)
-            l[j] = l[j - 1];
-        l[j] = attrs[i];
-    }
-    return l;
+    const struct keyval *kv = util_htab_find(&keyvals, cb->handle);
+    struct attr *a = attr_find((int)cb->obj, cb->handle);
+    if (!kv || !a || (cb->what == LOG_CB_COPY ? !kv->copy : !kv->del))
+        rpl_fail(c, RPL_EXIT_DIVERGED, "replay diverged: MPI ran the %s "
+                 "callback of keyval %#x on object %#x, whose attribute the "
+                 "replay does not have", cb->what == LOG_CB_COPY ? "copy"
+                 : "delete", (unsigned)cb->handle, (unsigned)cb->obj);
+    struct attr at = *a;
+    void *out = NULL;
+    int flag = 0, ret;
+    rpl_cb_enter();
+    if (cb->what == LOG_CB_COPY)
+        ret = kv->copy((MPI_Comm)at.obj, at.keyval, kv->extra, at.val, &out,
+                       &flag);
+    else
+        ret = kv->del((MPI_Comm)at.obj, at.keyval, at.val, kv->extra);
+    rpl_cb_leave();
+    if (cb->what == LOG_CB_COPY && ret == MPI_SUCCESS && flag && newobj)
+        attr_set((int)newobj, at.keyval, out);
+    if (cb->what == LOG_CB_DELETE && ret == MPI_SUCCESS &&
+        (a = attr_find(at.obj, at.keyval)) && a->val == at.val)
+        a->obj = 0;
 }
 
 static int keyval_new(int ret, const int *keyval,
@@ -193,11 +155,12 @@ int rpl_MPI_Type_set_attr(struct args_MPI_Type_set_attr *a)
                     a->type_keyval, a->attribute_val);
 }
 
+/* The delete callback, if any, ran as the log says. */
 static int delete_attr(int ret, int obj, int keyval)
 {
     struct attr *a = attr_find(obj, keyval);
     if (ret == MPI_SUCCESS && a)
-        attr_delete((size_t)(a - attrs));
+        a->obj = 0;
     return ret;
 }
 
@@ -290,63 +253,16 @@ int rpl_MPI_Attr_get(struct args_MPI_Attr_get *a)
                         a->attribute_val, a->flag, NULL);
 }
 
-/* A dup copies FROM's attributes to TO through the copy callbacks, in
- * list order; the copies keep it. */
-void rpl_attrs_copy(int from, int to)
-{
-    size_t n;
-    struct attr *l = attr_list(from, &n);
-    uint64_t base = next_order;
-    next_order += n + 1;
-    for (size_t i = 0; i < n; i++) {
-        const struct keyval *kv = util_htab_find(&keyvals, l[i].keyval);
-        if (!kv || !kv->copy || kv->copy == MPI_COMM_NULL_COPY_FN)
-            continue;
-        void *out = NULL;
-        int flag = 0, ret;
-        rpl_cb_enter();
-        ret = kv->copy(from, l[i].keyval, kv->extra, l[i].val, &out, &flag);
-        rpl_cb_leave();
-        if (ret == MPI_SUCCESS && flag)
-            attr_put(to, l[i].keyval, out, base + n - i);
-    }
-    free(l);
-}
-
-/* Freeing OBJ deletes its attributes in list order. */
+/* Freeing OBJ: its attributes whose keyval has a delete callback are gone
+ * when the log's entries say MPI ran it (MPICH may delete them later: a
+ * datatype lives on while another is built on it); the others now. */
 void rpl_attrs_drop(int obj)
 {
-    size_t n;
-    struct attr *l = attr_list(obj, &n);
-    for (size_t i = 0; i < n; i++) {
-        struct attr *a = attr_find(obj, l[i].keyval);
-        if (a && a->order == l[i].order)
-            attr_delete((size_t)(a - attrs));
+    for (size_t i = 0; i < nattrs; i++) {
+        const struct keyval *kv = util_htab_find(&keyvals, attrs[i].keyval);
+        if (attrs[i].obj == obj && obj && (!kv || !kv->del))
+            attrs[i].obj = 0;
     }
-    free(l);
-}
-
-/* MPI_Finalize: MPI_COMM_SELF's attributes, then MPI_COMM_WORLD's. */
-void rpl_attrs_finalize(void)
-{
-    rpl_attrs_drop(MPI_COMM_SELF);
-    rpl_attrs_drop(MPI_COMM_WORLD);
-}
-
-int rpl_MPI_Comm_dup(struct args_MPI_Comm_dup *a)
-{
-    int ret = rpl_replay_MPI_Comm_dup(a);
-    if (ret == MPI_SUCCESS)
-        rpl_attrs_copy(a->comm, *a->newcomm);
-    return ret;
-}
-
-int rpl_MPI_Comm_idup(struct args_MPI_Comm_idup *a)
-{
-    int ret = rpl_replay_MPI_Comm_idup(a);
-    if (ret == MPI_SUCCESS)
-        rpl_attrs_copy(a->comm, *a->newcomm);
-    return ret;
 }
 
 int rpl_MPI_Comm_free(struct args_MPI_Comm_free *a)

@@ -233,10 +233,6 @@ void rpl_comm_new(struct rpl_call *c, MPI_Comm comm)
     c->cursor = cur;
     if (size < 0 || comm == MPI_COMM_NULL)
         return;
-    /* It has its parent's error handler, as in MPI. */
-    int parent = c->ev.desc ? c->ev.desc->slot[LOG_S_COMM] : -1;
-    if (parent >= 0)
-        rpl_errh_inherit((MPI_Comm)log_event_arg(&c->ev, parent), comm);
     struct comm_size e = {(int)comm, size, remote};
     if (util_htab_put(&comms, &e) < 0)
         rpl_fail(c, RPL_EXIT_SETUP, "out of memory for communicators");

@@ -43,14 +43,9 @@ int rpl_MPI_Init_thread(struct args_MPI_Init_thread *a)
     return started(rpl_replay_MPI_Init_thread(a));
 }
 
-/* MPI_Finalize deletes MPI_COMM_SELF's and MPI_COMM_WORLD's attributes
- * first: the program's delete callbacks run, and their calls replay the
- * events logged before MPI_Finalize's own. */
 int rpl_MPI_Finalize(struct args_MPI_Finalize *a)
 {
     int ret = rpl_replay_MPI_Finalize(a);
-    rpl_attrs_finalize();
-    rpl_cb_finish(LOG_FN_MPI_Finalize);
     rpl_state = RPL_FINALIZED;
     return ret;
 }

@@ -142,11 +142,7 @@ TYPE_CTOR(MPI_Type_create_hvector_c, HVECTOR)
 #define RESIZED rpl_type_resized(a->oldtype, a->lb, a->extent, *a->newtype)
 TYPE_CTOR(MPI_Type_create_resized, RESIZED)
 TYPE_CTOR(MPI_Type_create_resized_c, RESIZED)
-/* A dup's copy callbacks run inside it, as MPI runs them (rpl-attr.c). */
-#define DUP                                                                  \
-    (rpl_attrs_copy((int)a->oldtype, (int)*a->newtype),                      \
-     rpl_type_dup(a->oldtype, *a->newtype))
-TYPE_CTOR(MPI_Type_dup, DUP)
+TYPE_CTOR(MPI_Type_dup, rpl_type_dup(a->oldtype, *a->newtype))
 
 /* f90 and match_size types: contiguous bytes of the size MPI chose. */
 static int64_t f90_real_size(int p, int r)
@@ -221,7 +217,7 @@ int rpl_MPI_Type_free(struct args_MPI_Type_free *a)
     MPI_Datatype old = *a->datatype;
     int ret = rpl_replay_MPI_Type_free(a);
     if (ret == MPI_SUCCESS) {
-        rpl_attrs_drop((int)old); /* the delete callbacks, as MPI */
+        rpl_attrs_drop((int)old);
         rpl_type_free(old);
     }
     return ret;

@@ -196,24 +196,26 @@ static void diverge(const struct rpl_call *c, const char *why)
              "%s(%s)", why, fname(c->ev.fn), want, fname(c->fn), got);
 }
 
-/* ---- calls made by the program's callbacks -------------------------------- */
+/* ---- the program's callbacks that MPI ran -------------------------------- */
 
 /*
- * The recorder logs the MPI calls of a callback MPI ran (LOG_REC_CALLBACK,
- * with the callback depth) before the record of the call that ran it. So
- * when the program makes a call at callback depth D (cb_depth: the
- * program callbacks the stub is running) and the next events are deeper,
- * they belong to this call's callbacks: its own record is the first event
- * at depth D after them. rpl_begin() replays that record and leaves
- * drdb_event at the deeper ones, which the callbacks the stub runs then
- * consume; the call is "pending" until the program's next call at depth D
- * or less (or rpl_cb_finish()), where every event before its record must
- * have been replayed.
+ * The recorder logs each program callback MPI ran as an entry (its depth:
+ * the callbacks running when MPI ran it, plus one), then the MPI calls it
+ * made at that depth, all before the record of the call that ran it
+ * (LOG_REC_CALLBACK). So when the program makes a call at callback depth D
+ * (cb_depth: the program callbacks the stub is running) and the next event
+ * is deeper, its own record is the first event at depth D after them.
+ * rpl_begin() replays that record and leaves drdb_event at the deeper
+ * events: the call is pending. rpl_end() (or, for a hook that does not
+ * call it, the program's next call at depth D or less) runs the callbacks
+ * the entries name, whose calls consume the events after each entry, then
+ * passes the call's record.
  */
 static unsigned cb_depth;
 static struct pending {
-    uint64_t outer; /* the event of the call whose callbacks run */
+    uint64_t outer;  /* the event of the call whose callbacks ran */
     unsigned depth;
+    int64_t newobj;  /* its new communicator or datatype: a copy's target */
 } pend[LOG_MAX_CB_DEPTH + 1];
 static int npend;
 
@@ -227,29 +229,49 @@ void rpl_cb_leave(void)
     cb_depth--;
 }
 
-/* Ends the pending calls at depth DEPTH or deeper; FN: the program's call
- * that ends them. */
-static void finish_pending(struct rpl_call *c, unsigned depth, int fn)
+static void read_event(struct rpl_call *c, uint64_t no, struct log_event *ev)
 {
     char err[256];
-    while (npend && pend[npend - 1].depth >= depth) {
-        const struct pending *p = &pend[npend - 1];
-        if (drdb_event != p->outer) {
-            struct log_event ev, out;
-            if (log_rank_event(&rlog, drdb_event, &ev, err, sizeof err) < 0 ||
-                log_rank_event(&rlog, p->outer, &out, err, sizeof err) < 0)
-                rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+    if (log_rank_event(&rlog, no, ev, err, sizeof err) < 0)
+        rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+}
+
+/* Runs the callbacks of the pending call on top, then passes its record.
+ * FN: the program's call (for the report). */
+static void run_pending(struct rpl_call *c, int fn)
+{
+    const struct pending p = pend[npend - 1];
+    struct log_event ev, out;
+    struct log_cb cb;
+    while (drdb_event < p.outer) {
+        read_event(c, drdb_event, &ev);
+        if (log_event_cb(&ev, &cb) < 0 || ev.depth != p.depth + 1) {
+            read_event(c, p.outer, &out);
             rpl_fail(c, RPL_EXIT_DIVERGED,
-                     "replay diverged: in the recorded run, the program's "
-                     "callbacks that MPI ran inside %s (event %" PRIu64 ") "
-                     "made %" PRIu64 " MPI calls more, from %s at event %"
-                     PRIu64 "; here the program called %s", fname(out.fn),
-                     p->outer, p->outer - drdb_event, fname(ev.fn),
-                     drdb_event, fname(fn));
+                     "replay diverged: in the recorded run, a callback of "
+                     "the program that MPI ran inside %s (event %" PRIu64
+                     ") made %" PRIu64 " more MPI calls, from %s at event %"
+                     PRIu64 ", before it returned%s%s", fname(out.fn),
+                     p.outer, p.outer - drdb_event, fname(ev.fn), drdb_event,
+                     fn ? "; here the program calls " : "",
+                     fn ? fname(fn) : "");
         }
-        drdb_event = p->outer + 1;
-        npend--;
+        drdb_event++;
+        if (cb.what == LOG_CB_ERRHANDLER)
+            rpl_errh_callback(c, &cb,
+                              ev.fn == LOG_FN_MPI_File_create_errhandler);
+        else
+            rpl_attr_callback(c, &cb, p.newobj);
     }
+    drdb_event = p.outer + 1;
+    npend--;
+}
+
+/* Ends the pending calls at depth DEPTH or deeper. */
+static void finish_pending(struct rpl_call *c, unsigned depth, int fn)
+{
+    while (npend && pend[npend - 1].depth >= depth)
+        run_pending(c, fn);
 }
 
 void rpl_cb_finish(int fn)
@@ -261,15 +283,13 @@ void rpl_cb_finish(int fn)
  * NO is deeper: the first one after it at cb_depth. */
 static uint64_t outer_event(struct rpl_call *c, uint64_t no)
 {
-    char err[256];
     struct log_event ev;
     for (uint64_t k = no + 1;; k++) {
         if (k >= rlog.nevents)
             rpl_fail(c, RPL_EXIT_LOG_END, "the log ends here: the recorded "
                      "rank stopped inside a callback of this call (%s)",
                      rlog.stop_reason[0] ? rlog.stop_reason : "no more events");
-        if (log_rank_event(&rlog, k, &ev, err, sizeof err) < 0)
-            rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+        read_event(c, k, &ev);
         if (ev.depth == cb_depth)
             return k;
         if (ev.depth < cb_depth)
@@ -277,6 +297,27 @@ static uint64_t outer_event(struct rpl_call *c, uint64_t no)
                      " (callback depth %u) ends callbacks that no call at "
                      "depth %u ran", k, ev.depth, cb_depth);
     }
+}
+
+/* The new communicator or datatype EV's call made (its HANDLE output),
+ * or 0. */
+static int64_t new_object(const struct log_event *ev)
+{
+    struct log_field f;
+    size_t cur = 0;
+    int arg = -1;
+    if (ev->desc && ev->desc->slot[LOG_S_NEWCOMM] >= 0)
+        arg = ev->desc->slot[LOG_S_NEWCOMM];
+    else if (ev->desc && ev->desc->slot[LOG_S_NEWTYPE] >= 0)
+        arg = ev->desc->slot[LOG_S_NEWTYPE];
+    while (arg >= 0 && log_event_field(ev, &cur, &f) > 0) {
+        uint64_t h;
+        const uint8_t *p = f.data;
+        if (f.arg == (unsigned)arg && f.kind == LOG_F_HANDLE &&
+            log_get_varint(&p, f.data + f.len, &h) == 0)
+            return (int64_t)log_unrotate_handle(h);
+    }
+    return 0;
 }
 
 void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
@@ -325,10 +366,14 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                  "has %s next", fname(fn), fname(c->ev.fn));
     if (c->ev.depth > cb_depth) {
         outer = outer_event(c, no);
-        if (log_rank_event(&rlog, outer, &c->ev, err, sizeof err) < 0)
-            rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+        read_event(c, outer, &c->ev);
         if (outer == drdb_stop_event)
             drdb_stop_hook();
+    } else if (c->ev.cb_entry) {
+        rpl_fail(c, RPL_EXIT_DIVERGED,
+                 "replay diverged: the program calls %s, but in the recorded "
+                 "run MPI called a callback of the program here",
+                 fname(fn));
     }
     if (c->ev.fn != fn)
         diverge(c, "another function");
@@ -365,7 +410,8 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     if (outer != no) {
         /* The callbacks replay the events from NO; the call's own record
          * is passed when the program's next call at this depth comes. */
-        pend[npend++] = (struct pending){outer, cb_depth};
+        pend[npend++] = (struct pending){outer, cb_depth,
+                                         new_object(&c->ev)};
         return;
     }
     if (++rep_used >= (c->ev.repeat ? c->ev.repeat : 1)) {
@@ -384,9 +430,10 @@ int rpl_field(struct rpl_call *c, struct log_field *f)
 
 int rpl_end(struct rpl_call *c, MPI_Comm comm)
 {
+    (void)comm; /* its error handler ran if the log says so */
     drdb_current_fn = 0;
-    /* MPI called the communicator's handler before returning the error. */
-    if (c->ret != MPI_SUCCESS && comm != MPI_COMM_NULL)
-        rpl_errh_raise(RPL_OBJ_COMM, (int64_t)comm, c->ret);
+    if (npend && pend[npend - 1].outer == c->ev.index &&
+        pend[npend - 1].depth == cb_depth)
+        run_pending(c, 0);
     return c->ret;
 }

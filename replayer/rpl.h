@@ -149,19 +149,15 @@ void rpl_win_result_add(MPI_Win win, int target, void *buf, int64_t n,
                         MPI_Datatype type);
 
 /* Attributes (rpl-attr.c): replays a getter's event (FN: MPI_Comm_get_attr,
- * MPI_Attr_get or MPI_Win_get_attr, on OBJ): the flag and, for a
- * predefined attribute, the logged value; a program's own attribute comes
- * from the stub's table. A predefined attribute whose value is an address
- * (MPI_WIN_BASE) is *BASE when BASE is not NULL. rpl_attrs_drop runs the
- * delete callbacks of the program's attributes on OBJ when it is freed. */
+ * MPI_Attr_get, MPI_Type_get_attr or MPI_Win_get_attr, on OBJ): the flag
+ * and, for a predefined attribute, the logged value; a program's own
+ * attribute comes from the stub's table. A predefined attribute whose
+ * value is an address (MPI_WIN_BASE) is *BASE when BASE is not NULL.
+ * rpl_attrs_drop forgets OBJ's attributes when it is freed (their delete
+ * callbacks run as the log's entries say). */
 int rpl_attr_get(int fn, int obj, int keyval, void *out, int *flag,
                  void *const *base);
 void rpl_attrs_drop(int obj);
-/* A dup of FROM (a communicator or datatype) copies its attributes to TO
- * through the copy callbacks; MPI_Finalize deletes MPI_COMM_SELF's, then
- * MPI_COMM_WORLD's attributes. */
-void rpl_attrs_copy(int from, int to);
-void rpl_attrs_finalize(void);
 
 /* An element count or a number of peers the stub cannot know (this rank's
  * share of a Reduce_scatter, the degree of a topology): the logged data's
@@ -203,29 +199,26 @@ void rpl_req_done(MPI_Request req, int force);
 void rpl_same_request(struct rpl_call *c, MPI_Request logged,
                       MPI_Request prog);
 
-/* Error handlers (rpl-errh.c): the program's own functions, called where
- * MPI called them: when a replayed call returns an error (rpl_end and its
- * window and file forms), on the object the call names (MPI_COMM_WORLD
- * for a call that names none, MPI_FILE_NULL's handler for MPI_File_open
- * and a file that has none of its own). New communicators inherit their
- * parent's (rpl_comm_new). */
-enum rpl_obj { RPL_OBJ_COMM, RPL_OBJ_WIN, RPL_OBJ_FILE };
-void rpl_errh_create(MPI_Errhandler eh, void (*fn)(void));
-void rpl_errh_set(enum rpl_obj kind, int64_t obj, MPI_Errhandler eh);
-void rpl_errh_inherit(MPI_Comm parent, MPI_Comm comm);
-void rpl_errh_raise(enum rpl_obj kind, int64_t obj, int code);
-int rpl_end_win(struct rpl_call *c, MPI_Win win);
-int rpl_end_file(struct rpl_call *c, MPI_File fh);
-
-/* The program's callbacks the stub runs (attribute copy and delete
- * functions, error handlers) are between rpl_cb_enter() and
- * rpl_cb_leave(): the calls they make replay the events the recorder
- * logged for them (LOG_REC_CALLBACK). rpl_cb_finish(FN) ends the pending
- * call whose callbacks ran, where the program calls FN without calling
- * MPI first (MPI_Finalize's own end). */
+/*
+ * The program's callbacks MPI ran (attribute copy and delete functions,
+ * error handlers): the recorder logged an entry for each (log-codec.h),
+ * then the calls it made (LOG_REC_CALLBACK), before the record of the
+ * call that ran it. rpl_begin() replays that record; the call's rpl_end()
+ * (or the program's next call, for a hook without one) runs the callbacks
+ * as the entries say, each between rpl_cb_enter() and rpl_cb_leave(), its
+ * calls replaying the events after its entry. rpl_cb_finish(FN) runs them
+ * for a call ending without rpl_end.
+ */
 void rpl_cb_enter(void);
 void rpl_cb_leave(void);
 void rpl_cb_finish(int fn);
+/* Runs the entry's callback: an attribute's (rpl-attr.c; a copy goes to
+ * NEWOBJ, the call's new object) or an error handler (rpl-errh.c; FILE:
+ * on a file, whose handle is a pointer). */
+void rpl_attr_callback(struct rpl_call *c, const struct log_cb *cb,
+                       int64_t newobj);
+void rpl_errh_callback(struct rpl_call *c, const struct log_cb *cb,
+                       int file);
 
 /* A little-endian int32 out of a field. */
 static inline int64_t rpl_get_i32(const uint8_t *p)
