@@ -145,9 +145,11 @@ def render(fn, i, o, pre, size, put):
             size.append(f"({m} ? rec_members_room(*{x}) : 0)")
             put.append(f"    if {m} rec_put_members(&rec, *{x});\n")
     elif k == "RAW":
+        # One element also on an error: what MPI left there (a file
+        # handle it did not set) is what the program sees.
         nelem = "1" if o.n is None else count(o.n)
-        pre.append(f"    int64_t n_{x} = (ret == MPI_SUCCESS && {x}) ? "
-                   f"{nelem} : 0;\n")
+        ok = f"{x}" if o.n is None else f"ret == MPI_SUCCESS && {x}"
+        pre.append(f"    int64_t n_{x} = ({ok}) ? {nelem} : 0;\n")
         pre.append(f"    if (n_{x} < 0) n_{x} = 0;\n")
         size.append(f"(LOG_FIELD_HEAD + (size_t)n_{x} * sizeof({o.etype}))")
         put.append(f"    if (n_{x}) rec_put_field(&rec, {i}, LOG_F_RAW, 0, "
