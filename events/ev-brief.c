@@ -86,3 +86,23 @@ void ev_brief_peer_tag(const struct ev_brief *in, char *peer, char *tag)
     if (in->has_tag)
         snprintf(tag, 32, "%" PRId64, in->tag);
 }
+
+void ev_brief_callback(const struct log_event *ev, char *buf)
+{
+    static const char *const what[] = {"?", "copy", "delete",
+                                       "error handler"};
+    struct log_cb cb;
+    buf[0] = '\0';
+    if (!(ev->flags & LOG_REC_CALLBACK))
+        return;
+    if (log_event_cb(ev, &cb) < 0)
+        snprintf(buf, EV_CB_LEN, "  [in callback %u]", ev->depth);
+    else if (cb.what == LOG_CB_ERRHANDLER)
+        snprintf(buf, EV_CB_LEN, "  [callback %u: error handler %#x on %#"
+                 PRIx64 ", code %d]", ev->depth, (unsigned)cb.handle,
+                 (uint64_t)cb.obj, cb.code);
+    else
+        snprintf(buf, EV_CB_LEN, "  [callback %u: %s, keyval %#x on %#"
+                 PRIx64 "]", ev->depth, what[cb.what], (unsigned)cb.handle,
+                 (uint64_t)cb.obj);
+}

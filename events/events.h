@@ -267,6 +267,13 @@ void ev_brief_of(const struct log_event *ev, struct ev_brief *b);
  * for (MPI_ANY_SOURCE / MPI_ANY_TAG). Left as they are when it has none. */
 void ev_brief_peer_tag(const struct ev_brief *b, char *peer, char *tag);
 
+/* What a listing adds after an event a program callback made or that is
+ * a callback's entry (LOG_REC_CALLBACK; docs/log-format.md), into BUF of
+ * EV_CB_LEN: "  [callback 1: delete, keyval 0xa4400001 on 0x84000002]",
+ * "  [in callback 1]"; "" for the program's own calls. */
+#define EV_CB_LEN 96
+void ev_brief_callback(const struct log_event *ev, char *buf);
+
 /* ---- listing events (ev-list.c) ----------------------------------------- */
 
 /* Which events a listing shows (`drdb log events`, the console's
@@ -293,6 +300,7 @@ struct ev_row {
     double dur_us;
     int has_ret, ret;      /* an error the call returned */
     uint64_t repeat;       /* a repeated call (x N); 0: not */
+    char callback[EV_CB_LEN]; /* ev_brief_callback() */
 };
 /* Called for each listed event; MARK: the event marked (the rank's
  * position). */

@@ -40,6 +40,9 @@ static void print_event(const struct log_event *ev)
                strerror(ev->ret < 0 ? -ev->ret : ev->ret));
     if (in.malformed)
         printf("  (malformed fields)");
+    char cb[EV_CB_LEN];
+    ev_brief_callback(ev, cb);
+    fputs(cb, stdout);
     putchar('\n');
 }
 

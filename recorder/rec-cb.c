@@ -58,7 +58,8 @@ static int copy_tramp(MPI_Comm obj, int keyval, void *extra, void *in,
 {
     const struct keyval *k = extra;
     CB_ENTER();
-    rec_cb_entry(k->fn, &(struct log_cb){LOG_CB_COPY, keyval, obj, 0});
+    rec_cb_entry(k->fn, &(struct log_cb){LOG_CB_COPY, keyval,
+                                          (int64_t)(uint32_t)obj, 0});
     int ret = k->copy(obj, keyval, k->extra, in, out, flag);
     CB_LEAVE();
     return ret;
@@ -68,7 +69,8 @@ static int del_tramp(MPI_Comm obj, int keyval, void *val, void *extra)
 {
     const struct keyval *k = extra;
     CB_ENTER();
-    rec_cb_entry(k->fn, &(struct log_cb){LOG_CB_DELETE, keyval, obj, 0});
+    rec_cb_entry(k->fn, &(struct log_cb){LOG_CB_DELETE, keyval,
+                                          (int64_t)(uint32_t)obj, 0});
     int ret = k->del(obj, keyval, val, k->extra);
     CB_LEAVE();
     return ret;
@@ -163,7 +165,7 @@ static void errh_call(int slot, void *obj, int *code)
     /* A file is a pointer in MPICH; the other objects int handles. */
     int64_t o = errh[slot].ctor == LOG_FN_MPI_File_create_errhandler
                     ? (int64_t)(intptr_t) * (MPI_File *)obj
-                    : (int64_t) * (int *)obj;
+                    : (int64_t) * (uint32_t *)obj;
     CB_ENTER();
     rec_cb_entry(errh[slot].ctor, &(struct log_cb){LOG_CB_ERRHANDLER,
                                                    errh[slot].handle, o,
