@@ -274,11 +274,6 @@ static void finish_pending(struct rpl_call *c, unsigned depth, int fn)
         run_pending(c, fn);
 }
 
-void rpl_cb_finish(int fn)
-{
-    finish_pending(NULL, cb_depth, fn);
-}
-
 /* The event of the call the program makes at depth cb_depth when event
  * NO is deeper: the first one after it at cb_depth. */
 static uint64_t outer_event(struct rpl_call *c, uint64_t no)

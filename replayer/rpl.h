@@ -81,7 +81,8 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                unsigned skip);
 /* The event's next field: 1, or 0 at the end. */
 int rpl_field(struct rpl_call *c, struct log_field *f);
-/* Runs the error handler of COMM if the call failed; returns c->ret. */
+/* Ends the call: runs the program callbacks MPI ran in it (the log's
+ * entries: an error handler of COMM, attribute functions); c->ret. */
 int rpl_end(struct rpl_call *c, MPI_Comm comm);
 
 /* Stops the replay: prints "drdb-replay: rank R: event N: MSG" (and where
@@ -206,12 +207,10 @@ void rpl_same_request(struct rpl_call *c, MPI_Request logged,
  * call that ran it. rpl_begin() replays that record; the call's rpl_end()
  * (or the program's next call, for a hook without one) runs the callbacks
  * as the entries say, each between rpl_cb_enter() and rpl_cb_leave(), its
- * calls replaying the events after its entry. rpl_cb_finish(FN) runs them
- * for a call ending without rpl_end.
+ * calls replaying the events after its entry.
  */
 void rpl_cb_enter(void);
 void rpl_cb_leave(void);
-void rpl_cb_finish(int fn);
 /* Runs the entry's callback: an attribute's (rpl-attr.c; a copy goes to
  * NEWOBJ, the call's new object) or an error handler (rpl-errh.c; FILE:
  * on a file, whose handle is a pointer). */
