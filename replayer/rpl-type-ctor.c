@@ -215,6 +215,7 @@ TYPE_CTOR(MPI_Type_create_darray_c, DARRAY)
 int rpl_MPI_Type_free(struct args_MPI_Type_free *a)
 {
     MPI_Datatype old = *a->datatype;
+    rpl_req_keep_type(old);
     int ret = rpl_replay_MPI_Type_free(a);
     if (ret == MPI_SUCCESS)
         rpl_type_free(old);
