@@ -94,7 +94,9 @@ int rpl_type_free(MPI_Datatype type);
  * Writes packed bytes into a buffer: SRC holds BYTES packed bytes of at most
  * COUNT elements of TYPE; they land in DST according to the type map
  * (element i at DST + i * extent). A partial last element gets only the
- * bytes present (a short message). Returns the bytes consumed (at most
+ * bytes present (a short message). DST may be MPI_BOTTOM (NULL): TYPE's
+ * displacements are then absolute addresses, as in MPI (so for SRC of
+ * rpl_type_pack). Returns the bytes consumed (at most
  * BYTES and at most COUNT * size), or a negative code.
  */
 int64_t rpl_type_unpack(const void *src, int64_t bytes, void *dst,
