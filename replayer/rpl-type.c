@@ -156,6 +156,7 @@ static int is_predefined(MPI_Datatype h)
 
 struct slot {
     MPI_Datatype key; /* MPI_DATATYPE_NULL: empty slot */
+    int refs;         /* handles to it beyond the first (get_contents) */
     struct rtype *t;
 };
 
@@ -172,10 +173,11 @@ static struct rtype *reg_get(MPI_Datatype h)
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)
 {
-    struct slot *s = util_htab_find(&reg, h), n = {h, t};
+    struct slot *s = util_htab_find(&reg, h), n = {h, 0, t};
     if (s) {
         rpl__type_destroy(s->t);
         s->t = t;
+        s->refs = 0;
         return 0;
     }
     if (util_htab_put(&reg, &n) < 0) {
@@ -487,7 +489,19 @@ int rpl_type_free(MPI_Datatype type)
 {
     if (is_predefined(type))
         return type == MPI_DATATYPE_NULL ? -EINVAL : 0;
+    struct slot *s = util_htab_find(&reg, type);
+    if (s && s->refs > 0) {
+        s->refs--;
+        return 0;
+    }
     return reg_del(type);
+}
+
+void rpl_type_ref(MPI_Datatype type)
+{
+    struct slot *s = is_predefined(type) ? NULL : util_htab_find(&reg, type);
+    if (s)
+        s->refs++;
 }
 
 /* Bytes in COUNT elements of T, capped at BYTES (-1 if invalid). */
