@@ -29,6 +29,12 @@ enum {
     LOG_BUF_PERSISTENT = 1, /* stays registered until MPI_Request_free */
     LOG_BUF_COUNTS64 = 2,   /* COUNTS are 8 bytes (MPI_Count), else int */
     LOG_BUF_DISPLS64 = 4,   /* DISPLS are 8 bytes (MPI_Aint), else int */
+    LOG_BUF_OWN_TYPE = 8,   /* TYPE is the table's own copy of the program's
+                               (which the program freed): freed with B */
+    LOG_BUF_DELIVERED = 16, /* the data was logged before the completion
+                               (MPI_Request_get_status): not again */
+    LOG_BUF_OWN_TYPES = 32, /* TYPES is the table's own array (malloc'd),
+                               PEERS flag bytes after it marking its copies */
 };
 
 struct log_buf {
@@ -83,5 +89,25 @@ static inline void log_bufs_done(struct util_htab *t, struct log_buf *b, int for
     if (b && (force || !(b->flags & LOG_BUF_PERSISTENT)))
         util_htab_remove(t, b);
 }
+
+/*
+ * A datatype the program frees while requests using it are pending (legal:
+ * MPI keeps it until they complete) is still needed to log or write their
+ * data after the completion, when MPI has released it. How a table copies
+ * and frees a type: the recorder with PMPI, the stub with its engine.
+ */
+struct log_buf_types {
+    int (*copy)(uint32_t type, uint32_t *copy); /* 0, or -1: no copy */
+    void (*free)(uint32_t type);
+};
+
+/* Before the program frees TYPE: every entry of T using it gets a copy of
+ * its own (one-type shapes: TYPE replaced, LOG_BUF_OWN_TYPE; a w-shape:
+ * an array of types of its own, LOG_BUF_OWN_TYPES, with copies where the
+ * program's had TYPE). Walks the table: for MPI_Type_free only (buf.c). */
+void log_bufs_keep_type(struct util_htab *t, uint32_t type,
+                        const struct log_buf_types *ops);
+/* Frees what B owns (log_bufs_keep_type's copies); call before B goes. */
+void log_bufs_release(struct log_buf *b, const struct log_buf_types *ops);
 
 #endif

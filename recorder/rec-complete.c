@@ -19,7 +19,7 @@
 static size_t done_room(MPI_Request r, const MPI_Status *st, int64_t *bytes)
 {
     struct log_buf *e = rec_req_find(r);
-    *bytes = e ? rec_buf_bytes(e, st) : 0;
+    *bytes = e && !(e->flags & LOG_BUF_DELIVERED) ? rec_buf_bytes(e, st) : 0;
     return LOG_DONE_ROOM + LOG_FIELD_HEAD + (e ? rec_buf_room(e, *bytes) : 0);
 }
 
@@ -45,6 +45,7 @@ static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
     log_put_done(rec, arg, elem, (uint32_t)r, keep ? st : NULL);
     if (e) {
         rec_put_buf(rec, arg, elem, e, bytes);
+        e->flags &= (uint8_t)~LOG_BUF_DELIVERED; /* a persistent one's next */
         rec_req_done(e, 0);
     }
 }
@@ -110,6 +111,40 @@ void rec_MPI_Test(struct rec_call *c, struct args_MPI_Test *a)
         rec_put_raw(&rec, 1, 0, a->flag, 4);
         if (*a->flag)
             put_done(&rec, 0, 0, before, st, bytes, &bst);
+        rec_end(&rec);
+    }
+}
+
+/*
+ * MPI_Request_get_status: the request stays, but once FLAG is true the
+ * operation is complete and the program may read a receive's buffer
+ * before the Wait/Test that frees the request. So the data is logged here
+ * (DATA, argument 0), after the generated layout (RAW flag, STATUS), and
+ * not again at the completion (LOG_BUF_DELIVERED).
+ */
+void rec_MPI_Request_get_status(struct rec_call *c,
+                                struct args_MPI_Request_get_status *a)
+{
+    MPI_Status local;
+    a->status = use_status(a->status, &local);
+    rec_pmpi_MPI_Request_get_status(c, a);
+    int ok = c->ret == MPI_SUCCESS;
+    struct log_buf *e = ok && *a->flag ? rec_req_find(a->request) : NULL;
+    int64_t bytes = 0;
+    if (e && !(e->flags & LOG_BUF_DELIVERED))
+        bytes = rec_buf_bytes(e, a->status);
+    struct log_rec rec;
+    if (rec_frame_MPI_Request_get_status(c, a, &rec, 0,
+                                         LOG_FIELD_HEAD + 4 + LOG_STATUS_ROOM +
+                                         (e ? rec_buf_room(e, bytes) : 0))) {
+        if (ok) {
+            rec_put_raw(&rec, 1, 0, a->flag, 4);
+            log_put_status(&rec, 2, 0, a->status);
+        }
+        if (e && !(e->flags & LOG_BUF_DELIVERED)) {
+            rec_put_buf(&rec, 0, 0, e, bytes);
+            e->flags |= LOG_BUF_DELIVERED;
+        }
         rec_end(&rec);
     }
 }

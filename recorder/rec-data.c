@@ -103,6 +103,9 @@ static int builtin_type(MPI_Datatype type)
     return DRDB_MPI_HANDLE_BUILTIN(type);
 }
 
+/* Where MPI_BOTTOM data is packed from (any aligned non-null address). */
+#define BOTTOM_BASE ((uintptr_t)4096)
+
 /* Packs BYTES of N x TYPE at BUF into the record at rec->p. */
 static void pack(struct log_rec *rec, const void *buf, int64_t n,
                  MPI_Datatype type, int64_t bytes)
@@ -115,10 +118,29 @@ static void pack(struct log_rec *rec, const void *buf, int64_t n,
         if (elems > n)
             elems = n;
         MPI_Count pos = 0;
+        /* MPI_BOTTOM (absolute displacements): MPICH's MPI_Pack refuses a
+         * null buffer, so the same type map is packed from BOTTOM_BASE
+         * through a copy of TYPE moved down by as much. */
+        MPI_Datatype moved = MPI_DATATYPE_NULL;
+        if (!buf && elems > 0) {
+            int one = 1;
+            MPI_Aint down = -BOTTOM_BASE;
+            if (PMPI_Type_create_hindexed(1, &one, &down, type, &moved) !=
+                    MPI_SUCCESS ||
+                PMPI_Type_commit(&moved) != MPI_SUCCESS) {
+                memset(rec->p, 0, (size_t)bytes);
+                rec->p += bytes;
+                return;
+            }
+            buf = (const void *)BOTTOM_BASE;
+            type = moved;
+        }
         /* The record has room for one element of slack: packing a whole
          * last element is safe, only BYTES of it are kept. */
         PMPI_Pack_c(buf, (MPI_Count)elems, type, rec->p,
                     (MPI_Count)(elems * esz), &pos, MPI_COMM_SELF);
+        if (moved != MPI_DATATYPE_NULL)
+            PMPI_Type_free(&moved);
     }
     rec->p += bytes;
 }

@@ -3,16 +3,44 @@
  * keyed by the request handle; the table grows (rarely) by doubling, its
  * only allocation. A receive's entry goes when its request completes; a
  * persistent request's (LOG_BUF_PERSISTENT) stays until MPI_Request_free,
- * and each completion logs the buffer again. The mirror of
+ * and each completion logs the buffer again. MPI_Type_free of a type a
+ * pending request still uses (legal: MPI keeps the type until the request
+ * completes) gives the entry a copy of its own. The mirror of
  * replayer/rpl-req.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "drdb_mpi_abi.h"
 #include "rec.h"
 
 _Static_assert(sizeof(struct log_buf) == 56, "keep table entries small");
 static struct util_htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
+
+/* The recorder's copies of types the program freed while requests used
+ * them (buf.h): contiguous(1, TYPE), the same type map and extent, made
+ * before the program's handle goes. */
+static int type_copy(uint32_t type, uint32_t *copy)
+{
+    MPI_Datatype t;
+    if (DRDB_MPI_HANDLE_BUILTIN(type) ||
+        PMPI_Type_contiguous(1, (MPI_Datatype)type, &t) != MPI_SUCCESS)
+        return -1;
+    if (PMPI_Type_commit(&t) != MPI_SUCCESS) {
+        PMPI_Type_free(&t);
+        return -1;
+    }
+    *copy = (uint32_t)t;
+    return 0;
+}
+
+static void type_free(uint32_t type)
+{
+    MPI_Datatype t = (MPI_Datatype)type;
+    PMPI_Type_free(&t);
+}
+
+static const struct log_buf_types own_types = {type_copy, type_free};
 
 struct log_buf *rec_req_find(MPI_Request req)
 {
@@ -21,7 +49,10 @@ struct log_buf *rec_req_find(MPI_Request req)
 
 void rec_req_done(struct log_buf *b, int force)
 {
-    log_bufs_done(&reqs, b, force);
+    if (!b || !(force || !(b->flags & LOG_BUF_PERSISTENT)))
+        return;
+    log_bufs_release(b, &own_types);
+    log_bufs_done(&reqs, b, 1);
 }
 
 void rec_req_add(const struct log_buf *b)
@@ -67,6 +98,23 @@ void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
                            log_buf_sizes((unsigned)csize, (unsigned)dsize))};
     if (peers > 0)
         rec_req_add(&e);
+}
+
+/* The handle after (MPI_DATATYPE_NULL), as the generated wrapper logged
+ * it. */
+void rec_MPI_Type_free(struct rec_call *c, struct args_MPI_Type_free *a)
+{
+    /* A walk over the pending requests, at MPI_Type_free only: nothing
+     * on the per-message path. */
+    if (reqs.used && !DRDB_MPI_HANDLE_BUILTIN(*a->datatype))
+        log_bufs_keep_type(&reqs, (uint32_t)*a->datatype, &own_types);
+    rec_pmpi_MPI_Type_free(c, a);
+    struct log_rec rec;
+    if (rec_frame_MPI_Type_free(c, a, &rec, 0, LOG_HANDLE_ROOM)) {
+        if (c->ret == MPI_SUCCESS)
+            log_put_handle(&rec, 0, LOG_F_HANDLE, 0, (uint32_t)*a->datatype);
+        rec_end(&rec);
+    }
 }
 
 /* The request (REQUEST, the handle before) and what MPI left in it. */

@@ -92,6 +92,28 @@ int rpl_MPI_Test(struct args_MPI_Test *a)
     return single(&c, a->request, a->flag, a->status);
 }
 
+/* MPI_Request_get_status: the generated layout (RAW flag, STATUS), and
+ * the data of a receive that completed here (DATA, argument 0; the
+ * recorder's rec_MPI_Request_get_status): the request stays registered,
+ * its completion logs no data again. */
+int rpl_MPI_Request_get_status(struct args_MPI_Request_get_status *a)
+{
+    struct rpl_call c;
+    struct log_field f;
+    rpl_begin_MPI_Request_get_status(&c, a);
+    while (rpl_field(&c, &f)) {
+        if (f.arg == 1)
+            rpl_out_raw(&c, &f, a->flag, 4);
+        else if (f.arg == 2)
+            rpl_out_status(&c, &f, a->status);
+        else if (f.arg == 0 && f.kind == LOG_F_DATA)
+            rpl_req_data(&c, a->request, &f);
+        else
+            rpl_out_other(&c, &f);
+    }
+    return rpl_end(&c, MPI_COMM_WORLD);
+}
+
 /* ---- the array functions ------------------------------------------------
  * One record layout: the requests after the call (RAW, argument 1), an
  * extra RAW (LOG_ARG_NONE: Testall's flag, Waitany/Testany's index and

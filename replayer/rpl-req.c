@@ -5,9 +5,32 @@
  */
 #include <inttypes.h>
 
+#include "drdb_mpi_abi.h"
 #include "rpl.h"
 
 static struct util_htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
+
+/* The handles of the table's own type copies: MPICH's handle kind 0
+ * (invalid) in bits 30-31, as MPI_DATATYPE_NULL (the base itself, never
+ * used), so no handle of the program's run is one. */
+#define OWN_TYPE_BASE 0x0c000000u
+
+/* The recorder's copies (rec-req.c) are mirrored by dups under handles of
+ * the stub's own, so a later constructor reusing the freed handle value
+ * (MPICH does once the requests complete) cannot change them. */
+static int type_copy(uint32_t type, uint32_t *copy)
+{
+    static uint32_t next;
+    *copy = OWN_TYPE_BASE | (1 + next++ % 0xffffffu);
+    return rpl_type_dup((MPI_Datatype)type, (MPI_Datatype)*copy) < 0 ? -1 : 0;
+}
+
+static void type_free(uint32_t type)
+{
+    rpl_type_free((MPI_Datatype)type);
+}
+
+static const struct log_buf_types own_types = {type_copy, type_free};
 
 static void req_put(const struct log_buf *e)
 {
@@ -86,7 +109,17 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
 
 void rpl_req_done(MPI_Request req, int force)
 {
-    log_bufs_done(&reqs, log_bufs_find(&reqs, (uint32_t)req), force);
+    struct log_buf *b = log_bufs_find(&reqs, (uint32_t)req);
+    if (!b || !(force || !(b->flags & LOG_BUF_PERSISTENT)))
+        return;
+    log_bufs_release(b, &own_types);
+    log_bufs_done(&reqs, b, 1);
+}
+
+void rpl_req_keep_type(MPI_Datatype type)
+{
+    if (reqs.used && !DRDB_MPI_HANDLE_BUILTIN(type))
+        log_bufs_keep_type(&reqs, (uint32_t)type, &own_types);
 }
 
 void rpl_same_request(struct rpl_call *c, MPI_Request logged,

@@ -2,7 +2,8 @@
  * The datatype constructors (the spec's type-ctor kind): each replays its
  * event, which gives the new type's handle, then teaches the datatype
  * engine (rpl-type.h) the type the program built, so data can be written
- * into buffers of it. MPI_Type_free forgets it.
+ * into buffers of it. MPI_Type_free forgets it (once every handle
+ * MPI_Type_get_contents returned to it is freed too).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -215,10 +216,32 @@ TYPE_CTOR(MPI_Type_create_darray_c, DARRAY)
 int rpl_MPI_Type_free(struct args_MPI_Type_free *a)
 {
     MPI_Datatype old = *a->datatype;
+    rpl_req_keep_type(old);
     int ret = rpl_replay_MPI_Type_free(a);
     if (ret == MPI_SUCCESS) {
         rpl_attrs_drop((int)old);
         rpl_type_free(old);
     }
     return ret;
+}
+
+/* The derived types MPI_Type_get_contents returns are the program's own
+ * handles, each referenced once more (MPICH): the program frees them. */
+static int contents(int ret, int64_t n, const MPI_Datatype *types)
+{
+    for (int64_t i = 0; ret == MPI_SUCCESS && types && i < n; i++)
+        rpl_type_ref(types[i]);
+    return ret;
+}
+
+int rpl_MPI_Type_get_contents(struct args_MPI_Type_get_contents *a)
+{
+    return contents(rpl_replay_MPI_Type_get_contents(a), a->max_datatypes,
+                    a->array_of_datatypes);
+}
+
+int rpl_MPI_Type_get_contents_c(struct args_MPI_Type_get_contents_c *a)
+{
+    return contents(rpl_replay_MPI_Type_get_contents_c(a), a->max_datatypes,
+                    a->array_of_datatypes);
 }

@@ -156,6 +156,7 @@ static int is_predefined(MPI_Datatype h)
 
 struct slot {
     MPI_Datatype key; /* MPI_DATATYPE_NULL: empty slot */
+    int refs;         /* handles to it beyond the first (get_contents) */
     struct rtype *t;
 };
 
@@ -172,10 +173,11 @@ static struct rtype *reg_get(MPI_Datatype h)
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)
 {
-    struct slot *s = util_htab_find(&reg, h), n = {h, t};
+    struct slot *s = util_htab_find(&reg, h), n = {h, 0, t};
     if (s) {
         rpl__type_destroy(s->t);
         s->t = t;
+        s->refs = 0;
         return 0;
     }
     if (util_htab_put(&reg, &n) < 0) {
@@ -204,6 +206,13 @@ static const struct rtype *lookup(MPI_Datatype h, struct rtype *tmp)
 
     if (h == MPI_DATATYPE_NULL)
         return NULL;
+    if (h == MPI_LB || h == MPI_UB) {
+        /* The markers, as another constructor's old type: no data, no
+         * extent (a struct takes them apart: rpl_type_struct). */
+        memset(tmp, 0, sizeof *tmp);
+        tmp->blk = &tmp->one;
+        return tmp;
+    }
     if ((align = builtin_align(h)) != 0) {
         int64_t size = ((unsigned)h >> 8) & 0xff;
 
@@ -326,22 +335,19 @@ int rpl_type_hindexed_block(int64_t count, int64_t blocklen,
              rpl__t_blockindexed(count, blocklen, displs_bytes, 1, o, &t));
 }
 
-int rpl_type_struct(int64_t count, const int64_t *blocklens,
-                    const int64_t *displs_bytes, const MPI_Datatype *types,
-                    MPI_Datatype new_)
+/* The struct of the members that are real types (no markers): COUNT may
+ * be 0. Not registered. */
+static int struct_of(int64_t count, const int64_t *blocklens,
+                     const int64_t *displs_bytes, const MPI_Datatype *types,
+                     struct rtype **out)
 {
     const struct rtype **tv;
-    struct rtype *tmp, *t = NULL;
+    struct rtype *tmp;
     int64_t i;
     int rc, same;
 
-    if (count < 0 || is_predefined(new_) ||
-        (count > 0 && (!blocklens || !displs_bytes || !types)))
-        return -EINVAL;
-    if (count == 0) {
-        rc = rpl__t_zerolen(&t);
-        return finish(rc, t, new_);
-    }
+    if (count == 0)
+        return rpl__t_zerolen(out);
     if ((uint64_t)count > SIZE_MAX / (sizeof *tv + sizeof *tmp))
         return -EINVAL;
     tv = malloc((size_t)count * sizeof *tv);
@@ -361,11 +367,73 @@ int rpl_type_struct(int64_t count, const int64_t *blocklens,
     /* MPICH turns a struct of one type (by handle; builtins by internal
      * type: MPI_LONG is MPI_INT64_T) into an hindexed: no padding. */
     if (!rc && same)
-        rc = rpl__t_indexed(count, blocklens, displs_bytes, 1, tv[0], &t);
+        rc = rpl__t_indexed(count, blocklens, displs_bytes, 1, tv[0], out);
     else if (!rc)
-        rc = rpl__t_struct(count, blocklens, displs_bytes, tv, &t);
+        rc = rpl__t_struct(count, blocklens, displs_bytes, tv, out);
     free(tv);
     free(tmp);
+    return rc;
+}
+
+/*
+ * The MPI-1 markers MPI_LB and MPI_UB (still in MPICH 4.0.2) set the
+ * bounds: MPICH builds the struct of the other members, then resizes it
+ * to the lowest MPI_LB displacement (when there is one; else the struct's
+ * lb) and the highest MPI_UB displacement (else the struct's ub), whatever
+ * the markers' block lengths, 0 included. So a struct of markers alone
+ * has size 0 and the markers' extent, and the struct's padding is kept
+ * only when no MPI_UB sets the end (measured against MPICH 4.0.2). A type
+ * holding markers passes on its bounds, not the markers: MPICH 4 has no
+ * "sticky" bounds any more.
+ */
+int rpl_type_struct(int64_t count, const int64_t *blocklens,
+                    const int64_t *displs_bytes, const MPI_Datatype *types,
+                    MPI_Datatype new_)
+{
+    struct rtype *inner = NULL, *t = NULL;
+    int64_t i, n = 0, lb = 0, ub = 0, *bl = NULL, *d = NULL;
+    MPI_Datatype *ty = NULL;
+    int rc, has_lb = 0, has_ub = 0;
+
+    if (count < 0 || is_predefined(new_) ||
+        (count > 0 && (!blocklens || !displs_bytes || !types)))
+        return -EINVAL;
+    for (i = 0; i < count; i++) {
+        if (types[i] == MPI_LB && (!has_lb || displs_bytes[i] < lb))
+            lb = displs_bytes[i], has_lb = 1;
+        else if (types[i] == MPI_UB && (!has_ub || displs_bytes[i] > ub))
+            ub = displs_bytes[i], has_ub = 1;
+    }
+    if (!has_lb && !has_ub) {
+        rc = struct_of(count, blocklens, displs_bytes, types, &t);
+        return finish(rc, t, new_);
+    }
+    if ((uint64_t)count > SIZE_MAX / (2 * sizeof(int64_t) + sizeof *ty))
+        return -EINVAL;
+    bl = malloc((size_t)count * sizeof *bl + 1);
+    d = malloc((size_t)count * sizeof *d + 1);
+    ty = malloc((size_t)count * sizeof *ty + 1);
+    rc = !bl || !d || !ty ? -ENOMEM : 0;
+    for (i = 0; !rc && i < count; i++)
+        if (types[i] != MPI_LB && types[i] != MPI_UB) {
+            bl[n] = blocklens[i];
+            d[n] = displs_bytes[i];
+            ty[n++] = types[i];
+        }
+    if (!rc)
+        rc = struct_of(n, bl, d, ty, &inner);
+    free(bl);
+    free(d);
+    free(ty);
+    if (!rc) {
+        int64_t l = has_lb ? lb : inner->lb, u = has_ub ? ub : inner->ub;
+        int64_t ext;
+        rc = __builtin_sub_overflow(u, l, &ext)
+                 ? -EINVAL
+                 : rpl__t_resized(inner, l, ext, &t);
+    }
+    if (inner)
+        rpl__type_destroy(inner);
     return finish(rc, t, new_);
 }
 
@@ -421,7 +489,19 @@ int rpl_type_free(MPI_Datatype type)
 {
     if (is_predefined(type))
         return type == MPI_DATATYPE_NULL ? -EINVAL : 0;
+    struct slot *s = util_htab_find(&reg, type);
+    if (s && s->refs > 0) {
+        s->refs--;
+        return 0;
+    }
     return reg_del(type);
+}
+
+void rpl_type_ref(MPI_Datatype type)
+{
+    struct slot *s = is_predefined(type) ? NULL : util_htab_find(&reg, type);
+    if (s)
+        s->refs++;
 }
 
 /* Bytes in COUNT elements of T, capped at BYTES (-1 if invalid). */
@@ -438,15 +518,17 @@ static int64_t data_bytes(const struct rtype *t, int64_t count,
 }
 
 /* Copies TOTAL packed bytes between PACKED and the elements at BUF
- * (UNPACK: packed -> buffer). */
-static void copy_blocks(const struct rtype *t, char *buf, char *packed,
+ * (UNPACK: packed -> buffer). BUF may be MPI_BOTTOM (0): the type's
+ * displacements are then addresses, so it is an integer here (no
+ * arithmetic on a null pointer). */
+static void copy_blocks(const struct rtype *t, uintptr_t buf, char *packed,
                         int64_t total, int unpack)
 {
     int64_t ext = extent_of(t), left = total, i, j;
 
     if (t->nblk == 1 && t->blk[0].len == ext) {
         /* Contiguous elements: one copy. */
-        char *p = buf + t->blk[0].off;
+        char *p = (char *)(buf + (uintptr_t)t->blk[0].off);
 
         if (unpack)
             memcpy(p, packed, (size_t)total);
@@ -455,15 +537,16 @@ static void copy_blocks(const struct rtype *t, char *buf, char *packed,
         return;
     }
     for (i = 0; left > 0; i++) {
-        char *base = buf + i * ext;
+        uintptr_t base = buf + (uintptr_t)(i * ext);
 
         for (j = 0; j < t->nblk && left > 0; j++) {
             int64_t n = t->blk[j].len < left ? t->blk[j].len : left;
+            char *p = (char *)(base + (uintptr_t)t->blk[j].off);
 
             if (unpack)
-                memcpy(base + t->blk[j].off, packed, (size_t)n);
+                memcpy(p, packed, (size_t)n);
             else
-                memcpy(packed, base + t->blk[j].off, (size_t)n);
+                memcpy(packed, p, (size_t)n);
             packed += n;
             left -= n;
         }
@@ -481,9 +564,9 @@ int64_t rpl_type_unpack(const void *src, int64_t bytes, void *dst,
         return -EINVAL;
     if (total == 0)
         return 0;
-    if (!src || !dst)
+    if (!src)
         return -EINVAL;
-    copy_blocks(t, dst, (char *)src, total, 1);
+    copy_blocks(t, (uintptr_t)dst, (char *)src, total, 1);
     return total;
 }
 
@@ -500,8 +583,8 @@ int64_t rpl_type_pack(const void *src, int64_t count, MPI_Datatype type,
         return -ENOSPC;
     if (total == 0)
         return 0;
-    if (!src || !dst)
+    if (!dst)
         return -EINVAL;
-    copy_blocks(t, (char *)src, dst, total, 0);
+    copy_blocks(t, (uintptr_t)src, dst, total, 0);
     return total;
 }

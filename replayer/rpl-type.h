@@ -86,15 +86,22 @@ int rpl_type_dup(MPI_Datatype old, MPI_Datatype new_);
 /* A contiguous type of SIZE bytes (MPI_Type_create_f90_*, match_size). */
 int rpl_type_bytes(int64_t size, MPI_Datatype new_);
 
-/* Forgets a derived type (builtins are ignored). Types built from it keep
- * their own flattened copy, as MPI requires. */
+/* Forgets a derived type (builtins are ignored) once every handle to it is
+ * freed. Types built from it keep their own flattened copy, as MPI
+ * requires. */
 int rpl_type_free(MPI_Datatype type);
+/* One more handle to a registered derived type: MPI_Type_get_contents
+ * returns the handles of the types a type was built from, which the
+ * program frees (MPICH: the same handle values, referenced once more). */
+void rpl_type_ref(MPI_Datatype type);
 
 /*
  * Writes packed bytes into a buffer: SRC holds BYTES packed bytes of at most
  * COUNT elements of TYPE; they land in DST according to the type map
  * (element i at DST + i * extent). A partial last element gets only the
- * bytes present (a short message). Returns the bytes consumed (at most
+ * bytes present (a short message). DST may be MPI_BOTTOM (NULL): TYPE's
+ * displacements are then absolute addresses, as in MPI (so for SRC of
+ * rpl_type_pack). Returns the bytes consumed (at most
  * BYTES and at most COUNT * size), or a negative code.
  */
 int64_t rpl_type_unpack(const void *src, int64_t bytes, void *dst,

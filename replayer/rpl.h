@@ -195,6 +195,9 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
                   const struct log_field *f);
 /* Forgets REQ unless it is persistent (FORCE: in any case). */
 void rpl_req_done(MPI_Request req, int force);
+/* Before MPI_Type_free of TYPE: the pending requests using it keep a copy
+ * of their own, as the recorder's do. */
+void rpl_req_keep_type(MPI_Datatype type);
 /* Stops the replay unless LOGGED, the request a record names, is PROG, the
  * program's. */
 void rpl_same_request(struct rpl_call *c, MPI_Request logged,
