@@ -23,6 +23,8 @@ uint64_t rec_t0;
 static struct log_writer writer;
 /* Time spent building and committing records, for the overhead estimate. */
 static uint64_t busy_ns, cur_t1;
+/* The record being built carries the shared-memory segments' changes. */
+static int cur_shm;
 
 /* "drdb-record: MSG" on stderr, with one write(2): no stdio in the
  * recorded process, whose own streams may be in any state. */
@@ -64,6 +66,17 @@ static void poll_flush(void)
 
 void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 {
+    /* A shared-memory segment changed during the poll: the program may
+     * have polled until a neighbour's store, so the poll is logged on its
+     * own, with the changes. */
+    if (rec_shm_n && rec_shm_changed()) {
+        struct log_rec rec;
+        if (rec_begin(&rec, fn, REC_SYNC, MPI_SUCCESS, t0, t1, len)) {
+            log_put_bytes(&rec, img, len);
+            rec_end(&rec);
+        }
+        return;
+    }
     if (poll.n && poll.fn == fn && poll.len == len &&
         memcmp(poll.img, img, len) == 0) {
         poll.n++;
@@ -89,6 +102,10 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         poll_flush();
     if (!rec_on)
         return 0;
+    cur_shm = rec_shm_n && ((flags & REC_SYNC) || rec_shm_syncs(fn));
+    flags &= ~REC_SYNC;
+    if (cur_shm)
+        room += rec_shm_room();
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
     if (!log_writer_begin(&writer, rec, room + 10, fn, flags, t0, t1 - t0)) {
@@ -104,6 +121,8 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
 
 void rec_end(struct log_rec *rec)
 {
+    if (cur_shm)
+        rec_shm_put(rec);
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;
 }
