@@ -64,21 +64,25 @@ size_t rec_shm_room(void)
 }
 
 /*
- * Other processes store while the segment is read: a neighbour that writes
- * its data, then a flag after it, may have its flag read and its data not
- * (the data lies before the flag). A second comparison, after the first
- * diff was taken, sees every store made before the first one ended (the
- * data was stored before the flag that was seen): what it finds is logged
- * as a second WINDIFF of the segment, applied after the first.
+ * An unchanged segment costs one memcmp. Other processes store while the
+ * segment is read: a neighbour that writes its data, then a flag after it,
+ * may have its flag read and its data not (the data lies before the flag).
+ * So once a diff found changes, a second comparison sees every store made
+ * before the first diff ended (the data was stored before the flag that
+ * was seen): what it finds is logged as a second WINDIFF of the segment,
+ * applied after the first. (A first diff that found nothing saw no flag
+ * either: nothing to complete.)
  */
 void rec_shm_put(struct log_rec *rec)
 {
     for (size_t i = 0; i < rec_shm_n; i++) {
         struct seg *s = &segs[i];
-        if (!s->size)
+        if (!s->size || memcmp(s->base, s->shadow, s->size) == 0)
             continue;
+        const uint8_t *before = rec->p;
         log_put_windiff(rec, s->id, s->base, s->shadow, s->size);
-        log_put_windiff(rec, s->id, s->base, s->shadow, s->size);
+        if (rec->p != before)
+            log_put_windiff(rec, s->id, s->base, s->shadow, s->size);
     }
 }
 

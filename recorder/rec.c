@@ -102,14 +102,18 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         poll_flush();
     if (!rec_on)
         return 0;
-    cur_shm = rec_shm_n && ((flags & REC_SYNC) || rec_shm_syncs(fn));
+    /* Without a shared-memory window, this test is all it costs. */
+    if (__builtin_expect(rec_shm_n != 0, 0)) {
+        cur_shm = (flags & REC_SYNC) || rec_shm_syncs(fn);
+        if (cur_shm)
+            room += rec_shm_room();
+    }
     flags &= ~REC_SYNC;
-    if (cur_shm)
-        room += rec_shm_room();
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
     if (!log_writer_begin(&writer, rec, room + 10, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
+        cur_shm = 0;
         return 0;
     }
     cur_t1 = t1;
@@ -121,8 +125,10 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
 
 void rec_end(struct log_rec *rec)
 {
-    if (cur_shm)
+    if (__builtin_expect(cur_shm, 0)) {
         rec_shm_put(rec);
+        cur_shm = 0;
+    }
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;
 }
