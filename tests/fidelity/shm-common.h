@@ -1,64 +1,61 @@
 /*
- * shm-common.h - helpers of the shared-memory window programs (shm-*.c):
- * the node communicator, a checksum, and the lines they print. Each
- * program prints what it read from its neighbours' parts of a shared
- * window, so a replay that does not show a rank the bytes the others
- * stored prints something else.
+ * shm-common.h - helpers of the shared-memory window programs (shm-*.c),
+ * over tests/progs/progs.h (its "rank R: ..." lines, checks and FNV-1a):
+ * the node communicator, a shared window, a neighbour's part. Each program
+ * prints what it read from its neighbours' parts, so a replay that does
+ * not show a rank the bytes the others stored prints something else.
  */
 #ifndef SHM_COMMON_H
 #define SHM_COMMON_H
 
-#include <mpi.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "progs.h"
 
 static int shm_rank, shm_size;
-
-#define SHM_OK(call)                                                         \
-    do {                                                                     \
-        int rc_ = (call);                                                    \
-        if (rc_ != MPI_SUCCESS) {                                            \
-            printf("rank %d: FAIL %s: %d\n", shm_rank, #call, rc_);          \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                    \
-        }                                                                    \
-    } while (0)
 
 /* MPI_Init, then the processes of this node (all of them here). */
 static inline MPI_Comm shm_start(int *argc, char ***argv)
 {
     MPI_Comm node;
     MPI_Init(argc, argv);
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    SHM_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+    prog_start();
+    MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
                                MPI_INFO_NULL, &node));
     MPI_Comm_rank(node, &shm_rank);
     MPI_Comm_size(node, &shm_size);
     return node;
 }
 
-/* FNV-1a over N bytes at P. */
-static inline uint64_t shm_sum(const void *p, size_t n)
+/* A shared window over NODE: this rank's part (BYTES, UNIT) in *MINE. */
+static inline MPI_Win shm_window(MPI_Comm node, MPI_Aint bytes, int unit,
+                                 MPI_Info info, void *mine)
 {
-    const unsigned char *b = p;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    MPI_Win win;
+    MPI_OK(MPI_Win_allocate_shared(bytes, unit, info, node, mine, &win));
+    return win;
 }
 
-__attribute__((format(printf, 1, 2)))
-static inline void shm_say(const char *fmt, ...)
+/* Rank Q's part of WIN (Q may be MPI_PROC_NULL); its size and unit into
+ * *SIZE and *UNIT when not NULL. */
+static inline void *shm_part(MPI_Win win, int q, MPI_Aint *size, int *unit)
 {
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    printf("rank %d: %s\n", shm_rank, line);
+    MPI_Aint s;
+    int u;
+    void *p;
+    MPI_OK(MPI_Win_shared_query(win, q, &s, &u, &p));
+    if (size)
+        *size = s;
+    if (unit)
+        *unit = u;
+    return p;
+}
+
+/* FNV-1a over N bytes at P, on its own (progs.h's running hash is not
+ * used otherwise). */
+static inline unsigned long long shm_sum(const void *p, size_t n)
+{
+    prog_hash = 0xcbf29ce484222325ULL;
+    prog_sum(p, n);
+    return (unsigned long long)prog_hash;
 }
 
 #endif

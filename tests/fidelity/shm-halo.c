@@ -15,9 +15,9 @@ enum { N = 32, ITERS = 5 };
 
 static void sync_all(MPI_Win win, MPI_Comm node)
 {
-    SHM_OK(MPI_Win_sync(win));
-    SHM_OK(MPI_Barrier(node));
-    SHM_OK(MPI_Win_sync(win));
+    MPI_OK(MPI_Win_sync(win));
+    MPI_OK(MPI_Barrier(node));
+    MPI_OK(MPI_Win_sync(win));
 }
 
 int main(int argc, char **argv)
@@ -25,17 +25,16 @@ int main(int argc, char **argv)
     MPI_Comm node = shm_start(&argc, &argv);
     int left = (shm_rank + shm_size - 1) % shm_size;
     int right = (shm_rank + 1) % shm_size;
-    double *mine, *lp, *rp, old[N + 2];
+    double *mine, old[N + 2];
     MPI_Aint size;
     int unit;
-    MPI_Win win;
-    SHM_OK(MPI_Win_allocate_shared(N * sizeof(double), sizeof(double),
-                                   MPI_INFO_NULL, node, &mine, &win));
-    SHM_OK(MPI_Win_shared_query(win, left, &size, &unit, &lp));
-    SHM_OK(MPI_Win_shared_query(win, right, &size, &unit, &rp));
-    shm_say("left part %ld bytes, unit %d", (long)size, unit);
+    MPI_Win win = shm_window(node, N * sizeof(double), sizeof(double),
+                             MPI_INFO_NULL, &mine);
+    double *lp = shm_part(win, left, &size, &unit);
+    double *rp = shm_part(win, right, NULL, NULL);
+    prog_say("left part %ld bytes, unit %d", (long)size, unit);
 
-    SHM_OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    MPI_OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
     for (int i = 0; i < N; i++)
         mine[i] = shm_rank * 1000 + i * (shm_rank + 1);
     sync_all(win, node);
@@ -47,18 +46,17 @@ int main(int argc, char **argv)
         for (int i = 0; i < N; i++)
             mine[i] = (old[i] + 2 * old[i + 1] + old[i + 2]) / 4 + it;
         sync_all(win, node);
-        shm_say("iter %d: halo %.6f %.6f, part %016llx", it, old[0],
-                old[N + 1], (unsigned long long)shm_sum(mine, sizeof old - 16));
+        prog_say("iter %d: halo %.6f %.6f, part %016llx", it, old[0],
+                 old[N + 1], shm_sum(mine, N * sizeof(double)));
     }
-    SHM_OK(MPI_Win_unlock_all(win));
+    MPI_OK(MPI_Win_unlock_all(win));
 
     /* The whole segment (contiguous: rank 0's part first). */
-    double *first;
-    SHM_OK(MPI_Win_shared_query(win, 0, &size, &unit, &first));
-    shm_say("segment %016llx, rank 0 ends at %.6f",
-            (unsigned long long)shm_sum(first, sizeof(double) * N * shm_size),
+    double *first = shm_part(win, 0, NULL, NULL);
+    prog_say("segment %016llx, rank 0 ends at %.6f",
+            shm_sum(first, sizeof(double) * N * shm_size),
             first[N - 1]);
-    SHM_OK(MPI_Win_free(&win));
+    MPI_OK(MPI_Win_free(&win));
     MPI_Finalize();
     return 0;
 }

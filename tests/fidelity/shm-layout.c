@@ -21,14 +21,13 @@ static void show(MPI_Win win, const char *first, int q)
 {
     MPI_Aint size;
     int unit;
-    unsigned char *p;
-    SHM_OK(MPI_Win_shared_query(win, q, &size, &unit, &p));
+    unsigned char *p = shm_part(win, q, &size, &unit);
     if (!p) {
-        shm_say("  part %d: %ld bytes, unit %d, no address", q, (long)size,
+        prog_say("  part %d: %ld bytes, unit %d, no address", q, (long)size,
                 unit);
         return;
     }
-    shm_say("  part %d: %ld bytes, unit %d, at +%ld: %016llx %u %u", q,
+    prog_say("  part %d: %ld bytes, unit %d, at +%ld: %016llx %u %u", q,
             (long)size, unit, (long)((const char *)p - first),
             (unsigned long long)shm_sum(p, (size_t)size), p[0],
             p[size - 1]);
@@ -37,54 +36,50 @@ static void show(MPI_Win win, const char *first, int q)
 static void layout(MPI_Comm node, int noncontig)
 {
     MPI_Info info;
-    MPI_Win win;
     unsigned char *mine;
-    SHM_OK(MPI_Info_create(&info));
+    MPI_OK(MPI_Info_create(&info));
     if (noncontig)
-        SHM_OK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
-    SHM_OK(MPI_Win_allocate_shared(part_bytes(shm_rank), shm_rank + 1, info,
-                                   node, &mine, &win));
-    SHM_OK(MPI_Info_free(&info));
-    shm_say("%s: own part %s", noncontig ? "noncontig" : "contig",
+        MPI_OK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+    MPI_Win win = shm_window(node, part_bytes(shm_rank), shm_rank + 1, info,
+                             &mine);
+    MPI_OK(MPI_Info_free(&info));
+    prog_say("%s: own part %s", noncontig ? "noncontig" : "contig",
             mine ? "present" : "NULL");
 
     void *attr;
     MPI_Aint *asize;
     int *aunit, flag;
-    SHM_OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &attr, &flag));
-    shm_say("  MPI_WIN_BASE %s", flag && attr == mine ? "is baseptr"
+    MPI_OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &attr, &flag));
+    prog_say("  MPI_WIN_BASE %s", flag && attr == mine ? "is baseptr"
                                                       : "differs");
-    SHM_OK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &asize, &flag));
-    SHM_OK(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &aunit, &flag));
-    shm_say("  MPI_WIN_SIZE %ld, MPI_WIN_DISP_UNIT %d", (long)*asize, *aunit);
+    MPI_OK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &asize, &flag));
+    MPI_OK(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &aunit, &flag));
+    prog_say("  MPI_WIN_SIZE %ld, MPI_WIN_DISP_UNIT %d", (long)*asize, *aunit);
 
     /* Own part, then the right neighbour's last byte (it owns the rest). */
-    SHM_OK(MPI_Win_lock_all(0, win));
+    MPI_OK(MPI_Win_lock_all(0, win));
     for (MPI_Aint i = 0; i < part_bytes(shm_rank); i++)
         mine[i] = (unsigned char)(shm_rank * 50 + i + noncontig);
-    SHM_OK(MPI_Win_sync(win));
-    SHM_OK(MPI_Barrier(node));
-    SHM_OK(MPI_Win_sync(win));
+    MPI_OK(MPI_Win_sync(win));
+    MPI_OK(MPI_Barrier(node));
+    MPI_OK(MPI_Win_sync(win));
     int right = (shm_rank + 1) % shm_size;
     MPI_Aint rsize;
-    int runit;
-    unsigned char *rp;
-    SHM_OK(MPI_Win_shared_query(win, right, &rsize, &runit, &rp));
+    unsigned char *rp = shm_part(win, right, &rsize, NULL);
     if (rsize > 0)
         rp[0] = (unsigned char)(200 + shm_rank);
-    SHM_OK(MPI_Win_sync(win));
-    SHM_OK(MPI_Barrier(node));
-    SHM_OK(MPI_Win_sync(win));
+    MPI_OK(MPI_Win_sync(win));
+    MPI_OK(MPI_Barrier(node));
+    MPI_OK(MPI_Win_sync(win));
 
     MPI_Aint fsize;
     int funit;
-    char *first;
-    SHM_OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &fsize, &funit, &first));
-    shm_say("  MPI_PROC_NULL: %ld bytes, unit %d", (long)fsize, funit);
+    char *first = shm_part(win, MPI_PROC_NULL, &fsize, &funit);
+    prog_say("  MPI_PROC_NULL: %ld bytes, unit %d", (long)fsize, funit);
     for (int q = 0; q < shm_size; q++)
         show(win, first, q);
-    SHM_OK(MPI_Win_unlock_all(win));
-    SHM_OK(MPI_Win_free(&win));
+    MPI_OK(MPI_Win_unlock_all(win));
+    MPI_OK(MPI_Win_free(&win));
 }
 
 int main(int argc, char **argv)

@@ -16,38 +16,35 @@ int main(int argc, char **argv)
     MPI_Comm node = shm_start(&argc, &argv);
     int left = (shm_rank + shm_size - 1) % shm_size;
     int right = (shm_rank + 1) % shm_size;
-    int *mine, *rp, *counter;
-    MPI_Aint size;
-    int unit;
-    MPI_Win win;
-    SHM_OK(MPI_Win_allocate_shared((N + 1) * sizeof(int), sizeof(int),
-                                   MPI_INFO_NULL, node, &mine, &win));
-    SHM_OK(MPI_Win_shared_query(win, right, &size, &unit, &rp));
-    SHM_OK(MPI_Win_shared_query(win, 0, &size, &unit, &counter));
-    SHM_OK(MPI_Win_lock_all(0, win));
+    int *mine;
+    MPI_Win win = shm_window(node, (N + 1) * sizeof(int), sizeof(int),
+                             MPI_INFO_NULL, &mine);
+    int *rp = shm_part(win, right, NULL, NULL);
+    int *counter = shm_part(win, 0, NULL, NULL);
+    MPI_OK(MPI_Win_lock_all(0, win));
     for (int k = 0; k < ROUNDS; k++) {
         int one = k + 1, old = -1, token;
-        SHM_OK(MPI_Fetch_and_op(&one, &old, MPI_INT, 0, N, MPI_SUM, win));
-        SHM_OK(MPI_Win_flush(0, win));
+        MPI_OK(MPI_Fetch_and_op(&one, &old, MPI_INT, 0, N, MPI_SUM, win));
+        MPI_OK(MPI_Win_flush(0, win));
         for (int i = 0; i < N; i++)
             rp[i] = shm_rank * 100 + k * 10 + i;
-        SHM_OK(MPI_Win_flush(right, win));
-        SHM_OK(MPI_Win_sync(win));
-        SHM_OK(MPI_Sendrecv(&k, 1, MPI_INT, right, k, &token, 1, MPI_INT,
+        MPI_OK(MPI_Win_flush(right, win));
+        MPI_OK(MPI_Win_sync(win));
+        MPI_OK(MPI_Sendrecv(&k, 1, MPI_INT, right, k, &token, 1, MPI_INT,
                             left, k, node, MPI_STATUS_IGNORE));
-        SHM_OK(MPI_Win_sync(win));
-        shm_say("round %d: fetched %d, part %016llx: %d %d", k, old,
+        MPI_OK(MPI_Win_sync(win));
+        prog_say("round %d: fetched %d, part %016llx: %d %d", k, old,
                 (unsigned long long)shm_sum(mine, N * sizeof(int)), mine[0],
                 mine[N - 1]);
         /* Nobody stores into a part before its owner has read it. */
-        SHM_OK(MPI_Barrier(node));
+        MPI_OK(MPI_Barrier(node));
     }
-    SHM_OK(MPI_Win_flush_all(win));
-    SHM_OK(MPI_Barrier(node));
-    SHM_OK(MPI_Win_sync(win));
-    shm_say("counter %d", counter[N]);
-    SHM_OK(MPI_Win_unlock_all(win));
-    SHM_OK(MPI_Win_free(&win));
+    MPI_OK(MPI_Win_flush_all(win));
+    MPI_OK(MPI_Barrier(node));
+    MPI_OK(MPI_Win_sync(win));
+    prog_say("counter %d", counter[N]);
+    MPI_OK(MPI_Win_unlock_all(win));
+    MPI_OK(MPI_Win_free(&win));
     MPI_Finalize();
     return 0;
 }

@@ -15,9 +15,8 @@ int main(int argc, char **argv)
 {
     MPI_Comm node = shm_start(&argc, &argv);
     int *mine;
-    MPI_Win win;
-    SHM_OK(MPI_Win_allocate_shared(N * sizeof(int), sizeof(int),
-                                   MPI_INFO_NULL, node, &mine, &win));
+    MPI_Win win = shm_window(node, N * sizeof(int), sizeof(int),
+                             MPI_INFO_NULL, &mine);
     for (int k = 0; k < shm_size; k++) {
         int token = 0;
         if (k == shm_rank) {
@@ -25,39 +24,36 @@ int main(int argc, char **argv)
                 mine[i] = (k + 1) * 1000 + i * i;
             for (int q = 0; q < shm_size; q++)
                 if (q != k)
-                    SHM_OK(MPI_Send(&k, 1, MPI_INT, q, 7, node));
-            shm_say("round %d: produced", k);
+                    MPI_OK(MPI_Send(&k, 1, MPI_INT, q, 7, node));
+            prog_say("round %d: produced", k);
             continue;
         }
         if (k % 2 == 0) {
-            SHM_OK(MPI_Recv(&token, 1, MPI_INT, k, 7, node,
+            MPI_OK(MPI_Recv(&token, 1, MPI_INT, k, 7, node,
                             MPI_STATUS_IGNORE));
         } else {
             MPI_Request req;
             int done = 0;
-            SHM_OK(MPI_Irecv(&token, 1, MPI_INT, k, 7, node, &req));
+            MPI_OK(MPI_Irecv(&token, 1, MPI_INT, k, 7, node, &req));
             while (!done)
-                SHM_OK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+                MPI_OK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
         }
         MPI_Aint size;
-        int unit, *p;
-        SHM_OK(MPI_Win_shared_query(win, k, &size, &unit, &p));
-        shm_say("round %d: token %d, read %016llx: %d %d %d", k, token,
+        int *p = shm_part(win, k, &size, NULL);
+        prog_say("round %d: token %d, read %016llx: %d %d %d", k, token,
                 (unsigned long long)shm_sum(p, (size_t)size), p[0], p[N / 2],
                 p[N - 1]);
     }
     /* The last producer's block, read once more after a message of our
      * own: still what it stored. */
     int last = shm_size - 1, got = -1;
-    SHM_OK(MPI_Sendrecv(&shm_rank, 1, MPI_INT, (shm_rank + 1) % shm_size, 8,
+    MPI_OK(MPI_Sendrecv(&shm_rank, 1, MPI_INT, (shm_rank + 1) % shm_size, 8,
                         &got, 1, MPI_INT,
                         (shm_rank + shm_size - 1) % shm_size, 8, node,
                         MPI_STATUS_IGNORE));
-    MPI_Aint size;
-    int unit, *p;
-    SHM_OK(MPI_Win_shared_query(win, last, &size, &unit, &p));
-    shm_say("from %d; last block %d", got, p[N - 1]);
-    SHM_OK(MPI_Win_free(&win));
+    int *p = shm_part(win, last, NULL, NULL);
+    prog_say("from %d; last block %d", got, p[N - 1]);
+    MPI_OK(MPI_Win_free(&win));
     MPI_Finalize();
     return 0;
 }
