@@ -313,6 +313,8 @@ void ev__print_raw(FILE *out, const struct log_func_desc *d,
         ;
     else if (!ct && strcmp(d->ret, "double") == 0)
         kind = 'f', size = 8; /* MPI_Wtime's value */
+    else if (!ct && d->kind == LOG_K_RMA)
+        kind = 'p', size = 8; /* a shared window's segment: address, length */
     else if (!ct)
         kind = 'i', size = 4; /* the Wait/Test families' index, flag, ... */
     else if (strncmp(ct, "double", 6) == 0)
@@ -345,6 +347,10 @@ void ev__print_raw(FILE *out, const struct log_func_desc *d,
             double v;
             memcpy(&v, p, 8);
             fprintf(out, "%.17g", v);
+        } else if (kind == 'p') {
+            uint64_t v;
+            memcpy(&v, p, 8);
+            fprintf(out, "%#" PRIx64, v);
         } else if (size == 8) {
             int64_t v;
             memcpy(&v, p, 8);

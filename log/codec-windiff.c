@@ -27,19 +27,25 @@ size_t log_windiff_room(uint64_t size)
 }
 
 /* The first byte at or after I where BASE differs from SHADOW, or SIZE.
+ * Unchanged stretches go by in large memcmps (a big window with a few
+ * changed bytes), a stretch that differs is narrowed down by small ones.
  * Other ranks may be writing the memory meanwhile: a chunk memcmp saw
- * differ may look equal byte by byte, hence the bound. */
+ * differ may look equal byte by byte, hence the bounds. */
 static uint64_t first_diff(const char *base, const uint8_t *shadow,
                            uint64_t size, uint64_t i)
 {
-    enum { CHUNK = 256 };
+    enum { BIG = 65536, CHUNK = 256 };
     while (i < size) {
-        uint64_t n = size - i < CHUNK ? size - i : CHUNK;
-        if (memcmp(base + i, shadow + i, n) != 0)
-            for (uint64_t k = 0; k < n; k++)
-                if (base[i + k] != (char)shadow[i + k])
-                    return i + k;
-        i += n;
+        uint64_t end = size - i < BIG ? size : i + BIG;
+        if (memcmp(base + i, shadow + i, end - i) != 0)
+            for (; i < end; i += CHUNK) {
+                uint64_t n = end - i < CHUNK ? end - i : CHUNK;
+                if (memcmp(base + i, shadow + i, n) != 0)
+                    for (uint64_t k = 0; k < n; k++)
+                        if (base[i + k] != (char)shadow[i + k])
+                            return i + k;
+            }
+        i = end;
     }
     return size;
 }

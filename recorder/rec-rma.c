@@ -26,8 +26,9 @@
  * passive-target writes, completed by their MPI_Win_unlock or
  * MPI_Win_flush, are visible here after a barrier.
  *
- * Shared-memory windows (MPI_Win_allocate_shared) are not tracked: other
- * processes load and store into them directly, and the replay refuses them.
+ * Shared-memory windows (MPI_Win_allocate_shared) are regions too, but
+ * rec-shm.c logs their changes, at every synchronizing call: the records
+ * of the synchronization calls here say so (REC_SYNC).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -69,6 +70,11 @@ enum {
     DONE_ALL,            /* every one on the window (fence, complete, ...) */
     /* else: those to this target rank (unlock, flush, flush_local) */
 };
+
+uint64_t rec_rma_region_id(void)
+{
+    return next_region++;
+}
 
 /* Room for NEED elements in *PP (out of memory: abort). */
 static void need(void *pp, size_t *cap, size_t n, size_t esize)
@@ -252,7 +258,8 @@ static void sync_put(struct log_rec *rec, const struct sync *k)
 #define SYNC_LOG(NAME, K)                                                    \
     do {                                                                     \
         struct log_rec rec;                                                  \
-        if (rec_frame_##NAME(c, a, &rec, 0, sync_room(K, c->ret))) {         \
+        if (rec_frame_##NAME(c, a, &rec, REC_SYNC,                          \
+                             sync_room(K, c->ret))) {                        \
             sync_put(&rec, K);                                               \
             rec_end(&rec);                                                   \
         }                                                                    \
@@ -329,7 +336,7 @@ static void op_put(struct log_rec *rec, const struct op *k, int ret)
         else                                                                 \
             free(before);                                                    \
         struct log_rec rec;                                                  \
-        if (rec_frame_##NAME(c, a, &rec, 0, LOG_HANDLE_ROOM)) {              \
+        if (rec_frame_##NAME(c, a, &rec, REC_SYNC, LOG_HANDLE_ROOM)) {       \
             if (c->ret == MPI_SUCCESS)                                       \
                 log_put_handle(&rec, LOG_A_##NAME##_win, LOG_F_HANDLE, 0,    \
                                (uint32_t)*a->win);                           \
@@ -350,7 +357,7 @@ WIN_CREATE(MPI_Win_create_c)
             g = region_add(*a->win, *(void **)a->baseptr,                    \
                            a->size > 0 ? (size_t)a->size : 0, 1);            \
         struct log_rec rec;                                                  \
-        if (rec_frame_##NAME(c, a, &rec, 0,                                  \
+        if (rec_frame_##NAME(c, a, &rec, REC_SYNC,                           \
                              LOG_FIELD_HEAD + 8 + LOG_HANDLE_ROOM +          \
                                  (g ? diff_room(g) : 0))) {                  \
             if (c->ret == MPI_SUCCESS) {                                     \
@@ -402,12 +409,14 @@ void rec_MPI_Win_free(struct rec_call *c, struct args_MPI_Win_free *a)
 {
     MPI_Win old = *a->win;
     rec_pmpi_MPI_Win_free(c, a);
+    if (c->ret == MPI_SUCCESS)
+        rec_shm_drop(old); /* unmapped: not compared any more */
     size_t room = LOG_HANDLE_ROOM + results_room(old, DONE_ALL);
     for (size_t i = 0; i < nregions; i++)
         if (regions[i].win == old && !regions[i].allocated)
             room += diff_room(&regions[i]);
     struct log_rec rec;
-    if (rec_frame_MPI_Win_free(c, a, &rec, 0, room)) {
+    if (rec_frame_MPI_Win_free(c, a, &rec, REC_SYNC, room)) {
         if (c->ret == MPI_SUCCESS)
             log_put_handle(&rec, 0, LOG_F_HANDLE, 0, (uint32_t)*a->win);
         put_results(&rec, old, c->ret == MPI_SUCCESS ? DONE_ALL : DONE_NONE);

@@ -25,6 +25,8 @@ uint64_t rec_t0;
 static struct log_writer writer;
 /* Time spent building and committing records, for the overhead estimate. */
 static uint64_t busy_ns, cur_t1;
+/* The record being built carries the shared-memory segments' changes. */
+static int cur_shm;
 
 /* "drdb-record: MSG" on stderr, with one write(2): no stdio in the
  * recorded process, whose own streams may be in any state. */
@@ -66,11 +68,15 @@ static void poll_flush(void)
 
 void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 {
-    if (rec_cb_depth) {
-        /* Inside a program callback: a record of its own, marked
-         * (rec_begin), never merged into a run. */
+    /* A record of its own: inside a program callback (marked by
+     * rec_begin, never merged into a run), or when a shared-memory
+     * segment changed during the poll (the program may have polled until
+     * a neighbour's store: logged with the changes). */
+    int shm = rec_shm_n && rec_shm_changed();
+    if (rec_cb_depth || shm) {
         struct log_rec rec;
-        if (rec_begin(&rec, fn, 0, MPI_SUCCESS, t0, t1, len)) {
+        if (rec_begin(&rec, fn, shm ? REC_SYNC : 0, MPI_SUCCESS, t0, t1,
+                      len)) {
             log_put_bytes(&rec, img, len);
             rec_end(&rec);
         }
@@ -101,12 +107,20 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         poll_flush();
     if (!rec_on)
         return 0;
+    /* Without a shared-memory window, this test is all it costs. */
+    if (__builtin_expect(rec_shm_n != 0, 0)) {
+        cur_shm = (flags & REC_SYNC) || rec_shm_syncs(fn);
+        if (cur_shm)
+            room += rec_shm_room();
+    }
+    flags &= ~REC_SYNC;
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
     if (!log_writer_begin(&writer, rec, room + 20, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
+        cur_shm = 0;
         return 0;
     }
     cur_t1 = t1;
@@ -139,6 +153,10 @@ void rec_cb_entry(int fn, const struct log_cb *cb)
 
 void rec_end(struct log_rec *rec)
 {
+    if (__builtin_expect(cur_shm, 0)) {
+        rec_shm_put(rec);
+        cur_shm = 0;
+    }
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;
 }

@@ -46,13 +46,38 @@ static inline uint64_t rec_now(void)
 }
 
 /* Starts a record with ROOM bytes of arguments and fields; 0 when logging
- * has stopped (the caller just returns). */
+ * has stopped (the caller just returns). Besides the record flags, FLAGS
+ * may hold REC_SYNC. rec_end() appends the changes of the shared-memory
+ * segments to the record of a call that can synchronize processes (see
+ * below) and commits it. */
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room);
 void rec_end(struct log_rec *rec);
 /* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
  * FN is the constructor that registered it (log-codec.h, log_put_cb). */
 void rec_cb_entry(int fn, const struct log_cb *cb);
+
+/*
+ * Shared-memory windows (rec-shm.c). REC_SYNC (not a record flag: rec_begin
+ * takes it off) marks a call that synchronizes although its kind does not
+ * say so: the RMA synchronization calls, window creation and freeing.
+ * rec_shm_n counts the segments (0: nothing to compare, the per-call
+ * cost is this test); rec_shm_syncs says whether a call of FN's kind
+ * communicates; rec_shm_room and rec_shm_put size and append one WINDIFF
+ * per changed segment (the shadow becomes the logged bytes);
+ * rec_shm_changed tells whether any segment differs from its shadow;
+ * rec_shm_drop forgets the segment of a freed window (its memory is gone).
+ */
+#define REC_SYNC (1u << 31)
+extern size_t rec_shm_n;
+int rec_shm_syncs(int fn);
+size_t rec_shm_room(void);
+void rec_shm_put(struct log_rec *rec);
+int rec_shm_changed(void);
+void rec_shm_drop(MPI_Win win);
+/* The number of the next RMA window region (rec-rma.c): a shared segment is
+ * one. */
+uint64_t rec_rma_region_id(void);
 
 static inline void rec_put_field(struct log_rec *rec, unsigned arg,
                                  unsigned kind, uint64_t elem, const void *p,

@@ -10,7 +10,8 @@
  *  - regions: the memory of the program's windows. MPI_Win_create's and
  *    MPI_Win_attach's are the program's own buffers; MPI_Win_allocate's is
  *    allocated here (zeroed, then its creation record's WINDIFF applied),
- *    since the logged address is the recorded process's.
+ *    since the logged address is the recorded process's; a shared-memory
+ *    window's segment is allocated by rpl-shm.c.
  *  - pending results: the buffers MPI_Get, MPI_Get_accumulate,
  *    MPI_Fetch_and_op and MPI_Compare_and_swap leave to be written when the
  *    operation completes.
@@ -67,6 +68,8 @@ struct rpl_region *rpl_win_region_add(MPI_Win win, void *base, int64_t size,
     g->size = base && size > 0 ? size : 0;
     g->flavor = flavor;
     g->owned = owned;
+    g->mine = NULL;
+    g->logged = 0;
     return g;
 }
 
@@ -222,13 +225,24 @@ void rpl_win_drop(MPI_Win win)
 }
 
 /* Where the base address of WIN's memory is kept (MPI_Win_create's
- * buffer, MPI_Win_allocate's allocation), NULL for an unknown or dynamic
- * window. */
+ * buffer, MPI_Win_allocate's allocation, this rank's part of a shared
+ * segment), NULL for an unknown or dynamic window. */
 void *const *rpl_win_base(MPI_Win win)
 {
     for (size_t i = 0; i < nregions; i++)
         if (regions[i].win == win &&
             regions[i].flavor != MPI_WIN_FLAVOR_DYNAMIC)
-            return (void *const *)&regions[i].base;
+            return regions[i].flavor == MPI_WIN_FLAVOR_SHARED
+                       ? (void *const *)&regions[i].mine
+                       : (void *const *)&regions[i].base;
+    return NULL;
+}
+
+const struct rpl_region *rpl_win_shared(MPI_Win win)
+{
+    for (size_t i = 0; i < nregions; i++)
+        if (regions[i].win == win &&
+            regions[i].flavor == MPI_WIN_FLAVOR_SHARED)
+            return &regions[i];
     return NULL;
 }

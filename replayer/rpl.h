@@ -135,8 +135,12 @@ struct rpl_region {
     MPI_Win win;
     char *base;
     int64_t size;
-    int flavor;  /* MPI_WIN_FLAVOR_CREATE, _ALLOCATE or _DYNAMIC */
+    int flavor;  /* MPI_WIN_FLAVOR_CREATE, _ALLOCATE, _DYNAMIC or _SHARED */
     int owned;   /* allocated here: freed with the window */
+    /* A shared-memory segment (rpl-shm.c): this rank's part (MPI_WIN_BASE),
+     * and the segment's address in the recorded process. */
+    char *mine;
+    uint64_t logged;
 };
 
 struct rpl_region *rpl_win_region_add(MPI_Win win, void *base, int64_t size,
@@ -144,6 +148,8 @@ struct rpl_region *rpl_win_region_add(MPI_Win win, void *base, int64_t size,
 void rpl_win_detach(MPI_Win win, const void *base);
 void rpl_win_drop(MPI_Win win);
 void *const *rpl_win_base(MPI_Win win);
+/* The shared-memory segment of WIN, or NULL. */
+const struct rpl_region *rpl_win_shared(MPI_Win win);
 /* A pending result: N x TYPE at BUF, written when the operation on WIN at
  * TARGET completes (a copy of TYPE is kept: the program may free it). */
 void rpl_win_result_add(MPI_Win win, int target, void *buf, int64_t n,

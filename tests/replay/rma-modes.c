@@ -22,8 +22,8 @@
  *    a 70000-byte window: window changes of many shapes.
  *
  *   mpiexec -n 1..4 ./rma-modes          the above
- *   mpiexec -n 1 ./rma-modes shared      MPI_Win_allocate_shared (which the
- *                                        replay refuses)
+ *   mpiexec -n 1 ./rma-modes shared      MPI_Win_allocate_shared on
+ *                                        MPI_COMM_SELF
  */
 #include <string.h>
 

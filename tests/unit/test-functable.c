@@ -196,10 +196,16 @@ TEST(hooks_and_unsupported)
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send)->hooks, 0);
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send)->cls, LOG_CLASS_AUTO);
     CHECK(log_func_by_id(LOG_FN_MPI_Send)->unsupported == NULL);
-    const struct log_func_desc *d =
-        log_func_by_id(LOG_FN_MPI_Win_allocate_shared_c);
+    const struct log_func_desc *d = log_func_by_id(LOG_FN_MPI_Comm_spawn);
     REQUIRE(d && d->unsupported);
-    CHECK(strstr(d->unsupported, "shared-memory windows") != NULL);
+    CHECK(strstr(d->unsupported, "process creation") != NULL);
+    /* Shared-memory windows replay (issue 16): hooks on both sides. */
+    d = log_func_by_id(LOG_FN_MPI_Win_allocate_shared_c);
+    REQUIRE(d);
+    CHECK(d->unsupported == NULL);
+    CHECK_INT_EQ(d->hooks, LOG_HOOK_REC | LOG_HOOK_RPL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_shared_query)->hooks,
+                 LOG_HOOK_RPL);
     CHECK_STR_EQ(log_kind_names[LOG_K_REQUEST_FREE], "request-free");
     CHECK_STR_EQ(log_flag_names[1], "persistent");
     CHECK_INT_EQ(LOG_R_PERSISTENT, 1u << 1);
