@@ -575,7 +575,10 @@ def plan_arg(fn, a):
             counts, dtype, displs = mvec.groups()
             return Out(a, "ASYNC", shape="vcoll", counts=counts, type=dtype,
                        displs=displs)
-        shape = "coll" if fn.kind == "coll" else "recv"
+        # A collective's request status carries no count: its whole buffer
+        # is logged. So is MPI_Isendrecv(_replace)'s: MPICH runs it as a
+        # schedule whose request status is empty (no count, source, tag).
+        shape = "coll" if fn.kind in ("coll", "sendrecv") else "recv"
         return Out(a, "ASYNC", shape=shape, n=mbuf.group(1),
                    type=mbuf.group(2))
     # out / inout
