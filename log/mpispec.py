@@ -89,6 +89,10 @@ LEN_TERM = re.compile(
     r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|(?:size|indegree|outdegree|cartdim)"
     r"\(\w+\))$")
 LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
+# string(*ARG): an output string MPI writes into a buffer of *ARG bytes,
+# the value ARG holds when the call starts (an inout length that the call
+# replaces with the whole value's length: MPI_Info_get_string).
+LEN_STR_ENTRY = re.compile(r"^string\(\*(\w+)\)$")
 LEN_BUF = re.compile(r"^(\S+(?: \* \S+)*) x (\w+)$")
 PEER_TERM = re.compile(r"^(size|indegree|outdegree|cartdim)\((\w+)\)$")
 
@@ -213,6 +217,12 @@ def check_length(length, names):
             raise SpecError(f"length '{length}' names no argument '{ident}'")
 
     if length in KEYWORD_LENGTHS:
+        return
+    m = LEN_STR_ENTRY.match(length)
+    if m:
+        if m.group(1) not in names:
+            raise SpecError(f"length '{length}' names no argument "
+                            f"'{m.group(1)}'")
         return
     m = LEN_VEC.match(length)
     if m:
@@ -523,7 +533,8 @@ class Out:
                        PARTIAL
             NONE       nothing logged (opaque, callback, strings in)
             PTR        one pointer-sized value (RAW, 8 bytes)
-            STRING     an output string of at most CAP bytes (STRING)
+            STRING     an output string of at most CAP bytes (STRING),
+                       or of *ENTRY bytes as the call starts
             VDATA      an output buffer per peer: COUNTS[i] x TYPE at DISPLS
             DATA       an output buffer: N x TYPE (as the status says when
                        the call has one)
@@ -542,6 +553,8 @@ class Out:
         self.displs = kw.get("displs")
         self.etype = kw.get("etype")
         self.cap = kw.get("cap")
+        self.entry = kw.get("entry")    # STRING: its capacity is *ENTRY as
+                                        # the call starts
         self.shape = kw.get("shape")
         self.checkable = kw.get("checkable", False)
         self.newcomm = kw.get("newcomm", False)
@@ -588,6 +601,9 @@ def plan_arg(fn, a):
         return Out(a, "NONE")
     if length == "ptr":
         return Out(a, "PTR")
+    m = LEN_STR_ENTRY.match(length or "")
+    if m:
+        return Out(a, "STRING", cap=length, entry=m.group(1))
     if length and (length.startswith("MPI_MAX_") or length == "valuelen+1"):
         return Out(a, "STRING", cap=length)
     if mvec:
