@@ -54,7 +54,10 @@ enum {
     LOG_HDR_TRUNCATED = 1u << 1, /* the recorder stopped early (disk full) */
     LOG_HDR_SEND_DATA = 1u << 2, /* send payloads were logged too */
     LOG_HDR_COMPRESSED = 1u << 3, /* DATA fields may be DATA_ZSTD */
-    LOG_HDR_KNOWN = 0xfu,         /* any other bit: a corrupt header */
+    LOG_HDR_EARLY = 1u << 4,      /* opened at the rank's first MPI call:
+                                   * calls before MPI_Init (and a Sessions
+                                   * program's) are logged */
+    LOG_HDR_KNOWN = 0x1fu,        /* any other bit: a corrupt header */
 };
 
 /* Record flags. */

@@ -199,7 +199,7 @@ def gen_wrapper(fn, out):
     flags = "LOG_REC_PARTIAL" if partial else "0"
     st = S.status_arg(fn)
     out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
-    out.write(f"    if (!rec_on) return P{fn.name}({call_args});\n")
+    out.write(f"    if (!rec_live()) return P{fn.name}({call_args});\n")
     if st:
         # The received size (and the matched source and tag, which causal
         # analysis needs) come from the status: take it even when the
@@ -230,7 +230,7 @@ def gen_skeleton(fn, out, hdr):
     out.write(f"int {fn.name}({fn.c_params()})\n{{\n")
     # The life cycle opens and closes the log: its hooks always run.
     if fn.kind != "lifecycle":
-        out.write(f"    if (!rec_on)\n        return P{fn.name}({call_args});\n")
+        out.write(f"    if (!rec_live())\n        return P{fn.name}({call_args});\n")
     out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
     out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0}};\n")
     out.write(f"    rec_{fn.name}(&c, &a);\n    return c.ret;\n}}\n\n")

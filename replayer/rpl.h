@@ -59,10 +59,17 @@ enum rpl_state { RPL_PRE_INIT, RPL_RUNNING, RPL_FINALIZED };
 extern enum rpl_state rpl_state;
 /* Calls MPI permits before MPI_Init and after MPI_Finalize are not logged:
  * the stub answers them itself then. */
+int rpl_open_early(void);
 static inline int rpl_logging(void)
 {
-    return rpl_state == RPL_RUNNING;
+    return rpl_state == RPL_RUNNING ||
+           (rpl_state == RPL_PRE_INIT && rpl_open_early());
 }
+/* The replay runs from here: the state is RUNNING and the end-of-run
+ * check is armed (rpl-init.c; once). A log with LOG_HDR_EARLY starts at
+ * the program's first MPI call (rpl.c opens it then), any other at
+ * MPI_Init. */
+void rpl_run_started(void);
 /* The recorded run's MPI_COMM_WORLD size (from the log's header). */
 extern int rpl_world_size;
 
