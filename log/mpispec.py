@@ -92,6 +92,9 @@ LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
 # string(*ARG): an output string MPI writes into a buffer of *ARG bytes,
 # the value ARG holds when the call starts (an inout length that the call
 # replaces with the whole value's length: MPI_Info_get_string).
+# split(FH): the end of a split collective on file handle FH writes the
+# buffer its _begin call gave (MPI_File_read_all_end, ...).
+LEN_SPLIT = re.compile(r"^split\((\w+)\)$")
 LEN_STR_ENTRY = re.compile(r"^string\(\*(\w+)\)$")
 LEN_BUF = re.compile(r"^(\S+(?: \* \S+)*) x (\w+)$")
 PEER_TERM = re.compile(r"^(size|indegree|outdegree|cartdim)\((\w+)\)$")
@@ -218,7 +221,7 @@ def check_length(length, names):
 
     if length in KEYWORD_LENGTHS:
         return
-    m = LEN_STR_ENTRY.match(length)
+    m = LEN_STR_ENTRY.match(length) or LEN_SPLIT.match(length)
     if m:
         if m.group(1) not in names:
             raise SpecError(f"length '{length}' names no argument "
@@ -529,6 +532,10 @@ class Out:
                        meets for it is accepted unchecked
             ASYNC      a buffer written when the started request completes:
                        registered with it (SHAPE recv, coll or vcoll)
+            SPLIT_BEGIN  a split collective's buffer (N x TYPE), kept
+                       with the file handle for its _end call
+            SPLIT_END  that buffer, written by the _end call on file
+                       handle FH: DATA, as its status says
             PARTIAL    an output the recorder cannot size: the record is
                        PARTIAL
             NONE       nothing logged (opaque, callback, strings in)
@@ -553,6 +560,7 @@ class Out:
         self.displs = kw.get("displs")
         self.etype = kw.get("etype")
         self.cap = kw.get("cap")
+        self.fh = kw.get("fh")          # SPLIT_END: the file handle
         self.entry = kw.get("entry")    # STRING: its capacity is *ENTRY as
                                         # the call starts
         self.shape = kw.get("shape")
@@ -580,6 +588,11 @@ def plan_arg(fn, a):
             return Out(a, "SEND", n=mbuf.group(1), type=mbuf.group(2),
                        checkable=not has_peer_term(mbuf.group(1)))
         return Out(a, "IN")
+    if a.direction == "async" and "request" not in fn.slots and \
+            fn.kind == "file" and mbuf and not mvec:
+        # A split collective's _begin: the buffer goes with the file
+        # handle until the _end call (split(fh)) logs it.
+        return Out(a, "SPLIT_BEGIN", n=mbuf.group(1), type=mbuf.group(2))
     if a.direction == "async":
         if "request" not in fn.slots or not (mbuf or mvec) or \
                 (mvec and fn.kind != "coll"):
@@ -604,6 +617,9 @@ def plan_arg(fn, a):
     m = LEN_STR_ENTRY.match(length or "")
     if m:
         return Out(a, "STRING", cap=length, entry=m.group(1))
+    m = LEN_SPLIT.match(length or "")
+    if m:
+        return Out(a, "SPLIT_END", fh=m.group(1))
     if length and (length.startswith("MPI_MAX_") or length == "valuelen+1"):
         return Out(a, "STRING", cap=length)
     if mvec:

@@ -92,6 +92,17 @@ def render(fn, i, o, pre, size, put):
                     f"{o.type}, {persistent})")
         put.append(f"    if (ret == MPI_SUCCESS && ({at_cond(o)}) && "
                    f"{x} != MPI_IN_PLACE) {call};\n")
+    elif k == "SPLIT_BEGIN":
+        put.append(f"    if (ret == MPI_SUCCESS) rec_split_begin(fh, {x}, "
+                   f"{count(o.n)}, {o.type});\n")
+    elif k == "SPLIT_END":
+        st = S.status_arg(fn)
+        pre.append(f"    struct log_buf *sb_{x} = rec_split_end({o.fh});\n")
+        pre.append(f"    int64_t bytes_{x} = (ret == MPI_SUCCESS && sb_{x}) ? "
+                   f"rec_buf_bytes(sb_{x}, {st}) : 0;\n")
+        size.append(f"(bytes_{x} ? rec_buf_room(sb_{x}, bytes_{x}) : 0)")
+        put.append(f"    if (bytes_{x}) rec_put_buf(&rec, {i}, 0, sb_{x}, "
+                   f"bytes_{x});\n")
     elif k == "PARTIAL":
         return True
     elif k == "PTR":

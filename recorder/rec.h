@@ -133,6 +133,12 @@ struct log_buf *rec_req_find(MPI_Request req);
  * case). */
 void rec_req_done(struct log_buf *b, int force);
 
+/* Split collectives: MPI_File_read_*_begin keeps its buffer with the file
+ * handle, the _end call takes it back (NULL: none) and logs what its
+ * status says arrived. */
+void rec_split_begin(MPI_File fh, void *buf, int64_t n, MPI_Datatype type);
+struct log_buf *rec_split_end(MPI_File fh);
+
 /* ---- hooks ---------------------------------------------------------------- */
 
 /* A call of a function with a recorder hook (the spec's manual and

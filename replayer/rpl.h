@@ -195,6 +195,13 @@ void rpl_req_register_w(MPI_Request req, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, const MPI_Datatype *types,
                         int64_t peers, int persistent);
+/* Split collectives (log/buf.h): a _begin call's buffer, kept with the
+ * file handle; the _end call's DATA field written into it; forgotten at
+ * the end. */
+void rpl_split_begin(MPI_File fh, void *buf, int64_t n, MPI_Datatype type);
+void rpl_split_data(struct rpl_call *c, const struct log_field *f,
+                    MPI_File fh);
+void rpl_split_end(MPI_File fh);
 /* Writes a completion's DATA field into REQ's buffer. */
 void rpl_req_data(struct rpl_call *c, MPI_Request req,
                   const struct log_field *f);
