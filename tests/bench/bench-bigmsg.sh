@@ -6,6 +6,8 @@
 # rank 1 replayed alone from each: the replay must print what the recorded
 # rank printed. Prints the wall-clock times and the log sizes.
 # Needs about 4 x BYTES of memory (two ranks, the log's pages, the replay).
+# Each time is wall-clock, then the CPU time (user + system) of the command
+# and its children: on a loaded machine the second is the steadier.
 #
 # usage: bench-bigmsg.sh DRDB MPIEXEC BIG_MESSAGE [BYTES]
 set -u
@@ -14,20 +16,31 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 status=0
 
+# timed CMD...: "WALL s (cpu CPU s)" of the command (its output in
+# $tmp/out); exits on failure.
+timed() {
+    if ! /usr/bin/time -o "$tmp/time" -f '%e %U %S' "$@" > "$tmp/out" 2>&1; then
+        echo "$(basename "$0"): '$*' failed:" >&2
+        tail -n 10 "$tmp/out" >&2
+        exit 1
+    fi
+    awk '{ printf "%.1f s (cpu %.1f s)", $1, $2 + $3 }' "$tmp/time"
+}
+
 echo "== a message of $bytes bytes between 2 ranks, sent twice (MPI_BYTE; 2^20-byte type)"
-t=$(wall "$mpiexec" -n 2 "$prog" "$bytes")
-echo "native run:                 $t s"
+t=$(timed "$mpiexec" -n 2 "$prog" "$bytes")
+echo "native run: $t"
 for mode in no-compress compress; do
     opt=; [ $mode = no-compress ] && opt=--no-compress
     # shellcheck disable=SC2086
-    t=$(wall "$drdb" record $opt -o "$tmp/$mode" -- "$mpiexec" -n 2 \
+    t=$(timed "$drdb" record $opt -o "$tmp/$mode" -- "$mpiexec" -n 2 \
           -outfile-pattern "$tmp/$mode.rec.%r" "$prog" "$bytes")
     size=$(stat -c %s "$tmp/$mode/rank-1.log")
-    printf 'record (%s): %11s s, rank 1 log %s bytes\n' "$mode" "$t" "$size"
-    t=$(wall "$drdb" replay --quiet --rank 1 \
+    printf 'record (%s): %s, rank 1 log %s bytes\n' "$mode" "$t" "$size"
+    t=$(timed "$drdb" replay --quiet --rank 1 \
           --outfile-pattern "$tmp/$mode.rpl.%r" "$tmp/$mode")
     if cmp -s "$tmp/$mode.rec.1" "$tmp/$mode.rpl.1"; then
-        printf 'replay rank 1 (%s): %6s s, output identical\n' "$mode" "$t"
+        printf 'replay rank 1 (%s): %s, output identical\n' "$mode" "$t"
     else
         printf 'replay rank 1 (%s): output DIFFERS:\n' "$mode"
         diff "$tmp/$mode.rec.1" "$tmp/$mode.rpl.1" | head -5
