@@ -71,6 +71,43 @@ static inline int64_t log_buf_displ(const struct log_buf *b, int i)
                                        : ((const int32_t *)b->displs)[i];
 }
 
+/*
+ * Split collectives (MPI_File_read_all_begin ... _end): the buffer a
+ * _begin call gave MPI, until the _end call on the same file handle. MPI
+ * allows one split collective at a time per file handle; a process with
+ * more than LOG_SPLITS_MAX of them at once gets NULL for the others (their
+ * data is then not logged, or not written back).
+ */
+#define LOG_SPLITS_MAX 16
+struct log_splits {
+    uint64_t fh[LOG_SPLITS_MAX]; /* 0: a free slot */
+    struct log_buf b[LOG_SPLITS_MAX];
+};
+/* Keeps B for file handle FH: 0, or -1 when the table is full. */
+static inline int log_splits_put(struct log_splits *t, uint64_t fh,
+                                 const struct log_buf *b)
+{
+    for (int i = 0; i < LOG_SPLITS_MAX; i++)
+        if (t->fh[i] == fh || t->fh[i] == 0) {
+            t->fh[i] = fh;
+            t->b[i] = *b;
+            return 0;
+        }
+    return -1;
+}
+/* FH's buffer, forgotten (the pointer stays valid until the next put), or
+ * NULL. */
+static inline struct log_buf *log_splits_take(struct log_splits *t,
+                                              uint64_t fh)
+{
+    for (int i = 0; fh && i < LOG_SPLITS_MAX; i++)
+        if (t->fh[i] == fh) {
+            t->fh[i] = 0;
+            return &t->b[i];
+        }
+    return NULL;
+}
+
 /* A request-to-buffer table, keyed by the request handle (NULLREQ: MPI's
  * null request, never a key). */
 #define LOG_BUFS_INIT(nullreq) UTIL_HTAB_INIT(struct log_buf, req, (int)(nullreq))

@@ -60,6 +60,13 @@ static void put_varint(struct obuf *b, uint64_t v)
     b->p[b->len++] = (uint8_t)v;
 }
 
+static int head_large(const uint8_t *rec)
+{
+    uint32_t s;
+    memcpy(&s, rec, 4);
+    return s == LOG_REC_LARGE;
+}
+
 /* Appends record N of R to OUT, its DATA fields compressed where that
  * helps. Field bodies of other kinds are copied as they are. */
 static int put_record(const struct log_rank *r, uint64_t n, struct obuf *out,
@@ -73,7 +80,7 @@ static int put_record(const struct log_rank *r, uint64_t n, struct obuf *out,
     const uint8_t *rec = r->map + r->offsets[n];
     size_t head = (size_t)(ev.fields - rec); /* fixed part + varints + args */
     size_t start = out->len;
-    if (obuf_room(out, head + ev.fields_len + 64) < 0)
+    if (obuf_room(out, head + 64) < 0) /* fields: as they are copied */
         return -ENOMEM;
     memcpy(out->p + out->len, rec, head);
     out->len += head;
@@ -116,9 +123,16 @@ static int put_record(const struct log_rank *r, uint64_t n, struct obuf *out,
     if (rc < 0)
         return fail(err, errlen, -EINVAL, "malformed field in event %llu",
                     (unsigned long long)n);
-    /* Frame it again: the size and the CRC of what follows them. */
-    uint32_t size = (uint32_t)(out->len - start);
-    uint32_t crc = util_crc32c(0, out->p + start + 8, size - 8);
+    /* Frame it again: the size and the CRC of what follows them. The head
+     * was copied as it was: a large record stays large (compression only
+     * shrinks, so a small one stays under 4 GiB). */
+    uint64_t size64 = (uint64_t)(out->len - start);
+    uint32_t size = (uint32_t)size64;
+    if (head_large(rec)) {
+        size = LOG_REC_LARGE;
+        memcpy(out->p + start + LOG_REC_FIXED, &size64, 8);
+    }
+    uint32_t crc = util_crc32c(0, out->p + start + 8, size64 - 8);
     memcpy(out->p + start, &size, 4);
     memcpy(out->p + start + 4, &crc, 4);
     return 0;

@@ -11,10 +11,13 @@
  * lines) and one `rank-R.log` per recorded rank: a 256-byte header, then
  * records. Each record is framed:
  *
- *   u32 size      whole record in bytes (0 = end of log: nothing follows)
+ *   u32 size      whole record in bytes (0 = end of log: nothing follows;
+ *                 LOG_REC_LARGE: a record of 4 GiB or more, whose size is
+ *                 the u64 after flags)
  *   u32 crc       CRC-32C of bytes [8, size)
  *   u16 fn        function id (enum log_func_id, log.h)
  *   u16 flags     LOG_REC_*
+ *   [u64 size]    only when the u32 size is LOG_REC_LARGE
  *   varint dt     enter time minus the previous record's enter time, ns
  *   varint dur    exit time minus enter time, ns
  *   [zigzag varint ret]       when LOG_REC_RET (else MPI_SUCCESS)
@@ -36,7 +39,12 @@
 #define LOG_VERSION_MIN 2        /* the oldest a reader accepts (no CRC) */
 #define LOG_HEADER_SIZE 256
 #define LOG_REC_FIXED 12        /* size, crc, fn, flags */
-#define LOG_REC_MAX_HEAD 40     /* fixed part + the varints at most */
+#define LOG_REC_MAX_HEAD 48     /* fixed part (large) + the varints at most */
+/* The u32 size of a record whose real size (4 GiB or more: a message over
+ * 4 GiB) is a u64 after the fixed part, which is then LOG_REC_FIXED_LARGE
+ * bytes. No record is this small, so the value cannot be a size. */
+#define LOG_REC_LARGE 1u
+#define LOG_REC_FIXED_LARGE 20
 #define LOG_RUN_FILE "drdb.run"
 /* The room drdb.run will need, reserved by `drdb record` before the
  * launch as LOG_RUN_ROOM (LOG_RUN_MAX bytes, written: not a sparse file);
@@ -55,7 +63,10 @@ enum {
     LOG_HDR_TRUNCATED = 1u << 1, /* the recorder stopped early (disk full) */
     LOG_HDR_SEND_DATA = 1u << 2, /* send payloads were logged too */
     LOG_HDR_COMPRESSED = 1u << 3, /* DATA fields may be DATA_ZSTD */
-    LOG_HDR_KNOWN = 0xfu,         /* any other bit: a corrupt header */
+    LOG_HDR_EARLY = 1u << 4,      /* opened at the rank's first MPI call:
+                                   * calls before MPI_Init (and a Sessions
+                                   * program's) are logged */
+    LOG_HDR_KNOWN = 0x1fu,        /* any other bit: a corrupt header */
 };
 
 /* Record flags. */
@@ -236,6 +247,25 @@ static inline void log_put_handle(struct log_rec *r, unsigned arg,
 }
 
 /* ---- decoding ------------------------------------------------------------ */
+
+/* The size of the record at REC, of which AVAIL bytes are readable (at
+ * least LOG_REC_FIXED), and the length of its fixed part: 0, or -1 when
+ * the record cannot be that long (or is the end of the log: size 0). */
+static inline int log_rec_size(const uint8_t *rec, uint64_t avail,
+                               uint64_t *size, unsigned *fixed)
+{
+    uint32_t s32;
+    __builtin_memcpy(&s32, rec, 4);
+    *size = s32;
+    *fixed = LOG_REC_FIXED;
+    if (s32 == LOG_REC_LARGE) {
+        if (avail < LOG_REC_FIXED_LARGE)
+            return -1;
+        __builtin_memcpy(size, rec + LOG_REC_FIXED, 8);
+        *fixed = LOG_REC_FIXED_LARGE;
+    }
+    return *size < *fixed + 2 || *size > avail ? -1 : 0;
+}
 
 /* Reads a varint from [*p, end) into *V, advancing *P: 0, or -1 when it is
  * malformed or runs past END. */

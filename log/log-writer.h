@@ -24,7 +24,13 @@ struct log_writer {
     uint64_t events;
     int failed;          /* a write failed: no more records */
     unsigned grows;      /* reservations made (the first included) */
+    int large;           /* the record being built has the large framing */
 };
+
+/* A record reserved at least this many bytes (LOG_REC_MAX_HEAD and its
+ * MAX) gets the large framing (log-format.h: LOG_REC_LARGE), which any
+ * size may use; the tests lower it to write small records that way. */
+extern uint64_t log_writer_large_from;
 
 /* Bytes a log takes on disk when it opens (header included): all a rank
  * reserves before its first call. */

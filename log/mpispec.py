@@ -89,6 +89,13 @@ LEN_TERM = re.compile(
     r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|(?:size|indegree|outdegree|cartdim)"
     r"\(\w+\))$")
 LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
+# string(*ARG): an output string MPI writes into a buffer of *ARG bytes,
+# the value ARG holds when the call starts (an inout length that the call
+# replaces with the whole value's length: MPI_Info_get_string).
+# split(FH): the end of a split collective on file handle FH writes the
+# buffer its _begin call gave (MPI_File_read_all_end, ...).
+LEN_SPLIT = re.compile(r"^split\((\w+)\)$")
+LEN_STR_ENTRY = re.compile(r"^string\(\*(\w+)\)$")
 LEN_BUF = re.compile(r"^(\S+(?: \* \S+)*) x (\w+)$")
 PEER_TERM = re.compile(r"^(size|indegree|outdegree|cartdim)\((\w+)\)$")
 
@@ -213,6 +220,12 @@ def check_length(length, names):
             raise SpecError(f"length '{length}' names no argument '{ident}'")
 
     if length in KEYWORD_LENGTHS:
+        return
+    m = LEN_STR_ENTRY.match(length) or LEN_SPLIT.match(length)
+    if m:
+        if m.group(1) not in names:
+            raise SpecError(f"length '{length}' names no argument "
+                            f"'{m.group(1)}'")
         return
     m = LEN_VEC.match(length)
     if m:
@@ -519,11 +532,16 @@ class Out:
                        meets for it is accepted unchecked
             ASYNC      a buffer written when the started request completes:
                        registered with it (SHAPE recv, coll or vcoll)
+            SPLIT_BEGIN  a split collective's buffer (N x TYPE), kept
+                       with the file handle for its _end call
+            SPLIT_END  that buffer, written by the _end call on file
+                       handle FH: DATA, as its status says
             PARTIAL    an output the recorder cannot size: the record is
                        PARTIAL
             NONE       nothing logged (opaque, callback, strings in)
             PTR        one pointer-sized value (RAW, 8 bytes)
-            STRING     an output string of at most CAP bytes (STRING)
+            STRING     an output string of at most CAP bytes (STRING),
+                       or of *ENTRY bytes as the call starts
             VDATA      an output buffer per peer: COUNTS[i] x TYPE at DISPLS
             DATA       an output buffer: N x TYPE (as the status says when
                        the call has one)
@@ -542,6 +560,9 @@ class Out:
         self.displs = kw.get("displs")
         self.etype = kw.get("etype")
         self.cap = kw.get("cap")
+        self.fh = kw.get("fh")          # SPLIT_END: the file handle
+        self.entry = kw.get("entry")    # STRING: its capacity is *ENTRY as
+                                        # the call starts
         self.shape = kw.get("shape")
         self.checkable = kw.get("checkable", False)
         self.newcomm = kw.get("newcomm", False)
@@ -567,6 +588,11 @@ def plan_arg(fn, a):
             return Out(a, "SEND", n=mbuf.group(1), type=mbuf.group(2),
                        checkable=not has_peer_term(mbuf.group(1)))
         return Out(a, "IN")
+    if a.direction == "async" and "request" not in fn.slots and \
+            fn.kind == "file" and mbuf and not mvec:
+        # A split collective's _begin: the buffer goes with the file
+        # handle until the _end call (split(fh)) logs it.
+        return Out(a, "SPLIT_BEGIN", n=mbuf.group(1), type=mbuf.group(2))
     if a.direction == "async":
         if "request" not in fn.slots or not (mbuf or mvec) or \
                 (mvec and fn.kind != "coll"):
@@ -575,7 +601,10 @@ def plan_arg(fn, a):
             counts, dtype, displs = mvec.groups()
             return Out(a, "ASYNC", shape="vcoll", counts=counts, type=dtype,
                        displs=displs)
-        shape = "coll" if fn.kind == "coll" else "recv"
+        # A collective's request status carries no count: its whole buffer
+        # is logged. So is MPI_Isendrecv(_replace)'s: MPICH runs it as a
+        # schedule whose request status is empty (no count, source, tag).
+        shape = "coll" if fn.kind in ("coll", "sendrecv") else "recv"
         return Out(a, "ASYNC", shape=shape, n=mbuf.group(1),
                    type=mbuf.group(2))
     # out / inout
@@ -585,6 +614,12 @@ def plan_arg(fn, a):
         return Out(a, "NONE")
     if length == "ptr":
         return Out(a, "PTR")
+    m = LEN_STR_ENTRY.match(length or "")
+    if m:
+        return Out(a, "STRING", cap=length, entry=m.group(1))
+    m = LEN_SPLIT.match(length or "")
+    if m:
+        return Out(a, "SPLIT_END", fh=m.group(1))
     if length and (length.startswith("MPI_MAX_") or length == "valuelen+1"):
         return Out(a, "STRING", cap=length)
     if mvec:

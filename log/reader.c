@@ -98,8 +98,10 @@ static uint32_t get_u32(const uint8_t *p)
 static int parse_record(const uint8_t *map, size_t size, uint64_t off,
                         struct log_event *ev, char *err, size_t errlen)
 {
-    uint32_t rsize, crc;
+    uint64_t rsize;
+    uint32_t crc;
     uint16_t fn, flags;
+    unsigned fixed;
     const uint8_t *rec = map + off;
 
     if (size - off < LOG_REC_FIXED) {
@@ -107,11 +109,10 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
                 (unsigned long long)off);
         return -1;
     }
-    memcpy(&rsize, rec, 4);
     memcpy(&crc, rec + 4, 4);
-    if (rsize < LOG_REC_FIXED + 2 || rsize > size - off) {
-        log_errf(err, errlen, "bad record size %u at offset %llu", rsize,
-                (unsigned long long)off);
+    if (log_rec_size(rec, size - off, &rsize, &fixed) < 0) {
+        log_errf(err, errlen, "bad record size %llu at offset %llu",
+                (unsigned long long)rsize, (unsigned long long)off);
         return -1;
     }
     if (util_crc32c(0, rec + 8, rsize - 8) != crc) {
@@ -127,7 +128,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
                  flags, (unsigned long long)off);
         return -1;
     }
-    const uint8_t *p = rec + LOG_REC_FIXED, *end = rec + rsize;
+    const uint8_t *p = rec + fixed, *end = rec + rsize;
     uint64_t dt, dur, v;
     memset(ev, 0, sizeof *ev);
     ev->fn = fn;
@@ -260,7 +261,10 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
         r->offsets[r->nevents] = off;
         r->enter[r->nevents] = t;
         r->nevents++;
-        off += get_u32(r->map + off);
+        uint64_t rsize;
+        unsigned fixed;
+        log_rec_size(r->map + off, r->size - off, &rsize, &fixed);
+        off += rsize;
         if (ev.flags & LOG_REC_TRUNC) {
             r->trunc_errno = ev.ret ? (ev.ret < 0 ? -ev.ret : ev.ret) : -1;
             break;

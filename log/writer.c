@@ -32,6 +32,8 @@
 #define GROW_STEP (64u << 10)
 #define GROW_MAX (256u << 20)  /* largest single growth */
 
+uint64_t log_writer_large_from = UINT32_MAX;
+
 static int reserve(struct log_writer *w, size_t size)
 {
     int rc = posix_fallocate(w->fd, 0, (off_t)size);
@@ -114,6 +116,7 @@ static void stop_logging(struct log_writer *w, int err)
     /* A TRUNC record, if it fits, tells readers where and why it stopped. */
     if (w->map && w->off + LOG_REC_MAX_HEAD + 8 <= w->map_size) {
         struct log_rec rec = {w->map + w->off, w->map + w->off + LOG_REC_FIXED};
+        w->large = 0;
         uint16_t fn = 0, flags = LOG_REC_TRUNC | LOG_REC_RET;
         memcpy(rec.start + 8, &fn, 2);
         memcpy(rec.start + 10, &flags, 2);
@@ -149,7 +152,8 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
         }
     }
     rec->start = w->map + w->off;
-    rec->p = rec->start + LOG_REC_FIXED;
+    w->large = max >= log_writer_large_from;
+    rec->p = rec->start + (w->large ? LOG_REC_FIXED_LARGE : LOG_REC_FIXED);
     uint16_t f16 = (uint16_t)fn, fl16 = (uint16_t)flags;
     memcpy(rec->start + 8, &f16, 2);
     memcpy(rec->start + 10, &fl16, 2);
@@ -161,15 +165,18 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
 
 void log_writer_commit(struct log_writer *w, struct log_rec *rec)
 {
-    uint32_t size = (uint32_t)(rec->p - rec->start);
-    uint32_t crc = util_crc32c(0, rec->start + 8, size - 8);
+    uint64_t size64 = (uint64_t)(rec->p - rec->start);
+    uint32_t size = w->large ? LOG_REC_LARGE : (uint32_t)size64;
+    if (w->large)
+        memcpy(rec->start + LOG_REC_FIXED, &size64, 8);
+    uint32_t crc = util_crc32c(0, rec->start + 8, size64 - 8);
     memcpy(rec->start + 4, &crc, 4);
     /* The size last: until it is stored, the record does not exist. Records
      * are unaligned, so no atomic store; a compiler barrier keeps the order
      * (one process: program order is all a SIGKILL can observe). */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     memcpy(rec->start, &size, 4);
-    w->off += size;
+    w->off += size64;
     w->events++;
 }
 

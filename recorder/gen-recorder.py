@@ -92,19 +92,40 @@ def render(fn, i, o, pre, size, put):
                     f"{o.type}, {persistent})")
         put.append(f"    if (ret == MPI_SUCCESS && ({at_cond(o)}) && "
                    f"{x} != MPI_IN_PLACE) {call};\n")
+    elif k == "SPLIT_BEGIN":
+        put.append(f"    if (ret == MPI_SUCCESS) rec_split_begin(fh, {x}, "
+                   f"{count(o.n)}, {o.type});\n")
+    elif k == "SPLIT_END":
+        st = S.status_arg(fn)
+        pre.append(f"    struct log_buf *sb_{x} = rec_split_end({o.fh});\n")
+        pre.append(f"    int64_t bytes_{x} = (ret == MPI_SUCCESS && sb_{x}) ? "
+                   f"rec_buf_bytes(sb_{x}, {st}) : 0;\n")
+        size.append(f"(bytes_{x} ? rec_buf_room(sb_{x}, bytes_{x}) : 0)")
+        put.append(f"    if (bytes_{x}) rec_put_buf(&rec, {i}, 0, sb_{x}, "
+                   f"bytes_{x});\n")
     elif k == "PARTIAL":
         return True
     elif k == "PTR":
         size.append(f"({x} ? LOG_FIELD_HEAD + 8 : 0)")
         put.append(f"    if ({x}) rec_put_raw(&rec, {i}, 0, {x}, 8);\n")
     elif k == "STRING":
-        cap = o.cap if o.cap.startswith("MPI_MAX_") else "valuelen"
-        pre.append(f"    size_t len_{x} = (ret == MPI_SUCCESS && {x}) ? "
-                   f"strnlen({x}, {cap}) : 0;\n")
+        # Written when the call succeeds and, for a lookup (an out 'flag':
+        # MPI_Info_get, MPI_Info_get_string), finds the key. MPI writes at
+        # most cap - 1 bytes and a NUL; with an entry capacity (cap_X,
+        # taken before the call) nothing when it is 0 (a size query).
+        cond = f"ret == MPI_SUCCESS && {x}"
+        if any(a.name == "flag" and a.direction == "out" for a in fn.args):
+            cond += " && (!flag || *flag)"
+        if o.entry:
+            cond += f" && cap_{x} > 0"
+            cap = f"(size_t)cap_{x} - 1"
+        else:
+            cap = o.cap if o.cap.startswith("MPI_MAX_") else "valuelen"
+        pre.append(f"    int put_{x} = {cond};\n")
+        pre.append(f"    size_t len_{x} = put_{x} ? strnlen({x}, {cap}) : 0;\n")
         size.append(f"(LOG_FIELD_HEAD + len_{x})")
-        put.append(f"    if (len_{x} || (ret == MPI_SUCCESS && {x})) "
-                   f"rec_put_field(&rec, {i}, LOG_F_STRING, 0, {x}, "
-                   f"len_{x});\n")
+        put.append(f"    if (put_{x}) rec_put_field(&rec, {i}, LOG_F_STRING, "
+                   f"0, {x}, len_{x});\n")
     elif k == "VDATA":
         pre.append(f"    int peers_{x} = (ret == MPI_SUCCESS && "
                    f"({at_cond(o)})) ? {vec_peers(fn, o.counts)} : 0;\n")
@@ -194,7 +215,7 @@ def gen_wrapper(fn, out):
     flags = "LOG_REC_PARTIAL" if partial else "0"
     st = S.status_arg(fn)
     out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
-    out.write(f"    if (!rec_on || rec_busy) return P{fn.name}({call_args});\n")
+    out.write(f"    if (rec_busy || !rec_live()) return P{fn.name}({call_args});\n")
     if st:
         # The received size (and the matched source and tag, which causal
         # analysis needs) come from the status: take it even when the
@@ -202,6 +223,10 @@ def gen_wrapper(fn, out):
         out.write("    MPI_Status rec_status = {0, 0, MPI_ANY_SOURCE, "
                   "MPI_ANY_TAG, MPI_SUCCESS};\n")
         out.write(f"    if ({st} == MPI_STATUS_IGNORE) {st} = &rec_status;\n")
+    for o in S.plan(fn):
+        if o is not None and o.kind == "STRING" and o.entry:
+            out.write(f"    int cap_{o.arg.name} = {o.entry} ? *{o.entry} "
+                      f": 0;\n")
     out.write("    uint64_t t0 = rec_now();\n")
     out.write("    rec_busy = 1;\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
@@ -223,7 +248,7 @@ def gen_skeleton(fn, out, hdr):
     out.write(f"int {fn.name}({fn.c_params()})\n{{\n")
     # The life cycle opens and closes the log: its hooks always run (but
     # for MPI's own calls).
-    cond = "rec_busy" if fn.kind == "lifecycle" else "!rec_on || rec_busy"
+    cond = "rec_busy" if fn.kind == "lifecycle" else "rec_busy || !rec_live()"
     out.write(f"    if ({cond})\n        return P{fn.name}({call_args});\n")
     out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
     out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0, "

@@ -284,10 +284,31 @@ size_t rec_members_room(MPI_Comm comm)
            4 * (size_t)(local + (inter ? rec_peers(comm) : 0));
 }
 
+/* The group MEMBERS are numbered in: MPI_COMM_WORLD's, or in the Sessions
+ * model the process set "mpi://WORLD" of the session that made it. */
+static MPI_Group world = MPI_GROUP_NULL;
+static MPI_Session world_session = MPI_SESSION_NULL;
+
+void rec_session_world(MPI_Session s, int up)
+{
+    int init = 0;
+    if (up && world == MPI_GROUP_NULL && PMPI_Initialized(&init) == 0 &&
+        !init) {
+        if (PMPI_Group_from_session_pset(s, "mpi://WORLD", &world) ==
+            MPI_SUCCESS)
+            world_session = s;
+        else
+            world = MPI_GROUP_NULL;
+    } else if (!up && s == world_session) {
+        PMPI_Group_free(&world);
+        world = MPI_GROUP_NULL;
+        world_session = MPI_SESSION_NULL;
+    }
+}
+
 /* World ranks of GROUP as one MEMBERS field (elem 0 local, 1 remote). */
 static void put_group(struct log_rec *rec, MPI_Group group, unsigned elem)
 {
-    static MPI_Group world = MPI_GROUP_NULL;
     int n = 0;
     if (world == MPI_GROUP_NULL)
         PMPI_Comm_group(MPI_COMM_WORLD, &world);

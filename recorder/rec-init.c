@@ -8,20 +8,29 @@
 
 #include "rec.h"
 
-/* Opens the log after a successful PMPI_Init*: times are relative to the
- * log's start, so Init itself is at 0. */
-static void opened(struct rec_call *c)
-{
-    if (c->ret == MPI_SUCCESS)
-        rec_open();
-    c->t0 = 0;
-    c->t1 = rec_on ? rec_now() : 0;
-}
+/* The log opens at the first MPI call when the environment names the
+ * rank (rec.h), else after a successful PMPI_Init*: times are relative to
+ * the log's start, so Init is then at 0. MPI's own calls inside PMPI_Init
+ * are not the program's: not logged. */
+#define INIT(c, a, fn)                                                        \
+    do {                                                                      \
+        int early = rec_live();                                               \
+        rec_on = 0;                                                           \
+        rec_pmpi_##fn(c, a);                                                  \
+        rec_on = early;                                                       \
+        if (c->ret == MPI_SUCCESS) {                                          \
+            rec_world(1);                                                     \
+            rec_open();                                                       \
+        }                                                                     \
+        if (!early) {                                                         \
+            c->t0 = 0;                                                        \
+            c->t1 = rec_on ? rec_now() : 0;                                   \
+        }                                                                     \
+    } while (0)
 
 void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 {
-    rec_pmpi_MPI_Init(c, a);
-    opened(c);
+    INIT(c, a, MPI_Init);
     struct log_rec rec;
     if (rec_frame_MPI_Init(c, a, &rec, 0, 0))
         rec_end(&rec);
@@ -29,8 +38,7 @@ void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 
 void rec_MPI_Init_thread(struct rec_call *c, struct args_MPI_Init_thread *a)
 {
-    rec_pmpi_MPI_Init_thread(c, a);
-    opened(c);
+    INIT(c, a, MPI_Init_thread);
     if (a->provided && *a->provided == MPI_THREAD_MULTIPLE)
         fprintf(stderr,
                 "drdb-record: warning: MPI_THREAD_MULTIPLE: calls from several "
@@ -57,7 +65,48 @@ void rec_MPI_Finalize(struct rec_call *c, struct args_MPI_Finalize *a)
     c->t1 = rec_on ? rec_now() : 0;
     if (rec_frame_MPI_Finalize(c, a, &rec, 0, 0))
         rec_end(&rec);
+    rec_world(0);
     rec_close(); /* also after logging stopped early: trims the file */
+}
+
+/* The Sessions model: the log opened at the program's first MPI call and
+ * closes at exit, after the last session ends (rec.c). */
+void rec_MPI_Session_init(struct rec_call *c,
+                          struct args_MPI_Session_init *a)
+{
+    rec_live();
+    int on = rec_on;
+    rec_on = 0;
+    rec_pmpi_MPI_Session_init(c, a);
+    rec_on = on;
+    if (c->ret == MPI_SUCCESS) {
+        rec_sessions(1);
+        rec_session_world(*a->session, 1);
+    }
+    struct log_rec rec;
+    if (rec_frame_MPI_Session_init(c, a, &rec, 0, LOG_HANDLE_ROOM)) {
+        if (c->ret == MPI_SUCCESS)
+            log_put_handle(&rec, LOG_A_MPI_Session_init_session, LOG_F_HANDLE,
+                           0, (uint32_t)*a->session);
+        rec_end(&rec);
+    }
+}
+
+void rec_MPI_Session_finalize(struct rec_call *c,
+                              struct args_MPI_Session_finalize *a)
+{
+    MPI_Session s = *a->session;
+    rec_session_world(s, 0);
+    rec_pmpi_MPI_Session_finalize(c, a);
+    if (c->ret == MPI_SUCCESS)
+        rec_sessions(-1);
+    struct log_rec rec;
+    if (rec_frame_MPI_Session_finalize(c, a, &rec, 0, LOG_HANDLE_ROOM)) {
+        if (c->ret == MPI_SUCCESS)
+            log_put_handle(&rec, LOG_A_MPI_Session_finalize_session,
+                           LOG_F_HANDLE, 0, (uint32_t)*a->session);
+        rec_end(&rec);
+    }
 }
 
 void rec_MPI_Abort(struct rec_call *c, struct args_MPI_Abort *a)

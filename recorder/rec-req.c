@@ -131,3 +131,19 @@ void rec_MPI_Request_free(struct rec_call *c, struct args_MPI_Request_free *a)
         rec_end(&rec);
     }
 }
+
+/* ---- split collectives (log/buf.h) ------------------------------------- */
+
+static struct log_splits splits;
+
+void rec_split_begin(MPI_File fh, void *buf, int64_t n, MPI_Datatype type)
+{
+    struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
+                        .shape = LOG_BUF_RECV};
+    log_splits_put(&splits, (uint64_t)(uintptr_t)fh, &e);
+}
+
+struct log_buf *rec_split_end(MPI_File fh)
+{
+    return log_splits_take(&splits, (uint64_t)(uintptr_t)fh);
+}

@@ -302,18 +302,101 @@ static int rank_selected(int rank)
     return 0;
 }
 
-/* Called right after PMPI_Init*: rank 0 describes the run, each recorded
- * rank opens its log. */
+int rec_tried;
+static int opened = -1; /* the rank the log was opened for (-1: not yet) */
+static int open_size;
+static int world_up, sessions; /* MPI_Init..MPI_Finalize; open sessions */
+
+/* At exit, a log MPI_Finalize did not close is closed when the program
+ * ended its use of MPI (the Sessions model: its last MPI_Session_finalize;
+ * or it never initialized MPI at all): complete. Otherwise (MPI still
+ * initialized) it stays as it is, which readers take for a rank killed
+ * mid-run. */
+static void at_exit(void)
+{
+    if (writer.map && !world_up && sessions == 0)
+        rec_close();
+}
+
+void rec_world(int up)
+{
+    world_up = up;
+}
+
+void rec_sessions(int delta)
+{
+    sessions += delta;
+}
+
+/*
+ * The rank and world size of this process before MPI_Init, from the process
+ * manager's environment: PMI_RANK and PMI_SIZE (MPICH's hydra, and the
+ * PMI-1/PMI-2 libraries of other launchers); no PMI connection at all
+ * (neither PMI_FD nor PMI_PORT, nor PMIx) is MPICH's singleton: rank 0 of
+ * 1. 0 when unknown: the log then opens after MPI_Init.
+ */
+static int env_rank(int *rank, int *size)
+{
+    const char *r = getenv("PMI_RANK"), *n = getenv("PMI_SIZE");
+    if (r && n && *r && *n) {
+        char *e1, *e2;
+        long a = strtol(r, &e1, 10), b = strtol(n, &e2, 10);
+        if (*e1 || *e2 || a < 0 || b < 1 || a >= b || b > LOG_MAX_WORLD)
+            return 0;
+        *rank = (int)a;
+        *size = (int)b;
+        return 1;
+    }
+    if (getenv("PMI_FD") || getenv("PMI_PORT") || getenv("PMIX_RANK"))
+        return 0;
+    *rank = 0;
+    *size = 1;
+    return 1;
+}
+
+static void open_log(int rank, int size, uint32_t flags);
+
+int rec_start(void)
+{
+    int rank, size;
+    rec_tried = 1;
+    const char *dir = getenv("DRDB_RUN_DIR");
+    if (dir && *dir && env_rank(&rank, &size))
+        open_log(rank, size, LOG_HDR_EARLY);
+    return rec_on;
+}
+
+/* Called right after PMPI_Init*: the log is open when the rank was known
+ * before (rec_start), else rank 0 describes the run and each recorded rank
+ * opens its log now. */
 void rec_open(void)
 {
-    const char *dir = getenv("DRDB_RUN_DIR");
     int rank = 0, size = 1;
+    if (!getenv("DRDB_RUN_DIR"))
+        return;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (opened < 0) {
+        open_log(rank, size, 0);
+    } else if (opened != rank || open_size != size) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "warning: the environment said rank %d of "
+                 "%d, MPI_COMM_WORLD says %d of %d: the log is named after "
+                 "the first", opened, open_size, rank, size);
+        warn(msg);
+    }
+}
+
+/* Rank 0 describes the run, each recorded rank opens its log. */
+static void open_log(int rank, int size, uint32_t flags)
+{
+    const char *dir = getenv("DRDB_RUN_DIR");
     char name[64];
 
     if (!dir || !*dir)
         return; /* preloaded outside 'drdb record': stay out of the way */
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    opened = rank;
+    open_size = size;
     int selected = rank_selected(rank);
     if (!selected && rank != 0)
         return;
@@ -330,6 +413,7 @@ void rec_open(void)
     hdr.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     hdr.max_func_id = DRDB_MPI_FUNC_MAX_ID;
     hdr.pid = getpid();
+    hdr.flags = flags;
     gethostname(hdr.host, sizeof hdr.host - 1);
     if (getenv("DRDB_SEND_DATA")) {
         hdr.flags |= LOG_HDR_SEND_DATA;
@@ -366,6 +450,7 @@ void rec_open(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     rec_t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     rec_on = 1;
+    atexit(at_exit);
 }
 
 void rec_close(void)

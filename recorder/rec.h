@@ -139,6 +139,9 @@ void rec_put_vdata(struct log_rec *rec, unsigned arg, const void *buf,
                    int peers, const void *counts, size_t csize,
                    const void *displs, size_t dsize, MPI_Datatype type,
                    int64_t bytes);
+/* A session S starts (UP) or ends: in the Sessions model, members are
+ * numbered in its process set "mpi://WORLD" (rec-data.c). */
+void rec_session_world(MPI_Session s, int up);
 /* A new communicator's members as MPI_COMM_WORLD ranks. */
 size_t rec_members_room(MPI_Comm comm);
 void rec_put_members(struct log_rec *rec, MPI_Comm comm);
@@ -174,6 +177,12 @@ struct log_buf *rec_req_find(MPI_Request req);
  * case). */
 void rec_req_done(struct log_buf *b, int force);
 
+/* Split collectives: MPI_File_read_*_begin keeps its buffer with the file
+ * handle, the _end call takes it back (NULL: none) and logs what its
+ * status says arrived. */
+void rec_split_begin(MPI_File fh, void *buf, int64_t n, MPI_Datatype type);
+struct log_buf *rec_split_end(MPI_File fh);
+
 /* ---- hooks ---------------------------------------------------------------- */
 
 /* A call of a function with a recorder hook (the spec's manual and
@@ -188,10 +197,27 @@ struct rec_call {
     void *caller; /* the wrapper's return address: who called MPI */
 };
 
-/* Life cycle (rec.c): the log opens after PMPI_Init and closes at
- * MPI_Finalize. */
+/*
+ * Life cycle (rec.c). The log opens at the rank's first MPI call, before
+ * MPI_Init or without it (calls MPI permits before MPI_Init, the Sessions
+ * model), when the process manager's environment names the rank
+ * (rec_start: the header says LOG_HDR_EARLY); else right after PMPI_Init
+ * (rec_open). It closes at MPI_Finalize, or at exit when the program
+ * initialized MPI only through sessions and finalized them all
+ * (rec_world: between MPI_Init and MPI_Finalize; rec_sessions: +1 at a
+ * session's start, -1 at its end).
+ */
+extern int rec_tried; /* rec_start ran */
+int rec_start(void);
+/* Whether this call is logged: the hot path reads rec_on alone. */
+static inline int rec_live(void)
+{
+    return rec_on || (!rec_tried && rec_start());
+}
 void rec_open(void);
 void rec_close(void);
+void rec_world(int up);
+void rec_sessions(int delta);
 
 #include "drdb_mpi_args.h"
 #include "rec_hooks.h"

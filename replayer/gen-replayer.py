@@ -72,6 +72,10 @@ def out_action(fn, o, ref):
         return "rpl_out_sent(c, &f);"
     if k == "PTR":
         return f"rpl_out_raw(c, &f, {x}, 8);"
+    if k == "SPLIT_END":
+        return f"rpl_split_data(c, &f, {ref(o.fh)});"
+    if k == "STRING" and o.entry:
+        return f"rpl_out_string(c, &f, {x}, cap_{o.arg.name});"
     if k == "STRING":
         cap = o.cap if o.cap.startswith("MPI_MAX_") else \
             f"{ref('valuelen')} + 1"
@@ -104,6 +108,11 @@ def after_fields(fn, o, ref):
                 f"{ref(o.counts)}, sizeof(*{ref(o.counts)}), "
                 f"{ref(o.displs)}, sizeof(*{ref(o.displs)}), {ref(o.type)}, "
                 f"{vec_peers(fn, o.counts, ref)}, {persistent});")
+    if o.kind == "SPLIT_END":
+        return f"rpl_split_end({ref(o.fh)});"
+    if o.kind == "SPLIT_BEGIN":
+        return (f"rpl_split_begin({ref('fh')}, {x}, {count(o.n, ref)}, "
+                f"{ref(o.type)});")
     if o.kind == "ASYNC":
         return (f"rpl_req_register(*{ref('request')}, {fn.id}, {x}, "
                 f"{count(o.n, ref)}, {ref(o.type)}, {persistent});")
@@ -136,6 +145,11 @@ def emit_begin(fn, out, ref):
 def emit_fields(fn, out, ref):
     out.write("    struct log_field f;\n")
     plan = S.plan(fn)
+    for o in plan:
+        # A capacity the call replaces: taken before the fields write it.
+        if o is not None and o.kind == "STRING" and o.entry:
+            e = ref(o.entry)
+            out.write(f"    int cap_{o.arg.name} = {e} ? *{e} : 0;\n")
     cases = []
     for i, o in enumerate(plan):
         act = out_action(fn, o, ref) if o is not None else None

@@ -1,8 +1,10 @@
 /*
  * The life cycle, and the calls MPI permits before MPI_Init and after
- * MPI_Finalize: the recorder does not log those (it is not recording
- * then), so the stub answers them itself outside the replay. The mirror of
- * recorder/rec-init.c.
+ * MPI_Finalize. A log that opened at the program's first MPI call
+ * (LOG_HDR_EARLY) has the calls before MPI_Init (and all of a Sessions
+ * program's): they are replayed. Older logs, and every log after
+ * MPI_Finalize, do not: the stub answers those calls itself outside the
+ * replay. The mirror of recorder/rec-init.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,10 +28,17 @@ static void at_exit(void)
              "the log has %" PRIu64 " events", (uint64_t)drdb_nevents);
 }
 
+void rpl_run_started(void)
+{
+    static int armed;
+    rpl_state = RPL_RUNNING;
+    if (!armed++)
+        atexit(at_exit);
+}
+
 static int started(int ret)
 {
-    rpl_state = RPL_RUNNING;
-    atexit(at_exit);
+    rpl_run_started();
     return ret;
 }
 

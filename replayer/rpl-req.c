@@ -149,3 +149,35 @@ int rpl_MPI_Request_free(struct args_MPI_Request_free *a)
     rpl_req_done(before, 1);
     return rpl_end(&c, MPI_COMM_WORLD);
 }
+
+/* ---- split collectives (log/buf.h) ------------------------------------- */
+
+static struct log_splits splits;
+
+void rpl_split_begin(MPI_File fh, void *buf, int64_t n, MPI_Datatype type)
+{
+    struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
+                        .shape = LOG_BUF_RECV};
+    if (log_splits_put(&splits, (uint64_t)(uintptr_t)fh, &e) < 0)
+        rpl_fail(NULL, RPL_EXIT_SETUP, "more than %d split collectives at "
+                 "once", LOG_SPLITS_MAX);
+}
+
+void rpl_split_data(struct rpl_call *c, const struct log_field *f,
+                    MPI_File fh)
+{
+    for (int i = 0; i < LOG_SPLITS_MAX; i++)
+        if (splits.fh[i] == (uint64_t)(uintptr_t)fh) {
+            rpl_out_data(c, f, splits.b[i].buf, splits.b[i].n,
+                         (MPI_Datatype)splits.b[i].type);
+            return;
+        }
+    rpl_fail(c, RPL_EXIT_DIVERGED, "replay diverged: the split collective "
+             "ends with %" PRIu64 " bytes of data but none began on file "
+             "%p", f->len, (void *)fh);
+}
+
+void rpl_split_end(MPI_File fh)
+{
+    log_splits_take(&splits, (uint64_t)(uintptr_t)fh);
+}

@@ -145,6 +145,17 @@ static void rpl_open(void)
                  path, rlog.hdr.rank, r);
     rpl_world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
+    if (rlog.hdr.flags & LOG_HDR_EARLY)
+        rpl_run_started();
+}
+
+/* Before MPI_Init: whether the log has the calls made then (opening it
+ * when the replay's environment names it; outside drdb replay, no). */
+int rpl_open_early(void)
+{
+    if (!opened && getenv(DRDB_ENV_REPLAY_DIR))
+        rpl_open();
+    return rpl_state == RPL_RUNNING;
 }
 
 void rpl_log_end(const struct rpl_call *c)

@@ -59,10 +59,17 @@ enum rpl_state { RPL_PRE_INIT, RPL_RUNNING, RPL_FINALIZED };
 extern enum rpl_state rpl_state;
 /* Calls MPI permits before MPI_Init and after MPI_Finalize are not logged:
  * the stub answers them itself then. */
+int rpl_open_early(void);
 static inline int rpl_logging(void)
 {
-    return rpl_state == RPL_RUNNING;
+    return rpl_state == RPL_RUNNING ||
+           (rpl_state == RPL_PRE_INIT && rpl_open_early());
 }
+/* The replay runs from here: the state is RUNNING and the end-of-run
+ * check is armed (rpl-init.c; once). A log with LOG_HDR_EARLY starts at
+ * the program's first MPI call (rpl.c opens it then), any other at
+ * MPI_Init. */
+void rpl_run_started(void);
 /* The recorded run's MPI_COMM_WORLD size (from the log's header). */
 extern int rpl_world_size;
 
@@ -196,6 +203,13 @@ void rpl_req_register_w(MPI_Request req, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, const MPI_Datatype *types,
                         int64_t peers, int persistent);
+/* Split collectives (log/buf.h): a _begin call's buffer, kept with the
+ * file handle; the _end call's DATA field written into it; forgotten at
+ * the end. */
+void rpl_split_begin(MPI_File fh, void *buf, int64_t n, MPI_Datatype type);
+void rpl_split_data(struct rpl_call *c, const struct log_field *f,
+                    MPI_File fh);
+void rpl_split_end(MPI_File fh);
 /* Writes a completion's DATA field into REQ's buffer. */
 void rpl_req_data(struct rpl_call *c, MPI_Request req,
                   const struct log_field *f);

@@ -291,7 +291,7 @@ TEST(argument_encodings)
 /* log_compress_file: DATA fields of 64 bytes and more shrink when zstd can
  * shrink them; every field reads back as it was written; a compressed field
  * that does not inflate is an error, never a crash. */
-TEST(compression)
+static void compress_roundtrip(int large)
 {
     const char *p = "/tmp/drdb-test-log-z.log";
     static uint8_t data[5000];
@@ -316,6 +316,9 @@ TEST(compression)
                                     : (uint8_t)(k % 7 + mode);
             }
             struct log_rec rec;
+            /* LARGE: every other record in the framing of records over
+             * 4 GiB. */
+            log_writer_large_from = large && n % 2 ? 0 : UINT32_MAX;
             REQUIRE(log_writer_begin(&w, &rec, lens[i] + 100,
                                      LOG_FN_MPI_Recv, 0, 0, 0));
             for (int a = 0; a < 5; a++)
@@ -326,6 +329,20 @@ TEST(compression)
             log_writer_commit(&w, &rec);
         }
     REQUIRE(log_writer_close(&w, 0) == 0);
+    log_writer_large_from = UINT32_MAX;
+    if (large) {
+        /* The framing as written, and as read back before compression. */
+        struct log_rank r0;
+        char err0[200];
+        REQUIRE(log_rank_open(&r0, p, err0, sizeof err0) == 0);
+        CHECK_INT_EQ(r0.nevents, (uint64_t)n);
+        CHECK_STR_EQ(r0.stop_reason, "");
+        uint32_t s0, s1;
+        memcpy(&s0, r0.map + r0.offsets[0], 4);
+        memcpy(&s1, r0.map + r0.offsets[1], 4);
+        CHECK(s0 != LOG_REC_LARGE && s1 == LOG_REC_LARGE);
+        log_rank_release(&r0);
+    }
 
     uint64_t before, after;
     char err[200];
@@ -390,6 +407,18 @@ TEST(compression)
     CHECK_INT_EQ(log_event_field(&ev, &cur, &f), -EINVAL);
     log_rank_release(&r);
     unlink(p);
+}
+
+TEST(compression)
+{
+    compress_roundtrip(0);
+}
+
+/* Records in the framing of records of 4 GiB and more (LOG_REC_LARGE),
+ * mixed with ordinary ones: read, compressed and read again the same. */
+TEST(large_records)
+{
+    compress_roundtrip(1);
 }
 
 /* Window diffs: changes around the 64 KiB steps the search takes, a run
@@ -466,6 +495,7 @@ int main(void)
     RUN(not_a_log);
     RUN(argument_encodings);
     RUN(compression);
+    RUN(large_records);
     RUN(windiff_roundtrip);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
