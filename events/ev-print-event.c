@@ -167,6 +167,12 @@ static void print_head(FILE *out, int rank, const struct log_event *ev)
                 ev->repeat);
     if (ev->flags & LOG_REC_PARTIAL)
         fprintf(out, "  partial   some outputs were not logged\n");
+    if (ev->flags & LOG_REC_CALLBACK) {
+        char cb[EV_CB_LEN];
+        ev_brief_callback(ev, cb);
+        fprintf(out, "  callback %s%s\n", cb + 1,
+                ev->cb_entry ? " (MPI ran the program's function)" : "");
+    }
 }
 
 static void print_args(struct ev_run *x, FILE *out, int rank,

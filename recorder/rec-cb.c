@@ -9,7 +9,8 @@
  * (log-codec.h: log_put_cb), and the MPI calls it makes after it, marked
  * LOG_REC_CALLBACK with their depth (docs/log-format.md), all before the
  * record of the call that ran the callback. The replay stub runs the same
- * callbacks where the log says MPI ran them (replayer/rpl-cb.c).
+ * callbacks where the log says MPI ran them (replayer/rpl.c runs the
+ * entries, rpl-attr.c and rpl-errh.c the callbacks).
  *
  * Not wrapped (their MPI calls stay MPI's business, unlogged, and the
  * replay does not run them: the results they fed are in the log): user
@@ -76,32 +77,26 @@ static int del_tramp(MPI_Comm obj, int keyval, void *val, void *extra)
     return ret;
 }
 
-/* A copy function to wrap: the program's, and MPI_COMM_DUP_FN too
- * (MPIR_Dup_fn), so that the replay makes every copy MPI made where the
- * log says; MPI_COMM_NULL_COPY_FN and MPI_COMM_NULL_DELETE_FN are NULL in
- * MPICH: nothing runs. */
-static int user_copy(MPI_Comm_copy_attr_function *f)
-{
-    return f != NULL;
-}
-
 /*
- * Replaces *COPY, *DEL and *EXTRA (the hook's argument struct) by the
- * trampolines when one of them is the program's; SAVE keeps the originals
- * to log. 0 when nothing is wrapped.
+ * Replaces *COPY, *DEL and *EXTRA (of call C) by the trampolines and their
+ * state when there is a function to wrap: the program's, and
+ * MPI_COMM_DUP_FN too (MPIR_Dup_fn), so that the replay makes every copy
+ * MPI made where the log says (MPI_COMM_NULL_COPY_FN and
+ * MPI_COMM_NULL_DELETE_FN are NULL in MPICH: nothing runs). 0 when
+ * nothing is wrapped.
  */
 static int keyval_wrap(const struct rec_call *c, void **copy, void **del,
                        void **extra)
 {
     MPI_Comm_copy_attr_function *cp = (MPI_Comm_copy_attr_function *)*copy;
     MPI_Comm_delete_attr_function *d = (MPI_Comm_delete_attr_function *)*del;
-    if ((!user_copy(cp) && !d) || from_fortran(c->caller))
+    if ((!cp && !d) || from_fortran(c->caller))
         return 0;
     struct keyval *k = malloc(sizeof *k);
     if (!k)
         return 0;
     *k = (struct keyval){cp, d, *extra, c->fn};
-    if (user_copy(cp))
+    if (cp)
         *copy = (void *)copy_tramp;
     if (d)
         *del = (void *)del_tramp;
@@ -118,7 +113,7 @@ static int keyval_wrap(const struct rec_call *c, void **copy, void **del,
         struct args_##NAME prog = *a;                                         \
         void *cp = (void *)a->COPY, *dl = (void *)a->DEL;                     \
         void *ex = a->extra_state;                                            \
-        if (keyval_wrap(c, &cp, &dl, &ex)) {                          \
+        if (keyval_wrap(c, &cp, &dl, &ex)) {                                  \
             a->COPY = (__typeof__(a->COPY))cp;                                \
             a->DEL = (__typeof__(a->DEL))dl;                                  \
             a->extra_state = ex;                                              \

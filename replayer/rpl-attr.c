@@ -59,6 +59,11 @@ void rpl_attr_callback(struct rpl_call *c, const struct log_cb *cb,
 {
     const struct keyval *kv = util_htab_find(&keyvals, cb->handle);
     struct attr *a = attr_find((int)cb->obj, cb->handle);
+    if (cb->what == LOG_CB_COPY && !newobj)
+        rpl_fail(c, RPL_EXIT_SETUP, "MPI ran a copy callback (keyval %#x) "
+                 "inside a call that makes no new communicator or datatype: "
+                 "the replay cannot tell where the copy goes",
+                 (unsigned)cb->handle);
     if (!kv || !a || (cb->what == LOG_CB_COPY ? !kv->copy : !kv->del))
         rpl_fail(c, RPL_EXIT_DIVERGED, "replay diverged: MPI ran the %s "
                  "callback of keyval %#x on object %#x, whose attribute the "
