@@ -137,9 +137,25 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
             goto bad;
         ev->ret = log_unzigzag32(v);
     }
+    if (flags & ~(unsigned)LOG_REC_KNOWN) {
+        log_errf(err, errlen, "unknown record flags %#x at offset %llu",
+                 flags & ~(unsigned)LOG_REC_KNOWN, (unsigned long long)off);
+        return -1;
+    }
     if (flags & LOG_REC_REPEAT) {
         if (log_get_varint(&p, end, &ev->repeat))
             goto bad;
+    }
+    if (flags & LOG_REC_CYCLE) {
+        char why[80];
+        if (log_get_varint(&p, end, &v))
+            goto bad;
+        if (log__cycle_parse(ev, v, p, end, why, sizeof why) < 0) {
+            log_errf(err, errlen, "%s at offset %llu", why,
+                     (unsigned long long)off);
+            return -1;
+        }
+        return 0;
     }
     ev->desc = log_func_by_id(fn);
     if (!ev->desc && !(flags & LOG_REC_TRUNC)) {
