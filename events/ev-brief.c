@@ -86,3 +86,17 @@ void ev_brief_peer_tag(const struct ev_brief *in, char *peer, char *tag)
     if (in->has_tag)
         snprintf(tag, 32, "%" PRId64, in->tag);
 }
+
+void ev_brief_cycle(const struct log_event *ev, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned j = 0; j < ev->cycle && used < len; j++) {
+        struct log_event m;
+        const char *name = log_cycle_member(ev, j, &m, NULL) == 0
+                               ? m.desc->name : "?";
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
+                                 j ? " " : " (cycle: ", name,
+                                 j + 1 == ev->cycle ? ")" : "");
+    }
+}

@@ -120,6 +120,7 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
     row->has_ret = (ev->flags & LOG_REC_RET) != 0;
     row->ret = ev->ret;
     row->repeat = ev->flags & LOG_REC_REPEAT ? ev->repeat : 0;
+    ev_brief_cycle(ev, row->cycle, sizeof row->cycle);
 }
 
 void ev_print_row(FILE *out, const struct ev_row *row, int mark)
@@ -130,7 +131,7 @@ void ev_print_row(FILE *out, const struct ev_row *row, int mark)
     if (row->has_ret)
         fprintf(out, "  ret=%d", row->ret);
     if (row->repeat)
-        fprintf(out, "  x%" PRIu64, row->repeat);
+        fprintf(out, "  x%" PRIu64 "%s", row->repeat, row->cycle);
     if (mark)
         fputs("  <= here", out);
     fputc('\n', out);
