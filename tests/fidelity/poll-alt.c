@@ -1,8 +1,9 @@
 /*
  * poll-alt.c - a polling loop that alternates MPI_Testany and MPI_Test on
  * two receives whose messages arrive at different times (issue 16, class
- * 11). Rank 0 receives from ranks 1 and 2, which send after SECS and 2 *
- * SECS seconds (argument 1, default 0.03); ranks 1 and 2 wait with
+ * 11). Rank 0 receives a from rank 1, which sends it after SECS seconds
+ * (argument 1, default 0.03), and b from rank 2, which sends it SECS
+ * seconds after rank 0 told it a had arrived; ranks 1 and 2 wait with
  * usleep, outside MPI. Rank 0 prints how many polls each phase took and
  * the data: a replay that does not reproduce every poll prints other
  * numbers. The other ranks (from 3) only take part in the final barrier.
@@ -34,10 +35,12 @@ int main(int argc, char **argv)
         while (!done_a || !done_b) {
             MPI_Testany(1, &ra, &idx, &flag, &st);
             if (flag && !done_a) {
+                int go = 1;
                 done_a = 1;
                 first = first < 0 ? 1 : first;
                 printf("a arrived after %ld polls from %d tag %d\n", polls,
                        st.MPI_SOURCE, st.MPI_TAG);
+                MPI_Send(&go, 1, MPI_INT, 2, 7, MPI_COMM_WORLD);
             }
             MPI_Test(&rb, &flag, &st);
             if (flag && !done_b) {
@@ -50,8 +53,10 @@ int main(int argc, char **argv)
         }
         printf("a=%d b=%d first=%ld polls=%ld\n", a, b, first, polls);
     } else if (rank <= 2) {
-        int v = 100 * rank + 7;
-        usleep((useconds_t)(secs * rank * 1e6));
+        int v = 100 * rank + 7, go;
+        if (rank == 2) /* b comes after a, even on a loaded machine */
+            MPI_Recv(&go, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        usleep((useconds_t)(secs * 1e6));
         MPI_Send(&v, 1, MPI_INT, 0, 4 + rank, MPI_COMM_WORLD);
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -4,9 +4,12 @@
 # the program made (the calls column: a collapsed polling cycle still
 # stands for each of its calls) while its log stays small: a bound the
 # recorder that logged each poll alternating with another (about 30 bytes
-# a call) cannot meet. The replays themselves are test-fidelity.sh's.
+# a call) cannot meet. `drdb log` shows a cycle's calls, and the console's
+# event numbers and `goto` still count every call: before the event after
+# a cycle, the program has made every poll of it. The replays themselves
+# are test-fidelity.sh's.
 #
-# usage: test-poll-size.sh DRDB MPIEXEC POLL_ALT POLL_IPROBE POLL_WTIME
+# usage: test-poll-log.sh DRDB MPIEXEC POLL_ALT POLL_IPROBE POLL_WTIME
 set -u
 drdb=$1 mpiexec=$2 alt=$3 iprobe=$4 wtime=$5
 tmp=$(mktemp -d)
@@ -40,15 +43,41 @@ check() {
     fi
 }
 
-# Testany, Test, Testany, Test, ...: 2 calls a poll, and 7 others (Init,
-# Comm_rank, Comm_size, two Irecv, Barrier, Finalize). Bound: 4 KiB and a
+# Testany, Test, Testany, Test, ...: 2 calls a poll, and 8 others (Init,
+# Comm_rank, Comm_size, two Irecv, a Send, Barrier, Finalize). Bound: 4 KiB and a
 # byte for every 20 polls.
 if record alt "$alt"; then
     polls=$(sed -n 's/.* polls=\([0-9]*\)$/\1/p' "$tmp/alt.out")
-    check alt $((2 * polls + 7)) $((4096 + polls / 20))
+    check alt $((2 * polls + 8)) $((4096 + polls / 20))
 else
     fail "alt: recording failed"; sed 's/^/#   /' "$tmp/alt.err" | tail -5
 fi
+
+# The dump: Init, Comm_rank, Comm_size, two Irecv (0-4), the cycle of
+# polls until a arrives (5), its Testany (6), the Send that lets b go (7),
+# the cycle until b arrives (8), its Test (9), Barrier, Finalize.
+"$drdb" log dump "$tmp/alt.run" --rank 0 > "$tmp/dump" 2>&1
+hasre "log dump: a polling cycle is one event, its calls named" "$tmp/dump" \
+    '^       5  MPI_Testany .*  x[0-9]* (cycle: MPI_Testany MPI_Test)$' \
+    '^       6  MPI_Testany  *1  *5 ' \
+    '^       8  MPI_Test .*  x[0-9]* (cycle: MPI_Test MPI_Testany)$' \
+    '^       9  MPI_Test  *2  *6 '
+"$drdb" log event "$tmp/alt.run" 0:5 > "$tmp/event" 2>&1
+hasre "log event: the runs and each call of the cycle" "$tmp/event" \
+    '^  repeat    [0-9]* runs of a polling cycle of 2 calls ([0-9]* calls)$' \
+    '^  call 1 of the cycle: MPI_Testany$' '^  call 2 of the cycle: MPI_Test$'
+# The console: before event 6 every poll of the cycle was made, as many as
+# the program counted when a arrived; the same for b at event 9.
+pa=$(sed -n 's/^a arrived after \([0-9]*\) polls.*/\1/p' "$tmp/alt.out")
+pb=$(sed -n 's/^b arrived after \([0-9]*\) polls.*/\1/p' "$tmp/alt.out")
+printf '%s\n' "goto 6" "print polls" status "goto 9" "print polls" \
+    > "$tmp/goto.drdb"
+timeout 200 "$drdb" batch --ranks 0 --timeout 60 "$tmp/alt.run" \
+    "$tmp/goto.drdb" > "$tmp/goto" 2>&1
+has "goto after a cycle: the rank made each of its polls" "$tmp/goto" \
+    "[0] polls = $pa" "[0] polls = $pb"
+hasre "status: the event number counts the cycle as one event" "$tmp/goto" \
+    '^0     stopped   6/12  '
 
 # Iprobe on two tags: at least a call a poll; the same bound.
 if record iprobe "$iprobe"; then
