@@ -107,11 +107,11 @@ uint64_t log_event_calls(const struct log_event *ev)
 int log_cycle_member(const struct log_event *ev, unsigned i,
                      struct log_event *m, unsigned *mflags)
 {
+    if (i >= ev->cycle || !ev->members)
+        return -EINVAL;
     const uint8_t *p = ev->members, *end = ev->members + ev->members_len;
     uint64_t fn = 0, flags = 0, blen = 0;
     const uint8_t *body = NULL;
-    if (i >= ev->cycle)
-        return -EINVAL;
     for (unsigned k = 0; k <= i; k++)
         if (member_next(&p, end, &fn, &flags, &body, &blen))
             return -EINVAL;
@@ -133,8 +133,9 @@ int log_cycle_member(const struct log_event *ev, unsigned i,
 void log_cycle_values_init(const struct log_event *ev,
                            struct log_cycle_values *it)
 {
-    it->p = ev->values;
-    it->end = ev->values + ev->values_len;
+    it->p = it->end = ev->values; /* NULL: not a cycle, no values */
+    if (ev->values)
+        it->end += ev->values_len;
     it->bits = 0;
 }
 
