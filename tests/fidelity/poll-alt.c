@@ -13,18 +13,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "poll.h"
+
 int main(int argc, char **argv)
 {
-    int rank, size;
     double secs = argc > 1 ? atof(argv[1]) : 0.03;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size < 3) {
-        if (rank == 0)
-            fprintf(stderr, "poll-alt: needs 3 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int rank = poll_start(&argc, &argv, 3, "poll-alt");
     if (rank == 0) {
         int a = -1, b = -1, done_a = 0, done_b = 0, idx, flag;
         long polls = 0, first = -1;
@@ -59,7 +53,5 @@ int main(int argc, char **argv)
         usleep((useconds_t)(secs * 1e6));
         MPI_Send(&v, 1, MPI_INT, 0, 4 + rank, MPI_COMM_WORLD);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 0;
+    return poll_end();
 }

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "poll.h"
+
 int main(int argc, char **argv)
 {
-    int rank;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int rank = poll_start(&argc, &argv, 2, "poll-broken");
     if (rank == 0) {
         int a = -1, b = -1, fa = 0, fb = 0, flag, r;
         unsigned seed = 12345, sum = 0;
@@ -49,7 +49,5 @@ int main(int argc, char **argv)
         usleep(20000);
         MPI_Send(&y, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 0;
+    return poll_end();
 }

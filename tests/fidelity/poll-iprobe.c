@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "poll.h"
+
 int main(int argc, char **argv)
 {
-    int rank;
     double secs = argc > 1 ? atof(argv[1]) : 0.03;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int rank = poll_start(&argc, &argv, 2, "poll-iprobe");
     if (rank == 0) {
         int got[3] = {0, 0, 0}, n = 0;
         long polls = 0;
@@ -47,7 +47,5 @@ int main(int argc, char **argv)
         usleep((useconds_t)(secs * 1e6));
         MPI_Send(&v1, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 0;
+    return poll_end();
 }

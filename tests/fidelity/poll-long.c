@@ -10,19 +10,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "poll.h"
+
 #define N 12
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size < 4) {
-        if (rank == 0)
-            fprintf(stderr, "poll-long: needs 4 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int rank = poll_start(&argc, &argv, 4, "poll-long");
     if (rank == 0) {
         int v[N], done[N] = {0}, left = N;
         long polls = 0;
@@ -70,7 +64,5 @@ int main(int argc, char **argv)
             MPI_Send(&val, 1, MPI_INT, 0, 20, MPI_COMM_WORLD);
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 0;
+    return poll_end();
 }

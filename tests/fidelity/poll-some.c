@@ -10,17 +10,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "poll.h"
+
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size < 4) {
-        if (rank == 0)
-            fprintf(stderr, "poll-some: needs 4 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int rank = poll_start(&argc, &argv, 4, "poll-some");
     if (rank == 0) {
         int vals[3] = {-1, -1, -1}, stop = 0, left = 3;
         long polls = 0;
@@ -60,7 +54,5 @@ int main(int argc, char **argv)
             MPI_Send(&stop, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 0;
+    return poll_end();
 }

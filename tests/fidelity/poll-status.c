@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "poll.h"
+
 int main(int argc, char **argv)
 {
-    int rank;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int rank = poll_start(&argc, &argv, 2, "poll-status");
     if (rank == 0) {
         int a = -1, m = -1, fa = 0, fm = 0;
         long polls = 0;
@@ -63,7 +63,5 @@ int main(int argc, char **argv)
         usleep(15000);
         MPI_Send(&v[3], 1, MPI_INT, 0, 4, MPI_COMM_WORLD);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 0;
+    return poll_end();
 }

@@ -94,13 +94,13 @@ else
 fi
 
 # Polls and MPI_Wtime: Test + Wtime a poll (P1), Iprobe + 2 Wtime (P2),
-# Wtime alone (P3, and the read that ends the wait), and 9 others (Init,
-# Comm_rank, two Wtime, Irecv, Recv, Wtick, Barrier, Finalize). Every
+# Wtime alone (P3, and the read that ends the wait), and 10 others (Init,
+# Comm_rank, Comm_size, two Wtime, Irecv, Recv, Wtick, Barrier, Finalize). Every
 # Wtime value is logged, so the bound is per call: 8 bytes (a record of
 # its own takes about 25).
 if record wtime "$wtime"; then
     set -- $(sed -n 's/.*polls=\([0-9]*\).*/\1/p' "$tmp/wtime.out")
-    calls=$((2 * $1 + 3 * $2 + $3 + 1 + 9))
+    calls=$((2 * $1 + 3 * $2 + $3 + 1 + 10))
     check wtime $calls $((4096 + 8 * calls))
 else
     fail "wtime: recording failed"; sed 's/^/#   /' "$tmp/wtime.err" | tail -5
