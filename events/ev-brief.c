@@ -106,3 +106,17 @@ void ev_brief_callback(const struct log_event *ev, char *buf)
                  PRIx64 "]", ev->depth, what[cb.what], (unsigned)cb.handle,
                  (uint64_t)cb.obj);
 }
+
+void ev_brief_cycle(const struct log_event *ev, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned j = 0; j < ev->cycle && used < len; j++) {
+        struct log_event m;
+        const char *name = log_cycle_member(ev, j, &m, NULL) == 0
+                               ? m.desc->name : "?";
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
+                                 j ? " " : " (cycle: ", name,
+                                 j + 1 == ev->cycle ? ")" : "");
+    }
+}

@@ -121,6 +121,7 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
     row->ret = ev->ret;
     row->repeat = ev->flags & LOG_REC_REPEAT ? ev->repeat : 0;
     ev_brief_callback(ev, row->callback);
+    ev_brief_cycle(ev, row->cycle, sizeof row->cycle);
 }
 
 void ev_print_row(FILE *out, const struct ev_row *row, int mark)
@@ -131,7 +132,7 @@ void ev_print_row(FILE *out, const struct ev_row *row, int mark)
     if (row->has_ret)
         fprintf(out, "  ret=%d", row->ret);
     if (row->repeat)
-        fprintf(out, "  x%" PRIu64, row->repeat);
+        fprintf(out, "  x%" PRIu64 "%s", row->repeat, row->cycle);
     fputs(row->callback, out);
     if (mark)
         fputs("  <= here", out);

@@ -162,7 +162,11 @@ static void print_head(FILE *out, int rank, const struct log_event *ev)
         fprintf(out, "  return    %d (an error code)\n", ev->ret);
     else
         fprintf(out, "  return    MPI_SUCCESS\n");
-    if (ev->flags & LOG_REC_REPEAT)
+    if (ev->cycle)
+        fprintf(out, "  repeat    %" PRIu64 " runs of a polling cycle of "
+                "%u calls (%" PRIu64 " calls)\n", ev->repeat, ev->cycle,
+                log_event_calls(ev));
+    else if (ev->flags & LOG_REC_REPEAT)
         fprintf(out, "  repeat    %" PRIu64 " identical calls\n",
                 ev->repeat);
     if (ev->flags & LOG_REC_PARTIAL)
@@ -397,6 +401,36 @@ static void print_matches(struct ev_run *x, FILE *out, int rank, uint64_t n)
     free(buf);
 }
 
+/* A polling cycle: each call as an event of its own, then the values its
+ * timer calls returned. */
+static void print_cycle(struct ev_run *x, FILE *out, int rank,
+                        const struct log_event *ev, int raw)
+{
+    for (unsigned j = 0; j < ev->cycle; j++) {
+        struct log_event m;
+        unsigned mf;
+        if (log_cycle_member(ev, j, &m, &mf) < 0)
+            return;
+        fprintf(out, "  call %u of the cycle: %s%s\n", j + 1, m.desc->name,
+                mf & LOG_CYCLE_VALUE ? " (its values below)" : "");
+        print_args(x, out, rank, &m);
+        print_fields(x, out, rank, &m, raw);
+    }
+    if (!ev->cycle_nvalues)
+        return;
+    struct log_cycle_values it;
+    double v, first = 0, last = 0;
+    uint64_t n = 0;
+    log_cycle_values_init(ev, &it);
+    while (log_cycle_value_next(&it, &v) == 1) {
+        if (!n++)
+            first = v;
+        last = v;
+    }
+    fprintf(out, "  values    %" PRIu64 ", from %.9f to %.9f\n", n, first,
+            last);
+}
+
 int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
                    int raw, char *err, size_t errlen)
 {
@@ -407,6 +441,10 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
     print_head(out, rank, &ev);
     if (!ev.desc)
         return 0;
+    if (ev.cycle) {
+        print_cycle(x, out, rank, &ev, raw);
+        return 0;
+    }
     print_args(x, out, rank, &ev);
     print_fields(x, out, rank, &ev, raw);
     print_matches(x, out, rank, n);

@@ -262,6 +262,10 @@ struct ev_brief {
 /* Fills *B from EV (malformed: its fields end in a damaged one). */
 void ev_brief_of(const struct log_event *ev, struct ev_brief *b);
 
+/* A polling cycle's calls (LOG_REC_CYCLE), as " (cycle: MPI_Testany
+ * MPI_Test MPI_Wtime)" into BUF; "" for any other event. */
+void ev_brief_cycle(const struct log_event *ev, char *buf, size_t len);
+
 /* The peer and tag columns (32 bytes each) of an event without a message
  * in the index: what a receive matched (its status) beats what it asked
  * for (MPI_ANY_SOURCE / MPI_ANY_TAG). Left as they are when it has none. */
@@ -301,6 +305,7 @@ struct ev_row {
     int has_ret, ret;      /* an error the call returned */
     uint64_t repeat;       /* a repeated call (x N); 0: not */
     char callback[EV_CB_LEN]; /* ev_brief_callback() */
+    char cycle[160];       /* a polling cycle's calls (ev_brief_cycle) */
 };
 /* Called for each listed event; MARK: the event marked (the rank's
  * position). */

@@ -31,8 +31,11 @@ static void print_event(const struct log_event *ev)
            count, in.bytes, (double)ev->dur_ns / 1000.0);
     if (ev->flags & LOG_REC_RET)
         printf("  ret=%d", ev->ret);
-    if (ev->flags & LOG_REC_REPEAT)
-        printf("  x%" PRIu64, ev->repeat);
+    if (ev->flags & LOG_REC_REPEAT) {
+        char cyc[160];
+        ev_brief_cycle(ev, cyc, sizeof cyc);
+        printf("  x%" PRIu64 "%s", ev->repeat, cyc);
+    }
     if (ev->flags & LOG_REC_PARTIAL)
         printf("  (partial)");
     if (ev->flags & LOG_REC_TRUNC) /* ret: the errno, positive */
@@ -50,8 +53,25 @@ static void not_recorded(FILE *out, int a, int b)
 {
     char ranks[32];
     snprintf(ranks, sizeof ranks, a == b ? "%d" : "%d-%d", a, b);
-    fprintf(out, "%-6s %10s %12s %12s %10s %9s  not recorded\n", ranks, "-",
-            "-", "-", "-", "-");
+    fprintf(out, "%-6s %10s %12s %12s %10s %9s %12s %9s  not recorded\n",
+            ranks, "-", "-", "-", "-", "-", "-", "-");
+}
+
+/* BYTES per second of SPAN, as "812", "31.2K", "2.71M", "1.05G" ("-": no
+ * span). */
+static void rate(char *buf, size_t len, uint64_t bytes, double span)
+{
+    double r = span > 0 ? (double)bytes / span : -1;
+    if (r < 0)
+        snprintf(buf, len, "-");
+    else if (r < 1e3)
+        snprintf(buf, len, "%.0f", r);
+    else if (r < 1e6)
+        snprintf(buf, len, "%.3gK", r / 1e3);
+    else if (r < 1e9)
+        snprintf(buf, len, "%.3gM", r / 1e6);
+    else
+        snprintf(buf, len, "%.3gG", r / 1e9);
 }
 
 /* One line per rank; returns the number of ranks with a problem. */
@@ -65,8 +85,16 @@ int fe_log_summary(const char *dir, FILE *out)
         fprintf(out, "drdb: %s\n", err);
         return 1;
     }
-    fprintf(out, "%-6s %10s %12s %12s %10s %9s  %s\n", "rank", "events",
-            "log bytes", "data bytes", "span (s)", "recorder", "state");
+    /* events: records; calls: the MPI calls they stand for (a repeated
+     * poll or polling cycle is one event); log/s: log bytes per second of
+     * the rank's run (the last line: all ranks' per second of the
+     * longest). */
+    fprintf(out, "%-6s %10s %12s %12s %10s %9s %12s %9s  %s\n", "rank",
+            "events", "log bytes", "data bytes", "span (s)", "log/s",
+            "calls", "recorder", "state");
+    uint64_t all_events = 0, all_bytes = 0, all_data = 0, all_calls = 0;
+    double all_span = 0;
+    int nlogs = 0;
     /* The ranks with a log, each on its line; the ranks between them, with
      * none, on one line per run of them ("4-1023"). */
     for (int i = 0, next = 0; i <= run.nranks_present; i++) {
@@ -90,13 +118,15 @@ int fe_log_summary(const char *dir, FILE *out)
             }
             continue;
         }
-        uint64_t data = 0;
+        uint64_t data = 0, calls = 0;
         for (uint64_t n = 0; n < lr.nevents; n++) {
             struct log_event ev;
             struct ev_brief in;
             if (log_rank_event(&lr, n, &ev, NULL, 0) == 0) {
                 ev_brief_of(&ev, &in);
                 data += in.bytes;
+                if (!(ev.flags & LOG_REC_TRUNC))
+                    calls += log_event_calls(&ev);
             }
         }
         double span = lr.nevents
@@ -117,10 +147,25 @@ int fe_log_summary(const char *dir, FILE *out)
                      lr.hdr.rank);
             bad++;
         }
+        char bps[16];
+        rate(bps, sizeof bps, lr.end_off, span);
         fprintf(out, "%-6d %10" PRIu64 " %12" PRIu64 " %12" PRIu64
-                     " %10.3f %9s  %s\n", r, lr.nevents, lr.end_off, data,
-                span, ovh, ending);
+                     " %10.3f %9s %12" PRIu64 " %9s  %s\n", r, lr.nevents,
+                lr.end_off, data, span, bps, calls, ovh, ending);
+        all_events += lr.nevents;
+        all_bytes += lr.end_off;
+        all_data += data;
+        all_calls += calls;
+        all_span = span > all_span ? span : all_span;
+        nlogs++;
         log_rank_release(&lr);
+    }
+    if (nlogs > 1) {
+        char bps[16];
+        rate(bps, sizeof bps, all_bytes, all_span);
+        fprintf(out, "%-6s %10" PRIu64 " %12" PRIu64 " %12" PRIu64
+                     " %10.3f %9s %12" PRIu64 "\n", "all", all_events,
+                all_bytes, all_data, all_span, bps, all_calls);
     }
     log_run_release(&run);
     return bad;

@@ -80,6 +80,16 @@ static int put_record(const struct log_rank *r, uint64_t n, struct obuf *out,
     const uint8_t *rec = r->map + r->offsets[n];
     size_t head = (size_t)(ev.fields - rec); /* fixed part + varints + args */
     size_t start = out->len;
+    if (ev.cycle) {
+        /* A polling cycle: polls and timers log no data; as it is. */
+        uint32_t size;
+        memcpy(&size, rec, 4);
+        if (obuf_room(out, size) < 0)
+            return -ENOMEM;
+        memcpy(out->p + out->len, rec, size);
+        out->len += size;
+        return 0;
+    }
     if (obuf_room(out, head + 64) < 0) /* fields: as they are copied */
         return -ENOMEM;
     memcpy(out->p + out->len, rec, head);

@@ -21,12 +21,31 @@
  *   varint dt     enter time minus the previous record's enter time, ns
  *   varint dur    exit time minus enter time, ns
  *   [zigzag varint ret]       when LOG_REC_RET (else MPI_SUCCESS)
- *   [varint repeat]           when LOG_REC_REPEAT (this many calls)
+ *   [varint repeat]           when LOG_REC_REPEAT (this many calls, or
+ *                             this many runs of a cycle)
  *   [varint depth << 1 | entry]  when LOG_REC_CALLBACK
+ *   [varint k]                when LOG_REC_CYCLE: the calls in the cycle
+ *                             (1 to LOG_CYCLE_MAX); the body that follows
+ *                             is the cycle's (below), not one call's
  *   argument block            every by-value argument, in order, as a
  *                             varint (log_arg_desc.enc, enum log_enc)
  *   fields, to the end:       u8 arg, u8 kind, varint elem, varint len,
  *                             len bytes
+ *
+ * A polling cycle (LOG_REC_CYCLE, always with LOG_REC_REPEAT): K calls that
+ * ran `repeat` times in a row, in order, each an unsuccessful poll or a
+ * timer (MPI_Wtime, MPI_Wtick). fn is the first call's; dt and dur span
+ * the whole run; no ret (every call returned MPI_SUCCESS). The body:
+ *
+ *   K members, each:          varint fn, varint flags (LOG_CYCLE_*),
+ *                             varint len, len bytes: the argument block and
+ *                             fields a record of that call alone would hold
+ *                             (none for a LOG_CYCLE_VALUE member)
+ *   values, to the end:       for each run, for each LOG_CYCLE_VALUE member
+ *                             in order, the double the call returned: a
+ *                             zigzag varint of its IEEE-754 bits minus the
+ *                             previous value's bits (as int64; the first
+ *                             value of the record minus 0)
  */
 #ifndef DRDB_LOG_FORMAT_H
 #define DRDB_LOG_FORMAT_H
@@ -83,9 +102,18 @@ enum {
      * a callback; the calls it made follow it, at its depth. Entries and
      * their calls come before the record of the call that ran them. */
     LOG_REC_CALLBACK = 1u << 4,
+    LOG_REC_CYCLE = 1u << 5,   /* a polling cycle of k calls (see above) */
+    /* Any other bit: a record this reader cannot read. */
+    LOG_REC_KNOWN = LOG_REC_RET | LOG_REC_REPEAT | LOG_REC_PARTIAL |
+                    LOG_REC_TRUNC | LOG_REC_CALLBACK | LOG_REC_CYCLE,
 };
-/* Any other record flag: a record this reader cannot parse. */
-#define LOG_REC_KNOWN 0x1fu
+
+/* Polling cycles (LOG_REC_CYCLE): at most this many calls in one, and the
+ * flags of a member. */
+#define LOG_CYCLE_MAX 8
+enum {
+    LOG_CYCLE_VALUE = 1u << 0, /* returns a double, from the values */
+};
 #define LOG_CB_ENTRY 1u
 /* Deeper callback nesting is refused by the reader as malformed. */
 #define LOG_MAX_CB_DEPTH 64

@@ -46,6 +46,16 @@ struct log_event {
     size_t args_len;
     const uint8_t *fields;
     size_t fields_len;
+    /* A polling cycle (LOG_REC_CYCLE): its k calls (cycle = k, else 0),
+     * their member list and values (log-format.h). args and fields are
+     * then the first call's, so that what reads one call sees the first
+     * one; log_cycle_member() gives the others. */
+    unsigned cycle;
+    unsigned cycle_nvalues; /* LOG_CYCLE_VALUE members */
+    const uint8_t *members;
+    size_t members_len;
+    const uint8_t *values;
+    size_t values_len;
 };
 
 struct log_field {
@@ -108,6 +118,33 @@ int64_t log_event_arg(const struct log_event *ev, int i);
 /* The by-value arguments in order into VALS (at most MAX); returns how many
  * the function has. */
 int log_event_args(const struct log_event *ev, int64_t *vals, int max);
+/* The MPI calls EV stands for: 1, its repeat count (LOG_REC_REPEAT), or
+ * that times the calls of its cycle (LOG_REC_CYCLE). */
+uint64_t log_event_calls(const struct log_event *ev);
+/*
+ * Call I (0 to ev->cycle - 1) of cycle EV as an event of its own into M
+ * (number and times EV's, flags 0; a LOG_CYCLE_VALUE member has no fields:
+ * its value comes from log_cycle_value_next()). *MFLAGS (may be NULL)
+ * gets the member's LOG_CYCLE_* flags. 0, or -EINVAL (not a cycle, I out
+ * of range). The reader checked the members when it indexed the log.
+ */
+int log_cycle_member(const struct log_event *ev, unsigned i,
+                     struct log_event *m, unsigned *mflags);
+/* The values of cycle EV's LOG_CYCLE_VALUE calls, in call order. */
+struct log_cycle_values {
+    const uint8_t *p, *end;
+    uint64_t bits; /* the previous value's */
+};
+void log_cycle_values_init(const struct log_event *ev,
+                           struct log_cycle_values *it);
+/* The next value into *V: 1, 0 at the end, -EINVAL malformed. */
+int log_cycle_value_next(struct log_cycle_values *it, double *v);
+/* Internal to the reader (reader.c, cycle.c): checks the cycle body
+ * [P, END) of EV (whose header fields are read) and sets its cycle
+ * members. 0, or -1 with the reason in WHY. */
+int log__cycle_parse(struct log_event *ev, uint64_t k, const uint8_t *p,
+                     const uint8_t *end, char *why, size_t len);
+
 /* Decodes a REQUEST or HANDLE field: 0 or -EINVAL. */
 int log_field_handle(const struct log_field *f, uint32_t *v);
 /* The first field of KIND for argument ARG, or NULL. */

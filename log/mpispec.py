@@ -22,7 +22,7 @@ KINDS = ("local", "lifecycle", "send", "recv", "sendrecv", "probe", "mprobe",
          "mrecv", "start", "startall", "completion", "request-free", "cancel",
          "coll", "comm-ctor", "type-ctor", "rma", "file", "partitioned")
 # Role flags, any number. The C flags LOG_R_* are generated from this list.
-FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic")
+FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic", "poll")
 # Kinds a call of which starts a request (nb, persistent).
 STARTS = ("send", "recv", "sendrecv", "mrecv", "coll", "comm-ctor",
           "partitioned")
@@ -349,6 +349,11 @@ def check_func(fn):
         raise SpecError("'neighbor' is for collectives")
     if ({"group", "dynamic"} & fn.flags) and fn.kind != "comm-ctor":
         raise SpecError("'group' and 'dynamic' are for 'comm-ctor'")
+    if "poll" in fn.flags and fn.cls == "auto" and not any(
+            a.name == "flag" and a.direction == "out" and
+            a.ctype.replace(" ", "") == "int*"
+            for a in fn.args):
+        raise SpecError("an auto 'poll' needs an 'out int *flag' argument")
     if fn.kind == "comm-ctor" and "newcomm" not in s:
         raise SpecError("a 'comm-ctor' has an out MPI_Comm argument")
     if fn.kind == "type-ctor" and "newtype" not in s:

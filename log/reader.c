@@ -123,9 +123,9 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     memcpy(&fn, rec + 8, 2);
     memcpy(&flags, rec + 10, 2);
 
-    if (flags & ~LOG_REC_KNOWN) {
+    if (flags & ~(unsigned)LOG_REC_KNOWN) {
         log_errf(err, errlen, "unknown record flags %#x at offset %llu",
-                 flags, (unsigned long long)off);
+                 flags & ~(unsigned)LOG_REC_KNOWN, (unsigned long long)off);
         return -1;
     }
     const uint8_t *p = rec + fixed, *end = rec + rsize;
@@ -153,6 +153,17 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
             goto bad;
         ev->depth = (unsigned)(v >> 1);
         ev->cb_entry = (unsigned)(v & LOG_CB_ENTRY);
+    }
+    if (flags & LOG_REC_CYCLE) {
+        char why[80];
+        if (log_get_varint(&p, end, &v))
+            goto bad;
+        if (log__cycle_parse(ev, v, p, end, why, sizeof why) < 0) {
+            log_errf(err, errlen, "%s at offset %llu", why,
+                     (unsigned long long)off);
+            return -1;
+        }
+        return 0;
     }
     ev->desc = log_func_by_id(fn);
     if (!ev->desc && !(flags & LOG_REC_TRUNC)) {

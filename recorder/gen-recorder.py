@@ -200,18 +200,30 @@ def put_args(fn, out, rec, ref):
             out.write(f"    log_put_arg_ptr({rec}, (uint64_t)(uintptr_t){v});\n")
 
 
+def gen_timer(fn, out):
+    """MPI_Wtime, MPI_Wtick: the value is the output; held back with the
+    polls around it (rec_poll_value), so a polling loop that reads the
+    clock is still one cycle."""
+    out.write(f"double {fn.name}(void)\n{{\n"
+              f"    if (rec_busy || !rec_live()) return P{fn.name}();\n"
+              f"    uint64_t t0 = rec_now();\n"
+              f"    double ret = P{fn.name}();\n"
+              f"    rec_poll_value({fn.id}, ret, t0, rec_now());\n"
+              f"    return ret;\n}}\n\n")
+
+
 def gen_wrapper(fn, out):
     ret = fn.ret
     call_args = ", ".join(a.name for a in fn.args)
+    if ret == "double":
+        assert not fn.args, fn.name
+        gen_timer(fn, out)
+        return
     pre, size, put = [], ["0"], []
     partial = False
     for i, o in enumerate(S.plan(fn)):
         if o is not None and render(fn, i, o, pre, size, put):
             partial = True
-    if ret == "double":  # MPI_Wtime, MPI_Wtick: the value is the output
-        size.append("(LOG_FIELD_HEAD + 8)")
-        put.insert(0, "    rec_put_field(&rec, LOG_ARG_NONE, LOG_F_RAW, 0, "
-                      "&ret, 8);\n")
     flags = "LOG_REC_PARTIAL" if partial else "0"
     st = S.status_arg(fn)
     out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
@@ -235,10 +247,24 @@ def gen_wrapper(fn, out):
     out.write("".join(pre))
     out.write("    struct log_rec rec;\n")
     ret_int = "ret" if ret == "int" else "MPI_SUCCESS"
-    out.write(f"    if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
-              f"{args_room(fn)} + {' + '.join(size)}))\n        return ret;\n")
+    room = f"{args_room(fn)} + {' + '.join(size)}"
+    poll = "poll" in fn.flags
+    if poll:
+        # Found nothing: built aside and held back (rec_poll).
+        out.write("    uint8_t rec_img[512];\n"
+                  f"    int rec_polled = ret == MPI_SUCCESS && !*flag && "
+                  f"({room}) <= sizeof rec_img;\n"
+                  "    if (rec_polled)\n"
+                  "        rec.start = rec.p = rec_img;\n    else ")
+    else:
+        out.write("    ")
+    out.write(f"if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
+              f"{room}))\n        return ret;\n")
     put_args(fn, out, "&rec", lambda n: n)
     out.write("".join(put))
+    if poll:
+        out.write(f"    if (rec_polled)\n        rec_poll({fn.id}, rec_img, "
+                  "(size_t)(rec.p - rec_img), t0, t1);\n    else\n    ")
     out.write("    rec_end(&rec);\n    return ret;\n}\n\n")
 
 

@@ -4,8 +4,10 @@
  * log/codec.h's completion layout holds: the handle before the call, its
  * status, and the data the request delivered (a receive: what its status
  * says arrived; a collective: its whole buffer, as registered). Element
- * numbers are indices into the program's arrays. An unsuccessful Test (or
- * Iprobe) is a poll: identical ones in a row are logged once (rec_poll).
+ * numbers are indices into the program's arrays. A Test that completed
+ * nothing (none was ready, or every request was inactive) and an
+ * unsuccessful Iprobe are polls: repeated cycles of them are logged once
+ * (rec_poll).
  * The mirror of replayer/rpl-complete.c.
  */
 #include <stdlib.h>
@@ -91,12 +93,15 @@ void rec_MPI_Test(struct rec_call *c, struct args_MPI_Test *a)
     MPI_Request before = *a->request;
     a->status = st;
     rec_pmpi_MPI_Test(c, a);
-    if (c->ret == MPI_SUCCESS && !*a->flag) {
-        uint8_t img[32];
+    if (c->ret == MPI_SUCCESS && (!*a->flag || before == MPI_REQUEST_NULL)) {
+        /* Nothing completed (not yet, or an inactive request): a poll. */
+        uint8_t img[2 * LOG_FIELD_HEAD + 8 + LOG_DONE_ROOM];
         struct log_rec rec = {img, img};
         if (*a->request != MPI_REQUEST_NULL)
             rec_put_raw(&rec, 0, 0, a->request, 4);
         rec_put_raw(&rec, 1, 0, a->flag, 4);
+        if (*a->flag)
+            put_done(&rec, 0, 0, before, st, 0, &bst);
         rec_poll(c->fn, img, (size_t)(rec.p - img), c->t0, c->t1);
         return;
     }
@@ -129,6 +134,14 @@ void rec_MPI_Request_get_status(struct rec_call *c,
     a->status = use_status(a->status, &local);
     rec_pmpi_MPI_Request_get_status(c, a);
     int ok = c->ret == MPI_SUCCESS;
+    if (ok && !*a->flag) { /* found nothing: held back (rec_poll) */
+        uint8_t img[64];
+        struct log_rec poll = {img, img};
+        rec_put_args_MPI_Request_get_status(&poll, a);
+        rec_put_raw(&poll, 1, 0, a->flag, 4);
+        rec_poll(c->fn, img, (size_t)(poll.p - img), c->t0, c->t1);
+        return;
+    }
     struct log_buf *e = ok && *a->flag ? rec_req_find(a->request) : NULL;
     int64_t bytes = 0;
     if (e && !(e->flags & LOG_BUF_DELIVERED))
@@ -294,6 +307,15 @@ static int poll_fail(const struct rec_call *c, const struct log_rec *args,
     return 1;
 }
 
+/* Whether every request of K was inactive (MPI_REQUEST_NULL) before. */
+static int cpl_inactive(const struct cpl *k)
+{
+    for (int i = 0; i < k->count; i++)
+        if (k->preq[i] != MPI_REQUEST_NULL)
+            return 0;
+    return 1;
+}
+
 /* Marks every request of K that was active as completed (Waitall, and
  * Testall when *FLAG). */
 static void cpl_all(struct cpl *k)
@@ -384,7 +406,7 @@ void rec_MPI_Testall(struct rec_call *c, struct args_MPI_Testall *a)
     }
     memcpy(k.pbst, a->array_of_statuses, (size_t)k.count * sizeof *k.pbst);
     rec_pmpi_MPI_Testall(c, a);
-    if (!*a->flag && c->ret == MPI_SUCCESS)
+    if ((!*a->flag || cpl_inactive(&k)) && c->ret == MPI_SUCCESS)
         CPL_POLL(MPI_Testall, a->flag, 4);
     if (*a->flag)
         cpl_all(&k);
@@ -419,7 +441,7 @@ void rec_MPI_Testany(struct rec_call *c, struct args_MPI_Testany *a)
     a->status = use_status(a->status, &local);
     rec_pmpi_MPI_Testany(c, a);
     int extra[2] = {*a->indx, *a->flag};
-    if (!*a->flag && c->ret == MPI_SUCCESS)
+    if ((!*a->flag || *a->indx == MPI_UNDEFINED) && c->ret == MPI_SUCCESS)
         CPL_POLL(MPI_Testany, extra, sizeof extra);
     cpl_any(&k, *a->indx, a->status);
     CPL_LOG(MPI_Testany, k.pst, extra, sizeof extra, NULL);
@@ -450,7 +472,8 @@ void rec_MPI_Testsome(struct rec_call *c, struct args_MPI_Testsome *a)
     }
     rec_pmpi_MPI_Testsome(c, a);
     int extra[1] = {*a->outcount};
-    if (*a->outcount == 0 && c->ret == MPI_SUCCESS)
+    if ((*a->outcount == 0 || *a->outcount == MPI_UNDEFINED) &&
+        c->ret == MPI_SUCCESS)
         CPL_POLL(MPI_Testsome, extra, sizeof extra);
     cpl_some(&k, *a->outcount == MPI_UNDEFINED ? 0 : *a->outcount,
              a->array_of_indices, a->array_of_statuses);

@@ -1,7 +1,7 @@
 /*
  * The recorder's runtime: opening and closing the rank's log, the run
- * description, starting and ending records, and the compression of polling
- * loops (rec.h).
+ * description, starting and ending records (rec.h). Polling loops are
+ * rec-poll.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,70 +41,28 @@ static void warn(const char *msg)
     }
 }
 
-/* The run of identical unsuccessful polls not yet logged. */
-static struct {
-    int fn;
-    size_t len;
-    uint8_t img[512];
-    uint64_t n, t0, t1;
-} poll;
-
-static void poll_flush(void)
+int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
+                  uint64_t dur, size_t room)
 {
-    struct log_rec rec;
-    uint64_t n = poll.n;
-    poll.n = 0;
-    if (!log_writer_begin(&writer, &rec, poll.len + 10, poll.fn,
-                          n > 1 ? LOG_REC_REPEAT : 0, poll.t0,
-                          poll.t1 - poll.t0)) {
-        rec_on = 0;
-        return;
+    if (!rec_on)
+        return 0;
+    if (!log_writer_begin(&writer, rec, room + 10, fn, flags, t0, dur)) {
+        rec_on = 0; /* the writer warned once; the program goes on */
+        return 0;
     }
-    if (n > 1)
-        log_put_varint(&rec, n);
-    log_put_bytes(&rec, poll.img, poll.len);
-    log_writer_commit(&writer, &rec);
+    return 1;
 }
 
-void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
+void rec_end_raw(struct log_rec *rec)
 {
-    /* A record of its own: inside a program callback (marked by
-     * rec_begin, never merged into a run), or when a shared-memory
-     * segment changed during the poll (the program may have polled until
-     * a neighbour's store: logged with the changes). */
-    int shm = rec_shm_n && rec_shm_changed();
-    if (rec_cb_depth || shm) {
-        struct log_rec rec;
-        if (rec_begin(&rec, fn, shm ? REC_SYNC : 0, MPI_SUCCESS, t0, t1,
-                      len)) {
-            log_put_bytes(&rec, img, len);
-            rec_end(&rec);
-        }
-        return;
-    }
-    if (poll.n && poll.fn == fn && poll.len == len &&
-        memcmp(poll.img, img, len) == 0) {
-        poll.n++;
-        poll.t1 = t1;
-        return;
-    }
-    if (poll.n)
-        poll_flush();
-    if (len > sizeof poll.img || !rec_on)
-        return;
-    poll.fn = fn;
-    poll.len = len;
-    memcpy(poll.img, img, len);
-    poll.n = 1;
-    poll.t0 = t0;
-    poll.t1 = t1;
+    log_writer_commit(&writer, rec);
 }
 
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room)
 {
-    if (poll.n)
-        poll_flush();
+    if (rec_poll_pending)
+        rec_poll_flush();
     if (!rec_on)
         return 0;
     /* Without a shared-memory window, this test is all it costs. */
@@ -455,8 +413,8 @@ static void open_log(int rank, int size, uint32_t flags)
 
 void rec_close(void)
 {
-    if (poll.n && rec_on)
-        poll_flush();
+    if (rec_poll_pending && rec_on)
+        rec_poll_flush();
     rec_on = 0;
     if (writer.map)
         log_writer_close(&writer, busy_ns);

@@ -93,12 +93,24 @@ static inline void rec_put_raw(struct log_rec *rec, unsigned arg,
 }
 
 /*
- * Polling loops: an unsuccessful MPI_Iprobe or MPI_Test identical to the
- * previous one (same function, arguments and outputs) is not logged on its
- * own: the run is logged as one LOG_REC_REPEAT record when something else
- * happens. IMG holds the record's argument block and fields.
+ * Polling loops (rec-poll.c): an unsuccessful poll (MPI_Test, Testany,
+ * Testsome, Testall, Iprobe, Improbe, Request_get_status, Win_test: one
+ * that returned MPI_SUCCESS and found nothing) and a timer call
+ * (MPI_Wtime, MPI_Wtick) are held back, and a run of them repeating a
+ * cycle of up to LOG_CYCLE_MAX calls is logged as one record with its
+ * repeat count (LOG_REC_REPEAT, LOG_REC_CYCLE). IMG holds the record's
+ * argument block and fields, as the call's own record would; a timer's
+ * value is V. rec_begin() logs what is held back first.
  */
 void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1);
+void rec_poll_value(int fn, double v, uint64_t t0, uint64_t t1);
+extern int rec_poll_pending; /* calls are held back */
+void rec_poll_flush(void);
+/* A record with no return code (rec-poll.c's): starts it with ROOM bytes
+ * after the header, or 0 when logging has stopped. Nothing is flushed. */
+int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
+                  uint64_t dur, size_t room);
+void rec_end_raw(struct log_rec *rec);
 
 /* Peers of a collective on COMM: the remote group of an intercommunicator. */
 int rec_peers(MPI_Comm comm);

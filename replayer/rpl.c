@@ -47,6 +47,10 @@ enum rpl_state rpl_state = RPL_PRE_INIT;
 static struct log_rank rlog;
 static int opened;
 static uint64_t rep_used; /* calls already replayed of a REPEAT event */
+/* A polling cycle's timer values, and the one being returned as the field
+ * its call's own record would hold. */
+static struct log_cycle_values cyc_vals;
+static uint8_t cyc_field[LOG_FIELD_HEAD + 8];
 int rpl_world_size = 1;
 
 static const char *fname(int fn)
@@ -195,6 +199,30 @@ static void describe(char *buf, size_t len, int fn, const struct log_event *ev,
                                  handle ? (uint64_t)(uint32_t)v : (uint64_t)v);
         k++;
     }
+}
+
+/* Call REP_USED of the polling cycle in C->ev (LOG_REC_CYCLE) becomes
+ * the event to replay: its member, with its timer value as a field. */
+static void cycle_call(struct rpl_call *c)
+{
+    struct log_event whole = c->ev;
+    unsigned mflags;
+    double v;
+    if (rep_used == 0)
+        log_cycle_values_init(&whole, &cyc_vals);
+    if (log_cycle_member(&whole, (unsigned)(rep_used % whole.cycle), &c->ev,
+                         &mflags) < 0)
+        rpl_fail(c, RPL_EXIT_SETUP, "malformed polling cycle in the log");
+    if (!(mflags & LOG_CYCLE_VALUE))
+        return;
+    if (log_cycle_value_next(&cyc_vals, &v) != 1)
+        rpl_fail(c, RPL_EXIT_SETUP, "malformed polling cycle in the log: a "
+                 "value is missing");
+    struct log_rec r = {cyc_field, cyc_field};
+    log_put_field(&r, LOG_ARG_NONE, LOG_F_RAW, 0, 8);
+    log_put_bytes(&r, &v, 8);
+    c->ev.fields = cyc_field;
+    c->ev.fields_len = (size_t)(r.p - cyc_field);
 }
 
 static void diverge(const struct rpl_call *c, const char *why)
@@ -381,6 +409,9 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                  "run MPI called a callback of the program here",
                  fname(fn));
     }
+    uint64_t calls = log_event_calls(&c->ev);
+    if (c->ev.cycle)
+        cycle_call(c);
     if (c->ev.fn != fn)
         diverge(c, "another function");
     if (c->ev.desc && c->ev.desc->unsupported)
@@ -420,7 +451,7 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                                          new_object(&c->ev)};
         return;
     }
-    if (++rep_used >= (c->ev.repeat ? c->ev.repeat : 1)) {
+    if (++rep_used >= calls) {
         drdb_event = no + 1;
         rep_used = 0;
     }

@@ -62,6 +62,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (ev.desc)
                 for (int i = 0; i < ev.desc->nargs; i++)
                     (void)log_event_arg(&ev, i);
+            /* A polling cycle: each call, and its timer values. */
+            for (unsigned j = 0; j < ev.cycle; j++) {
+                struct log_event m;
+                if (log_cycle_member(&ev, j, &m, NULL) != 0)
+                    continue;
+                cur = 0;
+                while (log_event_field(&m, &cur, &fl) == 1)
+                    if (fl.len)
+                        (void)fl.data[fl.len - 1];
+                for (int i = 0; i < m.desc->nargs; i++)
+                    (void)log_event_arg(&m, i);
+            }
+            struct log_cycle_values it;
+            double v;
+            log_cycle_values_init(&ev, &it);
+            while (log_cycle_value_next(&it, &v) == 1)
+                ;
         }
         log_rank_release(&r);
     }
