@@ -94,8 +94,8 @@ void rec_cb_entry(int fn, const struct log_cb *cb)
 {
     struct log_rec rec;
     uint64_t t = rec_now();
-    if (poll.n)
-        poll_flush();
+    if (rec_poll_pending)
+        rec_poll_flush();
     if (!rec_on)
         return;
     if (!log_writer_begin(&writer, &rec, LOG_FIELD_HEAD + LOG_CB_BYTES + 10,
