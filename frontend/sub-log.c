@@ -33,6 +33,11 @@ static void print_event(const struct log_event *ev)
         printf("  ret=%d", ev->ret);
     if (ev->flags & LOG_REC_REPEAT)
         printf("  x%" PRIu64, ev->repeat);
+    if (ev->flags & LOG_REC_THREAD) {
+        char th[32];
+        log_thread_name(th, sizeof th, ev->thread);
+        printf("  thread=%s", th);
+    }
     if (ev->flags & LOG_REC_PARTIAL)
         printf("  (partial)");
     if (ev->flags & LOG_REC_TRUNC) /* ret: the errno, positive */

@@ -19,6 +19,7 @@
  *   varint dur    exit time minus enter time, ns
  *   [zigzag varint ret]       when LOG_REC_RET (else MPI_SUCCESS)
  *   [varint repeat]           when LOG_REC_REPEAT (this many calls)
+ *   [varint thread]           when LOG_REC_THREAD (the calling thread)
  *   argument block            every by-value argument, in order, as a
  *                             varint (log_arg_desc.enc, enum log_enc)
  *   fields, to the end:       u8 arg, u8 kind, varint elem, varint len,
@@ -63,6 +64,8 @@ enum {
     LOG_REC_REPEAT = 1u << 1,  /* stands for `repeat` identical calls */
     LOG_REC_PARTIAL = 1u << 2, /* some outputs not logged (see the docs) */
     LOG_REC_TRUNC = 1u << 3,   /* the last record: logging stopped here */
+    LOG_REC_THREAD = 1u << 6,  /* `thread`: the calling thread's number
+                                * (MPI_THREAD_MULTIPLE; util/thread.h) */
 };
 
 /* Field kinds. */
@@ -123,6 +126,10 @@ struct log_file_header {
 void log_path(char *buf, size_t len, const char *dir, int rank);
 /* The file name of rank R's log ("rank-R.log"). */
 void log_name(char *buf, size_t len, int rank);
+/* A record's thread number (LOG_REC_THREAD) as its creation path: the
+ * main thread "0", its children "1", "2", ..., thread 1's second child
+ * "1.2"; UINT64_MAX is "unnumbered" (util/thread.h). */
+void log_thread_name(char *buf, size_t len, uint64_t thread);
 /*
  * The header's checksum (version 3): CRC-32C of its 256 bytes with hdr_crc,
  * flags and recorder_ns taken as zero. Those three change while the rank

@@ -141,6 +141,10 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
         if (log_get_varint(&p, end, &ev->repeat))
             goto bad;
     }
+    if (flags & LOG_REC_THREAD) {
+        if (log_get_varint(&p, end, &ev->thread))
+            goto bad;
+    }
     ev->desc = log_func_by_id(fn);
     if (!ev->desc && !(flags & LOG_REC_TRUNC)) {
         log_errf(err, errlen, "unknown function id %u at offset %llu", fn,
@@ -248,6 +252,8 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
         r->offsets[r->nevents] = off;
         r->enter[r->nevents] = t;
         r->nevents++;
+        if (ev.flags & LOG_REC_THREAD)
+            r->threads = 1;
         off += get_u32(r->map + off);
         if (ev.flags & LOG_REC_TRUNC) {
             r->trunc_errno = ev.ret ? (ev.ret < 0 ? -ev.ret : ev.ret) : -1;

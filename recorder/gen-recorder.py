@@ -219,7 +219,10 @@ def gen_skeleton(fn, out, hdr):
         out.write(f"    if (!rec_on)\n        return P{fn.name}({call_args});\n")
     out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
     out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0}};\n")
-    out.write(f"    rec_{fn.name}(&c, &a);\n    return c.ret;\n}}\n\n")
+    # The hook runs under the recorder's lock (rec.h; MULTIPLE only),
+    # which rec_pmpi_NAME drops for the PMPI call.
+    out.write(f"    rec_lock();\n    rec_{fn.name}(&c, &a);\n"
+              f"    rec_unlock();\n    return c.ret;\n}}\n\n")
 
     a_args = ", ".join(f"a->{a.name}" for a in fn.args)
     hdr.write(f"void rec_{fn.name}(struct rec_call *c, "
@@ -227,9 +230,11 @@ def gen_skeleton(fn, out, hdr):
     hdr.write(f"static inline void rec_pmpi_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a)\n{{\n"
               f"    (void)a;\n"
+              f"    int held = rec_lock_drop();\n"
               f"    c->t0 = rec_now();\n"
               f"    c->ret = P{fn.name}({a_args});\n"
-              f"    c->t1 = rec_now();\n}}\n")
+              f"    c->t1 = rec_now();\n"
+              f"    rec_lock_retake(held);\n}}\n")
     hdr.write(f"static inline void rec_put_args_{fn.name}(struct log_rec "
               f"*rec, const struct args_{fn.name} *a)\n{{\n"
               f"    (void)rec;\n    (void)a;\n")

@@ -4,9 +4,8 @@
  * go. Their hooks run whether or not this rank is recorded (the spec's
  * 'lifecycle' kind). The mirror of replayer/rpl-init.c.
  */
-#include <stdio.h>
-
 #include "rec.h"
+#include "thread.h"
 
 /* Opens the log after a successful PMPI_Init*: times are relative to the
  * log's start, so Init itself is at 0. */
@@ -18,9 +17,14 @@ static void opened(struct rec_call *c)
     c->t1 = rec_on ? rec_now() : 0;
 }
 
+/* Threads the MPI library starts in MPI_Init (a progress thread) or
+ * MPI_Finalize are its own: they use up no number of the program's
+ * (util/thread.h), whose replay starts none. */
 void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 {
+    util_thread_internal(1);
     rec_pmpi_MPI_Init(c, a);
+    util_thread_internal(-1);
     opened(c);
     struct log_rec rec;
     if (rec_frame_MPI_Init(c, a, &rec, 0, 0))
@@ -29,14 +33,15 @@ void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 
 void rec_MPI_Init_thread(struct rec_call *c, struct args_MPI_Init_thread *a)
 {
+    util_thread_internal(1);
     rec_pmpi_MPI_Init_thread(c, a);
+    util_thread_internal(-1);
     opened(c);
-    if (a->provided && *a->provided == MPI_THREAD_MULTIPLE)
-        fprintf(stderr,
-                "drdb-record: warning: MPI_THREAD_MULTIPLE: calls from several "
-                "threads are logged in the order they complete; replay "
-                "reproduces that order only if the threads make their MPI "
-                "calls in it\n");
+    /* Calls from several threads: each record names its thread, and they
+     * are committed one at a time from here on (rec.h). */
+    if (rec_on && c->ret == MPI_SUCCESS && a->provided &&
+        *a->provided == MPI_THREAD_MULTIPLE)
+        rec_mt = 1;
     struct log_rec rec;
     if (rec_frame_MPI_Init_thread(c, a, &rec, 0, LOG_FIELD_HEAD + 4)) {
         rec_put_raw(&rec, LOG_A_MPI_Init_thread_provided, 0, a->provided, 4);
@@ -51,7 +56,9 @@ void rec_MPI_Finalize(struct rec_call *c, struct args_MPI_Finalize *a)
     c->t0 = c->t1 = rec_on ? rec_now() : 0;
     if (rec_frame_MPI_Finalize(c, a, &rec, 0, 0))
         rec_end(&rec);
+    util_thread_internal(1);
     rec_pmpi_MPI_Finalize(c, a);
+    util_thread_internal(-1);
     rec_close(); /* also after logging stopped early: trims the file */
 }
 

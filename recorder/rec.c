@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,16 @@
 #include "drdb_mpi_abi.h"
 #include "log-writer.h"
 #include "rec.h"
+#include "thread.h"
 #include "util.h"
 
 int rec_on;
 int rec_send_data;
 uint64_t rec_t0;
 static struct log_writer writer;
+int rec_mt;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int held; /* this thread's rec_lock depth */
 /* Time spent building and committing records, for the overhead estimate. */
 static uint64_t busy_ns, cur_t1;
 
@@ -37,8 +42,47 @@ static void warn(const char *msg)
     }
 }
 
-/* The run of identical unsuccessful polls not yet logged. */
+/* ---- threads (rec.h) ----------------------------------------------------- */
+
+void rec__lock(void)
+{
+    if (held++ == 0)
+        pthread_mutex_lock(&lock);
+}
+
+void rec__unlock(void)
+{
+    /* 0: taken before MPI_Init_thread turned rec_mt on. */
+    if (held > 0 && --held == 0)
+        pthread_mutex_unlock(&lock);
+}
+
+int rec__lock_drop(void)
+{
+    int h = held;
+    if (h) {
+        held = 0;
+        pthread_mutex_unlock(&lock);
+    }
+    return h;
+}
+
+void rec__lock_retake(int h)
+{
+    pthread_mutex_lock(&lock);
+    held = h;
+}
+
+/* Under MPI_THREAD_MULTIPLE, the thread number after the record's other
+ * optional varints (docs/log-format.md). */
+static unsigned thread_flag(void)
+{
+    return rec_mt ? LOG_REC_THREAD : 0;
+}
+
+/* The run of identical unsuccessful polls not yet logged (by one thread). */
 static struct {
+    uint64_t thread;
     int fn;
     size_t len;
     uint8_t img[512];
@@ -49,56 +93,73 @@ static void poll_flush(void)
 {
     struct log_rec rec;
     uint64_t n = poll.n;
+    unsigned tf = thread_flag();
     poll.n = 0;
-    if (!log_writer_begin(&writer, &rec, poll.len + 10, poll.fn,
-                          n > 1 ? LOG_REC_REPEAT : 0, poll.t0,
+    if (!log_writer_begin(&writer, &rec, poll.len + 20, poll.fn,
+                          (n > 1 ? LOG_REC_REPEAT : 0) | tf, poll.t0,
                           poll.t1 - poll.t0)) {
         rec_on = 0;
         return;
     }
     if (n > 1)
         log_put_varint(&rec, n);
+    if (tf)
+        log_put_varint(&rec, poll.thread);
     log_put_bytes(&rec, poll.img, poll.len);
     log_writer_commit(&writer, &rec);
 }
 
 void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 {
-    if (poll.n && poll.fn == fn && poll.len == len &&
+    uint64_t self = rec_mt ? util_thread_self() : 0;
+    rec_lock();
+    if (poll.n && poll.fn == fn && poll.len == len && poll.thread == self &&
         memcmp(poll.img, img, len) == 0) {
         poll.n++;
         poll.t1 = t1;
+        rec_unlock();
         return;
     }
     if (poll.n)
         poll_flush();
-    if (len > sizeof poll.img || !rec_on)
+    if (len > sizeof poll.img || !rec_on) {
+        rec_unlock();
         return;
+    }
+    poll.thread = self;
     poll.fn = fn;
     poll.len = len;
     memcpy(poll.img, img, len);
     poll.n = 1;
     poll.t0 = t0;
     poll.t1 = t1;
+    rec_unlock();
 }
 
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room)
 {
+    rec_lock();
     if (poll.n)
         poll_flush();
-    if (!rec_on)
+    if (!rec_on) {
+        rec_unlock();
         return 0;
+    }
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
-    if (!log_writer_begin(&writer, rec, room + 10, fn, flags, t0, t1 - t0)) {
+    flags |= thread_flag();
+    if (!log_writer_begin(&writer, rec, room + 20, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
+        rec_unlock();
         return 0;
     }
     cur_t1 = t1;
     if (flags & LOG_REC_RET)
         log_put_varint(rec, ((uint64_t)(int64_t)ret << 1) ^
                                 (uint64_t)((int64_t)ret >> 63));
+    if (flags & LOG_REC_THREAD)
+        log_put_varint(rec, util_thread_self());
     return 1;
 }
 
@@ -106,6 +167,7 @@ void rec_end(struct log_rec *rec)
 {
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;
+    rec_unlock();
 }
 
 /* ---- opening and closing ---------------------------------------------- */

@@ -29,6 +29,44 @@ static inline uint64_t rec_now(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - rec_t0;
 }
 
+/*
+ * MPI_THREAD_MULTIPLE (rec_mt, set by MPI_Init_thread): records are built
+ * and committed under one lock, so the log's order is the order in which
+ * calls were committed (docs/recording.md, "Threads"), and each record
+ * carries the calling thread's number (LOG_REC_THREAD, util/thread.h).
+ * The lock is recursive per thread and never held across a PMPI call:
+ * rec_begin takes it, rec_end drops it; a hook's skeleton holds it around
+ * the hook, which drops it for its PMPI call (rec_lock_drop and
+ * rec_lock_retake in rec_pmpi_NAME). Without MULTIPLE each costs one test
+ * of rec_mt.
+ */
+extern int rec_mt;
+void rec__lock(void);
+void rec__unlock(void);
+int rec__lock_drop(void);
+void rec__lock_retake(int held);
+static inline void rec_lock(void)
+{
+    if (__builtin_expect(rec_mt, 0))
+        rec__lock();
+}
+static inline void rec_unlock(void)
+{
+    if (__builtin_expect(rec_mt, 0))
+        rec__unlock();
+}
+/* Releases the lock entirely for a PMPI call: what rec_lock_retake needs
+ * to take it back. */
+static inline int rec_lock_drop(void)
+{
+    return __builtin_expect(rec_mt, 0) ? rec__lock_drop() : 0;
+}
+static inline void rec_lock_retake(int held)
+{
+    if (__builtin_expect(held, 0))
+        rec__lock_retake(held);
+}
+
 /* Starts a record with ROOM bytes of arguments and fields; 0 when logging
  * has stopped (the caller just returns). */
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
