@@ -120,6 +120,8 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
     row->has_ret = (ev->flags & LOG_REC_RET) != 0;
     row->ret = ev->ret;
     row->repeat = ev->flags & LOG_REC_REPEAT ? ev->repeat : 0;
+    row->has_thread = (ev->flags & LOG_REC_THREAD) != 0;
+    row->thread = ev->thread;
 }
 
 void ev_print_row(FILE *out, const struct ev_row *row, int mark)
@@ -131,6 +133,11 @@ void ev_print_row(FILE *out, const struct ev_row *row, int mark)
         fprintf(out, "  ret=%d", row->ret);
     if (row->repeat)
         fprintf(out, "  x%" PRIu64, row->repeat);
+    if (row->has_thread) {
+        char th[32];
+        log_thread_name(th, sizeof th, row->thread);
+        fprintf(out, "  thread %s", th);
+    }
     if (mark)
         fputs("  <= here", out);
     fputc('\n', out);

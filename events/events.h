@@ -293,6 +293,8 @@ struct ev_row {
     double dur_us;
     int has_ret, ret;      /* an error the call returned */
     uint64_t repeat;       /* a repeated call (x N); 0: not */
+    int has_thread;        /* the record names its thread (MULTIPLE) */
+    uint64_t thread;
 };
 /* Called for each listed event; MARK: the event marked (the rank's
  * position). */

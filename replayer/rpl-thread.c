@@ -162,9 +162,13 @@ void rpl_thread_turn(int fn)
         /* Slices, not a deadline: time stopped under a debugger does not
          * count (the wait returns once when the process resumes). */
         if (pthread_cond_timedwait(&changed, &lock, &ts) == ETIMEDOUT &&
-            !busy && ++slices > slices_max)
-            stuck("which has not come for a long time (see "
-                  DRDB_ENV_TURN_TIMEOUT ")");
+            !busy && ++slices > slices_max) {
+            char why[160];
+            snprintf(why, sizeof why, "which has not come in %.1f s of "
+                     "waiting (" DRDB_ENV_TURN_TIMEOUT ")",
+                     (double)(slices - 1) * SLICE_MS / 1000);
+            stuck(why);
+        }
     }
     if (w)
         w->used = 0;
