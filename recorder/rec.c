@@ -139,7 +139,10 @@ void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room)
 {
-    rec_lock();
+    if (__builtin_expect(rec_mt, 0)) {
+        rec__lock();
+        flags |= LOG_REC_THREAD;
+    }
     if (poll.n)
         poll_flush();
     if (!rec_on) {
@@ -148,7 +151,6 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
     }
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
-    flags |= thread_flag();
     if (!log_writer_begin(&writer, rec, room + 20, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
         rec_unlock();
