@@ -152,6 +152,28 @@ def render(fn, i, o, pre, size, put):
     return False
 
 
+def pins(fn):
+    """C pinning the requests a completion (or MPI_Request_free) is about
+    to complete, before its PMPI call (rec.h, "request handles"), or
+    None."""
+    if fn.kind not in ("completion", "request-free"):
+        return None
+    for a in fn.args:
+        if a.name == "request" and a.direction:
+            return "rec_pin_requests(a->request, 1)"
+        if a.name == "array_of_requests":
+            return f"rec_pin_requests(a->array_of_requests, a->{a.length})"
+    return None
+
+
+def creates_request(fn):
+    """Whether FN makes a new request handle (*request), which MPI may
+    have taken from a request another thread is completing."""
+    return (fn.kind not in ("completion", "request-free", "cancel", "start")
+            and any(a.name == "request" and a.direction in ("out", "inout")
+                    for a in fn.args))
+
+
 def args_room(fn):
     """Bytes the by-value arguments can take as varints: at most 5 for a
     32-bit argument, 10 for a 64-bit one."""
@@ -203,11 +225,22 @@ def gen_wrapper(fn, out):
     out.write("".join(pre))
     out.write("    struct log_rec rec;\n")
     ret_int = "ret" if ret == "int" else "MPI_SUCCESS"
+    # A new request: its record waits until a completion of the same
+    # handle by another thread is logged (rec.h).
+    new_req = creates_request(fn)
+    if new_req:
+        out.write("    rec_lock();\n    if (__builtin_expect(rec_mt, 0) && "
+                  "ret == MPI_SUCCESS)\n        rec_wait_unpinned(*request);\n")
+    unlock = "rec_unlock();\n        " if new_req else ""
     out.write(f"    if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
-              f"{args_room(fn)} + {' + '.join(size)}))\n        return ret;\n")
+              f"{args_room(fn)} + {' + '.join(size)})) {{\n"
+              f"        {unlock}return ret;\n    }}\n")
     put_args(fn, out, "&rec", lambda n: n)
     out.write("".join(put))
-    out.write("    rec_end(&rec);\n    return ret;\n}\n\n")
+    out.write("    rec_end(&rec);\n")
+    if new_req:
+        out.write("    rec_unlock();\n")
+    out.write("    return ret;\n}\n\n")
 
 
 def gen_skeleton(fn, out, hdr):
@@ -221,20 +254,27 @@ def gen_skeleton(fn, out, hdr):
     out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0}};\n")
     # The hook runs under the recorder's lock (rec.h; MULTIPLE only),
     # which rec_pmpi_NAME drops for the PMPI call.
-    out.write(f"    rec_lock();\n    rec_{fn.name}(&c, &a);\n"
+    unpin = "    rec_unpin_requests();\n" if pins(fn) else ""
+    out.write(f"    rec_lock();\n    rec_{fn.name}(&c, &a);\n{unpin}"
               f"    rec_unlock();\n    return c.ret;\n}}\n\n")
 
     a_args = ", ".join(f"a->{a.name}" for a in fn.args)
+    pin = pins(fn)
+    pin_c = (f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n"
+             if pin else "")
+    wait_c = ("    if (__builtin_expect(rec_mt, 0) && c->ret == MPI_SUCCESS)\n"
+              "        rec_wait_unpinned(*a->request);\n"
+              if creates_request(fn) else "")
     hdr.write(f"void rec_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a);\n")
     hdr.write(f"static inline void rec_pmpi_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a)\n{{\n"
-              f"    (void)a;\n"
+              f"    (void)a;\n{pin_c}"
               f"    int held = rec_lock_drop();\n"
               f"    c->t0 = rec_now();\n"
               f"    c->ret = P{fn.name}({a_args});\n"
               f"    c->t1 = rec_now();\n"
-              f"    rec_lock_retake(held);\n}}\n")
+              f"    rec_lock_retake(held);\n{wait_c}}}\n")
     hdr.write(f"static inline void rec_put_args_{fn.name}(struct log_rec "
               f"*rec, const struct args_{fn.name} *a)\n{{\n"
               f"    (void)rec;\n    (void)a;\n")

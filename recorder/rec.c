@@ -73,6 +73,58 @@ void rec__lock_retake(int h)
     held = h;
 }
 
+/* Pinned requests (rec.h): the handle and the pinning thread (the
+ * address of its `held`). Under the lock. */
+static struct pin {
+    uint32_t req;
+    const int *owner;
+} *pins;
+static size_t npins, pins_cap;
+static pthread_cond_t unpinned = PTHREAD_COND_INITIALIZER;
+
+void rec_pin_requests(const MPI_Request *reqs, int n)
+{
+    if (!reqs || n <= 0)
+        return;
+    rec__lock();
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        if (util_grow(&pins, &pins_cap, npins + 1, sizeof *pins) < 0)
+            break; /* out of memory: that request is not ordered */
+        pins[npins++] = (struct pin){(uint32_t)reqs[i], &held};
+    }
+    rec__unlock();
+}
+
+void rec__unpin_requests(void)
+{
+    rec__lock();
+    size_t k = 0;
+    for (size_t i = 0; i < npins; i++)
+        if (pins[i].owner != &held)
+            pins[k++] = pins[i];
+    if (k != npins) {
+        npins = k;
+        pthread_cond_broadcast(&unpinned);
+    }
+    rec__unlock();
+}
+
+/* The caller holds the lock (and no record is open). */
+void rec_wait_unpinned(MPI_Request req)
+{
+    for (;;) {
+        size_t i = 0;
+        while (i < npins && !(pins[i].req == (uint32_t)req &&
+                              pins[i].owner != &held))
+            i++;
+        if (i == npins)
+            return;
+        pthread_cond_wait(&unpinned, &lock);
+    }
+}
+
 /* Under MPI_THREAD_MULTIPLE, the thread number after the record's other
  * optional varints (docs/log-format.md). */
 static unsigned thread_flag(void)

@@ -67,6 +67,27 @@ static inline void rec_lock_retake(int held)
         rec__lock_retake(held);
 }
 
+/*
+ * Request handles under MPI_THREAD_MULTIPLE: when thread T's MPI_Wait
+ * frees request H inside MPI, MPI may give H to thread U's MPI_Irecv
+ * before T has logged its completion. U's record (and its buffer in the
+ * request table) must then come after T's, or T would log U's buffer and
+ * the replay would see H created before it completed. So a completion
+ * (and MPI_Request_free) pins its requests before its PMPI call
+ * (rec_pin_requests), unpinned once it is logged (rec_unpin_requests, in
+ * its skeleton), and a call that made a new request H waits, holding the
+ * lock, until no other thread has H pinned (rec_wait_unpinned), before it
+ * starts its record. The generated wrappers do all three.
+ */
+void rec_pin_requests(const MPI_Request *reqs, int n);
+void rec__unpin_requests(void);
+static inline void rec_unpin_requests(void)
+{
+    if (__builtin_expect(rec_mt, 0))
+        rec__unpin_requests();
+}
+void rec_wait_unpinned(MPI_Request req);
+
 /* Starts a record with ROOM bytes of arguments and fields; 0 when logging
  * has stopped (the caller just returns). */
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
