@@ -152,26 +152,37 @@ def render(fn, i, o, pre, size, put):
     return False
 
 
-def pins(fn):
-    """C pinning the requests a completion (or MPI_Request_free) is about
-    to complete, before its PMPI call (rec.h, "request handles"), or
-    None."""
-    if fn.kind not in ("completion", "request-free"):
-        return None
-    for a in fn.args:
-        if a.name == "request" and a.direction:
-            return "rec_pin_requests(a->request, 1)"
-        if a.name == "array_of_requests":
-            return f"rec_pin_requests(a->array_of_requests, a->{a.length})"
+def pins(fn, ref):
+    """C pinning the handles FN is about to free (rec.h, "handles"), before
+    its PMPI call: the requests of a completion or MPI_Request_free, the
+    object of MPI_Comm_free, MPI_Type_free, ...; None for other functions.
+    REF(name) is how the C refers to an argument."""
+    if fn.kind in ("completion", "request-free"):
+        for a in fn.args:
+            if a.name == "request" and a.direction:
+                return f"rec_pin_handles({ref('request')}, 1)"
+            if a.name == "array_of_requests":
+                return (f"rec_pin_handles({ref('array_of_requests')}, "
+                        f"{ref(a.length)})")
+    if fn.name.endswith("_free") or fn.name == "MPI_Comm_disconnect":
+        for a in fn.args:
+            if a.direction == "inout" and not a.array and \
+                    S.VALUE_SIZES.get(a.ctype.rstrip(" *")) == 4 and \
+                    S.value_encoding(a.ctype.rstrip(" *")) == "LOG_ENC_HANDLE":
+                return f"rec_pin_handles({ref(a.name)}, 1)"
     return None
 
 
-def creates_request(fn):
-    """Whether FN makes a new request handle (*request), which MPI may
-    have taken from a request another thread is completing."""
-    return (fn.kind not in ("completion", "request-free", "cancel", "start")
-            and any(a.name == "request" and a.direction in ("out", "inout")
-                    for a in fn.args))
+def new_handles(fn):
+    """The arguments in which FN returns a new handle (a request, a
+    communicator, a datatype, ...), which MPI may have taken from an object
+    another thread is freeing."""
+    if fn.kind in ("completion", "request-free", "cancel", "start") or \
+            pins(fn, lambda n: n):
+        return []
+    return [o.arg.name for o in S.plan(fn)
+            if o is not None and o.kind == "HANDLE" and
+            (o.arg.direction == "out" or o.arg.name == "request")]
 
 
 def args_room(fn):
@@ -212,6 +223,8 @@ def gen_wrapper(fn, out):
     st = S.status_arg(fn)
     out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
     out.write(f"    if (!rec_on) return P{fn.name}({call_args});\n")
+    # Freed handles are pinned until logged (rec.h).
+    pin = pins(fn, lambda n: n)
     if st:
         # The received size (and the matched source and tag, which causal
         # analysis needs) come from the status: take it even when the
@@ -219,27 +232,35 @@ def gen_wrapper(fn, out):
         out.write("    MPI_Status rec_status = {0, 0, MPI_ANY_SOURCE, "
                   "MPI_ANY_TAG, MPI_SUCCESS};\n")
         out.write(f"    if ({st} == MPI_STATUS_IGNORE) {st} = &rec_status;\n")
+    if pin:
+        out.write(f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n")
     out.write("    uint64_t t0 = rec_now();\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
     out.write("    uint64_t t1 = rec_now();\n")
     out.write("".join(pre))
     out.write("    struct log_rec rec;\n")
     ret_int = "ret" if ret == "int" else "MPI_SUCCESS"
-    # A new request: its record waits until a completion of the same
-    # handle by another thread is logged (rec.h).
-    new_req = creates_request(fn)
-    if new_req:
+    # A new handle: its record waits until another thread's freeing of
+    # the same handle is logged (rec.h).
+    news = new_handles(fn)
+    if news:
         out.write("    rec_lock();\n    if (__builtin_expect(rec_mt, 0) && "
-                  "ret == MPI_SUCCESS)\n        rec_wait_unpinned(*request);\n")
-    unlock = "rec_unlock();\n        " if new_req else ""
+                  "ret == MPI_SUCCESS) {\n")
+        for x in news:
+            out.write(f"        if ({x}) rec_wait_unpinned(*{x});\n")
+        out.write("    }\n")
+    unlock = ("rec_unlock();\n        " if news else "") + \
+        ("rec_unpin_handles();\n        " if pin else "")
     out.write(f"    if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
               f"{args_room(fn)} + {' + '.join(size)})) {{\n"
               f"        {unlock}return ret;\n    }}\n")
     put_args(fn, out, "&rec", lambda n: n)
     out.write("".join(put))
     out.write("    rec_end(&rec);\n")
-    if new_req:
+    if news:
         out.write("    rec_unlock();\n")
+    if pin:
+        out.write("    rec_unpin_handles();\n")
     out.write("    return ret;\n}\n\n")
 
 
@@ -254,17 +275,18 @@ def gen_skeleton(fn, out, hdr):
     out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0}};\n")
     # The hook runs under the recorder's lock (rec.h; MULTIPLE only),
     # which rec_pmpi_NAME drops for the PMPI call.
-    unpin = "    rec_unpin_requests();\n" if pins(fn) else ""
+    unpin = "    rec_unpin_handles();\n" if pins(fn, lambda n: n) else ""
     out.write(f"    rec_lock();\n    rec_{fn.name}(&c, &a);\n{unpin}"
               f"    rec_unlock();\n    return c.ret;\n}}\n\n")
 
     a_args = ", ".join(f"a->{a.name}" for a in fn.args)
-    pin = pins(fn)
+    pin = pins(fn, lambda n: f"a->{n}")
     pin_c = (f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n"
              if pin else "")
-    wait_c = ("    if (__builtin_expect(rec_mt, 0) && c->ret == MPI_SUCCESS)\n"
-              "        rec_wait_unpinned(*a->request);\n"
-              if creates_request(fn) else "")
+    wait_c = "".join(
+        f"    if (__builtin_expect(rec_mt, 0) && c->ret == MPI_SUCCESS && "
+        f"a->{x})\n        rec_wait_unpinned(*a->{x});\n"
+        for x in new_handles(fn))
     hdr.write(f"void rec_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a);\n")
     hdr.write(f"static inline void rec_pmpi_{fn.name}(struct rec_call *c, "

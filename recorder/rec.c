@@ -73,31 +73,29 @@ void rec__lock_retake(int h)
     held = h;
 }
 
-/* Pinned requests (rec.h): the handle and the pinning thread (the
- * address of its `held`). Under the lock. */
+/* Pinned handles (rec.h): the handle and the pinning thread (the address
+ * of its `held`). Under the lock. */
 static struct pin {
-    uint32_t req;
+    int handle;
     const int *owner;
 } *pins;
 static size_t npins, pins_cap;
 static pthread_cond_t unpinned = PTHREAD_COND_INITIALIZER;
 
-void rec_pin_requests(const MPI_Request *reqs, int n)
+void rec_pin_handles(const int *handles, int n)
 {
-    if (!reqs || n <= 0)
+    if (!handles || n <= 0)
         return;
     rec__lock();
     for (int i = 0; i < n; i++) {
-        if (reqs[i] == MPI_REQUEST_NULL)
-            continue;
         if (util_grow(&pins, &pins_cap, npins + 1, sizeof *pins) < 0)
-            break; /* out of memory: that request is not ordered */
-        pins[npins++] = (struct pin){(uint32_t)reqs[i], &held};
+            break; /* out of memory: that handle is not ordered */
+        pins[npins++] = (struct pin){handles[i], &held};
     }
     rec__unlock();
 }
 
-void rec__unpin_requests(void)
+void rec__unpin_handles(void)
 {
     rec__lock();
     size_t k = 0;
@@ -112,11 +110,11 @@ void rec__unpin_requests(void)
 }
 
 /* The caller holds the lock (and no record is open). */
-void rec_wait_unpinned(MPI_Request req)
+void rec_wait_unpinned(int handle)
 {
     for (;;) {
         size_t i = 0;
-        while (i < npins && !(pins[i].req == (uint32_t)req &&
+        while (i < npins && !(pins[i].handle == handle &&
                               pins[i].owner != &held))
             i++;
         if (i == npins)

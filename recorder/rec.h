@@ -68,25 +68,27 @@ static inline void rec_lock_retake(int held)
 }
 
 /*
- * Request handles under MPI_THREAD_MULTIPLE: when thread T's MPI_Wait
- * frees request H inside MPI, MPI may give H to thread U's MPI_Irecv
- * before T has logged its completion. U's record (and its buffer in the
- * request table) must then come after T's, or T would log U's buffer and
- * the replay would see H created before it completed. So a completion
- * (and MPI_Request_free) pins its requests before its PMPI call
- * (rec_pin_requests), unpinned once it is logged (rec_unpin_requests, in
- * its skeleton), and a call that made a new request H waits, holding the
- * lock, until no other thread has H pinned (rec_wait_unpinned), before it
- * starts its record. The generated wrappers do all three.
+ * Handles under MPI_THREAD_MULTIPLE: when thread T's MPI_Wait frees
+ * request H inside MPI, MPI may give H to thread U's MPI_Irecv before T
+ * has logged its completion (MPICH reuses handles at once); the same for
+ * a communicator, datatype, group, ... that T frees. U's record (and its
+ * buffer in the request table) must come after T's, or T would log U's
+ * buffer and the replay would see H made before it was freed. So a call
+ * that frees handles (a completion, MPI_Request_free, MPI_*_free) pins
+ * them before its PMPI call (rec_pin_handles) until it is logged
+ * (rec_unpin_handles), and a call that returns a new handle H waits,
+ * holding the lock, until no other thread has H pinned
+ * (rec_wait_unpinned), before it starts its record. The generated
+ * wrappers do all three. MPICH's handles are ints of distinct kinds.
  */
-void rec_pin_requests(const MPI_Request *reqs, int n);
-void rec__unpin_requests(void);
-static inline void rec_unpin_requests(void)
+void rec_pin_handles(const int *handles, int n);
+void rec__unpin_handles(void);
+static inline void rec_unpin_handles(void)
 {
     if (__builtin_expect(rec_mt, 0))
-        rec__unpin_requests();
+        rec__unpin_handles();
 }
-void rec_wait_unpinned(MPI_Request req);
+void rec_wait_unpinned(int handle);
 
 /* Starts a record with ROOM bytes of arguments and fields; 0 when logging
  * has stopped (the caller just returns). */
