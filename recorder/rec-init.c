@@ -26,6 +26,11 @@ void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
     rec_pmpi_MPI_Init(c, a);
     util_thread_internal(-1);
     opened(c);
+    /* MPICH's default level can be MULTIPLE (MPIR_CVAR_DEFAULT_THREAD_LEVEL). */
+    int level;
+    if (rec_on && PMPI_Query_thread(&level) == MPI_SUCCESS &&
+        level == MPI_THREAD_MULTIPLE)
+        rec_mt = 1;
     struct log_rec rec;
     if (rec_frame_MPI_Init(c, a, &rec, 0, 0))
         rec_end(&rec);

@@ -18,15 +18,20 @@
  * when every live thread waits and none has the turn, or when threads
  * have waited for a turn that does not come for DRDB_REPLAY_TURN_TIMEOUT
  * seconds of their own running time (30 by default; the time the process
- * sits stopped under GDB does not count), the replay stops as diverged,
- * naming the event due and each waiting thread's call.
+ * sits stopped under GDB does not count; while the thread due is running
+ * on a CPU, which it does when it computes, ten times as long), the
+ * replay stops as diverged, naming the event due and each waiting
+ * thread's call.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rpl.h"
 #include "thread.h"
@@ -50,6 +55,27 @@ static int nwaiting;
 
 #define SLICE_MS 100
 static long slices_max = 300;
+
+/* Whether thread NUM is running (on a CPU or ready to): then its turn
+ * may still come, however long it takes. */
+static int running(uint64_t num)
+{
+    pid_t tid = util_thread_tid(num);
+    char path[64], buf[256];
+    if (tid <= 0)
+        return 0;
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    /* "tid (comm) S ...": the state follows the last ')'. */
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && p[2] == 'R';
+}
 
 static void wake(void)
 {
@@ -139,7 +165,7 @@ void rpl_thread_turn(int fn)
     if (w)
         *w = (struct waiter){1, me, fn};
     nwaiting++;
-    long slices = 0;
+    long slices = 0, total = 0;
     for (;;) {
         if (!busy) {
             if (rpl_next_turn(&thread, &efn) || thread == me)
@@ -161,12 +187,21 @@ void rpl_thread_turn(int fn)
         }
         /* Slices, not a deadline: time stopped under a debugger does not
          * count (the wait returns once when the process resumes). */
-        if (pthread_cond_timedwait(&changed, &lock, &ts) == ETIMEDOUT &&
-            !busy && ++slices > slices_max) {
+        if (pthread_cond_timedwait(&changed, &lock, &ts) != ETIMEDOUT ||
+            busy)
+            continue;
+        /* While the thread due runs on a CPU it may be computing: ten
+         * times as long (it may also spin, waiting for a waiting one). */
+        total++;
+        if (!rpl_next_turn(&thread, &efn) && running(thread))
+            slices = 0;
+        else
+            slices++;
+        if (slices > slices_max || total > 10 * slices_max) {
             char why[160];
             snprintf(why, sizeof why, "which has not come in %.1f s of "
                      "waiting (" DRDB_ENV_TURN_TIMEOUT ")",
-                     (double)(slices - 1) * SLICE_MS / 1000);
+                     (double)(total - 1) * SLICE_MS / 1000);
             stuck(why);
         }
     }

@@ -8,18 +8,62 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "thread.h"
 
 void (*util_thread_exit_hook)(void);
 
-static __thread uint64_t self_num;  /* the main thread: 0 */
+static __thread uint64_t self_num;
+static __thread int known;          /* self_num is set */
 static __thread uint64_t children;  /* pthread_create calls made */
 static __thread int internal;       /* util_thread_internal depth */
 static int live = 1;
 
+/* Numbered threads alive and their kernel thread ids (util_thread_tid). */
+#define TIDS_MAX 1024
+static struct {
+    uint64_t num;
+    pid_t tid; /* 0: a free slot */
+} tids[TIDS_MAX];
+static pthread_mutex_t tids_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Puts thread NUM (kernel id TID) in a free slot; TID 0: takes out the
+ * slot of kernel id WAS. A full table forgets the thread (its state is
+ * then unknown: see util_thread_tid). */
+static void tid_set(uint64_t num, pid_t tid, pid_t was)
+{
+    pthread_mutex_lock(&tids_lock);
+    for (int i = 0; i < TIDS_MAX; i++)
+        if (tids[i].tid == was) {
+            tids[i].num = num;
+            tids[i].tid = tid;
+            break;
+        }
+    pthread_mutex_unlock(&tids_lock);
+}
+
+pid_t util_thread_tid(uint64_t num)
+{
+    if (num == 0)
+        return getpid();
+    pid_t tid = 0;
+    pthread_mutex_lock(&tids_lock);
+    for (int i = 0; i < TIDS_MAX && !tid; i++)
+        if (tids[i].tid && tids[i].num == num)
+            tid = tids[i].tid;
+    pthread_mutex_unlock(&tids_lock);
+    return tid;
+}
+
 uint64_t util_thread_self(void)
 {
+    /* Not started by our pthread_create: the main thread, or a thread
+     * made some other way (clone, C11's thrd_create inside libc). */
+    if (!known) {
+        self_num = gettid() == getpid() ? 0 : UTIL_THREAD_NONE;
+        known = 1;
+    }
     return self_num;
 }
 
@@ -50,6 +94,8 @@ struct start {
 static void ended(void *unused)
 {
     (void)unused;
+    if (self_num != UTIL_THREAD_NONE)
+        tid_set(0, 0, gettid());
     __atomic_sub_fetch(&live, 1, __ATOMIC_SEQ_CST);
     if (util_thread_exit_hook)
         util_thread_exit_hook();
@@ -60,6 +106,9 @@ static void *trampoline(void *p)
     struct start s = *(struct start *)p;
     free(p);
     self_num = s.num;
+    known = 1;
+    if (s.num != UTIL_THREAD_NONE)
+        tid_set(s.num, gettid(), 0);
     void *ret;
     /* Runs on return and on pthread_exit (and cancellation) alike. */
     pthread_cleanup_push(ended, NULL);
@@ -87,7 +136,7 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr,
     /* The index is used up whether or not the creation succeeds: a failure
      * is as deterministic as the program's order of creations. */
     s->num = internal ? UTIL_THREAD_NONE
-                      : util_thread_child(self_num, ++children);
+                      : util_thread_child(util_thread_self(), ++children);
     /* Counted before it starts: a thread waiting for the new one's turn
      * must not believe every thread is waiting. */
     __atomic_add_fetch(&live, 1, __ATOMIC_SEQ_CST);

@@ -15,6 +15,10 @@
  * runtimes (libgomp, LLVM's libomp) create their pools with pthread_create
  * in program order, so their threads are numbered too.
  *
+ * Threads made otherwise than through pthread_create's dynamic symbol
+ * (clone(2), C11's thrd_create, which libc implements without it) are
+ * UTIL_THREAD_NONE.
+ *
  * Threads created inside the MPI library (a progress thread during
  * MPI_Init) must not use up a number of the program's: the recorder wraps
  * those calls in util_thread_internal(). Such threads get
@@ -26,6 +30,7 @@
 #define DRDB_UTIL_THREAD_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #define UTIL_THREAD_NONE UINT64_MAX
 
@@ -36,6 +41,9 @@ uint64_t util_thread_child(uint64_t parent, uint64_t index);
 /* Threads alive: the main thread and those created through pthread_create
  * that have not ended yet (started or about to). */
 int util_thread_live(void);
+/* The kernel thread id of live thread NUM (the main thread: the pid), or
+ * 0 when unknown or not running. */
+pid_t util_thread_tid(uint64_t num);
 /* While DEPTH > 0 for the calling thread, the threads it creates are the
  * MPI library's own: unnumbered. util_thread_internal(+1) / (-1). */
 void util_thread_internal(int delta);
