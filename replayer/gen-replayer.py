@@ -164,7 +164,8 @@ def emit_end(fn, out):
 def gen_auto(fn, out):
     """PMPI_F: the generic replay, the arguments as parameters, serialized
     among threads (RPL_SERIAL, rpl.h)."""
-    out.write(f"static {fn.ret} rpl__{fn.name}({fn.c_params()})\n{{\n")
+    out.write(f"static inline __attribute__((always_inline)) {fn.ret} "
+              f"rpl__{fn.name}({fn.c_params()})\n{{\n")
     out.write("    struct rpl_call call, *c = &call;\n")
     emit_begin(fn, out, lambda n: n)
     emit_fields(fn, out, lambda n: n)

@@ -53,14 +53,18 @@ void rpl_thread_turn(int fn);
  * it (its record names no thread, or the log has no more events). The
  * caller holds the stub (or the turn lock while no thread does). */
 int rpl_next_turn(uint64_t *thread, int *fn);
-/* An entry point's body: CALL, of type TYPE, serialized as above. */
+/* An entry point's body: CALL, of type TYPE, serialized as above. CALL
+ * is never a tail call: the entry point keeps its frame, which the
+ * console shows as the MPI call a rank stopped in (the generic replay
+ * rpl__NAME is inlined into it). */
 #define RPL_SERIAL(TYPE, CALL)                                              \
     do {                                                                    \
-        if (__builtin_expect(!rpl_mt, 1))                                   \
-            return CALL;                                                    \
-        rpl_thread_enter();                                                 \
+        int rpl__mt = rpl_mt;                                               \
+        if (__builtin_expect(rpl__mt, 0))                                   \
+            rpl_thread_enter();                                             \
         TYPE rpl__ret = CALL;                                               \
-        rpl_thread_leave();                                                 \
+        if (__builtin_expect(rpl__mt, 0))                                   \
+            rpl_thread_leave();                                             \
         return rpl__ret;                                                    \
     } while (0)
 
