@@ -122,6 +122,8 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
     row->repeat = ev->flags & LOG_REC_REPEAT ? ev->repeat : 0;
     ev_brief_callback(ev, row->callback);
     ev_brief_cycle(ev, row->cycle, sizeof row->cycle);
+    row->has_thread = (ev->flags & LOG_REC_THREAD) != 0;
+    row->thread = ev->thread;
 }
 
 void ev_print_row(FILE *out, const struct ev_row *row, int mark)
@@ -134,6 +136,11 @@ void ev_print_row(FILE *out, const struct ev_row *row, int mark)
     if (row->repeat)
         fprintf(out, "  x%" PRIu64 "%s", row->repeat, row->cycle);
     fputs(row->callback, out);
+    if (row->has_thread) {
+        char th[32];
+        log_thread_name(th, sizeof th, row->thread);
+        fprintf(out, "  thread %s", th);
+    }
     if (mark)
         fputs("  <= here", out);
     fputc('\n', out);

@@ -169,6 +169,11 @@ static void print_head(FILE *out, int rank, const struct log_event *ev)
     else if (ev->flags & LOG_REC_REPEAT)
         fprintf(out, "  repeat    %" PRIu64 " identical calls\n",
                 ev->repeat);
+    if (ev->flags & LOG_REC_THREAD) {
+        char th[32];
+        log_thread_name(th, sizeof th, ev->thread);
+        fprintf(out, "  thread    %s\n", th);
+    }
     if (ev->flags & LOG_REC_PARTIAL)
         fprintf(out, "  partial   some outputs were not logged\n");
     if (ev->flags & LOG_REC_CALLBACK) {

@@ -306,6 +306,8 @@ struct ev_row {
     uint64_t repeat;       /* a repeated call (x N); 0: not */
     char callback[EV_CB_LEN]; /* ev_brief_callback() */
     char cycle[160];       /* a polling cycle's calls (ev_brief_cycle) */
+    int has_thread;        /* the record names its thread (MULTIPLE) */
+    uint64_t thread;
 };
 /* Called for each listed event; MARK: the event marked (the rank's
  * position). */

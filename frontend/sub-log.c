@@ -36,6 +36,11 @@ static void print_event(const struct log_event *ev)
         ev_brief_cycle(ev, cyc, sizeof cyc);
         printf("  x%" PRIu64 "%s", ev->repeat, cyc);
     }
+    if (ev->flags & LOG_REC_THREAD) {
+        char th[32];
+        log_thread_name(th, sizeof th, ev->thread);
+        printf("  thread=%s", th);
+    }
     if (ev->flags & LOG_REC_PARTIAL)
         printf("  (partial)");
     if (ev->flags & LOG_REC_TRUNC) /* ret: the errno, positive */

@@ -16,6 +16,25 @@ void log_name(char *buf, size_t len, int rank)
     snprintf(buf, len, "rank-%d.log", rank);
 }
 
+void log_thread_name(char *buf, size_t len, uint64_t thread)
+{
+    if (thread == UINT64_MAX) {
+        snprintf(buf, len, "unnumbered");
+        return;
+    }
+    unsigned part[4];
+    int n = 0;
+    do {
+        part[n++] = (unsigned)(thread & 0xffff);
+        thread >>= 16;
+    } while (thread && n < 4);
+    size_t used = 0;
+    buf[0] = '\0';
+    while (n-- > 0 && used < len)
+        used += (size_t)snprintf(buf + used, len - used, "%s%u",
+                                 used ? "." : "", part[n]);
+}
+
 uint32_t log_header_crc(const struct log_file_header *h)
 {
     struct log_file_header c;

@@ -24,6 +24,7 @@
  *   [varint repeat]           when LOG_REC_REPEAT (this many calls, or
  *                             this many runs of a cycle)
  *   [varint depth << 1 | entry]  when LOG_REC_CALLBACK
+ *   [varint thread]           when LOG_REC_THREAD (the calling thread)
  *   [varint k]                when LOG_REC_CYCLE: the calls in the cycle
  *                             (1 to LOG_CYCLE_MAX); the body that follows
  *                             is the cycle's (below), not one call's
@@ -103,9 +104,12 @@ enum {
      * their calls come before the record of the call that ran them. */
     LOG_REC_CALLBACK = 1u << 4,
     LOG_REC_CYCLE = 1u << 5,   /* a polling cycle of k calls (see above) */
+    LOG_REC_THREAD = 1u << 6,  /* `thread`: the calling thread's number
+                                * (MPI_THREAD_MULTIPLE; util/thread.h) */
     /* Any other bit: a record this reader cannot read. */
     LOG_REC_KNOWN = LOG_REC_RET | LOG_REC_REPEAT | LOG_REC_PARTIAL |
-                    LOG_REC_TRUNC | LOG_REC_CALLBACK | LOG_REC_CYCLE,
+                    LOG_REC_TRUNC | LOG_REC_CALLBACK | LOG_REC_CYCLE |
+                    LOG_REC_THREAD,
 };
 
 /* Polling cycles (LOG_REC_CYCLE): at most this many calls in one, and the
@@ -176,6 +180,10 @@ struct log_file_header {
 void log_path(char *buf, size_t len, const char *dir, int rank);
 /* The file name of rank R's log ("rank-R.log"). */
 void log_name(char *buf, size_t len, int rank);
+/* A record's thread number (LOG_REC_THREAD) as its creation path: the
+ * main thread "0", its children "1", "2", ..., thread 1's second child
+ * "1.2"; UINT64_MAX is "unnumbered" (util/thread.h). */
+void log_thread_name(char *buf, size_t len, uint64_t thread);
 /*
  * The header's checksum (version 3): CRC-32C of its 256 bytes with hdr_crc,
  * flags and recorder_ns taken as zero. Those three change while the rank

@@ -29,6 +29,9 @@ struct log_rank {
      * holds, -1 when unknown (the header says so, no record), 0 when it
      * did not stop. */
     int trunc_errno;
+    /* Some record carries its thread (LOG_REC_THREAD): the calls were made
+     * by several threads, under MPI_THREAD_MULTIPLE. */
+    int threads;
 };
 
 /* A decoded record. Pointers point into the mapping. */
@@ -41,6 +44,7 @@ struct log_event {
     uint64_t repeat;
     unsigned depth;    /* callback depth (LOG_REC_CALLBACK), 0: the program's */
     unsigned cb_entry; /* an entry: MPI ran a callback (log-codec.h) */
+    uint64_t thread; /* the calling thread, when flags has LOG_REC_THREAD */
     const struct log_func_desc *desc; /* NULL for an unknown id */
     const uint8_t *args;
     size_t args_len;

@@ -154,6 +154,10 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
         ev->depth = (unsigned)(v >> 1);
         ev->cb_entry = (unsigned)(v & LOG_CB_ENTRY);
     }
+    if (flags & LOG_REC_THREAD) {
+        if (log_get_varint(&p, end, &ev->thread))
+            goto bad;
+    }
     if (flags & LOG_REC_CYCLE) {
         char why[80];
         if (log_get_varint(&p, end, &v))
@@ -272,6 +276,8 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
         r->offsets[r->nevents] = off;
         r->enter[r->nevents] = t;
         r->nevents++;
+        if (ev.flags & LOG_REC_THREAD)
+            r->threads = 1;
         uint64_t rsize;
         unsigned fixed;
         log_rec_size(r->map + off, r->size - off, &rsize, &fixed);

@@ -178,6 +178,39 @@ def render(fn, i, o, pre, size, put):
     return False
 
 
+def pins(fn, ref):
+    """C pinning the handles FN is about to free (rec.h, "handles"), before
+    its PMPI call: the requests of a completion or MPI_Request_free, the
+    object of MPI_Comm_free, MPI_Type_free, ...; None for other functions.
+    REF(name) is how the C refers to an argument."""
+    if fn.kind in ("completion", "request-free"):
+        for a in fn.args:
+            if a.name == "request" and a.direction:
+                return f"rec_pin_handles({ref('request')}, 1)"
+            if a.name == "array_of_requests":
+                return (f"rec_pin_handles({ref('array_of_requests')}, "
+                        f"{ref(a.length)})")
+    if fn.name.endswith("_free") or fn.name == "MPI_Comm_disconnect":
+        for a in fn.args:
+            if a.direction == "inout" and not a.array and \
+                    S.VALUE_SIZES.get(a.ctype.rstrip(" *")) == 4 and \
+                    S.value_encoding(a.ctype.rstrip(" *")) == "LOG_ENC_HANDLE":
+                return f"rec_pin_handles({ref(a.name)}, 1)"
+    return None
+
+
+def new_handles(fn):
+    """The arguments in which FN returns a new handle (a request, a
+    communicator, a datatype, ...), which MPI may have taken from an object
+    another thread is freeing."""
+    if fn.kind in ("completion", "request-free", "cancel", "start") or \
+            pins(fn, lambda n: n):
+        return []
+    return [o.arg.name for o in S.plan(fn)
+            if o is not None and o.kind == "HANDLE" and
+            (o.arg.direction == "out" or o.arg.name == "request")]
+
+
 def args_room(fn):
     """Bytes the by-value arguments can take as varints: at most 5 for a
     32-bit argument, 10 for a 64-bit one."""
@@ -228,6 +261,8 @@ def gen_wrapper(fn, out):
     st = S.status_arg(fn)
     out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
     out.write(f"    if (rec_busy || !rec_live()) return P{fn.name}({call_args});\n")
+    # Freed handles are pinned until logged (rec.h).
+    pin = pins(fn, lambda n: n)
     if st:
         # The received size (and the matched source and tag, which causal
         # analysis needs) come from the status: take it even when the
@@ -239,6 +274,8 @@ def gen_wrapper(fn, out):
         if o is not None and o.kind == "STRING" and o.entry:
             out.write(f"    int cap_{o.arg.name} = {o.entry} ? *{o.entry} "
                       f": 0;\n")
+    if pin:
+        out.write(f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n")
     out.write("    uint64_t t0 = rec_now();\n")
     out.write("    rec_busy = 1;\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
@@ -248,6 +285,17 @@ def gen_wrapper(fn, out):
     out.write("    struct log_rec rec;\n")
     ret_int = "ret" if ret == "int" else "MPI_SUCCESS"
     room = f"{args_room(fn)} + {' + '.join(size)}"
+    # A new handle: its record waits until another thread's freeing of
+    # the same handle is logged (rec.h).
+    news = new_handles(fn)
+    if news:
+        out.write("    rec_lock();\n    if (__builtin_expect(rec_mt, 0) && "
+                  "ret == MPI_SUCCESS) {\n")
+        for x in news:
+            out.write(f"        if ({x}) rec_wait_unpinned(*{x});\n")
+        out.write("    }\n")
+    unlock = ("rec_unlock();\n        " if news else "") + \
+        ("rec_unpin_handles();\n        " if pin else "")
     poll = "poll" in fn.flags
     if poll:
         # Found nothing: built aside and held back (rec_poll).
@@ -259,13 +307,18 @@ def gen_wrapper(fn, out):
     else:
         out.write("    ")
     out.write(f"if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
-              f"{room}))\n        return ret;\n")
+              f"{room})) {{\n        {unlock}return ret;\n    }}\n")
     put_args(fn, out, "&rec", lambda n: n)
     out.write("".join(put))
     if poll:
         out.write(f"    if (rec_polled)\n        rec_poll({fn.id}, rec_img, "
                   "(size_t)(rec.p - rec_img), t0, t1);\n    else\n    ")
-    out.write("    rec_end(&rec);\n    return ret;\n}\n\n")
+    out.write("    rec_end(&rec);\n")
+    if news:
+        out.write("    rec_unlock();\n")
+    if pin:
+        out.write("    rec_unpin_handles();\n")
+    out.write("    return ret;\n}\n\n")
 
 
 def gen_skeleton(fn, out, hdr):
@@ -279,19 +332,32 @@ def gen_skeleton(fn, out, hdr):
     out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
     out.write(f"    struct rec_call c = {{LOG_FN_{fn.name}, MPI_SUCCESS, 0, 0, "
               f"__builtin_return_address(0)}};\n")
-    out.write(f"    rec_{fn.name}(&c, &a);\n    return c.ret;\n}}\n\n")
+    # The hook runs under the recorder's lock (rec.h; MULTIPLE only),
+    # which rec_pmpi_NAME drops for the PMPI call.
+    unpin = "    rec_unpin_handles();\n" if pins(fn, lambda n: n) else ""
+    out.write(f"    rec_lock();\n    rec_{fn.name}(&c, &a);\n{unpin}"
+              f"    rec_unlock();\n    return c.ret;\n}}\n\n")
 
     a_args = ", ".join(f"a->{a.name}" for a in fn.args)
+    pin = pins(fn, lambda n: f"a->{n}")
+    pin_c = (f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n"
+             if pin else "")
+    wait_c = "".join(
+        f"    if (__builtin_expect(rec_mt, 0) && c->ret == MPI_SUCCESS && "
+        f"a->{x})\n        rec_wait_unpinned(*a->{x});\n"
+        for x in new_handles(fn))
     hdr.write(f"void rec_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a);\n")
     hdr.write(f"static inline void rec_pmpi_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a)\n{{\n"
-              f"    (void)a;\n"
+              f"    (void)a;\n{pin_c}"
+              f"    int held = rec_lock_drop();\n"
               f"    c->t0 = rec_now();\n"
               f"    rec_busy = 1;\n"
               f"    c->ret = P{fn.name}({a_args});\n"
               f"    rec_busy = 0;\n"
-              f"    c->t1 = rec_now();\n}}\n")
+              f"    c->t1 = rec_now();\n"
+              f"    rec_lock_retake(held);\n{wait_c}}}\n")
     hdr.write(f"static inline void rec_put_args_{fn.name}(struct log_rec "
               f"*rec, const struct args_{fn.name} *a)\n{{\n"
               f"    (void)rec;\n    (void)a;\n")

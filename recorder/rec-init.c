@@ -4,9 +4,8 @@
  * go. Their hooks run whether or not this rank is recorded (the spec's
  * 'lifecycle' kind). The mirror of replayer/rpl-init.c.
  */
-#include <stdio.h>
-
 #include "rec.h"
+#include "thread.h"
 
 /* The log opens at the first MPI call when the environment names the
  * rank (rec.h), else after a successful PMPI_Init*: times are relative to
@@ -16,7 +15,9 @@
     do {                                                                      \
         int early = rec_live();                                               \
         rec_on = 0;                                                           \
+        util_thread_internal(1);                                              \
         rec_pmpi_##fn(c, a);                                                  \
+        util_thread_internal(-1);                                             \
         rec_on = early;                                                       \
         if (c->ret == MPI_SUCCESS) {                                          \
             rec_world(1);                                                     \
@@ -28,9 +29,18 @@
         }                                                                     \
     } while (0)
 
+/* Threads the MPI library starts in MPI_Init (a progress thread) or
+ * MPI_Finalize are its own: they use up no number of the program's
+ * (util/thread.h), whose replay starts none. */
 void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 {
     INIT(c, a, MPI_Init);
+    /* MPICH's default level can be MULTIPLE (MPIR_CVAR_DEFAULT_THREAD_LEVEL). */
+    int level;
+    if (rec_on && c->ret == MPI_SUCCESS &&
+        PMPI_Query_thread(&level) == MPI_SUCCESS &&
+        level == MPI_THREAD_MULTIPLE)
+        rec_mt = 1;
     struct log_rec rec;
     if (rec_frame_MPI_Init(c, a, &rec, 0, 0))
         rec_end(&rec);
@@ -39,12 +49,11 @@ void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 void rec_MPI_Init_thread(struct rec_call *c, struct args_MPI_Init_thread *a)
 {
     INIT(c, a, MPI_Init_thread);
-    if (a->provided && *a->provided == MPI_THREAD_MULTIPLE)
-        fprintf(stderr,
-                "drdb-record: warning: MPI_THREAD_MULTIPLE: calls from several "
-                "threads are logged in the order they complete; replay "
-                "reproduces that order only if the threads make their MPI "
-                "calls in it\n");
+    /* Calls from several threads: each record names its thread, and they
+     * are committed one at a time from here on (rec.h). */
+    if (rec_on && c->ret == MPI_SUCCESS && a->provided &&
+        *a->provided == MPI_THREAD_MULTIPLE)
+        rec_mt = 1;
     struct log_rec rec;
     if (rec_frame_MPI_Init_thread(c, a, &rec, 0, LOG_FIELD_HEAD + 4)) {
         rec_put_raw(&rec, LOG_A_MPI_Init_thread_provided, 0, a->provided, 4);
@@ -60,7 +69,9 @@ void rec_MPI_Finalize(struct rec_call *c, struct args_MPI_Finalize *a)
 {
     struct log_rec rec;
     uint64_t t0 = rec_on ? rec_now() : 0;
+    util_thread_internal(1);
     rec_pmpi_MPI_Finalize(c, a);
+    util_thread_internal(-1);
     c->t0 = t0;
     c->t1 = rec_on ? rec_now() : 0;
     if (rec_frame_MPI_Finalize(c, a, &rec, 0, 0))

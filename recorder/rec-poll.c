@@ -273,11 +273,14 @@ void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 {
     struct pcall x;
     /* A record of its own, in order: larger than any poll's record;
-     * inside a program callback (marked by rec_begin); or when a
-     * shared-memory segment changed during the poll (the program may have
-     * polled until a neighbour's store: logged with the changes). */
+     * inside a program callback (marked by rec_begin); under
+     * MPI_THREAD_MULTIPLE (each record names its thread and takes its
+     * turn in the log: a cycle held back would move one thread's polls
+     * after other threads' calls); or when a shared-memory segment
+     * changed during the poll (the program may have polled until a
+     * neighbour's store: logged with the changes). */
     int shm = rec_shm_n && rec_shm_changed();
-    if (len > IMG || rec_cb_depth || shm) {
+    if (len > IMG || rec_cb_depth || rec_mt || shm) {
         struct log_rec rec;
         if (rec_begin(&rec, fn, shm ? REC_SYNC : 0, MPI_SUCCESS, t0, t1,
                       len)) {
@@ -299,7 +302,7 @@ void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 void rec_poll_value(int fn, double v, uint64_t t0, uint64_t t1)
 {
     struct pcall x;
-    if (rec_cb_depth) { /* inside a program callback: marked, alone */
+    if (rec_cb_depth || rec_mt) { /* marked, alone (rec_poll) */
         struct log_rec rec;
         if (rec_begin(&rec, fn, 0, MPI_SUCCESS, t0, t1, LOG_FIELD_HEAD + 8)) {
             rec_put_raw(&rec, LOG_ARG_NONE, 0, &v, 8);

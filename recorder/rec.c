@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "drdb_mpi_abi.h"
 #include "log-writer.h"
 #include "rec.h"
+#include "thread.h"
 #include "util.h"
 
 int rec_on;
@@ -23,6 +25,9 @@ __thread int rec_busy __attribute__((tls_model("initial-exec")));
 __thread unsigned rec_cb_depth __attribute__((tls_model("initial-exec")));
 uint64_t rec_t0;
 static struct log_writer writer;
+int rec_mt;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int held; /* this thread's rec_lock depth */
 /* Time spent building and committing records, for the overhead estimate. */
 static uint64_t busy_ns, cur_t1;
 /* The record being built carries the shared-memory segments' changes. */
@@ -53,6 +58,87 @@ int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
     return 1;
 }
 
+/* ---- threads (rec.h) ----------------------------------------------------- */
+
+void rec__lock(void)
+{
+    if (held++ == 0)
+        pthread_mutex_lock(&lock);
+}
+
+void rec__unlock(void)
+{
+    /* 0: taken before MPI_Init_thread turned rec_mt on. */
+    if (held > 0 && --held == 0)
+        pthread_mutex_unlock(&lock);
+}
+
+int rec__lock_drop(void)
+{
+    int h = held;
+    if (h) {
+        held = 0;
+        pthread_mutex_unlock(&lock);
+    }
+    return h;
+}
+
+void rec__lock_retake(int h)
+{
+    pthread_mutex_lock(&lock);
+    held = h;
+}
+
+/* Pinned handles (rec.h): the handle and the pinning thread (the address
+ * of its `held`). Under the lock. */
+static struct pin {
+    int handle;
+    const int *owner;
+} *pins;
+static size_t npins, pins_cap;
+static pthread_cond_t unpinned = PTHREAD_COND_INITIALIZER;
+
+void rec_pin_handles(const int *handles, int n)
+{
+    if (!handles || n <= 0)
+        return;
+    rec__lock();
+    for (int i = 0; i < n; i++) {
+        if (util_grow(&pins, &pins_cap, npins + 1, sizeof *pins) < 0)
+            break; /* out of memory: that handle is not ordered */
+        pins[npins++] = (struct pin){handles[i], &held};
+    }
+    rec__unlock();
+}
+
+void rec__unpin_handles(void)
+{
+    rec__lock();
+    size_t k = 0;
+    for (size_t i = 0; i < npins; i++)
+        if (pins[i].owner != &held)
+            pins[k++] = pins[i];
+    if (k != npins) {
+        npins = k;
+        pthread_cond_broadcast(&unpinned);
+    }
+    rec__unlock();
+}
+
+/* The caller holds the lock (and no record is open). */
+void rec_wait_unpinned(int handle)
+{
+    for (;;) {
+        size_t i = 0;
+        while (i < npins && !(pins[i].handle == handle &&
+                              pins[i].owner != &held))
+            i++;
+        if (i == npins)
+            return;
+        pthread_cond_wait(&unpinned, &lock);
+    }
+}
+
 void rec_end_raw(struct log_rec *rec)
 {
     log_writer_commit(&writer, rec);
@@ -61,24 +147,32 @@ void rec_end_raw(struct log_rec *rec)
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room)
 {
+    if (__builtin_expect(rec_mt, 0)) {
+        rec__lock();
+        flags |= LOG_REC_THREAD;
+    }
     if (rec_poll_pending)
         rec_poll_flush();
-    if (!rec_on)
+    if (!rec_on) {
+        rec_unlock();
         return 0;
+    }
     /* Without a shared-memory window, this test is all it costs. */
-    if (__builtin_expect(rec_shm_n != 0, 0)) {
+    if (__builtin_expect(rec_shm_n != 0, 0) && !(flags & REC_CB_ENTRY)) {
         cur_shm = (flags & REC_SYNC) || rec_shm_syncs(fn);
         if (cur_shm)
             room += rec_shm_room();
     }
-    flags &= ~REC_SYNC;
+    unsigned entry = flags & REC_CB_ENTRY ? LOG_CB_ENTRY : 0;
+    flags &= ~(REC_SYNC | REC_CB_ENTRY);
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
-    if (!log_writer_begin(&writer, rec, room + 20, fn, flags, t0, t1 - t0)) {
+    if (!log_writer_begin(&writer, rec, room + 30, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
         cur_shm = 0;
+        rec_unlock();
         return 0;
     }
     cur_t1 = t1;
@@ -86,7 +180,9 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         log_put_varint(rec, ((uint64_t)(int64_t)ret << 1) ^
                                 (uint64_t)((int64_t)ret >> 63));
     if (flags & LOG_REC_CALLBACK) /* after `repeat`, which it never has */
-        log_put_varint(rec, (uint64_t)rec_cb_depth << 1);
+        log_put_varint(rec, (uint64_t)rec_cb_depth << 1 | entry);
+    if (flags & LOG_REC_THREAD)
+        log_put_varint(rec, util_thread_self());
     return 1;
 }
 
@@ -94,19 +190,11 @@ void rec_cb_entry(int fn, const struct log_cb *cb)
 {
     struct log_rec rec;
     uint64_t t = rec_now();
-    if (rec_poll_pending)
-        rec_poll_flush();
-    if (!rec_on)
-        return;
-    if (!log_writer_begin(&writer, &rec, LOG_FIELD_HEAD + LOG_CB_BYTES + 10,
-                          fn, LOG_REC_CALLBACK, t, 0)) {
-        rec_on = 0;
-        return;
+    if (rec_begin(&rec, fn, REC_CB_ENTRY, MPI_SUCCESS, t, t,
+                  LOG_FIELD_HEAD + LOG_CB_BYTES)) {
+        log_put_cb(&rec, cb);
+        rec_end(&rec);
     }
-    cur_t1 = t;
-    log_put_varint(&rec, (uint64_t)rec_cb_depth << 1 | LOG_CB_ENTRY);
-    log_put_cb(&rec, cb);
-    rec_end(&rec);
 }
 
 void rec_end(struct log_rec *rec)
@@ -117,6 +205,7 @@ void rec_end(struct log_rec *rec)
     }
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;
+    rec_unlock();
 }
 
 /* ---- opening and closing ---------------------------------------------- */

@@ -45,14 +45,77 @@ static inline uint64_t rec_now(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - rec_t0;
 }
 
+/*
+ * MPI_THREAD_MULTIPLE (rec_mt, set by MPI_Init_thread): records are built
+ * and committed under one lock, so the log's order is the order in which
+ * calls were committed (docs/recording.md, "Threads"), and each record
+ * carries the calling thread's number (LOG_REC_THREAD, util/thread.h).
+ * The lock is recursive per thread and never held across a PMPI call:
+ * rec_begin takes it, rec_end drops it; a hook's skeleton holds it around
+ * the hook, which drops it for its PMPI call (rec_lock_drop and
+ * rec_lock_retake in rec_pmpi_NAME). Without MULTIPLE each costs one test
+ * of rec_mt.
+ */
+extern int rec_mt;
+void rec__lock(void);
+void rec__unlock(void);
+int rec__lock_drop(void);
+void rec__lock_retake(int held);
+static inline void rec_lock(void)
+{
+    if (__builtin_expect(rec_mt, 0))
+        rec__lock();
+}
+static inline void rec_unlock(void)
+{
+    if (__builtin_expect(rec_mt, 0))
+        rec__unlock();
+}
+/* Releases the lock entirely for a PMPI call: what rec_lock_retake needs
+ * to take it back. */
+static inline int rec_lock_drop(void)
+{
+    return __builtin_expect(rec_mt, 0) ? rec__lock_drop() : 0;
+}
+static inline void rec_lock_retake(int held)
+{
+    if (__builtin_expect(held, 0))
+        rec__lock_retake(held);
+}
+
+/*
+ * Handles under MPI_THREAD_MULTIPLE: when thread T's MPI_Wait frees
+ * request H inside MPI, MPI may give H to thread U's MPI_Irecv before T
+ * has logged its completion (MPICH reuses handles at once); the same for
+ * a communicator, datatype, group, ... that T frees. U's record (and its
+ * buffer in the request table) must come after T's, or T would log U's
+ * buffer and the replay would see H made before it was freed. So a call
+ * that frees handles (a completion, MPI_Request_free, MPI_*_free) pins
+ * them before its PMPI call (rec_pin_handles) until it is logged
+ * (rec_unpin_handles), and a call that returns a new handle H waits,
+ * holding the lock, until no other thread has H pinned
+ * (rec_wait_unpinned), before it starts its record. The generated
+ * wrappers do all three. MPICH's handles are ints of distinct kinds.
+ */
+void rec_pin_handles(const int *handles, int n);
+void rec__unpin_handles(void);
+static inline void rec_unpin_handles(void)
+{
+    if (__builtin_expect(rec_mt, 0))
+        rec__unpin_handles();
+}
+void rec_wait_unpinned(int handle);
+
 /* Starts a record with ROOM bytes of arguments and fields; 0 when logging
  * has stopped (the caller just returns). Besides the record flags, FLAGS
- * may hold REC_SYNC. rec_end() appends the changes of the shared-memory
+ * may hold REC_SYNC, or REC_CB_ENTRY (the record is the entry of a
+ * program callback, rec_cb_entry). rec_end() appends the changes of the shared-memory
  * segments to the record of a call that can synchronize processes (see
  * below) and commits it. */
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room);
 void rec_end(struct log_rec *rec);
+#define REC_CB_ENTRY (1u << 30)
 /* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
  * FN is the constructor that registered it (log-codec.h, log_put_cb). */
 void rec_cb_entry(int fn, const struct log_cb *cb);

@@ -26,6 +26,9 @@
 #define DRDB_ENV_REPLAY_REPORT "DRDB_REPLAY_REPORT"
 /* Front end only: the directory of the stub, instead of beside drdb. */
 #define DRDB_ENV_REPLAY_LIB_DIR "DRDB_REPLAY_LIB_DIR"
+/* Seconds threads may wait for a turn that does not come before the replay
+ * of a multi-threaded rank stops as diverged (rpl-thread.c; default 30). */
+#define DRDB_ENV_TURN_TIMEOUT "DRDB_REPLAY_TURN_TIMEOUT"
 /* The stub's file name: its soname, MPICH's. */
 #define DRDB_STUB_LIB "libmpich.so.12"
 

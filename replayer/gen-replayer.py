@@ -176,13 +176,18 @@ def emit_end(fn, out):
 
 
 def gen_auto(fn, out):
-    """PMPI_F: the generic replay, the arguments as parameters."""
-    out.write(f"{fn.ret} P{fn.name}({fn.c_params()})\n{{\n")
+    """PMPI_F: the generic replay, the arguments as parameters, serialized
+    among threads (RPL_SERIAL, rpl.h)."""
+    out.write(f"static inline __attribute__((always_inline)) {fn.ret} "
+              f"rpl__{fn.name}({fn.c_params()})\n{{\n")
     out.write("    struct rpl_call call, *c = &call;\n")
     emit_begin(fn, out, lambda n: n)
     emit_fields(fn, out, lambda n: n)
     emit_end(fn, out)
     out.write("}\n\n")
+    call_args = ", ".join(a.name for a in fn.args)
+    out.write(f"{fn.ret} P{fn.name}({fn.c_params()})\n{{\n"
+              f"    RPL_SERIAL({fn.ret}, rpl__{fn.name}({call_args}));\n}}\n\n")
 
 
 def gen_hooked(fn, out, hdr):
@@ -190,7 +195,7 @@ def gen_hooked(fn, out, hdr):
     call_args = ", ".join(a.name for a in fn.args)
     out.write(f"{fn.ret} P{fn.name}({fn.c_params()})\n{{\n")
     out.write(f"    struct args_{fn.name} a = {{{call_args or '0'}}};\n")
-    out.write(f"    return rpl_{fn.name}(&a);\n}}\n\n")
+    out.write(f"    RPL_SERIAL({fn.ret}, rpl_{fn.name}(&a));\n}}\n\n")
 
     hdr.write(f"{fn.ret} rpl_{fn.name}(struct args_{fn.name} *a);\n")
     if not fn.logged:

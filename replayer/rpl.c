@@ -149,6 +149,15 @@ static void rpl_open(void)
                  path, rlog.hdr.rank, r);
     rpl_world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
+    if (rlog.threads) {
+        /* A checkpoint restores the calling thread's registers alone. */
+        if (rpl_ckpt_on)
+            fprintf(stderr, "drdb-replay: rank %d: no checkpoints: the rank "
+                    "was recorded with several threads making MPI calls\n",
+                    drdb_rank);
+        rpl_ckpt_on = 0;
+        rpl_thread_start();
+    }
     if (rlog.hdr.flags & LOG_HDR_EARLY)
         rpl_run_started();
 }
@@ -160,6 +169,19 @@ int rpl_open_early(void)
     if (!opened && getenv(DRDB_ENV_REPLAY_DIR))
         rpl_open();
     return rpl_state == RPL_RUNNING;
+}
+
+int rpl_next_turn(uint64_t *thread, int *fn)
+{
+    struct log_event ev;
+    char err[256];
+    if (drdb_event >= rlog.nevents ||
+        log_rank_event(&rlog, drdb_event, &ev, err, sizeof err) < 0 ||
+        !(ev.flags & LOG_REC_THREAD))
+        return 1; /* rpl_begin reports the end or the damage */
+    *thread = ev.thread;
+    *fn = ev.fn;
+    return 0;
 }
 
 void rpl_log_end(const struct rpl_call *c)
@@ -360,6 +382,7 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     char err[256];
     if (!opened)
         rpl_open();
+    rpl_thread_turn(fn);
     c->fn = fn;
     c->vals = vals;
     c->nargs = n;

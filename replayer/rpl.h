@@ -18,7 +18,8 @@
  * with RPL_EXIT_DIVERGED.
  *
  * Runs inside the replayed process: no allocation on the per-call path.
- * MPI calls are serialized (MPI_THREAD_SERIALIZED at most was recorded).
+ * MPI calls are serialized: by the program up to MPI_THREAD_SERIALIZED, by
+ * the stub under MPI_THREAD_MULTIPLE (rpl-thread.c), in the recorded order.
  */
 #ifndef DRDB_RPL_H
 #define DRDB_RPL_H
@@ -35,6 +36,37 @@
 #include "log-reader.h"
 #include "log.h"
 #include "rpl-type.h"
+
+/*
+ * Threads (rpl-thread.c): a log whose records name their thread
+ * (MPI_THREAD_MULTIPLE) turns rpl_mt on (rpl_thread_start). Then every
+ * entry point runs its call between rpl_thread_enter and
+ * rpl_thread_leave (RPL_SERIAL), and rpl_begin waits in rpl_thread_turn
+ * until the next event is the calling thread's.
+ */
+extern int rpl_mt;
+void rpl_thread_start(void);
+void rpl_thread_enter(void);
+void rpl_thread_leave(void);
+void rpl_thread_turn(int fn);
+/* The next event's thread and function: 0, or 1 when any thread may make
+ * it (its record names no thread, or the log has no more events). The
+ * caller holds the stub (or the turn lock while no thread does). */
+int rpl_next_turn(uint64_t *thread, int *fn);
+/* An entry point's body: CALL, of type TYPE, serialized as above. CALL
+ * is never a tail call: the entry point keeps its frame, which the
+ * console shows as the MPI call a rank stopped in (the generic replay
+ * rpl__NAME is inlined into it). */
+#define RPL_SERIAL(TYPE, CALL)                                              \
+    do {                                                                    \
+        int rpl__mt = rpl_mt;                                               \
+        if (__builtin_expect(rpl__mt, 0))                                   \
+            rpl_thread_enter();                                             \
+        TYPE rpl__ret = CALL;                                               \
+        if (__builtin_expect(rpl__mt, 0))                                   \
+            rpl_thread_leave();                                             \
+        return rpl__ret;                                                    \
+    } while (0)
 
 /* Exit statuses of a replay the stub stops (drdb-stub.h). */
 enum {

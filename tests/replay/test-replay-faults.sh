@@ -7,8 +7,8 @@
 #  - no MPI at replay time: the real libmpich.so.12 and mpiexec made
 #    unreachable (a mount namespace), the replay still reproduces the run;
 #  - a program linked with -ldrdb-replay (no libmpich at all) replays, one
-#    linked with -ldrdb-record records; MPI_THREAD_MULTIPLE is recorded with
-#    a warning;
+#    linked with -ldrdb-record records; MPI_THREAD_MULTIPLE is recorded,
+#    each record naming its thread;
 #  - the stub exports every symbol of libmpich.so.12;
 #  - many ranks of one run replay concurrently.
 # usage: test-replay-faults.sh DRDB MPIEXEC STUBDIR DIVERGE CRASH JACOBI CC RECDIR
@@ -214,12 +214,21 @@ if "$cc" $mpich_inc -o "$tmp/lt-mpich" "$tmp/lt.c" $(pkg-config --libs mpich) &&
         ls "$tmp/ltr" | show
         show "$tmp/ltr.rep"
     fi
-    # MPI_THREAD_MULTIPLE: recorded, with a warning saying what replay can
-    # and cannot promise.
-    "$drdb" record -o "$tmp/ltm" -- "$mpiexec" -n 2 "$tmp/lt-mpich" multiple \
+    # MPI_THREAD_MULTIPLE: recorded without a warning, each record naming
+    # its thread (tests/fidelity/thr-*.c replay threads); rank 0 replays.
+    "$drdb" record -o "$tmp/ltm" -- "$mpiexec" -n 2 \
+        -outfile-pattern "$tmp/ltm.out.%r" "$tmp/lt-mpich" multiple \
         > /dev/null 2> "$tmp/e"
-    expect_fail "MPI_THREAD_MULTIPLE: recorded with a warning" $? 0 \
-        "drdb-record: warning: MPI_THREAD_MULTIPLE: calls from several threads are logged in the order they complete; replay reproduces that order only if" "$tmp/e"
+    rc=$?
+    "$drdb" replay --quiet --rank 0 "$tmp/ltm" > "$tmp/ltm.rep" 2>> "$tmp/e"
+    if [ $rc = 0 ] && ! grep -q warning "$tmp/e" &&
+        "$drdb" log events "$tmp/ltm" | grep -q "MPI_Allreduce .*  thread 0\$" &&
+        cmp -s "$tmp/ltm.out.0" "$tmp/ltm.rep"; then
+        ok "MPI_THREAD_MULTIPLE: recorded without a warning, records name their thread, rank 0 replays"
+    else
+        fail "MPI_THREAD_MULTIPLE: recorded (exit $rc), records name their thread, rank 0 replays"
+        show "$tmp/e"
+    fi
 else
     fail "link time: cannot build the test program"
 fi

@@ -1,0 +1,83 @@
+#!/bin/sh
+# Threads (issue 16, class 12) beyond equal output, on tests/fidelity/
+# thr-diverge recorded at 2 ranks under MPI_THREAD_MULTIPLE:
+#  - a replay whose threads stop making their recorded calls does not hang:
+#    when every live thread waits for a turn that is not its own, the
+#    replay stops at once as diverged (97), naming the event due and each
+#    waiting thread's call; when a thread waits outside MPI, after
+#    DRDB_REPLAY_TURN_TIMEOUT seconds;
+#  - the console debugs a multi-threaded replayed rank: a breakpoint in a
+#    worker thread stops it with the logged data in view, and the session
+#    runs to the end (no hang of GDB's all-stop mode against the threads
+#    held for their turn).
+# usage: test-thr-replay.sh DRDB MPIEXEC THR_DIVERGE
+set -u
+drdb=$1 mpiexec=$2 prog=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 status=0
+. "$(dirname "$0")/../lib.sh"
+
+if ! timeout 120 "$drdb" record -o "$tmp/run" -- "$mpiexec" -n 2 \
+        -outfile-pattern "$tmp/rec.%r" "$prog" > "$tmp/rec.log" 2>&1; then
+    fail "recording thr-diverge"
+    sed 's/^/# /' "$tmp/rec.log" | tail -10
+    exit 1
+fi
+
+# replay NAME ENV...: rank 0 replayed with ENV; stderr in $tmp/NAME.err,
+# exit status in $tmp/NAME.rc, seconds taken in $tmp/NAME.s.
+replay() {
+    _name=$1
+    shift
+    _t0=$(date +%s)
+    env "$@" timeout 60 "$drdb" replay --quiet --rank 0 "$tmp/run" \
+        > "$tmp/$_name.out" 2> "$tmp/$_name.err"
+    echo $? > "$tmp/$_name.rc"
+    echo $(($(date +%s) - _t0)) > "$tmp/$_name.s"
+}
+
+replay same THR_DIVERGE=
+if [ "$(rc same)" = 0 ] && cmp -s "$tmp/rec.0" "$tmp/same.out"; then
+    ok "the undiverged replay: status 0, the recorded output"
+else
+    fail "the undiverged replay: status $(rc same)"
+    sed 's/^/# /' "$tmp/same.err" | tail -5
+fi
+
+# Thread 1 makes none of its calls: the main thread waits in
+# MPI_Comm_size, thread 2 in MPI_Sendrecv, for thread 1's first call.
+replay skip THR_DIVERGE=skip
+[ "$(rc skip)" = 97 ] && [ "$(cat "$tmp/skip.s")" -le 10 ] &&
+    ok "every thread waits for a turn no thread has: status 97 at once" ||
+    fail "every thread waits for a turn no thread has: status $(rc skip) after $(cat "$tmp/skip.s") s"
+hasre "  ... naming the event due and the waiting threads' calls" \
+    "$tmp/skip.err" \
+    "replay diverged: the threads do not make their MPI calls in the recorded order: event 3 is thread 1's MPI_Sendrecv, which is not running; waiting: thread [02] in MPI_[CS][a-z_]*, thread [02] in MPI_[CS]" \
+    "waiting: .*thread 0 in MPI_Comm_size" "waiting: .*thread 2 in MPI_Sendrecv"
+
+# The main thread joins thread 2 (outside MPI) before its own call is due:
+# thread 2 waits for it until the timeout.
+replay join THR_DIVERGE=join DRDB_REPLAY_TURN_TIMEOUT=1
+[ "$(rc join)" = 97 ] && [ "$(cat "$tmp/join.s")" -le 20 ] &&
+    ok "a turn that does not come: status 97 after DRDB_REPLAY_TURN_TIMEOUT" ||
+    fail "a turn that does not come: status $(rc join) after $(cat "$tmp/join.s") s"
+hasre "  ... naming the event due, the timeout and the waiting thread" \
+    "$tmp/join.err" \
+    "event 6 is thread 0's MPI_Comm_size, which has not come in 1\.[0-9] s of waiting (DRDB_REPLAY_TURN_TIMEOUT); waiting: thread 2 in MPI_Sendrecv\$"
+
+# The console: thread 1 stops at its first reception (rank 1's thread 1
+# sent 11), twice, then the rank runs to its end.
+line=$(grep -n 'mark:got' "$(dirname "$0")/thr-diverge.c" | cut -d: -f1)
+console_batch console "$tmp/run" 0 -- "break thr-diverge.c:$line" continue \
+    "print in" "print t" continue "print t" delete continue
+[ "$(rc console)" = 0 ] && ok "console on a multi-threaded rank: status 0" ||
+    { fail "console on a multi-threaded rank: status $(rc console)"
+      sed 's/^/# /' "$tmp/console.err" | tail -5; }
+has "  ... stops in the worker thread with the logged data" "$tmp/console" \
+    "[0] in = 11" "[0] t = 1" "[0] rank 0 size 2" \
+    "[0] exited: exited with status 0"
+[ "$(grep -c 'breakpoint-hit' "$tmp/console")" = 2 ] &&
+    ok "  ... at the breakpoint twice" ||
+    fail "  ... at the breakpoint $(grep -c 'breakpoint-hit' "$tmp/console") times"
+exit $status
