@@ -480,6 +480,68 @@ TEST(windiff_roundtrip)
     unlink(path);
 }
 
+/* LOG_REC_CALLBACK: an entry (its callback read back by log_event_cb) and
+ * a call made inside a callback at depth 2 read back with their depth; a
+ * record with a flag the reader does not know ends the log there. */
+TEST(callback_records)
+{
+    const char *p = "/tmp/drdb-test-log-cb.log";
+    struct log_file_header h;
+    struct log_writer w;
+    struct log_rec rec;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, LOG_MAGIC, 8);
+    h.version = LOG_VERSION;
+    h.header_size = LOG_HEADER_SIZE;
+    h.world_size = 1;
+    unlink(p);
+    REQUIRE(log_writer_open(&w, p, &h) == 0);
+    REQUIRE(log_writer_begin(&w, &rec, 64, LOG_FN_MPI_Comm_create_keyval,
+                             LOG_REC_CALLBACK, 0, 0));
+    log_put_varint(&rec, 1u << 1 | LOG_CB_ENTRY);
+    struct log_cb in = {LOG_CB_DELETE, (int32_t)0xa4400001, 0xc4000003u, 0};
+    log_put_cb(&rec, &in);
+    log_writer_commit(&w, &rec);
+    REQUIRE(log_writer_begin(&w, &rec, 64, LOG_FN_MPI_Comm_rank,
+                             LOG_REC_CALLBACK | LOG_REC_RET, 0, 0));
+    log_put_varint(&rec, 10); /* ret 5, zigzag */
+    log_put_varint(&rec, 2u << 1);
+    log_put_arg_handle(&rec, 0x44000000u);
+    log_writer_commit(&w, &rec);
+    REQUIRE(log_writer_begin(&w, &rec, 64, LOG_FN_MPI_Comm_free, 0, 0, 0));
+    log_writer_commit(&w, &rec);
+    REQUIRE(log_writer_begin(&w, &rec, 64, LOG_FN_MPI_Barrier, 1u << 15, 0,
+                             0));
+    log_put_arg_handle(&rec, 0x44000000u);
+    log_writer_commit(&w, &rec);
+    REQUIRE(log_writer_close(&w, 0) == 0);
+
+    struct log_rank r;
+    struct log_event ev;
+    struct log_cb out;
+    char err[200];
+    REQUIRE(log_rank_open(&r, p, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, 3);
+    CHECK(strstr(r.stop_reason, "unknown record flags 0x8000") != NULL);
+    REQUIRE(log_rank_event(&r, 0, &ev, err, sizeof err) == 0);
+    CHECK_INT_EQ(ev.depth, 1);
+    CHECK_INT_EQ(ev.cb_entry, 1);
+    REQUIRE(log_event_cb(&ev, &out) == 0);
+    CHECK_INT_EQ(out.what, LOG_CB_DELETE);
+    CHECK_INT_EQ((uint32_t)out.handle, 0xa4400001u);
+    CHECK_INT_EQ(out.obj, 0xc4000003u);
+    REQUIRE(log_rank_event(&r, 1, &ev, err, sizeof err) == 0);
+    CHECK_INT_EQ(ev.depth, 2);
+    CHECK_INT_EQ(ev.cb_entry, 0);
+    CHECK_INT_EQ(ev.ret, 5);
+    CHECK_INT_EQ(log_event_arg(&ev, 0), 0x44000000);
+    CHECK(log_event_cb(&ev, &out) < 0);
+    REQUIRE(log_rank_event(&r, 2, &ev, err, sizeof err) == 0);
+    CHECK_INT_EQ(ev.depth, 0);
+    log_rank_release(&r);
+    unlink(p);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -497,6 +559,7 @@ int main(void)
     RUN(compression);
     RUN(large_records);
     RUN(windiff_roundtrip);
+    RUN(callback_records);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
