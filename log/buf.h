@@ -119,14 +119,6 @@ static inline struct log_buf *log_bufs_find(const struct util_htab *t,
     return util_htab_find(t, (int)req);
 }
 
-/* Forgets B (a pointer log_bufs_find returned) unless it is persistent
- * (FORCE: in any case). */
-static inline void log_bufs_done(struct util_htab *t, struct log_buf *b, int force)
-{
-    if (b && (force || !(b->flags & LOG_BUF_PERSISTENT)))
-        util_htab_remove(t, b);
-}
-
 /*
  * A datatype the program frees while requests using it are pending (legal:
  * MPI keeps it until they complete) is still needed to log or write their
@@ -144,7 +136,19 @@ struct log_buf_types {
  * program's had TYPE). Walks the table: for MPI_Type_free only (buf.c). */
 void log_bufs_keep_type(struct util_htab *t, uint32_t type,
                         const struct log_buf_types *ops);
-/* Frees what B owns (log_bufs_keep_type's copies); call before B goes. */
+/* Frees what B owns (log_bufs_keep_type's copies). */
 void log_bufs_release(struct log_buf *b, const struct log_buf_types *ops);
+
+/* Forgets B (a pointer log_bufs_find returned) unless it is persistent
+ * (FORCE: in any case), with what it owns. */
+static inline void log_bufs_done(struct util_htab *t, struct log_buf *b,
+                                 int force, const struct log_buf_types *ops)
+{
+    if (b && (force || !(b->flags & LOG_BUF_PERSISTENT))) {
+        if (b->flags & (LOG_BUF_OWN_TYPE | LOG_BUF_OWN_TYPES))
+            log_bufs_release(b, ops);
+        util_htab_remove(t, b);
+    }
+}
 
 #endif

@@ -18,7 +18,8 @@
 
 /* Room needed to log the completion of request R with status ST; *BYTES
  * gets the data bytes to log. */
-static size_t done_room(MPI_Request r, const MPI_Status *st, int64_t *bytes)
+static inline __attribute__((always_inline)) size_t
+done_room(MPI_Request r, const MPI_Status *st, int64_t *bytes)
 {
     struct log_buf *e = rec_req_find(r);
     *bytes = e && !(e->flags & LOG_BUF_DELIVERED) ? rec_buf_bytes(e, st) : 0;

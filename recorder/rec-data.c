@@ -106,6 +106,30 @@ static int builtin_type(MPI_Datatype type)
 /* Where MPI_BOTTOM data is packed from (any aligned non-null address). */
 #define BOTTOM_BASE ((uintptr_t)4096)
 
+/* MPI_BOTTOM (a type of absolute displacements): MPICH's MPI_Pack refuses
+ * a null buffer, so the same type map is packed from BOTTOM_BASE through
+ * a copy of TYPE moved down by as much. Off the common path. */
+static __attribute__((noinline)) void pack_bottom(void *out, MPI_Count elems,
+                                                  MPI_Datatype type,
+                                                  MPI_Count len)
+{
+    MPI_Datatype moved;
+    MPI_Count pos = 0;
+    int one = 1;
+    MPI_Aint down = -(MPI_Aint)BOTTOM_BASE;
+    if (PMPI_Type_create_hindexed(1, &one, &down, type, &moved) !=
+        MPI_SUCCESS) {
+        memset(out, 0, (size_t)len);
+        return;
+    }
+    if (PMPI_Type_commit(&moved) == MPI_SUCCESS)
+        PMPI_Pack_c((const void *)BOTTOM_BASE, elems, moved, out, len, &pos,
+                    MPI_COMM_SELF);
+    else
+        memset(out, 0, (size_t)len);
+    PMPI_Type_free(&moved);
+}
+
 /* Packs BYTES of N x TYPE at BUF into the record at rec->p. */
 static void pack(struct log_rec *rec, const void *buf, int64_t n,
                  MPI_Datatype type, int64_t bytes)
@@ -118,29 +142,14 @@ static void pack(struct log_rec *rec, const void *buf, int64_t n,
         if (elems > n)
             elems = n;
         MPI_Count pos = 0;
-        /* MPI_BOTTOM (absolute displacements): MPICH's MPI_Pack refuses a
-         * null buffer, so the same type map is packed from BOTTOM_BASE
-         * through a copy of TYPE moved down by as much. */
-        MPI_Datatype moved = MPI_DATATYPE_NULL;
-        if (!buf && elems > 0) {
-            int one = 1;
-            MPI_Aint down = -BOTTOM_BASE;
-            if (PMPI_Type_create_hindexed(1, &one, &down, type, &moved) !=
-                    MPI_SUCCESS ||
-                PMPI_Type_commit(&moved) != MPI_SUCCESS) {
-                memset(rec->p, 0, (size_t)bytes);
-                rec->p += bytes;
-                return;
-            }
-            buf = (const void *)BOTTOM_BASE;
-            type = moved;
-        }
         /* The record has room for one element of slack: packing a whole
          * last element is safe, only BYTES of it are kept. */
-        PMPI_Pack_c(buf, (MPI_Count)elems, type, rec->p,
-                    (MPI_Count)(elems * esz), &pos, MPI_COMM_SELF);
-        if (moved != MPI_DATATYPE_NULL)
-            PMPI_Type_free(&moved);
+        if (buf)
+            PMPI_Pack_c(buf, (MPI_Count)elems, type, rec->p,
+                        (MPI_Count)(elems * esz), &pos, MPI_COMM_SELF);
+        else if (elems > 0)
+            pack_bottom(rec->p, (MPI_Count)elems, type,
+                        (MPI_Count)(elems * esz));
     }
     rec->p += bytes;
 }

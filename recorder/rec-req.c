@@ -49,10 +49,7 @@ struct log_buf *rec_req_find(MPI_Request req)
 
 void rec_req_done(struct log_buf *b, int force)
 {
-    if (!b || !(force || !(b->flags & LOG_BUF_PERSISTENT)))
-        return;
-    log_bufs_release(b, &own_types);
-    log_bufs_done(&reqs, b, 1);
+    log_bufs_done(&reqs, b, force, &own_types);
 }
 
 void rec_req_add(const struct log_buf *b)

@@ -109,11 +109,8 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
 
 void rpl_req_done(MPI_Request req, int force)
 {
-    struct log_buf *b = log_bufs_find(&reqs, (uint32_t)req);
-    if (!b || !(force || !(b->flags & LOG_BUF_PERSISTENT)))
-        return;
-    log_bufs_release(b, &own_types);
-    log_bufs_done(&reqs, b, 1);
+    log_bufs_done(&reqs, log_bufs_find(&reqs, (uint32_t)req), force,
+                  &own_types);
 }
 
 void rpl_req_keep_type(MPI_Datatype type)

@@ -663,6 +663,47 @@ TEST(structs)
     release(s);
 }
 
+/* The MPI-1 markers MPI_LB and MPI_UB, compared with MPICH: they set the
+ * bounds of the struct of the other members, whatever their block
+ * lengths; markers alone; markers as another constructor's old type. */
+TEST(type_markers)
+{
+    const MPI_Datatype LB = MPI_LB, UB = MPI_UB;
+    static const struct {
+        int n, bl[4];
+        MPI_Aint d[4];
+        MPI_Datatype t[4];
+        const char *what;
+    } cases[] = {
+        {3, {1, 2, 1}, {-8, 0, 24}, {LB, MPI_INT, UB}, "lb int*2 ub"},
+        {3, {1, 1, 1}, {0, 4, 8}, {MPI_INT, LB, UB}, "markers inside"},
+        {3, {1, 1, 1}, {0, 20, 12}, {MPI_INT, MPI_INT, UB}, "ub mid"},
+        {2, {1, 1}, {0, 3}, {MPI_DOUBLE, UB}, "ub before the end"},
+        {3, {1, 1, 1}, {0, 8, 9}, {MPI_DOUBLE, MPI_CHAR, UB}, "ub no pad"},
+        {3, {1, 1, 1}, {0, 9, -4}, {MPI_DOUBLE, MPI_CHAR, LB}, "lb, padded"},
+        {2, {1, 1}, {0, 8}, {MPI_CHAR, LB}, "negative extent"},
+        {2, {1, 1}, {-16, 24}, {LB, UB}, "markers only"},
+        {2, {2, 3}, {0, 5}, {LB, UB}, "marker block lengths"},
+        {2, {1, 1}, {4, 40}, {UB, UB}, "two ub"},
+        {2, {1, 0}, {0, 40}, {MPI_INT, UB}, "ub of block length 0"},
+        {4, {1, 1, 1, 1}, {0, 4, 12, 32}, {LB, MPI_INT, MPI_SHORT, UB},
+         "lb int short ub"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        MPI_Datatype t = mk_struct(cases[i].n, cases[i].bl, cases[i].d,
+                                   cases[i].t);
+        CHECK_MSG(compare(t, cases[i].what), "%s", cases[i].what);
+        /* A struct holding it: its bounds, no sticky markers. */
+        int bl[2] = {1, 2};
+        MPI_Aint d[2] = {-4, 8};
+        MPI_Datatype ts[2] = {MPI_INT, t};
+        check_and_free(mk_struct(2, bl, d, ts), cases[i].what);
+        check_and_free(mk_vector(3, 1, 2, t), cases[i].what);
+        release(t);
+    }
+    check_and_free(mk_contig(3, MPI_UB), "contiguous(3, MPI_UB)");
+}
+
 TEST(subarray)
 {
     int sz2[2] = {5, 7}, sub2[2] = {2, 3}, st2[2] = {1, 4};
@@ -841,7 +882,10 @@ TEST(registry)
 {
     struct rpl_type_info in;
     CHECK(rpl_type_get(MPI_DATATYPE_NULL, &in) == -EINVAL);
-    CHECK(rpl_type_get(MPI_LB, &in) == -EINVAL);
+    /* The MPI-1 markers are types of no data and no extent (a struct
+     * takes them apart: type_markers). */
+    CHECK(rpl_type_get(MPI_LB, &in) == 0 && in.size == 0 && in.extent == 0);
+    CHECK(rpl_type_get(MPI_UB, &in) == 0 && in.size == 0 && in.extent == 0);
     CHECK(rpl_type_get((MPI_Datatype)0x4c0004ff, &in) == -EINVAL);
     CHECK(rpl_type_get((MPI_Datatype)0xcc0fffff, &in) == -EINVAL);
     CHECK(rpl_type_contiguous(2, MPI_INT, MPI_INT) == -EINVAL);
@@ -1202,6 +1246,7 @@ int main(int argc, char **argv)
     RUN(hindexed);
     RUN(indexed_block);
     RUN(structs);
+    RUN(type_markers);
     RUN(subarray);
     RUN(darray);
     RUN(resized);
