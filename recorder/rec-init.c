@@ -1,8 +1,10 @@
 /*
- * The life cycle: MPI_Init opens the log (its record is the first, at time
- * 0), MPI_Finalize closes it, MPI_Abort logs itself before the processes
- * go. Their hooks run whether or not this rank is recorded (the spec's
- * 'lifecycle' kind). The mirror of replayer/rpl-init.c.
+ * The life cycle: the log opens at the first MPI call, or at MPI_Init when
+ * the rank is not known before it (rec.h); MPI_Finalize closes it;
+ * MPI_Abort logs itself before the processes go; MPI_Session_init and
+ * MPI_Session_finalize count the open sessions (a Sessions program's log
+ * closes at exit). Their hooks run whether or not this rank is recorded
+ * (the spec's 'lifecycle' kind). The mirror of replayer/rpl-init.c.
  */
 #include "rec.h"
 #include "thread.h"
