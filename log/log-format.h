@@ -44,6 +44,13 @@
  * before the run description has it. */
 #define LOG_RUN_ROOM ".drdb.run.room"
 #define LOG_RUN_MAX 24576
+/* Files a run directory holds besides the logs (log-format.md, "Input
+ * files and standard input"): the captured input files, named by the
+ * SHA-256 of their content, in LOG_INPUTS_DIR; each rank's index of them
+ * (LOG_INPUTS_INDEX, "rank-R.index" there); rank 0's standard input. */
+#define LOG_INPUTS_DIR "inputs"
+#define LOG_INPUTS_INDEX "rank-%d.index"
+#define LOG_STDIN_FILE "stdin"
 /* The largest world size a run description or a header may state: a
  * bound on what a reader allocates for an untrusted number. */
 #define LOG_MAX_WORLD (1 << 20)

@@ -262,6 +262,7 @@ void rec_open(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     int selected = rank_selected(rank);
+    rec_files_rank(rank, selected);
     if (!selected && rank != 0)
         return;
 

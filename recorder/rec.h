@@ -143,6 +143,13 @@ struct rec_call {
     uint64_t t0, t1;
 };
 
+/* The program's input files (rec-files.c): REC_FILES_MPI_DEPTH > 0 while
+ * MPI itself may open files (MPI_Init, MPI_Finalize): those are not the
+ * program's. rec_files_rank() says which rank this process is (RECORDED:
+ * whether its log is written): the index of its captured inputs opens. */
+extern int rec_files_mpi_depth;
+void rec_files_rank(int rank, int recorded);
+
 /* Life cycle (rec.c): the log opens after PMPI_Init and closes at
  * MPI_Finalize. */
 void rec_open(void);

@@ -10,7 +10,8 @@
 #    the recorded one is refused unless --trust or -- PROGRAM;
 #  - untrusted numbers in drdb.run ("4x", 100000000); header checksum; a
 #    log renamed to another rank's name;
-#  - libdrdb-record.so exports the MPI symbols alone (nm -D).
+#  - libdrdb-record.so exports the MPI symbols alone (nm -D), and the libc
+#    file functions it interposes (recorder/rec-files.c).
 # The attacks by another user run as two throwaway users (useradd) when
 # the test runs as root; otherwise those checks are skipped, saying why.
 # usage: test-security.sh DRDB MPIEXEC JACOBI CRASH RECLIB
@@ -36,8 +37,10 @@ intact() { [ "$(cat "$1")" = precious ]; }
     { fail "recording jacobi"; cat run.err; }
 
 # ---- the recorder exports only MPI symbols --------------------------------
-nm -D --defined-only "$reclib" | awk '{ print $3 }' | grep -vE '^P?MPIX?_' > exports
-check "libdrdb-record.so exports MPI_/PMPI_/MPIX_ symbols alone" '[ ! -s exports ]' exports
+rec_files='open open64 openat openat64 __open_2 __open64_2 __openat_2 __openat64_2 creat creat64 fopen fopen64 freopen freopen64'
+nm -D --defined-only "$reclib" | awk '{ print $3 }' | grep -vE '^P?MPIX?_' |
+    grep -vxF "$(echo $rec_files | tr ' ' '\n')" > exports
+check "libdrdb-record.so exports MPI_/PMPI_/MPIX_ symbols alone (and the file functions)" '[ ! -s exports ]' exports
 check "  ... and the MPI functions it wraps" \
     'nm -D --defined-only "$reclib" | grep -q " MPI_Send$"'
 
