@@ -35,14 +35,21 @@ void log_sys_name(char *buf, size_t len, int rank)
  * start of their file name: MPICH (libmpi*, libmpich*, its Fortran
  * bindings, libpmpi; the replay stub is a libmpich.so.12 too), the
  * libraries it brings for the network and the node (UCX's libuc*,
- * libfabric, verbs, PSM, hwloc, PMI, libudev through hwloc, libnuma), and
- * drdb's recorder.
+ * libfabric, verbs and its providers, netlink, PSM, hwloc, PMI, libudev
+ * through hwloc, libnuma), and drdb's recorder; or by their folder (the
+ * plugins UCX, verbs and libfabric load). None of them is loaded in the
+ * replay, where the stub stands for MPI: their calls must not be in the
+ * stream. (In MPICH 4.0.2 with UCX, MPI_Init reads the clock in libnl-3,
+ * loaded by UCX's verbs transport.)
  */
 static const char *const mpi_objects[] = {
     "libmpi", "libpmpi", "libfmpich", "libopa", "libmpl", "libuc",
-    "libfabric", "libibverbs", "librdmacm", "libpsm", "libhwloc", "libpmi",
-    "libudev", "libnuma", "libxpmem", "libknem", "libdrdb",
+    "libfabric", "libibverbs", "librdmacm", "libibumad", "libmlx", "libefa",
+    "libnl-", "libpsm", "libhwloc", "libpmi", "libudev", "libnuma",
+    "libxpmem", "libknem", "libdrdb",
 };
+static const char *const mpi_folders[] = {"/ucx/", "/libibverbs/",
+                                          "/libfabric/"};
 
 static int classify(const void *ra)
 {
@@ -53,6 +60,9 @@ static int classify(const void *ra)
     base = base ? base + 1 : di.dli_fname;
     for (size_t i = 0; i < sizeof mpi_objects / sizeof *mpi_objects; i++)
         if (strncmp(base, mpi_objects[i], strlen(mpi_objects[i])) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof mpi_folders / sizeof *mpi_folders; i++)
+        if (strstr(di.dli_fname, mpi_folders[i]))
             return 1;
     return 0;
 }
