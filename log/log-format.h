@@ -61,7 +61,8 @@ enum {
     LOG_HDR_TRUNCATED = 1u << 1, /* the recorder stopped early (disk full) */
     LOG_HDR_SEND_DATA = 1u << 2, /* send payloads were logged too */
     LOG_HDR_COMPRESSED = 1u << 3, /* DATA fields may be DATA_ZSTD */
-    LOG_HDR_KNOWN = 0xfu,         /* any other bit: a corrupt header */
+    LOG_HDR_SYS = 1u << 4,  /* libc results are in rank-R.sys (log-sys.h) */
+    LOG_HDR_KNOWN = 0x1fu,        /* any other bit: a corrupt header */
 };
 
 /* Record flags. */

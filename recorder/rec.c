@@ -257,14 +257,18 @@ void rec_open(void)
     int rank = 0, size = 1;
     char name[64];
 
-    if (!dir || !*dir)
+    if (!dir || !*dir) {
+        rec_sys_drop();
         return; /* preloaded outside 'drdb record': stay out of the way */
+    }
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     int selected = rank_selected(rank);
     rec_files_rank(rank, selected);
-    if (!selected && rank != 0)
+    if (!selected && rank != 0) {
+        rec_sys_drop();
         return;
+    }
 
     struct log_file_header hdr;
     struct timespec ts;
@@ -293,14 +297,18 @@ void rec_open(void)
                  "'%s': %s; this rank is not recorded", rank, dir,
                  strerror(-dfd));
         warn(msg);
+        rec_sys_drop();
         return;
     }
     if (rank == 0)
         write_run_file(dfd, dir, size, hdr.start_ns);
     if (!selected) {
+        rec_sys_drop();
         close(dfd);
         return;
     }
+    if (rec_sys_open(dfd, rank, &hdr))
+        hdr.flags |= LOG_HDR_SYS;
     log_name(name, sizeof name, rank);
     int rc = log_writer_openat(&writer, dfd, name, &hdr);
     close(dfd);

@@ -33,6 +33,7 @@
 #include "drdb-stub.h"
 #include "drdb_mpi_protos.h"
 #include "log-reader.h"
+#include "log-sys.h"
 #include "log.h"
 #include "rpl-type.h"
 
@@ -202,6 +203,35 @@ void rpl_same_request(struct rpl_call *c, MPI_Request logged,
  * (rpl_end). */
 void rpl_errh_create(MPI_Errhandler eh, void (*fn)(void));
 void rpl_errh_set(MPI_Comm comm, MPI_Errhandler eh);
+
+/* ---- libc results (rpl-sys.c; the format: log/log-sys.h) --------------- */
+
+/*
+ * The recorded results of the program's calls outside MPI (rpl-libc.c and
+ * others): an interposed function asks for the calling thread's next
+ * record, and returns what it holds instead of calling libc:
+ *
+ *     struct log_sys_rec r;
+ *     if (!rpl_sys_wanted(__builtin_return_address(0)) ||
+ *         !rpl_sys_next(LOG_SYS_GETPID, 0, &r, "getpid"))
+ *         return real_getpid();           (not recorded: live)
+ *     return (pid_t)r.ret;
+ *
+ * rpl_sys_next: 1 with the record in R; 0 when the run has no libc
+ * stream (recorded with --no-libc, or before drdb recorded one). A record
+ * of another kind or another ARG stops the replay (a divergence naming
+ * CALL and the recorded call, status RPL_EXIT_DIVERGED), and so does a
+ * call after the thread's last record (RPL_EXIT_LOG_END when the recorded
+ * process stopped there). Any thread, any time.
+ */
+int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
+                 const char *call);
+/* Whether a call from RA is the program's (the stub's own are not: the
+ * recorder's rule, log_sys_caller_is_mpi). */
+static inline int rpl_sys_wanted(const void *ra)
+{
+    return !log_sys_caller_is_mpi(ra);
+}
 
 /* A little-endian int32 out of a field. */
 static inline int64_t rpl_get_i32(const uint8_t *p)

@@ -11,7 +11,7 @@
 #  - untrusted numbers in drdb.run ("4x", 100000000); header checksum; a
 #    log renamed to another rank's name;
 #  - libdrdb-record.so exports the MPI symbols alone (nm -D), and the libc
-#    file functions it interposes (recorder/rec-files.c).
+#    functions recorder/rec.map names.
 # The attacks by another user run as two throwaway users (useradd) when
 # the test runs as root; otherwise those checks are skipped, saying why.
 # usage: test-security.sh DRDB MPIEXEC JACOBI CRASH RECLIB
@@ -37,10 +37,13 @@ intact() { [ "$(cat "$1")" = precious ]; }
     { fail "recording jacobi"; cat run.err; }
 
 # ---- the recorder exports only MPI symbols --------------------------------
-rec_files='open open64 openat openat64 __open_2 __open64_2 __openat_2 __openat64_2 creat creat64 fopen fopen64 freopen freopen64'
+# The libc functions it interposes, as recorder/rec.map names them.
+libc_names=$(sed -n '/global:/,/local:/p' "$(dirname "$0")/../../recorder/rec.map" |
+    sed 's#/\*.*\*/##' | tr ';' '\n' | tr -d ' ' | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' |
+    grep -vx global)
 nm -D --defined-only "$reclib" | awk '{ print $3 }' | grep -vE '^P?MPIX?_' |
-    grep -vxF "$(echo $rec_files | tr ' ' '\n')" > exports
-check "libdrdb-record.so exports MPI_/PMPI_/MPIX_ symbols alone (and the file functions)" '[ ! -s exports ]' exports
+    grep -vxF "$libc_names" > exports
+check "libdrdb-record.so exports MPI_/PMPI_/MPIX_ symbols alone (and the libc functions of rec.map)" '[ ! -s exports ]' exports
 check "  ... and the MPI functions it wraps" \
     'nm -D --defined-only "$reclib" | grep -q " MPI_Send$"'
 
