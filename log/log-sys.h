@@ -72,7 +72,9 @@ enum {
     X(LOG_SYS_TIMESPEC_GET, "timespec_get", 11) /* arg: base; timespec */   \
     X(LOG_SYS_ARC4RANDOM, "arc4random", 12)    /* ret: the number */        \
     X(LOG_SYS_ARC4RANDOM_BUF, "arc4random_buf", 13) /* arg: length; bytes */ \
-    X(LOG_SYS_ARC4RANDOM_UNIFORM, "arc4random_uniform", 14) /* arg: bound */
+    X(LOG_SYS_ARC4RANDOM_UNIFORM, "arc4random_uniform", 14) /* arg: bound */ \
+    X(LOG_SYS_DEVRANDOM_READ, "read(/dev/urandom)", 32) /* arg: n; bytes */ \
+    X(LOG_SYS_DEVRANDOM_FREAD, "fread(/dev/urandom)", 33) /* size*n; bytes */
 
 enum log_sys_kind {
 #define LOG_SYS_ENUM(id, name, num) id = num,

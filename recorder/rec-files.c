@@ -238,7 +238,10 @@ static int store(int fd, const char *path, char hex[65], long long *size)
 /* After the program opened PATH (relative to DIRFD) with FLAGS as FD. */
 static void opened(int dirfd, const char *path, int flags, int fd)
 {
-    if (fd < 0 || busy || rec__in_mpi() || !path)
+    if (fd < 0 || !path)
+        return;
+    rec_devrandom_opened(path, fd);
+    if (busy || rec__in_mpi())
         return;
     if (state == 0)
         setup();

@@ -150,6 +150,11 @@ struct rec_call {
  * whether its log is written): the index of its captured inputs opens. */
 extern int rec_files_mpi_depth;
 void rec_files_rank(int rank, int recorded);
+/* Reads of /dev/urandom and /dev/random (rec-devrandom.c): whether PATH
+ * names one; a descriptor the program opened (PATH) is marked when it
+ * does, so its reads are logged in the libc stream. */
+int rec_devrandom_is(const char *path);
+void rec_devrandom_opened(const char *path, int fd);
 
 /* Life cycle (rec.c): the log opens after PMPI_Init and closes at
  * MPI_Finalize. */

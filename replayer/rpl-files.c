@@ -45,10 +45,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "drdb-hooks.h"
-#include "drdb-stub.h"
 #include "log-format.h"
-#include "log-reader.h"
+#include "rpl.h"
 #include "util.h"
 
 /* The real function NAME, looked up once. */
@@ -425,8 +423,10 @@ static mode_t mode_arg(int flags, va_list ap)
         mode_t mode = mode_arg(flags, ap);                                  \
         va_end(ap);                                                         \
         REAL(int, name, (const char *, int, ...));                        \
-        return real_##name(map_open(AT_FDCWD, path, flags, buf), flags,     \
-                           mode);                                           \
+        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf), flags,   \
+                             mode);                                         \
+        rpl_devrandom_opened(path, fd);                                     \
+        return fd;                                                          \
     }
 #define OPENAT_LIKE(name)                                                   \
     int name(int dirfd, const char *path, int flags, ...)                   \
@@ -437,8 +437,10 @@ static mode_t mode_arg(int flags, va_list ap)
         mode_t mode = mode_arg(flags, ap);                                  \
         va_end(ap);                                                         \
         REAL(int, name, (int, const char *, int, ...));                   \
-        return real_##name(dirfd, map_open(dirfd, path, flags, buf), flags, \
-                           mode);                                           \
+        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf),      \
+                             flags, mode);                                  \
+        rpl_devrandom_opened(path, fd);                                     \
+        return fd;                                                          \
     }
 OPEN_LIKE(open)
 OPEN_LIKE(open64)
@@ -451,7 +453,9 @@ OPENAT_LIKE(openat64)
     {                                                                       \
         char buf[PATH_MAX];                                                 \
         REAL(int, name, (const char *, int));                             \
-        return real_##name(map_open(AT_FDCWD, path, flags, buf), flags);    \
+        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf), flags);  \
+        rpl_devrandom_opened(path, fd);                                     \
+        return fd;                                                          \
     }
 #define OPENAT2_LIKE(name)                                                  \
     int name(int dirfd, const char *path, int flags);                       \
@@ -459,7 +463,10 @@ OPENAT_LIKE(openat64)
     {                                                                       \
         char buf[PATH_MAX];                                                 \
         REAL(int, name, (int, const char *, int));                        \
-        return real_##name(dirfd, map_open(dirfd, path, flags, buf), flags);\
+        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf),      \
+                             flags);                                        \
+        rpl_devrandom_opened(path, fd);                                     \
+        return fd;                                                          \
     }
 OPEN2_LIKE(__open_2)
 OPEN2_LIKE(__open64_2)
@@ -481,8 +488,11 @@ CREAT_LIKE(creat64)
     {                                                                       \
         char buf[PATH_MAX];                                                 \
         REAL(FILE *, name, (const char *, const char *));                 \
-        return real_##name(map_open(AT_FDCWD, path, fopen_flags(mode), buf),\
-                           mode);                                           \
+        FILE *f = real_##name(                                              \
+            map_open(AT_FDCWD, path, fopen_flags(mode), buf), mode);        \
+        if (f)                                                              \
+            rpl_devrandom_opened(path, fileno(f));                          \
+        return f;                                                           \
     }
 #define FREOPEN_LIKE(name)                                                  \
     FILE *name(const char *path, const char *mode, FILE *f)                 \

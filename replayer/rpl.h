@@ -233,6 +233,11 @@ static inline int rpl_sys_wanted(const void *ra)
     return !log_sys_caller_is_mpi(ra);
 }
 
+/* Reads of /dev/urandom and /dev/random (rpl-devrandom.c): a descriptor
+ * the program opened (PATH) is marked when PATH names one, so its reads
+ * return the recorded bytes. */
+void rpl_devrandom_opened(const char *path, int fd);
+
 /* A little-endian int32 out of a field. */
 static inline int64_t rpl_get_i32(const uint8_t *p)
 {
