@@ -12,8 +12,8 @@
  * content it had, so a file that changed between two opens is served as it
  * was at each. A file this rank has opened for writing is its own output
  * from then on: later opens of it are not captured (the replay writes it
- * again). Opens made inside MPI (MPICH's own, during MPI_Init) are not the
- * program's: rec__in_mpi().
+ * again). Opens made by MPI (MPICH's own, during MPI_Init; MPI-IO's) are
+ * not the program's: rec__in_mpi().
  *
  * The copy is read from the program's own descriptor (pread: its offset
  * stays), so it is the file the program opened. Files in inputs/ are made
@@ -43,15 +43,13 @@
 #include "rec.h"
 #include "util.h"
 
-int rec_files_mpi_depth;
-
-/* Whether the thread is inside an MPI call: MPICH's own opens (shared
- * memory, /proc) are not the program's. Until the recorder marks every
- * call (issue 16, class 10), the life-cycle calls, where MPICH opens its
- * files, are marked (rec-init.c). */
-static int rec__in_mpi(void)
+/* Whether an open made from RA is MPI's own (MPICH's shared-memory and
+ * /proc files during MPI_Init, MPI-IO's files): by the caller's object
+ * (log_sys_caller_is_mpi), until the recorder marks every MPI call
+ * (issue 16, class 10). */
+static int rec__in_mpi(const void *ra)
 {
-    return rec_files_mpi_depth > 0;
+    return rec_sys_from_mpi(ra);
 }
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -235,13 +233,17 @@ static int store(int fd, const char *path, char hex[65], long long *size)
     if (!real_##name)                                                       \
     real_##name = (ret(*) params)dlsym(RTLD_NEXT, #name)
 
-/* After the program opened PATH (relative to DIRFD) with FLAGS as FD. */
-static void opened(int dirfd, const char *path, int flags, int fd)
+/* The caller of an interposed function. */
+#define RA __builtin_return_address(0)
+
+/* After a call from RA opened PATH (relative to DIRFD) with FLAGS as FD. */
+static void opened(int dirfd, const char *path, int flags, int fd,
+                   const void *ra)
 {
     if (fd < 0 || !path)
         return;
     rec_devrandom_opened(path, fd);
-    if (busy || rec__in_mpi())
+    if (busy || rec__in_mpi(ra))
         return;
     if (state == 0)
         setup();
@@ -331,7 +333,7 @@ static int fopen_flags(const char *mode)
         va_end(ap);                                                         \
         REAL(int, name, (const char *, int, ...));                        \
         int fd = real_##name(path, flags, mode);                            \
-        opened(AT_FDCWD, path, flags, fd);                                  \
+        opened(AT_FDCWD, path, flags, fd, RA);                                  \
         return fd;                                                          \
     }
 #define OPENAT_LIKE(name)                                                   \
@@ -343,7 +345,7 @@ static int fopen_flags(const char *mode)
         va_end(ap);                                                         \
         REAL(int, name, (int, const char *, int, ...));                   \
         int fd = real_##name(dirfd, path, flags, mode);                     \
-        opened(dirfd, path, flags, fd);                                     \
+        opened(dirfd, path, flags, fd, RA);                                     \
         return fd;                                                          \
     }
 OPEN_LIKE(open)
@@ -358,7 +360,7 @@ OPENAT_LIKE(openat64)
     {                                                                       \
         REAL(int, name, (const char *, int));                             \
         int fd = real_##name(path, flags);                                  \
-        opened(AT_FDCWD, path, flags, fd);                                  \
+        opened(AT_FDCWD, path, flags, fd, RA);                                  \
         return fd;                                                          \
     }
 #define OPENAT2_LIKE(name)                                                  \
@@ -367,7 +369,7 @@ OPENAT_LIKE(openat64)
     {                                                                       \
         REAL(int, name, (int, const char *, int));                        \
         int fd = real_##name(dirfd, path, flags);                           \
-        opened(dirfd, path, flags, fd);                                     \
+        opened(dirfd, path, flags, fd, RA);                                     \
         return fd;                                                          \
     }
 OPEN2_LIKE(__open_2)
@@ -380,7 +382,7 @@ OPENAT2_LIKE(__openat64_2)
     {                                                                       \
         REAL(int, name, (const char *, mode_t));                          \
         int fd = real_##name(path, mode);                                   \
-        opened(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC, fd);           \
+        opened(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC, fd, RA);           \
         return fd;                                                          \
     }
 CREAT_LIKE(creat)
@@ -392,7 +394,7 @@ CREAT_LIKE(creat64)
         REAL(FILE *, name, (const char *, const char *));                 \
         FILE *f = real_##name(path, mode);                                  \
         if (f)                                                              \
-            opened(AT_FDCWD, path, fopen_flags(mode), fileno(f));           \
+            opened(AT_FDCWD, path, fopen_flags(mode), fileno(f), RA);           \
         return f;                                                           \
     }
 #define FREOPEN_LIKE(name)                                                  \
@@ -401,7 +403,7 @@ CREAT_LIKE(creat64)
         REAL(FILE *, name, (const char *, const char *, FILE *));         \
         FILE *f = real_##name(path, mode, old);                             \
         if (f)                                                              \
-            opened(AT_FDCWD, path, fopen_flags(mode), fileno(f));           \
+            opened(AT_FDCWD, path, fopen_flags(mode), fileno(f), RA);           \
         return f;                                                           \
     }
 FOPEN_LIKE(fopen)

@@ -20,10 +20,8 @@ static void opened(struct rec_call *c)
 
 void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 {
-    rec_files_mpi_depth++;
     rec_pmpi_MPI_Init(c, a);
     opened(c);
-    rec_files_mpi_depth--;
     struct log_rec rec;
     if (rec_frame_MPI_Init(c, a, &rec, 0, 0))
         rec_end(&rec);
@@ -31,10 +29,8 @@ void rec_MPI_Init(struct rec_call *c, struct args_MPI_Init *a)
 
 void rec_MPI_Init_thread(struct rec_call *c, struct args_MPI_Init_thread *a)
 {
-    rec_files_mpi_depth++;
     rec_pmpi_MPI_Init_thread(c, a);
     opened(c);
-    rec_files_mpi_depth--;
     if (a->provided && *a->provided == MPI_THREAD_MULTIPLE)
         fprintf(stderr,
                 "drdb-record: warning: MPI_THREAD_MULTIPLE: calls from several "
@@ -55,9 +51,7 @@ void rec_MPI_Finalize(struct rec_call *c, struct args_MPI_Finalize *a)
     c->t0 = c->t1 = rec_on ? rec_now() : 0;
     if (rec_frame_MPI_Finalize(c, a, &rec, 0, 0))
         rec_end(&rec);
-    rec_files_mpi_depth++;
     rec_pmpi_MPI_Finalize(c, a);
-    rec_files_mpi_depth--;
     rec_close(); /* also after logging stopped early: trims the file */
 }
 

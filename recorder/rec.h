@@ -144,11 +144,9 @@ struct rec_call {
     uint64_t t0, t1;
 };
 
-/* The program's input files (rec-files.c): REC_FILES_MPI_DEPTH > 0 while
- * MPI itself may open files (MPI_Init, MPI_Finalize): those are not the
- * program's. rec_files_rank() says which rank this process is (RECORDED:
- * whether its log is written): the index of its captured inputs opens. */
-extern int rec_files_mpi_depth;
+/* The program's input files (rec-files.c): rec_files_rank() says which
+ * rank this process is (RECORDED: whether its log is written): the index
+ * of its captured inputs opens. */
 void rec_files_rank(int rank, int recorded);
 /* Reads of /dev/urandom and /dev/random (rec-devrandom.c): whether PATH
  * names one; a descriptor the program opened (PATH) is marked when it

@@ -22,7 +22,8 @@
  * Without $DRDB_REPLAY_OUT (drdb replay --write-in-place) writes go where
  * the program says. Names relative to a directory descriptor other than
  * the working directory are left alone. Calls the stub makes for itself
- * (inside an MPI call: drdb_current_fn) pass through.
+ * (inside an MPI call: drdb_current_fn; or from the stub's code, by the
+ * caller's address: rpl_sys_wanted) pass through.
  *
  * Rank 0's recorded standard input: at load time, $DRDB_REPLAY_STDIN
  * becomes file descriptor 0.
@@ -159,11 +160,15 @@ static void setup(void)
     state = 1;
 }
 
-/* Whether the call is the program's, and mapping is on: then the lock is
- * held (done() releases it). */
-static int begin(void)
+/* The caller of an interposed function: the program, or the stub itself
+ * (its log, checkpoints, reports), MPICH's Fortran bindings, ... */
+#define RA __builtin_return_address(0)
+
+/* Whether the call (from RA) is the program's, and mapping is on: then
+ * the lock is held (done() releases it). */
+static int begin(const void *ra)
 {
-    if (busy || drdb_current_fn)
+    if (busy || drdb_current_fn || !rpl_sys_wanted(ra))
         return 0;
     busy = 1;
     pthread_mutex_lock(&lock);
@@ -277,10 +282,11 @@ static int captured(const char *key, int consume, char store[PATH_MAX])
 
 /* PATH to read (CONSUME: an open, which takes the next captured content):
  * the name to use, in BUF or PATH itself. */
-static const char *map_read(const char *path, int consume, char *buf)
+static const char *map_read(const char *path, int consume, char *buf,
+                            const void *ra)
 {
     char key[PATH_MAX];
-    if (!begin())
+    if (!begin(ra))
         return path;
     const char *use = path;
     if (key_of(path, key) == 0) {
@@ -334,11 +340,16 @@ static void copy_file(const char *from, const char *to)
  * the recording (its capture); without one, as the file is now, unless
  * O_TRUNC (its old content does not matter) or O_CREAT (it may not have
  * existed then: it starts empty). */
-static const char *map_write(const char *path, int flags, char *buf)
+static const char *map_write(const char *path, int flags, char *buf,
+                             const void *ra)
 {
     char key[PATH_MAX], from[PATH_MAX];
-    if (!out_dir[0] || !begin())
+    if (!begin(ra))
         return path;
+    if (!out_dir[0]) {
+        done();
+        return path;
+    }
     const char *use = path;
     if (key_of(path, key) == 0 && out_of(key, buf) == 0) {
         use = buf;
@@ -401,12 +412,13 @@ static int by_cwd(int dirfd, const char *path)
     return path && (dirfd == AT_FDCWD || path[0] == '/');
 }
 
-static const char *map_open(int dirfd, const char *path, int flags, char *buf)
+static const char *map_open(int dirfd, const char *path, int flags, char *buf,
+                            const void *ra)
 {
     if (!by_cwd(dirfd, path))
         return path;
-    return writes(flags) ? map_write(path, flags, buf)
-                         : map_read(path, 1, buf);
+    return writes(flags) ? map_write(path, flags, buf, ra)
+                         : map_read(path, 1, buf, ra);
 }
 
 static mode_t mode_arg(int flags, va_list ap)
@@ -423,7 +435,7 @@ static mode_t mode_arg(int flags, va_list ap)
         mode_t mode = mode_arg(flags, ap);                                  \
         va_end(ap);                                                         \
         REAL(int, name, (const char *, int, ...));                        \
-        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf), flags,   \
+        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf, RA), flags,   \
                              mode);                                         \
         rpl_devrandom_opened(path, fd);                                     \
         return fd;                                                          \
@@ -437,7 +449,7 @@ static mode_t mode_arg(int flags, va_list ap)
         mode_t mode = mode_arg(flags, ap);                                  \
         va_end(ap);                                                         \
         REAL(int, name, (int, const char *, int, ...));                   \
-        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf),      \
+        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf, RA),      \
                              flags, mode);                                  \
         rpl_devrandom_opened(path, fd);                                     \
         return fd;                                                          \
@@ -453,7 +465,7 @@ OPENAT_LIKE(openat64)
     {                                                                       \
         char buf[PATH_MAX];                                                 \
         REAL(int, name, (const char *, int));                             \
-        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf), flags);  \
+        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf, RA), flags);  \
         rpl_devrandom_opened(path, fd);                                     \
         return fd;                                                          \
     }
@@ -463,7 +475,7 @@ OPENAT_LIKE(openat64)
     {                                                                       \
         char buf[PATH_MAX];                                                 \
         REAL(int, name, (int, const char *, int));                        \
-        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf),      \
+        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf, RA),      \
                              flags);                                        \
         rpl_devrandom_opened(path, fd);                                     \
         return fd;                                                          \
@@ -478,7 +490,8 @@ OPENAT2_LIKE(__openat64_2)
     {                                                                       \
         char buf[PATH_MAX];                                                 \
         REAL(int, name, (const char *, mode_t));                          \
-        return real_##name(map_write(path, O_CREAT | O_TRUNC, buf), mode);  \
+        return real_##name(map_write(path, O_CREAT | O_TRUNC, buf, RA),     \
+                           mode);                                           \
     }
 CREAT_LIKE(creat)
 CREAT_LIKE(creat64)
@@ -489,7 +502,7 @@ CREAT_LIKE(creat64)
         char buf[PATH_MAX];                                                 \
         REAL(FILE *, name, (const char *, const char *));                 \
         FILE *f = real_##name(                                              \
-            map_open(AT_FDCWD, path, fopen_flags(mode), buf), mode);        \
+            map_open(AT_FDCWD, path, fopen_flags(mode), buf, RA), mode);        \
         if (f)                                                              \
             rpl_devrandom_opened(path, fileno(f));                          \
         return f;                                                           \
@@ -500,7 +513,7 @@ CREAT_LIKE(creat64)
         char buf[PATH_MAX];                                                 \
         REAL(FILE *, name, (const char *, const char *, FILE *));         \
         return real_##name(                                                 \
-            path ? map_open(AT_FDCWD, path, fopen_flags(mode), buf) : path, \
+            path ? map_open(AT_FDCWD, path, fopen_flags(mode), buf, RA) : path, \
             mode, f);                                                       \
     }
 FOPEN_LIKE(fopen)
@@ -514,7 +527,7 @@ FREOPEN_LIKE(freopen64)
     {                                                                       \
         char buf[PATH_MAX];                                                 \
         REAL(int, name, (const char *, struct st_type *));                \
-        return real_##name(map_read(path, 0, buf), st);                     \
+        return real_##name(map_read(path, 0, buf, RA), st);                 \
     }
 STAT_LIKE(stat, stat)
 STAT_LIKE(stat64, stat64)
@@ -527,7 +540,7 @@ STAT_LIKE(lstat64, stat64)
         char buf[PATH_MAX];                                                 \
         REAL(int, name, (int, const char *, struct st_type *, int));      \
         return real_##name(dirfd, by_cwd(dirfd, path) ? map_read(path, 0,   \
-                                                                 buf)      \
+                                                                 buf, RA)  \
                                                       : path, st, fl);      \
     }
 FSTATAT_LIKE(fstatat, stat)
@@ -537,27 +550,32 @@ int access(const char *path, int how)
 {
     char buf[PATH_MAX];
     REAL(int, access, (const char *, int));
-    return real_access(map_read(path, 0, buf), how);
+    return real_access(map_read(path, 0, buf, RA), how);
 }
 
 int faccessat(int dirfd, const char *path, int how, int fl)
 {
     char buf[PATH_MAX];
     REAL(int, faccessat, (int, const char *, int, int));
-    return real_faccessat(dirfd, by_cwd(dirfd, path) ? map_read(path, 0, buf)
-                                                     : path, how, fl);
+    return real_faccessat(dirfd, by_cwd(dirfd, path)
+                                     ? map_read(path, 0, buf, RA) : path,
+                          how, fl);
 }
 
 /* Removing a name: the replay's copy goes, and the name is gone for the
  * replay; the recorded run's file stays. */
-static int remove_name(const char *path, int dir)
+static int remove_name(const char *path, int dir, const void *ra)
 {
     char key[PATH_MAX], out[PATH_MAX];
     REAL(int, unlink, (const char *));
     REAL(int, rmdir, (const char *));
     int (*real)(const char *) = dir ? real_rmdir : real_unlink;
-    if (!out_dir[0] || !begin())
+    if (!begin(ra))
         return real(path);
+    if (!out_dir[0]) {
+        done();
+        return real(path);
+    }
     int rc;
     if (key_of(path, key) < 0 || out_of(key, out) < 0) {
         done();
@@ -577,12 +595,12 @@ static int remove_name(const char *path, int dir)
 
 int unlink(const char *path)
 {
-    return remove_name(path, 0);
+    return remove_name(path, 0, RA);
 }
 
 int rmdir(const char *path)
 {
-    return remove_name(path, 1);
+    return remove_name(path, 1, RA);
 }
 
 int unlinkat(int dirfd, const char *path, int fl)
@@ -590,15 +608,19 @@ int unlinkat(int dirfd, const char *path, int fl)
     REAL(int, unlinkat, (int, const char *, int));
     if (!by_cwd(dirfd, path))
         return real_unlinkat(dirfd, path, fl);
-    return remove_name(path, fl & AT_REMOVEDIR);
+    return remove_name(path, fl & AT_REMOVEDIR, RA);
 }
 
-int rename(const char *from, const char *to)
+static int do_rename(const char *from, const char *to, const void *ra)
 {
     char kf[PATH_MAX], kt[PATH_MAX], of[PATH_MAX], ot[PATH_MAX];
     REAL(int, rename, (const char *, const char *));
-    if (!out_dir[0] || !begin())
+    if (!begin(ra))
         return real_rename(from, to);
+    if (!out_dir[0]) {
+        done();
+        return real_rename(from, to);
+    }
     if (key_of(from, kf) < 0 || key_of(to, kt) < 0 || out_of(kf, of) < 0 ||
         out_of(kt, ot) < 0) {
         done();
@@ -622,19 +644,29 @@ int rename(const char *from, const char *to)
     return rc;
 }
 
+int rename(const char *from, const char *to)
+{
+    return do_rename(from, to, RA);
+}
+
 int renameat(int dfrom, const char *from, int dto, const char *to)
 {
     REAL(int, renameat, (int, const char *, int, const char *));
     if (by_cwd(dfrom, from) && by_cwd(dto, to))
-        return rename(from, to);
+        return do_rename(from, to, RA);
     return real_renameat(dfrom, from, dto, to);
+}
+
+static int do_mkdir(const char *path, mode_t mode, const void *ra)
+{
+    char buf[PATH_MAX];
+    REAL(int, mkdir, (const char *, mode_t));
+    return real_mkdir(map_write(path, O_CREAT | O_TRUNC, buf, ra), mode);
 }
 
 int mkdir(const char *path, mode_t mode)
 {
-    char buf[PATH_MAX];
-    REAL(int, mkdir, (const char *, mode_t));
-    return real_mkdir(map_write(path, O_CREAT | O_TRUNC, buf), mode);
+    return do_mkdir(path, mode, RA);
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)
@@ -642,5 +674,5 @@ int mkdirat(int dirfd, const char *path, mode_t mode)
     REAL(int, mkdirat, (int, const char *, mode_t));
     if (!by_cwd(dirfd, path))
         return real_mkdirat(dirfd, path, mode);
-    return mkdir(path, mode);
+    return do_mkdir(path, mode, RA);
 }
