@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "interpose.h"
 #include "rec.h"
 
 #define REC_DEVRANDOM_FDS 1024
@@ -39,17 +40,12 @@ static int is_marked(int fd)
     return fd >= 0 && fd < REC_DEVRANDOM_FDS && marked[fd];
 }
 
-#define REAL(ret, name, params)                                             \
-    static ret(*real_##name) params;                                        \
-    if (!real_##name)                                                       \
-    real_##name = (ret(*) params)dlsym(RTLD_NEXT, #name)
-
 ssize_t read(int fd, void *buf, size_t n)
 {
-    REAL(ssize_t, read, (int, void *, size_t));
+    UTIL_REAL(ssize_t, read, (int, void *, size_t));
     ssize_t r = real_read(fd, buf, n);
     if (__builtin_expect(is_marked(fd), 0) &&
-        rec_sys_wanted(__builtin_return_address(0)))
+        rec_sys_wanted(UTIL_CALLER))
         rec_sys_put(LOG_SYS_DEVRANDOM_READ, r, r < 0 ? errno : 0,
                     (int64_t)n, buf, r > 0 ? (size_t)r : 0);
     return r;
@@ -57,10 +53,10 @@ ssize_t read(int fd, void *buf, size_t n)
 
 size_t fread(void *buf, size_t size, size_t n, FILE *f)
 {
-    REAL(size_t, fread, (void *, size_t, size_t, FILE *));
+    UTIL_REAL(size_t, fread, (void *, size_t, size_t, FILE *));
     size_t r = real_fread(buf, size, n, f);
     if (__builtin_expect(is_marked(fileno(f)), 0) &&
-        rec_sys_wanted(__builtin_return_address(0)))
+        rec_sys_wanted(UTIL_CALLER))
         rec_sys_put(LOG_SYS_DEVRANDOM_FREAD, (int64_t)r, 0,
                     (int64_t)(size * n), buf, r * size);
     return r;
@@ -68,7 +64,7 @@ size_t fread(void *buf, size_t size, size_t n, FILE *f)
 
 int close(int fd)
 {
-    REAL(int, close, (int));
+    UTIL_REAL(int, close, (int));
     if (fd >= 0 && fd < REC_DEVRANDOM_FDS)
         marked[fd] = 0;
     return real_close(fd);
@@ -76,7 +72,7 @@ int close(int fd)
 
 int fclose(FILE *f)
 {
-    REAL(int, fclose, (FILE *));
+    UTIL_REAL(int, fclose, (FILE *));
     int fd = f ? fileno(f) : -1;
     if (fd >= 0 && fd < REC_DEVRANDOM_FDS)
         marked[fd] = 0;

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "log-format.h"
+#include "interpose.h"
 #include "rec.h"
 #include "util.h"
 
@@ -227,15 +228,6 @@ static int store(int fd, const char *path, char hex[65], long long *size)
     return rc;
 }
 
-/* Opens the real function NAME once. */
-#define REAL(ret, name, params)                                             \
-    static ret(*real_##name) params;                                        \
-    if (!real_##name)                                                       \
-    real_##name = (ret(*) params)dlsym(RTLD_NEXT, #name)
-
-/* The caller of an interposed function. */
-#define RA __builtin_return_address(0)
-
 /* After a call from RA opened PATH (relative to DIRFD) with FLAGS as FD. */
 static void opened(int dirfd, const char *path, int flags, int fd,
                    const void *ra)
@@ -265,7 +257,7 @@ static void opened(int dirfd, const char *path, int flags, int fd,
             mark_written(abs);
         if (!(flags & O_TRUNC) && fstat(fd, &st) == 0 &&
             S_ISREG(st.st_mode)) {
-            REAL(int, open, (const char *, int, ...));
+            UTIL_REAL(int, open, (const char *, int, ...));
             int rfd = acc == O_WRONLY ? real_open(abs, O_RDONLY | O_CLOEXEC)
                                       : fd;
             char hex[65];
@@ -303,110 +295,14 @@ void rec_files_rank(int rank, int recorded)
     pthread_mutex_unlock(&lock);
 }
 
-/* ---- the interposed functions ------------------------------------------ */
+/* ---- the interposed functions (util/interpose.h) ------------------------ */
 
-static mode_t mode_arg(int flags, va_list ap)
+/* The recorder opens what the program names. */
+static const char *same_name(int dirfd, const char *path, int flags,
+                             char *buf, const void *ra)
 {
-    return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+    (void)dirfd, (void)flags, (void)buf, (void)ra;
+    return path;
 }
 
-/* fopen's mode as open flags. */
-static int fopen_flags(const char *mode)
-{
-    int plus = mode && strchr(mode, '+') != NULL;
-    switch (mode ? mode[0] : 'r') {
-    case 'w':
-        return (plus ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC;
-    case 'a':
-        return (plus ? O_RDWR : O_WRONLY) | O_CREAT | O_APPEND;
-    default:
-        return plus ? O_RDWR : O_RDONLY;
-    }
-}
-
-#define OPEN_LIKE(name)                                                     \
-    int name(const char *path, int flags, ...)                              \
-    {                                                                       \
-        va_list ap;                                                         \
-        va_start(ap, flags);                                                \
-        mode_t mode = mode_arg(flags, ap);                                  \
-        va_end(ap);                                                         \
-        REAL(int, name, (const char *, int, ...));                        \
-        int fd = real_##name(path, flags, mode);                            \
-        opened(AT_FDCWD, path, flags, fd, RA);                                  \
-        return fd;                                                          \
-    }
-#define OPENAT_LIKE(name)                                                   \
-    int name(int dirfd, const char *path, int flags, ...)                   \
-    {                                                                       \
-        va_list ap;                                                         \
-        va_start(ap, flags);                                                \
-        mode_t mode = mode_arg(flags, ap);                                  \
-        va_end(ap);                                                         \
-        REAL(int, name, (int, const char *, int, ...));                   \
-        int fd = real_##name(dirfd, path, flags, mode);                     \
-        opened(dirfd, path, flags, fd, RA);                                     \
-        return fd;                                                          \
-    }
-OPEN_LIKE(open)
-OPEN_LIKE(open64)
-OPENAT_LIKE(openat)
-OPENAT_LIKE(openat64)
-
-/* _FORTIFY_SOURCE's checked forms (no mode: no O_CREAT). */
-#define OPEN2_LIKE(name)                                                    \
-    int name(const char *path, int flags);                                  \
-    int name(const char *path, int flags)                                   \
-    {                                                                       \
-        REAL(int, name, (const char *, int));                             \
-        int fd = real_##name(path, flags);                                  \
-        opened(AT_FDCWD, path, flags, fd, RA);                                  \
-        return fd;                                                          \
-    }
-#define OPENAT2_LIKE(name)                                                  \
-    int name(int dirfd, const char *path, int flags);                       \
-    int name(int dirfd, const char *path, int flags)                        \
-    {                                                                       \
-        REAL(int, name, (int, const char *, int));                        \
-        int fd = real_##name(dirfd, path, flags);                           \
-        opened(dirfd, path, flags, fd, RA);                                     \
-        return fd;                                                          \
-    }
-OPEN2_LIKE(__open_2)
-OPEN2_LIKE(__open64_2)
-OPENAT2_LIKE(__openat_2)
-OPENAT2_LIKE(__openat64_2)
-
-#define CREAT_LIKE(name)                                                    \
-    int name(const char *path, mode_t mode)                                 \
-    {                                                                       \
-        REAL(int, name, (const char *, mode_t));                          \
-        int fd = real_##name(path, mode);                                   \
-        opened(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC, fd, RA);           \
-        return fd;                                                          \
-    }
-CREAT_LIKE(creat)
-CREAT_LIKE(creat64)
-
-#define FOPEN_LIKE(name)                                                    \
-    FILE *name(const char *path, const char *mode)                          \
-    {                                                                       \
-        REAL(FILE *, name, (const char *, const char *));                 \
-        FILE *f = real_##name(path, mode);                                  \
-        if (f)                                                              \
-            opened(AT_FDCWD, path, fopen_flags(mode), fileno(f), RA);           \
-        return f;                                                           \
-    }
-#define FREOPEN_LIKE(name)                                                  \
-    FILE *name(const char *path, const char *mode, FILE *old)               \
-    {                                                                       \
-        REAL(FILE *, name, (const char *, const char *, FILE *));         \
-        FILE *f = real_##name(path, mode, old);                             \
-        if (f)                                                              \
-            opened(AT_FDCWD, path, fopen_flags(mode), fileno(f), RA);           \
-        return f;                                                           \
-    }
-FOPEN_LIKE(fopen)
-FOPEN_LIKE(fopen64)
-FREOPEN_LIKE(freopen)
-FREOPEN_LIKE(freopen64)
+UTIL_INTERPOSE_OPEN(same_name, opened)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "interpose.h"
 #include "rpl.h"
 
 #define RPL_DEVRANDOM_FDS 1024
@@ -33,17 +34,12 @@ static int is_marked(int fd)
     return fd >= 0 && fd < RPL_DEVRANDOM_FDS && marked[fd];
 }
 
-#define REAL(ret, name, params)                                             \
-    static ret(*real_##name) params;                                        \
-    if (!real_##name)                                                       \
-    real_##name = (ret(*) params)dlsym(RTLD_NEXT, #name)
-
 ssize_t read(int fd, void *buf, size_t n)
 {
     struct log_sys_rec r;
-    REAL(ssize_t, read, (int, void *, size_t));
+    UTIL_REAL(ssize_t, read, (int, void *, size_t));
     if (__builtin_expect(!is_marked(fd), 1) ||
-        !rpl_sys_wanted(__builtin_return_address(0)) ||
+        !rpl_sys_wanted(UTIL_CALLER) ||
         !rpl_sys_next(LOG_SYS_DEVRANDOM_READ, (int64_t)n, &r,
                       "read(/dev/urandom)"))
         return real_read(fd, buf, n);
@@ -55,9 +51,9 @@ ssize_t read(int fd, void *buf, size_t n)
 size_t fread(void *buf, size_t size, size_t n, FILE *f)
 {
     struct log_sys_rec r;
-    REAL(size_t, fread, (void *, size_t, size_t, FILE *));
+    UTIL_REAL(size_t, fread, (void *, size_t, size_t, FILE *));
     if (__builtin_expect(!is_marked(fileno(f)), 1) ||
-        !rpl_sys_wanted(__builtin_return_address(0)) ||
+        !rpl_sys_wanted(UTIL_CALLER) ||
         !rpl_sys_next(LOG_SYS_DEVRANDOM_FREAD, (int64_t)(size * n), &r,
                       "fread(/dev/urandom)"))
         return real_fread(buf, size, n, f);
@@ -67,7 +63,7 @@ size_t fread(void *buf, size_t size, size_t n, FILE *f)
 
 int close(int fd)
 {
-    REAL(int, close, (int));
+    UTIL_REAL(int, close, (int));
     if (fd >= 0 && fd < RPL_DEVRANDOM_FDS)
         marked[fd] = 0;
     return real_close(fd);
@@ -75,7 +71,7 @@ int close(int fd)
 
 int fclose(FILE *f)
 {
-    REAL(int, fclose, (FILE *));
+    UTIL_REAL(int, fclose, (FILE *));
     int fd = f ? fileno(f) : -1;
     if (fd >= 0 && fd < RPL_DEVRANDOM_FDS)
         marked[fd] = 0;

@@ -46,15 +46,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interpose.h"
 #include "log-format.h"
 #include "rpl.h"
 #include "util.h"
-
-/* The real function NAME, looked up once. */
-#define REAL(ret, name, params)                                             \
-    static ret(*real_##name) params;                                        \
-    if (!real_##name)                                                       \
-    real_##name = (ret(*) params)dlsym(RTLD_NEXT, #name)
 
 struct input {
     char *path;
@@ -93,7 +88,7 @@ static void read_index(const char *rank)
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/" LOG_INPUTS_DIR "/" LOG_INPUTS_INDEX,
              run_dir, atoi(rank));
-    REAL(int, open, (const char *, int, ...));
+    UTIL_REAL(int, open, (const char *, int, ...));
     int fd = real_open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
@@ -160,11 +155,7 @@ static void setup(void)
     state = 1;
 }
 
-/* The caller of an interposed function: the program, or the stub itself
- * (its log, checkpoints, reports), MPICH's Fortran bindings, ... */
-#define RA __builtin_return_address(0)
-
-/* Whether the call (from RA) is the program's, and mapping is on: then
+/* Whether the call (from UTIL_CALLER) is the program's, and mapping is on: then
  * the lock is held (done() releases it). */
 static int begin(const void *ra)
 {
@@ -228,7 +219,7 @@ static int out_of(const char *key, char out[PATH_MAX])
 static int exists(const char *path)
 {
     struct stat st;
-    REAL(int, lstat, (const char *, struct stat *));
+    UTIL_REAL(int, lstat, (const char *, struct stat *));
     return real_lstat(path, &st) == 0;
 }
 
@@ -303,7 +294,7 @@ static const char *map_read(const char *path, int consume, char *buf,
 /* Makes the directories above OUT inside the replay's directory. */
 static void make_parents(char *out)
 {
-    REAL(int, mkdir, (const char *, mode_t));
+    UTIL_REAL(int, mkdir, (const char *, mode_t));
     size_t base = strlen(out_dir);
     for (char *s = out + base + 1; (s = strchr(s, '/')); s++) {
         *s = '\0';
@@ -315,7 +306,7 @@ static void make_parents(char *out)
 /* Copies FROM to the new file TO (mode 0600). */
 static void copy_file(const char *from, const char *to)
 {
-    REAL(int, open, (const char *, int, ...));
+    UTIL_REAL(int, open, (const char *, int, ...));
     char buf[65536];
     int in = real_open(from, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -373,7 +364,7 @@ __attribute__((constructor)) static void recorded_stdin(void)
     const char *p = getenv(DRDB_ENV_REPLAY_STDIN);
     if (!p || !*p)
         return;
-    REAL(int, open, (const char *, int, ...));
+    UTIL_REAL(int, open, (const char *, int, ...));
     int fd = real_open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         fprintf(stderr, "drdb-replay: cannot open the recorded standard "
@@ -385,25 +376,6 @@ __attribute__((constructor)) static void recorded_stdin(void)
 }
 
 /* ---- the interposed functions -------------------------------------------- */
-
-static int writes(int flags)
-{
-    return (flags & O_ACCMODE) != O_RDONLY ||
-           (flags & (O_CREAT | O_TRUNC | O_APPEND));
-}
-
-static int fopen_flags(const char *mode)
-{
-    int plus = mode && strchr(mode, '+') != NULL;
-    switch (mode ? mode[0] : 'r') {
-    case 'w':
-        return (plus ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC;
-    case 'a':
-        return (plus ? O_RDWR : O_WRONLY) | O_CREAT | O_APPEND;
-    default:
-        return plus ? O_RDWR : O_RDONLY;
-    }
-}
 
 /* Whether PATH names a file by the working directory or absolutely (a
  * name relative to another directory descriptor is left alone). */
@@ -417,117 +389,26 @@ static const char *map_open(int dirfd, const char *path, int flags, char *buf,
 {
     if (!by_cwd(dirfd, path))
         return path;
-    return writes(flags) ? map_write(path, flags, buf, ra)
+    return util_open_writes(flags) ? map_write(path, flags, buf, ra)
                          : map_read(path, 1, buf, ra);
 }
 
-static mode_t mode_arg(int flags, va_list ap)
+static void opened(int dirfd, const char *path, int flags, int fd,
+                   const void *ra)
 {
-    return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+    (void)dirfd, (void)flags, (void)ra;
+    rpl_devrandom_opened(path, fd);
 }
 
-#define OPEN_LIKE(name)                                                     \
-    int name(const char *path, int flags, ...)                              \
-    {                                                                       \
-        char buf[PATH_MAX];                                                 \
-        va_list ap;                                                         \
-        va_start(ap, flags);                                                \
-        mode_t mode = mode_arg(flags, ap);                                  \
-        va_end(ap);                                                         \
-        REAL(int, name, (const char *, int, ...));                        \
-        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf, RA), flags,   \
-                             mode);                                         \
-        rpl_devrandom_opened(path, fd);                                     \
-        return fd;                                                          \
-    }
-#define OPENAT_LIKE(name)                                                   \
-    int name(int dirfd, const char *path, int flags, ...)                   \
-    {                                                                       \
-        char buf[PATH_MAX];                                                 \
-        va_list ap;                                                         \
-        va_start(ap, flags);                                                \
-        mode_t mode = mode_arg(flags, ap);                                  \
-        va_end(ap);                                                         \
-        REAL(int, name, (int, const char *, int, ...));                   \
-        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf, RA),      \
-                             flags, mode);                                  \
-        rpl_devrandom_opened(path, fd);                                     \
-        return fd;                                                          \
-    }
-OPEN_LIKE(open)
-OPEN_LIKE(open64)
-OPENAT_LIKE(openat)
-OPENAT_LIKE(openat64)
-
-#define OPEN2_LIKE(name)                                                    \
-    int name(const char *path, int flags);                                  \
-    int name(const char *path, int flags)                                   \
-    {                                                                       \
-        char buf[PATH_MAX];                                                 \
-        REAL(int, name, (const char *, int));                             \
-        int fd = real_##name(map_open(AT_FDCWD, path, flags, buf, RA), flags);  \
-        rpl_devrandom_opened(path, fd);                                     \
-        return fd;                                                          \
-    }
-#define OPENAT2_LIKE(name)                                                  \
-    int name(int dirfd, const char *path, int flags);                       \
-    int name(int dirfd, const char *path, int flags)                        \
-    {                                                                       \
-        char buf[PATH_MAX];                                                 \
-        REAL(int, name, (int, const char *, int));                        \
-        int fd = real_##name(dirfd, map_open(dirfd, path, flags, buf, RA),      \
-                             flags);                                        \
-        rpl_devrandom_opened(path, fd);                                     \
-        return fd;                                                          \
-    }
-OPEN2_LIKE(__open_2)
-OPEN2_LIKE(__open64_2)
-OPENAT2_LIKE(__openat_2)
-OPENAT2_LIKE(__openat64_2)
-
-#define CREAT_LIKE(name)                                                    \
-    int name(const char *path, mode_t mode)                                 \
-    {                                                                       \
-        char buf[PATH_MAX];                                                 \
-        REAL(int, name, (const char *, mode_t));                          \
-        return real_##name(map_write(path, O_CREAT | O_TRUNC, buf, RA),     \
-                           mode);                                           \
-    }
-CREAT_LIKE(creat)
-CREAT_LIKE(creat64)
-
-#define FOPEN_LIKE(name)                                                    \
-    FILE *name(const char *path, const char *mode)                          \
-    {                                                                       \
-        char buf[PATH_MAX];                                                 \
-        REAL(FILE *, name, (const char *, const char *));                 \
-        FILE *f = real_##name(                                              \
-            map_open(AT_FDCWD, path, fopen_flags(mode), buf, RA), mode);        \
-        if (f)                                                              \
-            rpl_devrandom_opened(path, fileno(f));                          \
-        return f;                                                           \
-    }
-#define FREOPEN_LIKE(name)                                                  \
-    FILE *name(const char *path, const char *mode, FILE *f)                 \
-    {                                                                       \
-        char buf[PATH_MAX];                                                 \
-        REAL(FILE *, name, (const char *, const char *, FILE *));         \
-        return real_##name(                                                 \
-            path ? map_open(AT_FDCWD, path, fopen_flags(mode), buf, RA) : path, \
-            mode, f);                                                       \
-    }
-FOPEN_LIKE(fopen)
-FOPEN_LIKE(fopen64)
-FREOPEN_LIKE(freopen)
-FREOPEN_LIKE(freopen64)
+UTIL_INTERPOSE_OPEN(map_open, opened)
 
 /* Looking at a name: what the replay would open. */
 #define STAT_LIKE(name, st_type)                                            \
     int name(const char *path, struct st_type *st)                          \
     {                                                                       \
         char buf[PATH_MAX];                                                 \
-        REAL(int, name, (const char *, struct st_type *));                \
-        return real_##name(map_read(path, 0, buf, RA), st);                 \
+        UTIL_REAL(int, name, (const char *, struct st_type *));                \
+        return real_##name(map_read(path, 0, buf, UTIL_CALLER), st);                 \
     }
 STAT_LIKE(stat, stat)
 STAT_LIKE(stat64, stat64)
@@ -538,9 +419,9 @@ STAT_LIKE(lstat64, stat64)
     int name(int dirfd, const char *path, struct st_type *st, int fl)       \
     {                                                                       \
         char buf[PATH_MAX];                                                 \
-        REAL(int, name, (int, const char *, struct st_type *, int));      \
+        UTIL_REAL(int, name, (int, const char *, struct st_type *, int));      \
         return real_##name(dirfd, by_cwd(dirfd, path) ? map_read(path, 0,   \
-                                                                 buf, RA)  \
+                                                                 buf, UTIL_CALLER)  \
                                                       : path, st, fl);      \
     }
 FSTATAT_LIKE(fstatat, stat)
@@ -549,16 +430,16 @@ FSTATAT_LIKE(fstatat64, stat64)
 int access(const char *path, int how)
 {
     char buf[PATH_MAX];
-    REAL(int, access, (const char *, int));
-    return real_access(map_read(path, 0, buf, RA), how);
+    UTIL_REAL(int, access, (const char *, int));
+    return real_access(map_read(path, 0, buf, UTIL_CALLER), how);
 }
 
 int faccessat(int dirfd, const char *path, int how, int fl)
 {
     char buf[PATH_MAX];
-    REAL(int, faccessat, (int, const char *, int, int));
+    UTIL_REAL(int, faccessat, (int, const char *, int, int));
     return real_faccessat(dirfd, by_cwd(dirfd, path)
-                                     ? map_read(path, 0, buf, RA) : path,
+                                     ? map_read(path, 0, buf, UTIL_CALLER) : path,
                           how, fl);
 }
 
@@ -567,8 +448,8 @@ int faccessat(int dirfd, const char *path, int how, int fl)
 static int remove_name(const char *path, int dir, const void *ra)
 {
     char key[PATH_MAX], out[PATH_MAX];
-    REAL(int, unlink, (const char *));
-    REAL(int, rmdir, (const char *));
+    UTIL_REAL(int, unlink, (const char *));
+    UTIL_REAL(int, rmdir, (const char *));
     int (*real)(const char *) = dir ? real_rmdir : real_unlink;
     if (!begin(ra))
         return real(path);
@@ -595,26 +476,26 @@ static int remove_name(const char *path, int dir, const void *ra)
 
 int unlink(const char *path)
 {
-    return remove_name(path, 0, RA);
+    return remove_name(path, 0, UTIL_CALLER);
 }
 
 int rmdir(const char *path)
 {
-    return remove_name(path, 1, RA);
+    return remove_name(path, 1, UTIL_CALLER);
 }
 
 int unlinkat(int dirfd, const char *path, int fl)
 {
-    REAL(int, unlinkat, (int, const char *, int));
+    UTIL_REAL(int, unlinkat, (int, const char *, int));
     if (!by_cwd(dirfd, path))
         return real_unlinkat(dirfd, path, fl);
-    return remove_name(path, fl & AT_REMOVEDIR, RA);
+    return remove_name(path, fl & AT_REMOVEDIR, UTIL_CALLER);
 }
 
 static int do_rename(const char *from, const char *to, const void *ra)
 {
     char kf[PATH_MAX], kt[PATH_MAX], of[PATH_MAX], ot[PATH_MAX];
-    REAL(int, rename, (const char *, const char *));
+    UTIL_REAL(int, rename, (const char *, const char *));
     if (!begin(ra))
         return real_rename(from, to);
     if (!out_dir[0]) {
@@ -646,33 +527,33 @@ static int do_rename(const char *from, const char *to, const void *ra)
 
 int rename(const char *from, const char *to)
 {
-    return do_rename(from, to, RA);
+    return do_rename(from, to, UTIL_CALLER);
 }
 
 int renameat(int dfrom, const char *from, int dto, const char *to)
 {
-    REAL(int, renameat, (int, const char *, int, const char *));
+    UTIL_REAL(int, renameat, (int, const char *, int, const char *));
     if (by_cwd(dfrom, from) && by_cwd(dto, to))
-        return do_rename(from, to, RA);
+        return do_rename(from, to, UTIL_CALLER);
     return real_renameat(dfrom, from, dto, to);
 }
 
 static int do_mkdir(const char *path, mode_t mode, const void *ra)
 {
     char buf[PATH_MAX];
-    REAL(int, mkdir, (const char *, mode_t));
+    UTIL_REAL(int, mkdir, (const char *, mode_t));
     return real_mkdir(map_write(path, O_CREAT | O_TRUNC, buf, ra), mode);
 }
 
 int mkdir(const char *path, mode_t mode)
 {
-    return do_mkdir(path, mode, RA);
+    return do_mkdir(path, mode, UTIL_CALLER);
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)
 {
-    REAL(int, mkdirat, (int, const char *, mode_t));
+    UTIL_REAL(int, mkdirat, (int, const char *, mode_t));
     if (!by_cwd(dirfd, path))
         return real_mkdirat(dirfd, path, mode);
-    return do_mkdir(path, mode, RA);
+    return do_mkdir(path, mode, UTIL_CALLER);
 }
