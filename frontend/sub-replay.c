@@ -365,7 +365,11 @@ static int run(int argc, char **argv)
     for (int i = 0; i < n && !in_place; i++)
         if (launch_out_dir(dir, list[i], jobs[i].out, sizeof jobs[i].out))
             return 1;
-    if (in_place)
+    /* Said on a terminal, as the program check: a script's merged output
+     * keeps the program's own. */
+    if (quiet || !isatty(2))
+        ; /* the directory is documented: RUNDIR/replay-out/rank-R */
+    else if (in_place)
         fprintf(stderr, "drdb: --write-in-place: the program writes its "
                 "files where it says, over the recorded run's\n");
     else if (n == 1 || strncmp(jobs[0].out, dir, strlen(dir)) != 0)

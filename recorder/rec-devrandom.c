@@ -40,26 +40,44 @@ static int is_marked(int fd)
     return fd >= 0 && fd < REC_DEVRANDOM_FDS && marked[fd];
 }
 
-ssize_t read(int fd, void *buf, size_t n)
+/* A read of a marked descriptor, logged; apart, so that the common case
+ * (read and fread) saves no register. */
+__attribute__((noinline, cold)) static ssize_t
+logged_read(ssize_t (*real)(int, void *, size_t), int fd, void *buf,
+            size_t n, const void *ra)
 {
-    UTIL_REAL(ssize_t, read, (int, void *, size_t));
-    ssize_t r = real_read(fd, buf, n);
-    if (__builtin_expect(is_marked(fd), 0) &&
-        rec_sys_wanted(UTIL_CALLER))
+    ssize_t r = real(fd, buf, n);
+    if (rec_sys_wanted(ra))
         rec_sys_put(LOG_SYS_DEVRANDOM_READ, r, r < 0 ? errno : 0,
                     (int64_t)n, buf, r > 0 ? (size_t)r : 0);
     return r;
 }
 
-size_t fread(void *buf, size_t size, size_t n, FILE *f)
+__attribute__((noinline, cold)) static size_t
+logged_fread(size_t (*real)(void *, size_t, size_t, FILE *), void *buf,
+             size_t size, size_t n, FILE *f, const void *ra)
 {
-    UTIL_REAL(size_t, fread, (void *, size_t, size_t, FILE *));
-    size_t r = real_fread(buf, size, n, f);
-    if (__builtin_expect(is_marked(fileno(f)), 0) &&
-        rec_sys_wanted(UTIL_CALLER))
+    size_t r = real(buf, size, n, f);
+    if (rec_sys_wanted(ra))
         rec_sys_put(LOG_SYS_DEVRANDOM_FREAD, (int64_t)r, 0,
                     (int64_t)(size * n), buf, r * size);
     return r;
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+    UTIL_REAL(ssize_t, read, (int, void *, size_t));
+    if (__builtin_expect(is_marked(fd), 0))
+        return logged_read(real_read, fd, buf, n, UTIL_CALLER);
+    return real_read(fd, buf, n);
+}
+
+size_t fread(void *buf, size_t size, size_t n, FILE *f)
+{
+    UTIL_REAL(size_t, fread, (void *, size_t, size_t, FILE *));
+    if (__builtin_expect(is_marked(f->_fileno), 0))
+        return logged_fread(real_fread, buf, size, n, f, UTIL_CALLER);
+    return real_fread(buf, size, n, f);
 }
 
 int close(int fd)

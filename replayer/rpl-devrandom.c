@@ -52,7 +52,7 @@ size_t fread(void *buf, size_t size, size_t n, FILE *f)
 {
     struct log_sys_rec r;
     UTIL_REAL(size_t, fread, (void *, size_t, size_t, FILE *));
-    if (__builtin_expect(!is_marked(fileno(f)), 1) ||
+    if (__builtin_expect(!is_marked(f->_fileno), 1) ||
         !rpl_sys_wanted(UTIL_CALLER) ||
         !rpl_sys_next(LOG_SYS_DEVRANDOM_FREAD, (int64_t)(size * n), &r,
                       "fread(/dev/urandom)"))

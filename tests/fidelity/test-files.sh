@@ -177,8 +177,7 @@ if record output "$output" --capture-inputs; then
     rm -f "$tmp/inplace.w/result-1.txt"
     "$drdb" replay --rank 1 --write-in-place --cwd "$tmp/inplace.w" \
         "$tmp/output.w/run" > /dev/null 2> "$tmp/inplace.err" < /dev/null
-    if [ -f "$tmp/inplace.w/result-1.txt" ] &&
-       grep -q "write-in-place" "$tmp/inplace.err"; then
+    if [ -f "$tmp/inplace.w/result-1.txt" ]; then
         ok "output: --write-in-place writes where the program says"
     else
         fail "output: --write-in-place"
