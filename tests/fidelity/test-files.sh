@@ -8,10 +8,12 @@
 # Security: a link planted in the run directory under a content's name is
 # not followed; captured files and the recorded stdin are mode 0600.
 #
-# usage: test-files.sh DRDB MPIEXEC PARAM REWRITE OUTPUT STDIN
+# usage: test-files.sh DRDB MPIEXEC PARAM REWRITE OUTPUT STDIN [PARAM-F]
+# (PARAM-F: the Fortran program, when mpif90 built it)
 set -u
 drdb=$(realpath "$1") mpiexec=$2 param=$(realpath "$3")
 rewrite=$(realpath "$4") output=$(realpath "$5") stdin_prog=$(realpath "$6")
+param_f=${7:+$(realpath "$7")}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -182,6 +184,27 @@ if record output "$output" --capture-inputs; then
     else
         fail "output: --write-in-place"
         sed 's/^/# /' "$tmp/inplace.err"
+    fi
+fi
+
+# ---- Fortran I/O: an input read, an output written and read back ---------
+if [ -n "$param_f" ]; then
+    mkdir -p "$tmp/fortran.w" "$tmp/fortran.other"
+    printf 'cavity 8 0.5\n' > "$tmp/fortran.w/params.txt"
+    if record fortran "$param_f" --capture-inputs; then
+        sums "$tmp/fortran.w" > "$tmp/fortran.before"
+        mv "$tmp/fortran.w/params.txt" "$tmp/fortran.other/"
+        replay fortran moved --cwd "$tmp/fortran.other"
+        mv "$tmp/fortran.other/params.txt" "$tmp/fortran.w/"
+        sums "$tmp/fortran.w" > "$tmp/fortran.after"
+        if cmp -s "$tmp/fortran.before" "$tmp/fortran.after" &&
+           cmp -s "$tmp/fortran.w/fresult-2.txt" \
+               "$tmp/fortran.w/run/replay-out/rank-2/cwd/fresult-2.txt"; then
+            ok "fortran: the recorded results untouched, the replay's in replay-out"
+        else
+            fail "fortran: results overwritten or misplaced"
+            find "$tmp/fortran.w" "$tmp/fortran.other" | sed 's/^/# /'
+        fi
     fi
 fi
 
