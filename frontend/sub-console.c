@@ -456,7 +456,7 @@ static int run_batch(int argc, char **argv)
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
-            "RUNDIR [-- PROGRAM ARGS]",
+            "[--write-in-place] RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
@@ -478,7 +478,13 @@ const struct fe_subcmd fe_sub_console = {
             "or the\n"
             "                     program is another user's or writable by "
             "others, or the\n"
-            "                     program is not the recorded build\n\n"
+            "                     program is not the recorded build\n"
+            "      --write-in-place  let the program write its files where "
+            "it says, over\n"
+            "                     the recorded run's (by default rank R "
+            "writes in\n"
+            "                     RUNDIR/replay-out/rank-R/, emptied when it "
+            "starts)\n\n"
             "Before any GDB starts, the console shows the program that will "
             "run (path,\nowner, build id) and checks it.\n\n"
             "example:\n  drdb console --ranks 0-3 run1\n",
@@ -487,8 +493,8 @@ const struct fe_subcmd fe_sub_console = {
 
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
-    .args = "[--ranks SET] [--timeout S] [--json] [-k] [--trust] RUNDIR "
-            "SCRIPT [-- PROGRAM ARGS]",
+    .args = "[--ranks SET] [--timeout S] [--json] [-k] [--trust] "
+            "[--write-in-place] RUNDIR SCRIPT [-- PROGRAM ARGS]",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "
             "completes on every\ntargeted rank before the next starts; the "
