@@ -466,7 +466,7 @@ int con_shadow_start(struct con *c, int r)
     int rc = launch_env_set(&p.env, DRDB_ENV_CKPT_DIR, q->shadow_dir);
     /* Its writes go to a directory of its own, not the foreground's. */
     char shadow_out[8400];
-    if (!c->in_place && launch_out_dir(q->shadow_dir, r, shadow_out,
+    if (!c->in_place && launch_out_dir(c->dir, "shadow", r, shadow_out,
                                        sizeof shadow_out) == 0)
         rc |= launch_env_set(&p.env, DRDB_ENV_REPLAY_OUT, shadow_out);
     if (c->ckpt_interval > 0) {

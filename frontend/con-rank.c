@@ -125,7 +125,8 @@ static void setup_rank(struct con *c, struct con_rank *k)
     struct launch_env env;
     char out[4200];
     launch_env_init(&env);
-    if (!c->in_place && launch_out_dir(c->dir, k->rank, out, sizeof out) < 0)
+    if (!c->in_place && launch_out_dir(c->dir, "rank", k->rank, out,
+                                       sizeof out) < 0)
         c->in_place = 1; /* said why; the rank goes on as recorded */
     if (launch_env_replay(&env, c->stub, c->dir, k->rank, 0) < 0 ||
         launch_env_files(&env, c->dir, k->rank, c->in_place ? NULL : out,

@@ -50,10 +50,11 @@ static void clear_tree(int fd, int depth)
     closedir(d);
 }
 
-int launch_out_dir(const char *dir, int rank, char *out, size_t len)
+int launch_out_dir(const char *dir, const char *who, int rank, char *out,
+                   size_t len)
 {
-    char name[32];
-    snprintf(name, sizeof name, "rank-%d", rank);
+    char name[64];
+    snprintf(name, sizeof name, "%s-%d", who, rank);
     int dfd = util_dir_open(AT_FDCWD, dir, 1);
     int rc = dfd < 0 ? dfd : util_dir_create(dfd, LAUNCH_OUT_DIR, 1);
     int ofd = rc < 0 ? rc : util_dir_open(dfd, LAUNCH_OUT_DIR, 1);
@@ -87,9 +88,12 @@ int launch_env_files(struct launch_env *e, const char *dir, int rank,
     if (out && launch_env_set(e, DRDB_ENV_REPLAY_OUT, out) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/" LOG_STDIN_FILE, dir);
+    /* Every rank gets the same setting (the stub applies it to rank 0):
+     * environments of one size lay the ranks' stacks out alike, so the
+     * console merges their answers (argv=0x...). */
     struct stat st;
-    if (rank == 0 && stdin_recorded && lstat(path, &st) == 0 &&
-        S_ISREG(st.st_mode))
+    (void)rank;
+    if (stdin_recorded && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
         return launch_env_set(e, DRDB_ENV_REPLAY_STDIN, path);
     return 0;
 }

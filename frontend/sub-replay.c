@@ -363,7 +363,7 @@ static int run(int argc, char **argv)
     if (n > 1 && !quiet)
         fprintf(stderr, "drdb: replaying %d ranks of %s\n", n, dir);
     for (int i = 0; i < n && !in_place; i++)
-        if (launch_out_dir(dir, list[i], jobs[i].out, sizeof jobs[i].out))
+        if (launch_out_dir(dir, "rank", list[i], jobs[i].out, sizeof jobs[i].out))
             return 1;
     /* Said on a terminal, as the program check: a script's merged output
      * keeps the program's own. */

@@ -25,8 +25,8 @@
  * (inside an MPI call: drdb_current_fn; or from the stub's code, by the
  * caller's address: rpl_sys_wanted) pass through.
  *
- * Rank 0's recorded standard input: at load time, $DRDB_REPLAY_STDIN
- * becomes file descriptor 0.
+ * Rank 0's recorded standard input: at load time, in rank 0,
+ * $DRDB_REPLAY_STDIN becomes file descriptor 0.
  */
 /* open and open64 (fopen, fopen64, stat, stat64...) are each defined here:
  * not the one under the other's name. */
@@ -362,8 +362,9 @@ static const char *map_write(const char *path, int flags, char *buf,
 __attribute__((constructor)) static void recorded_stdin(void)
 {
     const char *p = getenv(DRDB_ENV_REPLAY_STDIN);
-    if (!p || !*p)
-        return;
+    const char *rank = getenv(DRDB_ENV_REPLAY_RANK);
+    if (!p || !*p || !rank || strcmp(rank, "0") != 0)
+        return; /* rank 0's (mpiexec gives it to rank 0 alone) */
     UTIL_REAL(int, open, (const char *, int, ...));
     int fd = real_open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
