@@ -464,6 +464,11 @@ int con_shadow_start(struct con *c, int r)
     launch_env_unset(&p.env, DRDB_ENV_CKPT_EVERY);
     launch_env_unset(&p.env, DRDB_ENV_CKPT_EVENTS);
     int rc = launch_env_set(&p.env, DRDB_ENV_CKPT_DIR, q->shadow_dir);
+    /* Its writes go to a directory of its own, not the foreground's. */
+    char shadow_out[8400];
+    if (!c->in_place && launch_out_dir(c->dir, "shadow", r, shadow_out,
+                                       sizeof shadow_out) == 0)
+        rc |= launch_env_set(&p.env, DRDB_ENV_REPLAY_OUT, shadow_out);
     if (c->ckpt_interval > 0) {
         snprintf(num, sizeof num, "%g", c->ckpt_interval);
         rc |= launch_env_set(&p.env, DRDB_ENV_CKPT_INTERVAL, num);

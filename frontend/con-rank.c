@@ -123,8 +123,14 @@ static void setup_rank(struct con *c, struct con_rank *k)
      * library started in the stub (the breakpoints on its hooks come with
      * the first checkpoint command, con-ckpt.c). */
     struct launch_env env;
+    char out[4200];
     launch_env_init(&env);
+    if (!c->in_place && launch_out_dir(c->dir, "rank", k->rank, out,
+                                       sizeof out) < 0)
+        c->in_place = 1; /* said why; the rank goes on as recorded */
     if (launch_env_replay(&env, c->stub, c->dir, k->rank, 0) < 0 ||
+        launch_env_files(&env, c->dir, k->rank, c->in_place ? NULL : out,
+                         1) < 0 ||
         launch_env_ckpt(&env, c->ckpt_interval, c->ckpt_every) < 0) {
         launch_env_release(&env);
         k->state = CON_LOST;

@@ -191,6 +191,7 @@ struct con {
                            * environ's */
     int gdb_index_done;
     int keep_going;      /* batch: go on after a failed command */
+    int in_place;        /* --write-in-place: no replay-out directory */
     int timeout_ms;      /* per command, 0: none */
     int json;            /* batch: one JSON object per result on stdout */
     int quit;

@@ -51,6 +51,23 @@ int launch_env_ckpt(struct launch_env *e, double interval, long long every);
  * executes the program). */
 void launch_env_apply(const struct launch_env *e);
 
+/*
+ * The replay's files (launch-files.c; docs/replaying.md, "Files"). The
+ * program's writes go to a directory of the replay's own, never over the
+ * recorded run's files: launch_out_dir() makes (and empties) run DIR's
+ * LAUNCH_OUT_DIR/WHO-RANK ("rank": a replay; "shadow": the console's
+ * shadow of the rank), or, when DIR cannot be written, a new directory
+ * under TMPDIR; its path into OUT. 0, or -1 after an error message.
+ * launch_env_files() adds the settings: OUT (NULL: the program writes in
+ * place), and, when STDIN_RECORDED and the run has one, the recorded
+ * standard input (the stub gives it to rank 0).
+ */
+#define LAUNCH_OUT_DIR "replay-out"
+int launch_out_dir(const char *dir, const char *who, int rank, char *out,
+                   size_t len);
+int launch_env_files(struct launch_env *e, const char *dir, int rank,
+                     const char *out, int stdin_recorded);
+
 /* The recorded arguments (0x1f-separated, argv[0] first; S is cut up) as
  * a NULL-terminated vector (malloc'd; the strings are S's). */
 char **launch_split_argv(char *s);

@@ -300,11 +300,13 @@ static int start(int argc, char **argv, int batch_cmd)
         {"json", no_argument, NULL, 'j'},
         {"keep-going", no_argument, NULL, 'k'},
         {"trust", no_argument, NULL, 'T'},
+        {"write-in-place", no_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     const char *ranks = "0", *script = NULL;
     long long timeout = 0;
     int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
+    int in_place = 0;
     while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, NULL)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
@@ -321,6 +323,7 @@ static int start(int argc, char **argv, int batch_cmd)
         case 'j': json = 1; break;
         case 'k': keep_going = 1; break;
         case 'T': trust = 1; break;
+        case 'W': in_place = 1; break;
         default:
             fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
                             stderr);
@@ -369,6 +372,7 @@ static int start(int argc, char **argv, int batch_cmd)
     }
     c.json = json;
     c.keep_going = keep_going;
+    c.in_place = in_place;
     c.timeout_ms = (int)timeout * 1000;
     if (con_parse_set(&c, ranks, strlen(ranks), &c.focus) < 0) {
         con_close(&c);
@@ -401,6 +405,12 @@ static int start(int argc, char **argv, int batch_cmd)
         con_json_close(&c);
         return 2;
     }
+    /* Where the ranks' writes go (docs/replaying.md, "Files"). */
+    fprintf(json ? stderr : stdout, in_place
+            ? "  files: --write-in-place: the program writes its files "
+              "where it says, over the recorded run's\n"
+            : "  files: rank R writes its files in %s/" LAUNCH_OUT_DIR
+              "/rank-R (emptied when the rank starts)\n", c.dir);
     int rc = con_replay(&c, &c.focus) < 0;
     if (!json) {
         char buf[256];
@@ -446,7 +456,7 @@ static int run_batch(int argc, char **argv)
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
-            "RUNDIR [-- PROGRAM ARGS]",
+            "[--write-in-place] RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
@@ -468,7 +478,13 @@ const struct fe_subcmd fe_sub_console = {
             "or the\n"
             "                     program is another user's or writable by "
             "others, or the\n"
-            "                     program is not the recorded build\n\n"
+            "                     program is not the recorded build\n"
+            "      --write-in-place  let the program write its files where "
+            "it says, over\n"
+            "                     the recorded run's (by default rank R "
+            "writes in\n"
+            "                     RUNDIR/replay-out/rank-R/, emptied when it "
+            "starts)\n\n"
             "Before any GDB starts, the console shows the program that will "
             "run (path,\nowner, build id) and checks it.\n\n"
             "example:\n  drdb console --ranks 0-3 run1\n",
@@ -477,8 +493,8 @@ const struct fe_subcmd fe_sub_console = {
 
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
-    .args = "[--ranks SET] [--timeout S] [--json] [-k] [--trust] RUNDIR "
-            "SCRIPT [-- PROGRAM ARGS]",
+    .args = "[--ranks SET] [--timeout S] [--json] [-k] [--trust] "
+            "[--write-in-place] RUNDIR SCRIPT [-- PROGRAM ARGS]",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "
             "completes on every\ntargeted rank before the next starts; the "

@@ -14,6 +14,7 @@
 
 #include "drdb-stub.h"
 #include "fe.h"
+#include "life.h"
 #include "log.h"
 #include "rankset.h"
 #include "log-compress.h"
@@ -411,6 +412,92 @@ static int record_verdict(const char *dir, const char *ranks)
     return named;
 }
 
+/* DRDB_CAPTURE_INPUTS for the recorder (recorder/rec-files.c): the
+ * working directory and each PATH given, absolute and normal, separated by
+ * 0x1f. NULL after an error message. */
+static char *capture_scope(char **paths, int n)
+{
+    char cwd[PATH_MAX], abs[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) {
+        fe_error("cannot tell the working directory: %s", strerror(errno));
+        return NULL;
+    }
+    size_t len = strlen(cwd) + 1;
+    for (int i = 0; i < n; i++)
+        len += PATH_MAX + 1;
+    char *s = malloc(len);
+    if (!s) {
+        fe_error("out of memory");
+        return NULL;
+    }
+    snprintf(s, len, "%s", cwd);
+    for (int i = 0; i < n; i++) {
+        if (util_path_abs(cwd, paths[i], abs, sizeof abs) < 0) {
+            free(s);
+            fe_error("--capture-inputs '%s': the path is too long", paths[i]);
+            return NULL;
+        }
+        if (access(abs, F_OK) != 0)
+            fprintf(stderr, "drdb: warning: --capture-inputs '%s': %s\n",
+                    paths[i], strerror(errno));
+        strcat(s, "\x1f");
+        strcat(s, abs);
+    }
+    return s;
+}
+
+/*
+ * Rank 0's standard input, recorded: a process of drdb's reads drdb's
+ * standard input and writes it both to the run directory's LOG_STDIN_FILE
+ * (mode 0600, made new) and to the pipe the launcher reads as its standard
+ * input (mpiexec passes it on to rank 0). It ends with its input, or when
+ * the launcher has ended. The launcher's end of the pipe into *LAUNCHER_IN;
+ * the process, or -1 after an error message (then nothing is recorded).
+ */
+static pid_t tee_stdin(const char *dir, int *launcher_in)
+{
+    int p[2];
+    int dfd = util_dir_open(AT_FDCWD, dir, 1);
+    int fd = dfd < 0 ? dfd : util_file_create(dfd, LOG_STDIN_FILE, O_WRONLY);
+    if (dfd >= 0)
+        close(dfd);
+    if (fd < 0 || pipe2(p, O_CLOEXEC) < 0) {
+        fe_error("cannot record the standard input in '%s': %s; it goes to "
+                 "the launcher unrecorded", dir,
+                 strerror(fd < 0 ? -fd : errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    pid_t parent = getpid(), pid = fork();
+    if (pid == 0) {
+        char buf[65536];
+        ssize_t got;
+        close(p[0]);
+        life_die_with_parent(parent);
+        signal(SIGPIPE, SIG_IGN);
+        int to_launcher = 1;
+        while ((got = read(0, buf, sizeof buf)) != 0) {
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0 || util_write_all(fd, buf, (size_t)got) < 0)
+                break;
+            if (to_launcher && util_write_all(p[1], buf, (size_t)got) < 0)
+                to_launcher = 0; /* the launcher closed it: record on */
+        }
+        _exit(0);
+    }
+    close(fd);
+    close(p[1]);
+    if (pid < 0) {
+        close(p[0]);
+        fe_error("cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    *launcher_in = p[0];
+    return pid;
+}
+
 static pid_t child;
 
 static void forward(int sig)
@@ -426,11 +513,13 @@ static int run(int argc, char **argv)
         {"ranks", required_argument, NULL, 'r'},
         {"send-data", no_argument, NULL, 's'},
         {"no-compress", no_argument, NULL, 'Z'},
+        {"capture-inputs", no_argument, NULL, 'I'},
+        {"no-stdin", no_argument, NULL, 'N'},
         {NULL, 0, NULL, 0},
     };
     const char *outdir = NULL;
-    char *ranks = NULL;
-    int send_data = 0, compress = 1, c;
+    char *ranks = NULL, *capture = NULL;
+    int send_data = 0, compress = 1, record_stdin = 1, c;
 
     while ((c = getopt_long(argc, argv, "+o:r:", opts, NULL)) != -1) {
         switch (c) {
@@ -448,6 +537,19 @@ static int run(int argc, char **argv)
             break;
         case 'Z':
             compress = 0;
+            break;
+        case 'I': {
+            /* the paths up to the next option or "--" */
+            int first = optind;
+            while (optind < argc && argv[optind][0] != '-')
+                optind++;
+            free(capture);
+            if (!(capture = capture_scope(argv + first, optind - first)))
+                return 2;
+            break;
+        }
+        case 'N':
+            record_stdin = 0;
             break;
         default:
             fe_subcmd_usage(&fe_sub_record, stderr);
@@ -511,6 +613,9 @@ static int run(int argc, char **argv)
     free(ranks);
     if (send_data)
         setenv("DRDB_SEND_DATA", "1", 1);
+    if (capture)
+        setenv("DRDB_CAPTURE_INPUTS", capture, 1);
+    free(capture);
     free(preload);
     free(cmdline);
 
@@ -519,12 +624,16 @@ static int run(int argc, char **argv)
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) < 0)
         return fe_error("cannot create a pipe: %s", strerror(errno));
+    int launcher_in = -1;
+    pid_t tee = record_stdin ? tee_stdin(dir, &launcher_in) : -1;
     fflush(NULL);
     child = fork();
     if (child < 0)
         return fe_error("cannot fork: %s", strerror(errno));
     if (child == 0) {
         close(pfd[0]);
+        if (launcher_in >= 0)
+            dup2(launcher_in, 0);
         execvp(argv[optind], argv + optind);
         int err = errno;
         if (write(pfd[1], &err, sizeof err) < 0)
@@ -532,6 +641,8 @@ static int run(int argc, char **argv)
         _exit(127);
     }
     close(pfd[1]);
+    if (launcher_in >= 0)
+        close(launcher_in);
     int exec_err = 0;
     ssize_t got;
     while ((got = read(pfd[0], &exec_err, sizeof exec_err)) < 0 &&
@@ -541,6 +652,15 @@ static int run(int argc, char **argv)
     if (got == (ssize_t)sizeof exec_err) {
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
             ;
+        if (tee > 0) {
+            kill(tee, SIGKILL);
+            waitpid(tee, NULL, 0);
+            int dfd = util_dir_open(AT_FDCWD, dir, 1);
+            if (dfd >= 0) {
+                unlinkat(dfd, LOG_STDIN_FILE, 0);
+                close(dfd);
+            }
+        }
         unreserve_run_file(dir);
         rmdir(dir);
         fe_error("cannot run '%s': %s; nothing was recorded", argv[optind],
@@ -558,6 +678,13 @@ static int run(int argc, char **argv)
         ;
     int code = WIFEXITED(status) ? WEXITSTATUS(status)
                                  : 128 + WTERMSIG(status);
+    /* The launcher is gone: what it did not read is not rank 0's. (KILL:
+     * a tee reading a terminal in the background is stopped.) */
+    if (tee > 0) {
+        kill(tee, SIGKILL);
+        while (waitpid(tee, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
 
     unreserve_run_file(dir);
     note_build_id(dir);
@@ -578,8 +705,8 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_record = {
     .name = "record",
-    .args = "[-o DIR] [--ranks LIST] [--send-data] [--no-compress] -- "
-            "LAUNCHER [ARGS...]",
+    .args = "[-o DIR] [--ranks LIST] [--send-data] [--no-compress] "
+            "[--capture-inputs [PATH...]] [--no-stdin] -- LAUNCHER [ARGS...]",
     .summary = "record an MPI run: every rank's MPI calls into a run directory",
     .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
             "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "

@@ -99,6 +99,7 @@ struct job {
     pid_t pid;
     int status;
     char report[PATH_MAX];
+    char out[PATH_MAX]; /* where its writes go ("": in place) */
 };
 
 static struct job *jobs;
@@ -114,6 +115,10 @@ static void forward(int sig)
             kill(jobs[i].pid, sig);
 }
 
+/* Standard input: the recorded one for rank 0 (NULL), or this file ("-":
+ * drdb's own). */
+static const char *stdin_file;
+
 /* Starts rank R: the run DIR's, with the stub in STUB. */
 static int start(struct job *j, const char *stub, const char *dir,
                  const char *cwd, char **argv, const char *pattern,
@@ -125,6 +130,8 @@ static int start(struct job *j, const char *stub, const char *dir,
     unlink(j->report);
     launch_env_init(&env);
     if (launch_env_replay(&env, stub, dir, j->rank, 1) < 0 ||
+        launch_env_files(&env, dir, j->rank, j->out[0] ? j->out : NULL,
+                         !stdin_file) < 0 ||
         launch_env_set(&env, DRDB_ENV_REPLAY_REPORT, j->report) < 0) {
         launch_env_release(&env);
         return fe_error("out of memory");
@@ -145,11 +152,22 @@ static int start(struct job *j, const char *stub, const char *dir,
                 cwd, strerror(errno));
         _exit(DRDB_EXIT_SETUP);
     }
-    /* As mpiexec: standard input goes to the first rank only. */
+    /* As mpiexec: standard input goes to the first rank only (rank 0's
+     * recorded one: the stub opens it). */
     if (j != &jobs[0] || nranks > 1) {
         int dn = open("/dev/null", O_RDONLY);
         if (dn >= 0 && j != &jobs[0])
             dup2(dn, 0);
+    }
+    if (j == &jobs[0] && stdin_file && strcmp(stdin_file, "-") != 0) {
+        int fd = open(stdin_file, O_RDONLY);
+        if (fd < 0) {
+            fprintf(stderr, "drdb: cannot open '%s': %s\n", stdin_file,
+                    strerror(errno));
+            _exit(DRDB_EXIT_SETUP);
+        }
+        dup2(fd, 0);
+        close(fd);
     }
     if (pattern) {
         char out[PATH_MAX];
@@ -187,10 +205,12 @@ static int run(int argc, char **argv)
         {"outfile-pattern", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},
         {"trust", no_argument, NULL, 'T'},
+        {"write-in-place", no_argument, NULL, 'W'},
+        {"stdin", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     const char *ranks = "0", *cwd_opt = NULL, *pattern = NULL;
-    int quiet = 0, trust = 0, c;
+    int quiet = 0, trust = 0, in_place = 0, c;
     while ((c = getopt_long(argc, argv, "+r:R:C:o:q", opts, NULL)) != -1) {
         switch (c) {
         case 'r':
@@ -208,6 +228,12 @@ static int run(int argc, char **argv)
             break;
         case 'T':
             trust = 1;
+            break;
+        case 'W':
+            in_place = 1;
+            break;
+        case 'S':
+            stdin_file = optarg;
             break;
         default:
             fe_subcmd_usage(&fe_sub_replay, stderr);
@@ -336,6 +362,23 @@ static int run(int argc, char **argv)
     life_dir_add(report_dir);
     if (n > 1 && !quiet)
         fprintf(stderr, "drdb: replaying %d ranks of %s\n", n, dir);
+    for (int i = 0; i < n && !in_place; i++)
+        if (launch_out_dir(dir, "rank", list[i], jobs[i].out, sizeof jobs[i].out))
+            return 1;
+    /* Said on a terminal, as the program check: a script's merged output
+     * keeps the program's own. */
+    if (quiet || !isatty(2))
+        ; /* the directory is documented: RUNDIR/replay-out/rank-R */
+    else if (in_place)
+        fprintf(stderr, "drdb: --write-in-place: the program writes its "
+                "files where it says, over the recorded run's\n");
+    else if (n == 1 || strncmp(jobs[0].out, dir, strlen(dir)) != 0)
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, "drdb: rank %d writes its files in %s\n",
+                    list[i], jobs[i].out);
+    else
+        fprintf(stderr, "drdb: each rank writes its files in %s/"
+                LAUNCH_OUT_DIR "/rank-R\n", dir);
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, forward);
     signal(SIGHUP, forward);
@@ -396,8 +439,8 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_replay = {
     .name = "replay",
-    .args = "[--rank R | --ranks LIST] [--trust] RUNDIR [-- PROGRAM "
-            "[ARGS...]]",
+    .args = "[--rank R | --ranks LIST] [--trust] [--write-in-place] "
+            "[--stdin FILE] RUNDIR [-- PROGRAM [ARGS...]]",
     .summary = "re-execute ranks of a recorded run alone, from their logs",
     .help =
         "Runs each chosen rank as its own process, with no mpiexec and no "
@@ -421,7 +464,21 @@ const struct fe_subcmd fe_sub_replay = {
         "another\n"
         "                              user's or writable by others, or the "
         "program is\n"
-        "                              not the recorded build\n\n"
+        "                              not the recorded build\n"
+        "      --write-in-place        let the program write its files where "
+        "it says,\n"
+        "                              over the recorded run's (by default "
+        "they go to\n"
+        "                              RUNDIR/replay-out/rank-R/: cwd/ for "
+        "the recorded\n"
+        "                              working directory's, root/PATH for "
+        "others)\n"
+        "      --stdin FILE            rank 0's standard input from FILE "
+        "('-': drdb's\n"
+        "                              own); by default the recorded one\n\n"
+        "Files the rank opens to read come from the replay's own writes, "
+        "then from the\nrun's captured inputs (drdb record --capture-inputs), "
+        "then from where they are.\n\n"
         "Before starting, drdb shows the program that will run (path, owner, "
         "build id;\non a terminal, or when it refuses it).\n\n"
         "A call that differs from the log stops the rank with 'replay "

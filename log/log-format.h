@@ -73,6 +73,13 @@
  * before the run description has it. */
 #define LOG_RUN_ROOM ".drdb.run.room"
 #define LOG_RUN_MAX 24576
+/* Files a run directory holds besides the logs (log-format.md, "Input
+ * files and standard input"): the captured input files, named by the
+ * SHA-256 of their content, in LOG_INPUTS_DIR; each rank's index of them
+ * (LOG_INPUTS_INDEX, "rank-R.index" there); rank 0's standard input. */
+#define LOG_INPUTS_DIR "inputs"
+#define LOG_INPUTS_INDEX "rank-%d.index"
+#define LOG_STDIN_FILE "stdin"
 /* The largest world size a run description or a header may state: a
  * bound on what a reader allocates for an untrusted number. */
 #define LOG_MAX_WORLD (1 << 20)
@@ -86,7 +93,9 @@ enum {
     LOG_HDR_EARLY = 1u << 4,      /* opened at the rank's first MPI call:
                                    * calls before MPI_Init (and a Sessions
                                    * program's) are logged */
-    LOG_HDR_KNOWN = 0x1fu,        /* any other bit: a corrupt header */
+    LOG_HDR_SYS = 1u << 5,        /* libc results are in rank-R.sys
+                                   * (log-sys.h) */
+    LOG_HDR_KNOWN = 0x3fu,        /* any other bit: a corrupt header */
 };
 
 /* Record flags. */

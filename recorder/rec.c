@@ -440,13 +440,18 @@ static void open_log(int rank, int size, uint32_t flags)
     const char *dir = getenv("DRDB_RUN_DIR");
     char name[64];
 
-    if (!dir || !*dir)
+    if (!dir || !*dir) {
+        rec_sys_drop();
         return; /* preloaded outside 'drdb record': stay out of the way */
+    }
     opened = rank;
     open_size = size;
     int selected = rank_selected(rank);
-    if (!selected && rank != 0)
+    rec_files_rank(rank, selected);
+    if (!selected && rank != 0) {
+        rec_sys_drop();
         return;
+    }
 
     struct log_file_header hdr;
     struct timespec ts;
@@ -476,14 +481,18 @@ static void open_log(int rank, int size, uint32_t flags)
                  "'%s': %s; this rank is not recorded", rank, dir,
                  strerror(-dfd));
         warn(msg);
+        rec_sys_drop();
         return;
     }
     if (rank == 0)
         write_run_file(dfd, dir, size, hdr.start_ns);
     if (!selected) {
+        rec_sys_drop();
         close(dfd);
         return;
     }
+    if (rec_sys_open(dfd, rank, &hdr))
+        hdr.flags |= LOG_HDR_SYS;
     log_name(name, sizeof name, rank);
     int rc = log_writer_openat(&writer, dfd, name, &hdr);
     close(dfd);

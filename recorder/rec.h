@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "log-codec.h"
 #include "log.h"
+#include "log-sys.h"
 
 extern int rec_on;          /* recording this rank */
 extern uint64_t rec_t0;     /* CLOCK_MONOTONIC ns at log open */
@@ -272,6 +273,16 @@ struct rec_call {
     void *caller; /* the wrapper's return address: who called MPI */
 };
 
+/* The program's input files (rec-files.c): rec_files_rank() says which
+ * rank this process is (RECORDED: whether its log is written): the index
+ * of its captured inputs opens. */
+void rec_files_rank(int rank, int recorded);
+/* Reads of /dev/urandom and /dev/random (rec-devrandom.c): whether PATH
+ * names one; a descriptor the program opened (PATH) is marked when it
+ * does, so its reads are logged in the libc stream. */
+int rec_devrandom_is(const char *path);
+void rec_devrandom_opened(const char *path, int fd);
+
 /*
  * Life cycle (rec.c). The log opens at the rank's first MPI call, before
  * MPI_Init or without it (calls MPI permits before MPI_Init, the Sessions
@@ -293,6 +304,61 @@ void rec_open(void);
 void rec_close(void);
 void rec_world(int up);
 void rec_sessions(int delta);
+
+/* ---- libc results (rec-sys.c; the format: log/log-sys.h) ---------------- */
+
+/*
+ * The results of the program's calls outside MPI (the clock, the pid,
+ * random bytes, files: rec-libc.c and others) go to the rank's side
+ * stream rank-R.sys. An interposed function calls the real one, then,
+ * when rec_sys_wanted(__builtin_return_address(0)), logs what it
+ * returned:
+ *
+ *     int r = real_clock_gettime(id, ts);
+ *     if (rec_sys_wanted(__builtin_return_address(0)))
+ *         rec_sys_put(LOG_SYS_CLOCK_GETTIME, r, r < 0 ? errno : 0, id,
+ *                     ts, r == 0 ? sizeof *ts : 0);
+ *
+ * Any thread, any time (before MPI_Init, after MPI_Finalize); errno is
+ * kept. Each record is the call's return value RET, ERR (errno when it
+ * failed, else 0), ARG (an input the replay checks: a clock, a length),
+ * and the LEN bytes at DATA it wrote (at most 64 KiB is reasonable; more
+ * is fine). The replay (rpl_sys_next) hands back the same records, thread
+ * by thread, in order.
+ */
+enum {
+    REC_SYS_UNSET, /* not decided yet: the first call decides */
+    REC_SYS_EARLY, /* recording, before the log opens: kept in memory */
+    REC_SYS_ON,    /* appended to rank-R.sys */
+    REC_SYS_OFF,   /* not recording: outside drdb record, --no-libc, a
+                    * rank not selected, a forked child, a write failed */
+};
+extern int rec_sys_state;
+/* Set by drdb record --no-libc: the stream is not written. */
+#define REC_SYS_ENV_OFF "DRDB_NO_LIBC"
+
+/* Whether a call from RA is the program's, not MPI's own (MPICH reads the
+ * clock and the pid inside MPI calls). One place to ask, so that it can
+ * later use the recorder's inside-an-MPI-call counter as well. */
+static inline int rec_sys_from_mpi(const void *ra)
+{
+    return log_sys_caller_is_mpi(ra);
+}
+/* Whether to log a call made from RA: cheap when recording is off. */
+static inline int rec_sys_wanted(const void *ra)
+{
+    if (__builtin_expect(rec_sys_state == REC_SYS_OFF, 0))
+        return 0;
+    return !rec_sys_from_mpi(ra);
+}
+void rec_sys_put(int kind, int64_t ret, int err, int64_t arg,
+                 const void *data, size_t len);
+/* From rec_open: creates rank-R.sys in DFD (HDR: the log's header) and
+ * writes what waited in memory: 1 when the stream is on (the log's
+ * header then says LOG_HDR_SYS), else 0. */
+int rec_sys_open(int dfd, int rank, const struct log_file_header *hdr);
+/* From rec_open for a rank not recorded: nothing is written. */
+void rec_sys_drop(void);
 
 #include "drdb_mpi_args.h"
 #include "rec_hooks.h"

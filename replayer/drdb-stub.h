@@ -24,6 +24,11 @@
 #define DRDB_ENV_REPLAY_RANK "DRDB_REPLAY_RANK"
 /* A file the stub writes its report to when it stops the replay (below). */
 #define DRDB_ENV_REPLAY_REPORT "DRDB_REPLAY_REPORT"
+/* Files (docs/replaying.md, "Files"): the replay's own directory, where
+ * the program's writes go (unset: where the program says, as recorded);
+ * the file that becomes standard input (rank 0's recorded stdin). */
+#define DRDB_ENV_REPLAY_OUT "DRDB_REPLAY_OUT"
+#define DRDB_ENV_REPLAY_STDIN "DRDB_REPLAY_STDIN"
 /* Front end only: the directory of the stub, instead of beside drdb. */
 #define DRDB_ENV_REPLAY_LIB_DIR "DRDB_REPLAY_LIB_DIR"
 /* Seconds threads may wait for a turn that does not come before the replay

@@ -34,6 +34,7 @@
 #include "drdb-stub.h"
 #include "drdb_mpi_protos.h"
 #include "log-reader.h"
+#include "log-sys.h"
 #include "log.h"
 #include "rpl-type.h"
 
@@ -273,6 +274,40 @@ void rpl_attr_callback(struct rpl_call *c, const struct log_cb *cb,
                        int64_t newobj);
 void rpl_errh_callback(struct rpl_call *c, const struct log_cb *cb,
                        int file);
+
+/* ---- libc results (rpl-sys.c; the format: log/log-sys.h) --------------- */
+
+/*
+ * The recorded results of the program's calls outside MPI (rpl-libc.c and
+ * others): an interposed function asks for the calling thread's next
+ * record, and returns what it holds instead of calling libc:
+ *
+ *     struct log_sys_rec r;
+ *     if (!rpl_sys_wanted(__builtin_return_address(0)) ||
+ *         !rpl_sys_next(LOG_SYS_GETPID, 0, &r, "getpid"))
+ *         return real_getpid();           (not recorded: live)
+ *     return (pid_t)r.ret;
+ *
+ * rpl_sys_next: 1 with the record in R; 0 when the run has no libc
+ * stream (recorded with --no-libc, or before drdb recorded one). A record
+ * of another kind or another ARG stops the replay (a divergence naming
+ * CALL and the recorded call, status RPL_EXIT_DIVERGED), and so does a
+ * call after the thread's last record (RPL_EXIT_LOG_END when the recorded
+ * process stopped there). Any thread, any time.
+ */
+int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
+                 const char *call);
+/* Whether a call from RA is the program's (the stub's own are not: the
+ * recorder's rule, log_sys_caller_is_mpi). */
+static inline int rpl_sys_wanted(const void *ra)
+{
+    return !log_sys_caller_is_mpi(ra);
+}
+
+/* Reads of /dev/urandom and /dev/random (rpl-devrandom.c): a descriptor
+ * the program opened (PATH) is marked when PATH names one, so its reads
+ * return the recorded bytes. */
+void rpl_devrandom_opened(const char *path, int fd);
 
 /* A little-endian int32 out of a field. */
 static inline int64_t rpl_get_i32(const uint8_t *p)

@@ -1,8 +1,8 @@
 /*
  * util.h - drdb's generic containers: a growing array, a hash table of
- * fixed-size entries keyed by an int, CRC-32C; and the safe creation of
- * files and directories (file.c). Every part of drdb may use
- * them, the code that runs inside the recorded or replayed process
+ * fixed-size entries keyed by an int, CRC-32C, SHA-256; normal paths
+ * (path.c); and the safe creation of files and directories (file.c).
+ * Every part of drdb may use them, the code that runs inside the recorded or replayed process
  * included, so they keep to what that code may do: libc only, no locks, no
  * stdio; memory comes from malloc/realloc/free and only when a container
  * grows or is released; no global state but CRC-32C's table, built on
@@ -124,5 +124,27 @@ int util_dir_create(int dirfd, const char *name, int existing_ok);
 /* CRC-32C (Castagnoli) of LEN bytes at BUF, continuing from CRC (0 to
  * start): SSE4.2's crc32 instruction when the CPU has it. */
 uint32_t util_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* ---- paths (path.c) ------------------------------------------------------ */
+
+/* PATH made absolute (relative to CWD, itself absolute) and normal by its
+ * text alone: no "." or ".." component, no repeated or final slash; a
+ * symbolic link is not resolved. 0, or -1 when LEN bytes are too few. */
+int util_path_abs(const char *cwd, const char *path, char *out, size_t len);
+/* When the normal absolute PATH is DIR or inside it: the rest of PATH
+ * after DIR and its slash ("" for DIR itself); else NULL. */
+const char *util_path_under(const char *path, const char *dir);
+
+/* ---- SHA-256 (sha256.c) --------------------------------------------------- */
+
+struct util_sha256 {
+    uint32_t h[8];
+    uint64_t len;
+    uint8_t buf[64];
+};
+void util_sha256_init(struct util_sha256 *s);
+void util_sha256_update(struct util_sha256 *s, const void *data, size_t len);
+/* The digest as 64 lowercase hex digits and a NUL. */
+void util_sha256_hex(struct util_sha256 *s, char out[65]);
 
 #endif

@@ -10,7 +10,8 @@
 #    the recorded one is refused unless --trust or -- PROGRAM;
 #  - untrusted numbers in drdb.run ("4x", 100000000); header checksum; a
 #    log renamed to another rank's name;
-#  - libdrdb-record.so exports the MPI symbols alone (nm -D).
+#  - libdrdb-record.so exports the MPI symbols alone (nm -D), and the libc
+#    functions recorder/rec.map names.
 # The attacks by another user run as two throwaway users (useradd) when
 # the test runs as root; otherwise those checks are skipped, saying why.
 # usage: test-security.sh DRDB MPIEXEC JACOBI CRASH RECLIB
@@ -36,8 +37,13 @@ intact() { [ "$(cat "$1")" = precious ]; }
     { fail "recording jacobi"; cat run.err; }
 
 # ---- the recorder exports only MPI symbols --------------------------------
-nm -D --defined-only "$reclib" | awk '{ print $3 }' | grep -vE '^(P?MPIX?_|pthread_create$)' > exports
-check "libdrdb-record.so exports MPI_/PMPI_/MPIX_ symbols (and pthread_create) alone" '[ ! -s exports ]' exports
+# The libc functions it interposes, as recorder/rec.map names them.
+libc_names=$(sed -n '/global:/,/local:/p' "$(dirname "$0")/../../recorder/rec.map" |
+    sed 's#/\*.*\*/##' | tr ';' '\n' | tr -d ' ' | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' |
+    grep -vx global)
+nm -D --defined-only "$reclib" | awk '{ print $3 }' | grep -vE '^P?MPIX?_' |
+    grep -vxF "$libc_names" > exports
+check "libdrdb-record.so exports MPI_/PMPI_/MPIX_ symbols alone (and the libc functions and pthread_create rec.map names)" '[ ! -s exports ]' exports
 check "  ... and the MPI functions it wraps" \
     'nm -D --defined-only "$reclib" | grep -q " MPI_Send$"'
 

@@ -2,6 +2,7 @@
  * (both implementations). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "util.h"
@@ -112,8 +113,58 @@ TEST(htab_null_key_clear)
     util_htab_release(&t);
 }
 
+/* FIPS 180-4's examples, and a length crossing the padding boundary. */
+static void test_sha256_known_values(void)
+{
+    static const struct {
+        const char *in, *hex;
+    } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    char hex[65];
+    struct util_sha256 s;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        util_sha256_init(&s);
+        util_sha256_update(&s, v[i].in, strlen(v[i].in));
+        util_sha256_hex(&s, hex);
+        CHECK_STR_EQ(hex, v[i].hex);
+    }
+    /* one million 'a', fed in uneven pieces */
+    static char a[1000];
+    memset(a, 'a', sizeof a);
+    util_sha256_init(&s);
+    for (int i = 0; i < 1000; i++) {
+        util_sha256_update(&s, a, 7);
+        util_sha256_update(&s, a, 993);
+    }
+    util_sha256_hex(&s, hex);
+    CHECK_STR_EQ(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+static void test_path_abs_and_under(void)
+{
+    char out[64];
+    REQUIRE(util_path_abs("/home/me", "a/./b//c/../d", out, sizeof out) == 0);
+    CHECK_STR_EQ(out, "/home/me/a/b/d");
+    REQUIRE(util_path_abs("/home/me", "/etc/../../x/", out, sizeof out) == 0);
+    CHECK_STR_EQ(out, "/x");
+    REQUIRE(util_path_abs("/", ".", out, sizeof out) == 0);
+    CHECK_STR_EQ(out, "/");
+    CHECK(util_path_abs("/home/me", "a-name-much-too-long-for-the-buffer-of-64-"
+                        "bytes-given-here", out, sizeof out) == -1);
+    CHECK_STR_EQ(util_path_under("/home/me/in/p.dat", "/home/me"), "in/p.dat");
+    CHECK_STR_EQ(util_path_under("/home/me", "/home/me/"), "");
+    CHECK(util_path_under("/home/mel/p", "/home/me") == NULL);
+    CHECK_STR_EQ(util_path_under("/x", "/"), "x");
+}
+
 int main(void)
 {
+    RUN(sha256_known_values);
+    RUN(path_abs_and_under);
     RUN(crc32c_known_values);
     RUN(grow_doubles_and_keeps_contents);
     RUN(htab_against_an_array);

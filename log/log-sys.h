@@ -1,0 +1,149 @@
+/*
+ * log-sys.h - the libc side stream (docs/log-format.md, "rank-R.sys"):
+ * the results of a rank's calls outside MPI that differ from run to run
+ * (time, clocks, pid, random bytes, host name; file reads), so that the
+ * replay returns what the recorded run saw.
+ *
+ * Why a stream of its own, beside rank-R.log: MPI events keep their
+ * numbers (the console's event list, `drdb log`, the events/ index and
+ * every "event N" a user has seen stay as they were), a libc call costs
+ * one small append and no MPI bookkeeping, and calls made before MPI_Init
+ * and after MPI_Finalize (the log is not open yet, or closed) have a
+ * place.
+ *
+ * The file: the log's 256-byte header (struct log_file_header, the same
+ * fields and checksum) with magic LOG_SYS_MAGIC, then records in the log's
+ * framing (written by log_writer: mode 0600, O_EXCL|O_NOFOLLOW, the size
+ * stored last, zeros after the last record; a TRUNC record when the disk is
+ * full):
+ *
+ *   u32 size, u32 crc, u16 kind (enum log_sys_kind), u16 flags,
+ *   varint 0, varint 0           (the log's dt and dur: unused)
+ *   [varint thread]              when LOG_SYS_THREAD (else thread 1)
+ *   [zigzag varint errno]        when LOG_SYS_ERRNO (the call failed)
+ *   zigzag varint ret            the call's return value
+ *   zigzag varint arg            an input the replay checks (a clock id, a
+ *                                length asked for; 0 when none)
+ *   bytes, to the end            what the call wrote (a struct timespec,
+ *                                random bytes, a name)
+ *
+ * Threads are numbered 1, 2, ... in the order of their first logged call:
+ * each thread's calls replay in its own order (records of different
+ * threads interleave as they happened; writing is serialized).
+ *
+ * The rank's log header has LOG_HDR_SYS when the stream was written:
+ * without it the replay runs these calls live (--no-libc, older runs).
+ */
+#ifndef DRDB_LOG_SYS_H
+#define DRDB_LOG_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log-format.h"
+
+#define LOG_SYS_MAGIC "DRDBSYS" /* 8 bytes with the NUL */
+
+/* Record flags (bits 0 to 3 keep the log's meanings: LOG_REC_TRUNC with
+ * kind 0 is the writer's TRUNC record, its errno as LOG_REC_RET's ret). */
+enum {
+    LOG_SYS_THREAD = 1u << 4, /* a thread number follows (not thread 1) */
+    LOG_SYS_ERRNO = 1u << 5,  /* the call failed: errno follows */
+    LOG_SYS_KNOWN = LOG_REC_RET | LOG_REC_TRUNC | LOG_SYS_THREAD |
+                    LOG_SYS_ERRNO,
+};
+
+/*
+ * The kinds of record: X(ID, NAME, NUMBER). NUMBER is on disk: never
+ * reuse one. 1-31: time, identity and randomness (helper E); 32-63: files
+ * (helper F); 64-: free.
+ */
+#define LOG_SYS_KINDS(X)                                                    \
+    X(LOG_SYS_LOST, "(libc results lost)", 1) /* pre-MPI_Init buffer full */ \
+    X(LOG_SYS_TIME, "time", 2)                 /* ret: the time */          \
+    X(LOG_SYS_GETTIMEOFDAY, "gettimeofday", 3) /* timeval [+ timezone] */   \
+    X(LOG_SYS_CLOCK_GETTIME, "clock_gettime", 4) /* arg: clock; timespec */ \
+    X(LOG_SYS_GETPID, "getpid", 5)                                          \
+    X(LOG_SYS_GETPPID, "getppid", 6)                                        \
+    X(LOG_SYS_GETRANDOM, "getrandom", 7)       /* arg: length; bytes */     \
+    X(LOG_SYS_GETENTROPY, "getentropy", 8)     /* arg: length; bytes */     \
+    X(LOG_SYS_GETHOSTNAME, "gethostname", 9)   /* arg: length; bytes */     \
+    X(LOG_SYS_UNAME, "uname", 10)              /* struct utsname */         \
+    X(LOG_SYS_TIMESPEC_GET, "timespec_get", 11) /* arg: base; timespec */   \
+    X(LOG_SYS_ARC4RANDOM, "arc4random", 12)    /* ret: the number */        \
+    X(LOG_SYS_ARC4RANDOM_BUF, "arc4random_buf", 13) /* arg: length; bytes */ \
+    X(LOG_SYS_ARC4RANDOM_UNIFORM, "arc4random_uniform", 14) /* arg: bound */ \
+    X(LOG_SYS_DEVRANDOM_READ, "read(/dev/urandom)", 32) /* arg: n; bytes */ \
+    X(LOG_SYS_DEVRANDOM_FREAD, "fread(/dev/urandom)", 33) /* size*n; bytes */
+
+enum log_sys_kind {
+#define LOG_SYS_ENUM(id, name, num) id = num,
+    LOG_SYS_KINDS(LOG_SYS_ENUM)
+#undef LOG_SYS_ENUM
+};
+
+/* The call a kind stands for ("clock_gettime"), or NULL for an unknown
+ * kind. */
+const char *log_sys_kind_name(int kind);
+
+/* Rank R's stream in run directory DIR ("DIR/rank-R.sys"), its name. */
+void log_sys_path(char *buf, size_t len, const char *dir, int rank);
+void log_sys_name(char *buf, size_t len, int rank);
+
+/*
+ * Whether the code at RA (a return address: the caller of an interposed
+ * function) belongs to the MPI implementation or to drdb (MPICH and its
+ * fabric libraries, UCX, hwloc, the recorder, the replay stub), whose
+ * calls are not the program's: MPICH reads the clock in MPI_Init and
+ * MPI_Wtime, the stub is not MPICH. The recorder and the stub apply the
+ * same rule, so the stream holds the program's calls alone. Decided once
+ * per call site (dladdr on the object's file name), then cached: a few
+ * ns. Thread-safe.
+ */
+int log_sys_caller_is_mpi(const void *ra);
+
+/* Whether clock_gettime's clock ID is logged: the wall and monotonic
+ * clocks (REALTIME, MONOTONIC, their _COARSE and _RAW variants, BOOTTIME,
+ * TAI: ids 0, 1, 4, 5, 6, 7, 11). CPU-time clocks (PROCESS_CPUTIME_ID,
+ * THREAD_CPUTIME_ID, another process's) and the rest are not: the replay
+ * reads them live. */
+static inline int log_sys_clock_logged(int id)
+{
+    return id == 0 || id == 1 || (id >= 4 && id <= 7) || id == 11;
+}
+
+/* ---- reading (sys-reader.c, with the log reader) ----------------------- */
+
+struct log_sys_rec {
+    int kind;
+    unsigned flags;
+    uint32_t thread;
+    int err;        /* errno when LOG_SYS_ERRNO, else 0 */
+    int64_t ret, arg;
+    const uint8_t *data; /* into the mapping */
+    size_t len;
+};
+
+struct log_sys {
+    int fd;
+    const uint8_t *map;
+    size_t size;
+    struct log_file_header hdr;
+    size_t end_off;   /* the end of the last readable record */
+    uint64_t nrecs;   /* readable records */
+    /* Why reading stops before the end of the file ("" when it does not):
+     * "incomplete: ..." (the process stopped before its end: zeros),
+     * "corrupt: ..." (a damaged record), "truncated: ..." (disk full). */
+    char stop_reason[160];
+};
+
+/* Opens PATH and finds its readable records. 0, or -errno with a message
+ * in ERR (-EINVAL: not a libc stream; -EBADMSG: a damaged header). */
+int log_sys_open(struct log_sys *s, const char *path, char *err,
+                 size_t errlen);
+void log_sys_release(struct log_sys *s);
+/* The record at *OFF (LOG_HEADER_SIZE for the first), decoded into R, and
+ * *OFF moved past it: 1, or 0 after the last readable one. */
+int log_sys_next(const struct log_sys *s, size_t *off, struct log_sys_rec *r);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * The libc side stream's names and its caller rule (log-sys.h): linked by
+ * the recorder, the replay stub and the front end.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log-sys.h"
+
+const char *log_sys_kind_name(int kind)
+{
+    switch (kind) {
+#define LOG_SYS_NAME(id, name, num)                                         \
+    case num:                                                               \
+        return name;
+        LOG_SYS_KINDS(LOG_SYS_NAME)
+#undef LOG_SYS_NAME
+    }
+    return NULL;
+}
+
+void log_sys_path(char *buf, size_t len, const char *dir, int rank)
+{
+    snprintf(buf, len, "%s/rank-%d.sys", dir, rank);
+}
+
+void log_sys_name(char *buf, size_t len, int rank)
+{
+    snprintf(buf, len, "rank-%d.sys", rank);
+}
+
+/*
+ * The objects whose calls are the MPI implementation's or drdb's, by the
+ * start of their file name: MPICH (libmpi*, libmpich*, its Fortran
+ * bindings, libpmpi; the replay stub is a libmpich.so.12 too), the
+ * libraries it brings for the network and the node (UCX's libuc*,
+ * libfabric, verbs and its providers, netlink, PSM, hwloc, PMI, libudev
+ * through hwloc, libnuma), and drdb's recorder; or by their folder (the
+ * plugins UCX, verbs and libfabric load). None of them is loaded in the
+ * replay, where the stub stands for MPI: their calls must not be in the
+ * stream. (In MPICH 4.0.2 with UCX, MPI_Init reads the clock in libnl-3,
+ * loaded by UCX's verbs transport.)
+ */
+static const char *const mpi_objects[] = {
+    "libmpi", "libpmpi", "libfmpich", "libopa", "libmpl", "libuc",
+    "libfabric", "libibverbs", "librdmacm", "libibumad", "libmlx", "libefa",
+    "libnl-", "libpsm", "libhwloc", "libpmi", "libudev", "libnuma",
+    "libxpmem", "libknem", "libdrdb",
+};
+static const char *const mpi_folders[] = {"/ucx/", "/libibverbs/",
+                                          "/libfabric/"};
+
+static int classify(const void *ra)
+{
+    Dl_info di;
+    if (!dladdr(ra, &di) || !di.dli_fname)
+        return 0;
+    const char *base = strrchr(di.dli_fname, '/');
+    base = base ? base + 1 : di.dli_fname;
+    for (size_t i = 0; i < sizeof mpi_objects / sizeof *mpi_objects; i++)
+        if (strncmp(base, mpi_objects[i], strlen(mpi_objects[i])) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof mpi_folders / sizeof *mpi_folders; i++)
+        if (strstr(di.dli_fname, mpi_folders[i]))
+            return 1;
+    return 0;
+}
+
+/* Call sites seen, direct-mapped: (address << 1) | is_mpi, 0 = empty. One
+ * 64-bit word each, so threads race harmlessly (a lost entry is decided
+ * again). An object unloaded and another loaded at its address could
+ * inherit a stale answer: MPI's objects are never unloaded while it runs. */
+#define SITES 1024
+static uint64_t sites[SITES];
+
+int log_sys_caller_is_mpi(const void *ra)
+{
+    uint64_t a = (uint64_t)(uintptr_t)ra;
+    size_t h = (size_t)((a ^ (a >> 10)) & (SITES - 1));
+    uint64_t e = __atomic_load_n(&sites[h], __ATOMIC_RELAXED);
+    if (e >> 1 == a)
+        return (int)(e & 1);
+    int mpi = classify(ra);
+    __atomic_store_n(&sites[h], a << 1 | (uint64_t)mpi, __ATOMIC_RELAXED);
+    return mpi;
+}
