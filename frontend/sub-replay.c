@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,6 +173,11 @@ static int start(struct job *j, const char *stub, const char *dir,
         dup2(fd, 1);
         close(fd);
     }
+    /* As drdb record ran the ranks, and as GDB runs them in the console
+     * (set disable-randomization on, its default). */
+    int pers = personality(0xffffffff);
+    if (pers != -1)
+        personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
     execv(argv[0], argv);
     fprintf(stderr, "drdb: rank %d: cannot run '%s': %s\n", j->rank, argv[0],
             strerror(errno));
