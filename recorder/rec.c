@@ -306,7 +306,7 @@ void rec_open(void)
         close(dfd);
         return;
     }
-    if (rec_sys_open(dfd, rank, &hdr))
+    if (rec_sys_open(dir, rank, &hdr))
         hdr.flags |= LOG_HDR_SYS;
     log_name(name, sizeof name, rank);
     int rc = log_writer_openat(&writer, dfd, name, &hdr);
