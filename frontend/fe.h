@@ -30,6 +30,10 @@ extern const struct fe_subcmd fe_sub_batch;
 /* One line per rank of RUNDIR (events, bytes, state) to OUT; returns the
  * number of ranks whose log is damaged or incomplete. */
 int fe_log_summary(const char *dir, FILE *out);
+/* The libc streams (sub-log-libc.c): one line saying how many results the
+ * ranks of DIR recorded; `drdb log libc`. */
+void fe_log_libc_summary(const char *dir, int world_size, FILE *out);
+int fe_log_libc(int argc, char **argv);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */

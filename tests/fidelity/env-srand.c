@@ -4,6 +4,9 @@
  * its pid), rank 0 sends each other rank a random amount of random data;
  * every rank prints its seed and what it sent or received. A replay that
  * ran time() or getpid() live would seed differently and diverge.
+ * test-env-replay.sh replays it with ENV_SRAND_EXTRA set (one more time()
+ * call than recorded) or ENV_SRAND_PID_FIRST (getpid() where the record
+ * has time()): the replay must stop and name the call.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -14,6 +17,8 @@
 int main(int argc, char **argv)
 {
     int rank, size;
+    if (getenv("ENV_SRAND_PID_FIRST"))
+        (void)getpid();
     unsigned seed = (unsigned)time(NULL);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -47,5 +52,7 @@ int main(int argc, char **argv)
     }
     MPI_Finalize();
     printf("rank %d: done at %ld\n", rank, (long)time(NULL));
+    if (getenv("ENV_SRAND_EXTRA"))
+        printf("rank %d: and at %ld\n", rank, (long)time(NULL));
     return 0;
 }
