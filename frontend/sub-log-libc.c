@@ -28,13 +28,15 @@ static int count(const char *dir, int r, uint32_t t, uint64_t *n,
     return 0;
 }
 
-void fe_log_libc_summary(const char *dir, int world_size, FILE *out)
+void fe_log_libc_summary(const char *dir, const int *present, int npresent,
+                         FILE *out)
 {
     uint64_t calls = 0;
     uint32_t threads = 0;
     int ranks = 0;
     char err[512];
-    for (int r = 0; r < world_size; r++) {
+    for (int i = 0; i < npresent; i++) {
+        int r = present[i];
         uint32_t t = 1;
         for (;; t++) {
             uint64_t n = 0;
@@ -51,8 +53,8 @@ void fe_log_libc_summary(const char *dir, int world_size, FILE *out)
             threads = t - 1;
     }
     if (!ranks)
-        fprintf(out, "libc results: not recorded (drdb record --no-libc, "
-                "or an older drdb): the replay runs them live\n");
+        fprintf(out, "libc results: none (recorded with --no-libc, or by "
+                "an older drdb): the replay runs those calls live\n");
     else
         fprintf(out, "libc results: %" PRIu64 " calls in %d rank%s, %u "
                 "thread%s at most (rank-R.sys)\n", calls, ranks,

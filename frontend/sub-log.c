@@ -139,11 +139,10 @@ static int cmd_info(int argc, char **argv)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (log_run_get(&run, keys[i], buf, sizeof buf))
             printf("%-11s %s\n", keys[i], buf);
-    int ws = run.world_size;
-    log_run_release(&run);
     putchar('\n');
     int rc = fe_log_summary(argv[1], stdout) ? 1 : 0;
-    fe_log_libc_summary(argv[1], ws, stdout);
+    fe_log_libc_summary(argv[1], run.present, run.nranks_present, stdout);
+    log_run_release(&run);
     return rc;
 }
 

@@ -83,6 +83,8 @@ static void decide(void)
         return; /* not under drdb replay: the first MPI call says so */
     snprintf(dir, sizeof dir, "%s", d);
     rank = atoi(r);
+    if (drdb_rank < 0)
+        drdb_rank = rank; /* for messages before the log is open */
     log_sys_path(path, sizeof path, dir, rank, 1);
     if (access(path, F_OK) == 0 || log_says_recorded())
         state = SYS_REPLAY; /* else --no-libc, or an older run */
