@@ -30,6 +30,12 @@ extern const struct fe_subcmd fe_sub_batch;
 /* One line per rank of RUNDIR (events, bytes, state) to OUT; returns the
  * number of ranks whose log is damaged or incomplete. */
 int fe_log_summary(const char *dir, FILE *out);
+/* The libc streams (sub-log-libc.c): one line saying how many results the
+ * ranks of DIR with a log (PRESENT, NPRESENT of them) recorded; `drdb log
+ * libc`. */
+void fe_log_libc_summary(const char *dir, const int *present, int npresent,
+                         FILE *out);
+int fe_log_libc(int argc, char **argv);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */

@@ -138,6 +138,54 @@ void launch_env_apply(const struct launch_env *e)
     }
 }
 
+/*
+ * Linux's exec (create_elf_tables) puts the strings (path, environment,
+ * arguments: S bytes) 8 bytes below the top of the stack, rounds down to
+ * 16, puts the platform name and 16 random bytes, then the auxiliary
+ * vector and the argv and envp arrays (8 bytes per entry,
+ * NULL-terminated), rounded down to 16: with randomization off, the stack
+ * pointer at entry is TOP - roundup16(S + 8) - 8 * (argc + nenv) - a
+ * constant, rounded. It is the same as recorded when roundup16(S' + 8) +
+ * 8 * nenv' equals the recorded one: K padding variables (1 or 2, so that the difference of the counts
+ * stays a multiple of 16 bytes) make up for a smaller environment. The
+ * argv and envp arrays and the strings may sit elsewhere: the program's
+ * stack frames do not.
+ */
+void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
+                    uint32_t nenv)
+{
+    extern char **environ;
+    size_t cur = strlen(path) + 1, n = 0;
+    for (size_t i = 0; argv[i]; i++)
+        cur += strlen(argv[i]) + 1;
+    for (; environ && environ[n]; n++)
+        cur += strlen(environ[n]) + 1;
+    if (!strings)
+        return;
+    long long dn = (long long)nenv - (long long)n;
+    int k = ((dn - 1) & 1) ? 2 : 1;
+    /* The strings end 8 bytes below the top (a NULL pointer's room). */
+    long long target =
+        (((long long)strings + 8 + 15) & ~15LL) + 8 * (dn - k) - 8;
+    char name[32];
+    long long need = 0;
+    for (int i = 0; i < k; i++)
+        need += snprintf(name, sizeof name, "DRDB_PAD%d=", i) + 1;
+    long long extra = target - (long long)cur - need;
+    if (extra < 0 || extra > 65536)
+        return; /* the environment is too large already */
+    char *val = malloc((size_t)extra + 1);
+    if (!val)
+        return;
+    memset(val, 'x', (size_t)extra);
+    val[extra] = '\0';
+    for (int i = 0; i < k; i++) {
+        snprintf(name, sizeof name, "DRDB_PAD%d", i);
+        setenv(name, i == 0 ? val : "", 1);
+    }
+    free(val);
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 char **launch_split_argv(char *s)

@@ -50,6 +50,15 @@ int launch_env_ckpt(struct launch_env *e, double interval, long long every);
 /* Applies E's settings to this process's environment (a child, before it
  * executes the program). */
 void launch_env_apply(const struct launch_env *e);
+/* In a child about to exec PATH with ARGV: pads the environment (setenv
+ * DRDB_PAD0, maybe DRDB_PAD1) so that the stack pointer exec gives the
+ * program is the recorded one, from the strings and the number of
+ * variables the recording had (the log header's stack_strings and
+ * stack_nenv): with address-space randomization off, the program's stack
+ * frames are then at the recorded addresses. Nothing when STRINGS is 0
+ * (not known) or the environment is already too large. */
+void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
+                    uint32_t nenv);
 
 /*
  * The replay's files (launch-files.c; docs/replaying.md, "Files"). The

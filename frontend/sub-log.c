@@ -192,9 +192,11 @@ static int cmd_info(int argc, char **argv)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (log_run_get(&run, keys[i], buf, sizeof buf))
             printf("%-11s %s\n", keys[i], buf);
-    log_run_release(&run);
     putchar('\n');
-    return fe_log_summary(argv[1], stdout) ? 1 : 0;
+    int rc = fe_log_summary(argv[1], stdout) ? 1 : 0;
+    fe_log_libc_summary(argv[1], run.present, run.nranks_present, stdout);
+    log_run_release(&run);
+    return rc;
 }
 
 static int cmd_dump(int argc, char **argv)
@@ -570,14 +572,16 @@ static int run(int argc, char **argv)
         return cmd_match(argc - 1, argv + 1);
     if (strcmp(argv[1], "queues") == 0)
         return cmd_queues(argc - 1, argv + 1);
+    if (strcmp(argv[1], "libc") == 0)
+        return fe_log_libc(argc - 1, argv + 1);
     fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
-             "event, match or queues", argv[1]);
+             "event, match, queues or libc", argv[1]);
     return 2;
 }
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "info|dump|events|event|match|queues RUNDIR [...]",
+    .args = "info|dump|events|event|match|queues|libc RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
             "events, bytes,\n                time span, and whether the log "
@@ -612,6 +616,11 @@ const struct fe_subcmd fe_sub_log = {
             "                at rank R before its event N: messages sent to "
             "it and not yet\n                received, and its pending "
             "requests\n"
-            "                (docs/events.md tells how messages are matched)\n",
+            "                (docs/events.md tells how messages are matched)\n"
+            "  libc RUNDIR --rank R [--thread T]\n"
+            "                the results of rank R's calls of time, clocks, "
+            "getpid, random\n                bytes, host names... in order "
+            "(thread T: 1 for the first\n                thread that made "
+            "one), as the replay returns them\n",
     .run = run,
 };

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -515,11 +516,13 @@ static int run(int argc, char **argv)
         {"no-compress", no_argument, NULL, 'Z'},
         {"capture-inputs", no_argument, NULL, 'I'},
         {"no-stdin", no_argument, NULL, 'N'},
+        {"no-libc", no_argument, NULL, 'L'},
+        {"aslr", no_argument, NULL, 'A'},
         {NULL, 0, NULL, 0},
     };
     const char *outdir = NULL;
     char *ranks = NULL, *capture = NULL;
-    int send_data = 0, compress = 1, record_stdin = 1, c;
+    int send_data = 0, compress = 1, record_stdin = 1, libc = 1, aslr = 0, c;
 
     while ((c = getopt_long(argc, argv, "+o:r:", opts, NULL)) != -1) {
         switch (c) {
@@ -550,6 +553,12 @@ static int run(int argc, char **argv)
         }
         case 'N':
             record_stdin = 0;
+            break;
+        case 'L':
+            libc = 0;
+            break;
+        case 'A':
+            aslr = 1;
             break;
         default:
             fe_subcmd_usage(&fe_sub_record, stderr);
@@ -616,6 +625,10 @@ static int run(int argc, char **argv)
     if (capture)
         setenv("DRDB_CAPTURE_INPUTS", capture, 1);
     free(capture);
+    if (libc)
+        unsetenv("DRDB_NO_LIBC");
+    else
+        setenv("DRDB_NO_LIBC", "1", 1);
     free(preload);
     free(cmdline);
 
@@ -634,6 +647,15 @@ static int run(int argc, char **argv)
         close(pfd[0]);
         if (launcher_in >= 0)
             dup2(launcher_in, 0);
+        /* The ranks inherit it through the launcher's fork and exec: a
+         * deterministic program's heap and stack are where the replay,
+         * run the same way, puts them (docs/replaying.md). A kernel that
+         * refuses it leaves randomization on: the run is still recorded. */
+        if (!aslr) {
+            int pers = personality(0xffffffff);
+            if (pers != -1)
+                personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+        }
         execvp(argv[optind], argv + optind);
         int err = errno;
         if (write(pfd[1], &err, sizeof err) < 0)
@@ -706,7 +728,8 @@ static int run(int argc, char **argv)
 const struct fe_subcmd fe_sub_record = {
     .name = "record",
     .args = "[-o DIR] [--ranks LIST] [--send-data] [--no-compress] "
-            "[--capture-inputs [PATH...]] [--no-stdin] -- LAUNCHER [ARGS...]",
+            "[--capture-inputs [PATH...]] [--no-stdin] [--no-libc] [--aslr] "
+            "-- LAUNCHER [ARGS...]",
     .summary = "record an MPI run: every rank's MPI calls into a run directory",
     .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
             "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "
@@ -726,7 +749,33 @@ const struct fe_subcmd fe_sub_record = {
             "      --no-compress  leave message data uncompressed (by default "
             "it is\n"
             "                     compressed with zstd once the ranks have "
-            "exited)\n\n"
+            "exited)\n"
+            "      --capture-inputs [PATH...]\n"
+            "                     store in DIR/inputs/ the regular files each "
+            "rank opens\n"
+            "                     for reading under the working directory "
+            "(and the PATHs,\n"
+            "                     files or directories): the replay reads "
+            "them there, on\n"
+            "                     any machine\n"
+            "      --no-stdin     do not record standard input (by default it "
+            "is passed on\n"
+            "                     to the launcher and kept in DIR/stdin for "
+            "rank 0's replay)\n"
+            "      --no-libc      do not record the results of the program's "
+            "calls of\n"
+            "                     time, gettimeofday, clock_gettime, getpid, "
+            "getppid,\n"
+            "                     getrandom, gethostname, uname... (recorded "
+            "by default\n"
+            "                     into DIR/rank-R.sys, so that the replay "
+            "sees the same\n"
+            "                     values); the replay then runs them live\n"
+            "      --aslr         leave address-space randomization on (by "
+            "default the\n"
+            "                     ranks run without it, as the replay does, "
+            "so that heap\n"
+            "                     and stack addresses match)\n\n"
             "example:\n  drdb record -o run1 -- mpiexec -n 4 ./app input.dat\n",
     .run = run,
 };

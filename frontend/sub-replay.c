@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -136,6 +137,15 @@ static int start(struct job *j, const char *stub, const char *dir,
         launch_env_release(&env);
         return fe_error("out of memory");
     }
+    /* The recorded stack layout (log-format.h), read before the fork. */
+    struct log_file_header h;
+    char lpath[PATH_MAX];
+    log_path(lpath, sizeof lpath, dir, j->rank);
+    int lfd = open(lpath, O_RDONLY | O_CLOEXEC);
+    if (lfd < 0 || pread(lfd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+        memset(&h, 0, sizeof h);
+    if (lfd >= 0)
+        close(lfd);
     pid_t parent = getpid();
     j->pid = fork();
     if (j->pid != 0)
@@ -190,6 +200,12 @@ static int start(struct job *j, const char *stub, const char *dir,
         dup2(fd, 1);
         close(fd);
     }
+    launch_pad_env(argv[0], argv, h.stack_strings, h.stack_nenv);
+    /* As drdb record ran the ranks, and as GDB runs them in the console
+     * (set disable-randomization on, its default). */
+    int pers = personality(0xffffffff);
+    if (pers != -1)
+        personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
     execv(argv[0], argv);
     fprintf(stderr, "drdb: rank %d: cannot run '%s': %s\n", j->rank, argv[0],
             strerror(errno));

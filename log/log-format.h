@@ -182,7 +182,14 @@ struct log_file_header {
     uint32_t hdr_crc; /* version 3: log_header_crc(); version 2: 0 */
     char host[64];
     uint64_t recorder_ns; /* time the recorder spent logging (at close) */
-    uint8_t reserved[LOG_HEADER_SIZE - 120];
+    /* The strings the kernel put at the top of the rank's stack at exec
+     * (the program's path, its arguments, its environment: bytes with
+     * their NULs) and the number of environment variables: the replay
+     * pads its environment to the same, so the stack is where it was.
+     * 0: not known. */
+    uint32_t stack_strings;
+    uint32_t stack_nenv;
+    uint8_t reserved[LOG_HEADER_SIZE - 128];
 };
 
 /* Path of rank R's log in run directory DIR ("DIR/rank-R.log"). */

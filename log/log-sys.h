@@ -19,7 +19,6 @@
  *
  *   u32 size, u32 crc, u16 kind (enum log_sys_kind), u16 flags,
  *   varint 0, varint 0           (the log's dt and dur: unused)
- *   [varint thread]              when LOG_SYS_THREAD (else thread 1)
  *   [zigzag varint errno]        when LOG_SYS_ERRNO (the call failed)
  *   zigzag varint ret            the call's return value
  *   zigzag varint arg            an input the replay checks (a clock id, a
@@ -27,9 +26,10 @@
  *   bytes, to the end            what the call wrote (a struct timespec,
  *                                random bytes, a name)
  *
- * Threads are numbered 1, 2, ... in the order of their first logged call:
- * each thread's calls replay in its own order (records of different
- * threads interleave as they happened; writing is serialized).
+ * One stream per thread: threads are numbered 1, 2, ... in the order of
+ * their first logged call; thread 1's stream is rank-R.sys, thread N's
+ * rank-R.sys.N. Each thread's calls replay in its own order (the order
+ * across threads is not kept: it needs no lock to write).
  *
  * The rank's log header has LOG_HDR_SYS when the stream was written:
  * without it the replay runs these calls live (--no-libc, older runs).
@@ -47,10 +47,8 @@
 /* Record flags (bits 0 to 3 keep the log's meanings: LOG_REC_TRUNC with
  * kind 0 is the writer's TRUNC record, its errno as LOG_REC_RET's ret). */
 enum {
-    LOG_SYS_THREAD = 1u << 4, /* a thread number follows (not thread 1) */
-    LOG_SYS_ERRNO = 1u << 5,  /* the call failed: errno follows */
-    LOG_SYS_KNOWN = LOG_REC_RET | LOG_REC_TRUNC | LOG_SYS_THREAD |
-                    LOG_SYS_ERRNO,
+    LOG_SYS_ERRNO = 1u << 5, /* the call failed: errno follows */
+    LOG_SYS_KNOWN = LOG_REC_RET | LOG_REC_TRUNC | LOG_SYS_ERRNO,
 };
 
 /*
@@ -86,9 +84,11 @@ enum log_sys_kind {
  * kind. */
 const char *log_sys_kind_name(int kind);
 
-/* Rank R's stream in run directory DIR ("DIR/rank-R.sys"), its name. */
-void log_sys_path(char *buf, size_t len, const char *dir, int rank);
-void log_sys_name(char *buf, size_t len, int rank);
+/* The stream of rank R's thread T in run directory DIR ("DIR/rank-R.sys"
+ * for thread 1, "DIR/rank-R.sys.T" for the others), its name. */
+void log_sys_path(char *buf, size_t len, const char *dir, int rank,
+                  uint32_t thread);
+void log_sys_name(char *buf, size_t len, int rank, uint32_t thread);
 
 /*
  * Whether the code at RA (a return address: the caller of an interposed
@@ -100,7 +100,20 @@ void log_sys_name(char *buf, size_t len, int rank);
  * per call site (dladdr on the object's file name), then cached: a few
  * ns. Thread-safe.
  */
-int log_sys_caller_is_mpi(const void *ra);
+static inline int log_sys_caller_is_mpi(const void *ra);
+/* The cache of call sites and the slow path (sys.c). */
+#define LOG_SYS_SITES 1024
+extern uint64_t log_sys__sites[LOG_SYS_SITES];
+int log_sys__classify(const void *ra, size_t slot);
+static inline int log_sys_caller_is_mpi(const void *ra)
+{
+    uint64_t a = (uint64_t)(uintptr_t)ra;
+    size_t h = (size_t)((a ^ (a >> 10)) & (LOG_SYS_SITES - 1));
+    uint64_t e = __atomic_load_n(&log_sys__sites[h], __ATOMIC_RELAXED);
+    if (__builtin_expect(e >> 1 == a, 1))
+        return (int)(e & 1);
+    return log_sys__classify(ra, h);
+}
 
 /* Whether clock_gettime's clock ID is logged: the wall and monotonic
  * clocks (REALTIME, MONOTONIC, their _COARSE and _RAW variants, BOOTTIME,
@@ -117,7 +130,6 @@ static inline int log_sys_clock_logged(int id)
 struct log_sys_rec {
     int kind;
     unsigned flags;
-    uint32_t thread;
     int err;        /* errno when LOG_SYS_ERRNO, else 0 */
     int64_t ret, arg;
     const uint8_t *data; /* into the mapping */

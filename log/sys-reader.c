@@ -45,15 +45,9 @@ static int decode(const struct log_sys *s, size_t off, size_t size,
     memset(r, 0, sizeof *r);
     r->kind = kind;
     r->flags = flags;
-    r->thread = 1;
     if ((flags & ~(unsigned)LOG_SYS_KNOWN) ||
         log_get_varint(&p, end, &v) || log_get_varint(&p, end, &v))
         return -1;
-    if (flags & LOG_SYS_THREAD) {
-        if (log_get_varint(&p, end, &v) || v > UINT32_MAX)
-            return -1;
-        r->thread = (uint32_t)v;
-    }
     if (flags & (LOG_SYS_ERRNO | LOG_REC_RET)) {
         if (log_get_varint(&p, end, &v))
             return -1;

@@ -20,14 +20,20 @@ const char *log_sys_kind_name(int kind)
     return NULL;
 }
 
-void log_sys_path(char *buf, size_t len, const char *dir, int rank)
+void log_sys_name(char *buf, size_t len, int rank, uint32_t thread)
 {
-    snprintf(buf, len, "%s/rank-%d.sys", dir, rank);
+    if (thread <= 1)
+        snprintf(buf, len, "rank-%d.sys", rank);
+    else
+        snprintf(buf, len, "rank-%d.sys.%u", rank, thread);
 }
 
-void log_sys_name(char *buf, size_t len, int rank)
+void log_sys_path(char *buf, size_t len, const char *dir, int rank,
+                  uint32_t thread)
 {
-    snprintf(buf, len, "rank-%d.sys", rank);
+    char name[64];
+    log_sys_name(name, sizeof name, rank, thread);
+    snprintf(buf, len, "%s/%s", dir, name);
 }
 
 /*
@@ -71,17 +77,13 @@ static int classify(const void *ra)
  * 64-bit word each, so threads race harmlessly (a lost entry is decided
  * again). An object unloaded and another loaded at its address could
  * inherit a stale answer: MPI's objects are never unloaded while it runs. */
-#define SITES 1024
-static uint64_t sites[SITES];
+uint64_t log_sys__sites[LOG_SYS_SITES];
 
-int log_sys_caller_is_mpi(const void *ra)
+int log_sys__classify(const void *ra, size_t slot)
 {
-    uint64_t a = (uint64_t)(uintptr_t)ra;
-    size_t h = (size_t)((a ^ (a >> 10)) & (SITES - 1));
-    uint64_t e = __atomic_load_n(&sites[h], __ATOMIC_RELAXED);
-    if (e >> 1 == a)
-        return (int)(e & 1);
     int mpi = classify(ra);
-    __atomic_store_n(&sites[h], a << 1 | (uint64_t)mpi, __ATOMIC_RELAXED);
+    __atomic_store_n(&log_sys__sites[slot],
+                     (uint64_t)(uintptr_t)ra << 1 | (uint64_t)mpi,
+                     __ATOMIC_RELAXED);
     return mpi;
 }

@@ -32,6 +32,12 @@
 
 #define CALLER __builtin_return_address(0)
 
+int rec_real_clock_gettime(clockid_t id, struct timespec *ts)
+{
+    REAL(clock_gettime);
+    return real_(id, ts);
+}
+
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
     REAL(clock_gettime);

@@ -1,15 +1,20 @@
 /*
- * The libc side stream of the recorder (rec.h, log/log-sys.h): the results
- * of the program's calls outside MPI, appended to rank-R.sys. Before
- * MPI_Init the rank is not known and nothing can be created yet: records
- * wait in memory (at most REC_SYS_EARLY_MAX bytes) and are written first
- * when the log opens. After MPI_Finalize the stream stays open to the
- * process's end: a destructor marks it complete, and calls made later
- * (other libraries' destructors) are still appended.
+ * The libc side streams of the recorder (rec.h, log/log-sys.h): the
+ * results of the program's calls outside MPI, one stream per thread
+ * (rank-R.sys for the first thread that makes such a call, rank-R.sys.N
+ * for the Nth), so that a call appends with no lock: the replay needs
+ * each thread's order, not the order across threads.
+ *
+ * Before MPI_Init the rank is not known and nothing can be created yet:
+ * records wait in memory (at most REC_SYS_EARLY_MAX bytes, under a lock)
+ * and are written first when the log opens. After MPI_Finalize the
+ * streams stay open to the process's end: a destructor marks them
+ * complete, and calls made later (other libraries' destructors) are still
+ * appended.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,32 +25,28 @@
 #include "util.h"
 
 int rec_sys_state = REC_SYS_UNSET;
-static struct log_writer sysw;
 
-/* One writer at a time: threads' records interleave whole. Uncontended,
- * one atomic exchange. */
-static int lock_word;
+/* Everything but a thread's own appends: the early buffer, opening,
+ * the table of streams. */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
-static void lock(void)
-{
-    while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
-        sched_yield();
-}
-
-static void unlock(void)
-{
-    __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
-}
-
-/* Thread numbers, in the order of each thread's first logged call. */
+/* Threads numbered from 1 in the order of their first logged call; each
+ * thread's writer (NULL: not created yet, or creation failed). */
 static uint32_t nthreads;
 static __thread uint32_t tno __attribute__((tls_model("initial-exec")));
+__thread struct log_writer *rec_sys_tw
+    __attribute__((tls_model("initial-exec")));
+#define tw rec_sys_tw
+static struct log_writer **writers; /* [thread number] */
+static size_t writers_cap;
+static char run_dir[4096];
+static struct log_file_header sys_hdr;
 
 /* ---- before the log opens ------------------------------------------------ */
 
 #define REC_SYS_EARLY_MAX (1u << 20)
 struct early {
-    uint16_t kind, flags;
+    uint16_t kind;
     uint32_t thread;
     int32_t err;
     int64_t ret, arg;
@@ -58,8 +59,7 @@ static int early_lost; /* the buffer was full: a LOST record goes first */
 static void early_put(int kind, uint32_t thread, int64_t ret, int err,
                       int64_t arg, const void *data, size_t len)
 {
-    struct early e = {(uint16_t)kind, 0, thread, err, ret, arg,
-                      (uint32_t)len};
+    struct early e = {(uint16_t)kind, thread, err, ret, arg, (uint32_t)len};
     size_t need = early_len + sizeof e + len;
     if (early_lost)
         return;
@@ -77,10 +77,10 @@ static void early_put(int kind, uint32_t thread, int64_t ret, int err,
 
 static void child_after_fork(void)
 {
-    /* The child shares the parent's mapping of the file: it must not
-     * write into it. Its calls are not the rank's. */
+    /* The child shares the parent's mappings of the files: it must not
+     * write into them. Its calls are not the rank's. */
     rec_sys_state = REC_SYS_OFF;
-    lock_word = 0;
+    tw = NULL;
 }
 
 static void decide(void)
@@ -92,105 +92,141 @@ static void decide(void)
     pthread_atfork(NULL, NULL, child_after_fork);
 }
 
-static void append(int kind, uint32_t thread, int64_t ret, int err,
+static void warn_create(const char *name, int rc)
+{
+    char msg[256];
+    int n = snprintf(msg, sizeof msg, "drdb-record: warning: rank %d: "
+                     "cannot create '%s': %s; its libc results are not "
+                     "recorded\n", sys_hdr.rank, name, strerror(-rc));
+    if (write(2, msg, (size_t)n) < 0) {
+        /* nothing else to do */
+    }
+}
+
+/* Thread T's writer, created if need be (MU held): NULL when it cannot
+ * be. */
+static struct log_writer *writer_of(uint32_t t)
+{
+    char name[80];
+    size_t old = writers_cap;
+    if (util_grow(&writers, &writers_cap, (size_t)t + 1, sizeof *writers) < 0)
+        return NULL;
+    if (writers_cap > old)
+        memset(writers + old, 0, (writers_cap - old) * sizeof *writers);
+    if (writers[t])
+        return writers[t];
+    struct log_writer *w = calloc(1, sizeof *w);
+    int dfd = util_dir_open(AT_FDCWD, run_dir, 1);
+    log_sys_name(name, sizeof name, sys_hdr.rank, t);
+    int rc = !w ? -ENOMEM : dfd < 0 ? dfd
+                          : log_writer_openat(w, dfd, name, &sys_hdr);
+    if (dfd >= 0)
+        close(dfd);
+    if (rc < 0) {
+        free(w);
+        warn_create(name, rc);
+        return NULL;
+    }
+    writers[t] = w;
+    return w;
+}
+
+static void append(struct log_writer *w, int kind, int64_t ret, int err,
                    int64_t arg, const void *data, size_t len)
 {
     struct log_rec rec;
-    unsigned flags = (thread != 1 ? LOG_SYS_THREAD : 0) |
-                     (err ? LOG_SYS_ERRNO : 0);
-    if (!log_writer_begin(&sysw, &rec, len + 40, kind, flags, 0, 0)) {
-        rec_sys_state = REC_SYS_OFF; /* the writer warned once */
-        return;
-    }
-    if (thread != 1)
-        log_put_varint(&rec, thread);
+    if (!w || !log_writer_begin(w, &rec, len + 3 * LOG_ARG_ROOM64, kind,
+                                err ? LOG_SYS_ERRNO : 0, w->last_enter, 0))
+        return; /* the writer warned once; this thread stops logging */
     if (err)
         log_put_arg_aint(&rec, err);
     log_put_arg_aint(&rec, ret);
     log_put_arg_aint(&rec, arg);
     log_put_bytes(&rec, data, len);
-    log_writer_commit(&sysw, &rec);
+    log_writer_commit(w, &rec);
 }
 
-void rec_sys_put(int kind, int64_t ret, int err, int64_t arg,
-                 const void *data, size_t len)
+void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
+                      const void *data, size_t len)
 {
     int saved = errno;
+    if (rec_sys_state == REC_SYS_ON && tw) {
+        append(tw, kind, ret, err, arg, data, len);
+        errno = saved;
+        return;
+    }
+    pthread_mutex_lock(&mu);
     if (rec_sys_state == REC_SYS_UNSET)
         decide();
-    if (rec_sys_state == REC_SYS_OFF)
-        return;
-    if (!tno)
-        tno = __atomic_add_fetch(&nthreads, 1, __ATOMIC_RELAXED);
-    lock();
-    if (rec_sys_state == REC_SYS_ON)
-        append(kind, tno, ret, err, arg, data, len);
-    else if (rec_sys_state == REC_SYS_EARLY)
+    if (rec_sys_state != REC_SYS_OFF && !tno)
+        tno = ++nthreads;
+    if (rec_sys_state == REC_SYS_EARLY)
         early_put(kind, tno, ret, err, arg, data, len);
-    unlock();
+    if (rec_sys_state == REC_SYS_ON) {
+        tw = writer_of(tno);
+        append(tw, kind, ret, err, arg, data, len);
+    }
+    pthread_mutex_unlock(&mu);
     errno = saved;
 }
 
-int rec_sys_open(int dfd, int rank, const struct log_file_header *hdr)
+int rec_sys_open(const char *dir, int rank,
+                 const struct log_file_header *hdr)
 {
-    char name[64];
-    struct log_file_header h;
+    int on = 0;
+    pthread_mutex_lock(&mu);
     if (rec_sys_state == REC_SYS_UNSET)
         decide();
-    if (rec_sys_state != REC_SYS_EARLY)
-        return 0;
-    memcpy(&h, hdr, sizeof h);
-    memcpy(h.magic, LOG_SYS_MAGIC, 8);
-    h.flags = 0;
-    log_sys_name(name, sizeof name, rank);
-    lock();
-    int rc = log_writer_openat(&sysw, dfd, name, &h);
-    if (rc == 0) {
+    if (rec_sys_state == REC_SYS_EARLY &&
+        strlen(dir) < sizeof run_dir) {
+        snprintf(run_dir, sizeof run_dir, "%s", dir);
+        memcpy(&sys_hdr, hdr, sizeof sys_hdr);
+        memcpy(sys_hdr.magic, LOG_SYS_MAGIC, 8);
+        sys_hdr.flags = 0;
+        sys_hdr.rank = rank;
         rec_sys_state = REC_SYS_ON;
+        /* Thread 1's stream says whether the run has libc results: it is
+         * made now, even for a thread that had not called yet. */
+        struct log_writer *w1 = writer_of(1);
+        on = w1 != NULL;
         if (early_lost)
-            append(LOG_SYS_LOST, 1, 0, 0, REC_SYS_EARLY_MAX, NULL, 0);
+            append(w1, LOG_SYS_LOST, 0, 0, REC_SYS_EARLY_MAX, NULL, 0);
         for (size_t off = 0; off < early_len && !early_lost;) {
             struct early e;
             memcpy(&e, early + off, sizeof e);
-            append(e.kind, e.thread, e.ret, e.err, e.arg,
+            append(writer_of(e.thread), e.kind, e.ret, e.err, e.arg,
                    early + off + sizeof e, e.len);
             off += sizeof e + e.len;
         }
+        if (!on)
+            rec_sys_state = REC_SYS_OFF;
     } else {
         rec_sys_state = REC_SYS_OFF;
     }
     free(early);
     early = NULL;
     early_len = early_cap = 0;
-    unlock();
-    if (rc < 0) {
-        char msg[256];
-        int n = snprintf(msg, sizeof msg, "drdb-record: warning: rank %d: "
-                         "cannot create '%s': %s; its libc results are not "
-                         "recorded\n", rank, name, strerror(-rc));
-        if (write(2, msg, (size_t)n) < 0) {
-            /* nothing else to do */
-        }
-    }
-    return rc == 0;
+    pthread_mutex_unlock(&mu);
+    return on;
 }
 
 void rec_sys_drop(void)
 {
-    lock();
+    pthread_mutex_lock(&mu);
     rec_sys_state = REC_SYS_OFF;
     free(early);
     early = NULL;
     early_len = early_cap = 0;
-    unlock();
+    pthread_mutex_unlock(&mu);
 }
 
-/* At the process's end: the stream is whole. It stays mapped, so calls
+/* At the process's end: the streams are whole. They stay mapped, so calls
  * made later still land (a reader reads to the zeros). */
 __attribute__((destructor)) static void rec_sys_end(void)
 {
-    lock();
-    if (rec_sys_state == REC_SYS_ON)
-        log_writer_set_flags(&sysw, LOG_HDR_COMPLETE);
-    unlock();
+    pthread_mutex_lock(&mu);
+    for (size_t t = 1; t <= nthreads && t < writers_cap; t++)
+        if (writers[t])
+            log_writer_set_flags(writers[t], LOG_HDR_COMPLETE);
+    pthread_mutex_unlock(&mu);
 }

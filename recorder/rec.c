@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -327,6 +328,37 @@ static void write_run_file(int dfd, const char *dir, int size,
     }
 }
 
+/* What the kernel put at the top of the stack at exec (log-format.h):
+ * the initial environment and arguments as /proc shows them (the blocks
+ * the kernel copied, whatever the program did to environ since), and the
+ * path it was run by. */
+static void stack_strings(struct log_file_header *h)
+{
+    static const char *const files[] = {"/proc/self/environ",
+                                        "/proc/self/cmdline"};
+    char buf[4096];
+    uint64_t bytes = 0, nenv = 0;
+    for (int i = 0; i < 2; i++) {
+        int fd = open(files[i], O_RDONLY | O_CLOEXEC);
+        ssize_t n;
+        if (fd < 0)
+            return;
+        while ((n = read(fd, buf, sizeof buf)) > 0) {
+            bytes += (uint64_t)n;
+            for (ssize_t k = 0; i == 0 && k < n; k++)
+                nenv += buf[k] == '\0';
+        }
+        close(fd);
+        if (n < 0)
+            return;
+    }
+    const char *fn = (const char *)getauxval(AT_EXECFN);
+    if (!fn || bytes + strlen(fn) + 1 > UINT32_MAX)
+        return;
+    h->stack_strings = (uint32_t)(bytes + strlen(fn) + 1);
+    h->stack_nenv = (uint32_t)nenv;
+}
+
 /* Whether RANK is in the DRDB_RANKS list ("0-3,8"; unset: every rank). */
 static int rank_selected(int rank)
 {
@@ -467,6 +499,7 @@ static void open_log(int rank, int size, uint32_t flags)
     hdr.pid = getpid();
     hdr.flags = flags;
     gethostname(hdr.host, sizeof hdr.host - 1);
+    stack_strings(&hdr);
     if (getenv("DRDB_SEND_DATA")) {
         hdr.flags |= LOG_HDR_SEND_DATA;
         rec_send_data = 1;
@@ -491,7 +524,7 @@ static void open_log(int rank, int size, uint32_t flags)
         close(dfd);
         return;
     }
-    if (rec_sys_open(dfd, rank, &hdr))
+    if (rec_sys_open(dir, rank, &hdr))
         hdr.flags |= LOG_HDR_SYS;
     log_name(name, sizeof name, rank);
     int rc = log_writer_openat(&writer, dfd, name, &hdr);

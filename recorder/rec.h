@@ -18,6 +18,7 @@
 #include "log-codec.h"
 #include "log.h"
 #include "log-sys.h"
+#include "log-writer.h"
 
 extern int rec_on;          /* recording this rank */
 extern uint64_t rec_t0;     /* CLOCK_MONOTONIC ns at log open */
@@ -38,11 +39,14 @@ extern int rec_send_data;   /* log the data of sends too (--send-data) */
  */
 extern __thread int rec_busy __attribute__((tls_model("initial-exec")));
 extern __thread unsigned rec_cb_depth __attribute__((tls_model("initial-exec")));
+/* libc's clock_gettime, not the recorder's interposed one (rec-libc.c):
+ * the recorder's own clock reads, twice per MPI call, skip its checks. */
+int rec_real_clock_gettime(clockid_t id, struct timespec *ts);
 
 static inline uint64_t rec_now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    rec_real_clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - rec_t0;
 }
 
@@ -320,11 +324,11 @@ void rec_sessions(int delta);
  *                     ts, r == 0 ? sizeof *ts : 0);
  *
  * Any thread, any time (before MPI_Init, after MPI_Finalize); errno is
- * kept. Each record is the call's return value RET, ERR (errno when it
- * failed, else 0), ARG (an input the replay checks: a clock, a length),
- * and the LEN bytes at DATA it wrote (at most 64 KiB is reasonable; more
- * is fine). The replay (rpl_sys_next) hands back the same records, thread
- * by thread, in order.
+ * kept; no lock once a thread's stream is open (one stream per thread).
+ * Each record is the call's return value RET, ERR (errno when it failed,
+ * else 0), ARG (an input the replay checks: a clock, a length), and the
+ * LEN bytes at DATA it wrote. The replay (rpl_sys_next) hands back the
+ * same records, thread by thread, in order.
  */
 enum {
     REC_SYS_UNSET, /* not decided yet: the first call decides */
@@ -351,12 +355,35 @@ static inline int rec_sys_wanted(const void *ra)
         return 0;
     return !rec_sys_from_mpi(ra);
 }
-void rec_sys_put(int kind, int64_t ret, int err, int64_t arg,
-                 const void *data, size_t len);
-/* From rec_open: creates rank-R.sys in DFD (HDR: the log's header) and
- * writes what waited in memory: 1 when the stream is on (the log's
- * header then says LOG_HDR_SYS), else 0. */
-int rec_sys_open(int dfd, int rank, const struct log_file_header *hdr);
+/* The calling thread's stream, once it is open (rec-sys.c). */
+extern __thread struct log_writer *rec_sys_tw
+    __attribute__((tls_model("initial-exec")));
+void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
+                      const void *data, size_t len);
+/* Inline, so that a fixed-size result (a timespec) is copied as such: the
+ * hot path is a few dozen instructions. */
+static inline void rec_sys_put(int kind, int64_t ret, int err, int64_t arg,
+                               const void *data, size_t len)
+{
+    struct log_writer *w = rec_sys_tw;
+    uint8_t *p;
+    if (__builtin_expect(w && !err && len <= 64 &&
+                             rec_sys_state == REC_SYS_ON &&
+                             (p = log_writer_room(w, len + 20)) != NULL, 1)) {
+        struct log_rec r = {p, p};
+        log_put_arg_aint(&r, ret);
+        log_put_arg_aint(&r, arg);
+        if (len)
+            log_put_bytes(&r, data, len);
+        log_writer_done(w, kind, 0, r.p);
+        return;
+    }
+    rec_sys_put_slow(kind, ret, err, arg, data, len);
+}
+/* From rec_open: creates rank-R.sys in the run directory DIR (HDR: the
+ * log's header) and writes what waited in memory: 1 when the streams are
+ * on (the log's header then says LOG_HDR_SYS), else 0. */
+int rec_sys_open(const char *dir, int rank, const struct log_file_header *hdr);
 /* From rec_open for a rank not recorded: nothing is written. */
 void rec_sys_drop(void);
 

@@ -1,14 +1,16 @@
 /*
- * The replay's libc side stream (rpl.h, log/log-sys.h): the recorded
+ * The replay's libc side streams (rpl.h, log/log-sys.h): the recorded
  * results of the program's calls outside MPI, handed back thread by
- * thread in the order each thread made them. Opened at the first such
- * call (before MPI_Init, often). The mirror of recorder/rec-sys.c.
+ * thread (one stream each) in the order each thread made them. Opened at
+ * a thread's first such call (before MPI_Init, often). The mirror of
+ * recorder/rec-sys.c.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,13 +19,15 @@
 
 enum { SYS_UNSET, SYS_REPLAY, SYS_LIVE };
 static int state = SYS_UNSET;
-static struct log_sys sys;
-static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static char dir[PATH_MAX];
+static int rank;
 
 /* Threads numbered as the recorder numbered them: in the order of their
- * first call. Each reads the stream from its own position. */
+ * first call. Each reads its own stream (NULL: not opened yet). */
 static uint32_t nthreads;
 static __thread uint32_t tno __attribute__((tls_model("initial-exec")));
+static __thread struct log_sys *ts __attribute__((tls_model("initial-exec")));
 static __thread size_t toff __attribute__((tls_model("initial-exec")));
 static __thread uint64_t tcalls __attribute__((tls_model("initial-exec")));
 
@@ -33,8 +37,8 @@ static void child_after_fork(void)
     state = SYS_LIVE;
 }
 
-/* Whether the rank's log says the run recorded the stream (LOG_HDR_SYS). */
-static int log_says_recorded(const char *dir, int rank)
+/* Whether the rank's log says the run recorded the streams (LOG_HDR_SYS). */
+static int log_says_recorded(void)
 {
     char path[PATH_MAX];
     struct log_file_header h;
@@ -47,39 +51,53 @@ static int log_says_recorded(const char *dir, int rank)
            (h.flags & LOG_HDR_SYS);
 }
 
-static void sys_open(void)
+/* Opens thread T's stream (MU held): NULL when the recorded thread made
+ * no logged call (no file). */
+static struct log_sys *stream_open(uint32_t t)
 {
     char path[PATH_MAX], err[512];
-    const char *dir = getenv(DRDB_ENV_REPLAY_DIR);
-    const char *rank = getenv(DRDB_ENV_REPLAY_RANK);
-    pthread_atfork(NULL, NULL, child_after_fork);
-    if (!dir || !*dir || !rank || !*rank) {
-        /* Not under drdb replay: the first MPI call says so. */
-        state = SYS_LIVE;
-        return;
-    }
-    int r = atoi(rank);
-    log_sys_path(path, sizeof path, dir, r);
-    int rc = log_sys_open(&sys, path, err, sizeof err);
-    if (rc == -ENOENT && !log_says_recorded(dir, r)) {
-        state = SYS_LIVE; /* recorded with --no-libc, or an older run */
-        return;
+    struct log_sys *s = calloc(1, sizeof *s);
+    if (!s)
+        rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for libc results");
+    log_sys_path(path, sizeof path, dir, rank, t);
+    int rc = log_sys_open(s, path, err, sizeof err);
+    if (rc == -ENOENT && t > 1) {
+        free(s);
+        return NULL;
     }
     if (rc < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "%s; the run recorded this rank's "
                  "libc results there, the replay cannot go on without "
                  "them", err);
-    state = SYS_REPLAY;
+    return s;
 }
 
-/* The end of the stream, met by a call of CALL. */
+static void decide(void)
+{
+    char path[PATH_MAX];
+    const char *d = getenv(DRDB_ENV_REPLAY_DIR);
+    const char *r = getenv(DRDB_ENV_REPLAY_RANK);
+    pthread_atfork(NULL, NULL, child_after_fork);
+    state = SYS_LIVE;
+    if (!d || !*d || !r || !*r || strlen(d) >= sizeof dir)
+        return; /* not under drdb replay: the first MPI call says so */
+    snprintf(dir, sizeof dir, "%s", d);
+    rank = atoi(r);
+    if (drdb_rank < 0)
+        drdb_rank = rank; /* for messages before the log is open */
+    log_sys_path(path, sizeof path, dir, rank, 1);
+    if (access(path, F_OK) == 0 || log_says_recorded())
+        state = SYS_REPLAY; /* else --no-libc, or an older run */
+}
+
+/* The end of the thread's stream, met by a call of CALL. */
 __attribute__((noreturn)) static void sys_end(const char *call)
 {
-    if (sys.stop_reason[0])
+    if (ts && ts->stop_reason[0])
         rpl_fail(NULL, RPL_EXIT_LOG_END,
                  "the libc results end here (%s): the program calls %s(), "
                  "call %" PRIu64 " of thread %u; the recorded process "
-                 "stopped before this", sys.stop_reason, call, tcalls + 1,
+                 "stopped before this", ts->stop_reason, call, tcalls + 1,
                  tno);
     rpl_fail(NULL, RPL_EXIT_DIVERGED,
              "replay diverged: the program calls %s() (libc call %" PRIu64
@@ -91,22 +109,25 @@ __attribute__((noreturn)) static void sys_end(const char *call)
 int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
                  const char *call)
 {
-    if (__builtin_expect(state == SYS_UNSET, 0)) {
-        pthread_mutex_lock(&open_lock);
+    if (__builtin_expect(!ts, 0)) {
+        pthread_mutex_lock(&mu);
         if (state == SYS_UNSET)
-            sys_open();
-        pthread_mutex_unlock(&open_lock);
+            decide();
+        if (state == SYS_REPLAY && !tno) {
+            tno = ++nthreads;
+            ts = stream_open(tno);
+            toff = LOG_HEADER_SIZE;
+        }
+        pthread_mutex_unlock(&mu);
+        if (state != SYS_REPLAY)
+            return 0;
+        if (!ts)
+            sys_end(call);
     }
     if (state != SYS_REPLAY)
         return 0;
-    if (!tno) {
-        tno = __atomic_add_fetch(&nthreads, 1, __ATOMIC_RELAXED);
-        toff = LOG_HEADER_SIZE;
-    }
-    do
-        if (!log_sys_next(&sys, &toff, r))
-            sys_end(call);
-    while (r->thread != tno);
+    if (!log_sys_next(ts, &toff, r))
+        sys_end(call);
     tcalls++;
     if (r->kind == LOG_SYS_LOST)
         rpl_fail(NULL, RPL_EXIT_SETUP,

@@ -38,9 +38,22 @@ crc_sse42(uint32_t crc, const uint8_t *p, size_t len)
         p += 8;
         len -= 8;
     }
+    /* The tail in at most three steps (small records are mostly tail). */
     uint32_t c32 = (uint32_t)c;
-    while (len--)
-        c32 = __builtin_ia32_crc32qi(c32, *p++);
+    if (len & 4) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        c32 = __builtin_ia32_crc32si(c32, v);
+        p += 4;
+    }
+    if (len & 2) {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        c32 = __builtin_ia32_crc32hi(c32, v);
+        p += 2;
+    }
+    if (len & 1)
+        c32 = __builtin_ia32_crc32qi(c32, *p);
     return ~c32;
 }
 #endif

@@ -2,7 +2,8 @@
 # bench-record.sh - the recorder's cost, measured against native runs in the
 # same invocation (never against stored numbers).
 #
-# usage: bench-record.sh DRDB MPIEXEC SELFPAIR JACOBI BENCH_RUN KERNEL_SPEC...
+# usage: bench-record.sh DRDB MPIEXEC SELFPAIR LIBCALL JACOBI BENCH_RUN
+#                        KERNEL_SPEC...
 #   KERNEL_SPEC: "PROGRAM ARGS" strings as bench-run.sh --kernel takes.
 #
 # Prints:
@@ -10,10 +11,13 @@
 #      (one rank talking to itself: no scheduler noise), and the difference;
 #   2. bench-run.sh's native/recorded ratios for the kernels and an example,
 #      with their geometric mean;
-#   3. log bytes per event beyond the received data, per kernel.
+#   3. log bytes per event beyond the received data, per kernel;
+#   4. the cost of an interposed libc call (clock_gettime, getpid: their
+#      results go to rank-R.sys), native, recorded and recorded with
+#      --no-libc, and the differences.
 set -u
-drdb=$1 mpiexec=$2 selfpair=$3 jacobi=$4 bench_run=$5
-shift 5
+drdb=$1 mpiexec=$2 selfpair=$3 libcall=$4 jacobi=$5 bench_run=$6
+shift 6
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 
@@ -56,3 +60,28 @@ for k in "$@" "$jacobi 64 50"; do
         END { if (ev) printf "%-20s %10d %12d %12d %10.1f %12d\n", run, ev, lb, db, (lb - db) / ev, z }'
 done | awk '{ print; ev += $2; lb += $3; db += $4; z += $6 }
     END { if (ev) printf "%-20s %10d %12d %12d %10.1f %12d\n", "all", ev, lb, db, (lb - db) / ev, z }'
+
+echo
+echo "== 4. an interposed libc call (1 rank, 2000000 calls each, median of 5): ns per call"
+for mode in native recorded no-libc; do
+    cg=() gp=()
+    for i in 1 2 3 4 5; do
+        case $mode in
+        native) out=$("$mpiexec" -n 1 "$libcall" 2000000) ;;
+        recorded) out=$("$drdb" record -o "$tmp/lc$i" -- "$mpiexec" -n 1 \
+                        "$libcall" 2000000 2>/dev/null) ;;
+        no-libc) out=$("$drdb" record --no-libc -o "$tmp/ln$i" -- \
+                       "$mpiexec" -n 1 "$libcall" 2000000 2>/dev/null) ;;
+        esac
+        cg+=("$(echo "$out" | awk '/^clock_gettime_ns/ { print $2 }')")
+        gp+=("$(echo "$out" | awk '/^getpid_ns/ { print $2 }')")
+    done
+    printf '%s %s %s\n' "$mode" "$(printf '%s\n' "${cg[@]}" | median)" \
+        "$(printf '%s\n' "${gp[@]}" | median)"
+done | awk '{ cg[$1] = $2; gp[$1] = $3 }
+    END {
+        printf "clock_gettime: native %.1f  recorded %.1f  --no-libc %.1f  cost %.1f ns/call (target < 30)\n",
+               cg["native"], cg["recorded"], cg["no-libc"], cg["recorded"] - cg["native"]
+        printf "getpid:        native %.1f  recorded %.1f  --no-libc %.1f  cost %.1f ns/call\n",
+               gp["native"], gp["recorded"], gp["no-libc"], gp["recorded"] - gp["native"]
+    }'

@@ -1,0 +1,131 @@
+/* drdb log's view of the libc streams (log/log-sys.h): how many results
+ * each rank recorded (info), and one line per recorded call (libc). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "fe.h"
+#include "log-reader.h"
+#include "log-sys.h"
+
+/* Records of rank R's stream of thread T into *N: 0, -ENOENT (none), or
+ * another -errno with ERR. */
+static int count(const char *dir, int r, uint32_t t, uint64_t *n,
+                 char *err, size_t len)
+{
+    char path[PATH_MAX];
+    struct log_sys s;
+    log_sys_path(path, sizeof path, dir, r, t);
+    int rc = log_sys_open(&s, path, err, len);
+    if (rc < 0)
+        return rc;
+    *n = s.nrecs;
+    log_sys_release(&s);
+    return 0;
+}
+
+void fe_log_libc_summary(const char *dir, const int *present, int npresent,
+                         FILE *out)
+{
+    uint64_t calls = 0;
+    uint32_t threads = 0;
+    int ranks = 0;
+    char err[512];
+    for (int i = 0; i < npresent; i++) {
+        int r = present[i];
+        uint32_t t = 1;
+        for (;; t++) {
+            uint64_t n = 0;
+            int rc = count(dir, r, t, &n, err, sizeof err);
+            if (rc == -ENOENT)
+                break;
+            if (rc < 0)
+                fprintf(out, "libc results: %s\n", err);
+            calls += n;
+        }
+        if (t > 1)
+            ranks++;
+        if (t - 1 > threads)
+            threads = t - 1;
+    }
+    if (!ranks)
+        fprintf(out, "libc results: none (recorded with --no-libc, or by "
+                "an older drdb): the replay runs those calls live\n");
+    else
+        fprintf(out, "libc results: %" PRIu64 " calls in %d rank%s, %u "
+                "thread%s at most (rank-R.sys)\n", calls, ranks,
+                ranks > 1 ? "s" : "", threads, threads > 1 ? "s" : "");
+}
+
+/* Prints the first bytes of a result in hex, or as text when printable. */
+static void show_bytes(const uint8_t *p, size_t n)
+{
+    int text = n > 0;
+    for (size_t i = 0; i < n; i++)
+        if ((p[i] < 0x20 || p[i] > 0x7e) && !(p[i] == 0 && i + 1 == n))
+            text = 0;
+    if (text) {
+        printf("'%.*s'", (int)(n > 40 ? 40 : n), (const char *)p);
+        return;
+    }
+    for (size_t i = 0; i < n && i < 16; i++)
+        printf("%02x", p[i]);
+    if (n > 16)
+        printf("... (%zu bytes)", n);
+}
+
+int fe_log_libc(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"rank", required_argument, NULL, 'r'},
+        {"thread", required_argument, NULL, 't'},
+        {NULL, 0, NULL, 0},
+    };
+    long long rank = -1, thread = 1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "r:t:", opts, NULL)) != -1) {
+        if (c == 'r' && fe_parse_int(optarg, 0, INT_MAX, &rank) == 0)
+            continue;
+        if (c == 't' && fe_parse_int(optarg, 1, INT_MAX, &thread) == 0)
+            continue;
+        if (c == 'r' || c == 't')
+            return fe_error("--%s takes a number, not '%s'",
+                            c == 'r' ? "rank" : "thread", optarg);
+        return 2;
+    }
+    if (optind + 1 != argc || rank < 0)
+        return fe_error("usage: drdb log libc RUNDIR --rank R [--thread T]");
+    char path[PATH_MAX], err[512];
+    struct log_sys s;
+    log_sys_path(path, sizeof path, argv[optind], (int)rank,
+                 (uint32_t)thread);
+    int rc = log_sys_open(&s, path, err, sizeof err);
+    if (rc == -ENOENT)
+        return fe_error("rank %lld thread %lld has no libc results ('%s'): "
+                        "the run was recorded with --no-libc, or the thread "
+                        "made no such call", rank, thread, path);
+    if (rc < 0)
+        return fe_error("%s", err);
+    printf("%8s  %-20s %20s %12s  %s\n", "call", "function", "result",
+           "argument", "bytes");
+    size_t off = LOG_HEADER_SIZE;
+    struct log_sys_rec r;
+    for (uint64_t i = 0; log_sys_next(&s, &off, &r); i++) {
+        printf("%8" PRIu64 "  %-20s %20" PRId64 " %12" PRId64 "  ", i + 1,
+               log_sys_kind_name(r.kind), r.ret, r.arg);
+        if (r.flags & LOG_SYS_ERRNO)
+            printf("errno %d (%s) ", r.err, strerror(r.err));
+        show_bytes(r.data, r.len);
+        putchar('\n');
+    }
+    if (s.stop_reason[0])
+        printf("-- rank %lld thread %lld: %s\n", rank, thread, s.stop_reason);
+    int bad = strncmp(s.stop_reason, "corrupt", 7) == 0;
+    log_sys_release(&s);
+    return bad ? fe_error("the libc stream is damaged") : 0;
+}
