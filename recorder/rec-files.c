@@ -13,7 +13,7 @@
  * was at each. A file this rank has opened for writing is its own output
  * from then on: later opens of it are not captured (the replay writes it
  * again). Opens made by MPI (MPICH's own, during MPI_Init; MPI-IO's) are
- * not the program's: rec__in_mpi().
+ * not the program's: rec_sys_from_mpi().
  *
  * The copy is read from the program's own descriptor (pread: its offset
  * stays), so it is the file the program opened. Files in inputs/ are made
@@ -48,10 +48,6 @@
  * /proc files during MPI_Init, MPI-IO's files): by the caller's object
  * (log_sys_caller_is_mpi), until the recorder marks every MPI call
  * (issue 16, class 10). */
-static int rec__in_mpi(const void *ra)
-{
-    return rec_sys_from_mpi(ra);
-}
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int busy; /* this code's own opens pass through */
@@ -235,7 +231,7 @@ static void opened(int dirfd, const char *path, int flags, int fd,
     if (fd < 0 || !path)
         return;
     rec_devrandom_opened(path, fd);
-    if (busy || rec__in_mpi(ra))
+    if (busy || rec_sys_from_mpi(ra))
         return;
     if (state == 0)
         setup();

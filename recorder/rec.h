@@ -341,12 +341,14 @@ extern int rec_sys_state;
 /* Set by drdb record --no-libc: the stream is not written. */
 #define REC_SYS_ENV_OFF "DRDB_NO_LIBC"
 
-/* Whether a call from RA is the program's, not MPI's own (MPICH reads the
- * clock and the pid inside MPI calls). One place to ask, so that it can
- * later use the recorder's inside-an-MPI-call counter as well. */
+/* Whether a call from RA is MPI's own, not the program's: made while the
+ * thread is inside an MPI call (rec_busy: MPICH reads the clock and the
+ * pid there; a user reduction operator, which the replay does not run,
+ * runs there too), or from a library of MPI's (before MPI_Init, in its
+ * constructors and threads). */
 static inline int rec_sys_from_mpi(const void *ra)
 {
-    return log_sys_caller_is_mpi(ra);
+    return rec_busy || log_sys_caller_is_mpi(ra);
 }
 /* Whether to log a call made from RA: cheap when recording is off. */
 static inline int rec_sys_wanted(const void *ra)
