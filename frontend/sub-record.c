@@ -655,6 +655,14 @@ static int run(int argc, char **argv)
             int pers = personality(0xffffffff);
             if (pers != -1)
                 personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+            /* Room in the ranks' environment (and so on their stacks),
+             * which a replay, whose environment holds more of drdb's
+             * variables (paths in the run directory), gives back to lay
+             * the stack out as recorded (launch_pad_env). */
+            static char room[sizeof "DRDB_STACK_ROOM=" + 4096];
+            memset(room, 'x', sizeof room - 1);
+            memcpy(room, "DRDB_STACK_ROOM=", sizeof "DRDB_STACK_ROOM=" - 1);
+            putenv(room);
         }
         execvp(argv[optind], argv + optind);
         int err = errno;
