@@ -157,6 +157,7 @@ static int is_predefined(MPI_Datatype h)
 struct slot {
     MPI_Datatype key; /* MPI_DATATYPE_NULL: empty slot */
     int refs;         /* handles to it beyond the first (get_contents) */
+    int wraps;        /* layers of contiguous(1, .) MPI made (file views) */
     struct rtype *t;
 };
 
@@ -173,11 +174,12 @@ static struct rtype *reg_get(MPI_Datatype h)
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)
 {
-    struct slot *s = util_htab_find(&reg, h), n = {h, 0, t};
+    struct slot *s = util_htab_find(&reg, h), n = {h, 0, 0, t};
     if (s) {
         rpl__type_destroy(s->t);
         s->t = t;
         s->refs = 0;
+        s->wraps = 0;
         return 0;
     }
     if (util_htab_put(&reg, &n) < 0) {
@@ -483,6 +485,47 @@ int rpl_type_bytes(int64_t size, MPI_Datatype new_)
         for (t->align = 1; t->align < 8 && size % (t->align * 2) == 0;)
             t->align *= 2;
     return finish(rc, t, new_);
+}
+
+int rpl_type_keep(MPI_Datatype type, struct rtype **out)
+{
+    struct rtype tmp;
+    const struct rtype *t = lookup(type, &tmp);
+
+    *out = NULL;
+    return t ? rpl__t_copy(t, out) : -EINVAL;
+}
+
+int rpl_type_from_kept(const struct rtype *kept, MPI_Datatype new_,
+                       int wraps)
+{
+    struct rtype *t = NULL;
+    int rc;
+
+    if (is_predefined(new_))
+        return new_ == MPI_DATATYPE_NULL ? -EINVAL : 0;
+    if (!kept)
+        return -EINVAL;
+    rc = rpl__t_copy(kept, &t); /* before finish reads t */
+    if ((rc = finish(rc, t, new_)) == 0)
+        ((struct slot *)util_htab_find(&reg, new_))->wraps = wraps;
+    return rc;
+}
+
+int rpl_type_unwrap(MPI_Datatype outer, MPI_Datatype inner)
+{
+    struct slot *s = util_htab_find(&reg, outer);
+    struct rtype tmp;
+
+    if (!s || s->wraps <= 0 || lookup(inner, &tmp))
+        return 0;
+    int rc = rpl_type_from_kept(s->t, inner, s->wraps - 1);
+    return rc < 0 ? rc : 1;
+}
+
+void rpl_type_drop_kept(struct rtype *kept)
+{
+    rpl__type_destroy(kept);
 }
 
 int rpl_type_free(MPI_Datatype type)
