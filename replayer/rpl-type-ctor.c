@@ -220,7 +220,7 @@ int rpl_MPI_Type_free(struct args_MPI_Type_free *a)
     int ret = rpl_replay_MPI_Type_free(a);
     if (ret == MPI_SUCCESS) {
         rpl_attrs_drop((int)old);
-        rpl_type_free(old);
+        rpl_type_release(old);
     }
     return ret;
 }

@@ -112,7 +112,12 @@ int rpl_type_unwrap(MPI_Datatype outer, MPI_Datatype inner);
  * freed. Types built from it keep their own flattened copy, as MPI
  * requires. */
 int rpl_type_free(MPI_Datatype type);
-/* One more handle to a registered derived type: MPI_Type_get_contents
+/* The program's MPI_Type_free: as rpl_type_free, but the type, unknown
+ * from then on, is kept until a constructor registers its handle value
+ * again (MPICH keeps a type that others were built from, and
+ * MPI_Type_get_contents of those returns its handle: rpl_type_ref). */
+int rpl_type_release(MPI_Datatype type);
+/* One more handle to a derived type, known or freed: MPI_Type_get_contents
  * returns the handles of the types a type was built from, which the
  * program frees (MPICH: the same handle values, referenced once more). */
 void rpl_type_ref(MPI_Datatype type);

@@ -100,9 +100,10 @@ int main(int argc, char **argv)
     MPI_Sendrecv(data, 2, et, 0, 5, back, 1, ft, 0, 5, MPI_COMM_SELF, &st);
     dump(me, "message into the filetype", back, 8);
     /* What the returned filetype is built from (MPI's own types, down to
-     * the program's freed vector), as receive types. */
-    MPI_Datatype in[2], cur = ft;
-    for (int k = 0; k < 2; k++) {
+     * the program's freed vector and the pair it was built from), as
+     * receive types. */
+    MPI_Datatype in[3], cur = ft;
+    for (int k = 0; k < 3; k++) {
         int ints[4], ni, na, nd, comb;
         MPI_Aint addrs[1];
         MPI_Type_get_envelope(cur, &ni, &na, &nd, &comb);
@@ -113,13 +114,13 @@ int main(int argc, char **argv)
         show(me, "inner", in[k]);
         for (int i = 0; i < 32; i++)
             back[i] = -1;
-        MPI_Sendrecv(data + 8, 2, et, 0, 6, back, 1, in[k], 0, 6,
-                     MPI_COMM_SELF, &st);
+        MPI_Sendrecv(data + 8, 2, et, 0, 6, back, k < 2 ? 1 : 2, in[k], 0,
+                     6, MPI_COMM_SELF, &st); /* the pair holds 2 ints */
         dump(me, "message into it", back, 8);
         cur = in[k];
     }
-    MPI_Type_free(&in[0]);
-    MPI_Type_free(&in[1]);
+    for (int k = 0; k < 3; k++)
+        MPI_Type_free(&in[k]);
     MPI_Type_free(&et);
     MPI_Type_free(&ft);
     MPI_Type_free(&tmp);
