@@ -220,28 +220,36 @@ int rpl_MPI_Type_free(struct args_MPI_Type_free *a)
     int ret = rpl_replay_MPI_Type_free(a);
     if (ret == MPI_SUCCESS) {
         rpl_attrs_drop((int)old);
-        rpl_type_free(old);
+        rpl_type_release(old);
     }
     return ret;
 }
 
 /* The derived types MPI_Type_get_contents returns are the program's own
- * handles, each referenced once more (MPICH): the program frees them. */
-static int contents(int ret, int64_t n, const MPI_Datatype *types)
+ * handles, each referenced once more (MPICH): the program frees them. Of a
+ * type MPI built around another (MPI_File_get_view's), the handle of the
+ * type it wraps, which MPI built too: the engine learns it. */
+static int contents(int ret, MPI_Datatype type, int64_t n,
+                    const MPI_Datatype *types)
 {
-    for (int64_t i = 0; ret == MPI_SUCCESS && types && i < n; i++)
-        rpl_type_ref(types[i]);
+    for (int64_t i = 0; ret == MPI_SUCCESS && types && i < n; i++) {
+        /* A wrapping type (contiguous of one) has one old type. */
+        int rc = i == 0 ? rpl_type_unwrap(type, types[i]) : 0;
+        if (rc == 0)
+            rpl_type_ref(types[i]);
+        learned(ret, rc, types[i]);
+    }
     return ret;
 }
 
 int rpl_MPI_Type_get_contents(struct args_MPI_Type_get_contents *a)
 {
-    return contents(rpl_replay_MPI_Type_get_contents(a), a->max_datatypes,
-                    a->array_of_datatypes);
+    return contents(rpl_replay_MPI_Type_get_contents(a), a->datatype,
+                    a->max_datatypes, a->array_of_datatypes);
 }
 
 int rpl_MPI_Type_get_contents_c(struct args_MPI_Type_get_contents_c *a)
 {
-    return contents(rpl_replay_MPI_Type_get_contents_c(a), a->max_datatypes,
-                    a->array_of_datatypes);
+    return contents(rpl_replay_MPI_Type_get_contents_c(a), a->datatype,
+                    a->max_datatypes, a->array_of_datatypes);
 }

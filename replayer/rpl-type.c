@@ -157,6 +157,10 @@ static int is_predefined(MPI_Datatype h)
 struct slot {
     MPI_Datatype key; /* MPI_DATATYPE_NULL: empty slot */
     int refs;         /* handles to it beyond the first (get_contents) */
+    int wraps;        /* layers of contiguous(1, .) MPI made (file views) */
+    int freed;        /* the program freed every handle: unknown, but kept
+                       * until MPI reuses the value, for the
+                       * MPI_Type_get_contents of a type built from it */
     struct rtype *t;
 };
 
@@ -166,34 +170,23 @@ static struct util_htab reg =
 static struct rtype *reg_get(MPI_Datatype h)
 {
     struct slot *s = util_htab_find(&reg, h);
-    return s ? s->t : NULL;
+    return s && !s->freed ? s->t : NULL;
 }
 
 /* Registers T under H, replacing (and freeing) any previous type. Takes
  * ownership of T, even on failure. */
 static int reg_put(MPI_Datatype h, struct rtype *t)
 {
-    struct slot *s = util_htab_find(&reg, h), n = {h, 0, t};
+    struct slot *s = util_htab_find(&reg, h), n = {h, 0, 0, 0, t};
     if (s) {
         rpl__type_destroy(s->t);
-        s->t = t;
-        s->refs = 0;
+        *s = n;
         return 0;
     }
     if (util_htab_put(&reg, &n) < 0) {
         rpl__type_destroy(t);
         return -ENOMEM;
     }
-    return 0;
-}
-
-static int reg_del(MPI_Datatype h)
-{
-    struct slot *s = util_htab_find(&reg, h);
-    if (!s)
-        return -EINVAL;
-    rpl__type_destroy(s->t);
-    util_htab_remove(&reg, s);
     return 0;
 }
 
@@ -485,22 +478,83 @@ int rpl_type_bytes(int64_t size, MPI_Datatype new_)
     return finish(rc, t, new_);
 }
 
+int rpl_type_keep(MPI_Datatype type, struct rtype **out)
+{
+    struct rtype tmp;
+    const struct rtype *t = lookup(type, &tmp);
+
+    *out = NULL;
+    return t ? rpl__t_copy(t, out) : -EINVAL;
+}
+
+int rpl_type_from_kept(const struct rtype *kept, MPI_Datatype new_,
+                       int wraps)
+{
+    struct rtype *t = NULL;
+    int rc;
+
+    if (is_predefined(new_))
+        return new_ == MPI_DATATYPE_NULL ? -EINVAL : 0;
+    if (!kept)
+        return -EINVAL;
+    rc = rpl__t_copy(kept, &t); /* before finish reads t */
+    if ((rc = finish(rc, t, new_)) == 0)
+        ((struct slot *)util_htab_find(&reg, new_))->wraps = wraps;
+    return rc;
+}
+
+int rpl_type_unwrap(MPI_Datatype outer, MPI_Datatype inner)
+{
+    struct slot *s = util_htab_find(&reg, outer);
+    struct rtype tmp;
+
+    if (!s || s->freed || s->wraps <= 0 || lookup(inner, &tmp))
+        return 0;
+    int rc = rpl_type_from_kept(s->t, inner, s->wraps - 1);
+    return rc < 0 ? rc : 1;
+}
+
+void rpl_type_drop_kept(struct rtype *kept)
+{
+    rpl__type_destroy(kept);
+}
+
 int rpl_type_free(MPI_Datatype type)
 {
     if (is_predefined(type))
         return type == MPI_DATATYPE_NULL ? -EINVAL : 0;
     struct slot *s = util_htab_find(&reg, type);
-    if (s && s->refs > 0) {
+    if (s && s->refs > 0 && !s->freed) {
         s->refs--;
         return 0;
     }
-    return reg_del(type);
+    if (!s)
+        return -EINVAL;
+    rpl__type_destroy(s->t);
+    util_htab_remove(&reg, s);
+    return 0;
+}
+
+int rpl_type_release(MPI_Datatype type)
+{
+    if (is_predefined(type))
+        return type == MPI_DATATYPE_NULL ? -EINVAL : 0;
+    struct slot *s = util_htab_find(&reg, type);
+    if (!s || s->freed)
+        return -EINVAL;
+    if (s->refs > 0)
+        s->refs--;
+    else
+        s->freed = 1;
+    return 0;
 }
 
 void rpl_type_ref(MPI_Datatype type)
 {
     struct slot *s = is_predefined(type) ? NULL : util_htab_find(&reg, type);
-    if (s)
+    if (s && s->freed)
+        s->freed = 0; /* a type built from it holds it: one handle again */
+    else if (s)
         s->refs++;
 }
 

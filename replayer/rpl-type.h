@@ -86,11 +86,38 @@ int rpl_type_dup(MPI_Datatype old, MPI_Datatype new_);
 /* A contiguous type of SIZE bytes (MPI_Type_create_f90_*, match_size). */
 int rpl_type_bytes(int64_t size, MPI_Datatype new_);
 
+/*
+ * Copies of types kept outside the registry, for handles MPI returns that
+ * the program never built: MPI_File_get_view returns new handles for the
+ * types of the view MPI_File_set_view set, which the program may have freed
+ * (and MPICH reused their handle values) in between. rpl_type_keep copies
+ * TYPE into *OUT (predefined types too); rpl_type_from_kept registers a copy
+ * of KEPT under NEW_ (nothing for a predefined NEW_: MPI returned the named
+ * handle itself), as WRAPS layers of MPI_Type_contiguous(1, .) around a
+ * type of the same type map (what MPICH's ROMIO returns: see
+ * rpl_type_unwrap); rpl_type_drop_kept frees KEPT (NULL is ignored).
+ */
+struct rtype;
+int rpl_type_keep(MPI_Datatype type, struct rtype **out);
+int rpl_type_from_kept(const struct rtype *kept, MPI_Datatype new_,
+                       int wraps);
+void rpl_type_drop_kept(struct rtype *kept);
+/* MPI_Type_get_contents of a type registered with WRAPS > 0 returns the
+ * handle INNER of the type it wraps, which MPI built, not the program:
+ * registers INNER as a copy of OUTER with one layer less and returns 1.
+ * 0 (nothing done) when OUTER wraps nothing or the engine knows INNER. */
+int rpl_type_unwrap(MPI_Datatype outer, MPI_Datatype inner);
+
 /* Forgets a derived type (builtins are ignored) once every handle to it is
  * freed. Types built from it keep their own flattened copy, as MPI
  * requires. */
 int rpl_type_free(MPI_Datatype type);
-/* One more handle to a registered derived type: MPI_Type_get_contents
+/* The program's MPI_Type_free: as rpl_type_free, but the type, unknown
+ * from then on, is kept until a constructor registers its handle value
+ * again (MPICH keeps a type that others were built from, and
+ * MPI_Type_get_contents of those returns its handle: rpl_type_ref). */
+int rpl_type_release(MPI_Datatype type);
+/* One more handle to a derived type, known or freed: MPI_Type_get_contents
  * returns the handles of the types a type was built from, which the
  * program frees (MPICH: the same handle values, referenced once more). */
 void rpl_type_ref(MPI_Datatype type);

@@ -963,6 +963,57 @@ TEST(registry)
     CHECK(rpl_type_unpack(buf, -1, buf, 1, MPI_INT) == -EINVAL);
 }
 
+/* Handles the stub does not see built: a type the program freed, returned
+ * again by MPI_Type_get_contents (rpl_type_release, rpl_type_ref); kept
+ * copies registered under new handles, and the layers MPI wrapped around
+ * them (rpl_type_keep, rpl_type_from_kept, rpl_type_unwrap). */
+TEST(unseen_handles)
+{
+    struct rpl_type_info in;
+    MPI_Datatype a = (MPI_Datatype)0xcc0fe000, b = (MPI_Datatype)0xcc0fe001;
+    REQUIRE(rpl_type_vector(2, 1, 3, MPI_INT, a) == 0);
+    CHECK(rpl_type_release(a) == 0);
+    CHECK(rpl_type_get(a, &in) == -EINVAL);
+    CHECK(rpl_type_release(a) == -EINVAL);
+    rpl_type_ref(a); /* get_contents of a type built from A */
+    REQUIRE(rpl_type_get(a, &in) == 0);
+    CHECK_INT_EQ(in.size, 8);
+    CHECK_INT_EQ(in.extent, 16);
+    rpl_type_ref(a); /* and again: two frees */
+    CHECK(rpl_type_release(a) == 0);
+    CHECK(rpl_type_get(a, &in) == 0);
+    CHECK(rpl_type_release(a) == 0);
+    CHECK(rpl_type_get(a, &in) == -EINVAL);
+    REQUIRE(rpl_type_contiguous(3, MPI_INT, a) == 0); /* the value reused */
+    rpl_type_ref(a);
+    CHECK(rpl_type_release(a) == 0);
+    REQUIRE(rpl_type_get(a, &in) == 0);
+    CHECK_INT_EQ(in.size, 12);
+
+    struct rtype *k = NULL;
+    REQUIRE(rpl_type_keep(a, &k) == 0);
+    CHECK(rpl_type_free(a) == 0);
+    CHECK(rpl_type_get(a, &in) == -EINVAL);
+    CHECK(rpl_type_from_kept(k, MPI_BYTE, 2) == 0); /* named: nothing */
+    CHECK(rpl_type_from_kept(NULL, b, 2) == -EINVAL);
+    REQUIRE(rpl_type_from_kept(k, b, 2) == 0);
+    rpl_type_drop_kept(k);
+    REQUIRE(rpl_type_get(b, &in) == 0);
+    CHECK_INT_EQ(in.size, 12);
+    /* B wraps two layers: its inner handle, then that one's. */
+    MPI_Datatype c = (MPI_Datatype)0xcc0fe002, d = (MPI_Datatype)0xcc0fe003;
+    CHECK(rpl_type_unwrap(b, c) == 1);
+    CHECK(rpl_type_unwrap(b, c) == 0); /* known now */
+    CHECK(rpl_type_unwrap(c, d) == 1);
+    CHECK(rpl_type_unwrap(d, a) == 0); /* D wraps nothing */
+    CHECK(rpl_type_get(a, &in) == -EINVAL);
+    REQUIRE(rpl_type_get(d, &in) == 0);
+    CHECK_INT_EQ(in.size, 12);
+    CHECK(rpl_type_free(b) == 0 && rpl_type_free(c) == 0);
+    CHECK(rpl_type_free(d) == 0);
+    CHECK(rpl_type_get(d, &in) == -EINVAL);
+}
+
 /* Writes valid x87 long doubles into the first 10 bytes of every 16 from
  * P + START on (random bytes need not be a number the FPU loads back). */
 static void put_long_doubles(unsigned char *p, size_t start, size_t end)
@@ -1255,6 +1306,7 @@ int main(int argc, char **argv)
     RUN(f90_bytes);
     RUN(long_double_padding);
     RUN(registry);
+    RUN(unseen_handles);
     RUN(random_nested);
     printf("# %d types compared with MPICH (%d partial unpacks; %d "
            "self-overlapping, partial map skipped)\n", n_types, n_partial,
