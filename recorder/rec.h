@@ -14,6 +14,10 @@
 #include <time.h>
 
 #include "drdb_mpi_protos.h"
+/* PMPI_NAME(...) calls MPICH's function (rec_real_MPI_NAME), not the
+ * recorder's export of the same name (docs/recording.md, "How calls are
+ * caught"). */
+#include "rec_real.h"
 #include "buf.h"
 #include "log-codec.h"
 #include "log.h"
