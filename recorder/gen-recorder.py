@@ -353,16 +353,20 @@ def gen_real(fns, out, real):
         out.write(f"{fn.ret} (*rec_real_{fn.name})"
                   f"({fn.c_params() or 'void'});\n")
     # Before any program code: the dynamic linker runs the constructors
-    # of a preloaded library before the program's.
-    # In MPICH's own library, opened here: linked into the program
-    # (-ldrdb-record, no LD_PRELOAD) with --as-needed, the recorder, which
-    # names no MPICH symbol any more, does not load it. Else the next
-    # definition after the recorder.
+    # of a preloaded library before the program's. The next definition
+    # after the recorder: the MPI library the program itself binds to
+    # (not whatever libmpich.so.12 LD_LIBRARY_PATH names first: the
+    # program's RPATH may choose another). When there is none (linked
+    # into the program with -ldrdb-record and --as-needed, the recorder,
+    # which names no MPICH symbol, does not load MPICH), MPICH's library,
+    # opened here.
     out.write("\n__attribute__((constructor)) static void "
               "rec__real_load(void)\n{\n"
-              "    void *mpich = dlopen(\"libmpich.so.12\", "
+              "    void *from = RTLD_NEXT;\n"
+              "    if (!dlsym(RTLD_NEXT, \"PMPI_Init\")) {\n"
+              "        void *mpich = dlopen(\"libmpich.so.12\", "
               "RTLD_LAZY | RTLD_GLOBAL);\n"
-              "    void *from = mpich ? mpich : RTLD_NEXT;\n")
+              "        if (mpich)\n            from = mpich;\n    }\n")
     for fn in fns:
         out.write(f"    *(void **)&rec_real_{fn.name} = "
                   f"dlsym(from, \"P{fn.name}\");\n")
