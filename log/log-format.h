@@ -55,7 +55,10 @@
 #include <stdint.h>
 
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 3            /* 3: the header carries hdr_crc */
+#define LOG_VERSION 4            /* 4: records of threads, callbacks, polling
+                                  * cycles, 4 GiB and more; early and libc
+                                  * header flags, the stack layout fields;
+                                  * 3: the header carries hdr_crc */
 #define LOG_VERSION_MIN 2        /* the oldest a reader accepts (no CRC) */
 #define LOG_HEADER_SIZE 256
 #define LOG_REC_FIXED 12        /* size, crc, fn, flags */
