@@ -18,12 +18,14 @@ program f08_basic
   right = mod(rank + 1, nprocs)
   left = mod(rank + nprocs - 1, nprocs)
 
-  ! Blocking ring with a status: source, tag and count from it.
+  ! Blocking ring with a status: source, tag and count from it. From the
+  ! left neighbour (any tag): from any source, rank 0 could take rank 1's
+  ! later tag-20 message here, and the ring would never complete.
   do i = 1, 4
     sbuf(i) = 100 * rank + i
   end do
   call MPI_Sendrecv(sbuf, 4, MPI_INTEGER, right, 7 + rank, &
-                    rbuf, 4, MPI_INTEGER, MPI_ANY_SOURCE, MPI_ANY_TAG, &
+                    rbuf, 4, MPI_INTEGER, left, MPI_ANY_TAG, &
                     MPI_COMM_WORLD, st)
   call MPI_Get_count(st, MPI_INTEGER, n)
   print '(a,i0,a,4i6,a,i0,a,i0,a,i0)', 'rank ', rank, ' ring', rbuf, &
