@@ -148,6 +148,13 @@ int log_cycle_value_next(struct log_cycle_values *it, double *v);
  * members. 0, or -1 with the reason in WHY. */
 int log__cycle_parse(struct log_event *ev, uint64_t k, const uint8_t *p,
                      const uint8_t *end, char *why, size_t len);
+/* Internal to the readers (reader.c, sys-reader.c): opens PATH read-only
+ * and maps it whole into *FD, *MAP, *SIZE: a regular file of at least a
+ * header (WHAT names the kind of file in the message). 0, or -errno with
+ * the reason in ERR and nothing left open. */
+int log__map_file(const char *path, const char *what, int *fd,
+                  const uint8_t **map, size_t *size, char *err,
+                  size_t errlen);
 
 /* Decodes a REQUEST or HANDLE field: 0 or -EINVAL. */
 int log_field_handle(const struct log_field *f, uint32_t *v);

@@ -190,38 +190,51 @@ bad:
     return -1;
 }
 
-int log_rank_open(struct log_rank *r, const char *path, char *err,
+int log__map_file(const char *path, const char *what, int *fd,
+                  const uint8_t **map, size_t *size, char *err,
                   size_t errlen)
 {
     struct stat st;
-
-    memset(r, 0, sizeof *r);
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (r->fd < 0) {
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0) {
         int e = errno;
         log_errf(err, errlen, "cannot open '%s': %s", path, strerror(e));
         return -e;
     }
-    if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    int rc = -EINVAL;
+    if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode)) {
         log_errf(err, errlen, "'%s' is not a regular file", path);
-        close(r->fd);
-        return -EINVAL;
+        goto fail;
     }
-    r->size = (size_t)st.st_size;
-    if (r->size < LOG_HEADER_SIZE) {
+    *size = (size_t)st.st_size;
+    if (*size < LOG_HEADER_SIZE) {
         log_errf(err, errlen,
-                "'%s' is too short for a drdb log (%zu bytes, header is %d)",
-                path, r->size, LOG_HEADER_SIZE);
-        close(r->fd);
-        return -EINVAL;
+                 "'%s' is too short for a %s (%zu bytes, header is %d)",
+                 path, what, *size, LOG_HEADER_SIZE);
+        goto fail;
     }
-    r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-    if (r->map == MAP_FAILED) {
-        int e = errno;
-        log_errf(err, errlen, "cannot map '%s': %s", path, strerror(e));
-        close(r->fd);
-        return -e;
+    void *m = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, *fd, 0);
+    if (m == MAP_FAILED) {
+        rc = -errno;
+        log_errf(err, errlen, "cannot map '%s': %s", path, strerror(-rc));
+        goto fail;
     }
+    *map = m;
+    return 0;
+fail:
+    close(*fd);
+    *fd = -1;
+    return rc;
+}
+
+int log_rank_open(struct log_rank *r, const char *path, char *err,
+                  size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    int rc = log__map_file(path, "drdb log", &r->fd, &r->map, &r->size, err,
+                           errlen);
+    if (rc < 0)
+        return rc;
     memcpy(&r->hdr, r->map, sizeof r->hdr);
     if (memcmp(r->hdr.magic, LOG_MAGIC, 8) != 0) {
         log_errf(err, errlen, "'%s' is not a drdb log (bad magic)", path);

@@ -3,12 +3,10 @@
  * record checked once at open, then decoded in order.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log-reader.h"
@@ -69,29 +67,11 @@ static int decode(const struct log_sys *s, size_t off, size_t size,
 int log_sys_open(struct log_sys *s, const char *path, char *err,
                  size_t errlen)
 {
-    struct stat st;
     memset(s, 0, sizeof *s);
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (s->fd < 0) {
-        int e = errno;
-        log_errf(err, errlen, "cannot open '%s': %s", path, strerror(e));
-        return -e;
-    }
-    if (fstat(s->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-        (size_t)st.st_size < LOG_HEADER_SIZE) {
-        log_errf(err, errlen, "'%s' is not a drdb libc stream", path);
-        log_sys_release(s);
-        return -EINVAL;
-    }
-    s->size = (size_t)st.st_size;
-    s->map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, s->fd, 0);
-    if (s->map == MAP_FAILED) {
-        int e = errno;
-        s->map = NULL;
-        log_errf(err, errlen, "cannot map '%s': %s", path, strerror(e));
-        log_sys_release(s);
-        return -e;
-    }
+    int rc = log__map_file(path, "drdb libc stream", &s->fd, &s->map,
+                           &s->size, err, errlen);
+    if (rc < 0)
+        return rc;
     memcpy(&s->hdr, s->map, sizeof s->hdr);
     if (memcmp(s->hdr.magic, LOG_SYS_MAGIC, 8) != 0) {
         log_errf(err, errlen, "'%s' is not a drdb libc stream (bad magic)",
