@@ -129,7 +129,7 @@ static void setup_rank(struct con *c, struct con_rank *k)
                                        sizeof out) < 0)
         c->in_place = 1; /* said why; the rank goes on as recorded */
     if (launch_env_replay(&env, c->stub, c->dir, k->rank, 0) < 0 ||
-        launch_env_files(&env, c->dir, k->rank, c->in_place ? NULL : out,
+        launch_env_files(&env, c->dir, c->in_place ? NULL : out,
                          1) < 0 ||
         launch_env_ckpt(&env, c->ckpt_interval, c->ckpt_every) < 0) {
         launch_env_release(&env);

@@ -81,7 +81,7 @@ int launch_out_dir(const char *dir, const char *who, int rank, char *out,
     return 0;
 }
 
-int launch_env_files(struct launch_env *e, const char *dir, int rank,
+int launch_env_files(struct launch_env *e, const char *dir,
                      const char *out, int stdin_recorded)
 {
     char path[PATH_MAX + 32];
@@ -92,7 +92,6 @@ int launch_env_files(struct launch_env *e, const char *dir, int rank,
      * environments of one size lay the ranks' stacks out alike, so the
      * console merges their answers (argv=0x...). */
     struct stat st;
-    (void)rank;
     if (stdin_recorded && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
         return launch_env_set(e, DRDB_ENV_REPLAY_STDIN, path);
     return 0;

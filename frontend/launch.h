@@ -74,7 +74,7 @@ void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
 #define LAUNCH_OUT_DIR "replay-out"
 int launch_out_dir(const char *dir, const char *who, int rank, char *out,
                    size_t len);
-int launch_env_files(struct launch_env *e, const char *dir, int rank,
+int launch_env_files(struct launch_env *e, const char *dir,
                      const char *out, int stdin_recorded);
 
 /* The recorded arguments (0x1f-separated, argv[0] first; S is cut up) as

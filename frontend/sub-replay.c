@@ -131,7 +131,7 @@ static int start(struct job *j, const char *stub, const char *dir,
     unlink(j->report);
     launch_env_init(&env);
     if (launch_env_replay(&env, stub, dir, j->rank, 1) < 0 ||
-        launch_env_files(&env, dir, j->rank, j->out[0] ? j->out : NULL,
+        launch_env_files(&env, dir, j->out[0] ? j->out : NULL,
                          !stdin_file) < 0 ||
         launch_env_set(&env, DRDB_ENV_REPLAY_REPORT, j->report) < 0) {
         launch_env_release(&env);
