@@ -31,12 +31,26 @@ setup_build() {
 
 setup_build build -Dwerror=true
 
-# summary LOG...: one 'N passed, N failed' line over meson's JSON test logs.
+# summary LOG...: one 'N passed, N failed' line over meson's JSON test logs,
+# after the name and failed TAP lines of each test that did not pass (the
+# end of the output is what a CI report shows).
 summary() {
-    cat "$@" | grep -o '"result": "[A-Z]*"' | awk '
-        /"(OK|EXPECTEDFAIL)"/ { p++; next }
-        /"SKIP"/ { s++; next }
-        { f++ }
+    cat "$@" | awk '
+        {
+            name = $0; sub(/^.*"name": "/, "", name); sub(/".*$/, "", name)
+            res = $0; sub(/^.*"result": "/, "", res); sub(/".*$/, "", res)
+        }
+        res == "OK" || res == "EXPECTEDFAIL" { p++; next }
+        res == "SKIP" { s++; next }
+        {
+            f++
+            printf "FAILED (%s): %s\n", res, name
+            line = $0
+            while (match(line, /not ok[^\\"]*/)) {
+                printf "    %s\n", substr(line, RSTART, RLENGTH)
+                line = substr(line, RSTART + RLENGTH)
+            }
+        }
         END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }'
 }
 
