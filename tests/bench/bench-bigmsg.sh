@@ -2,7 +2,7 @@
 # bench-bigmsg.sh - a very large message (issue 16, class 13): rank 0 sends
 # rank 1 BYTES bytes (default 2.5 GiB) with MPI_Send_c/MPI_Recv_c, then the
 # same as a large-count receive of a 2^20-byte contiguous type
-# (tests/bench/bench-bigmsg.c). Recorded with and without compression,
+# (tests/fidelity/big-msg.c). Recorded with and without compression,
 # rank 1 replayed alone from each: the replay must print what the recorded
 # rank printed. Prints the wall-clock times and the log sizes.
 # Needs about 4 x BYTES of memory (two ranks, the log's pages, the replay).
