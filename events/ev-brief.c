@@ -60,9 +60,10 @@ void ev_brief_of(const struct log_event *ev, struct ev_brief *b)
             b->has_count = 1;
             break;
         }
-    while ((rc = log_event_field(ev, &cur, &f)) == 1) {
-        if (f.kind == LOG_F_DATA)
-            b->bytes += f.len;
+    while ((rc = log_event_next_stored(ev, &cur, &f)) == 1) {
+        uint64_t len;
+        if (log_field_data_len(&f, &len))
+            b->bytes += len;
         int32_t st[LOG_ST_N];
         if (f.kind == LOG_F_STATUS && !b->has_status &&
             log_field_status(&f, st) == 0) {

@@ -219,7 +219,7 @@ void ev__comm_new(struct ev__pass *p, const struct log_event *ev, int arg)
     uint32_t h = 0;
     const uint8_t *mem[2] = {NULL, NULL};
     uint64_t len[2] = {0, 0};
-    while (log_event_field(ev, &cur, &f) == 1) {
+    while (log_event_next_stored(ev, &cur, &f) == 1) {
         if (f.kind == LOG_F_HANDLE && f.arg == (unsigned)arg)
             log_field_handle(&f, &h);
         else if (f.kind == LOG_F_MEMBERS && f.elem < 2) {

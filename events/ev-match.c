@@ -97,7 +97,7 @@ int ev__first_status(const struct log_event *ev, int32_t st[LOG_ST_N])
 {
     struct log_field f;
     size_t cur = 0;
-    while (log_event_field(ev, &cur, &f) == 1)
+    while (log_event_next_stored(ev, &cur, &f) == 1)
         if (f.kind == LOG_F_STATUS && log_field_status(&f, st) == 0)
             return 1;
     return 0;

@@ -10,19 +10,49 @@
 
 #include "ev-int.h"
 
+int ev_open_empty(struct ev_run *x, const char *name, int world_size,
+                  char *err, size_t errlen)
+{
+    memset(x, 0, sizeof *x);
+    snprintf(x->dir, sizeof x->dir, "%s", name);
+    x->world_size = world_size;
+    /* Calloc'd: the pages of ranks without a log are never touched (a run
+     * may name a million ranks and log four). */
+    x->ranks = world_size > 0 && world_size <= LOG_MAX_WORLD
+                   ? calloc((size_t)world_size, sizeof *x->ranks)
+                   : NULL;
+    if (!x->ranks) {
+        log_errf(err, errlen, "cannot open '%s': %s", name,
+                 world_size > 0 ? "out of memory" : "no ranks");
+        return -1;
+    }
+    return 0;
+}
+
+int ev_take_rank(struct ev_run *x, int r, struct log_rank *log, char *err,
+                 size_t errlen)
+{
+    if (r < 0 || r >= x->world_size || x->ranks[r].present ||
+        log->hdr.rank != r || log->hdr.world_size != x->world_size) {
+        log_errf(err, errlen, "the log of rank %d of %d is not rank %d's "
+                 "of '%s' (%d ranks)", log->hdr.rank, log->hdr.world_size, r,
+                 x->dir, x->world_size);
+        log_rank_release(log);
+        return -1;
+    }
+    x->ranks[r].log = *log;
+    x->ranks[r].present = 1;
+    return 0;
+}
+
 int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
 {
     struct log_run run;
-    memset(x, 0, sizeof *x);
-    if (log_run_open(&run, dir, err, errlen) < 0)
+    if (log_run_open(&run, dir, err, errlen) < 0) {
+        memset(x, 0, sizeof *x);
         return -1;
-    snprintf(x->dir, sizeof x->dir, "%s", dir);
-    x->world_size = run.world_size;
-    /* Calloc'd: the pages of ranks without a log are never touched (a run
-     * may name a million ranks and log four). */
-    x->ranks = calloc((size_t)x->world_size, sizeof *x->ranks);
-    if (!x->ranks) {
-        log_errf(err, errlen, "out of memory opening '%s'", dir);
+    }
+    if (ev_open_empty(x, dir, run.world_size, err, errlen) < 0) {
         log_run_release(&run);
         return -1;
     }

@@ -142,7 +142,7 @@ static const char *kind_name(unsigned k)
 {
     static const char *const names[] = {
         "?", "raw", "data", "status", "string", "members", "request", "size",
-        "handle", "data", "windiff",
+        "handle", "data", "windiff", "elided",
     };
     return k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -346,6 +346,14 @@ static void print_field(const struct shown *s, const struct log_field *f)
     case LOG_F_RAW:
         ev__print_raw(out, s->ev->desc, f, s->raw);
         break;
+    case LOG_F_ELIDED: {
+        struct log_elided e;
+        if (log_field_elided(f, &e) == 0)
+            fprintf(out, "%" PRIu64 " bytes (%s)", e.len, log_fetch_error());
+        else
+            fprintf(out, "(malformed)");
+        break;
+    }
     default:
         fprintf(out, "%" PRIu64 " bytes: ", f->len);
         ev__print_hex(out, f->data, f->len, s->raw ? 1024 : 64);

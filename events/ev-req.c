@@ -87,7 +87,7 @@ uint32_t ev__out_handle(const struct log_event *ev, int arg)
     uint32_t h;
     if (arg < 0)
         return 0;
-    while (log_event_field(ev, &cur, &f) == 1) {
+    while (log_event_next_stored(ev, &cur, &f) == 1) {
         if (f.arg != (unsigned)arg)
             continue;
         if (f.kind == LOG_F_HANDLE && log_field_handle(&f, &h) == 0)
@@ -295,7 +295,7 @@ void ev__completions(struct ev__pass *p, const struct log_event *ev,
     uint64_t elem = 0;
     int32_t st[LOG_ST_N];
     int have = 0, have_st = 0;
-    while (log_event_field(ev, &cur, &f) == 1) {
+    while (log_event_next_stored(ev, &cur, &f) == 1) {
         if (f.arg != arg)
             continue;
         if (f.kind == LOG_F_REQUEST) {

@@ -122,6 +122,17 @@ struct ev_run {
 /* Opens the run in DIR and every rank log it has (a missing or damaged one
  * is not an error: its rank is not present). 0, or -1 with ERR. */
 int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen);
+/* An empty run of WORLD_SIZE ranks named NAME in messages (a host:path),
+ * for logs that come from elsewhere: ev_take_rank() adds each. 0, or -1
+ * with ERR. */
+int ev_open_empty(struct ev_run *x, const char *name, int world_size,
+                  char *err, size_t errlen);
+/* Gives rank R's log LOG (opened by the caller: e.g. a stripped copy from
+ * the host that holds it, log_rank_open_mem()) to X, which releases it at
+ * ev_close(). 0, or -1 with ERR (R out of range or already present, LOG's
+ * header names another rank or world size): LOG is released. */
+int ev_take_rank(struct ev_run *x, int r, struct log_rank *log, char *err,
+                 size_t errlen);
 void ev_close(struct ev_run *x);
 /* Why rank R (not present) has no log: "the run directory has no ...", or
  * the reader's reason. */

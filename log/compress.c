@@ -15,6 +15,7 @@
 
 #include "log-compress.h"
 #include "log-reader.h"
+#include "log-rewrite.h"
 #include "util.h"
 
 /* Smaller fields do not shrink enough to pay for a frame header. */
@@ -30,122 +31,39 @@ static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* A growable byte buffer. */
-struct obuf {
-    uint8_t *p;
-    size_t len, cap;
+/* The compressor's per-field step (log__field_fn): a DATA field of at
+ * least MIN_BYTES that zstd makes smaller becomes a DATA_ZSTD field. */
+struct zctx {
+    ZSTD_CCtx *cctx;
+    struct log__obuf zbuf;
 };
 
-static int obuf_room(struct obuf *b, size_t more)
+static int compress_field(void *ctx, const struct log_rank *r, uint64_t n,
+                          const struct log_field *f, struct log__obuf *out)
 {
-    if (b->len + more <= b->cap)
+    struct zctx *z = ctx;
+    (void)r;
+    (void)n;
+    if (f->kind != LOG_F_DATA || f->len < MIN_BYTES)
         return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + more)
-        cap *= 2;
-    uint8_t *np = realloc(b->p, cap);
-    if (!np)
+    size_t bound = ZSTD_compressBound(f->len);
+    if (log__obuf_room(&z->zbuf, bound) < 0)
         return -ENOMEM;
-    b->p = np;
-    b->cap = cap;
-    return 0;
-}
-
-static void put_varint(struct obuf *b, uint64_t v)
-{
-    while (v >= 0x80) {
-        b->p[b->len++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    b->p[b->len++] = (uint8_t)v;
-}
-
-static int head_large(const uint8_t *rec)
-{
-    uint32_t s;
-    memcpy(&s, rec, 4);
-    return s == LOG_REC_LARGE;
-}
-
-/* Appends record N of R to OUT, its DATA fields compressed where that
- * helps. Field bodies of other kinds are copied as they are. */
-static int put_record(const struct log_rank *r, uint64_t n, struct obuf *out,
-                      struct obuf *zbuf, ZSTD_CCtx *cctx, char *err,
-                      size_t errlen)
-{
-    struct log_event ev;
-    int rc;
-    if (log_rank_event(r, n, &ev, err, errlen) < 0)
-        return -EINVAL;
-    const uint8_t *rec = r->map + r->offsets[n];
-    size_t head = (size_t)(ev.fields - rec); /* fixed part + varints + args */
-    size_t start = out->len;
-    if (ev.cycle) {
-        /* A polling cycle: polls and timers log no data; as it is. */
-        uint32_t size;
-        memcpy(&size, rec, 4);
-        if (obuf_room(out, size) < 0)
-            return -ENOMEM;
-        memcpy(out->p + out->len, rec, size);
-        out->len += size;
+    size_t zlen = ZSTD_compressCCtx(z->cctx, z->zbuf.p, bound, f->data,
+                                    f->len, LEVEL);
+    if (ZSTD_isError(zlen) || zlen + 12 >= f->len)
         return 0;
-    }
-    if (obuf_room(out, head + 64) < 0) /* fields: as they are copied */
+    uint8_t vbuf[10];
+    struct log__obuf vb = {vbuf, 0, sizeof vbuf};
+    log__obuf_varint(&vb, f->len);
+    if (log__obuf_room(out, zlen + 40) < 0)
         return -ENOMEM;
-    memcpy(out->p + out->len, rec, head);
-    out->len += head;
-    /* The input is not compressed: log_event_field() hands back each
-     * field as it is stored, and the cursor brackets its bytes. */
-    size_t cur = 0, prev = 0;
-    struct log_field f;
-    while ((rc = log_event_field(&ev, &cur, &f)) == 1) {
-        const uint8_t *fstart = ev.fields + prev;
-        size_t flen = cur - prev;
-        prev = cur;
-        if (f.kind == LOG_F_DATA && f.len >= MIN_BYTES) {
-            size_t bound = ZSTD_compressBound(f.len);
-            if (obuf_room(zbuf, bound) < 0)
-                return -ENOMEM;
-            size_t z = ZSTD_compressCCtx(cctx, zbuf->p, bound, f.data, f.len,
-                                         LEVEL);
-            if (!ZSTD_isError(z) && z + 12 < f.len) {
-                uint8_t vbuf[10];
-                struct obuf vb = {vbuf, 0, sizeof vbuf};
-                put_varint(&vb, f.len);
-                if (obuf_room(out, z + 40) < 0)
-                    return -ENOMEM;
-                out->p[out->len++] = (uint8_t)f.arg;
-                out->p[out->len++] = LOG_F_DATA_ZSTD;
-                put_varint(out, f.elem);
-                put_varint(out, vb.len + z);
-                memcpy(out->p + out->len, vbuf, vb.len);
-                out->len += vb.len;
-                memcpy(out->p + out->len, zbuf->p, z);
-                out->len += z;
-                continue;
-            }
-        }
-        if (obuf_room(out, flen) < 0)
-            return -ENOMEM;
-        memcpy(out->p + out->len, fstart, flen);
-        out->len += flen;
-    }
-    if (rc < 0)
-        return fail(err, errlen, -EINVAL, "malformed field in event %llu",
-                    (unsigned long long)n);
-    /* Frame it again: the size and the CRC of what follows them. The head
-     * was copied as it was: a large record stays large (compression only
-     * shrinks, so a small one stays under 4 GiB). */
-    uint64_t size64 = (uint64_t)(out->len - start);
-    uint32_t size = (uint32_t)size64;
-    if (head_large(rec)) {
-        size = LOG_REC_LARGE;
-        memcpy(out->p + start + LOG_REC_FIXED, &size64, 8);
-    }
-    uint32_t crc = util_crc32c(0, out->p + start + 8, size64 - 8);
-    memcpy(out->p + start, &size, 4);
-    memcpy(out->p + start + 4, &crc, 4);
-    return 0;
+    log__obuf_field(out, f->arg, LOG_F_DATA_ZSTD, f->elem, vb.len + zlen);
+    memcpy(out->p + out->len, vbuf, vb.len);
+    out->len += vb.len;
+    memcpy(out->p + out->len, z->zbuf.p, zlen);
+    out->len += zlen;
+    return 1;
 }
 
 int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
@@ -183,17 +101,18 @@ int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
         log_rank_release(&r);
         return rc;
     }
-    ZSTD_CCtx *cctx = ZSTD_createCCtx();
-    struct obuf out = {0}, zbuf = {0};
+    struct zctx z = {ZSTD_createCCtx(), {0}};
+    struct log__obuf out = {0};
     struct log_file_header hdr = r.hdr;
     hdr.flags |= LOG_HDR_COMPRESSED;
-    rc = cctx ? obuf_room(&out, LOG_HEADER_SIZE) : -ENOMEM;
+    rc = z.cctx ? log__obuf_room(&out, LOG_HEADER_SIZE) : -ENOMEM;
     if (rc == 0) {
         memcpy(out.p, &hdr, sizeof hdr);
         out.len = LOG_HEADER_SIZE;
     }
     for (uint64_t n = 0; rc == 0 && n < r.nevents; n++) {
-        rc = put_record(&r, n, &out, &zbuf, cctx, err, errlen);
+        rc = log__rewrite_record(&r, n, &out, compress_field, &z, err,
+                                 errlen);
         /* Write in chunks of about 1 MiB. */
         if (rc == 0 && (out.len >= (1u << 20) || n + 1 == r.nevents)) {
             for (size_t off = 0; off < out.len;) {
@@ -229,9 +148,9 @@ int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
         *after = *before;
     }
     close(dfd);
-    ZSTD_freeCCtx(cctx);
+    ZSTD_freeCCtx(z.cctx);
     free(out.p);
-    free(zbuf.p);
+    free(z.zbuf.p);
     log_rank_release(&r);
     return rc < 0 ? rc : 0;
 }

@@ -98,7 +98,9 @@ enum {
                                    * program's) are logged */
     LOG_HDR_SYS = 1u << 5,        /* libc results are in rank-R.sys
                                    * (log-sys.h) */
-    LOG_HDR_KNOWN = 0x3fu,        /* any other bit: a corrupt header */
+    LOG_HDR_STRIPPED = 1u << 6,   /* a copy without message data: large
+                                   * fields are LOG_F_ELIDED (strip.c) */
+    LOG_HDR_KNOWN = 0x7fu,        /* any other bit: a corrupt header */
 };
 
 /* Record flags. */
@@ -152,6 +154,11 @@ enum log_field_kind {
                           * number; runs of (varint gap, varint length,
                           * bytes), the gap counted from the previous run's
                           * end (the region's start for the first) */
+    LOG_F_ELIDED = 11,   /* in a stripped copy (LOG_HDR_STRIPPED) only:
+                          * a DATA, DATA_ZSTD or WINDIFF field left out:
+                          * varints kind as stored, length as delivered,
+                          * length as stored, offset of the stored bytes in
+                          * the original log (log-reader.h) */
 };
 /* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
  * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */

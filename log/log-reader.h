@@ -12,11 +12,23 @@
 #include "log-format.h"
 #include "log.h"
 
-/* One rank's log, mapped read-only, with an index of its records. */
+/*
+ * Where a stripped copy's elided bytes come from (log_rank_open_mem()):
+ * reads LEN bytes at offset OFF of the original log into BUF. 0, or -1
+ * with the reason in ERR (a lost connection, a log changed since).
+ */
+typedef int (*log_fetch_fn)(void *ud, uint64_t off, uint8_t *buf,
+                            uint64_t len, char *err, size_t errlen);
+
+/* One rank's log, mapped read-only (or a copy in memory), with an index of
+ * its records. */
 struct log_rank {
     int fd;
     const uint8_t *map;
     size_t size;
+    int in_memory;  /* map is a malloc'd copy (log_rank_open_mem) */
+    log_fetch_fn fetch; /* a stripped copy's elided fields, or NULL */
+    void *fetch_ud;
     struct log_file_header hdr;
     uint64_t nevents;  /* complete records */
     uint64_t *offsets; /* nevents offsets */
@@ -36,6 +48,7 @@ struct log_rank {
 
 /* A decoded record. Pointers point into the mapping. */
 struct log_event {
+    const struct log_rank *rank; /* the log it was read from */
     uint64_t index; /* event number, from 0 */
     int fn;
     unsigned flags;
@@ -78,6 +91,17 @@ struct log_field {
  */
 int log_rank_open(struct log_rank *r, const char *path, char *err,
                   size_t errlen);
+/*
+ * As log_rank_open(), over IMAGE (SIZE bytes, malloc'd: R owns it from
+ * here, even on failure), named NAME in messages: a log received from
+ * elsewhere, e.g. a stripped copy (log_strip()) sent by the host that
+ * holds the log. FETCH (may be NULL) gives its elided fields' bytes when
+ * a field is read (log_event_field()); with none, they read as
+ * LOG_F_ELIDED.
+ */
+int log_rank_open_mem(struct log_rank *r, uint8_t *image, size_t size,
+                      const char *name, log_fetch_fn fetch, void *fetch_ud,
+                      char *err, size_t errlen);
 void log_rank_release(struct log_rank *r);
 
 /* How a rank's log ends. */
@@ -103,9 +127,31 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
 /* Iterates over an event's fields: *cursor starts at 0. 1 = a field,
  * 0 = no more, -EINVAL = malformed. A compressed DATA field comes back as
  * LOG_F_DATA with its data inflated into a per-thread buffer, valid until
- * the next field this thread inflates. */
+ * the next field this thread inflates; an elided one (a stripped copy) as
+ * what was elided, fetched through the rank's log_fetch_fn into a
+ * per-thread buffer (valid until the next fetch), or as LOG_F_ELIDED when
+ * there is none or it failed (the reason: log_fetch_error()). */
 int log_event_field(const struct log_event *ev, size_t *cursor,
                     struct log_field *f);
+/* Iterates over an event's fields as they are stored: nothing inflated
+ * or fetched (for readers that want no message data: the event index). */
+int log_event_next_stored(const struct log_event *ev, size_t *cursor,
+                          struct log_field *f);
+/* The message data length of F as a reader gets it: 1 for a DATA field,
+ * a DATA_ZSTD one (its inflated length) or an elided one of either, with
+ * *LEN set; 0 for other fields (or a malformed one). */
+int log_field_data_len(const struct log_field *f, uint64_t *len);
+/* An elided field (LOG_F_ELIDED) decoded: 0, or -EINVAL. */
+struct log_elided {
+    unsigned kind;       /* as stored: DATA, DATA_ZSTD or WINDIFF */
+    uint64_t len;        /* as delivered (inflated) */
+    uint64_t stored_len; /* as stored in the original log */
+    uint64_t off;        /* of the stored bytes in the original log */
+};
+int log_field_elided(const struct log_field *f, struct log_elided *e);
+/* Why the last fetch of an elided field on this thread failed, "" if it
+ * did not. */
+const char *log_fetch_error(void);
 /* The field at CURSOR without taking it: its header, and its data as
  * stored (a compressed DATA field is not inflated). 1, 0 = no more,
  * -EINVAL = malformed. */

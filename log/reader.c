@@ -227,14 +227,11 @@ fail:
     return rc;
 }
 
-int log_rank_open(struct log_rank *r, const char *path, char *err,
-                  size_t errlen)
+/* Checks the header of R's mapping and indexes its records; NAME names
+ * the log in messages. As log_rank_open(); releases R on failure. */
+static int index_log(struct log_rank *r, const char *path, char *err,
+                     size_t errlen)
 {
-    memset(r, 0, sizeof *r);
-    int rc = log__map_file(path, "drdb log", &r->fd, &r->map, &r->size, err,
-                           errlen);
-    if (rc < 0)
-        return rc;
     memcpy(&r->hdr, r->map, sizeof r->hdr);
     if (memcmp(r->hdr.magic, LOG_MAGIC, 8) != 0) {
         log_errf(err, errlen, "'%s' is not a drdb log (bad magic)", path);
@@ -309,9 +306,41 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
     return 0;
 }
 
+int log_rank_open(struct log_rank *r, const char *path, char *err,
+                  size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    int rc = log__map_file(path, "drdb log", &r->fd, &r->map, &r->size, err,
+                           errlen);
+    return rc < 0 ? rc : index_log(r, path, err, errlen);
+}
+
+int log_rank_open_mem(struct log_rank *r, uint8_t *image, size_t size,
+                      const char *name, log_fetch_fn fetch, void *fetch_ud,
+                      char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    r->map = image;
+    r->size = size;
+    r->in_memory = 1;
+    r->fetch = fetch;
+    r->fetch_ud = fetch_ud;
+    if (size < LOG_HEADER_SIZE) {
+        log_errf(err, errlen,
+                 "'%s' is too short for a drdb log (%zu bytes, header is %d)",
+                 name, size, LOG_HEADER_SIZE);
+        log_rank_release(r);
+        return -EINVAL;
+    }
+    return index_log(r, name, err, errlen);
+}
+
 void log_rank_release(struct log_rank *r)
 {
-    if (r->map && r->map != MAP_FAILED)
+    if (r->in_memory)
+        free((void *)r->map);
+    else if (r->map && r->map != MAP_FAILED)
         munmap((void *)r->map, r->size);
     if (r->fd >= 0)
         close(r->fd);
@@ -331,6 +360,7 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
     }
     if (parse_record(r->map, r->size, r->offsets[n], ev, err, errlen) < 0)
         return -EINVAL;
+    ev->rank = r;
     ev->index = n;
     ev->enter_ns = r->enter[n];
     return 0;
@@ -382,12 +412,107 @@ int log_event_peek(const struct log_event *ev, size_t cursor,
     return 1;
 }
 
+int log_field_elided(const struct log_field *f, struct log_elided *e)
+{
+    const uint8_t *p = f->data, *end = f->data + f->len;
+    uint64_t kind;
+    if (f->kind != LOG_F_ELIDED || log_get_varint(&p, end, &kind) ||
+        log_get_varint(&p, end, &e->len) ||
+        log_get_varint(&p, end, &e->stored_len) ||
+        log_get_varint(&p, end, &e->off) || p != end ||
+        (kind != LOG_F_DATA && kind != LOG_F_DATA_ZSTD &&
+         kind != LOG_F_WINDIFF))
+        return -EINVAL;
+    e->kind = (unsigned)kind;
+    return 0;
+}
+
+int log_field_data_len(const struct log_field *f, uint64_t *len)
+{
+    struct log_elided e;
+    const uint8_t *p = f->data;
+    switch (f->kind) {
+    case LOG_F_DATA:
+        *len = f->len;
+        return 1;
+    case LOG_F_DATA_ZSTD:
+        return log_get_varint(&p, f->data + f->len, len) == 0;
+    case LOG_F_ELIDED:
+        if (log_field_elided(f, &e) < 0 || e.kind == LOG_F_WINDIFF)
+            return 0;
+        *len = e.len;
+        return 1;
+    }
+    return 0;
+}
+
+static __thread char fetch_why[160];
+
+const char *log_fetch_error(void)
+{
+    return fetch_why;
+}
+
+/* Fetches an elided field through EV's rank into this thread's buffer and
+ * makes F what was elided (inflated). 1, or 1 with F left LOG_F_ELIDED
+ * (no fetch function, or it failed: log_fetch_error() says why). */
+static int log__fetch(const struct log_event *ev, struct log_field *f)
+{
+    static __thread uint8_t *buf;
+    static __thread uint64_t cap;
+    struct log_elided e;
+    const struct log_rank *r = ev->rank;
+    fetch_why[0] = '\0';
+    if (log_field_elided(f, &e) < 0)
+        return -EINVAL;
+    if (!r || !r->fetch) {
+        snprintf(fetch_why, sizeof fetch_why,
+                 "message data not fetched (a stripped copy of the log)");
+        return 1;
+    }
+    if (e.stored_len > ((uint64_t)1 << 34)) {
+        snprintf(fetch_why, sizeof fetch_why, "elided field too large");
+        return 1;
+    }
+    if (e.stored_len > cap) {
+        uint8_t *nb = realloc(buf, e.stored_len ? e.stored_len : 1);
+        if (!nb) {
+            snprintf(fetch_why, sizeof fetch_why, "out of memory");
+            return 1;
+        }
+        buf = nb;
+        cap = e.stored_len;
+    }
+    if (r->fetch(r->fetch_ud, e.off, buf, e.stored_len, fetch_why,
+                 sizeof fetch_why) < 0)
+        return 1;
+    struct log_field got = *f;
+    got.kind = e.kind;
+    got.data = buf;
+    got.len = e.stored_len;
+    if (e.kind == LOG_F_DATA_ZSTD && log__inflate(&got) < 0) {
+        snprintf(fetch_why, sizeof fetch_why,
+                 "the fetched bytes do not inflate (the log changed?)");
+        return 1;
+    }
+    if (got.len != e.len) {
+        snprintf(fetch_why, sizeof fetch_why,
+                 "fetched %llu bytes, the copy says %llu (the log changed?)",
+                 (unsigned long long)got.len, (unsigned long long)e.len);
+        return 1;
+    }
+    *f = got;
+    return 1;
+}
+
 int log_event_take(const struct log_event *ev, size_t *cursor,
                    struct log_field *f)
 {
     *cursor = (size_t)(f->data + f->len - ev->fields);
     if (f->kind == LOG_F_DATA_ZSTD)
         return log__inflate(f);
+    if (f->kind == LOG_F_ELIDED)
+        return log__fetch(ev, f);
     return 1;
 }
 
@@ -398,17 +523,41 @@ int log_event_field(const struct log_event *ev, size_t *cursor,
     return rc <= 0 ? rc : log_event_take(ev, cursor, f);
 }
 
+int log_event_next_stored(const struct log_event *ev, size_t *cursor,
+                          struct log_field *f)
+{
+    int rc = log_event_peek(ev, *cursor, f);
+    if (rc == 1)
+        *cursor = (size_t)(f->data + f->len - ev->fields);
+    return rc;
+}
+
+/* A field stored as STORED reads as KIND. */
+static int reads_as(const struct log_field *stored, unsigned kind)
+{
+    struct log_elided e;
+    if (stored->kind == kind)
+        return 1;
+    if (kind == LOG_F_DATA && stored->kind == LOG_F_DATA_ZSTD)
+        return 1;
+    if (stored->kind == LOG_F_ELIDED && log_field_elided(stored, &e) == 0)
+        return e.kind == kind ||
+               (kind == LOG_F_DATA && e.kind == LOG_F_DATA_ZSTD);
+    return 0;
+}
+
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
                    struct log_field *f)
 {
     size_t cur = 0;
-    while (log_event_field(ev, &cur, f) == 1)
-        if (f->arg == arg && f->kind == kind)
-            return 1;
+    while (log_event_peek(ev, cur, f) == 1) {
+        if (f->arg == arg && reads_as(f, kind))
+            return log_event_take(ev, &cur, f) == 1 && f->kind == kind;
+        cur = (size_t)(f->data + f->len - ev->fields);
+    }
     return 0;
 }
 
-/* Decodes one by-value argument of encoding ENC at *P. */
 static int64_t get_arg(const uint8_t **p, const uint8_t *end, int enc)
 {
     uint64_t v = 0;

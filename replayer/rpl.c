@@ -147,6 +147,9 @@ static void rpl_open(void)
     if (rlog.hdr.rank != (int32_t)r)
         rpl_fail(NULL, RPL_EXIT_SETUP, "'%s' is the log of rank %d, not %ld",
                  path, rlog.hdr.rank, r);
+    if (rlog.hdr.flags & LOG_HDR_STRIPPED)
+        rpl_fail(NULL, RPL_EXIT_SETUP, "'%s' is a copy without its message "
+                 "data: replay the rank where its log was recorded", path);
     rpl_world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
     if (rlog.threads) {

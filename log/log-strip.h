@@ -1,0 +1,28 @@
+/*
+ * log-strip.h - a log's copy without its message data (strip.c), for a
+ * front end that reads a log held on another host: the host sends the
+ * copy (the metadata the event index needs), the front end builds its
+ * index from it (log_rank_open_mem()) and fetches the bytes of a message
+ * only when a command shows them (log_fetch_fn).
+ */
+#ifndef DRDB_LOG_STRIP_H
+#define DRDB_LOG_STRIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log-reader.h"
+
+/*
+ * A copy of R's readable records (the first R->nevents) with every DATA,
+ * DATA_ZSTD and WINDIFF field of MIN_BYTES or more as stored replaced by a
+ * LOG_F_ELIDED field that says where its bytes are in R's file, and the
+ * header flag LOG_HDR_STRIPPED set. *IMAGE (malloc'd) and *SIZE get the
+ * copy, *ELIDED (may be NULL) the stored bytes left out. Why R's reading
+ * stopped (R->stop_reason) is not in the copy: send it alongside. 0, or
+ * -errno with a message in ERR.
+ */
+int log_strip(const struct log_rank *r, uint64_t min_bytes, uint8_t **image,
+              size_t *size, uint64_t *elided, char *err, size_t errlen);
+
+#endif
