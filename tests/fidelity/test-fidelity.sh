@@ -15,6 +15,9 @@
 #   --twice / --once  replay twice (nondeterministic programs: both replays
 #                   must reproduce the recording) or once (default)
 #   --rc N          the exit status every rank's replay must have (default 0)
+#   --needs-gib N   (first) skip the whole test, saying why, unless N GiB of
+#                   memory are available and N GiB free in the temporary
+#                   directory's file system
 set -u
 drdb=$1 mpiexec=$2
 shift 2
@@ -74,6 +77,15 @@ check() {
     done
 }
 
+if [ "${1:-}" = --needs-gib ]; then
+    mem=$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo)
+    disk=$(df -Pk "$tmp" | awk 'NR == 2 { print int($4 / 1048576) }')
+    if [ "${mem:-0}" -lt "$2" ] || [ "${disk:-0}" -lt "$2" ]; then
+        echo "1..0 # SKIP needs $2 GiB of memory and of disk in $tmp: $mem GiB available, $disk GiB free"
+        exit 0
+    fi
+    shift 2
+fi
 while [ $# -gt 0 ]; do
     case $1 in
     --np) np=$2; shift ;;
