@@ -293,7 +293,7 @@ const struct con_cmd con_cmds_data[] = {
     {"assert", NULL, "assert EXPRESSION",
      "fail unless EXPRESSION is true on every rank",
      CON_NEEDS_RANKS, NULL, cmd_assert},
-    {"backtrace", "bt", "backtrace [N]",
+    {"backtrace", "bt where", "backtrace [N]",
      "the stack merged across ranks (#N: for frame N, up N)",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_backtrace},
     {"down", NULL, "down [N]", "select an inner frame",

@@ -56,6 +56,18 @@ const struct con_cmd *con_cmd_next(const struct con_cmd *prev)
     return best;
 }
 
+/* NAME (LEN bytes) is one of ALIASES' space-separated words. */
+static int is_alias(const char *aliases, const char *name, size_t len)
+{
+    for (const char *a = aliases; a && *a;) {
+        size_t n = strcspn(a, " ");
+        if (n == len && strncmp(a, name, len) == 0)
+            return 1;
+        a += n + (a[n] == ' ');
+    }
+    return 0;
+}
+
 const struct con_cmd *con_cmd_find(const char *name, size_t len)
 {
     const struct con_cmd *found = NULL;
@@ -63,8 +75,7 @@ const struct con_cmd *con_cmd_find(const char *name, size_t len)
     for (const struct con_cmd *k = con_cmd_next(NULL); k;
          k = con_cmd_next(k)) {
         if ((strlen(k->name) == len && strncmp(k->name, name, len) == 0) ||
-            (k->alias && strlen(k->alias) == len &&
-             strncmp(k->alias, name, len) == 0))
+            is_alias(k->alias, name, len))
             return k;
         if (strncmp(k->name, name, len) == 0) {
             found = k;

@@ -489,7 +489,7 @@ int con_args_set(struct con *c, const struct con_args *a, const char *text,
 
 struct con_cmd {
     const char *name;
-    const char *alias;
+    const char *alias;   /* NULL, or its aliases separated by spaces */
     const char *usage;
     const char *summary;
     unsigned flags;      /* CON_NEEDS_* preconditions */

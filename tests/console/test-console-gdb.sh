@@ -75,7 +75,7 @@ hasre "finish from the stub: back in main" "$tmp/step" \
 
 # ---- backtrace: GDB's frame numbers and arguments; frame N, up N
 batch bt "break square" continue backtrace "frame 1" "up 1" "print sq" \
-    "goto 2" backtrace
+    "goto 2" where
 hasre "backtrace: #N and the arguments, merged" "$tmp/bt" \
     "^\[0,1\] #1  main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:$(line square)\$" \
     "^\[0\]   \`- #0  square (reqs=6) at .*habits\.c:[0-9]*\$" \
@@ -84,7 +84,8 @@ hasre "backtrace: #N and the arguments, merged" "$tmp/bt" \
     ok "frame 1 and up 1: the frame the backtrace numbered 1" ||
     fail "frame 1 / up 1: $(grep -c '^#1 ' "$tmp/bt") answers"
 # At an event the rank is inside the stub: its frames are summed up under
-# the MPI function the program called, not left out.
+# the MPI function the program called, not left out (asked with `where`,
+# GDB's other name for backtrace).
 hasre "at an event: the MPI call the rank is in, with the stub's frames" \
     "$tmp/bt" \
     "^\[0,1\]   \`- #[0-9]*  [P]*MPI_Allreduce () from .*libmpich\.so\.12 \[and [0-9]* inner frames* of the replay stub\]\$"
