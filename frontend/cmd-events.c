@@ -18,17 +18,7 @@
 /* The name of rank R's event N, from its log ("?" if unknown). */
 static const char *event_name(struct con *c, int r, uint64_t n)
 {
-    char path[4200], err[256];
-    struct log_rank lr;
-    struct log_event ev;
-    const char *name = "?";
-    log_path(path, sizeof path, c->dir, r);
-    if (log_rank_open(&lr, path, err, sizeof err) < 0)
-        return name;
-    if (log_rank_event(&lr, n, &ev, err, sizeof err) == 0)
-        name = log_func_name(ev.fn);
-    log_rank_release(&lr);
-    return name;
+    return log_func_name(ev_fn(c->ev, r, n));
 }
 
 /* Runs each rank of SET to just before its event TARGET[rank]: forward
@@ -250,21 +240,12 @@ static int cmd_until_call(struct con *c, struct con_args *a)
         long long cur = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
         /* From the next event when already stopped before one. */
         uint64_t from = (uint64_t)cur + (c->ranks[r].at_event ? 1 : 0);
-        char path[4200], err[256];
-        struct log_rank lr;
-        log_path(path, sizeof path, c->dir, r);
-        if (log_rank_open(&lr, path, err, sizeof err) < 0)
-            continue;
-        for (uint64_t n = from; n < lr.nevents; n++) {
-            struct log_event ev;
-            if (log_rank_event(&lr, n, &ev, err, sizeof err) == 0 &&
-                ev.fn == d->id) {
+        for (uint64_t n = from; n < c->nevents[r]; n++)
+            if (ev_fn(c->ev, r, n) == d->id) {
                 t[r] = n;
                 rs_add(&found, r);
                 break;
             }
-        }
-        log_rank_release(&lr);
         if (!rs_has(&found, r))
             printf("[%d] no more calls of %s in the log\n", r, d->name);
     }

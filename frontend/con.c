@@ -57,27 +57,34 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
     }
     for (int r = 0; r < c->nranks; r++)
         c->ranks[r].rank = r;
-    /* The logs the directory holds (a run may name many more ranks). */
-    for (int i = 0; i < c->run.nranks_present; i++) {
-        int r = c->run.present[i];
-        char path[PATH_MAX + 32];
-        struct log_rank lr;
-        char e[200];
-        log_path(path, sizeof path, c->dir, r);
-        if (log_rank_open(&lr, path, e, sizeof e) == 0) {
-            struct con_loginfo *li = &c->logs[r];
-            c->nevents[r] = lr.nevents;
-            li->present = 1;
-            li->complete = (lr.hdr.flags & LOG_HDR_COMPLETE) &&
-                           !lr.stop_reason[0];
-            snprintf(li->host, sizeof li->host, "%s", lr.hdr.host);
-            li->span_s = lr.nevents ? (double)lr.enter[lr.nevents - 1] / 1e9
-                                    : 0;
-            snprintf(li->why, sizeof li->why, "%s", lr.stop_reason);
-            log_rank_release(&lr);
-        } else {
-            snprintf(c->logs[r].why, sizeof c->logs[r].why, "%s", e);
-        }
+    /* The logs the directory holds (a run may name many more ranks),
+     * opened once for the session: listings, the event index and the
+     * lookups of single events read them. */
+    c->ev = calloc(1, sizeof *c->ev);
+    if (!c->ev) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (ev_open(c->ev, c->dir, err, errlen) < 0) {
+        free(c->ev);
+        c->ev = NULL;
+        return -1;
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        const struct ev_rank *rk = &c->ev->ranks[r];
+        struct con_loginfo *li = &c->logs[r];
+        snprintf(li->why, sizeof li->why, "%s", rk->err);
+        if (!rk->present)
+            continue;
+        const struct log_rank *lr = &rk->log;
+        c->nevents[r] = lr->nevents;
+        li->present = 1;
+        li->complete = (lr->hdr.flags & LOG_HDR_COMPLETE) &&
+                       !lr->stop_reason[0];
+        snprintf(li->host, sizeof li->host, "%s", lr->hdr.host);
+        li->span_s = lr->nevents ? (double)lr->enter[lr->nevents - 1] / 1e9
+                                 : 0;
+        snprintf(li->why, sizeof li->why, "%s", lr->stop_reason);
     }
     if (!log_run_get(&c->run, "exe", c->exe, sizeof c->exe) ||
         !log_run_get(&c->run, "argv", c->args, sizeof c->args)) {
@@ -219,17 +226,10 @@ void con_summary(struct con *c, FILE *out)
 struct ev_run *con_events(struct con *c)
 {
     char err[512];
-    if (c->ev)
-        return c->ev;
-    c->ev = calloc(1, sizeof *c->ev);
-    if (!c->ev)
+    if (!c->ev || ev_build(c->ev, err, sizeof err) < 0) {
+        if (c->ev)
+            fprintf(stderr, "drdb: %s\n", err);
         return NULL;
-    if (ev_open(c->ev, c->dir, err, sizeof err) < 0 ||
-        ev_build(c->ev, err, sizeof err) < 0) {
-        fprintf(stderr, "drdb: %s\n", err);
-        ev_close(c->ev);
-        free(c->ev);
-        c->ev = NULL;
     }
     return c->ev;
 }

@@ -217,7 +217,8 @@ struct con {
      * typing (readline's line is saved and redrawn). */
     void (*out_begin)(void);
     void (*out_end)(void);
-    struct ev_run *ev;   /* the logs' event index (con_events()) */
+    struct ev_run *ev;   /* the run's logs (con_open), and their event
+                          * index once con_events() built it */
     char *json_buf;      /* the current command's results */
     size_t json_len;
     FILE *json_f;
@@ -235,7 +236,7 @@ void con_summary(struct con *c, FILE *out);
 /* Ends every rank's GDB and shadow, frees the session. */
 void con_close(struct con *c);
 struct ev_run;
-/* The run's event index (opened on first use), or NULL after an error. */
+/* The run's event index (built on first use), or NULL after an error. */
 struct ev_run *con_events(struct con *c);
 /* The named set NAME (all, stopped, ..., or a defset) into OUT: 0 or -1. */
 int con_named_set(struct con *c, const char *name, struct rankset *out);
