@@ -183,8 +183,8 @@ int agent_proc_start(struct agent_proc *p, const struct wire_frame *f,
     if (d.rundir && check(&d, err, errlen) < 0)
         goto out;
     /* Under --trust, what the check said goes to this agent's stderr (the
-     * client shows it). */
-    if (d.rundir && err[0])
+     * client shows it); a drdb replay of its own (LAUNCH_SELF) says it. */
+    if (d.rundir && err[0] && !(d.flags & LAUNCH_SELF))
         fprintf(stderr, "%s\n", err);
     const char *exe = NULL;
     if (d.flags & LAUNCH_SELF) {
