@@ -15,13 +15,6 @@
 #include "life.h"
 #include "log-reader.h"
 
-const char *agent_version(void)
-{
-    /* Test-only (docs/remote.md): a version mismatch without two builds. */
-    const char *v = getenv("DRDB_TEST_VERSION");
-    return v && *v ? v : DRDB_VERSION;
-}
-
 static void close_fd(int *fd)
 {
     if (*fd >= 0)

@@ -43,8 +43,4 @@ void agent_proc_release(struct agent_proc *p);
 int agent_read(const struct wire_frame *f, struct wire_buf *out, char *err,
                size_t errlen);
 
-/* This drdb's version as HELLO says it: DRDB_VERSION, or for tests only
- * $DRDB_TEST_VERSION (docs/remote.md). */
-const char *agent_version(void);
-
 #endif

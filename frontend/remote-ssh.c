@@ -50,15 +50,19 @@ char **remote_argv(const struct remote_opts *o, char *err, size_t errlen)
     if (!v)
         goto oom;
     if (remote__is_local(o->host)) {
-        /* The same drdb as this one, as the same code path. */
+        /* This drdb (or the one named), by the same code path. */
         char self[4096];
-        ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+        ssize_t len = o->drdb ? (ssize_t)snprintf(self, sizeof self, "%s",
+                                                  o->drdb)
+                              : readlink("/proc/self/exe", self,
+                                         sizeof self - 1);
         if (len <= 0) {
             snprintf(err, errlen, "cannot find this drdb (/proc/self/exe)");
             free(v);
             return NULL;
         }
-        self[len] = '\0';
+        if (!o->drdb)
+            self[len] = '\0';
         if (!(v[n++] = strdup(self)) || !(v[n++] = strdup("agent")))
             goto oom;
         return v;

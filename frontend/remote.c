@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
 #include "launch.h"
 #include "life.h"
 #include "remote.h"
@@ -153,8 +152,8 @@ static void on_hello(struct remote *r, const struct wire_frame *f)
                  "shell startup file there may print to standard output)",
                  r->host);
         lose(r, msg);
-    } else if (proto != WIRE_PROTOCOL || strcmp(ver, agent_version())) {
-        remote__mismatch(r->host, proto, ver, agent_version(), msg,
+    } else if (proto != WIRE_PROTOCOL || strcmp(ver, wire_version())) {
+        remote__mismatch(r->host, proto, ver, wire_version(), msg,
                          sizeof msg);
         lose(r, msg);
     } else {
@@ -424,7 +423,7 @@ int remote_connect(struct remote **out, const struct remote_opts *o,
     argv = NULL;
     struct wire_buf b;
     wire_buf_init(&b);
-    wire_put_hello(&b, agent_version());
+    wire_put_hello(&b, wire_version());
     wire_send_buf(&r->c, WIRE_HELLO, 0, &b);
     wire_buf_release(&b);
     /* BatchMode: ssh answers or fails by itself, never waits on a prompt. */
@@ -506,11 +505,15 @@ static int request(struct remote *r, unsigned type, unsigned ch,
     return r->lost ? -1 : r->reply_type;
 }
 
-/* The ERROR reply's text into ERR. */
+/* The ERROR reply's text into ERR: "HOST refused: TEXT" (TEXT may be
+ * lines of drdb's own, "drdb: " dropped from the first). */
 static void reply_error(struct remote *r, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "%s: %.*s", r->host,
-             (int)wire_buf_size(&r->reply), (const char *)r->reply.p);
+    const char *t = (const char *)r->reply.p + r->reply.off;
+    int n = (int)wire_buf_size(&r->reply);
+    if (n >= 6 && !strncmp(t, "drdb: ", 6))
+        t += 6, n -= 6;
+    snprintf(err, errlen, "%s refused: %.*s", r->host, n, t);
 }
 
 int remote_start(struct remote *r, const struct launch_desc *d,

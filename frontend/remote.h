@@ -37,7 +37,9 @@ struct wire_buf;
 
 struct remote_opts {
     const char *host;          /* NULL or "localhost": a local agent */
-    const char *drdb;          /* the drdb to run there (NULL: "drdb") */
+    const char *drdb;          /* the drdb to run there (NULL: "drdb" on
+                                  the host's PATH; for a local agent,
+                                  this drdb) */
     const char *const *ssh_opts; /* each passed as -o OPT */
     int nssh_opts;
 };

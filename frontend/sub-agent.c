@@ -268,7 +268,7 @@ static int serve(struct wire_conn *c)
                     /* The client judges a mismatch and names this host. */
                     if (wire_get_hello(&f, &proto, &ver) < 0 ||
                         proto != WIRE_PROTOCOL ||
-                        strcmp(ver, agent_version()) != 0) {
+                        strcmp(ver, wire_version()) != 0) {
                         free(ver);
                         return 2;
                     }
@@ -339,7 +339,7 @@ static int run(int argc, char **argv)
     struct wire_buf b;
     wire_conn_init(&c, 0, 1);
     wire_buf_init(&b);
-    wire_put_hello(&b, agent_version());
+    wire_put_hello(&b, wire_version());
     wire_send_buf(&c, WIRE_HELLO, 0, &b);
     wire_buf_release(&b);
     int rc = serve(&c);

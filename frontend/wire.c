@@ -240,6 +240,13 @@ bad:
 
 /* ---- HELLO -------------------------------------------------------------- */
 
+const char *wire_version(void)
+{
+    /* Test-only (docs/remote.md): a version mismatch without two builds. */
+    const char *v = getenv("DRDB_TEST_VERSION");
+    return v && *v ? v : DRDB_VERSION;
+}
+
 void wire_put_hello(struct wire_buf *b, const char *version)
 {
     wire_buf_add(b, WIRE_MAGIC, 8);

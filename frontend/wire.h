@@ -151,6 +151,9 @@ int wire_fill(struct wire_conn *c);
  * 0 when none is complete, -1 on a protocol error (c->err). */
 int wire_next(struct wire_conn *c, struct wire_frame *f);
 
+/* This drdb's version as HELLO says it: DRDB_VERSION, or for tests only
+ * $DRDB_TEST_VERSION (docs/remote.md). */
+const char *wire_version(void);
 /* HELLO's payload for this drdb (VERSION: DRDB_VERSION, or a test's). */
 void wire_put_hello(struct wire_buf *b, const char *version);
 /* A peer's HELLO: 0 with its protocol and version (malloc'd), or -1 when

@@ -152,6 +152,35 @@ else
     fail "the run path's \$(...) or backticks ran a command"
 fi
 
+# A divergence (another program than the recorded one): the report and the
+# exit status of a local replay.
+timeout 60 "$drdb" replay --rank 1 "$run" -- "$crash" none > "$tmp/local.d" \
+    2> "$tmp/local.d.err"
+echo $? > "$tmp/local.d.rc"
+remote hd --host 127.0.0.2 $opts_port "$@" --rank 1 "$run" -- "$crash" none
+if [ "$(cat "$tmp/hd.rc")" = 97 ] && [ "$(cat "$tmp/local.d.rc")" = 97 ] &&
+        cmp -s "$tmp/hd.err" "$tmp/local.d.err" && cmp -s "$tmp/hd" "$tmp/local.d"
+then
+    ok "a divergence on the node: the report and status 97 of a local replay"
+else
+    fail "a divergence on the node (rc $(cat "$tmp/hd.rc"), local $(cat "$tmp/local.d.rc"))"
+    diff "$tmp/local.d.err" "$tmp/hd.err" | head -8 | sed 's/^/#   /'
+fi
+# The agent's trust check (launch_check) before it starts anything: a run
+# directory others can write is refused there, with the reasons.
+chmod o+w "$run"
+remote trust --host 127.0.0.2 $opts_port "$@" --rank 1 "$run"
+chmod o-w "$run"
+if [ "$(cat "$tmp/trust.rc")" = 2 ] && [ ! -s "$tmp/trust" ] &&
+        grep -q "^drdb: 127.0.0.2 refused: program: $sendrecv " "$tmp/trust.err" &&
+        grep -q "can be written by others (mode 7.2)" "$tmp/trust.err" &&
+        grep -q "refusing to run" "$tmp/trust.err"; then
+    ok "a run directory others can write is refused by the agent"
+else
+    fail "the agent's trust check (rc $(cat "$tmp/trust.rc"))"
+    sed 's/^/#   /' "$tmp/trust.err" | tail -5
+fi
+
 # ---- host names that are not --------------------------------------------------
 remote bad1 --host "-oProxyCommand=touch $tmp/proxied" $opts_port "$@" \
     --rank 0 "$run"
