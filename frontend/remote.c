@@ -197,9 +197,17 @@ static void on_frame(struct remote *r, const struct wire_frame *f)
                 : f->type == WIRE_STDERR ? S_ERR : S_TTY;
         if (!p || p->fd[s] < 0)
             return;
-        if (f->len)
-            wire_buf_add(&p->q[s], f->data, f->len);
-        else
+        if (f->len) {
+            /* Straight to the caller's end while nothing waits before. */
+            size_t done = 0;
+            while (!wire_buf_size(&p->q[s]) && done < f->len) {
+                ssize_t n = write(p->fd[s], f->data + done, f->len - done);
+                if (n <= 0)
+                    break;
+                done += (size_t)n;
+            }
+            wire_buf_add(&p->q[s], f->data + done, f->len - done);
+        } else
             p->eof |= 1u << s; /* passed on once the queue is written */
         return;
     }

@@ -129,14 +129,11 @@ static int handle(struct wire_conn *c, const struct wire_frame *f)
 static void pump_out(struct wire_conn *c, struct agent_proc *p, int *fd,
                      unsigned type)
 {
-    char buf[WIRE_CHUNK];
-    ssize_t n = read(*fd, buf, sizeof buf);
+    long n = wire_send_read(c, type, p->ch, *fd);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return;
-    if (n > 0) {
-        wire_send(c, type, p->ch, buf, (size_t)n);
+    if (n > 0)
         return;
-    }
     /* The end (a terminal's master says EIO once its slave is closed). */
     wire_send(c, type, p->ch, NULL, 0);
     if (*fd == p->in)

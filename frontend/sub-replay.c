@@ -296,9 +296,10 @@ static int run(int argc, char **argv)
         optind++;
 
     /* HOST:RUNDIR, or --host HOST: RUNDIR is a path there (relative: to
-     * the home directory there, as for scp). */
+     * the home directory there, as for scp). A directory here of that
+     * name stays one ("./a:b" always does). */
     const char *colon = strchr(dirarg, ':');
-    if (!ro.host && colon && colon != dirarg &&
+    if (!ro.host && colon && colon != dirarg && !launch_dir_ok(dirarg) &&
         !memchr(dirarg, '/', (size_t)(colon - dirarg))) {
         static char host[256];
         snprintf(host, sizeof host, "%.*s", (int)(colon - dirarg), dirarg);
@@ -501,7 +502,8 @@ static int run(int argc, char **argv)
 const struct fe_subcmd fe_sub_replay = {
     .name = "replay",
     .args = "[--rank R | --ranks LIST] [--trust] [--write-in-place] "
-            "[--stdin FILE] RUNDIR [-- PROGRAM [ARGS...]]",
+            "[--stdin FILE] [--host HOST [--ssh-option OPT] "
+            "[--remote-drdb PATH]] [HOST:]RUNDIR [-- PROGRAM [ARGS...]]",
     .summary = "re-execute ranks of a recorded run alone, from their logs",
     .help =
         "Runs each chosen rank as its own process, with no mpiexec and no "

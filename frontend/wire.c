@@ -65,34 +65,43 @@ void wire_buf_release(struct wire_buf *b)
     wire_buf_init(b);
 }
 
-void wire_buf_add(struct wire_buf *b, const void *p, size_t n)
+uint8_t *wire_buf_reserve(struct wire_buf *b, size_t n)
 {
-    if (b->oom || !n)
-        return;
+    if (b->oom)
+        return NULL;
     if (b->off && b->off == b->len)
         b->off = b->len = 0;
+    if (b->len + n > b->cap && b->off >= b->len - b->off) {
+        /* A queue's consumed front is reused when it is at least as
+         * large as what is left to move: each byte moves O(1) times. */
+        memmove(b->p, b->p + b->off, b->len - b->off);
+        b->len -= b->off;
+        b->off = 0;
+    }
     if (b->len + n > b->cap) {
-        /* A queue's consumed front is reused before growing. */
-        if (b->off) {
-            memmove(b->p, b->p + b->off, b->len - b->off);
-            b->len -= b->off;
-            b->off = 0;
-        }
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + n)
             cap *= 2;
-        if (cap > b->cap) {
-            uint8_t *q = realloc(b->p, cap);
-            if (!q) {
-                b->oom = 1;
-                return;
-            }
-            b->p = q;
-            b->cap = cap;
+        uint8_t *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = 1;
+            return NULL;
         }
+        b->p = q;
+        b->cap = cap;
     }
-    memcpy(b->p + b->len, p, n);
-    b->len += n;
+    return b->p + b->len;
+}
+
+void wire_buf_add(struct wire_buf *b, const void *p, size_t n)
+{
+    if (!n)
+        return;
+    uint8_t *at = wire_buf_reserve(b, n);
+    if (at) {
+        memcpy(at, p, n);
+        b->len += n;
+    }
 }
 
 void wire_buf_drop(struct wire_buf *b, size_t n)
@@ -305,19 +314,46 @@ void wire_conn_release(struct wire_conn *c)
     wire_buf_release(&c->outq);
 }
 
-int wire_send(struct wire_conn *c, unsigned type, unsigned channel,
-              const void *data, size_t len)
+static void put_header(uint8_t *h, unsigned type, unsigned channel,
+                       size_t len)
 {
-    if (len > WIRE_MAX_PAYLOAD || c->outq.oom)
-        return -1;
-    uint8_t h[WIRE_HEADER] = {
+    uint8_t v[WIRE_HEADER] = {
         (uint8_t)len,     (uint8_t)(len >> 8),     (uint8_t)(len >> 16),
         (uint8_t)(len >> 24), (uint8_t)type,       (uint8_t)(type >> 8),
         (uint8_t)channel, (uint8_t)(channel >> 8),
     };
-    wire_buf_add(&c->outq, h, sizeof h);
-    wire_buf_add(&c->outq, data, len);
-    return c->outq.oom ? -1 : 0;
+    memcpy(h, v, sizeof v);
+}
+
+int wire_send(struct wire_conn *c, unsigned type, unsigned channel,
+              const void *data, size_t len)
+{
+    if (len > WIRE_MAX_PAYLOAD)
+        return -1;
+    uint8_t *h = wire_buf_reserve(&c->outq, WIRE_HEADER + len);
+    if (!h)
+        return -1;
+    put_header(h, type, channel, len);
+    if (len)
+        memcpy(h + WIRE_HEADER, data, len);
+    c->outq.len += WIRE_HEADER + len;
+    return 0;
+}
+
+long wire_send_read(struct wire_conn *c, unsigned type, unsigned channel,
+                    int fd)
+{
+    uint8_t *h = wire_buf_reserve(&c->outq, WIRE_HEADER + WIRE_CHUNK);
+    if (!h) {
+        errno = ENOMEM;
+        return -1;
+    }
+    ssize_t n = read(fd, h + WIRE_HEADER, WIRE_CHUNK);
+    if (n > 0) {
+        put_header(h, type, channel, (size_t)n);
+        c->outq.len += WIRE_HEADER + (size_t)n;
+    }
+    return (long)n;
 }
 
 int wire_send_buf(struct wire_conn *c, unsigned type, unsigned channel,
@@ -349,9 +385,13 @@ int wire_flush(struct wire_conn *c)
 
 int wire_fill(struct wire_conn *c)
 {
-    uint8_t buf[65536];
     for (;;) {
-        ssize_t n = read(c->in, buf, sizeof buf);
+        uint8_t *at = wire_buf_reserve(&c->inq, WIRE_CHUNK);
+        if (!at) {
+            snprintf(c->err, sizeof c->err, "out of memory");
+            return -1;
+        }
+        ssize_t n = read(c->in, at, WIRE_CHUNK);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -362,12 +402,8 @@ int wire_fill(struct wire_conn *c)
         }
         if (n == 0)
             return 0;
-        wire_buf_add(&c->inq, buf, (size_t)n);
-        if (c->inq.oom) {
-            snprintf(c->err, sizeof c->err, "out of memory");
-            return -1;
-        }
-        if ((size_t)n < sizeof buf)
+        c->inq.len += (size_t)n;
+        if (n < WIRE_CHUNK)
             return 1;
     }
 }

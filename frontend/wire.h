@@ -95,6 +95,9 @@ struct wire_buf {
 void wire_buf_init(struct wire_buf *b);
 void wire_buf_release(struct wire_buf *b);
 void wire_buf_add(struct wire_buf *b, const void *p, size_t n);
+/* Room for N more bytes at the end (the caller fills them and adds N to
+ * len): a pointer to it, or NULL out of memory. */
+uint8_t *wire_buf_reserve(struct wire_buf *b, size_t n);
 void wire_put_u32(struct wire_buf *b, uint32_t v);
 void wire_put_u64(struct wire_buf *b, uint64_t v);
 void wire_put_str(struct wire_buf *b, const char *s);
@@ -142,6 +145,10 @@ int wire_send(struct wire_conn *c, unsigned type, unsigned channel,
               const void *data, size_t len);
 int wire_send_buf(struct wire_conn *c, unsigned type, unsigned channel,
                   const struct wire_buf *b);
+/* Reads up to WIRE_CHUNK bytes of FD straight into a queued TYPE frame:
+ * read()'s result (nothing is queued unless > 0; errno as read's). */
+long wire_send_read(struct wire_conn *c, unsigned type, unsigned channel,
+                    int fd);
 /* Writes what the peer takes now: 0, or -1 (the peer is gone; c->err). */
 int wire_flush(struct wire_conn *c);
 /* Reads what is there: 1, 0 at the end of the stream, -1 on an error. */
