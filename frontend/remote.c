@@ -225,24 +225,6 @@ static void on_frame(struct remote *r, const struct wire_frame *f)
 
 /* ---- the poll loop ------------------------------------------------------ */
 
-static void add_fd(struct pollfd *fds, int *n, int max, int fd, short ev)
-{
-    if (fd < 0 || *n >= max)
-        return;
-    fds[*n].fd = fd;
-    fds[*n].events = ev;
-    fds[*n].revents = 0;
-    (*n)++;
-}
-
-static short revents(const struct pollfd *fds, int n, int fd)
-{
-    for (int i = 0; i < n && fd >= 0; i++)
-        if (fds[i].fd == fd)
-            return fds[i].revents;
-    return 0;
-}
-
 int remote_pollfds(struct remote *r, struct pollfd *fds, int max)
 {
     int n = 0, full = wire_buf_size(&r->c.outq) > WIRE_HIGH_WATER;
@@ -252,18 +234,18 @@ int remote_pollfds(struct remote *r, struct pollfd *fds, int max)
             backed |= wire_buf_size(&r->procs[i]->q[s]) > WIRE_HIGH_WATER;
     if (r->lost)
         return 0;
-    add_fd(fds, &n, max, r->c.in, backed ? 0 : POLLIN);
+    wire_poll_add(fds, &n, max, r->c.in, backed ? 0 : POLLIN);
     if (wire_buf_size(&r->c.outq))
-        add_fd(fds, &n, max, r->c.out, POLLOUT);
-    add_fd(fds, &n, max, r->err_fd, POLLIN);
+        wire_poll_add(fds, &n, max, r->c.out, POLLOUT);
+    wire_poll_add(fds, &n, max, r->err_fd, POLLIN);
     for (size_t i = 0; i < r->nprocs; i++) {
         struct remote_proc *p = r->procs[i];
-        add_fd(fds, &n, max, p->fd[S_IN], full ? 0 : POLLIN);
+        wire_poll_add(fds, &n, max, p->fd[S_IN], full ? 0 : POLLIN);
         for (int s = S_OUT; s <= S_ERR; s++)
             if (wire_buf_size(&p->q[s]) || (p->eof & (1u << s)))
-                add_fd(fds, &n, max, p->fd[s], POLLOUT);
+                wire_poll_add(fds, &n, max, p->fd[s], POLLOUT);
         if (p->fd[S_TTY] >= 0)
-            add_fd(fds, &n, max, p->fd[S_TTY],
+            wire_poll_add(fds, &n, max, p->fd[S_TTY],
                    (short)((full ? 0 : POLLIN) |
                            (wire_buf_size(&p->q[S_TTY]) ? POLLOUT : 0)));
     }
@@ -319,9 +301,9 @@ int remote_process(struct remote *r, const struct pollfd *fds, int n)
 {
     if (r->lost)
         return -1;
-    if (revents(fds, n, r->err_fd))
+    if (wire_revents(fds, n, r->err_fd))
         read_stderr(r);
-    if (revents(fds, n, r->c.in)) {
+    if (wire_revents(fds, n, r->c.in)) {
         int rc = wire_fill(&r->c), got;
         struct wire_frame f;
         while (!r->lost && (got = wire_next(&r->c, &f)) > 0)
@@ -337,14 +319,14 @@ int remote_process(struct remote *r, const struct pollfd *fds, int n)
     }
     for (size_t i = 0; !r->lost && i < r->nprocs; i++) {
         struct remote_proc *p = r->procs[i];
-        if (p->fd[S_IN] >= 0 && revents(fds, n, p->fd[S_IN]))
+        if (p->fd[S_IN] >= 0 && wire_revents(fds, n, p->fd[S_IN]))
             read_in(r, p, S_IN);
         for (int s = S_OUT; s <= S_TTY; s++) {
-            short ev = revents(fds, n, p->fd[s]);
+            short ev = wire_revents(fds, n, p->fd[s]);
             if (p->fd[s] >= 0 && (ev & (POLLOUT | POLLERR)))
                 write_q(p, s);
         }
-        short ev = revents(fds, n, p->fd[S_TTY]);
+        short ev = wire_revents(fds, n, p->fd[S_TTY]);
         if (p->fd[S_TTY] >= 0 && (ev & (POLLIN | POLLHUP)))
             read_in(r, p, S_TTY);
     }

@@ -204,57 +204,41 @@ static void finish(struct wire_conn *c)
     }
 }
 
-static void add_fd(struct pollfd *fds, int *n, int fd, short ev)
-{
-    fds[*n].fd = fd;
-    fds[*n].events = ev;
-    fds[*n].revents = 0;
-    (*n)++;
-}
-
-/* Whether FD was given events in FDS (N of them). */
-static short revents(const struct pollfd *fds, int n, int fd)
-{
-    for (int i = 0; i < n && fd >= 0; i++)
-        if (fds[i].fd == fd)
-            return fds[i].revents;
-    return 0;
-}
-
 /* Serves the connection until it ends: the exit status. */
 static int serve(struct wire_conn *c)
 {
     static struct pollfd fds[3 + 4 * MAX_PROCS];
+    const int max = (int)(sizeof fds / sizeof *fds);
     int hello = 0;
     for (;;) {
         int n = 0, full = wire_buf_size(&c->outq) > WIRE_HIGH_WATER;
         int waiting = 0;
-        add_fd(fds, &n, c->in, full ? 0 : POLLIN);
+        wire_poll_add(fds, &n, max, c->in, full ? 0 : POLLIN);
         if (wire_buf_size(&c->outq))
-            add_fd(fds, &n, c->out, POLLOUT);
-        add_fd(fds, &n, chld_pipe[0], POLLIN);
+            wire_poll_add(fds, &n, max, c->out, POLLOUT);
+        wire_poll_add(fds, &n, max, chld_pipe[0], POLLIN);
         for (int i = 0; i < nprocs; i++) {
             struct agent_proc *p = procs[i];
             short in = full ? 0 : POLLIN;
             if (p->out >= 0)
-                add_fd(fds, &n, p->out,
+                wire_poll_add(fds, &n, max, p->out,
                        (short)(in | (p->out == p->in && wire_buf_size(&p->inq)
                                          ? POLLOUT : 0)));
             if (p->err >= 0)
-                add_fd(fds, &n, p->err, in);
+                wire_poll_add(fds, &n, max, p->err, in);
             if (p->in >= 0 && p->in != p->out &&
                 (wire_buf_size(&p->inq) || p->in_eof))
-                add_fd(fds, &n, p->in, POLLOUT);
+                wire_poll_add(fds, &n, max, p->in, POLLOUT);
             if (p->tty >= 0)
-                add_fd(fds, &n, p->tty,
+                wire_poll_add(fds, &n, max, p->tty,
                        (short)(in | (wire_buf_size(&p->ttyq) ? POLLOUT : 0)));
             waiting |= p->reaped;
         }
         if (poll(fds, (nfds_t)n, waiting ? 100 : -1) < 0 && errno != EINTR)
             return 1;
-        if (revents(fds, n, chld_pipe[0]))
+        if (wire_revents(fds, n, chld_pipe[0]))
             reap();
-        if (revents(fds, n, c->in)) {
+        if (wire_revents(fds, n, c->in)) {
             int rc = wire_fill(c);
             struct wire_frame f;
             int got;
@@ -281,9 +265,9 @@ static int serve(struct wire_conn *c)
         }
         for (int i = 0; i < nprocs; i++) {
             struct agent_proc *p = procs[i];
-            short ro = revents(fds, n, p->out), re = revents(fds, n, p->err);
-            short ri = p->in != p->out ? revents(fds, n, p->in) : 0;
-            short rt = revents(fds, n, p->tty);
+            short ro = wire_revents(fds, n, p->out), re = wire_revents(fds, n, p->err);
+            short ri = p->in != p->out ? wire_revents(fds, n, p->in) : 0;
+            short rt = wire_revents(fds, n, p->tty);
             if (p->out >= 0 && (ro & (POLLIN | POLLHUP | POLLERR)))
                 pump_out(c, p, &p->out, WIRE_STDOUT);
             if (p->err >= 0 && (re & (POLLIN | POLLHUP | POLLERR)))

@@ -1,5 +1,6 @@
 /* The agent protocol's frames, payloads and connection (wire.h). */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,4 +418,22 @@ int wire_next(struct wire_conn *c, struct wire_frame *f)
     /* Dropped now, the bytes stay in place until the next wire_fill(). */
     wire_buf_drop(&c->inq, (size_t)n);
     return 1;
+}
+
+void wire_poll_add(struct pollfd *fds, int *n, int max, int fd, short ev)
+{
+    if (fd < 0 || *n >= max)
+        return;
+    fds[*n].fd = fd;
+    fds[*n].events = ev;
+    fds[*n].revents = 0;
+    (*n)++;
+}
+
+short wire_revents(const struct pollfd *fds, int n, int fd)
+{
+    for (int i = 0; i < n && fd >= 0; i++)
+        if (fds[i].fd == fd)
+            return fds[i].revents;
+    return 0;
 }

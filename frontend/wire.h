@@ -158,6 +158,12 @@ int wire_fill(struct wire_conn *c);
  * 0 when none is complete, -1 on a protocol error (c->err). */
 int wire_next(struct wire_conn *c, struct wire_frame *f);
 
+/* The poll loops of both sides: adds FD (not when < 0 or N is MAX) for
+ * events EV; the events poll gave FD (0 when it was not polled). */
+struct pollfd;
+void wire_poll_add(struct pollfd *fds, int *n, int max, int fd, short ev);
+short wire_revents(const struct pollfd *fds, int n, int fd);
+
 /* This drdb's version as HELLO says it: DRDB_VERSION, or for tests only
  * $DRDB_TEST_VERSION (docs/remote.md). */
 const char *wire_version(void);
