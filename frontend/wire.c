@@ -72,7 +72,7 @@ uint8_t *wire_buf_reserve(struct wire_buf *b, size_t n)
         return NULL;
     if (b->off && b->off == b->len)
         b->off = b->len = 0;
-    if (b->len + n > b->cap && b->off >= b->len - b->off) {
+    if (b->off && b->len + n > b->cap && b->off >= b->len - b->off) {
         /* A queue's consumed front is reused when it is at least as
          * large as what is left to move: each byte moves O(1) times. */
         memmove(b->p, b->p + b->off, b->len - b->off);
