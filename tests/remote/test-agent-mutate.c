@@ -1,12 +1,12 @@
 /*
  * test-agent-mutate.c - a mutation campaign against a real `drdb agent`:
- * a valid session (HELLO, START of cat and of true, stdin, a signal, a
- * file read) with random bytes changed, inserted or cut, written to a
+ * a valid session (HELLO, START of cat, of true and of a sleep that only
+ * ends when killed, stdin, a signal, a file read) with random bytes changed, inserted or cut, written to a
  * fresh agent each round. The agent must end by itself once its input
  * ends (no crash: exit status, not a signal; no hang: 10 s), answer only
  * with well-formed frames, and leave no process behind.
  *
- * The agent's PATH holds only cat and true (links in a directory of the
+ * The agent's PATH holds only cat, true and sleep (links in a directory of the
  * test), so a mutated program name runs nothing else.
  *
  * usage: test-agent-mutate DRDB ROUNDS [SEED]
@@ -42,13 +42,14 @@ static void session(struct wire_buf *s, const char *dir)
     struct wire_buf b;
     struct launch_desc d;
     char *cat[] = {"cat", NULL}, *tru[] = {"true", NULL};
+    char *slp[] = {"sleep", "1000", NULL};
     wire_buf_init(&b);
     wire_put_hello(&b, wire_version());
     frame(s, WIRE_HELLO, 0, &b);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         launch_desc_init(&d);
-        launch_desc_argv(&d, i ? tru : cat);
-        d.flags = i ? LAUNCH_TTY : 0;
+        launch_desc_argv(&d, i == 2 ? slp : i ? tru : cat);
+        d.flags = i == 1 ? LAUNCH_TTY : 0;
         launch_env_set(&d.env, "X", "y");
         wire_buf_drop(&b, b.len);
         wire_put_desc(&b, &d);
@@ -187,8 +188,8 @@ int main(int argc, char **argv)
     char bin[128];
     snprintf(bin, sizeof bin, "%s/bin", dir);
     mkdir(bin, 0700);
-    const char *tools[] = {"/bin/cat", "/bin/true"};
-    for (int i = 0; i < 2; i++) {
+    const char *tools[] = {"/bin/cat", "/bin/true", "/bin/sleep"};
+    for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof p, "%s/%s", bin, strrchr(tools[i], '/') + 1);
         if (symlink(tools[i], p) < 0)
             return 1;
@@ -240,7 +241,7 @@ int main(int argc, char **argv)
         printf("#   %d processes of the agents are left\n", left);
         failed++;
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof p, "%s/%s", bin, strrchr(tools[i], '/') + 1);
         unlink(p);
     }
