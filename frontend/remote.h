@@ -21,6 +21,9 @@
  * and a terminal on the host for its program: -inferior-tty-set with
  * tty_name, the program's output on the tty descriptor.
  *
+ * remote_connect() ignores SIGPIPE when it has its default action: a
+ * connection or a caller's end that goes away is an error, not a signal.
+ *
  * Errors: -1 with one line in ERR (or remote_error()) that names the host
  * and says what to do.
  */

@@ -146,6 +146,10 @@ remote h3 $opts_port "$@" --rank 0 "127.0.0.3:$run"
 same h3 0 "rank 0 replayed on 127.0.0.3 given as HOST:RUNDIR: as local"
 remote lh --host localhost --rank 1 "$run"
 same lh 1 "a local agent (--host localhost): as local"
+# --stdin -: this side's standard input is the program's there.
+echo "typed here" | timeout 60 "$drdb" replay --host 127.0.0.2 $opts_port "$@" \
+    --stdin - --rank 0 "$run" -- /bin/cat > "$tmp/stdin" 2> "$tmp/stdin.err"
+has "--stdin -: standard input relayed to the node" "$tmp/stdin" "typed here"
 if [ ! -e "$tmp/injected1" ] && [ ! -e "$tmp/injected2" ]; then
     ok "the path's \$(...) and backticks ran nothing"
 else
