@@ -95,12 +95,15 @@ static int handle(struct wire_conn *c, const struct wire_frame *f)
     case WIRE_TTY:
         if (!p)
             return 0; /* it ended meanwhile */
-        if (f->type == WIRE_TTY)
-            wire_buf_add(&p->ttyq, f->data, f->len);
-        else if (f->len)
-            wire_buf_add(&p->inq, f->data, f->len);
-        else
+        /* Nothing is kept for a stream that is closed already. */
+        if (f->type == WIRE_TTY) {
+            if (p->tty >= 0)
+                wire_buf_add(&p->ttyq, f->data, f->len);
+        } else if (!f->len) {
             p->in_eof = 1;
+        } else if (p->in >= 0 && !p->in_eof) {
+            wire_buf_add(&p->inq, f->data, f->len);
+        }
         return p->inq.oom || p->ttyq.oom ? -1 : 0;
     case WIRE_SIGNAL:
         wire_rd_init(&r, f);

@@ -167,6 +167,89 @@ static int round_run(const char *drdb, const char *path, const struct wire_buf *
     return bad ? -1 : 0;
 }
 
+/* How many processes have PATH=BIN (the agents' own) in their
+ * environment, after up to 2 s for them to go. */
+static int left_behind(const char *bin)
+{
+    char marker[300];
+    int left = 0;
+    snprintf(marker, sizeof marker, "PATH=%s", bin);
+    for (int t = 0; t < 20; t++) {
+        left = 0;
+        DIR *pd = opendir("/proc");
+        struct dirent *de;
+        while (pd && (de = readdir(pd))) {
+            char ep[300], env[65536];
+            if (de->d_name[0] < '0' || de->d_name[0] > '9')
+                continue;
+            snprintf(ep, sizeof ep, "/proc/%s/environ", de->d_name);
+            int fd = open(ep, O_RDONLY);
+            ssize_t n = fd >= 0 ? read(fd, env, sizeof env - 1) : -1;
+            if (fd >= 0)
+                close(fd);
+            if (n > 0)
+                env[n] = '\0';
+            for (ssize_t i = 0; i < n; i += (ssize_t)strlen(env + i) + 1)
+                if (!strcmp(env + i, marker))
+                    left++;
+        }
+        if (pd)
+            closedir(pd);
+        if (!left)
+            break;
+        usleep(100000);
+    }
+    return left;
+}
+
+/* An agent whose input stays open, with the session's processes running:
+ * SIGHUP (the terminal or sshd going away) ends it and all of them. */
+static int hangup(const char *drdb, const char *bin, const char *dir)
+{
+    struct wire_buf s;
+    int in[2], out[2], ok = 0;
+    wire_buf_init(&s);
+    session(&s, dir);
+    if (pipe(in) < 0 || pipe(out) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        for (int fd = 3; fd < 64; fd++)
+            close(fd);
+        setenv("PATH", bin, 1);
+        execl(drdb, drdb, "agent", (char *)NULL);
+        _exit(126);
+    }
+    close(in[0]);
+    close(out[1]);
+    if (write(in[1], s.p, s.len) != (ssize_t)s.len)
+        return -1;
+    struct wire_conn c;
+    wire_conn_init(&c, out[0], -1);
+    /* Until the sleep (channel 3) started. */
+    int started = 0;
+    time_t end = time(NULL) + 10;
+    while (!started && time(NULL) < end && wire_fill(&c) > 0) {
+        struct wire_frame f;
+        while (wire_next(&c, &f) > 0)
+            started |= f.type == WIRE_STARTED && f.channel == 3;
+    }
+    int st = 0;
+    kill(pid, SIGHUP);
+    waitpid(pid, &st, 0);
+    int left = left_behind(bin);
+    ok = started && WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP && !left;
+    printf("%s 2 - SIGHUP ends the agent and what it started (started %d, "
+           "%d left)\n", ok ? "ok" : "not ok", started, left);
+    close(in[1]);
+    close(out[0]);
+    wire_conn_release(&c);
+    wire_buf_release(&s);
+    return ok ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -210,37 +293,15 @@ int main(int argc, char **argv)
     }
     wire_buf_release(&base);
     /* Nothing the agents started is left: no process has their PATH. */
-    char marker[160];
-    int left = 0;
-    snprintf(marker, sizeof marker, "PATH=%s", bin);
-    for (int t = 0; t < 20; t++) {
-        left = 0;
-        DIR *pd = opendir("/proc");
-        struct dirent *de;
-        while (pd && (de = readdir(pd))) {
-            char ep[300], env[65536];
-            if (de->d_name[0] < '0' || de->d_name[0] > '9')
-                continue;
-            snprintf(ep, sizeof ep, "/proc/%s/environ", de->d_name);
-            int fd = open(ep, O_RDONLY);
-            ssize_t n = fd >= 0 ? read(fd, env, sizeof env) : -1;
-            if (fd >= 0)
-                close(fd);
-            for (ssize_t i = 0; i < n; i += (ssize_t)strlen(env + i) + 1)
-                if (!strncmp(env + i, marker, strlen(marker)) &&
-                    env[i + (ssize_t)strlen(marker)] == '\0')
-                    left++;
-        }
-        if (pd)
-            closedir(pd);
-        if (!left)
-            break;
-        usleep(100000);
-    }
+    int left = left_behind(bin);
     if (left) {
         printf("#   %d processes of the agents are left\n", left);
         failed++;
     }
+    printf("%s 1 - %d mutated sessions: no crash, no hang, well-formed "
+           "answers, nothing left (%d bad)\n", failed ? "not ok" : "ok",
+           rounds, failed);
+    int hup = hangup(drdb, bin, dir);
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof p, "%s/%s", bin, strrchr(tools[i], '/') + 1);
         unlink(p);
@@ -249,8 +310,6 @@ int main(int argc, char **argv)
     snprintf(p, sizeof p, "%s/file", dir);
     unlink(p);
     rmdir(dir);
-    printf("%s 1 - %d mutated sessions: no crash, no hang, well-formed "
-           "answers (%d bad)\n1..1\n", failed ? "not ok" : "ok", rounds,
-           failed);
-    return failed ? 1 : 0;
+    printf("1..2\n");
+    return failed || hup ? 1 : 0;
 }
