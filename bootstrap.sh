@@ -9,6 +9,7 @@ gdb libreadline-dev mpich libmpich-dev gfortran
 zstd libzstd-dev
 clang libclang-rt-14-dev
 tmux procps
+openssh-server openssh-client
 slurmctld slurmd slurm-client"
 
 missing=""

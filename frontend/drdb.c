@@ -12,6 +12,7 @@ static const struct fe_subcmd *const subcmds[] = {
     &fe_sub_batch,
     &fe_sub_log,
     &fe_sub_functions,
+    &fe_sub_agent,
 };
 #define N_SUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))
 
@@ -52,7 +53,9 @@ static void usage(FILE *out)
           "drdb records MPI programs and debugs any rank alone by replaying "
           "its log.\n\ncommands:\n", out);
     for (size_t i = 0; i < N_SUBCMDS; i++)
-        fprintf(out, "  %-12s %s\n", subcmds[i]->name, subcmds[i]->summary);
+        if (!subcmds[i]->hidden)
+            fprintf(out, "  %-12s %s\n", subcmds[i]->name,
+                    subcmds[i]->summary);
     fputs("\n'drdb COMMAND --help' shows a command's options.\n", out);
 }
 
@@ -66,7 +69,8 @@ static const struct fe_subcmd *find_subcmd(const char *name)
     for (size_t i = 0; i < N_SUBCMDS; i++) {
         if (strcmp(subcmds[i]->name, name) == 0)
             return subcmds[i];
-        if (strncmp(subcmds[i]->name, name, len) == 0) {
+        if (!subcmds[i]->hidden &&
+            strncmp(subcmds[i]->name, name, len) == 0) {
             ambiguous = found != NULL;
             found = subcmds[i];
         }
@@ -74,7 +78,8 @@ static const struct fe_subcmd *find_subcmd(const char *name)
     if (ambiguous) {
         fprintf(stderr, "drdb: ambiguous command '%s', could be:", name);
         for (size_t i = 0; i < N_SUBCMDS; i++)
-            if (strncmp(subcmds[i]->name, name, len) == 0)
+            if (!subcmds[i]->hidden &&
+                strncmp(subcmds[i]->name, name, len) == 0)
                 fprintf(stderr, " %s", subcmds[i]->name);
         fputc('\n', stderr);
         return NULL;

@@ -17,6 +17,7 @@ struct fe_subcmd {
     const char *args;    /* argument template for the usage line */
     const char *summary; /* one line, for `drdb --help` */
     const char *help;    /* the rest of `drdb NAME --help` */
+    int hidden;          /* not listed, no prefix: drdb starts it itself */
     int (*run)(int argc, char **argv);
 };
 
@@ -26,7 +27,17 @@ extern const struct fe_subcmd fe_sub_record;
 extern const struct fe_subcmd fe_sub_replay;
 extern const struct fe_subcmd fe_sub_console;
 extern const struct fe_subcmd fe_sub_batch;
+extern const struct fe_subcmd fe_sub_agent;
 
+/* drdb replay --host (sub-replay-host.c): `drdb replay OPTS -- DIR
+ * [-- PROG...]` run on O's host through its agent (remote.h), which
+ * checks run DIR (TRUST: --trust) first; its output here, its stdin
+ * ours when RELAY_STDIN. The exit status of that replay, 2 when the host
+ * refused it, 1 when the connection failed or was lost. */
+struct remote_opts;
+int fe_replay_host(const struct remote_opts *o, const char *dir,
+                   char *const *opts, int nopts, char *const *prog,
+                   int trust, int relay_stdin);
 /* One line per rank of RUNDIR (events, bytes, state) to OUT; returns the
  * number of ranks whose log is damaged or incomplete. */
 int fe_log_summary(const char *dir, FILE *out);

@@ -186,6 +186,48 @@ void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
     free(val);
 }
 
+/* ---- descriptions -------------------------------------------------------- */
+
+void launch_desc_init(struct launch_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    launch_env_init(&d->env);
+}
+
+void launch_desc_release(struct launch_desc *d)
+{
+    for (size_t i = 0; d->argv && d->argv[i]; i++)
+        free(d->argv[i]);
+    free(d->argv);
+    free(d->cwd);
+    free(d->rundir);
+    free(d->program);
+    launch_env_release(&d->env);
+    launch_desc_init(d);
+}
+
+int launch_desc_argv(struct launch_desc *d, char *const *argv)
+{
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    char **v = calloc(n + 1, sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] = strdup(argv[i]))) {
+            while (i--)
+                free(v[i]);
+            free(v);
+            return -1;
+        }
+    for (size_t i = 0; d->argv && d->argv[i]; i++)
+        free(d->argv[i]);
+    free(d->argv);
+    d->argv = v;
+    return 0;
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 char **launch_split_argv(char *s)

@@ -20,6 +20,7 @@
 #define DRDB_LAUNCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -129,5 +130,34 @@ int launch_shadow_poll(pid_t pid, const char *status, int *st);
 void launch_shadow_stop(pid_t pid);
 /* Removes the files of a shadow's directory DIR (not its subdirectories). */
 void launch_clear_dir(const char *dir);
+
+/*
+ * A launcher description: what to start and how, built where the command
+ * is understood and executed where the files are (here, or by a remote
+ * `drdb agent`: wire.h carries it). ARGV[0] is run as given (a path, or
+ * searched in PATH); with LAUNCH_SELF it is this drdb instead. ENV: the
+ * settings over the starting side's environment. RUNDIR (may be NULL):
+ * the run the process replays; the agent applies launch_check() to it
+ * and to PROGRAM (NULL: the run's recorded program) before starting.
+ */
+enum {
+    LAUNCH_PTY = 1,     /* stdin, stdout, stderr on a terminal (a program) */
+    LAUNCH_TTY = 2,     /* pipes, plus a terminal to give a program (GDB's
+                           -inferior-tty-set): its slave's name is returned */
+    LAUNCH_SELF = 4,    /* argv[0] is this drdb */
+    LAUNCH_NO_ASLR = 8, /* address-space randomization off */
+    LAUNCH_TRUST = 16,  /* launch_check() reasons do not refuse (--trust) */
+};
+struct launch_desc {
+    char **argv;          /* malloc'd, NULL-terminated */
+    char *cwd;            /* malloc'd, or NULL: where the starter is */
+    struct launch_env env;
+    unsigned flags;
+    char *rundir, *program; /* malloc'd, or NULL */
+};
+void launch_desc_init(struct launch_desc *d);
+void launch_desc_release(struct launch_desc *d);
+/* Copies the NULL-terminated ARGV into D: 0 or -1. */
+int launch_desc_argv(struct launch_desc *d, char *const *argv);
 
 #endif

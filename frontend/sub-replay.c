@@ -17,6 +17,7 @@
 #include "life.h"
 #include "log.h"
 #include "rankset.h"
+#include "remote.h"
 #include "log-reader.h"
 
 /* Runs addr2line (no shell) to turn "OBJ+0xOFF (sym)" into a source line. */
@@ -223,12 +224,41 @@ static int run(int argc, char **argv)
         {"trust", no_argument, NULL, 'T'},
         {"write-in-place", no_argument, NULL, 'W'},
         {"stdin", required_argument, NULL, 'S'},
+        {"host", required_argument, NULL, 'H'},
+        {"ssh-option", required_argument, NULL, 'O'},
+        {"remote-drdb", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0},
     };
+    /* For --host: the options the replay there gets, as given here. */
+    static char *fwd[2 * 16], dashed[16][24];
+    const char *ssh_opts[64];
+    struct remote_opts ro = {.ssh_opts = ssh_opts};
+    int nfwd = 0, nd = 0;
     const char *ranks = "0", *cwd_opt = NULL, *pattern = NULL;
     int quiet = 0, trust = 0, in_place = 0, c;
     while ((c = getopt_long(argc, argv, "+r:R:C:o:q", opts, NULL)) != -1) {
+        /* Forwarded as --NAME [ARG]: the option's own table entry. */
+        for (int i = 0; c != 'H' && c != 'O' && c != 'D' && opts[i].name;
+             i++)
+            if (opts[i].val == c && nd < 16) {
+                snprintf(dashed[nd], sizeof dashed[0], "--%s", opts[i].name);
+                fwd[nfwd++] = dashed[nd++];
+                if (optarg)
+                    fwd[nfwd++] = optarg;
+                break;
+            }
         switch (c) {
+        case 'H':
+            ro.host = optarg;
+            break;
+        case 'O':
+            if (ro.nssh_opts == (int)(sizeof ssh_opts / sizeof *ssh_opts))
+                return fe_error("too many --ssh-option");
+            ssh_opts[ro.nssh_opts++] = optarg;
+            break;
+        case 'D':
+            ro.drdb = optarg;
+            break;
         case 'r':
         case 'R':
             ranks = optarg;
@@ -264,6 +294,22 @@ static int run(int argc, char **argv)
     if (optind < argc && strcmp(argv[optind - 1], "--") != 0 &&
         strcmp(argv[optind], "--") == 0)
         optind++;
+
+    /* HOST:RUNDIR, or --host HOST: RUNDIR is a path there (relative: to
+     * the home directory there, as for scp). A directory here of that
+     * name stays one ("./a:b" always does). */
+    const char *colon = strchr(dirarg, ':');
+    if (!ro.host && colon && colon != dirarg && !launch_dir_ok(dirarg) &&
+        !memchr(dirarg, '/', (size_t)(colon - dirarg))) {
+        static char host[256];
+        snprintf(host, sizeof host, "%.*s", (int)(colon - dirarg), dirarg);
+        ro.host = host;
+        dirarg = colon + 1;
+    }
+    if (ro.host)
+        return fe_replay_host(&ro, dirarg, fwd, nfwd,
+                              optind < argc ? argv + optind : NULL, trust,
+                              stdin_file && !strcmp(stdin_file, "-"));
 
     char dir[PATH_MAX], err[512];
     if (!realpath(dirarg, dir))
@@ -456,7 +502,8 @@ static int run(int argc, char **argv)
 const struct fe_subcmd fe_sub_replay = {
     .name = "replay",
     .args = "[--rank R | --ranks LIST] [--trust] [--write-in-place] "
-            "[--stdin FILE] RUNDIR [-- PROGRAM [ARGS...]]",
+            "[--stdin FILE] [--host HOST [--ssh-option OPT] "
+            "[--remote-drdb PATH]] [HOST:]RUNDIR [-- PROGRAM [ARGS...]]",
     .summary = "re-execute ranks of a recorded run alone, from their logs",
     .help =
         "Runs each chosen rank as its own process, with no mpiexec and no "

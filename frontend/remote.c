@@ -1,0 +1,647 @@
+/* The client of a drdb agent: connection, processes, reads (remote.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launch.h"
+#include "life.h"
+#include "remote.h"
+#include "remote-int.h"
+#include "util.h"
+#include "wire.h"
+
+/* The client's ends of a process's streams, as indexes of fd[] and q[]. */
+enum { S_IN, S_OUT, S_ERR, S_TTY };
+
+struct remote {
+    char host[256], drdb[1024];
+    int local;
+    pid_t pid;                 /* ssh, or the local agent */
+    int err_fd;                /* its stderr */
+    struct wire_conn c;
+    char tail[4096];           /* the end of its stderr */
+    int hello, lost;
+    char err[1024];
+    struct remote_proc **procs;
+    size_t nprocs, cap;
+    unsigned next_ch;
+    /* the reply a blocking call waits for, on channel want */
+    unsigned want;
+    int reply_type;
+    struct wire_buf reply;
+};
+
+const char *remote_host(const struct remote *r)
+{
+    return r->host;
+}
+
+const char *remote_error(const struct remote *r)
+{
+    return r->err;
+}
+
+static void set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Keeps the end of the agent's (ssh's) stderr; once connected, shows it. */
+static void read_stderr(struct remote *r)
+{
+    char buf[4096];
+    ssize_t n;
+    while (r->err_fd >= 0 && (n = read(r->err_fd, buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            if (errno != EINTR)
+                break;
+            continue;
+        }
+        if (r->hello && write(2, buf, (size_t)n) < 0) {
+            /* nowhere to say it */
+        }
+        size_t have = strlen(r->tail), k = (size_t)n;
+        if (k >= sizeof r->tail)
+            have = 0, k = sizeof r->tail - 1;
+        if (have + k >= sizeof r->tail) {
+            size_t cut = have + k - (sizeof r->tail - 1);
+            memmove(r->tail, r->tail + cut, have - cut + 1);
+            have -= cut;
+        }
+        memcpy(r->tail + have, buf + n - (ssize_t)k, k);
+        r->tail[have + k] = '\0';
+    }
+    if (r->err_fd >= 0 && n == 0)
+        close_fd(&r->err_fd);
+}
+
+/* The connection is gone: why, in r->err (once). */
+static void lose(struct remote *r, const char *why)
+{
+    if (r->lost)
+        return;
+    r->lost = 1;
+    if (!r->hello && !why) {
+        /* Before HELLO: ssh's (or the shell's) exit status says why. */
+        int st = -1;
+        for (int i = 0; i < 100 && r->pid > 0; i++) {
+            if (waitpid(r->pid, &st, WNOHANG) == r->pid) {
+                r->pid = -1;
+                break;
+            }
+            struct timespec t = {0, 20000000};
+            nanosleep(&t, NULL);
+            st = -1;
+        }
+        int fl = r->err_fd >= 0 ? fcntl(r->err_fd, F_GETFL) : -1;
+        if (fl >= 0 && st != -1) {
+            fcntl(r->err_fd, F_SETFL, fl & ~O_NONBLOCK);
+            read_stderr(r);
+        }
+        remote__diagnose(r->host, r->drdb[0] ? r->drdb : NULL, r->local, st,
+                         r->tail, r->err, sizeof r->err);
+        return;
+    }
+    if (!why) {
+        char line[600] = "";
+        read_stderr(r);
+        const char *t = r->tail + strlen(r->tail);
+        while (t > r->tail && (t[-1] == '\n' || t[-1] == '\r'))
+            t--;
+        const char *s = t;
+        while (s > r->tail && s[-1] != '\n')
+            s--;
+        snprintf(line, sizeof line, "%.*s", (int)(t - s), s);
+        snprintf(r->err, sizeof r->err, "connection to %s lost%s%s%s",
+                 r->host, line[0] ? " (" : "", line, line[0] ? ")" : "");
+        return;
+    }
+    snprintf(r->err, sizeof r->err, "%s", why);
+}
+
+static struct remote_proc *find(struct remote *r, unsigned ch)
+{
+    for (size_t i = 0; i < r->nprocs; i++)
+        if (r->procs[i]->ch == ch)
+            return r->procs[i];
+    return NULL;
+}
+
+static void on_hello(struct remote *r, const struct wire_frame *f)
+{
+    uint32_t proto;
+    char *ver = NULL, msg[1024];
+    if (wire_get_hello(f, &proto, &ver) < 0) {
+        snprintf(msg, sizeof msg, "%s did not answer as a drdb agent (a "
+                 "shell startup file there may print to standard output)",
+                 r->host);
+        lose(r, msg);
+    } else if (proto != WIRE_PROTOCOL || strcmp(ver, wire_version())) {
+        remote__mismatch(r->host, proto, ver, wire_version(), msg,
+                         sizeof msg);
+        lose(r, msg);
+    } else {
+        r->hello = 1;
+    }
+    free(ver);
+}
+
+/* One frame from the agent. */
+static void on_frame(struct remote *r, const struct wire_frame *f)
+{
+    struct remote_proc *p = find(r, f->channel);
+    struct wire_rd rd;
+    uint32_t v;
+    if (!r->hello) {
+        on_hello(r, f);
+        return;
+    }
+    switch (f->type) {
+    case WIRE_ERROR:
+        if (f->channel == 0) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "the drdb agent on %s: %.*s", r->host,
+                     (int)(f->len < 900 ? f->len : 900), (const char *)f->data);
+            lose(r, msg);
+            return;
+        }
+        /* the reply to a request */
+        __attribute__((fallthrough));
+    case WIRE_STARTED:
+    case WIRE_DATA:
+        if (f->channel == r->want && r->reply_type == 0) {
+            r->reply_type = f->type;
+            wire_buf_add(&r->reply, f->data, f->len);
+        }
+        return;
+    case WIRE_STDOUT:
+    case WIRE_STDERR:
+    case WIRE_TTY: {
+        int s = f->type == WIRE_STDOUT ? S_OUT
+                : f->type == WIRE_STDERR ? S_ERR : S_TTY;
+        if (!p || p->fd[s] < 0)
+            return;
+        if (f->len) {
+            /* Straight to the caller's end while nothing waits before. */
+            size_t done = 0;
+            while (!wire_buf_size(&p->q[s]) && done < f->len) {
+                ssize_t n = write(p->fd[s], f->data + done, f->len - done);
+                if (n <= 0)
+                    break;
+                done += (size_t)n;
+            }
+            wire_buf_add(&p->q[s], f->data + done, f->len - done);
+        } else
+            p->eof |= 1u << s; /* passed on once the queue is written */
+        return;
+    }
+    case WIRE_EXIT:
+        wire_rd_init(&rd, f);
+        if (p && wire_get_u32(&rd, &v) == 0) {
+            p->exited = 1;
+            p->status = (int)v;
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+/* ---- the poll loop ------------------------------------------------------ */
+
+int remote_pollfds(struct remote *r, struct pollfd *fds, int max)
+{
+    int n = 0, full = wire_buf_size(&r->c.outq) > WIRE_HIGH_WATER;
+    int backed = 0;
+    for (size_t i = 0; i < r->nprocs; i++)
+        for (int s = S_OUT; s <= S_TTY; s++)
+            backed |= wire_buf_size(&r->procs[i]->q[s]) > WIRE_HIGH_WATER;
+    if (r->lost)
+        return 0;
+    wire_poll_add(fds, &n, max, r->c.in, backed ? 0 : POLLIN);
+    if (wire_buf_size(&r->c.outq))
+        wire_poll_add(fds, &n, max, r->c.out, POLLOUT);
+    wire_poll_add(fds, &n, max, r->err_fd, POLLIN);
+    for (size_t i = 0; i < r->nprocs; i++) {
+        struct remote_proc *p = r->procs[i];
+        wire_poll_add(fds, &n, max, p->fd[S_IN], full ? 0 : POLLIN);
+        for (int s = S_OUT; s <= S_ERR; s++)
+            if (wire_buf_size(&p->q[s]) || (p->eof & (1u << s)))
+                wire_poll_add(fds, &n, max, p->fd[s], POLLOUT);
+        if (p->fd[S_TTY] >= 0)
+            wire_poll_add(fds, &n, max, p->fd[S_TTY],
+                   (short)((full ? 0 : POLLIN) |
+                           (wire_buf_size(&p->q[S_TTY]) ? POLLOUT : 0)));
+    }
+    return n;
+}
+
+/* Writes stream S's queue to the caller's end; passes its end on. */
+static void write_q(struct remote_proc *p, int s)
+{
+    struct wire_buf *q = &p->q[s];
+    while (wire_buf_size(q)) {
+        ssize_t n = write(p->fd[s], q->p + q->off, wire_buf_size(q));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return;
+        if (n <= 0) { /* the caller closed its end: nobody reads it */
+            wire_buf_drop(q, wire_buf_size(q));
+            break;
+        }
+        wire_buf_drop(q, (size_t)n);
+    }
+    if (p->eof & (1u << s)) {
+        p->eof &= ~(1u << s);
+        if (s == S_TTY)
+            shutdown(p->fd[s], SHUT_WR);
+        else
+            close_fd(&p->fd[s]);
+    }
+}
+
+/* Relays what the caller wrote to stream S (STDIN or TTY). */
+static void read_in(struct remote *r, struct remote_proc *p, int s)
+{
+    char buf[WIRE_CHUNK];
+    ssize_t n = read(p->fd[s], buf, sizeof buf);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    unsigned type = s == S_IN ? WIRE_STDIN : WIRE_TTY;
+    if (n > 0) {
+        wire_send(&r->c, type, p->ch, buf, (size_t)n);
+        return;
+    }
+    if (s == S_IN) {
+        wire_send(&r->c, WIRE_STDIN, p->ch, NULL, 0);
+        close_fd(&p->fd[S_IN]);
+    } else {
+        close_fd(&p->fd[S_TTY]); /* the caller is done with the terminal */
+    }
+}
+
+int remote_process(struct remote *r, const struct pollfd *fds, int n)
+{
+    if (r->lost)
+        return -1;
+    if (wire_revents(fds, n, r->err_fd))
+        read_stderr(r);
+    if (wire_revents(fds, n, r->c.in)) {
+        int rc = wire_fill(&r->c), got;
+        struct wire_frame f;
+        while (!r->lost && (got = wire_next(&r->c, &f)) > 0)
+            on_frame(r, &f);
+        if (!r->lost && got < 0) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "connection to %s broken: %s",
+                     r->host, r->c.err);
+            lose(r, msg);
+        }
+        if (!r->lost && rc <= 0)
+            lose(r, NULL);
+    }
+    for (size_t i = 0; !r->lost && i < r->nprocs; i++) {
+        struct remote_proc *p = r->procs[i];
+        if (p->fd[S_IN] >= 0 && wire_revents(fds, n, p->fd[S_IN]))
+            read_in(r, p, S_IN);
+        for (int s = S_OUT; s <= S_TTY; s++) {
+            short ev = wire_revents(fds, n, p->fd[s]);
+            if (p->fd[s] >= 0 && (ev & (POLLOUT | POLLERR)))
+                write_q(p, s);
+        }
+        short ev = wire_revents(fds, n, p->fd[S_TTY]);
+        if (p->fd[S_TTY] >= 0 && (ev & (POLLIN | POLLHUP)))
+            read_in(r, p, S_TTY);
+    }
+    if (!r->lost && wire_flush(&r->c) < 0)
+        lose(r, NULL);
+    return r->lost ? -1 : 0;
+}
+
+/* Blocks up to TIMEOUT ms (-1: forever) for something to do, and does it. */
+static int pump(struct remote *r, int timeout)
+{
+    int max = REMOTE_MAX_POLLFDS((int)r->nprocs);
+    struct pollfd *fds = calloc((size_t)max, sizeof *fds);
+    if (!fds) {
+        lose(r, "out of memory");
+        return -1;
+    }
+    int n = remote_pollfds(r, fds, max);
+    if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR) {
+        free(fds);
+        lose(r, strerror(errno));
+        return -1;
+    }
+    int rc = remote_process(r, fds, n);
+    free(fds);
+    return rc;
+}
+
+/* ---- the connection ----------------------------------------------------- */
+
+int remote_connect(struct remote **out, const struct remote_opts *o,
+                   char *err, size_t errlen)
+{
+    char **argv = remote_argv(o, err, errlen);
+    if (!argv)
+        return -1;
+    struct remote *r = calloc(1, sizeof *r);
+    int to[2] = {-1, -1}, from[2] = {-1, -1}, ep[2] = {-1, -1};
+    if (!r || pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0 ||
+        pipe2(ep, O_CLOEXEC) < 0) {
+        snprintf(err, errlen, "cannot make pipes: %s", strerror(errno));
+        goto fail;
+    }
+    r->local = remote__is_local(o->host);
+    snprintf(r->host, sizeof r->host, "%s", r->local ? "localhost" : o->host);
+    snprintf(r->drdb, sizeof r->drdb, "%s", o->drdb ? o->drdb : "");
+    r->next_ch = 1;
+    /* A lost connection is an error to report, not a signal. */
+    struct sigaction old;
+    if (sigaction(SIGPIPE, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+        signal(SIGPIPE, SIG_IGN);
+    fflush(NULL);
+    pid_t parent = getpid();
+    r->pid = fork();
+    if (r->pid < 0) {
+        snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+        goto fail;
+    }
+    if (r->pid == 0) {
+        /* Its own group: the terminal's ^C is the caller's to forward,
+         * not a reason for ssh to drop the connection. */
+        setpgid(0, 0);
+        if (life_die_with_parent(parent) < 0)
+            _exit(255);
+        signal(SIGPIPE, SIG_DFL);
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        dup2(ep[1], 2);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run '%s': %s (install %s)\n", argv[0],
+                strerror(errno), r->local ? "drdb" : "openssh-client");
+        _exit(255);
+    }
+    setpgid(r->pid, r->pid);
+    close_fd(&to[0]);
+    close_fd(&from[1]);
+    close_fd(&ep[1]);
+    set_nonblock(to[1]);
+    set_nonblock(from[0]);
+    set_nonblock(ep[0]);
+    r->err_fd = ep[0];
+    wire_conn_init(&r->c, from[0], to[1]);
+    remote_argv_free(argv);
+    argv = NULL;
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_hello(&b, wire_version());
+    wire_send_buf(&r->c, WIRE_HELLO, 0, &b);
+    wire_buf_release(&b);
+    /* BatchMode: ssh answers or fails by itself, never waits on a prompt. */
+    while (!r->hello && !r->lost)
+        pump(r, -1);
+    if (r->lost) {
+        snprintf(err, errlen, "%s", r->err);
+        remote_close(r);
+        return -1;
+    }
+    *out = r;
+    return 0;
+fail:
+    remote_argv_free(argv);
+    for (int i = 0; i < 2; i++) {
+        close_fd(&to[i]);
+        close_fd(&from[i]);
+        close_fd(&ep[i]);
+    }
+    free(r);
+    return -1;
+}
+
+void remote_close(struct remote *r)
+{
+    if (!r)
+        return;
+    /* The end of the agent's input ends all it started (agent.h). */
+    close_fd(&r->c.out);
+    close_fd(&r->c.in);
+    while (r->nprocs)
+        remote_proc_free(r->procs[0]);
+    for (int i = 0; i < 250 && r->pid > 0; i++) {
+        if (waitpid(r->pid, NULL, WNOHANG) == r->pid) {
+            r->pid = -1;
+            break;
+        }
+        struct timespec t = {0, 20000000};
+        nanosleep(&t, NULL);
+    }
+    if (r->pid > 0) {
+        kill(-r->pid, SIGKILL);
+        waitpid(r->pid, NULL, 0);
+    }
+    close_fd(&r->err_fd);
+    wire_conn_release(&r->c);
+    wire_buf_release(&r->reply);
+    free(r->procs);
+    free(r);
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+/* A channel no process or request uses. */
+static unsigned new_channel(struct remote *r)
+{
+    for (;;) {
+        unsigned ch = r->next_ch++;
+        if (r->next_ch > 65535)
+            r->next_ch = 1;
+        if (!find(r, ch))
+            return ch;
+    }
+}
+
+/* Sends request TYPE (payload B) on channel CH and pumps until its reply:
+ * the reply's type (in r->reply), or -1 when the connection is lost. */
+static int request(struct remote *r, unsigned type, unsigned ch,
+                   const struct wire_buf *b)
+{
+    r->want = ch;
+    r->reply_type = 0;
+    wire_buf_drop(&r->reply, wire_buf_size(&r->reply));
+    if (wire_send_buf(&r->c, type, ch, b) < 0)
+        lose(r, "out of memory");
+    while (!r->lost && !r->reply_type)
+        pump(r, -1);
+    r->want = 0;
+    return r->lost ? -1 : r->reply_type;
+}
+
+/* The ERROR reply's text into ERR: "HOST refused: TEXT" (TEXT may be
+ * lines of drdb's own, "drdb: " dropped from the first). */
+static void reply_error(struct remote *r, char *err, size_t errlen)
+{
+    const char *t = (const char *)r->reply.p + r->reply.off;
+    int n = (int)wire_buf_size(&r->reply);
+    if (n >= 6 && !strncmp(t, "drdb: ", 6))
+        t += 6, n -= 6;
+    snprintf(err, errlen, "%s refused: %.*s", r->host, n, t);
+}
+
+int remote_start(struct remote *r, const struct launch_desc *d,
+                 struct remote_proc **out, char *err, size_t errlen)
+{
+    struct remote_proc *p = calloc(1, sizeof *p);
+    int sv[4][2];
+    int ok = p && (p->q = calloc(4, sizeof *p->q)) &&
+             util_grow(&r->procs, &r->cap, r->nprocs + 1,
+                       sizeof *r->procs) == 0;
+    for (int s = 0; s < 4; s++)
+        sv[s][0] = sv[s][1] = -1;
+    if (p)
+        for (int s = 0; s < 4; s++)
+            p->fd[s] = -1;
+    for (int s = 0; ok && s < 4; s++) {
+        if ((s == S_ERR && (d->flags & LAUNCH_PTY)) ||
+            (s == S_TTY && !(d->flags & LAUNCH_TTY)))
+            continue;
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv[s]) < 0)
+            ok = 0;
+    }
+    if (!ok) {
+        snprintf(err, errlen, "cannot make sockets: %s", strerror(errno));
+        for (int s = 0; s < 4; s++) {
+            close_fd(&sv[s][0]);
+            close_fd(&sv[s][1]);
+        }
+        if (p)
+            free(p->q);
+        free(p);
+        return -1;
+    }
+    p->r = r;
+    p->ch = new_channel(r);
+    p->in = sv[S_IN][0];
+    p->out = sv[S_OUT][0];
+    p->err = sv[S_ERR][0];
+    p->tty = sv[S_TTY][0];
+    for (int s = 0; s < 4; s++) {
+        p->fd[s] = sv[s][1];
+        if (p->fd[s] >= 0)
+            set_nonblock(p->fd[s]);
+    }
+    r->procs[r->nprocs++] = p;
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_desc(&b, d);
+    int type = request(r, WIRE_START, p->ch, &b);
+    wire_buf_release(&b);
+    if (type == WIRE_STARTED) {
+        struct wire_frame f = {WIRE_STARTED, 0, (uint32_t)wire_buf_size(&r->reply),
+                               r->reply.p + r->reply.off};
+        struct wire_rd rd;
+        uint32_t pid;
+        wire_rd_init(&rd, &f);
+        char *tty = NULL;
+        if (wire_get_u32(&rd, &pid) == 0 && (tty = wire_get_str(&rd))) {
+            p->pid = (pid_t)pid;
+            snprintf(p->tty_name, sizeof p->tty_name, "%s", tty);
+            free(tty);
+            *out = p;
+            return 0;
+        }
+        snprintf(err, errlen, "%s: a malformed STARTED", r->host);
+    } else if (type == WIRE_ERROR) {
+        reply_error(r, err, errlen);
+    } else {
+        snprintf(err, errlen, "%s", r->err);
+    }
+    p->exited = 1; /* nothing to kill */
+    close_fd(&p->in);
+    close_fd(&p->out);
+    close_fd(&p->err);
+    close_fd(&p->tty);
+    remote_proc_free(p);
+    return -1;
+}
+
+int remote_signal(struct remote_proc *p, int sig)
+{
+    uint8_t v[4] = {(uint8_t)sig, 0, 0, 0};
+    if (p->exited || p->r->lost)
+        return -1;
+    int rc = wire_send(&p->r->c, WIRE_SIGNAL, p->ch, v, sizeof v);
+    wire_flush(&p->r->c);
+    return rc;
+}
+
+int remote_proc_done(const struct remote_proc *p)
+{
+    return p->exited && p->fd[S_OUT] < 0 && p->fd[S_ERR] < 0;
+}
+
+void remote_proc_free(struct remote_proc *p)
+{
+    struct remote *r = p->r;
+    if (!p->exited)
+        remote_signal(p, SIGKILL);
+    for (int s = 0; s < 4; s++) {
+        close_fd(&p->fd[s]);
+        wire_buf_release(&p->q[s]);
+    }
+    free(p->q);
+    for (size_t i = 0; i < r->nprocs; i++)
+        if (r->procs[i] == p) {
+            r->procs[i] = r->procs[--r->nprocs];
+            break;
+        }
+    free(p);
+}
+
+long remote_read(struct remote *r, const char *dir, const char *name,
+                 uint64_t off, void *buf, size_t len, char *err,
+                 size_t errlen)
+{
+    if (len > WIRE_MAX_READ)
+        len = WIRE_MAX_READ;
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_str(&b, dir);
+    wire_put_str(&b, name);
+    wire_put_u64(&b, off);
+    wire_put_u32(&b, (uint32_t)len);
+    /* A channel of its own, as a process's: free again after the reply. */
+    unsigned ch = new_channel(r);
+    int type = request(r, WIRE_READ, ch, &b);
+    wire_buf_release(&b);
+    if (type == WIRE_DATA) {
+        size_t n = wire_buf_size(&r->reply);
+        if (n > len)
+            n = len;
+        memcpy(buf, r->reply.p + r->reply.off, n);
+        return (long)n;
+    }
+    if (type == WIRE_ERROR)
+        reply_error(r, err, errlen);
+    else
+        snprintf(err, errlen, "%s", r->err);
+    return -1;
+}

@@ -1,0 +1,116 @@
+/*
+ * remote.h - the client of a `drdb agent` (docs/remote.md): a host where
+ * processes start from launcher descriptions (launch.h) and whose run
+ * files are read by range; what `drdb replay --host` uses now and the
+ * console will use for remote ranks.
+ *
+ * remote_connect() starts the agent, over ssh for a host (one connection
+ * per host; ssh -T -o BatchMode=yes [-o OPT...] -- HOST 'DRDB' agent: a
+ * fixed argv, no local shell, the remote command's one word quoted by
+ * remote_quote()), or as a local child for NULL or "localhost" (the same
+ * code path), and checks HELLO both ways. Each remote process's streams
+ * then appear here as local file descriptors (one socket per stream), so
+ * code written for a local process's pipes (mi/'s GDB driver) works on a
+ * remote one unchanged; the client relays them while the owner calls
+ * remote_process() from its poll loop (remote_pollfds()) or a blocking
+ * call (remote_start, remote_read) pumps. Closing the
+ * connection (remote_close, or losing it) ends everything the agent
+ * started.
+ *
+ * For the console: GDB started with LAUNCH_TTY gets pipes (in, out, err)
+ * and a terminal on the host for its program: -inferior-tty-set with
+ * tty_name, the program's output on the tty descriptor.
+ *
+ * remote_connect() ignores SIGPIPE when it has its default action: a
+ * connection or a caller's end that goes away is an error, not a signal.
+ *
+ * Errors: -1 with one line in ERR (or remote_error()) that names the host
+ * and says what to do.
+ */
+#ifndef DRDB_REMOTE_H
+#define DRDB_REMOTE_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct launch_desc;
+struct wire_buf;
+
+struct remote_opts {
+    const char *host;          /* NULL or "localhost": a local agent */
+    const char *drdb;          /* the drdb to run there (NULL: "drdb" on
+                                  the host's PATH; for a local agent,
+                                  this drdb) */
+    const char *const *ssh_opts; /* each passed as -o OPT */
+    int nssh_opts;
+};
+
+struct remote;
+
+/* A process started through the agent. The descriptors are this side's
+ * ends, blocking, close-on-exec, owned by the caller after remote_start()
+ * (-1: none): write IN (shutdown(SHUT_WR) or close: end of input), read
+ * OUT and ERR (end of stream when the process's ends), TTY both ways. */
+struct remote_proc {
+    struct remote *r;
+    unsigned ch;
+    pid_t pid;            /* on the host */
+    int in, out, err, tty;
+    char tty_name[64];    /* the terminal's slave on the host (LAUNCH_TTY) */
+    int exited, status;   /* once exited: the wait status */
+    int fd[4];            /* the client's ends (internal) */
+    struct wire_buf *q;   /* their queues (internal) */
+    unsigned eof;         /* streams whose end arrived (internal) */
+};
+
+/* Whether HOST may be given to ssh: not empty, no leading '-', no
+ * whitespace or control character. */
+int remote_host_ok(const char *host);
+/* WORD quoted for a POSIX shell (single quotes; ' as '\''), appended to B:
+ * the shell turns it back into WORD whatever it holds. */
+void remote_quote(struct wire_buf *b, const char *word);
+/* The argv that starts the agent for O (malloc'd, NULL-terminated; the
+ * strings are O's or allocated with it: free with remote_argv_free), or
+ * NULL with the reason in ERR. */
+char **remote_argv(const struct remote_opts *o, char *err, size_t errlen);
+void remote_argv_free(char **argv);
+
+int remote_connect(struct remote **out, const struct remote_opts *o,
+                   char *err, size_t errlen);
+/* The host as given ("localhost" for a local agent). */
+const char *remote_host(const struct remote *r);
+/* Why the connection failed or was lost ("" while it works). */
+const char *remote_error(const struct remote *r);
+/* Ends the connection: the agent ends all it started; waits for ssh. */
+void remote_close(struct remote *r);
+
+/* Starts D on the host: 0 and *OUT (free with remote_proc_free after it
+ * exited or to abandon it: the agent kills it), or -1 (the agent's
+ * refusal: the trust check, a program that cannot run). */
+int remote_start(struct remote *r, const struct launch_desc *d,
+                 struct remote_proc **out, char *err, size_t errlen);
+/* Sends signal SIG to the process's group on the host. */
+int remote_signal(struct remote_proc *p, int sig);
+/* 1 once P exited and its OUT and ERR ends were passed on (the caller
+ * reads them to their end), else 0. */
+int remote_proc_done(const struct remote_proc *p);
+void remote_proc_free(struct remote_proc *p);
+
+/* Reads LEN bytes (<= WIRE_MAX_READ) at OFF of file NAME (no '/') of run
+ * directory DIR on the host into BUF: the bytes read (fewer at the end),
+ * or -1. */
+long remote_read(struct remote *r, const char *dir, const char *name,
+                 uint64_t off, void *buf, size_t len, char *err,
+                 size_t errlen);
+
+/* The poll loop: up to MAX entries to poll for R (REMOTE_MAX_POLLFDS per
+ * process and 3 more), then remote_process() with them after poll:
+ * 0, or -1 once the connection is lost (remote_error()). Timeout:
+ * remote_timeout() ms (-1: none). */
+#define REMOTE_MAX_POLLFDS(nprocs) (3 + 4 * (nprocs))
+int remote_pollfds(struct remote *r, struct pollfd *fds, int max);
+int remote_process(struct remote *r, const struct pollfd *fds, int n);
+
+#endif

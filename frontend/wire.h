@@ -1,0 +1,180 @@
+/*
+ * wire.h - the protocol between drdb and a `drdb agent` (docs/architecture.md,
+ * "Remote replay nodes"): frames over a byte stream (the agent's stdin and
+ * stdout, through ssh or a local pipe).
+ *
+ * A frame is an 8-byte header, little-endian: u32 payload length, u16
+ * type, u16 channel; then the payload (at most WIRE_MAX_PAYLOAD bytes: a
+ * longer one is a protocol error, so a peer never makes the other buffer
+ * more than that). Channel 0 is the connection's; a process the client
+ * starts gets the channel number the client chose (1..65535), and so does
+ * a file read. Payload fields: u32, u64 (little-endian), and strings (u32
+ * length, the bytes, no NUL inside).
+ *
+ *   HELLO   both ways, first, ch 0: WIRE_MAGIC (8 bytes), u32 protocol
+ *           version (WIRE_PROTOCOL), string drdb version. Each side sends
+ *           its own without waiting; the client judges a mismatch (it
+ *           knows the host's name) and the agent ends.
+ *   ERROR   agent -> client: string. Ch 0: the agent ends; ch N: request
+ *           N (a START or READ) failed and the channel is free again.
+ *   START   client -> agent, ch N: a launcher description (struct
+ *           launch_desc, wire_put_desc()).
+ *   STARTED agent -> client, ch N: u32 pid, string: the slave of the
+ *           extra terminal (LAUNCH_TTY), else "".
+ *   STDIN, STDOUT, STDERR, TTY  ch N: bytes of the process's streams
+ *           (STDIN and TTY client -> agent, the others agent -> client;
+ *           TTY both ways: the extra terminal's master). An empty payload
+ *           is the end of that stream (client -> agent: closes it).
+ *   SIGNAL  client -> agent, ch N: u32 signal, to the process's group.
+ *   EXIT    agent -> client, ch N: u32 wait status; sent after the
+ *           process's STDOUT and STDERR ended (or 2 s after it was
+ *           reaped, when a child of its own keeps them open). The channel
+ *           is then free.
+ *   READ    client -> agent, ch N: string run directory, string file name
+ *           in it (no '/'), u64 offset, u32 length (<= WIRE_MAX_READ).
+ *   DATA    agent -> client, ch N: the bytes read (fewer at the end of the
+ *           file); the channel is then free.
+ *
+ * A version change of anything here raises WIRE_PROTOCOL.
+ */
+#ifndef DRDB_WIRE_H
+#define DRDB_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WIRE_MAGIC "drdbwire"
+#define WIRE_PROTOCOL 1
+#define WIRE_HEADER 8
+#define WIRE_MAX_PAYLOAD (1u << 20)
+#define WIRE_MAX_READ (WIRE_MAX_PAYLOAD - 64)
+/* Stream data is sent in frames of at most this much. */
+#define WIRE_CHUNK 65536
+/* Above this much queued output, a side stops reading what feeds it. */
+#define WIRE_HIGH_WATER (4u << 20)
+
+enum wire_type {
+    WIRE_HELLO = 1,
+    WIRE_ERROR,
+    WIRE_START,
+    WIRE_STARTED,
+    WIRE_STDIN,
+    WIRE_STDOUT,
+    WIRE_STDERR,
+    WIRE_TTY,
+    WIRE_SIGNAL,
+    WIRE_EXIT,
+    WIRE_READ,
+    WIRE_DATA,
+    WIRE_TYPE_END
+};
+
+/* A frame as parsed: the payload points into the caller's buffer. */
+struct wire_frame {
+    uint16_t type, channel;
+    uint32_t len;
+    const uint8_t *data;
+};
+
+/* The frame at the start of BUF (LEN bytes) into *F: the bytes it takes,
+ * 0 when BUF holds only part of it, or -1 (a bad length or type, with the
+ * reason in ERR) after which the stream cannot be resynchronized. */
+long wire_parse(const uint8_t *buf, size_t len, struct wire_frame *f,
+                char *err, size_t errlen);
+/* The name of a frame type ("STDOUT"), or "?". */
+const char *wire_type_name(unsigned type);
+
+/* ---- payloads ----------------------------------------------------------- */
+
+/* A growing byte buffer (a payload being built, a queue). */
+struct wire_buf {
+    uint8_t *p;
+    size_t len, cap, off; /* off: bytes consumed at the front (a queue) */
+    int oom;              /* an allocation failed: the contents are cut */
+};
+void wire_buf_init(struct wire_buf *b);
+void wire_buf_release(struct wire_buf *b);
+void wire_buf_add(struct wire_buf *b, const void *p, size_t n);
+/* Room for N more bytes at the end (the caller fills them and adds N to
+ * len): a pointer to it, or NULL out of memory. */
+uint8_t *wire_buf_reserve(struct wire_buf *b, size_t n);
+void wire_put_u32(struct wire_buf *b, uint32_t v);
+void wire_put_u64(struct wire_buf *b, uint64_t v);
+void wire_put_str(struct wire_buf *b, const char *s);
+/* Bytes not consumed yet; drops N of them from the front. */
+static inline size_t wire_buf_size(const struct wire_buf *b)
+{
+    return b->len - b->off;
+}
+void wire_buf_drop(struct wire_buf *b, size_t n);
+
+/* Reading a payload: each get fails (-1, and every later one) past the
+ * end; a string is returned malloc'd and NUL-terminated, and one with a
+ * NUL inside fails. */
+struct wire_rd {
+    const uint8_t *p;
+    size_t len, at;
+    int bad;
+};
+void wire_rd_init(struct wire_rd *r, const struct wire_frame *f);
+int wire_get_u32(struct wire_rd *r, uint32_t *v);
+int wire_get_u64(struct wire_rd *r, uint64_t *v);
+char *wire_get_str(struct wire_rd *r);
+
+/* A launcher description (launch.h) as START's payload, and back: 0, or
+ * -1 (malformed or out of memory; D is then released). At most
+ * WIRE_MAX_WORDS arguments and environment settings. */
+#define WIRE_MAX_WORDS 4096
+struct launch_desc;
+void wire_put_desc(struct wire_buf *b, const struct launch_desc *d);
+int wire_get_desc(struct wire_rd *r, struct launch_desc *d);
+
+/* ---- a connection ------------------------------------------------------- */
+
+/* Frames in from IN, out to OUT (both non-blocking; the same fd for a
+ * socket): output is queued and written as the peer takes it. */
+struct wire_conn {
+    int in, out;
+    struct wire_buf inq, outq;
+    char err[256]; /* why the connection failed */
+};
+void wire_conn_init(struct wire_conn *c, int in, int out);
+void wire_conn_release(struct wire_conn *c);
+/* Queues a frame: 0, or -1 (out of memory, or LEN too large). */
+int wire_send(struct wire_conn *c, unsigned type, unsigned channel,
+              const void *data, size_t len);
+int wire_send_buf(struct wire_conn *c, unsigned type, unsigned channel,
+                  const struct wire_buf *b);
+/* Reads up to WIRE_CHUNK bytes of FD straight into a queued TYPE frame:
+ * read()'s result (nothing is queued unless > 0; errno as read's). */
+long wire_send_read(struct wire_conn *c, unsigned type, unsigned channel,
+                    int fd);
+/* Writes what the peer takes now: 0, or -1 (the peer is gone; c->err). */
+int wire_flush(struct wire_conn *c);
+/* Reads what is there: 1, 0 at the end of the stream, -1 on an error. */
+int wire_fill(struct wire_conn *c);
+/* The next complete frame read into *F (its payload valid until the next
+ * wire_fill()): 1,
+ * 0 when none is complete, -1 on a protocol error (c->err). */
+int wire_next(struct wire_conn *c, struct wire_frame *f);
+
+/* The poll loops of both sides: adds FD (not when < 0 or N is MAX) for
+ * events EV; the events poll gave FD (0 when it was not polled). */
+struct pollfd;
+void wire_poll_add(struct pollfd *fds, int *n, int max, int fd, short ev);
+short wire_revents(const struct pollfd *fds, int n, int fd);
+
+/* This drdb's version as HELLO says it: DRDB_VERSION, or for tests only
+ * $DRDB_TEST_VERSION (docs/remote.md). */
+const char *wire_version(void);
+/* HELLO's payload for this drdb (VERSION: DRDB_VERSION, or a test's). */
+void wire_put_hello(struct wire_buf *b, const char *version);
+/* A peer's HELLO: 0 with its protocol and version (malloc'd), or -1 when
+ * F is not a HELLO of drdb's protocol. */
+int wire_get_hello(const struct wire_frame *f, uint32_t *proto,
+                   char **version);
+/* Which of two drdb versions is older: <0 when A is, >0 when B is, 0 when
+ * they are the same (numeric dotted parts compared as numbers). */
+int wire_version_cmp(const char *a, const char *b);
+
+#endif

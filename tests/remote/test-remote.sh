@@ -1,0 +1,280 @@
+#!/bin/sh
+# drdb replay --host against a real sshd (no mocks; docs/remote.md): the
+# test starts its own sshd on 127.0.0.2 and 127.0.0.3 (two "hosts"), on a
+# free port, with a host key and an authorized key made in its temporary
+# directory and a known_hosts file given to ssh (-o UserKnownHostsFile);
+# nothing of the machine's SSH configuration changes. When sshd cannot
+# start, the test is skipped (77) with the reason.
+#
+# Covered: a rank replayed on a host from a copy of a recorded run in
+# another directory, output and exit status identical to the local replay
+# (also as HOST:RUNDIR, and through a local agent); a run path holding
+# spaces, quotes, ';', $(...), backticks and a newline works as a path
+# and injects nothing; host names that are ssh options or hold a space are
+# refused; an unreachable host, a wrong key, a remote drdb that does not
+# exist and a version mismatch each give their one line; killing the ssh
+# connection mid-replay leaves nothing running on the node.
+#
+# usage: test-remote.sh DRDB MPIEXEC SENDRECV CRASH
+set -u
+drdb=$(realpath "$1") mpiexec=$2 sendrecv=$(realpath "$3")
+crash=$(realpath "$4")
+. "$(dirname "$0")/../lib.sh"
+n=0 status=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-remote-XXXXXX")
+sshd_pid=
+cleanup() {
+    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+skip_all() { echo "1..0 # SKIP $1"; exit 77; }
+
+# ---- the test's own sshd ---------------------------------------------------
+sshd=/usr/sbin/sshd
+[ -x "$sshd" ] || skip_all "no $sshd (install openssh-server: bootstrap.sh)"
+command -v ssh > /dev/null || skip_all "no ssh (install openssh-client)"
+command -v ssh-keygen > /dev/null || skip_all "no ssh-keygen"
+# Run as root, sshd wants its privilege-separation directory (the one the
+# ssh service makes at boot): made when missing, nothing else changes.
+if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then
+    mkdir -p /run/sshd 2>/dev/null && chmod 755 /run/sshd ||
+        skip_all "cannot make /run/sshd, which sshd needs when run as root"
+fi
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/hostkey" -C test-host &&
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/userkey" -C test-user &&
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/otherkey" -C test-other ||
+    skip_all "ssh-keygen failed"
+cp "$tmp/userkey.pub" "$tmp/authorized_keys"
+chmod 600 "$tmp/authorized_keys"
+start_sshd() {
+    cat > "$tmp/sshd_config" <<EOF
+Port $port
+ListenAddress 127.0.0.2
+ListenAddress 127.0.0.3
+HostKey $tmp/hostkey
+AuthorizedKeysFile $tmp/authorized_keys
+PidFile $tmp/sshd.pid
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+PermitRootLogin prohibit-password
+LogLevel ERROR
+EOF
+    "$sshd" -D -f "$tmp/sshd_config" -E "$tmp/sshd.log" &
+    sshd_pid=$!
+    for _ in $(seq 30); do
+        if ssh -T -p "$port" -i "$tmp/userkey" -o IdentitiesOnly=yes \
+                -o BatchMode=yes -o UserKnownHostsFile="$tmp/known_hosts" \
+                127.0.0.2 true 2> /dev/null; then
+            return 0
+        fi
+        kill -0 "$sshd_pid" 2> /dev/null || break
+        sleep 0.1
+    done
+    kill "$sshd_pid" 2> /dev/null
+    wait "$sshd_pid" 2> /dev/null
+    sshd_pid=
+    return 1
+}
+port=
+for try in 1 2 3 4 5; do
+    port=$((20000 + ($$ * 7 + try * 1013) % 40000))
+    : > "$tmp/known_hosts"
+    for h in 127.0.0.2 127.0.0.3; do
+        echo "[$h]:$port $(cat "$tmp/hostkey.pub")" >> "$tmp/known_hosts"
+    done
+    start_sshd && break
+    port=
+done
+[ -n "$port" ] || skip_all "sshd does not start: $(tail -1 "$tmp/sshd.log" 2>/dev/null)"
+
+# ssh's options, as a user's ~/.ssh/config would give them (ssh takes the
+# first value of each option: the port is given per call).
+set -- --ssh-option "IdentityFile=$tmp/userkey" --ssh-option IdentitiesOnly=yes \
+    --ssh-option "UserKnownHostsFile=$tmp/known_hosts" --remote-drdb "$drdb"
+opts_port="--ssh-option Port=$port"
+
+# ---- a run, and its copy at a path only the "node" uses ---------------------
+mkdir "$tmp/rec"
+if ! (cd "$tmp/rec" && timeout 120 "$drdb" record -o run -- "$mpiexec" \
+        -n 2 "$sendrecv" > rec.log 2>&1); then
+    fail "recording sendrecv"
+    sed 's/^/# /' "$tmp/rec/rec.log" | tail -5
+    echo "1..$n"
+    exit 1
+fi
+nasty="$tmp/node2/sp ace 'q\" ;\$(touch $tmp/injected1)\`touch $tmp/injected2\`
+nl"
+mkdir -p "$nasty"
+cp -r "$tmp/rec/run" "$nasty/run"
+rm -rf "$tmp/rec/run" # the copy is the only one
+run="$nasty/run"
+
+for r in 0 1; do
+    timeout 60 "$drdb" replay --rank $r "$run" > "$tmp/local.$r" \
+        2> "$tmp/local.$r.err"
+    echo $? > "$tmp/local.$r.rc"
+done
+[ -s "$tmp/local.1" ] && [ "$(cat "$tmp/local.1.rc")" = 0 ] &&
+    ok "the local replay of the copied run" ||
+    fail "the local replay of the copied run (rc $(cat "$tmp/local.1.rc"))"
+
+# same NAME RANK: the replay in $tmp/NAME (.rc) is the local one of RANK.
+same() {
+    if [ "$(cat "$tmp/$1.rc")" = "$(cat "$tmp/local.$2.rc")" ] &&
+            cmp -s "$tmp/$1" "$tmp/local.$2"; then
+        ok "$3"
+    else
+        fail "$3 (rc $(cat "$tmp/$1.rc"), local $(cat "$tmp/local.$2.rc"))"
+        diff "$tmp/local.$2" "$tmp/$1" | head -5 | sed 's/^/#   /'
+        sed 's/^/#   /' "$tmp/$1.err" | tail -5
+    fi
+}
+# remote NAME ARGS...: drdb replay ARGS, output in $tmp/NAME (.err, .rc).
+remote() {
+    _name=$1
+    shift
+    timeout 60 "$drdb" replay "$@" > "$tmp/$_name" 2> "$tmp/$_name.err"
+    echo $? > "$tmp/$_name.rc"
+}
+remote h2 --host 127.0.0.2 $opts_port "$@" --rank 1 "$run"
+same h2 1 "rank 1 replayed on 127.0.0.2 from a path with spaces, quotes, ;, \$(), backticks and a newline: output and status as local"
+remote h3 $opts_port "$@" --rank 0 "127.0.0.3:$run"
+same h3 0 "rank 0 replayed on 127.0.0.3 given as HOST:RUNDIR: as local"
+remote lh --host localhost --rank 1 "$run"
+same lh 1 "a local agent (--host localhost): as local"
+# --stdin -: this side's standard input is the program's there.
+echo "typed here" | timeout 60 "$drdb" replay --host 127.0.0.2 $opts_port "$@" \
+    --stdin - --rank 0 "$run" -- /bin/cat > "$tmp/stdin" 2> "$tmp/stdin.err"
+has "--stdin -: standard input relayed to the node" "$tmp/stdin" "typed here"
+if [ ! -e "$tmp/injected1" ] && [ ! -e "$tmp/injected2" ]; then
+    ok "the path's \$(...) and backticks ran nothing"
+else
+    fail "the run path's \$(...) or backticks ran a command"
+fi
+
+# A divergence (another program than the recorded one): the report and the
+# exit status of a local replay.
+timeout 60 "$drdb" replay --rank 1 "$run" -- "$crash" none > "$tmp/local.d" \
+    2> "$tmp/local.d.err"
+echo $? > "$tmp/local.d.rc"
+remote hd --host 127.0.0.2 $opts_port "$@" --rank 1 "$run" -- "$crash" none
+if [ "$(cat "$tmp/hd.rc")" = 97 ] && [ "$(cat "$tmp/local.d.rc")" = 97 ] &&
+        cmp -s "$tmp/hd.err" "$tmp/local.d.err" && cmp -s "$tmp/hd" "$tmp/local.d"
+then
+    ok "a divergence on the node: the report and status 97 of a local replay"
+else
+    fail "a divergence on the node (rc $(cat "$tmp/hd.rc"), local $(cat "$tmp/local.d.rc"))"
+    diff "$tmp/local.d.err" "$tmp/hd.err" | head -8 | sed 's/^/#   /'
+fi
+# The agent's trust check (launch_check) before it starts anything: a run
+# directory others can write is refused there, with the reasons.
+chmod o+w "$run"
+remote trust --host 127.0.0.2 $opts_port "$@" --rank 1 "$run"
+chmod o-w "$run"
+if [ "$(cat "$tmp/trust.rc")" = 2 ] && [ ! -s "$tmp/trust" ] &&
+        grep -q "^drdb: 127.0.0.2 refused: program: $sendrecv " "$tmp/trust.err" &&
+        grep -q "can be written by others (mode 7.2)" "$tmp/trust.err" &&
+        grep -q "refusing to run" "$tmp/trust.err"; then
+    ok "a run directory others can write is refused by the agent"
+else
+    fail "the agent's trust check (rc $(cat "$tmp/trust.rc"))"
+    sed 's/^/#   /' "$tmp/trust.err" | tail -5
+fi
+
+# ---- host names that are not --------------------------------------------------
+remote bad1 --host "-oProxyCommand=touch $tmp/proxied" $opts_port "$@" \
+    --rank 0 "$run"
+hasre "'-oProxyCommand=...' refused as a host name" "$tmp/bad1.err" \
+    "is not a host name"
+[ ! -e "$tmp/proxied" ] && [ "$(cat "$tmp/bad1.rc")" != 0 ] &&
+    ok "no ProxyCommand ran" || fail "a ProxyCommand ran, or drdb exited 0"
+remote bad2 --host "a b" $opts_port "$@" --rank 0 "$run"
+hasre "'a b' refused as a host name" "$tmp/bad2.err" \
+    "^drdb: 'a b' is not a host name"
+
+# ---- faults: one line each, naming the host ---------------------------------
+closed=$((port + 1))
+remote unreach --ssh-option Port=$closed "$@" --rank 0 "127.0.0.2:$run"
+hasre "an unreachable host (a closed port)" "$tmp/unreach.err" \
+    "^drdb: cannot reach 127.0.0.2: .*Connection refused"
+remote wrongkey $opts_port --ssh-option "IdentityFile=$tmp/otherkey" \
+    --ssh-option IdentitiesOnly=yes \
+    --ssh-option "UserKnownHostsFile=$tmp/known_hosts" --rank 0 \
+    "127.0.0.2:$run"
+hasre "a wrong key: authentication failed" "$tmp/wrongkey.err" \
+    "^drdb: cannot log in to 127.0.0.2: authentication failed"
+remote nodrdb $opts_port "$@" --remote-drdb "$tmp/no such/drdb" --rank 0 \
+    "127.0.0.2:$run"
+hasre "no drdb on the node (ssh's exit 127)" "$tmp/nodrdb.err" \
+    "^drdb: drdb is not installed on 127.0.0.2 ('$tmp/no such/drdb' was not found there)"
+# DRDB_TEST_VERSION (test-only, docs/remote.md) fakes a side's version.
+printf '#!/bin/sh\nDRDB_TEST_VERSION=0.0.1 exec "%s" "$@"\n' "$drdb" \
+    > "$tmp/drdb-old"
+chmod +x "$tmp/drdb-old"
+remote oldnode $opts_port "$@" --remote-drdb "$tmp/drdb-old" --rank 0 \
+    "127.0.0.2:$run"
+hasre "an older drdb on the node is named" "$tmp/oldnode.err" \
+    "^drdb: drdb on 127.0.0.2 is version 0.0.1 (protocol [0-9]*), this drdb is .*: install the same drdb on both (127.0.0.2 is older)"
+DRDB_TEST_VERSION=0.0.1 remote oldhere $opts_port "$@" --rank 0 \
+    "127.0.0.2:$run"
+hasre "an older drdb here is named" "$tmp/oldhere.err" \
+    "^drdb: drdb on 127.0.0.2 is version .*, this drdb is 0.0.1 .*(this one is older)"
+for f in unreach wrongkey nodrdb oldnode oldhere; do
+    [ "$(cat "$tmp/$f.rc")" = 1 ] && [ "$(wc -l < "$tmp/$f.err")" = 1 ] ||
+        fail "$f: exit status $(cat "$tmp/$f.rc") and one line, not: $(cat "$tmp/$f.err")"
+done
+
+# ---- the connection killed mid-replay ------------------------------------------
+# Rank 1 of a run whose rank 1 was killed while sleeping: its replay sleeps
+# there too. The agent is started through a link of a unique name (found
+# with pgrep -f), the rank by its environment (DRDB_REPLAY_DIR).
+if record_killed "$drdb" "$mpiexec" "$crash" 2 "$tmp/crashrun" 2; then
+    ln -s "$drdb" "$tmp/drdb-mark$$"
+    agent_pat="drdb-mark$$ agent"
+    ranks_alive() { grep -ls "DRDB_REPLAY_DIR=$tmp/crashrun" \
+        /proc/[0-9]*/environ 2> /dev/null | grep -v "/proc/$$/"; }
+    "$drdb" replay $opts_port "$@" --remote-drdb "$tmp/drdb-mark$$" \
+        --rank 1 "127.0.0.3:$tmp/crashrun" > "$tmp/kill.out" \
+        2> "$tmp/kill.err" &
+    job=$!
+    for _ in $(seq 200); do
+        grep -q sleeping "$tmp/kill.out" && break
+        sleep 0.1
+    done
+    sshp=$(pgrep -P "$job" -x ssh)
+    if grep -q sleeping "$tmp/kill.out" && [ -n "$sshp" ] &&
+            pgrep -f "$agent_pat" > /dev/null && [ -n "$(ranks_alive)" ]; then
+        ok "mid-replay: the rank and the agent run on the node"
+        kill -KILL "$sshp"
+        wait "$job"
+        echo $? > "$tmp/kill.rc"
+        hasre "a dropped connection says so" "$tmp/kill.err" \
+            "^drdb: connection to 127.0.0.3 lost.*: the replay of '$tmp/crashrun' there ended with the connection"
+        left=yes
+        for _ in $(seq 100); do
+            if ! pgrep -f "$agent_pat" > /dev/null && [ -z "$(ranks_alive)" ]
+            then
+                left=
+                break
+            fi
+            sleep 0.1
+        done
+        [ -z "$left" ] && [ "$(cat "$tmp/kill.rc")" = 1 ] &&
+            ok "nothing left running on the node after the connection dropped" ||
+            fail "left running on the node: $(pgrep -af "$agent_pat") $(ranks_alive) (rc $(cat "$tmp/kill.rc"))"
+    else
+        fail "the remote replay of the sleeping rank did not start"
+        sed 's/^/#   /' "$tmp/kill.err" | tail -5
+        kill "$job" 2> /dev/null
+        wait "$job"
+    fi
+else
+    fail "recording a killed run"
+fi
+
+echo "1..$n"
+exit $status
