@@ -4,7 +4,8 @@
  *
  * The agent serves one connection (wire.h) on its stdin and stdout: it
  * starts processes from launcher descriptions, relays their streams,
- * delivers their exit statuses and reads file ranges of run directories.
+ * delivers their exit statuses, reads file ranges of run directories and
+ * sends copies of logs without their message data (agent-log.c).
  * Everything it starts ends when the connection does (stdin's end, a
  * write error, SIGHUP or SIGTERM): each process leads a process group of
  * its own, which is killed then, and dies with the agent even when the
@@ -42,5 +43,15 @@ void agent_proc_release(struct agent_proc *p);
  * reason in ERR. */
 int agent_read(const struct wire_frame *f, struct wire_buf *out, char *err,
                size_t errlen);
+/* Answers RUN request F (agent-log.c) into OUT: 0, or -1 with the reason
+ * in ERR. */
+int agent_run(const struct wire_frame *f, struct wire_buf *out, char *err,
+              size_t errlen);
+/* Answers INDEX request F on C (agent-log.c): the rank's log stripped of
+ * its message data as IMAGE frames, then IMAGE_END. 0, or -1 with the
+ * reason in ERR (nothing or part of the copy queued: the client takes the
+ * ERROR that follows as the answer). */
+int agent_index(struct wire_conn *c, const struct wire_frame *f, char *err,
+                size_t errlen);
 
 #endif

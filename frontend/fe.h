@@ -41,6 +41,21 @@ int fe_replay_host(const struct remote_opts *o, const char *dir,
 /* One line per rank of RUNDIR (events, bytes, state) to OUT; returns the
  * number of ranks whose log is damaged or incomplete. */
 int fe_log_summary(const char *dir, FILE *out);
+/* A run named HOST:DIR on a command line: DIR (a pointer into ARG) with
+ * HOST copied into HOST, or NULL for a local directory (no ':', a '/'
+ * before it, or a directory of that name here: "./a:b" always is). */
+const char *fe_split_host(const char *arg, char *host, size_t hostlen);
+/* Opens the run SPEC names into X (run-open.c): a local directory, or
+ * HOST:DIR through HOST's drdb agent (started with RO's ssh options and
+ * drdb path; its host is SPEC's), whose connection *CONN gets (NULL for a
+ * local run; remote_close() it after ev_close()): the logs come as copies
+ * without message data, fetched when shown. 0, or -1 with ERR. */
+struct ev_run;
+struct remote;
+struct remote_opts;
+int fe_ev_open(struct ev_run *x, const char *spec,
+               const struct remote_opts *ro, struct remote **conn,
+               char *err, size_t errlen);
 /* The libc streams (sub-log-libc.c): one line saying how many results the
  * ranks of DIR with a log (PRESENT, NPRESENT of them) recorded; `drdb log
  * libc`. */

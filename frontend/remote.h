@@ -105,6 +105,24 @@ long remote_read(struct remote *r, const char *dir, const char *name,
                  uint64_t off, void *buf, size_t len, char *err,
                  size_t errlen);
 
+/* Rank RANK's log in run DIR on the host, as a copy without its message
+ * data (wire.h's INDEX; log-strip.h), opened into LR (log_rank_open_mem,
+ * stop_reason the host's): the event index is built from it with no
+ * message byte sent, and a reader that reads an elided field gets its
+ * bytes from the host then (READs of the log by offset; R must outlive
+ * LR). 0, or -1 with ERR. */
+struct log_rank;
+int remote_log_open(struct remote *r, const char *dir, int rank,
+                    struct log_rank *lr, char *err, size_t errlen);
+/* Run directory DIR on the host described into RUN as log_run_open()
+ * does there (world size, the ranks with logs, drdb.run's text; run->dir
+ * is "HOST:DIR"): 0, or -1 with ERR. */
+struct log_run;
+int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
+                    char *err, size_t errlen);
+/* The bytes of logs read for elided fields so far (remote_log_open). */
+uint64_t remote_fetched(const struct remote *r);
+
 /* The poll loop: up to MAX entries to poll for R (REMOTE_MAX_POLLFDS per
  * process and 3 more), then remote_process() with them after poll:
  * 0, or -1 once the connection is lost (remote_error()). Timeout:

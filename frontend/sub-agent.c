@@ -110,15 +110,23 @@ static int handle(struct wire_conn *c, const struct wire_frame *f)
         if (p && !p->reaped && wire_get_u32(&r, &sig) == 0 && sig < 65)
             kill(-p->pid, (int)sig);
         return 0;
-    case WIRE_READ: {
+    case WIRE_READ:
+    case WIRE_RUN: {
         char msg[4400];
         struct wire_buf b;
         wire_buf_init(&b);
-        if (agent_read(f, &b, msg, sizeof msg) < 0)
+        if ((f->type == WIRE_READ ? agent_read : agent_run)(f, &b, msg,
+                                                          sizeof msg) < 0)
             send_err(c, f->channel, msg);
         else if (wire_send_buf(c, WIRE_DATA, f->channel, &b) < 0)
             send_err(c, f->channel, "out of memory");
         wire_buf_release(&b);
+        return 0;
+    }
+    case WIRE_INDEX: {
+        char msg[4400];
+        if (agent_index(c, f, msg, sizeof msg) < 0)
+            send_err(c, f->channel, msg);
         return 0;
     }
     default:

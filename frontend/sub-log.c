@@ -12,6 +12,7 @@
 #include "args.h"
 #include "events.h"
 #include "fe.h"
+#include "remote.h"
 #include "log-reader.h"
 #include "log.h"
 
@@ -282,6 +283,26 @@ static int cmd_dump(int argc, char **argv)
 /* ---- events, event, match, queues: the event index (events.h) ---- */
 
 /* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
+/* The connection to the host of a HOST:RUNDIR run (fe_ev_open), or NULL,
+ * and the options it is made with (`drdb log --ssh-option ...`). */
+static struct remote *conn;
+static const char *ssh_opts[32];
+static struct remote_opts ropts = {NULL, NULL, ssh_opts, 0};
+
+/* Opens the run SPEC names (local, or HOST:RUNDIR) into X: 0, or -1. */
+static int run_open(struct ev_run *x, const char *spec, char *err,
+                    size_t errlen)
+{
+    return fe_ev_open(x, spec, &ropts, &conn, err, errlen);
+}
+
+static void run_close(struct ev_run *x)
+{
+    ev_close(x);
+    remote_close(conn);
+    conn = NULL;
+}
+
 static int parse_ref(const char *s, int *rank, uint64_t *n)
 {
     if (fe_parse_event(s, rank, n) == 0)
@@ -298,10 +319,10 @@ static int open_at(struct ev_run *x, const char *dir, const char *ref,
     struct log_event ev;
     if (parse_ref(ref, rank, n) < 0)
         return 2;
-    if (ev_open(x, dir, err, sizeof err) < 0)
+    if (run_open(x, dir, err, sizeof err) < 0)
         return fe_error("%s", err);
     if (ev_event(x, *rank, *n, &ev, err, sizeof err) < 0) {
-        ev_close(x);
+        run_close(x);
         fe_error("%s", err);
         return 2;
     }
@@ -360,28 +381,28 @@ static int cmd_events(int argc, char **argv)
     }
     struct ev_run x;
     char err[512];
-    if (ev_open(&x, argv[optind], err, sizeof err) < 0)
+    if (run_open(&x, argv[optind], err, sizeof err) < 0)
         return fe_error("%s", err);
     if (rank >= x.world_size) {
         fe_error("no rank %lld: the run has ranks 0-%d", rank,
                  x.world_size - 1);
-        ev_close(&x);
+        run_close(&x);
         return 2;
     }
     if (rank >= 0 && !x.ranks[rank].present) {
         fe_error("rank %lld was not recorded: %s", rank,
                  ev_rank_missing(&x, (int)rank));
-        ev_close(&x);
+        run_close(&x);
         return 2;
     }
     struct ev_filter f = {call, peer, tag};
     if (ev_filter_check(&f, err, sizeof err) < 0) {
         fe_error("%s", err);
-        ev_close(&x);
+        run_close(&x);
         return 2;
     }
     if (ev_build(&x, err, sizeof err) < 0) {
-        ev_close(&x);
+        run_close(&x);
         return fe_error("%s", err);
     }
     ev_print_events_header(stdout);
@@ -398,7 +419,7 @@ static int cmd_events(int argc, char **argv)
         }
         shown += (uint64_t)k;
     }
-    ev_close(&x);
+    run_close(&x);
     return status;
 }
 
@@ -427,7 +448,7 @@ static int cmd_event(int argc, char **argv)
         return st;
     st = ev_print_event(&x, stdout, rank, n, raw, err, sizeof err) < 0
              ? fe_error("%s", err) : 0;
-    ev_close(&x);
+    run_close(&x);
     return st;
 }
 
@@ -444,11 +465,11 @@ static int match_bench(const char *dir, long queries)
     struct ev_run x;
     char err[512];
     double t0 = now_s();
-    if (ev_open(&x, dir, err, sizeof err) < 0)
+    if (run_open(&x, dir, err, sizeof err) < 0)
         return fe_error("%s", err);
     double t1 = now_s();
     if (ev_build(&x, err, sizeof err) < 0) {
-        ev_close(&x);
+        run_close(&x);
         return fe_error("%s", err);
     }
     double t2 = now_s();
@@ -478,7 +499,10 @@ static int match_bench(const char *dir, long queries)
     printf("queries:       %ld in %.3f ms (%.2f us each, %" PRIu64
            " with partners)\n", queries, (t3 - t2) * 1e3,
            queries ? (t3 - t2) * 1e6 / (double)queries : 0.0, found);
-    ev_close(&x);
+    if (conn)
+        printf("fetched:       %" PRIu64 " bytes of message data from %s\n",
+               remote_fetched(conn), remote_host(conn));
+    run_close(&x);
     return 0;
 }
 
@@ -508,14 +532,14 @@ static int cmd_match(int argc, char **argv)
     if (all && optind + 1 == argc) {
         struct ev_run x;
         char err[512];
-        if (ev_open(&x, argv[optind], err, sizeof err) < 0)
+        if (run_open(&x, argv[optind], err, sizeof err) < 0)
             return fe_error("%s", err);
         if (ev_build(&x, err, sizeof err) < 0) {
-            ev_close(&x);
+            run_close(&x);
             return fe_error("%s", err);
         }
         ev_print_all_matches(&x, stdout);
-        ev_close(&x);
+        run_close(&x);
         return 0;
     }
     if (all || optind + 2 != argc) {
@@ -532,7 +556,7 @@ static int cmd_match(int argc, char **argv)
     st = ev_print_match(&x, stdout, rank, n, err, sizeof err);
     if (st)
         fe_error("%s", err);
-    ev_close(&x);
+    run_close(&x);
     return st ? 1 : 0;
 }
 
@@ -550,12 +574,26 @@ static int cmd_queues(int argc, char **argv)
         return st;
     st = ev_print_queues(&x, stdout, rank, n, err, sizeof err) < 0
              ? fe_error("%s", err) : 0;
-    ev_close(&x);
+    run_close(&x);
     return st;
 }
 
 static int run(int argc, char **argv)
 {
+    /* Options for HOST:RUNDIR, before the command. */
+    while (argc >= 3 && (!strcmp(argv[1], "--ssh-option") ||
+                         !strcmp(argv[1], "--remote-drdb"))) {
+        if (argv[1][2] == 'r')
+            ropts.drdb = argv[2];
+        else if (ropts.nssh_opts == (int)(sizeof ssh_opts /
+                                          sizeof ssh_opts[0]))
+            return fe_error("too many --ssh-option");
+        else
+            ssh_opts[ropts.nssh_opts++] = argv[2];
+        argv[2] = argv[0];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 2) {
         fe_subcmd_usage(&fe_sub_log, stderr);
         return 2;
@@ -581,7 +619,8 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "info|dump|events|event|match|queues|libc RUNDIR [...]",
+    .args = "[--ssh-option OPT]... [--remote-drdb PATH] "
+            "info|dump|events|event|match|queues|libc RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
             "events, bytes,\n                time span, and whether the log "
@@ -621,6 +660,13 @@ const struct fe_subcmd fe_sub_log = {
             "                the results of rank R's calls of time, clocks, "
             "getpid, random\n                bytes, host names... in order "
             "(thread T: 1 for the first\n                thread that made "
-            "one), as the replay returns them\n",
+            "one), as the replay returns them\n"
+            "  events, event, match and queues also take HOST:RUNDIR, a run "
+            "directory on\n                another host, read through its "
+            "drdb agent over ssh: the\n                logs' metadata comes "
+            "here, message data only when an event\n                shows "
+            "it (docs/remote.md). --ssh-option OPT passes -o OPT\n"
+            "                to ssh; --remote-drdb PATH is the drdb there "
+            "(default: drdb\n                on its PATH)\n",
     .run = run,
 };

@@ -298,13 +298,12 @@ static int run(int argc, char **argv)
     /* HOST:RUNDIR, or --host HOST: RUNDIR is a path there (relative: to
      * the home directory there, as for scp). A directory here of that
      * name stays one ("./a:b" always does). */
-    const char *colon = strchr(dirarg, ':');
-    if (!ro.host && colon && colon != dirarg && !launch_dir_ok(dirarg) &&
-        !memchr(dirarg, '/', (size_t)(colon - dirarg))) {
-        static char host[256];
-        snprintf(host, sizeof host, "%.*s", (int)(colon - dirarg), dirarg);
+    static char host[256];
+    const char *there = ro.host ? NULL
+                                : fe_split_host(dirarg, host, sizeof host);
+    if (there) {
         ro.host = host;
-        dirarg = colon + 1;
+        dirarg = there;
     }
     if (ro.host)
         return fe_replay_host(&ro, dirarg, fwd, nfwd,

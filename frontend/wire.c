@@ -16,6 +16,9 @@ static const char *const type_names[WIRE_TYPE_END] = {
     [WIRE_STDERR] = "STDERR",   [WIRE_TTY] = "TTY",
     [WIRE_SIGNAL] = "SIGNAL",   [WIRE_EXIT] = "EXIT",
     [WIRE_READ] = "READ",       [WIRE_DATA] = "DATA",
+    [WIRE_RUN] = "RUN",         [WIRE_INDEX] = "INDEX",
+    [WIRE_IMAGE] = "IMAGE",
+    [WIRE_IMAGE_END] = "IMAGE_END",
 };
 
 const char *wire_type_name(unsigned type)

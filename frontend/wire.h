@@ -34,6 +34,17 @@
  *           in it (no '/'), u64 offset, u32 length (<= WIRE_MAX_READ).
  *   DATA    agent -> client, ch N: the bytes read (fewer at the end of the
  *           file); the channel is then free.
+ *   RUN     client -> agent, ch N: string run directory. Answered by
+ *           DATA: u32 world size, string the ranks whose logs the
+ *           directory holds ("0-31,40": rankset.h), string drdb.run.
+ *   INDEX   client -> agent, ch N: string run directory, u32 rank: that
+ *           rank's log as a copy without message data (log-strip.h).
+ *   IMAGE   agent -> client, ch N: the next bytes of the copy (frames of
+ *           at most WIRE_MAX_READ), then
+ *   IMAGE_END agent -> client, ch N: u64 the copy's size, u64 the log's
+ *           size, string why the log's reading stopped early ("" if it
+ *           did not: log_rank's stop_reason); the channel is then free.
+ *           The elided bytes are READ from "rank-R.log" by offset.
  *
  * A version change of anything here raises WIRE_PROTOCOL.
  */
@@ -66,6 +77,10 @@ enum wire_type {
     WIRE_EXIT,
     WIRE_READ,
     WIRE_DATA,
+    WIRE_RUN,
+    WIRE_INDEX,
+    WIRE_IMAGE,
+    WIRE_IMAGE_END,
     WIRE_TYPE_END
 };
 

@@ -185,6 +185,49 @@ else
     sed 's/^/#   /' "$tmp/trust.err" | tail -5
 fi
 
+# ---- drdb log on a run the node holds: the event index from the logs'
+# metadata (copies without message data), the data fetched when shown --------
+# rlog NAME ARGS...: drdb log with the ssh options, into $tmp/NAME (.err).
+rlog() {
+    _name=$1
+    shift
+    timeout 60 "$drdb" log $opts_port "$@" > "$tmp/$_name" 2> "$tmp/$_name.err"
+}
+# ("$@": the --ssh-option and --remote-drdb options of `drdb replay`,
+# which `drdb log` takes before its command.)
+"$drdb" log events "$run" > "$tmp/ev.local" 2>&1
+rlog ev.remote "$@" events "127.0.0.2:$run"
+"$drdb" log match "$run" --all > "$tmp/m.local" 2>&1
+rlog m.remote "$@" match "127.0.0.3:$run" --all
+if [ -s "$tmp/ev.local" ] && cmp -s "$tmp/ev.local" "$tmp/ev.remote" &&
+        [ -s "$tmp/m.local" ] && cmp -s "$tmp/m.local" "$tmp/m.remote"; then
+    ok "drdb log events / match --all of HOST:RUNDIR: the local listings"
+else
+    fail "drdb log events / match --all of HOST:RUNDIR differ from local"
+    diff "$tmp/ev.local" "$tmp/ev.remote" | head -5 | sed 's/^/#   /'
+    diff "$tmp/m.local" "$tmp/m.remote" | head -5 | sed 's/^/#   /'
+    sed 's/^/#   /' "$tmp/ev.remote.err" | tail -3
+fi
+rlog bench "$@" match "127.0.0.2:$run" --bench 20
+hasre "building the index from the node's copies fetched no message data" \
+    "$tmp/bench" "^fetched: *0 bytes of message data from 127.0.0.2\$"
+# Every event of rank 1 in full: the data comes from the node.
+events=$(awk '$1 == 1 { print $2 }' "$tmp/ev.local")
+bad= shown=0 data=0
+for e in $events; do
+    "$drdb" log event "$run" "1:$e" > "$tmp/e.local" 2>&1
+    rlog e.remote "$@" event "127.0.0.2:$run" "1:$e"
+    cmp -s "$tmp/e.local" "$tmp/e.remote" || { bad=$e; break; }
+    grep -q "^    data " "$tmp/e.remote" && data=$((data + 1))
+    shown=$((shown + 1))
+done
+if [ -z "$bad" ] && [ "$shown" -gt 5 ] && [ "$data" -gt 0 ]; then
+    ok "drdb log event of HOST:RUNDIR: each of rank 1's $shown events as local ($data with data)"
+else
+    fail "drdb log event of HOST:RUNDIR: $shown events as local, $data with data${bad:+, event 1:$bad differs}"
+    diff "$tmp/e.local" "$tmp/e.remote" | head -6 | sed 's/^/#   /'
+fi
+
 # ---- host names that are not --------------------------------------------------
 remote bad1 --host "-oProxyCommand=touch $tmp/proxied" $opts_port "$@" \
     --rank 0 "$run"
