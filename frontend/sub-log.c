@@ -619,8 +619,9 @@ const struct fe_subcmd fe_sub_log = {
             "                (docs/events.md tells how messages are matched)\n"
             "  libc RUNDIR --rank R [--thread T]\n"
             "                the results of rank R's calls of time, clocks, "
-            "getpid, random\n                bytes, host names... in order "
-            "(thread T: 1 for the first\n                thread that made "
-            "one), as the replay returns them\n",
+            "getpid, random\n                bytes, host names... in order, "
+            "as the replay returns them\n                (thread T as drdb "
+            "log shows it: 0 the main thread, 1, 1.2;\n                u1 "
+            "the first unnumbered one)\n",
     .run = run,
 };
