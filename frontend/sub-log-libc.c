@@ -1,5 +1,6 @@
 /* drdb log's view of the libc streams (log/log-sys.h): how many results
  * each rank recorded (info), and one line per recorded call (libc). */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -12,20 +13,34 @@
 #include "log-reader.h"
 #include "log-sys.h"
 
-/* Records of rank R's stream of thread T into *N: 0, -ENOENT (none), or
- * another -errno with ERR. */
-static int count(const char *dir, int r, uint32_t t, uint64_t *n,
-                 char *err, size_t len)
+/* Records of the stream NAME in DIR into *N: 0, or -errno with ERR. */
+static int count(const char *dir, const char *name, uint64_t *n, char *err,
+                 size_t len)
 {
     char path[PATH_MAX];
     struct log_sys s;
-    log_sys_path(path, sizeof path, dir, r, t);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     int rc = log_sys_open(&s, path, err, len);
     if (rc < 0)
         return rc;
     *n = s.nrecs;
     log_sys_release(&s);
     return 0;
+}
+
+/* Whether NAME is a stream of rank R (log_sys_name of one of its
+ * threads). */
+static int is_stream(const char *name, int r)
+{
+    char main_name[64];
+    uint64_t t;
+    uint32_t nth;
+    log_sys_name(main_name, sizeof main_name, r, 0, 0);
+    size_t n = strlen(main_name);
+    if (strncmp(name, main_name, n) != 0)
+        return 0;
+    return name[n] == '\0' ||
+           (name[n] == '.' && log_sys_thread_parse(name + n + 1, &t, &nth) == 0);
 }
 
 void fe_log_libc_summary(const char *dir, const int *present, int npresent,
@@ -35,23 +50,27 @@ void fe_log_libc_summary(const char *dir, const int *present, int npresent,
     uint32_t threads = 0;
     int ranks = 0;
     char err[512];
-    for (int i = 0; i < npresent; i++) {
-        int r = present[i];
-        uint32_t t = 1;
-        for (;; t++) {
+    DIR *d = opendir(dir);
+    for (int i = 0; d && i < npresent; i++) {
+        uint32_t t = 0;
+        struct dirent *e;
+        rewinddir(d);
+        while ((e = readdir(d)) != NULL) {
             uint64_t n = 0;
-            int rc = count(dir, r, t, &n, err, sizeof err);
-            if (rc == -ENOENT)
-                break;
-            if (rc < 0)
+            if (!is_stream(e->d_name, present[i]))
+                continue;
+            if (count(dir, e->d_name, &n, err, sizeof err) < 0)
                 fprintf(out, "libc results: %s\n", err);
             calls += n;
+            t++;
         }
-        if (t > 1)
+        if (t > 0)
             ranks++;
-        if (t - 1 > threads)
-            threads = t - 1;
+        if (t > threads)
+            threads = t;
     }
+    if (d)
+        closedir(d);
     if (!ranks)
         fprintf(out, "libc results: none (recorded with --no-libc, or by "
                 "an older drdb): the replay runs those calls live\n");
@@ -85,28 +104,36 @@ int fe_log_libc(int argc, char **argv)
         {"thread", required_argument, NULL, 't'},
         {NULL, 0, NULL, 0},
     };
-    long long rank = -1, thread = 1;
+    long long rank = -1;
+    const char *thread = "0";
+    uint64_t tnum = 0;
+    uint32_t tnth = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "r:t:", opts, NULL)) != -1) {
         if (c == 'r' && fe_parse_int(optarg, 0, INT_MAX, &rank) == 0)
             continue;
-        if (c == 't' && fe_parse_int(optarg, 1, INT_MAX, &thread) == 0)
+        if (c == 't' && log_sys_thread_parse(optarg, &tnum, &tnth) == 0) {
+            thread = optarg;
             continue;
-        if (c == 'r' || c == 't')
-            return fe_error("--%s takes a number, not '%s'",
-                            c == 'r' ? "rank" : "thread", optarg);
+        }
+        if (c == 'r')
+            return fe_error("--rank takes a number, not '%s'", optarg);
+        if (c == 't')
+            return fe_error("--thread takes a thread number as drdb log "
+                            "shows it ('0' the main thread, '1', '1.2'; "
+                            "'u1' the first unnumbered one), not '%s'",
+                            optarg);
         return 2;
     }
     if (optind + 1 != argc || rank < 0)
         return fe_error("usage: drdb log libc RUNDIR --rank R [--thread T]");
     char path[PATH_MAX], err[512];
     struct log_sys s;
-    log_sys_path(path, sizeof path, argv[optind], (int)rank,
-                 (uint32_t)thread);
+    log_sys_path(path, sizeof path, argv[optind], (int)rank, tnum, tnth);
     int rc = log_sys_open(&s, path, err, sizeof err);
     if (rc == -ENOENT)
-        return fe_error("rank %lld thread %lld has no libc results ('%s'): "
+        return fe_error("rank %lld thread %s has no libc results ('%s'): "
                         "the run was recorded with --no-libc, or the thread "
                         "made no such call", rank, thread, path);
     if (rc < 0)
@@ -124,7 +151,7 @@ int fe_log_libc(int argc, char **argv)
         putchar('\n');
     }
     if (s.stop_reason[0])
-        printf("-- rank %lld thread %lld: %s\n", rank, thread, s.stop_reason);
+        printf("-- rank %lld thread %s: %s\n", rank, thread, s.stop_reason);
     int bad = strncmp(s.stop_reason, "corrupt", 7) == 0;
     log_sys_release(&s);
     return bad ? fe_error("the libc stream is damaged") : 0;

@@ -26,10 +26,15 @@
  *   bytes, to the end            what the call wrote (a struct timespec,
  *                                random bytes, a name)
  *
- * One stream per thread: threads are numbered 1, 2, ... in the order of
- * their first logged call; thread 1's stream is rank-R.sys, thread N's
- * rank-R.sys.N. Each thread's calls replay in its own order (the order
- * across threads is not kept: it needs no lock to write).
+ * One stream per thread, named after the thread's deterministic number
+ * (util/thread.h, the same in the recording and the replay whatever order
+ * threads start in): the main thread's is rank-R.sys, thread T's
+ * rank-R.sys.T with T as log_thread_name() shows it ("rank-0.sys.1",
+ * "rank-0.sys.1.2"). Unnumbered threads (made without pthread_create)
+ * have no such number: they are numbered u1, u2, ... in the order of their
+ * first logged call ("rank-0.sys.u1"). Each thread's calls replay in its
+ * own order (the order across threads is not kept: it needs no lock to
+ * write).
  *
  * The rank's log header has LOG_HDR_SYS when the stream was written:
  * without it the replay runs these calls live (--no-libc, older runs).
@@ -84,11 +89,24 @@ enum log_sys_kind {
  * kind. */
 const char *log_sys_kind_name(int kind);
 
-/* The stream of rank R's thread T in run directory DIR ("DIR/rank-R.sys"
- * for thread 1, "DIR/rank-R.sys.T" for the others), its name. */
+/*
+ * A stream's thread: THREAD, its number (util/thread.h; 0 the main
+ * thread), or LOG_SYS_UNNUMBERED and then NTH, its place among the
+ * unnumbered threads in the order of their first logged call (from 1).
+ */
+#define LOG_SYS_UNNUMBERED UINT64_MAX
+/* The thread as streams name it: "0", "1", "1.2", "u1". */
+void log_sys_thread_name(char *buf, size_t len, uint64_t thread,
+                         uint32_t nth);
+/* The inverse: 0, or -EINVAL when S names no thread. */
+int log_sys_thread_parse(const char *s, uint64_t *thread, uint32_t *nth);
+/* The stream of rank R's thread (THREAD, NTH) in run directory DIR
+ * ("DIR/rank-R.sys" for the main thread, "DIR/rank-R.sys.T" for the
+ * others, T its log_sys_thread_name), its name. */
 void log_sys_path(char *buf, size_t len, const char *dir, int rank,
-                  uint32_t thread);
-void log_sys_name(char *buf, size_t len, int rank, uint32_t thread);
+                  uint64_t thread, uint32_t nth);
+void log_sys_name(char *buf, size_t len, int rank, uint64_t thread,
+                  uint32_t nth);
 
 /*
  * Whether the code at RA (a return address: the caller of an interposed

@@ -3,7 +3,9 @@
  * the recorder, the replay stub and the front end.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log-sys.h"
@@ -20,19 +22,69 @@ const char *log_sys_kind_name(int kind)
     return NULL;
 }
 
-void log_sys_name(char *buf, size_t len, int rank, uint32_t thread)
+void log_sys_thread_name(char *buf, size_t len, uint64_t thread,
+                         uint32_t nth)
 {
-    if (thread <= 1)
-        snprintf(buf, len, "rank-%d.sys", rank);
+    if (thread == LOG_SYS_UNNUMBERED)
+        snprintf(buf, len, "u%u", nth);
     else
-        snprintf(buf, len, "rank-%d.sys.%u", rank, thread);
+        log_thread_name(buf, len, thread);
+}
+
+int log_sys_thread_parse(const char *s0, uint64_t *thread, uint32_t *nth)
+{
+    const char *s = s0;
+    char back[64];
+    uint64_t t = 0;
+    unsigned long long n = 0;
+    *nth = 0;
+    if (*s == 'u') {
+        char *end;
+        n = strtoull(s + 1, &end, 10);
+        if (*end || n == 0 || n > UINT32_MAX)
+            return -EINVAL;
+        t = LOG_SYS_UNNUMBERED;
+    } else {
+        /* Parts of 16 bits, dot-separated, at most 4 ("1.2"). */
+        for (int parts = 1;; parts++) {
+            char *end;
+            unsigned long part = strtoul(s, &end, 10);
+            if (end == s || part > 0xffff || parts > 4)
+                return -EINVAL;
+            t = t << 16 | part;
+            if (!*end)
+                break;
+            if (*end != '.')
+                return -EINVAL;
+            s = end + 1;
+        }
+    }
+    /* Only the name log_sys_thread_name gives: no "01", "0.1", "+1". */
+    log_sys_thread_name(back, sizeof back, t, (uint32_t)n);
+    if (strcmp(back, s0) != 0)
+        return -EINVAL;
+    *thread = t;
+    *nth = (uint32_t)n;
+    return 0;
+}
+
+void log_sys_name(char *buf, size_t len, int rank, uint64_t thread,
+                  uint32_t nth)
+{
+    char th[64];
+    if (thread == 0) {
+        snprintf(buf, len, "rank-%d.sys", rank);
+        return;
+    }
+    log_sys_thread_name(th, sizeof th, thread, nth);
+    snprintf(buf, len, "rank-%d.sys.%s", rank, th);
 }
 
 void log_sys_path(char *buf, size_t len, const char *dir, int rank,
-                  uint32_t thread)
+                  uint64_t thread, uint32_t nth)
 {
-    char name[64];
-    log_sys_name(name, sizeof name, rank, thread);
+    char name[96];
+    log_sys_name(name, sizeof name, rank, thread, nth);
     snprintf(buf, len, "%s/%s", dir, name);
 }
 

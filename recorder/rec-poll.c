@@ -15,10 +15,18 @@
  * that breaks goes back to IDLE with its calls still in the ring, so a
  * longer cycle that contains the short one (A A B A A B) can still be
  * found; the shortest cycle at the end of the ring is tried first.
+ *
+ * Under MPI_THREAD_MULTIPLE what is held back is one thread's (the owner),
+ * under the recorder's lock, and its records name that thread: another
+ * thread's record logs it first (rec_begin; a poll of another thread
+ * too), so a thread's polls collapse while no other thread's call is
+ * committed between them, and the log's order across threads is the one
+ * records of their own would have had.
  */
 #include <string.h>
 
 #include "rec.h"
+#include "thread.h"
 
 #define HIST (2 * LOG_CYCLE_MAX)    /* calls looked at to find a cycle */
 #define RING (HIST + LOG_CYCLE_MAX) /* and a broken trial's remains */
@@ -40,6 +48,9 @@ struct pmeta {
 };
 
 int rec_poll_pending;
+/* MPI_THREAD_MULTIPLE: the calls held back are thread OWNER's. */
+static int owned;
+static uint64_t owner;
 static struct pcall ring[RING], cyc[LOG_CYCLE_MAX];
 static int head, nh;
 static struct {
@@ -77,12 +88,28 @@ static void copy(struct pcall *d, const struct pcall *s)
     memcpy(d, s, offsetof(struct pcall, img) + s->len);
 }
 
+/* Starts a record of held-back calls, naming their thread under
+ * MPI_THREAD_MULTIPLE; REPEAT: its repeat count, else 0. */
+static int begin(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
+                 uint64_t dur, size_t room, uint64_t repeat)
+{
+    if (owned)
+        flags |= LOG_REC_THREAD;
+    if (!rec_begin_raw(rec, fn, flags, t0, dur, room + 20))
+        return 0;
+    if (flags & LOG_REC_REPEAT)
+        log_put_varint(rec, repeat);
+    if (owned)
+        log_put_varint(rec, owner);
+    return 1;
+}
+
 /* One call as the record it would have had alone. */
 static void write_single(const struct pcall *c)
 {
     struct log_rec rec;
-    if (!rec_begin_raw(&rec, c->fn, 0, c->t0, c->t1 - c->t0,
-                       c->len + LOG_FIELD_HEAD + 8))
+    if (!begin(&rec, c->fn, 0, c->t0, c->t1 - c->t0,
+               c->len + LOG_FIELD_HEAD + 8, 0))
         return;
     if (c->value)
         rec_put_raw(&rec, LOG_ARG_NONE, 0, &c->val, 8);
@@ -100,11 +127,9 @@ static void write_cycle(void)
         return;
     if (cy.k == 1 && !cy.nvalue) {
         /* The same call again and again: a REPEAT record. */
-        if (!rec_begin_raw(&rec, m0->fn, cy.n > 1 ? LOG_REC_REPEAT : 0,
-                           cy.t0, cy.t1 - cy.t0, m0->len + 10))
+        if (!begin(&rec, m0->fn, cy.n > 1 ? LOG_REC_REPEAT : 0, cy.t0,
+                   cy.t1 - cy.t0, m0->len, cy.n))
             return;
-        if (cy.n > 1)
-            log_put_varint(&rec, cy.n);
         log_put_bytes(&rec, m0->img, m0->len);
         rec_end_raw(&rec);
         return;
@@ -112,10 +137,9 @@ static void write_cycle(void)
     size_t room = 20 + cy.nvals;
     for (int j = 0; j < cy.k; j++)
         room += 20 + cyc[j].len;
-    if (!rec_begin_raw(&rec, m0->fn, LOG_REC_REPEAT | LOG_REC_CYCLE, cy.t0,
-                       cy.t1 - cy.t0, room))
+    if (!begin(&rec, m0->fn, LOG_REC_REPEAT | LOG_REC_CYCLE, cy.t0,
+               cy.t1 - cy.t0, room, cy.n))
         return;
-    log_put_varint(&rec, cy.n);
     log_put_varint(&rec, (uint64_t)cy.k);
     for (int j = 0; j < cy.k; j++) {
         log_put_varint(&rec, cyc[j].fn);
@@ -269,18 +293,33 @@ void rec_poll_flush(void)
     head = nh = 0;
 }
 
+/* Holds X back: under MPI_THREAD_MULTIPLE, under the lock and after what
+ * another thread held back is logged. */
+static void hold(const struct pcall *x)
+{
+    if (!rec_mt) {
+        poll_add(x);
+        return;
+    }
+    uint64_t me = util_thread_self();
+    rec__lock();
+    if (rec_poll_pending && (!owned || owner != me))
+        rec_poll_flush();
+    owned = 1;
+    owner = me;
+    poll_add(x);
+    rec__unlock();
+}
+
 void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 {
     struct pcall x;
     /* A record of its own, in order: larger than any poll's record;
-     * inside a program callback (marked by rec_begin); under
-     * MPI_THREAD_MULTIPLE (each record names its thread and takes its
-     * turn in the log: a cycle held back would move one thread's polls
-     * after other threads' calls); or when a shared-memory segment
-     * changed during the poll (the program may have polled until a
-     * neighbour's store: logged with the changes). */
+     * inside a program callback (marked by rec_begin); or when a
+     * shared-memory segment changed during the poll (the program may have
+     * polled until a neighbour's store: logged with the changes). */
     int shm = rec_shm_n && rec_shm_changed();
-    if (len > IMG || rec_cb_depth || rec_mt || shm) {
+    if (len > IMG || rec_cb_depth || shm) {
         struct log_rec rec;
         if (rec_begin(&rec, fn, shm ? REC_SYNC : 0, MPI_SUCCESS, t0, t1,
                       len)) {
@@ -296,13 +335,13 @@ void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
     x.t0 = t0;
     x.t1 = t1;
     memcpy(x.img, img, len);
-    poll_add(&x);
+    hold(&x);
 }
 
 void rec_poll_value(int fn, double v, uint64_t t0, uint64_t t1)
 {
     struct pcall x;
-    if (rec_cb_depth || rec_mt) { /* marked, alone (rec_poll) */
+    if (rec_cb_depth) { /* marked, alone (rec_poll) */
         struct log_rec rec;
         if (rec_begin(&rec, fn, 0, MPI_SUCCESS, t0, t1, LOG_FIELD_HEAD + 8)) {
             rec_put_raw(&rec, LOG_ARG_NONE, 0, &v, 8);
@@ -316,5 +355,5 @@ void rec_poll_value(int fn, double v, uint64_t t0, uint64_t t1)
     x.val = v;
     x.t0 = t0;
     x.t1 = t1;
-    poll_add(&x);
+    hold(&x);
 }

@@ -1,9 +1,11 @@
 /*
  * The libc side streams of the recorder (rec.h, log/log-sys.h): the
- * results of the program's calls outside MPI, one stream per thread
- * (rank-R.sys for the first thread that makes such a call, rank-R.sys.N
- * for the Nth), so that a call appends with no lock: the replay needs
- * each thread's order, not the order across threads.
+ * results of the program's calls outside MPI, one stream per thread,
+ * named after the thread's deterministic number (util/thread.h:
+ * rank-R.sys for the main thread, rank-R.sys.T for thread T), so that a
+ * call appends with no lock and the replay finds each thread's stream
+ * whatever order threads start in: the replay needs each thread's order,
+ * not the order across threads.
  *
  * Before MPI_Init the rank is not known and nothing can be created yet:
  * records wait in memory (at most REC_SYS_EARLY_MAX bytes, under a lock)
@@ -22,6 +24,7 @@
 
 #include "log-writer.h"
 #include "rec.h"
+#include "thread.h"
 #include "util.h"
 
 int rec_sys_state = REC_SYS_UNSET;
@@ -30,15 +33,25 @@ int rec_sys_state = REC_SYS_UNSET;
  * the table of streams. */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
-/* Threads numbered from 1 in the order of their first logged call; each
- * thread's writer (NULL: not created yet, or creation failed). */
-static uint32_t nthreads;
-static __thread uint32_t tno __attribute__((tls_model("initial-exec")));
+/* A thread's stream (log_sys_name): its number, and for an unnumbered
+ * thread its place among them (from 1, by first logged call). */
+struct tkey {
+    uint64_t num;
+    uint32_t nth;
+};
+static uint32_t nunnumbered;
+static __thread struct tkey tkey __attribute__((tls_model("initial-exec")));
+static __thread int tkeyed __attribute__((tls_model("initial-exec")));
 __thread struct log_writer *rec_sys_tw
     __attribute__((tls_model("initial-exec")));
 #define tw rec_sys_tw
-static struct log_writer **writers; /* [thread number] */
-static size_t writers_cap;
+/* Each stream's writer (NULL: creation failed), found by key on a
+ * thread's first call only. */
+static struct stream {
+    struct tkey key;
+    struct log_writer *w;
+} *streams;
+static size_t nstreams, streams_cap;
 static char run_dir[4096];
 static struct log_file_header sys_hdr;
 
@@ -47,7 +60,7 @@ static struct log_file_header sys_hdr;
 #define REC_SYS_EARLY_MAX (1u << 20)
 struct early {
     uint16_t kind;
-    uint32_t thread;
+    struct tkey thread;
     int32_t err;
     int64_t ret, arg;
     uint32_t len;
@@ -56,7 +69,7 @@ static uint8_t *early;
 static size_t early_len, early_cap;
 static int early_lost; /* the buffer was full: a LOST record goes first */
 
-static void early_put(int kind, uint32_t thread, int64_t ret, int err,
+static void early_put(int kind, struct tkey thread, int64_t ret, int err,
                       int64_t arg, const void *data, size_t len)
 {
     struct early e = {(uint16_t)kind, thread, err, ret, arg, (uint32_t)len};
@@ -105,29 +118,27 @@ static void warn_create(const char *name, int rc)
 
 /* Thread T's writer, created if need be (MU held): NULL when it cannot
  * be. */
-static struct log_writer *writer_of(uint32_t t)
+static struct log_writer *writer_of(struct tkey t)
 {
-    char name[80];
-    size_t old = writers_cap;
-    if (util_grow(&writers, &writers_cap, (size_t)t + 1, sizeof *writers) < 0)
+    char name[96];
+    for (size_t i = 0; i < nstreams; i++)
+        if (streams[i].key.num == t.num && streams[i].key.nth == t.nth)
+            return streams[i].w;
+    if (util_grow(&streams, &streams_cap, nstreams + 1, sizeof *streams) < 0)
         return NULL;
-    if (writers_cap > old)
-        memset(writers + old, 0, (writers_cap - old) * sizeof *writers);
-    if (writers[t])
-        return writers[t];
     struct log_writer *w = calloc(1, sizeof *w);
     int dfd = util_dir_open(AT_FDCWD, run_dir, 1);
-    log_sys_name(name, sizeof name, sys_hdr.rank, t);
+    log_sys_name(name, sizeof name, sys_hdr.rank, t.num, t.nth);
     int rc = !w ? -ENOMEM : dfd < 0 ? dfd
                           : log_writer_openat(w, dfd, name, &sys_hdr);
     if (dfd >= 0)
         close(dfd);
     if (rc < 0) {
         free(w);
+        w = NULL; /* remembered: warned once */
         warn_create(name, rc);
-        return NULL;
     }
-    writers[t] = w;
+    streams[nstreams++] = (struct stream){t, w};
     return w;
 }
 
@@ -155,15 +166,21 @@ void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
         errno = saved;
         return;
     }
+    /* Before MU: util_thread_self may call getpid (not logged: it is
+     * drdb's call). */
+    uint64_t num = tkeyed ? tkey.num : util_thread_self();
     pthread_mutex_lock(&mu);
     if (rec_sys_state == REC_SYS_UNSET)
         decide();
-    if (rec_sys_state != REC_SYS_OFF && !tno)
-        tno = ++nthreads;
+    if (rec_sys_state != REC_SYS_OFF && !tkeyed) {
+        tkey.num = num;
+        tkey.nth = num == UTIL_THREAD_NONE ? ++nunnumbered : 0;
+        tkeyed = 1;
+    }
     if (rec_sys_state == REC_SYS_EARLY)
-        early_put(kind, tno, ret, err, arg, data, len);
+        early_put(kind, tkey, ret, err, arg, data, len);
     if (rec_sys_state == REC_SYS_ON) {
-        tw = writer_of(tno);
+        tw = writer_of(tkey);
         append(tw, kind, ret, err, arg, data, len);
     }
     pthread_mutex_unlock(&mu);
@@ -185,9 +202,9 @@ int rec_sys_open(const char *dir, int rank,
         sys_hdr.flags = 0;
         sys_hdr.rank = rank;
         rec_sys_state = REC_SYS_ON;
-        /* Thread 1's stream says whether the run has libc results: it is
-         * made now, even for a thread that had not called yet. */
-        struct log_writer *w1 = writer_of(1);
+        /* The main thread's stream says whether the run has libc
+         * results: it is made now, even if that thread never calls. */
+        struct log_writer *w1 = writer_of((struct tkey){0, 0});
         on = w1 != NULL;
         if (early_lost)
             append(w1, LOG_SYS_LOST, 0, 0, REC_SYS_EARLY_MAX, NULL, 0);
@@ -225,8 +242,8 @@ void rec_sys_drop(void)
 __attribute__((destructor)) static void rec_sys_end(void)
 {
     pthread_mutex_lock(&mu);
-    for (size_t t = 1; t <= nthreads && t < writers_cap; t++)
-        if (writers[t])
-            log_writer_set_flags(writers[t], LOG_HDR_COMPLETE);
+    for (size_t i = 0; i < nstreams; i++)
+        if (streams[i].w)
+            log_writer_set_flags(streams[i].w, LOG_HDR_COMPLETE);
     pthread_mutex_unlock(&mu);
 }

@@ -172,7 +172,9 @@ static inline void rec_put_raw(struct log_rec *rec, unsigned arg,
  * cycle of up to LOG_CYCLE_MAX calls is logged as one record with its
  * repeat count (LOG_REC_REPEAT, LOG_REC_CYCLE). IMG holds the record's
  * argument block and fields, as the call's own record would; a timer's
- * value is V. rec_begin() logs what is held back first.
+ * value is V. rec_begin() logs what is held back first. Under
+ * MPI_THREAD_MULTIPLE what is held back is one thread's, and another
+ * thread's poll logs it first too (rec-poll.c).
  */
 void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1);
 void rec_poll_value(int fn, double v, uint64_t t0, uint64_t t1);

@@ -1,8 +1,9 @@
 /*
  * The replay's libc side streams (rpl.h, log/log-sys.h): the recorded
  * results of the program's calls outside MPI, handed back thread by
- * thread (one stream each) in the order each thread made them. Opened at
- * a thread's first such call (before MPI_Init, often). The mirror of
+ * thread (one stream each, found by the thread's deterministic number:
+ * util/thread.h) in the order each thread made them. Opened at a thread's
+ * first such call (before MPI_Init, often). The mirror of
  * recorder/rec-sys.c.
  */
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "rpl.h"
+#include "thread.h"
 
 enum { SYS_UNSET, SYS_REPLAY, SYS_LIVE };
 static int state = SYS_UNSET;
@@ -23,10 +25,13 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static char dir[PATH_MAX];
 static int rank;
 
-/* Threads numbered as the recorder numbered them: in the order of their
- * first call. Each reads its own stream (NULL: not opened yet). */
-static uint32_t nthreads;
-static __thread uint32_t tno __attribute__((tls_model("initial-exec")));
+/* Each thread reads the stream of its number (util/thread.h), as the
+ * recorder named it; unnumbered threads take theirs in the order of their
+ * first call, as the recorder did (NULL: not opened yet). */
+static uint32_t nunnumbered;
+static __thread uint64_t tnum __attribute__((tls_model("initial-exec")));
+static __thread uint32_t tnth __attribute__((tls_model("initial-exec")));
+static __thread int tkeyed __attribute__((tls_model("initial-exec")));
 static __thread struct log_sys *ts __attribute__((tls_model("initial-exec")));
 static __thread size_t toff __attribute__((tls_model("initial-exec")));
 static __thread uint64_t tcalls __attribute__((tls_model("initial-exec")));
@@ -51,17 +56,17 @@ static int log_says_recorded(void)
            (h.flags & LOG_HDR_SYS);
 }
 
-/* Opens thread T's stream (MU held): NULL when the recorded thread made
- * no logged call (no file). */
-static struct log_sys *stream_open(uint32_t t)
+/* Opens the calling thread's stream (MU held): NULL when the recorded
+ * thread made no logged call (no file). */
+static struct log_sys *stream_open(void)
 {
     char path[PATH_MAX], err[512];
     struct log_sys *s = calloc(1, sizeof *s);
     if (!s)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for libc results");
-    log_sys_path(path, sizeof path, dir, rank, t);
+    log_sys_path(path, sizeof path, dir, rank, tnum, tnth);
     int rc = log_sys_open(s, path, err, sizeof err);
-    if (rc == -ENOENT && t > 1) {
+    if (rc == -ENOENT && tnum != 0) {
         free(s);
         return NULL;
     }
@@ -85,7 +90,7 @@ static void decide(void)
     rank = atoi(r);
     if (drdb_rank < 0)
         drdb_rank = rank; /* for messages before the log is open */
-    log_sys_path(path, sizeof path, dir, rank, 1);
+    log_sys_path(path, sizeof path, dir, rank, 0, 0);
     if (access(path, F_OK) == 0 || log_says_recorded())
         state = SYS_REPLAY; /* else --no-libc, or an older run */
 }
@@ -93,29 +98,35 @@ static void decide(void)
 /* The end of the thread's stream, met by a call of CALL. */
 __attribute__((noreturn)) static void sys_end(const char *call)
 {
+    char th[64];
+    log_sys_thread_name(th, sizeof th, tnum, tnth);
     if (ts && ts->stop_reason[0])
         rpl_fail(NULL, RPL_EXIT_LOG_END,
                  "the libc results end here (%s): the program calls %s(), "
-                 "call %" PRIu64 " of thread %u; the recorded process "
+                 "call %" PRIu64 " of thread %s; the recorded process "
                  "stopped before this", ts->stop_reason, call, tcalls + 1,
-                 tno);
+                 th);
     rpl_fail(NULL, RPL_EXIT_DIVERGED,
              "replay diverged: the program calls %s() (libc call %" PRIu64
-             " of thread %u) but the recorded thread made no more calls "
+             " of thread %s) but the recorded thread made no more calls "
              "of the time, pid, random or host name functions", call,
-             tcalls + 1, tno);
+             tcalls + 1, th);
 }
 
 int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
                  const char *call)
 {
     if (__builtin_expect(!ts, 0)) {
+        /* Before MU: util_thread_self may call getpid (the stub's: live). */
+        uint64_t num = tkeyed ? tnum : util_thread_self();
         pthread_mutex_lock(&mu);
         if (state == SYS_UNSET)
             decide();
-        if (state == SYS_REPLAY && !tno) {
-            tno = ++nthreads;
-            ts = stream_open(tno);
+        if (state == SYS_REPLAY && !tkeyed) {
+            tnum = num;
+            tnth = num == UTIL_THREAD_NONE ? ++nunnumbered : 0;
+            tkeyed = 1;
+            ts = stream_open();
             toff = LOG_HEADER_SIZE;
         }
         pthread_mutex_unlock(&mu);
@@ -134,11 +145,14 @@ int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
                  "the recorder dropped this rank's libc results before "
                  "MPI_Init (more than %" PRId64 " bytes of them): %s() "
                  "cannot be replayed", r->arg, call);
-    if (r->kind != kind || r->arg != arg)
+    if (r->kind != kind || r->arg != arg) {
+        char th[64];
+        log_sys_thread_name(th, sizeof th, tnum, tnth);
         rpl_fail(NULL, RPL_EXIT_DIVERGED,
-                 "replay diverged: libc call %" PRIu64 " of thread %u: the "
+                 "replay diverged: libc call %" PRIu64 " of thread %s: the "
                  "recorded run called %s(%" PRId64 "), the program called "
-                 "%s(%" PRId64 ")", tcalls, tno, log_sys_kind_name(r->kind),
+                 "%s(%" PRId64 ")", tcalls, th, log_sys_kind_name(r->kind),
                  r->arg, call, arg);
+    }
     return 1;
 }

@@ -109,7 +109,12 @@ void rpl_thread_leave(void)
     pthread_mutex_lock(&lock);
     if (busy && pthread_equal(owner, pthread_self())) {
         busy = 0;
-        pthread_cond_broadcast(&changed);
+        /* A thread's polls collapsed into one event (rpl_mid_run) are its
+         * consecutive turns: until the last, no other thread's turn can
+         * come, so none is woken (a poll loop of a million calls would
+         * wake every waiting thread a million times). */
+        if (!rpl_mid_run())
+            pthread_cond_broadcast(&changed);
     }
     pthread_mutex_unlock(&lock);
 }

@@ -187,6 +187,11 @@ int rpl_next_turn(uint64_t *thread, int *fn)
     return 0;
 }
 
+int rpl_mid_run(void)
+{
+    return rep_used != 0;
+}
+
 void rpl_log_end(const struct rpl_call *c)
 {
     char why[256];

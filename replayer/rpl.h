@@ -54,6 +54,10 @@ void rpl_thread_turn(int fn);
  * it (its record names no thread, or the log has no more events). The
  * caller holds the stub (or the turn lock while no thread does). */
 int rpl_next_turn(uint64_t *thread, int *fn);
+/* Whether a collapsed run of polls (a REPEAT or CYCLE event) is partly
+ * replayed: its next call is, again, the thread that made the last one.
+ * The caller holds the stub. */
+int rpl_mid_run(void);
 /* An entry point's body: CALL, of type TYPE, serialized as above. CALL
  * is never a tail call: the entry point keeps its frame, which the
  * console shows as the MPI call a rank stopped in (the generic replay

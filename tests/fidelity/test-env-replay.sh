@@ -47,13 +47,13 @@ ENV_SRAND_EXTRA=1 "$drdb" replay --quiet --rank 1 "$tmp/srand" \
 echo "rc $?" >> "$tmp/extra"
 has "one time() more than recorded: status 97" "$tmp/extra" "rc 97"
 hasre "one time() more: the call is named" "$tmp/extra.err" \
-    "replay diverged: the program calls time() (libc call 4 of thread 1) but the recorded thread made no more calls"
+    "replay diverged: the program calls time() (libc call 4 of thread 0) but the recorded thread made no more calls"
 ENV_SRAND_PID_FIRST=1 "$drdb" replay --quiet --rank 0 "$tmp/srand" \
     > "$tmp/swap" 2> "$tmp/swap.err"
 echo "rc $?" >> "$tmp/swap"
 has "getpid() where the record has time(): status 97" "$tmp/swap" "rc 97"
 hasre "getpid() for time(): both named" "$tmp/swap.err" \
-    "libc call 1 of thread 1: the recorded run called time(0), the program called getpid(0)"
+    "libc call 1 of thread 0: the recorded run called time(0), the program called getpid(0)"
 
 "$drdb" record --no-libc -o "$tmp/off" -- "$mpiexec" -n 2 "$srand" \
     > "$tmp/off.log" 2>&1 || fail "env-srand --no-libc: recording failed"

@@ -7,11 +7,12 @@
 # a call) cannot meet. `drdb log` shows a cycle's calls, and the console's
 # event numbers and `goto` still count every call: before the event after
 # a cycle, the program has made every poll of it. The replays themselves
-# are test-fidelity.sh's.
+# are test-fidelity.sh's. THR_POLL: the same under MPI_THREAD_MULTIPLE,
+# one thread polling while another communicates.
 #
-# usage: test-poll-log.sh DRDB MPIEXEC POLL_ALT POLL_IPROBE POLL_WTIME
+# usage: test-poll-log.sh DRDB MPIEXEC POLL_ALT POLL_IPROBE POLL_WTIME THR_POLL
 set -u
-drdb=$1 mpiexec=$2 alt=$3 iprobe=$4 wtime=$5
+drdb=$1 mpiexec=$2 alt=$3 iprobe=$4 wtime=$5 thrpoll=$6
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -104,6 +105,18 @@ if record wtime "$wtime"; then
     check wtime $calls $((4096 + 8 * calls))
 else
     fail "wtime: recording failed"; sed 's/^/#   /' "$tmp/wtime.err" | tail -5
+fi
+
+# MPI_THREAD_MULTIPLE: thread 1 polls (MPI_Test, MPI_Iprobe) while thread
+# 0 computes and communicates; each of thread 0's records breaks thread
+# 1's cycle (the order across threads is kept), so a few records a round.
+# The program counts its calls; the bound is the others' (a recorder that
+# logs each poll under MULTIPLE writes about 30 bytes a call).
+if record thrpoll "$thrpoll"; then
+    calls=$(sed -n 's/^rank 0 calls=\([0-9]*\)$/\1/p' "$tmp/thrpoll.out")
+    check thrpoll "$calls" $((4096 + calls / 20))
+else
+    fail "thrpoll: recording failed"; sed 's/^/#   /' "$tmp/thrpoll.err" | tail -5
 fi
 
 echo "1..$n"

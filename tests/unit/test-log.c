@@ -10,6 +10,7 @@
 #include "log-codec.h"
 #include "log-compress.h"
 #include "log-reader.h"
+#include "log-sys.h"
 #include "log-writer.h"
 #include "log.h"
 
@@ -542,6 +543,44 @@ TEST(callback_records)
     unlink(p);
 }
 
+/* The libc streams' names: by thread number, read back by the parser. */
+TEST(sys_stream_names)
+{
+    static const struct {
+        uint64_t thread;
+        uint32_t nth;
+        const char *name, *file;
+    } cases[] = {
+        {0, 0, "0", "rank-2.sys"},
+        {1, 0, "1", "rank-2.sys.1"},
+        {(1u << 16) | 2, 0, "1.2", "rank-2.sys.1.2"},
+        {(3ull << 32) | (1u << 16) | 65535, 0, "3.1.65535",
+         "rank-2.sys.3.1.65535"},
+        {LOG_SYS_UNNUMBERED, 4, "u4", "rank-2.sys.u4"},
+    };
+    char buf[96];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint64_t t;
+        uint32_t n;
+        log_sys_thread_name(buf, sizeof buf, cases[i].thread, cases[i].nth);
+        CHECK_STR_EQ(buf, cases[i].name);
+        log_sys_name(buf, sizeof buf, 2, cases[i].thread, cases[i].nth);
+        CHECK_STR_EQ(buf, cases[i].file);
+        REQUIRE(log_sys_thread_parse(cases[i].name, &t, &n) == 0);
+        CHECK(t == cases[i].thread);
+        CHECK_INT_EQ(n, cases[i].nth);
+    }
+    static const char *const bad[] = {"", "01", "0.1", "1.", ".1", "1..2",
+                                      "65536", "1.2.3.4.5", "u", "u0", "u01",
+                                      "unnumbered", "+1", "1 "};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        uint64_t t;
+        uint32_t n;
+        CHECK_MSG(log_sys_thread_parse(bad[i], &t, &n) == -EINVAL,
+                  "'%s' parsed", bad[i]);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -560,6 +599,7 @@ int main(void)
     RUN(large_records);
     RUN(windiff_roundtrip);
     RUN(callback_records);
+    RUN(sys_stream_names);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
