@@ -321,6 +321,10 @@ static void run_pending(struct rpl_call *c, int fn)
         if (cb.what == LOG_CB_ERRHANDLER)
             rpl_errh_callback(c, &cb,
                               ev.fn == LOG_FN_MPI_File_create_errhandler);
+        else if (cb.what == LOG_CB_OP)
+            rpl_op_callback(c, &ev, &cb);
+        else if (cb.what >= LOG_CB_GREQ_QUERY)
+            rpl_greq_callback(c, &cb);
         else
             rpl_attr_callback(c, &cb, p.newobj);
     }
