@@ -548,19 +548,11 @@ TEST(callback_records)
  * span, is malformed; an unknown `what` is no callback. */
 TEST(operator_entries)
 {
-    const char *p = "/tmp/drdb-test-log-op.log";
-    struct log_file_header h;
     struct log_writer w;
     struct log_rec rec;
     const int64_t geom[2] = {-8, 24}, bad[2] = {0, 2};
     const uint8_t in[4] = {1, 2, 3, 4}, inout[4] = {5, 6, 7, 8};
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, LOG_MAGIC, 8);
-    h.version = LOG_VERSION;
-    h.header_size = LOG_HEADER_SIZE;
-    h.world_size = 1;
-    unlink(p);
-    REQUIRE(log_writer_open(&w, p, &h) == 0);
+    open_log(&w, path);
     for (int k = 0; k < 3; k++) {
         REQUIRE(log_writer_begin(&w, &rec, 160, LOG_FN_MPI_Op_create,
                                  LOG_REC_CALLBACK, 0, 0));
@@ -584,7 +576,7 @@ TEST(operator_entries)
     struct log_cb cb;
     struct log_cb_op op;
     char err[200];
-    REQUIRE(log_rank_open(&r, p, err, sizeof err) == 0);
+    REQUIRE(log_rank_open(&r, path, err, sizeof err) == 0);
     CHECK_INT_EQ(r.nevents, 3);
     REQUIRE(log_rank_event(&r, 0, &ev, err, sizeof err) == 0);
     CHECK_INT_EQ(log_event_arg(&ev, 1), 1);
@@ -604,7 +596,7 @@ TEST(operator_entries)
     REQUIRE(log_rank_event(&r, 2, &ev, err, sizeof err) == 0);
     CHECK(log_event_cb(&ev, &cb) < 0);
     log_rank_release(&r);
-    unlink(p);
+    unlink(path);
 }
 
 int main(void)
