@@ -49,6 +49,16 @@ static int from_fortran(void *caller)
     rec_cb_depth--;                                                          \
     rec_busy = cb_busy
 
+/* Whether MPI runs a callback inside a call of the program's (or of a
+ * callback's), as it does unless it makes progress on a thread of its own
+ * (MPICH's asynchronous progress): a callback run there is no call of the
+ * program's to nest in, and runs unrecorded (user operators and
+ * generalized requests' functions; docs/replaying.md, Limits). */
+static int in_program_call(void)
+{
+    return rec_busy || rec_cb_depth;
+}
+
 /* ---- attribute callbacks -------------------------------------------------- */
 
 /* A keyval's callbacks; MPI is given this as the extra state (which MPI
@@ -306,15 +316,25 @@ static void op_entry(int slot, const char *in, const char *inout, int64_t len,
     rec_end(&rec);
 }
 
-static void op_call(int slot, void *in, void *inout, int *len,
-                    MPI_Count *clen, MPI_Datatype *dt)
+static void op_run(int slot, void *in, void *inout, int *len,
+                   MPI_Count *clen, MPI_Datatype *dt)
 {
-    CB_ENTER();
-    op_entry(slot, in, inout, clen ? (int64_t)*clen : (int64_t)*len, *dt);
     if (clen)
         ((MPI_User_function_c *)ops[slot].fn)(in, inout, clen, dt);
     else
         ((MPI_User_function *)ops[slot].fn)(in, inout, len, dt);
+}
+
+static void op_call(int slot, void *in, void *inout, int *len,
+                    MPI_Count *clen, MPI_Datatype *dt)
+{
+    if (!in_program_call()) {
+        op_run(slot, in, inout, len, clen, dt);
+        return;
+    }
+    CB_ENTER();
+    op_entry(slot, in, inout, clen ? (int64_t)*clen : (int64_t)*len, *dt);
+    op_run(slot, in, inout, len, clen, dt);
     CB_LEAVE();
 }
 
@@ -388,39 +408,46 @@ struct greq {
     int request;
 };
 
-static int greq_query(void *extra, MPI_Status *status)
+/* Calls G's function WHAT (a LOG_CB_GREQ_*) for MPI, as an entry when MPI
+ * runs it inside a call of the program's. */
+static int greq_run(const struct greq *g, int what, int complete,
+                    MPI_Status *status)
 {
-    struct greq *g = extra;
+    if (what == LOG_CB_GREQ_QUERY)
+        return g->query(g->extra, status);
+    if (what == LOG_CB_GREQ_FREE)
+        return g->free(g->extra);
+    return g->cancel(g->extra, complete);
+}
+
+static int greq_call(const struct greq *g, int what, int complete,
+                     MPI_Status *status)
+{
+    if (!in_program_call())
+        return greq_run(g, what, complete, status);
     CB_ENTER();
     rec_cb_entry(LOG_FN_MPI_Grequest_start,
-                 &(struct log_cb){LOG_CB_GREQ_QUERY, g->request, 0, 0});
-    int ret = g->query(g->extra, status);
+                 &(struct log_cb){what, g->request, 0, complete});
+    int ret = greq_run(g, what, complete, status);
     CB_LEAVE();
     return ret;
 }
 
+static int greq_query(void *extra, MPI_Status *status)
+{
+    return greq_call(extra, LOG_CB_GREQ_QUERY, 0, status);
+}
+
 static int greq_free(void *extra)
 {
-    struct greq *g = extra;
-    CB_ENTER();
-    rec_cb_entry(LOG_FN_MPI_Grequest_start,
-                 &(struct log_cb){LOG_CB_GREQ_FREE, g->request, 0, 0});
-    int ret = g->free(g->extra);
-    CB_LEAVE();
-    free(g);
+    int ret = greq_call(extra, LOG_CB_GREQ_FREE, 0, NULL);
+    free(extra);
     return ret;
 }
 
 static int greq_cancel(void *extra, int complete)
 {
-    struct greq *g = extra;
-    CB_ENTER();
-    rec_cb_entry(LOG_FN_MPI_Grequest_start,
-                 &(struct log_cb){LOG_CB_GREQ_CANCEL, g->request, 0,
-                                  complete});
-    int ret = g->cancel(g->extra, complete);
-    CB_LEAVE();
-    return ret;
+    return greq_call(extra, LOG_CB_GREQ_CANCEL, complete, NULL);
 }
 
 /* The trampolines given to MPI (MPI requires all three functions), the
