@@ -245,7 +245,7 @@ ERRH_HOOK(MPI_Win_create_errhandler, win_errhandler_fn)
 ERRH_HOOK(MPI_File_create_errhandler, file_errhandler_fn)
 ERRH_HOOK(MPI_Session_create_errhandler, session_errhandler_fn)
 
-/* ---- user reduction operators ----------------------------------------------- */
+/* ---- user reduction operators -------------------------------------------- */
 
 /*
  * An operator gets no extra state either: each function the program makes
@@ -396,7 +396,7 @@ static int op_slot(void (*fn)(void), int large, int commute)
 OP_HOOK(MPI_Op_create, 0, op_tramp)
 OP_HOOK(MPI_Op_create_c, 1, opc_tramp)
 
-/* ---- generalized requests ------------------------------------------------------ */
+/* ---- generalized requests ------------------------------------------------ */
 
 /* A generalized request's functions and the program's extra state; MPI is
  * given this as the extra state, freed after the free function ran. */

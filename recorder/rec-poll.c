@@ -277,9 +277,10 @@ void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
      * MPI_THREAD_MULTIPLE (each record names its thread and takes its
      * turn in the log: a cycle held back would move one thread's polls
      * after other threads' calls); after program callbacks MPI ran in
-     * the poll (a user operator of a pending reduction: rec_cb_ran); or when a shared-memory segment
-     * changed during the poll (the program may have polled until a
-     * neighbour's store: logged with the changes). */
+     * the poll (a user operator of a pending reduction: rec_cb_ran); or
+     * when a shared-memory segment changed during the poll (the program
+     * may have polled until a neighbour's store: logged with the
+     * changes). */
     int shm = rec_shm_n && rec_shm_changed();
     if (len > IMG || rec_cb_depth || rec_mt || shm || rec_cb_ran()) {
         struct log_rec rec;

@@ -98,7 +98,7 @@ void rpl_op_callback(struct rpl_call *c, const struct log_event *ev,
     free(inout);
 }
 
-/* ---- generalized requests ----------------------------------------------- */
+/* ---- generalized requests ------------------------------------------------ */
 
 struct greq {
     int request; /* the handle (MPI_REQUEST_NULL: a free slot) */
@@ -148,7 +148,7 @@ void rpl_greq_callback(struct rpl_call *c, const struct log_cb *cb)
         util_htab_remove(&greqs, gp);
 }
 
-/* ---- data representations ------------------------------------------------- */
+/* ---- data representations ------------------------------------------------ */
 
 /* Named, not run: the data their functions converted is in the log. */
 static int datarep(int ret, const char *name)
