@@ -2,7 +2,9 @@
  * datatype with holes (each matrix is every other int of a vector type,
  * resized): MPI passes the vectors in its own buffers, laid out as the
  * type says. The operator prints what it got: the replay must hand it
- * the same matrices, at the same places, in the same order. */
+ * the same matrices, at the same places, in the same order. A second
+ * operator works on a type whose data lies before its buffer's address
+ * (a negative displacement). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -26,6 +28,18 @@ static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
         b[6] = c3 % 1000;
     }
     calls++;
+}
+
+/* Two ints 8 bytes before the address MPI passes: a pair (a, b) with
+ * (a, b) o (c, d) = (a + c, b * d + a). */
+static void before(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    int *a = (int *)in - 2, *b = (int *)inout - 2;
+    (void)dt;
+    printf("  before: len %d (%d %d) o (%d %d)\n", *len, a[0], a[1], b[0],
+           b[1]);
+    b[1] = (b[1] * a[1] + a[0]) % 1000;
+    b[0] += a[0];
 }
 
 int main(int argc, char **argv)
@@ -53,6 +67,17 @@ int main(int argc, char **argv)
     MPI_Scan(v, r, 1, mat, op, MPI_COMM_WORLD);
     printf("rank %d: scan [%d %d %d %d]\n", me, r[0], r[2], r[4], r[6]);
     printf("rank %d: %d op calls\n", me, calls);
+    MPI_Datatype neg;
+    MPI_Op opneg;
+    int blen = 2, pair[4] = {me + 1, me + 2, 0, 0}, res[4] = {0};
+    MPI_Aint disp = -8;
+    MPI_Type_create_hindexed(1, &blen, &disp, MPI_INT, &neg);
+    MPI_Type_commit(&neg);
+    MPI_Op_create(before, 0, &opneg);
+    MPI_Allreduce(&pair[2], &res[2], 1, neg, opneg, MPI_COMM_WORLD);
+    printf("rank %d: before (%d %d)\n", me, res[0], res[1]);
+    MPI_Op_free(&opneg);
+    MPI_Type_free(&neg);
     MPI_Op_free(&op);
     MPI_Type_free(&mat);
     MPI_Type_free(&vec);
