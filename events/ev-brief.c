@@ -90,8 +90,9 @@ void ev_brief_peer_tag(const struct ev_brief *in, char *peer, char *tag)
 
 void ev_brief_callback(const struct log_event *ev, char *buf)
 {
-    static const char *const what[] = {"?", "copy", "delete",
-                                       "error handler"};
+    static const char *const what[LOG_CB_LAST + 1] = {
+        "?", "copy", "delete", "error handler", "operator", "query",
+        "free", "cancel"};
     struct log_cb cb;
     buf[0] = '\0';
     if (!(ev->flags & LOG_REC_CALLBACK))
@@ -102,6 +103,13 @@ void ev_brief_callback(const struct log_event *ev, char *buf)
         snprintf(buf, EV_CB_LEN, "  [callback %u: error handler %#x on %#"
                  PRIx64 ", code %d]", ev->depth, (unsigned)cb.handle,
                  (uint64_t)cb.obj, cb.code);
+    else if (cb.what == LOG_CB_OP)
+        snprintf(buf, EV_CB_LEN, "  [callback %u: operator %#x, len %" PRId64
+                 ", datatype %#x]", ev->depth, (unsigned)cb.handle,
+                 cb.obj, (unsigned)cb.code);
+    else if (cb.what >= LOG_CB_GREQ_QUERY)
+        snprintf(buf, EV_CB_LEN, "  [callback %u: %s of request %#x]",
+                 ev->depth, what[cb.what], (unsigned)cb.handle);
     else
         snprintf(buf, EV_CB_LEN, "  [callback %u: %s, keyval %#x on %#"
                  PRIx64 "]", ev->depth, what[cb.what], (unsigned)cb.handle,

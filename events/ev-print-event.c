@@ -181,6 +181,13 @@ static void print_head(FILE *out, int rank, const struct log_event *ev)
         ev_brief_callback(ev, cb);
         fprintf(out, "  callback %s%s\n", cb + 1,
                 ev->cb_entry ? " (MPI ran the program's function)" : "");
+        struct log_cb c;
+        struct log_cb_op op;
+        if (log_event_cb(ev, &c) == 0 && c.what == LOG_CB_OP &&
+            log_event_cb_op(ev, &op) == 0)
+            fprintf(out, "  vectors   %" PRId64 " bytes from offset %"
+                    PRId64 "; logged: %zu of invec, %zu of inoutvec\n",
+                    op.span, op.lo, op.in_len, op.inout_len);
     }
 }
 

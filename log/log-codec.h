@@ -185,20 +185,42 @@ static inline int log_windiff_next(struct log_windiff *w, uint64_t *off,
  * entries and the calls they make. Its function is the constructor that
  * registered the callback (MPI_Comm_create_keyval, MPI_Type_create_keyval,
  * MPI_Win_create_keyval for attribute callbacks; MPI_Comm_, MPI_Win_,
- * MPI_File_ or MPI_Session_create_errhandler for error handlers), whose
- * by-value arguments it has (none); one RAW field of LOG_ARG_NONE, elem 0,
- * LOG_CB_BYTES bytes: what (i32), handle (i32: the keyval, or the error
- * handler), object (i64: the communicator, datatype, window, file or
- * session MPI passed), code (i32: an error handler's error code, else 0),
- * zero (i32).
+ * MPI_File_ or MPI_Session_create_errhandler for error handlers;
+ * MPI_Op_create or MPI_Op_create_c for a user reduction operator;
+ * MPI_Grequest_start for a generalized request's functions), whose
+ * by-value arguments it has; one RAW field of LOG_ARG_NONE, elem 0,
+ * LOG_CB_BYTES bytes: what (i32), handle (i32: the keyval, the error
+ * handler, the operator, the request), object (i64: the communicator,
+ * datatype, window, file or session MPI passed; an operator's len),
+ * code (i32: an error handler's error code; an operator's datatype; a
+ * cancel function's `complete`; else 0), zero (i32).
+ *
+ * An operator's entry has three more RAW fields of LOG_ARG_NONE: elem
+ * LOG_CB_OP_GEOM, 16 bytes: lo (i64: where the logged bytes start,
+ * relative to invec and inoutvec: the datatype's true lower bound), span
+ * (i64: the bytes the len elements cover from there); elem LOG_CB_OP_IN
+ * and LOG_CB_OP_INOUT: the first bytes of that span at invec and at
+ * inoutvec as MPI passed them (all of it, or the recorder's limit:
+ * docs/log-format.md).
  */
-enum log_cb_what { LOG_CB_COPY = 1, LOG_CB_DELETE = 2, LOG_CB_ERRHANDLER = 3 };
+enum log_cb_what {
+    LOG_CB_COPY = 1,
+    LOG_CB_DELETE = 2,
+    LOG_CB_ERRHANDLER = 3,
+    LOG_CB_OP = 4,          /* a user reduction operator */
+    LOG_CB_GREQ_QUERY = 5,  /* a generalized request's query function */
+    LOG_CB_GREQ_FREE = 6,   /* its free function */
+    LOG_CB_GREQ_CANCEL = 7, /* its cancel function */
+    LOG_CB_LAST = LOG_CB_GREQ_CANCEL,
+};
 struct log_cb {
     int32_t what, handle;
     int64_t obj;
     int32_t code;
 };
 #define LOG_CB_BYTES 24
+enum { LOG_CB_OP_IN = 1, LOG_CB_OP_INOUT = 2, LOG_CB_OP_GEOM = 3 };
+#define LOG_CB_OP_GEOM_BYTES 16
 
 static inline void log_put_cb(struct log_rec *r, const struct log_cb *cb)
 {
@@ -219,17 +241,51 @@ static inline int log_event_cb(const struct log_event *ev, struct log_cb *cb)
     if (!(ev->flags & LOG_REC_CALLBACK) || !ev->cb_entry)
         return -1;
     while (log_event_field(ev, &cur, &f) > 0) {
-        if (f.arg != LOG_ARG_NONE || f.kind != LOG_F_RAW ||
+        if (f.arg != LOG_ARG_NONE || f.kind != LOG_F_RAW || f.elem != 0 ||
             f.len != LOG_CB_BYTES)
             continue;
         __builtin_memcpy(&cb->what, f.data, 4);
         __builtin_memcpy(&cb->handle, f.data + 4, 4);
         __builtin_memcpy(&cb->obj, f.data + 8, 8);
         __builtin_memcpy(&cb->code, f.data + 16, 4);
-        return cb->what >= LOG_CB_COPY && cb->what <= LOG_CB_ERRHANDLER ? 0
-                                                                        : -1;
+        return cb->what >= LOG_CB_COPY && cb->what <= LOG_CB_LAST ? 0 : -1;
     }
     return -1;
+}
+
+/* An operator entry's geometry and bytes (an absent field: NULL, 0); -1
+ * when malformed. */
+struct log_cb_op {
+    int64_t lo, span;
+    const uint8_t *in, *inout;
+    size_t in_len, inout_len;
+};
+static inline int log_event_cb_op(const struct log_event *ev,
+                                  struct log_cb_op *op)
+{
+    struct log_field f;
+    size_t cur = 0;
+    int geom = 0;
+    *op = (struct log_cb_op){0, 0, 0, 0, 0, 0};
+    while (log_event_field(ev, &cur, &f) > 0) {
+        if (f.arg != LOG_ARG_NONE || f.kind != LOG_F_RAW)
+            continue;
+        if (f.elem == LOG_CB_OP_GEOM && f.len == LOG_CB_OP_GEOM_BYTES) {
+            __builtin_memcpy(&op->lo, f.data, 8);
+            __builtin_memcpy(&op->span, f.data + 8, 8);
+            geom = 1;
+        } else if (f.elem == LOG_CB_OP_IN) {
+            op->in = f.data;
+            op->in_len = f.len;
+        } else if (f.elem == LOG_CB_OP_INOUT) {
+            op->inout = f.data;
+            op->inout_len = f.len;
+        }
+    }
+    if (!geom || op->span < 0 || (uint64_t)op->in_len > (uint64_t)op->span ||
+        (uint64_t)op->inout_len > (uint64_t)op->span)
+        return -1;
+    return 0;
 }
 
 #endif

@@ -315,11 +315,13 @@ void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1)
 {
     struct pcall x;
     /* A record of its own, in order: larger than any poll's record;
-     * inside a program callback (marked by rec_begin); or when a
-     * shared-memory segment changed during the poll (the program may have
-     * polled until a neighbour's store: logged with the changes). */
+     * inside a program callback (marked by rec_begin); after program
+     * callbacks MPI ran in the poll (a user operator of a pending
+     * reduction: rec_cb_ran); or when a shared-memory segment changed
+     * during the poll (the program may have polled until a neighbour's
+     * store: logged with the changes). */
     int shm = rec_shm_n && rec_shm_changed();
-    if (len > IMG || rec_cb_depth || shm) {
+    if (len > IMG || rec_cb_depth || shm || rec_cb_ran()) {
         struct log_rec rec;
         if (rec_begin(&rec, fn, shm ? REC_SYNC : 0, MPI_SUCCESS, t0, t1,
                       len)) {

@@ -24,6 +24,7 @@ int rec_on;
 int rec_send_data;
 __thread int rec_busy __attribute__((tls_model("initial-exec")));
 __thread unsigned rec_cb_depth __attribute__((tls_model("initial-exec")));
+__thread uint64_t rec_cb_ran_mask __attribute__((tls_model("initial-exec")));
 uint64_t rec_t0;
 static struct log_writer writer;
 int rec_mt;
@@ -165,6 +166,8 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
             room += rec_shm_room();
     }
     unsigned entry = flags & REC_CB_ENTRY ? LOG_CB_ENTRY : 0;
+    if (!entry)
+        rec_cb_ran_mask &= ~(1ull << (rec_cb_depth & 63));
     flags &= ~(REC_SYNC | REC_CB_ENTRY);
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
@@ -187,12 +190,21 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
     return 1;
 }
 
+int rec_cb_begin(struct log_rec *rec, int fn, size_t room)
+{
+    uint64_t t = rec_now();
+    if (!rec_begin(rec, fn, REC_CB_ENTRY, MPI_SUCCESS, t, t,
+                   LOG_FIELD_HEAD + LOG_CB_BYTES + room))
+        return 0;
+    /* The call one level up runs a program callback (rec_cb_ran). */
+    rec_cb_ran_mask |= 1ull << ((rec_cb_depth - 1) & 63);
+    return 1;
+}
+
 void rec_cb_entry(int fn, const struct log_cb *cb)
 {
     struct log_rec rec;
-    uint64_t t = rec_now();
-    if (rec_begin(&rec, fn, REC_CB_ENTRY, MPI_SUCCESS, t, t,
-                  LOG_FIELD_HEAD + LOG_CB_BYTES)) {
+    if (rec_cb_begin(&rec, fn, 0)) {
         log_put_cb(&rec, cb);
         rec_end(&rec);
     }

@@ -126,8 +126,22 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
 void rec_end(struct log_rec *rec);
 #define REC_CB_ENTRY (1u << 30)
 /* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
- * FN is the constructor that registered it (log-codec.h, log_put_cb). */
+ * FN is the constructor that registered it (log-codec.h, log_put_cb).
+ * rec_cb_begin starts one with ROOM more bytes, for FN's by-value
+ * arguments, the log_put_cb field and fields of its own (0: not logging);
+ * the caller ends it with rec_end. */
 void rec_cb_entry(int fn, const struct log_cb *cb);
+int rec_cb_begin(struct log_rec *rec, int fn, size_t room);
+/* Bit D: the call this thread is making at callback depth D ran program
+ * callbacks (their entries are logged) and is not logged yet. Such a call
+ * is never held back as a poll (rec-poll.c): the replay runs the
+ * callbacks at the end of its own call, which a repeat record would hide. */
+extern __thread uint64_t rec_cb_ran_mask
+    __attribute__((tls_model("initial-exec")));
+static inline int rec_cb_ran(void)
+{
+    return (int)(rec_cb_ran_mask >> (rec_cb_depth & 63) & 1);
+}
 
 /*
  * Shared-memory windows (rec-shm.c). REC_SYNC (not a record flag: rec_begin
@@ -349,8 +363,8 @@ extern int rec_sys_state;
 
 /* Whether a call from RA is MPI's own, not the program's: made while the
  * thread is inside an MPI call (rec_busy: MPICH reads the clock and the
- * pid there; a user reduction operator, which the replay does not run,
- * runs there too), or from a library of MPI's (before MPI_Init, in its
+ * pid there; the program's callbacks that MPI runs clear it: rec-cb.c),
+ * or from a library of MPI's (before MPI_Init, in its
  * constructors and threads). */
 static inline int rec_sys_from_mpi(const void *ra)
 {

@@ -279,14 +279,23 @@ static void diverge(const struct rpl_call *c, const char *why)
  * call it, the program's next call at depth D or less) runs the callbacks
  * the entries name, whose calls consume the events after each entry, then
  * passes the call's record.
+ *
+ * Under MPI_THREAD_MULTIPLE other threads' records may come between an
+ * entry and the record of the call that ran it (a thread completes a
+ * generalized request while the main thread's MPI_Wait runs its query
+ * function): the call's own record is the first of its thread at its
+ * depth, and between callbacks the thread lets the others make their
+ * calls first (rpl_thread_turn). Each thread has its own callbacks.
  */
-static unsigned cb_depth;
-static struct pending {
+static __thread unsigned cb_depth;
+static __thread struct pending {
     uint64_t outer;  /* the event of the call whose callbacks ran */
     unsigned depth;
     int64_t newobj;  /* its new communicator or datatype: a copy's target */
+    int threaded;    /* its records name their thread: THREAD */
+    uint64_t thread;
 } pend[LOG_MAX_CB_DEPTH + 1];
-static int npend;
+static __thread int npend;
 
 void rpl_cb_enter(void)
 {
@@ -314,6 +323,11 @@ static void run_pending(struct rpl_call *c, int fn)
     struct log_cb cb;
     while (drdb_event < p.outer) {
         read_event(c, drdb_event, &ev);
+        if (p.threaded && (ev.flags & LOG_REC_THREAD) &&
+            ev.thread != p.thread) {
+            rpl_thread_turn(c->fn); /* another thread's call first */
+            continue;
+        }
         if (log_event_cb(&ev, &cb) < 0 || ev.depth != p.depth + 1) {
             read_event(c, p.outer, &out);
             rpl_fail(c, RPL_EXIT_DIVERGED,
@@ -329,6 +343,10 @@ static void run_pending(struct rpl_call *c, int fn)
         if (cb.what == LOG_CB_ERRHANDLER)
             rpl_errh_callback(c, &cb,
                               ev.fn == LOG_FN_MPI_File_create_errhandler);
+        else if (cb.what == LOG_CB_OP)
+            rpl_op_callback(c, &ev, &cb);
+        else if (cb.what >= LOG_CB_GREQ_QUERY)
+            rpl_greq_callback(c, &cb);
         else
             rpl_attr_callback(c, &cb, p.newobj);
     }
@@ -344,8 +362,10 @@ static void finish_pending(struct rpl_call *c, unsigned depth, int fn)
 }
 
 /* The event of the call the program makes at depth cb_depth when event
- * NO is deeper: the first one after it at cb_depth. */
-static uint64_t outer_event(struct rpl_call *c, uint64_t no)
+ * FIRST (number NO) is deeper: the first one of its thread after it at
+ * cb_depth. */
+static uint64_t outer_event(struct rpl_call *c, uint64_t no,
+                            const struct log_event *first)
 {
     struct log_event ev;
     for (uint64_t k = no + 1;; k++) {
@@ -354,6 +374,9 @@ static uint64_t outer_event(struct rpl_call *c, uint64_t no)
                      "rank stopped inside a callback of this call (%s)",
                      rlog.stop_reason[0] ? rlog.stop_reason : "no more events");
         read_event(c, k, &ev);
+        if ((first->flags & ev.flags & LOG_REC_THREAD) &&
+            ev.thread != first->thread)
+            continue;
         if (ev.depth == cb_depth)
             return k;
         if (ev.depth < cb_depth)
@@ -430,7 +453,7 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                  "in the recorded run that callback had returned: the log "
                  "has %s next", fname(fn), fname(c->ev.fn));
     if (c->ev.depth > cb_depth) {
-        outer = outer_event(c, no);
+        outer = outer_event(c, no, &c->ev);
         read_event(c, outer, &c->ev);
         if (outer == drdb_stop_event)
             drdb_stop_hook();
@@ -478,8 +501,9 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     if (outer != no) {
         /* The callbacks replay the events from NO; the call's own record
          * is passed when the program's next call at this depth comes. */
-        pend[npend++] = (struct pending){outer, cb_depth,
-                                         new_object(&c->ev)};
+        pend[npend++] = (struct pending){
+            outer, cb_depth, new_object(&c->ev),
+            (c->ev.flags & LOG_REC_THREAD) != 0, c->ev.thread};
         return;
     }
     if (++rep_used >= calls) {

@@ -262,7 +262,8 @@ void rpl_same_request(struct rpl_call *c, MPI_Request logged,
 
 /*
  * The program's callbacks MPI ran (attribute copy and delete functions,
- * error handlers): the recorder logged an entry for each (log-codec.h),
+ * error handlers, user reduction operators, generalized requests'
+ * functions): the recorder logged an entry for each (log-codec.h),
  * then the calls it made (LOG_REC_CALLBACK), before the record of the
  * call that ran it. rpl_begin() replays that record; the call's rpl_end()
  * (or the program's next call, for a hook without one) runs the callbacks
@@ -278,6 +279,12 @@ void rpl_attr_callback(struct rpl_call *c, const struct log_cb *cb,
                        int64_t newobj);
 void rpl_errh_callback(struct rpl_call *c, const struct log_cb *cb,
                        int file);
+/* A user reduction operator, on a copy of the vectors the entry EV logged
+ * (its result discarded), or a generalized request's query (on a status
+ * of its own), free or cancel function (rpl-cb.c). */
+void rpl_op_callback(struct rpl_call *c, const struct log_event *ev,
+                     const struct log_cb *cb);
+void rpl_greq_callback(struct rpl_call *c, const struct log_cb *cb);
 
 /* ---- libc results (rpl-sys.c; the format: log/log-sys.h) --------------- */
 

@@ -1,7 +1,7 @@
 /* A user reduction operator (MPI_Op_create) that calls MPI itself: MPI
- * runs it inside MPI_Allreduce, MPI_Reduce, MPI_Reduce_local and MPI_Scan,
- * so its calls are MPI's business (the replay answers the reductions from
- * the log and does not run it). */
+ * runs it inside MPI_Allreduce, MPI_Reduce, MPI_Reduce_local and MPI_Scan;
+ * its calls are the program's, logged as nested in the reduction, and the
+ * replay runs the operator there, its calls replayed from inside it. */
 #include <mpi.h>
 #include <stdio.h>
 

@@ -581,6 +581,63 @@ TEST(sys_stream_names)
     }
 }
 
+/* An operator's entry: the callback (operator, len, datatype) and its
+ * vectors read back by log_event_cb_op, a shorter logged prefix than the
+ * span included; an entry without geometry, or with more bytes than its
+ * span, is malformed; an unknown `what` is no callback. */
+TEST(operator_entries)
+{
+    struct log_writer w;
+    struct log_rec rec;
+    const int64_t geom[2] = {-8, 24}, bad[2] = {0, 2};
+    const uint8_t in[4] = {1, 2, 3, 4}, inout[4] = {5, 6, 7, 8};
+    open_log(&w, path);
+    for (int k = 0; k < 3; k++) {
+        REQUIRE(log_writer_begin(&w, &rec, 160, LOG_FN_MPI_Op_create,
+                                 LOG_REC_CALLBACK, 0, 0));
+        log_put_varint(&rec, 1u << 1 | LOG_CB_ENTRY);
+        log_put_arg_int(&rec, 1); /* commute */
+        struct log_cb cb = {k == 2 ? LOG_CB_LAST + 1 : LOG_CB_OP,
+                            (int32_t)0x98000000u, 3, 0x4c000405};
+        log_put_cb(&rec, &cb);
+        log_put_field(&rec, LOG_ARG_NONE, LOG_F_RAW, LOG_CB_OP_GEOM, 16);
+        log_put_bytes(&rec, k == 1 ? bad : geom, 16);
+        log_put_field(&rec, LOG_ARG_NONE, LOG_F_RAW, LOG_CB_OP_IN, 4);
+        log_put_bytes(&rec, in, 4);
+        log_put_field(&rec, LOG_ARG_NONE, LOG_F_RAW, LOG_CB_OP_INOUT, 4);
+        log_put_bytes(&rec, inout, 4);
+        log_writer_commit(&w, &rec);
+    }
+    REQUIRE(log_writer_close(&w, 0) == 0);
+
+    struct log_rank r;
+    struct log_event ev;
+    struct log_cb cb;
+    struct log_cb_op op;
+    char err[200];
+    REQUIRE(log_rank_open(&r, path, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, 3);
+    REQUIRE(log_rank_event(&r, 0, &ev, err, sizeof err) == 0);
+    CHECK_INT_EQ(log_event_arg(&ev, 1), 1);
+    REQUIRE(log_event_cb(&ev, &cb) == 0);
+    CHECK_INT_EQ(cb.what, LOG_CB_OP);
+    CHECK_INT_EQ((uint32_t)cb.handle, 0x98000000u);
+    CHECK_INT_EQ(cb.obj, 3);
+    CHECK_INT_EQ(cb.code, 0x4c000405);
+    REQUIRE(log_event_cb_op(&ev, &op) == 0);
+    CHECK_INT_EQ(op.lo, -8);
+    CHECK_INT_EQ(op.span, 24);
+    CHECK_INT_EQ(op.in_len, 4);
+    CHECK_INT_EQ(op.inout_len, 4);
+    CHECK(memcmp(op.in, in, 4) == 0 && memcmp(op.inout, inout, 4) == 0);
+    REQUIRE(log_rank_event(&r, 1, &ev, err, sizeof err) == 0);
+    CHECK(log_event_cb_op(&ev, &op) < 0);
+    REQUIRE(log_rank_event(&r, 2, &ev, err, sizeof err) == 0);
+    CHECK(log_event_cb(&ev, &cb) < 0);
+    log_rank_release(&r);
+    unlink(path);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -600,6 +657,7 @@ int main(void)
     RUN(windiff_roundtrip);
     RUN(callback_records);
     RUN(sys_stream_names);
+    RUN(operator_entries);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
