@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log-writer.h"
+#include "log-sys-writer.h"
 #include "rec.h"
 #include "util.h"
 
@@ -34,10 +34,12 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
  * thread's writer (NULL: not created yet, or creation failed). */
 static uint32_t nthreads;
 static __thread uint32_t tno __attribute__((tls_model("initial-exec")));
-__thread struct log_writer *rec_sys_tw
+__thread struct log_sys_writer *rec_sys_tw
+    __attribute__((tls_model("initial-exec")));
+__thread const void *rec_sys_last_ra
     __attribute__((tls_model("initial-exec")));
 #define tw rec_sys_tw
-static struct log_writer **writers; /* [thread number] */
+static struct log_sys_writer **writers; /* [thread number] */
 static size_t writers_cap;
 static char run_dir[4096];
 static struct log_file_header sys_hdr;
@@ -103,9 +105,19 @@ static void warn_create(const char *name, int rc)
     }
 }
 
+/* A thread's stream ends when the thread does (its key's destructor):
+ * sealed and complete. */
+static pthread_key_t end_key;
+static int end_key_made;
+
+static void thread_end(void *w)
+{
+    log_sys_writer_end(w);
+}
+
 /* Thread T's writer, created if need be (MU held): NULL when it cannot
  * be. */
-static struct log_writer *writer_of(uint32_t t)
+static struct log_sys_writer *writer_of(uint32_t t)
 {
     char name[80];
     size_t old = writers_cap;
@@ -115,11 +127,11 @@ static struct log_writer *writer_of(uint32_t t)
         memset(writers + old, 0, (writers_cap - old) * sizeof *writers);
     if (writers[t])
         return writers[t];
-    struct log_writer *w = calloc(1, sizeof *w);
+    struct log_sys_writer *w = calloc(1, sizeof *w);
     int dfd = util_dir_open(AT_FDCWD, run_dir, 1);
     log_sys_name(name, sizeof name, sys_hdr.rank, t);
     int rc = !w ? -ENOMEM : dfd < 0 ? dfd
-                          : log_writer_openat(w, dfd, name, &sys_hdr);
+                          : log_sys_writer_openat(w, dfd, name, &sys_hdr);
     if (dfd >= 0)
         close(dfd);
     if (rc < 0) {
@@ -131,19 +143,11 @@ static struct log_writer *writer_of(uint32_t t)
     return w;
 }
 
-static void append(struct log_writer *w, int kind, int64_t ret, int err,
+static void append(struct log_sys_writer *w, int kind, int64_t ret, int err,
                    int64_t arg, const void *data, size_t len)
 {
-    struct log_rec rec;
-    if (!w || !log_writer_begin(w, &rec, len + 3 * LOG_ARG_ROOM64, kind,
-                                err ? LOG_SYS_ERRNO : 0, w->last_enter, 0))
-        return; /* the writer warned once; this thread stops logging */
-    if (err)
-        log_put_arg_aint(&rec, err);
-    log_put_arg_aint(&rec, ret);
-    log_put_arg_aint(&rec, arg);
-    log_put_bytes(&rec, data, len);
-    log_writer_commit(w, &rec);
+    if (w) /* else it could not be created (warned) */
+        log_sys_append(w, kind, ret, err, arg, data, len);
 }
 
 void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
@@ -164,6 +168,8 @@ void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
         early_put(kind, tno, ret, err, arg, data, len);
     if (rec_sys_state == REC_SYS_ON) {
         tw = writer_of(tno);
+        if (tw && end_key_made)
+            pthread_setspecific(end_key, tw);
         append(tw, kind, ret, err, arg, data, len);
     }
     pthread_mutex_unlock(&mu);
@@ -185,9 +191,10 @@ int rec_sys_open(const char *dir, int rank,
         sys_hdr.flags = 0;
         sys_hdr.rank = rank;
         rec_sys_state = REC_SYS_ON;
+        end_key_made = pthread_key_create(&end_key, thread_end) == 0;
         /* Thread 1's stream says whether the run has libc results: it is
          * made now, even for a thread that had not called yet. */
-        struct log_writer *w1 = writer_of(1);
+        struct log_sys_writer *w1 = writer_of(1);
         on = w1 != NULL;
         if (early_lost)
             append(w1, LOG_SYS_LOST, 0, 0, REC_SYS_EARLY_MAX, NULL, 0);
@@ -220,13 +227,13 @@ void rec_sys_drop(void)
     pthread_mutex_unlock(&mu);
 }
 
-/* At the process's end: the streams are whole. They stay mapped, so calls
- * made later still land (a reader reads to the zeros). */
+/* At the process's end: the exiting thread's stream is whole (those of
+ * threads that ended are already; those of threads still running are
+ * left as a killed process's: readable to their last record, and not
+ * complete: another thread cannot seal them without a lock). It stays
+ * mapped, so calls made later still land, each sealed. */
 __attribute__((destructor)) static void rec_sys_end(void)
 {
-    pthread_mutex_lock(&mu);
-    for (size_t t = 1; t <= nthreads && t < writers_cap; t++)
-        if (writers[t])
-            log_writer_set_flags(writers[t], LOG_HDR_COMPLETE);
-    pthread_mutex_unlock(&mu);
+    if (rec_sys_state == REC_SYS_ON && tw)
+        log_sys_writer_end(tw);
 }

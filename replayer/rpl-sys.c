@@ -28,7 +28,8 @@ static int rank;
 static uint32_t nthreads;
 static __thread uint32_t tno __attribute__((tls_model("initial-exec")));
 static __thread struct log_sys *ts __attribute__((tls_model("initial-exec")));
-static __thread size_t toff __attribute__((tls_model("initial-exec")));
+static __thread struct log_sys_cursor tcur
+    __attribute__((tls_model("initial-exec")));
 static __thread uint64_t tcalls __attribute__((tls_model("initial-exec")));
 
 static void child_after_fork(void)
@@ -116,7 +117,7 @@ int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
         if (state == SYS_REPLAY && !tno) {
             tno = ++nthreads;
             ts = stream_open(tno);
-            toff = LOG_HEADER_SIZE;
+            log_sys_start(&tcur);
         }
         pthread_mutex_unlock(&mu);
         if (state != SYS_REPLAY)
@@ -126,7 +127,7 @@ int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
     }
     if (state != SYS_REPLAY)
         return 0;
-    if (!log_sys_next(ts, &toff, r))
+    if (!log_sys_next(ts, &tcur, r))
         sys_end(call);
     tcalls++;
     if (r->kind == LOG_SYS_LOST)
