@@ -8,7 +8,7 @@
  * nothing of the one it was writing. Records carry no checksum of their
  * own: every LOG_SYS_BLOCK bytes, and at the stream's end, a SEAL record
  * holds the CRC-32C of the records since the previous one. Per call that
- * is a few stores (log_sys_room, log_sys_done); the CRC runs once a block.
+ * is a few stores (log_sys_fits, log_sys_done); the CRC runs once a block.
  */
 #ifndef DRDB_LOG_SYS_WRITER_H
 #define DRDB_LOG_SYS_WRITER_H
@@ -21,10 +21,10 @@
 
 struct log_sys_writer {
     struct log_writer w; /* the file; w.off: the end of the last record */
-    size_t limit;        /* records may end here (room is kept after it
-                          * for a TRUNC and two SEALs); 0: stopped */
+    size_t limit;        /* the short path's records may end here: the
+                          * block's end, or the room mapped (minus room
+                          * for a TRUNC and SEALs); 0: none may */
     size_t block;        /* the first record not sealed yet */
-    size_t seal_at;      /* seal when a record ends at or past it */
     int ended;           /* log_sys_writer_end ran: each record sealed */
     int64_t clk[LOG_SYS_CLOCKS][2]; /* each clock's last time (s, ns) */
 };
@@ -34,8 +34,8 @@ struct log_sys_writer {
  * -errno. */
 int log_sys_writer_openat(struct log_sys_writer *s, int dirfd,
                           const char *name, const struct log_file_header *hdr);
-/* Appends a record of any size (the slow path: grows the file; on a full
- * disk writes a TRUNC record, warns once and stops). */
+/* Appends a record of any size (the slow path: seals a full block, grows
+ * the file; on a full disk writes a TRUNC record, warns once and stops). */
 void log_sys_append(struct log_sys_writer *s, int kind, int64_t ret, int err,
                     int64_t arg, const void *data, size_t len);
 /* Seals the records written since the last SEAL (if any). */
@@ -46,18 +46,19 @@ void log_sys_seal(struct log_sys_writer *s);
 void log_sys_writer_end(struct log_sys_writer *s);
 
 /*
- * The inline short path: log_sys_room() is where to write a record of at
- * most MAX bytes (its length byte first, its kind last), or NULL when the
- * slow path must run (the file must grow, or logging stopped);
- * log_sys_done() commits the record at P (log_sys_room's), ending at END
- * (after its kind).
- * MAX must be at most LOG_SYS_SHORT_MAX.
+ * The inline short path: when log_sys_fits() says a record of at most MAX
+ * bytes fits (else the slow path must run: the file must grow, or logging
+ * stopped), log_sys_here() is where to write it (its length byte first,
+ * its kind last); log_sys_done() commits the record at P, ending at END
+ * (after its kind). MAX must be at most LOG_SYS_SHORT_MAX.
  */
 #define LOG_SYS_SHORT_MAX 255
-static inline uint8_t *log_sys_room(struct log_sys_writer *s, size_t max)
+static inline int log_sys_fits(const struct log_sys_writer *s, size_t max)
 {
-    if (__builtin_expect(s->w.off + max > s->limit, 0))
-        return NULL;
+    return s->w.off + max <= s->limit;
+}
+static inline uint8_t *log_sys_here(const struct log_sys_writer *s)
+{
     return s->w.map + s->w.off;
 }
 static inline void log_sys_done(struct log_sys_writer *s, uint8_t *p,
@@ -69,13 +70,19 @@ static inline void log_sys_done(struct log_sys_writer *s, uint8_t *p,
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     p[0] = (uint8_t)(n - 1);
     s->w.off += n;
-    s->w.events++;
-    if (__builtin_expect(s->w.off >= s->seal_at, 0))
-        log_sys_seal(s);
 }
 /* A varint (log-format.h's encoding) at P: where it ends. */
 static inline uint8_t *log_sys_varint(uint8_t *p, uint64_t v)
 {
+    if (__builtin_expect(v < 0x80, 1)) {
+        *p = (uint8_t)v;
+        return p + 1;
+    }
+    if (v < 0x4000) {
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)(v >> 7);
+        return p + 2;
+    }
     while (v >= 0x80) {
         *p++ = (uint8_t)(v | 0x80);
         v >>= 7;

@@ -16,7 +16,8 @@
 
 static void set_limit(struct log_sys_writer *s)
 {
-    s->limit = s->w.failed ? 0 : s->w.map_size - RESERVE;
+    size_t room = s->w.map_size - RESERVE, full = s->block + LOG_SYS_BLOCK;
+    s->limit = s->w.failed || s->ended ? 0 : room < full ? room : full;
 }
 
 int log_sys_writer_openat(struct log_sys_writer *s, int dirfd,
@@ -28,7 +29,6 @@ int log_sys_writer_openat(struct log_sys_writer *s, int dirfd,
     if (rc < 0)
         return rc;
     s->block = s->w.off;
-    s->seal_at = s->block + LOG_SYS_BLOCK;
     set_limit(s);
     return 0;
 }
@@ -54,7 +54,7 @@ void log_sys_seal(struct log_sys_writer *s)
         put_frame(s, LOG_SYS_SEAL, &crc, 4);
         s->block = s->w.off;
     }
-    s->seal_at = s->ended ? 0 : s->block + LOG_SYS_BLOCK;
+    set_limit(s);
 }
 
 static void stop(struct log_sys_writer *s, int err)
@@ -69,10 +69,10 @@ static void stop(struct log_sys_writer *s, int err)
     char msg[200];
     int n = snprintf(msg, sizeof msg,
                      "drdb-record: warning: rank %d: cannot extend a libc "
-                     "stream (%s); its results stop after %llu calls, the "
+                     "stream (%s); its results stop at byte %zu, the "
                      "program goes on\n",
                      ((struct log_file_header *)s->w.map)->rank,
-                     strerror(err), (unsigned long long)s->w.events);
+                     strerror(err), s->w.off);
     if (write(2, msg, (size_t)n) < 0) {
         /* nothing else to do */
     }
@@ -88,7 +88,9 @@ void log_sys_append(struct log_sys_writer *s, int kind, int64_t ret, int err,
         stop(s, EFBIG); /* a length the layout cannot hold */
         return;
     }
-    if (s->w.off + max > s->limit) {
+    if (s->w.off > s->block && s->w.off + max > s->block + LOG_SYS_BLOCK)
+        log_sys_seal(s); /* the block is full */
+    if (s->w.off + max + RESERVE > s->w.map_size) {
         int rc = log_writer_reserve(&s->w, s->w.off + max + RESERVE);
         if (rc < 0) {
             stop(s, -rc);
@@ -105,6 +107,8 @@ void log_sys_append(struct log_sys_writer *s, int kind, int64_t ret, int err,
             return; /* not a clock_gettime's result: the caller's bug */
         memcpy(t, data, sizeof t);
         log_sys_done(s, start, log_sys_clock_body(s, p, (int)arg, t[0], t[1]));
+        if (s->ended)
+            log_sys_seal(s);
         return;
     }
     if (err) {
@@ -120,11 +124,12 @@ void log_sys_append(struct log_sys_writer *s, int kind, int64_t ret, int err,
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         start[0] = LOG_SYS_LARGE;
         s->w.off += n;
-        s->w.events++;
         log_sys_seal(s); /* large records are never unverified */
         return;
     }
     log_sys_done(s, start, p);
+    if (s->ended)
+        log_sys_seal(s);
 }
 
 void log_sys_writer_end(struct log_sys_writer *s)
@@ -132,6 +137,6 @@ void log_sys_writer_end(struct log_sys_writer *s)
     s->ended = 1;
     if (!s->w.failed)
         log_sys_seal(s);
-    s->seal_at = 0;
+    set_limit(s);
     log_writer_set_flags(&s->w, LOG_HDR_COMPLETE);
 }

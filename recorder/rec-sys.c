@@ -34,11 +34,9 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
  * thread's writer (NULL: not created yet, or creation failed). */
 static uint32_t nthreads;
 static __thread uint32_t tno __attribute__((tls_model("initial-exec")));
-__thread struct log_sys_writer *rec_sys_tw
+__thread struct rec_sys_thread rec_sys_t
     __attribute__((tls_model("initial-exec")));
-__thread const void *rec_sys_last_ra
-    __attribute__((tls_model("initial-exec")));
-#define tw rec_sys_tw
+#define tw rec_sys_t.w
 static struct log_sys_writer **writers; /* [thread number] */
 static size_t writers_cap;
 static char run_dir[4096];

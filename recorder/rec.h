@@ -354,8 +354,14 @@ static inline int rec_sys_from_mpi(const void *ra)
 {
     return rec_busy || log_sys_caller_is_mpi(ra);
 }
-/* The calling thread's last call site found to be the program's. */
-extern __thread const void *rec_sys_last_ra
+/* The calling thread's stream, once it is open (NULL: not open, or not
+ * recording), and its last call site found to be the program's: one
+ * thread-local block (rec-sys.c). */
+struct rec_sys_thread {
+    struct log_sys_writer *w;
+    const void *last_ra;
+};
+extern __thread struct rec_sys_thread rec_sys_t
     __attribute__((tls_model("initial-exec")));
 /* Whether to log a call made from RA: cheap when recording is off, and
  * for a call site the thread called from last time. */
@@ -363,28 +369,25 @@ static inline int rec_sys_wanted(const void *ra)
 {
     if (__builtin_expect(rec_sys_state == REC_SYS_OFF, 0) || rec_busy)
         return 0;
-    if (__builtin_expect(ra == rec_sys_last_ra, 1))
+    if (__builtin_expect(ra == rec_sys_t.last_ra, 1))
         return 1;
     if (log_sys_caller_is_mpi(ra))
         return 0;
-    rec_sys_last_ra = ra;
+    rec_sys_t.last_ra = ra;
     return 1;
 }
-/* The calling thread's stream, once it is open (rec-sys.c). */
-extern __thread struct log_sys_writer *rec_sys_tw
-    __attribute__((tls_model("initial-exec")));
 void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
                       const void *data, size_t len);
 /* Inline, so that a fixed-size result (a timespec) is copied as such: the
  * hot path is a few stores (log-sys-writer.h), no lock, no checksum. A
- * thread's stream is set (rec_sys_tw) only while recording is on. */
+ * thread's stream is set only while recording is on. */
 static inline void rec_sys_put(int kind, int64_t ret, int err, int64_t arg,
                                const void *data, size_t len)
 {
-    struct log_sys_writer *w = rec_sys_tw;
-    uint8_t *p;
-    if (__builtin_expect(w && !err && len <= 64 &&
-                             (p = log_sys_room(w, 22 + len)) != NULL, 1)) {
+    struct log_sys_writer *w = rec_sys_t.w;
+    if (__builtin_expect(w && !err && len <= 64 && log_sys_fits(w, 22 + len),
+                         1)) {
+        uint8_t *p = log_sys_here(w);
         log_sys_done(w, p, log_sys_body(p + 1, kind, ret, arg, data, len));
         return;
     }
@@ -394,9 +397,9 @@ static inline void rec_sys_put(int kind, int64_t ret, int err, int64_t arg,
  * (log_sys_clock_logged) that gave TS. */
 static inline void rec_sys_put_clock(int id, const struct timespec *ts)
 {
-    struct log_sys_writer *w = rec_sys_tw;
-    uint8_t *p;
-    if (__builtin_expect(w && (p = log_sys_room(w, 25)) != NULL, 1)) {
+    struct log_sys_writer *w = rec_sys_t.w;
+    if (__builtin_expect(w && log_sys_fits(w, 25), 1)) {
+        uint8_t *p = log_sys_here(w);
         int64_t sec = ts->tv_sec, nsec = ts->tv_nsec;
         /* Two 8-byte loads, as the vDSO just stored them: a 16-byte load
          * (what the compiler would do) waits for both stores to retire. */

@@ -68,8 +68,8 @@ static void write_stream(const char *name, int ended, uint8_t **buf,
             x->arg = i % 7 ? 1 : 0;
             memcpy(x->data, t, 16);
             x->len = 16;
-            uint8_t *p = log_sys_room(&w, 25);
-            if (p)
+            uint8_t *p = log_sys_here(&w);
+            if (log_sys_fits(&w, 25))
                 log_sys_done(&w, p, log_sys_clock_body(&w, p + 1,
                                                        (int)x->arg, t[0],
                                                        t[1]));
@@ -80,8 +80,8 @@ static void write_stream(const char *name, int ended, uint8_t **buf,
         case 2: { /* the generic short path */
             x->kind = LOG_SYS_GETPID;
             x->ret = 100000 + i;
-            uint8_t *p = log_sys_room(&w, 22);
-            if (p)
+            uint8_t *p = log_sys_here(&w);
+            if (log_sys_fits(&w, 22))
                 log_sys_done(&w, p, log_sys_body(p + 1, x->kind, x->ret, 0,
                                                  NULL, 0));
             else
