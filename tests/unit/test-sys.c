@@ -206,36 +206,39 @@ TEST(roundtrip)
     free(buf);
 }
 
+/* Whether the LEN bytes at BYTES, written to PATH, read as the records
+ * that end at or before byte K, stopping as incomplete (HOW: the cut). */
+static int reads_to(const char *path, const uint8_t *bytes, size_t len,
+                    size_t k, const char *how)
+{
+    char why[600];
+    long want_n = whole_before(k);
+    put_file(path, bytes, len);
+    long n = read_back(path, why, sizeof why);
+    if (n == want_n && strncmp(why, "incomplete", 10) == 0)
+        return 1;
+    CHECK_MSG(0, "%s %zu: %ld records (want %ld): %s", how, k, n, want_n,
+              why);
+    return 0;
+}
+
 /* A process killed at any point: the file cut at every byte (shorter, or
  * zeros after the cut as a lost page leaves them). */
 TEST(cut_at_every_byte)
 {
     uint8_t *buf;
     size_t size, end;
-    char path[256], why[600];
+    char path[256];
     write_stream("rank-2.sys.2", 0, &buf, &size, &end);
     snprintf(path, sizeof path, "%s/cut.sys", dir);
     uint8_t *z = calloc(1, size);
     REQUIRE(z);
     int bad = 0;
     for (size_t k = LOG_HEADER_SIZE; k <= end && bad < 5; k++) {
-        long want_n = whole_before(k);
-        put_file(path, buf, k);
-        long n = read_back(path, why, sizeof why);
-        if (n != want_n || strncmp(why, "incomplete", 10) != 0) {
-            CHECK_MSG(0, "cut at %zu: %ld records (want %ld): %s", k, n,
-                      want_n, why);
-            bad++;
-        }
+        bad += !reads_to(path, buf, k, k, "cut at");
         memcpy(z, buf, k);
         memset(z + k, 0, size - k);
-        put_file(path, z, size);
-        n = read_back(path, why, sizeof why);
-        if (n != want_n || strncmp(why, "incomplete", 10) != 0) {
-            CHECK_MSG(0, "zeros from %zu: %ld records (want %ld): %s", k, n,
-                      want_n, why);
-            bad++;
-        }
+        bad += !reads_to(path, z, size, k, "zeros from");
     }
     free(z);
     free(buf);
