@@ -8,9 +8,10 @@
  * Before MPI_Init the rank is not known and nothing can be created yet:
  * records wait in memory (at most REC_SYS_EARLY_MAX bytes, under a lock)
  * and are written first when the log opens. After MPI_Finalize the
- * streams stay open to the process's end: a destructor marks them
- * complete, and calls made later (other libraries' destructors) are still
- * appended.
+ * streams stay open to the process's end: a thread's stream is sealed and
+ * marked complete when the thread ends (a key's destructor) or, for the
+ * thread that exits the process, by a destructor; calls made later (other
+ * libraries' destructors) are still appended, each sealed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -75,12 +76,19 @@ static void early_put(int kind, uint32_t thread, int64_t ret, int err,
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* A thread's stream ends when the thread does (its key's destructor):
+ * sealed and complete. */
+static pthread_key_t end_key;
+static int end_key_made;
+
 static void child_after_fork(void)
 {
     /* The child shares the parent's mappings of the files: it must not
      * write into them. Its calls are not the rank's. */
     rec_sys_state = REC_SYS_OFF;
     tw = NULL;
+    if (end_key_made) /* nor seal them when its thread ends */
+        pthread_setspecific(end_key, NULL);
 }
 
 static void decide(void)
@@ -103,10 +111,6 @@ static void warn_create(const char *name, int rc)
     }
 }
 
-/* A thread's stream ends when the thread does (its key's destructor):
- * sealed and complete. */
-static pthread_key_t end_key;
-static int end_key_made;
 
 static void thread_end(void *w)
 {
