@@ -123,13 +123,15 @@ static inline uint8_t *log_sys_clock_body(struct log_sys_writer *s,
                                           uint8_t *p, int id, int64_t sec,
                                           int64_t nsec)
 {
-    int64_t ds = sec - s->clk[id][0], dn = nsec - s->clk[id][1];
+    /* Unsigned: wraps, never overflows (the reader adds back alike). */
+    uint64_t ds = (uint64_t)sec - (uint64_t)s->clk[id][0],
+             dn = (uint64_t)nsec - (uint64_t)s->clk[id][1];
     s->clk[id][0] = sec;
     s->clk[id][1] = nsec;
     *p++ = 0;
     p = log_sys_varint(p, (uint64_t)id << 1);
-    p = log_sys_varint(p, ((uint64_t)ds << 1) ^ (uint64_t)(ds >> 63));
-    p = log_sys_varint(p, ((uint64_t)dn << 1) ^ (uint64_t)(dn >> 63));
+    p = log_sys_varint(p, (ds << 1) ^ (uint64_t)((int64_t)ds >> 63));
+    p = log_sys_varint(p, (dn << 1) ^ (uint64_t)((int64_t)dn >> 63));
     *p++ = LOG_SYS_CLOCK_GETTIME;
     return p;
 }
