@@ -140,9 +140,10 @@ int fe_log_libc(int argc, char **argv)
         return fe_error("%s", err);
     printf("%8s  %-20s %20s %12s  %s\n", "call", "function", "result",
            "argument", "bytes");
-    size_t off = LOG_HEADER_SIZE;
+    struct log_sys_cursor cur;
     struct log_sys_rec r;
-    for (uint64_t i = 0; log_sys_next(&s, &off, &r); i++) {
+    log_sys_start(&cur);
+    for (uint64_t i = 0; log_sys_next(&s, &cur, &r); i++) {
         printf("%8" PRIu64 "  %-20s %20" PRId64 " %12" PRId64 "  ", i + 1,
                log_sys_kind_name(r.kind), r.ret, r.arg);
         if (r.flags & LOG_SYS_ERRNO)

@@ -12,19 +12,37 @@
  * place.
  *
  * The file: the log's 256-byte header (struct log_file_header, the same
- * fields and checksum) with magic LOG_SYS_MAGIC, then records in the log's
- * framing (written by log_writer: mode 0600, O_EXCL|O_NOFOLLOW, the size
- * stored last, zeros after the last record; a TRUNC record when the disk is
- * full):
+ * fields and checksum) with magic LOG_SYS_MAGIC and version
+ * LOG_SYS_VERSION (the stream's own: version 4 was drdb's first layout,
+ * a log record per call; a reader refuses it, and newer ones, by name),
+ * written by log_sys_writer (log-sys-writer.h: mode 0600,
+ * O_EXCL|O_NOFOLLOW, a shared mapping, zeros after the last record),
+ * then records:
  *
- *   u32 size, u32 crc, u16 kind (enum log_sys_kind), u16 flags,
- *   varint 0, varint 0           (the log's dt and dur: unused)
- *   [zigzag varint errno]        when LOG_SYS_ERRNO (the call failed)
- *   zigzag varint ret            the call's return value
- *   zigzag varint arg            an input the replay checks (a clock id, a
- *                                length asked for; 0 when none)
- *   bytes, to the end            what the call wrote (a struct timespec,
- *                                random bytes, a name)
+ *   u8 n                  the bytes that follow (1 to 254; LOG_SYS_LARGE:
+ *                         a u32 count of them follows); stored last, so
+ *                         0 is the end (the zeros the writer reached)
+ *   [u32 len]             when n is LOG_SYS_LARGE
+ *   [zigzag varint errno] when the kind has LOG_SYS_FAILED (the call
+ *                         failed)
+ *   zigzag varint ret     the call's return value
+ *   zigzag varint arg     an input the replay checks (a clock id, a
+ *                         length asked for; 0 when none)
+ *   bytes                 what the call wrote (random bytes, a name, a
+ *                         struct timeval; clock_gettime's timespec: two
+ *                         zigzag varints, the seconds and nanoseconds
+ *                         minus those of the previous record of the same
+ *                         clock in the stream, 0 and 0 before the first)
+ *   u8 kind               last (never 0): enum log_sys_kind, with
+ *                         LOG_SYS_FAILED
+ *
+ * and two framing records: LOG_SYS_SEAL (n 5: a u32, the CRC-32C of the
+ * records since the previous SEAL or the header, then the kind), written
+ * after every LOG_SYS_BLOCK bytes of records, after a large record and at
+ * the stream's end; LOG_SYS_TRUNC (n, zigzag varint errno, kind: the disk
+ * was full, recording stopped). A complete stream ends in a SEAL. Records
+ * after the last SEAL (a process killed mid-run) are read unverified but
+ * whole: a record's length is stored after its bytes.
  *
  * One stream per thread, named after the thread's deterministic number
  * (util/thread.h, the same in the recording and the replay whatever order
@@ -49,17 +67,22 @@
 
 #define LOG_SYS_MAGIC "DRDBSYS" /* 8 bytes with the NUL */
 
-/* Record flags (bits 0 to 3 keep the log's meanings: LOG_REC_TRUNC with
- * kind 0 is the writer's TRUNC record, its errno as LOG_REC_RET's ret). */
+#define LOG_SYS_VERSION 5 /* 4: a log record per call (before 2026-11) */
+
 enum {
-    LOG_SYS_ERRNO = 1u << 5, /* the call failed: errno follows */
-    LOG_SYS_KNOWN = LOG_REC_RET | LOG_REC_TRUNC | LOG_SYS_ERRNO,
+    LOG_SYS_LARGE = 255,  /* n: a u32 length follows */
+    LOG_SYS_FAILED = 0x80, /* in the kind byte: errno comes first */
+    LOG_SYS_SEAL = 126,   /* kind: the CRC of the block before */
+    LOG_SYS_TRUNC = 127,  /* kind: recording stopped (errno) */
+    LOG_SYS_BLOCK = 1024, /* bytes of records between two SEALs, about */
 };
+/* log_sys_rec's flags: the call failed, err holds its errno. */
+#define LOG_SYS_ERRNO 1u
 
 /*
  * The kinds of record: X(ID, NAME, NUMBER). NUMBER is on disk: never
  * reuse one. 1-31: time, identity and randomness (helper E); 32-63: files
- * (helper F); 64-: free.
+ * (helper F); 64-125: free (126 and 127 frame the stream).
  */
 #define LOG_SYS_KINDS(X)                                                    \
     X(LOG_SYS_LOST, "(libc results lost)", 1) /* pre-MPI_Init buffer full */ \
@@ -138,10 +161,11 @@ static inline int log_sys_caller_is_mpi(const void *ra)
  * TAI: ids 0, 1, 4, 5, 6, 7, 11). CPU-time clocks (PROCESS_CPUTIME_ID,
  * THREAD_CPUTIME_ID, another process's) and the rest are not: the replay
  * reads them live. */
-static inline int log_sys_clock_logged(int id)
+static inline int log_sys_clock_logged(int64_t id)
 {
     return id == 0 || id == 1 || (id >= 4 && id <= 7) || id == 11;
 }
+#define LOG_SYS_CLOCKS 12 /* the logged clocks' ids are below */
 
 /* ---- reading (sys-reader.c, with the log reader) ----------------------- */
 
@@ -150,8 +174,16 @@ struct log_sys_rec {
     unsigned flags;
     int err;        /* errno when LOG_SYS_ERRNO, else 0 */
     int64_t ret, arg;
-    const uint8_t *data; /* into the mapping */
+    const uint8_t *data; /* into the mapping, or TIME */
     size_t len;
+    int64_t time[2]; /* clock_gettime's struct timespec (data) */
+};
+
+/* Where a reader is in a stream: the next record, and what the records
+ * before it set (each clock's last time). */
+struct log_sys_cursor {
+    size_t off;
+    int64_t clk[LOG_SYS_CLOCKS][2];
 };
 
 struct log_sys {
@@ -160,20 +192,29 @@ struct log_sys {
     size_t size;
     struct log_file_header hdr;
     size_t end_off;   /* the end of the last readable record */
-    uint64_t nrecs;   /* readable records */
+    uint64_t nrecs;   /* readable records (the calls') */
+    uint64_t unsealed; /* of them, after the last SEAL: not verified */
     /* Why reading stops before the end of the file ("" when it does not):
      * "incomplete: ..." (the process stopped before its end: zeros),
      * "corrupt: ..." (a damaged record), "truncated: ..." (disk full). */
     char stop_reason[160];
 };
 
-/* Opens PATH and finds its readable records. 0, or -errno with a message
- * in ERR (-EINVAL: not a libc stream; -EBADMSG: a damaged header). */
+/* Opens PATH and finds its readable records: those of the blocks whose
+ * SEAL matches, then those after the last SEAL up to a clean end (zeros,
+ * the end of the file) or up to a record cut by the file's end. A block
+ * that does not match its SEAL, a malformed record, or a complete stream
+ * not ending in a SEAL stop the reading at the block's start ("corrupt").
+ * 0, or -errno with a message in ERR (-EINVAL: not a libc stream;
+ * -EBADMSG: a damaged header; -EPROTO: a layout of another drdb). */
 int log_sys_open(struct log_sys *s, const char *path, char *err,
                  size_t errlen);
 void log_sys_release(struct log_sys *s);
-/* The record at *OFF (LOG_HEADER_SIZE for the first), decoded into R, and
- * *OFF moved past it: 1, or 0 after the last readable one. */
-int log_sys_next(const struct log_sys *s, size_t *off, struct log_sys_rec *r);
+/* A cursor at the stream's first record. */
+void log_sys_start(struct log_sys_cursor *c);
+/* The record at C, decoded into R (valid until the next call), and C
+ * moved past it: 1, or 0 after the last readable one. */
+int log_sys_next(const struct log_sys *s, struct log_sys_cursor *c,
+                 struct log_sys_rec *r);
 
 #endif

@@ -43,6 +43,14 @@ extern uint64_t log_writer_large_from;
  * reservation fails, no file is left behind. */
 int log_writer_openat(struct log_writer *w, int dirfd, const char *name,
                       const struct log_file_header *hdr);
+/* The same with another VERSION in the header (a libc stream's). */
+int log_writer_openat_version(struct log_writer *w, int dirfd,
+                              const char *name,
+                              const struct log_file_header *hdr,
+                              uint32_t version);
+/* Makes the file at least NEED bytes long (mapped, allocated on disk), as
+ * the writer grows it: 0 or -errno (nothing changed). */
+int log_writer_reserve(struct log_writer *w, size_t need);
 /* The same, for the file PATH. */
 int log_writer_open(struct log_writer *w, const char *path,
                     const struct log_file_header *hdr);
@@ -52,38 +60,6 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
                                  uint64_t enter_ns, uint64_t dur_ns);
 /* Frames and checksums the record; it is on disk when this returns. */
 void log_writer_commit(struct log_writer *w, struct log_rec *rec);
-/*
- * The inline short path, for the smallest records (the libc streams'
- * hot path): log_writer_room() is where to write the body of a record of
- * at most MAX bytes (after its fixed part and its dt and dur, both 0), or
- * NULL when the file must grow first (then use log_writer_begin);
- * log_writer_done() frames and commits it, its body ending at END.
- */
-static inline uint8_t *log_writer_room(struct log_writer *w, size_t max)
-{
-    if (__builtin_expect(w->failed || w->off + LOG_REC_FIXED + 2 + max +
-                                              LOG_REC_MAX_HEAD + 8 >
-                                          w->map_size, 0))
-        return NULL;
-    return w->map + w->off + LOG_REC_FIXED + 2;
-}
-static inline void log_writer_done(struct log_writer *w, int fn,
-                                   unsigned flags, const uint8_t *end)
-{
-    uint8_t *p = w->map + w->off;
-    uint32_t size = (uint32_t)(end - p);
-    uint16_t f16 = (uint16_t)fn, fl16 = (uint16_t)flags;
-    __builtin_memcpy(p + 8, &f16, 2);
-    __builtin_memcpy(p + 10, &fl16, 2);
-    p[12] = 0; /* dt */
-    p[13] = 0; /* dur */
-    uint32_t crc = util_crc32c(0, p + 8, size - 8);
-    __builtin_memcpy(p + 4, &crc, 4);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the size last */
-    __builtin_memcpy(p, &size, 4);
-    w->off += size;
-    w->events++;
-}
 /* Sets header flags (LOG_HDR_*) in place. */
 void log_writer_set_flags(struct log_writer *w, uint32_t flags);
 /* Trims the file to its records, marks it complete, stores RECORDER_NS in

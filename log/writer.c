@@ -64,8 +64,15 @@ static int grow(struct log_writer *w, size_t need)
     return rc;
 }
 
-int log_writer_openat(struct log_writer *w, int dirfd, const char *name,
-                      const struct log_file_header *hdr)
+int log_writer_reserve(struct log_writer *w, size_t need)
+{
+    return need <= w->map_size ? 0 : grow(w, need);
+}
+
+int log_writer_openat_version(struct log_writer *w, int dirfd,
+                              const char *name,
+                              const struct log_file_header *hdr,
+                              uint32_t version)
 {
     memset(w, 0, sizeof *w);
     w->fd = util_file_create(dirfd, name, O_RDWR);
@@ -82,11 +89,17 @@ int log_writer_openat(struct log_writer *w, int dirfd, const char *name,
     }
     memcpy(w->map, hdr, sizeof *hdr);
     struct log_file_header *h = (struct log_file_header *)w->map;
-    h->version = LOG_VERSION;
+    h->version = version;
     h->header_size = LOG_HEADER_SIZE;
     h->hdr_crc = log_header_crc(h);
     w->off = LOG_HEADER_SIZE;
     return 0;
+}
+
+int log_writer_openat(struct log_writer *w, int dirfd, const char *name,
+                      const struct log_file_header *hdr)
+{
+    return log_writer_openat_version(w, dirfd, name, hdr, LOG_VERSION);
 }
 
 int log_writer_open(struct log_writer *w, const char *path,

@@ -42,9 +42,13 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 {
     REAL(clock_gettime);
     int r = real_(id, ts);
-    if (log_sys_clock_logged(id) && rec_sys_wanted(CALLER))
-        rec_sys_put(LOG_SYS_CLOCK_GETTIME, r, r < 0 ? errno : 0, id, ts,
-                    r == 0 ? sizeof *ts : 0);
+    if (log_sys_clock_logged(id) && rec_sys_wanted(CALLER)) {
+        if (__builtin_expect(r == 0, 1))
+            rec_sys_put_clock(id, ts);
+        else
+            rec_sys_put(LOG_SYS_CLOCK_GETTIME, r, errno ? errno : EINVAL,
+                        id, NULL, 0);
+    }
     return r;
 }
 

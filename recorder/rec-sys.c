@@ -10,9 +10,10 @@
  * Before MPI_Init the rank is not known and nothing can be created yet:
  * records wait in memory (at most REC_SYS_EARLY_MAX bytes, under a lock)
  * and are written first when the log opens. After MPI_Finalize the
- * streams stay open to the process's end: a destructor marks them
- * complete, and calls made later (other libraries' destructors) are still
- * appended.
+ * streams stay open to the process's end: a thread's stream is sealed and
+ * marked complete when the thread ends (a key's destructor) or, for the
+ * thread that exits the process, by a destructor; calls made later (other
+ * libraries' destructors) are still appended, each sealed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +23,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log-writer.h"
+#include "log-sys-writer.h"
 #include "rec.h"
-#include "thread.h"
 #include "util.h"
+#include "thread.h"
 
 int rec_sys_state = REC_SYS_UNSET;
 
@@ -42,14 +43,14 @@ struct tkey {
 static uint32_t nunnumbered;
 static __thread struct tkey tkey __attribute__((tls_model("initial-exec")));
 static __thread int tkeyed __attribute__((tls_model("initial-exec")));
-__thread struct log_writer *rec_sys_tw
+__thread struct rec_sys_thread rec_sys_t
     __attribute__((tls_model("initial-exec")));
-#define tw rec_sys_tw
+#define tw rec_sys_t.w
 /* Each stream's writer (NULL: creation failed), found by key on a
  * thread's first call only. */
 static struct stream {
     struct tkey key;
-    struct log_writer *w;
+    struct log_sys_writer *w;
 } *streams;
 static size_t nstreams, streams_cap;
 static char run_dir[4096];
@@ -88,12 +89,19 @@ static void early_put(int kind, struct tkey thread, int64_t ret, int err,
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* A thread's stream ends when the thread does (its key's destructor):
+ * sealed and complete. */
+static pthread_key_t end_key;
+static int end_key_made;
+
 static void child_after_fork(void)
 {
     /* The child shares the parent's mappings of the files: it must not
      * write into them. Its calls are not the rank's. */
     rec_sys_state = REC_SYS_OFF;
     tw = NULL;
+    if (end_key_made) /* nor seal them when its thread ends */
+        pthread_setspecific(end_key, NULL);
 }
 
 static void decide(void)
@@ -116,9 +124,15 @@ static void warn_create(const char *name, int rc)
     }
 }
 
+
+static void thread_end(void *w)
+{
+    log_sys_writer_end(w);
+}
+
 /* Thread T's writer, created if need be (MU held): NULL when it cannot
  * be. */
-static struct log_writer *writer_of(struct tkey t)
+static struct log_sys_writer *writer_of(struct tkey t)
 {
     char name[96];
     for (size_t i = 0; i < nstreams; i++)
@@ -126,35 +140,27 @@ static struct log_writer *writer_of(struct tkey t)
             return streams[i].w;
     if (util_grow(&streams, &streams_cap, nstreams + 1, sizeof *streams) < 0)
         return NULL;
-    struct log_writer *w = calloc(1, sizeof *w);
+    struct log_sys_writer *w = calloc(1, sizeof *w);
     int dfd = util_dir_open(AT_FDCWD, run_dir, 1);
     log_sys_name(name, sizeof name, sys_hdr.rank, t.num, t.nth);
     int rc = !w ? -ENOMEM : dfd < 0 ? dfd
-                          : log_writer_openat(w, dfd, name, &sys_hdr);
+                          : log_sys_writer_openat(w, dfd, name, &sys_hdr);
     if (dfd >= 0)
         close(dfd);
     if (rc < 0) {
         free(w);
-        w = NULL; /* remembered: warned once */
         warn_create(name, rc);
+        w = NULL; /* remembered: warned once */
     }
     streams[nstreams++] = (struct stream){t, w};
     return w;
 }
 
-static void append(struct log_writer *w, int kind, int64_t ret, int err,
+static void append(struct log_sys_writer *w, int kind, int64_t ret, int err,
                    int64_t arg, const void *data, size_t len)
 {
-    struct log_rec rec;
-    if (!w || !log_writer_begin(w, &rec, len + 3 * LOG_ARG_ROOM64, kind,
-                                err ? LOG_SYS_ERRNO : 0, w->last_enter, 0))
-        return; /* the writer warned once; this thread stops logging */
-    if (err)
-        log_put_arg_aint(&rec, err);
-    log_put_arg_aint(&rec, ret);
-    log_put_arg_aint(&rec, arg);
-    log_put_bytes(&rec, data, len);
-    log_writer_commit(w, &rec);
+    if (w) /* else it could not be created (warned) */
+        log_sys_append(w, kind, ret, err, arg, data, len);
 }
 
 void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
@@ -181,6 +187,8 @@ void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
         early_put(kind, tkey, ret, err, arg, data, len);
     if (rec_sys_state == REC_SYS_ON) {
         tw = writer_of(tkey);
+        if (tw && end_key_made)
+            pthread_setspecific(end_key, tw);
         append(tw, kind, ret, err, arg, data, len);
     }
     pthread_mutex_unlock(&mu);
@@ -202,9 +210,10 @@ int rec_sys_open(const char *dir, int rank,
         sys_hdr.flags = 0;
         sys_hdr.rank = rank;
         rec_sys_state = REC_SYS_ON;
+        end_key_made = pthread_key_create(&end_key, thread_end) == 0;
         /* The main thread's stream says whether the run has libc
          * results: it is made now, even if that thread never calls. */
-        struct log_writer *w1 = writer_of((struct tkey){0, 0});
+        struct log_sys_writer *w1 = writer_of((struct tkey){0, 0});
         on = w1 != NULL;
         if (early_lost)
             append(w1, LOG_SYS_LOST, 0, 0, REC_SYS_EARLY_MAX, NULL, 0);
@@ -237,13 +246,13 @@ void rec_sys_drop(void)
     pthread_mutex_unlock(&mu);
 }
 
-/* At the process's end: the streams are whole. They stay mapped, so calls
- * made later still land (a reader reads to the zeros). */
+/* At the process's end: the exiting thread's stream is whole (those of
+ * threads that ended are already; those of threads still running are
+ * left as a killed process's: readable to their last record, and not
+ * complete: another thread cannot seal them without a lock). It stays
+ * mapped, so calls made later still land, each sealed. */
 __attribute__((destructor)) static void rec_sys_end(void)
 {
-    pthread_mutex_lock(&mu);
-    for (size_t i = 0; i < nstreams; i++)
-        if (streams[i].w)
-            log_writer_set_flags(streams[i].w, LOG_HDR_COMPLETE);
-    pthread_mutex_unlock(&mu);
+    if (rec_sys_state == REC_SYS_ON && tw)
+        log_sys_writer_end(tw);
 }

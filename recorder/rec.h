@@ -21,7 +21,7 @@
 #include "buf.h"
 #include "log-codec.h"
 #include "log.h"
-#include "log-sys.h"
+#include "log-sys-writer.h"
 #include "log-writer.h"
 
 extern int rec_on;          /* recording this rank */
@@ -370,37 +370,60 @@ static inline int rec_sys_from_mpi(const void *ra)
 {
     return rec_busy || log_sys_caller_is_mpi(ra);
 }
-/* Whether to log a call made from RA: cheap when recording is off. */
+/* The calling thread's stream, once it is open (NULL: not open, or not
+ * recording), and its last call site found to be the program's: one
+ * thread-local block (rec-sys.c). */
+struct rec_sys_thread {
+    struct log_sys_writer *w;
+    const void *last_ra;
+};
+extern __thread struct rec_sys_thread rec_sys_t
+    __attribute__((tls_model("initial-exec")));
+/* Whether to log a call made from RA: cheap when recording is off, and
+ * for a call site the thread called from last time. */
 static inline int rec_sys_wanted(const void *ra)
 {
-    if (__builtin_expect(rec_sys_state == REC_SYS_OFF, 0))
+    if (__builtin_expect(rec_sys_state == REC_SYS_OFF, 0) || rec_busy)
         return 0;
-    return !rec_sys_from_mpi(ra);
+    if (__builtin_expect(ra == rec_sys_t.last_ra, 1))
+        return 1;
+    if (log_sys_caller_is_mpi(ra))
+        return 0;
+    rec_sys_t.last_ra = ra;
+    return 1;
 }
-/* The calling thread's stream, once it is open (rec-sys.c). */
-extern __thread struct log_writer *rec_sys_tw
-    __attribute__((tls_model("initial-exec")));
 void rec_sys_put_slow(int kind, int64_t ret, int err, int64_t arg,
                       const void *data, size_t len);
 /* Inline, so that a fixed-size result (a timespec) is copied as such: the
- * hot path is a few dozen instructions. */
+ * hot path is a few stores (log-sys-writer.h), no lock, no checksum. A
+ * thread's stream is set only while recording is on. */
 static inline void rec_sys_put(int kind, int64_t ret, int err, int64_t arg,
                                const void *data, size_t len)
 {
-    struct log_writer *w = rec_sys_tw;
-    uint8_t *p;
-    if (__builtin_expect(w && !err && len <= 64 &&
-                             rec_sys_state == REC_SYS_ON &&
-                             (p = log_writer_room(w, len + 20)) != NULL, 1)) {
-        struct log_rec r = {p, p};
-        log_put_arg_aint(&r, ret);
-        log_put_arg_aint(&r, arg);
-        if (len)
-            log_put_bytes(&r, data, len);
-        log_writer_done(w, kind, 0, r.p);
+    struct log_sys_writer *w = rec_sys_t.w;
+    if (__builtin_expect(w && !err && len <= 64 && log_sys_fits(w, 22 + len),
+                         1)) {
+        uint8_t *p = log_sys_here(w);
+        log_sys_done(w, p, log_sys_body(p + 1, kind, ret, arg, data, len));
         return;
     }
     rec_sys_put_slow(kind, ret, err, arg, data, len);
+}
+/* rec_sys_put for a successful clock_gettime of clock ID
+ * (log_sys_clock_logged) that gave TS. */
+static inline void rec_sys_put_clock(int id, const struct timespec *ts)
+{
+    struct log_sys_writer *w = rec_sys_t.w;
+    if (__builtin_expect(w && log_sys_fits(w, 25), 1)) {
+        uint8_t *p = log_sys_here(w);
+        int64_t sec = ts->tv_sec, nsec = ts->tv_nsec;
+        /* Two 8-byte loads, as the vDSO just stored them: a 16-byte load
+         * (what the compiler would do) waits for both stores to retire. */
+        __asm__("" : "+r"(sec), "+r"(nsec));
+        log_sys_done(w, p, log_sys_clock_body(w, p + 1, id, sec, nsec));
+        return;
+    }
+    rec_sys_put_slow(LOG_SYS_CLOCK_GETTIME, 0, 0, id, ts, sizeof *ts);
 }
 /* From rec_open: creates rank-R.sys in the run directory DIR (HDR: the
  * log's header) and writes what waited in memory: 1 when the streams are

@@ -33,7 +33,8 @@ static __thread uint64_t tnum __attribute__((tls_model("initial-exec")));
 static __thread uint32_t tnth __attribute__((tls_model("initial-exec")));
 static __thread int tkeyed __attribute__((tls_model("initial-exec")));
 static __thread struct log_sys *ts __attribute__((tls_model("initial-exec")));
-static __thread size_t toff __attribute__((tls_model("initial-exec")));
+static __thread struct log_sys_cursor tcur
+    __attribute__((tls_model("initial-exec")));
 static __thread uint64_t tcalls __attribute__((tls_model("initial-exec")));
 
 static void child_after_fork(void)
@@ -127,7 +128,7 @@ int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
             tnth = num == UTIL_THREAD_NONE ? ++nunnumbered : 0;
             tkeyed = 1;
             ts = stream_open();
-            toff = LOG_HEADER_SIZE;
+            log_sys_start(&tcur);
         }
         pthread_mutex_unlock(&mu);
         if (state != SYS_REPLAY)
@@ -137,7 +138,7 @@ int rpl_sys_next(int kind, int64_t arg, struct log_sys_rec *r,
     }
     if (state != SYS_REPLAY)
         return 0;
-    if (!log_sys_next(ts, &toff, r))
+    if (!log_sys_next(ts, &tcur, r))
         sys_end(call);
     tcalls++;
     if (r->kind == LOG_SYS_LOST)
