@@ -36,6 +36,8 @@ int fe_log_summary(const char *dir, FILE *out);
 void fe_log_libc_summary(const char *dir, const int *present, int npresent,
                          FILE *out);
 int fe_log_libc(int argc, char **argv);
+/* drdb log sql (sub-log-sql.c): ARGV[0] is "sql". */
+int fe_log_sql(int argc, char **argv);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */

@@ -574,14 +574,16 @@ static int run(int argc, char **argv)
         return cmd_queues(argc - 1, argv + 1);
     if (strcmp(argv[1], "libc") == 0)
         return fe_log_libc(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sql") == 0)
+        return fe_log_sql(argc - 1, argv + 1);
     fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
-             "event, match, queues or libc", argv[1]);
+             "event, match, queues, sql or libc", argv[1]);
     return 2;
 }
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "info|dump|events|event|match|queues|libc RUNDIR [...]",
+    .args = "info|dump|events|event|match|queues|sql|libc RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
             "events, bytes,\n                time span, and whether the log "
@@ -617,6 +619,10 @@ const struct fe_subcmd fe_sub_log = {
             "it and not yet\n                received, and its pending "
             "requests\n"
             "                (docs/events.md tells how messages are matched)\n"
+            "  sql RUNDIR [--csv | --json] [--time] 'SELECT ...' [...]\n"
+            "                SQL over the run's events (tables procs, "
+            "comms, events,\n                matches, collectives, ...; "
+            "docs/queries.md); --help for more\n"
             "  libc RUNDIR --rank R [--thread T]\n"
             "                the results of rank R's calls of time, clocks, "
             "getpid, random\n                bytes, host names... in order "

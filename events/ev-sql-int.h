@@ -1,0 +1,40 @@
+/*
+ * ev-sql-int.h - what the ev-sql*.c files share (not API; ev-sql.h is).
+ * The files are layers, each calling only those below it:
+ *
+ *   ev-sql.c         the database: opening, the read-only guard, queries
+ *   ev-sql-func.c    table-valued functions: pending, causal_past,
+ *                    causal_future; the scalar happened_before
+ *   ev-sql-load.c    loading the tables from the index
+ *   ev-sql-print.c   results as a table, CSV, JSON (alone)
+ */
+#ifndef DRDB_EV_SQL_INT_H
+#define DRDB_EV_SQL_INT_H
+
+#include <sqlite3.h>
+
+#include "ev-int.h"
+#include "ev-sql.h"
+
+struct ev__causal;
+
+struct ev_sql {
+    sqlite3 *db;
+    struct ev_run *x;
+    double load_s;
+    int loading;               /* the authorizer lets the loader write */
+    char refused[160];         /* why the authorizer refused the statement
+                                * being compiled */
+    struct ev__causal *causal; /* the happened-before edges (ev-sql-func.c),
+                                * built by the first causal query */
+};
+
+/* ev-sql-load.c: creates and fills the tables of Q->db from Q->x's index.
+ * 0, or -1 with ERR. */
+int ev__sql_load(struct ev_sql *q, char *err, size_t errlen);
+
+/* ev-sql-func.c: registers the functions in Q->db. 0, or -1 with ERR. */
+int ev__sql_funcs(struct ev_sql *q, char *err, size_t errlen);
+void ev__causal_free(struct ev__causal *c);
+
+#endif
