@@ -301,8 +301,14 @@ static int tvf_connect(sqlite3 *db, void *aux, int argc,
     for (int i = 0; i < 3; i++)
         if (strcmp(argv[0], tvfs[i].name) == 0)
             kind = i;
-    if (kind < 0 || sqlite3_declare_vtab(db, tvfs[kind].schema) != SQLITE_OK)
+    if (kind < 0)
         return SQLITE_ERROR;
+    /* the schema's CREATE TABLE passes the read-only authorizer */
+    q->loading++;
+    int rc = sqlite3_declare_vtab(db, tvfs[kind].schema);
+    q->loading--;
+    if (rc != SQLITE_OK)
+        return rc;
     struct tvf_vtab *v = sqlite3_malloc(sizeof *v);
     if (!v)
         return SQLITE_NOMEM;

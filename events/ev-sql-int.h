@@ -5,7 +5,9 @@
  *   ev-sql.c         the database: opening, the read-only guard, queries
  *   ev-sql-func.c    table-valued functions: pending, causal_past,
  *                    causal_future; the scalar happened_before
- *   ev-sql-load.c    loading the tables from the index
+ *   ev-sql-vtab.c    events, matches, collectives, requests: virtual
+ *                    tables over the index
+ *   ev-sql-load.c    procs, comms, comm_members: loaded from the index
  *   ev-sql-print.c   results as a table, CSV, JSON (alone)
  */
 #ifndef DRDB_EV_SQL_INT_H
@@ -22,6 +24,7 @@ struct ev_sql {
     sqlite3 *db;
     struct ev_run *x;
     double load_s;
+    uint64_t run0;             /* the earliest log start (ns): time 0 */
     int loading;               /* the authorizer lets the loader write */
     char refused[160];         /* why the authorizer refused the statement
                                 * being compiled */
@@ -32,6 +35,10 @@ struct ev_sql {
 /* ev-sql-load.c: creates and fills the tables of Q->db from Q->x's index.
  * 0, or -1 with ERR. */
 int ev__sql_load(struct ev_sql *q, char *err, size_t errlen);
+
+/* ev-sql-vtab.c: registers the virtual tables in Q->db. 0, or -1 with
+ * ERR. */
+int ev__sql_vtabs(struct ev_sql *q, char *err, size_t errlen);
 
 /* ev-sql-func.c: registers the functions in Q->db. 0, or -1 with ERR. */
 int ev__sql_funcs(struct ev_sql *q, char *err, size_t errlen);

@@ -124,7 +124,8 @@ static int setup(struct ev_sql *q, char *err, size_t errlen)
                  sqlite3_errmsg(q->db));
         return -1;
     }
-    if (ev__sql_load(q, err, errlen) < 0 || ev__sql_funcs(q, err, errlen) < 0)
+    if (ev__sql_load(q, err, errlen) < 0 || ev__sql_vtabs(q, err, errlen) < 0 ||
+        ev__sql_funcs(q, err, errlen) < 0)
         return -1;
     q->loading = 0;
     return 0;
@@ -193,7 +194,7 @@ int ev_sql_exec(struct ev_sql *q, const char *sql, ev_sql_row_fn *fn,
     q->refused[0] = 0;
     int rc = sqlite3_prepare_v2(q->db, sql, -1, &st, &tail);
     if (rc != SQLITE_OK) {
-        if (rc == SQLITE_AUTH && q->refused[0])
+        if (q->refused[0])
             log_errf(err, errlen, "%s", q->refused);
         else
             log_errf(err, errlen, "%s", sqlite3_errmsg(q->db));

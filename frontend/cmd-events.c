@@ -1,8 +1,9 @@
 /*
  * MPI event commands: goto, next-event, prev-event, until-call (running
  * ranks to events through the stub), events, event, match, queues (the
- * logs, through the event index), goto-send, goto-collective (following a
- * message or a collective to its partners).
+ * logs, through the event index), sql (queries over them: ev-sql.h),
+ * goto-send, goto-collective (following a message or a collective to its
+ * partners).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "args.h"
 #include "con.h"
 #include "drdb-stub.h"
+#include "ev-sql.h"
 #include "events.h"
 #include "fe.h"
 
@@ -410,6 +412,34 @@ static int cmd_queues(struct con *c, struct con_args *a)
     return 0;
 }
 
+/* sql SELECT ...: one query over the run's tables (docs/queries.md). */
+static int cmd_sql(struct con *c, struct con_args *a)
+{
+    struct ev_run *x = con_events(c);
+    char err[512];
+    int pos;
+    if (!x)
+        return -1;
+    if (!a->text || !*a->text) {
+        fprintf(stderr, "drdb: sql needs a query: sql SELECT ... "
+                "(docs/queries.md)\n");
+        return -1;
+    }
+    struct ev_sql *q = ev_sql_get(x, err, sizeof err);
+    if (!q) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    struct ev_sql_result res;
+    int rc = ev_sql_query(q, a->text, &res, err, sizeof err, &pos);
+    if (rc < 0)
+        ev_sql_print_error(stderr, a->text, err, pos);
+    else
+        ev_sql_print(stdout, &res, EV_SQL_TABLE);
+    ev_sql_result_release(&res);
+    return rc;
+}
+
 /* ---- following a message or a collective --------------------------------- */
 
 /* The last message rank R received before where it stands: 0 with its
@@ -538,6 +568,9 @@ const struct con_cmd con_cmds_events[] = {
     {"queues", NULL, "queues",
      "at each rank's position: messages sent to it not yet received, its "
      "pending requests", 0, NULL, cmd_queues},
+    {"sql", NULL, "sql SELECT ...",
+     "an SQL query over the run's events, matches, collectives, "
+     "communicators (docs/queries.md)", 0, NULL, cmd_sql},
     {"until-call", NULL, "until-call MPI_FUNCTION",
      "run to just before the next call of an MPI function",
      CON_NEEDS_RANKS, NULL, cmd_until_call},
