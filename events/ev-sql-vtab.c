@@ -499,8 +499,9 @@ static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
     int arg = 1;
     for (int s = 0; s < 4; s++)
         if (slot[s] >= 0) {
+            /* SQLite checks each row again (omit 0): a non-integer
+             * value compares as SQL says, not as the cut here */
             info->aConstraintUsage[slot[s]].argvIndex = arg++;
-            info->aConstraintUsage[slot[s]].omit = 1;
         }
     info->idxNum = bits;
     if (bits & K_RANK)
