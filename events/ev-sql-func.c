@@ -264,12 +264,6 @@ static const struct tvf tvfs[] = {
      " of_seq HIDDEN)", 2},
 };
 
-struct tvf_vtab {
-    sqlite3_vtab base;
-    struct ev_sql *q;
-    int kind;
-};
-
 /* A pending row: what it is and its message or collective. */
 struct prow {
     const char *kind;
@@ -294,35 +288,14 @@ static int tvf_connect(sqlite3 *db, void *aux, int argc,
                        const char *const *argv, sqlite3_vtab **out,
                        char **errmsg)
 {
-    struct ev_sql *q = aux;
+    const char *names[3], *schemas[3];
     (void)argc;
     (void)errmsg;
-    int kind = -1;
-    for (int i = 0; i < 3; i++)
-        if (strcmp(argv[0], tvfs[i].name) == 0)
-            kind = i;
-    if (kind < 0)
-        return SQLITE_ERROR;
-    /* the schema's CREATE TABLE passes the read-only authorizer */
-    q->loading++;
-    int rc = sqlite3_declare_vtab(db, tvfs[kind].schema);
-    q->loading--;
-    if (rc != SQLITE_OK)
-        return rc;
-    struct tvf_vtab *v = sqlite3_malloc(sizeof *v);
-    if (!v)
-        return SQLITE_NOMEM;
-    memset(v, 0, sizeof *v);
-    v->q = q;
-    v->kind = kind;
-    *out = &v->base;
-    return SQLITE_OK;
-}
-
-static int tvf_disconnect(sqlite3_vtab *v)
-{
-    sqlite3_free(v);
-    return SQLITE_OK;
+    for (int i = 0; i < 3; i++) {
+        names[i] = tvfs[i].name;
+        schemas[i] = tvfs[i].schema;
+    }
+    return ev__vtab_connect(db, aux, argv[0], names, schemas, 3, out);
 }
 
 /* Both arguments, given with '=' (as table-valued function arguments
@@ -330,7 +303,7 @@ static int tvf_disconnect(sqlite3_vtab *v)
  * what is missing. */
 static int tvf_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
-    struct tvf_vtab *v = (struct tvf_vtab *)vt;
+    struct ev__vtab *v = (struct ev__vtab *)vt;
     int nc = tvfs[v->kind].ncols, have = 0;
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *k = &info->aConstraint[i];
@@ -349,7 +322,7 @@ static int tvf_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 
 static int tvf_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
-    struct tvf_vtab *v = (struct tvf_vtab *)vt;
+    struct ev__vtab *v = (struct ev__vtab *)vt;
     struct tvf_cur *c = sqlite3_malloc(sizeof *c);
     if (!c)
         return SQLITE_NOMEM;
@@ -397,7 +370,7 @@ static int push_row(struct tvf_cur *c, size_t *cap, const char *kind,
     return 0;
 }
 
-static int fill_pending(struct tvf_vtab *v, struct tvf_cur *c)
+static int fill_pending(struct ev__vtab *v, struct tvf_cur *c)
 {
     struct ev_queue qu;
     char err[256];
@@ -422,7 +395,7 @@ static int tvf_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
                       int argc, sqlite3_value **argv)
 {
     struct tvf_cur *c = (struct tvf_cur *)cur;
-    struct tvf_vtab *v = (struct tvf_vtab *)cur->pVtab;
+    struct ev__vtab *v = (struct ev__vtab *)cur->pVtab;
     struct ev_sql *q = v->q;
     (void)idxs;
     free(c->rows);
@@ -477,7 +450,7 @@ static int tvf_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
 static int tvf_next(sqlite3_vtab_cursor *cur)
 {
     struct tvf_cur *c = (struct tvf_cur *)cur;
-    struct tvf_vtab *v = (struct tvf_vtab *)cur->pVtab;
+    struct ev__vtab *v = (struct ev__vtab *)cur->pVtab;
     if (v->kind == F_PENDING) {
         c->eof = ++c->at >= c->nrows;
         return SQLITE_OK;
@@ -532,7 +505,7 @@ static int tvf_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
                       int col)
 {
     struct tvf_cur *c = (struct tvf_cur *)cur;
-    struct tvf_vtab *v = (struct tvf_vtab *)cur->pVtab;
+    struct ev__vtab *v = (struct ev__vtab *)cur->pVtab;
     int nc = tvfs[v->kind].ncols;
     if (col >= nc) {
         sqlite3_result_int64(ctx, c->arg[col - nc]);
@@ -557,8 +530,8 @@ static const sqlite3_module tvf_module = {
     .xCreate = NULL, /* eponymous only: no CREATE VIRTUAL TABLE */
     .xConnect = tvf_connect,
     .xBestIndex = tvf_best_index,
-    .xDisconnect = tvf_disconnect,
-    .xDestroy = tvf_disconnect,
+    .xDisconnect = ev__vtab_disconnect,
+    .xDestroy = ev__vtab_disconnect,
     .xOpen = tvf_open,
     .xClose = tvf_close,
     .xFilter = tvf_filter,

@@ -39,6 +39,18 @@ int ev__sql_load(struct ev_sql *q, char *err, size_t errlen);
 /* ev-sql-vtab.c: registers the virtual tables in Q->db. 0, or -1 with
  * ERR. */
 int ev__sql_vtabs(struct ev_sql *q, char *err, size_t errlen);
+/* A virtual table of Q: KIND is the index of its name in NAMES[0..N). */
+struct ev__vtab {
+    sqlite3_vtab base;
+    struct ev_sql *q;
+    int kind;
+};
+/* xConnect for the table NAME (of NAMES[0..N), SCHEMAS alike): declares
+ * its schema and makes *OUT (a struct ev__vtab). xDisconnect frees it. */
+int ev__vtab_connect(sqlite3 *db, struct ev_sql *q, const char *name,
+                     const char *const *names, const char *const *schemas,
+                     int n, sqlite3_vtab **out);
+int ev__vtab_disconnect(sqlite3_vtab *v);
 
 /* ev-sql-func.c: registers the functions in Q->db. 0, or -1 with ERR. */
 int ev__sql_funcs(struct ev_sql *q, char *err, size_t errlen);

@@ -41,12 +41,6 @@ static const struct {
      " init INTEGER, done INTEGER, done_call TEXT)"},
 };
 
-struct vt {
-    sqlite3_vtab base;
-    struct ev_sql *q;
-    int t;
-};
-
 /* events' constraint bits (idxNum) */
 enum { K_RANK = 1, K_SEQ = 2, K_LO = 4, K_HI = 8, K_LO_GT = 16,
        K_HI_LT = 32 };
@@ -429,50 +423,61 @@ static int is_row(struct ev_sql *q, int t, int64_t row)
 
 /* ---- the module ---------------------------------------------------------- */
 
-static int vt_connect(sqlite3 *db, void *aux, int argc,
-                      const char *const *argv, sqlite3_vtab **out,
-                      char **errmsg)
+int ev__vtab_connect(sqlite3 *db, struct ev_sql *q, const char *name,
+                     const char *const *names, const char *const *schemas,
+                     int n, sqlite3_vtab **out)
 {
-    struct ev_sql *q = aux;
-    (void)argc;
-    (void)errmsg;
-    int t = -1;
-    for (int i = 0; i < T_N; i++)
-        if (strcmp(argv[0], tables[i].name) == 0)
-            t = i;
-    if (t < 0)
+    int kind = -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            kind = i;
+    if (kind < 0)
         return SQLITE_ERROR;
     q->loading++; /* the schema's CREATE TABLE passes the authorizer */
-    int rc = sqlite3_declare_vtab(db, tables[t].schema);
+    int rc = sqlite3_declare_vtab(db, schemas[kind]);
     q->loading--;
     if (rc != SQLITE_OK)
         return rc;
-    struct vt *v = sqlite3_malloc(sizeof *v);
+    struct ev__vtab *v = sqlite3_malloc(sizeof *v);
     if (!v)
         return SQLITE_NOMEM;
     memset(v, 0, sizeof *v);
     v->q = q;
-    v->t = t;
+    v->kind = kind;
     *out = &v->base;
     return SQLITE_OK;
 }
 
-static int vt_disconnect(sqlite3_vtab *v)
+int ev__vtab_disconnect(sqlite3_vtab *v)
 {
     sqlite3_free(v);
     return SQLITE_OK;
 }
 
+static int vt_connect(sqlite3 *db, void *aux, int argc,
+                      const char *const *argv, sqlite3_vtab **out,
+                      char **errmsg)
+{
+    const char *names[T_N], *schemas[T_N];
+    (void)argc;
+    (void)errmsg;
+    for (int i = 0; i < T_N; i++) {
+        names[i] = tables[i].name;
+        schemas[i] = tables[i].schema;
+    }
+    return ev__vtab_connect(db, aux, argv[0], names, schemas, T_N, out);
+}
+
 static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
-    struct vt *v = (struct vt *)vt;
+    struct ev__vtab *v = (struct ev__vtab *)vt;
     struct ev_run *x = v->q->x;
     double rows = 0;
     for (int r = 0; r < x->world_size; r++)
         if (x->ranks[r].present)
             rows += (double)x->ranks[r].log.nevents;
     info->estimatedCost = rows + 10;
-    if (v->t != T_EVENTS)
+    if (v->kind != T_EVENTS)
         return SQLITE_OK;
     int bits = 0, slot[4] = {-1, -1, -1, -1};
     for (int i = 0; i < info->nConstraint; i++) {
@@ -524,13 +529,13 @@ static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 
 static int vt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
-    struct vt *v = (struct vt *)vt;
+    struct ev__vtab *v = (struct ev__vtab *)vt;
     struct cur *c = sqlite3_malloc(sizeof *c);
     if (!c)
         return SQLITE_NOMEM;
     memset(c, 0, sizeof *c);
     c->q = v->q;
-    c->t = v->t;
+    c->t = v->kind;
     *out = &c->base;
     return SQLITE_OK;
 }
@@ -666,8 +671,8 @@ static const sqlite3_module vt_module = {
     .xCreate = NULL, /* eponymous only: no CREATE VIRTUAL TABLE */
     .xConnect = vt_connect,
     .xBestIndex = vt_best_index,
-    .xDisconnect = vt_disconnect,
-    .xDestroy = vt_disconnect,
+    .xDisconnect = ev__vtab_disconnect,
+    .xDestroy = ev__vtab_disconnect,
     .xOpen = vt_open,
     .xClose = vt_close,
     .xFilter = vt_filter,
