@@ -64,9 +64,12 @@ static int authorize(void *ud, int action, const char *a1, const char *a2,
     case SQLITE_RECURSIVE:
         return SQLITE_OK;
     case SQLITE_FUNCTION:
-        if (a2 && strcmp(a2, "load_extension") == 0) {
-            snprintf(q->refused, sizeof q->refused, "refused: queries cannot "
-                     "load extensions (load_extension())");
+        /* load_extension() loads code; fts3_tokenizer() shows (and with
+         * two arguments sets) a pointer */
+        if (a2 && (strcmp(a2, "load_extension") == 0 ||
+                   strcmp(a2, "fts3_tokenizer") == 0)) {
+            snprintf(q->refused, sizeof q->refused, "refused: queries "
+                     "cannot call %s()", a2);
             return SQLITE_DENY;
         }
         return SQLITE_OK;

@@ -36,7 +36,6 @@ int fe_log_sql(int argc, char **argv)
         {"csv", no_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
         {"time", no_argument, NULL, 't'},
-        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     enum ev_sql_format fmt = EV_SQL_TABLE;
@@ -47,7 +46,6 @@ int fe_log_sql(int argc, char **argv)
         case 'c': fmt = EV_SQL_CSV; break;
         case 'j': fmt = EV_SQL_JSON; break;
         case 't': timing = 1; break;
-        case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
     }

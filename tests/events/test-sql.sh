@@ -238,6 +238,9 @@ MPI_Comm_size,4
 MPI_Init,4
 MPI_Recv,3
 MPI_Send,4"
+q noarg "SELECT * FROM pending"
+has "pending without its event" noarg.err \
+    "drdb: pending needs an event: pending(RANK, SEQ)"
 q badev "SELECT * FROM causal_past(1, 99)"
 same "causal_past: an event out of range" badev ""
 has "causal_past: an event out of range is an error" badev.err \
@@ -269,7 +272,8 @@ for s in "ATTACH 'att.db' AS a" "DETACH main" "PRAGMA writable_schema = 1" \
         "INSERT INTO procs (rank) VALUES (9)" "UPDATE procs SET pid = 0" \
         "DELETE FROM procs" "CREATE TABLE t (x)" "DROP TABLE procs" \
         "CREATE TEMP TABLE t AS SELECT 1" "VACUUM INTO 'vac.db'" \
-        "SELECT load_extension('ext.so')" "BEGIN" \
+        "SELECT load_extension('ext.so')" "SELECT fts3_tokenizer('simple')" \
+        "BEGIN" \
         "DELETE FROM events" "PRAGMA temp_store = FILE"; do
     q ro "$s"
     if [ "$(cat ro.rc)" = 1 ] && grep -q '^drdb: .*\(refused\|may not be modified\)' ro.err
@@ -292,7 +296,9 @@ has "console: sql prints the table" con "peer  count(*)" "   1         2" \
     "   2         2" "   3         2" "count(*)" "       7"
 has "console: sql's error and position" con.err \
     'drdb: near "events": syntax error' "                  ^ (at character 17)"
-"$drdb" batch --help > bhelp 2>&1
+"$drdb" log --help > lhelp 2>&1
+hasre "drdb log --help: sql, its options" lhelp \
+    "^  sql RUNDIR \[--csv | --json\] \[--time\] 'SELECT ...'"
 echo "help sql" > help.drdb
 timeout 200 "$drdb" batch --ranks 0 --timeout 60 run help.drdb > help 2>&1
 hasre "console: help sql" help 'sql SELECT'
