@@ -412,6 +412,33 @@ static int cmd_queues(struct con *c, struct con_args *a)
     return 0;
 }
 
+/* In --json mode, each row of RES as an object: numbers as numbers, SQL
+ * NULL as null. */
+static void sql_json_rows(struct con *c, const struct ev_sql_result *res)
+{
+    int n = res->ncols;
+    char **keys = calloc((size_t)n + 1, sizeof *keys);
+    const char **vals = calloc((size_t)n + 1, sizeof *vals);
+    for (int i = 0; keys && vals && i < n; i++)
+        if (!(keys[i] = malloc(strlen(res->names[i]) + 2)))
+            n = i;
+    for (size_t r = 0; keys && vals && r < res->nrows; r++) {
+        for (int i = 0; i < n; i++) {
+            const char *v = ev_sql_cell(res, r, i);
+            int t = res->types[r * (size_t)res->ncols + (size_t)i];
+            int num = !v || t == EV_SQL_INT || t == EV_SQL_REAL;
+            snprintf(keys[i], strlen(res->names[i]) + 2, "%s%s",
+                     num ? "#" : "", res->names[i]);
+            vals[i] = v ? v : "null";
+        }
+        con_table_row(c, n, (const char *const *)keys, vals, NULL);
+    }
+    for (int i = 0; keys && i < n; i++)
+        free(keys[i]);
+    free(keys);
+    free(vals);
+}
+
 /* sql SELECT ...: one query over the run's tables (docs/queries.md). */
 static int cmd_sql(struct con *c, struct con_args *a)
 {
@@ -434,8 +461,10 @@ static int cmd_sql(struct con *c, struct con_args *a)
     int rc = ev_sql_query(q, a->text, &res, err, sizeof err, &pos);
     if (rc < 0)
         ev_sql_print_error(stderr, a->text, err, pos);
-    else
+    else if (!c->json_f)
         ev_sql_print(stdout, &res, EV_SQL_TABLE);
+    else
+        sql_json_rows(c, &res);
     ev_sql_result_release(&res);
     return rc;
 }

@@ -296,6 +296,12 @@ has "console: sql prints the table" con "peer  count(*)" "   1         2" \
     "   2         2" "   3         2" "count(*)" "       7"
 has "console: sql's error and position" con.err \
     'drdb: near "events": syntax error' "                  ^ (at character 17)"
+echo "sql SELECT rank, host IS NULL AS nohost, ending FROM procs WHERE rank = 1" \
+    > json.drdb
+timeout 200 "$drdb" batch --json --ranks 0 --timeout 60 run json.drdb \
+    > json 2> json.err
+hasre "console --json: sql's rows as objects" json \
+    '"results": \[{"rank": 1, "nohost": 0, "ending": "complete"}\]'
 "$drdb" log --help > lhelp 2>&1
 hasre "drdb log --help: sql, its options" lhelp \
     "^  sql RUNDIR \[--csv | --json\] \[--time\] 'SELECT ...'"
