@@ -26,6 +26,9 @@ struct ev_sql {
     double load_s;
     uint64_t run0;             /* the earliest log start (ns): time 0 */
     int loading;               /* the authorizer lets the loader write */
+    volatile sig_atomic_t *stop_flag; /* ev_sql_limit */
+    double limit_s, deadline;  /* deadline: CLOCK_MONOTONIC seconds */
+    int stopped;               /* 1: the flag, 2: the deadline */
     char refused[160];         /* why the authorizer refused the statement
                                 * being compiled */
     struct ev__causal *causal; /* the happened-before edges (ev-sql-func.c),

@@ -92,6 +92,33 @@ static int authorize(void *ud, int action, const char *a1, const char *a2,
     }
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* SQLite's progress handler: nonzero stops the statement. */
+static int progress(void *ud)
+{
+    struct ev_sql *q = ud;
+    if (q->stop_flag && *q->stop_flag)
+        q->stopped = 1;
+    else if (q->limit_s > 0 && now_s() > q->deadline)
+        q->stopped = 2;
+    return q->stopped;
+}
+
+void ev_sql_limit(struct ev_sql *q, volatile sig_atomic_t *flag,
+                  double seconds)
+{
+    q->stop_flag = flag;
+    q->limit_s = seconds;
+    sqlite3_progress_handler(q->db, flag || seconds > 0 ? 10000 : 0,
+                             flag || seconds > 0 ? progress : NULL, q);
+}
+
 static void sql_free(struct ev_sql *q)
 {
     if (!q)
@@ -195,6 +222,8 @@ int ev_sql_exec(struct ev_sql *q, const char *sql, ev_sql_row_fn *fn,
     if (pos)
         *pos = -1;
     q->refused[0] = 0;
+    q->stopped = 0;
+    q->deadline = now_s() + q->limit_s;
     int rc = sqlite3_prepare_v2(q->db, sql, -1, &st, &tail);
     if (rc != SQLITE_OK) {
         if (q->refused[0])
@@ -250,7 +279,15 @@ int ev_sql_exec(struct ev_sql *q, const char *sql, ev_sql_row_fn *fn,
         if (fn && (status = fn(ud, n, names, vals, types)) != 0)
             break;
     }
-    if (!status && rc != SQLITE_DONE) {
+    if (!status && rc != SQLITE_DONE && q->stopped) {
+        if (q->stopped == 1)
+            log_errf(err, errlen, "query interrupted");
+        else
+            log_errf(err, errlen, "query stopped after %g s: narrow it "
+                     "(a LIMIT, a WHERE on rank and seq) or raise the "
+                     "limit", q->limit_s);
+        status = -1;
+    } else if (!status && rc != SQLITE_DONE) {
         log_errf(err, errlen, "%s", sqlite3_errmsg(q->db));
         if (pos)
             *pos = sqlite3_error_offset(q->db);

@@ -18,6 +18,7 @@
 #ifndef DRDB_EV_SQL_H
 #define DRDB_EV_SQL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,6 +32,12 @@ struct ev_sql;
 struct ev_sql *ev_sql_get(struct ev_run *x, char *err, size_t errlen);
 /* Seconds the loading took (0 before it). */
 double ev_sql_load_seconds(const struct ev_sql *q);
+
+/* Bounds the queries of Q from now on: one stops when *FLAG (NULL: none)
+ * becomes nonzero (Ctrl-C: "query interrupted") or after SECONDS of its
+ * own (0: no limit; "query stopped after N s"). */
+void ev_sql_limit(struct ev_sql *q, volatile sig_atomic_t *flag,
+                  double seconds);
 
 /* Column types of a result (SQLite's fundamental types). */
 enum ev_sql_type { EV_SQL_NULL, EV_SQL_INT, EV_SQL_REAL, EV_SQL_TEXT };

@@ -458,7 +458,13 @@ static int cmd_sql(struct con *c, struct con_args *a)
         return -1;
     }
     struct ev_sql_result res;
+    /* Ctrl-C and the session's --timeout stop a runaway query */
+    ev_sql_limit(q, &con_sigint, c->timeout_ms / 1000.0);
     int rc = ev_sql_query(q, a->text, &res, err, sizeof err, &pos);
+    if (rc < 0 && con_sigint) {
+        con_sigint = 0;
+        c->interrupted = 1;
+    }
     if (rc < 0)
         ev_sql_print_error(stderr, a->text, err, pos);
     else if (!c->json_f)

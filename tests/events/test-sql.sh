@@ -305,6 +305,12 @@ timeout 200 "$drdb" batch --json --ranks 0 --timeout 60 run json.drdb \
     > json 2> json.err
 hasre "console --json: sql's rows as objects" json \
     '"results": \[{"rank": 1, "nohost": 0, "ending": "complete"}\]'
+echo "sql WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c" \
+    > runaway.drdb
+timeout 100 "$drdb" batch --ranks 0 --timeout 2 run runaway.drdb \
+    > runaway 2> runaway.err
+has "console: a runaway query stops at the session's --timeout" runaway.err \
+    "drdb: query stopped after 2 s: narrow it (a LIMIT, a WHERE on rank and seq) or raise the limit"
 "$drdb" log --help > lhelp 2>&1
 hasre "drdb log --help: sql, its options" lhelp \
     "^  sql RUNDIR \[--csv | --json\] \[--time\] 'SELECT ...'"
