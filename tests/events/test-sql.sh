@@ -3,10 +3,10 @@
 # answer is computed by hand from tests/events/sql-pattern.c's known
 # pattern (its header numbers each rank's calls), never from drdb.
 # Then tests/progs/persistent and comms, from their sources' patterns.
-# usage: test-sql.sh DRDB MPIEXEC SQL_PATTERN PERSISTENT COMMS
+# usage: test-sql.sh DRDB MPIEXEC SQL_PATTERN PERSISTENT COMMS CRASH
 set -u
 drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3")
-persistent=$(realpath "$4") comms=$(realpath "$5")
+persistent=$(realpath "$4") comms=$(realpath "$5") crash=$(realpath "$6")
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 n=0 status=0
@@ -352,6 +352,24 @@ same "comms, comm_members: an intercommunicator's two groups" inter \
 "size,size_a,size_b,side,members
 4,2,2,0,2 0
 4,2,2,1,3 1"
+
+# ---- a rank killed mid-run (tests/progs/crash in sleep mode: rank 1
+# SIGKILLed while it sleeps), and a rank whose log is gone
+if record_killed "$drdb" "$mpiexec" "$crash" 3 killed 2; then
+    # (mpiexec ends the other ranks when one dies: only rank 1 is sure)
+    "$drdb" log sql killed --csv "SELECT rank, ending FROM procs
+      WHERE rank = 1" > kend 2>&1
+    same "procs: a log that ends mid-run" kend "rank,ending
+1,killed"
+    rm killed/rank-2.log
+    "$drdb" log sql killed --csv "SELECT rank, ending, events IS NULL AS e,
+      (SELECT count(*) FROM events WHERE rank = 2) AS n FROM procs
+      WHERE rank = 2" > kmiss 2>&1
+    same "procs, events: a rank without its log" kmiss "rank,ending,e,n
+2,missing,1,0"
+else
+    fail "record a killed rank"
+fi
 
 echo "1..$n"
 exit $status
