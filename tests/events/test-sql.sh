@@ -233,6 +233,15 @@ q hb "SELECT happened_before(1, 4, 0, 4) AS a, happened_before(0, 4, 1, 4)
   AS b, happened_before(3, 2, 0, 3) AS c"
 same "happened_before: around the ring, and not back" hb "a,b,c
 1,0,0"
+# a Barrier: every member's call (rank 3's: 11, after its send 10) before
+# every member's return (rank 1's: 11), not a later call (rank 1's Bcast,
+# 12) before it; a nonblocking send (rank 3's Isend, 16) before the
+# receive (rank 1's 17), which nothing carries back to rank 3's Wait (18)
+q hbc "SELECT happened_before(3, 10, 1, 11) AS a, happened_before(3, 11, 1, 11)
+  AS b, happened_before(1, 12, 3, 11) AS c, happened_before(3, 16, 1, 17) AS d,
+  happened_before(1, 17, 3, 18) AS e"
+same "happened_before: collectives and a nonblocking send" hbc "a,b,c,d,e
+1,1,0,1,0"
 q join "SELECT e.call, count(*) FROM events e JOIN causal_past(0, 4) p
   USING (rank, seq) GROUP BY e.call ORDER BY e.call"
 same "causal_past in a join: the first round's chain" join "call,count(*)
