@@ -33,6 +33,8 @@ struct ev_sql {
                                 * being compiled */
     struct ev__causal *causal; /* the happened-before edges (ev-sql-func.c),
                                 * built by the first causal query */
+    unsigned char *wild;       /* per message: how its receive was posted
+                                * (ev-sql-vtab.c), worked out once */
 };
 
 /* ev-sql-load.c: creates and fills the tables of Q->db from Q->x's index.

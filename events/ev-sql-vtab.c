@@ -291,19 +291,32 @@ static uint64_t posting(const struct ev_msg *m)
                                         : m->event;
 }
 
-/* Whether receive M was posted with the wildcard (source: MPI_ANY_SOURCE,
- * else MPI_ANY_TAG). */
-static int wildcard(struct ev_sql *q, const struct ev_msg *m, int source)
+/* How receive I was posted: W_SOURCE with MPI_ANY_SOURCE, W_TAG with
+ * MPI_ANY_TAG; decoded once per message (q->wild caches it). */
+enum { W_SOURCE = 1, W_TAG = 2, W_KNOWN = 0x80 };
+static int wildcard(struct ev_sql *q, int32_t i)
 {
+    struct ev_index *ix = q->x->ix;
+    if (!q->wild)
+        q->wild = calloc(ix->nmsgs + 1, 1);
+    if (q->wild && (q->wild[i] & W_KNOWN))
+        return q->wild[i];
+    const struct ev_msg *m = &ix->msgs[i];
     struct log_event ev;
     struct ev_brief b;
     uint64_t e = posting(m);
-    if (e == EV_NONE || m->rank < 0 || !q->x->ranks[m->rank].present ||
-        log_rank_event(&q->x->ranks[m->rank].log, e, &ev, NULL, 0) < 0)
-        return 0;
-    ev_brief_of(&ev, &b);
-    return source ? b.has_peer && b.peer == EV_ANY_SOURCE
-                  : b.has_tag && b.tag == EV_ANY_TAG;
+    int w = W_KNOWN;
+    if (e != EV_NONE && m->rank >= 0 && q->x->ranks[m->rank].present &&
+        log_rank_event(&q->x->ranks[m->rank].log, e, &ev, NULL, 0) == 0) {
+        ev_brief_of(&ev, &b);
+        if (b.has_peer && b.peer == EV_ANY_SOURCE)
+            w |= W_SOURCE;
+        if (b.has_tag && b.tag == EV_ANY_TAG)
+            w |= W_TAG;
+    }
+    if (q->wild)
+        q->wild[i] = (unsigned char)w;
+    return w;
 }
 
 static void side_column(sqlite3_context *ctx, const struct ev_msg *m,
@@ -348,7 +361,12 @@ static void match_column(struct cur *c, sqlite3_context *ctx, int col)
         break;
     }
     default:
-        result_int(ctx, rv && wildcard(c->q, rv, col == 11), !rv);
+        if (!rv)
+            sqlite3_result_null(ctx);
+        else
+            sqlite3_result_int(ctx,
+                               (wildcard(c->q, (int32_t)(rv - ix->msgs)) &
+                                (col == 11 ? W_SOURCE : W_TAG)) != 0);
     }
 }
 

@@ -125,6 +125,7 @@ static void sql_free(struct ev_sql *q)
         return;
     sqlite3_close(q->db);
     ev__causal_free(q->causal);
+    free(q->wild);
     free(q);
 }
 
