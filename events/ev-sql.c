@@ -1,6 +1,7 @@
 /*
- * The query database (ev-sql.h): an in-memory SQLite database loaded from
- * the index on first use, its read-only guard, running one statement.
+ * The query database (ev-sql.h): an in-memory SQLite database made on
+ * first use (its tables: ev-sql-load.c, ev-sql-vtab.c; its functions:
+ * ev-sql-func.c), its read-only guard, running one statement.
  *
  * Read-only, three ways: an authorizer that allows reading and nothing
  * else (it runs when a statement is compiled, so a refused statement never

@@ -4,9 +4,10 @@
  * table-valued functions (pending, causal_past, causal_future), described
  * column by column in docs/queries.md.
  *
- * The tables are loaded from the index into an in-memory database on the
- * first use (ev_sql_get); every query after that is SQLite's alone. The
- * database is read-only to its user: an authorizer refuses any statement
+ * The database is made on first use (ev_sql_get), after the index: the
+ * small tables are loaded into it, the big ones (events, matches,
+ * collectives, requests) are virtual tables that read the index and the
+ * logs as a query asks for rows. The database is read-only to its user: an authorizer refuses any statement
  * but a read (no INSERT/UPDATE/DELETE/CREATE/DROP, ATTACH, DETACH, PRAGMA
  * other than the read-only introspection ones, VACUUM, transactions,
  * load_extension()), extension loading is off, and it never touches a
