@@ -234,6 +234,9 @@ int ev_sql_exec(struct ev_sql *q, const char *sql, ev_sql_row_fn *fn,
             log_errf(err, errlen, "%s", sqlite3_errmsg(q->db));
         if (pos)
             *pos = sqlite3_error_offset(q->db);
+        /* SQLite names no position for a query cut short: its end */
+        if (pos && *pos < 0 && strstr(sqlite3_errmsg(q->db), "incomplete"))
+            *pos = (int)strlen(sql);
         return -1;
     }
     if (!st) {

@@ -3,10 +3,13 @@
 # answer is computed by hand from tests/events/sql-pattern.c's known
 # pattern (its header numbers each rank's calls), never from drdb.
 # Then tests/progs/persistent and comms, from their sources' patterns.
+# TEST_SQL_API (test-sql-api.c) checks the C API on the same run.
 # usage: test-sql.sh DRDB MPIEXEC SQL_PATTERN PERSISTENT COMMS CRASH
+#        TEST_SQL_API
 set -u
 drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3")
 persistent=$(realpath "$4") comms=$(realpath "$5") crash=$(realpath "$6")
+api=$(realpath "$7")
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 n=0 status=0
@@ -326,6 +329,16 @@ hasre "drdb log --help: sql, its options" lhelp \
 echo "help sql" > help.drdb
 timeout 200 "$drdb" batch --ranks 0 --timeout 60 run help.drdb > help 2>&1
 hasre "console: help sql" help 'sql SELECT'
+
+# ---- the C API (ev-sql.h) on the same run
+"$api" run > api 2>&1
+while read -r word rest; do
+    case "$word" in
+    ok) ok "api: $rest" ;;
+    not) fail "api: ${rest#ok }" ;;
+    *) fail "api: $word $rest" ;;
+    esac
+done < api
 
 # ---- persistent requests (tests/progs/persistent.c, 4 ranks, 20
 # iterations): rank 0's Startall'ed send, 20 times from one Send_init,
