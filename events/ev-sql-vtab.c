@@ -494,9 +494,16 @@ static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
     for (int r = 0; r < x->world_size; r++)
         if (x->ranks[r].present)
             rows += (double)x->ranks[r].log.nevents;
-    info->estimatedCost = rows + 10;
-    if (v->kind != T_EVENTS)
+    if (v->kind != T_EVENTS) {
+        /* a full scan: as many rows as the index's arrays */
+        struct ev_index *ix = x->ix;
+        rows = v->kind == T_MATCHES ? (double)ix->nmsgs
+             : v->kind == T_COLLS   ? (double)ix->ncolls
+                                    : (double)(ix->nmsgs + ix->ncolls);
+        info->estimatedCost = rows + 10;
+        info->estimatedRows = (sqlite3_int64)rows + 1;
         return SQLITE_OK;
+    }
     int bits = 0, slot[4] = {-1, -1, -1, -1};
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *k = &info->aConstraint[i];
