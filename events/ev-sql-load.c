@@ -4,12 +4,10 @@
  * (one per communicator, per member). The big ones are virtual tables
  * (ev-sql-vtab.c). docs/queries.md says what each column means.
  */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ev-sql-int.h"
-#include "log-abi.h"
 
 static const char schema[] =
     "CREATE TABLE procs (rank INTEGER PRIMARY KEY, host TEXT, pid INTEGER,"
