@@ -6,7 +6,7 @@ set -eu
 
 PKGS="build-essential pkg-config python3 meson ninja-build git
 gdb libreadline-dev mpich libmpich-dev gfortran
-zstd libzstd-dev
+zstd libzstd-dev libsqlite3-dev
 clang libclang-rt-14-dev
 tmux procps
 openssh-server openssh-client

@@ -107,6 +107,8 @@ void ev__index_free(struct ev_index *ix, int world_size)
 
 void ev_close(struct ev_run *x)
 {
+    if (x->sql && x->sql_free)
+        x->sql_free(x->sql);
     ev__index_free(x->ix, x->world_size);
     if (x->ranks)
         for (int r = 0; r < x->world_size; r++)

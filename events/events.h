@@ -117,6 +117,10 @@ struct ev_run {
     struct ev_rank *ranks; /* world_size of them */
     struct ev_index *ix;   /* built by the first query (ev_build) */
     double build_s;        /* seconds ev_build took */
+    /* The query database (ev-sql.h: ev_sql_get), freed by ev_close()
+     * through sql_free. */
+    struct ev_sql *sql;
+    void (*sql_free)(struct ev_sql *);
 };
 
 /* Opens the run in DIR and every rank log it has (a missing or damaged one

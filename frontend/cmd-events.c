@@ -1,8 +1,9 @@
 /*
  * MPI event commands: goto, next-event, prev-event, until-call (running
  * ranks to events through the stub), events, event, match, queues (the
- * logs, through the event index), goto-send, goto-collective (following a
- * message or a collective to its partners).
+ * logs, through the event index), sql (queries over them: ev-sql.h),
+ * goto-send, goto-collective (following a message or a collective to its
+ * partners).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "args.h"
 #include "con.h"
 #include "drdb-stub.h"
+#include "ev-sql.h"
 #include "events.h"
 #include "fe.h"
 
@@ -391,6 +393,69 @@ static int cmd_queues(struct con *c, struct con_args *a)
     return 0;
 }
 
+/* In --json mode, each row of RES as an object: numbers as numbers, SQL
+ * NULL as null. */
+static void sql_json_rows(struct con *c, const struct ev_sql_result *res)
+{
+    int n = res->ncols;
+    char **keys = calloc((size_t)n + 1, sizeof *keys);
+    const char **vals = calloc((size_t)n + 1, sizeof *vals);
+    for (int i = 0; keys && vals && i < n; i++)
+        if (!(keys[i] = malloc(strlen(res->names[i]) + 2)))
+            n = i;
+    for (size_t r = 0; keys && vals && r < res->nrows; r++) {
+        for (int i = 0; i < n; i++) {
+            const char *v = ev_sql_cell(res, r, i);
+            int t = res->types[r * (size_t)res->ncols + (size_t)i];
+            int num = !v || t == EV_SQL_INT || t == EV_SQL_REAL;
+            snprintf(keys[i], strlen(res->names[i]) + 2, "%s%s",
+                     num ? "#" : "", res->names[i]);
+            vals[i] = v ? v : "null";
+        }
+        con_table_row(c, n, (const char *const *)keys, vals, NULL);
+    }
+    for (int i = 0; keys && i < n; i++)
+        free(keys[i]);
+    free(keys);
+    free(vals);
+}
+
+/* sql SELECT ...: one query over the run's tables (docs/queries.md). */
+static int cmd_sql(struct con *c, struct con_args *a)
+{
+    struct ev_run *x = con_events(c);
+    char err[512];
+    int pos;
+    if (!x)
+        return -1;
+    if (!a->text || !*a->text) {
+        fprintf(stderr, "drdb: sql needs a query: sql SELECT ... "
+                "(docs/queries.md)\n");
+        return -1;
+    }
+    struct ev_sql *q = ev_sql_get(x, err, sizeof err);
+    if (!q) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    struct ev_sql_result res;
+    /* Ctrl-C and the session's --timeout stop a runaway query */
+    ev_sql_limit(q, &con_sigint, c->timeout_ms / 1000.0);
+    int rc = ev_sql_query(q, a->text, &res, err, sizeof err, &pos);
+    if (rc < 0 && con_sigint) {
+        con_sigint = 0;
+        c->interrupted = 1;
+    }
+    if (rc < 0)
+        ev_sql_print_error(stderr, a->text, err, pos);
+    else if (!c->json_f)
+        ev_sql_print(stdout, &res, EV_SQL_TABLE);
+    else
+        sql_json_rows(c, &res);
+    ev_sql_result_release(&res);
+    return rc;
+}
+
 /* ---- following a message or a collective --------------------------------- */
 
 /* The last message rank R received before where it stands: 0 with its
@@ -519,6 +584,9 @@ const struct con_cmd con_cmds_events[] = {
     {"queues", NULL, "queues",
      "at each rank's position: messages sent to it not yet received, its "
      "pending requests", 0, NULL, cmd_queues},
+    {"sql", NULL, "sql SELECT ...",
+     "an SQL query over the run's events, matches, collectives, "
+     "communicators (docs/queries.md)", 0, NULL, cmd_sql},
     {"until-call", NULL, "until-call MPI_FUNCTION",
      "run to just before the next call of an MPI function",
      CON_NEEDS_RANKS, NULL, cmd_until_call},

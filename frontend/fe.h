@@ -62,6 +62,9 @@ int fe_ev_open(struct ev_run *x, const char *spec,
 void fe_log_libc_summary(const char *dir, const int *present, int npresent,
                          FILE *out);
 int fe_log_libc(int argc, char **argv);
+/* drdb log sql (sub-log-sql.c): ARGV[0] is "sql"; RO: the ssh options
+ * for a HOST:RUNDIR run. */
+int fe_log_sql(int argc, char **argv, const struct remote_opts *ro);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */

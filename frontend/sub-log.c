@@ -612,15 +612,17 @@ static int run(int argc, char **argv)
         return cmd_queues(argc - 1, argv + 1);
     if (strcmp(argv[1], "libc") == 0)
         return fe_log_libc(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sql") == 0)
+        return fe_log_sql(argc - 1, argv + 1, &ropts);
     fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
-             "event, match, queues or libc", argv[1]);
+             "event, match, queues, sql or libc", argv[1]);
     return 2;
 }
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
     .args = "[--ssh-option OPT]... [--remote-drdb PATH] "
-            "info|dump|events|event|match|queues|libc RUNDIR [...]",
+            "info|dump|events|event|match|queues|sql|libc RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
             "events, bytes,\n                time span, and whether the log "
@@ -656,13 +658,23 @@ const struct fe_subcmd fe_sub_log = {
             "it and not yet\n                received, and its pending "
             "requests\n"
             "                (docs/events.md tells how messages are matched)\n"
+            "  sql RUNDIR [--csv | --json] [--time] 'SELECT ...' [...]\n"
+            "                each query (SQLite, read-only) over the tables "
+            "procs, comms,\n                comm_members, events, matches, "
+            "collectives, requests and\n                the functions "
+            "pending(R, N), causal_past(R, N),\n                "
+            "causal_future(R, N), happened_before(R1, N1, R2, N2)\n"
+            "                (docs/queries.md): an aligned table, --csv or "
+            "--json;\n                --time: load and query seconds on "
+            "stderr; exit status 1\n                on a bad query (its "
+            "message and position)\n"
             "  libc RUNDIR --rank R [--thread T]\n"
             "                the results of rank R's calls of time, clocks, "
             "getpid, random\n                bytes, host names... in order, "
             "as the replay returns them\n                (thread T as drdb "
             "log shows it: 0 the main thread, 1, 1.2;\n                u1 "
             "the first unnumbered one)\n"
-            "  events, event, match and queues also take HOST:RUNDIR, a run "
+            "  events, event, match, queues and sql also take HOST:RUNDIR, a run "
             "directory on\n                another host, read through its "
             "drdb agent over ssh: the\n                logs' metadata comes "
             "here, message data only when an event\n                shows "

@@ -199,14 +199,19 @@ rlog() {
 rlog ev.remote "$@" events "127.0.0.2:$run"
 "$drdb" log match "$run" --all > "$tmp/m.local" 2>&1
 rlog m.remote "$@" match "127.0.0.3:$run" --all
+q="SELECT rank, call, count(*), sum(bytes) FROM events GROUP BY rank, call"
+"$drdb" log sql "$run" "$q" > "$tmp/q.local" 2>&1
+rlog q.remote "$@" sql "127.0.0.2:$run" "$q"
 if [ -s "$tmp/ev.local" ] && cmp -s "$tmp/ev.local" "$tmp/ev.remote" &&
-        [ -s "$tmp/m.local" ] && cmp -s "$tmp/m.local" "$tmp/m.remote"; then
-    ok "drdb log events / match --all of HOST:RUNDIR: the local listings"
+        [ -s "$tmp/m.local" ] && cmp -s "$tmp/m.local" "$tmp/m.remote" &&
+        [ -s "$tmp/q.local" ] && cmp -s "$tmp/q.local" "$tmp/q.remote"; then
+    ok "drdb log events / match --all / sql of HOST:RUNDIR: the local answers"
 else
-    fail "drdb log events / match --all of HOST:RUNDIR differ from local"
-    diff "$tmp/ev.local" "$tmp/ev.remote" | head -5 | sed 's/^/#   /'
-    diff "$tmp/m.local" "$tmp/m.remote" | head -5 | sed 's/^/#   /'
-    sed 's/^/#   /' "$tmp/ev.remote.err" | tail -3
+    fail "drdb log events / match --all / sql of HOST:RUNDIR differ from local"
+    for f in ev m q; do
+        diff "$tmp/$f.local" "$tmp/$f.remote" | head -5 | sed 's/^/#   /'
+        sed 's/^/#   /' "$tmp/$f.remote.err" | tail -3
+    done
 fi
 rlog bench "$@" match "127.0.0.2:$run" --bench 20
 hasre "building the index from the node's copies fetched no message data" \

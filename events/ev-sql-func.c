@@ -1,0 +1,602 @@
+/*
+ * The query database's functions (ev-sql-int.h): the table-valued
+ * functions pending(rank, seq), causal_past(rank, seq) and
+ * causal_future(rank, seq), and the scalar happened_before(r1, s1, r2,
+ * s2).
+ *
+ * Happened-before (Lamport) over the run: a rank's events in order; a
+ * send's call before the event that completed its receive (the Mprobe
+ * that matched it, for Mrecv/Imrecv); every member's call of a collective
+ * instance before every member's completion of it (MPI lets a collective
+ * synchronize, so a debugger must assume it may). Causal pasts are closed
+ * downward on each rank, so a past is one frontier per rank (a vector
+ * clock), found by a walk over the edges into the events already in it:
+ * each edge is looked at once per query. Futures alike, upward.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev-sql-int.h"
+
+/* ---- the happened-before edges ------------------------------------------ */
+
+/* An edge between rank Q's event AT and rank RANK's event OTHER (for a
+ * message), or collective instance GRP (-1: a message). */
+struct edge {
+    uint64_t at, other;
+    int32_t rank, grp;
+};
+
+struct ev__causal {
+    int n;                     /* ranks */
+    struct edge **in, **out;   /* per rank: by receiving / sending event */
+    size_t *nin, *nout, *capin, *capout;
+    size_t *grp_first;         /* instance -> first in coll_sorted */
+    size_t ngrp;
+    /* the walk's state */
+    int64_t *lim;
+    size_t *scan;
+    int *stack;
+    unsigned char *inq, *gvis;
+    /* happened_before's last past: of (hb_rank, hb_seq) */
+    int hb_rank;
+    uint64_t hb_seq;
+    int64_t *hb_past;
+};
+
+void ev__causal_free(struct ev__causal *c)
+{
+    if (!c)
+        return;
+    for (int r = 0; r < c->n; r++) {
+        free(c->in[r]);
+        free(c->out[r]);
+    }
+    free(c->in);
+    free(c->out);
+    free(c->nin);
+    free(c->nout);
+    free(c->capin);
+    free(c->capout);
+    free(c->grp_first);
+    free(c->lim);
+    free(c->scan);
+    free(c->stack);
+    free(c->inq);
+    free(c->gvis);
+    free(c->hb_past);
+    free(c);
+}
+
+static int add(struct edge **a, size_t *n, size_t *cap, struct edge e)
+{
+    if (util_grow(a, cap, *n + 1, sizeof **a) < 0)
+        return -1;
+    (*a)[(*n)++] = e;
+    return 0;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const struct edge *x = a, *y = b;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static struct ev__causal *causal_build(struct ev_sql *q)
+{
+    struct ev_index *ix = q->x->ix;
+    int n = q->x->world_size;
+    struct ev__causal *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->n = n;
+    c->in = calloc((size_t)n, sizeof *c->in);
+    c->out = calloc((size_t)n, sizeof *c->out);
+    c->nin = calloc((size_t)n, sizeof *c->nin);
+    c->nout = calloc((size_t)n, sizeof *c->nout);
+    c->capin = calloc((size_t)n, sizeof *c->capin);
+    c->capout = calloc((size_t)n, sizeof *c->capout);
+    c->grp_first = malloc((ix->ncolls + 1) * sizeof *c->grp_first);
+    c->lim = malloc((size_t)n * sizeof *c->lim);
+    c->scan = malloc((size_t)n * sizeof *c->scan);
+    c->stack = malloc(((size_t)n + 1) * sizeof *c->stack);
+    c->inq = calloc((size_t)n + 1, 1);
+    c->hb_past = malloc((size_t)n * sizeof *c->hb_past);
+    c->hb_rank = -1;
+    int bad = !c->in || !c->out || !c->nin || !c->nout || !c->capin ||
+              !c->capout || !c->grp_first || !c->lim || !c->scan ||
+              !c->stack || !c->inq || !c->hb_past;
+    for (size_t i = 0; i < ix->nmsgs && !bad; i++) {
+        const struct ev_msg *s = &ix->msgs[i];
+        if (!(s->flags & EV_M_SEND) || s->match < 0)
+            continue;
+        const struct ev_msg *rv = &ix->msgs[s->match];
+        uint64_t dst = (rv->flags & EV_M_PROBED) ? rv->order : rv->done;
+        if (dst == EV_NONE || s->rank < 0 || rv->rank < 0)
+            continue;
+        bad = add(&c->in[rv->rank], &c->nin[rv->rank], &c->capin[rv->rank],
+                  (struct edge){dst, s->event, s->rank, -1}) < 0 ||
+              add(&c->out[s->rank], &c->nout[s->rank], &c->capout[s->rank],
+                  (struct edge){s->event, dst, rv->rank, -1}) < 0;
+    }
+    /* Collective instances: runs of coll_sorted with one (comm,
+     * instance). */
+    for (size_t i = 0; i < ix->ncolls && !bad; i++) {
+        const struct ev_coll *k = &ix->colls[ix->coll_sorted[i]];
+        const struct ev_coll *p = i ? &ix->colls[ix->coll_sorted[i - 1]]
+                                    : NULL;
+        if (k->comm < 0)
+            continue;
+        if (!p || p->comm != k->comm || p->instance != k->instance)
+            c->grp_first[c->ngrp++] = i;
+        int32_t g = (int32_t)c->ngrp - 1;
+        if (k->done != EV_NONE)
+            bad = add(&c->in[k->rank], &c->nin[k->rank], &c->capin[k->rank],
+                      (struct edge){k->done, 0, k->rank, g}) < 0;
+        if (!bad)
+            bad = add(&c->out[k->rank], &c->nout[k->rank],
+                      &c->capout[k->rank],
+                      (struct edge){k->event, 0, k->rank, g}) < 0;
+    }
+    c->grp_first[c->ngrp] = ix->ncolls;
+    c->gvis = calloc(c->ngrp + 1, 1);
+    if (bad || !c->gvis) {
+        ev__causal_free(c);
+        return NULL;
+    }
+    for (int r = 0; r < n; r++) {
+        qsort(c->in[r], c->nin[r], sizeof *c->in[r], cmp_edge);
+        qsort(c->out[r], c->nout[r], sizeof *c->out[r], cmp_edge);
+    }
+    return c;
+}
+
+/* Raises (past) or lowers (future) rank P's frontier to V; P goes on the
+ * stack unless it is there (so the stack never holds more than n). */
+static void reach(struct ev__causal *c, int *top, int p, int64_t v,
+                  int future)
+{
+    if (future ? v < c->lim[p] : v > c->lim[p]) {
+        c->lim[p] = v;
+        if (!c->inq[p]) {
+            c->inq[p] = 1;
+            c->stack[(*top)++] = p;
+        }
+    }
+}
+
+/* The causal past (FUTURE 0) or future of rank R's event S into c->lim:
+ * per rank the last (first) event in it, -1 (INT64_MAX) for none. R's own
+ * entry is S itself: the caller excludes it. */
+static void walk(struct ev_sql *q, struct ev__causal *c, int r, uint64_t s,
+                 int future)
+{
+    struct ev_index *ix = q->x->ix;
+    int top = 0;
+    for (int p = 0; p < c->n; p++) {
+        c->lim[p] = future ? INT64_MAX : -1;
+        c->scan[p] = future ? c->nout[p] : 0;
+        c->inq[p] = 0;
+    }
+    memset(c->gvis, 0, c->ngrp + 1);
+    reach(c, &top, r, (int64_t)s, future);
+    while (top > 0) {
+        int p = c->stack[--top];
+        c->inq[p] = 0;
+        for (;;) {
+            const struct edge *e;
+            if (future) {
+                if (c->scan[p] == 0 ||
+                    (int64_t)c->out[p][c->scan[p] - 1].at < c->lim[p])
+                    break;
+                e = &c->out[p][--c->scan[p]];
+            } else {
+                if (c->scan[p] >= c->nin[p] ||
+                    (int64_t)c->in[p][c->scan[p]].at > c->lim[p])
+                    break;
+                e = &c->in[p][c->scan[p]++];
+            }
+            if (e->grp < 0) {
+                reach(c, &top, e->rank, (int64_t)e->other, future);
+                continue;
+            }
+            if (c->gvis[e->grp])
+                continue;
+            c->gvis[e->grp] = 1;
+            for (size_t k = c->grp_first[e->grp];
+                 k < c->grp_first[e->grp + 1]; k++) {
+                const struct ev_coll *m = &ix->colls[ix->coll_sorted[k]];
+                if (future && m->done != EV_NONE)
+                    reach(c, &top, m->rank, (int64_t)m->done, 1);
+                else if (!future)
+                    reach(c, &top, m->rank, (int64_t)m->event, 0);
+            }
+        }
+    }
+}
+
+static struct ev__causal *causal_of(struct ev_sql *q)
+{
+    if (!q->causal)
+        q->causal = causal_build(q);
+    return q->causal;
+}
+
+/* Checks rank R's event S exists: 0, or -1 with a message into *MSG. */
+static int check_event(struct ev_sql *q, int64_t r, int64_t s, char **msg)
+{
+    struct ev_run *x = q->x;
+    if (r < 0 || r >= x->world_size || !x->ranks[r].present) {
+        *msg = sqlite3_mprintf("no rank %lld in the run (ranks 0-%d with "
+                               "logs)", (long long)r, x->world_size - 1);
+        return -1;
+    }
+    if (s < 0 || (uint64_t)s >= x->ranks[r].log.nevents) {
+        *msg = sqlite3_mprintf("rank %lld has %llu events: no event %lld",
+                               (long long)r,
+                               (unsigned long long)x->ranks[r].log.nevents,
+                               (long long)s);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- table-valued functions --------------------------------------------- */
+
+enum { F_PENDING, F_PAST, F_FUTURE };
+
+struct tvf {
+    const char *name;
+    const char *schema;
+    int ncols; /* visible columns; the two arguments follow */
+};
+
+static const struct tvf tvfs[] = {
+    {"pending",
+     "CREATE TABLE x(kind TEXT, rank INTEGER, seq INTEGER, call TEXT,"
+     " peer INTEGER, tag INTEGER, comm INTEGER, bytes INTEGER,"
+     " at_rank HIDDEN, at_seq HIDDEN)", 8},
+    {"causal_past",
+     "CREATE TABLE x(rank INTEGER, seq INTEGER, of_rank HIDDEN,"
+     " of_seq HIDDEN)", 2},
+    {"causal_future",
+     "CREATE TABLE x(rank INTEGER, seq INTEGER, of_rank HIDDEN,"
+     " of_seq HIDDEN)", 2},
+};
+
+/* A pending row: what it is and its message or collective. */
+struct prow {
+    const char *kind;
+    int32_t i;
+    int coll;
+};
+
+struct tvf_cur {
+    sqlite3_vtab_cursor base;
+    int64_t arg[2];
+    /* pending: rows */
+    struct prow *rows;
+    size_t nrows, at;
+    /* causal: the range of each rank, lo..hi inclusive */
+    int64_t *lo, *hi;
+    int rank;
+    int64_t seq;
+    int eof;
+};
+
+static int tvf_connect(sqlite3 *db, void *aux, int argc,
+                       const char *const *argv, sqlite3_vtab **out,
+                       char **errmsg)
+{
+    const char *names[3], *schemas[3];
+    (void)argc;
+    (void)errmsg;
+    for (int i = 0; i < 3; i++) {
+        names[i] = tvfs[i].name;
+        schemas[i] = tvfs[i].schema;
+    }
+    return ev__vtab_connect(db, aux, argv[0], names, schemas, 3, out);
+}
+
+/* Both arguments, given with '=' (as table-valued function arguments
+ * are): idxNum 3. A plan without them is costed out; its xFilter says
+ * what is missing. */
+static int tvf_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+    struct ev__vtab *v = (struct ev__vtab *)vt;
+    int nc = tvfs[v->kind].ncols, have = 0;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+        int a = k->iColumn - nc;
+        if (a < 0 || a > 1 || !k->usable ||
+            k->op != SQLITE_INDEX_CONSTRAINT_EQ)
+            continue;
+        info->aConstraintUsage[i].argvIndex = a + 1;
+        info->aConstraintUsage[i].omit = 1;
+        have |= 1 << a;
+    }
+    info->idxNum = have;
+    info->estimatedCost = have == 3 ? 1000.0 : 1e30;
+    return SQLITE_OK;
+}
+
+static int tvf_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+    struct ev__vtab *v = (struct ev__vtab *)vt;
+    struct tvf_cur *c = sqlite3_malloc(sizeof *c);
+    if (!c)
+        return SQLITE_NOMEM;
+    memset(c, 0, sizeof *c);
+    int n = v->q->x->world_size;
+    c->lo = sqlite3_malloc64((uint64_t)n * sizeof *c->lo);
+    c->hi = sqlite3_malloc64((uint64_t)n * sizeof *c->hi);
+    if (!c->lo || !c->hi) {
+        sqlite3_free(c->lo);
+        sqlite3_free(c->hi);
+        sqlite3_free(c);
+        return SQLITE_NOMEM;
+    }
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int tvf_close(sqlite3_vtab_cursor *cur)
+{
+    struct tvf_cur *c = (struct tvf_cur *)cur;
+    free(c->rows);
+    sqlite3_free(c->lo);
+    sqlite3_free(c->hi);
+    sqlite3_free(c);
+    return SQLITE_OK;
+}
+
+/* Moves a causal cursor to its next row (from rank/seq). */
+static void causal_settle(struct tvf_cur *c, int n)
+{
+    while (c->rank < n && c->seq > c->hi[c->rank]) {
+        c->rank++;
+        if (c->rank < n)
+            c->seq = c->lo[c->rank];
+    }
+    c->eof = c->rank >= n;
+}
+
+static int push_row(struct tvf_cur *c, size_t *cap, const char *kind,
+                    int32_t i, int coll)
+{
+    if (util_grow(&c->rows, cap, c->nrows + 1, sizeof *c->rows) < 0)
+        return -1;
+    c->rows[c->nrows++] = (struct prow){kind, i, coll};
+    return 0;
+}
+
+static int fill_pending(struct ev__vtab *v, struct tvf_cur *c)
+{
+    struct ev_queue qu;
+    char err[256];
+    size_t cap = 0;
+    int bad = 0;
+    if (ev_pending(v->q->x, (int)c->arg[0], (uint64_t)c->arg[1], &qu, err,
+                   sizeof err) < 0) {
+        v->base.zErrMsg = sqlite3_mprintf("pending: %s", err);
+        return SQLITE_ERROR;
+    }
+    for (size_t i = 0; i < qu.nincoming && !bad; i++)
+        bad = push_row(c, &cap, "incoming", qu.incoming[i], 0);
+    for (size_t i = 0; i < qu.nrequests && !bad; i++)
+        bad = push_row(c, &cap, "request", qu.requests[i], 0);
+    for (size_t i = 0; i < qu.ncolls && !bad; i++)
+        bad = push_row(c, &cap, "collective", qu.colls[i], 1);
+    ev_queue_release(&qu);
+    return bad ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int tvf_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
+                      int argc, sqlite3_value **argv)
+{
+    struct tvf_cur *c = (struct tvf_cur *)cur;
+    struct ev__vtab *v = (struct ev__vtab *)cur->pVtab;
+    struct ev_sql *q = v->q;
+    (void)idxs;
+    free(c->rows);
+    c->rows = NULL;
+    c->nrows = c->at = 0;
+    c->eof = 1;
+    if (idx != 3 || argc != 2) {
+        v->base.zErrMsg = sqlite3_mprintf(
+            "%s needs an event: %s(RANK, SEQ)", tvfs[v->kind].name,
+            tvfs[v->kind].name);
+        return SQLITE_ERROR;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+            return SQLITE_OK; /* no event: no rows */
+        c->arg[i] = sqlite3_value_int64(argv[i]);
+    }
+    char *msg = NULL;
+    if (check_event(q, c->arg[0], c->arg[1], &msg) < 0) {
+        v->base.zErrMsg = sqlite3_mprintf("%s: %s", tvfs[v->kind].name, msg);
+        sqlite3_free(msg);
+        return SQLITE_ERROR;
+    }
+    if (v->kind == F_PENDING) {
+        int rc = fill_pending(v, c);
+        c->eof = c->nrows == 0;
+        return rc;
+    }
+    struct ev__causal *k = causal_of(q);
+    if (!k)
+        return SQLITE_NOMEM;
+    int future = v->kind == F_FUTURE, n = q->x->world_size;
+    walk(q, k, (int)c->arg[0], (uint64_t)c->arg[1], future);
+    for (int p = 0; p < n; p++) {
+        int64_t end = q->x->ranks[p].present
+                          ? (int64_t)q->x->ranks[p].log.nevents - 1
+                          : -1;
+        c->lo[p] = future ? k->lim[p] : 0;
+        c->hi[p] = future ? end : k->lim[p];
+    }
+    /* the event itself is in neither */
+    if (future)
+        c->lo[c->arg[0]] = c->arg[1] + 1;
+    else
+        c->hi[c->arg[0]] = c->arg[1] - 1;
+    c->rank = 0;
+    c->seq = c->lo[0];
+    causal_settle(c, n);
+    return SQLITE_OK;
+}
+
+static int tvf_next(sqlite3_vtab_cursor *cur)
+{
+    struct tvf_cur *c = (struct tvf_cur *)cur;
+    struct ev__vtab *v = (struct ev__vtab *)cur->pVtab;
+    if (v->kind == F_PENDING) {
+        c->eof = ++c->at >= c->nrows;
+        return SQLITE_OK;
+    }
+    c->seq++;
+    causal_settle(c, v->q->x->world_size);
+    return SQLITE_OK;
+}
+
+static int tvf_eof(sqlite3_vtab_cursor *cur)
+{
+    return ((struct tvf_cur *)cur)->eof;
+}
+
+static void result_int(sqlite3_context *ctx, int64_t v, int null)
+{
+    if (null)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_int64(ctx, v);
+}
+
+static void pending_column(struct ev_index *ix, const struct prow *p,
+                           sqlite3_context *ctx, int col)
+{
+    const struct ev_msg *m = p->coll ? NULL : &ix->msgs[p->i];
+    const struct ev_coll *k = p->coll ? &ix->colls[p->i] : NULL;
+    switch (col) {
+    case 0: sqlite3_result_text(ctx, p->kind, -1, SQLITE_STATIC); break;
+    case 1: sqlite3_result_int(ctx, m ? m->rank : k->rank); break;
+    case 2:
+        sqlite3_result_int64(ctx, (int64_t)(m ? m->event : k->event));
+        break;
+    case 3:
+        sqlite3_result_text(ctx, log_func_name(m ? m->fn : k->fn), -1,
+                            SQLITE_STATIC);
+        break;
+    case 4: result_int(ctx, m ? m->peer : 0, !m || m->peer < 0); break;
+    case 5:
+        result_int(ctx, m ? m->tag : 0,
+                   !m || (!(m->flags & EV_M_SEND) &&
+                          (m->flags & EV_M_NOSTATUS)));
+        break;
+    case 6:
+        result_int(ctx, m ? m->comm : k->comm, (m ? m->comm : k->comm) < 0);
+        break;
+    default: result_int(ctx, m ? m->bytes : 0, !m || m->bytes < 0); break;
+    }
+}
+
+static int tvf_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                      int col)
+{
+    struct tvf_cur *c = (struct tvf_cur *)cur;
+    struct ev__vtab *v = (struct ev__vtab *)cur->pVtab;
+    int nc = tvfs[v->kind].ncols;
+    if (col >= nc) {
+        sqlite3_result_int64(ctx, c->arg[col - nc]);
+        return SQLITE_OK;
+    }
+    if (v->kind == F_PENDING)
+        pending_column(v->q->x->ix, &c->rows[c->at], ctx, col);
+    else
+        sqlite3_result_int64(ctx, col == 0 ? c->rank : c->seq);
+    return SQLITE_OK;
+}
+
+static int tvf_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *id)
+{
+    struct tvf_cur *c = (struct tvf_cur *)cur;
+    *id = (sqlite3_int64)c->at ^ ((sqlite3_int64)c->rank << 40) ^ c->seq;
+    return SQLITE_OK;
+}
+
+static const sqlite3_module tvf_module = {
+    .iVersion = 0,
+    .xCreate = NULL, /* eponymous only: no CREATE VIRTUAL TABLE */
+    .xConnect = tvf_connect,
+    .xBestIndex = tvf_best_index,
+    .xDisconnect = ev__vtab_disconnect,
+    .xDestroy = ev__vtab_disconnect,
+    .xOpen = tvf_open,
+    .xClose = tvf_close,
+    .xFilter = tvf_filter,
+    .xNext = tvf_next,
+    .xEof = tvf_eof,
+    .xColumn = tvf_column,
+    .xRowid = tvf_rowid,
+};
+
+/* ---- happened_before ---------------------------------------------------- */
+
+static void happened_before(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv)
+{
+    struct ev_sql *q = sqlite3_user_data(ctx);
+    int64_t a[4];
+    (void)argc;
+    for (int i = 0; i < 4; i++) {
+        if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+            sqlite3_result_null(ctx);
+            return;
+        }
+        a[i] = sqlite3_value_int64(argv[i]);
+    }
+    char *msg = NULL;
+    if (check_event(q, a[0], a[1], &msg) < 0 ||
+        check_event(q, a[2], a[3], &msg) < 0) {
+        char *m = sqlite3_mprintf("happened_before: %s", msg);
+        sqlite3_result_error(ctx, m, -1);
+        sqlite3_free(m);
+        sqlite3_free(msg);
+        return;
+    }
+    struct ev__causal *k = causal_of(q);
+    if (!k) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    /* The past of the second event, kept for the next call (a WHERE
+     * clause asks about one event many times). */
+    if (k->hb_rank != a[2] || k->hb_seq != (uint64_t)a[3]) {
+        walk(q, k, (int)a[2], (uint64_t)a[3], 0);
+        memcpy(k->hb_past, k->lim, (size_t)k->n * sizeof *k->lim);
+        k->hb_past[a[2]] = a[3] - 1;
+        k->hb_rank = (int)a[2];
+        k->hb_seq = (uint64_t)a[3];
+    }
+    sqlite3_result_int(ctx, a[1] <= k->hb_past[a[0]]);
+}
+
+int ev__sql_funcs(struct ev_sql *q, char *err, size_t errlen)
+{
+    for (int i = 0; i < 3; i++)
+        if (sqlite3_create_module(q->db, tvfs[i].name, &tvf_module, q) !=
+            SQLITE_OK) {
+            log_errf(err, errlen, "the query database: %s",
+                     sqlite3_errmsg(q->db));
+            return -1;
+        }
+    if (sqlite3_create_function(q->db, "happened_before", 4,
+                                SQLITE_UTF8 | SQLITE_DETERMINISTIC, q,
+                                happened_before, NULL, NULL) != SQLITE_OK) {
+        log_errf(err, errlen, "the query database: %s",
+                 sqlite3_errmsg(q->db));
+        return -1;
+    }
+    return 0;
+}
