@@ -536,6 +536,22 @@ static void reply_error(struct remote *r, char *err, size_t errlen)
     snprintf(err, errlen, "%s refused: %.*s", r->host, n, t);
 }
 
+/* Request TYPE with payload B on a channel of its own, free again after
+ * the reply: 0 when the reply is a WANT (in r->reply), else -1 with the
+ * agent's refusal or the lost connection in ERR. */
+static int ask(struct remote *r, unsigned type, const struct wire_buf *b,
+               int want, char *err, size_t errlen)
+{
+    int got = request(r, type, new_channel(r), b);
+    if (got == want)
+        return 0;
+    if (got == WIRE_ERROR)
+        reply_error(r, err, errlen);
+    else
+        snprintf(err, errlen, "%s", r->err);
+    return -1;
+}
+
 int remote_start(struct remote *r, const struct launch_desc *d,
                  struct remote_proc **out, char *err, size_t errlen)
 {
@@ -658,22 +674,15 @@ long remote_read(struct remote *r, const char *dir, const char *name,
     wire_put_str(&b, name);
     wire_put_u64(&b, off);
     wire_put_u32(&b, (uint32_t)len);
-    /* A channel of its own, as a process's: free again after the reply. */
-    unsigned ch = new_channel(r);
-    int type = request(r, WIRE_READ, ch, &b);
+    int rc = ask(r, WIRE_READ, &b, WIRE_DATA, err, errlen);
     wire_buf_release(&b);
-    if (type == WIRE_DATA) {
-        size_t n = wire_buf_size(&r->reply);
-        if (n > len)
-            n = len;
-        memcpy(buf, r->reply.p + r->reply.off, n);
-        return (long)n;
-    }
-    if (type == WIRE_ERROR)
-        reply_error(r, err, errlen);
-    else
-        snprintf(err, errlen, "%s", r->err);
-    return -1;
+    if (rc < 0)
+        return -1;
+    size_t n = wire_buf_size(&r->reply);
+    if (n > len)
+        n = len;
+    memcpy(buf, r->reply.p + r->reply.off, n);
+    return (long)n;
 }
 
 /* ---- logs on the host ---------------------------------------------------- */
@@ -719,15 +728,10 @@ int remote_log_open(struct remote *r, const char *dir, int rank,
     wire_buf_init(&b);
     wire_put_str(&b, dir);
     wire_put_u32(&b, (uint32_t)rank);
-    int type = request(r, WIRE_INDEX, new_channel(r), &b);
+    int rc = ask(r, WIRE_INDEX, &b, WIRE_IMAGE_END, err, errlen);
     wire_buf_release(&b);
-    if (type != WIRE_IMAGE_END) {
-        if (type == WIRE_ERROR)
-            reply_error(r, err, errlen);
-        else
-            snprintf(err, errlen, "%s", r->err);
+    if (rc < 0)
         return -1;
-    }
     struct wire_frame f = {WIRE_IMAGE_END, 0,
                            (uint32_t)wire_buf_size(&r->reply_end),
                            r->reply_end.p + r->reply_end.off};
@@ -752,7 +756,7 @@ int remote_log_open(struct remote *r, const char *dir, int rank,
     memcpy(img, r->reply.p + r->reply.off, got);
     char name[4400];
     snprintf(name, sizeof name, "%s:%s/%s", r->host, dir, s->name);
-    int rc = log_rank_open_mem(lr, img, got, name, fetch, s, err, errlen);
+    rc = log_rank_open_mem(lr, img, got, name, fetch, s, err, errlen);
     if (rc == 0)
         snprintf(lr->stop_reason, sizeof lr->stop_reason, "%s", why);
     free(why);
@@ -766,15 +770,10 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
     memset(run, 0, sizeof *run);
     wire_buf_init(&b);
     wire_put_str(&b, dir);
-    int type = request(r, WIRE_RUN, new_channel(r), &b);
+    int rc = ask(r, WIRE_RUN, &b, WIRE_DATA, err, errlen);
     wire_buf_release(&b);
-    if (type != WIRE_DATA) {
-        if (type == WIRE_ERROR)
-            reply_error(r, err, errlen);
-        else
-            snprintf(err, errlen, "%s", r->err);
+    if (rc < 0)
         return -1;
-    }
     struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
                            r->reply.p + r->reply.off};
     struct wire_rd rd;
