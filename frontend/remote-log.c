@@ -1,0 +1,145 @@
+/*
+ * The client's view of run directories on the agent's host (remote.h):
+ * a run's description (RUN) and its logs as copies without message data
+ * (INDEX), whose elided bytes are READ when a reader reads them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log-reader.h"
+#include "rankset.h"
+#include "remote.h"
+#include "remote-int.h"
+#include "wire.h"
+
+/* log_fetch_fn: LEN bytes at OFF of the log on the host, read by READs. */
+static int fetch(void *ud, uint64_t off, uint8_t *buf, uint64_t len,
+                 char *err, size_t errlen)
+{
+    struct remote_src *s = ud;
+    while (len) {
+        long n = remote_read(s->r, s->dir, s->name, off, buf, (size_t)len,
+                             err, errlen);
+        if (n <= 0) {
+            if (n == 0)
+                snprintf(err, errlen, "%s:%s/%s ends before offset %llu "
+                         "(the log changed?)", s->r->host, s->dir, s->name,
+                         (unsigned long long)off);
+            return -1;
+        }
+        s->r->fetched += (uint64_t)n;
+        off += (uint64_t)n;
+        buf += n;
+        len -= (uint64_t)n;
+    }
+    return 0;
+}
+
+int remote_log_open(struct remote *r, const char *dir, int rank,
+                    struct log_rank *lr, char *err, size_t errlen)
+{
+    struct remote_src *s = calloc(1, sizeof *s), **ns;
+    ns = s ? realloc(r->srcs, (r->nsrcs + 1) * sizeof *ns) : NULL;
+    if (!ns || !(s->dir = strdup(dir))) {
+        free(s);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    r->srcs = ns;
+    r->srcs[r->nsrcs++] = s;
+    s->r = r;
+    snprintf(s->name, sizeof s->name, "rank-%d.log", rank);
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_str(&b, dir);
+    wire_put_u32(&b, (uint32_t)rank);
+    int rc = remote__ask(r, WIRE_INDEX, &b, WIRE_IMAGE_END, err, errlen);
+    wire_buf_release(&b);
+    if (rc < 0)
+        return -1;
+    struct wire_frame f = {WIRE_IMAGE_END, 0,
+                           (uint32_t)wire_buf_size(&r->reply_end),
+                           r->reply_end.p + r->reply_end.off};
+    struct wire_rd rd;
+    uint64_t size, orig;
+    wire_rd_init(&rd, &f);
+    char *why = NULL;
+    size_t got = wire_buf_size(&r->reply);
+    if (wire_get_u64(&rd, &size) < 0 || wire_get_u64(&rd, &orig) < 0 ||
+        !(why = wire_get_str(&rd)) || size != got) {
+        snprintf(err, errlen, "%s sent a malformed copy of %s/%s", r->host,
+                 dir, s->name);
+        free(why);
+        return -1;
+    }
+    uint8_t *img = malloc(got ? got : 1);
+    if (!img) {
+        snprintf(err, errlen, "out of memory");
+        free(why);
+        return -1;
+    }
+    memcpy(img, r->reply.p + r->reply.off, got);
+    char name[4400];
+    snprintf(name, sizeof name, "%s:%s/%s", r->host, dir, s->name);
+    rc = log_rank_open_mem(lr, img, got, name, fetch, s, err, errlen);
+    if (rc == 0)
+        snprintf(lr->stop_reason, sizeof lr->stop_reason, "%s", why);
+    free(why);
+    return rc < 0 ? -1 : 0;
+}
+
+int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
+                    char *err, size_t errlen)
+{
+    struct wire_buf b;
+    memset(run, 0, sizeof *run);
+    wire_buf_init(&b);
+    wire_put_str(&b, dir);
+    int rc = remote__ask(r, WIRE_RUN, &b, WIRE_DATA, err, errlen);
+    wire_buf_release(&b);
+    if (rc < 0)
+        return -1;
+    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
+                           r->reply.p + r->reply.off};
+    struct wire_rd rd;
+    uint32_t ws;
+    struct rankset set;
+    int at;
+    const char *why;
+    wire_rd_init(&rd, &f);
+    char *ranks = NULL;
+    if (wire_get_u32(&rd, &ws) < 0 || ws < 1 || ws > LOG_MAX_WORLD ||
+        !(ranks = wire_get_str(&rd)) || !(run->text = wire_get_str(&rd)) ||
+        rs_init(&set, (int)ws) < 0) {
+        snprintf(err, errlen, "%s sent a malformed description of %s",
+                 r->host, dir);
+        free(ranks);
+        log_run_release(run);
+        return -1;
+    }
+    int bad = *ranks && rs_parse(ranks, strlen(ranks), &set, NULL, NULL,
+                                 &at, &why) < 0;
+    free(ranks);
+    run->world_size = (int)ws;
+    snprintf(run->dir, sizeof run->dir, "%s:%s", r->host, dir);
+    if (!bad && rs_count(&set) &&
+        !(run->present = calloc((size_t)rs_count(&set), sizeof (int))))
+        bad = 1;
+    for (int i = 0; !bad && i < (int)ws; i++)
+        if (rs_has(&set, i))
+            run->present[run->nranks_present++] = i;
+    rs_release(&set);
+    if (bad) {
+        snprintf(err, errlen, "%s sent a malformed description of %s",
+                 r->host, dir);
+        log_run_release(run);
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t remote_fetched(const struct remote *r)
+{
+    return r->fetched;
+}
