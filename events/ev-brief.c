@@ -88,11 +88,22 @@ void ev_brief_peer_tag(const struct ev_brief *in, char *peer, char *tag)
         snprintf(tag, 32, "%" PRId64, in->tag);
 }
 
+static const char *const cb_what[LOG_CB_LAST + 1] = {
+    "?", "copy", "delete", "error handler", "operator", "query", "free",
+    "cancel"};
+
+const char *ev_callback_kind(const struct log_event *ev)
+{
+    struct log_cb cb;
+    if (!(ev->flags & LOG_REC_CALLBACK) || !ev->cb_entry ||
+        log_event_cb(ev, &cb) < 0)
+        return NULL;
+    return cb_what[cb.what];
+}
+
 void ev_brief_callback(const struct log_event *ev, char *buf)
 {
-    static const char *const what[LOG_CB_LAST + 1] = {
-        "?", "copy", "delete", "error handler", "operator", "query",
-        "free", "cancel"};
+    const char *const *what = cb_what;
     struct log_cb cb;
     buf[0] = '\0';
     if (!(ev->flags & LOG_REC_CALLBACK))

@@ -27,7 +27,8 @@ static const struct {
      "CREATE TABLE x(rank INTEGER, seq INTEGER, call TEXT, role TEXT,"
      " peer INTEGER, tag INTEGER, comm INTEGER, count INTEGER,"
      " datatype TEXT, bytes INTEGER, root INTEGER, op TEXT, enter REAL,"
-     " exit REAL, duration REAL, ret INTEGER, calls INTEGER)"},
+     " exit REAL, duration REAL, ret INTEGER, calls INTEGER,"
+     " callback TEXT, depth INTEGER)"},
     {"matches",
      "CREATE TABLE x(send_rank INTEGER, send_seq INTEGER,"
      " send_done INTEGER, send_call TEXT, recv_rank INTEGER,"
@@ -215,9 +216,18 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
     switch (col) {
     case 0: sqlite3_result_int(ctx, c->rank); return;
     case 1: sqlite3_result_int64(ctx, c->seq); return;
-    case 2:
-        sqlite3_result_text(ctx, log_func_name(fn), -1, SQLITE_STATIC);
+    case 2: {
+        /* A callback entry is no call of its function (the record's id is
+         * the function that registered the callback). */
+        uint16_t flags;
+        memcpy(&flags, lr->map + lr->offsets[c->seq] + 10, 2);
+        if ((flags & LOG_REC_CALLBACK) && decode(c) &&
+            ev_callback_kind(&c->ev))
+            sqlite3_result_null(ctx);
+        else
+            sqlite3_result_text(ctx, log_func_name(fn), -1, SQLITE_STATIC);
         return;
+    }
     case 3: {
         const char *r = role_of(c, fn);
         if (r)
@@ -276,6 +286,15 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
     case 15:
         sqlite3_result_int(ctx, (ev->flags & LOG_REC_RET) ? ev->ret : 0);
         break;
+    case 17: {
+        const char *k = ev_callback_kind(ev);
+        if (k)
+            sqlite3_result_text(ctx, k, -1, SQLITE_STATIC);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    }
+    case 18: sqlite3_result_int(ctx, (int)ev->depth); break;
     default: sqlite3_result_int64(ctx, (int64_t)log_event_calls(ev)); break;
     }
 }

@@ -292,6 +292,10 @@ void ev_brief_peer_tag(const struct ev_brief *b, char *peer, char *tag);
  * "  [in callback 1]"; "" for the program's own calls. */
 #define EV_CB_LEN 96
 void ev_brief_callback(const struct log_event *ev, char *buf);
+/* What a callback entry (a record saying MPI ran a program callback, not
+ * an MPI call) ran: "copy", "delete", "error handler", "operator",
+ * "query", "free", "cancel"; NULL for any other record. */
+const char *ev_callback_kind(const struct log_event *ev);
 
 /* ---- listing events (ev-list.c) ----------------------------------------- */
 
