@@ -46,8 +46,8 @@ static int passes(struct ev_run *x, const struct ev_filter *f,
                   const struct log_event *ev, const struct ev_use *use,
                   int nu)
 {
-    if (f->call && !call_is(ev->fn, f->call))
-        return 0;
+    if (f->call && (!call_is(ev->fn, f->call) || ev_callback_kind(ev)))
+        return 0; /* a callback entry is no call */
     if (f->peer < 0 && f->tag < 0)
         return 1;
     for (int u = 0; u < nu; u++) {
@@ -114,7 +114,11 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
         snprintf(row->count, sizeof row->count, "%" PRId64, in.count);
     row->rank = rank;
     row->event = ev->index;
-    row->function = ev->desc ? ev->desc->name : "(end)";
+    /* A callback entry is no call of the function that registered the
+     * callback: its note (row->callback) says what MPI ran. */
+    row->function = ev_callback_kind(ev) ? "(callback)"
+                    : ev->desc           ? ev->desc->name
+                                         : "(end)";
     row->bytes = in.bytes;
     row->dur_us = (double)ev->dur_ns / 1000.0;
     row->has_ret = (ev->flags & LOG_REC_RET) != 0;

@@ -242,12 +242,18 @@ static int cmd_until_call(struct con *c, struct con_args *a)
         long long cur = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
         /* From the next event when already stopped before one. */
         uint64_t from = (uint64_t)cur + (c->ranks[r].at_event ? 1 : 0);
-        for (uint64_t n = from; n < c->nevents[r]; n++)
-            if (ev_fn(c->ev, r, n) == d->id) {
+        for (uint64_t n = from; n < c->nevents[r]; n++) {
+            struct log_event ev;
+            char err[256];
+            /* A callback entry is no call of its function. */
+            if (ev_fn(c->ev, r, n) == d->id &&
+                ev_event(c->ev, r, n, &ev, err, sizeof err) == 0 &&
+                !ev_callback_kind(&ev)) {
                 t[r] = n;
                 rs_add(&found, r);
                 break;
             }
+        }
         if (!rs_has(&found, r))
             printf("[%d] no more calls of %s in the log\n", r, d->name);
     }

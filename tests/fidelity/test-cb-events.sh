@@ -1,6 +1,7 @@
 #!/bin/sh
-# Callback entries in the event index's SQL tables: a record saying MPI
-# ran one of the program's callbacks is no call of an MPI function. On
+# Callback entries in the event index's SQL tables and listings: a record
+# saying MPI ran one of the program's callbacks is no call of an MPI
+# function. On
 # cb-comm.c (counted from its source): each rank calls
 # MPI_Comm_create_keyval 8 times, and its copy_fn, which calls
 # MPI_Comm_size once, runs 8 times: for a, b and c at each MPI_Comm_dup
@@ -42,5 +43,16 @@ if [ "$(tail -n 1 "$tmp/kinds")" -ge 8 ] 2>/dev/null; then
 else
     fail "callback entries: $(cat "$tmp/kinds")"
 fi
+# The listings: entries are "(callback)" rows, and no call of their
+# registering function.
+"$drdb" log events "$tmp/run" --rank 0 --call MPI_Comm_create_keyval \
+    > "$tmp/list" 2>&1
+rows=$(awk 'NR > 1 && $3 == "MPI_Comm_create_keyval"' "$tmp/list" | wc -l)
+[ "$rows" = 8 ] && [ "$(wc -l < "$tmp/list")" = 9 ] &&
+    ok "drdb log events --call MPI_Comm_create_keyval: the 8 calls" ||
+    fail "drdb log events --call MPI_Comm_create_keyval: $rows calls in $(wc -l < "$tmp/list") lines"
+"$drdb" log events "$tmp/run" --rank 0 > "$tmp/all" 2>&1
+hasre "a callback entry is listed as (callback), with what MPI ran" \
+    "$tmp/all" "^ *0 *[0-9]*  (callback) .*\[callback 1: copy, keyval "
 echo "1..$n"
 exit $status
