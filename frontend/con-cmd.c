@@ -164,7 +164,7 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
     if (cmd->flags & CON_SET_ARG)
         return 0;
     /* the first word */
-    size_t n = strcspn(t, " \t");
+    size_t n = con_word_len(t);
     if (set_token(t, n)) {
         if (take_set(c, t, n, set, &given) < 0)
             return -1;
@@ -179,9 +179,12 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
         while (amp && isspace((unsigned char)t[amp - 1]))
             amp--;
     }
-    size_t b = amp;
-    while (b && !isspace((unsigned char)t[b - 1]))
-        b--;
+    /* words from the start: a "{...}" in one holds spaces */
+    size_t b = 0;
+    for (size_t w = 0; w < amp; w += strspn(t + w, " \t")) {
+        b = w;
+        w += con_word_len(t + w);
+    }
     if (set_token(t + b, amp - b)) {
         if (take_set(c, t + b, amp - b, set, &given) < 0)
             return -1;
@@ -199,9 +202,7 @@ static int execute(struct con *c, const char *line, struct rankset *set)
     const char *whole = line;
     int given = 0;
     if (*line == '@') {
-        const char *s = line + 1, *e = s;
-        while (*e && !isspace((unsigned char)*e))
-            e++;
+        const char *s = line + 1, *e = s + con_word_len(s);
         if (con_parse_set(c, s, (size_t)(e - s), set) < 0)
             return -1;
         given = 1;
