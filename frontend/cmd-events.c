@@ -580,7 +580,7 @@ static int cmd_goto_collective(struct con *c, struct con_args *a)
 }
 
 const struct con_cmd con_cmds_events[] = {
-    {"event", NULL, "event RANK:N [--raw]",
+    {"event", NULL, "event RANK:N|{SELECT rank, seq ...} [--raw]",
      "one MPI event in full: arguments, times, status, data", 0, "--raw",
      cmd_event},
     {"events", NULL, "events [--from N] [--count K] [--call F] [--peer P]",
@@ -593,11 +593,11 @@ const struct con_cmd con_cmds_events[] = {
     {"goto-send", NULL, "goto-send [RANK:N]",
      "run the sender (started if needed) to the send a receive matched "
      "(no event: @R's last receive)", 0, NULL, cmd_goto_send},
-    {"goto", NULL, "goto N",
+    {"goto", NULL, "goto N | {SELECT rank, seq ...}",
      "run to just before MPI event N (from the nearest checkpoint, or the "
      "start)",
      CON_NEEDS_RANKS, NULL, cmd_goto},
-    {"match", NULL, "match RANK:N",
+    {"match", NULL, "match RANK:N|{SELECT rank, seq ...}",
      "the partners of an event: the send of a receive, a collective's "
      "members", 0, NULL, cmd_match},
     {"next-event", "ne", "next-event [K]",

@@ -338,7 +338,8 @@ static int cmd_help(struct con *c, struct con_args *args)
            "print rank @0   continue @3 &\n  a bad set is an error; write "
            "GDB's arr[0]@4 without a space before '@'\n  sets: 0-3,8  names "
            "(all stopped running exited diverged lost, defset)\n  operators: "
-           "',' union, '&' intersection, '!' difference, (...)\n");
+           "',' union, '&' intersection, '!' difference, (...)\n  a query's "
+           "ranks: @{SELECT rank FROM ...}; events: {SELECT rank, seq ...}\n");
     return 0;
 }
 
