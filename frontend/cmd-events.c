@@ -179,7 +179,8 @@ static int cmd_goto(struct con *c, struct con_args *a)
         uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
         int rc = -1;
         if (t && con_args_events(c, a, a->text, &set, t) == 0) {
-            rc = goto_events(c, &set, t);
+            if (con_runnable(c, &set, a->cmd->flags, a->cmd->name) == 0)
+                rc = goto_events(c, &set, t);
             rs_release(&set);
         }
         free(t);

@@ -196,6 +196,34 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
     return 0;
 }
 
+int con_runnable(struct con *c, struct rankset *set, int flags,
+                 const char *name)
+{
+    /* Only replayed ranks take commands; say which are left out. */
+    struct rankset off;
+    char buf[256];
+    if (rs_init(&off, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) &&
+            (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
+             ((flags & CON_NEEDS_STOPPED) && !con_rank_halted(&c->ranks[r])))) {
+            rs_add(&off, r);
+            rs_del(set, r);
+        }
+    if (rs_count(&off))
+        fprintf(stderr, "drdb: [%s] %s\n", rs_format(&off, buf, sizeof buf),
+                flags & CON_NEEDS_STOPPED
+                    ? "not stopped (or not replayed): left out"
+                    : "not replayed: left out ('replay @SET' starts ranks)");
+    rs_release(&off);
+    if (!rs_count(set)) {
+        fprintf(stderr, "drdb: '%s': no rank to run it on\n", name);
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs LINE on SET (the focus, or the line's @SET). */
 static int execute(struct con *c, const char *line, struct rankset *set)
 {
@@ -223,30 +251,10 @@ static int execute(struct con *c, const char *line, struct rankset *set)
         return -1;
     }
     int rc;
-    if (cmd->flags & CON_NEEDS_RANKS) {
-        /* Only replayed ranks take commands; say which are left out. */
-        struct rankset off;
-        char buf[256];
-        rs_init(&off, c->nranks);
-        for (int r = 0; r < c->nranks; r++)
-            if (rs_has(set, r) &&
-                (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
-                 ((cmd->flags & CON_NEEDS_STOPPED) &&
-                  !con_rank_halted(&c->ranks[r])))) {
-                rs_add(&off, r);
-                rs_del(set, r);
-            }
-        if (rs_count(&off))
-            fprintf(stderr, "drdb: [%s] %s\n", rs_format(&off, buf, sizeof buf),
-                    cmd->flags & CON_NEEDS_STOPPED
-                        ? "not stopped (or not replayed): left out"
-                        : "not replayed: left out ('replay @SET' starts ranks)");
-        rs_release(&off);
-        if (!rs_count(set)) {
-            fprintf(stderr, "drdb: '%s': no rank to run it on\n", cmd->name);
-            free(text);
-            return -1;
-        }
+    if ((cmd->flags & CON_NEEDS_RANKS) &&
+        con_runnable(c, set, cmd->flags, cmd->name) < 0) {
+        free(text);
+        return -1;
     }
     struct con_args args;
     rc = con_args_parse(c, cmd, set, text, &args);

@@ -139,10 +139,13 @@ int con_query_events(struct con *c, const char *text, size_t len,
     for (size_t r = 0; rc == 0 && r < res.nrows; r++) {
         int k = (int)atoll(ev_sql_cell(&res, r, 0));
         long long n = atoll(ev_sql_cell(&res, r, 1));
-        if (rs_has(ranks, k) || n < 0) {
-            fprintf(stderr, "drdb: %.*s: %s for rank %d: at most one event "
-                    "per rank (GROUP BY rank)\n", (int)len, text,
-                    n < 0 ? "a negative event number" : "two rows", k);
+        if (rs_has(ranks, k)) {
+            fprintf(stderr, "drdb: %.*s: two rows for rank %d: at most one "
+                    "event per rank (GROUP BY rank)\n", (int)len, text, k);
+            rc = -1;
+        } else if (n < 0) {
+            fprintf(stderr, "drdb: %.*s: event %lld of rank %d: event numbers "
+                    "start at 0\n", (int)len, text, n, k);
             rc = -1;
         }
         rs_add(ranks, k);

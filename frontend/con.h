@@ -508,6 +508,11 @@ int con_args_event(struct con *c, const struct con_args *a, const char *text,
  * (reported). */
 int con_args_set(struct con *c, const struct con_args *a, const char *text,
                  struct rankset *out);
+/* Takes out of SET the ranks a command with FLAGS (CON_NEEDS_RANKS,
+ * CON_NEEDS_STOPPED) cannot run on, saying which: 0, or -1 when none is
+ * left ("'NAME': no rank to run it on"). */
+int con_runnable(struct con *c, struct rankset *set, int flags,
+                 const char *name);
 /* Events: what con_args_event reads (one) or a "{SELECT rank, seq ...}"
  * query (con_query_events): their ranks into RANKS (initialized here,
  * released by the caller after a 0), each one's event into EV (nranks

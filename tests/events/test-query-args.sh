@@ -53,6 +53,17 @@ has "event {SELECT 2, 16}: rank 2's Irecv" ev "rank 2 event 16: MPI_Irecv"
 has "goto-send {SELECT 1, 3}: rank 0 before its first Send" ev \
     "[0] main () at ../tests/events/sql-pattern.c:39, before event 3 (MPI_Send)"
 
+# ---- goto a query's events with ranks 2, 3 not replayed: they are left
+# out (said), ranks 0 and 1 go to their event 3 (0: Send, 1: Recv)
+printf '%s\n' "goto {SELECT rank, 3 FROM procs}" > part.drdb
+timeout 300 "$drdb" batch --ranks 0,1 --timeout 60 run part.drdb > part \
+    2> part.err
+has "goto {...}: ranks not replayed are left out, the others go" part \
+    "[0] main () at ../tests/events/sql-pattern.c:39, before event 3 (MPI_Send)" \
+    "[1] main () at ../tests/events/sql-pattern.c:43, before event 3 (MPI_Recv)"
+has "goto {...}: the left-out ranks are named" part.err \
+    "drdb: [2,3] not replayed: left out ('replay @SET' starts ranks)"
+
 # ---- errors: clear, and the command does not run
 con bad "status @{SELECT rank FROM procs WHERE rank > 5}" \
     "status @{SELECT rank, events FROM procs}" "status @{SELECT 'x'}" \
