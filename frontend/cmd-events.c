@@ -173,6 +173,19 @@ static int goto_one(struct con *c, const struct rankset *set, uint64_t n)
 static int cmd_goto(struct con *c, struct con_args *a)
 {
     uint64_t n;
+    if (*a->text == '{') {
+        /* goto {SELECT rank, seq ...}: each rank to its own event */
+        struct rankset set;
+        uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+        int rc = -1;
+        if (t && con_args_events(c, a, a->text, &set, t) == 0) {
+            if (con_runnable(c, &set, a->cmd->flags, a->cmd->name) == 0)
+                rc = goto_events(c, &set, t);
+            rs_release(&set);
+        }
+        free(t);
+        return rc;
+    }
     if (fe_parse_u64(a->text, &n) < 0) {
         fprintf(stderr, "drdb: goto N: which event number?\n");
         return -1;
@@ -348,25 +361,37 @@ static int cmd_events(struct con *c, struct con_args *a)
     return 0;
 }
 
-/* event R:N [--raw] / match R:N: the event index prints it. */
+/* event R:N [--raw] / match R:N: the event index prints it (each of a
+ * query's events in rank order). */
 static int print_event(struct con *c, struct con_args *a, int match)
 {
     struct ev_run *x = con_events(c);
-    int r, rc;
-    uint64_t n;
+    struct rankset set;
+    int rc = 0;
     char err[512];
-    if (!x || con_args_event(c, a, a->text, &r, &n) < 0)
-        return -1;
-    if (match)
-        rc = ev_print_match(x, stdout, r, n, err, sizeof err) != 0;
-    else
-        rc = ev_print_event(x, stdout, r, n, con_args_opt(a, "--raw") != NULL,
-                            err, sizeof err) < 0;
-    if (rc) {
-        fprintf(stderr, "drdb: %s\n", err);
+    uint64_t *ev = calloc((size_t)c->nranks, sizeof *ev);
+    if (!x || !ev || con_args_events(c, a, a->text, &set, ev) < 0) {
+        free(ev);
         return -1;
     }
-    return 0;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(&set, r))
+            continue;
+        int bad;
+        if (match)
+            bad = ev_print_match(x, stdout, r, ev[r], err, sizeof err) != 0;
+        else
+            bad = ev_print_event(x, stdout, r, ev[r],
+                                 con_args_opt(a, "--raw") != NULL, err,
+                                 sizeof err) < 0;
+        if (bad) {
+            fprintf(stderr, "drdb: %s\n", err);
+            rc = -1;
+        }
+    }
+    rs_release(&set);
+    free(ev);
+    return rc;
 }
 
 static int cmd_event(struct con *c, struct con_args *a)
@@ -429,34 +454,16 @@ static void sql_json_rows(struct con *c, const struct ev_sql_result *res)
 /* sql SELECT ...: one query over the run's tables (docs/queries.md). */
 static int cmd_sql(struct con *c, struct con_args *a)
 {
-    struct ev_run *x = con_events(c);
-    char err[512];
-    int pos;
-    if (!x)
-        return -1;
     if (!a->text || !*a->text) {
         fprintf(stderr, "drdb: sql needs a query: sql SELECT ... "
                 "(docs/queries.md)\n");
         return -1;
     }
-    struct ev_sql *q = ev_sql_get(x, err, sizeof err);
-    if (!q) {
-        fprintf(stderr, "drdb: %s\n", err);
-        return -1;
-    }
     struct ev_sql_result res;
-    /* Ctrl-C and the session's --timeout stop a runaway query */
-    ev_sql_limit(q, &con_sigint, c->timeout_ms / 1000.0);
-    int rc = ev_sql_query(q, a->text, &res, err, sizeof err, &pos);
-    if (rc < 0 && con_sigint) {
-        con_sigint = 0;
-        c->interrupted = 1;
-    }
-    if (rc < 0)
-        ev_sql_print_error(stderr, a->text, err, pos);
-    else if (!c->json_f)
+    int rc = con_query_run(c, a->text, &res);
+    if (rc == 0 && !c->json_f)
         ev_sql_print(stdout, &res, EV_SQL_TABLE);
-    else
+    else if (rc == 0)
         sql_json_rows(c, &res);
     ev_sql_result_release(&res);
     return rc;
@@ -487,26 +494,15 @@ static int last_receive(struct con *c, struct ev_run *x, int r, uint64_t *n)
     return 0;
 }
 
-/* goto-send R:N / goto-collective R:N: the partners, replayed if needed,
- * run to their calls. KIND: EV_K_SEND or EV_K_COLL. */
-static int goto_partners(struct con *c, struct con_args *a, int kind)
+/* goto-send / goto-collective of rank R's event N: the partners, replayed
+ * if needed, run to their calls. KIND: EV_K_SEND or EV_K_COLL. */
+static int goto_partners_of(struct con *c, struct ev_run *x, int r,
+                            uint64_t n, int kind)
 {
-    struct ev_run *x = con_events(c);
     struct rankset todo, start;
     struct ev_ref refs[256];
     char err[512], buf[256];
-    int r, rc;
-    uint64_t n;
-    if (!x)
-        return -1;
-    if (!*a->text && kind == EV_K_SEND && rs_count(&a->set) == 1) {
-        /* No event given: the last message the rank received. */
-        r = rs_first(&a->set);
-        if (last_receive(c, x, r, &n) < 0)
-            return -1;
-    } else if (con_args_event(c, a, a->text, &r, &n) < 0) {
-        return -1;
-    }
+    int rc;
     int np = ev_partners(x, r, n, refs, 256, err, sizeof err);
     if (np < 0) {
         fprintf(stderr, "drdb: %s\n", err);
@@ -550,6 +546,36 @@ static int goto_partners(struct con *c, struct con_args *a, int kind)
     return rc;
 }
 
+/* goto-send R:N / goto-collective R:N (or each event of a query's, in
+ * rank order). */
+static int goto_partners(struct con *c, struct con_args *a, int kind)
+{
+    struct ev_run *x = con_events(c);
+    struct rankset set;
+    uint64_t n;
+    if (!x)
+        return -1;
+    if (!*a->text && kind == EV_K_SEND && rs_count(&a->set) == 1) {
+        /* No event given: the last message the rank received. */
+        int r = rs_first(&a->set);
+        if (last_receive(c, x, r, &n) < 0)
+            return -1;
+        return goto_partners_of(c, x, r, n, kind);
+    }
+    uint64_t *ev = calloc((size_t)c->nranks, sizeof *ev);
+    if (!ev || con_args_events(c, a, a->text, &set, ev) < 0) {
+        free(ev);
+        return -1;
+    }
+    int rc = 0;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&set, r) && goto_partners_of(c, x, r, ev[r], kind) < 0)
+            rc = -1;
+    rs_release(&set);
+    free(ev);
+    return rc;
+}
+
 static int cmd_goto_send(struct con *c, struct con_args *a)
 {
     return goto_partners(c, a, EV_K_SEND);
@@ -561,7 +587,7 @@ static int cmd_goto_collective(struct con *c, struct con_args *a)
 }
 
 const struct con_cmd con_cmds_events[] = {
-    {"event", NULL, "event RANK:N [--raw]",
+    {"event", NULL, "event RANK:N|{SELECT rank, seq ...} [--raw]",
      "one MPI event in full: arguments, times, status, data", 0, "--raw",
      cmd_event},
     {"events", NULL, "events [--from N] [--count K] [--call F] [--peer P]",
@@ -574,11 +600,11 @@ const struct con_cmd con_cmds_events[] = {
     {"goto-send", NULL, "goto-send [RANK:N]",
      "run the sender (started if needed) to the send a receive matched "
      "(no event: @R's last receive)", 0, NULL, cmd_goto_send},
-    {"goto", NULL, "goto N",
+    {"goto", NULL, "goto N | {SELECT rank, seq ...}",
      "run to just before MPI event N (from the nearest checkpoint, or the "
      "start)",
      CON_NEEDS_RANKS, NULL, cmd_goto},
-    {"match", NULL, "match RANK:N",
+    {"match", NULL, "match RANK:N|{SELECT rank, seq ...}",
      "the partners of an event: the send of a receive, a collective's "
      "members", 0, NULL, cmd_match},
     {"next-event", "ne", "next-event [K]",

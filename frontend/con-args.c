@@ -86,7 +86,7 @@ static int split_opts(struct con_args *a, char *t, char *out)
     char *o = out;
     *o = '\0';
     for (char *w = t + strspn(t, " \t"); *w; w += strspn(w, " \t")) {
-        size_t wl = strcspn(w, " \t");
+        size_t wl = con_word_len(w);
         char *next = w[wl] ? w + wl + 1 : w + wl;
         w[wl] = '\0';
         int takes, i = -1;
@@ -214,9 +214,27 @@ int con_args_set(struct con *c, const struct con_args *a, const char *text,
     if (!*text)
         return 0;
     const char *s = *text == '@' ? text + 1 : text;
-    if (con_parse_set(c, s, strcspn(s, " \t"), out) < 0) {
+    if (con_parse_set(c, s, con_word_len(s), out) < 0) {
         rs_release(out);
         return -1;
     }
     return 0;
+}
+
+int con_args_events(struct con *c, const struct con_args *a, const char *text,
+                    struct rankset *ranks, uint64_t *ev)
+{
+    int r;
+    if (rs_init(ranks, c->nranks) < 0)
+        return -1;
+    if (*text == '{' && con_brace_len(text) == strlen(text)) {
+        if (con_query_events(c, text, strlen(text), ranks, ev) == 0)
+            return 0;
+    } else if (con_args_event(c, a, text, &r, &ev[0]) == 0) {
+        ev[r] = ev[0];
+        rs_add(ranks, r);
+        return 0;
+    }
+    rs_release(ranks);
+    return -1;
 }

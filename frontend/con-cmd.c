@@ -164,7 +164,7 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
     if (cmd->flags & CON_SET_ARG)
         return 0;
     /* the first word */
-    size_t n = strcspn(t, " \t");
+    size_t n = con_word_len(t);
     if (set_token(t, n)) {
         if (take_set(c, t, n, set, &given) < 0)
             return -1;
@@ -179,9 +179,12 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
         while (amp && isspace((unsigned char)t[amp - 1]))
             amp--;
     }
-    size_t b = amp;
-    while (b && !isspace((unsigned char)t[b - 1]))
-        b--;
+    /* words from the start: a "{...}" in one holds spaces */
+    size_t b = 0;
+    for (size_t w = 0; w < amp; w += strspn(t + w, " \t")) {
+        b = w;
+        w += con_word_len(t + w);
+    }
     if (set_token(t + b, amp - b)) {
         if (take_set(c, t + b, amp - b, set, &given) < 0)
             return -1;
@@ -193,15 +196,41 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
     return 0;
 }
 
+int con_runnable(struct con *c, struct rankset *set, int flags,
+                 const char *name)
+{
+    /* Only replayed ranks take commands; say which are left out. */
+    struct rankset off;
+    char buf[256];
+    if (rs_init(&off, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) &&
+            (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
+             ((flags & CON_NEEDS_STOPPED) && !con_rank_halted(&c->ranks[r])))) {
+            rs_add(&off, r);
+            rs_del(set, r);
+        }
+    if (rs_count(&off))
+        fprintf(stderr, "drdb: [%s] %s\n", rs_format(&off, buf, sizeof buf),
+                flags & CON_NEEDS_STOPPED
+                    ? "not stopped (or not replayed): left out"
+                    : "not replayed: left out ('replay @SET' starts ranks)");
+    rs_release(&off);
+    if (!rs_count(set)) {
+        fprintf(stderr, "drdb: '%s': no rank to run it on\n", name);
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs LINE on SET (the focus, or the line's @SET). */
 static int execute(struct con *c, const char *line, struct rankset *set)
 {
     const char *whole = line;
     int given = 0;
     if (*line == '@') {
-        const char *s = line + 1, *e = s;
-        while (*e && !isspace((unsigned char)*e))
-            e++;
+        const char *s = line + 1, *e = s + con_word_len(s);
         if (con_parse_set(c, s, (size_t)(e - s), set) < 0)
             return -1;
         given = 1;
@@ -222,30 +251,10 @@ static int execute(struct con *c, const char *line, struct rankset *set)
         return -1;
     }
     int rc;
-    if (cmd->flags & CON_NEEDS_RANKS) {
-        /* Only replayed ranks take commands; say which are left out. */
-        struct rankset off;
-        char buf[256];
-        rs_init(&off, c->nranks);
-        for (int r = 0; r < c->nranks; r++)
-            if (rs_has(set, r) &&
-                (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
-                 ((cmd->flags & CON_NEEDS_STOPPED) &&
-                  !con_rank_halted(&c->ranks[r])))) {
-                rs_add(&off, r);
-                rs_del(set, r);
-            }
-        if (rs_count(&off))
-            fprintf(stderr, "drdb: [%s] %s\n", rs_format(&off, buf, sizeof buf),
-                    cmd->flags & CON_NEEDS_STOPPED
-                        ? "not stopped (or not replayed): left out"
-                        : "not replayed: left out ('replay @SET' starts ranks)");
-        rs_release(&off);
-        if (!rs_count(set)) {
-            fprintf(stderr, "drdb: '%s': no rank to run it on\n", cmd->name);
-            free(text);
-            return -1;
-        }
+    if ((cmd->flags & CON_NEEDS_RANKS) &&
+        con_runnable(c, set, cmd->flags, cmd->name) < 0) {
+        free(text);
+        return -1;
     }
     struct con_args args;
     rc = con_args_parse(c, cmd, set, text, &args);
@@ -337,7 +346,8 @@ static int cmd_help(struct con *c, struct con_args *args)
            "print rank @0   continue @3 &\n  a bad set is an error; write "
            "GDB's arr[0]@4 without a space before '@'\n  sets: 0-3,8  names "
            "(all stopped running exited diverged lost, defset)\n  operators: "
-           "',' union, '&' intersection, '!' difference, (...)\n");
+           "',' union, '&' intersection, '!' difference, (...)\n  a query's "
+           "ranks: @{SELECT rank FROM ...}; events: {SELECT rank, seq ...}\n");
     return 0;
 }
 

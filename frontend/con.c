@@ -272,6 +272,8 @@ int con_parse_set(struct con *c, const char *text, size_t len,
 {
     int at;
     const char *why;
+    if (len && *text == '{' && con_brace_len(text) == len)
+        return con_query_set(c, text, len, out);
     if (rs_parse(text, len, out, set_names, c, &at, &why) < 0) {
         rs_report(text, len, at, why);
         return -1;

@@ -245,6 +245,29 @@ int con_named_set(struct con *c, const char *name, struct rankset *out);
  * error is reported (rs_report). */
 int con_parse_set(struct con *c, const char *text, size_t len,
                   struct rankset *out);
+
+/* ---- queries as arguments (con-query.c) ---------------------------------- */
+struct ev_sql_result;
+/* The length of the braced text at P ("{...}", parentheses nested, quoted
+ * strings skipped), 0 when P is not one (unbalanced, unterminated). */
+size_t con_brace_len(const char *p);
+/* The length of the word at P: up to a space or a tab, a "{...}" in it
+ * whole (its spaces included). */
+size_t con_word_len(const char *p);
+/* Runs the query SQL of the run into RES (released by the caller, also
+ * after an error), bounded by Ctrl-C and the session's --timeout. 0, or -1
+ * after the error is shown. */
+int con_query_run(struct con *c, const char *sql, struct ev_sql_result *res);
+/* TEXT[0..LEN), "{SELECT ...}" returning one integer column, ranks: those
+ * into OUT (initialized by the caller). An empty result, another shape or
+ * a rank outside the run is an error: -1, reported. */
+int con_query_set(struct con *c, const char *text, size_t len,
+                  struct rankset *out);
+/* TEXT[0..LEN), "{SELECT rank, seq ...}": the ranks into RANKS (initialized
+ * by the caller), each one's event number into EV[rank] (nranks long). At
+ * most one row per rank; -1 after an error (reported) as con_query_set. */
+int con_query_events(struct con *c, const char *text, size_t len,
+                     struct rankset *ranks, uint64_t *ev);
 /* Names SET NAME (a new defset, or a new value): 0, or -1 out of memory. */
 int con_define_set(struct con *c, const char *name, const struct rankset *set);
 /* A rank's process is gone: so are its checkpoints in memory. */
@@ -485,6 +508,17 @@ int con_args_event(struct con *c, const struct con_args *a, const char *text,
  * (reported). */
 int con_args_set(struct con *c, const struct con_args *a, const char *text,
                  struct rankset *out);
+/* Takes out of SET the ranks a command with FLAGS (CON_NEEDS_RANKS,
+ * CON_NEEDS_STOPPED) cannot run on, saying which: 0, or -1 when none is
+ * left ("'NAME': no rank to run it on"). */
+int con_runnable(struct con *c, struct rankset *set, int flags,
+                 const char *name);
+/* Events: what con_args_event reads (one) or a "{SELECT rank, seq ...}"
+ * query (con_query_events): their ranks into RANKS (initialized here,
+ * released by the caller after a 0), each one's event into EV (nranks
+ * long). 0, or -1 after an error (reported). */
+int con_args_events(struct con *c, const struct con_args *a, const char *text,
+                    struct rankset *ranks, uint64_t *ev);
 
 /* ---- commands (cmd-*.c, con-cmd.c) --------------------------------------- */
 
