@@ -45,6 +45,21 @@ int ev_take_rank(struct ev_run *x, int r, struct log_rank *log, char *err,
     return 0;
 }
 
+int ev_open_run(struct ev_run *x, const struct log_run *run, char *err,
+                size_t errlen)
+{
+    if (ev_open_empty(x, run->dir, run->world_size, err, errlen) < 0)
+        return -1;
+    for (int i = 0; i < run->nranks_present; i++) {
+        char path[4200];
+        struct ev_rank *rk = &x->ranks[run->present[i]];
+        log_path(path, sizeof path, run->dir, run->present[i]);
+        if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
+            rk->present = 1;
+    }
+    return 0;
+}
+
 int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
 {
     struct log_run run;
@@ -52,19 +67,9 @@ int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen)
         memset(x, 0, sizeof *x);
         return -1;
     }
-    if (ev_open_empty(x, dir, run.world_size, err, errlen) < 0) {
-        log_run_release(&run);
-        return -1;
-    }
-    for (int i = 0; i < run.nranks_present; i++) {
-        char path[4200];
-        struct ev_rank *rk = &x->ranks[run.present[i]];
-        log_path(path, sizeof path, dir, run.present[i]);
-        if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
-            rk->present = 1;
-    }
+    int rc = ev_open_run(x, &run, err, errlen);
     log_run_release(&run);
-    return 0;
+    return rc;
 }
 
 const char *ev_rank_missing(struct ev_run *x, int r)

@@ -126,6 +126,10 @@ struct ev_run {
 /* Opens the run in DIR and every rank log it has (a missing or damaged one
  * is not an error: its rank is not present). 0, or -1 with ERR. */
 int ev_open(struct ev_run *x, const char *dir, char *err, size_t errlen);
+/* As ev_open(), for the run RUN describes (log_run_open() read it). */
+struct log_run;
+int ev_open_run(struct ev_run *x, const struct log_run *run, char *err,
+                size_t errlen);
 /* An empty run of WORLD_SIZE ranks named NAME in messages (a host:path),
  * for logs that come from elsewhere: ev_take_rank() adds each. 0, or -1
  * with ERR. */

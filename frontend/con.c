@@ -65,7 +65,7 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (ev_open(c->ev, c->dir, err, errlen) < 0) {
+    if (ev_open_run(c->ev, &c->run, err, errlen) < 0) {
         free(c->ev);
         c->ev = NULL;
         return -1;
