@@ -233,6 +233,78 @@ else
     diff "$tmp/e.local" "$tmp/e.remote" | head -6 | sed 's/^/#   /'
 fi
 
+# ---- a run split over two hosts' disks: rank 0's log in one directory read
+# through 127.0.0.2, rank 1's in another through 127.0.0.3 (drdb.run in
+# both, as a copy), debugged from a third directory: the same answers as
+# the whole run, with no message data fetched for the index --------------
+mkdir -m 700 "$tmp/partA" "$tmp/partB" "$tmp/third"
+cp -p "$run/drdb.run" "$tmp/partA/" && cp -p "$run/drdb.run" "$tmp/partB/"
+cp -p "$run/rank-0.log" "$tmp/partA/" && cp -p "$run/rank-1.log" "$tmp/partB/"
+# slog NAME ARGS...: drdb log from the third directory on the split run.
+slog() {
+    _name=$1
+    shift
+    (cd "$tmp/third" && timeout 60 "$drdb" log $opts_port "$@") \
+        > "$tmp/$_name" 2> "$tmp/$_name.err"
+}
+split="--also 127.0.0.3:$tmp/partB"
+slog sev "$@" $split events "127.0.0.2:$tmp/partA"
+slog sm "$@" $split match "127.0.0.2:$tmp/partA" --all
+slog sq "$@" $split sql "127.0.0.2:$tmp/partA" "$q"
+if cmp -s "$tmp/ev.local" "$tmp/sev" && cmp -s "$tmp/m.local" "$tmp/sm" &&
+        cmp -s "$tmp/q.local" "$tmp/sq"; then
+    ok "a run split over two hosts: events / match --all / sql as the whole run's"
+else
+    fail "a run split over two hosts: events / match --all / sql differ from the whole run's"
+    for f in ev:sev m:sm q:sq; do
+        diff "$tmp/${f%%:*}.local" "$tmp/${f#*:}" | head -4 | sed 's/^/#   /'
+        sed 's/^/#   /' "$tmp/${f#*:}.err" | tail -3
+    done
+fi
+slog sbench "$@" $split match "127.0.0.2:$tmp/partA" --bench 20
+if grep -q "^fetched: *0 bytes of message data from 127.0.0.2\$" "$tmp/sbench" &&
+        grep -q "^fetched: *0 bytes of message data from 127.0.0.3\$" "$tmp/sbench"; then
+    ok "the split run's index fetched no message data from either host"
+else
+    fail "the split run's index: $(grep fetched "$tmp/sbench" | tr '\n' ' ')"
+fi
+# Rank 1's events with data come from 127.0.0.3, as the whole run shows them.
+bad= data=0
+for e in $events; do
+    "$drdb" log event "$run" "1:$e" > "$tmp/e.local" 2>&1
+    slog se "$@" $split event "127.0.0.2:$tmp/partA" "1:$e"
+    cmp -s "$tmp/e.local" "$tmp/se" || { bad=$e; break; }
+    grep -q "^    data " "$tmp/se" && data=$((data + 1))
+done
+[ -z "$bad" ] && [ "$data" -gt 0 ] &&
+    ok "the split run: rank 1's events in full, data read from the other host" ||
+    fail "the split run: event 1:$bad differs from the whole run's"
+# A part whose host cannot be reached: one line naming it; the other
+# host's rank is listed anyway.
+slog sdown "$@" --also "127.0.0.4:$tmp/partB" events "127.0.0.2:$tmp/partA"
+if grep -q "^drdb: 127.0.0.4:$tmp/partB: cannot reach 127.0.0.4.*; its ranks are left out\$" "$tmp/sdown.err" &&
+        awk 'NR == 1 || $1 == 0' "$tmp/ev.local" | cmp -s - "$tmp/sdown"; then
+    ok "a part on an unreachable host: one line naming it, the other part's rank listed"
+else
+    fail "a part on an unreachable host"
+    sed 's/^/#   /' "$tmp/sdown.err" | tail -3
+fi
+
+# --hosts: the run's directory read on each host (here the same disk),
+# each rank from the host mpiexec places it on (a host file: rank 0 on
+# 127.0.0.2, rank 1 on 127.0.0.3).
+printf '# two nodes\n127.0.0.2:1\n127.0.0.3\n' > "$tmp/hostfile"
+slog hev "$@" --hosts "@$tmp/hostfile" events "$run"
+slog hbench "$@" --hosts "@$tmp/hostfile" match "$run" --bench 5
+if cmp -s "$tmp/ev.local" "$tmp/hev" &&
+        grep -q "from 127.0.0.2\$" "$tmp/hbench" &&
+        grep -q "from 127.0.0.3\$" "$tmp/hbench"; then
+    ok "--hosts @FILE: the run read through both hosts' agents, the events as local"
+else
+    fail "--hosts @FILE"
+    sed 's/^/#   /' "$tmp/hev.err" | tail -3
+fi
+
 # ---- host names that are not --------------------------------------------------
 remote bad1 --host "-oProxyCommand=touch $tmp/proxied" $opts_port "$@" \
     --rank 0 "$run"
