@@ -186,8 +186,18 @@ int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
         struct ev_rank *rk = &x->ranks[r];
         struct log_rank lr;
         char path[4200];
-        if (!s)
+        if (!s) {
+            for (int i = 0; i < fr->nsrc; i++)
+                if (!fr->src[i].run) { /* it may be there */
+                    char name[4400];
+                    snprintf(rk->err, sizeof rk->err, "no part of the run "
+                             "read holds rank-%d.log; %.150s could not be "
+                             "read", r, src_name(&fr->src[i], name,
+                                                 sizeof name));
+                    break;
+                }
             continue;
+        }
         if (!s->conn) {
             log_path(path, sizeof path, s->dir, r);
             if (log_rank_open(&lr, path, rk->err, sizeof rk->err) == 0)
