@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct fe_subcmd {
     const char *name;
@@ -141,6 +142,45 @@ int fe_log_libc(int argc, char **argv);
 /* drdb log sql (sub-log-sql.c): ARGV[0] is "sql"; O: how the run is
  * named (HOST:RUNDIR, --also, --hosts). */
 int fe_log_sql(int argc, char **argv, const struct fe_run_opts *o);
+
+/*
+ * drdb record's guards on log volume (record-watch.c).
+ */
+/* SIZE as bytes: a number with an optional K, M, G or T (powers of 1024,
+ * "MiB" and "MB" alike): 0, or -1. */
+int fe_parse_size(const char *s, uint64_t *out);
+struct fe_rec_limits {
+    uint64_t per_rank, total; /* --max-log-size SIZE, total=SIZE; 0: none */
+};
+/* Takes --max-log-size ARG into L: 0, or -1 after an error message. */
+int fe_rec_limit_opt(struct fe_rec_limits *l, const char *arg);
+/* Passes L to the ranks to be recorded in run DIR (their environment, the
+ * run's budget file): 0, or -1 after an error message. */
+int fe_rec_limits_apply(const struct fe_rec_limits *l, const char *dir);
+/* Removes what fe_rec_limits_apply made in DIR. */
+void fe_rec_limits_done(const char *dir);
+/* The logs a run wrote: bytes on disk, ranks, seconds of the run. */
+struct fe_rec_volume {
+    uint64_t bytes;
+    int nlogs;
+    double seconds;
+};
+/* Waits for CHILD (the launcher) into *STATUS, watching the logs of DIR
+ * grow meanwhile: a warning on stderr once, when at their rate the disk
+ * fills within 10 minutes and no limit of L stops them first. VOL gets
+ * the volume at the end. 0, or -1 when CHILD cannot be waited for. */
+int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
+                int *status, struct fe_rec_volume *vol);
+/* After the run (record-end.c): the message data of every rank's log of
+ * DIR compressed (progress for many ranks); then each rank that should
+ * have a log (RANKS: the --ranks list, NULL all) and has none, or whose
+ * log is truncated, killed or damaged, named on stderr: the number of
+ * ranks whose recording failed (a log cut at --max-log-size is not), or
+ * -1 when the run cannot be opened. */
+void fe_rec_compress(const char *dir);
+int fe_rec_verdict(const char *dir, const char *ranks);
+/* "drdb: logs: 1.2 GB for 4 ranks in 4.1 s of run: 75.0 MB/s per rank" */
+void fe_rec_volume_print(const struct fe_rec_volume *v, FILE *out);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */
