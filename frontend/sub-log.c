@@ -287,7 +287,7 @@ static int cmd_dump(int argc, char **argv)
  * and the options it is made with (`drdb log --ssh-option ...`). */
 static struct remote *conn;
 static const char *ssh_opts[32];
-static struct remote_opts ropts = {NULL, NULL, ssh_opts, 0};
+static struct remote_opts ropts = {.ssh_opts = ssh_opts};
 
 /* Opens the run SPEC names (local, or HOST:RUNDIR) into X: 0, or -1. */
 static int run_open(struct ev_run *x, const char *spec, char *err,
