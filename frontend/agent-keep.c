@@ -36,7 +36,8 @@ int agent_id_ok(const char *id)
     return n >= 1 && n <= 10;
 }
 
-int agent_keep_dir(char *dir, size_t len, char *err, size_t errlen)
+int agent_keep_dir(char *dir, size_t len, int make, char *err,
+                   size_t errlen)
 {
     const char *x = getenv("XDG_RUNTIME_DIR");
     if (x && *x == '/')
@@ -44,7 +45,9 @@ int agent_keep_dir(char *dir, size_t len, char *err, size_t errlen)
     else
         snprintf(dir, len, "%s/drdb-agent-%u", life_tmpdir(),
                  (unsigned)getuid());
-    if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+    if (!make && access(dir, F_OK) < 0 && errno == ENOENT)
+        return 1;
+    if (make && mkdir(dir, 0700) < 0 && errno != EEXIST) {
         snprintf(err, errlen, "cannot make '%s': %s", dir, strerror(errno));
         return -1;
     }
@@ -84,7 +87,7 @@ int agent_keep_listen(const char *id, char *path, size_t len, char *err,
 {
     char dir[4096];
     struct sockaddr_un a;
-    if (agent_keep_dir(dir, sizeof dir, err, errlen) < 0)
+    if (agent_keep_dir(dir, sizeof dir, 1, err, errlen) < 0)
         return -1;
     if (sock_path(&a, dir, id) < 0) {
         snprintf(err, errlen, "'%s' is too long for a socket's path: set "
@@ -160,6 +163,35 @@ int agent_keep_accept(int sock, int fd[3], char *err, size_t errlen)
     return 0;
 }
 
+void agent_null_stdio(int n)
+{
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0)
+        return;
+    for (int i = 0; i < n; i++)
+        dup2(null, i);
+    close(null);
+}
+
+int agent_hand_over(int sock)
+{
+    int fds[3] = {0, 1, 2};
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof fds)];
+    } u;
+    char byte = 'a';
+    struct iovec io = {&byte, 1};
+    struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1,
+                       .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(c), fds, sizeof fds);
+    return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
 /* Waits on FD until the agent says it is done with the connection ('d':
  * kept, 0) or ends (its end of FD closes: the status of CHILD, if any). */
 static int wait_done(int fd, pid_t child)
@@ -197,12 +229,7 @@ int agent_keep_fork(int *done)
     close(p[1]);
     /* This process is what ssh started: the connection is the agent's
      * now; stay until it is done with it. */
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        close(null);
-    }
+    agent_null_stdio(2);
     signal(SIGHUP, SIG_IGN);
     exit(wait_done(p[0], pid));
 }
@@ -246,10 +273,11 @@ static char **live(const char *dir, size_t *n)
 int agent_sessions(struct wire_buf *out, char *err, size_t errlen)
 {
     char dir[4096];
-    size_t n;
-    if (agent_keep_dir(dir, sizeof dir, err, errlen) < 0)
+    size_t n = 0;
+    int rc = agent_keep_dir(dir, sizeof dir, 0, err, errlen);
+    if (rc < 0)
         return -1;
-    char **v = live(dir, &n);
+    char **v = rc ? NULL : live(dir, &n);
     wire_put_u32(out, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
         wire_put_str(out, v[i]);
@@ -263,8 +291,14 @@ int agent_attach(const char *id)
 {
     char dir[4096], err[600], one[64];
     struct sockaddr_un a;
-    if (agent_keep_dir(dir, sizeof dir, err, sizeof err) < 0) {
-        fprintf(stderr, "drdb agent: %s\n", err);
+    int rc = agent_keep_dir(dir, sizeof dir, 0, err, sizeof err);
+    if (rc) {
+        if (rc < 0)
+            fprintf(stderr, "drdb agent: %s\n", err);
+        else
+            fprintf(stderr, "drdb agent: no kept session%s%s on this host "
+                    "(drdb attach --list HOST lists them)\n", id ? " " : "",
+                    id ? id : "");
         return 1;
     }
     if (!id) {
@@ -276,9 +310,10 @@ int agent_attach(const char *id)
             free(v[i]);
         free(v);
         if (n != 1) {
-            fprintf(stderr, "drdb agent: %s kept session%s here: give its "
-                    "id (drdb attach --list HOST)\n", n ? "more than one"
-                    : "no", n ? "s" : "");
+            fprintf(stderr, "drdb agent: %s\n",
+                    n ? "more than one kept session on this host: give its "
+                        "id (drdb attach --list HOST)"
+                      : "no kept session on this host");
             return 1;
         }
         id = one;
@@ -286,8 +321,8 @@ int agent_attach(const char *id)
     int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (s < 0 || sock_path(&a, dir, id) < 0 ||
         connect(s, (struct sockaddr *)&a, sizeof a) < 0) {
-        fprintf(stderr, "drdb agent: no kept session %s here (%s): "
-                "drdb attach --list HOST lists them\n", id,
+        fprintf(stderr, "drdb agent: no kept session %s on this host (%s; "
+                "drdb attach --list HOST lists them)\n", id,
                 strerror(errno));
         return 1;
     }
@@ -297,34 +332,14 @@ int agent_attach(const char *id)
         fprintf(stderr, "drdb agent: session %s: %s\n", id, err);
         return 1;
     }
-    int fds[3] = {0, 1, 2};
-    union {
-        struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof fds)];
-    } u;
-    char byte = 'a';
-    struct iovec io = {&byte, 1};
-    struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1,
-                       .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(c), fds, sizeof fds);
-    if (sendmsg(s, &m, 0) != 1) {
+    if (agent_hand_over(s) < 0) {
         fprintf(stderr, "drdb agent: cannot reach session %s: %s\n", id,
                 strerror(errno));
         return 1;
     }
     /* The connection is the agent's: keep the ssh session until it is
      * done with it. */
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-        close(null);
-    }
+    agent_null_stdio(3);
     signal(SIGHUP, SIG_IGN);
     return wait_done(s, -1);
 }

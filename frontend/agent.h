@@ -71,9 +71,11 @@ int agent_index(struct wire_conn *c, const struct wire_frame *f, char *err,
 int agent_id_ok(const char *id);
 /* The user's directory of kept sessions into DIR: $XDG_RUNTIME_DIR/
  * drdb-agent, else $TMPDIR (or /tmp)/drdb-agent-UID; made 0700 when
- * missing. 0, or -1 with ERR when it is not a real directory (a symbolic
- * link is not followed) owned by the user with no access for others. */
-int agent_keep_dir(char *dir, size_t len, char *err, size_t errlen);
+ * missing and MAKE (else 1: there is none). 0, or -1 with ERR when it is
+ * not a real directory (a symbolic link is not followed) owned by the
+ * user with no access for others. */
+int agent_keep_dir(char *dir, size_t len, int make, char *err,
+                   size_t errlen);
 /* Listens on DIR/ID.sock (mode 0600): the socket, its path in PATH; or -1
  * with ERR. */
 int agent_keep_listen(const char *id, char *path, size_t len, char *err,
@@ -91,6 +93,11 @@ int agent_keep_accept(int sock, int fd[3], char *err, size_t errlen);
  * parent end), -1 when it cannot. The parent (what ssh started) exits:
  * 0 once the agent keeps its session, else the agent's exit status. */
 int agent_keep_fork(int *done);
+/* Sends this process's standard input, output and error over SOCK (one
+ * byte with SCM_RIGHTS), as agent_keep_accept() takes them: 0 or -1. */
+int agent_hand_over(int sock);
+/* Points descriptors 0 to N-1 at /dev/null (a connection let go). */
+void agent_null_stdio(int n);
 /* SESSIONS's answer into OUT: 0, or -1 with ERR. */
 int agent_sessions(struct wire_buf *out, char *err, size_t errlen);
 /* `drdb agent --attach [ID]`: hands this process's standard streams to

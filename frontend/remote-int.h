@@ -50,6 +50,12 @@ struct remote_src {
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen);
 
+/* remote__ask() for a DATA answer, read through *RD (valid until the next
+ * request): 0, or -1 with ERR. */
+int remote__ask_data(struct remote *r, unsigned type,
+                     const struct wire_buf *b, struct wire_rd *rd, char *err,
+                     size_t errlen);
+
 /* Whether HOST means a local agent (NULL, "localhost"). */
 int remote__is_local(const char *host);
 /* The one line for an agent on HOST (DRDB: its path there; LOCAL: a

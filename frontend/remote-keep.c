@@ -25,14 +25,11 @@ int remote_keep(struct remote *r, int keep_s, const char *note, char *err,
     wire_buf_init(&b);
     wire_put_u32(&b, keep_s > 0 ? (uint32_t)keep_s : 0);
     wire_put_str(&b, note);
-    int rc = remote__ask(r, WIRE_KEEP, &b, WIRE_DATA, err, errlen);
+    struct wire_rd rd;
+    int rc = remote__ask_data(r, WIRE_KEEP, &b, &rd, err, errlen);
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
-    struct wire_rd rd;
-    wire_rd_init(&rd, &f);
     char *id = wire_get_str(&rd);
     if (!id || strlen(id) >= sizeof r->session) {
         free(id);
@@ -67,15 +64,12 @@ int remote_sessions(struct remote *r, char ***ids, size_t *n, char *err,
 {
     struct wire_buf b;
     wire_buf_init(&b);
-    int rc = remote__ask(r, WIRE_SESSIONS, &b, WIRE_DATA, err, errlen);
+    struct wire_rd rd;
+    uint32_t count;
+    int rc = remote__ask_data(r, WIRE_SESSIONS, &b, &rd, err, errlen);
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
-    struct wire_rd rd;
-    uint32_t count;
-    wire_rd_init(&rd, &f);
     char **v = NULL;
     size_t got = 0;
     if (wire_get_u32(&rd, &count) == 0 && count <= WIRE_MAX_WORDS &&
@@ -94,19 +88,16 @@ int remote_sessions(struct remote *r, char ***ids, size_t *n, char *err,
     return 0;
 }
 
-/* The processes LIST's answer (in r->reply) gives, made R's. */
-static int adopt(struct remote *r, struct remote_proc ***procs, size_t *n,
-                 char **note, char *err, size_t errlen)
+/* The processes LIST's answer (read by RD) gives, made R's. */
+static int adopt(struct remote *r, struct wire_rd *rd,
+                 struct remote_proc ***procs, size_t *n, char **note,
+                 char *err, size_t errlen)
 {
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
-    struct wire_rd rd;
     struct wire_kept *k = NULL;
     size_t nk = 0;
-    wire_rd_init(&rd, &f);
-    char *id = wire_get_str(&rd);
+    char *id = wire_get_str(rd);
     if (!id || strlen(id) >= sizeof r->session ||
-        wire_get_list(&rd, note, &k, &nk) < 0) {
+        wire_get_list(rd, note, &k, &nk) < 0) {
         free(id);
         snprintf(err, errlen, "%s: a malformed list of processes", r->host);
         return -1;
@@ -164,12 +155,22 @@ static int attach(struct remote **out, const struct remote_opts *o,
                  "'drdb attach --list HOST' shows)", id);
         return -1;
     }
-    if (remote__connect(&r, &plain, words, err, errlen) < 0)
+    if (remote__connect(&r, &plain, words, err, errlen) < 0) {
+        /* What `drdb agent --attach` said, with the host named. */
+        const char *said = strstr(err, "drdb agent: ");
+        if (said) {
+            char why[1024];
+            snprintf(why, sizeof why, "%s", said + 12);
+            snprintf(err, errlen, "%s: %s", o->host ? o->host : "localhost",
+                     why);
+        }
         return -1;
+    }
     struct wire_buf b;
+    struct wire_rd rd;
     wire_buf_init(&b);
-    if (remote__ask(r, WIRE_LIST, &b, WIRE_DATA, err, errlen) < 0 ||
-        adopt(r, procs, n, note, err, errlen) < 0) {
+    if (remote__ask_data(r, WIRE_LIST, &b, &rd, err, errlen) < 0 ||
+        adopt(r, &rd, procs, n, note, err, errlen) < 0) {
         wire_buf_release(&b);
         remote_close(r);
         return -1;

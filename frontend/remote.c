@@ -581,6 +581,18 @@ struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
     return p;
 }
 
+int remote__ask_data(struct remote *r, unsigned type,
+                     const struct wire_buf *b, struct wire_rd *rd, char *err,
+                     size_t errlen)
+{
+    if (remote__ask(r, type, b, WIRE_DATA, err, errlen) < 0)
+        return -1;
+    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
+                           r->reply.p + r->reply.off};
+    wire_rd_init(rd, &f);
+    return 0;
+}
+
 int remote_start(struct remote *r, const struct launch_desc *d,
                  struct remote_proc **out, char *err, size_t errlen)
 {

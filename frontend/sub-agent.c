@@ -330,13 +330,7 @@ static void detach(struct wire_conn *c)
 {
     wire_buf_drop(&c->outq, wire_buf_size(&c->outq));
     wire_buf_drop(&c->inq, wire_buf_size(&c->inq));
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-        close(null);
-    }
+    agent_null_stdio(3);
     c->in = c->out = -1;
     if (keep.done >= 0) {
         if (write(keep.done, "d", 1) < 0) {

@@ -384,22 +384,7 @@ TEST(another_user)
         int c = socket(AF_UNIX, SOCK_STREAM, 0);
         if (connect(c, (struct sockaddr *)&a, sizeof a) < 0)
             _exit(3);
-        int fds[3] = {0, 1, 2};
-        union {
-            struct cmsghdr h;
-            char buf[CMSG_SPACE(sizeof fds)];
-        } u;
-        char byte = 'a';
-        struct iovec io = {&byte, 1};
-        struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1,
-                           .msg_control = u.buf,
-                           .msg_controllen = sizeof u.buf};
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN(sizeof fds);
-        memcpy(CMSG_DATA(cm), fds, sizeof fds);
-        sendmsg(c, &m, 0);
+        agent_hand_over(c);
         char x;
         _exit(read(c, &x, 1) == 0 ? 0 : 4);
     }
@@ -417,7 +402,7 @@ TEST(another_user)
     chmod(tmp, 0700);
     /* And the session directory keeps it out before that: 0700. */
     char dir[300];
-    REQUIRE(agent_keep_dir(dir, sizeof dir, err, sizeof err) == 0);
+    REQUIRE(agent_keep_dir(dir, sizeof dir, 0, err, sizeof err) == 0);
     char xdg[300];
     snprintf(xdg, sizeof xdg, "%s/xdg", tmp);
     chmod(tmp, 0755); /* the way to it open: the directory itself stops */
