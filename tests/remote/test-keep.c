@@ -104,7 +104,7 @@ static int read_until(struct remote *r, struct remote_proc *p, int *fd,
     int64_t end = now_ms() + 20000;
     while (now_ms() < end) {
         if (want ? strstr(buf, want) != NULL
-                 : remote_proc_done(p) && *fd < 0)
+                 : p && remote_proc_done(p) && *fd < 0)
             return 1;
         struct pollfd fds[REMOTE_MAX_POLLFDS(4) + 1];
         int n = remote_pollfds(r, fds, REMOTE_MAX_POLLFDS(4)), base = n;
@@ -287,6 +287,106 @@ TEST(time_limit)
     CHECK_MSG(strstr(err, "no kept session") != NULL, "'%s'", err);
 }
 
+/* The resident memory of process PID in KiB (-1 unknown). */
+static long rss_kib(pid_t pid)
+{
+    char path[64], line[256];
+    long kib = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6))
+            kib = atol(line + 6);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+TEST(held_is_bounded)
+{
+    /* 40 MB written while nobody is attached: the agent holds a bounded
+     * part, the writer waits (it is still there), and after attach every
+     * byte arrives, in order. */
+    char err[1024];
+    struct remote *r = connect_keep(30, err, sizeof err);
+    CHECK_MSG(r != NULL, "connect: %s", err);
+    REQUIRE(r);
+    pid_t agent = (pid_t)atol(remote_session(r));
+    char id[16];
+    snprintf(id, sizeof id, "%s", remote_session(r));
+    struct remote_proc *p = start(r, "read x; head -c 40000000 /dev/zero | "
+                                  "tr '\\0' x; echo end", "rank 1");
+    REQUIRE(p);
+    pid_t pid = p->pid;
+    drop(r);
+    REQUIRE(wait_for(detached, agent, 10000));
+    struct remote *a;
+    struct remote_proc **procs;
+    size_t n;
+    char *note;
+    /* Its input, through a connection that looks and goes away. */
+    int ok = remote_peek(&a, &opts, id, &procs, &n, &note, err,
+                         sizeof err) == 0;
+    CHECK_MSG(ok, "peek: %s", err);
+    REQUIRE(ok && n == 1);
+    free(note);
+    CHECK(write(procs[0]->in, "go\n", 3) == 3);
+    free(procs);
+    /* Two requests answered: the input, sent with the first, was taken. */
+    CHECK(remote_keep(a, 30, NULL, err, sizeof err) == 0);
+    CHECK(remote_keep(a, 30, NULL, err, sizeof err) == 0);
+    drop(a);
+    REQUIRE(wait_for(detached, agent, 10000));
+    int64_t end = now_ms() + 600;
+    while (now_ms() < end)
+        nap();
+    long kib = rss_kib(agent);
+    printf("# the agent's resident memory, 40 MB written meanwhile: %ld KiB\n",
+           kib);
+    CHECK_MSG(alive(pid), "the writer ended: its output was not held");
+    CHECK_MSG(kib > 0 && kib < 24 * 1024, "the agent holds %ld KiB", kib);
+    ok = remote_attach(&a, &opts, id, &procs, &n, &note, err,
+                       sizeof err) == 0;
+    CHECK_MSG(ok, "attach: %s", err);
+    REQUIRE(ok && n == 1);
+    free(note);
+    struct remote_proc *k = procs[0];
+    free(procs);
+    size_t total = 0, bad = 0;
+    char tail[8] = "";
+    end = now_ms() + 30000;
+    while (!(remote_proc_done(k) && k->out < 0) && now_ms() < end) {
+        struct pollfd fds[REMOTE_MAX_POLLFDS(1) + 1];
+        int m = remote_pollfds(a, fds, REMOTE_MAX_POLLFDS(1)), base = m;
+        if (k->out >= 0)
+            fds[m++] = (struct pollfd){.fd = k->out, .events = POLLIN};
+        poll(fds, (nfds_t)m, 200);
+        if (remote_process(a, fds, base) < 0)
+            break;
+        if (m > base && fds[base].revents) {
+            char buf[65536];
+            ssize_t got = read(k->out, buf, sizeof buf);
+            if (got <= 0) {
+                close(k->out);
+                k->out = -1;
+                continue;
+            }
+            for (ssize_t i = 0; i < got; i++, total++) {
+                if (total < 40000000 && buf[i] != 'x')
+                    bad++;
+                if (total >= 40000000 && total < 40000004)
+                    tail[total - 40000000] = buf[i];
+            }
+        }
+    }
+    CHECK_MSG(total == 40000004 && !bad && !strcmp(tail, "end\n"),
+              "%zu bytes, %zu wrong, ending '%s'", total, bad, tail);
+    CHECK(k->exited && WIFEXITED(k->status) && WEXITSTATUS(k->status) == 0);
+    remote_keep(a, 0, NULL, err, sizeof err);
+    remote_close(a);
+    CHECK(wait_for(gone, agent, 10000));
+}
+
 TEST(ids)
 {
     char err[1024];
@@ -386,7 +486,7 @@ TEST(another_user)
             _exit(3);
         agent_hand_over(c);
         char x;
-        _exit(read(c, &x, 1) == 0 ? 0 : 4);
+        _exit(read(c, &x, 1) <= 0 ? 0 : 4); /* closed on it */
     }
     int c = accept(s, NULL, NULL);
     int fd[3];
@@ -474,6 +574,7 @@ int main(int argc, char **argv)
     RUN(time_limit);
     RUN(ids);
     if (!opts.host) {
+        RUN(held_is_bounded);
         RUN(socket_directory);
         RUN(another_user);
     }
