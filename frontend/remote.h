@@ -147,7 +147,8 @@ int remote_keep(struct remote *r, int keep_s, const char *note, char *err,
 /* The kept session's id ("" when not kept). */
 const char *remote_session(const struct remote *r);
 /* Gives P a label (opaque, at most 256 bytes: "rank 3"), listed to who
- * attaches. */
+ * attaches. Sent without an answer: a request answered after it (e.g.
+ * remote_keep() with the note) says the agent has it. */
 int remote_label(struct remote_proc *p, const char *label);
 /* The ids of this user's kept sessions on R's host (a connection made
  * without keep_s is fine): 0 with *IDS (N of them; free each and the

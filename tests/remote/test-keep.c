@@ -178,10 +178,11 @@ TEST(kept_and_attached)
     REQUIRE(r);
     snprintf(id, sizeof id, "%s", remote_session(r));
     CHECK_MSG(agent_id_ok(id), "session id '%s'", id);
-    REQUIRE(remote_keep(r, 30, "run=/x\nbreak main", err, sizeof err) == 0);
-    CHECK(!strcmp(remote_session(r), id));
     struct remote_proc *p = start(r, script, "rank 3");
     REQUIRE(p);
+    /* A request answered after the label: the agent has it. */
+    REQUIRE(remote_keep(r, 30, "run=/x\nbreak main", err, sizeof err) == 0);
+    CHECK(!strcmp(remote_session(r), id));
     pid_t pid = p->pid;
     char out[4096] = "", errb[4096] = "";
     CHECK(read_until(r, p, &p->out, out, sizeof out, "start\n"));
