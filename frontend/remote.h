@@ -87,7 +87,8 @@ int remote_connect(struct remote **out, const struct remote_opts *o,
 const char *remote_host(const struct remote *r);
 /* Why the connection failed or was lost ("" while it works). */
 const char *remote_error(const struct remote *r);
-/* Ends the connection: the agent ends all it started; waits for ssh. */
+/* Ends the connection: the agent ends all it started (a kept session: it
+ * keeps them, "keeping a session" below); waits for ssh. */
 void remote_close(struct remote *r);
 
 /* Starts D on the host: 0 and *OUT (free with remote_proc_free after it

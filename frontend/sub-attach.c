@@ -68,7 +68,7 @@ static int run(int argc, char **argv)
     const char *ssh_opts[64];
     struct remote_opts o = {.ssh_opts = ssh_opts};
     int list = 0, end = 0, c;
-    while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 'l':
             list = 1;

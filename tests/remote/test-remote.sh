@@ -375,7 +375,7 @@ if [ -n "$kid" ] && [ -n "$kpid" ] && kill -0 "$kpid" 2> /dev/null; then
         fail "drdb attach --end"
         sed 's/^/#   /' "$tmp/kend" | head -5
     fi
-    katt "$@" --list 127.0.0.2 > "$tmp/klist2" 2>&1
+    katt --list 127.0.0.2 "$@" > "$tmp/klist2" 2>&1 # options after the host too
     has "no kept session left" "$tmp/klist2" "no kept session on 127.0.0.2"
 else
     fail "a session left kept (test-keep --hold: '$held')"
