@@ -29,6 +29,7 @@ extern const struct fe_subcmd fe_sub_replay;
 extern const struct fe_subcmd fe_sub_console;
 extern const struct fe_subcmd fe_sub_batch;
 extern const struct fe_subcmd fe_sub_agent;
+extern const struct fe_subcmd fe_sub_attach;
 
 /* drdb replay --host (sub-replay-host.c): `drdb replay OPTS -- DIR
  * [-- PROG...]` run on O's host through its agent (remote.h), which

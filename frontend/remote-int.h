@@ -9,6 +9,9 @@
 
 #include "wire.h"
 
+struct remote_opts;
+struct remote_proc;
+
 /* A connection to an agent (remote.c). */
 struct remote {
     char host[256], drdb[1024];
@@ -30,6 +33,7 @@ struct remote {
     struct remote_src **srcs;   /* the fetch sources of remote logs */
     size_t nsrcs;
     uint64_t fetched;           /* log bytes they read */
+    char session[16];           /* the kept session's id, or "" */
 };
 
 /* Where a remote log's elided bytes are read from (log_fetch_fn's UD). */
@@ -46,6 +50,12 @@ struct remote_src {
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen);
 
+/* remote__ask() for a DATA answer, read through *RD (valid until the next
+ * request): 0, or -1 with ERR. */
+int remote__ask_data(struct remote *r, unsigned type,
+                     const struct wire_buf *b, struct wire_rd *rd, char *err,
+                     size_t errlen);
+
 /* Whether HOST means a local agent (NULL, "localhost"). */
 int remote__is_local(const char *host);
 /* The one line for an agent on HOST (DRDB: its path there; LOCAL: a
@@ -59,5 +69,18 @@ void remote__diagnose(const char *host, const char *drdb, int local,
  * MINE): which side is older. */
 void remote__mismatch(const char *host, uint32_t proto, const char *ver,
                       const char *mine, char *err, size_t errlen);
+
+/* remote_connect() with WORDS (NULL-terminated, or NULL) after `drdb
+ * agent` in the agent's argv (remote__argv). */
+int remote__connect(struct remote **out, const struct remote_opts *o,
+                    const char *const *words, char *err, size_t errlen);
+char **remote__argv(const struct remote_opts *o, const char *const *words,
+                    char *err, size_t errlen);
+/* A process on channel CH (0: a new one) with the client's ends of its
+ * streams (stderr WITH_ERR, terminal WITH_TTY), registered in R: it, or
+ * NULL with ERR. */
+struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
+                                     int with_err, int with_tty, char *err,
+                                     size_t errlen);
 
 #endif

@@ -96,18 +96,15 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
     memset(run, 0, sizeof *run);
     wire_buf_init(&b);
     wire_put_str(&b, dir);
-    int rc = remote__ask(r, WIRE_RUN, &b, WIRE_DATA, err, errlen);
+    struct wire_rd rd;
+    int rc = remote__ask_data(r, WIRE_RUN, &b, &rd, err, errlen);
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
-    struct wire_rd rd;
     uint32_t ws;
     struct rankset set;
     int at;
     const char *why;
-    wire_rd_init(&rd, &f);
     char *ranks = NULL;
     if (wire_get_u32(&rd, &ws) < 0 || ws < 1 || ws > LOG_MAX_WORLD ||
         !(ranks = wire_get_str(&rd)) || !(run->text = wire_get_str(&rd)) ||

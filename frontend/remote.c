@@ -352,7 +352,24 @@ static int pump(struct remote *r, int timeout)
 int remote_connect(struct remote **out, const struct remote_opts *o,
                    char *err, size_t errlen)
 {
-    char **argv = remote_argv(o, err, errlen);
+    char secs[16];
+    const char *keep[] = {"--keep", secs, NULL};
+    snprintf(secs, sizeof secs, "%d", o->keep_s);
+    if (remote__connect(out, o, o->keep_s > 0 ? keep : NULL, err, errlen) < 0)
+        return -1;
+    if (o->keep_s > 0 &&
+        remote_keep(*out, o->keep_s, NULL, err, errlen) < 0) {
+        remote_close(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int remote__connect(struct remote **out, const struct remote_opts *o,
+                    const char *const *words, char *err, size_t errlen)
+{
+    char **argv = remote__argv(o, words, err, errlen);
     if (!argv)
         return -1;
     struct remote *r = calloc(1, sizeof *r);
@@ -518,8 +535,9 @@ int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
     return -1;
 }
 
-int remote_start(struct remote *r, const struct launch_desc *d,
-                 struct remote_proc **out, char *err, size_t errlen)
+struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
+                                     int with_err, int with_tty, char *err,
+                                     size_t errlen)
 {
     struct remote_proc *p = calloc(1, sizeof *p);
     int sv[4][2];
@@ -532,8 +550,7 @@ int remote_start(struct remote *r, const struct launch_desc *d,
         for (int s = 0; s < 4; s++)
             p->fd[s] = -1;
     for (int s = 0; ok && s < 4; s++) {
-        if ((s == S_ERR && (d->flags & LAUNCH_PTY)) ||
-            (s == S_TTY && !(d->flags & LAUNCH_TTY)))
+        if ((s == S_ERR && !with_err) || (s == S_TTY && !with_tty))
             continue;
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv[s]) < 0)
             ok = 0;
@@ -547,10 +564,10 @@ int remote_start(struct remote *r, const struct launch_desc *d,
         if (p)
             free(p->q);
         free(p);
-        return -1;
+        return NULL;
     }
     p->r = r;
-    p->ch = new_channel(r);
+    p->ch = ch ? ch : new_channel(r);
     p->in = sv[S_IN][0];
     p->out = sv[S_OUT][0];
     p->err = sv[S_ERR][0];
@@ -561,6 +578,29 @@ int remote_start(struct remote *r, const struct launch_desc *d,
             set_nonblock(p->fd[s]);
     }
     r->procs[r->nprocs++] = p;
+    return p;
+}
+
+int remote__ask_data(struct remote *r, unsigned type,
+                     const struct wire_buf *b, struct wire_rd *rd, char *err,
+                     size_t errlen)
+{
+    if (remote__ask(r, type, b, WIRE_DATA, err, errlen) < 0)
+        return -1;
+    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
+                           r->reply.p + r->reply.off};
+    wire_rd_init(rd, &f);
+    return 0;
+}
+
+int remote_start(struct remote *r, const struct launch_desc *d,
+                 struct remote_proc **out, char *err, size_t errlen)
+{
+    struct remote_proc *p =
+        remote__proc_new(r, 0, !(d->flags & LAUNCH_PTY),
+                         !!(d->flags & LAUNCH_TTY), err, errlen);
+    if (!p)
+        return -1;
     struct wire_buf b;
     wire_buf_init(&b);
     wire_put_desc(&b, d);
@@ -620,6 +660,7 @@ void remote_proc_free(struct remote_proc *p)
         wire_buf_release(&p->q[s]);
     }
     free(p->q);
+    free(p->label);
     for (size_t i = 0; i < r->nprocs; i++)
         if (r->procs[i] == p) {
             r->procs[i] = r->procs[--r->nprocs];

@@ -13,12 +13,15 @@
 # and injects nothing; host names that are ssh options or hold a space are
 # refused; an unreachable host, a wrong key, a remote drdb that does not
 # exist and a version mismatch each give their one line; killing the ssh
-# connection mid-replay leaves nothing running on the node.
+# connection mid-replay leaves nothing running on the node. Keeping a
+# session (docs/remote.md, "Keeping a session"): test-keep's cases over
+# ssh (the connection killed, attach, the held output, the time limit),
+# and drdb attach --list / --end on a session left kept.
 #
-# usage: test-remote.sh DRDB MPIEXEC SENDRECV CRASH
+# usage: test-remote.sh DRDB MPIEXEC SENDRECV CRASH TEST-KEEP
 set -u
 drdb=$(realpath "$1") mpiexec=$2 sendrecv=$(realpath "$3")
-crash=$(realpath "$4")
+crash=$(realpath "$4") test_keep=$(realpath "$5")
 . "$(dirname "$0")/../lib.sh"
 n=0 status=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-remote-XXXXXX")
@@ -61,6 +64,7 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 PubkeyAuthentication yes
 PermitRootLogin prohibit-password
+AcceptEnv XDG_RUNTIME_DIR
 LogLevel ERROR
 EOF
     "$sshd" -D -f "$tmp/sshd_config" -E "$tmp/sshd.log" &
@@ -394,6 +398,60 @@ if record_killed "$drdb" "$mpiexec" "$crash" 2 "$tmp/crashrun" 2; then
     fi
 else
     fail "recording a killed run"
+fi
+
+# ---- keeping a session over ssh ------------------------------------------------
+# The node's session directory: in this test's directory (SetEnv).
+mkdir -m 700 "$tmp/xdg"
+kopts="Port=$port IdentityFile=$tmp/userkey IdentitiesOnly=yes
+UserKnownHostsFile=$tmp/known_hosts SetEnv=XDG_RUNTIME_DIR=$tmp/xdg"
+set -f
+# shellcheck disable=SC2086 # one option a word
+timeout 60 "$test_keep" "$drdb" 127.0.0.2 $kopts > "$tmp/keep.tap" 2>&1
+krc=$?
+if [ $krc = 0 ] && ! grep -q "^not ok" "$tmp/keep.tap" &&
+        [ "$(grep -c "^ok" "$tmp/keep.tap")" = 3 ]; then
+    ok "keeping over ssh: the ssh connection killed, the process kept, attached again with its output from meanwhile; the time limit; ids"
+else
+    fail "keeping over ssh (test-keep exit status $krc)"
+    grep -v "^ok" "$tmp/keep.tap" | head -12 | sed 's/^/#   /'
+fi
+# shellcheck disable=SC2086
+held=$(timeout 60 "$test_keep" --hold "$drdb" 127.0.0.2 $kopts 2> "$tmp/hold.err")
+set +f
+kid=${held% *} kpid=${held#* }
+katt() { timeout 60 "$drdb" attach --ssh-option Port=$port \
+    --ssh-option "SetEnv=XDG_RUNTIME_DIR=$tmp/xdg" "$@"; }
+# ("$@": the --ssh-option and --remote-drdb options of the replays above.)
+if [ -n "$kid" ] && [ -n "$kpid" ] && kill -0 "$kpid" 2> /dev/null; then
+    katt "$@" --list 127.0.0.2 > "$tmp/klist" 2>&1
+    if grep -q "^session $kid on 127.0.0.2: 1 process\$" "$tmp/klist" &&
+            grep -q "^  note: hold note\$" "$tmp/klist" &&
+            grep -q "^  rank 5 *pid $kpid *running\$" "$tmp/klist"; then
+        ok "drdb attach --list: the session kept after its connection ended, its note and process"
+    else
+        fail "drdb attach --list"
+        sed 's/^/#   /' "$tmp/klist" | head -8
+    fi
+    katt "$@" --end 127.0.0.2 "$kid" > "$tmp/kend" 2>&1
+    for _ in $(seq 100); do
+        kill -0 "$kpid" 2> /dev/null || break
+        sleep 0.05
+    done
+    if grep -q "^session $kid on 127.0.0.2 ended\$" "$tmp/kend" &&
+            ! kill -0 "$kpid" 2> /dev/null &&
+            ! kill -0 "$kid" 2> /dev/null &&
+            [ ! -e "$tmp/xdg/drdb-agent/$kid.sock" ]; then
+        ok "drdb attach --end: the process, the agent and its socket are gone"
+    else
+        fail "drdb attach --end"
+        sed 's/^/#   /' "$tmp/kend" | head -5
+    fi
+    katt --list 127.0.0.2 "$@" > "$tmp/klist2" 2>&1 # options after the host too
+    has "no kept session left" "$tmp/klist2" "no kept session on 127.0.0.2"
+else
+    fail "a session left kept (test-keep --hold: '$held')"
+    sed 's/^/#   /' "$tmp/hold.err" | head -5
 fi
 
 echo "1..$n"

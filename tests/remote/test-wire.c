@@ -92,7 +92,7 @@ TEST(host_names)
 TEST(ssh_argv)
 {
     const char *opts[] = {"Port=2222", "ProxyJump=gw"};
-    struct remote_opts o = {"node17", "/opt/my drdb/bin/drdb", opts, 2};
+    struct remote_opts o = {"node17", "/opt/my drdb/bin/drdb", opts, 2, 0};
     char err[512];
     char **v = remote_argv(&o, err, sizeof err);
     REQUIRE(v);
@@ -109,6 +109,14 @@ TEST(ssh_argv)
     for (size_t i = 0; v[i]; i++)
         CHECK(!strstr(v[i], "StrictHostKeyChecking"));
     remote_argv_free(v);
+    /* Keeping: the time limit as a quoted word of the remote command. */
+    o.keep_s = 30;
+    v = remote_argv(&o, err, sizeof err);
+    REQUIRE(v && v[10]);
+    CHECK_MSG(!strcmp(v[10], "'/opt/my drdb/bin/drdb' agent '--keep' '30'"),
+              "'%s'", v[10]);
+    remote_argv_free(v);
+    o.keep_s = 0;
     o.host = "-oProxyCommand=x";
     CHECK(!remote_argv(&o, err, sizeof err));
     CHECK(strstr(err, "-oProxyCommand=x") != NULL);
@@ -226,6 +234,61 @@ TEST(versions)
     wire_buf_release(&b);
 }
 
+TEST(kept_list)
+{
+    /* LIST's answer: encoded, decoded the same; cut or extended: refused. */
+    struct wire_kept k[2] = {
+        {7, 1234, WIRE_KEPT_OUT | WIRE_KEPT_TTY, 0, "rank 3", "/dev/pts/9"},
+        {65535, 99, WIRE_KEPT_EXITED, 0x0300, "", ""},
+    };
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_list(&b, "run=/r 1\nbreak main", k, 2);
+    struct wire_frame f = {WIRE_DATA, 1, (uint32_t)b.len, b.p};
+    struct wire_rd r;
+    struct wire_kept *got;
+    size_t n;
+    char *note;
+    wire_rd_init(&r, &f);
+    REQUIRE(wire_get_list(&r, &note, &got, &n) == 0);
+    CHECK(n == 2 && !strcmp(note, "run=/r 1\nbreak main"));
+    CHECK(got[0].ch == 7 && got[0].pid == 1234 &&
+          got[0].flags == (WIRE_KEPT_OUT | WIRE_KEPT_TTY) &&
+          !strcmp(got[0].label, "rank 3") &&
+          !strcmp(got[0].tty_name, "/dev/pts/9"));
+    CHECK(got[1].ch == 65535 && got[1].status == 0x0300 &&
+          got[1].flags == WIRE_KEPT_EXITED && !got[1].label[0]);
+    wire_kept_free(got, n);
+    free(note);
+    for (size_t cut = 0; cut < b.len; cut++) {
+        f.len = (uint32_t)cut;
+        wire_rd_init(&r, &f);
+        CHECK_MSG(wire_get_list(&r, &note, &got, &n) < 0, "cut at %zu", cut);
+    }
+    wire_buf_add(&b, "x", 1);
+    f.data = b.p;
+    f.len = (uint32_t)b.len;
+    wire_rd_init(&r, &f);
+    CHECK(wire_get_list(&r, &note, &got, &n) < 0);
+    /* Channel 0 is the connection's, not a process's; a label over its
+     * bound is refused. */
+    char big[WIRE_MAX_LABEL + 2];
+    memset(big, 'l', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    struct wire_kept bad[2] = {{0, 1, 0, 0, "", ""}, {1, 1, 0, 0, big, ""}};
+    for (int i = 0; i < 2; i++) {
+        wire_buf_release(&b);
+        wire_put_list(&b, "", &bad[i], 1);
+        f.data = b.p;
+        f.len = (uint32_t)b.len;
+        wire_rd_init(&r, &f);
+        CHECK_MSG(wire_get_list(&r, &note, &got, &n) < 0, "bad %d", i);
+    }
+    wire_buf_release(&b);
+    CHECK(!strcmp(wire_type_name(WIRE_KEEP), "KEEP") &&
+          !strcmp(wire_type_name(WIRE_SESSIONS), "SESSIONS"));
+}
+
 int main(void)
 {
     RUN(quote_round_trip);
@@ -234,5 +297,6 @@ int main(void)
     RUN(frames);
     RUN(payloads);
     RUN(versions);
+    RUN(kept_list);
     return check_done();
 }
