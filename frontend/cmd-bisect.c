@@ -8,11 +8,13 @@
  * frame there. The first probe, at the last candidate, runs the whole
  * range once with automatic checkpoints in the stub every range/32 events;
  * every later probe is then a rollback to the checkpoint nearest before
- * its event plus a run shorter than that interval. The user's breakpoints
+ * its event plus a run shorter than that interval; Ctrl-C is taken
+ * between two of them. The user's breakpoints
  * are disabled meanwhile (a probe must reach its event), and enabled again
  * after.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@ struct bisect {
     size_t n;
     uint64_t *target;       /* con_goto's, nranks long */
     int probes;
+    int guard;              /* Ctrl-C waits for the end of a probe */
     int64_t t0, shown;
     char where[2][600];     /* the last false (0) and first true (1) */
 };
@@ -58,7 +61,18 @@ static int probe(struct bisect *b, size_t i, char *where, size_t len)
         return -1;
     rs_add(&one, b->r);
     b->target[b->r] = ev;
+    /* A probe of the search is a rollback and a short run: Ctrl-C is
+     * taken after it (search() sees it), never in the middle of a
+     * rollback, so the rank stops at a probe's event. (GDBs started
+     * meanwhile unblock it: mi_gdb_start.) */
+    sigset_t intr, old;
+    sigemptyset(&intr);
+    sigaddset(&intr, SIGINT);
+    if (b->guard)
+        sigprocmask(SIG_BLOCK, &intr, &old);
     int rc = con_goto(c, &one, b->target, 1);
+    if (b->guard)
+        sigprocmask(SIG_SETMASK, &old, NULL);
     rs_release(&one);
     b->probes++;
     if (c->interrupted)
@@ -179,6 +193,7 @@ static int run(struct bisect *b)
         fprintf(stderr, "drdb: bisect: '%s' is still false before event "
                 "%llu, the last it tries: nothing to find (a later --to?)\n",
                 b->cond, (unsigned long long)pos(b, hi));
+    b->guard = 1;
     int rc = v == 1 ? search(b, &lo, &hi) : v == 0 ? -1 : v;
     /* The rank is left before the first event COND holds at. */
     if (rc == 0 && con_current_event(c, r) != (long long)pos(b, hi) &&
@@ -324,11 +339,8 @@ static int cmd_bisect(struct con *c, struct con_args *a)
 const struct con_cmd con_cmds_bisect[] = {
     {"bisect", NULL, "bisect @R COND [--from N] [--to M] [{SELECT rank, "
      "seq ...}]",
-     "the first event of rank R before which the GDB expression COND holds "
-     "(and the last before which it does not), by binary search with "
-     "checkpoints, from --from to --to, or over a query's events of R "
-     "(also --events {SELECT ...}); COND must stay true once true",
-     CON_NEEDS_RANKS,
+     "the first event of rank R before which GDB's COND holds (binary "
+     "search with checkpoints; docs/console.md)", CON_NEEDS_RANKS,
      "--from= --to= --events=", cmd_bisect},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };
