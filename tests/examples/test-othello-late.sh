@@ -14,30 +14,17 @@
 # drained at the end. The query's events must be exactly those; at each,
 # `goto` past the receive and `print incoming.seq` gives the Result's number
 # the sweep saw there.
-# usage: test-othello-late.sh DRDB MPIEXEC OTHELLO OTHELLO_C
+# usage: test-othello-late.sh DRDB MPIEXEC OTHELLO OTHELLO_C QUERIES_MD
 set -u
-drdb=$1 mpiexec=$2 othello=$3 src=$4
+drdb=$1 mpiexec=$2 othello=$3 src=$4 doc=$5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 
-# The query, as docs/queries.md shows it (example "late Results").
-cat > "$tmp/late.sql" <<'SQL'
-SELECT r.send_rank AS searcher, r.recv_done AS received,
-       s.send_seq AS search, c.send_seq AS cancel
-FROM matches r
-JOIN matches s ON s.tag = 1 AND s.recv_rank = r.send_rank
- AND s.recv_seq = (SELECT max(recv_seq) FROM matches
-                   WHERE tag = 1 AND recv_rank = r.send_rank
-                     AND recv_seq < r.send_seq)
-JOIN matches c ON c.tag = 2 AND c.send_rank = 0
- AND c.recv_rank = r.send_rank
- AND data_int(c.recv_rank, c.recv_done, 4) = 1
- AND data_int(c.recv_rank, c.recv_done, 0) = data_int(s.recv_rank, s.recv_done, 0)
- AND c.send_seq > s.send_seq AND c.send_seq < r.recv_done
-WHERE r.tag = 4 AND r.recv_rank = 0
-ORDER BY r.recv_done
-SQL
+# The query, as docs/queries.md shows it (example 15), taken from there.
+doc_examples "$doc" "$tmp"
+[ -s "$tmp/ex-15.sql" ] || fail "docs/queries.md has no example 15"
+mv "$tmp/ex-15.sql" "$tmp/late.sql" 2>/dev/null || : > "$tmp/late.sql"
 
 st=0
 timeout 120 "$drdb" record -o "$tmp/run" -- "$mpiexec" -n 4 \
@@ -50,7 +37,7 @@ else
     echo "1..$n"; exit 1
 fi
 
-"$drdb" log sql --csv "$tmp/run" "$(cat "$tmp/late.sql")" > "$tmp/q" 2>&1 ||
+"$drdb" log sql --csv "$tmp/run" "$(sed 's/;$//' "$tmp/late.sql")" > "$tmp/q" 2>&1 ||
     { fail "the query"; sed 's/^/# /' "$tmp/q"; }
 tail -n +2 "$tmp/q" | cut -d, -f1,2 > "$tmp/q.late"
 nlate=$(wc -l < "$tmp/q.late")
