@@ -84,7 +84,7 @@ batch errors -- "bisect @0 peak > 1e6 --from 3500" \
     "bisect @1 peak > 1e6" \
     "bisect @0 peak > 1e6 {SELECT rank, seq FROM events WHERE call = 'MPI_Send'}" \
     "bisect @0 peak > 1e6 {SELECT rank, seq FROM events WHERE seq < 0}" \
-    "bisect @0" "bisect @0 peak > 1e6 --from 7000"
+    "bisect @0" "bisect @0 peak > 1e6 --from 7000" "help bisect"
 has "bisect: its errors" "$tmp/errors.err" \
     "drdb: bisect: 'peak > 1e6' is true already before event 3500, the first it tries: nothing to bisect (an earlier --from?)" \
     "drdb: bisect: 'peak > 1e6' is still false before event 3000, the last it tries: nothing to find (a later --to?)" \
@@ -94,6 +94,8 @@ has "bisect: its errors" "$tmp/errors.err" \
     "drdb: {SELECT rank, seq FROM events WHERE seq < 0}: no rows, so no event: nothing to run it on" \
     "drdb: bisect @R COND: which condition? (a GDB expression, e.g. 'x > 1e3')" \
     "drdb: bisect --from N: an event of rank 0 (0-6003), not '7000'"
+has "help bisect" "$tmp/errors" \
+    "usage: [@SET] bisect @R COND [--from N] [--to M] [{SELECT rank, seq ...}]"
 
 printf '%s\n' "replay @0,1" "bisect @0,1 peak > 1e6" > "$tmp/two.drdb"
 "$drdb" batch --ranks 0,1 --timeout 60 "$tmp/run" "$tmp/two.drdb" \
