@@ -112,7 +112,7 @@ has "bisect without checkpoints: what to do" "$tmp/nockpt.err" \
 printf '%s\n' "replay @0" "bisect @0 peak > 1e6" "print peak > 0" \
     > "$tmp/int.drdb"
 timeout 200 "$drdb" batch -k --ranks 0 --timeout 150 "$tmp/run" \
-    "$tmp/int.drdb" -- "$prog" 3000 1717 200000 > "$tmp/int" \
+    "$tmp/int.drdb" -- "$prog" 3000 1717 1000000 > "$tmp/int" \
     2> "$tmp/int.err" &
 pid=$!
 for _ in $(seq 1500); do
