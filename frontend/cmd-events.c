@@ -1,6 +1,6 @@
 /*
  * MPI event commands: goto, next-event, prev-event, until-call (running
- * ranks to events through the stub), events, event, match, queues (the
+ * ranks to events: con-goto.c), events, event, match, queues (the
  * logs, through the event index), sql (queries over them: ev-sql.h),
  * goto-send, goto-collective (following a message or a collective to its
  * partners).
