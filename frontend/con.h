@@ -26,6 +26,7 @@
  *   con-ckpt.c     checkpoints through the stub and shadows
  *   con-merge.c    merged output: grouped answers, `expand`, JSON, where
  *                  each rank stands
+ *   con-goto.c     running ranks to events (goto's engine)
  *   con-args.c     the argument parser of every command
  *   cmd-*.c        the commands, one file per family, each exporting its
  *                  table entries
@@ -268,6 +269,12 @@ int con_query_set(struct con *c, const char *text, size_t len,
  * most one row per rank; -1 after an error (reported) as con_query_set. */
 int con_query_events(struct con *c, const char *text, size_t len,
                      struct rankset *ranks, uint64_t *ev);
+/* TEXT[0..LEN), "{SELECT rank, seq ...}" returning events of rank RANK
+ * only (any number): their event numbers, sorted, each once, into *SEQS
+ * (malloc'd), *N of them. A row of another rank is an error, and so is an
+ * empty result: -1 (reported). */
+int con_query_seqs(struct con *c, const char *text, size_t len, int rank,
+                   uint64_t **seqs, size_t *n);
 /* Names SET NAME (a new defset, or a new value): 0, or -1 out of memory. */
 int con_define_set(struct con *c, const char *name, const struct rankset *set);
 /* A rank's process is gone: so are its checkpoints in memory. */
@@ -413,9 +420,11 @@ long con_ckpt_take(struct con *c, int r);
 int con_ckpt_roll(struct con *c, int r, const char *id,
                   const struct con_ckpt *known);
 /* For goto: rolls rank R to its checkpoint nearest before TARGET when that
- * is later than CUR (-1: the rank cannot go forward from where it is).
- * 1 when it rolled, 0 when no checkpoint helps, -1 on failure. */
-int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur);
+ * is later than CUR (-1: the rank cannot go forward from where it is),
+ * saying so unless QUIET. 1 when it rolled, 0 when no checkpoint helps, -1
+ * on failure. */
+int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur,
+                     int quiet);
 /* A rank with checkpoints stops before it exits (exit_group). */
 void con_ckpt_keep_at_exit(struct con *c, int r);
 /* `set checkpoint-interval SECONDS|off` / `set checkpoint-every N|off`. */
@@ -473,6 +482,19 @@ void con_print_where(struct con *c, const struct rankset *set);
 /* The displays of the stopped ranks of SET ("1: x = 5"), merged; only
  * number ONLY when it is > 0. 0, or -1 when one failed on a rank. */
 int con_display_show(struct con *c, const struct rankset *set, int only);
+
+/* ---- running ranks to events (con-goto.c) -------------------------------- */
+
+/* Runs each rank of SET to just before its event TARGET[rank] (nranks
+ * long): forward through the stub's stop-at-event hook, backward from the
+ * nearest checkpoint, else by re-running the rank from the start of its
+ * log (replay is deterministic). A user breakpoint on the way stops a
+ * rank there, as GDB's `advance`; Ctrl-C stops them all. Then prints where
+ * each one stands, unless QUIET (which also keeps the rollbacks and
+ * re-runs unsaid). 0, or -1 when a target is not in a rank's log or a
+ * rank failed (reported). */
+int con_goto(struct con *c, const struct rankset *set,
+             const uint64_t *target, int quiet);
 
 /* ---- command arguments (con-args.c) -------------------------------------- */
 
@@ -551,6 +573,7 @@ extern const struct con_cmd con_cmds_break[];   /* cmd-break.c */
 extern const struct con_cmd con_cmds_data[];    /* cmd-data.c */
 extern const struct con_cmd con_cmds_session[]; /* cmd-session.c */
 extern const struct con_cmd con_cmds_ckpt[];    /* cmd-ckpt.c */
+extern const struct con_cmd con_cmds_bisect[];  /* cmd-bisect.c */
 
 /* The one table, in its order (alphabetical, a name's '-' forms first):
  * the first command for PREV NULL, the one after PREV, NULL after the

@@ -261,6 +261,20 @@ same "causal_past: an event out of range" badev ""
 has "causal_past: an event out of range is an error" badev.err \
     "drdb: causal_past: rank 1 has 19 events: no event 99"
 
+# ---- data: what a receive got. Rank 3's Isend carries `one` (1) to rank
+# 1's Recv (17); rank 0's Send of `one` to rank 2 completes at its Wait
+# (18); the wildcard messages are two ints of the zeroed buf; a send holds
+# no data; past the end (4 bytes from byte 1 of 4), NULL
+q data "SELECT hex(data(1, 17)), data_int(1, 17, 0), data_int(2, 18, 0),
+  data_int(0, 9, 4), data(3, 16) IS NULL, data_int(1, 17, 1) IS NULL,
+  data_int(0, 9, 8) IS NULL, length(data(0, 9))"
+same "data, data_int: what receives got" data \
+"\"hex(data(1, 17))\",\"data_int(1, 17, 0)\",\"data_int(2, 18, 0)\",\"data_int(0, 9, 4)\",\"data(3, 16) IS NULL\",\"data_int(1, 17, 1) IS NULL\",\"data_int(0, 9, 8) IS NULL\",\"length(data(0, 9))\"
+01000000,1,1,0,1,1,1,8"
+q dataerr "SELECT data(9, 0)"
+has "data: an event not in the run" dataerr.err \
+    "drdb: data: no rank 9 in the run (ranks 0-3 with logs)"
+
 # ---- output formats, errors, empty results
 q table --json "SELECT rank, host IS NOT NULL AS h FROM procs WHERE rank < 2"
 same "--json" table '[{"rank": 0, "h": 1},
