@@ -168,7 +168,8 @@ struct fe_rec_volume {
 };
 /* Waits for CHILD (the launcher) into *STATUS, watching the logs of DIR
  * grow meanwhile: a warning on stderr once, when at their rate the disk
- * fills within 10 minutes and no limit of L stops them first. VOL gets
+ * fills within 10 minutes and within 10 times the run's time so far, and
+ * no limit of L stops them first. VOL gets
  * the volume at the end. 0, or -1 when CHILD cannot be waited for. */
 int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
                 int *status, struct fe_rec_volume *vol);

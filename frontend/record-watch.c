@@ -145,12 +145,14 @@ static const char *human(double b, char *buf, size_t len)
 }
 
 /* The run's logs may fill the disk before the run ends: warned once, when
- * at the rate of the last seconds the disk holding DIR is full within
- * FE_REC_WARN_S and no --max-log-size stops the logs first. */
+ * at the rate of the last second the disk holding DIR is full within
+ * FE_REC_WARN_S, and within 10 times the run's ELAPSED seconds (a run is
+ * likely to go on about as long as it went: a short burst on a big disk
+ * is not worth a warning), and no --max-log-size stops the logs first. */
 #define FE_REC_WARN_S 600.0
 static void check_rate(const char *dir, const struct fe_rec_limits *l,
-                       double dt, uint64_t grew, uint64_t now, int nlogs,
-                       int *warned)
+                       double elapsed, double dt, uint64_t grew,
+                       uint64_t now, int nlogs, int *warned)
 {
     struct statvfs vfs;
     if (*warned || dt <= 0 || grew == 0 || statvfs(dir, &vfs) < 0)
@@ -163,7 +165,8 @@ static void check_rate(const char *dir, const struct fe_rec_limits *l,
     if (l->per_rank && nlogs &&
         (double)l->per_rank * nlogs - (double)now < room)
         room = (double)l->per_rank * nlogs - (double)now;
-    if (room < free_b || free_b / rate > FE_REC_WARN_S)
+    if (room < free_b || free_b / rate > FE_REC_WARN_S ||
+        free_b / rate > 10 * elapsed)
         return; /* a limit stops the logs first, or there is room */
     char r[32], f[32];
     fprintf(stderr, "drdb: warning: the logs grow by %s/s; the disk holding "
@@ -199,7 +202,8 @@ int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
         uint64_t now = log_bytes(dir, &nlogs);
         /* the first seconds are the ranks starting: a rate from 2 s on */
         if (t - t0 >= 2.0 && now > last)
-            check_rate(dir, l, t - last_t, now - last, now, nlogs, &warned);
+            check_rate(dir, l, t - t0, t - last_t, now - last, now, nlogs,
+                       &warned);
         last = now;
         last_t = t;
     }
