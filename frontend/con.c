@@ -16,6 +16,7 @@
 #include "util.h"
 #include "launch.h"
 #include "log-reader.h"
+#include "remote.h"
 
 const char *con_state_name(enum con_state s)
 {
@@ -31,21 +32,53 @@ int con_rank_halted(const struct con_rank *k)
            k->state == CON_LOG_END;
 }
 
-int con_open(struct con *c, const char *dir, char *err, size_t errlen)
+/* HOST:DIR: the run as its host's agent describes it, its logs' index
+ * from their copies without message data (fe_ev_open), one host for all
+ * its ranks (whose GDBs start there, con-host.c). */
+static int open_remote(struct con *c, const char *spec, const char *host,
+                       const char *dir, char *err, size_t errlen)
 {
+    struct remote *conn;
+    c->ev = calloc(1, sizeof *c->ev);
+    c->hosts = calloc(1, sizeof *c->hosts);
+    if (!c->ev || !c->hosts) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (fe_ev_open(c->ev, spec, c->ropts, &conn, err, errlen) < 0) {
+        free(c->ev);
+        c->ev = NULL;
+        return -1;
+    }
+    struct con_host *x = &c->hosts[c->nhosts++];
+    snprintf(x->name, sizeof x->name, "%s", host);
+    snprintf(x->dir, sizeof x->dir, "%s", dir);
+    x->conn = conn;
+    return remote_run_open(conn, dir, &c->run, err, errlen);
+}
+
+int con_open(struct con *c, const char *dir, const struct remote_opts *ro,
+             char *err, size_t errlen)
+{
+    char host[256];
+    const char *rdir = fe_split_host(dir, host, sizeof host);
     memset(c, 0, sizeof *c);
     c->merge = 1;
     c->prefix = 1;
     c->ckpt_interval = -1;
     c->max_groups = 8;
     c->next_bpt = 1;
-    if (!realpath(dir, c->dir)) {
+    c->ropts = ro;
+    if (rdir) {
+        if (open_remote(c, dir, host, rdir, err, errlen) < 0)
+            return -1;
+    } else if (!realpath(dir, c->dir)) {
         snprintf(err, errlen, "cannot open run '%s': %s", dir,
                  strerror(errno));
         return -1;
-    }
-    if (log_run_open(&c->run, c->dir, err, errlen) < 0)
+    } else if (log_run_open(&c->run, c->dir, err, errlen) < 0) {
         return -1;
+    }
     c->nranks = c->run.world_size;
     c->ranks = calloc((size_t)c->nranks, sizeof *c->ranks);
     c->nevents = calloc((size_t)c->nranks, sizeof *c->nevents);
@@ -55,17 +88,18 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    for (int r = 0; r < c->nranks; r++)
+    for (int r = 0; r < c->nranks; r++) {
         c->ranks[r].rank = r;
+        c->ranks[r].host = rdir ? 0 : -1;
+    }
     /* The logs the directory holds (a run may name many more ranks),
      * opened once for the session: listings, the event index and the
      * lookups of single events read them. */
-    c->ev = calloc(1, sizeof *c->ev);
-    if (!c->ev) {
+    if (!c->ev && !(c->ev = calloc(1, sizeof *c->ev))) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (ev_open_run(c->ev, &c->run, err, errlen) < 0) {
+    if (!rdir && ev_open_run(c->ev, &c->run, err, errlen) < 0) {
         free(c->ev);
         c->ev = NULL;
         return -1;
@@ -93,7 +127,8 @@ int con_open(struct con *c, const char *dir, char *err, size_t errlen)
     }
     if (!log_run_get(&c->run, "cwd", c->cwd, sizeof c->cwd))
         c->cwd[0] = '\0';
-    if (fe_find_stub(c->stub, sizeof c->stub) < 0) {
+    /* (a remote rank's stub is its host's: launch_gdb's) */
+    if (fe_find_stub(c->stub, sizeof c->stub) < 0 && !rdir) {
         snprintf(err, errlen, "cannot find the replay stub (" DRDB_STUB_LIB
                  " of drdb); set " DRDB_ENV_REPLAY_LIB_DIR " to its "
                  "directory");
@@ -149,6 +184,7 @@ void con_close(struct con *c)
         ev_close(c->ev);
         free(c->ev);
     }
+    con_host_close_all(c); /* after the GDBs and logs that used them */
     free(c->ranks);
     if (c->gdb_env)
         free(c->gdb_env[0]);
@@ -177,7 +213,7 @@ void con_summary(struct con *c, FILE *out)
         span = c->logs[r].span_s > span ? c->logs[r].span_s : span;
     }
     log_run_get(&c->run, "command", cmd, sizeof cmd);
-    fprintf(out, "run %s\n", c->dir);
+    fprintf(out, "run %s\n", c->dir[0] ? c->dir : c->run.dir);
     if (cmd[0])
         fprintf(out, "  recorded: %s\n", cmd);
     fprintf(out, "  ranks:    %d (%d logged)\n", c->nranks, present);

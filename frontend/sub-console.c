@@ -16,6 +16,7 @@
 #include "con.h"
 #include "fe.h"
 #include "launch.h"
+#include "remote.h"
 #include "life.h"
 #include "util.h"
 
@@ -301,8 +302,13 @@ static int start(int argc, char **argv, int batch_cmd)
         {"keep-going", no_argument, NULL, 'k'},
         {"trust", no_argument, NULL, 'T'},
         {"write-in-place", no_argument, NULL, 'W'},
+        {"ssh-option", required_argument, NULL, 'O'},
+        {"remote-drdb", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0},
     };
+    /* HOST:RUNDIR: how its host is reached (remote.h). */
+    static const char *ssh_opts[64];
+    static struct remote_opts ro = {.ssh_opts = ssh_opts};
     const char *ranks = "0", *script = NULL;
     long long timeout = 0;
     int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
@@ -324,6 +330,12 @@ static int start(int argc, char **argv, int batch_cmd)
         case 'k': keep_going = 1; break;
         case 'T': trust = 1; break;
         case 'W': in_place = 1; break;
+        case 'O':
+            if (ro.nssh_opts == (int)(sizeof ssh_opts / sizeof *ssh_opts))
+                return fe_error("too many --ssh-option");
+            ssh_opts[ro.nssh_opts++] = optarg;
+            break;
+        case 'D': ro.drdb = optarg; break;
         default:
             fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
                             stderr);
@@ -358,7 +370,7 @@ static int start(int argc, char **argv, int batch_cmd)
 
     struct con c;
     char err[512];
-    if (con_open(&c, dir, err, sizeof err) < 0) {
+    if (con_open(&c, dir, &ro, err, sizeof err) < 0) {
         con_close(&c);
         return fe_error("%s", err);
     }
@@ -370,6 +382,8 @@ static int start(int argc, char **argv, int batch_cmd)
             used += (size_t)snprintf(c.args + used, sizeof c.args - used,
                                      "%s%s", i ? "\x1f" : "", prog[i]);
     }
+    c.trust = trust;
+    c.program = prog ? prog[0] : NULL;
     c.json = json;
     c.keep_going = keep_going;
     c.in_place = in_place;
@@ -399,8 +413,11 @@ static int start(int argc, char **argv, int batch_cmd)
     /* The program that will run, shown and checked before any GDB
      * starts. */
     fflush(stdout);
-    if (launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
-                     json ? stderr : stdout, "  ") < 0) {
+    if (c.nhosts)
+        fprintf(json ? stderr : stdout, "  program: %s, checked on %s "
+                "when each rank starts there\n", c.exe, c.hosts[0].name);
+    if (!c.nhosts && launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
+                                  json ? stderr : stdout, "  ") < 0) {
         con_close(&c);
         con_json_close(&c);
         return 2;
@@ -410,7 +427,8 @@ static int start(int argc, char **argv, int batch_cmd)
             ? "  files: --write-in-place: the program writes its files "
               "where it says, over the recorded run's\n"
             : "  files: rank R writes its files in %s/" LAUNCH_OUT_DIR
-              "/rank-R (emptied when the rank starts)\n", c.dir);
+              "/rank-R (emptied when the rank starts)\n",
+            c.dir[0] ? c.dir : c.run.dir);
     int rc = con_replay(&c, &c.focus) < 0;
     if (!json) {
         char buf[256];
@@ -456,7 +474,8 @@ static int run_batch(int argc, char **argv)
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
-            "[--write-in-place] RUNDIR [-- PROGRAM ARGS]",
+            "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
+            "[HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
@@ -484,10 +503,18 @@ const struct fe_subcmd fe_sub_console = {
             "                     the recorded run's (by default rank R "
             "writes in\n"
             "                     RUNDIR/replay-out/rank-R/, emptied when it "
-            "starts)\n\n"
+            "starts)\n"
+            "      --ssh-option OPT  for HOST:RUNDIR: passed to ssh as -o OPT\n"
+            "      --remote-drdb PATH  for HOST:RUNDIR: the drdb there "
+            "(default: drdb\n"
+            "                     on its PATH)\n\n"
             "Before any GDB starts, the console shows the program that will "
-            "run (path,\nowner, build id) and checks it.\n\n"
-            "example:\n  drdb console --ranks 0-3 run1\n",
+            "run (path,\nowner, build id) and checks it. HOST:RUNDIR: the "
+            "ranks replay on HOST, each\nGDB started there by its drdb agent "
+            "over one ssh connection, which checks\nthe program when a rank "
+            "starts (docs/remote.md).\n\n"
+            "example:\n  drdb console --ranks 0-3 run1\n"
+            "  drdb console --ranks 0-3 node17:/scratch/me/run1\n",
     .run = run_console,
 };
 

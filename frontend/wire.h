@@ -46,6 +46,12 @@
  *           did not: log_rank's stop_reason); the channel is then free.
  *           The elided bytes are READ from "rank-R.log" by offset.
  *
+ *   SETUP   client -> agent, ch N: string run directory, u32 rank, u32
+ *           flags (LAUNCH_GDB_IN_PLACE: no replay-out directory). What a
+ *           rank's replay under GDB needs on the agent's host, made there
+ *           (launch_gdb_prepare). Answered by DATA: a struct launch_gdb
+ *           (wire_put_gdb()).
+ *
  * A version change of anything here raises WIRE_PROTOCOL.
  */
 #ifndef DRDB_WIRE_H
@@ -55,7 +61,7 @@
 #include <stdint.h>
 
 #define WIRE_MAGIC "drdbwire"
-#define WIRE_PROTOCOL 1
+#define WIRE_PROTOCOL 2
 #define WIRE_HEADER 8
 #define WIRE_MAX_PAYLOAD (1u << 20)
 #define WIRE_MAX_READ (WIRE_MAX_PAYLOAD - 64)
@@ -81,6 +87,7 @@ enum wire_type {
     WIRE_INDEX,
     WIRE_IMAGE,
     WIRE_IMAGE_END,
+    WIRE_SETUP,
     WIRE_TYPE_END
 };
 
@@ -143,6 +150,12 @@ char *wire_get_str(struct wire_rd *r);
 struct launch_desc;
 void wire_put_desc(struct wire_buf *b, const struct launch_desc *d);
 int wire_get_desc(struct wire_rd *r, struct launch_desc *d);
+
+/* SETUP's answer (launch.h's struct launch_gdb), and back: 0, or -1
+ * (malformed or out of memory; G is then released). */
+struct launch_gdb;
+void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g);
+int wire_get_gdb(struct wire_rd *r, struct launch_gdb *g);
 
 /* ---- a connection ------------------------------------------------------- */
 
