@@ -280,6 +280,13 @@ void con_host_lost(struct con *c, int h)
     }
 }
 
+void con_host_check(struct con *c)
+{
+    for (int h = 0; h < c->nhosts; h++)
+        if (!c->hosts[h].lost && remote_lost(c->hosts[h].conn))
+            con_host_lost(c, h);
+}
+
 int con_host_pollfds(struct con *c, struct pollfd *fds, int *owner, int max)
 {
     int n = 0;
@@ -313,6 +320,7 @@ void con_host_process(struct con *c, const struct pollfd *fds,
  * >= 0) for up to WAIT_MS, processes what came. 1 when EXTRA is readable. */
 static int poll_round(struct con *c, int extra, int wait_ms)
 {
+    con_host_check(c);
     size_t cap = (size_t)c->nranks * (MI_GDB_MAX_POLLFDS + 1) + 1 +
                  (size_t)c->nhosts * REMOTE_MAX_POLLFDS(c->nranks);
     struct pollfd *fds = malloc(cap * sizeof *fds);

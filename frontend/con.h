@@ -348,6 +348,9 @@ void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud);
 /* Host H's connection is gone: each of its ranks is lost ("connection to
  * HOST lost"), its GDB ended; the others go on. */
 void con_host_lost(struct con *c, int h);
+/* Each host whose connection was found lost (by a GDB's blocking call,
+ * say) loses its ranks now (con_host_lost). */
+void con_host_check(struct con *c);
 /* Host H's connection, made again when it was lost: 0, or -1 (said). */
 int con_host_ensure(struct con *c, int h);
 /* Starts rank K's GDB on its host, ready for setup_rank: 0, or -1
