@@ -282,9 +282,18 @@ void con_host_lost(struct con *c, int h)
 
 void con_host_check(struct con *c)
 {
-    for (int h = 0; h < c->nhosts; h++)
-        if (!c->hosts[h].lost && remote_lost(c->hosts[h].conn))
+    for (int h = 0; h < c->nhosts; h++) {
+        struct con_host *x = &c->hosts[h];
+        if (x->lost)
+            continue;
+        /* What the connection has now (its end, say), without waiting. */
+        struct pollfd fds[REMOTE_MAX_POLLFDS(64)];
+        int n = remote_pollfds(x->conn, fds, REMOTE_MAX_POLLFDS(64));
+        if (n > 0 && poll(fds, (nfds_t)n, 0) > 0)
+            remote_process(x->conn, fds, n);
+        if (remote_lost(x->conn))
             con_host_lost(c, h);
+    }
 }
 
 int con_host_pollfds(struct con *c, struct pollfd *fds, int *owner, int max)
