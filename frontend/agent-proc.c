@@ -310,3 +310,28 @@ out:
     free(name);
     return rc;
 }
+
+int agent_setup(const struct wire_frame *f, struct wire_buf *out, char *err,
+                size_t errlen)
+{
+    struct wire_rd r;
+    struct launch_gdb g;
+    uint32_t rank, flags;
+    wire_rd_init(&r, f);
+    char *dir = wire_get_str(&r);
+    if (!dir || wire_get_u32(&r, &rank) < 0 || wire_get_u32(&r, &flags) < 0 ||
+        r.at != r.len || rank > INT32_MAX) {
+        free(dir);
+        snprintf(err, errlen, "a malformed setup request");
+        return -1;
+    }
+    int rc = launch_gdb_prepare(&g, dir, (int)rank,
+                                (flags & LAUNCH_GDB_IN_PLACE) != 0, err,
+                                errlen);
+    free(dir);
+    if (rc == 0) {
+        wire_put_gdb(out, &g);
+        launch_gdb_release(&g);
+    }
+    return rc;
+}

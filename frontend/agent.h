@@ -54,6 +54,10 @@ void agent_proc_release(struct agent_proc *p);
  * reason in ERR. */
 int agent_read(const struct wire_frame *f, struct wire_buf *out, char *err,
                size_t errlen);
+/* Answers SETUP request F (a rank's replay under GDB made ready here,
+ * launch_gdb_prepare) into OUT: 0, or -1 with the reason in ERR. */
+int agent_setup(const struct wire_frame *f, struct wire_buf *out, char *err,
+                size_t errlen);
 /* Answers RUN request F (agent-log.c) into OUT: 0, or -1 with the reason
  * in ERR. */
 int agent_run(const struct wire_frame *f, struct wire_buf *out, char *err,

@@ -28,7 +28,12 @@ static int cmd_status(struct con *c, struct con_args *a)
             if (c->ranks[r].gdb || c->ranks[r].state != CON_OFF ||
                 c->ranks[r].killed)
                 rs_add(&set, r);
-    if (!c->json_f)
+    /* With remote ranks, each rank's host ("local": here). */
+    int hosts = c->nhosts > 0;
+    if (!c->json_f && hosts)
+        printf("%-5s %-9s %-22s %-15s %s\n", "rank", "state", "event",
+               "host", "where");
+    else if (!c->json_f)
         printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
@@ -56,16 +61,28 @@ static int cmd_status(struct con *c, struct con_args *a)
         const char *state = k->state == CON_OFF && k->killed
                                 ? "killed"
                                 : con_state_name(k->state);
-        char where[1024], line[1200], num[16];
+        char where[1024], line[1600], num[16];
         snprintf(where, sizeof where, "%s%s%s%s%s", at ? k->where : k->reason,
                  *fn ? " in " : "", fn, at && k->reason[0] ? ", " : "",
                  at ? k->reason : "");
-        snprintf(line, sizeof line, "%-5d %-9s %-22s %s", r, state, ev, where);
+        const char *host = k->host >= 0 ? c->hosts[k->host].name : "local";
+        if (hosts)
+            snprintf(line, sizeof line, "%-5d %-9s %-22s %-15s %s", r, state,
+                     ev, host, where);
+        else
+            snprintf(line, sizeof line, "%-5d %-9s %-22s %s", r, state, ev,
+                     where);
         snprintf(num, sizeof num, "%d", r);
         static const char *const keys[] = {"#rank", "state", "event",
-                                           "where"};
-        const char *vals[] = {num, state, ev, where};
-        con_table_row(c, 4, keys, vals, line);
+                                           "host", "where"};
+        const char *vals[] = {num, state, ev, host, where};
+        static const char *const keys4[] = {"#rank", "state", "event",
+                                            "where"};
+        const char *vals4[] = {num, state, ev, where};
+        if (hosts)
+            con_table_row(c, 5, keys, vals, line);
+        else
+            con_table_row(c, 4, keys4, vals4, line);
         char sh[256];
         con_shadow_status(c, r, sh, sizeof sh);
         if (sh[0])

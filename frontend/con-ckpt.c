@@ -421,6 +421,12 @@ int con_shadow_start(struct con *c, int r)
         printf("[%d] its shadow is running already\n", r);
         return 0;
     }
+    if (k->host >= 0) {
+        fprintf(stderr, "drdb: rank %d replays on %s: shadows of remote "
+                "ranks are not supported yet (checkpoints and rollback "
+                "are)\n", r, c->hosts[k->host].name);
+        return -1;
+    }
     /* the layout to copy is the foreground's */
     if (con_rank_ensure(c, r) < 0)
         return -1;

@@ -277,6 +277,7 @@ int con_execute(struct con *c, const char *line)
         line++;
     if (!*line || *line == '#')
         return 0;
+    con_host_check(c); /* a connection lost while idle loses its ranks */
     struct rankset set;
     if (rs_init(&set, c->nranks) < 0)
         return -1;

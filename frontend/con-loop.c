@@ -11,6 +11,7 @@
 
 #include "con.h"
 #include "drdb-stub.h"
+#include "remote.h"
 #include "util.h"
 
 volatile sig_atomic_t con_sigint;
@@ -256,11 +257,81 @@ static void lose(struct con *c, struct con_rank *k, const char *why)
     con_out_end(c);
 }
 
+/* ---- the hosts' connections --------------------------------------------- */
+
+void con_host_lost(struct con *c, int h)
+{
+    struct con_host *x = &c->hosts[h];
+    if (x->lost)
+        return;
+    x->lost = 1;
+    snprintf(x->why, sizeof x->why, "%s", remote_error(x->conn));
+    char why[300];
+    snprintf(why, sizeof why, "connection to %s lost", x->name);
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (k->host != h || !k->gdb)
+            continue;
+        if (k->state != CON_LOST)
+            lose(c, k, why);
+        mi_gdb_free(k->gdb); /* its process there ended with the agent */
+        k->gdb = NULL;
+        con_ckpt_forget(k);
+    }
+}
+
+void con_host_check(struct con *c)
+{
+    for (int h = 0; h < c->nhosts; h++) {
+        struct con_host *x = &c->hosts[h];
+        if (x->lost)
+            continue;
+        /* What the connection has now (its end, say), without waiting. */
+        struct pollfd fds[REMOTE_MAX_POLLFDS(64)];
+        int n = remote_pollfds(x->conn, fds, REMOTE_MAX_POLLFDS(64));
+        if (n > 0 && poll(fds, (nfds_t)n, 0) > 0)
+            remote_process(x->conn, fds, n);
+        if (remote_lost(x->conn))
+            con_host_lost(c, h);
+    }
+}
+
+int con_host_pollfds(struct con *c, struct pollfd *fds, int *owner, int max)
+{
+    int n = 0;
+    for (int h = 0; h < c->nhosts; h++) {
+        struct con_host *x = &c->hosts[h];
+        if (x->lost || !x->conn)
+            continue;
+        int m = remote_pollfds(x->conn, fds + n, max - n);
+        for (int i = 0; i < m; i++)
+            owner[n + i] = CON_HOST_OWNER(h);
+        n += m;
+    }
+    return n;
+}
+
+void con_host_process(struct con *c, const struct pollfd *fds,
+                      const int *owner, int n)
+{
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && owner[j] == owner[i])
+            j++;
+        int h = owner[i] - CON_HOST_OWNER(0);
+        if (remote_process(c->hosts[h].conn, fds + i, j - i) < 0)
+            con_host_lost(c, h);
+        i = j;
+    }
+}
+
 /* One round of the loop: polls every GDB and program output (and EXTRA if
  * >= 0) for up to WAIT_MS, processes what came. 1 when EXTRA is readable. */
 static int poll_round(struct con *c, int extra, int wait_ms)
 {
-    size_t cap = (size_t)c->nranks * (MI_GDB_MAX_POLLFDS + 1) + 1;
+    con_host_check(c);
+    size_t cap = (size_t)c->nranks * (MI_GDB_MAX_POLLFDS + 1) + 1 +
+                 (size_t)c->nhosts * REMOTE_MAX_POLLFDS(c->nranks);
     struct pollfd *fds = malloc(cap * sizeof *fds);
     int *owner = malloc(cap * sizeof *owner), n = 0, ready = 0;
     if (!fds || !owner) {
@@ -285,11 +356,17 @@ static int poll_round(struct con *c, int extra, int wait_ms)
         fds[n] = (struct pollfd){extra, POLLIN, 0};
         owner[n++] = INT32_MIN;
     }
+    int hosts = n;
+    n += con_host_pollfds(c, fds + n, owner + n, (int)cap - n);
     if (poll(fds, (nfds_t)n, wait_ms) < 0) {
         free(fds);
         free(owner);
         return 0;
     }
+    /* The hosts' connections first: what they relay is read next round
+     * (a lost one loses its ranks: their entries are skipped). */
+    con_host_process(c, fds + hosts, owner + hosts, n - hosts);
+    n = hosts;
     /* Each GDB processes its own entries (they are contiguous). */
     for (int i = 0; i < n;) {
         if (owner[i] == INT32_MIN) {
@@ -307,6 +384,10 @@ static int poll_round(struct con *c, int extra, int wait_ms)
         while (j < n && owner[j] == r)
             j++;
         struct con_rank *k = &c->ranks[r];
+        if (!k->gdb) { /* its host was lost meanwhile */
+            i = j;
+            continue;
+        }
         if (mi_gdb_process(k->gdb, fds + i, j - i) == MI_EEXITED &&
             k->state != CON_LOST) {
             char why[300];

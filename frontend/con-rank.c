@@ -61,50 +61,15 @@ static void send_op(struct con_rank *k, const char *op, const char *arg)
     mi_cmd_release(&mc);
 }
 
-/* GDB's index cache ($XDG_CACHE_HOME/drdb/gdb-index): the ranks' GDBs read
- * the same executable and libraries; with the index of the first, the
- * others load their symbols much faster. "" when it cannot be made. */
-static const char *index_cache(struct con *c)
-{
-    char *dir = c->gdb_index;
-    if (c->gdb_index_done)
-        return dir;
-    c->gdb_index_done = 1;
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-        snprintf(dir, sizeof c->gdb_index, "%s/drdb/gdb-index", xdg);
-    else if (home && *home)
-        snprintf(dir, sizeof c->gdb_index, "%s/.cache/drdb/gdb-index", home);
-    else
-        return dir;
-    for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
-        *p = '\0';
-        mkdir(dir, 0700);
-        *p = '/';
-    }
-    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-        dir[0] = '\0';
-    return dir;
-}
-
-/* Will the checkpoint library track writes with SIGSEGV (whose traffic
- * GDB must let pass)? */
-static int mprotect_backend(void)
-{
-    const char *b = getenv(DRDB_ENV_CKPT_BACKEND);
-    char why[256];
-    if (b && *b)
-        return strcmp(b, "mprotect") == 0;
-    return !ckpt_uffd_available(why, sizeof why);
-}
-
-/* Queues everything that takes rank K from a fresh GDB to main. */
-static void setup_rank(struct con *c, struct con_rank *k)
+/* Queues everything that takes rank K from a fresh GDB to main, with
+ * what its host made ready (LG: the same for a local rank and a remote
+ * one, launch_gdb_prepare). */
+static void setup_rank(struct con *c, struct con_rank *k,
+                       struct launch_gdb *lg)
 {
     char cli[8400];
-    const char *cache = index_cache(c);
-    if (cache[0]) {
-        snprintf(cli, sizeof cli, "set index-cache directory %s", cache);
+    if (lg->index[0]) {
+        snprintf(cli, sizeof cli, "set index-cache directory %s", lg->index);
         send_cli(k, cli);
         send_setup(k, "-gdb-set index-cache enabled on");
     }
@@ -117,31 +82,20 @@ static void setup_rank(struct con *c, struct con_rank *k)
         send_setup(k, "-gdb-set startup-with-shell off");
     send_cli(k, args);
     free(args);
-    if (c->cwd[0] && launch_dir_ok(c->cwd))
+    if (c->cwd[0] && (lg->flags & LAUNCH_GDB_CWD))
         send_op(k, "-environment-cd", c->cwd);
     /* The replay's environment (over GDB's own), with the checkpoint
      * library started in the stub (the breakpoints on its hooks come with
      * the first checkpoint command, con-ckpt.c). */
-    struct launch_env env;
-    char out[4200];
-    launch_env_init(&env);
-    if (!c->in_place && launch_out_dir(c->dir, "rank", k->rank, out,
-                                       sizeof out) < 0)
-        c->in_place = 1; /* said why; the rank goes on as recorded */
-    if (launch_env_replay(&env, c->stub, c->dir, k->rank, 0) < 0 ||
-        launch_env_files(&env, c->dir, c->in_place ? NULL : out,
-                         1) < 0 ||
-        launch_env_ckpt(&env, c->ckpt_interval, c->ckpt_every) < 0) {
-        launch_env_release(&env);
+    if (launch_env_ckpt(&lg->env, c->ckpt_interval, c->ckpt_every) < 0) {
         k->state = CON_LOST;
         snprintf(k->reason, sizeof k->reason, "out of memory");
         return;
     }
-    for (size_t i = 0; i < env.n; i++) {
-        snprintf(cli, sizeof cli, "set environment %s", env.v[i]);
+    for (size_t i = 0; i < lg->env.n; i++) {
+        snprintf(cli, sizeof cli, "set environment %s", lg->env.v[i]);
         send_cli(k, cli);
     }
-    launch_env_release(&env);
     send_setup(k, "-break-insert -t main");
     send_setup(k, "-break-insert -f " DRDB_SYM_DIVERGENCE_HOOK);
     /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
@@ -149,7 +103,7 @@ static void setup_rank(struct con *c, struct con_rank *k)
     /* with checkpoints, the rank stops before it exits (con-ckpt.c) */
     if (c->ckpt_every > 0 || c->ckpt_interval > 0)
         send_cli(k, "catch syscall exit_group");
-    if (mprotect_backend()) {
+    if (lg->flags & LAUNCH_GDB_MPROTECT) {
         send_cli(k, "handle SIGSEGV nostop noprint pass");
         send_setup(k, "-break-insert -f " DRDB_SYM_CKPT_SEGV_HOOK);
     }
@@ -160,11 +114,10 @@ static void setup_rank(struct con *c, struct con_rank *k)
  * gdb-xstate.c: GDB 13's register writes on CPUs with AMX). The program
  * does not inherit it: setup_rank sets its LD_PRELOAD. NULL (our own
  * environment) when the library is not found. Built once a session. */
-static char *const *gdb_env(struct con *c)
+static char *const *gdb_env(struct con *c, const char *lib)
 {
     extern char **environ;
-    char lib[PATH_MAX];
-    if (c->gdb_env || fe_find_gdb_xstate(lib, sizeof lib) < 0)
+    if (c->gdb_env || !lib[0])
         return c->gdb_env;
     size_t n = 0;
     while (environ[n])
@@ -312,6 +265,33 @@ int con_rank_abnormal(const struct con_rank *k)
     }
 }
 
+/* Rank K's GDB started, here or on its host (con-host.c), with what its
+ * replay needs made ready there into LG (to release): 0, or -1 (said). */
+static int start_gdb(struct con *c, struct con_rank *k,
+                     struct launch_gdb *lg)
+{
+    char err[4400], msg[256];
+    if (k->host >= 0)
+        return con_host_start(c, k, lg);
+    if (launch_gdb_prepare(lg, c->dir, k->rank, c->in_place, err,
+                           sizeof err) < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        return -1;
+    }
+    struct mi_gdb_options opt = {0};
+    opt.on_async = con_on_async;
+    opt.ud = k;
+    opt.envp = gdb_env(c, lg->xstate);
+    if (mi_gdb_start(&k->gdb, &opt, msg, sizeof msg) < 0) {
+        fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", k->rank,
+                msg);
+        k->gdb = NULL;
+        launch_gdb_release(lg);
+        return -1;
+    }
+    return 0;
+}
+
 int con_replay(struct con *c, const struct rankset *set)
 {
     int todo = 0, started = 0, failed = 0;
@@ -340,21 +320,8 @@ int con_replay(struct con *c, const struct rankset *set)
          * the others' then use. */
         if (started == 1 && todo > 4)
             con_wait(c, &now, 1);
-        char path[PATH_MAX + 32], msg[256];
-        log_path(path, sizeof path, c->dir, r);
-        if (access(path, R_OK) != 0) {
-            fprintf(stderr, "drdb: rank %d was not recorded: no %s\n", r,
-                    path);
-            failed++;
-            continue;
-        }
-        struct mi_gdb_options opt = {0};
-        opt.on_async = con_on_async;
-        opt.ud = k;
-        opt.envp = gdb_env(c);
-        if (mi_gdb_start(&k->gdb, &opt, msg, sizeof msg) < 0) {
-            fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", r, msg);
-            k->gdb = NULL;
+        struct launch_gdb lg;
+        if (start_gdb(c, k, &lg) < 0) {
             failed++;
             continue;
         }
@@ -364,7 +331,8 @@ int con_replay(struct con *c, const struct rankset *set)
         k->last_event = -1;
         k->reason[0] = k->where[0] = '\0';
         k->outlen = 0;
-        setup_rank(c, k);
+        setup_rank(c, k, &lg);
+        launch_gdb_release(&lg);
         rs_add(&now, r);
         started++;
         if (todo >= 16 && (started % 16 == 0 || started == todo))

@@ -102,6 +102,7 @@ struct con_stop {
 
 struct con_rank {
     int rank;
+    int host;             /* its index in c->hosts; -1: replayed here */
     enum con_state state;
     struct mi_gdb *gdb;
     int exit_code;
@@ -168,8 +169,21 @@ struct con_answer {
     char *text; /* malloc'd; NULL: no answer */
 };
 
+/* A host the session's ranks replay on, through one agent connection
+ * (remote.h): their GDBs start there, their logs are read there. */
+struct remote;
+struct con_host {
+    char name[256];
+    char dir[4096];      /* the run directory there */
+    struct remote *conn; /* also the connection c->ev reads its logs by */
+    int lost;            /* the connection was lost (WHY); `replay`
+                          * reconnects */
+    char why[256];
+};
+
 struct con {
-    char dir[4096];
+    char dir[4096];      /* the run directory here ("" when all ranks are
+                          * remote): a remote rank's is its host's */
     struct log_run run;
     int nranks;
     struct con_rank *ranks;
@@ -186,11 +200,9 @@ struct con {
     int interrupted;     /* Ctrl-C or `interrupt` during this command */
     char exe[4096], args[65536], cwd[4096];
     char stub[4096];
-    char gdb_index[4096]; /* GDB's index cache, "" when none (con-rank.c) */
     char **gdb_env;       /* GDB's environment (con-rank.c), NULL: ours;
                            * its first entry is allocated, the rest are
                            * environ's */
-    int gdb_index_done;
     int keep_going;      /* batch: go on after a failed command */
     int in_place;        /* --write-in-place: no replay-out directory */
     int timeout_ms;      /* per command, 0: none */
@@ -228,9 +240,20 @@ struct con {
     double ckpt_interval;  /* set checkpoint-interval (s); < 0: not set */
     long long ckpt_every;  /* set checkpoint-every (events); 0: not set */
     char shadow_root[4096];
+    struct con_host *hosts; /* the hosts of remote ranks (con-host.c) */
+    int nhosts;
+    const struct remote_opts *ropts; /* how to reach them */
+    int trust;           /* --trust: a host's trust check only warns */
+    const char *program; /* -- PROGRAM: run instead of the recorded one */
 };
 
-int con_open(struct con *c, const char *dir, char *err, size_t errlen);
+/* Opens the run DIR (a local directory, or HOST:DIR through an agent) and
+ * the parts and hosts O names (fe.h: fe_run_opts, --also, --hosts; its
+ * remote options reach the hosts): each remote part's host replays its
+ * ranks. 0, or -1 with ERR. */
+struct fe_run_opts;
+int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
+             char *err, size_t errlen);
 /* The one-screen summary of the run (ranks, events, duration, hosts,
  * completeness), ranks with the same host or state grouped. */
 void con_summary(struct con *c, FILE *out);
@@ -328,6 +351,30 @@ char *con_mi_arg(const char *op, const char *arg);
 /* The reply to an execution command (UD: its struct con_rank): when GDB
  * refused it, the rank did not run. */
 void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud);
+
+/* ---- the hosts of remote ranks (con-host.c) ------------------------------ */
+
+/* Host H's connection is gone: each of its ranks is lost ("connection to
+ * HOST lost"), its GDB ended; the others go on. */
+void con_host_lost(struct con *c, int h);
+/* Each host whose connection was found lost (by a GDB's blocking call,
+ * say) loses its ranks now (con_host_lost). */
+void con_host_check(struct con *c);
+/* Host H's connection, made again when it was lost: 0, or -1 (said). */
+int con_host_ensure(struct con *c, int h);
+/* Starts rank K's GDB on its host, ready for setup_rank: 0, or -1
+ * (said); what the host made ready into LG (to release). */
+struct launch_gdb;
+int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg);
+/* The poll loop's part: the entries of every working host's connection
+ * (at most MAX), and processing them (a lost one: con_host_lost). */
+int con_host_pollfds(struct con *c, struct pollfd *fds, int *owner, int max);
+void con_host_process(struct con *c, const struct pollfd *fds,
+                      const int *owner, int n);
+/* An owner tag of con_host_pollfds' entries (never a rank's). */
+#define CON_HOST_OWNER(h) (INT32_MIN + 1 + (h))
+/* The hosts' connections closed (after the ranks' GDBs ended). */
+void con_host_close_all(struct con *c);
 
 /* ---- starting and ending ranks (con-rank.c) ------------------------------ */
 

@@ -188,6 +188,22 @@ void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
 
 /* ---- descriptions -------------------------------------------------------- */
 
+void launch_gdb_init(struct launch_gdb *g)
+{
+    memset(g, 0, sizeof *g);
+    launch_env_init(&g->env);
+}
+
+void launch_gdb_release(struct launch_gdb *g)
+{
+    free(g->stub);
+    free(g->xstate);
+    free(g->index);
+    free(g->out);
+    launch_env_release(&g->env);
+    launch_gdb_init(g);
+}
+
 void launch_desc_init(struct launch_desc *d)
 {
     memset(d, 0, sizeof *d);

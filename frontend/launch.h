@@ -155,6 +155,34 @@ struct launch_desc {
     unsigned flags;
     char *rundir, *program; /* malloc'd, or NULL */
 };
+/*
+ * What a rank's replay under GDB needs from the host it runs on (the
+ * console's ranks, con-rank.c), made there: for a remote rank by its
+ * agent (wire.h's SETUP), for a local one here (launch-gdb.c).
+ */
+enum {
+    LAUNCH_GDB_IN_PLACE = 1, /* no replay-out directory: writes in place */
+    LAUNCH_GDB_CWD = 2,      /* the recorded working directory exists */
+    LAUNCH_GDB_MPROTECT = 4, /* the checkpoint library tracks writes with
+                                SIGSEGV (GDB must let it pass) */
+};
+struct launch_gdb {
+    unsigned flags;
+    char *stub;   /* the stub's directory */
+    char *xstate; /* libdrdb-gdb-xstate.so, to preload into GDB ("": none) */
+    char *index;  /* GDB's index cache directory ("": none) */
+    char *out;    /* the rank's replay-out directory ("": in place) */
+    struct launch_env env; /* the program's settings (replay, files) */
+};
+void launch_gdb_init(struct launch_gdb *g);
+void launch_gdb_release(struct launch_gdb *g);
+/* Rank RANK of run DIR made ready to replay under GDB here (the stub and
+ * the library found, replay-out/rank-RANK made and emptied unless
+ * IN_PLACE or it cannot be, the index cache made): 0, or -1 with ERR (the
+ * rank has no log, no stub, out of memory). */
+int launch_gdb_prepare(struct launch_gdb *g, const char *dir, int rank,
+                       int in_place, char *err, size_t errlen);
+
 void launch_desc_init(struct launch_desc *d);
 void launch_desc_release(struct launch_desc *d);
 /* Copies the NULL-terminated ARGV into D: 0 or -1. */

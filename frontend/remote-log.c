@@ -1,12 +1,14 @@
 /*
  * The client's view of run directories on the agent's host (remote.h):
  * a run's description (RUN) and its logs as copies without message data
- * (INDEX), whose elided bytes are READ when a reader reads them.
+ * (INDEX), whose elided bytes are READ when a reader reads them; a
+ * rank's replay under GDB made ready there (SETUP).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch.h"
 #include "log-reader.h"
 #include "rankset.h"
 #include "remote.h"
@@ -139,4 +141,27 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
 uint64_t remote_fetched(const struct remote *r)
 {
     return r->fetched;
+}
+
+int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
+                 struct launch_gdb *g, char *err, size_t errlen)
+{
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_str(&b, dir);
+    wire_put_u32(&b, (uint32_t)rank);
+    wire_put_u32(&b, in_place ? LAUNCH_GDB_IN_PLACE : 0);
+    int rc = remote__ask(r, WIRE_SETUP, &b, WIRE_DATA, err, errlen);
+    wire_buf_release(&b);
+    if (rc < 0)
+        return -1;
+    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
+                           r->reply.p + r->reply.off};
+    struct wire_rd rd;
+    wire_rd_init(&rd, &f);
+    if (wire_get_gdb(&rd, g) < 0) {
+        snprintf(err, errlen, "%s: a malformed answer to SETUP", r->host);
+        return -1;
+    }
+    return 0;
 }

@@ -30,6 +30,11 @@ const char *remote_error(const struct remote *r)
     return r->err;
 }
 
+int remote_lost(const struct remote *r)
+{
+    return r->lost;
+}
+
 static void set_nonblock(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
@@ -446,15 +451,12 @@ fail:
     return -1;
 }
 
-void remote_close(struct remote *r)
+/* Ends the connection's agent (or ssh): the end of its input ends all it
+ * started (agent.h); waits for it, kills it after 5 s. */
+static void end_agent(struct remote *r)
 {
-    if (!r)
-        return;
-    /* The end of the agent's input ends all it started (agent.h). */
     close_fd(&r->c.out);
     close_fd(&r->c.in);
-    while (r->nprocs)
-        remote_proc_free(r->procs[0]);
     for (int i = 0; i < 250 && r->pid > 0; i++) {
         if (waitpid(r->pid, NULL, WNOHANG) == r->pid) {
             r->pid = -1;
@@ -467,8 +469,46 @@ void remote_close(struct remote *r)
         kill(-r->pid, SIGKILL);
         waitpid(r->pid, NULL, 0);
     }
+    r->pid = -1;
     close_fd(&r->err_fd);
     wire_conn_release(&r->c);
+}
+
+int remote_reconnect(struct remote *r, const struct remote_opts *o,
+                     char *err, size_t errlen)
+{
+    struct remote *n;
+    if (r->nprocs) {
+        snprintf(err, errlen, "%s: its processes must end before it "
+                 "reconnects", r->host);
+        return -1;
+    }
+    if (remote_connect(&n, o, err, errlen) < 0)
+        return -1;
+    end_agent(r);
+    r->pid = n->pid;
+    r->err_fd = n->err_fd;
+    r->c = n->c;
+    r->hello = 1;
+    r->lost = 0;
+    r->err[0] = r->tail[0] = '\0';
+    n->pid = -1;
+    n->err_fd = -1;
+    wire_conn_init(&n->c, -1, -1);
+    remote_close(n);
+    return 0;
+}
+
+void remote_close(struct remote *r)
+{
+    if (!r)
+        return;
+    /* The end of the agent's input ends all it started (agent.h). */
+    close_fd(&r->c.out);
+    close_fd(&r->c.in);
+    while (r->nprocs)
+        remote_proc_free(r->procs[0]);
+    end_agent(r);
     wire_buf_release(&r->reply);
     wire_buf_release(&r->reply_end);
     for (size_t i = 0; i < r->nsrcs; i++) {

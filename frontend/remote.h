@@ -87,6 +87,12 @@ int remote_connect(struct remote **out, const struct remote_opts *o,
 const char *remote_host(const struct remote *r);
 /* Why the connection failed or was lost ("" while it works). */
 const char *remote_error(const struct remote *r);
+/* A new connection to R's host (O: as remote_connect's) in place of R's
+ * lost one, after its processes were freed: what R's logs read (the
+ * elided bytes of remote_log_open) comes from the new agent. 0, or -1
+ * with ERR (R unchanged). */
+int remote_reconnect(struct remote *r, const struct remote_opts *o,
+                     char *err, size_t errlen);
 /* Ends the connection: the agent ends all it started (a kept session: it
  * keeps them, "keeping a session" below); waits for ssh. */
 void remote_close(struct remote *r);
@@ -125,6 +131,15 @@ int remote_log_open(struct remote *r, const char *dir, int rank,
 struct log_run;
 int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
                     char *err, size_t errlen);
+/* Rank RANK of run DIR made ready on the host to replay under GDB there
+ * (launch_gdb_prepare run by the agent; IN_PLACE: no replay-out
+ * directory) into G (to release): 0, or -1 with ERR (the host's
+ * reason). */
+struct launch_gdb;
+int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
+                 struct launch_gdb *g, char *err, size_t errlen);
+/* Whether the connection was lost (remote_error() says why). */
+int remote_lost(const struct remote *r);
 /* The bytes of logs read for elided fields so far (remote_log_open). */
 uint64_t remote_fetched(const struct remote *r);
 

@@ -4,6 +4,7 @@
  * (remote.h): the event index from copies of the logs without their
  * message data, the data fetched when an event is shown.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +43,11 @@ static int open_src(struct fe_src *s, const char *spec,
     }
     int rc;
     if (!dir) {
+        char abs[PATH_MAX];
         rc = log_run_open(s->run, spec, s->err, sizeof s->err);
         if (rc == 0)
-            snprintf(s->dir, sizeof s->dir, "%s", s->run->dir);
+            snprintf(s->dir, sizeof s->dir, "%s",
+                     realpath(spec, abs) ? abs : s->run->dir);
     } else {
         struct remote_opts o = *ro;
         o.host = s->host;

@@ -212,12 +212,15 @@ static int handle(struct wire_conn *c, const struct wire_frame *f)
             kill(-p->pid, (int)sig);
         return 0;
     case WIRE_READ:
-    case WIRE_RUN: {
+    case WIRE_RUN:
+    case WIRE_SETUP: {
         char msg[4400];
         struct wire_buf b;
         wire_buf_init(&b);
-        if ((f->type == WIRE_READ ? agent_read : agent_run)(f, &b, msg,
-                                                          sizeof msg) < 0)
+        if ((f->type == WIRE_READ  ? agent_read
+             : f->type == WIRE_RUN ? agent_run
+                                   : agent_setup)(f, &b, msg,
+                                                  sizeof msg) < 0)
             send_err(c, f->channel, msg);
         else if (wire_send_buf(c, WIRE_DATA, f->channel, &b) < 0)
             send_err(c, f->channel, "out of memory");

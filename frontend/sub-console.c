@@ -16,6 +16,7 @@
 #include "con.h"
 #include "fe.h"
 #include "launch.h"
+#include "remote.h"
 #include "life.h"
 #include "util.h"
 
@@ -301,13 +302,23 @@ static int start(int argc, char **argv, int batch_cmd)
         {"keep-going", no_argument, NULL, 'k'},
         {"trust", no_argument, NULL, 'T'},
         {"write-in-place", no_argument, NULL, 'W'},
+        {"ssh-option", required_argument, NULL, 'O'},
+        {"remote-drdb", required_argument, NULL, 'O'},
+        {"also", required_argument, NULL, 'O'},
+        {"hosts", required_argument, NULL, 'O'},
         {NULL, 0, NULL, 0},
     };
+    /* HOST:RUNDIR, --also, --hosts: the run's parts and how their hosts
+     * are reached (fe.h). */
+    static struct remote_opts ro;
+    static struct fe_run_opts runopts;
+    int optidx = 0;
+    fe_run_opts_init(&runopts, &ro);
     const char *ranks = "0", *script = NULL;
     long long timeout = 0;
     int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
     int in_place = 0;
-    while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, &optidx)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
         case 'b': batch = 1; break;
@@ -324,6 +335,10 @@ static int start(int argc, char **argv, int batch_cmd)
         case 'k': keep_going = 1; break;
         case 'T': trust = 1; break;
         case 'W': in_place = 1; break;
+        case 'O':
+            if (fe_run_opt(&runopts, opts[optidx].name, optarg) < 0)
+                return 2;
+            break;
         default:
             fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
                             stderr);
@@ -358,7 +373,7 @@ static int start(int argc, char **argv, int batch_cmd)
 
     struct con c;
     char err[512];
-    if (con_open(&c, dir, err, sizeof err) < 0) {
+    if (con_open(&c, dir, &runopts, err, sizeof err) < 0) {
         con_close(&c);
         return fe_error("%s", err);
     }
@@ -370,6 +385,8 @@ static int start(int argc, char **argv, int batch_cmd)
             used += (size_t)snprintf(c.args + used, sizeof c.args - used,
                                      "%s%s", i ? "\x1f" : "", prog[i]);
     }
+    c.trust = trust;
+    c.program = prog ? prog[0] : NULL;
     c.json = json;
     c.keep_going = keep_going;
     c.in_place = in_place;
@@ -399,8 +416,12 @@ static int start(int argc, char **argv, int batch_cmd)
     /* The program that will run, shown and checked before any GDB
      * starts. */
     fflush(stdout);
-    if (launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
-                     json ? stderr : stdout, "  ") < 0) {
+    if (c.nhosts)
+        fprintf(json ? stderr : stdout, "  program: %s, checked on %s%s "
+                "when a rank starts there\n", c.exe, c.hosts[0].name,
+                c.nhosts > 1 ? " and the other hosts" : "");
+    if (c.dir[0] && launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
+                                  json ? stderr : stdout, "  ") < 0) {
         con_close(&c);
         con_json_close(&c);
         return 2;
@@ -409,8 +430,11 @@ static int start(int argc, char **argv, int batch_cmd)
     fprintf(json ? stderr : stdout, in_place
             ? "  files: --write-in-place: the program writes its files "
               "where it says, over the recorded run's\n"
-            : "  files: rank R writes its files in %s/" LAUNCH_OUT_DIR
-              "/rank-R (emptied when the rank starts)\n", c.dir);
+            : "  files: rank R writes its files in " LAUNCH_OUT_DIR
+              "/rank-R of its run directory (emptied when the rank "
+              "starts): %s%s\n", c.dir[0] ? c.dir : "",
+            c.nhosts ? (c.dir[0] ? " here, and on each host" : "on each "
+                        "host") : "");
     int rc = con_replay(&c, &c.focus) < 0;
     if (!json) {
         char buf[256];
@@ -456,7 +480,8 @@ static int run_batch(int argc, char **argv)
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
-            "[--write-in-place] RUNDIR [-- PROGRAM ARGS]",
+            "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
+            "[HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
@@ -484,10 +509,18 @@ const struct fe_subcmd fe_sub_console = {
             "                     the recorded run's (by default rank R "
             "writes in\n"
             "                     RUNDIR/replay-out/rank-R/, emptied when it "
-            "starts)\n\n"
+            "starts)\n"
+            "      --ssh-option OPT  for HOST:RUNDIR: passed to ssh as -o OPT\n"
+            "      --remote-drdb PATH  for HOST:RUNDIR: the drdb there "
+            "(default: drdb\n"
+            "                     on its PATH)\n\n"
             "Before any GDB starts, the console shows the program that will "
-            "run (path,\nowner, build id) and checks it.\n\n"
-            "example:\n  drdb console --ranks 0-3 run1\n",
+            "run (path,\nowner, build id) and checks it. HOST:RUNDIR: the "
+            "ranks replay on HOST, each\nGDB started there by its drdb agent "
+            "over one ssh connection, which checks\nthe program when a rank "
+            "starts (docs/remote.md).\n\n"
+            "example:\n  drdb console --ranks 0-3 run1\n"
+            "  drdb console --ranks 0-3 node17:/scratch/me/run1\n",
     .run = run_console,
 };
 

@@ -21,6 +21,7 @@ static const char *const type_names[WIRE_TYPE_END] = {
     [WIRE_IMAGE_END] = "IMAGE_END", [WIRE_KEEP] = "KEEP",
     [WIRE_LABEL] = "LABEL",     [WIRE_LIST] = "LIST",
     [WIRE_RESUME] = "RESUME",   [WIRE_SESSIONS] = "SESSIONS",
+    [WIRE_SETUP] = "SETUP",
 };
 
 const char *wire_type_name(unsigned type)
@@ -187,6 +188,33 @@ char *wire_get_str(struct wire_rd *r)
 
 /* ---- launcher descriptions ---------------------------------------------- */
 
+/* nenv, "NAME=VALUE"... */
+static void put_env(struct wire_buf *b, const struct launch_env *e)
+{
+    wire_put_u32(b, (uint32_t)e->n);
+    for (size_t i = 0; i < e->n; i++)
+        wire_put_str(b, e->v[i]);
+}
+
+static int get_env(struct wire_rd *r, struct launch_env *e)
+{
+    uint32_t nenv;
+    if (wire_get_u32(r, &nenv) < 0 || nenv > WIRE_MAX_WORDS)
+        return -1;
+    for (uint32_t i = 0; i < nenv; i++) {
+        char *s = wire_get_str(r), *eq = s ? strchr(s, '=') : NULL;
+        int rc = -1;
+        if (eq && eq != s) {
+            *eq = '\0';
+            rc = launch_env_set(e, s, eq + 1);
+        }
+        free(s);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* flags, argc, argv..., cwd ("" none), nenv, env..., rundir, program. */
 void wire_put_desc(struct wire_buf *b, const struct launch_desc *d)
 {
@@ -198,9 +226,7 @@ void wire_put_desc(struct wire_buf *b, const struct launch_desc *d)
     for (size_t i = 0; i < argc; i++)
         wire_put_str(b, d->argv[i]);
     wire_put_str(b, d->cwd);
-    wire_put_u32(b, (uint32_t)d->env.n);
-    for (size_t i = 0; i < d->env.n; i++)
-        wire_put_str(b, d->env.v[i]);
+    put_env(b, &d->env);
     wire_put_str(b, d->rundir);
     wire_put_str(b, d->program);
 }
@@ -221,7 +247,7 @@ static int get_opt_str(struct wire_rd *r, char **out)
 
 int wire_get_desc(struct wire_rd *r, struct launch_desc *d)
 {
-    uint32_t argc, nenv;
+    uint32_t argc;
     launch_desc_init(d);
     if (wire_get_u32(r, &d->flags) < 0 || wire_get_u32(r, &argc) < 0 ||
         argc < 1 || argc > WIRE_MAX_WORDS ||
@@ -230,20 +256,8 @@ int wire_get_desc(struct wire_rd *r, struct launch_desc *d)
     for (uint32_t i = 0; i < argc; i++)
         if (!(d->argv[i] = wire_get_str(r)))
             goto bad;
-    if (get_opt_str(r, &d->cwd) < 0 || wire_get_u32(r, &nenv) < 0 ||
-        nenv > WIRE_MAX_WORDS)
+    if (get_opt_str(r, &d->cwd) < 0 || get_env(r, &d->env) < 0)
         goto bad;
-    for (uint32_t i = 0; i < nenv; i++) {
-        char *s = wire_get_str(r), *eq = s ? strchr(s, '=') : NULL;
-        int rc = -1;
-        if (eq && eq != s) {
-            *eq = '\0';
-            rc = launch_env_set(&d->env, s, eq + 1);
-        }
-        free(s);
-        if (rc < 0)
-            goto bad;
-    }
     if (get_opt_str(r, &d->rundir) < 0 || get_opt_str(r, &d->program) < 0 ||
         r->at != r->len)
         goto bad;
@@ -312,6 +326,32 @@ bad:
     free(*note);
     *note = NULL;
     return -1;
+}
+
+/* ---- a rank's replay under GDB, made on the agent's host ---------------- */
+
+/* flags, stub, xstate, index, out, nenv, env... */
+void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g)
+{
+    wire_put_u32(b, g->flags);
+    wire_put_str(b, g->stub);
+    wire_put_str(b, g->xstate);
+    wire_put_str(b, g->index);
+    wire_put_str(b, g->out);
+    put_env(b, &g->env);
+}
+
+int wire_get_gdb(struct wire_rd *r, struct launch_gdb *g)
+{
+    launch_gdb_init(g);
+    if (wire_get_u32(r, &g->flags) < 0 || !(g->stub = wire_get_str(r)) ||
+        !(g->xstate = wire_get_str(r)) || !(g->index = wire_get_str(r)) ||
+        !(g->out = wire_get_str(r)) || get_env(r, &g->env) < 0 ||
+        !g->stub[0] || r->at != r->len) {
+        launch_gdb_release(g);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- HELLO -------------------------------------------------------------- */

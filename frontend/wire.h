@@ -64,6 +64,11 @@
  *           its processes' output only after RESUME.
  *   SESSIONS client -> agent, ch N: answered by DATA: u32 count, strings
  *           the ids of this user's kept sessions on the host.
+ *   SETUP   client -> agent, ch N: string run directory, u32 rank, u32
+ *           flags (LAUNCH_GDB_IN_PLACE: no replay-out directory). What a
+ *           rank's replay under GDB needs on the agent's host, made there
+ *           (launch_gdb_prepare). Answered by DATA: a struct launch_gdb
+ *           (wire_put_gdb()).
  *
  * A version change of anything here raises WIRE_PROTOCOL.
  */
@@ -105,6 +110,7 @@ enum wire_type {
     WIRE_LIST,
     WIRE_RESUME,
     WIRE_SESSIONS,
+    WIRE_SETUP,
     WIRE_TYPE_END
 };
 
@@ -193,6 +199,11 @@ void wire_put_list(struct wire_buf *b, const char *note,
 int wire_get_list(struct wire_rd *r, char **note, struct wire_kept **k,
                   size_t *n);
 void wire_kept_free(struct wire_kept *k, size_t n);
+/* SETUP's answer (launch.h's struct launch_gdb), and back: 0, or -1
+ * (malformed or out of memory; G is then released). */
+struct launch_gdb;
+void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g);
+int wire_get_gdb(struct wire_rd *r, struct launch_gdb *g);
 
 /* ---- a connection ------------------------------------------------------- */
 

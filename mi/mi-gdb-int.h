@@ -58,10 +58,14 @@ struct mi_gdb {
     size_t nfeatures;
     mi_record_fn *on_async, *on_stream;
     void *ud;
+    int linked;                /* driven through link (mi_gdb_attach) */
+    struct mi_gdb_link link;
     char err[512];
 };
 
 /* mi-gdb.c */
+/* SIG to GDB's process group (a linked GDB: through its callback). */
+void mi__signal(struct mi_gdb *g, int sig);
 void mi__seterr(struct mi_gdb *g, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int mi__nonblock(int fd);

@@ -142,8 +142,29 @@ fail:
     _exit(127);
 }
 
-int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
-                 char *msg, size_t msgsz)
+/* A new driver for OPT (may be NULL), nothing started: NULL out of
+ * memory. */
+static struct mi_gdb *mi__new(const struct mi_gdb_options *opt)
+{
+    struct mi_gdb *g = calloc(1, sizeof *g);
+
+    if (!g)
+        return NULL;
+    g->in_fd = g->out_fd = g->err_fd = g->pty_master = g->pty_slave = -1;
+    g->wait_status = -1;
+    g->next_token = 1;
+    if (opt) {
+        g->on_async = opt->on_async;
+        g->on_stream = opt->on_stream;
+        g->ud = opt->ud;
+    }
+    mi_parser_init(&g->parser, opt ? &opt->parser : NULL);
+    return g;
+}
+
+/* GDB's streams are there (g->in_fd, out_fd, err_fd): non-blocking, and
+ * the setup commands queued, with -inferior-tty-set TTY when not NULL. */
+static void mi__begin(struct mi_gdb *g, const char *tty)
 {
     static const char *const setup[] = {
         "-gdb-set pagination off",
@@ -156,6 +177,73 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
         "-interpreter-exec console \"handle SIGINT stop print nopass\"",
         "-list-features",
     };
+    size_t i;
+
+    mi__nonblock(g->in_fd);
+    mi__nonblock(g->out_fd);
+    if (g->err_fd >= 0)
+        mi__nonblock(g->err_fd);
+    for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
+        g->setup_left++;
+        if (mi_gdb_send(g, setup[i], 0, mi__setup_done, (void *)setup[i]) < 0)
+            g->setup_left--;
+    }
+    if (tty) {
+        struct mi_cmd c;
+        mi_cmd_init(&c);
+        mi_cmd_op(&c, "-inferior-tty-set");
+        mi_cmd_arg(&c, tty);
+        g->setup_left++;
+        if (!mi_cmd_str(&c) ||
+            mi_gdb_send(g, mi_cmd_str(&c), 0, mi__setup_done,
+                        (void *)"-inferior-tty-set") < 0)
+            g->setup_left--;
+        mi_cmd_release(&c);
+    }
+}
+
+int mi_gdb_attach(struct mi_gdb **out, const struct mi_gdb_options *opt,
+                  const struct mi_gdb_link *link, char *msg, size_t msgsz)
+{
+    struct mi_gdb *g;
+
+    int ok = link && link->in >= 0 && link->out >= 0 && link->alive &&
+             link->signal;
+
+    *out = NULL;
+    if (msg && msgsz)
+        msg[0] = '\0';
+    g = ok ? mi__new(opt) : NULL;
+    if (!g) {
+        if (link) {
+            int fds[4] = {link->in, link->out, link->err, link->pty_fd};
+            for (int i = 0; i < 4; i++)
+                mi__close(&fds[i]);
+        }
+        if (msg)
+            snprintf(msg, msgsz, "%s", ok ? "out of memory" :
+                     "a gdb link needs its streams and callbacks");
+        return ok ? MI_ENOMEM : MI_EINVAL;
+    }
+    g->linked = 1;
+    g->link = *link;
+    g->link.tty_name = NULL; /* the caller's string: used now only */
+    g->in_fd = link->in;
+    g->out_fd = link->out;
+    g->err_fd = link->err;
+    g->pty_master = link->pty_fd;
+    if (link->pty_fd >= 0)
+        mi__nonblock(link->pty_fd);
+    if (link->tty_name)
+        snprintf(g->pty_name, sizeof g->pty_name, "%s", link->tty_name);
+    mi__begin(g, link->tty_name && link->tty_name[0] ? link->tty_name : NULL);
+    *out = g;
+    return 0;
+}
+
+int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
+                 char *msg, size_t msgsz)
+{
     struct mi_gdb_options none;
     struct mi_gdb *g;
     int sv[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
@@ -175,16 +263,9 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
     argv = opt->argv ? opt->argv : (char *const *)mi__default_argv;
     if (!argv[0])
         return MI_EINVAL;
-    g = calloc(1, sizeof *g);
+    g = mi__new(opt);
     if (!g)
         return MI_ENOMEM;
-    g->in_fd = g->out_fd = g->err_fd = g->pty_master = g->pty_slave = -1;
-    g->wait_status = -1;
-    g->next_token = 1;
-    g->on_async = opt->on_async;
-    g->on_stream = opt->on_stream;
-    g->ud = opt->ud;
-    mi_parser_init(&g->parser, &opt->parser);
     if (!opt->no_pty && (r = mi__open_pty(g, msg, msgsz)) < 0) {
         free(g);
         return r;
@@ -231,26 +312,7 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
     g->in_fd = sv[0];
     g->out_fd = po[0];
     g->err_fd = pe[0];
-    mi__nonblock(g->in_fd);
-    mi__nonblock(g->out_fd);
-    mi__nonblock(g->err_fd);
-    for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
-        g->setup_left++;
-        if (mi_gdb_send(g, setup[i], 0, mi__setup_done, (void *)setup[i]) < 0)
-            g->setup_left--;
-    }
-    if (g->pty_master >= 0) {
-        struct mi_cmd c;
-        mi_cmd_init(&c);
-        mi_cmd_op(&c, "-inferior-tty-set");
-        mi_cmd_arg(&c, g->pty_name);
-        g->setup_left++;
-        if (!mi_cmd_str(&c) ||
-            mi_gdb_send(g, mi_cmd_str(&c), 0, mi__setup_done,
-                        (void *)"-inferior-tty-set") < 0)
-            g->setup_left--;
-        mi_cmd_release(&c);
-    }
+    mi__begin(g, g->pty_master >= 0 ? g->pty_name : NULL);
     *out = g;
     return 0;
 fail:
@@ -293,8 +355,7 @@ void mi_gdb_free(struct mi_gdb *g)
     if (!g)
         return;
     if (!g->dead) {
-        kill(-g->pid, SIGKILL);
-        kill(g->pid, SIGKILL);
+        mi__signal(g, SIGKILL);
         mi__dead(g, "closed by the debugger");
     }
     while (g->abandoned) {
@@ -310,5 +371,7 @@ void mi_gdb_free(struct mi_gdb *g)
     mi_parser_release(&g->parser);
     free(g->errbuf);
     free(g->wbuf);
+    if (g->linked && g->link.release)
+        g->link.release(g->link.ud);
     free(g);
 }

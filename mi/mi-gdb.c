@@ -181,11 +181,34 @@ static void mi__describe_status(int st, char *buf, size_t sz)
         snprintf(buf, sz, "ended (status 0x%x)", st);
 }
 
-/* Reap GDB: wait up to `ms` for it to exit by itself, then SIGKILL it. */
+void mi__signal(struct mi_gdb *g, int sig)
+{
+    if (g->linked) {
+        g->link.signal(g->link.ud, sig);
+        return;
+    }
+    kill(-g->pid, sig);
+    if (sig == SIGKILL)
+        kill(g->pid, sig);
+}
+
+/* Reap GDB: wait up to `ms` for it to exit by itself, then SIGKILL it. A
+ * linked GDB's status is what its callback knows now: its exit arrives
+ * through the same streams, which nobody pumps here. */
 static void mi__reap(struct mi_gdb *g, int ms)
 {
     int st, i;
 
+    if (g->linked) {
+        if (g->wait_status != -1)
+            return;
+        if (g->link.alive(g->link.ud, &st)) {
+            g->link.signal(g->link.ud, SIGKILL);
+            st = -1;
+        }
+        g->wait_status = st < 0 ? -2 : st;
+        return;
+    }
     if (g->pid <= 0 || g->wait_status != -1)
         return;
     for (i = 0; i <= ms; i++) {
@@ -222,7 +245,8 @@ void mi__dead(struct mi_gdb *g, const char *cause)
     mi__close(&g->err_fd);
     mi__reap(g, 200);
     mi__describe_status(g->wait_status, how, sizeof how);
-    snprintf(why, sizeof why, "gdb (pid %ld) %s%s%s", (long)g->pid, how,
+    snprintf(why, sizeof why, "gdb (pid %ld) %s%s%s",
+             g->linked ? g->link.pid : (long)g->pid, how,
              cause ? ": " : "", cause ? cause : "");
     mi__seterr(g, "%s", why);
     if (g->state == MI__STARTING)
@@ -238,6 +262,13 @@ int mi_gdb_check_alive(struct mi_gdb *g)
 
     if (g->dead)
         return 0;
+    if (g->linked) {
+        if (g->link.alive(g->link.ud, &st))
+            return 1;
+        g->wait_status = st < 0 ? -2 : st;
+        mi__dead(g, NULL);
+        return 0;
+    }
     r = waitpid(g->pid, &st, WNOHANG);
     if (r == g->pid || (r < 0 && errno == ECHILD)) {
         g->wait_status = r == g->pid ? st : -2; /* -2: reaped by someone else */
@@ -525,7 +556,7 @@ static void mi__check_timers(struct mi_gdb *g)
            group, so it does not get this SIGINT). */
         g->interrupt_at = 0;
         if (g->running)
-            kill(-g->pid, SIGINT);
+            mi__signal(g, SIGINT);
     }
     /* One expired command at a time, from the head: its callback may send
        commands, or find GDB dead and fail (free) the whole list. */
@@ -623,7 +654,21 @@ int mi_gdb_step(struct mi_gdb *g, int timeout_ms)
     t = mi_gdb_timeout(g);
     if (t < 0 || (timeout_ms >= 0 && timeout_ms < t))
         t = timeout_ms;
-    r = poll(fds, (nfds_t)n, t);
+    if (g->linked && g->link.pump) {
+        /* The descriptors only move when the link is pumped: what is
+           there first, else the link until something moved. */
+        r = poll(fds, (nfds_t)n, 0);
+        if (r == 0) {
+            if (g->link.pump(g->link.ud, t) < 0) {
+                mi__dead(g, "its connection is gone");
+                return MI_EEXITED;
+            }
+            n = mi_gdb_pollfds(g, fds, MI_GDB_MAX_POLLFDS);
+            r = poll(fds, (nfds_t)n, 0);
+        }
+    } else {
+        r = poll(fds, (nfds_t)n, t);
+    }
     if (r < 0 && errno != EINTR)
         return MI_EIO;
     return mi_gdb_process(g, fds, r > 0 ? n : 0);
@@ -659,7 +704,7 @@ static void mi__interrupt_done(struct mi_gdb *g, const struct mi_reply *r,
                                void *ud)
 {
     if (r->status == MI_EGDB && g->running && !g->dead)
-        kill(-g->pid, SIGINT);
+        mi__signal(g, SIGINT);
 }
 
 int mi_gdb_interrupt(struct mi_gdb *g)

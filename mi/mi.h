@@ -315,6 +315,45 @@ struct mi_gdb_options {
  */
 int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
                  char *msg, size_t msgsz);
+/*
+ * A GDB that someone else started (on another host, through drdb's agent):
+ * its streams are given descriptors and its process is reached through
+ * callbacks; the driver knows nothing else of how it runs.
+ */
+struct mi_gdb_link {
+    int in;               /* GDB's stdin: a socket (written with send) */
+    int out, err;         /* its stdout and stderr (err may be -1) */
+    int pty_fd;           /* the program's output, as mi_gdb_pty_fd()
+                             gives it (a socket or terminal), or -1 */
+    const char *tty_name; /* the program's terminal where GDB runs (its
+                             -inferior-tty-set), or NULL */
+    long pid;             /* GDB's pid where it runs (for messages) */
+    /* 1 while GDB runs; 0 once it ended, *status its wait status (-1:
+       not known) */
+    int (*alive)(void *ud, int *status);
+    /* SIG to GDB's process group (SIGINT: interrupt; SIGKILL: end) */
+    void (*signal)(void *ud, int sig);
+    /* Optional: moves the streams' bytes, blocking up to timeout_ms (-1:
+       until something moved): the blocking calls (mi_gdb_step and so
+       mi_gdb_exec_sync, mi_gdb_wait_ready, mi_gdb_close) call it when the
+       descriptors have nothing. 0, or -1 when the streams are gone for
+       good. */
+    int (*pump)(void *ud, int timeout_ms);
+    /* Optional: called once by mi_gdb_free() after GDB was ended, for the
+       owner's resources behind ud. */
+    void (*release)(void *ud);
+    void *ud;
+};
+
+/*
+ * Drive the GDB LINK describes (opt->argv, envp and no_pty are ignored),
+ * with the setup commands of mi_gdb_start() (-inferior-tty-set with
+ * link->tty_name when given). The driver owns link's descriptors from
+ * now on (closed by mi_gdb_free(), also after an error). 0 and *out, or
+ * MI_EINVAL, MI_ENOMEM.
+ */
+int mi_gdb_attach(struct mi_gdb **out, const struct mi_gdb_options *opt,
+                  const struct mi_gdb_link *link, char *msg, size_t msgsz);
 /* 1 when setup finished, 0 while starting, or the negative error. */
 int mi_gdb_ready(const struct mi_gdb *g);
 /* Drive this GDB alone until setup finished: 0 or negative error. */
@@ -359,7 +398,8 @@ int mi_gdb_process(struct mi_gdb *g, const struct pollfd *fds, int n);
 int mi_gdb_timeout(const struct mi_gdb *g);
 /* poll() this GDB alone for up to timeout_ms (-1: forever) and process. */
 int mi_gdb_step(struct mi_gdb *g, int timeout_ms);
-/* Reap GDB if it has exited (call on SIGCHLD): 1 alive, 0 gone. */
+/* Reap GDB if it has exited (call on SIGCHLD; a linked GDB: asks its
+   alive callback): 1 alive, 0 gone. */
 int mi_gdb_check_alive(struct mi_gdb *g);
 
 /*

@@ -1,0 +1,206 @@
+#!/bin/sh
+# The console with its ranks replayed on another host (docs/remote.md),
+# against the test's own sshd (sshd.sh; no mocks): a run of
+# examples/jacobi (2 ranks, a 16x16 grid, 3 iterations) at a path only the
+# "node" 127.0.0.2/127.0.0.3 uses, debugged from another directory as
+# HOST:RUNDIR.
+#
+# Covered: the ranks reach main there, status names their host; a
+# breakpoint, continue and print merged over the ranks; events and match;
+# goto and goto-send; a checkpoint and a rollback; the program's output
+# per rank; a shadow refused with one line. Then a session whose ssh
+# connection is killed: its ranks are lost with the host named, nothing of
+# the session is left running on the node, and `replay` reconnects and
+# starts them again with the session's breakpoint.
+#
+# Expected answers are jacobi's, by hand: each rank posts Irecv up, Irecv
+# down, Isend up, Isend down (16 doubles, 128 bytes each) and a Waitall
+# after Init, Comm_rank and Comm_size (events 0-2), then an Allreduce
+# (event 8).
+#
+# usage: test-remote-console.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE
+set -u
+drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3") src=$4
+. "$(dirname "$0")/../lib.sh"
+n=0 status=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-rcon-XXXXXX")
+sshd_pid= console=
+cleanup() {
+    [ -n "$console" ] && kill "$console" 2> /dev/null
+    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2> /dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+skip_all() { echo "1..0 # SKIP $1"; exit 77; }
+. "$(dirname "$0")/sshd.sh"
+
+# The drdb on the node: this one, with a mark in its environment that the
+# agent passes on to the GDBs it starts and they to their programs: what
+# of this test runs on the node is found by it.
+mark="drdb-rcon-$$-$(date +%s%N)"
+printf '#!/bin/sh\nDRDB_TEST_MARK=%s exec "%s" "$@"\n' "$mark" "$drdb" \
+    > "$tmp/drdb-node"
+chmod +x "$tmp/drdb-node"
+on_node() {
+    grep -l "DRDB_TEST_MARK=$mark" /proc/[0-9]*/environ 2> /dev/null |
+        sed 's|/proc/\([0-9]*\)/environ|\1|' |
+        while read -r p; do
+            printf '%s ' "$(cat "/proc/$p/comm" 2> /dev/null)"
+        done
+}
+set -- --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
+    --ssh-option IdentitiesOnly=yes \
+    --ssh-option "UserKnownHostsFile=$tmp/known_hosts" \
+    --remote-drdb "$tmp/drdb-node"
+
+mkdir -p "$tmp/node" "$tmp/here"
+if ! (cd "$tmp/node" && timeout 120 "$drdb" record -o run -- "$mpiexec" \
+        -n 2 -outfile-pattern "$tmp/node/out.%r" "$jacobi" 16 3 \
+        > rec.log 2>&1); then
+    fail "recording jacobi"
+    echo "1..$n"
+    exit 1
+fi
+run="$tmp/node/run"
+final=$(grep '^final sum' "$tmp/node/out.0")
+line=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)
+
+# ---- a batch session on 127.0.0.2 ---------------------------------------------
+cd "$tmp/here" || exit 1
+cat > "$tmp/b.drdb" <<EOF
+status
+break jacobi.c:$line
+continue
+print size
+print rank
+status
+events
+match 0:4
+goto 6
+goto-send 1:7
+checkpoint
+next-event
+rollback 1
+status
+delete
+continue
+continue
+shadow
+EOF
+timeout 120 "$drdb" batch -k --ranks 0-1 --timeout 60 "$@" \
+    "127.0.0.2:$run" "$tmp/b.drdb" > "$tmp/b" 2> "$tmp/b.err"
+echo $? > "$tmp/b.rc"
+srcpaths "$tmp/b"
+# after CMD: the output of the first command line CMD (to the next).
+after() {
+    awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
+        /^\(drdb\) / { on = 0 } on' "$tmp/$1"
+}
+after b status > "$tmp/b.st0"
+hasre "the ranks reach main on the host; status names it" "$tmp/b.st0" \
+    '^0 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at ' \
+    '^1 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at '
+has "a breakpoint, continue, print: merged over the remote ranks" "$tmp/b" \
+    "[0,1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit" \
+    "[0,1] size = 2" "[0] rank = 0" "[1] rank = 1"
+hasre "events: the index from the node, where each rank stands" "$tmp/b" \
+    '^ *0 \+8 \+MPI_Allreduce .*<= here$' '^ *1 \+8 \+MPI_Allreduce .*<= here$' \
+    '^ *1 \+5 \+MPI_Isend \+0 \+0 #0 \+16 '
+has "match: rank 0's receive from rank 1 and its send" "$tmp/b" \
+    "rank 0 event 4 MPI_Irecv from 1 tag 0 <- rank 1 event 5 MPI_Isend (128 bytes), completed by event 7 MPI_Waitall"
+hasre "goto: both ranks before their event 6 there" "$tmp/b" \
+    '^\[0,1\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 6 (MPI_Isend)$'
+after b "goto-send 1:7" > "$tmp/b.gs"
+hasre "goto-send 1:7: rank 0, its sender on the same host, before its send" \
+    "$tmp/b.gs" '^\[0\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 6 (MPI_Isend)$'
+hasre "a checkpoint and a rollback to it through the stub there" "$tmp/b" \
+    '^\[0,1\] checkpoint 1 (before event 6)$' \
+    '^\[0,1\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 7 (MPI_Waitall)$' \
+    '^\[0,1\] main () at SRC/examples/jacobi\.c:[0-9]*, rolled back to checkpoint 1 (before event 6)$' \
+    '^[01] \+stopped \+6/23 \+127\.0\.0\.2 .*rolled back to checkpoint 1'
+[ "$(grep -c '^\[0\] iteration [0-2] residual' "$tmp/b")" = 3 ] &&
+    ok "program output of rank 0 relayed from the node, with its rank" ||
+    fail "rank 0's 3 residual lines (output from the node)"
+has "the program's last line and its end, as the recorded run's" "$tmp/b" \
+    "[0] $final" "[0,1] exited: exited with status 0"
+hasre "a shadow of a remote rank: refused, one line per rank" "$tmp/b.err" \
+    '^drdb: rank 0 replays on 127\.0\.0\.2: shadows of remote ranks are not supported yet'
+[ "$(cat "$tmp/b.rc")" = 1 ] && [ "$(grep -c "failed" "$tmp/b.err")" = 1 ] &&
+    ok "only the shadow failed in the batch" ||
+    { fail "batch: exit $(cat "$tmp/b.rc"), failures: $(grep failed "$tmp/b.err")"; }
+left=
+for _ in $(seq 50); do
+    left=$(on_node)
+    [ -z "$left" ] && break
+    sleep 0.1
+done
+[ -z "$left" ] && ok "after the session, nothing of it runs on the node" ||
+    fail "left running on the node after the session: $left"
+
+# ---- the connection killed mid-session ----------------------------------------
+mkfifo "$tmp/in"
+"$drdb" console --ranks 0-1 --timeout 60 "$@" "127.0.0.3:$run" \
+    < "$tmp/in" > "$tmp/live" 2> "$tmp/live.err" &
+console=$!
+exec 3> "$tmp/in"
+# wait_for N REGEX: until $tmp/live has N lines matching REGEX (30 s).
+wait_for() {
+    for _ in $(seq 300); do
+        [ "$(grep -c "$2" "$tmp/live")" -ge "$1" ] && return 0
+        kill -0 "$console" 2> /dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+printf 'break jacobi.c:%s\nstatus\n' "$line" >&3
+wait_for 2 '^[01] .*127\.0\.0\.3 ' || fail "the live session did not start"
+alive=$(on_node)
+case "$alive" in
+*drdb*gdb*gdb*|*gdb*drdb*gdb*|*gdb*gdb*drdb*) ;;
+*) alive= ;;
+esac
+case "$(on_node)" in
+*jacobi*jacobi*) ;;
+*) alive= ;;
+esac
+[ -n "$alive" ] && ok "mid-session: the agent, 2 GDBs and 2 programs run on the node" ||
+    fail "mid-session on the node: $(on_node)"
+sshp=$(pgrep -P "$console" -x ssh)
+[ -n "$sshp" ] && kill -KILL "$sshp"
+sleep 1
+printf 'status\n' >&3
+wait_for 4 '^[01] ' || true
+hasre "the killed connection: the host's ranks lost, the host named" \
+    "$tmp/live" '^0 \+lost .*127\.0\.0\.3 \+connection to 127\.0\.0\.3 lost$' \
+    '^1 \+lost .*127\.0\.0\.3 \+connection to 127\.0\.0\.3 lost$'
+hasre "  ... said once per rank" "$tmp/live.err" \
+    '^drdb: rank 0 is lost: connection to 127\.0\.0\.3 lost; the other ranks go on$'
+left=
+for _ in $(seq 100); do
+    left=$(on_node)
+    [ -z "$left" ] && break
+    sleep 0.1
+done
+[ -z "$left" ] && ok "nothing left running on the node after the connection dropped" ||
+    fail "left running on the node: $left"
+printf 'replay @0-1\ncontinue\nstatus\nquit\n' >&3
+exec 3>&-
+wait "$console"
+echo $? > "$tmp/live.rc"
+console=
+srcpaths "$tmp/live"
+has "replay reconnects and starts them again, with the session's breakpoint" \
+    "$tmp/live" "[0,1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
+hasre "  ... and they stand on the host again" "$tmp/live" \
+    '^0 \+stopped \+8/23 \+127\.0\.0\.3 ' '^1 \+stopped \+8/23 \+127\.0\.0\.3 '
+left=
+for _ in $(seq 50); do
+    left=$(on_node)
+    [ -z "$left" ] && break
+    sleep 0.1
+done
+[ -z "$left" ] && ok "after quit, nothing of the session runs on the node" ||
+    fail "left running on the node after quit: $left"
+
+echo "1..$n"
+exit $status
