@@ -70,13 +70,22 @@ static int check_name(const char *name, const char *what)
     return 0;
 }
 
-static int cmd_define(struct con *c, struct con_args *a)
+/* The body of `define NAME` or `document NAME` (WHAT: "commands for
+ * definition of", "documentation for"), said at the prompt as GDB does. */
+static int read_named(struct con *c, struct con_args *a, const char *what,
+                      enum flow_kind kind, struct flow_body *b)
 {
     char intro[300];
+    snprintf(intro, sizeof intro, "Type %s \"%s\".\nEnd with a line "
+             "saying just \"end\".", what, a->text);
+    return con__read_body(c, kind == K_DOC ? "document" : "define", kind,
+                          intro, b);
+}
+
+static int cmd_define(struct con *c, struct con_args *a)
+{
     struct flow_body b;
-    snprintf(intro, sizeof intro, "Type commands for definition of \"%s\".\n"
-             "End with a line saying just \"end\".", a->text);
-    if (con__read_body(c, "define", K_BLOCK, intro, &b) < 0)
+    if (read_named(c, a, "commands for definition of", K_BLOCK, &b) < 0)
         return -1;
     struct con_flow *f = c->flow;
     const char *name = a->text;
@@ -133,11 +142,8 @@ static int cmd_define(struct con *c, struct con_args *a)
 
 static int cmd_document(struct con *c, struct con_args *a)
 {
-    char intro[300];
     struct flow_body b;
-    snprintf(intro, sizeof intro, "Type documentation for \"%s\".\n"
-             "End with a line saying just \"end\".", a->text);
-    if (con__read_body(c, "document", K_DOC, intro, &b) < 0)
+    if (read_named(c, a, "documentation for", K_DOC, &b) < 0)
         return -1;
     struct flow_user *u = user_find(c->flow, a->text, strlen(a->text));
     if (!u) {
