@@ -464,6 +464,20 @@ static int sql_cond(const char *text)
             !isalnum((unsigned char)text[4]));
 }
 
+/* Is V, a value as GDB prints it in the program's language, true? False:
+ * a zero number ("0", "0x0", "0.0", "0 '\\000'", "(int *) 0x0"), C++'s
+ * false, Fortran's .FALSE.; anything else is true. */
+static int gdb_true(const char *v)
+{
+    if (*v == '(' && strstr(v, ") "))
+        v = strstr(v, ") ") + 2;
+    if (strcasecmp(v, "false") == 0 || strcasecmp(v, ".false.") == 0)
+        return 0;
+    char *end;
+    double d = strtod(v, &end);
+    return end == v || d != 0;
+}
+
 /* COND of command NAME on the ranks of A: 1 true, 0 false, -1 an error
  * (reported). An SQL scalar is true when it is a non-zero number; a GDB
  * expression when it is non-zero on every rank of the set. */
@@ -498,12 +512,10 @@ static int eval_cond(struct con *c, const char *name, struct con_args *a)
         return -1;
     rs_copy(&set, &a->set);
     int truth = 1;
-    char *expr = NULL;
-    if (con_runnable(c, &set, CON_NEEDS_RANKS | CON_NEEDS_STOPPED, name) < 0 ||
-        asprintf(&expr, "(%s) != 0", cond) < 0)
+    if (con_runnable(c, &set, CON_NEEDS_RANKS | CON_NEEDS_STOPPED, name) < 0)
         truth = -1;
     char *mi = truth < 0 ? NULL : con_mi_arg("-data-evaluate-expression",
-                                             expr);
+                                             cond);
     for (int r = 0; mi && r < c->nranks && truth == 1; r++) {
         if (!rs_has(&set, r))
             continue;
@@ -514,15 +526,14 @@ static int eval_cond(struct con *c, const char *name, struct con_args *a)
             fprintf(stderr, "drdb: '%s %s': [%d] %s\n", name, cond, r,
                     rep.message ? rep.message : "no value");
             truth = -1;
-        } else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
-            truth = 0;
+        } else {
+            truth = gdb_true(v);
         }
         mi_reply_release(&rep);
     }
     if (!mi)
         truth = -1;
     free(mi);
-    free(expr);
     rs_release(&set);
     return truth;
 }
