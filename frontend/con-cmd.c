@@ -401,7 +401,10 @@ static int cmd_help(struct con *c, struct con_args *args)
            "GDB's arr[0]@4 without a space before '@'\n  sets: 0-3,8  names "
            "(all stopped running exited diverged lost, defset)\n  operators: "
            "',' union, '&' intersection, '!' difference, (...)\n  a query's "
-           "ranks: @{SELECT rank FROM ...}; events: {SELECT rank, seq ...}\n");
+           "ranks: @{SELECT rank FROM ...}; events: {SELECT rank, seq ...}\n"
+           "blocks, each ended by 'end': foreach (SELECT ...), if COND "
+           "[else], while COND,\n  define NAME, document NAME; $COLUMN of "
+           "a foreach's row, $arg0 of a define\n");
     con_flow_help(c);
     return 0;
 }

@@ -264,6 +264,11 @@ const struct con_cmd *con_flow_cmd(struct con *c, const char *name,
     return u ? &u->cmd : NULL;
 }
 
+const char *con_flow_user_name(struct con *c, size_t i)
+{
+    return c->flow && i < c->flow->nusers ? c->flow->users[i]->name : NULL;
+}
+
 void con_flow_help(struct con *c)
 {
     struct con_flow *f = c->flow;

@@ -73,11 +73,19 @@ static enum flow_kind line_kind(const char *line)
 {
     const char *name;
     size_t n = line_name(line, &name);
-    if (n == 3 && strncmp(name, "end", 3) == 0 && !name[n + strspn(name + n, " \t")])
+    if (n == 3 && strncmp(name, "end", 3) == 0 &&
+        !name[n + strspn(name + n, " \t")])
         return K_END;
     if (n == 4 && strncmp(name, "else", 4) == 0)
         return K_ELSE;
-    const struct con_cmd *k = n ? con_cmd_lookup(name, n) : NULL;
+    /* only a block command's name or prefix needs the table's lookup */
+    static const char *const blocks[] = {"if", "while", "foreach", "define",
+                                         "document"};
+    int maybe = 0;
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
+        maybe |= n && strlen(blocks[i]) >= n &&
+                 strncmp(blocks[i], name, n) == 0;
+    const struct con_cmd *k = maybe ? con_cmd_lookup(name, n) : NULL;
     if (!k)
         return K_OTHER;
     return strcmp(k->name, "if") == 0         ? K_IF
@@ -393,8 +401,8 @@ int con__run_body(struct con *c, const struct flow_body *b, const char *what,
         char *line = substitute(f, b->lines[i]);
         if (!line)
             return -1;
-        if (c->echo) {
-            printf("(drdb) +%s\n", line + strspn(line, " \t"));
+        if (c->echo && *line && *line != '#') {
+            printf("(drdb) +%s\n", line);
             fflush(stdout);
         }
         f->has_pending = k == K_IF || k == K_BLOCK || k == K_DOC;

@@ -593,6 +593,9 @@ int con_source(struct con *c, const char *file);
  * and `else` out of a block (an error); NULL for none. */
 const struct con_cmd *con_flow_cmd(struct con *c, const char *name,
                                    size_t len);
+/* The name of user command I (in the order they were defined), NULL past
+ * the last. */
+const char *con_flow_user_name(struct con *c, size_t i);
 /* `help`'s list of the user commands (nothing when there are none). */
 void con_flow_help(struct con *c);
 /* Frees the user commands. */

@@ -74,12 +74,21 @@ static void rl_out_end(void)
 static char *gen_command(const char *text, int state)
 {
     static const struct con_cmd *k;
+    static size_t user;
     size_t len = strlen(text);
+    if (!state)
+        user = 0;
     for (k = state ? k : con_cmd_next(NULL); k; k = con_cmd_next(k))
         if (strncmp(k->name, text, len) == 0) {
             const char *name = k->name;
             k = con_cmd_next(k);
             return strdup(name);
+        }
+    /* then the user commands (define) */
+    for (const char *u; (u = con_flow_user_name(the_con, user)); user++)
+        if (strncmp(u, text, len) == 0) {
+            user++;
+            return strdup(u);
         }
     return NULL;
 }
