@@ -75,16 +75,19 @@ static const struct con_cmd *lookup(const char *name, size_t len,
 {
     const struct con_cmd *found = NULL;
     *matches = 0;
-    for (const struct con_cmd *k = con_cmd_next(NULL); k;
-         k = con_cmd_next(k)) {
-        if ((strlen(k->name) == len && strncmp(k->name, name, len) == 0) ||
-            con_cmd_is_alias(k, name, len))
-            return k;
-        if (strncmp(k->name, name, len) == 0) {
-            found = k;
-            ++*matches;
+    /* the families in place, not in the table's order (con_cmd_next is
+     * quadratic): names and aliases are unique, so the answer is the
+     * same, and a loop's body looks commands up at every line */
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const struct con_cmd *k = families[f]; k->name; k++) {
+            if ((strlen(k->name) == len && strncmp(k->name, name, len) == 0) ||
+                con_cmd_is_alias(k, name, len))
+                return k;
+            if (strncmp(k->name, name, len) == 0) {
+                found = k;
+                ++*matches;
+            }
         }
-    }
     return *matches == 1 ? found : NULL;
 }
 
