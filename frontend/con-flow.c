@@ -408,11 +408,18 @@ int con__run_body(struct con *c, const struct flow_body *b, const char *what,
         f->has_pending = k == K_IF || k == K_BLOCK || k == K_DOC;
         int rc = con_execute(c, line);
         f->has_pending = 0;
-        free(line);
-        if (rc < 0 || c->interrupted) {
-            check_stop(c, what, iter);
-            return -1;
+        if ((rc < 0 || c->interrupted) && check_stop(c, what, iter) == 0 &&
+            !f->failed) {
+            /* where, once: the blocks around it fail with it */
+            char it[64] = "";
+            if (iter >= 0)
+                snprintf(it, sizeof it, " (iteration %ld)", iter + 1);
+            fprintf(stderr, "drdb: '%s' failed in '%s'%s\n", line, what, it);
+            f->failed = 1;
         }
+        free(line);
+        if (rc < 0 || c->interrupted)
+            return -1;
         i = next;
     }
     return 0;
@@ -424,14 +431,14 @@ void con__flow_enter(struct con_flow *f)
 {
     if (f->active++ == 0) {
         f->t0 = mi_now_ms();
-        f->stopped = f->brk = f->cont = 0;
+        f->stopped = f->failed = f->brk = f->cont = 0;
     }
 }
 
 void con__flow_leave(struct con_flow *f)
 {
     if (--f->active == 0)
-        f->stopped = f->brk = f->cont = 0;
+        f->stopped = f->failed = f->brk = f->cont = 0;
 }
 
 /* A block's @SET is the focus of its body: makes SET the focus when it is

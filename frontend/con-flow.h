@@ -48,6 +48,7 @@ struct con_flow {
     int loops;             /* loops running */
     int brk, cont;         /* loop_break, loop_continue: pending */
     int stopped;           /* stopped by Ctrl-C or the timeout: unwinding */
+    int failed;            /* a body's command failed: said, unwinding */
     int64_t t0;            /* when the outermost one started */
 };
 
