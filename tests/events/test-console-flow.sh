@@ -131,7 +131,8 @@ con bad 60 "else" "end" "loop_break" \
     "if 1" "print 2" "else" "print 3" "else" "end" \
     "while 1" "else" "end" \
     "foreach (SELECT 0 AS rank, 'x\" @1' || char(10) || 'quit' AS s)" \
-    "print \$s" "end" "print 45" "while 1" "print 4"
+    "print \$s" "end" "foreach (SELECT 2 AS rank)" "if 1" "print nosuch" \
+    "end" "end" "print 45" "while 1" "print 4"
 has "else, end, loop_break out of a block" bad.err \
     "drdb: 'else' without an 'if'" \
     "drdb: 'end' without a block to end (foreach, if, while, define, document)" \
@@ -146,6 +147,11 @@ has "two else, else in a while" bad.err "drdb: 'if': two 'else' in one 'if'" \
     "drdb: 'while': an 'else' outside an 'if' block (if COND ... else ... end)"
 has "a text value is one quoted string: no command in it runs" bad \
     '[0] "x\042 \1001\012quit" = "x\" @1\nquit"' "[0-3] 45 = 45"
+# the innermost block only: the foreach around it fails without a word
+grep -qxF "drdb: 'print nosuch' failed in 'if 1'" bad.err &&
+    ! grep -q "failed in 'foreach (SELECT 2 AS rank)'" bad.err &&
+    ok "a failing command is named once, with its block" ||
+    { fail "a failing command in a block"; sed 's/^/#   /' bad.err; }
 has "a missing end" bad.err \
     "drdb: 'while': no 'end' before the end of the input: nothing run"
 grep -qxF "[0-3] 45 = 45" bad && ! grep -qE '^\[.*\] [1234] = ' bad &&
