@@ -402,7 +402,8 @@ int con__run_body(struct con *c, const struct flow_body *b, const char *what,
         if (!line)
             return -1;
         if (c->echo && *line && *line != '#') {
-            printf("(drdb) +%s\n", line);
+            /* one '+' per block around it, as GDB's trace-commands */
+            printf("(drdb) %.*s%s\n", f->active, "++++++++++++++++", line);
             fflush(stdout);
         }
         f->has_pending = k == K_IF || k == K_BLOCK || k == K_DOC;
