@@ -1,8 +1,8 @@
 /*
  * Control flow in the console, with GDB's CLI syntax (docs/console.md,
  * "Control flow"): `foreach (SELECT ...)`, `if COND` / `else`, `while
- * COND`, `loop_break`, `loop_continue`, each ended by `end`; `define NAME`
- * user commands with $arg0... and $argc, `document NAME`.
+ * COND`, `loop_break`, `loop_continue`, each ended by `end`; the bodies
+ * of every block, user commands' too (`define`, con-flow-user.c).
  *
  * A block's body is the lines up to its `end` (nested blocks counted): at
  * the prompt read with GDB's '>' prompt, in a script the lines after it
