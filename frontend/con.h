@@ -32,6 +32,9 @@
  *                  table entries
  *   con-cmd.c      the dispatcher: the one table, preconditions, command
  *                  lines and scripts, `help` and `source`
+ *   con-flow.c     control flow (the dispatcher's layer): foreach, if,
+ *   con-flow-user.c  while; define, document: blocks whose bodies are
+ *                  command lines the dispatcher runs
  */
 #ifndef DRDB_CON_H
 #define DRDB_CON_H
@@ -245,6 +248,15 @@ struct con {
     const struct remote_opts *ropts; /* how to reach them */
     int trust;           /* --trust: a host's trust check only warns */
     const char *program; /* -- PROGRAM: run instead of the recorded one */
+    /* Where the body of a block (foreach, if, while, define, document)
+     * comes from: a script's next lines (con_source), or the '>' prompt
+     * (sub-console.c). The next line, malloc'd (INTRO, when not NULL,
+     * said first at a prompt); NULL at the end of the input or on Ctrl-C.
+     * NULL: no body can be read. */
+    char *(*read_body)(struct con *c, const char *intro);
+    void *read_ud;        /* the reader's */
+    int echo;             /* a script: a body's commands are echoed */
+    struct con_flow *flow; /* control flow (con-flow.c), NULL until used */
 };
 
 /* Opens the run DIR (a local directory, or HOST:DIR through an agent) and
@@ -621,6 +633,8 @@ extern const struct con_cmd con_cmds_data[];    /* cmd-data.c */
 extern const struct con_cmd con_cmds_session[]; /* cmd-session.c */
 extern const struct con_cmd con_cmds_ckpt[];    /* cmd-ckpt.c */
 extern const struct con_cmd con_cmds_bisect[];  /* cmd-bisect.c */
+extern const struct con_cmd con_cmds_flow[];    /* con-flow.c */
+extern const struct con_cmd con_cmds_user[];    /* con-flow-user.c */
 
 /* The one table, in its order (alphabetical, a name's '-' forms first):
  * the first command for PREV NULL, the one after PREV, NULL after the
@@ -629,6 +643,10 @@ const struct con_cmd *con_cmd_next(const struct con_cmd *prev);
 /* The command named NAME or a unique prefix of it; NULL (and an error on
  * stderr naming the candidates) otherwise. */
 const struct con_cmd *con_cmd_find(const char *name, size_t len);
+/* The same, saying nothing. */
+const struct con_cmd *con_cmd_lookup(const char *name, size_t len);
+/* Is NAME (LEN bytes) one of K's aliases? */
+int con_cmd_is_alias(const struct con_cmd *k, const char *name, size_t len);
 /* The table as docs/commands.md (Markdown) on OUT. */
 void con_cmds_markdown(FILE *out);
 /* Runs one command line. Its rank set, for every command: a word starting
@@ -639,6 +657,19 @@ int con_execute(struct con *c, const char *line);
 /* Runs the commands of FILE ("-": stdin), echoing each; stops at the first
  * that fails (-1), unless keep_going. */
 int con_source(struct con *c, const char *file);
+
+/* Control flow (con-flow*.c, docs/console.md "Control flow"). The command
+ * a line names before the table's: a user command (`define`), or `end`
+ * and `else` out of a block (an error); NULL for none. */
+const struct con_cmd *con_flow_cmd(struct con *c, const char *name,
+                                   size_t len);
+/* The name of user command I (in the order they were defined), NULL past
+ * the last. */
+const char *con_flow_user_name(struct con *c, size_t i);
+/* `help`'s list of the user commands (nothing when there are none). */
+void con_flow_help(struct con *c);
+/* Frees the user commands. */
+void con_flow_release(struct con *c);
 
 /* Breakpoints (cmd-break.c): `info breakpoints`, `info display`. */
 void con_bpt_info(struct con *c);
