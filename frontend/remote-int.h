@@ -12,7 +12,7 @@
 /* A connection to an agent (remote.c). */
 struct remote {
     char host[256], drdb[1024];
-    int local;
+    int local, srun;            /* a local child; started by srun */
     pid_t pid;                 /* ssh, or the local agent */
     int err_fd;                /* its stderr */
     struct wire_conn c;
@@ -55,6 +55,17 @@ int remote__is_local(const char *host);
 void remote__diagnose(const char *host, const char *drdb, int local,
                       int status, const char *stderr_text, char *err,
                       size_t errlen);
+struct remote_opts;
+/* Whether O's launcher is srun (remote-srun.c). */
+int remote__is_srun(const struct remote_opts *o);
+/* The argv that starts the agent for O with srun, or NULL with ERR. */
+char **remote__srun_argv(const struct remote_opts *o, char *err,
+                         size_t errlen);
+/* remote__diagnose() for an agent srun started (ssh's exit codes do not
+ * apply; srun's and slurmstepd's error lines say what failed). */
+void remote__srun_diagnose(const char *host, const char *drdb, int status,
+                           const char *stderr_text, char *err,
+                           size_t errlen);
 /* The one line for a HELLO of another version (PROTO, VER; this drdb's:
  * MINE): which side is older. */
 void remote__mismatch(const char *host, uint32_t proto, const char *ver,

@@ -45,6 +45,14 @@ int remote__is_local(const char *host)
 
 char **remote_argv(const struct remote_opts *o, char *err, size_t errlen)
 {
+    if (o->launcher && strcmp(o->launcher, "ssh") &&
+        !remote__is_srun(o)) {
+        snprintf(err, errlen, "unknown launcher '%s': use ssh or srun",
+                 o->launcher);
+        return NULL;
+    }
+    if (!remote__is_local(o->host) && remote__is_srun(o))
+        return remote__srun_argv(o, err, errlen);
     size_t n = 0, cap = 8 + 2 * (size_t)o->nssh_opts;
     char **v = calloc(cap, sizeof *v);
     if (!v)

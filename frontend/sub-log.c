@@ -287,7 +287,7 @@ static int cmd_dump(int argc, char **argv)
  * and the options it is made with (`drdb log --ssh-option ...`). */
 static struct remote *conn;
 static const char *ssh_opts[32];
-static struct remote_opts ropts = {NULL, NULL, ssh_opts, 0};
+static struct remote_opts ropts = {.ssh_opts = ssh_opts};
 
 /* Opens the run SPEC names (local, or HOST:RUNDIR) into X: 0, or -1. */
 static int run_open(struct ev_run *x, const char *spec, char *err,
@@ -582,9 +582,16 @@ static int run(int argc, char **argv)
 {
     /* Options for HOST:RUNDIR, before the command. */
     while (argc >= 3 && (!strcmp(argv[1], "--ssh-option") ||
-                         !strcmp(argv[1], "--remote-drdb"))) {
+                         !strcmp(argv[1], "--remote-drdb") ||
+                         !strcmp(argv[1], "--launcher"))) {
         if (argv[1][2] == 'r')
             ropts.drdb = argv[2];
+        else if (argv[1][2] == 'l' && strcmp(argv[2], "ssh") &&
+                 strcmp(argv[2], "srun"))
+            return fe_error("--launcher takes ssh or srun, not '%s'",
+                            argv[2]);
+        else if (argv[1][2] == 'l')
+            ropts.launcher = argv[2];
         else if (ropts.nssh_opts == (int)(sizeof ssh_opts /
                                           sizeof ssh_opts[0]))
             return fe_error("too many --ssh-option");
@@ -621,7 +628,7 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "[--ssh-option OPT]... [--remote-drdb PATH] "
+    .args = "[--ssh-option OPT]... [--remote-drdb PATH] [--launcher ssh|srun] "
             "info|dump|events|event|match|queues|sql|libc RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
@@ -680,6 +687,9 @@ const struct fe_subcmd fe_sub_log = {
             "here, message data only when an event\n                shows "
             "it (docs/remote.md). --ssh-option OPT passes -o OPT\n"
             "                to ssh; --remote-drdb PATH is the drdb there "
-            "(default: drdb\n                on its PATH)\n",
+            "(default: drdb\n                on its PATH); --launcher srun "
+            "starts the agent with srun\n                as a step of the "
+            "Slurm allocation drdb runs in, on node HOST,\n"
+            "                instead of over ssh\n",
     .run = run,
 };
