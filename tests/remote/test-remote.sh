@@ -22,74 +22,18 @@ crash=$(realpath "$4")
 . "$(dirname "$0")/../lib.sh"
 n=0 status=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-remote-XXXXXX")
-sshd_pid=
+. "$(dirname "$0")/../lib-sshd.sh"
 cleanup() {
-    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
+    sshd_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 
-# ---- the test's own sshd ---------------------------------------------------
-sshd=/usr/sbin/sshd
-[ -x "$sshd" ] || skip_all "no $sshd (install openssh-server: bootstrap.sh)"
-command -v ssh > /dev/null || skip_all "no ssh (install openssh-client)"
-command -v ssh-keygen > /dev/null || skip_all "no ssh-keygen"
-# Run as root, sshd wants its privilege-separation directory (the one the
-# ssh service makes at boot): made when missing, nothing else changes.
-if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then
-    mkdir -p /run/sshd 2>/dev/null && chmod 755 /run/sshd ||
-        skip_all "cannot make /run/sshd, which sshd needs when run as root"
-fi
-ssh-keygen -q -t ed25519 -N '' -f "$tmp/hostkey" -C test-host &&
-ssh-keygen -q -t ed25519 -N '' -f "$tmp/userkey" -C test-user &&
+# ---- the test's own sshd (tests/lib-sshd.sh) ---------------------------------
+sshd_start || skip_all "$sshd_why"
 ssh-keygen -q -t ed25519 -N '' -f "$tmp/otherkey" -C test-other ||
     skip_all "ssh-keygen failed"
-cp "$tmp/userkey.pub" "$tmp/authorized_keys"
-chmod 600 "$tmp/authorized_keys"
-start_sshd() {
-    cat > "$tmp/sshd_config" <<EOF
-Port $port
-ListenAddress 127.0.0.2
-ListenAddress 127.0.0.3
-HostKey $tmp/hostkey
-AuthorizedKeysFile $tmp/authorized_keys
-PidFile $tmp/sshd.pid
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-PermitRootLogin prohibit-password
-LogLevel ERROR
-EOF
-    "$sshd" -D -f "$tmp/sshd_config" -E "$tmp/sshd.log" &
-    sshd_pid=$!
-    for _ in $(seq 30); do
-        if ssh -T -p "$port" -i "$tmp/userkey" -o IdentitiesOnly=yes \
-                -o BatchMode=yes -o UserKnownHostsFile="$tmp/known_hosts" \
-                127.0.0.2 true 2> /dev/null; then
-            return 0
-        fi
-        kill -0 "$sshd_pid" 2> /dev/null || break
-        sleep 0.1
-    done
-    kill "$sshd_pid" 2> /dev/null
-    wait "$sshd_pid" 2> /dev/null
-    sshd_pid=
-    return 1
-}
-port=
-for try in 1 2 3 4 5; do
-    port=$((20000 + ($$ * 7 + try * 1013) % 40000))
-    : > "$tmp/known_hosts"
-    for h in 127.0.0.2 127.0.0.3; do
-        echo "[$h]:$port $(cat "$tmp/hostkey.pub")" >> "$tmp/known_hosts"
-    done
-    start_sshd && break
-    port=
-done
-[ -n "$port" ] || skip_all "sshd does not start: $(tail -1 "$tmp/sshd.log" 2>/dev/null)"
 
 # ssh's options, as a user's ~/.ssh/config would give them (ssh takes the
 # first value of each option: the port is given per call).
