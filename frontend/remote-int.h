@@ -30,6 +30,8 @@ struct remote {
     struct remote_src **srcs;   /* the fetch sources of remote logs */
     size_t nsrcs;
     uint64_t fetched;           /* log bytes they read */
+    uint64_t copied, copied_of; /* bytes of log copies received, and of
+                                   the logs they stand for */
 };
 
 /* Where a remote log's elided bytes are read from (log_fetch_fn's UD). */

@@ -73,6 +73,8 @@ int remote_log_open(struct remote *r, const char *dir, int rank,
         free(why);
         return -1;
     }
+    r->copied += got;
+    r->copied_of += orig;
     uint8_t *img = malloc(got ? got : 1);
     if (!img) {
         snprintf(err, errlen, "out of memory");
@@ -142,4 +144,11 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
 uint64_t remote_fetched(const struct remote *r)
 {
     return r->fetched;
+}
+
+uint64_t remote_copied(const struct remote *r, uint64_t *of)
+{
+    if (of)
+        *of = r->copied_of;
+    return r->copied;
 }

@@ -133,6 +133,9 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
                     char *err, size_t errlen);
 /* The bytes of logs read for elided fields so far (remote_log_open). */
 uint64_t remote_fetched(const struct remote *r);
+/* The bytes of log copies received so far (remote_log_open), and in *OF
+ * (may be NULL) the bytes of the logs they stand for. */
+uint64_t remote_copied(const struct remote *r, uint64_t *of);
 
 /* The poll loop: up to MAX entries to poll for R (REMOTE_MAX_POLLFDS per
  * process and 3 more), then remote_process() with them after poll:

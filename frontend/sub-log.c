@@ -499,9 +499,13 @@ static int match_bench(const char *dir, long queries)
     printf("queries:       %ld in %.3f ms (%.2f us each, %" PRIu64
            " with partners)\n", queries, (t3 - t2) * 1e3,
            queries ? (t3 - t2) * 1e6 / (double)queries : 0.0, found);
-    if (conn)
+    if (conn) {
+        uint64_t of, copied = remote_copied(conn, &of);
+        printf("copies:        %" PRIu64 " bytes for %" PRIu64 " bytes of "
+               "logs from %s\n", copied, of, remote_host(conn));
         printf("fetched:       %" PRIu64 " bytes of message data from %s\n",
                remote_fetched(conn), remote_host(conn));
+    }
     run_close(&x);
     return 0;
 }

@@ -169,6 +169,11 @@ else
 fi
 hasre "the index built from the node's copies fetched no message data" \
     "$tmp/bench" "^fetched: *0 bytes of message data from drdbnode\$"
+if awk '/^copies:/ { c = $2; of = $5 } END { exit !(c > 0 && of > c + 1048576) }' "$tmp/bench"; then
+    ok "the logs' copies it received left the 1 MiB message out ($(grep '^copies:' "$tmp/bench"))"
+else
+    fail "the copies' bytes: $(grep '^copies:' "$tmp/bench")"
+fi
 if grep -q "^    data " "$tmp/e.remote" && cmp -s "$tmp/e.local" "$tmp/e.remote"; then
     ok "drdb log event 1:$data_ev of NODE:RUNDIR: its 1 MiB of data from the node, as local"
 else
