@@ -57,6 +57,9 @@ int remote__is_local(const char *host);
 void remote__diagnose(const char *host, const char *drdb, int local,
                       int status, const char *stderr_text, char *err,
                       size_t errlen);
+/* The last non-empty line of TEXT into LINE (remote-ssh.c). */
+void remote__last_line(const char *text, char *line, size_t len);
+
 struct remote_opts;
 /* Whether O's launcher is srun (remote-srun.c). */
 int remote__is_srun(const struct remote_opts *o);

@@ -153,15 +153,10 @@ void remote__srun_diagnose(const char *host, const char *drdb, int status,
         snprintf(err, errlen, "'%s' on %s cannot be run (%s): give drdb's "
                  "path there with --remote-drdb PATH", drdb, host, line);
     else {
-        const char *end = stderr_text + strlen(stderr_text);
-        while (end > stderr_text && (end[-1] == '\n' || end[-1] == '\r'))
-            end--;
-        const char *s = end;
-        while (s > stderr_text && s[-1] != '\n')
-            s--;
+        remote__last_line(stderr_text, line, sizeof line);
         snprintf(err, errlen, "srun did not start the drdb agent on %s "
-                 "(exit status %d)%s%.*s", host, code, s < end ? ": " : "",
-                 (int)(end - s), s);
+                 "(exit status %d)%s%s", host, code, line[0] ? ": " : "",
+                 line);
     }
 }
 

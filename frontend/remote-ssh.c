@@ -113,8 +113,7 @@ void remote_argv_free(char **argv)
     free(argv);
 }
 
-/* The last non-empty line of TEXT into LINE. */
-static void last_line(const char *text, char *line, size_t len)
+void remote__last_line(const char *text, char *line, size_t len)
 {
     const char *end = text + strlen(text);
     while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
@@ -130,7 +129,7 @@ void remote__diagnose(const char *host, const char *drdb, int local,
                       size_t errlen)
 {
     char line[512];
-    last_line(stderr_text, line, sizeof line);
+    remote__last_line(stderr_text, line, sizeof line);
     int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (!drdb)
         drdb = "drdb";

@@ -89,6 +89,18 @@ TEST(host_names)
     CHECK(!remote_host_ok("a\x7f"));
 }
 
+/* Checks that argv V is WANT, word by word. */
+static void argv_is(char **v, const char *const *want)
+{
+    for (size_t i = 0; want[i] || v[i]; i++) {
+        CHECK_MSG(want[i] && v[i] && strcmp(want[i], v[i]) == 0,
+                  "word %zu: '%s', want '%s'", i, v[i] ? v[i] : "(end)",
+                  want[i] ? want[i] : "(end)");
+        if (!want[i] || !v[i])
+            break;
+    }
+}
+
 TEST(ssh_argv)
 {
     const char *opts[] = {"Port=2222", "ProxyJump=gw"};
@@ -99,13 +111,7 @@ TEST(ssh_argv)
     const char *want[] = {"ssh", "-T", "-o", "BatchMode=yes", "-o",
                           "Port=2222", "-o", "ProxyJump=gw", "--", "node17",
                           "'/opt/my drdb/bin/drdb' agent", NULL};
-    for (size_t i = 0; want[i] || v[i]; i++) {
-        CHECK_MSG(want[i] && v[i] && strcmp(want[i], v[i]) == 0,
-                  "word %zu: '%s', want '%s'", i, v[i] ? v[i] : "(end)",
-                  want[i] ? want[i] : "(end)");
-        if (!want[i] || !v[i])
-            break;
-    }
+    argv_is(v, want);
     for (size_t i = 0; v[i]; i++)
         CHECK(!strstr(v[i], "StrictHostKeyChecking"));
     remote_argv_free(v);
@@ -143,13 +149,7 @@ TEST(srun_argv)
                           "--mpi=none", "--cpu-bind=none",
                           "--nodelist=node17", "--",
                           "/opt/my drdb/bin/drdb", "agent", NULL};
-    for (size_t i = 0; want[i] || v[i]; i++) {
-        CHECK_MSG(want[i] && v[i] && strcmp(want[i], v[i]) == 0,
-                  "word %zu: '%s', want '%s'", i, v[i] ? v[i] : "(end)",
-                  want[i] ? want[i] : "(end)");
-        if (!want[i] || !v[i])
-            break;
-    }
+    argv_is(v, want);
     remote_argv_free(v);
     /* Not a list, a range, a file or an option. */
     const char *bad[] = {"a,b", "n[1-4]", "/etc/hosts", "-w", "a b", "n*2",
