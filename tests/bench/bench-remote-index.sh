@@ -24,8 +24,10 @@
 #
 # Each way is `drdb log match SPEC --bench 0`: the time to open (connect,
 # receive the logs' copies without message data) and to build the index;
-# the bytes of the copies against the logs', and the bytes of message
-# data fetched (0 for the index).
+# the CPU time of every process it takes (drdb, its agent, ssh, and the
+# test sshd's side: steadier than wall time on a loaded machine); the
+# bytes of the copies against the logs', and the bytes of message data
+# fetched (0 for the index).
 set -u
 drdb=$(realpath "$1") mpiexec=$2 kernel=$3
 shift 3
@@ -90,35 +92,58 @@ spec() {
     [ ${#srcs[@]} = 1 ] || return 1
     echo "${srcs[0]}"
 }
-# measure NAME SPEC: $reps runs of the index built from SPEC; one line.
+# sshd_cpu: the CPU seconds of the test sshd's finished sessions (its
+# connections' processes, the agents they ran included), or 0.
+tck=$(getconf CLK_TCK)
+sshd_cpu() {
+    if [ -n "$sshd_pid" ] && [ -r "/proc/$sshd_pid/stat" ]; then
+        sed 's/.*) //' "/proc/$sshd_pid/stat" |
+            awk -v t="$tck" '{ printf "%.3f\n", ($14 + $15) / t }'
+    else
+        echo 0
+    fi
+}
+# measure NAME SPEC: $reps runs of the index built from SPEC; two lines:
+# the median wall time to ready (open, build), the median CPU time of all
+# processes (drdb, its agent, ssh, and the sshd side), each against local.
 nway=0
 measure() {
-    local name=$1 spec=$2 i t=$tmp/t.$nway
+    local name=$1 spec=$2 i t=$tmp/t.$nway c=$tmp/c.$nway s0 s1
     nway=$((nway + 1))
+    : > "$c"
     for ((i = 0; i < reps; i++)); do
-        "$drdb" log "${sshopts[@]}" --remote-drdb "$drdb" match "$spec" \
-            --bench 0 > "$tmp/b.$i" 2>&1 || { cat "$tmp/b.$i" >&2; return 1; }
+        s0=$(sshd_cpu)
+        /usr/bin/time -f "%U %S" -o "$tmp/time" "$drdb" log "${sshopts[@]}" \
+            --remote-drdb "$drdb" match "$spec" --bench 0 > "$tmp/b.$i" 2>&1 ||
+            { cat "$tmp/b.$i" >&2; return 1; }
+        sleep 0.3 # sshd reaps the connection's processes
+        s1=$(sshd_cpu)
+        awk -v a="$s0" -v b="$s1" '{ printf "%.3f\n", $1 + $2 + b - a }' \
+            "$tmp/time" >> "$c"
         awk '/^open:/ { o = $2 } /^build:/ { b = $2 }
              END { printf "%.4f %.4f %.4f\n", o + b, o, b }' "$tmp/b.$i"
     done | sort -g > "$t"
     [ -s "$t" ] || return 1
-    # the median run's ready, open and build times
+    # the median run's ready, open and build times; the median CPU time
     read -r ready open build < <(sed -n "$(( (reps + 1) / 2 ))p" "$t")
+    cpu=$(median < "$c")
     copies=$(awk '/^copies:/ { printf "%.1f MB of %.1f MB of logs", $2 / 1e6, $5 / 1e6 }' "$tmp/b.0")
     fetched=$(awk '/^fetched:/ { print $2 }' "$tmp/b.0")
-    events=$(awk '/^events:/ { print $2 }' "$tmp/b.0")
-    printf '%s\n    %.3f s (open %.3f, build %.3f)' "$name" "$ready" "$open" "$build"
+    echo "$name"
+    printf '    wall %.3f s (open %.3f, build %.3f)' "$ready" "$open" "$build"
     [ -n "$base" ] && awk -v a="$ready" -v b="$base" 'BEGIN { printf "  %.2fx local", a / b }'
+    printf '\n    cpu  %.3f s' "$cpu"
+    [ -n "$base" ] && awk -v a="$cpu" -v b="$basecpu" 'BEGIN { printf "  %.2fx local", a / b }'
     echo
     [ -n "$copies" ] && echo "    copies $copies; message data fetched: $fetched bytes"
     return 0
 }
 
 "$drdb" log info "$run" | awk '$1 == "all" {
-    printf "== the index of %d events (%.1f MB of logs holding %.1f MB of message data), ready (open + build), median of '"$reps"'\n", $2, $3 / 1e6, $4 / 1e6 }'
+    printf "== the index of %d events (%.1f MB of logs holding %.1f MB of message data), ready (open + build) and CPU time, medians of '"$reps"'\n", $2, $3 / 1e6, $4 / 1e6 }'
 base=
 measure local "$run" || exit 1
-base=$ready
+base=$ready basecpu=$cpu
 for w in "${ways[@]}"; do
     if ! s=$(spec "$w"); then
         echo "$w: a run split over hosts: not in this drdb yet (skipped)"
