@@ -9,7 +9,8 @@
 # and matches as local, builds the index with no message data fetched, and
 # shows an event's data; a node not in the allocation and a drdb missing
 # on the node each give their one line. Outside an allocation: the one
-# line that says to run inside salloc/sbatch, and no job is made.
+# line that says to run inside salloc/sbatch, and no job is made; with
+# the SLURM_JOB_ID of an ended job, the line that says it ended.
 #
 # usage: test-remote-srun.sh DRDB MPIEXEC SENDRECV CRASH
 set -u
@@ -179,6 +180,16 @@ if grep -q "^    data " "$tmp/e.remote" && cmp -s "$tmp/e.local" "$tmp/e.remote"
 else
     fail "drdb log event 1:$data_ev of NODE:RUNDIR differs from local"
     diff "$tmp/e.local" "$tmp/e.remote" | head -6 | sed 's/^/#   /'
+fi
+# A shell that kept SLURM_JOB_ID after its allocation ended.
+SLURM_JOB_ID=$job_id d ended replay --launcher srun --remote-drdb "$drdb" \
+    --host drdbnode --rank 1 "$run"
+if grep -q "^drdb: Slurm job $job_id has ended (.*): run drdb inside a running allocation (salloc/sbatch), or use ssh\$" "$tmp/ended.err" &&
+        [ "$(wc -l < "$tmp/ended.err")" = 1 ] && [ "$(cat "$tmp/ended.rc")" = 1 ]; then
+    ok "SLURM_JOB_ID of an ended job: one line saying so"
+else
+    fail "SLURM_JOB_ID of an ended job (rc $(cat "$tmp/ended.rc"))"
+    sed 's/^/#   /' "$tmp/ended.err"
 fi
 i=0
 while [ -n "$(our_stepds)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
