@@ -1,14 +1,16 @@
 #!/bin/sh
 # The agent started by srun inside a Slurm allocation (--launcher srun;
-# docs/remote.md), with the private single-node Slurm of tests/lib-slurm.sh
-# (node 'drdbnode' on 127.0.0.1). Inside `salloc -N 1`: `drdb replay
+# docs/remote.md), with the private Slurm of tests/lib-slurm.sh (nodes
+# 'drdbnode' and 'drdbnode2' on 127.0.0.1). Inside `salloc -N 1 -w
+# drdbnode`: `drdb replay
 # --launcher srun` replays a rank on the node as the local replay does
 # (output, exit status, a divergence's report and status 97), given
 # --host, NODE:RUNDIR or nothing (the allocation's one node), with drdb
 # found on the PATH srun passes; `drdb log --launcher srun` lists events
 # and matches as local, builds the index with no message data fetched, and
 # shows an event's data; a node not in the allocation and a drdb missing
-# on the node each give their one line. Outside an allocation: the one
+# on the node each give their one line. Inside `salloc -N 2`: --launcher
+# srun alone asks which node; --host drdbnode2 replays as local. Outside an allocation: the one
 # line that says to run inside salloc/sbatch, and no job is made; with
 # the SLURM_JOB_ID of an ended job, the line that says it ended.
 #
@@ -60,7 +62,7 @@ else
 fi
 
 # ---- outside an allocation: one line, and no job ----------------------------
-if ! slurm_start; then
+if ! slurm_start 2; then
     fail "$slurm_why"
     comment_daemons
     echo "1..$n"
@@ -107,20 +109,20 @@ d h0 replay \$R --rank 0 "drdbnode:$run"
 d auto replay \$R --rank 1 "$run"
 PATH="$(dirname "$drdb"):\$PATH" d path replay --launcher srun --host drdbnode --rank 1 "$run"
 d hd replay \$R --host drdbnode --rank 1 "$run" -- "$crash" none
-d nonode replay \$R --host nosuch --rank 1 "$run"
+d nonode replay \$R --host drdbnode2 --rank 1 "$run"
 d nodrdb replay --launcher srun --remote-drdb /nonexistent/drdb --host drdbnode --rank 1 "$run"
 d ev.remote log \$R events "drdbnode:$run"
 d m.remote log \$R match "drdbnode:$run" --all
 d bench log \$R match "drdbnode:$run" --bench 20
 d e.remote log \$R event "drdbnode:$run" "1:${data_ev:-0}"
 EOF
-run timeout 300 salloc -N 1 --quiet -- /bin/sh "$tmp/inside.sh" \
+run timeout 300 salloc -N 1 -w drdbnode --quiet -- /bin/sh "$tmp/inside.sh" \
     > "$tmp/salloc.out" 2> "$tmp/salloc.err"
 rc=$?
 if [ $rc = 0 ] && [ -s "$tmp/jobid" ]; then
-    ok "salloc -N 1 ran the commands in an allocation (job $(cat "$tmp/jobid"))"
+    ok "salloc -N 1 -w drdbnode ran the commands in an allocation (job $(cat "$tmp/jobid"))"
 else
-    fail "salloc -N 1 (rc $rc)"
+    fail "salloc -N 1 -w drdbnode (rc $rc)"
     comment "$tmp/salloc.err"
     comment_daemons
 fi
@@ -150,7 +152,7 @@ else
 fi
 has "a node not in the allocation: one line naming it and the job" \
     "$tmp/nonode.err" \
-    "drdb: nosuch is not a node of Slurm job $job_id (srun: error: Unable to create step for job $job_id: Requested node configuration is not available): give one of its nodes ('scontrol show hostnames' lists them), or use ssh"
+    "drdb: drdbnode2 is not a node of Slurm job $job_id (srun: error: Unable to create step for job $job_id: Requested node configuration is not available): give one of its nodes ('scontrol show hostnames' lists them), or use ssh"
 has "drdb missing on the node: one line" "$tmp/nodrdb.err" \
     "drdb: drdb is not installed on drdbnode ('/nonexistent/drdb' was not found there): install the same drdb there, or give its path with --remote-drdb PATH"
 for f in nonode nodrdb; do
@@ -181,6 +183,23 @@ else
     fail "drdb log event 1:$data_ev of NODE:RUNDIR differs from local"
     diff "$tmp/e.local" "$tmp/e.remote" | head -6 | sed 's/^/#   /'
 fi
+# ---- inside `salloc -N 2`: which node? -------------------------------------
+cat > "$tmp/inside2.sh" <<EOF
+cd "$tmp" || exit 1
+timeout 60 "$drdb" replay --launcher srun --remote-drdb "$drdb" --rank 1 \\
+    "$run" > two 2> two.err
+echo \$? > two.rc
+timeout 60 "$drdb" replay --launcher srun --remote-drdb "$drdb" \\
+    --host drdbnode2 --rank 1 "$run" > h2 2> h2.err
+echo \$? > h2.rc
+EOF
+run timeout 300 salloc -N 2 --quiet -- /bin/sh "$tmp/inside2.sh" \
+    > "$tmp/salloc2.out" 2> "$tmp/salloc2.err" ||
+    { fail "salloc -N 2"; comment "$tmp/salloc2.err"; }
+has "two nodes and --launcher srun alone: one line asking which" "$tmp/two.err" \
+    "drdb: the allocation has 2 nodes (drdbnode, drdbnode2): say which holds the run with --host NODE or NODE:RUNDIR"
+same h2 local.1 "rank 1 replayed on drdbnode2 of a 2-node allocation: as local"
+
 # A shell that kept SLURM_JOB_ID after its allocation ended.
 SLURM_JOB_ID=$job_id d ended replay --launcher srun --remote-drdb "$drdb" \
     --host drdbnode --rank 1 "$run"
