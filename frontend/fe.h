@@ -114,7 +114,8 @@ int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
 void fe_run_close(struct fe_run *fr);
 
 /* How a command names a run beyond its RUNDIR argument: the options
- * --ssh-option OPT, --remote-drdb PATH, --hosts LIST, --also PART. */
+ * --ssh-option OPT, --remote-drdb PATH, --launcher ssh|srun, --hosts
+ * LIST, --also PART. */
 struct fe_run_opts {
     struct remote_opts *ro;
     const char *ssh_opts[32];

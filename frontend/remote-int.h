@@ -15,7 +15,7 @@ struct remote_proc;
 /* A connection to an agent (remote.c). */
 struct remote {
     char host[256], drdb[1024];
-    int local;
+    int local, srun;            /* a local child; started by srun */
     pid_t pid;                 /* ssh, or the local agent */
     int err_fd;                /* its stderr */
     struct wire_conn c;
@@ -34,6 +34,8 @@ struct remote {
     size_t nsrcs;
     uint64_t fetched;           /* log bytes they read */
     char session[16];           /* the kept session's id, or "" */
+    uint64_t copied, copied_of; /* bytes of log copies received, and of
+                                   the logs they stand for */
 };
 
 /* Where a remote log's elided bytes are read from (log_fetch_fn's UD). */
@@ -65,6 +67,20 @@ int remote__is_local(const char *host);
 void remote__diagnose(const char *host, const char *drdb, int local,
                       int status, const char *stderr_text, char *err,
                       size_t errlen);
+/* The last non-empty line of TEXT into LINE (remote-ssh.c). */
+void remote__last_line(const char *text, char *line, size_t len);
+
+struct remote_opts;
+/* Whether O's launcher is srun (remote-srun.c). */
+int remote__is_srun(const struct remote_opts *o);
+/* The argv that starts the agent for O with srun, or NULL with ERR. */
+char **remote__srun_argv(const struct remote_opts *o, char *err,
+                         size_t errlen);
+/* remote__diagnose() for an agent srun started (ssh's exit codes do not
+ * apply; srun's and slurmstepd's error lines say what failed). */
+void remote__srun_diagnose(const char *host, const char *drdb, int status,
+                           const char *stderr_text, char *err,
+                           size_t errlen);
 /* The one line for a HELLO of another version (PROTO, VER; this drdb's:
  * MINE): which side is older. */
 void remote__mismatch(const char *host, uint32_t proto, const char *ver,

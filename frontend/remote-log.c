@@ -75,6 +75,8 @@ int remote_log_open(struct remote *r, const char *dir, int rank,
         free(why);
         return -1;
     }
+    r->copied += got;
+    r->copied_of += orig;
     uint8_t *img = malloc(got ? got : 1);
     if (!img) {
         snprintf(err, errlen, "out of memory");
@@ -164,4 +166,11 @@ int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
         return -1;
     }
     return 0;
+}
+
+uint64_t remote_copied(const struct remote *r, uint64_t *of)
+{
+    if (of)
+        *of = r->copied_of;
+    return r->copied;
 }

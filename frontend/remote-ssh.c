@@ -54,6 +54,20 @@ char **remote_argv(const struct remote_opts *o, char *err, size_t errlen)
 char **remote__argv(const struct remote_opts *o, const char *const *words,
                     char *err, size_t errlen)
 {
+    if (o->launcher && strcmp(o->launcher, "ssh") &&
+        !remote__is_srun(o)) {
+        snprintf(err, errlen, "unknown launcher '%s': use ssh or srun",
+                 o->launcher);
+        return NULL;
+    }
+    if (!remote__is_local(o->host) && remote__is_srun(o)) {
+        if (words) {
+            snprintf(err, errlen, "a kept session (--keep, drdb attach) "
+                     "is reached over ssh, not srun: use --launcher ssh");
+            return NULL;
+        }
+        return remote__srun_argv(o, err, errlen);
+    }
     size_t nw = 0;
     while (words && words[nw])
         nw++;
@@ -125,8 +139,7 @@ void remote_argv_free(char **argv)
     free(argv);
 }
 
-/* The last non-empty line of TEXT into LINE. */
-static void last_line(const char *text, char *line, size_t len)
+void remote__last_line(const char *text, char *line, size_t len)
 {
     const char *end = text + strlen(text);
     while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
@@ -142,7 +155,7 @@ void remote__diagnose(const char *host, const char *drdb, int local,
                       size_t errlen)
 {
     char line[512];
-    last_line(stderr_text, line, sizeof line);
+    remote__last_line(stderr_text, line, sizeof line);
     int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (!drdb)
         drdb = "drdb";

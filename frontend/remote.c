@@ -101,8 +101,12 @@ static void lose(struct remote *r, const char *why)
             fcntl(r->err_fd, F_SETFL, fl & ~O_NONBLOCK);
             read_stderr(r);
         }
-        remote__diagnose(r->host, r->drdb[0] ? r->drdb : NULL, r->local, st,
-                         r->tail, r->err, sizeof r->err);
+        if (r->srun)
+            remote__srun_diagnose(r->host, r->drdb[0] ? r->drdb : NULL, st,
+                                  r->tail, r->err, sizeof r->err);
+        else
+            remote__diagnose(r->host, r->drdb[0] ? r->drdb : NULL, r->local,
+                             st, r->tail, r->err, sizeof r->err);
         return;
     }
     if (!why) {
@@ -385,6 +389,7 @@ int remote__connect(struct remote **out, const struct remote_opts *o,
         goto fail;
     }
     r->local = remote__is_local(o->host);
+    r->srun = !r->local && remote__is_srun(o);
     snprintf(r->host, sizeof r->host, "%s", r->local ? "localhost" : o->host);
     snprintf(r->drdb, sizeof r->drdb, "%s", o->drdb ? o->drdb : "");
     r->next_ch = 1;
@@ -411,7 +416,8 @@ int remote__connect(struct remote **out, const struct remote_opts *o,
         dup2(ep[1], 2);
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run '%s': %s (install %s)\n", argv[0],
-                strerror(errno), r->local ? "drdb" : "openssh-client");
+                strerror(errno), r->local ? "drdb"
+                : r->srun ? "Slurm's slurm-client" : "openssh-client");
         _exit(255);
     }
     setpgid(r->pid, r->pid);

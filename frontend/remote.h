@@ -7,8 +7,12 @@
  * remote_connect() starts the agent, over ssh for a host (one connection
  * per host; ssh -T -o BatchMode=yes [-o OPT...] -- HOST 'DRDB' agent: a
  * fixed argv, no local shell, the remote command's one word quoted by
- * remote_quote()), or as a local child for NULL or "localhost" (the same
- * code path), and checks HELLO both ways. Each remote process's streams
+ * remote_quote()), or with launcher "srun" as one step of the Slurm
+ * allocation drdb runs in, on node HOST (srun --nodes=1 --ntasks=1
+ * --nodelist=HOST --overlap ... -- DRDB agent: srun executes it there, no
+ * shell, nothing quoted), or as a local child for NULL or "localhost"
+ * (the same code path, whatever the launcher), and checks HELLO both
+ * ways. Each remote process's streams
  * then appear here as local file descriptors (one socket per stream), so
  * code written for a local process's pipes (mi/'s GDB driver) works on a
  * remote one unchanged; the client relays them while the owner calls
@@ -43,11 +47,13 @@ struct remote_opts {
     const char *drdb;          /* the drdb to run there (NULL: "drdb" on
                                   the host's PATH; for a local agent,
                                   this drdb) */
-    const char *const *ssh_opts; /* each passed as -o OPT */
+    const char *const *ssh_opts; /* each passed as -o OPT (ssh only) */
     int nssh_opts;
     int keep_s;                /* > 0: the agent keeps its processes this
                                   many seconds after the connection ends
                                   (remote_keep; "Keeping a session") */
+    const char *launcher;      /* NULL or "ssh"; "srun": a step of the
+                                  current Slurm allocation on node HOST */
 };
 
 struct remote;
@@ -80,6 +86,11 @@ void remote_quote(struct wire_buf *b, const char *word);
  * NULL with the reason in ERR. */
 char **remote_argv(const struct remote_opts *o, char *err, size_t errlen);
 void remote_argv_free(char **argv);
+/* The nodes of the Slurm allocation drdb runs in (SLURM_JOB_NODELIST as
+ * `scontrol show hostnames` expands it; a fixed argv): their number and
+ * *OUT (NULL-terminated, free with remote_argv_free), or -1 with ERR (not
+ * inside an allocation, scontrol failed). */
+int remote_alloc_hosts(char ***out, char *err, size_t errlen);
 
 int remote_connect(struct remote **out, const struct remote_opts *o,
                    char *err, size_t errlen);
@@ -142,6 +153,9 @@ int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
 int remote_lost(const struct remote *r);
 /* The bytes of logs read for elided fields so far (remote_log_open). */
 uint64_t remote_fetched(const struct remote *r);
+/* The bytes of log copies received so far (remote_log_open), and in *OF
+ * (may be NULL) the bytes of the logs they stand for. */
+uint64_t remote_copied(const struct remote *r, uint64_t *of);
 
 /* ---- keeping a session (docs/remote.md, "Keeping a session") ---------
  *

@@ -259,6 +259,12 @@ int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg)
             return -1;
         }
         o->ssh_opts[o->ro->nssh_opts++] = arg;
+    } else if (strcmp(name, "launcher") == 0) {
+        if (strcmp(arg, "ssh") && strcmp(arg, "srun")) {
+            fe_error("--launcher takes ssh or srun, not '%s'", arg);
+            return -1;
+        }
+        o->ro->launcher = arg;
     } else if (strcmp(name, "also") == 0) {
         if (o->nparts == (int)(sizeof o->parts / sizeof o->parts[0])) {
             fe_error("too many --also: a run in more than %d parts",

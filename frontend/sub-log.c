@@ -498,11 +498,16 @@ static int match_bench(const char *dir, long queries)
     printf("queries:       %ld in %.3f ms (%.2f us each, %" PRIu64
            " with partners)\n", queries, (t3 - t2) * 1e3,
            queries ? (t3 - t2) * 1e6 / (double)queries : 0.0, found);
-    for (int i = 0; i < opened.nsrc; i++)
-        if (opened.src[i].conn)
-            printf("fetched:       %" PRIu64 " bytes of message data from "
-                   "%s\n", remote_fetched(opened.src[i].conn),
-                   remote_host(opened.src[i].conn));
+    for (int i = 0; i < opened.nsrc; i++) {
+        struct remote *conn = opened.src[i].conn;
+        if (!conn)
+            continue;
+        uint64_t of, copied = remote_copied(conn, &of);
+        printf("copies:        %" PRIu64 " bytes for %" PRIu64 " bytes of "
+               "logs from %s\n", copied, of, remote_host(conn));
+        printf("fetched:       %" PRIu64 " bytes of message data from %s\n",
+               remote_fetched(conn), remote_host(conn));
+    }
     run_close(&x);
     return 0;
 }
@@ -620,9 +625,9 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "[--ssh-option OPT]... [--remote-drdb PATH] [--also PART]... "
-            "[--hosts LIST] info|dump|events|event|match|queues|sql|libc "
-            "RUNDIR [...]",
+    .args = "[--ssh-option OPT]... [--remote-drdb PATH] [--launcher ssh|srun] "
+            "[--also PART]... [--hosts LIST] "
+            "info|dump|events|event|match|queues|sql|libc RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
             "events, bytes,\n                time span, and whether the log "
@@ -680,7 +685,10 @@ const struct fe_subcmd fe_sub_log = {
             "here, message data only when an event\n                shows "
             "it (docs/remote.md). --ssh-option OPT passes -o OPT\n"
             "                to ssh; --remote-drdb PATH is the drdb there "
-            "(default: drdb\n                on its PATH)\n"
+            "(default: drdb\n                on its PATH); --launcher srun "
+            "starts the agent with srun\n                as a step of the "
+            "Slurm allocation drdb runs in, on node HOST,\n"
+            "                instead of over ssh\n"
             "  A run whose logs were written on several hosts' disks: "
             "--also PART (repeatable)\n                names each other "
             "part, a DIR or HOST:DIR holding some ranks'\n                "

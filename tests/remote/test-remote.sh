@@ -25,16 +25,18 @@ crash=$(realpath "$4") test_keep=$(realpath "$5")
 . "$(dirname "$0")/../lib.sh"
 n=0 status=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-remote-XXXXXX")
-sshd_pid=
+. "$(dirname "$0")/../lib-sshd.sh"
 cleanup() {
-    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
+    sshd_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 
-# ---- the test's own sshd (sshd.sh: $port, $sshd_pid, keys in $tmp) ------
-. "$(dirname "$0")/sshd.sh"
+# ---- the test's own sshd (tests/lib-sshd.sh) ---------------------------------
+sshd_start || skip_all "$sshd_why"
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/otherkey" -C test-other ||
+    skip_all "ssh-keygen failed"
 
 # ssh's options, as a user's ~/.ssh/config would give them (ssh takes the
 # first value of each option: the port is given per call).
