@@ -65,6 +65,10 @@ int fe_log_libc(int argc, char **argv);
 /* drdb log sql (sub-log-sql.c): ARGV[0] is "sql"; RO: the ssh options
  * for a HOST:RUNDIR run. */
 int fe_log_sql(int argc, char **argv, const struct remote_opts *ro);
+/* drdb log graph and drdb log trace (sub-log-graph.c): ARGV[0] is the
+ * command's name; RO as for fe_log_sql(). */
+int fe_log_graph(int argc, char **argv, const struct remote_opts *ro);
+int fe_log_trace(int argc, char **argv, const struct remote_opts *ro);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */
