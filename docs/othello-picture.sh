@@ -1,6 +1,6 @@
 #!/bin/sh
 # othello-picture.sh - the picture of docs/pictures.md: records
-# examples/othello until its planted bug shows (up to 30 attempts), finds
+# examples/othello until its planted bug shows ($ATTEMPTS, default 60), finds
 # the receive that took the late Result (the console stops rank 0 where
 # examples/othello.drdb does and reads its position), and draws the events
 # around it: OUT.svg and OUT.html. Nothing is committed: run it from the
@@ -11,18 +11,22 @@ build=${1:-build} out=${2:-othello}
 drdb=$build/frontend/drdb prog=$build/examples/othello
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 run=$tmp/run
-for i in $(seq 30); do
+for i in $(seq "${ATTEMPTS:-60}"); do
     rm -rf "$run"
     "$drdb" record -o "$run" -- mpiexec -n 4 "$prog" > "$tmp/out" 2>&1
     [ $? = 3 ] && break
     echo "attempt $i: no bug" >&2
 done
-grep BUG "$tmp/out" || { echo "the bug did not show in 30 attempts" >&2; exit 1; }
-cat > "$tmp/stop.drdb" <<'END'
-@0 break othello.c:489 if res.seq != kid[src].seq
-@0 continue
-status
-END
+grep BUG "$tmp/out" || {
+    echo "the bug did not show in ${ATTEMPTS:-60} attempts: run again" >&2
+    exit 1
+}
+# the line othello.c marks for examples/othello.drdb's breakpoint
+src=$(dirname "$0")/../examples/othello.c
+line=$(($(grep -n 'examples/othello.drdb stops rank 0 on the next line' \
+    "$src" | cut -d: -f1) + 1))
+printf '%s\n' "@0 break othello.c:$line if res.seq != kid[src].seq" \
+    "@0 continue" status > "$tmp/stop.drdb"
 "$drdb" batch --ranks 0 "$run" "$tmp/stop.drdb" > "$tmp/status" 2>&1
 # "0     stopped   692/712 ...": the receive completed just before 692
 next=$(awk '$1 == "0" && $2 == "stopped" { split($3, a, "/"); print a[1] }' \
