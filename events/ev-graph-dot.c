@@ -41,7 +41,9 @@ int ev_graph_write_dot(const struct ev_graph *g, FILE *out)
             fprintf(out, " [label=\"%d:%" PRIu64 "\\n%s%s%s\"%s];\n",
                     row->rank, n, m->fn, strcmp(m->tag, "-") ? " tag " : "",
                     strcmp(m->tag, "-") ? m->tag : "",
-                    m->hl ? ", color=red, penwidth=2" : "");
+                    m->hl     ? ", color=red, penwidth=2"
+                    : m->next ? ", color=purple, penwidth=2, xlabel=here"
+                              : "");
         }
         /* the rank's order: heavy invisible-ish edges */
         for (uint64_t n = row->lo; n + 1 < row->hi; n++) {
@@ -68,8 +70,10 @@ int ev_graph_write_dot(const struct ev_graph *g, FILE *out)
         node(out, g, ar->from);
         fputs(" -> ", out);
         node(out, g, ar->to);
-        fprintf(out, " [class=msg, label=\"tag %d\", color=%s];\n", ar->tag,
-                ar->hl ? "red" : "darkgreen");
+        fprintf(out, " [class=%s, label=\"tag %d\", color=%s%s];\n",
+                ar->pending ? "pending" : "msg", ar->tag,
+                ar->hl ? "red" : ar->pending ? "purple" : "darkgreen",
+                ar->pending ? ", style=dashed" : "");
     }
     for (size_t b = 0; b < g->nbands; b++) {
         const struct ev_gband *bd = &g->bands[b];

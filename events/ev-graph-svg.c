@@ -79,6 +79,11 @@ static const char style[] =
     ".coll{fill:none;stroke:#f0b429;stroke-opacity:0.45;stroke-width:10;"
     "stroke-linejoin:round;stroke-linecap:round}"
     ".lbl{fill:#333;font-size:9px;text-anchor:middle}"
+    ".ev.next{stroke:#7b2cbf;stroke-width:2}"
+    ".here{stroke:#7b2cbf;stroke-width:2.5}"
+    ".here-lbl{fill:#7b2cbf;font-size:10px;font-weight:bold}"
+    ".pending{stroke:#7b2cbf;stroke-width:1.5;stroke-dasharray:6 3;"
+    "marker-end:url(#drdb-ahp)}"
     ".axis{fill:#666;font-size:10px}";
 
 /* The SVG element; TITLES: a <title> per element (the standalone file's
@@ -97,7 +102,11 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
           "orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#2b8a3e\"/>"
           "</marker><marker id=\"drdb-ahh\" viewBox=\"0 0 8 8\" refX=\"8\" "
           "refY=\"4\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\">"
-          "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#d62728\"/></marker></defs>\n",
+          "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#d62728\"/></marker>"
+          "<marker id=\"drdb-ahp\" viewBox=\"0 0 8 8\" refX=\"8\" "
+          "refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" "
+          "orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#7b2cbf\"/>"
+          "</marker></defs>\n",
           out);
     fputs("<text class=\"axis\" x=\"4\" y=\"14\">", out);
     put_esc(out, g->run);
@@ -145,9 +154,10 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
                     "x2=\"%.1f\" y2=\"%.1f\"/>\n", px(g, &m, p->x),
                     py(p->row) - 6, px(g, &m, t->x), py(t->row) - 6);
         }
-        fprintf(out, "<line class=\"msg%s\" data-from=\"%d:%" PRIu64 "\" "
+        fprintf(out, "<line class=\"%s%s\" data-from=\"%d:%" PRIu64 "\" "
                 "data-to=\"%d:%" PRIu64 "\" data-tag=\"%d\" x1=\"%.1f\" "
-                "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">", ar->hl ? " hl" : "",
+                "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">",
+                ar->pending ? "pending" : "msg", ar->hl ? " hl" : "",
                 fr, f->event, tr, t->event, ar->tag, px(g, &m, f->x),
                 py(f->row), px(g, &m, t->x), py(t->row));
         if (titles)
@@ -161,11 +171,12 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
         const struct ev_gmark *k = &g->marks[i];
         int r = g->rows[k->row].rank;
         double x = px(g, &m, k->x), y = py(k->row);
-        fprintf(out, "<circle class=\"ev%s\" cx=\"%.1f\" cy=\"%.1f\" "
+        fprintf(out, "<circle class=\"ev%s%s\" cx=\"%.1f\" cy=\"%.1f\" "
                 "r=\"%d\" data-r=\"%d\" data-n=\"%" PRIu64 "\" "
                 "data-fn=\"%s\" data-peer=\"%s\" data-tag=\"%s\" "
                 "data-bytes=\"%" PRId64 "\" data-t=\"%.3f\" "
-                "data-dur=\"%.3f\">", k->hl ? " hl" : "", x, y,
+                "data-dur=\"%.3f\">", k->hl ? " hl" : "",
+                k->next ? " next" : "", x, y,
                 k->hl ? 6 : 4, r, k->event, k->fn, k->peer, k->tag,
                 k->bytes, (double)k->t_ns / 1e3, k->dur_us);
         if (titles)
@@ -178,6 +189,23 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
                     "</text>\n", x, i % 2 ? y + 17 : y - 9, short_fn(k->fn),
                     strcmp(k->tag, "-") ? " t" : "",
                     strcmp(k->tag, "-") ? k->tag : "");
+    }
+    fputs("</g>\n<g id=\"positions\">\n", out);
+    for (int i = 0; i < g->nrows; i++) {
+        const struct ev_grow *w = &g->rows[i];
+        int32_t k = ev_graph_find(g, w->rank, w->here);
+        double x;
+        if (k >= 0)
+            x = px(g, &m, g->marks[k].x) - 9;
+        else if (w->here != EV_NONE && w->hi > w->lo && w->here >= w->hi)
+            x = px(g, &m, g->marks[w->base + (w->hi - 1 - w->lo)].x) + 9;
+        else
+            continue;
+        fprintf(out, "<line class=\"here\" data-r=\"%d\" data-n=\"%"
+                PRIu64 "\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                "y2=\"%.1f\"/><text class=\"here-lbl\" x=\"%.1f\" "
+                "y=\"%.1f\">here</text>\n", w->rank, w->here, x,
+                py(i) - 16, x, py(i) + 16, x - 12, py(i) + 28);
     }
     fputs("</g>\n</svg>\n", out);
 }

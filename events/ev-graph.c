@@ -148,6 +148,12 @@ static int select_rows(struct ev_run *x, const struct ev_graph_opts *o,
                 }
             }
         }
+    } else if (o->here) {
+        for (int r = 0; r < ws; r++)
+            if (x->ranks[r].present && (!o->ranks || o->ranks[r]) &&
+                o->here[r] != EV_NONE)
+                widen(&lo[r], &hi[r], o->here[r], o->here[r], o->window,
+                      x->ranks[r].log.nevents);
     } else {
         for (int r = 0; r < ws; r++)
             if (x->ranks[r].present && (!o->ranks || o->ranks[r])) {
@@ -174,6 +180,7 @@ static int select_rows(struct ev_run *x, const struct ev_graph_opts *o,
         struct ev_grow *w = &g->rows[g->nrows];
         g->rowof[r] = g->nrows++;
         w->rank = r;
+        w->here = o->here ? o->here[r] : EV_NONE;
         w->lo = lo[r];
         w->hi = hi[r] > lo[r] ? hi[r] : lo[r];
         w->base = g->nmarks;
@@ -300,7 +307,7 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
         int32_t post = r->event != end ? ev_graph_find(g, r->rank, r->event)
                                        : -1;
         struct ev_garrow a = {k, to, post, s->tag,
-                              r->bytes >= 0 ? r->bytes : s->bytes, 0};
+                              r->bytes >= 0 ? r->bytes : s->bytes, 0, 0};
         if (g->hl_rank >= 0) {
             int32_t h = ev_graph_find(g, g->hl_rank, g->hl_event);
             a.hl = h >= 0 && (h == k || h == to || h == post);
@@ -331,6 +338,46 @@ static void highlight(struct ev_run *x, struct ev_graph *g)
     }
 }
 
+/* The console's positions: each rank's next event marked, and the
+ * messages sent to it and not yet received there drawn to it. */
+static int positions(struct ev_run *x, struct ev_graph *g)
+{
+    for (int w = 0; w < g->nrows; w++) {
+        const struct ev_grow *row = &g->rows[w];
+        if (row->here == EV_NONE)
+            continue;
+        int32_t at = ev_graph_find(g, row->rank, row->here);
+        if (at < 0 && row->here == x->ranks[row->rank].log.nevents &&
+            row->hi > row->lo && row->hi == row->here)
+            at = (int32_t)(row->base + (row->hi - 1 - row->lo)); /* end */
+        if (at < 0)
+            continue;
+        g->marks[at].next = row->here != x->ranks[row->rank].log.nevents;
+        struct ev_queue q;
+        if (ev_pending(x, row->rank, row->here, &q, NULL, 0) < 0)
+            continue;
+        uint64_t now = ev_walltime(x, row->rank, row->here);
+        for (size_t i = 0; i < q.nincoming; i++) {
+            const struct ev_msg *s = ev_msg_at(x, q.incoming[i]);
+            int sw = g->rowof[s->rank];
+            uint64_t sh = sw >= 0 ? g->rows[sw].here : EV_NONE;
+            int sent = sh != EV_NONE ? s->event < sh
+                                     : ev_walltime(x, s->rank, s->event) <=
+                                           now;
+            int32_t from = ev_graph_find(g, s->rank, s->event);
+            if (!sent || from < 0)
+                continue;
+            struct ev_garrow a = {from, at, -1, s->tag, s->bytes, 0, 1};
+            if (add_arrow(g, &a) < 0) {
+                ev_queue_release(&q);
+                return -1;
+            }
+        }
+        ev_queue_release(&q);
+    }
+    return 0;
+}
+
 /* ---- logical time --------------------------------------------------------- */
 
 /* Lamport clocks over the drawn events: one more than the previous event
@@ -351,6 +398,8 @@ static int logical(struct ev_graph *g)
     for (size_t i = 0; i < n; i++)
         in[i] = -1, L[i] = -1;
     for (size_t a = 0; a < g->narrows; a++) {
+        if (g->arrows[a].pending) /* not received: no order */
+            continue;
         next[a] = in[g->arrows[a].to];
         in[g->arrows[a].to] = (int32_t)a;
     }
@@ -472,6 +521,10 @@ int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *opt,
         }
     if (g->hl_rank >= 0)
         highlight(x, g);
+    if (o.here && positions(x, g) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     if (g->logical && logical(g) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;

@@ -30,6 +30,13 @@ struct ev_graph_opts {
     int has_from, has_to;  /* a time range: ns since the run's start */
     uint64_t from_ns, to_ns; /* (the earliest rank log's start) */
     int logical;           /* place by logical (Lamport) time */
+    /* The console's replayed ranks (world_size, or NULL): the event each
+     * stands before (EV_NONE: no position; the rank's event count: at its
+     * end). Without --around, the window events each side of it are
+     * drawn; its next event is marked, and the messages sent to it whose
+     * send is behind its sender (the sender's position, else its recorded
+     * time) and whose receive is not done drawn to it as pending. */
+    const uint64_t *here;
 };
 
 /* One event drawn. */
@@ -44,6 +51,7 @@ struct ev_gmark {
     char peer[32], tag[32]; /* as `drdb log events` shows them */
     int64_t bytes;      /* message bytes, -1 unknown or none */
     int hl;             /* the chosen event or its partner */
+    int next;           /* the rank's position: its next event */
 };
 
 /* A message: from the send's call to the receive's completion. */
@@ -54,6 +62,8 @@ struct ev_garrow {
     int32_t tag;
     int64_t bytes;
     int hl;             /* the chosen event's own message */
+    int pending;        /* sent, not yet received at TO, the receiver's
+                         * position (its next event) */
 };
 
 /* A collective instance: its drawn members' marks, in row order. */
@@ -66,6 +76,7 @@ struct ev_gband {
 struct ev_grow {
     int rank;
     uint64_t lo, hi;    /* the events drawn: lo .. hi - 1 */
+    uint64_t here;      /* its position (ev_graph_opts.here), or EV_NONE */
     size_t base;        /* the mark of event lo */
 };
 

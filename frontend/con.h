@@ -551,6 +551,7 @@ extern const struct con_cmd con_cmds_break[];   /* cmd-break.c */
 extern const struct con_cmd con_cmds_data[];    /* cmd-data.c */
 extern const struct con_cmd con_cmds_session[]; /* cmd-session.c */
 extern const struct con_cmd con_cmds_ckpt[];    /* cmd-ckpt.c */
+extern const struct con_cmd con_cmds_graph[];   /* cmd-graph.c */
 
 /* The one table, in its order (alphabetical, a name's '-' forms first):
  * the first command for PREV NULL, the one after PREV, NULL after the

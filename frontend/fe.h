@@ -69,6 +69,13 @@ int fe_log_sql(int argc, char **argv, const struct remote_opts *ro);
  * command's name; RO as for fe_log_sql(). */
 int fe_log_graph(int argc, char **argv, const struct remote_opts *ro);
 int fe_log_trace(int argc, char **argv, const struct remote_opts *ro);
+/* The picture G into FILE, its kind by its name (.svg, .html, .dot),
+ * saying on stderr what it holds: 0, or 1 after an error message (a file
+ * not written is removed). fe_graph_kind(): 0 for a name of no kind. The
+ * console's `graph` uses them too. */
+struct ev_graph;
+int fe_graph_write(const struct ev_graph *g, const char *file);
+int fe_graph_kind(const char *file);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */

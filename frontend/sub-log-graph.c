@@ -103,6 +103,30 @@ static int close_out(FILE *f, const char *file, int failed)
     return 0;
 }
 
+int fe_graph_kind(const char *file)
+{
+    return kind_of(file);
+}
+
+int fe_graph_write(const struct ev_graph *g, const char *file)
+{
+    int kind = kind_of(file);
+    if (!kind)
+        return fe_error("'%s': name a .svg, .html or .dot file", file);
+    FILE *out = open_out(file);
+    if (!out)
+        return 1;
+    int rc = kind == 's'   ? ev_graph_write_svg(g, out)
+             : kind == 'h' ? ev_graph_write_html(g, out)
+                           : ev_graph_write_dot(g, out);
+    int st = close_out(out, file, rc < 0);
+    if (!st)
+        fprintf(stderr, "drdb: %s: %d ranks, %zu events, %zu messages, "
+                "%zu collectives\n", file, g->nrows, g->nmarks, g->narrows,
+                g->nbands);
+    return st;
+}
+
 /* Parses --ranks TEXT for run X into FLAGS (world_size): 0, or 2. */
 static int parse_ranks(struct ev_run *x, const char *text,
                        unsigned char *flags)
@@ -184,8 +208,7 @@ int fe_log_graph(int argc, char **argv, const struct remote_opts *ro)
         fputs(graph_usage, stderr);
         return 2;
     }
-    int kind = kind_of(file);
-    if (!kind)
+    if (!kind_of(file))
         return fe_error("-o '%s': name a .svg, .html or .dot file", file);
     if (has_window && o.around_rank < 0)
         return fe_error("--window goes with --around R:N");
@@ -199,7 +222,6 @@ int fe_log_graph(int argc, char **argv, const struct remote_opts *ro)
         return fe_error("%s", err);
     unsigned char *flags = NULL;
     struct ev_graph g = {0};
-    FILE *out = NULL;
     int st = 0;
     if (o.around_rank >= x.world_size) {
         st = fe_error("no rank %d: the run has ranks 0-%d", o.around_rank,
@@ -219,18 +241,7 @@ int fe_log_graph(int argc, char **argv, const struct remote_opts *ro)
         st = fe_error("%s", err);
         goto done;
     }
-    if (!(out = open_out(file))) {
-        st = 1;
-        goto done;
-    }
-    int rc = kind == 's'   ? ev_graph_write_svg(&g, out)
-             : kind == 'h' ? ev_graph_write_html(&g, out)
-                           : ev_graph_write_dot(&g, out);
-    st = close_out(out, file, rc < 0);
-    if (!st)
-        fprintf(stderr, "drdb: %s: %d ranks, %zu events, %zu messages, "
-                "%zu collectives\n", file, g.nrows, g.nmarks, g.narrows,
-                g.nbands);
+    st = fe_graph_write(&g, file);
 done:
     ev_graph_release(&g);
     free(flags);
