@@ -46,44 +46,93 @@ static void put_json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* NS as microseconds with 3 decimals into BUF (no floating point: printf's
- * is a third of the time on a million events). */
-static const char *us(char *buf, uint64_t ns)
+/* One trace record, built by hand: printf costs most of the time on a
+ * million events (its format parsing, per field). */
+struct jb {
+    char b[1024];
+    size_t n;
+};
+
+static void jb_s(struct jb *j, const char *s)
 {
-    snprintf(buf, 32, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-    return buf;
+    size_t l = strlen(s);
+    if (j->n + l < sizeof j->b) {
+        memcpy(j->b + j->n, s, l);
+        j->n += l;
+    }
 }
 
-static const char *us_of(struct tw *w, char *buf, int r, uint64_t n)
+static void jb_u(struct jb *j, uint64_t v)
 {
-    return us(buf, ev_walltime(w->x, r, n) - w->t0);
+    char d[24];
+    int k = 0;
+    do
+        d[k++] = (char)('0' + v % 10);
+    while ((v /= 10));
+    while (k && j->n < sizeof j->b)
+        j->b[j->n++] = d[--k];
+}
+
+/* NS as microseconds with 3 decimals. */
+static void jb_us(struct jb *j, uint64_t ns)
+{
+    jb_u(j, ns / 1000);
+    char f[5] = {'.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
+                 (char)('0' + ns % 10), 0};
+    jb_s(j, f);
+}
+
+static void jb_out(struct tw *w, struct jb *j)
+{
+    fwrite(j->b, 1, j->n, w->out);
+    j->n = 0;
+}
+
+static uint64_t ns_of(struct tw *w, int r, uint64_t n)
+{
+    return ev_walltime(w->x, r, n) - w->t0;
 }
 
 /* The track (tid) of rank R's event N. */
-static unsigned long long tid_of(struct ev_run *x, int r, uint64_t n)
+static uint64_t tid_of(struct ev_run *x, int r, uint64_t n)
 {
     struct log_event ev;
+    if (!x->ranks[r].log.threads) /* no record names a thread */
+        return 0;
     if (ev_event(x, r, n, &ev, NULL, 0) < 0 || !(ev.flags & LOG_REC_THREAD))
         return 0;
-    return (unsigned long long)ev.thread;
+    return ev.thread;
 }
 
 static void slice(void *ud, const struct ev_row *row, int mark)
 {
     struct tw *w = ud;
+    struct jb j = {.n = 0};
     (void)mark;
-    char b1[32], b2[32];
     sep(w);
-    fprintf(w->out, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%llu,\"ts\":%s,"
-            "\"dur\":%s,\"cat\":\"mpi\",\"name\":\"%s\",\"args\":{"
-            "\"event\":%" PRIu64 ",\"peer\":\"%s\",\"tag\":\"%s\","
-            "\"comm\":\"%s\",\"count\":\"%s\",\"bytes\":%" PRIu64,
-            row->rank, row->has_thread ? (unsigned long long)row->thread
-                                       : 0ULL,
-            us_of(w, b1, row->rank, row->event),
-            us(b2, (uint64_t)(row->dur_us * 1e3 + 0.5)), row->function,
-            row->event, row->peer, row->tag, row->comm, row->count,
-            row->bytes);
+    jb_s(&j, "{\"ph\":\"X\",\"pid\":");
+    jb_u(&j, (uint64_t)row->rank);
+    jb_s(&j, ",\"tid\":");
+    jb_u(&j, row->has_thread ? row->thread : 0);
+    jb_s(&j, ",\"ts\":");
+    jb_us(&j, ns_of(w, row->rank, row->event));
+    jb_s(&j, ",\"dur\":");
+    jb_us(&j, (uint64_t)(row->dur_us * 1e3 + 0.5));
+    jb_s(&j, ",\"cat\":\"mpi\",\"name\":\"");
+    jb_s(&j, row->function);
+    jb_s(&j, "\",\"args\":{\"event\":");
+    jb_u(&j, row->event);
+    jb_s(&j, ",\"peer\":\"");
+    jb_s(&j, row->peer);
+    jb_s(&j, "\",\"tag\":\"");
+    jb_s(&j, row->tag);
+    jb_s(&j, "\",\"comm\":\"");
+    jb_s(&j, row->comm);
+    jb_s(&j, "\",\"count\":\"");
+    jb_s(&j, row->count);
+    jb_s(&j, "\",\"bytes\":");
+    jb_u(&j, row->bytes);
+    jb_out(w, &j);
     if (row->has_ret)
         fprintf(w->out, ",\"ret\":%d", row->ret);
     if (row->repeat)
@@ -92,18 +141,36 @@ static void slice(void *ud, const struct ev_row *row, int mark)
     w->st->slices++;
 }
 
+/* One end of a flow (PH "s" or "f") at rank R's event N. */
+static void flow_end(struct tw *w, const char *ph, const char *cat,
+                     const char *name, uint64_t id, int r, uint64_t n)
+{
+    struct jb j = {.n = 0};
+    jb_s(&j, ph);
+    jb_s(&j, ",\"pid\":");
+    jb_u(&j, (uint64_t)r);
+    jb_s(&j, ",\"tid\":");
+    jb_u(&j, tid_of(w->x, r, n));
+    jb_s(&j, ",\"ts\":");
+    jb_us(&j, ns_of(w, r, n));
+    jb_s(&j, ",\"cat\":\"");
+    jb_s(&j, cat);
+    jb_s(&j, "\",\"name\":\"");
+    jb_s(&j, name);
+    jb_s(&j, "\",\"id\":");
+    jb_u(&j, id);
+    jb_s(&j, "}");
+    jb_out(w, &j);
+}
+
 /* A flow ID of category CAT from rank A's event AN to rank B's BN. */
 static void flow(struct tw *w, const char *cat, const char *name,
                  uint64_t id, int a, uint64_t an, int b, uint64_t bn)
 {
-    char b1[32], b2[32];
     sep(w);
-    fprintf(w->out, "{\"ph\":\"s\",\"pid\":%d,\"tid\":%llu,\"ts\":%s,"
-            "\"cat\":\"%s\",\"name\":\"%s\",\"id\":%" PRIu64 "},\n", a,
-            tid_of(w->x, a, an), us_of(w, b1, a, an), cat, name, id);
-    fprintf(w->out, "{\"ph\":\"f\",\"bp\":\"e\",\"pid\":%d,\"tid\":%llu,"
-            "\"ts\":%s,\"cat\":\"%s\",\"name\":\"%s\",\"id\":%" PRIu64
-            "}", b, tid_of(w->x, b, bn), us_of(w, b2, b, bn), cat, name, id);
+    flow_end(w, "{\"ph\":\"s\"", cat, name, id, a, an);
+    fputs(",\n", w->out);
+    flow_end(w, "{\"ph\":\"f\",\"bp\":\"e\"", cat, name, id, b, bn);
 }
 
 static int present(struct ev_run *x, int r)
