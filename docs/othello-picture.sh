@@ -36,5 +36,6 @@ recv=$((next - 1))
 "$drdb" log match "$run" "0:$recv"
 for kind in svg html; do
     "$drdb" log graph "$run" --around "0:$recv" --window 6 --logical \
+        --tag-names 1=Search,2=Control,3=Stop,4=Result,5=Stats \
         -o "$out.$kind" || exit 1
 done

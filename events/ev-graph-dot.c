@@ -38,9 +38,11 @@ int ev_graph_write_dot(const struct ev_graph *g, FILE *out)
             const struct ev_gmark *m = &g->marks[k];
             fputs("    ", out);
             node(out, g, k);
+            const char *tn = ev_graph_tag_name(g, m->tag);
             fprintf(out, " [label=\"%d:%" PRIu64 "\\n%s%s%s\"%s];\n",
-                    row->rank, n, m->fn, strcmp(m->tag, "-") ? " tag " : "",
-                    strcmp(m->tag, "-") ? m->tag : "",
+                    row->rank, n, m->fn,
+                    tn ? " " : strcmp(m->tag, "-") ? " tag " : "",
+                    tn ? tn : strcmp(m->tag, "-") ? m->tag : "",
                     m->hl     ? ", color=red, penwidth=2"
                     : m->next ? ", color=purple, penwidth=2, xlabel=here"
                               : "");

@@ -171,6 +171,7 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
         const struct ev_gmark *k = &g->marks[i];
         int r = g->rows[k->row].rank;
         double x = px(g, &m, k->x), y = py(k->row);
+        const char *tn = ev_graph_tag_name(g, k->tag);
         fprintf(out, "<circle class=\"ev%s%s\" cx=\"%.1f\" cy=\"%.1f\" "
                 "r=\"%d\" data-r=\"%d\" data-n=\"%" PRIu64 "\" "
                 "data-fn=\"%s\" data-peer=\"%s\" data-tag=\"%s\" "
@@ -179,16 +180,19 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
                 k->next ? " next" : "", x, y,
                 k->hl ? 6 : 4, r, k->event, k->fn, k->peer, k->tag,
                 k->bytes, (double)k->t_ns / 1e3, k->dur_us);
+        if (tn) /* the tag's name, for the page's hover */
+            fprintf(out, "<desc>%s</desc>", tn);
         if (titles)
-            fprintf(out, "<title>%d:%" PRIu64 " %s peer %s tag %s, %" PRId64
-                    " bytes, at %.3f us</title>", r, k->event, k->fn,
-                    k->peer, k->tag, k->bytes, (double)k->t_ns / 1e3);
+            fprintf(out, "<title>%d:%" PRIu64 " %s peer %s tag %s%s%s%s, %"
+                    PRId64 " bytes, at %.3f us</title>", r, k->event, k->fn,
+                    k->peer, k->tag, tn ? " (" : "", tn ? tn : "",
+                    tn ? ")" : "", k->bytes, (double)k->t_ns / 1e3);
         fputs("</circle>\n", out);
         if (m.labels)
             fprintf(out, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\">%s%s%s"
                     "</text>\n", x, i % 2 ? y + 17 : y - 9, short_fn(k->fn),
-                    strcmp(k->tag, "-") ? " t" : "",
-                    strcmp(k->tag, "-") ? k->tag : "");
+                    tn ? " " : strcmp(k->tag, "-") ? " t" : "",
+                    tn ? tn : strcmp(k->tag, "-") ? k->tag : "");
     }
     fputs("</g>\n<g id=\"positions\">\n", out);
     for (int i = 0; i < g->nrows; i++) {
@@ -246,7 +250,9 @@ static const char script[] =
     "window.addEventListener('keydown',function(e){if(e.key=='+')zoom(1.25);\n"
     " else if(e.key=='-')zoom(0.8);else if(e.key=='0'){vb=[0,0,W,H];setvb();}});\n"
     "function detail(c){var d=c.dataset;\n"
-    " return d.r+':'+d.n+'  '+d.fn+'  peer '+d.peer+'  tag '+d.tag+'  bytes '+\n"
+    " var dn=c.querySelector('desc');\n"
+    " return d.r+':'+d.n+'  '+d.fn+'  peer '+d.peer+'  tag '+d.tag+\n"
+    "  (dn?' ('+dn.textContent+')':'')+'  bytes '+\n"
     "  (d.bytes<0?'-':d.bytes)+'  at '+d.t+' us ('+d.dur+' us)';}\n"
     "svg.addEventListener('mouseover',function(e){var c=e.target;\n"
     " if(!c.classList||!c.classList.contains('ev'))return;\n"

@@ -50,6 +50,18 @@ int32_t ev_graph_find(const struct ev_graph *g, int rank, uint64_t n)
     return (int32_t)(w->base + (n - w->lo));
 }
 
+const char *ev_graph_tag_name(const struct ev_graph *g, const char *tag)
+{
+    char *end;
+    long t = strtol(tag, &end, 10);
+    if (end == tag || *end)
+        return NULL;
+    for (int i = 0; i < g->ntags; i++)
+        if (g->tags[i].tag == t)
+            return g->tags[i].name;
+    return NULL;
+}
+
 /* ---- selection ---------------------------------------------------------- */
 
 /* Widens rank R's range [*LO, *HI) to hold [A - K, B + K] (clipped). */
@@ -486,6 +498,8 @@ int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *opt,
     g->logical = o.logical;
     g->hl_rank = o.around_rank;
     g->hl_event = o.around_event;
+    g->tags = o.tags;
+    g->ntags = o.ntags;
     size_t ws = x->world_size > 0 ? (size_t)x->world_size : 0;
     g->rows = calloc(ws + 1, sizeof *g->rows);
     g->rowof = malloc((ws + 1) * sizeof *g->rowof);

@@ -19,6 +19,12 @@
 
 #include "events.h"
 
+/* A name the program gives a message tag, for the labels. */
+struct ev_gtag {
+    int32_t tag;
+    char name[32];
+};
+
 /* What to draw. Zero it, then set what is wanted (around_rank -1: none). */
 struct ev_graph_opts {
     /* world_size flags, nonzero: draw that rank; NULL: every rank with a
@@ -37,6 +43,10 @@ struct ev_graph_opts {
      * send is behind its sender (the sender's position, else its recorded
      * time) and whose receive is not done drawn to it as pending. */
     const uint64_t *here;
+    /* The program's tag names (NTAGS of them; kept by the caller until
+     * the picture is written) */
+    const struct ev_gtag *tags;
+    int ntags;
 };
 
 /* One event drawn. */
@@ -98,6 +108,8 @@ struct ev_graph {
     int32_t *pool;
     size_t npool, cappool;
     double xmin, xmax;  /* the marks' extent */
+    const struct ev_gtag *tags; /* ev_graph_opts' */
+    int ntags;
 };
 
 /* Selects and lays out X's events as O says into G (released by the
@@ -107,6 +119,8 @@ struct ev_graph {
 int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *o,
                    struct ev_graph *g, char *err, size_t errlen);
 void ev_graph_release(struct ev_graph *g);
+/* The program's name of TAG (a tag column: "10", "-"), or NULL. */
+const char *ev_graph_tag_name(const struct ev_graph *g, const char *tag);
 /* The mark of rank R's event N, or -1 when it is not drawn. */
 int32_t ev_graph_find(const struct ev_graph *g, int rank, uint64_t n);
 

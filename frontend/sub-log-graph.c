@@ -2,6 +2,7 @@
  * (events/ev-graph.h, docs/pictures.md). */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,8 @@
 
 static const char graph_usage[] =
     "usage: drdb log graph RUNDIR [--ranks SET] [--around R:N [--window K]]\n"
-    "                      [--from T] [--to T] [--logical] -o FILE\n"
+    "                      [--from T] [--to T] [--logical]\n"
+    "                      [--tag-names T=NAME,...] -o FILE\n"
     "  The time-space diagram: a line per rank, a mark per MPI event (at\n"
     "  its recorded time, or its logical time with --logical), an arrow\n"
     "  per message from the send to the call that completed the receive\n"
@@ -32,7 +34,9 @@ static const char graph_usage[] =
     "  --from T, --to T  the events that entered in this time since the\n"
     "               run's start: 1.5s, 200ms, 30us, 1000ns (no unit: us)\n"
     "  --logical    place by logical (Lamport) time: readable for short\n"
-    "               programs whose calls take no time\n";
+    "               programs whose calls take no time\n"
+    "  --tag-names 1=Search,2=Control\n"
+    "               the program's names of its tags, for the labels\n";
 
 static const char trace_usage[] =
     "usage: drdb log trace RUNDIR -o FILE.json\n"
@@ -127,6 +131,37 @@ int fe_graph_write(const struct ev_graph *g, const char *file)
     return st;
 }
 
+#define MAX_TAGS 64
+
+/* Parses --tag-names "1=Search,2=Control" into TAGS (MAX_TAGS): how
+ * many, or -1 after an error message. */
+static int parse_tags(const char *text, struct ev_gtag *tags)
+{
+    int n = 0;
+    for (const char *p = text; *p;) {
+        char *end;
+        long t = strtol(p, &end, 10);
+        size_t len = *end == '=' ? strcspn(end + 1, ",") : 0;
+        if (end == p || *end != '=' || !len || len >= sizeof tags[0].name ||
+            t < 0 || t > INT32_MAX || n == MAX_TAGS ||
+            strspn(end + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
+                   "vwxyz0123456789_-") < len) {
+            fe_error("--tag-names takes TAG=NAME pairs separated by commas "
+                     "(1=Search,2=Control; names of letters, digits, _ "
+                     "and -, at most %d), not '%s'", MAX_TAGS, text);
+            return -1;
+        }
+        tags[n].tag = (int32_t)t;
+        snprintf(tags[n].name, sizeof tags[n].name, "%.*s", (int)len,
+                 end + 1);
+        n++;
+        p = end + 1 + len;
+        if (*p == ',')
+            p++;
+    }
+    return n;
+}
+
 /* Parses --ranks TEXT for run X into FLAGS (world_size): 0, or 2. */
 static int parse_ranks(struct ev_run *x, const char *text,
                        unsigned char *flags)
@@ -161,10 +196,12 @@ int fe_log_graph(int argc, char **argv, const struct remote_opts *ro)
         {"from", required_argument, NULL, 'f'},
         {"to", required_argument, NULL, 't'},
         {"logical", no_argument, NULL, 'l'},
+        {"tag-names", required_argument, NULL, 'n'},
         {"output", required_argument, NULL, 'o'},
         {NULL, 0, NULL, 0},
     };
     struct ev_graph_opts o = {0};
+    struct ev_gtag tags[MAX_TAGS];
     const char *ranks = NULL, *file = NULL;
     int c, has_window = 0;
     o.around_rank = -1;
@@ -195,6 +232,11 @@ int fe_log_graph(int argc, char **argv, const struct remote_opts *ro)
             break;
         case 'l':
             o.logical = 1;
+            break;
+        case 'n':
+            if ((o.ntags = parse_tags(optarg, tags)) < 0)
+                return 2;
+            o.tags = tags;
             break;
         case 'o':
             file = optarg;

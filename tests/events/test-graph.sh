@@ -157,6 +157,16 @@ same "--around a Wait: the message to it, tied to the Irecv" \
 same "--around a Wait: the bands of its neighbourhood" \
     "$(count wait.svg "$(cls coll)")" 3
 
+# ---- the program's tag names: the ring's first round is tag 10 (4 sends,
+# 4 receives), the wildcard messages tag 20 (6 and 6)
+g names run --tag-names 10=Ring0,20=Wild -o names.svg
+same "--tag-names: the labels" \
+    "$(count names.svg "$(cls lbl)"" and .='Send Ring0'")/$(count names.svg \
+        "$(cls lbl)"" and .='Recv Ring0'")/$(count names.svg \
+        "local-name()='desc' and .='Wild'")" "4/4/12"
+g names2 run --tag-names 10=a.b -o x.svg
+refused "--tag-names: a bad name" names2 "TAG=NAME"
+
 # ---- DOT -----------------------------------------------------------------
 g dot run -o full.dot
 same "dot: an edge per message" "$(grep -c 'class=msg' full.dot)" 20
