@@ -167,6 +167,25 @@ same "--tag-names: the labels" \
 g names2 run --tag-names 10=a.b -o x.svg
 refused "--tag-names: a bad name" names2 "TAG=NAME"
 
+# ---- --from/--to: from rank 0's Barrier (15) to its Send (21), times
+# from drdb log sql (the SQL tables, not the picture's code), 1 ns wider
+"$drdb" log sql run --csv "SELECT printf('%.3f', enter - 0.001) FROM events
+    WHERE rank = 0 AND seq = 15" "SELECT printf('%.3f', enter + 0.001) FROM
+    events WHERE rank = 0 AND seq = 21" > times 2>&1
+from=$(sed -n 2p times) to=$(sed -n 4p times)
+"$drdb" log sql run --csv "SELECT rank || ':' || seq FROM events WHERE enter
+    BETWEEN $from AND $to ORDER BY rank, seq" 2>&1 | sed 1d | tr '\n' ' ' \
+    > want
+g range run --from "${from}us" --to "${to}us" -o range.svg
+same "--from/--to: the events that entered in the range" \
+    "$(xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or \
+name()='data-n']" range.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
+        paste -d: - - | tr '\n' ' ')" "$(cat want)"
+case " $(cat want)" in
+*" 0:15 0:16 0:17 0:18 0:19 0:20 0:21 "*) ok "--from/--to: rank 0's 15-21" ;;
+*) fail "--from/--to: rank 0's 15-21"; echo "# $(cat want)" ;;
+esac
+
 # ---- DOT -----------------------------------------------------------------
 g dot run -o full.dot
 same "dot: an edge per message" "$(grep -c 'class=msg' full.dot)" 20
