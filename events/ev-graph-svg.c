@@ -201,7 +201,7 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
         double x;
         if (k >= 0)
             x = px(g, &m, g->marks[k].x) - 9;
-        else if (w->here != EV_NONE && w->hi > w->lo && w->here >= w->hi)
+        else if (w->here_end)
             x = px(g, &m, g->marks[w->base + (w->hi - 1 - w->lo)].x) + 9;
         else
             continue;

@@ -160,12 +160,20 @@ static int select_rows(struct ev_run *x, const struct ev_graph_opts *o,
                 }
             }
         }
-    } else if (o->here) {
+    } else if (o->here || o->focus) {
+        const uint64_t *at = o->focus ? o->focus : o->here;
         for (int r = 0; r < ws; r++)
             if (x->ranks[r].present && (!o->ranks || o->ranks[r]) &&
-                o->here[r] != EV_NONE)
-                widen(&lo[r], &hi[r], o->here[r], o->here[r], o->window,
+                at[r] != EV_NONE) {
+                if (at[r] > x->ranks[r].log.nevents) {
+                    snprintf(err, errlen, "rank %d has %" PRIu64 " events: "
+                             "no event %" PRIu64, r,
+                             x->ranks[r].log.nevents, at[r]);
+                    goto out;
+                }
+                widen(&lo[r], &hi[r], at[r], at[r], o->window,
                       x->ranks[r].log.nevents);
+            }
     } else {
         for (int r = 0; r < ws; r++)
             if (x->ranks[r].present && (!o->ranks || o->ranks[r])) {
@@ -355,13 +363,15 @@ static void highlight(struct ev_run *x, struct ev_graph *g)
 static int positions(struct ev_run *x, struct ev_graph *g)
 {
     for (int w = 0; w < g->nrows; w++) {
-        const struct ev_grow *row = &g->rows[w];
+        struct ev_grow *row = &g->rows[w];
         if (row->here == EV_NONE)
             continue;
         int32_t at = ev_graph_find(g, row->rank, row->here);
         if (at < 0 && row->here == x->ranks[row->rank].log.nevents &&
-            row->hi > row->lo && row->hi == row->here)
+            row->hi > row->lo && row->hi == row->here) {
             at = (int32_t)(row->base + (row->hi - 1 - row->lo)); /* end */
+            row->here_end = 1;
+        }
         if (at < 0)
             continue;
         g->marks[at].next = row->here != x->ranks[row->rank].log.nevents;
@@ -535,6 +545,11 @@ int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *opt,
         }
     if (g->hl_rank >= 0)
         highlight(x, g);
+    for (int r = 0; o.focus && r < x->world_size; r++) {
+        int32_t k = ev_graph_find(g, r, o.focus[r]);
+        if (k >= 0)
+            g->marks[k].hl = 1;
+    }
     if (o.here && positions(x, g) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;

@@ -43,6 +43,10 @@ struct ev_graph_opts {
      * send is behind its sender (the sender's position, else its recorded
      * time) and whose receive is not done drawn to it as pending. */
     const uint64_t *here;
+    /* Chosen events (world_size, or NULL; EV_NONE: none on that rank),
+     * as a query gives them: without --around, the window events each
+     * side of each are drawn, the events highlighted. */
+    const uint64_t *focus;
     /* The program's tag names (NTAGS of them; kept by the caller until
      * the picture is written) */
     const struct ev_gtag *tags;
@@ -87,6 +91,7 @@ struct ev_grow {
     int rank;
     uint64_t lo, hi;    /* the events drawn: lo .. hi - 1 */
     uint64_t here;      /* its position (ev_graph_opts.here), or EV_NONE */
+    int here_end;       /* the position is the end of its log, drawn */
     size_t base;        /* the mark of event lo */
 };
 

@@ -14,26 +14,29 @@
 #include "events.h"
 #include "fe.h"
 
-/* The output file of A's words: "-o FILE" or "FILE", else NULL. */
-static const char *out_file(struct con_args *a, char *buf, size_t len)
+/* The output file of TEXT (after a query, if any): "-o FILE" or "FILE",
+ * into BUF; else NULL. */
+static const char *out_file(const char *text, char *buf, size_t len)
 {
-    char word[64];
-    const char *rest;
-    con_args_word(a, word, sizeof word, &rest);
-    if (!strcmp(word, "-o") && *rest && !strchr(rest, ' '))
-        return rest;
-    if (word[0] && word[0] != '-' && !*rest) {
-        snprintf(buf, len, "%s", a->text);
-        return buf;
-    }
-    return NULL;
+    text += strspn(text, " ");
+    if (!strncmp(text, "-o ", 3))
+        text += 3 + strspn(text + 3, " ");
+    if (!*text || *text == '-' || strchr(text, ' '))
+        return NULL;
+    snprintf(buf, len, "%s", text);
+    return buf;
 }
 
 static int cmd_graph(struct con *c, struct con_args *a)
 {
     struct ev_run *x = con_events(c);
     char fbuf[4096], err[512];
-    const char *file = out_file(a, fbuf, sizeof fbuf);
+    /* {SELECT rank, seq ...}: the events to draw around */
+    const char *text = a->text, *close = NULL;
+    if (*text == '{')
+        close = strrchr(text, '}');
+    const char *file = out_file(close ? close + 1 : text, fbuf,
+                                sizeof fbuf);
     const char *around = con_args_opt(a, "--around"),
                *window = con_args_opt(a, "--window");
     if (!x)
@@ -57,11 +60,30 @@ static int cmd_graph(struct con *c, struct con_args *a)
                 "more), not '%s'\n", window);
         return -1;
     }
-    uint64_t *here = malloc((size_t)x->world_size * sizeof *here);
+    uint64_t *here = malloc((size_t)x->world_size * sizeof *here),
+             *focus = NULL;
     unsigned char *ranks = calloc((size_t)x->world_size, 1);
     int rc = -1, npos = 0;
     if (!here || !ranks)
         goto out;
+    if (close) {
+        struct rankset qs;
+        if (!(focus = malloc((size_t)x->world_size * sizeof *focus)))
+            goto out;
+        for (int r = 0; r < x->world_size; r++)
+            focus[r] = EV_NONE;
+        rs_init(&qs, c->nranks);
+        if (con_query_events(c, text, (size_t)(close + 1 - text), &qs,
+                             focus) < 0) {
+            rs_release(&qs);
+            goto out;
+        }
+        for (int r = 0; r < c->nranks; r++)
+            if (!rs_has(&qs, r))
+                focus[r] = EV_NONE;
+        rs_release(&qs);
+        o.focus = focus;
+    }
     for (int r = 0; r < x->world_size; r++) {
         here[r] = EV_NONE;
         if (r >= c->nranks || !rs_has(&a->set, r))
@@ -78,12 +100,12 @@ static int cmd_graph(struct con *c, struct con_args *a)
         ranks[r] = 1;
         npos++;
     }
-    if (!npos && o.around_rank < 0) {
+    if (!npos && o.around_rank < 0 && !focus) {
         fprintf(stderr, "drdb: graph: no rank has a position to draw\n");
         goto out;
     }
     o.here = here;
-    o.ranks = o.around_rank < 0 ? ranks : NULL;
+    o.ranks = o.around_rank < 0 && !focus ? ranks : NULL;
     struct ev_graph g;
     if (ev_graph_build(x, &o, &g, err, sizeof err) < 0) {
         fprintf(stderr, "drdb: %s\n", err);
@@ -93,16 +115,19 @@ static int cmd_graph(struct con *c, struct con_args *a)
     rc = fe_graph_write(&g, file) ? -1 : 0;
     ev_graph_release(&g);
 out:
+    free(focus);
     free(here);
     free(ranks);
     return rc;
 }
 
 const struct con_cmd con_cmds_graph[] = {
-    {"graph", NULL, "graph [--around R:N] [--window K] -o FILE",
+    {"graph", NULL,
+     "graph [{SELECT rank, seq ...}] [--around R:N] [--window K] -o FILE",
      "the time-space diagram of the ranks around their positions (here), "
-     "their next events and the messages pending to them: FILE.svg, "
-     ".html or .dot (docs/pictures.md)",
+     "their next events and the messages pending to them, or around the "
+     "events a query or --around chooses: FILE.svg, .html or .dot "
+     "(docs/pictures.md)",
      CON_NEEDS_RANKS, "--around= --window=", cmd_graph},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };

@@ -40,6 +40,7 @@ same() {
 printf '%s\n' "goto 4" "graph -o c1.svg" "@3 goto 17" "@1 goto 17" \
     "graph --window 3 -o c2.svg" "@0 graph --around 0:4 --window 2 -o c3.html" \
     "@0 graph --around 0:4 --window 2 -o c3.svg" "graph -o c4.png" \
+    "graph {SELECT rank, seq FROM events WHERE call = 'MPI_Bcast'} --window 1 -o c5.svg" \
     > con.drdb
 timeout 300 "$drdb" batch --keep-going --ranks 0-3 --timeout 60 run \
     con.drdb > con 2> con.err
@@ -69,5 +70,13 @@ same "graph --around: the highlighted pair, rank 0's position" \
 grep -q "graph.*FILE: .svg, .html or .dot" con.err &&
     ok "graph: a file of no picture kind refused" ||
     { fail "graph: a file of no picture kind refused"; sed 's/^/#   /' con.err; }
+# the Bcast: rank 0's event 16, the others' 12; a window of 1 takes the
+# Barrier before and the Allreduce after: 3 bands. Positions not drawn
+# (rank 1 and 3 at 17, outside) are not marked; ranks 0 and 2 at 4 neither.
+same "graph {SELECT ...}: the events chosen, highlighted" \
+    "$(pairs c5.svg "$(cls hl)" data-r data-n :)" "0:16 1:12 2:12 3:12 "
+same "graph {SELECT ...}: their neighbours, the collectives" \
+    "$(count c5.svg "$(cls ev)")/$(count c5.svg "$(cls coll)")/$(count \
+        c5.svg "$(cls here)")" "12/3/0"
 echo "1..$n"
 exit $status
