@@ -124,10 +124,8 @@ out:
 const struct con_cmd con_cmds_graph[] = {
     {"graph", NULL,
      "graph [{SELECT rank, seq ...}] [--around R:N] [--window K] -o FILE",
-     "the time-space diagram of the ranks around their positions (here), "
-     "their next events and the messages pending to them, or around the "
-     "events a query or --around chooses: FILE.svg, .html or .dot "
-     "(docs/pictures.md)",
+     "a picture (.svg, .html, .dot) of the ranks' events around their "
+     "positions, a query's events or R:N",
      CON_NEEDS_RANKS, "--around= --window=", cmd_graph},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };
