@@ -4,8 +4,8 @@
  * 1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU (the "Trace Event Format").
  *
  * A process per rank (pid = rank, named "rank R"), its calls on thread 0
- * ("MPI calls"; a call a numbered thread made under MPI_THREAD_MULTIPLE on
- * that thread's track); each event a complete slice (ph X, microseconds
+ * ("MPI calls"; under MPI_THREAD_MULTIPLE each other thread's on a track of
+ * its own, "thread 1.2" as drdb log names it); each event a complete slice (ph X, microseconds
  * since the run's start); a matched message a flow (ph s at the send's
  * slice, ph f bound to the enclosing slice, "bp":"e", at the receive's
  * completion); a collective instance a flow from its first member's call
@@ -13,9 +13,17 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ev-graph.h"
+#include "util.h"
+
+/* A thread that made calls, under MPI_THREAD_MULTIPLE: its track. */
+struct tw_thread {
+    int rank;
+    uint64_t thread;   /* as the log names it (log_thread_name) */
+};
 
 struct tw {
     struct ev_run *x;
@@ -23,6 +31,9 @@ struct tw {
     uint64_t t0;
     int first;
     struct ev_trace_stats *st;
+    struct tw_thread *th; /* tid = index + 1; the main thread is tid 0 */
+    size_t nth, capth;
+    int oom;
 };
 
 static void sep(struct tw *w)
@@ -93,15 +104,35 @@ static uint64_t ns_of(struct tw *w, int r, uint64_t n)
     return ev_walltime(w->x, r, n) - w->t0;
 }
 
-/* The track (tid) of rank R's event N. */
-static uint64_t tid_of(struct ev_run *x, int r, uint64_t n)
+/* The track (tid) of rank R's calls by THREAD: 0 for the main thread,
+ * else one per thread, numbered as first seen. */
+static uint64_t tid_map(struct tw *w, int r, uint64_t thread)
+{
+    char name[32];
+    log_thread_name(name, sizeof name, thread);
+    if (!strcmp(name, "0"))
+        return 0;
+    for (size_t i = 0; i < w->nth; i++)
+        if (w->th[i].rank == r && w->th[i].thread == thread)
+            return i + 1;
+    if (util_grow(&w->th, &w->capth, w->nth + 1, sizeof *w->th) < 0) {
+        w->oom = 1;
+        return 0;
+    }
+    w->th[w->nth++] = (struct tw_thread){r, thread};
+    return w->nth;
+}
+
+/* The track of rank R's event N. */
+static uint64_t tid_of(struct tw *w, int r, uint64_t n)
 {
     struct log_event ev;
-    if (!x->ranks[r].log.threads) /* no record names a thread */
+    if (!w->x->ranks[r].log.threads) /* no record names a thread */
         return 0;
-    if (ev_event(x, r, n, &ev, NULL, 0) < 0 || !(ev.flags & LOG_REC_THREAD))
+    if (ev_event(w->x, r, n, &ev, NULL, 0) < 0 ||
+        !(ev.flags & LOG_REC_THREAD))
         return 0;
-    return ev.thread;
+    return tid_map(w, r, ev.thread);
 }
 
 static void slice(void *ud, const struct ev_row *row, int mark)
@@ -113,7 +144,7 @@ static void slice(void *ud, const struct ev_row *row, int mark)
     jb_s(&j, "{\"ph\":\"X\",\"pid\":");
     jb_u(&j, (uint64_t)row->rank);
     jb_s(&j, ",\"tid\":");
-    jb_u(&j, row->has_thread ? row->thread : 0);
+    jb_u(&j, row->has_thread ? tid_map(w, row->rank, row->thread) : 0);
     jb_s(&j, ",\"ts\":");
     jb_us(&j, ns_of(w, row->rank, row->event));
     jb_s(&j, ",\"dur\":");
@@ -150,7 +181,7 @@ static void flow_end(struct tw *w, const char *ph, const char *cat,
     jb_s(&j, ",\"pid\":");
     jb_u(&j, (uint64_t)r);
     jb_s(&j, ",\"tid\":");
-    jb_u(&j, tid_of(w->x, r, n));
+    jb_u(&j, tid_of(w, r, n));
     jb_s(&j, ",\"ts\":");
     jb_us(&j, ns_of(w, r, n));
     jb_s(&j, ",\"cat\":\"");
@@ -184,7 +215,7 @@ int ev_trace_write(struct ev_run *x, FILE *out, struct ev_trace_stats *st,
     memset(st, 0, sizeof *st);
     if (ev_build(x, err, errlen) < 0)
         return -1;
-    struct tw w = {x, out, UINT64_MAX, 1, st};
+    struct tw w = {x, out, UINT64_MAX, 1, st, NULL, 0, 0, 0};
     for (int r = 0; r < x->world_size; r++)
         if (x->ranks[r].present && x->ranks[r].log.hdr.start_ns < w.t0)
             w.t0 = x->ranks[r].log.hdr.start_ns;
@@ -211,8 +242,19 @@ int ev_trace_write(struct ev_run *x, FILE *out, struct ev_trace_stats *st,
     for (int r = 0; r < x->world_size; r++)
         if (x->ranks[r].present &&
             ev_list_events(x, r, 0, UINT64_MAX, &all, -1, slice, &w, err,
-                           errlen) < 0)
+                           errlen) < 0) {
+            free(w.th);
             return -1;
+        }
+    /* the other threads' tracks, named as drdb log names them */
+    for (size_t i = 0; i < w.nth; i++) {
+        char name[32];
+        log_thread_name(name, sizeof name, w.th[i].thread);
+        sep(&w);
+        fprintf(out, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%zu,\"name\":"
+                "\"thread_name\",\"args\":{\"name\":\"thread %s\"}}",
+                w.th[i].rank, i + 1, name);
+    }
     size_t nm = ev_nmsgs(x);
     for (size_t i = 0; i < nm; i++) {
         const struct ev_msg *s = ev_msg_at(x, (int32_t)i);
@@ -242,6 +284,11 @@ int ev_trace_write(struct ev_run *x, FILE *out, struct ev_trace_stats *st,
         st->coll_flows++;
     }
     fputs("\n]}\n", out);
+    free(w.th);
+    if (w.oom) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     if (fflush(out) != 0 || ferror(out)) {
         snprintf(err, errlen, "writing the trace failed");
         return -1;

@@ -8,9 +8,10 @@
 # Chromium (a script in the page drives a hover, a zoom and a click and
 # reports what the rendered DOM holds). A tool that is missing skips its
 # checks, saying so.
-# usage: test-graph.sh DRDB MPIEXEC SQL_PATTERN JACOBI
+# usage: test-graph.sh DRDB MPIEXEC SQL_PATTERN JACOBI THR_ANYSRC
 set -u
 drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3") jacobi=$(realpath "$4")
+thr=$(realpath "$5")
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -317,6 +318,34 @@ fi
 "$drdb" log trace run -o "$tmp/no/dir/run.json" > t2.out 2> t2.err
 echo $? > t2.rc
 refused "trace: an unwritable output path" t2 "cannot write"
+
+# ---- threads (MPI_THREAD_MULTIPLE): tests/fidelity/thr-anysrc.c on 2
+# ranks: per rank the main thread (Init_thread, Comm_rank, Comm_size,
+# Finalize), 3 receivers (one Recv each: 1 peer x 3 messages) and a sender
+# (3 Isends, a Waitall): 5 tracks, each named, the calls on them 4 1 1 1 4
+if "$drdb" record -o thr -- "$mpiexec" -n 2 "$thr" > thr.out 2>&1 &&
+    "$drdb" log trace thr -o thr.json > thr.err 2>&1; then
+    if command -v jq > /dev/null; then
+        same "trace: a named track per thread" \
+            "$(jq '[.traceEvents[] | select(.ph == "M" and .name ==
+                "thread_name") | "\(.pid)/\(.tid)"] | unique | length' \
+                thr.json)" 10
+        same "trace: each thread's calls on its track" \
+            "$(jq -r '[.traceEvents[] | select(.ph == "X") | "\(.pid)/\(.tid)"]
+                | group_by(.) | map(length) | sort | map(tostring) |
+                join(" ")' thr.json)" "1 1 1 1 1 1 4 4 4 4"
+        same "trace: every slice's track is named" \
+            "$(jq '[.traceEvents[] | select(.ph == "M" and .name ==
+                "thread_name") | "\(.pid)/\(.tid)"] as $n | [.traceEvents[]
+                | select(.ph == "X" or .ph == "s" or .ph == "f") |
+                "\(.pid)/\(.tid)" | select(. as $k | $n | index($k) | not)]
+                | length' thr.json)" 0
+    else
+        skip "trace threads: jq not installed"
+    fi
+else
+    fail "record and trace thr-anysrc"; sed 's/^/# /' thr.out thr.err
+fi
 
 # ---- a halo exchange: examples/jacobi, 4 ranks, 3 iterations --------------
 # per rank: Init, Comm_rank, Comm_size, per iteration Irecv up, Irecv down,
