@@ -9,6 +9,7 @@ gdb libreadline-dev mpich libmpich-dev gfortran
 zstd libzstd-dev libsqlite3-dev
 clang libclang-rt-14-dev
 tmux procps
+jq libxml2-utils chromium
 openssh-server openssh-client
 slurmctld slurmd slurm-client"
 

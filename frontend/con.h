@@ -635,6 +635,7 @@ extern const struct con_cmd con_cmds_ckpt[];    /* cmd-ckpt.c */
 extern const struct con_cmd con_cmds_bisect[];  /* cmd-bisect.c */
 extern const struct con_cmd con_cmds_flow[];    /* con-flow.c */
 extern const struct con_cmd con_cmds_user[];    /* con-flow-user.c */
+extern const struct con_cmd con_cmds_graph[];   /* cmd-graph.c */
 
 /* The one table, in its order (alphabetical, a name's '-' forms first):
  * the first command for PREV NULL, the one after PREV, NULL after the

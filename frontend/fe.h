@@ -144,6 +144,17 @@ int fe_log_libc(int argc, char **argv);
 /* drdb log sql (sub-log-sql.c): ARGV[0] is "sql"; O: how the run is
  * named (HOST:RUNDIR, --also, --hosts). */
 int fe_log_sql(int argc, char **argv, const struct fe_run_opts *o);
+/* drdb log graph and drdb log trace (sub-log-graph.c): ARGV[0] is the
+ * command's name; O as for fe_log_sql(). */
+int fe_log_graph(int argc, char **argv, const struct fe_run_opts *o);
+int fe_log_trace(int argc, char **argv, const struct fe_run_opts *o);
+/* The picture G into FILE, its kind by its name (.svg, .html, .dot),
+ * saying on stderr what it holds: 0, or 1 after an error message (a file
+ * not written is removed). fe_graph_kind(): 0 for a name of no kind. The
+ * console's `graph` uses them too. */
+struct ev_graph;
+int fe_graph_write(const struct ev_graph *g, const char *file);
+int fe_graph_kind(const char *file);
 
 /*
  * drdb record's guards on log volume (record-watch.c).

@@ -618,8 +618,12 @@ static int run(int argc, char **argv)
         return fe_log_libc(argc - 1, argv + 1);
     if (strcmp(argv[1], "sql") == 0)
         return fe_log_sql(argc - 1, argv + 1, &runopts);
+    if (strcmp(argv[1], "graph") == 0)
+        return fe_log_graph(argc - 1, argv + 1, &runopts);
+    if (strcmp(argv[1], "trace") == 0)
+        return fe_log_trace(argc - 1, argv + 1, &runopts);
     fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
-             "event, match, queues, sql or libc", argv[1]);
+             "event, match, queues, sql, graph, trace or libc", argv[1]);
     return 2;
 }
 
@@ -627,7 +631,8 @@ const struct fe_subcmd fe_sub_log = {
     .name = "log",
     .args = "[--ssh-option OPT]... [--remote-drdb PATH] [--launcher ssh|srun] "
             "[--also PART]... [--hosts LIST] "
-            "info|dump|events|event|match|queues|sql|libc RUNDIR [...]",
+            "info|dump|events|event|match|queues|sql|graph|trace|libc "
+            "RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
             "events, bytes,\n                time span, and whether the log "
@@ -673,13 +678,25 @@ const struct fe_subcmd fe_sub_log = {
             "--json;\n                --time: load and query seconds on "
             "stderr; exit status 1\n                on a bad query (its "
             "message and position)\n"
+            "  graph RUNDIR [--ranks SET] [--around R:N [--window K]] "
+            "[--from T]\n        [--to T] [--logical] -o FILE.svg|.html|.dot\n"
+            "                the time-space diagram: a line per rank, a mark "
+            "per event,\n                an arrow per message, a band per "
+            "collective; --around:\n                the events near R:N, it "
+            "and its partner highlighted\n                (`drdb log graph` "
+            "alone explains every option;\n                "
+            "docs/pictures.md)\n"
+            "  trace RUNDIR -o FILE.json\n"
+            "                Chrome trace-event JSON for Perfetto and "
+            "chrome://tracing:\n                a track per rank, a slice "
+            "per call, flows for messages\n                and collectives\n"
             "  libc RUNDIR --rank R [--thread T]\n"
             "                the results of rank R's calls of time, clocks, "
             "getpid, random\n                bytes, host names... in order, "
             "as the replay returns them\n                (thread T as drdb "
             "log shows it: 0 the main thread, 1, 1.2;\n                u1 "
             "the first unnumbered one)\n"
-            "  events, event, match, queues and sql also take HOST:RUNDIR, a run "
+            "  events, event, match, queues, sql, graph and trace also take HOST:RUNDIR, a run "
             "directory on\n                another host, read through its "
             "drdb agent over ssh: the\n                logs' metadata comes "
             "here, message data only when an event\n                shows "

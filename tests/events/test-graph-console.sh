@@ -1,0 +1,82 @@
+#!/bin/sh
+# The console's graph (docs/pictures.md): the replayed ranks around their
+# positions, on tests/events/sql-pattern.c's known pattern. Every expected
+# rank, event and pending message comes from that program's header, never
+# from drdb; the SVG is parsed with xmllint.
+# usage: test-graph-console.sh DRDB MPIEXEC SQL_PATTERN
+set -u
+drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+n=0 status=0
+. "$here/../lib.sh"
+
+if ! command -v xmllint > /dev/null; then
+    echo "1..1"; skip "xmllint (libxml2-utils) not installed"; exit 0
+fi
+if "$drdb" record -o run -- "$mpiexec" -n 4 "$prog" > rec.out 2>&1; then
+    ok "record sql-pattern"
+else
+    fail "record sql-pattern"; sed 's/^/# /' rec.out; exit 1
+fi
+cls() { echo "contains(concat(' ', @class, ' '), ' $1 ')"; }
+count() { xmllint --xpath "count(//*[$2])" "$1" 2>/dev/null || echo error; }
+# pairs FILE CONDITION A B: "A:B" of each matching element, space-separated
+pairs() {
+    xmllint --xpath "//*[$2]/@*[name()='$3' or name()='$4']" "$1" \
+        2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste -d"$5" - - |
+        tr '\n' ' '
+}
+same() {
+    if [ "$2" = "$3" ]; then ok "$1"; else
+        fail "$1"; echo "# want: $3"; echo "# got:  $2"
+        sed 's/^/#   /' con.err | tail -5
+    fi
+}
+
+# Every rank before its event 4; then rank 3 past its Isend to rank 1
+# (event 16, tag 30) and rank 1 before the Recv that takes it (17).
+printf '%s\n' "goto 4" "graph -o c1.svg" "@3 goto 17" "@1 goto 17" \
+    "graph --window 3 -o c2.svg" "@0 graph --around 0:4 --window 2 -o c3.html" \
+    "@0 graph --around 0:4 --window 2 -o c3.svg" "graph -o c4.png" \
+    "graph {SELECT rank, seq FROM events WHERE call = 'MPI_Bcast'} --window 1 -o c5.svg" \
+    > con.drdb
+timeout 300 "$drdb" batch --keep-going --ranks 0-3 --timeout 60 run \
+    con.drdb > con 2> con.err
+
+same "graph: a position per rank" "$(count c1.svg "$(cls here)")" 4
+same "graph: each rank's next event" \
+    "$(pairs c1.svg "$(cls next)" data-r data-n :)" "0:4 1:4 2:4 3:4 "
+# events 0 .. 4 + 8 (the default window) of each rank
+same "graph: the events around the positions" \
+    "$(count c1.svg "$(cls ev)")" 52
+same "graph: nothing pending before anyone sent" \
+    "$(count c1.svg "$(cls pending)")" 0
+same "graph: the positions after goto" \
+    "$(pairs c2.svg "$(cls next)" data-r data-n :)" "0:4 1:17 2:4 3:17 "
+# window 3: 0:1-7, 1:14-18, 2:1-7, 3:14-19
+same "graph --window 3: the events" "$(count c2.svg "$(cls ev)")" 25
+same "graph: the message sent to rank 1 and not received, pending" \
+    "$(pairs c2.svg "$(cls pending)" data-from data-to '>')" "3:16>1:17 "
+same "graph --around: the ranks involved" \
+    "$(xmllint --xpath "//*[$(cls rank)]/@data-r" c3.svg 2>/dev/null |
+        sed -n 's/.*="\(.*\)"/\1/p' | tr '\n' ' ')" "0 3 "
+same "graph --around: the highlighted pair, rank 0's position" \
+    "$(pairs c3.svg "$(cls hl)" data-r data-n :)/$(count c3.svg \
+        "$(cls here)")" "0:4 3:4 /1"
+[ -s c3.html ] && grep -q 'class="here"' c3.html &&
+    ok "graph: an HTML page too" || fail "graph: an HTML page too"
+grep -q "graph.*FILE: .svg, .html or .dot" con.err &&
+    ok "graph: a file of no picture kind refused" ||
+    { fail "graph: a file of no picture kind refused"; sed 's/^/#   /' con.err; }
+# the Bcast: rank 0's event 16, the others' 12; a window of 1 takes the
+# Barrier before and the Allreduce after: 3 bands. Positions not drawn
+# (rank 1 and 3 at 17, outside) are not marked; ranks 0 and 2 at 4 neither.
+same "graph {SELECT ...}: the events chosen, highlighted" \
+    "$(pairs c5.svg "$(cls hl)" data-r data-n :)" "0:16 1:12 2:12 3:12 "
+same "graph {SELECT ...}: their neighbours, the collectives" \
+    "$(count c5.svg "$(cls ev)")/$(count c5.svg "$(cls coll)")/$(count \
+        c5.svg "$(cls here)")" "12/3/0"
+echo "1..$n"
+exit $status

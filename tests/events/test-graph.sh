@@ -1,0 +1,372 @@
+#!/bin/sh
+# Pictures of a run (drdb log graph, drdb log trace; docs/pictures.md) on
+# tests/events/sql-pattern.c's known pattern and on examples/jacobi's halo
+# exchange: every expected rank line, mark, arrow, band and highlighted
+# event is computed here from the programs' sources (sql-pattern's header
+# numbers each rank's calls), never from drdb. The SVG and DOT are parsed
+# with xmllint, the trace with jq, the HTML page is loaded in headless
+# Chromium (a script in the page drives a hover, a zoom and a click and
+# reports what the rendered DOM holds). A tool that is missing skips its
+# checks, saying so.
+# usage: test-graph.sh DRDB MPIEXEC SQL_PATTERN JACOBI THR_ANYSRC
+set -u
+drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3") jacobi=$(realpath "$4")
+thr=$(realpath "$5")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+n=0 status=0
+. "$here/../lib.sh"
+
+# g NAME ARGS...: drdb log graph run ARGS; stderr NAME.err, status NAME.rc
+g() {
+    name=$1
+    shift
+    "$drdb" log graph "$@" > "$name.out" 2> "$name.err"
+    echo $? > "$name.rc"
+}
+# count FILE XPATH-CONDITION: how many elements of the SVG match
+count() {
+    xmllint --xpath "count(//*[$2])" "$1" 2>/dev/null || echo error
+}
+cls() { echo "contains(concat(' ', @class, ' '), ' $1 ')"; }
+# attrs FILE CONDITION ATTR: ATTR of each matching element, one a line
+attrs() {
+    xmllint --xpath "//*[$2]/@$3" "$1" 2>/dev/null |
+        sed -n 's/.*="\(.*\)"/\1/p'
+}
+# same NAME GOT WANT
+same() {
+    if [ "$2" = "$3" ]; then ok "$1"; else
+        fail "$1"; echo "# want: $3" | head -20; echo "# got:  $2" | head -20
+    fi
+}
+# nonzero NAME FILE REGEX: the command failed and said REGEX on stderr
+refused() {
+    if [ "$(cat "$2.rc")" -ne 0 ] && grep -q "$3" "$2.err"; then
+        ok "$1"
+    else
+        fail "$1 (status $(cat "$2.rc"))"; sed 's/^/#   /' "$2.err"
+    fi
+}
+
+if ! command -v xmllint > /dev/null; then
+    echo "1..1"; skip "xmllint (libxml2-utils) not installed"; exit 0
+fi
+if "$drdb" record -o run -- "$mpiexec" -n 4 "$prog" > rec.out 2>&1; then
+    ok "record sql-pattern"
+else
+    fail "record sql-pattern"; sed 's/^/# /' rec.out; exit 1
+fi
+
+# ---- the pattern (sql-pattern.c's header) ------------------------------
+# events per rank: 0: 23, 1: 19, 2: 20, 3: 20
+events=$((23 + 19 + 20 + 20))
+# messages: the ring's 3 rounds of 4, 6 wildcard ones, 3 -> 1 and 0 -> 2
+# at the end; each arrow from the send's call to the receive's completion
+ring=""
+for i in 0 1 2; do
+    ring="$ring 0:$((3 + 2 * i))>1:$((3 + 2 * i))"
+    ring="$ring 1:$((4 + 2 * i))>2:$((3 + 2 * i))"
+    ring="$ring 2:$((4 + 2 * i))>3:$((3 + 2 * i))"
+    ring="$ring 3:$((4 + 2 * i))>0:$((4 + 2 * i))"
+done
+tail_msgs="3:16>1:17 0:21>2:18"
+sorted() { printf '%s\n' "$@" | tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
+# collectives: Barrier, Bcast, Allreduce, Comm_split, Barrier on the world;
+# the Allreduce on each half
+bands=7
+
+# ---- the full picture ---------------------------------------------------
+g full run -o full.svg
+same "graph: exit status" "$(cat full.rc)" 0
+if xmllint --noout full.svg 2> full.xml.err; then ok "svg: well-formed"
+else fail "svg: well-formed"; sed 's/^/#   /' full.xml.err; fi
+same "svg: a line per rank" "$(count full.svg "$(cls rank-line)")" 4
+same "svg: a mark per event" "$(count full.svg "$(cls ev)")" "$events"
+same "svg: a band per collective instance" \
+    "$(count full.svg "$(cls coll)")" "$bands"
+same "svg: nothing highlighted" "$(count full.svg "$(cls hl)")" 0
+paste -d'>' "$(attrs full.svg "$(cls msg)" data-from > from; echo from)" \
+    "$(attrs full.svg "$(cls msg)" data-to > to; echo to)" > arrows
+same "svg: an arrow per message" "$(wc -l < arrows)" 20
+same "svg: the ring's and the last two messages" \
+    "$(grep -v '^[123]:\(9\|10\)>0:' arrows | sort | tr '\n' ' ')" \
+    "$(sorted $ring $tail_msgs)"
+# the 6 wildcard receives (0:9-14) took ranks 1-3's 2 sends each (9, 10)
+same "svg: the wildcard receives' senders" \
+    "$(grep '>0:\(9\|1[0-4]\)$' arrows | cut -d'>' -f1 | sort | tr '\n' ' ')" \
+    "1:10 1:9 2:10 2:9 3:10 3:9 "
+same "svg: the wildcard receives" \
+    "$(grep '>0:\(9\|1[0-4]\)$' arrows | cut -d'>' -f2 | sort | tr '\n' ' ')" \
+    "0:10 0:11 0:12 0:13 0:14 0:9 "
+# rank 2's Irecv (16) is completed by its Wait (18): one dotted tie
+same "svg: the Irecv tied to its Wait" "$(count full.svg "$(cls post)")" 1
+
+# ---- logical time: every arrow goes forward, every rank in order -------
+g logical run --logical -o logical.svg
+xmllint --xpath "//*[$(cls msg)]/@*[name()='x1' or name()='x2']" \
+    logical.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste - - |
+    awk '$2 <= $1 { bad++ } END { exit bad > 0 || NR != 20 }' &&
+    ok "logical: every message arrow points forward" ||
+    fail "logical: every message arrow points forward"
+xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or name()='cx']" \
+    logical.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste - - |
+    awk '{ if (($2 in last) && $1 <= last[$2]) bad++; last[$2] = $1 }
+         END { exit bad > 0 || NR != '"$events"' }' &&
+    ok "logical: each rank's events left to right" ||
+    fail "logical: each rank's events left to right"
+
+# ---- --ranks: ranks 1 and 2 only ----------------------------------------
+g two run --ranks 1-2 -o two.svg
+same "--ranks: two lines" "$(count two.svg "$(cls rank-line)")" 2
+same "--ranks: their events" "$(count two.svg "$(cls ev)")" $((19 + 20))
+same "--ranks: only the messages between them (the ring's 1 -> 2)" \
+    "$(paste -d'>' "$(attrs two.svg "$(cls msg)" data-from > f2; echo f2)" \
+        "$(attrs two.svg "$(cls msg)" data-to > t2; echo t2)" | sort |
+        tr '\n' ' ')" "1:4>2:3 1:6>2:5 1:8>2:7 "
+# the 5 world collectives and both halves' Allreduce (one member each)
+same "--ranks: the collectives they are in" \
+    "$(count two.svg "$(cls coll)")" 7
+
+# ---- --around: rank 0's receive of the ring's first round (0:4) --------
+# its partner is rank 3's send (3:4): ranks 0 and 3, events 2-6 of each
+g around run --around 0:4 --window 2 -o around.svg
+same "--around: the two ranks involved" \
+    "$(attrs around.svg "$(cls rank)" data-r | tr '\n' ' ')" "0 3 "
+same "--around: 2 x 5 events" "$(count around.svg "$(cls ev)")" 10
+same "--around: the highlighted pair" \
+    "$(xmllint --xpath "//*[$(cls ev) and $(cls hl)]/@*[name()='data-r' or \
+name()='data-n']" around.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
+        paste -d: - - | tr '\n' ' ')" "0:4 3:4 "
+same "--around: its message highlighted, the next round's not" \
+    "$(attrs around.svg "$(cls msg)" data-from | tr '\n' ' ')/$(attrs \
+        around.svg "$(cls hl) and $(cls msg)" data-from)" "3:4 3:6 /3:4"
+# rank 2's Wait (18) completing its Irecv (16) of rank 0's send (21): the
+# Irecv kept with it; bands: the Barrier (0:20, 2:17), the half's
+# Allreduce (0:19, 2:15), the Comm_split (2:14 only)
+g wait run --around 2:18 --window 2 -o wait.svg
+same "--around a Wait: events 2:14-19 and 0:19-22" \
+    "$(xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or \
+name()='data-n']" wait.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
+        paste -d: - - | tr '\n' ' ')" \
+    "0:19 0:20 0:21 0:22 2:14 2:15 2:16 2:17 2:18 2:19 "
+same "--around a Wait: the message to it, tied to the Irecv" \
+    "$(attrs wait.svg "$(cls msg) and $(cls hl)" data-from)>$(attrs \
+        wait.svg "$(cls msg)" data-to)/$(count wait.svg "$(cls post)")" \
+    "0:21>2:18/1"
+same "--around a Wait: the bands of its neighbourhood" \
+    "$(count wait.svg "$(cls coll)")" 3
+
+# ---- the program's tag names: the ring's first round is tag 10 (4 sends,
+# 4 receives), the wildcard messages tag 20 (6 and 6)
+g names run --tag-names 10=Ring0,20=Wild -o names.svg
+same "--tag-names: the labels" \
+    "$(count names.svg "$(cls lbl)"" and .='Send Ring0'")/$(count names.svg \
+        "$(cls lbl)"" and .='Recv Ring0'")/$(count names.svg \
+        "local-name()='desc' and .='Wild'")" "4/4/12"
+g names2 run --tag-names 10=a.b -o x.svg
+refused "--tag-names: a bad name" names2 "TAG=NAME"
+
+# ---- --from/--to: from rank 0's Barrier (15) to its Send (21), times
+# from drdb log sql (the SQL tables, not the picture's code), 1 ns wider
+"$drdb" log sql run --csv "SELECT printf('%.3f', enter - 0.001) FROM events
+    WHERE rank = 0 AND seq = 15" "SELECT printf('%.3f', enter + 0.001) FROM
+    events WHERE rank = 0 AND seq = 21" > times 2>&1
+from=$(sed -n 2p times) to=$(sed -n 4p times)
+"$drdb" log sql run --csv "SELECT rank || ':' || seq FROM events WHERE enter
+    BETWEEN $from AND $to ORDER BY rank, seq" 2>&1 | sed 1d | tr '\n' ' ' \
+    > want
+g range run --from "${from}us" --to "${to}us" -o range.svg
+same "--from/--to: the events that entered in the range" \
+    "$(xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or \
+name()='data-n']" range.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
+        paste -d: - - | tr '\n' ' ')" "$(cat want)"
+case " $(cat want)" in
+*" 0:15 0:16 0:17 0:18 0:19 0:20 0:21 "*) ok "--from/--to: rank 0's 15-21" ;;
+*) fail "--from/--to: rank 0's 15-21"; echo "# $(cat want)" ;;
+esac
+
+# ---- DOT -----------------------------------------------------------------
+g dot run -o full.dot
+same "dot: an edge per message" "$(grep -c 'class=msg' full.dot)" 20
+same "dot: a node per event" \
+    "$(grep -c '^    r[0-9]*_[0-9]* \[label' full.dot)" "$events"
+if command -v dot > /dev/null; then
+    dot -Tsvg full.dot > dot.svg 2> dot.err && ok "dot: graphviz reads it" ||
+        { fail "dot: graphviz reads it"; sed 's/^/#   /' dot.err; }
+else
+    skip "dot: graphviz not installed"
+fi
+
+# ---- bad input -------------------------------------------------------------
+g bad1 run --ranks 0,7 -o x.svg
+refused "a rank that does not exist" bad1 "no such rank"
+g bad2 run --around 9:0 -o x.svg
+refused "--around on a rank that does not exist" bad2 "no rank 9"
+g bad3 run --around 0:99 -o x.svg
+refused "--around past a rank's end" bad3 "99"
+g bad4 run --around 0:4 --window 500 -o x.svg
+refused "a window larger than the run" bad4 "larger than the run"
+g bad5 run --from 3600s -o x.svg
+refused "an empty selection" bad5 "selection is empty"
+g bad6 run -o "$tmp/no/such/dir/x.svg"
+refused "an unwritable output path" bad6 "cannot write"
+g bad7 run -o x.png
+refused "an unknown picture kind" bad7 "svg, .html or .dot"
+[ -e x.svg ] && fail "no file left by a refused picture" ||
+    ok "no file left by a refused picture"
+
+# ---- the HTML page ---------------------------------------------------------
+g page run --around 0:4 --window 2 -o around.html
+if [ ! -s around.html ] ||
+    grep -Eqi '(src|href)=|@import|url\(["'"'"']?http' around.html ||
+    grep -o 'https\?://[^"]*' around.html | grep -qv '^http://www.w3.org/2000/svg$'
+then
+    fail "html: self-contained (fetches nothing)"
+else
+    ok "html: self-contained (fetches nothing)"
+fi
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chrome" ]; then
+    skip "html in a browser: chromium not installed (bootstrap.sh installs it)"
+else
+    # root cannot use Chromium's sandbox: --no-sandbox then
+    nosb=; [ "$(id -u)" -eq 0 ] && nosb=--no-sandbox
+    timeout 120 "$chrome" --headless $nosb --disable-gpu \
+        --window-size=1000,400 --dump-dom "file://$tmp/around.html#selftest" \
+        > dom.html 2> chrome.err
+    sed -n '/<pre id="selftest">/,/<\/pre>/p' dom.html |
+        sed 's/<[^>]*>//g; s/&gt;/>/g' > seen
+    if [ ! -s seen ]; then
+        fail "html in a browser: the page ran"; tail -5 chrome.err |
+            sed 's/^/#   /'
+    else
+        has "html in a browser: rank lines, events, arrows, highlighted pair" \
+            seen ranks=2 events=10 arrows=2 bands=0 "hl=0:4 3:4" \
+            "hlmsg=3:4>0:4" drawn=true
+        hasre "html in a browser: hover shows the event's details" seen \
+            '^tip=0:4  MPI_Recv  peer 3  tag 10  bytes 4  at [0-9.]* us'
+        has "html in a browser: the wheel zooms, a click copies R:N" seen \
+            zoom=1.25 copied=0:4
+    fi
+    timeout 120 "$chrome" --headless $nosb --disable-gpu \
+        --window-size=900,300 --screenshot="$tmp/shot.png" \
+        "file://$tmp/around.html" > /dev/null 2>&1
+    # non-blank: the decoded pixels take many values (a blank page, 2-3)
+    if ! command -v python3 > /dev/null; then
+        skip "html screenshot: no python3 to decode the PNG"
+    elif [ -s shot.png ] && python3 -c '
+import sys, zlib, struct
+d = open(sys.argv[1], "rb").read()
+i, idat = 8, b""
+while i < len(d):
+    ln, = struct.unpack(">I", d[i:i + 4]); t = d[i + 4:i + 8]
+    if t == b"IDAT": idat += d[i + 8:i + 8 + ln]
+    i += 12 + ln
+px = zlib.decompress(idat)
+sys.exit(0 if len(set(px)) > 20 else 1)' shot.png; then
+        ok "html screenshot: not blank"
+    else
+        fail "html screenshot: not blank"
+    fi
+fi
+
+# ---- the trace ---------------------------------------------------------------
+"$drdb" log trace run -o run.json > trace.out 2> trace.err
+same "trace: exit status" "$?" 0
+if ! command -v jq > /dev/null; then
+    skip "trace checks: jq not installed (bootstrap.sh installs it)"
+else
+    jq -e . run.json > /dev/null 2> jq.err && ok "trace: JSON parses" ||
+        { fail "trace: JSON parses"; sed 's/^/#   /' jq.err | head; }
+    same "trace: a slice per event, per rank" \
+        "$(jq -r '[.traceEvents[] | select(.ph == "X") | .pid] | group_by(.)
+            | map("\(.[0]):\(length)") | join(" ")' run.json)" \
+        "0:23 1:19 2:20 3:20"
+    same "trace: process and thread names" \
+        "$(jq '[.traceEvents[] | select(.ph == "M" and (.name ==
+            "process_name" or .name == "thread_name"))] | length' run.json)" 8
+    same "trace: a message flow per message" \
+        "$(jq '[.traceEvents[] | select(.ph == "s" and .cat == "msg")] |
+            length' run.json)" 20
+    # 5 world instances x 3 other members, the halves' 2 x 1
+    same "trace: collective flows" \
+        "$(jq '[.traceEvents[] | select(.ph == "s" and .cat == "coll")] |
+            length' run.json)" 17
+    same "trace: every flow has both ends" \
+        "$(jq '[.traceEvents[] | select(.ph == "s" or .ph == "f")] |
+            group_by([.cat, .id]) | map(select(length != 2 or
+            (map(.ph) | sort) != ["f", "s"])) | length' run.json)" 0
+    same "trace: each flow end is a slice's start on its rank" \
+        "$(jq '[.traceEvents[] | select(.ph == "X") | "\(.pid)/\(.ts)"] as $x
+            | [.traceEvents[] | select(.ph == "s" or .ph == "f") |
+            "\(.pid)/\(.ts)" | select(. as $k | $x | index($k) | not)] |
+            length' run.json)" 0
+    same "trace: the ring's first message, 0:3 to 1:3" \
+        "$(jq -r '.traceEvents as $e | [$e[] | select(.ph == "X")] as $x |
+            [$e[] | select(.ph == "s" and .cat == "msg" and .pid == 0)
+            | . as $s | $x[] | select(.pid == 0 and .ts == $s.ts) |
+            .args.event] | min' run.json)" 3
+    # slices in order on each rank, none overlapping the next
+    same "trace: every slice within its rank's span, in order" \
+        "$(jq '[.traceEvents[] | select(.ph == "X")] | group_by(.pid) |
+            map(. as $s | range(1; length) | select($s[.].ts <
+            $s[. - 1].ts + $s[. - 1].dur - 0.001 or $s[.].ts < 0)) |
+            length' run.json)" 0
+fi
+"$drdb" log trace run -o "$tmp/no/dir/run.json" > t2.out 2> t2.err
+echo $? > t2.rc
+refused "trace: an unwritable output path" t2 "cannot write"
+
+# ---- threads (MPI_THREAD_MULTIPLE): tests/fidelity/thr-anysrc.c on 2
+# ranks: per rank the main thread (Init_thread, Comm_rank, Comm_size,
+# Finalize), 3 receivers (one Recv each: 1 peer x 3 messages) and a sender
+# (3 Isends, a Waitall): 5 tracks, each named, the calls on them 4 1 1 1 4
+if "$drdb" record -o thr -- "$mpiexec" -n 2 "$thr" > thr.out 2>&1 &&
+    "$drdb" log trace thr -o thr.json > thr.err 2>&1; then
+    if command -v jq > /dev/null; then
+        same "trace: a named track per thread" \
+            "$(jq '[.traceEvents[] | select(.ph == "M" and .name ==
+                "thread_name") | "\(.pid)/\(.tid)"] | unique | length' \
+                thr.json)" 10
+        same "trace: each thread's calls on its track" \
+            "$(jq -r '[.traceEvents[] | select(.ph == "X") | "\(.pid)/\(.tid)"]
+                | group_by(.) | map(length) | sort | map(tostring) |
+                join(" ")' thr.json)" "1 1 1 1 1 1 4 4 4 4"
+        same "trace: every slice's track is named" \
+            "$(jq '[.traceEvents[] | select(.ph == "M" and .name ==
+                "thread_name") | "\(.pid)/\(.tid)"] as $n | [.traceEvents[]
+                | select(.ph == "X" or .ph == "s" or .ph == "f") |
+                "\(.pid)/\(.tid)" | select(. as $k | $n | index($k) | not)]
+                | length' thr.json)" 0
+    else
+        skip "trace threads: jq not installed"
+    fi
+else
+    fail "record and trace thr-anysrc"; sed 's/^/# /' thr.out thr.err
+fi
+
+# ---- a halo exchange: examples/jacobi, 4 ranks, 3 iterations --------------
+# per rank: Init, Comm_rank, Comm_size, per iteration Irecv up, Irecv down,
+# Isend up, Isend down, Waitall, Allreduce (events 3 + 6i ..), Reduce,
+# Finalize. Neighbours exchange one row each way: 3 pairs x 2 x 3.
+if "$drdb" record -o halo -- "$mpiexec" -n 4 "$jacobi" 16 3 > halo.out 2>&1
+then ok "record jacobi"
+else fail "record jacobi"; sed 's/^/# /' halo.out; fi
+g halo halo -o halo.svg
+same "halo: events" "$(count halo.svg "$(cls ev)")" $((4 * (5 + 6 * 3)))
+paste -d' ' "$(attrs halo.svg "$(cls msg)" data-from > hf; echo hf)" \
+    "$(attrs halo.svg "$(cls msg)" data-to > ht; echo ht)" | tr ':' ' ' > ha
+same "halo: an arrow per row sent" "$(wc -l < ha)" 18
+same "halo: every arrow between neighbours, Isend to Waitall" \
+    "$(awk '{ d = $1 - $3; i = int(($2 - 3) / 6)
+             if ((d != 1 && d != -1) || ($2 - 3) % 6 < 2 ||
+                 ($2 - 3) % 6 > 3 || $4 != 7 + 6 * i) print }
+             END { print NR " arrows" }' ha)" "18 arrows"
+same "halo: each Irecv tied to its Waitall" \
+    "$(count halo.svg "$(cls post)")" 18
+same "halo: the Allreduces and the Reduce" \
+    "$(count halo.svg "$(cls coll)")" 4
+echo "1..$n"
+exit $status
