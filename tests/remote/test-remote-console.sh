@@ -31,6 +31,9 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM
+# A console that ended early: writing its commands fails, never kills us.
+trap '' PIPE
 skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 . "$(dirname "$0")/sshd.sh"
 
@@ -134,8 +137,10 @@ for _ in $(seq 50); do
     [ -z "$left" ] && break
     sleep 0.1
 done
-[ -z "$left" ] && ok "after the session, nothing of it runs on the node" ||
-    fail "left running on the node after the session: $left"
+# (the session ran there: its status named the host)
+grep -q '127\.0\.0\.2' "$tmp/b.st0" && [ -z "$left" ] &&
+    ok "after the session, nothing of it runs on the node" ||
+    fail "after the session that ran there, left running on the node: $left"
 
 # ---- the connection killed mid-session ----------------------------------------
 mkfifo "$tmp/in"
@@ -181,7 +186,8 @@ for _ in $(seq 100); do
     [ -z "$left" ] && break
     sleep 0.1
 done
-[ -z "$left" ] && ok "nothing left running on the node after the connection dropped" ||
+[ -n "$alive" ] && [ -z "$left" ] &&
+    ok "nothing left running on the node after the connection dropped" ||
     fail "left running on the node: $left"
 printf 'replay @0-1\ncontinue\nstatus\nquit\n' >&3
 exec 3>&-
@@ -199,7 +205,8 @@ for _ in $(seq 50); do
     [ -z "$left" ] && break
     sleep 0.1
 done
-[ -z "$left" ] && ok "after quit, nothing of the session runs on the node" ||
+grep -qF "[0,1] main () at SRC/examples/jacobi.c:$line" "$tmp/live" &&
+    [ -z "$left" ] && ok "after quit, nothing of the session runs on the node" ||
     fail "left running on the node after quit: $left"
 
 echo "1..$n"
