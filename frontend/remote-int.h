@@ -46,6 +46,9 @@ struct remote_src {
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen);
 
+/* RD reads the payload of the reply remote__ask() took (r->reply). */
+void remote__reply_rd(const struct remote *r, struct wire_rd *rd);
+
 /* Whether HOST means a local agent (NULL, "localhost"). */
 int remote__is_local(const char *host);
 /* The one line for an agent on HOST (DRDB: its path there; LOCAL: a

@@ -102,14 +102,12 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
     struct wire_rd rd;
     uint32_t ws;
     struct rankset set;
     int at;
     const char *why;
-    wire_rd_init(&rd, &f);
+    remote__reply_rd(r, &rd);
     char *ranks = NULL;
     if (wire_get_u32(&rd, &ws) < 0 || ws < 1 || ws > LOG_MAX_WORLD ||
         !(ranks = wire_get_str(&rd)) || !(run->text = wire_get_str(&rd)) ||
@@ -158,10 +156,8 @@ int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
     struct wire_rd rd;
-    wire_rd_init(&rd, &f);
+    remote__reply_rd(r, &rd);
     if (wire_get_gdb(&rd, g) < 0) {
         snprintf(err, errlen, "%s: a malformed answer to SETUP", r->host);
         return -1;

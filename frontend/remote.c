@@ -545,6 +545,13 @@ static void reply_error(struct remote *r, char *err, size_t errlen)
     snprintf(err, errlen, "%s refused: %.*s", r->host, n, t);
 }
 
+void remote__reply_rd(const struct remote *r, struct wire_rd *rd)
+{
+    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
+                           r->reply.p + r->reply.off};
+    wire_rd_init(rd, &f);
+}
+
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen)
 {
@@ -607,11 +614,9 @@ int remote_start(struct remote *r, const struct launch_desc *d,
     int type = request(r, WIRE_START, p->ch, &b);
     wire_buf_release(&b);
     if (type == WIRE_STARTED) {
-        struct wire_frame f = {WIRE_STARTED, 0, (uint32_t)wire_buf_size(&r->reply),
-                               r->reply.p + r->reply.off};
         struct wire_rd rd;
         uint32_t pid;
-        wire_rd_init(&rd, &f);
+        remote__reply_rd(r, &rd);
         char *tty = NULL;
         if (wire_get_u32(&rd, &pid) == 0 && (tty = wire_get_str(&rd))) {
             p->pid = (pid_t)pid;

@@ -51,6 +51,16 @@ on_node() {
             printf '%s ' "$(cat "/proc/$p/comm" 2> /dev/null)"
         done
 }
+# gone: waits (5 s) until nothing of the test runs on the node; what
+# still runs then in $left.
+gone() {
+    for _ in $(seq 50); do
+        left=$(on_node)
+        [ -z "$left" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
 set -- --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
     --ssh-option IdentitiesOnly=yes \
     --ssh-option "UserKnownHostsFile=$tmp/known_hosts" \
@@ -131,12 +141,7 @@ hasre "a shadow of a remote rank: refused, one line per rank" "$tmp/b.err" \
 [ "$(cat "$tmp/b.rc")" = 1 ] && [ "$(grep -c "failed" "$tmp/b.err")" = 1 ] &&
     ok "only the shadow failed in the batch" ||
     { fail "batch: exit $(cat "$tmp/b.rc"), failures: $(grep failed "$tmp/b.err")"; }
-left=
-for _ in $(seq 50); do
-    left=$(on_node)
-    [ -z "$left" ] && break
-    sleep 0.1
-done
+gone
 # (the session ran there: its status named the host)
 grep -q '127\.0\.0\.2' "$tmp/b.st0" && [ -z "$left" ] &&
     ok "after the session, nothing of it runs on the node" ||
@@ -180,12 +185,7 @@ hasre "the killed connection: the host's ranks lost, the host named" \
     '^1 \+lost .*127\.0\.0\.3 \+connection to 127\.0\.0\.3 lost$'
 hasre "  ... said once per rank" "$tmp/live.err" \
     '^drdb: rank 0 is lost: connection to 127\.0\.0\.3 lost; the other ranks go on$'
-left=
-for _ in $(seq 100); do
-    left=$(on_node)
-    [ -z "$left" ] && break
-    sleep 0.1
-done
+gone
 [ -n "$alive" ] && [ -z "$left" ] &&
     ok "nothing left running on the node after the connection dropped" ||
     fail "left running on the node: $left"
@@ -199,12 +199,7 @@ has "replay reconnects and starts them again, with the session's breakpoint" \
     "$tmp/live" "[0,1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
 hasre "  ... and they stand on the host again" "$tmp/live" \
     '^0 \+stopped \+8/23 \+127\.0\.0\.3 ' '^1 \+stopped \+8/23 \+127\.0\.0\.3 '
-left=
-for _ in $(seq 50); do
-    left=$(on_node)
-    [ -z "$left" ] && break
-    sleep 0.1
-done
+gone
 grep -qF "[0,1] main () at SRC/examples/jacobi.c:$line" "$tmp/live" &&
     [ -z "$left" ] && ok "after quit, nothing of the session runs on the node" ||
     fail "left running on the node after quit: $left"
