@@ -1,8 +1,8 @@
 /*
  * The query database's functions (ev-sql-int.h): the table-valued
  * functions pending(rank, seq), causal_past(rank, seq) and
- * causal_future(rank, seq), and the scalar happened_before(r1, s1, r2,
- * s2).
+ * causal_future(rank, seq), and the scalars happened_before(r1, s1, r2,
+ * s2), data(rank, seq) and data_int(rank, seq, byte).
  *
  * Happened-before (Lamport) over the run: a rank's events in order; a
  * send's call before the event that completed its receive (the Mprobe
@@ -582,8 +582,88 @@ static void happened_before(sqlite3_context *ctx, int argc,
     sqlite3_result_int(ctx, a[1] <= k->hb_past[a[0]]);
 }
 
+/* ---- data, data_int ----------------------------------------------------- */
+
+/* The message data event (ARGV[0], ARGV[1]) received (its record's first
+ * data field, as delivered: inflated, fetched): *P and *LEN, 1; 0 when it
+ * has none (a SQL NULL is the answer); -1 after an error given to CTX. The
+ * bytes are valid until the next field this thread reads. */
+static int event_data(sqlite3_context *ctx, const char *fn,
+                      sqlite3_value **argv, const uint8_t **p, uint64_t *len)
+{
+    struct ev_sql *q = sqlite3_user_data(ctx);
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        sqlite3_value_type(argv[1]) == SQLITE_NULL)
+        return 0;
+    int64_t r = sqlite3_value_int64(argv[0]), n = sqlite3_value_int64(argv[1]);
+    char *msg = NULL, e[256] = "";
+    struct log_event ev;
+    if (check_event(q, r, n, &msg) < 0 ||
+        log_rank_event(&q->x->ranks[r].log, (uint64_t)n, &ev, e, sizeof e) <
+            0) {
+        char *m = sqlite3_mprintf("%s: %s", fn, msg ? msg : e);
+        sqlite3_result_error(ctx, m, -1);
+        sqlite3_free(m);
+        sqlite3_free(msg);
+        return -1;
+    }
+    struct log_field f;
+    size_t cur = 0;
+    while (log_event_field(&ev, &cur, &f) > 0)
+        if (f.kind == LOG_F_DATA) {
+            *p = f.data;
+            *len = f.len;
+            return 1;
+        }
+    return 0;
+}
+
+static void data(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    const uint8_t *p;
+    uint64_t len;
+    (void)argc;
+    int rc = event_data(ctx, "data", argv, &p, &len);
+    if (rc == 0)
+        sqlite3_result_null(ctx);
+    else if (rc > 0)
+        sqlite3_result_blob64(ctx, p, len, SQLITE_TRANSIENT);
+}
+
+static void data_int(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    const uint8_t *p;
+    uint64_t len;
+    (void)argc;
+    int64_t at = sqlite3_value_int64(argv[2]);
+    int rc = sqlite3_value_type(argv[2]) == SQLITE_NULL
+                 ? 0
+                 : event_data(ctx, "data_int", argv, &p, &len);
+    if (rc > 0 && at >= 0 && (uint64_t)at + 4 <= len) {
+        /* the recording host's byte order: little-endian (x86-64) */
+        uint32_t v = (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 |
+                     (uint32_t)p[at + 2] << 16 | (uint32_t)p[at + 3] << 24;
+        sqlite3_result_int64(ctx, (int32_t)v);
+    } else if (rc >= 0) {
+        sqlite3_result_null(ctx);
+    }
+}
+
 int ev__sql_funcs(struct ev_sql *q, char *err, size_t errlen)
 {
+    static const struct {
+        const char *name;
+        int nargs;
+        void (*fn)(sqlite3_context *, int, sqlite3_value **);
+    } scalars[] = {{"data", 2, data}, {"data_int", 3, data_int}};
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        if (sqlite3_create_function(q->db, scalars[i].name, scalars[i].nargs,
+                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC, q,
+                                    scalars[i].fn, NULL, NULL) != SQLITE_OK) {
+            log_errf(err, errlen, "the query database: %s",
+                     sqlite3_errmsg(q->db));
+            return -1;
+        }
     for (int i = 0; i < 3; i++)
         if (sqlite3_create_module(q->db, tvfs[i].name, &tvf_module, q) !=
             SQLITE_OK) {

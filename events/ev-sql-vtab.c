@@ -10,7 +10,9 @@
  *
  * events knows its key: rank = R, and seq =, <, <=, >, >= constraints go
  * straight to the rows (a join on (rank, seq) is a lookup), and its rows
- * come in (rank, seq) order.
+ * come in (rank, seq) order. The other tables know theirs the same way
+ * through the index's events of a rank (its refs): matches by (send_rank,
+ * send_seq) or (recv_rank, recv_seq), requests by (rank, seq).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,7 @@ static const struct {
 
 /* events' constraint bits (idxNum) */
 enum { K_RANK = 1, K_SEQ = 2, K_LO = 4, K_HI = 8, K_LO_GT = 16,
-       K_HI_LT = 32 };
+       K_HI_LT = 32, K_RECV = 64 /* matches: by the receive's side */ };
 
 struct cur {
     sqlite3_vtab_cursor base;
@@ -53,8 +55,11 @@ struct cur {
     /* events: the rank and seq, up to rank rank_end and seq seq_end */
     int rank, rank_end;
     int64_t seq, seq_lo, seq_hi;
-    /* other tables: the row slot */
+    /* other tables: the row slot; by key (K_RANK): the rank's refs from
+     * ref up to seq_hi */
     int64_t row, nrows;
+    int keyed;
+    size_t ref;
     int eof;
     /* events: what the current row needed so far */
     int have_uses, have_ev;
@@ -505,46 +510,73 @@ static int vt_connect(sqlite3 *db, void *aux, int argc,
     return ev__vtab_connect(db, aux, argv[0], names, schemas, T_N, out);
 }
 
-static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+/* The usable constraints rank = R on column RC and seq =, <, <=, >, >=
+ * on column SC: their bits, and in SLOT the constraint of each (rank,
+ * seq =, low, high). */
+static int key_bits(const sqlite3_index_info *info, int rc, int sc,
+                    int slot[4])
 {
-    struct ev__vtab *v = (struct ev__vtab *)vt;
-    struct ev_run *x = v->q->x;
-    double rows = 0;
-    for (int r = 0; r < x->world_size; r++)
-        if (x->ranks[r].present)
-            rows += (double)x->ranks[r].log.nevents;
-    if (v->kind != T_EVENTS) {
-        /* a full scan: as many rows as the index's arrays */
-        struct ev_index *ix = x->ix;
-        rows = v->kind == T_MATCHES ? (double)ix->nmsgs
-             : v->kind == T_COLLS   ? (double)ix->ncolls
-                                    : (double)(ix->nmsgs + ix->ncolls);
-        info->estimatedCost = rows + 10;
-        info->estimatedRows = (sqlite3_int64)rows + 1;
-        return SQLITE_OK;
-    }
-    int bits = 0, slot[4] = {-1, -1, -1, -1};
+    int bits = 0;
+    for (int s = 0; s < 4; s++)
+        slot[s] = -1;
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-        if (!k->usable || k->iColumn < 0 || k->iColumn > 1)
+        if (!k->usable || (k->iColumn != rc && k->iColumn != sc))
             continue;
-        if (k->iColumn == 0 && k->op == SQLITE_INDEX_CONSTRAINT_EQ)
+        if (k->iColumn == rc && k->op == SQLITE_INDEX_CONSTRAINT_EQ)
             slot[0] = i, bits |= K_RANK;
-        else if (k->iColumn == 1 && k->op == SQLITE_INDEX_CONSTRAINT_EQ)
+        else if (k->iColumn == rc)
+            continue;
+        else if (k->op == SQLITE_INDEX_CONSTRAINT_EQ)
             slot[1] = i, bits |= K_SEQ;
-        else if (k->iColumn == 1 && (k->op == SQLITE_INDEX_CONSTRAINT_GT ||
-                                     k->op == SQLITE_INDEX_CONSTRAINT_GE))
+        else if (k->op == SQLITE_INDEX_CONSTRAINT_GT ||
+                 k->op == SQLITE_INDEX_CONSTRAINT_GE)
             slot[2] = i, bits = (bits & ~K_LO_GT) | K_LO |
                                 (k->op == SQLITE_INDEX_CONSTRAINT_GT
                                      ? K_LO_GT : 0);
-        else if (k->iColumn == 1 && (k->op == SQLITE_INDEX_CONSTRAINT_LT ||
-                                     k->op == SQLITE_INDEX_CONSTRAINT_LE))
+        else if (k->op == SQLITE_INDEX_CONSTRAINT_LT ||
+                 k->op == SQLITE_INDEX_CONSTRAINT_LE)
             slot[3] = i, bits = (bits & ~K_HI_LT) | K_HI |
                                 (k->op == SQLITE_INDEX_CONSTRAINT_LT
                                      ? K_HI_LT : 0);
     }
     if (bits & K_SEQ)
         bits &= ~(K_LO | K_HI | K_LO_GT | K_HI_LT), slot[2] = slot[3] = -1;
+    return bits;
+}
+
+static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+    struct ev__vtab *v = (struct ev__vtab *)vt;
+    struct ev_run *x = v->q->x;
+    struct ev_index *ix = x->ix;
+    double rows = 0;
+    for (int r = 0; r < x->world_size; r++)
+        if (x->ranks[r].present)
+            rows += (double)x->ranks[r].log.nevents;
+    int bits, slot[4];
+    if (v->kind == T_EVENTS) {
+        bits = key_bits(info, 0, 1, slot);
+    } else {
+        /* a full scan: as many rows as the index's arrays; by key, the
+         * refs of the rank's events */
+        double all = v->kind == T_MATCHES ? (double)ix->nmsgs
+                   : v->kind == T_COLLS   ? (double)ix->ncolls
+                                          : (double)(ix->nmsgs + ix->ncolls);
+        bits = v->kind == T_COLLS ? 0 : key_bits(info, 0, 1, slot);
+        if (v->kind == T_MATCHES && !(bits & K_RANK)) {
+            bits = key_bits(info, 4, 5, slot);
+            if (bits & K_RANK)
+                bits |= K_RECV;
+        }
+        if (!(bits & K_RANK)) {
+            info->idxNum = 0;
+            info->estimatedCost = all + 10;
+            info->estimatedRows = (sqlite3_int64)all + 1;
+            return SQLITE_OK;
+        }
+        rows = all;
+    }
     int arg = 1;
     for (int s = 0; s < 4; s++)
         if (slot[s] >= 0) {
@@ -561,6 +593,8 @@ static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
         rows /= 4;
     info->estimatedCost = rows + 1;
     info->estimatedRows = (sqlite3_int64)rows + 1;
+    if (v->kind != T_EVENTS)
+        return SQLITE_OK;
     if (bits == (K_RANK | K_SEQ))
         info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
     /* rows come by rank, then seq */
@@ -609,6 +643,47 @@ static void events_settle(struct cur *c)
     c->eof = 1;
 }
 
+/* The row of table T that ref X of rank RANK is the key of (its posting
+ * call, on the side K_RECV says), or -1. */
+static int64_t ref_row(struct ev_sql *q, int t, int bits, int rank,
+                       const struct ev__xref *x)
+{
+    struct ev_index *ix = q->x->ix;
+    if (x->role == EV_COLL) {
+        const struct ev_coll *k = &ix->colls[x->i];
+        return t == T_REQS && k->nonblocking && k->rank == rank &&
+                       k->event == x->event
+                   ? x->i : -1;
+    }
+    if (x->role != EV_CALL)
+        return -1;
+    const struct ev_msg *m = &ix->msgs[x->i];
+    if (m->rank != rank || m->event != x->event)
+        return -1;
+    if (t == T_REQS)
+        return (m->flags & EV_M_NONBLOCKING) ? (int64_t)ix->ncolls + x->i
+                                             : -1;
+    int send = (m->flags & EV_M_SEND) != 0;
+    if (send == ((bits & K_RECV) != 0))
+        return -1;
+    int64_t row = !send && m->match >= 0 ? m->match : x->i;
+    return is_row(q, t, row) ? row : -1;
+}
+
+/* By key: settles on the first ref at or after c->ref that is a row. */
+static void keyed_settle(struct cur *c, int bits)
+{
+    const struct ev__rank_ix *ri = &c->q->x->ix->r[c->rank];
+    for (; c->ref < ri->nrefs; c->ref++) {
+        const struct ev__xref *x = &ri->refs[c->ref];
+        if ((int64_t)x->event > c->seq_hi)
+            break;
+        if ((c->row = ref_row(c->q, c->t, bits, c->rank, x)) >= 0)
+            return;
+    }
+    c->eof = 1;
+}
+
 static void rows_settle(struct cur *c)
 {
     while (c->row < c->nrows && !is_row(c->q, c->t, c->row))
@@ -624,7 +699,8 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
     (void)idxs;
     (void)argc;
     c->eof = 0;
-    if (c->t != T_EVENTS) {
+    c->keyed = 0;
+    if (c->t != T_EVENTS && !(idx & K_RANK)) {
         c->row = 0;
         c->nrows = c->t == T_MATCHES ? (int64_t)ix->nmsgs
                  : c->t == T_COLLS   ? (int64_t)ix->ncolls
@@ -669,7 +745,23 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
         c->seq_hi = hi;
     }
     c->seq = c->seq_lo;
-    events_settle(c);
+    if (c->t == T_EVENTS) {
+        events_settle(c);
+        return SQLITE_OK;
+    }
+    /* by key: from the first of the rank's refs at seq_lo */
+    const struct ev__rank_ix *ri = &ix->r[c->rank];
+    size_t lo = 0, hi = ri->nrefs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)ri->refs[mid].event < c->seq_lo)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    c->keyed = idx;
+    c->ref = lo;
+    keyed_settle(c, idx);
     return SQLITE_OK;
 }
 
@@ -679,6 +771,9 @@ static int vt_next(sqlite3_vtab_cursor *cur)
     if (c->t == T_EVENTS) {
         c->seq++;
         events_settle(c);
+    } else if (c->keyed) {
+        c->ref++;
+        keyed_settle(c, c->keyed);
     } else {
         c->row++;
         rows_settle(c);

@@ -33,6 +33,8 @@ void agent_proc_release(struct agent_proc *p)
     close_fd(&p->tty_slave);
     wire_buf_release(&p->inq);
     wire_buf_release(&p->ttyq);
+    free(p->label);
+    p->label = NULL;
 }
 
 /* A terminal: its master (non-blocking, close-on-exec) into *M, its slave
@@ -239,6 +241,7 @@ int agent_proc_start(struct agent_proc *p, const struct wire_frame *f,
         (p->tty >= 0 && nonblock(p->tty) < 0))
         goto sys;
     snprintf(err, errlen, "%s", p->tty >= 0 ? ttyname : "");
+    snprintf(p->tty_name, sizeof p->tty_name, "%s", err);
     rc = 0;
     goto out;
 sys:

@@ -10,6 +10,15 @@
  * write error, SIGHUP or SIGTERM): each process leads a process group of
  * its own, which is killed then, and dies with the agent even when the
  * agent is killed with SIGKILL (life.h).
+ *
+ * Unless it keeps them (`drdb agent --keep S`; docs/remote.md, "Keeping a
+ * session"): such an agent runs in a session of its own (the process ssh
+ * started waits for it: agent_keep_fork) and listens on a socket of its
+ * user's (agent_keep_listen). When its connection ends and the client
+ * asked for keeping (KEEP), its processes go on; what they write is held
+ * (up to WIRE_HIGH_WATER, then they wait in their writes); a connection
+ * handed over by `drdb agent --attach ID` (agent_attach) takes them back.
+ * With nobody attached for the time limit, everything ends as above.
  */
 #ifndef DRDB_AGENT_H
 #define DRDB_AGENT_H
@@ -30,6 +39,8 @@ struct agent_proc {
     int in_eof;                /* close IN once INQ is written */
     int reaped, status;
     int64_t reaped_at;         /* ms (CLOCK_MONOTONIC) */
+    char *label;               /* LABEL's, or NULL */
+    char tty_name[64];         /* the extra terminal's slave, or "" */
 };
 
 /* Starts the process START's payload F describes, on F's channel, into P
@@ -57,5 +68,45 @@ int agent_run(const struct wire_frame *f, struct wire_buf *out, char *err,
  * ERROR that follows as the answer). */
 int agent_index(struct wire_conn *c, const struct wire_frame *f, char *err,
                 size_t errlen);
+
+/* ---- keeping (agent-keep.c) ------------------------------------------- */
+
+/* Whether ID is a session id (a kept agent's pid: 1 to 10 digits). */
+int agent_id_ok(const char *id);
+/* The user's directory of kept sessions into DIR: $XDG_RUNTIME_DIR/
+ * drdb-agent, else $TMPDIR (or /tmp)/drdb-agent-UID; made 0700 when
+ * missing and MAKE (else 1: there is none). 0, or -1 with ERR when it is
+ * not a real directory (a symbolic link is not followed) owned by the
+ * user with no access for others. */
+int agent_keep_dir(char *dir, size_t len, int make, char *err,
+                   size_t errlen);
+/* Listens on DIR/ID.sock (mode 0600): the socket, its path in PATH; or -1
+ * with ERR. */
+int agent_keep_listen(const char *id, char *path, size_t len, char *err,
+                      size_t errlen);
+/* Whether the peer of Unix socket SOCK runs as this user (SO_PEERCRED):
+ * 0, or -1 with ERR. */
+int agent_peer_ok(int sock, char *err, size_t errlen);
+/* On an accepted connection SOCK: checks its peer (agent_peer_ok) and
+ * receives the standard input, output and error it hands over into FD:
+ * 0, or -1 with ERR. SOCK then stays open while the agent serves them;
+ * writing 'd' to it or closing it lets `drdb agent --attach` end. */
+int agent_keep_accept(int sock, int fd[3], char *err, size_t errlen);
+/* `drdb agent --keep`: forks; returns 0 in the child (the agent, in a
+ * session of its own; *DONE: the descriptor whose 'd' or closing lets the
+ * parent end), -1 when it cannot. The parent (what ssh started) exits:
+ * 0 once the agent keeps its session, else the agent's exit status. */
+int agent_keep_fork(int *done);
+/* Sends this process's standard input, output and error over SOCK (one
+ * byte with SCM_RIGHTS), as agent_keep_accept() takes them: 0 or -1. */
+int agent_hand_over(int sock);
+/* Points descriptors 0 to N-1 at /dev/null (a connection let go). */
+void agent_null_stdio(int n);
+/* SESSIONS's answer into OUT: 0, or -1 with ERR. */
+int agent_sessions(struct wire_buf *out, char *err, size_t errlen);
+/* `drdb agent --attach [ID]`: hands this process's standard streams to
+ * kept session ID (the only one when NULL) and waits until it is done
+ * with them: the exit status (1 with a line on stderr when it cannot). */
+int agent_attach(const char *id);
 
 #endif

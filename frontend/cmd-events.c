@@ -1,6 +1,6 @@
 /*
  * MPI event commands: goto, next-event, prev-event, until-call (running
- * ranks to events through the stub), events, event, match, queues (the
+ * ranks to events: con-goto.c), events, event, match, queues (the
  * logs, through the event index), sql (queries over them: ev-sql.h),
  * goto-send, goto-collective (following a message or a collective to its
  * partners).
@@ -17,146 +17,6 @@
 #include "events.h"
 #include "fe.h"
 
-/* The name of rank R's event N, from its log ("?" if unknown). */
-static const char *event_name(struct con *c, int r, uint64_t n)
-{
-    return log_func_name(ev_fn(c->ev, r, n));
-}
-
-/* Runs each rank of SET to just before its event TARGET[rank]: forward
- * through the stub's stop-at-event hook, backward from the nearest
- * checkpoint, else by re-running the rank from the start of its log
- * (replay is deterministic). */
-static int goto_events(struct con *c, const struct rankset *set,
-                       const uint64_t *target)
-{
-    struct rankset back, fwd, rerun;
-    int rc = 0;
-    /* Where each rank stood (LLONG_MAX: past its end): a re-run passes
-     * the user's breakpoints behind it without stopping. */
-    long long *from = calloc((size_t)c->nranks, sizeof *from);
-    if (!from)
-        return -1;
-    rs_init(&back, c->nranks);
-    rs_init(&fwd, c->nranks);
-    rs_init(&rerun, c->nranks);
-    for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(set, r))
-            continue;
-        if (target[r] >= c->nevents[r]) {
-            fprintf(stderr, "drdb: rank %d has %llu events (0-%llu): no event "
-                    "%llu\n", r, (unsigned long long)c->nevents[r],
-                    (unsigned long long)(c->nevents[r] ? c->nevents[r] - 1
-                                                       : 0),
-                    (unsigned long long)target[r]);
-            rc = -1;
-            continue;
-        }
-        int ok = 0;
-        long long cur = c->ranks[r].state == CON_EXITED
-                            ? (long long)c->nevents[r]
-                            : con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-        if (c->ranks[r].state == CON_EXITED || !ok)
-            ok = 0;
-        from[r] = ok ? cur : LLONG_MAX;
-        if (!ok || (uint64_t)cur > target[r] ||
-            ((uint64_t)cur == target[r] && !c->ranks[r].at_event &&
-             c->ranks[r].state != CON_STOPPED))
-            rs_add(&back, r);
-        else if ((uint64_t)cur == target[r] && c->ranks[r].at_event)
-            continue; /* already there */
-        rs_add(&fwd, r);
-    }
-    /* The nearest checkpoint at or before the target, when it is ahead of
-     * where the rank can start from (back: the start; forward: here). */
-    for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(set, r) || target[r] >= c->nevents[r])
-            continue;
-        int ok;
-        long long cur = rs_has(&back, r) ? -1
-                        : c->ranks[r].state == CON_STOPPED
-                            ? con_eval_int(c, r, DRDB_SYM_EVENT, &ok)
-                            : -1;
-        int rolled = con_ckpt_nearest(c, r, target[r], cur);
-        if (rolled == 1) {
-            rs_add(&rerun, r);
-            rs_del(&back, r);
-            rs_add(&fwd, r);
-            long long now = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-            if (ok && (uint64_t)now == target[r] && c->ranks[r].at_event)
-                rs_del(&fwd, r);
-        }
-    }
-    if (rs_count(&back)) {
-        char buf[256];
-        printf("[%s] re-running from the start of the log\n",
-               rs_format(&back, buf, sizeof buf));
-        con_drop(c, &back);
-        if (con_replay(c, &back) < 0)
-            rc = -1;
-        for (int r = 0; r < c->nranks; r++)
-            if (rs_has(&back, r))
-                rs_add(&rerun, r);
-    }
-    for (int round = 0; rs_count(&fwd) && round < 1000 && !c->interrupted;
-         round++) {
-        for (int r = 0; r < c->nranks; r++) {
-            if (!rs_has(&fwd, r))
-                continue;
-            struct con_rank *k = &c->ranks[r];
-            if (k->state != CON_STOPPED) {
-                rs_del(&fwd, r);
-                continue;
-            }
-            con_stub_stop_at(c, r, target[r]);
-            k->reason[0] = '\0';
-            k->at_event = 0;
-            k->state = CON_RUNNING;
-            if (mi_gdb_send(k->gdb, "-exec-continue", 0, NULL, NULL) < 0)
-                k->state = CON_LOST;
-        }
-        if (con_wait(c, &fwd, 1) < 0)
-            rc = -1;
-        /* A user breakpoint on the way stops the rank there, as GDB's
-         * `advance`; one a re-run passes before where the rank stood is
-         * behind the user: it goes on. Ctrl-C stops every rank. */
-        for (int r = 0; r < c->nranks; r++) {
-            struct con_rank *k = &c->ranks[r];
-            if (!rs_has(&fwd, r))
-                continue;
-            int ok = 0;
-            long long now = rs_has(&rerun, r) && k->state == CON_STOPPED &&
-                                    !k->at_event
-                                ? con_eval_int(c, r, DRDB_SYM_EVENT, &ok)
-                                : 0;
-            if (!ok || now > from[r] || !k->at_bpt)
-                rs_del(&fwd, r);
-        }
-    }
-    for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && !c->ranks[r].at_event &&
-            c->ranks[r].state == CON_STOPPED)
-            con_stub_no_stop(c, r);
-    for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
-        if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED)
-            continue;
-        con_stub_no_stop(c, r);
-        int ok;
-        if (con_eval_int(c, r, DRDB_SYM_EVENT, &ok) != (long long)target[r])
-            continue;
-        con_select_user_frame(c, k);
-        snprintf(k->reason, sizeof k->reason, "before event %llu (%s)",
-                 (unsigned long long)target[r], event_name(c, r, target[r]));
-    }
-    con_print_where(c, set);
-    rs_release(&back);
-    rs_release(&fwd);
-    rs_release(&rerun);
-    free(from);
-    return rc;
-}
-
 /* Every rank of SET to event N. */
 static int goto_one(struct con *c, const struct rankset *set, uint64_t n)
 {
@@ -165,7 +25,7 @@ static int goto_one(struct con *c, const struct rankset *set, uint64_t n)
         return -1;
     for (int r = 0; r < c->nranks; r++)
         t[r] = n;
-    int rc = goto_events(c, set, t);
+    int rc = con_goto(c, set, t, 0);
     free(t);
     return rc;
 }
@@ -180,7 +40,7 @@ static int cmd_goto(struct con *c, struct con_args *a)
         int rc = -1;
         if (t && con_args_events(c, a, a->text, &set, t) == 0) {
             if (con_runnable(c, &set, a->cmd->flags, a->cmd->name) == 0)
-                rc = goto_events(c, &set, t);
+                rc = con_goto(c, &set, t, 0);
             rs_release(&set);
         }
         free(t);
@@ -217,7 +77,7 @@ static int step_events(struct con *c, struct con_args *a, int dir)
                          (dir > 0 && !c->ranks[r].at_event ? 1 : 0);
         t[r] = want < 0 ? 0 : (uint64_t)want;
     }
-    int rc = goto_events(c, &a->set, t);
+    int rc = con_goto(c, &a->set, t, 0);
     free(t);
     return rc;
 }
@@ -271,7 +131,7 @@ static int cmd_until_call(struct con *c, struct con_args *a)
             printf("[%d] no more calls of %s in the log\n", r, d->name);
     }
     if (rs_count(&found))
-        rc = goto_events(c, &found, t);
+        rc = con_goto(c, &found, t, 0);
     else
         rc = -1;
     rs_release(&found);
@@ -539,7 +399,7 @@ static int goto_partners_of(struct con *c, struct ev_run *x, int r,
                                                          sizeof buf));
         con_replay(c, &start);
     }
-    rc = goto_events(c, &todo, t);
+    rc = con_goto(c, &todo, t, 0);
     rs_release(&todo);
     rs_release(&start);
     free(t);

@@ -217,7 +217,8 @@ static int cmd_set(struct con *c, struct con_args *a)
     con_args_word(a, w, sizeof w, &val);
     if (!*val)
         return set_usage();
-    if (strcmp(w, "var") == 0 || strcmp(w, "variable") == 0) {
+    /* set var X = V, and GDB's convenience variables: set $i = 0 */
+    if (strcmp(w, "var") == 0 || strcmp(w, "variable") == 0 || w[0] == '$') {
         if (!rs_count(&a->set)) {
             fprintf(stderr, "drdb: set var: no stopped rank\n");
             return -1;

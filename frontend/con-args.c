@@ -106,7 +106,7 @@ static int split_opts(struct con_args *a, char *t, char *out)
             a->opts[i] = unquote(strchr(w, '=') + 1);
         } else {
             next += strspn(next, " \t");
-            size_t vl = strcspn(next, " \t");
+            size_t vl = con_word_len(next); /* a "{...}" whole */
             if (!vl) {
                 fprintf(stderr, "drdb: %s: option '%s' needs a value\n",
                         a->cmd->usage, w);

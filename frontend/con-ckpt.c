@@ -352,7 +352,8 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
     return 0;
 }
 
-int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur)
+int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur,
+                     int quiet)
 {
     struct con_ckpt *v = NULL;
     int n = con_ckpt_list(c, r, &v), best = -1;
@@ -367,8 +368,9 @@ int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur)
     }
     int rc = 0;
     if (best >= 0 && v[best].event > cur) {
-        printf("[%d] rolling back to checkpoint %s (event %lld)\n", r,
-               v[best].id, v[best].event);
+        if (!quiet)
+            printf("[%d] rolling back to checkpoint %s (event %lld)\n", r,
+                   v[best].id, v[best].event);
         rc = con_ckpt_roll(c, r, v[best].id, &v[best]) == 0 ? 1 : -1;
     }
     free(v);

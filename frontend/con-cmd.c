@@ -28,7 +28,8 @@ static const struct con_cmd con_cmds_dispatch[] = {
 
 static const struct con_cmd *const families[] = {
     con_cmds_exec,    con_cmds_events, con_cmds_break,    con_cmds_data,
-    con_cmds_session, con_cmds_ckpt,   con_cmds_dispatch,
+    con_cmds_session, con_cmds_ckpt,   con_cmds_dispatch, con_cmds_bisect,
+    con_cmds_flow,    con_cmds_user,
 };
 
 /* The table's order: alphabetical, except that a name's '-' forms come
@@ -56,10 +57,9 @@ const struct con_cmd *con_cmd_next(const struct con_cmd *prev)
     return best;
 }
 
-/* NAME (LEN bytes) is one of ALIASES' space-separated words. */
-static int is_alias(const char *aliases, const char *name, size_t len)
+int con_cmd_is_alias(const struct con_cmd *k, const char *name, size_t len)
 {
-    for (const char *a = aliases; a && *a;) {
+    for (const char *a = k->alias; a && *a;) {
         size_t n = strcspn(a, " ");
         if (n == len && strncmp(a, name, len) == 0)
             return 1;
@@ -68,21 +68,40 @@ static int is_alias(const char *aliases, const char *name, size_t len)
     return 0;
 }
 
-const struct con_cmd *con_cmd_find(const char *name, size_t len)
+/* The command named NAME, its alias or its unique prefix; NULL, with the
+ * number of commands NAME is a prefix of in *MATCHES. */
+static const struct con_cmd *lookup(const char *name, size_t len,
+                                    int *matches)
 {
     const struct con_cmd *found = NULL;
-    int matches = 0;
-    for (const struct con_cmd *k = con_cmd_next(NULL); k;
-         k = con_cmd_next(k)) {
-        if ((strlen(k->name) == len && strncmp(k->name, name, len) == 0) ||
-            is_alias(k->alias, name, len))
-            return k;
-        if (strncmp(k->name, name, len) == 0) {
-            found = k;
-            matches++;
+    *matches = 0;
+    /* the families in place, not in the table's order (con_cmd_next is
+     * quadratic): names and aliases are unique, so the answer is the
+     * same, and a loop's body looks commands up at every line */
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const struct con_cmd *k = families[f]; k->name; k++) {
+            if ((strlen(k->name) == len && strncmp(k->name, name, len) == 0) ||
+                con_cmd_is_alias(k, name, len))
+                return k;
+            if (strncmp(k->name, name, len) == 0) {
+                found = k;
+                ++*matches;
+            }
         }
-    }
-    if (matches == 1)
+    return *matches == 1 ? found : NULL;
+}
+
+const struct con_cmd *con_cmd_lookup(const char *name, size_t len)
+{
+    int matches;
+    return lookup(name, len, &matches);
+}
+
+const struct con_cmd *con_cmd_find(const char *name, size_t len)
+{
+    int matches;
+    const struct con_cmd *found = lookup(name, len, &matches);
+    if (found)
         return found;
     if (matches > 1) {
         fprintf(stderr, "drdb: ambiguous command '%.*s', could be:",
@@ -242,7 +261,9 @@ static int execute(struct con *c, const char *line, struct rankset *set)
     const char *e = line;
     while (*e && !isspace((unsigned char)*e) && (*e != '/' || e == line))
         e++;
-    const struct con_cmd *cmd = con_cmd_find(line, (size_t)(e - line));
+    const struct con_cmd *cmd = con_flow_cmd(c, line, (size_t)(e - line));
+    if (!cmd)
+        cmd = con_cmd_find(line, (size_t)(e - line));
     if (!cmd)
         return -1;
     char *text = NULL;
@@ -289,37 +310,72 @@ int con_execute(struct con *c, const char *line)
     return rc;
 }
 
+/* A script being read: the body of a block comes from its next lines. */
+struct script {
+    FILE *f;
+    char *line;
+    size_t cap;
+    int lineno;
+};
+
+static char *script_line(struct script *s)
+{
+    if (getline(&s->line, &s->cap, s->f) <= 0)
+        return NULL;
+    s->lineno++;
+    s->line[strcspn(s->line, "\n")] = '\0';
+    return s->line;
+}
+
+static char *script_body(struct con *c, const char *intro)
+{
+    (void)intro;
+    char *l = script_line(c->read_ud);
+    return l ? strdup(l) : NULL;
+}
+
 int con_source(struct con *c, const char *file)
 {
-    FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0, rc = 0;
-    if (!f) {
+    struct script s = {strcmp(file, "-") == 0 ? stdin : fopen(file, "r"),
+                       NULL, 0, 0};
+    int rc = 0;
+    if (!s.f) {
         fprintf(stderr, "drdb: cannot read '%s': %s\n", file,
                 strerror(errno));
         return -1;
     }
-    while (!c->quit && getline(&line, &cap, f) > 0) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
+    char *(*read_body)(struct con *, const char *) = c->read_body;
+    void *read_ud = c->read_ud;
+    int echo = c->echo;
+    c->read_body = script_body;
+    c->read_ud = &s;
+    c->echo = !c->json;
+    for (char *line; !c->quit && (line = script_line(&s));) {
         const char *p = line + strspn(line, " \t");
+        int at = s.lineno;
         if (!*p || *p == '#')
             continue;
         if (!c->json) {
             printf("(drdb) %s\n", p);
             fflush(stdout);
         }
-        if (con_execute(c, p) < 0) {
-            fprintf(stderr, "drdb: %s:%d: '%s' failed\n", file, lineno, p);
+        /* the line may be read again (a block's body): kept */
+        char *cmd = strdup(p);
+        if (!cmd || con_execute(c, cmd) < 0) {
+            fprintf(stderr, "drdb: %s:%d: '%s' failed\n", file, at,
+                    cmd ? cmd : p);
             rc = -1;
-            if (!c->keep_going)
-                break;
         }
+        free(cmd);
+        if (rc < 0 && !c->keep_going)
+            break;
     }
-    free(line);
-    if (f != stdin)
-        fclose(f);
+    c->read_body = read_body;
+    c->read_ud = read_ud;
+    c->echo = echo;
+    free(s.line);
+    if (s.f != stdin)
+        fclose(s.f);
     return rc;
 }
 
@@ -328,9 +384,10 @@ int con_source(struct con *c, const char *file)
 static int cmd_help(struct con *c, struct con_args *args)
 {
     const char *a = args->text;
-    (void)c;
     if (*a) {
-        const struct con_cmd *k = con_cmd_find(a, strcspn(a, " \t"));
+        const struct con_cmd *k = con_flow_cmd(c, a, strcspn(a, " \t"));
+        if (!k)
+            k = con_cmd_find(a, strcspn(a, " \t"));
         if (!k)
             return -1;
         printf("usage: [@SET] %s\n%s%s%s\n", k->usage, k->summary,
@@ -348,7 +405,11 @@ static int cmd_help(struct con *c, struct con_args *args)
            "GDB's arr[0]@4 without a space before '@'\n  sets: 0-3,8  names "
            "(all stopped running exited diverged lost, defset)\n  operators: "
            "',' union, '&' intersection, '!' difference, (...)\n  a query's "
-           "ranks: @{SELECT rank FROM ...}; events: {SELECT rank, seq ...}\n");
+           "ranks: @{SELECT rank FROM ...}; events: {SELECT rank, seq ...}\n"
+           "blocks, each ended by 'end': foreach (SELECT ...), if COND "
+           "[else], while COND,\n  define NAME, document NAME; $COLUMN of "
+           "a foreach's row, $arg0 of a define\n");
+    con_flow_help(c);
     return 0;
 }
 

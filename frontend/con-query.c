@@ -154,3 +154,53 @@ int con_query_events(struct con *c, const char *text, size_t len,
     ev_sql_result_release(&res);
     return rc;
 }
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int con_query_seqs(struct con *c, const char *text, size_t len, int rank,
+                   uint64_t **seqs, size_t *n)
+{
+    struct ev_sql_result res;
+    *seqs = NULL;
+    *n = 0;
+    if (__query(c, text, len, 2, "two integer columns, rank and event "
+                "number", &res) < 0)
+        return -1;
+    uint64_t *v = calloc(res.nrows, sizeof *v);
+    int rc = v ? 0 : -1;
+    for (size_t r = 0; rc == 0 && r < res.nrows; r++) {
+        long long k = atoll(ev_sql_cell(&res, r, 0));
+        long long s = atoll(ev_sql_cell(&res, r, 1));
+        if (k != rank) {
+            fprintf(stderr, "drdb: %.*s: a row for rank %lld: only rank %d's "
+                    "events (WHERE rank = %d)\n", (int)len, text, k, rank,
+                    rank);
+            rc = -1;
+        } else if (s < 0) {
+            fprintf(stderr, "drdb: %.*s: event %lld: event numbers start at "
+                    "0\n", (int)len, text, s);
+            rc = -1;
+        } else {
+            v[*n] = (uint64_t)s;
+            ++*n;
+        }
+    }
+    ev_sql_result_release(&res);
+    if (rc < 0) {
+        free(v);
+        *n = 0;
+        return -1;
+    }
+    qsort(v, *n, sizeof *v, cmp_u64);
+    size_t m = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!m || v[i] != v[m - 1])
+            v[m++] = v[i];
+    *n = m;
+    *seqs = v;
+    return 0;
+}

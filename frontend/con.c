@@ -32,46 +32,95 @@ int con_rank_halted(const struct con_rank *k)
            k->state == CON_LOG_END;
 }
 
-/* HOST:DIR: the run as its host's agent describes it, its logs' index
- * from their copies without message data (fe_ev_open), one host for all
- * its ranks (whose GDBs start there, con-host.c). */
-static int open_remote(struct con *c, const char *spec, const char *host,
-                       const char *dir, char *err, size_t errlen)
+/* A run in parts or on hosts (fe_run): the parts' description into
+ * c->run (drdb.run of the first part, the ranks any part holds), each
+ * remote part's connection a host of the session whose ranks replay
+ * there (HOST_OF: per rank, its host, -1 here; malloc'd), the local
+ * part's directory in c->dir, and the event index over every part's
+ * logs. */
+static int open_parts(struct con *c, const char *dir,
+                      const struct fe_run_opts *o, int **host_of,
+                      char *err, size_t errlen)
 {
-    struct remote *conn;
-    c->ev = calloc(1, sizeof *c->ev);
-    c->hosts = calloc(1, sizeof *c->hosts);
-    if (!c->ev || !c->hosts) {
+    struct fe_run fr;
+    if (!(c->ev = calloc(1, sizeof *c->ev))) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (fe_ev_open(c->ev, spec, c->ropts, &conn, err, errlen) < 0) {
+    if (fe_ev_open(c->ev, &fr, dir, o, err, errlen) < 0) {
         free(c->ev);
         c->ev = NULL;
         return -1;
     }
-    struct con_host *x = &c->hosts[c->nhosts++];
-    snprintf(x->name, sizeof x->name, "%s", host);
-    snprintf(x->dir, sizeof x->dir, "%s", dir);
-    x->conn = conn;
-    return remote_run_open(conn, dir, &c->run, err, errlen);
+    int local = -1, rc = 0;
+    int *hix = calloc((size_t)fr.nsrc, sizeof *hix);
+    c->hosts = calloc((size_t)fr.nsrc, sizeof *c->hosts);
+    *host_of = calloc((size_t)fr.world_size, sizeof **host_of);
+    c->run.present = calloc((size_t)fr.world_size, sizeof (int));
+    const struct log_run *desc = fe_run_desc(&fr);
+    c->run.text = strdup(desc->text ? desc->text : "");
+    if (!hix || !c->hosts || !*host_of || !c->run.present || !c->run.text) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < fr.nsrc; i++) {
+        struct fe_src *src = &fr.src[i];
+        hix[i] = -1;
+        if (!src->run)
+            continue;
+        if (!src->conn) {
+            if (local >= 0) {
+                snprintf(err, errlen, "the console replays the ranks of "
+                         "one local directory: give the other local parts "
+                         "as localhost:DIR (a local agent)");
+                rc = -1;
+            }
+            local = i;
+            continue;
+        }
+        struct con_host *x = &c->hosts[c->nhosts];
+        snprintf(x->name, sizeof x->name, "%s", src->host);
+        snprintf(x->dir, sizeof x->dir, "%s", src->dir);
+        x->conn = src->conn; /* the session's now */
+        src->conn = NULL;
+        hix[i] = c->nhosts++;
+    }
+    if (rc == 0) {
+        if (local >= 0)
+            snprintf(c->dir, sizeof c->dir, "%s", fr.src[local].dir);
+        snprintf(c->run.dir, sizeof c->run.dir, "%.4000s", fr.name);
+        c->run.world_size = fr.world_size;
+        for (int r = 0; r < fr.world_size; r++) {
+            int s = fr.rank_src[r];
+            (*host_of)[r] = s >= 0 ? hix[s] : -1;
+            if (s >= 0)
+                c->run.present[c->run.nranks_present++] = r;
+        }
+    }
+    free(hix);
+    fe_run_close(&fr);
+    return rc;
 }
 
-int con_open(struct con *c, const char *dir, const struct remote_opts *ro,
+int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
              char *err, size_t errlen)
 {
     char host[256];
-    const char *rdir = fe_split_host(dir, host, sizeof host);
+    int *host_of = NULL;
+    int parts = fe_split_host(dir, host, sizeof host) || o->nparts ||
+                o->hosts.n;
     memset(c, 0, sizeof *c);
     c->merge = 1;
     c->prefix = 1;
     c->ckpt_interval = -1;
     c->max_groups = 8;
     c->next_bpt = 1;
-    c->ropts = ro;
-    if (rdir) {
-        if (open_remote(c, dir, host, rdir, err, errlen) < 0)
+    c->ropts = o->ro;
+    if (parts) {
+        if (open_parts(c, dir, o, &host_of, err, errlen) < 0) {
+            free(host_of);
             return -1;
+        }
     } else if (!realpath(dir, c->dir)) {
         snprintf(err, errlen, "cannot open run '%s': %s", dir,
                  strerror(errno));
@@ -86,12 +135,14 @@ int con_open(struct con *c, const char *dir, const struct remote_opts *ro,
     if (!c->ranks || !c->nevents || !c->logs ||
         rs_init(&c->focus, c->nranks) < 0) {
         snprintf(err, errlen, "out of memory");
+        free(host_of);
         return -1;
     }
     for (int r = 0; r < c->nranks; r++) {
         c->ranks[r].rank = r;
-        c->ranks[r].host = rdir ? 0 : -1;
+        c->ranks[r].host = host_of ? host_of[r] : -1;
     }
+    free(host_of);
     /* The logs the directory holds (a run may name many more ranks),
      * opened once for the session: listings, the event index and the
      * lookups of single events read them. */
@@ -99,7 +150,7 @@ int con_open(struct con *c, const char *dir, const struct remote_opts *ro,
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (!rdir && ev_open_run(c->ev, &c->run, err, errlen) < 0) {
+    if (!parts && ev_open_run(c->ev, &c->run, err, errlen) < 0) {
         free(c->ev);
         c->ev = NULL;
         return -1;
@@ -128,7 +179,8 @@ int con_open(struct con *c, const char *dir, const struct remote_opts *ro,
     if (!log_run_get(&c->run, "cwd", c->cwd, sizeof c->cwd))
         c->cwd[0] = '\0';
     /* (a remote rank's stub is its host's: launch_gdb's) */
-    if (fe_find_stub(c->stub, sizeof c->stub) < 0 && !rdir) {
+    if (fe_find_stub(c->stub, sizeof c->stub) < 0 &&
+        (!c->nhosts || c->dir[0])) {
         snprintf(err, errlen, "cannot find the replay stub (" DRDB_STUB_LIB
                  " of drdb); set " DRDB_ENV_REPLAY_LIB_DIR " to its "
                  "directory");
@@ -224,7 +276,7 @@ void con_summary(struct con *c, FILE *out)
         span = c->logs[r].span_s > span ? c->logs[r].span_s : span;
     }
     log_run_get(&c->run, "command", cmd, sizeof cmd);
-    fprintf(out, "run %s\n", c->dir[0] ? c->dir : c->run.dir);
+    fprintf(out, "run %s\n", c->run.dir);
     if (cmd[0])
         fprintf(out, "  recorded: %s\n", cmd);
     fprintf(out, "  ranks:    %d (%d logged)\n", c->nranks, present);

@@ -30,11 +30,15 @@
  *   con-ckpt.c     checkpoints through the stub and shadows
  *   con-merge.c    merged output: grouped answers, `expand`, JSON, where
  *                  each rank stands
+ *   con-goto.c     running ranks to events (goto's engine)
  *   con-args.c     the argument parser of every command
  *   cmd-*.c        the commands, one file per family, each exporting its
  *                  table entries
  *   con-cmd.c      the dispatcher: the one table, preconditions, command
  *                  lines and scripts, `help` and `source`
+ *   con-flow.c     control flow (the dispatcher's layer): foreach, if,
+ *   con-flow-user.c  while; define, document: blocks whose bodies are
+ *                  command lines the dispatcher runs
  */
 #ifndef DRDB_CON_H
 #define DRDB_CON_H
@@ -248,12 +252,23 @@ struct con {
     const struct remote_opts *ropts; /* how to reach them */
     int trust;           /* --trust: a host's trust check only warns */
     const char *program; /* -- PROGRAM: run instead of the recorded one */
+    /* Where the body of a block (foreach, if, while, define, document)
+     * comes from: a script's next lines (con_source), or the '>' prompt
+     * (sub-console.c). The next line, malloc'd (INTRO, when not NULL,
+     * said first at a prompt); NULL at the end of the input or on Ctrl-C.
+     * NULL: no body can be read. */
+    char *(*read_body)(struct con *c, const char *intro);
+    void *read_ud;        /* the reader's */
+    int echo;             /* a script: a body's commands are echoed */
+    struct con_flow *flow; /* control flow (con-flow.c), NULL until used */
 };
 
-/* Opens the run DIR (a local directory, or HOST:DIR through an agent made
- * with RO): 0, or -1 with ERR. */
-struct remote_opts;
-int con_open(struct con *c, const char *dir, const struct remote_opts *ro,
+/* Opens the run DIR (a local directory, or HOST:DIR through an agent) and
+ * the parts and hosts O names (fe.h: fe_run_opts, --also, --hosts; its
+ * remote options reach the hosts): each remote part's host replays its
+ * ranks. 0, or -1 with ERR. */
+struct fe_run_opts;
+int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
              char *err, size_t errlen);
 /* The one-screen summary of the run (ranks, events, duration, hosts,
  * completeness), ranks with the same host or state grouped. */
@@ -293,6 +308,12 @@ int con_query_set(struct con *c, const char *text, size_t len,
  * most one row per rank; -1 after an error (reported) as con_query_set. */
 int con_query_events(struct con *c, const char *text, size_t len,
                      struct rankset *ranks, uint64_t *ev);
+/* TEXT[0..LEN), "{SELECT rank, seq ...}" returning events of rank RANK
+ * only (any number): their event numbers, sorted, each once, into *SEQS
+ * (malloc'd), *N of them. A row of another rank is an error, and so is an
+ * empty result: -1 (reported). */
+int con_query_seqs(struct con *c, const char *text, size_t len, int rank,
+                   uint64_t **seqs, size_t *n);
 /* Names SET NAME (a new defset, or a new value): 0, or -1 out of memory. */
 int con_define_set(struct con *c, const char *name, const struct rankset *set);
 /* A rank's process is gone: so are its checkpoints in memory. */
@@ -460,9 +481,11 @@ long con_ckpt_take(struct con *c, int r);
 int con_ckpt_roll(struct con *c, int r, const char *id,
                   const struct con_ckpt *known);
 /* For goto: rolls rank R to its checkpoint nearest before TARGET when that
- * is later than CUR (-1: the rank cannot go forward from where it is).
- * 1 when it rolled, 0 when no checkpoint helps, -1 on failure. */
-int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur);
+ * is later than CUR (-1: the rank cannot go forward from where it is),
+ * saying so unless QUIET. 1 when it rolled, 0 when no checkpoint helps, -1
+ * on failure. */
+int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur,
+                     int quiet);
 /* A rank with checkpoints stops before it exits (exit_group). */
 void con_ckpt_keep_at_exit(struct con *c, int r);
 /* `set checkpoint-interval SECONDS|off` / `set checkpoint-every N|off`. */
@@ -520,6 +543,19 @@ void con_print_where(struct con *c, const struct rankset *set);
 /* The displays of the stopped ranks of SET ("1: x = 5"), merged; only
  * number ONLY when it is > 0. 0, or -1 when one failed on a rank. */
 int con_display_show(struct con *c, const struct rankset *set, int only);
+
+/* ---- running ranks to events (con-goto.c) -------------------------------- */
+
+/* Runs each rank of SET to just before its event TARGET[rank] (nranks
+ * long): forward through the stub's stop-at-event hook, backward from the
+ * nearest checkpoint, else by re-running the rank from the start of its
+ * log (replay is deterministic). A user breakpoint on the way stops a
+ * rank there, as GDB's `advance`; Ctrl-C stops them all. Then prints where
+ * each one stands, unless QUIET (which also keeps the rollbacks and
+ * re-runs unsaid). 0, or -1 when a target is not in a rank's log or a
+ * rank failed (reported). */
+int con_goto(struct con *c, const struct rankset *set,
+             const uint64_t *target, int quiet);
 
 /* ---- command arguments (con-args.c) -------------------------------------- */
 
@@ -598,6 +634,9 @@ extern const struct con_cmd con_cmds_break[];   /* cmd-break.c */
 extern const struct con_cmd con_cmds_data[];    /* cmd-data.c */
 extern const struct con_cmd con_cmds_session[]; /* cmd-session.c */
 extern const struct con_cmd con_cmds_ckpt[];    /* cmd-ckpt.c */
+extern const struct con_cmd con_cmds_bisect[];  /* cmd-bisect.c */
+extern const struct con_cmd con_cmds_flow[];    /* con-flow.c */
+extern const struct con_cmd con_cmds_user[];    /* con-flow-user.c */
 
 /* The one table, in its order (alphabetical, a name's '-' forms first):
  * the first command for PREV NULL, the one after PREV, NULL after the
@@ -606,6 +645,10 @@ const struct con_cmd *con_cmd_next(const struct con_cmd *prev);
 /* The command named NAME or a unique prefix of it; NULL (and an error on
  * stderr naming the candidates) otherwise. */
 const struct con_cmd *con_cmd_find(const char *name, size_t len);
+/* The same, saying nothing. */
+const struct con_cmd *con_cmd_lookup(const char *name, size_t len);
+/* Is NAME (LEN bytes) one of K's aliases? */
+int con_cmd_is_alias(const struct con_cmd *k, const char *name, size_t len);
 /* The table as docs/commands.md (Markdown) on OUT. */
 void con_cmds_markdown(FILE *out);
 /* Runs one command line. Its rank set, for every command: a word starting
@@ -616,6 +659,19 @@ int con_execute(struct con *c, const char *line);
 /* Runs the commands of FILE ("-": stdin), echoing each; stops at the first
  * that fails (-1), unless keep_going. */
 int con_source(struct con *c, const char *file);
+
+/* Control flow (con-flow*.c, docs/console.md "Control flow"). The command
+ * a line names before the table's: a user command (`define`), or `end`
+ * and `else` out of a block (an error); NULL for none. */
+const struct con_cmd *con_flow_cmd(struct con *c, const char *name,
+                                   size_t len);
+/* The name of user command I (in the order they were defined), NULL past
+ * the last. */
+const char *con_flow_user_name(struct con *c, size_t i);
+/* `help`'s list of the user commands (nothing when there are none). */
+void con_flow_help(struct con *c);
+/* Frees the user commands. */
+void con_flow_release(struct con *c);
 
 /* Breakpoints (cmd-break.c): `info breakpoints`, `info display`. */
 void con_bpt_info(struct con *c);

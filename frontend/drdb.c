@@ -12,6 +12,7 @@ static const struct fe_subcmd *const subcmds[] = {
     &fe_sub_batch,
     &fe_sub_log,
     &fe_sub_functions,
+    &fe_sub_attach,
     &fe_sub_agent,
 };
 #define N_SUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct fe_subcmd {
     const char *name;
@@ -28,6 +29,7 @@ extern const struct fe_subcmd fe_sub_replay;
 extern const struct fe_subcmd fe_sub_console;
 extern const struct fe_subcmd fe_sub_batch;
 extern const struct fe_subcmd fe_sub_agent;
+extern const struct fe_subcmd fe_sub_attach;
 
 /* drdb replay --host (sub-replay-host.c): `drdb replay OPTS -- DIR
  * [-- PROG...]` run on O's host through its agent (remote.h), which
@@ -45,26 +47,143 @@ int fe_log_summary(const char *dir, FILE *out);
  * HOST copied into HOST, or NULL for a local directory (no ':', a '/'
  * before it, or a directory of that name here: "./a:b" always is). */
 const char *fe_split_host(const char *arg, char *host, size_t hostlen);
-/* Opens the run SPEC names into X (run-open.c): a local directory, or
- * HOST:DIR through HOST's drdb agent (started with RO's ssh options and
- * drdb path; its host is SPEC's), whose connection *CONN gets (NULL for a
- * local run; remote_close() it after ev_close()): the logs come as copies
- * without message data, fetched when shown. 0, or -1 with ERR. */
-struct ev_run;
+/*
+ * A run on one or more hosts (run-hosts.c, run-open.c; docs/remote.md).
+ *
+ * A host list: `--hosts h1,h2:4` or `--hosts @FILE`, FILE in the format of
+ * MPICH's host files (a HOST or HOST:N per line, '#' comments). N (default
+ * 1) is the number of consecutive ranks the host takes, as mpiexec places
+ * them: h1:2,h2:2 puts ranks 0,1 on h1 and 2,3 on h2, then wraps around.
+ */
+struct fe_host {
+    char name[256];
+    int slots;
+};
+struct fe_hosts {
+    struct fe_host *v;
+    int n;
+};
+/* Parses ARG into L: 0, or -1 with ERR (a host name that could be an ssh
+ * option, a bad count, an unreadable or empty file). */
+int fe_hosts_parse(struct fe_hosts *l, const char *arg, char *err,
+                   size_t errlen);
+void fe_hosts_release(struct fe_hosts *l);
+/* The entry of L that rank RANK is placed on. */
+int fe_hosts_place(const struct fe_hosts *l, int rank);
+
+/* One part of a run: its directory here or on a host. */
+struct log_run;
 struct remote;
-struct remote_opts;
-int fe_ev_open(struct ev_run *x, const char *spec,
-               const struct remote_opts *ro, struct remote **conn,
-               char *err, size_t errlen);
+struct ev_run;
+struct fe_src {
+    char host[256];      /* "": this machine */
+    char dir[4096];      /* the directory there (absolute here) */
+    struct remote *conn; /* the host's agent (NULL here or once failed) */
+    struct log_run *run; /* its description (NULL: the part failed) */
+    char err[512];       /* why it failed */
+};
+struct fe_run {
+    struct fe_src *src;
+    int nsrc;
+    int world_size;
+    int *rank_src;       /* per rank, the part its log is taken from; -1:
+                            no part has it */
+    int first;           /* the first part that opened */
+    char name[4400];     /* the run in messages */
+};
+/* Opens the run SPECS name (NSPECS >= 1 parts of one recorded run, each a
+ * local directory or HOST:DIR: a run whose logs were written on several
+ * hosts' own disks), or, with HOSTS non-empty (then one SPEC, a DIR), the
+ * directory DIR on each host of HOSTS. Remote parts through the hosts'
+ * agents, made with RO (its host is each part's). A part that cannot be
+ * opened (host unreachable, no such directory) is one line on stderr and
+ * its ranks are left out; the open fails only when no part opens, or when
+ * parts are of different runs (their drdb.run disagree). Each rank's log
+ * is taken from the part HOSTS places it on when that part has it, else
+ * from the first part that has it. 0, or -1 with ERR (FR holds nothing). */
+int fe_run_open(struct fe_run *fr, char *const *specs, int nspecs,
+                const struct fe_hosts *hosts, const struct remote_opts *ro,
+                char *err, size_t errlen);
+/* The run's description (drdb.run of its first part that opened). */
+const struct log_run *fe_run_desc(const struct fe_run *fr);
+/* An event session X over FR's logs: local logs opened as they are,
+ * remote ones as copies without message data (fetched when shown). X uses
+ * FR's connections: ev_close(X) before fe_run_close(FR). 0, or -1. */
+int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
+                  size_t errlen);
+void fe_run_close(struct fe_run *fr);
+
+/* How a command names a run beyond its RUNDIR argument: the options
+ * --ssh-option OPT, --remote-drdb PATH, --launcher ssh|srun, --hosts
+ * LIST, --also PART. */
+struct fe_run_opts {
+    struct remote_opts *ro;
+    const char *ssh_opts[32];
+    const char *parts[64]; /* --also: more parts of the run */
+    int nparts;
+    struct fe_hosts hosts;  /* --hosts */
+};
+/* O ready for fe_run_opt (RO: its remote options, zeroed here). */
+void fe_run_opts_init(struct fe_run_opts *o, struct remote_opts *ro);
+void fe_run_opts_release(struct fe_run_opts *o);
+/* Takes option NAME (without "--") with value ARG into O: 1, 0 when NAME
+ * is not one of them, or -1 after an error message. */
+int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg);
+/* The run RUNDIR and O's parts name, opened into FR with its event
+ * session X (fe_run_open, fe_run_events): 0, or -1 with ERR. Close with
+ * ev_close(X), fe_run_close(FR). */
+int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
+               const struct fe_run_opts *o, char *err, size_t errlen);
+
 /* The libc streams (sub-log-libc.c): one line saying how many results the
  * ranks of DIR with a log (PRESENT, NPRESENT of them) recorded; `drdb log
  * libc`. */
 void fe_log_libc_summary(const char *dir, const int *present, int npresent,
                          FILE *out);
 int fe_log_libc(int argc, char **argv);
-/* drdb log sql (sub-log-sql.c): ARGV[0] is "sql"; RO: the ssh options
- * for a HOST:RUNDIR run. */
-int fe_log_sql(int argc, char **argv, const struct remote_opts *ro);
+/* drdb log sql (sub-log-sql.c): ARGV[0] is "sql"; O: how the run is
+ * named (HOST:RUNDIR, --also, --hosts). */
+int fe_log_sql(int argc, char **argv, const struct fe_run_opts *o);
+
+/*
+ * drdb record's guards on log volume (record-watch.c).
+ */
+/* SIZE as bytes: a number with an optional K, M, G or T (powers of 1024,
+ * "MiB" and "MB" alike): 0, or -1. */
+int fe_parse_size(const char *s, uint64_t *out);
+struct fe_rec_limits {
+    uint64_t per_rank, total; /* --max-log-size SIZE, total=SIZE; 0: none */
+};
+/* Takes --max-log-size ARG into L: 0, or -1 after an error message. */
+int fe_rec_limit_opt(struct fe_rec_limits *l, const char *arg);
+/* Passes L to the ranks to be recorded in run DIR (their environment, the
+ * run's budget file): 0, or -1 after an error message. */
+int fe_rec_limits_apply(const struct fe_rec_limits *l, const char *dir);
+/* Removes what fe_rec_limits_apply made in DIR. */
+void fe_rec_limits_done(const char *dir);
+/* The logs a run wrote: bytes on disk, ranks, seconds of the run. */
+struct fe_rec_volume {
+    uint64_t bytes;
+    int nlogs;
+    double seconds;
+};
+/* Waits for CHILD (the launcher) into *STATUS, watching the logs of DIR
+ * grow meanwhile: a warning on stderr once, when at their rate the disk
+ * fills within 10 minutes and within 10 times the run's time so far, and
+ * no limit of L stops them first. VOL gets
+ * the volume at the end. 0, or -1 when CHILD cannot be waited for. */
+int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
+                int *status, struct fe_rec_volume *vol);
+/* After the run (record-end.c): the message data of every rank's log of
+ * DIR compressed (progress for many ranks); then each rank that should
+ * have a log (RANKS: the --ranks list, NULL all) and has none, or whose
+ * log is truncated, killed or damaged, named on stderr: the number of
+ * ranks whose recording failed (a log cut at --max-log-size is not), or
+ * -1 when the run cannot be opened. */
+void fe_rec_compress(const char *dir);
+int fe_rec_verdict(const char *dir, const char *ranks);
+/* "drdb: logs: 1.2 GB for 4 ranks in 4.1 s of run: 75.0 MB/s per rank" */
+void fe_rec_volume_print(const struct fe_rec_volume *v, FILE *out);
 
 /* The GNU build id of the ELF file PATH as hex into HEX: 0, or negative
  * when PATH has none or cannot be read. */

@@ -9,10 +9,13 @@
 
 #include "wire.h"
 
+struct remote_opts;
+struct remote_proc;
+
 /* A connection to an agent (remote.c). */
 struct remote {
     char host[256], drdb[1024];
-    int local;
+    int local, srun;            /* a local child; started by srun */
     pid_t pid;                 /* ssh, or the local agent */
     int err_fd;                /* its stderr */
     struct wire_conn c;
@@ -30,6 +33,9 @@ struct remote {
     struct remote_src **srcs;   /* the fetch sources of remote logs */
     size_t nsrcs;
     uint64_t fetched;           /* log bytes they read */
+    char session[16];           /* the kept session's id, or "" */
+    uint64_t copied, copied_of; /* bytes of log copies received, and of
+                                   the logs they stand for */
 };
 
 /* Where a remote log's elided bytes are read from (log_fetch_fn's UD). */
@@ -46,8 +52,11 @@ struct remote_src {
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen);
 
-/* RD reads the payload of the reply remote__ask() took (r->reply). */
-void remote__reply_rd(const struct remote *r, struct wire_rd *rd);
+/* remote__ask() for a DATA answer, read through *RD (valid until the next
+ * request): 0, or -1 with ERR. */
+int remote__ask_data(struct remote *r, unsigned type,
+                     const struct wire_buf *b, struct wire_rd *rd, char *err,
+                     size_t errlen);
 
 /* Whether HOST means a local agent (NULL, "localhost"). */
 int remote__is_local(const char *host);
@@ -58,9 +67,36 @@ int remote__is_local(const char *host);
 void remote__diagnose(const char *host, const char *drdb, int local,
                       int status, const char *stderr_text, char *err,
                       size_t errlen);
+/* The last non-empty line of TEXT into LINE (remote-ssh.c). */
+void remote__last_line(const char *text, char *line, size_t len);
+
+struct remote_opts;
+/* Whether O's launcher is srun (remote-srun.c). */
+int remote__is_srun(const struct remote_opts *o);
+/* The argv that starts the agent for O with srun, or NULL with ERR. */
+char **remote__srun_argv(const struct remote_opts *o, char *err,
+                         size_t errlen);
+/* remote__diagnose() for an agent srun started (ssh's exit codes do not
+ * apply; srun's and slurmstepd's error lines say what failed). */
+void remote__srun_diagnose(const char *host, const char *drdb, int status,
+                           const char *stderr_text, char *err,
+                           size_t errlen);
 /* The one line for a HELLO of another version (PROTO, VER; this drdb's:
  * MINE): which side is older. */
 void remote__mismatch(const char *host, uint32_t proto, const char *ver,
                       const char *mine, char *err, size_t errlen);
+
+/* remote_connect() with WORDS (NULL-terminated, or NULL) after `drdb
+ * agent` in the agent's argv (remote__argv). */
+int remote__connect(struct remote **out, const struct remote_opts *o,
+                    const char *const *words, char *err, size_t errlen);
+char **remote__argv(const struct remote_opts *o, const char *const *words,
+                    char *err, size_t errlen);
+/* A process on channel CH (0: a new one) with the client's ends of its
+ * streams (stderr WITH_ERR, terminal WITH_TTY), registered in R: it, or
+ * NULL with ERR. */
+struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
+                                     int with_err, int with_tty, char *err,
+                                     size_t errlen);
 
 #endif

@@ -75,6 +75,8 @@ int remote_log_open(struct remote *r, const char *dir, int rank,
         free(why);
         return -1;
     }
+    r->copied += got;
+    r->copied_of += orig;
     uint8_t *img = malloc(got ? got : 1);
     if (!img) {
         snprintf(err, errlen, "out of memory");
@@ -98,16 +100,15 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
     memset(run, 0, sizeof *run);
     wire_buf_init(&b);
     wire_put_str(&b, dir);
-    int rc = remote__ask(r, WIRE_RUN, &b, WIRE_DATA, err, errlen);
+    struct wire_rd rd;
+    int rc = remote__ask_data(r, WIRE_RUN, &b, &rd, err, errlen);
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_rd rd;
     uint32_t ws;
     struct rankset set;
     int at;
     const char *why;
-    remote__reply_rd(r, &rd);
     char *ranks = NULL;
     if (wire_get_u32(&rd, &ws) < 0 || ws < 1 || ws > LOG_MAX_WORLD ||
         !(ranks = wire_get_str(&rd)) || !(run->text = wire_get_str(&rd)) ||
@@ -152,15 +153,21 @@ int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
     wire_put_str(&b, dir);
     wire_put_u32(&b, (uint32_t)rank);
     wire_put_u32(&b, in_place ? LAUNCH_GDB_IN_PLACE : 0);
-    int rc = remote__ask(r, WIRE_SETUP, &b, WIRE_DATA, err, errlen);
+    struct wire_rd rd;
+    int rc = remote__ask_data(r, WIRE_SETUP, &b, &rd, err, errlen);
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_rd rd;
-    remote__reply_rd(r, &rd);
     if (wire_get_gdb(&rd, g) < 0) {
         snprintf(err, errlen, "%s: a malformed answer to SETUP", r->host);
         return -1;
     }
     return 0;
+}
+
+uint64_t remote_copied(const struct remote *r, uint64_t *of)
+{
+    if (of)
+        *of = r->copied_of;
+    return r->copied;
 }

@@ -45,7 +45,33 @@ int remote__is_local(const char *host)
 
 char **remote_argv(const struct remote_opts *o, char *err, size_t errlen)
 {
-    size_t n = 0, cap = 8 + 2 * (size_t)o->nssh_opts;
+    char secs[16];
+    const char *keep[] = {"--keep", secs, NULL};
+    snprintf(secs, sizeof secs, "%d", o->keep_s);
+    return remote__argv(o, o->keep_s > 0 ? keep : NULL, err, errlen);
+}
+
+char **remote__argv(const struct remote_opts *o, const char *const *words,
+                    char *err, size_t errlen)
+{
+    if (o->launcher && strcmp(o->launcher, "ssh") &&
+        !remote__is_srun(o)) {
+        snprintf(err, errlen, "unknown launcher '%s': use ssh or srun",
+                 o->launcher);
+        return NULL;
+    }
+    if (!remote__is_local(o->host) && remote__is_srun(o)) {
+        if (words) {
+            snprintf(err, errlen, "a kept session (--keep, drdb attach) "
+                     "is reached over ssh, not srun: use --launcher ssh");
+            return NULL;
+        }
+        return remote__srun_argv(o, err, errlen);
+    }
+    size_t nw = 0;
+    while (words && words[nw])
+        nw++;
+    size_t n = 0, cap = 8 + nw + 2 * (size_t)o->nssh_opts;
     char **v = calloc(cap, sizeof *v);
     if (!v)
         goto oom;
@@ -65,6 +91,9 @@ char **remote_argv(const struct remote_opts *o, char *err, size_t errlen)
             self[len] = '\0';
         if (!(v[n++] = strdup(self)) || !(v[n++] = strdup("agent")))
             goto oom;
+        for (size_t i = 0; i < nw; i++)
+            if (!(v[n++] = strdup(words[i])))
+                goto oom;
         return v;
     }
     if (!remote_host_ok(o->host)) {
@@ -84,7 +113,12 @@ char **remote_argv(const struct remote_opts *o, char *err, size_t errlen)
     struct wire_buf cmd;
     wire_buf_init(&cmd);
     remote_quote(&cmd, o->drdb ? o->drdb : "drdb");
-    wire_buf_add(&cmd, " agent", 7); /* with its NUL */
+    wire_buf_add(&cmd, " agent", 6);
+    for (size_t i = 0; i < nw; i++) {
+        wire_buf_add(&cmd, " ", 1);
+        remote_quote(&cmd, words[i]);
+    }
+    wire_buf_add(&cmd, "", 1); /* the NUL */
     if (cmd.oom || !(v[n++] = strdup("--")) || !(v[n++] = strdup(o->host)) ||
         !(v[n++] = strdup((char *)cmd.p))) {
         wire_buf_release(&cmd);
@@ -105,8 +139,7 @@ void remote_argv_free(char **argv)
     free(argv);
 }
 
-/* The last non-empty line of TEXT into LINE. */
-static void last_line(const char *text, char *line, size_t len)
+void remote__last_line(const char *text, char *line, size_t len)
 {
     const char *end = text + strlen(text);
     while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
@@ -122,7 +155,7 @@ void remote__diagnose(const char *host, const char *drdb, int local,
                       size_t errlen)
 {
     char line[512];
-    last_line(stderr_text, line, sizeof line);
+    remote__last_line(stderr_text, line, sizeof line);
     int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (!drdb)
         drdb = "drdb";

@@ -101,8 +101,12 @@ static void lose(struct remote *r, const char *why)
             fcntl(r->err_fd, F_SETFL, fl & ~O_NONBLOCK);
             read_stderr(r);
         }
-        remote__diagnose(r->host, r->drdb[0] ? r->drdb : NULL, r->local, st,
-                         r->tail, r->err, sizeof r->err);
+        if (r->srun)
+            remote__srun_diagnose(r->host, r->drdb[0] ? r->drdb : NULL, st,
+                                  r->tail, r->err, sizeof r->err);
+        else
+            remote__diagnose(r->host, r->drdb[0] ? r->drdb : NULL, r->local,
+                             st, r->tail, r->err, sizeof r->err);
         return;
     }
     if (!why) {
@@ -357,7 +361,24 @@ static int pump(struct remote *r, int timeout)
 int remote_connect(struct remote **out, const struct remote_opts *o,
                    char *err, size_t errlen)
 {
-    char **argv = remote_argv(o, err, errlen);
+    char secs[16];
+    const char *keep[] = {"--keep", secs, NULL};
+    snprintf(secs, sizeof secs, "%d", o->keep_s);
+    if (remote__connect(out, o, o->keep_s > 0 ? keep : NULL, err, errlen) < 0)
+        return -1;
+    if (o->keep_s > 0 &&
+        remote_keep(*out, o->keep_s, NULL, err, errlen) < 0) {
+        remote_close(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int remote__connect(struct remote **out, const struct remote_opts *o,
+                    const char *const *words, char *err, size_t errlen)
+{
+    char **argv = remote__argv(o, words, err, errlen);
     if (!argv)
         return -1;
     struct remote *r = calloc(1, sizeof *r);
@@ -368,6 +389,7 @@ int remote_connect(struct remote **out, const struct remote_opts *o,
         goto fail;
     }
     r->local = remote__is_local(o->host);
+    r->srun = !r->local && remote__is_srun(o);
     snprintf(r->host, sizeof r->host, "%s", r->local ? "localhost" : o->host);
     snprintf(r->drdb, sizeof r->drdb, "%s", o->drdb ? o->drdb : "");
     r->next_ch = 1;
@@ -394,7 +416,8 @@ int remote_connect(struct remote **out, const struct remote_opts *o,
         dup2(ep[1], 2);
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run '%s': %s (install %s)\n", argv[0],
-                strerror(errno), r->local ? "drdb" : "openssh-client");
+                strerror(errno), r->local ? "drdb"
+                : r->srun ? "Slurm's slurm-client" : "openssh-client");
         _exit(255);
     }
     setpgid(r->pid, r->pid);
@@ -545,7 +568,8 @@ static void reply_error(struct remote *r, char *err, size_t errlen)
     snprintf(err, errlen, "%s refused: %.*s", r->host, n, t);
 }
 
-void remote__reply_rd(const struct remote *r, struct wire_rd *rd)
+/* RD reads the payload of the reply request() took (r->reply). */
+static void reply_rd(const struct remote *r, struct wire_rd *rd)
 {
     struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
                            r->reply.p + r->reply.off};
@@ -565,8 +589,9 @@ int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
     return -1;
 }
 
-int remote_start(struct remote *r, const struct launch_desc *d,
-                 struct remote_proc **out, char *err, size_t errlen)
+struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
+                                     int with_err, int with_tty, char *err,
+                                     size_t errlen)
 {
     struct remote_proc *p = calloc(1, sizeof *p);
     int sv[4][2];
@@ -579,8 +604,7 @@ int remote_start(struct remote *r, const struct launch_desc *d,
         for (int s = 0; s < 4; s++)
             p->fd[s] = -1;
     for (int s = 0; ok && s < 4; s++) {
-        if ((s == S_ERR && (d->flags & LAUNCH_PTY)) ||
-            (s == S_TTY && !(d->flags & LAUNCH_TTY)))
+        if ((s == S_ERR && !with_err) || (s == S_TTY && !with_tty))
             continue;
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv[s]) < 0)
             ok = 0;
@@ -594,10 +618,10 @@ int remote_start(struct remote *r, const struct launch_desc *d,
         if (p)
             free(p->q);
         free(p);
-        return -1;
+        return NULL;
     }
     p->r = r;
-    p->ch = new_channel(r);
+    p->ch = ch ? ch : new_channel(r);
     p->in = sv[S_IN][0];
     p->out = sv[S_OUT][0];
     p->err = sv[S_ERR][0];
@@ -608,6 +632,27 @@ int remote_start(struct remote *r, const struct launch_desc *d,
             set_nonblock(p->fd[s]);
     }
     r->procs[r->nprocs++] = p;
+    return p;
+}
+
+int remote__ask_data(struct remote *r, unsigned type,
+                     const struct wire_buf *b, struct wire_rd *rd, char *err,
+                     size_t errlen)
+{
+    if (remote__ask(r, type, b, WIRE_DATA, err, errlen) < 0)
+        return -1;
+    reply_rd(r, rd);
+    return 0;
+}
+
+int remote_start(struct remote *r, const struct launch_desc *d,
+                 struct remote_proc **out, char *err, size_t errlen)
+{
+    struct remote_proc *p =
+        remote__proc_new(r, 0, !(d->flags & LAUNCH_PTY),
+                         !!(d->flags & LAUNCH_TTY), err, errlen);
+    if (!p)
+        return -1;
     struct wire_buf b;
     wire_buf_init(&b);
     wire_put_desc(&b, d);
@@ -616,7 +661,7 @@ int remote_start(struct remote *r, const struct launch_desc *d,
     if (type == WIRE_STARTED) {
         struct wire_rd rd;
         uint32_t pid;
-        remote__reply_rd(r, &rd);
+        reply_rd(r, &rd);
         char *tty = NULL;
         if (wire_get_u32(&rd, &pid) == 0 && (tty = wire_get_str(&rd))) {
             p->pid = (pid_t)pid;
@@ -665,6 +710,7 @@ void remote_proc_free(struct remote_proc *p)
         wire_buf_release(&p->q[s]);
     }
     free(p->q);
+    free(p->label);
     for (size_t i = 0; i < r->nprocs; i++)
         if (r->procs[i] == p) {
             r->procs[i] = r->procs[--r->nprocs];

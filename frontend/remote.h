@@ -7,8 +7,12 @@
  * remote_connect() starts the agent, over ssh for a host (one connection
  * per host; ssh -T -o BatchMode=yes [-o OPT...] -- HOST 'DRDB' agent: a
  * fixed argv, no local shell, the remote command's one word quoted by
- * remote_quote()), or as a local child for NULL or "localhost" (the same
- * code path), and checks HELLO both ways. Each remote process's streams
+ * remote_quote()), or with launcher "srun" as one step of the Slurm
+ * allocation drdb runs in, on node HOST (srun --nodes=1 --ntasks=1
+ * --nodelist=HOST --overlap ... -- DRDB agent: srun executes it there, no
+ * shell, nothing quoted), or as a local child for NULL or "localhost"
+ * (the same code path, whatever the launcher), and checks HELLO both
+ * ways. Each remote process's streams
  * then appear here as local file descriptors (one socket per stream), so
  * code written for a local process's pipes (mi/'s GDB driver, through
  * mi_gdb_attach) works on a remote one; the client relays them while the
@@ -44,8 +48,13 @@ struct remote_opts {
     const char *drdb;          /* the drdb to run there (NULL: "drdb" on
                                   the host's PATH; for a local agent,
                                   this drdb) */
-    const char *const *ssh_opts; /* each passed as -o OPT */
+    const char *const *ssh_opts; /* each passed as -o OPT (ssh only) */
     int nssh_opts;
+    int keep_s;                /* > 0: the agent keeps its processes this
+                                  many seconds after the connection ends
+                                  (remote_keep; "Keeping a session") */
+    const char *launcher;      /* NULL or "ssh"; "srun": a step of the
+                                  current Slurm allocation on node HOST */
 };
 
 struct remote;
@@ -64,6 +73,7 @@ struct remote_proc {
     int fd[4];            /* the client's ends (internal) */
     struct wire_buf *q;   /* their queues (internal) */
     unsigned eof;         /* streams whose end arrived (internal) */
+    char *label;          /* remote_label's, or LIST's (remote_attach) */
 };
 
 /* Whether HOST may be given to ssh: not empty, no leading '-', no
@@ -77,6 +87,11 @@ void remote_quote(struct wire_buf *b, const char *word);
  * NULL with the reason in ERR. */
 char **remote_argv(const struct remote_opts *o, char *err, size_t errlen);
 void remote_argv_free(char **argv);
+/* The nodes of the Slurm allocation drdb runs in (SLURM_JOB_NODELIST as
+ * `scontrol show hostnames` expands it; a fixed argv): their number and
+ * *OUT (NULL-terminated, free with remote_argv_free), or -1 with ERR (not
+ * inside an allocation, scontrol failed). */
+int remote_alloc_hosts(char ***out, char *err, size_t errlen);
 
 int remote_connect(struct remote **out, const struct remote_opts *o,
                    char *err, size_t errlen);
@@ -90,7 +105,8 @@ const char *remote_error(const struct remote *r);
  * with ERR (R unchanged). */
 int remote_reconnect(struct remote *r, const struct remote_opts *o,
                      char *err, size_t errlen);
-/* Ends the connection: the agent ends all it started; waits for ssh. */
+/* Ends the connection: the agent ends all it started (a kept session: it
+ * keeps them, "keeping a session" below); waits for ssh. */
 void remote_close(struct remote *r);
 
 /* Starts D on the host: 0 and *OUT (free with remote_proc_free after it
@@ -138,6 +154,68 @@ int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
 int remote_lost(const struct remote *r);
 /* The bytes of logs read for elided fields so far (remote_log_open). */
 uint64_t remote_fetched(const struct remote *r);
+/* The bytes of log copies received so far (remote_log_open), and in *OF
+ * (may be NULL) the bytes of the logs they stand for. */
+uint64_t remote_copied(const struct remote *r, uint64_t *of);
+
+/* ---- keeping a session (docs/remote.md, "Keeping a session") ---------
+ *
+ * With o->keep_s > 0, remote_connect() starts `drdb agent --keep S` and
+ * the session has an id (remote_session(), to print for `drdb attach
+ * HOST ID`): when the connection ends (lost, or remote_close()), the
+ * processes on the host go on, their output held there (up to 4 MiB,
+ * WIRE_HIGH_WATER, then they wait in their writes: nothing is dropped),
+ * for S seconds with nobody attached; then they end as without keeping.
+ * What was in flight when the connection broke is lost with it. */
+
+/* Sets the time limit (0: everything ends with the connection again) and
+ * the session note (NULL: ""; opaque, at most WIRE_MAX_NOTE = 64 KiB:
+ * what the client needs to rebuild its state, e.g. the run directory and
+ * the breakpoints; set it again when that changes): 0, or -1 with ERR (an
+ * agent started without keep_s refuses). */
+int remote_keep(struct remote *r, int keep_s, const char *note, char *err,
+                size_t errlen);
+/* The kept session's id ("" when not kept). */
+const char *remote_session(const struct remote *r);
+/* Gives P a label (opaque, at most 256 bytes: "rank 3"), listed to who
+ * attaches. Sent without an answer: a request answered after it (e.g.
+ * remote_keep() with the note) says the agent has it. */
+int remote_label(struct remote_proc *p, const char *label);
+/* The ids of this user's kept sessions on R's host (a connection made
+ * without keep_s is fine): 0 with *IDS (N of them; free each and the
+ * array), or -1 with ERR. */
+int remote_sessions(struct remote *r, char ***ids, size_t *n, char *err,
+                    size_t errlen);
+
+/* THE ADOPTION CONTRACT for the console. remote_attach() connects to kept
+ * session ID on O's host (NULL: the only one there; `ssh HOST drdb agent
+ * --attach ID`, or a local child for localhost), checks HELLO as
+ * remote_connect() does, and gives the session's processes as they are
+ * now: *PROCS (N of them, the array malloc'd: free it, not the processes,
+ * which are R's as remote_start()'s are), each with its channel, its pid
+ * on the host, its label, its terminal name, fresh local descriptors for
+ * its streams (in, out, err unless it was started with LAUNCH_PTY, tty
+ * with LAUNCH_TTY), and exited/status when it ended meanwhile; *NOTE the
+ * session's note (malloc'd). Then what each process wrote since the
+ * connection before ended arrives on its descriptors, before anything it
+ * writes next, and the EXITs of those that ended, as for a process
+ * remote_start() started. The console rebuilds a rank from its label and
+ * the note (run directory, breakpoints): its GDB waits at its prompt
+ * where it was (a GDB that was running its program goes on running, and
+ * its program's output is held as any other). The session stays kept
+ * (remote_keep() with 0 to end it with this connection). 0, or -1 with
+ * ERR naming the host (no such session, attached elsewhere, versions). */
+int remote_attach(struct remote **out, const struct remote_opts *o,
+                  const char *id, struct remote_proc ***procs, size_t *n,
+                  char **note, char *err, size_t errlen);
+
+/* As remote_attach(), but the processes' output stays held for the next
+ * remote_attach() (nothing arrives on their descriptors; their EXITs are
+ * not told): to list a session (`drdb attach --list`) and to end it
+ * (remote_keep() with 0, then remote_close()). */
+int remote_peek(struct remote **out, const struct remote_opts *o,
+                const char *id, struct remote_proc ***procs, size_t *n,
+                char **note, char *err, size_t errlen);
 
 /* The poll loop: up to MAX entries to poll for R (REMOTE_MAX_POLLFDS per
  * process and 3 more), then remote_process() with them after poll:

@@ -4,6 +4,7 @@
  * (remote.h): the event index from copies of the logs without their
  * message data, the data fetched when an event is shown.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,44 +24,284 @@ const char *fe_split_host(const char *arg, char *host, size_t hostlen)
     return colon + 1;
 }
 
-int fe_ev_open(struct ev_run *x, const char *spec,
-               const struct remote_opts *ro, struct remote **conn,
-               char *err, size_t errlen)
+/* Opens part S (HOST:DIR or DIR) of the run, its connection made with
+ * RO: 0, or -1 with S->err. */
+static int open_src(struct fe_src *s, const char *spec,
+                    const struct remote_opts *ro)
 {
     char host[256];
     const char *dir = fe_split_host(spec, host, sizeof host);
-    *conn = NULL;
-    if (!dir)
-        return ev_open(x, spec, err, errlen);
-    struct remote_opts o = *ro;
-    o.host = host;
-    struct log_run run;
-    if (remote_connect(conn, &o, err, errlen) < 0)
+    snprintf(s->host, sizeof s->host, "%s", dir ? host : "");
+    if (snprintf(s->dir, sizeof s->dir, "%s", dir ? dir : spec) >=
+        (int)sizeof s->dir) {
+        snprintf(s->err, sizeof s->err, "the path is too long");
         return -1;
-    if (remote_run_open(*conn, dir, &run, err, errlen) < 0)
-        goto fail;
-    if (ev_open_empty(x, run.dir, run.world_size, err, errlen) < 0) {
-        log_run_release(&run);
-        goto fail;
     }
-    for (int i = 0; i < run.nranks_present; i++) {
-        int r = run.present[i];
-        struct log_rank lr;
-        struct ev_rank *rk = &x->ranks[r];
-        if (remote_log_open(*conn, dir, r, &lr, rk->err,
-                            sizeof rk->err) == 0)
-            ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
-        if (remote_error(*conn)[0]) {
-            snprintf(err, errlen, "%s", remote_error(*conn));
-            ev_close(x);
-            log_run_release(&run);
-            goto fail;
+    if (!(s->run = calloc(1, sizeof *s->run))) {
+        snprintf(s->err, sizeof s->err, "out of memory");
+        return -1;
+    }
+    int rc;
+    if (!dir) {
+        char abs[PATH_MAX];
+        rc = log_run_open(s->run, spec, s->err, sizeof s->err);
+        if (rc == 0)
+            snprintf(s->dir, sizeof s->dir, "%s",
+                     realpath(spec, abs) ? abs : s->run->dir);
+    } else {
+        struct remote_opts o = *ro;
+        o.host = s->host;
+        rc = remote_connect(&s->conn, &o, s->err, sizeof s->err);
+        if (rc == 0)
+            rc = remote_run_open(s->conn, dir, s->run, s->err,
+                                 sizeof s->err);
+        if (rc < 0 && s->conn) {
+            remote_close(s->conn);
+            s->conn = NULL;
         }
     }
-    log_run_release(&run);
+    if (rc < 0) {
+        free(s->run);
+        s->run = NULL;
+        return -1;
+    }
     return 0;
-fail:
-    remote_close(*conn);
-    *conn = NULL;
-    return -1;
+}
+
+/* Whether parts A and B are of one recorded run: the same world, and
+ * recorded at the same start (drdb.run's start_ns) when both say. */
+static int same_run(const struct log_run *a, const struct log_run *b)
+{
+    char x[64], y[64];
+    if (a->world_size != b->world_size)
+        return 0;
+    if (log_run_get(a, "start_ns", x, sizeof x) &&
+        log_run_get(b, "start_ns", y, sizeof y) && strcmp(x, y) != 0)
+        return 0;
+    return 1;
+}
+
+static const char *src_name(const struct fe_src *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", s->host, s->host[0] ? ":" : "",
+             s->dir);
+    return buf;
+}
+
+int fe_run_open(struct fe_run *fr, char *const *specs, int nspecs,
+                const struct fe_hosts *hosts, const struct remote_opts *ro,
+                char *err, size_t errlen)
+{
+    char a[4400], b[4400];
+    memset(fr, 0, sizeof *fr);
+    fr->first = -1;
+    int n = hosts && hosts->n ? hosts->n : nspecs;
+    if (hosts && hosts->n && (nspecs != 1 || fe_split_host(specs[0], a, 256))) {
+        snprintf(err, errlen, "with --hosts, give one run directory (the "
+                 "same path on every host), not HOST:DIR");
+        return -1;
+    }
+    if (!(fr->src = calloc((size_t)n, sizeof *fr->src))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    fr->nsrc = n;
+    for (int i = 0; i < n; i++) {
+        struct fe_src *s = &fr->src[i];
+        const char *spec = specs[i < nspecs ? i : 0];
+        if (hosts && hosts->n) {
+            snprintf(a, sizeof a, "%s:%s", hosts->v[i].name, specs[0]);
+            spec = a;
+        }
+        if (open_src(s, spec, ro) < 0) {
+            if (n > 1)
+                fprintf(stderr, "drdb: %s: %s; its ranks are left out\n",
+                        src_name(s, b, sizeof b), s->err);
+            continue;
+        }
+        if (fr->first < 0) {
+            fr->first = i;
+            continue;
+        }
+        if (!same_run(fr->src[fr->first].run, s->run)) {
+            snprintf(err, errlen, "%s and %s are not parts of one run "
+                     "(their %s differ: another world size or recording "
+                     "time): give the directories of one recorded run",
+                     src_name(&fr->src[fr->first], a, sizeof a),
+                     src_name(s, b, sizeof b), LOG_RUN_FILE);
+            fe_run_close(fr);
+            return -1;
+        }
+    }
+    if (fr->first < 0) {
+        if (n == 1)
+            snprintf(err, errlen, "%s", fr->src[0].err);
+        else
+            snprintf(err, errlen, "no part of the run could be opened");
+        fe_run_close(fr);
+        return -1;
+    }
+    fr->world_size = fr->src[fr->first].run->world_size;
+    if (!(fr->rank_src = malloc((size_t)fr->world_size *
+                                sizeof *fr->rank_src))) {
+        snprintf(err, errlen, "out of memory");
+        fe_run_close(fr);
+        return -1;
+    }
+    for (int r = 0; r < fr->world_size; r++)
+        fr->rank_src[r] = -1;
+    for (int i = 0; i < n; i++) { /* the first part that has it */
+        const struct log_run *run = fr->src[i].run;
+        for (int j = 0; run && j < run->nranks_present; j++)
+            if (fr->rank_src[run->present[j]] < 0)
+                fr->rank_src[run->present[j]] = i;
+    }
+    for (int r = 0; hosts && hosts->n && r < fr->world_size; r++) {
+        int p = fe_hosts_place(hosts, r); /* unless it is placed on one */
+        const struct log_run *run = fr->src[p].run;
+        for (int j = 0; run && j < run->nranks_present; j++)
+            if (run->present[j] == r)
+                fr->rank_src[r] = p;
+    }
+    src_name(&fr->src[fr->first], fr->name, sizeof fr->name);
+    if (n > 1)
+        snprintf(fr->name + strlen(fr->name),
+                 sizeof fr->name - strlen(fr->name), " (+%d more part%s)",
+                 n - 1, n > 2 ? "s" : "");
+    return 0;
+}
+
+const struct log_run *fe_run_desc(const struct fe_run *fr)
+{
+    return fr->src[fr->first].run;
+}
+
+int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
+                  size_t errlen)
+{
+    if (fr->nsrc == 1 && !fr->src[0].host[0])
+        return ev_open_run(x, fr->src[0].run, err, errlen);
+    if (ev_open_empty(x, fr->name, fr->world_size, err, errlen) < 0)
+        return -1;
+    for (int r = 0; r < fr->world_size; r++) {
+        struct fe_src *s = fr->rank_src[r] >= 0 ? &fr->src[fr->rank_src[r]]
+                                                : NULL;
+        struct ev_rank *rk = &x->ranks[r];
+        struct log_rank lr;
+        char path[4200];
+        if (!s) {
+            for (int i = 0; i < fr->nsrc; i++)
+                if (!fr->src[i].run) { /* it may be there */
+                    char name[4400];
+                    snprintf(rk->err, sizeof rk->err, "no part of the run "
+                             "read holds rank-%d.log; %.150s could not be "
+                             "read", r, src_name(&fr->src[i], name,
+                                                 sizeof name));
+                    break;
+                }
+            continue;
+        }
+        if (!s->conn) {
+            log_path(path, sizeof path, s->dir, r);
+            if (log_rank_open(&lr, path, rk->err, sizeof rk->err) == 0)
+                ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
+            continue;
+        }
+        if (remote_log_open(s->conn, s->dir, r, &lr, rk->err,
+                            sizeof rk->err) == 0)
+            ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
+        if (remote_error(s->conn)[0]) {
+            snprintf(err, errlen, "%s", remote_error(s->conn));
+            ev_close(x);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void fe_run_close(struct fe_run *fr)
+{
+    for (int i = 0; i < fr->nsrc; i++) {
+        struct fe_src *s = &fr->src[i];
+        if (s->run) {
+            log_run_release(s->run);
+            free(s->run);
+        }
+        remote_close(s->conn);
+    }
+    free(fr->src);
+    free(fr->rank_src);
+    memset(fr, 0, sizeof *fr);
+}
+
+void fe_run_opts_init(struct fe_run_opts *o, struct remote_opts *ro)
+{
+    memset(o, 0, sizeof *o);
+    memset(ro, 0, sizeof *ro);
+    ro->ssh_opts = o->ssh_opts;
+    o->ro = ro;
+}
+
+void fe_run_opts_release(struct fe_run_opts *o)
+{
+    fe_hosts_release(&o->hosts);
+}
+
+int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg)
+{
+    char err[512];
+    if (strcmp(name, "remote-drdb") == 0) {
+        o->ro->drdb = arg;
+    } else if (strcmp(name, "ssh-option") == 0) {
+        if (o->ro->nssh_opts == (int)(sizeof o->ssh_opts /
+                                      sizeof o->ssh_opts[0])) {
+            fe_error("too many --ssh-option");
+            return -1;
+        }
+        o->ssh_opts[o->ro->nssh_opts++] = arg;
+    } else if (strcmp(name, "launcher") == 0) {
+        if (strcmp(arg, "ssh") && strcmp(arg, "srun")) {
+            fe_error("--launcher takes ssh or srun, not '%s'", arg);
+            return -1;
+        }
+        o->ro->launcher = arg;
+    } else if (strcmp(name, "also") == 0) {
+        if (o->nparts == (int)(sizeof o->parts / sizeof o->parts[0])) {
+            fe_error("too many --also: a run in more than %d parts",
+                     (int)(sizeof o->parts / sizeof o->parts[0]) + 1);
+            return -1;
+        }
+        o->parts[o->nparts++] = arg;
+    } else if (strcmp(name, "hosts") == 0) {
+        fe_hosts_release(&o->hosts);
+        if (fe_hosts_parse(&o->hosts, arg, err, sizeof err) < 0) {
+            fe_error("%s", err);
+            return -1;
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
+               const struct fe_run_opts *o, char *err, size_t errlen)
+{
+    char *specs[65];
+    int n = 0;
+    specs[n++] = (char *)rundir;
+    for (int i = 0; i < o->nparts; i++)
+        specs[n++] = (char *)o->parts[i];
+    if (o->hosts.n && o->nparts) {
+        snprintf(err, errlen, "give either --hosts (one directory on every "
+                 "host) or --also (the parts of a run), not both");
+        return -1;
+    }
+    if (fe_run_open(fr, specs, n, &o->hosts, o->ro, err, errlen) < 0)
+        return -1;
+    if (fe_run_events(fr, x, err, errlen) < 0) {
+        fe_run_close(fr);
+        return -1;
+    }
+    return 0;
 }

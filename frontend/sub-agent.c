@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +23,20 @@
 static struct agent_proc *procs[MAX_PROCS];
 static int nprocs;
 static int chld_pipe[2] = {-1, -1};
+
+/* Keeping (agent.h). */
+#define MAX_KEEP_S 604800
+static struct {
+    int able;              /* started with --keep */
+    unsigned secs;         /* the time limit; 0: not keeping */
+    char *note;            /* KEEP's */
+    char id[16];
+    int listen;            /* the session's socket, or -1 */
+    char path[4200];
+    int done;              /* to the process waiting on the connection */
+    int resumed;           /* output to the connection, else to held */
+    struct wire_conn held; /* (its outq) output while nobody takes it */
+} keep = {.listen = -1, .done = -1, .resumed = 1};
 
 static int64_t now_ms(void)
 {
@@ -81,6 +96,92 @@ static void start(struct wire_conn *c, const struct wire_frame *f)
     wire_buf_release(&b);
 }
 
+/* LIST's answer into B. */
+static void list(struct wire_buf *b)
+{
+    struct wire_kept k[MAX_PROCS];
+    for (int i = 0; i < nprocs; i++) {
+        struct agent_proc *p = procs[i];
+        unsigned fl = (p->out >= 0 ? WIRE_KEPT_OUT : 0) |
+                      (p->err >= 0 ? WIRE_KEPT_ERR : 0) |
+                      (p->tty >= 0 ? WIRE_KEPT_TTY : 0);
+        k[i] = (struct wire_kept){p->ch, (uint32_t)p->pid, fl,
+                                  (uint32_t)p->status, p->label,
+                                  p->tty_name};
+        if (p->reaped)
+            k[i].flags |= WIRE_KEPT_EXITED;
+    }
+    wire_put_str(b, keep.id);
+    wire_put_list(b, keep.note, k, (size_t)nprocs);
+}
+
+/* A frame of keeping (wire.h): 0, or -1 when the connection must end. */
+static int keeping(struct wire_conn *c, const struct wire_frame *f,
+                   struct agent_proc *p)
+{
+    struct wire_rd r;
+    struct wire_buf b;
+    uint32_t secs;
+    char *s = NULL, msg[600];
+    wire_rd_init(&r, f);
+    wire_buf_init(&b);
+    switch (f->type) {
+    case WIRE_KEEP:
+        if (!keep.able) {
+            send_err(c, f->channel, "this agent was not started to keep "
+                     "its processes: connect with keeping asked for "
+                     "(remote_opts.keep_s)");
+            break;
+        }
+        if (wire_get_u32(&r, &secs) < 0 || !(s = wire_get_str(&r)) ||
+            r.at != r.len || strlen(s) > WIRE_MAX_NOTE ||
+            secs > MAX_KEEP_S) {
+            snprintf(msg, sizeof msg, "a malformed KEEP (a note over %u "
+                     "bytes, or more than %u s)", WIRE_MAX_NOTE, MAX_KEEP_S);
+            send_err(c, f->channel, msg);
+            break;
+        }
+        free(keep.note);
+        keep.note = s;
+        s = NULL;
+        keep.secs = secs;
+        wire_put_str(&b, keep.id);
+        wire_send_buf(c, WIRE_DATA, f->channel, &b);
+        break;
+    case WIRE_LABEL:
+        if (p && (s = wire_get_str(&r)) && strlen(s) <= WIRE_MAX_LABEL) {
+            free(p->label);
+            p->label = s;
+            s = NULL;
+        }
+        break;
+    case WIRE_LIST:
+        list(&b);
+        if (wire_send_buf(c, WIRE_DATA, f->channel, &b) < 0)
+            send_err(c, f->channel, "out of memory");
+        break;
+    case WIRE_RESUME:
+        /* What was held for the next client, then the processes' output
+         * straight again. */
+        if (!keep.resumed) {
+            wire_buf_add(&c->outq, keep.held.outq.p + keep.held.outq.off,
+                         wire_buf_size(&keep.held.outq));
+            wire_buf_drop(&keep.held.outq, wire_buf_size(&keep.held.outq));
+            keep.resumed = 1;
+        }
+        break;
+    case WIRE_SESSIONS:
+        if (agent_sessions(&b, msg, sizeof msg) < 0)
+            send_err(c, f->channel, msg);
+        else
+            wire_send_buf(c, WIRE_DATA, f->channel, &b);
+        break;
+    }
+    free(s);
+    wire_buf_release(&b);
+    return c->outq.oom ? -1 : 0;
+}
+
 /* One frame from the client: 0, or -1 when the connection must end. */
 static int handle(struct wire_conn *c, const struct wire_frame *f)
 {
@@ -132,6 +233,12 @@ static int handle(struct wire_conn *c, const struct wire_frame *f)
             send_err(c, f->channel, msg);
         return 0;
     }
+    case WIRE_KEEP:
+    case WIRE_LABEL:
+    case WIRE_LIST:
+    case WIRE_RESUME:
+    case WIRE_SESSIONS:
+        return keeping(c, f, p);
     default:
         snprintf(c->err, sizeof c->err, "an unexpected %s frame",
                  wire_type_name(f->type));
@@ -218,19 +325,97 @@ static void finish(struct wire_conn *c)
     }
 }
 
-/* Serves the connection until it ends: the exit status. */
+/* The connection ended while keeping: the processes go on, their output
+ * held; what was queued for that connection is dropped with it (it may
+ * end inside a frame). Its descriptors are let go, so the process ssh
+ * started can end. */
+static void detach(struct wire_conn *c)
+{
+    wire_buf_drop(&c->outq, wire_buf_size(&c->outq));
+    wire_buf_drop(&c->inq, wire_buf_size(&c->inq));
+    agent_null_stdio(3);
+    c->in = c->out = -1;
+    if (keep.done >= 0) {
+        if (write(keep.done, "d", 1) < 0) {
+            /* it is gone: nothing waits */
+        }
+        close(keep.done);
+        keep.done = -1;
+    }
+    keep.resumed = 0;
+}
+
+static void send_hello(struct wire_conn *c)
+{
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_hello(&b, wire_version());
+    wire_send_buf(c, WIRE_HELLO, 0, &b);
+    wire_buf_release(&b);
+}
+
+/* A connection handed over on the session's socket (agent_attach): it
+ * becomes C when none is there: 1, else 0. */
+static int take(struct wire_conn *c)
+{
+    int fd[3], s = accept4(keep.listen, NULL, NULL, SOCK_CLOEXEC);
+    char err[600];
+    if (s < 0)
+        return 0;
+    if (agent_keep_accept(s, fd, err, sizeof err) < 0) {
+        close(s);
+        return 0;
+    }
+    if (c->in >= 0) {
+        /* Another client has it: it says so to this one, and ends. */
+        struct wire_conn x;
+        wire_conn_init(&x, fd[0], fd[1]);
+        send_hello(&x);
+        snprintf(err, sizeof err, "session %s is attached to another "
+                 "connection: end that one first", keep.id);
+        send_err(&x, 0, err);
+        wire_flush(&x);
+        wire_conn_release(&x);
+        for (int i = 0; i < 3; i++)
+            close(fd[i]);
+        close(s);
+        return 0;
+    }
+    for (int i = 0; i < 3; i++) {
+        dup2(fd[i], i);
+        close(fd[i]);
+    }
+    int fl0 = fcntl(0, F_GETFL), fl1 = fcntl(1, F_GETFL);
+    if (fl0 >= 0)
+        fcntl(0, F_SETFL, fl0 | O_NONBLOCK);
+    if (fl1 >= 0)
+        fcntl(1, F_SETFL, fl1 | O_NONBLOCK);
+    c->in = 0;
+    c->out = 1;
+    keep.done = s;
+    send_hello(c);
+    return 1;
+}
+
+/* Serves the connection until it ends (kept: until nobody took the
+ * session back for the time limit): the exit status. */
 static int serve(struct wire_conn *c)
 {
-    static struct pollfd fds[3 + 4 * MAX_PROCS];
+    static struct pollfd fds[4 + 4 * MAX_PROCS];
     const int max = (int)(sizeof fds / sizeof *fds);
     int hello = 0;
+    int64_t deadline = 0;
     for (;;) {
-        int n = 0, full = wire_buf_size(&c->outq) > WIRE_HIGH_WATER;
-        int waiting = 0;
-        wire_poll_add(fds, &n, max, c->in, full ? 0 : POLLIN);
+        /* The processes' output: to the connection, or held. */
+        struct wire_conn *o = keep.resumed ? c : &keep.held;
+        int n = 0, full = wire_buf_size(&o->outq) > WIRE_HIGH_WATER;
+        int waiting = 0, timeout = -1, end = 0;
+        wire_poll_add(fds, &n, max, c->in,
+                      wire_buf_size(&c->outq) > WIRE_HIGH_WATER ? 0 : POLLIN);
         if (wire_buf_size(&c->outq))
             wire_poll_add(fds, &n, max, c->out, POLLOUT);
         wire_poll_add(fds, &n, max, chld_pipe[0], POLLIN);
+        wire_poll_add(fds, &n, max, keep.listen, POLLIN);
         for (int i = 0; i < nprocs; i++) {
             struct agent_proc *p = procs[i];
             short in = full ? 0 : POLLIN;
@@ -246,36 +431,52 @@ static int serve(struct wire_conn *c)
             if (p->tty >= 0)
                 wire_poll_add(fds, &n, max, p->tty,
                        (short)(in | (wire_buf_size(&p->ttyq) ? POLLOUT : 0)));
-            waiting |= p->reaped;
+            waiting |= p->reaped && keep.resumed;
         }
-        if (poll(fds, (nfds_t)n, waiting ? 100 : -1) < 0 && errno != EINTR)
+        if (waiting)
+            timeout = 100;
+        if (c->in < 0) { /* kept, nobody attached */
+            int64_t left = deadline - now_ms();
+            if (left <= 0)
+                return 0; /* the time limit: everything ends */
+            if (timeout < 0 || left < timeout)
+                timeout = (int)left;
+        }
+        if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
             return 1;
         if (wire_revents(fds, n, chld_pipe[0]))
             reap();
-        if (wire_revents(fds, n, c->in)) {
+        if (wire_revents(fds, n, keep.listen) && take(c))
+            hello = 0;
+        if (c->in >= 0 && wire_revents(fds, n, c->in)) {
             int rc = wire_fill(c);
             struct wire_frame f;
             int got;
-            while ((got = wire_next(c, &f)) > 0) {
+            while (!end && (got = wire_next(c, &f)) > 0) {
                 if (!hello) {
                     uint32_t proto;
                     char *ver = NULL;
                     /* The client judges a mismatch and names this host. */
                     if (wire_get_hello(&f, &proto, &ver) < 0 ||
                         proto != WIRE_PROTOCOL ||
-                        strcmp(ver, wire_version()) != 0) {
-                        free(ver);
-                        return 2;
-                    }
+                        strcmp(ver, wire_version()) != 0)
+                        end = 2;
                     free(ver);
                     hello = 1;
                     continue;
                 }
                 if (handle(c, &f) < 0)
-                    return 2;
+                    end = 2;
             }
-            if (got < 0 || rc <= 0)
-                return rc < 0 || got < 0 ? 2 : 0; /* the client is gone */
+            if (!end && (got < 0 || rc <= 0))
+                end = rc < 0 || got < 0 ? 2 : 3; /* the client is gone */
+        }
+        if (end) {
+            if (!keep.secs)
+                return end == 3 ? 0 : end;
+            detach(c);
+            deadline = now_ms() + (int64_t)keep.secs * 1000;
+            continue;
         }
         for (int i = 0; i < nprocs; i++) {
             struct agent_proc *p = procs[i];
@@ -283,26 +484,59 @@ static int serve(struct wire_conn *c)
             short ri = p->in != p->out ? wire_revents(fds, n, p->in) : 0;
             short rt = wire_revents(fds, n, p->tty);
             if (p->out >= 0 && (ro & (POLLIN | POLLHUP | POLLERR)))
-                pump_out(c, p, &p->out, WIRE_STDOUT);
+                pump_out(o, p, &p->out, WIRE_STDOUT);
             if (p->err >= 0 && (re & (POLLIN | POLLHUP | POLLERR)))
-                pump_out(c, p, &p->err, WIRE_STDERR);
+                pump_out(o, p, &p->err, WIRE_STDERR);
             if (p->in >= 0 && ((ri | ro) & POLLOUT))
                 pump_in(&p->inq, &p->in, p->in_eof, p->in == p->out);
             if (p->tty >= 0 && (rt & POLLOUT))
                 pump_in(&p->ttyq, &p->tty, 0, 1);
             if (p->tty >= 0 && (rt & (POLLIN | POLLHUP | POLLERR)))
-                pump_out(c, p, &p->tty, WIRE_TTY);
+                pump_out(o, p, &p->tty, WIRE_TTY);
         }
-        finish(c);
-        if (wire_flush(c) < 0)
-            return 2;
+        /* A process's end is told (and forgotten) only to a client that
+         * took the session: LIST shows it exited until then. */
+        if (keep.resumed)
+            finish(c);
+        if (c->out >= 0 && wire_flush(c) < 0) {
+            if (!keep.secs)
+                return 2;
+            detach(c);
+            deadline = now_ms() + (int64_t)keep.secs * 1000;
+        }
     }
+}
+
+/* `drdb agent --keep S`: this process becomes the kept agent (agent.h):
+ * 0, or 1 after saying why not. */
+static int keep_start(const char *arg)
+{
+    char *end, err[4400];
+    long secs = strtol(arg, &end, 10);
+    if (*end || secs < 1 || secs > MAX_KEEP_S)
+        return fe_error("--keep takes seconds, 1 to %d", MAX_KEEP_S);
+    if (agent_keep_fork(&keep.done) < 0)
+        return fe_error("cannot fork: %s", strerror(errno));
+    snprintf(keep.id, sizeof keep.id, "%d", (int)getpid());
+    keep.listen = agent_keep_listen(keep.id, keep.path, sizeof keep.path,
+                                    err, sizeof err);
+    if (keep.listen < 0)
+        return fe_error("%s", err);
+    keep.able = 1;
+    keep.secs = (unsigned)secs;
+    return 0;
 }
 
 static int run(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
+    if (argc == 2 && !strcmp(argv[1], "--attach"))
+        return agent_attach(NULL);
+    if (argc == 3 && !strcmp(argv[1], "--attach")) {
+        if (!agent_id_ok(argv[2]))
+            return fe_error("'%s' is not a session id (digits)", argv[2]);
+        return agent_attach(argv[2]);
+    }
+    if (argc > 1 && !(argc == 3 && !strcmp(argv[1], "--keep"))) {
         fe_subcmd_usage(&fe_sub_agent, stderr);
         return 2;
     }
@@ -311,10 +545,15 @@ static int run(int argc, char **argv)
                  "and output: drdb starts it (drdb replay --host HOST)");
         return 2;
     }
+    /* Before anything is started or installed: the parent of the fork
+     * stays behind for ssh. */
+    if (argc == 3 && keep_start(argv[2]))
+        return 1;
+    wire_conn_init(&keep.held, -1, -1);
     /* Everything started ends with the agent: at the connection's end
-     * below, on HUP and TERM (life.h), and by SIGKILL (each child dies
-     * with it). A write to a closed connection is an error, not a
-     * signal. */
+     * below (kept: at the time limit), on HUP and TERM (life.h), and by
+     * SIGKILL (each child dies with it). A write to a closed connection
+     * is an error, not a signal. */
     life_install(LIFE_TERM);
     signal(SIGPIPE, SIG_IGN);
     signal(SIGINT, SIG_IGN);
@@ -331,18 +570,18 @@ static int run(int argc, char **argv)
         return fe_error("cannot use standard input and output: %s",
                         strerror(errno));
     struct wire_conn c;
-    struct wire_buf b;
     wire_conn_init(&c, 0, 1);
-    wire_buf_init(&b);
-    wire_put_hello(&b, wire_version());
-    wire_send_buf(&c, WIRE_HELLO, 0, &b);
-    wire_buf_release(&b);
+    send_hello(&c);
     int rc = serve(&c);
     /* The connection ended: so does everything this agent started. */
     for (int i = 0; i < nprocs; i++)
         if (procs[i]->pid > 0)
             kill(-procs[i]->pid, SIGKILL);
     life_end();
+    if (keep.path[0])
+        unlink(keep.path);
+    free(keep.note);
+    wire_conn_release(&keep.held);
     if (rc == 2 && c.err[0])
         fprintf(stderr, "drdb agent: %s\n", c.err);
     fcntl(1, F_SETFL, fl1);
@@ -354,7 +593,7 @@ static int run(int argc, char **argv)
 const struct fe_subcmd fe_sub_agent = {
     .name = "agent",
     .hidden = 1,
-    .args = "",
+    .args = "[--keep SECONDS | --attach [ID]]",
     .summary = "serve remote replays on this host (started by drdb itself)",
     .help =
         "Not for typing: 'drdb replay --host HOST' starts 'drdb agent' on "
@@ -363,6 +602,15 @@ const struct fe_subcmd fe_sub_agent = {
         "standard input and output (docs/architecture.md):\nit starts the "
         "replays there, relays their output and exit statuses, and reads\n"
         "run files. Everything it started ends when its connection ends.\n"
-        "See docs/remote.md.\n",
+        "\n"
+        "--keep SECONDS  the client may ask (KEEP) that the processes go on "
+        "when the\n"
+        "                connection ends, for SECONDS with nobody attached;"
+        " the agent\n"
+        "                listens on a socket of its user's meanwhile\n"
+        "--attach [ID]   hand this connection to kept session ID (the only "
+        "one when\n"
+        "                not given): what 'drdb attach HOST' runs there\n"
+        "See docs/remote.md, \"Keeping a session\".\n",
     .run = run,
 };

@@ -75,12 +75,21 @@ static void rl_out_end(void)
 static char *gen_command(const char *text, int state)
 {
     static const struct con_cmd *k;
+    static size_t user;
     size_t len = strlen(text);
+    if (!state)
+        user = 0;
     for (k = state ? k : con_cmd_next(NULL); k; k = con_cmd_next(k))
         if (strncmp(k->name, text, len) == 0) {
             const char *name = k->name;
             k = con_cmd_next(k);
             return strdup(name);
+        }
+    /* then the user commands (define) */
+    for (const char *u; (u = con_flow_user_name(the_con, user)); user++)
+        if (strncmp(u, text, len) == 0) {
+            user++;
+            return strdup(u);
         }
     return NULL;
 }
@@ -236,6 +245,53 @@ static void save_history(const char *home)
                 "': %s\n", home, strerror(-rc));
 }
 
+/* A line typed at PROMPT, the poll loop running meanwhile (malloc'd; NULL
+ * at the end of the input). Ctrl-C: at the command prompt a new line
+ * (running ranks are stopped); at a body's prompt (BODY) the end, NULL
+ * with con_sigint left set. */
+static char *read_line(struct con *c, const char *prompt, int body)
+{
+    line_ready = 0;
+    rl_callback_handler_install(prompt, on_line);
+    while (!line_ready) {
+        if (con_sigint && body) {
+            rl_callback_handler_remove();
+            rl_crlf();
+            return NULL;
+        }
+        if (con_sigint) {
+            /* Ctrl-C at the prompt: stop running ranks, new line. */
+            con_sigint = 0;
+            for (int r = 0; r < c->nranks; r++)
+                if (c->ranks[r].state == CON_RUNNING)
+                    mi_gdb_interrupt(c->ranks[r].gdb);
+            rl_free_line_state();
+            rl_crlf();
+            rl_replace_line("", 0);
+            rl_on_new_line();
+            rl_redisplay();
+        }
+        if (con_idle(c, 0, 200))
+            rl_callback_read_char();
+    }
+    if (pending_line && *pending_line)
+        add_history(pending_line);
+    return pending_line;
+}
+
+/* A block's body at the prompt: GDB's '>' continuation prompt. */
+static char *read_body(struct con *c, const char *intro)
+{
+    if (intro)
+        printf("%s\n", intro);
+    fflush(stdout);
+    c->out_begin = rl_out_begin;
+    c->out_end = rl_out_end;
+    char *line = read_line(c, ">", 1);
+    c->out_begin = c->out_end = NULL;
+    return line;
+}
+
 static int interactive(struct con *c)
 {
     const char *home = getenv("HOME");
@@ -245,43 +301,23 @@ static int interactive(struct con *c)
     rl_attempted_completion_function = complete;
     /* '@' starts a set name: it must stay in the word being completed. */
     rl_basic_word_break_characters = " \t\n\"'";
-    c->out_begin = rl_out_begin;
-    c->out_end = rl_out_end;
     while (!c->quit) {
         char prompt[300], buf[256];
         snprintf(prompt, sizeof prompt, "(drdb %s) ",
                  rs_format(&c->focus, buf, sizeof buf));
-        line_ready = 0;
-        rl_callback_handler_install(prompt, on_line);
-        while (!line_ready) {
-            if (con_sigint) {
-                /* Ctrl-C at the prompt: stop running ranks, new line. */
-                con_sigint = 0;
-                for (int r = 0; r < c->nranks; r++)
-                    if (c->ranks[r].state == CON_RUNNING)
-                        mi_gdb_interrupt(c->ranks[r].gdb);
-                rl_free_line_state();
-                rl_crlf();
-                rl_replace_line("", 0);
-                rl_on_new_line();
-                rl_redisplay();
-            }
-            if (con_idle(c, 0, 200))
-                rl_callback_read_char();
-        }
-        char *line = pending_line;
+        c->out_begin = rl_out_begin;
+        c->out_end = rl_out_end;
+        char *line = read_line(c, prompt, 0);
         if (!line) {
             putchar('\n');
             break;
         }
         /* While a command runs, its output is printed plainly. */
         c->out_begin = c->out_end = NULL;
-        if (*line) {
-            add_history(line);
+        c->read_body = read_body;
+        if (*line)
             con_execute(c, line);
-        }
-        c->out_begin = rl_out_begin;
-        c->out_end = rl_out_end;
+        c->read_body = NULL;
         free(line);
     }
     c->out_begin = c->out_end = NULL;
@@ -303,17 +339,22 @@ static int start(int argc, char **argv, int batch_cmd)
         {"trust", no_argument, NULL, 'T'},
         {"write-in-place", no_argument, NULL, 'W'},
         {"ssh-option", required_argument, NULL, 'O'},
-        {"remote-drdb", required_argument, NULL, 'D'},
+        {"remote-drdb", required_argument, NULL, 'O'},
+        {"also", required_argument, NULL, 'O'},
+        {"hosts", required_argument, NULL, 'O'},
         {NULL, 0, NULL, 0},
     };
-    /* HOST:RUNDIR: how its host is reached (remote.h). */
-    static const char *ssh_opts[64];
-    static struct remote_opts ro = {.ssh_opts = ssh_opts};
+    /* HOST:RUNDIR, --also, --hosts: the run's parts and how their hosts
+     * are reached (fe.h). */
+    static struct remote_opts ro;
+    static struct fe_run_opts runopts;
+    int optidx = 0;
+    fe_run_opts_init(&runopts, &ro);
     const char *ranks = "0", *script = NULL;
     long long timeout = 0;
     int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
     int in_place = 0;
-    while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, &optidx)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
         case 'b': batch = 1; break;
@@ -331,11 +372,9 @@ static int start(int argc, char **argv, int batch_cmd)
         case 'T': trust = 1; break;
         case 'W': in_place = 1; break;
         case 'O':
-            if (ro.nssh_opts == (int)(sizeof ssh_opts / sizeof *ssh_opts))
-                return fe_error("too many --ssh-option");
-            ssh_opts[ro.nssh_opts++] = optarg;
+            if (fe_run_opt(&runopts, opts[optidx].name, optarg) < 0)
+                return 2;
             break;
-        case 'D': ro.drdb = optarg; break;
         default:
             fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
                             stderr);
@@ -370,7 +409,7 @@ static int start(int argc, char **argv, int batch_cmd)
 
     struct con c;
     char err[512];
-    if (con_open(&c, dir, &ro, err, sizeof err) < 0) {
+    if (con_open(&c, dir, &runopts, err, sizeof err) < 0) {
         con_close(&c);
         return fe_error("%s", err);
     }
@@ -414,9 +453,10 @@ static int start(int argc, char **argv, int batch_cmd)
      * starts. */
     fflush(stdout);
     if (c.nhosts)
-        fprintf(json ? stderr : stdout, "  program: %s, checked on %s "
-                "when each rank starts there\n", c.exe, c.hosts[0].name);
-    if (!c.nhosts && launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
+        fprintf(json ? stderr : stdout, "  program: %s, checked on %s%s "
+                "when a rank starts there\n", c.exe, c.hosts[0].name,
+                c.nhosts > 1 ? " and the other hosts" : "");
+    if (c.dir[0] && launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
                                   json ? stderr : stdout, "  ") < 0) {
         con_close(&c);
         con_json_close(&c);
@@ -426,9 +466,11 @@ static int start(int argc, char **argv, int batch_cmd)
     fprintf(json ? stderr : stdout, in_place
             ? "  files: --write-in-place: the program writes its files "
               "where it says, over the recorded run's\n"
-            : "  files: rank R writes its files in %s/" LAUNCH_OUT_DIR
-              "/rank-R (emptied when the rank starts)\n",
-            c.dir[0] ? c.dir : c.run.dir);
+            : "  files: rank R writes its files in " LAUNCH_OUT_DIR
+              "/rank-R of its run directory (emptied when the rank "
+              "starts): %s%s\n", c.dir[0] ? c.dir : "",
+            c.nhosts ? (c.dir[0] ? " here, and on each host" : "on each "
+                        "host") : "");
     int rc = con_replay(&c, &c.focus) < 0;
     if (!json) {
         char buf[256];
@@ -456,6 +498,7 @@ static int start(int argc, char **argv, int batch_cmd)
                 k->reason);
         rc = 1;
     }
+    con_flow_release(&c);
     con_close(&c);
     con_json_close(&c);
     return rc;

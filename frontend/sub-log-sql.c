@@ -31,7 +31,7 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int fe_log_sql(int argc, char **argv, const struct remote_opts *ro)
+int fe_log_sql(int argc, char **argv, const struct fe_run_opts *o)
 {
     static const struct option opts[] = {
         {"csv", no_argument, NULL, 'c'},
@@ -56,10 +56,10 @@ int fe_log_sql(int argc, char **argv, const struct remote_opts *ro)
     }
     const char *dir = argv[optind];
     struct ev_run x;
-    struct remote *conn;
+    struct fe_run fr;
     char err[512];
     double t0 = now_s();
-    if (fe_ev_open(&x, dir, ro, &conn, err, sizeof err) < 0)
+    if (fe_ev_open(&x, &fr, dir, o, err, sizeof err) < 0)
         return fe_error("%s", err);
     double t_ix = now_s();
     struct ev_sql *q = ev_build(&x, err, sizeof err) == 0
@@ -68,7 +68,7 @@ int fe_log_sql(int argc, char **argv, const struct remote_opts *ro)
                            : NULL;
     if (!q) {
         ev_close(&x);
-        remote_close(conn);
+        fe_run_close(&fr);
         return fe_error("%s", err);
     }
     if (timing)
@@ -91,6 +91,6 @@ int fe_log_sql(int argc, char **argv, const struct remote_opts *ro)
         ev_sql_result_release(&res);
     }
     ev_close(&x);
-    remote_close(conn);
+    fe_run_close(&fr);
     return status;
 }

@@ -283,24 +283,23 @@ static int cmd_dump(int argc, char **argv)
 /* ---- events, event, match, queues: the event index (events.h) ---- */
 
 /* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
-/* The connection to the host of a HOST:RUNDIR run (fe_ev_open), or NULL,
- * and the options it is made with (`drdb log --ssh-option ...`). */
-static struct remote *conn;
-static const char *ssh_opts[32];
-static struct remote_opts ropts = {NULL, NULL, ssh_opts, 0};
+/* How the run is named beyond RUNDIR (`drdb log --ssh-option ... --also
+ * ...`), and the run opened (fe_ev_open). */
+static struct remote_opts ropts;
+static struct fe_run_opts runopts;
+static struct fe_run opened;
 
-/* Opens the run SPEC names (local, or HOST:RUNDIR) into X: 0, or -1. */
+/* Opens the run SPEC names (local, HOST:RUNDIR, parts) into X: 0, or -1. */
 static int run_open(struct ev_run *x, const char *spec, char *err,
                     size_t errlen)
 {
-    return fe_ev_open(x, spec, &ropts, &conn, err, errlen);
+    return fe_ev_open(x, &opened, spec, &runopts, err, errlen);
 }
 
 static void run_close(struct ev_run *x)
 {
     ev_close(x);
-    remote_close(conn);
-    conn = NULL;
+    fe_run_close(&opened);
 }
 
 static int parse_ref(const char *s, int *rank, uint64_t *n)
@@ -499,9 +498,16 @@ static int match_bench(const char *dir, long queries)
     printf("queries:       %ld in %.3f ms (%.2f us each, %" PRIu64
            " with partners)\n", queries, (t3 - t2) * 1e3,
            queries ? (t3 - t2) * 1e6 / (double)queries : 0.0, found);
-    if (conn)
+    for (int i = 0; i < opened.nsrc; i++) {
+        struct remote *conn = opened.src[i].conn;
+        if (!conn)
+            continue;
+        uint64_t of, copied = remote_copied(conn, &of);
+        printf("copies:        %" PRIu64 " bytes for %" PRIu64 " bytes of "
+               "logs from %s\n", copied, of, remote_host(conn));
         printf("fetched:       %" PRIu64 " bytes of message data from %s\n",
                remote_fetched(conn), remote_host(conn));
+    }
     run_close(&x);
     return 0;
 }
@@ -580,16 +586,14 @@ static int cmd_queues(int argc, char **argv)
 
 static int run(int argc, char **argv)
 {
-    /* Options for HOST:RUNDIR, before the command. */
-    while (argc >= 3 && (!strcmp(argv[1], "--ssh-option") ||
-                         !strcmp(argv[1], "--remote-drdb"))) {
-        if (argv[1][2] == 'r')
-            ropts.drdb = argv[2];
-        else if (ropts.nssh_opts == (int)(sizeof ssh_opts /
-                                          sizeof ssh_opts[0]))
-            return fe_error("too many --ssh-option");
-        else
-            ssh_opts[ropts.nssh_opts++] = argv[2];
+    /* Options naming the run (HOST:RUNDIR, parts), before the command. */
+    fe_run_opts_init(&runopts, &ropts);
+    while (argc >= 3 && strncmp(argv[1], "--", 2) == 0) {
+        int rc = fe_run_opt(&runopts, argv[1] + 2, argv[2]);
+        if (rc < 0)
+            return 2;
+        if (rc == 0)
+            break;
         argv[2] = argv[0];
         argc -= 2;
         argv += 2;
@@ -613,7 +617,7 @@ static int run(int argc, char **argv)
     if (strcmp(argv[1], "libc") == 0)
         return fe_log_libc(argc - 1, argv + 1);
     if (strcmp(argv[1], "sql") == 0)
-        return fe_log_sql(argc - 1, argv + 1, &ropts);
+        return fe_log_sql(argc - 1, argv + 1, &runopts);
     fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
              "event, match, queues, sql or libc", argv[1]);
     return 2;
@@ -621,7 +625,8 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "[--ssh-option OPT]... [--remote-drdb PATH] "
+    .args = "[--ssh-option OPT]... [--remote-drdb PATH] [--launcher ssh|srun] "
+            "[--also PART]... [--hosts LIST] "
             "info|dump|events|event|match|queues|sql|libc RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
@@ -680,6 +685,17 @@ const struct fe_subcmd fe_sub_log = {
             "here, message data only when an event\n                shows "
             "it (docs/remote.md). --ssh-option OPT passes -o OPT\n"
             "                to ssh; --remote-drdb PATH is the drdb there "
-            "(default: drdb\n                on its PATH)\n",
+            "(default: drdb\n                on its PATH); --launcher srun "
+            "starts the agent with srun\n                as a step of the "
+            "Slurm allocation drdb runs in, on node HOST,\n"
+            "                instead of over ssh\n"
+            "  A run whose logs were written on several hosts' disks: "
+            "--also PART (repeatable)\n                names each other "
+            "part, a DIR or HOST:DIR holding some ranks'\n                "
+            "logs (and a copy of drdb.run); --hosts h1,h2:N or --hosts "
+            "@FILE\n                (an MPICH host file) reads RUNDIR on "
+            "each host, a rank\n                from the host mpiexec "
+            "placed it on when that host has its log.\n                A "
+            "part that cannot be read is said, its ranks left out\n",
     .run = run,
 };

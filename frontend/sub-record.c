@@ -18,7 +18,6 @@
 #include "life.h"
 #include "log.h"
 #include "rankset.h"
-#include "log-compress.h"
 #include "log-reader.h"
 #include "util.h"
 
@@ -268,37 +267,6 @@ static void note_build_id(const char *dir)
     log_run_release(&run);
 }
 
-/* Compresses the message data of every rank's log, now that the ranks have
- * exited (off their critical path). Progress for many ranks. */
-static void compress_run(const char *dir)
-{
-    struct log_run run;
-    char err[512];
-    uint64_t in = 0, out = 0;
-    if (log_run_open(&run, dir, err, sizeof err) < 0)
-        return;
-    int n = run.world_size, done = 0;
-    log_run_release(&run);
-    for (int r = 0; r < n; r++) {
-        char path[PATH_MAX];
-        uint64_t b, a;
-        log_path(path, sizeof path, dir, r);
-        if (access(path, F_OK) != 0)
-            continue;
-        if (log_compress_file(path, &b, &a, err, sizeof err) < 0)
-            fprintf(stderr, "drdb: rank %d's log stays uncompressed: %s\n", r,
-                    err);
-        in += b;
-        out += a;
-        if (n >= 16 && (++done % 16 == 0 || r == n - 1))
-            fprintf(stderr, "drdb: compressing the logs: %d of %d ranks\n",
-                    done, n);
-    }
-    if (in > out)
-        fprintf(stderr, "drdb: compressed message data: %.1f MB of logs "
-                "now take %.1f MB\n", (double)in / 1e6, (double)out / 1e6);
-}
-
 /* The ranks to record, as the recorder reads them (DRDB_RANKS: ranges
  * "0-3,8"), from a set in the program's one grammar (the size of the run is
  * not known yet: any rank below RECORD_MAX_RANKS). NULL when TEXT is not a
@@ -345,72 +313,6 @@ static int runnable(const char *prog)
         p = colon ? colon + 1 : NULL;
     }
     return ENOENT;
-}
-
-/* After the run: each rank that should have a log and has none, or whose
- * log is truncated, killed or damaged, named on stderr. RANKS: the
- * --ranks list (NULL: all). Returns the number of ranks named, or -1 when
- * the run cannot be opened at all. */
-static int record_verdict(const char *dir, const char *ranks)
-{
-    struct log_run run;
-    char err[512], buf[256];
-    if (log_run_open(&run, dir, err, sizeof err) < 0) {
-        fprintf(stderr, "drdb: the run cannot be opened: %s\n", err);
-        return -1;
-    }
-    int n = run.world_size, named = 0;
-    log_run_release(&run);
-    struct rankset want, sets[5];
-    static const char *const what[5] = {
-        "no log (it could not be created: see the messages above)",
-        "truncated (disk full): logged up to the stop, replayable that far",
-        "killed mid-run", "ended in MPI_Abort", "damaged"};
-    int at;
-    const char *why;
-    if (rs_init(&want, n) < 0)
-        return -1;
-    for (int i = 0; i < 5; i++)
-        rs_init(&sets[i], n);
-    if (!ranks || rs_parse(ranks, strlen(ranks), &want, NULL, NULL, &at,
-                           &why) < 0)
-        for (int r = 0; r < n; r++)
-            rs_add(&want, r);
-    for (int r = 0; r < n; r++) {
-        if (!rs_has(&want, r))
-            continue;
-        char path[PATH_MAX];
-        struct log_rank lr;
-        log_path(path, sizeof path, dir, r);
-        if (log_rank_open(&lr, path, err, sizeof err) < 0) {
-            rs_add(&sets[errno == ENOENT || access(path, F_OK) < 0 ? 0 : 4],
-                   r);
-            continue;
-        }
-        switch (log_rank_ending(&lr, buf, sizeof buf)) {
-        case LOG_END_TRUNCATED: rs_add(&sets[1], r); break;
-        case LOG_END_KILLED: rs_add(&sets[2], r); break;
-        case LOG_END_ABORT: rs_add(&sets[3], r); break;
-        case LOG_END_CORRUPT: rs_add(&sets[4], r); break;
-        default: break;
-        }
-        log_rank_release(&lr);
-    }
-    for (int i = 0; i < 5; i++) {
-        if (rs_count(&sets[i])) {
-            char list[200];
-            fprintf(stderr, "drdb: rank%s %s: %s\n",
-                    rs_count(&sets[i]) > 1 ? "s" : "",
-                    rs_format(&sets[i], list, sizeof list), what[i]);
-            /* The program's own end (an abort, a kill) is the launcher's
-             * failure; a missing or cut log is the recording's. */
-            if (i == 0 || i == 1 || i == 4)
-                named += rs_count(&sets[i]);
-        }
-        rs_release(&sets[i]);
-    }
-    rs_release(&want);
-    return named;
 }
 
 /* DRDB_CAPTURE_INPUTS for the recorder (recorder/rec-files.c): the
@@ -518,8 +420,10 @@ static int run(int argc, char **argv)
         {"no-stdin", no_argument, NULL, 'N'},
         {"no-libc", no_argument, NULL, 'L'},
         {"aslr", no_argument, NULL, 'A'},
+        {"max-log-size", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
+    struct fe_rec_limits limits = {0, 0};
     const char *outdir = NULL;
     char *ranks = NULL, *capture = NULL;
     int send_data = 0, compress = 1, record_stdin = 1, libc = 1, aslr = 0, c;
@@ -560,6 +464,10 @@ static int run(int argc, char **argv)
         case 'A':
             aslr = 1;
             break;
+        case 'S':
+            if (fe_rec_limit_opt(&limits, optarg) < 0)
+                return 2;
+            break;
         default:
             fe_subcmd_usage(&fe_sub_record, stderr);
             return 2;
@@ -586,6 +494,11 @@ static int run(int argc, char **argv)
     if (make_run_dir(outdir, dir, sizeof dir))
         return 1;
     if (reserve_run_file(dir)) {
+        rmdir(dir);
+        return 1;
+    }
+    if (fe_rec_limits_apply(&limits, dir) < 0) {
+        unreserve_run_file(dir);
         rmdir(dir);
         return 1;
     }
@@ -692,6 +605,7 @@ static int run(int argc, char **argv)
             }
         }
         unreserve_run_file(dir);
+        fe_rec_limits_done(dir);
         rmdir(dir);
         fe_error("cannot run '%s': %s; nothing was recorded", argv[optind],
                  strerror(exec_err));
@@ -704,8 +618,8 @@ static int run(int argc, char **argv)
     signal(SIGTERM, forward);
     signal(SIGHUP, forward);
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-        ;
+    struct fe_rec_volume vol;
+    fe_rec_wait(child, dir, &limits, &status, &vol);
     int code = WIFEXITED(status) ? WEXITSTATUS(status)
                                  : 128 + WTERMSIG(status);
     /* The launcher is gone: what it did not read is not rank 0's. (KILL:
@@ -717,15 +631,17 @@ static int run(int argc, char **argv)
     }
 
     unreserve_run_file(dir);
+    fe_rec_limits_done(dir);
     note_build_id(dir);
+    fe_rec_volume_print(&vol, stderr);
     if (compress)
-        compress_run(dir);
+        fe_rec_compress(dir);
     fe_log_summary(dir, stderr);
     fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
             code ? " (the launcher failed: see its output above)" : "");
     /* The launcher's status, unless it succeeded and the recording is not
      * whole: then 1, with the ranks named. */
-    int lost = record_verdict(dir, getenv("DRDB_RANKS"));
+    int lost = fe_rec_verdict(dir, getenv("DRDB_RANKS"));
     if (lost)
         fprintf(stderr, "drdb: the recording is not whole: %s\n",
                 lost < 0 ? "the run cannot be opened"
@@ -737,7 +653,7 @@ const struct fe_subcmd fe_sub_record = {
     .name = "record",
     .args = "[-o DIR] [--ranks LIST] [--send-data] [--no-compress] "
             "[--capture-inputs [PATH...]] [--no-stdin] [--no-libc] [--aslr] "
-            "-- LAUNCHER [ARGS...]",
+            "[--max-log-size [total=]SIZE]... -- LAUNCHER [ARGS...]",
     .summary = "record an MPI run: every rank's MPI calls into a run directory",
     .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
             "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "
@@ -783,7 +699,20 @@ const struct fe_subcmd fe_sub_record = {
             "default the\n"
             "                     ranks run without it, as the replay does, "
             "so that heap\n"
-            "                     and stack addresses match)\n\n"
+            "                     and stack addresses match)\n"
+            "      --max-log-size SIZE\n"
+            "                     stop logging a rank when its log reaches "
+            "SIZE (500M, 2G;\n"
+            "                     at least 1M); total=SIZE: when the "
+            "run's logs together\n"
+            "                     reach it (shared by the ranks of a "
+            "machine). The program\n"
+            "                     goes on; the log is replayable up to the "
+            "stop. Both may\n"
+            "                     be given. While the run goes on, drdb "
+            "warns when the\n"
+            "                     logs' rate would fill the disk; the "
+            "summary gives it\n\n"
             "example:\n  drdb record -o run1 -- mpiexec -n 4 ./app input.dat\n",
     .run = run,
 };

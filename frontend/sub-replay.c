@@ -227,6 +227,7 @@ static int run(int argc, char **argv)
         {"host", required_argument, NULL, 'H'},
         {"ssh-option", required_argument, NULL, 'O'},
         {"remote-drdb", required_argument, NULL, 'D'},
+        {"launcher", required_argument, NULL, 'L'},
         {NULL, 0, NULL, 0},
     };
     /* For --host: the options the replay there gets, as given here. */
@@ -238,8 +239,7 @@ static int run(int argc, char **argv)
     int quiet = 0, trust = 0, in_place = 0, c;
     while ((c = getopt_long(argc, argv, "+r:R:C:o:q", opts, NULL)) != -1) {
         /* Forwarded as --NAME [ARG]: the option's own table entry. */
-        for (int i = 0; c != 'H' && c != 'O' && c != 'D' && opts[i].name;
-             i++)
+        for (int i = 0; !strchr("HODL", c) && opts[i].name; i++)
             if (opts[i].val == c && nd < 16) {
                 snprintf(dashed[nd], sizeof dashed[0], "--%s", opts[i].name);
                 fwd[nfwd++] = dashed[nd++];
@@ -258,6 +258,13 @@ static int run(int argc, char **argv)
             break;
         case 'D':
             ro.drdb = optarg;
+            break;
+        case 'L':
+            if (strcmp(optarg, "ssh") && strcmp(optarg, "srun")) {
+                fe_error("--launcher takes ssh or srun, not '%s'", optarg);
+                return 2;
+            }
+            ro.launcher = optarg;
             break;
         case 'r':
         case 'R':
@@ -304,6 +311,24 @@ static int run(int argc, char **argv)
     if (there) {
         ro.host = host;
         dirarg = there;
+    }
+    /* --launcher srun alone: the allocation's node, when it has one. */
+    char **nodes = NULL;
+    if (!ro.host && ro.launcher && !strcmp(ro.launcher, "srun")) {
+        char err[512];
+        int k = remote_alloc_hosts(&nodes, err, sizeof err);
+        if (k < 0)
+            return fe_error("%s", err);
+        if (k > 1) {
+            fe_error("the allocation has %d nodes (%s, %s%s): say which "
+                     "holds the run with --host NODE or NODE:RUNDIR", k,
+                     nodes[0], nodes[1], k > 2 ? ", ..." : "");
+            remote_argv_free(nodes);
+            return 2;
+        }
+        snprintf(host, sizeof host, "%s", nodes[0]);
+        remote_argv_free(nodes);
+        ro.host = host;
     }
     if (ro.host)
         return fe_replay_host(&ro, dirarg, fwd, nfwd,
@@ -502,7 +527,8 @@ const struct fe_subcmd fe_sub_replay = {
     .name = "replay",
     .args = "[--rank R | --ranks LIST] [--trust] [--write-in-place] "
             "[--stdin FILE] [--host HOST [--ssh-option OPT] "
-            "[--remote-drdb PATH]] [HOST:]RUNDIR [-- PROGRAM [ARGS...]]",
+            "[--remote-drdb PATH]] [--launcher ssh|srun] [HOST:]RUNDIR "
+            "[-- PROGRAM [ARGS...]]",
     .summary = "re-execute ranks of a recorded run alone, from their logs",
     .help =
         "Runs each chosen rank as its own process, with no mpiexec and no "
@@ -537,7 +563,22 @@ const struct fe_subcmd fe_sub_replay = {
         "others)\n"
         "      --stdin FILE            rank 0's standard input from FILE "
         "('-': drdb's\n"
-        "                              own); by default the recorded one\n\n"
+        "                              own); by default the recorded one\n"
+        "      --host HOST             replay on HOST, where RUNDIR is, "
+        "through its drdb\n"
+        "                              agent (HOST:RUNDIR says the same; "
+        "docs/remote.md)\n"
+        "      --ssh-option OPT        passes -o OPT to ssh (repeatable)\n"
+        "      --remote-drdb PATH      the drdb to run on HOST (default: "
+        "drdb on its PATH)\n"
+        "      --launcher ssh|srun     how the agent starts: over ssh "
+        "(default), or with\n"
+        "                              srun as a step of the Slurm "
+        "allocation drdb runs\n"
+        "                              in, on node HOST (no ssh; without "
+        "--host, the\n"
+        "                              allocation's node when it has "
+        "one)\n\n"
         "Files the rank opens to read come from the replay's own writes, "
         "then from the\nrun's captured inputs (drdb record --capture-inputs), "
         "then from where they are.\n\n"

@@ -18,7 +18,10 @@ static const char *const type_names[WIRE_TYPE_END] = {
     [WIRE_READ] = "READ",       [WIRE_DATA] = "DATA",
     [WIRE_RUN] = "RUN",         [WIRE_INDEX] = "INDEX",
     [WIRE_IMAGE] = "IMAGE",
-    [WIRE_IMAGE_END] = "IMAGE_END", [WIRE_SETUP] = "SETUP",
+    [WIRE_IMAGE_END] = "IMAGE_END", [WIRE_KEEP] = "KEEP",
+    [WIRE_LABEL] = "LABEL",     [WIRE_LIST] = "LIST",
+    [WIRE_RESUME] = "RESUME",   [WIRE_SESSIONS] = "SESSIONS",
+    [WIRE_SETUP] = "SETUP",
 };
 
 const char *wire_type_name(unsigned type)
@@ -263,6 +266,69 @@ bad:
     launch_desc_release(d);
     return -1;
 }
+
+/* ---- a kept session's processes ----------------------------------------- */
+
+void wire_put_list(struct wire_buf *b, const char *note,
+                   const struct wire_kept *k, size_t n)
+{
+    wire_put_str(b, note);
+    wire_put_u32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        wire_put_u32(b, k[i].ch);
+        wire_put_u32(b, k[i].pid);
+        wire_put_u32(b, k[i].flags);
+        wire_put_u32(b, k[i].status);
+        wire_put_str(b, k[i].label);
+        wire_put_str(b, k[i].tty_name);
+    }
+}
+
+void wire_kept_free(struct wire_kept *k, size_t n)
+{
+    for (size_t i = 0; k && i < n; i++) {
+        free(k[i].label);
+        free(k[i].tty_name);
+    }
+    free(k);
+}
+
+int wire_get_list(struct wire_rd *r, char **note, struct wire_kept **k,
+                  size_t *n)
+{
+    uint32_t count;
+    struct wire_kept *v = NULL;
+    size_t got = 0;
+    *note = wire_get_str(r);
+    if (!*note || strlen(*note) > WIRE_MAX_NOTE ||
+        wire_get_u32(r, &count) < 0 || count > WIRE_MAX_WORDS ||
+        !(v = calloc(count ? count : 1, sizeof *v)))
+        goto bad;
+    for (; got < count; got++) {
+        struct wire_kept *p = &v[got];
+        if (wire_get_u32(r, &p->ch) < 0 || wire_get_u32(r, &p->pid) < 0 ||
+            wire_get_u32(r, &p->flags) < 0 ||
+            wire_get_u32(r, &p->status) < 0 || p->ch == 0 ||
+            p->ch > 65535 || !(p->label = wire_get_str(r)) ||
+            !(p->tty_name = wire_get_str(r)) ||
+            strlen(p->label) > WIRE_MAX_LABEL)
+            goto bad_one;
+    }
+    if (r->at != r->len)
+        goto bad;
+    *k = v;
+    *n = count;
+    return 0;
+bad_one:
+    got++; /* its strings, if any, are freed too */
+bad:
+    wire_kept_free(v, got);
+    free(*note);
+    *note = NULL;
+    return -1;
+}
+
+/* ---- a rank's replay under GDB, made on the agent's host ---------------- */
 
 /* flags, stub, xstate, index, out, nenv, env... */
 void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g)

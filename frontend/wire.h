@@ -46,6 +46,24 @@
  *           did not: log_rank's stop_reason); the channel is then free.
  *           The elided bytes are READ from "rank-R.log" by offset.
  *
+ * Keeping a session (protocol 2; docs/remote.md, "Keeping a session"): an
+ * agent started with `--keep` may outlive its connection.
+ *   KEEP    client -> agent, ch N: u32 seconds to keep the processes after
+ *           the connection ends (0: end them with it, as a plain agent),
+ *           string session note (<= WIRE_MAX_NOTE bytes, opaque: what the
+ *           client needs to rebuild its state). Answered by DATA: string
+ *           the session's id, or ERROR (an agent not started to keep).
+ *   LABEL   client -> agent, ch N (a process): string label (<=
+ *           WIRE_MAX_LABEL bytes, opaque: "rank 3"), listed by LIST.
+ *   LIST    client -> agent, ch N: answered by DATA: the session's note
+ *           and its processes (wire_put_list()).
+ *   RESUME  client -> agent, ch 0, empty: the client knows the processes
+ *           LIST gave; the agent sends what they wrote while no client
+ *           took it (kept since the last connection ended), their EXITs,
+ *           and relays them again. An agent connected by `--attach` sends
+ *           its processes' output only after RESUME.
+ *   SESSIONS client -> agent, ch N: answered by DATA: u32 count, strings
+ *           the ids of this user's kept sessions on the host.
  *   SETUP   client -> agent, ch N: string run directory, u32 rank, u32
  *           flags (LAUNCH_GDB_IN_PLACE: no replay-out directory). What a
  *           rank's replay under GDB needs on the agent's host, made there
@@ -87,6 +105,11 @@ enum wire_type {
     WIRE_INDEX,
     WIRE_IMAGE,
     WIRE_IMAGE_END,
+    WIRE_KEEP,
+    WIRE_LABEL,
+    WIRE_LIST,
+    WIRE_RESUME,
+    WIRE_SESSIONS,
     WIRE_SETUP,
     WIRE_TYPE_END
 };
@@ -151,6 +174,31 @@ struct launch_desc;
 void wire_put_desc(struct wire_buf *b, const struct launch_desc *d);
 int wire_get_desc(struct wire_rd *r, struct launch_desc *d);
 
+/* LIST's answer: (the session id, string, before it) the session note
+ * (string), u32 count, then per process
+ * u32 channel, u32 pid, u32 flags (WIRE_KEPT_*), u32 wait status (when
+ * exited), string label, string terminal name ("" none). */
+#define WIRE_MAX_NOTE 65536
+#define WIRE_MAX_LABEL 256
+enum {
+    WIRE_KEPT_EXITED = 1, /* reaped: STATUS is its wait status */
+    /* its streams not ended yet (whose ends the client will be told) */
+    WIRE_KEPT_ERR = 2,    /* stderr (none with LAUNCH_PTY) */
+    WIRE_KEPT_TTY = 4,    /* the extra terminal (LAUNCH_TTY) */
+    WIRE_KEPT_OUT = 8,    /* stdout */
+};
+struct wire_kept {
+    uint32_t ch, pid, flags, status;
+    char *label, *tty_name;
+};
+void wire_put_list(struct wire_buf *b, const char *note,
+                   const struct wire_kept *k, size_t n);
+/* 0 with *NOTE and *K (N of them; malloc'd: wire_kept_free), or -1 (a
+ * malformed list, a channel 0 or out of 1..65535, a note or label over
+ * its bound, more than WIRE_MAX_WORDS processes). */
+int wire_get_list(struct wire_rd *r, char **note, struct wire_kept **k,
+                  size_t *n);
+void wire_kept_free(struct wire_kept *k, size_t n);
 /* SETUP's answer (launch.h's struct launch_gdb), and back: 0, or -1
  * (malformed or out of memory; G is then released). */
 struct launch_gdb;

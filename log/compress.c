@@ -18,9 +18,11 @@
 #include "log-rewrite.h"
 #include "util.h"
 
-/* Smaller fields do not shrink enough to pay for a frame header. */
+/* Smaller fields do not shrink enough to pay for a frame header. zstd's
+ * level 1: on the key data of tests/bench/kernels/is.c, 2.5 times as fast
+ * as level 3 for a file 0.6% larger (72.7% of the original, not 72.3%). */
 #define MIN_BYTES 64
-#define LEVEL 3
+#define LEVEL 1
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {

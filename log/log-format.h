@@ -83,6 +83,11 @@
 #define LOG_INPUTS_DIR "inputs"
 #define LOG_INPUTS_INDEX "rank-%d.index"
 #define LOG_STDIN_FILE "stdin"
+/* `drdb record --max-log-size total=SIZE`: the bytes the run's logs may
+ * still take, a native u64 the recording ranks of a machine share through
+ * a shared mapping (log-writer.h: log_writer_limit). Removed after the
+ * run. */
+#define LOG_BUDGET_FILE ".drdb.budget"
 /* The largest world size a run description or a header may state: a
  * bound on what a reader allocates for an untrusted number. */
 #define LOG_MAX_WORLD (1 << 20)
@@ -100,7 +105,9 @@ enum {
                                    * (log-sys.h) */
     LOG_HDR_STRIPPED = 1u << 6,   /* a copy without message data: large
                                    * fields are LOG_F_ELIDED (strip.c) */
-    LOG_HDR_KNOWN = 0x7fu,        /* any other bit: a corrupt header */
+    LOG_HDR_LIMITED = 1u << 7,    /* with TRUNCATED: the recorder stopped
+                                   * at drdb record's --max-log-size */
+    LOG_HDR_KNOWN = 0xffu,        /* any other bit: a corrupt header */
 };
 
 /* Record flags. */

@@ -26,6 +26,9 @@ struct log_writer {
     int failed;          /* a write failed: no more records */
     unsigned grows;      /* reservations made (the first included) */
     int large;           /* the record being built has the large framing */
+    uint64_t limit;      /* the file may not grow past it (0: no limit) */
+    uint64_t *budget;    /* bytes all the run's logs may still take, shared
+                            with the other ranks (NULL: none) */
 };
 
 /* A record reserved at least this many bytes (LOG_REC_MAX_HEAD and its
@@ -54,6 +57,14 @@ int log_writer_reserve(struct log_writer *w, size_t need);
 /* The same, for the file PATH. */
 int log_writer_open(struct log_writer *w, const char *path,
                     const struct log_file_header *hdr);
+/* Limits the log to LIMIT bytes (0: none) and, with BUDGET (NULL: none),
+ * a counter of the bytes the run's logs may still take in a mapping
+ * shared by the ranks (log-format.h: LOG_BUDGET_FILE), which every growth
+ * of the file takes from, atomically: what the file already has is taken
+ * now. At a limit the log stops as on a full disk (a TRUNC record with
+ * EFBIG). */
+void log_writer_limit(struct log_writer *w, uint64_t limit,
+                      uint64_t *budget);
 /* Starts a record of at most MAX bytes: NULL when logging has stopped. */
 struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
                                  size_t max, int fn, unsigned flags,

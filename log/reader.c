@@ -741,6 +741,13 @@ uint64_t log_rank_trunc_event(const struct log_rank *r)
 enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
                                 size_t len)
 {
+    if (r->trunc_errno && (r->hdr.flags & LOG_HDR_LIMITED)) {
+        snprintf(buf, len, "truncated (size limit): recording stopped at "
+                 "event %llu (the log reached drdb record's "
+                 "--max-log-size)",
+                 (unsigned long long)log_rank_trunc_event(r));
+        return LOG_END_TRUNCATED;
+    }
     if (r->trunc_errno) {
         snprintf(buf, len, "truncated (disk full): recording stopped at "
                  "event %llu (%s)",

@@ -34,6 +34,8 @@
 
 uint64_t log_writer_large_from = UINT32_MAX;
 
+static void stop_logging(struct log_writer *w, int err);
+
 static int reserve(struct log_writer *w, size_t size)
 {
     int rc = posix_fallocate(w->fd, 0, (off_t)size);
@@ -50,18 +52,67 @@ static int reserve(struct log_writer *w, size_t size)
     return 0;
 }
 
+/* Takes N bytes from the run's budget: 0, or -EFBIG when it has fewer. */
+static int take(struct log_writer *w, uint64_t n)
+{
+    if (!w->budget)
+        return 0;
+    uint64_t cur = __atomic_load_n(w->budget, __ATOMIC_RELAXED);
+    do {
+        if (cur < n)
+            return -EFBIG;
+    } while (!__atomic_compare_exchange_n(w->budget, &cur, cur - n, 0,
+                                          __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    return 0;
+}
+
+static void give_back(struct log_writer *w, uint64_t n)
+{
+    if (w->budget)
+        __atomic_add_fetch(w->budget, n, __ATOMIC_RELAXED);
+}
+
+/* Grows the file to SIZE (> map_size) within the limits: 0 or -errno. */
+static int grow_to(struct log_writer *w, size_t size)
+{
+    if (w->limit && size > w->limit)
+        return -EFBIG;
+    int rc = take(w, size - w->map_size);
+    if (rc < 0)
+        return rc;
+    size_t was = w->map_size;
+    if ((rc = reserve(w, size)) < 0)
+        give_back(w, size - was);
+    return rc;
+}
+
 static int grow(struct log_writer *w, size_t need)
 {
     size_t size = w->map_size ? w->map_size : LOG_WRITER_FIRST;
     while (size < need)
         size += size < GROW_MAX ? size : GROW_MAX;
-    int rc = reserve(w, size);
+    if (w->limit && size > w->limit && need <= w->limit)
+        size = w->limit;
+    int rc = grow_to(w, size);
     if ((rc == -ENOSPC || rc == -EFBIG || rc == -EDQUOT) && w->map_size) {
         size_t just = (need + GROW_STEP - 1) / GROW_STEP * GROW_STEP;
         if (just < size)
-            rc = reserve(w, just);
+            rc = grow_to(w, just);
     }
     return rc;
+}
+
+void log_writer_limit(struct log_writer *w, uint64_t limit,
+                      uint64_t *budget)
+{
+    w->limit = limit;
+    w->budget = budget;
+    if (take(w, w->map_size) < 0 ||
+        (limit && w->map_size > limit)) {
+        w->budget = NULL; /* none was taken */
+        stop_logging(w, -EFBIG);
+    }
 }
 
 int log_writer_reserve(struct log_writer *w, size_t need)
@@ -125,7 +176,9 @@ int log_writer_open(struct log_writer *w, const char *path,
 static void stop_logging(struct log_writer *w, int err)
 {
     w->failed = 1;
-    log_writer_set_flags(w, LOG_HDR_TRUNCATED);
+    int limited = err == -EFBIG && (w->limit || w->budget);
+    log_writer_set_flags(w, LOG_HDR_TRUNCATED |
+                                (limited ? LOG_HDR_LIMITED : 0));
     /* A TRUNC record, if it fits, tells readers where and why it stopped. */
     if (w->map && w->off + LOG_REC_MAX_HEAD + 8 <= w->map_size) {
         struct log_rec rec = {w->map + w->off, w->map + w->off + LOG_REC_FIXED};
@@ -138,12 +191,16 @@ static void stop_logging(struct log_writer *w, int err)
         log_put_varint(&rec, (uint64_t)(-err) << 1); /* zigzag of errno */
         log_writer_commit(w, &rec);
     }
-    char msg[200];
+    char msg[240];
     int n = snprintf(msg, sizeof msg,
-                     "drdb-record: warning: rank %d: cannot extend the log "
-                     "(%s); recording stops at event %llu, the program goes "
-                     "on\n", ((struct log_file_header *)w->map)->rank,
-                     strerror(-err), (unsigned long long)w->events);
+                     "drdb-record: warning: rank %d: %s%s%s; recording "
+                     "stops at event %llu, the program goes on\n",
+                     ((struct log_file_header *)w->map)->rank,
+                     limited ? "the log reached the size limit "
+                               "(--max-log-size)"
+                             : "cannot extend the log (",
+                     limited ? "" : strerror(-err), limited ? "" : ")",
+                     (unsigned long long)w->events);
     if (write(2, msg, (size_t)n) < 0) {
         /* nothing else to do */
     }

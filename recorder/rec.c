@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -478,6 +479,36 @@ void rec_open(void)
     }
 }
 
+/* The limits of `drdb record --max-log-size` on the log just opened: its
+ * size (DRDB_MAX_LOG_SIZE, bytes) and the run's budget (LOG_BUDGET_FILE of
+ * run directory DFD, when drdb record made one: a regular file of ours,
+ * never through a link). */
+static void limit_log(int dfd)
+{
+    const char *s = getenv("DRDB_MAX_LOG_SIZE");
+    uint64_t limit = s && *s ? strtoull(s, NULL, 10) : 0;
+    uint64_t *budget = NULL;
+    if (getenv("DRDB_LOG_BUDGET")) {
+        int fd = openat(dfd, LOG_BUDGET_FILE,
+                        O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        void *m = MAP_FAILED;
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid() && st.st_size == sizeof *budget)
+            m = mmap(NULL, sizeof *budget, PROT_READ | PROT_WRITE,
+                     MAP_SHARED, fd, 0);
+        if (fd >= 0)
+            close(fd);
+        if (m != MAP_FAILED)
+            budget = m;
+        else
+            warn("warning: the run's log budget (--max-log-size total=) "
+                 "cannot be opened: this rank's log is not limited by it");
+    }
+    if (limit || budget)
+        log_writer_limit(&writer, limit, budget);
+}
+
 /* Rank 0 describes the run, each recorded rank opens its log. */
 static void open_log(int rank, int size, uint32_t flags)
 {
@@ -540,14 +571,16 @@ static void open_log(int rank, int size, uint32_t flags)
         hdr.flags |= LOG_HDR_SYS;
     log_name(name, sizeof name, rank);
     int rc = log_writer_openat(&writer, dfd, name, &hdr);
-    close(dfd);
     if (rc < 0) {
+        close(dfd);
         char msg[PATH_MAX + 128];
         snprintf(msg, sizeof msg, "rank %d: cannot create '%s/%s': %s; this "
                  "rank is not recorded", rank, dir, name, strerror(-rc));
         warn(msg);
         return;
     }
+    limit_log(dfd);
+    close(dfd);
     clock_gettime(CLOCK_MONOTONIC, &ts);
     rec_t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     rec_on = 1;

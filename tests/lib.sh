@@ -94,3 +94,15 @@ tty_wait() {
     return 1
 }
 tty_keys() { tmux -S "$sock" send-keys "$@"; }
+
+# doc_examples FILE DIR: the SQL of each numbered worked example under
+# "## Examples" of FILE (docs/queries.md) into DIR/ex-N.sql.
+doc_examples() {
+    awk -v dir="$2" '
+        /^## Examples/ { on = 1; next }
+        /^## / && on { on = 0 }
+        on && /^[0-9]+\. / { k = $1 + 0 }
+        on && /^ *```sql/ { insql = 1; f = dir "/ex-" k ".sql"; next }
+        on && /^ *```/ && insql { insql = 0; close(f); next }
+        insql { sub(/^ +/, ""); print > f }' "$1"
+}

@@ -261,6 +261,20 @@ same "causal_past: an event out of range" badev ""
 has "causal_past: an event out of range is an error" badev.err \
     "drdb: causal_past: rank 1 has 19 events: no event 99"
 
+# ---- data: what a receive got. Rank 3's Isend carries `one` (1) to rank
+# 1's Recv (17); rank 0's Send of `one` to rank 2 completes at its Wait
+# (18); the wildcard messages are two ints of the zeroed buf; a send holds
+# no data; past the end (4 bytes from byte 1 of 4), NULL
+q data "SELECT hex(data(1, 17)), data_int(1, 17, 0), data_int(2, 18, 0),
+  data_int(0, 9, 4), data(3, 16) IS NULL, data_int(1, 17, 1) IS NULL,
+  data_int(0, 9, 8) IS NULL, length(data(0, 9))"
+same "data, data_int: what receives got" data \
+"\"hex(data(1, 17))\",\"data_int(1, 17, 0)\",\"data_int(2, 18, 0)\",\"data_int(0, 9, 4)\",\"data(3, 16) IS NULL\",\"data_int(1, 17, 1) IS NULL\",\"data_int(0, 9, 8) IS NULL\",\"length(data(0, 9))\"
+01000000,1,1,0,1,1,1,8"
+q dataerr "SELECT data(9, 0)"
+has "data: an event not in the run" dataerr.err \
+    "drdb: data: no rank 9 in the run (ranks 0-3 with logs)"
+
 # ---- output formats, errors, empty results
 q table --json "SELECT rank, host IS NOT NULL AS h FROM procs WHERE rank < 2"
 same "--json" table '[{"rank": 0, "h": 1},
@@ -374,6 +388,49 @@ same "comms, comm_members: an intercommunicator's two groups" inter \
 "size,size_a,size_b,side,members
 4,2,2,0,2 0
 4,2,2,1,3 1"
+
+# ---- lookups by key: matches by (send_rank, send_seq) or (recv_rank,
+# recv_seq) and requests by (rank, seq) go to the rank's events; by hand
+# from sql-pattern.c: rank 1's Recv 3 took rank 0's Send 3 (round 0), rank
+# 0's wildcard receives 9-14 came from ranks 1-3, rank 3's Isend 16 was
+# received by rank 1's Recv 17 and completed by its Wait 18
+q k1 "SELECT send_rank, send_seq, recv_rank, recv_seq, tag FROM matches
+  WHERE recv_rank = 1 AND recv_seq = 3"
+same "matches by the receive's key: one lookup" k1 "send_rank,send_seq,recv_rank,recv_seq,tag
+0,3,1,3,10"
+q k2 "SELECT count(*), min(recv_seq), max(recv_seq), count(DISTINCT send_rank)
+  FROM matches WHERE recv_rank = 0 AND recv_seq BETWEEN 9 AND 14"
+same "matches by the receive's key and a range of events" k2 "count(*),min(recv_seq),max(recv_seq),count(DISTINCT send_rank)
+6,9,14,3"
+q k3 "SELECT recv_rank, recv_seq, send_done FROM matches WHERE send_rank = 3
+  AND send_seq > 15 AND send_seq < 17"
+same "matches by the send's key" k3 "recv_rank,recv_seq,send_done
+1,17,18"
+q k4 "SELECT rank, seq, kind, done FROM requests WHERE rank = 3 AND seq >= 16"
+same "requests by key" k4 "rank,seq,kind,done
+3,16,send,18"
+# The same rows by key as by a full scan (a unary + keeps SQLite from
+# giving the key to the table), on three runs with persistent requests,
+# wildcards, Sendrecv and nonblocking collectives.
+for r in run pers comms; do
+    for t in "matches:send_rank:send_seq" "matches:recv_rank:recv_seq" \
+             "requests:rank:seq"; do
+        tab=${t%%:*} rest=${t#*:} rk=${rest%%:*} sq=${rest#*:}
+        keyed= scan=
+        for k in 0 1 2 3; do
+            keyed="$keyed${keyed:+ UNION ALL }SELECT * FROM $tab WHERE $rk = $k AND $sq >= 0"
+            scan="$scan${scan:+ UNION ALL }SELECT * FROM $tab WHERE +$rk = $k AND +$sq >= 0"
+        done
+        "$drdb" log sql $r --csv "SELECT * FROM ($keyed) ORDER BY 1,2,3,4,5,6" > keyed 2>&1
+        "$drdb" log sql $r --csv "SELECT * FROM ($scan) ORDER BY 1,2,3,4,5,6" > scan 2>&1
+        if [ "$(wc -l < scan)" -gt 2 ] && cmp -s keyed scan; then
+            ok "$r: $tab by ($rk, $sq): the rows of a full scan ($(($(wc -l < scan) - 1)))"
+        else
+            fail "$r: $tab by ($rk, $sq) differs from a full scan"
+            diff scan keyed | head -5 | sed 's/^/#   /'
+        fi
+    done
+done
 
 # ---- a rank killed mid-run (tests/progs/crash in sleep mode: rank 1
 # SIGKILLed while it sleeps), and a rank whose log is gone

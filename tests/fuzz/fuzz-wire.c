@@ -10,7 +10,8 @@
  *     agent and the client (HELLO, launcher description, read request,
  *     u32 fields) within its bounds;
  *   - a description that decodes encodes and decodes again to the same
- *     bytes; so does a SETUP answer (struct launch_gdb).
+ *     bytes, and so do a kept session's list of processes (LIST) and a
+ *     SETUP answer (struct launch_gdb).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,6 +79,34 @@ static void payload(const struct wire_frame *f)
     wire_get_u32(&r, &v);
     if (r.at > r.len)
         abort();
+    /* LIST's answer (after its id), and KEEP's fields. */
+    char *note;
+    struct wire_kept *k;
+    size_t nk;
+    wire_rd_init(&r, f);
+    free(wire_get_str(&r));
+    if (wire_get_list(&r, &note, &k, &nk) == 0) {
+        struct wire_buf a, b;
+        char *note2;
+        struct wire_kept *k2;
+        size_t nk2;
+        wire_buf_init(&a);
+        wire_buf_init(&b);
+        wire_put_list(&a, note, k, nk);
+        struct wire_frame g = {WIRE_DATA, 1, (uint32_t)a.len, a.p};
+        wire_rd_init(&r, &g);
+        if (wire_get_list(&r, &note2, &k2, &nk2) < 0 || nk2 != nk)
+            abort();
+        wire_put_list(&b, note2, k2, nk2);
+        if (a.len != b.len || memcmp(a.p, b.p, a.len) != 0)
+            abort();
+        wire_kept_free(k, nk);
+        wire_kept_free(k2, nk2);
+        free(note);
+        free(note2);
+        wire_buf_release(&a);
+        wire_buf_release(&b);
+    }
     /* A read request, then STARTED's and EXIT's fields. */
     wire_rd_init(&r, f);
     free(wire_get_str(&r));

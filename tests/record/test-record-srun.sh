@@ -5,131 +5,27 @@
 # checked and replayed. The daemons are always stopped at exit.
 # usage: test-record-srun.sh DRDB P2P_BLOCKING
 set -u
-for c in slurmctld slurmd srun sinfo scancel; do
-    command -v "$c" >/dev/null 2>&1 || { echo "1..0 # SKIP slurm not installed ($c missing)"; exit 0; }
-done
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-slurm.sh"
+why=$(slurm_skip_reason)
+[ -z "$why" ] || { echo "1..0 # SKIP $why"; exit 0; }
 drdb=$(realpath "$1") prog=$(realpath "$2")
 tmp=$(mktemp -d)
-n=0 status=0 ctld='' slurmd='' job=''
-. "$(dirname "$0")/../lib.sh"
+n=0 status=0
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; return 1; }
 check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
-# comment FILE...: the last lines of each file as TAP comments.
-comment() {
-    for f in "$@"; do
-        [ -s "$f" ] || continue
-        echo "# --- tail of $(basename "$f"):"
-        tail -n 15 "$f" | sed 's/^/#   /'
-    done
-}
-# The daemons run with -D: their stdout+stderr hold all their log lines.
-comment_daemons() { comment slurmctld.out slurmd.out; }
-# alive PID: running (an exited child stays a zombie until waited for).
-alive() {
-    [ -n "$1" ] && st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]
-}
-# stop PID: TERM, up to 5 s to exit, then KILL; reaps it.
-stop() {
-    alive "$1" || return 0
-    kill "$1" 2>/dev/null
-    i=0
-    while alive "$1" && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    alive "$1" && kill -9 "$1" 2>/dev/null
-    wait "$1" 2>/dev/null
-}
-# Step daemons (setsid, so outside our process group) that inherited our
-# SLURM_CONF from slurmd are this test's.
-our_stepds() {
-    for p in $(pgrep -x slurmstepd 2>/dev/null); do
-        grep -qsxzF "SLURM_CONF=$tmp/slurm.conf" "/proc/$p/environ" && echo "$p"
-    done
-}
 cleanup() {
-    alive "$job" && kill "$job" 2>/dev/null
-    if alive "$ctld"; then timeout 10 scancel --quiet --user="$(id -un)" 2>/dev/null; fi
-    i=0
-    while [ -n "$(our_stepds)" ] && [ "$i" -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-    for p in $(our_stepds); do pkill -9 -P "$p"; kill -9 "$p"; done 2>/dev/null
-    stop "$slurmd"
-    stop "$ctld"
+    slurm_cleanup
     rm -rf "$tmp"
-}
-# run CMD...: CMD in the background, waited for, so that a signal (meson's
-# timeout) runs the traps at once; $job is its pid until it ends.
-run() {
-    "$@" &
-    job=$!
-    wait "$job"
-    rc=$?
-    job=''
-    return $rc
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 cd "$tmp" || exit 1
-unset LD_PRELOAD DRDB_RUN_DIR DRDB_REPLAY_DIR DRDB_REPLAY_RANK SLURM_JOB_ID SLURM_JOBID
+unset LD_PRELOAD DRDB_RUN_DIR DRDB_REPLAY_DIR DRDB_REPLAY_RANK
 
-# Two free TCP ports on 127.0.0.1 (python3 asks the kernel; else a guess).
-ports=$(python3 -c 'import socket
-s=[socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])' 2>/dev/null) ||
-    ports="$((20000 + $$ % 20000)) $((20001 + $$ % 20000))"
-ctldport=${ports% *} dport=${ports#* }
-user=$(id -un)
-mkdir state spool
-cat > slurm.conf <<EOF
-ClusterName=drdbtest
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=$ctldport
-SlurmdPort=$dport
-SlurmUser=$user
-SlurmdUser=$user
-AuthType=auth/none
-CredType=cred/none
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/slurmctld.log
-SlurmdLogFile=$tmp/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/builtin
-MpiDefault=none
-ReturnToService=2
-SlurmdParameters=config_overrides
-MailProg=/bin/true
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-# 2 CPUs whatever the machine has (config_overrides: fewer does not drain it).
-NodeName=drdbnode NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF="$tmp/slurm.conf"
-
-# --- start the daemons in the foreground (-D), as our children.
-slurmctld -D -i -f "$SLURM_CONF" > slurmctld.out 2>&1 &
-ctld=$!
-slurmd -D -N drdbnode -f "$SLURM_CONF" > slurmd.out 2>&1 &
-slurmd=$!
-# Wait (at most 30 s) for the node to be idle.
-state='' i=0 t0=$(date +%s%N)
-while [ $i -lt 300 ]; do
-    alive "$ctld" || break
-    alive "$slurmd" || break
-    state=$(sinfo -h -N -n drdbnode -o %t 2>/dev/null)
-    [ "$state" = idle ] && break
-    sleep 0.1; i=$((i + 1))
-done
-if [ "$state" != idle ]; then
-    why="node state '${state:-none}' after $((i / 10)) s"
-    alive "$ctld" || why="slurmctld exited"
-    alive "$slurmd" || why="slurmd exited"
-    fail "private Slurm started (slurmctld on 127.0.0.1:$ctldport, slurmd on :$dport): $why"
+t0=$(date +%s%N)
+if ! slurm_start; then
+    fail "$slurm_why"
     comment_daemons
     echo "1..$n"
     exit 1

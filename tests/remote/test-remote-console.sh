@@ -1,6 +1,6 @@
 #!/bin/sh
 # The console with its ranks replayed on another host (docs/remote.md),
-# against the test's own sshd (sshd.sh; no mocks): a run of
+# against the test's own sshd (tests/lib-sshd.sh; no mocks): a run of
 # examples/jacobi (2 ranks, a 16x16 grid, 3 iterations) at a path only the
 # "node" 127.0.0.2/127.0.0.3 uses, debugged from another directory as
 # HOST:RUNDIR.
@@ -35,7 +35,8 @@ trap 'exit 1' INT TERM
 # A console that ended early: writing its commands fails, never kills us.
 trap '' PIPE
 skip_all() { echo "1..0 # SKIP $1"; exit 77; }
-. "$(dirname "$0")/sshd.sh"
+. "$(dirname "$0")/../lib-sshd.sh"
+sshd_start || skip_all "$sshd_why"
 
 # The drdb on the node: this one, with a mark in its environment that the
 # agent passes on to the GDBs it starts and they to their programs: what

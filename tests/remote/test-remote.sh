@@ -13,25 +13,30 @@
 # and injects nothing; host names that are ssh options or hold a space are
 # refused; an unreachable host, a wrong key, a remote drdb that does not
 # exist and a version mismatch each give their one line; killing the ssh
-# connection mid-replay leaves nothing running on the node.
+# connection mid-replay leaves nothing running on the node. Keeping a
+# session (docs/remote.md, "Keeping a session"): test-keep's cases over
+# ssh (the connection killed, attach, the held output, the time limit),
+# and drdb attach --list / --end on a session left kept.
 #
-# usage: test-remote.sh DRDB MPIEXEC SENDRECV CRASH
+# usage: test-remote.sh DRDB MPIEXEC SENDRECV CRASH TEST-KEEP
 set -u
 drdb=$(realpath "$1") mpiexec=$2 sendrecv=$(realpath "$3")
-crash=$(realpath "$4")
+crash=$(realpath "$4") test_keep=$(realpath "$5")
 . "$(dirname "$0")/../lib.sh"
 n=0 status=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-remote-XXXXXX")
-sshd_pid=
+. "$(dirname "$0")/../lib-sshd.sh"
 cleanup() {
-    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
+    sshd_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 
-# ---- the test's own sshd (sshd.sh: $port, $sshd_pid, keys in $tmp) ------
-. "$(dirname "$0")/sshd.sh"
+# ---- the test's own sshd (tests/lib-sshd.sh) ---------------------------------
+sshd_start || skip_all "$sshd_why"
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/otherkey" -C test-other ||
+    skip_all "ssh-keygen failed"
 
 # ssh's options, as a user's ~/.ssh/config would give them (ssh takes the
 # first value of each option: the port is given per call).
@@ -175,6 +180,78 @@ else
     diff "$tmp/e.local" "$tmp/e.remote" | head -6 | sed 's/^/#   /'
 fi
 
+# ---- a run split over two hosts' disks: rank 0's log in one directory read
+# through 127.0.0.2, rank 1's in another through 127.0.0.3 (drdb.run in
+# both, as a copy), debugged from a third directory: the same answers as
+# the whole run, with no message data fetched for the index --------------
+mkdir -m 700 "$tmp/partA" "$tmp/partB" "$tmp/third"
+cp -p "$run/drdb.run" "$tmp/partA/" && cp -p "$run/drdb.run" "$tmp/partB/"
+cp -p "$run/rank-0.log" "$tmp/partA/" && cp -p "$run/rank-1.log" "$tmp/partB/"
+# slog NAME ARGS...: drdb log from the third directory on the split run.
+slog() {
+    _name=$1
+    shift
+    (cd "$tmp/third" && timeout 60 "$drdb" log $opts_port "$@") \
+        > "$tmp/$_name" 2> "$tmp/$_name.err"
+}
+split="--also 127.0.0.3:$tmp/partB"
+slog sev "$@" $split events "127.0.0.2:$tmp/partA"
+slog sm "$@" $split match "127.0.0.2:$tmp/partA" --all
+slog sq "$@" $split sql "127.0.0.2:$tmp/partA" "$q"
+if cmp -s "$tmp/ev.local" "$tmp/sev" && cmp -s "$tmp/m.local" "$tmp/sm" &&
+        cmp -s "$tmp/q.local" "$tmp/sq"; then
+    ok "a run split over two hosts: events / match --all / sql as the whole run's"
+else
+    fail "a run split over two hosts: events / match --all / sql differ from the whole run's"
+    for f in ev:sev m:sm q:sq; do
+        diff "$tmp/${f%%:*}.local" "$tmp/${f#*:}" | head -4 | sed 's/^/#   /'
+        sed 's/^/#   /' "$tmp/${f#*:}.err" | tail -3
+    done
+fi
+slog sbench "$@" $split match "127.0.0.2:$tmp/partA" --bench 20
+if grep -q "^fetched: *0 bytes of message data from 127.0.0.2\$" "$tmp/sbench" &&
+        grep -q "^fetched: *0 bytes of message data from 127.0.0.3\$" "$tmp/sbench"; then
+    ok "the split run's index fetched no message data from either host"
+else
+    fail "the split run's index: $(grep fetched "$tmp/sbench" | tr '\n' ' ')"
+fi
+# Rank 1's events with data come from 127.0.0.3, as the whole run shows them.
+bad= data=0
+for e in $events; do
+    "$drdb" log event "$run" "1:$e" > "$tmp/e.local" 2>&1
+    slog se "$@" $split event "127.0.0.2:$tmp/partA" "1:$e"
+    cmp -s "$tmp/e.local" "$tmp/se" || { bad=$e; break; }
+    grep -q "^    data " "$tmp/se" && data=$((data + 1))
+done
+[ -z "$bad" ] && [ "$data" -gt 0 ] &&
+    ok "the split run: rank 1's events in full, data read from the other host" ||
+    fail "the split run: event 1:$bad differs from the whole run's"
+# A part whose host cannot be reached: one line naming it; the other
+# host's rank is listed anyway.
+slog sdown "$@" --also "127.0.0.4:$tmp/partB" events "127.0.0.2:$tmp/partA"
+if grep -q "^drdb: 127.0.0.4:$tmp/partB: cannot reach 127.0.0.4.*; its ranks are left out\$" "$tmp/sdown.err" &&
+        awk 'NR == 1 || $1 == 0' "$tmp/ev.local" | cmp -s - "$tmp/sdown"; then
+    ok "a part on an unreachable host: one line naming it, the other part's rank listed"
+else
+    fail "a part on an unreachable host"
+    sed 's/^/#   /' "$tmp/sdown.err" | tail -3
+fi
+
+# --hosts: the run's directory read on each host (here the same disk),
+# each rank from the host mpiexec places it on (a host file: rank 0 on
+# 127.0.0.2, rank 1 on 127.0.0.3).
+printf '# two nodes\n127.0.0.2:1\n127.0.0.3\n' > "$tmp/hostfile"
+slog hev "$@" --hosts "@$tmp/hostfile" events "$run"
+slog hbench "$@" --hosts "@$tmp/hostfile" match "$run" --bench 5
+if cmp -s "$tmp/ev.local" "$tmp/hev" &&
+        grep -q "from 127.0.0.2\$" "$tmp/hbench" &&
+        grep -q "from 127.0.0.3\$" "$tmp/hbench"; then
+    ok "--hosts @FILE: the run read through both hosts' agents, the events as local"
+else
+    fail "--hosts @FILE"
+    sed 's/^/#   /' "$tmp/hev.err" | tail -3
+fi
+
 # ---- host names that are not --------------------------------------------------
 remote bad1 --host "-oProxyCommand=touch $tmp/proxied" $opts_port "$@" \
     --rank 0 "$run"
@@ -264,6 +341,60 @@ if record_killed "$drdb" "$mpiexec" "$crash" 2 "$tmp/crashrun" 2; then
     fi
 else
     fail "recording a killed run"
+fi
+
+# ---- keeping a session over ssh ------------------------------------------------
+# The node's session directory: in this test's directory (SetEnv).
+mkdir -m 700 "$tmp/xdg"
+kopts="Port=$port IdentityFile=$tmp/userkey IdentitiesOnly=yes
+UserKnownHostsFile=$tmp/known_hosts SetEnv=XDG_RUNTIME_DIR=$tmp/xdg"
+set -f
+# shellcheck disable=SC2086 # one option a word
+timeout 60 "$test_keep" "$drdb" 127.0.0.2 $kopts > "$tmp/keep.tap" 2>&1
+krc=$?
+if [ $krc = 0 ] && ! grep -q "^not ok" "$tmp/keep.tap" &&
+        [ "$(grep -c "^ok" "$tmp/keep.tap")" = 3 ]; then
+    ok "keeping over ssh: the ssh connection killed, the process kept, attached again with its output from meanwhile; the time limit; ids"
+else
+    fail "keeping over ssh (test-keep exit status $krc)"
+    grep -v "^ok" "$tmp/keep.tap" | head -12 | sed 's/^/#   /'
+fi
+# shellcheck disable=SC2086
+held=$(timeout 60 "$test_keep" --hold "$drdb" 127.0.0.2 $kopts 2> "$tmp/hold.err")
+set +f
+kid=${held% *} kpid=${held#* }
+katt() { timeout 60 "$drdb" attach --ssh-option Port=$port \
+    --ssh-option "SetEnv=XDG_RUNTIME_DIR=$tmp/xdg" "$@"; }
+# ("$@": the --ssh-option and --remote-drdb options of the replays above.)
+if [ -n "$kid" ] && [ -n "$kpid" ] && kill -0 "$kpid" 2> /dev/null; then
+    katt "$@" --list 127.0.0.2 > "$tmp/klist" 2>&1
+    if grep -q "^session $kid on 127.0.0.2: 1 process\$" "$tmp/klist" &&
+            grep -q "^  note: hold note\$" "$tmp/klist" &&
+            grep -q "^  rank 5 *pid $kpid *running\$" "$tmp/klist"; then
+        ok "drdb attach --list: the session kept after its connection ended, its note and process"
+    else
+        fail "drdb attach --list"
+        sed 's/^/#   /' "$tmp/klist" | head -8
+    fi
+    katt "$@" --end 127.0.0.2 "$kid" > "$tmp/kend" 2>&1
+    for _ in $(seq 100); do
+        kill -0 "$kpid" 2> /dev/null || break
+        sleep 0.05
+    done
+    if grep -q "^session $kid on 127.0.0.2 ended\$" "$tmp/kend" &&
+            ! kill -0 "$kpid" 2> /dev/null &&
+            ! kill -0 "$kid" 2> /dev/null &&
+            [ ! -e "$tmp/xdg/drdb-agent/$kid.sock" ]; then
+        ok "drdb attach --end: the process, the agent and its socket are gone"
+    else
+        fail "drdb attach --end"
+        sed 's/^/#   /' "$tmp/kend" | head -5
+    fi
+    katt --list 127.0.0.2 "$@" > "$tmp/klist2" 2>&1 # options after the host too
+    has "no kept session left" "$tmp/klist2" "no kept session on 127.0.0.2"
+else
+    fail "a session left kept (test-keep --hold: '$held')"
+    sed 's/^/#   /' "$tmp/hold.err" | head -5
 fi
 
 echo "1..$n"

@@ -89,16 +89,9 @@ TEST(host_names)
     CHECK(!remote_host_ok("a\x7f"));
 }
 
-TEST(ssh_argv)
+/* Checks that argv V is WANT, word by word. */
+static void argv_is(char **v, const char *const *want)
 {
-    const char *opts[] = {"Port=2222", "ProxyJump=gw"};
-    struct remote_opts o = {"node17", "/opt/my drdb/bin/drdb", opts, 2};
-    char err[512];
-    char **v = remote_argv(&o, err, sizeof err);
-    REQUIRE(v);
-    const char *want[] = {"ssh", "-T", "-o", "BatchMode=yes", "-o",
-                          "Port=2222", "-o", "ProxyJump=gw", "--", "node17",
-                          "'/opt/my drdb/bin/drdb' agent", NULL};
     for (size_t i = 0; want[i] || v[i]; i++) {
         CHECK_MSG(want[i] && v[i] && strcmp(want[i], v[i]) == 0,
                   "word %zu: '%s', want '%s'", i, v[i] ? v[i] : "(end)",
@@ -106,9 +99,31 @@ TEST(ssh_argv)
         if (!want[i] || !v[i])
             break;
     }
+}
+
+TEST(ssh_argv)
+{
+    const char *opts[] = {"Port=2222", "ProxyJump=gw"};
+    struct remote_opts o = {.host = "node17", .drdb = "/opt/my drdb/bin/drdb",
+                            .ssh_opts = opts, .nssh_opts = 2};
+    char err[512];
+    char **v = remote_argv(&o, err, sizeof err);
+    REQUIRE(v);
+    const char *want[] = {"ssh", "-T", "-o", "BatchMode=yes", "-o",
+                          "Port=2222", "-o", "ProxyJump=gw", "--", "node17",
+                          "'/opt/my drdb/bin/drdb' agent", NULL};
+    argv_is(v, want);
     for (size_t i = 0; v[i]; i++)
         CHECK(!strstr(v[i], "StrictHostKeyChecking"));
     remote_argv_free(v);
+    /* Keeping: the time limit as a quoted word of the remote command. */
+    o.keep_s = 30;
+    v = remote_argv(&o, err, sizeof err);
+    REQUIRE(v && v[10]);
+    CHECK_MSG(!strcmp(v[10], "'/opt/my drdb/bin/drdb' agent '--keep' '30'"),
+              "'%s'", v[10]);
+    remote_argv_free(v);
+    o.keep_s = 0;
     o.host = "-oProxyCommand=x";
     CHECK(!remote_argv(&o, err, sizeof err));
     CHECK(strstr(err, "-oProxyCommand=x") != NULL);
@@ -120,6 +135,82 @@ TEST(ssh_argv)
     REQUIRE(v);
     CHECK(v[0][0] == '/' && strcmp(v[1], "agent") == 0 && !v[2]);
     remote_argv_free(v);
+}
+
+/* The srun launcher: a fixed argv (no quoting: srun executes the command
+ * itself), one node name, and the allocation drdb runs in. */
+TEST(srun_argv)
+{
+    struct remote_opts o = {.host = "node17",
+                            .drdb = "/opt/my drdb/bin/drdb",
+                            .launcher = "srun"};
+    char err[512];
+    unsetenv("SLURM_JOBID");
+    unsetenv("SLURM_JOB_ID");
+    CHECK(!remote_argv(&o, err, sizeof err));
+    CHECK_MSG(!strcmp(err, "not inside a Slurm allocation (SLURM_JOB_ID "
+                      "unset): run drdb inside salloc/sbatch, or use ssh"),
+              "%s", err);
+    setenv("SLURM_JOB_ID", "42", 1);
+    char **v = remote_argv(&o, err, sizeof err);
+    REQUIRE(v);
+    const char *want[] = {"srun", "--nodes=1", "--ntasks=1", "--overlap",
+                          "--quiet", "--unbuffered", "--kill-on-bad-exit=1",
+                          "--mpi=none", "--cpu-bind=none",
+                          "--nodelist=node17", "--",
+                          "/opt/my drdb/bin/drdb", "agent", NULL};
+    argv_is(v, want);
+    remote_argv_free(v);
+    /* Not a list, a range, a file or an option. */
+    const char *bad[] = {"a,b", "n[1-4]", "/etc/hosts", "-w", "a b", "n*2",
+                         ""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        o.host = bad[i];
+        CHECK_MSG(!remote_argv(&o, err, sizeof err), "host '%s'", bad[i]);
+    }
+    o.host = "node17";
+    const char *opt[] = {"Port=2"};
+    o.ssh_opts = opt;
+    o.nssh_opts = 1;
+    CHECK(!remote_argv(&o, err, sizeof err) && strstr(err, "--ssh-option"));
+    o.nssh_opts = 0;
+    o.launcher = "rsh";
+    CHECK(!remote_argv(&o, err, sizeof err) &&
+          strstr(err, "unknown launcher 'rsh'"));
+    unsetenv("SLURM_JOB_ID");
+}
+
+/* srun's failures, each one line naming the node (the stderr texts are
+ * Slurm 22.05's). */
+TEST(srun_diagnose)
+{
+    char err[1024];
+    setenv("SLURM_JOB_ID", "7", 1);
+    remote__srun_diagnose("n9", NULL, 1 << 8, "srun: error: Unable to create "
+                          "step for job 7: Requested node configuration is "
+                          "not available\n", err, sizeof err);
+    CHECK_MSG(strstr(err, "n9 is not a node of Slurm job 7 (srun: error: "
+                     "Unable to create step") &&
+              strstr(err, "give one of its nodes"), "%s", err);
+    remote__srun_diagnose("n9", "/x/drdb", 2 << 8, "slurmstepd-n9: error: "
+                          "execve(): /x/drdb: No such file or directory\n"
+                          "srun: error: n9: task 0: Exited with exit code 2\n",
+                          err, sizeof err);
+    CHECK_MSG(!strcmp(err, "drdb is not installed on n9 ('/x/drdb' was not "
+                      "found there): install the same drdb there, or give "
+                      "its path with --remote-drdb PATH"), "%s", err);
+    remote__srun_diagnose("n9", NULL, 13 << 8, "slurmstepd-n9: error: "
+                          "execve(): drdb: Permission denied\n", err,
+                          sizeof err);
+    CHECK_MSG(strstr(err, "'drdb' on n9 cannot be run") != NULL, "%s", err);
+    remote__srun_diagnose("n9", NULL, 1 << 8, "srun: error: Slurm job 7 has "
+                          "expired\n", err, sizeof err);
+    CHECK_MSG(strstr(err, "Slurm job 7 has ended") != NULL, "%s", err);
+    remote__srun_diagnose("n9", NULL, 5 << 8, "srun: error: other\n", err,
+                          sizeof err);
+    CHECK_MSG(!strcmp(err, "srun did not start the drdb agent on n9 (exit "
+                      "status 5): srun: error: other"), "%s", err);
+    unsetenv("SLURM_JOB_ID");
 }
 
 static size_t frame(uint8_t *buf, uint32_t len, uint16_t type, uint16_t ch)
@@ -274,14 +365,72 @@ TEST(versions)
     wire_buf_release(&b);
 }
 
+TEST(kept_list)
+{
+    /* LIST's answer: encoded, decoded the same; cut or extended: refused. */
+    struct wire_kept k[2] = {
+        {7, 1234, WIRE_KEPT_OUT | WIRE_KEPT_TTY, 0, "rank 3", "/dev/pts/9"},
+        {65535, 99, WIRE_KEPT_EXITED, 0x0300, "", ""},
+    };
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_list(&b, "run=/r 1\nbreak main", k, 2);
+    struct wire_frame f = {WIRE_DATA, 1, (uint32_t)b.len, b.p};
+    struct wire_rd r;
+    struct wire_kept *got;
+    size_t n;
+    char *note;
+    wire_rd_init(&r, &f);
+    REQUIRE(wire_get_list(&r, &note, &got, &n) == 0);
+    CHECK(n == 2 && !strcmp(note, "run=/r 1\nbreak main"));
+    CHECK(got[0].ch == 7 && got[0].pid == 1234 &&
+          got[0].flags == (WIRE_KEPT_OUT | WIRE_KEPT_TTY) &&
+          !strcmp(got[0].label, "rank 3") &&
+          !strcmp(got[0].tty_name, "/dev/pts/9"));
+    CHECK(got[1].ch == 65535 && got[1].status == 0x0300 &&
+          got[1].flags == WIRE_KEPT_EXITED && !got[1].label[0]);
+    wire_kept_free(got, n);
+    free(note);
+    for (size_t cut = 0; cut < b.len; cut++) {
+        f.len = (uint32_t)cut;
+        wire_rd_init(&r, &f);
+        CHECK_MSG(wire_get_list(&r, &note, &got, &n) < 0, "cut at %zu", cut);
+    }
+    wire_buf_add(&b, "x", 1);
+    f.data = b.p;
+    f.len = (uint32_t)b.len;
+    wire_rd_init(&r, &f);
+    CHECK(wire_get_list(&r, &note, &got, &n) < 0);
+    /* Channel 0 is the connection's, not a process's; a label over its
+     * bound is refused. */
+    char big[WIRE_MAX_LABEL + 2];
+    memset(big, 'l', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    struct wire_kept bad[2] = {{0, 1, 0, 0, "", ""}, {1, 1, 0, 0, big, ""}};
+    for (int i = 0; i < 2; i++) {
+        wire_buf_release(&b);
+        wire_put_list(&b, "", &bad[i], 1);
+        f.data = b.p;
+        f.len = (uint32_t)b.len;
+        wire_rd_init(&r, &f);
+        CHECK_MSG(wire_get_list(&r, &note, &got, &n) < 0, "bad %d", i);
+    }
+    wire_buf_release(&b);
+    CHECK(!strcmp(wire_type_name(WIRE_KEEP), "KEEP") &&
+          !strcmp(wire_type_name(WIRE_SESSIONS), "SESSIONS"));
+}
+
 int main(void)
 {
     RUN(quote_round_trip);
     RUN(host_names);
     RUN(ssh_argv);
+    RUN(srun_argv);
+    RUN(srun_diagnose);
     RUN(frames);
     RUN(payloads);
     RUN(setup_payload);
     RUN(versions);
+    RUN(kept_list);
     return check_done();
 }

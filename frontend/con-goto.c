@@ -1,0 +1,152 @@
+/*
+ * Running ranks to events: goto's engine (and next-event's, until-call's,
+ * goto-send's, bisect's probes), through the stub's stop-at-event hook,
+ * checkpoints and re-runs.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "con.h"
+#include "drdb-stub.h"
+#include "events.h"
+
+/* The name of rank R's event N, from its log ("?" if unknown). */
+static const char *event_name(struct con *c, int r, uint64_t n)
+{
+    return log_func_name(ev_fn(c->ev, r, n));
+}
+
+int con_goto(struct con *c, const struct rankset *set,
+             const uint64_t *target, int quiet)
+{
+    struct rankset back, fwd, rerun;
+    int rc = 0;
+    /* Where each rank stood (LLONG_MAX: past its end): a re-run passes
+     * the user's breakpoints behind it without stopping. */
+    long long *from = calloc((size_t)c->nranks, sizeof *from);
+    if (!from)
+        return -1;
+    rs_init(&back, c->nranks);
+    rs_init(&fwd, c->nranks);
+    rs_init(&rerun, c->nranks);
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        if (target[r] >= c->nevents[r]) {
+            fprintf(stderr, "drdb: rank %d has %llu events (0-%llu): no event "
+                    "%llu\n", r, (unsigned long long)c->nevents[r],
+                    (unsigned long long)(c->nevents[r] ? c->nevents[r] - 1
+                                                       : 0),
+                    (unsigned long long)target[r]);
+            rc = -1;
+            continue;
+        }
+        int ok = 0;
+        long long cur = c->ranks[r].state == CON_EXITED
+                            ? (long long)c->nevents[r]
+                            : con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+        if (c->ranks[r].state == CON_EXITED || !ok)
+            ok = 0;
+        from[r] = ok ? cur : LLONG_MAX;
+        if (!ok || (uint64_t)cur > target[r] ||
+            ((uint64_t)cur == target[r] && !c->ranks[r].at_event &&
+             c->ranks[r].state != CON_STOPPED))
+            rs_add(&back, r);
+        else if ((uint64_t)cur == target[r] && c->ranks[r].at_event)
+            continue; /* already there */
+        rs_add(&fwd, r);
+    }
+    /* The nearest checkpoint at or before the target, when it is ahead of
+     * where the rank can start from (back: the start; forward: here). */
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r) || target[r] >= c->nevents[r])
+            continue;
+        int ok;
+        long long cur = rs_has(&back, r) ? -1
+                        : c->ranks[r].state == CON_STOPPED
+                            ? con_eval_int(c, r, DRDB_SYM_EVENT, &ok)
+                            : -1;
+        int rolled = con_ckpt_nearest(c, r, target[r], cur, quiet);
+        if (rolled == 1) {
+            rs_add(&rerun, r);
+            rs_del(&back, r);
+            rs_add(&fwd, r);
+            long long now = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+            if (ok && (uint64_t)now == target[r] && c->ranks[r].at_event)
+                rs_del(&fwd, r);
+        }
+    }
+    if (rs_count(&back)) {
+        char buf[256];
+        if (!quiet)
+            printf("[%s] re-running from the start of the log\n",
+                   rs_format(&back, buf, sizeof buf));
+        con_drop(c, &back);
+        if (con_replay(c, &back) < 0)
+            rc = -1;
+        for (int r = 0; r < c->nranks; r++)
+            if (rs_has(&back, r))
+                rs_add(&rerun, r);
+    }
+    for (int round = 0; rs_count(&fwd) && round < 1000 && !c->interrupted;
+         round++) {
+        for (int r = 0; r < c->nranks; r++) {
+            if (!rs_has(&fwd, r))
+                continue;
+            struct con_rank *k = &c->ranks[r];
+            if (k->state != CON_STOPPED) {
+                rs_del(&fwd, r);
+                continue;
+            }
+            con_stub_stop_at(c, r, target[r]);
+            k->reason[0] = '\0';
+            k->at_event = 0;
+            k->state = CON_RUNNING;
+            if (mi_gdb_send(k->gdb, "-exec-continue", 0, NULL, NULL) < 0)
+                k->state = CON_LOST;
+        }
+        if (con_wait(c, &fwd, 1) < 0)
+            rc = -1;
+        /* A user breakpoint on the way stops the rank there, as GDB's
+         * `advance`; one a re-run passes before where the rank stood is
+         * behind the user: it goes on. Ctrl-C stops every rank. */
+        for (int r = 0; r < c->nranks; r++) {
+            struct con_rank *k = &c->ranks[r];
+            if (!rs_has(&fwd, r))
+                continue;
+            int ok = 0;
+            long long now = rs_has(&rerun, r) && k->state == CON_STOPPED &&
+                                    !k->at_event
+                                ? con_eval_int(c, r, DRDB_SYM_EVENT, &ok)
+                                : 0;
+            if (!ok || now > from[r] || !k->at_bpt)
+                rs_del(&fwd, r);
+        }
+    }
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && !c->ranks[r].at_event &&
+            c->ranks[r].state == CON_STOPPED)
+            con_stub_no_stop(c, r);
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED)
+            continue;
+        con_stub_no_stop(c, r);
+        int ok;
+        if (con_eval_int(c, r, DRDB_SYM_EVENT, &ok) != (long long)target[r])
+            continue;
+        con_select_user_frame(c, k);
+        snprintf(k->reason, sizeof k->reason, "before event %llu (%s)",
+                 (unsigned long long)target[r], event_name(c, r, target[r]));
+    }
+    if (!quiet)
+        con_print_where(c, set);
+    rs_release(&back);
+    rs_release(&fwd);
+    rs_release(&rerun);
+    free(from);
+    return rc;
+}
+

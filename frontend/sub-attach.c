@@ -1,0 +1,149 @@
+/* drdb attach: the kept sessions on a host (remote.h, "keeping a
+ * session"; docs/remote.md). Until the console adopts a session's
+ * processes (remote_attach), this lists them and ends a session. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "fe.h"
+#include "remote.h"
+
+/* Session ID on O's host, listed to stdout; ended when END is 1, a word
+ * on what comes next when 2: 0, or 1 after saying why not. */
+static int show(const struct remote_opts *o, const char *id, int end)
+{
+    struct remote *r;
+    struct remote_proc **procs;
+    size_t n;
+    char *note, err[1200];
+    if (remote_peek(&r, o, id, &procs, &n, &note, err, sizeof err) < 0)
+        return fe_error("%s", err);
+    printf("session %s on %s: %zu process%s\n", remote_session(r),
+           remote_host(r), n, n == 1 ? "" : "es");
+    if (note[0]) {
+        size_t len = strcspn(note, "\n");
+        printf("  note: %.*s%s\n", (int)(len > 200 ? 200 : len), note,
+               len > 200 || note[len] ? " ..." : "");
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct remote_proc *p = procs[i];
+        char state[64] = "running";
+        if (p->exited && WIFEXITED(p->status))
+            snprintf(state, sizeof state, "exited (status %d)",
+                     WEXITSTATUS(p->status));
+        else if (p->exited)
+            snprintf(state, sizeof state, "killed (signal %d)",
+                     WTERMSIG(p->status));
+        printf("  %-12s pid %-8d %s\n", p->label ? p->label : "-",
+               (int)p->pid, state);
+    }
+    free(procs);
+    free(note);
+    int rc = 0;
+    if (end == 1 && remote_keep(r, 0, NULL, err, sizeof err) < 0)
+        rc = fe_error("%s", err);
+    else if (end == 1)
+        printf("session %s on %s ended\n", remote_session(r),
+               remote_host(r));
+    else if (end == 2)
+        printf("(the console cannot take these processes over yet: the "
+               "session stays kept;\n'drdb attach --end %s %s' ends it)\n",
+               o->host, remote_session(r));
+    /* Not ended: it stays kept, its output held, for the next attach. */
+    remote_close(r);
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"list", no_argument, NULL, 'l'},
+        {"end", no_argument, NULL, 'e'},
+        {"ssh-option", required_argument, NULL, 'O'},
+        {"remote-drdb", required_argument, NULL, 'D'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *ssh_opts[64];
+    struct remote_opts o = {.ssh_opts = ssh_opts};
+    int list = 0, end = 0, c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l':
+            list = 1;
+            break;
+        case 'e':
+            end = 1;
+            break;
+        case 'O':
+            if (o.nssh_opts == (int)(sizeof ssh_opts / sizeof *ssh_opts))
+                return fe_error("too many --ssh-option");
+            ssh_opts[o.nssh_opts++] = optarg;
+            break;
+        case 'D':
+            o.drdb = optarg;
+            break;
+        default:
+            fe_subcmd_usage(&fe_sub_attach, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc || argc - optind > 2 || (list && end) ||
+        (list && argc - optind > 1)) {
+        fe_subcmd_usage(&fe_sub_attach, stderr);
+        return 2;
+    }
+    o.host = argv[optind];
+    const char *id = optind + 1 < argc ? argv[optind + 1] : NULL;
+    if (!list)
+        return show(&o, id, end ? 1 : 2);
+    struct remote *r;
+    char **ids, err[1200];
+    size_t n;
+    if (remote_connect(&r, &o, err, sizeof err) < 0)
+        return fe_error("%s", err);
+    if (remote_sessions(r, &ids, &n, err, sizeof err) < 0) {
+        remote_close(r);
+        return fe_error("%s", err);
+    }
+    remote_close(r);
+    if (!n)
+        printf("no kept session on %s\n", o.host);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        rc |= show(&o, ids[i], 0);
+        free(ids[i]);
+    }
+    free(ids);
+    return rc;
+}
+
+const struct fe_subcmd fe_sub_attach = {
+    .name = "attach",
+    .args = "[--ssh-option OPT]... [--remote-drdb PATH] "
+            "(--list HOST | [--end] HOST [ID])",
+    .summary = "the sessions kept on a host after their connection ended",
+    .help =
+        "A session started with keeping (keep_s in frontend/remote.h; the "
+        "console's --keep\nto come) goes on on its host when its connection "
+        "drops: its "
+        "processes keep running or waiting\nwhere they are, their output "
+        "held there, until a client attaches again or\nthe time limit "
+        "passes with nobody attached (then everything ends).\n\n"
+        "  --list HOST   each kept session of yours on HOST: its id, note "
+        "and processes\n"
+        "                (label, pid, running or exited); nothing changes\n"
+        "  HOST [ID]     that session (the only one on HOST when ID is not "
+        "given),\n"
+        "                listed; it stays kept\n"
+        "  --end         ends it: its processes are killed, as when a "
+        "connection without\n"
+        "                keeping ends\n"
+        "  --ssh-option OPT, --remote-drdb PATH  as for drdb replay "
+        "--host\n\n"
+        "HOST localhost reaches the sessions of local agents. The console "
+        "will take a\nsession's processes over (remote_attach in "
+        "frontend/remote.h). See\ndocs/remote.md, \"Keeping a session\".\n",
+    .run = run,
+};
