@@ -140,12 +140,3 @@ int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg)
     }
     return 0;
 }
-
-void con_host_close_all(struct con *c)
-{
-    for (int h = 0; h < c->nhosts; h++)
-        remote_close(c->hosts[h].conn);
-    free(c->hosts);
-    c->hosts = NULL;
-    c->nhosts = 0;
-}

@@ -189,6 +189,17 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
     return 0;
 }
 
+/* The hosts' connections end (after the GDBs and logs that used them):
+ * their agents end what they started. */
+static void close_hosts(struct con *c)
+{
+    for (int h = 0; h < c->nhosts; h++)
+        remote_close(c->hosts[h].conn);
+    free(c->hosts);
+    c->hosts = NULL;
+    c->nhosts = 0;
+}
+
 /* The session ends: shadows end, their files go. */
 static void close_shadows(struct con *c)
 {
@@ -236,7 +247,7 @@ void con_close(struct con *c)
         ev_close(c->ev);
         free(c->ev);
     }
-    con_host_close_all(c); /* after the GDBs and logs that used them */
+    close_hosts(c);
     free(c->ranks);
     if (c->gdb_env)
         free(c->gdb_env[0]);

@@ -16,8 +16,12 @@
  *                  index, the session's tables (breakpoints, sets)
  *   con-stop.c     stops and frames in GDB's words (the report of a
  *                  step, a finish, a watchpoint)
- *   con-loop.c     the poll loop: every GDB and the ranks' program output,
- *                  waiting for ranks, Ctrl-C, lost ranks
+ *   con-loop.c     the poll loop: every GDB, the hosts' connections and
+ *                  the ranks' program output, waiting for ranks, Ctrl-C,
+ *                  lost ranks and hosts
+ *   con-host.c     the hosts of remote ranks: a rank's GDB started by
+ *                  its host's agent, driven through mi_gdb_attach's link;
+ *                  a lost connection made again
  *   con-rank.c     starting a rank's replay under GDB (the launcher's
  *                  environment and command) and ending it
  *   con-stub.c     the stub client: what the console asks the replay stub
@@ -243,7 +247,7 @@ struct con {
     double ckpt_interval;  /* set checkpoint-interval (s); < 0: not set */
     long long ckpt_every;  /* set checkpoint-every (events); 0: not set */
     char shadow_root[4096];
-    struct con_host *hosts; /* the hosts of remote ranks (con-host.c) */
+    struct con_host *hosts; /* the hosts of remote ranks */
     int nhosts;
     const struct remote_opts *ropts; /* how to reach them */
     int trust;           /* --trust: a host's trust check only warns */
@@ -353,6 +357,19 @@ int con_idle(struct con *c, int fd, int timeout_ms);
 /* GDB's asynchronous records for rank UD (struct con_rank *): running,
  * stopped, exited. Given to mi_gdb_start() by con-rank.c. */
 void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud);
+/* The hosts' connections in the loop: host H's is gone, so each of its
+ * ranks is lost ("connection to HOST lost"), its GDB ended; the others go
+ * on. con_host_check: each host whose connection was found lost (by a
+ * GDB's blocking call, or now, looking without waiting) loses its ranks.
+ * con_host_pollfds: the entries of every working host's connection (at
+ * most MAX, each OWNER tagged CON_HOST_OWNER(h)); con_host_process:
+ * processing them. */
+void con_host_lost(struct con *c, int h);
+void con_host_check(struct con *c);
+int con_host_pollfds(struct con *c, struct pollfd *fds, int *owner, int max);
+void con_host_process(struct con *c, const struct pollfd *fds,
+                      const int *owner, int n);
+#define CON_HOST_OWNER(h) (INT32_MIN + 1 + (h))
 /* Around output printed while the user may be typing. */
 void con_out_begin(struct con *c);
 void con_out_end(struct con *c);
@@ -366,27 +383,12 @@ void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud);
 
 /* ---- the hosts of remote ranks (con-host.c) ------------------------------ */
 
-/* Host H's connection is gone: each of its ranks is lost ("connection to
- * HOST lost"), its GDB ended; the others go on. */
-void con_host_lost(struct con *c, int h);
-/* Each host whose connection was found lost (by a GDB's blocking call,
- * say) loses its ranks now (con_host_lost). */
-void con_host_check(struct con *c);
 /* Host H's connection, made again when it was lost: 0, or -1 (said). */
 int con_host_ensure(struct con *c, int h);
 /* Starts rank K's GDB on its host, ready for setup_rank: 0, or -1
  * (said); what the host made ready into LG (to release). */
 struct launch_gdb;
 int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg);
-/* The poll loop's part: the entries of every working host's connection
- * (at most MAX), and processing them (a lost one: con_host_lost). */
-int con_host_pollfds(struct con *c, struct pollfd *fds, int *owner, int max);
-void con_host_process(struct con *c, const struct pollfd *fds,
-                      const int *owner, int n);
-/* An owner tag of con_host_pollfds' entries (never a rank's). */
-#define CON_HOST_OWNER(h) (INT32_MIN + 1 + (h))
-/* The hosts' connections closed (after the ranks' GDBs ended). */
-void con_host_close_all(struct con *c);
 
 /* ---- starting and ending ranks (con-rank.c) ------------------------------ */
 

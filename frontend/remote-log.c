@@ -153,14 +153,11 @@ int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
     wire_put_str(&b, dir);
     wire_put_u32(&b, (uint32_t)rank);
     wire_put_u32(&b, in_place ? LAUNCH_GDB_IN_PLACE : 0);
-    int rc = remote__ask(r, WIRE_SETUP, &b, WIRE_DATA, err, errlen);
+    struct wire_rd rd;
+    int rc = remote__ask_data(r, WIRE_SETUP, &b, &rd, err, errlen);
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
-    struct wire_rd rd;
-    wire_rd_init(&rd, &f);
     if (wire_get_gdb(&rd, g) < 0) {
         snprintf(err, errlen, "%s: a malformed answer to SETUP", r->host);
         return -1;

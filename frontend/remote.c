@@ -568,6 +568,14 @@ static void reply_error(struct remote *r, char *err, size_t errlen)
     snprintf(err, errlen, "%s refused: %.*s", r->host, n, t);
 }
 
+/* RD reads the payload of the reply request() took (r->reply). */
+static void reply_rd(const struct remote *r, struct wire_rd *rd)
+{
+    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
+                           r->reply.p + r->reply.off};
+    wire_rd_init(rd, &f);
+}
+
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen)
 {
@@ -633,9 +641,7 @@ int remote__ask_data(struct remote *r, unsigned type,
 {
     if (remote__ask(r, type, b, WIRE_DATA, err, errlen) < 0)
         return -1;
-    struct wire_frame f = {WIRE_DATA, 0, (uint32_t)wire_buf_size(&r->reply),
-                           r->reply.p + r->reply.off};
-    wire_rd_init(rd, &f);
+    reply_rd(r, rd);
     return 0;
 }
 
@@ -653,11 +659,9 @@ int remote_start(struct remote *r, const struct launch_desc *d,
     int type = request(r, WIRE_START, p->ch, &b);
     wire_buf_release(&b);
     if (type == WIRE_STARTED) {
-        struct wire_frame f = {WIRE_STARTED, 0, (uint32_t)wire_buf_size(&r->reply),
-                               r->reply.p + r->reply.off};
         struct wire_rd rd;
         uint32_t pid;
-        wire_rd_init(&rd, &f);
+        reply_rd(r, &rd);
         char *tty = NULL;
         if (wire_get_u32(&rd, &pid) == 0 && (tty = wire_get_str(&rd))) {
             p->pid = (pid_t)pid;

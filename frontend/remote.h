@@ -1,8 +1,8 @@
 /*
  * remote.h - the client of a `drdb agent` (docs/remote.md): a host where
  * processes start from launcher descriptions (launch.h) and whose run
- * files are read by range; what `drdb replay --host` uses now and the
- * console will use for remote ranks.
+ * files are read by range; what `drdb replay --host`, `drdb log
+ * HOST:RUNDIR` and the console's remote ranks (con-host.c) use.
  *
  * remote_connect() starts the agent, over ssh for a host (one connection
  * per host; ssh -T -o BatchMode=yes [-o OPT...] -- HOST 'DRDB' agent: a
@@ -14,8 +14,9 @@
  * (the same code path, whatever the launcher), and checks HELLO both
  * ways. Each remote process's streams
  * then appear here as local file descriptors (one socket per stream), so
- * code written for a local process's pipes (mi/'s GDB driver) works on a
- * remote one unchanged; the client relays them while the owner calls
+ * code written for a local process's pipes (mi/'s GDB driver, through
+ * mi_gdb_attach) works on a remote one; the client relays them while the
+ * owner calls
  * remote_process() from its poll loop (remote_pollfds()) or a blocking
  * call (remote_start, remote_read) pumps. Closing the
  * connection (remote_close, or losing it) ends everything the agent

@@ -15,7 +15,8 @@
  *      argument quoted as an MI C string, so no value can break the command.
  *
  *   3. Driver (`struct mi_gdb`): one GDB process (local, or any argv such as
- *      `ssh host gdb ...`), non-blocking, for a poll loop over many GDBs, plus
+ *      `ssh host gdb ...`; or one started elsewhere, given as descriptors
+ *      and callbacks: mi_gdb_attach), non-blocking, for a poll loop over many GDBs, plus
  *      blocking helpers for simple callers. Replies are matched by token;
  *      async and stream records go to callbacks; a GDB that exits, crashes or
  *      misses a deadline fails its pending commands with an error code.

@@ -10,7 +10,8 @@
  *     agent and the client (HELLO, launcher description, read request,
  *     u32 fields) within its bounds;
  *   - a description that decodes encodes and decodes again to the same
- *     bytes, and so does a kept session's list of processes (LIST).
+ *     bytes, and so do a kept session's list of processes (LIST) and a
+ *     SETUP answer (struct launch_gdb).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,6 +51,34 @@ static void payload(const struct wire_frame *f)
         wire_buf_release(&a);
         wire_buf_release(&b);
     }
+    /* SETUP's answer: a decoded one encodes and decodes again to the
+     * same bytes. */
+    struct launch_gdb lg, lg2;
+    wire_rd_init(&r, f);
+    if (wire_get_gdb(&r, &lg) == 0) {
+        struct wire_buf a, b;
+        wire_buf_init(&a);
+        wire_buf_init(&b);
+        wire_put_gdb(&a, &lg);
+        struct wire_frame g = {WIRE_DATA, 1, (uint32_t)a.len, a.p};
+        wire_rd_init(&r, &g);
+        if (wire_get_gdb(&r, &lg2) < 0)
+            abort();
+        wire_put_gdb(&b, &lg2);
+        if (a.len != b.len || memcmp(a.p, b.p, a.len) != 0)
+            abort();
+        wire_buf_release(&a);
+        wire_buf_release(&b);
+        launch_gdb_release(&lg2);
+        launch_gdb_release(&lg);
+    }
+    /* A SETUP request (run directory, rank, flags). */
+    wire_rd_init(&r, f);
+    free(wire_get_str(&r));
+    wire_get_u32(&r, &v);
+    wire_get_u32(&r, &v);
+    if (r.at > r.len)
+        abort();
     /* LIST's answer (after its id), and KEEP's fields. */
     char *note;
     struct wire_kept *k;

@@ -289,6 +289,54 @@ TEST(payloads)
     CHECK(wire_get_str(&r) == NULL);
 }
 
+/* SETUP's answer (struct launch_gdb) round-trips; cut or extended, or
+ * without a stub directory, it is refused. */
+TEST(setup_payload)
+{
+    struct launch_gdb g, e;
+    launch_gdb_init(&g);
+    g.flags = LAUNCH_GDB_CWD | LAUNCH_GDB_MPROTECT;
+    g.stub = strdup("/opt/drdb/lib/drdb");
+    g.xstate = strdup("");
+    g.index = strdup("/home/u/.cache/drdb/gdb-index");
+    g.out = strdup("/runs/r 1/replay-out/rank-3");
+    launch_env_set(&g.env, "DRDB_REPLAY_RANK", "3");
+    launch_env_set(&g.env, "LD_PRELOAD", "/opt/x.so");
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_gdb(&b, &g);
+    struct wire_frame f = {WIRE_DATA, 5, (uint32_t)b.len, b.p};
+    struct wire_rd r;
+    wire_rd_init(&r, &f);
+    REQUIRE(wire_get_gdb(&r, &e) == 0);
+    CHECK(e.flags == g.flags && !strcmp(e.stub, g.stub) && !e.xstate[0] &&
+          !strcmp(e.index, g.index) && !strcmp(e.out, g.out));
+    CHECK(e.env.n == 2 && !strcmp(e.env.v[0], "DRDB_REPLAY_RANK=3") &&
+          !strcmp(e.env.v[1], "LD_PRELOAD=/opt/x.so"));
+    launch_gdb_release(&e);
+    for (size_t k = 0; k < b.len; k++) {
+        f.len = (uint32_t)k;
+        wire_rd_init(&r, &f);
+        CHECK_MSG(wire_get_gdb(&r, &e) < 0, "cut at %zu accepted", k);
+    }
+    wire_buf_add(&b, "x", 1);
+    f.data = b.p;
+    f.len = (uint32_t)b.len;
+    wire_rd_init(&r, &f);
+    CHECK(wire_get_gdb(&r, &e) < 0);
+    wire_buf_release(&b);
+    free(g.stub);
+    g.stub = strdup("");
+    wire_buf_init(&b);
+    wire_put_gdb(&b, &g);
+    f = (struct wire_frame){WIRE_DATA, 5, (uint32_t)b.len, b.p};
+    wire_rd_init(&r, &f);
+    CHECK_MSG(wire_get_gdb(&r, &e) < 0, "no stub directory accepted");
+    wire_buf_release(&b);
+    launch_gdb_release(&g);
+    CHECK(!strcmp(wire_type_name(WIRE_SETUP), "SETUP"));
+}
+
 TEST(versions)
 {
     CHECK(wire_version_cmp("0.1.0", "0.1.0") == 0);
@@ -381,6 +429,7 @@ int main(void)
     RUN(srun_diagnose);
     RUN(frames);
     RUN(payloads);
+    RUN(setup_payload);
     RUN(versions);
     RUN(kept_list);
     return check_done();
