@@ -243,6 +243,8 @@ void con_close(struct con *c)
     free(c->gdb_env);
     free(c->nevents);
     free(c->logs);
+    free(c->keep_spec);
+    free(c->keep_sent);
     log_run_release(&c->run);
 }
 

@@ -68,6 +68,12 @@ static int run(int argc, char **argv)
     const char *ssh_opts[64];
     struct remote_opts o = {.ssh_opts = ssh_opts};
     int list = 0, end = 0, c;
+    /* without --list or --end: the console takes the session over */
+    for (c = 1; c < argc && strcmp(argv[c], "--") != 0; c++)
+        if (strcmp(argv[c], "--list") == 0 || strcmp(argv[c], "--end") == 0)
+            break;
+    if (c == argc || strcmp(argv[c], "--") == 0)
+        return fe_console_attach(argc, argv);
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 'l':
