@@ -618,7 +618,7 @@ const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
             "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
-            "[HOST:]RUNDIR [-- PROGRAM ARGS]",
+            "[--keep[=S]] [HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
@@ -650,7 +650,13 @@ const struct fe_subcmd fe_sub_console = {
             "      --ssh-option OPT  for HOST:RUNDIR: passed to ssh as -o OPT\n"
             "      --remote-drdb PATH  for HOST:RUNDIR: the drdb there "
             "(default: drdb\n"
-            "                     on its PATH)\n\n"
+            "                     on its PATH)\n"
+            "      --keep[=S]     ranks on hosts: a dropped connection "
+            "leaves their GDBs\n"
+            "                     kept there S seconds (default 600) for "
+            "'drdb attach HOST ID'\n"
+            "                     (the session's id is printed); quit ends "
+            "them\n\n"
             "Before any GDB starts, the console shows the program that will "
             "run (path,\nowner, build id) and checks it. HOST:RUNDIR: the "
             "ranks replay on HOST, each\nGDB started there by its drdb agent "
