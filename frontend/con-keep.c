@@ -114,6 +114,7 @@ void con_keep_update(struct con *c)
     for (int h = 0; h < c->nhosts; h++) {
         struct con_host *x = &c->hosts[h];
         if (!x->lost && !remote_lost(x->conn) &&
+            remote_session(x->conn)[0] &&
             remote_keep(x->conn, c->keep_s, note, err, sizeof err) < 0)
             fprintf(stderr, "drdb: %s\n", err);
     }
@@ -151,6 +152,7 @@ void con_keep_end(struct con *c)
     for (int h = 0; c->keep_s > 0 && h < c->nhosts; h++) {
         struct con_host *x = &c->hosts[h];
         if (!x->lost && !remote_lost(x->conn) &&
+            remote_session(x->conn)[0] &&
             remote_keep(x->conn, 0, NULL, err, sizeof err) < 0)
             fprintf(stderr, "drdb: %s\n", err);
     }

@@ -536,10 +536,15 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         char buf[256];
         rc = con_keep_adopt(&c, note, host, id, &n) < 0 || !n;
         free(note);
-        if (!n)
-            fprintf(stderr, "drdb: no rank's GDB was left in the session on "
-                    "%s\n", host);
-        else if (!json)
+        if (!n) { /* the session stays kept as it is */
+            fprintf(stderr, "drdb: no rank's GDB to take over in the "
+                    "session on %s: 'drdb attach --list %s' shows it\n",
+                    host, host);
+            con_close(&c);
+            con_json_close(&c);
+            return 1;
+        }
+        if (!json)
             printf("attached on %s: ranks %s as they were\n", host,
                    rs_format(&c.focus, buf, sizeof buf));
     }

@@ -35,19 +35,9 @@ skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 . "$(dirname "$0")/../lib-sshd.sh"
 sshd_start || skip_all "$sshd_why"
 
-# The drdb on the node, with a mark in its environment that the agent
-# passes on to the GDBs and programs: what of this test runs there.
-mark="drdb-ckeep-$$-$(date +%s%N)"
-printf '#!/bin/sh\nDRDB_TEST_MARK=%s exec "%s" "$@"\n' "$mark" "$drdb" \
-    > "$tmp/drdb-node"
-chmod +x "$tmp/drdb-node"
-on_node() {
-    grep -l "DRDB_TEST_MARK=$mark" /proc/[0-9]*/environ 2> /dev/null |
-        sed 's|/proc/\([0-9]*\)/environ|\1|' |
-        while read -r p; do
-            printf '%s ' "$(cat "/proc/$p/comm" 2> /dev/null)"
-        done
-}
+# The drdb on the node, marked: what of this test runs there (lib-node.sh).
+. "$(dirname "$0")/lib-node.sh"
+node_drdb drdb-ckeep
 # gone_from_node SECONDS: until nothing of the test runs on the node.
 gone_from_node() {
     for _ in $(seq $(($1 * 10))); do
@@ -62,14 +52,7 @@ set -- --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
     --ssh-option "UserKnownHostsFile=$tmp/known_hosts" \
     --remote-drdb "$tmp/drdb-node"
 
-mkdir -p "$tmp/node" "$tmp/here"
-if ! (cd "$tmp/node" && timeout 120 "$drdb" record -o run -- "$mpiexec" \
-        -n 2 -outfile-pattern "$tmp/node/out.%r" "$jacobi" 16 3 \
-        > rec.log 2>&1); then
-    fail "recording jacobi"
-    echo "1..$n"
-    exit 1
-fi
+node_jacobi || { fail "recording jacobi"; echo "1..$n"; exit 1; }
 run="$tmp/node/run"
 line=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)
 cd "$tmp/here" || exit 1
