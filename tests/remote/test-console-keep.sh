@@ -6,8 +6,9 @@
 #
 # Covered: --keep says the session's id; the console's ssh killed with
 # its ranks stopped at a breakpoint, `drdb attach` takes the kept GDBs
-# over: status shows them stopped at the same line, the breakpoint is in
-# `info breakpoints` as drdb's number 1, `next` goes to the next line,
+# over: status shows them stopped at the same line, the breakpoints are in
+# `info breakpoints` with their drdb numbers, sets and condition, the
+# display and the named set are back, `next` goes to the next line,
 # `print` answers; the attach's end ends the session (nothing left on the
 # node). Then a kept session nobody attaches to: it outlives its
 # connection, and nothing of it is left after its time limit.
@@ -58,8 +59,9 @@ line=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)
 cd "$tmp/here" || exit 1
 
 # live_console HOST KEEP OUT: a console with --keep=KEEP on HOST, reading
-# the fifo $tmp/in (fd 3), its output in $tmp/OUT; a breakpoint, continue
-# to it, status; then its ssh killed and the console told to quit.
+# the fifo $tmp/in (fd 3), its output in $tmp/OUT; a breakpoint, another
+# with a condition, a display, a named set, continue to the first, status;
+# then its ssh killed and the console told to quit.
 live_console() {
     h=$1 k=$2 o=$3
     shift 3
@@ -69,7 +71,9 @@ live_console() {
         < "$tmp/in" > "$tmp/$o" 2> "$tmp/$o.err" &
     console=$!
     exec 3> "$tmp/in"
-    printf 'break jacobi.c:%s\ncontinue\nstatus\n' "$line" >&3
+    printf 'break jacobi.c:%s\nbreak jacobi.c:%s if rank == 1\n' "$line" \
+        "$((line + 2))" >&3
+    printf 'display /x size\ndefset odd 1\ncontinue\nstatus\n' >&3
     for _ in $(seq 300); do
         [ "$(grep -c "^[01] .*stopped" "$tmp/$o")" -ge 2 ] && break
         kill -0 "$console" 2> /dev/null || break
@@ -99,6 +103,8 @@ esac
 cat > "$tmp/a.drdb" <<EOF
 status
 info breakpoints
+info display
+info sets
 next
 print rank
 print size
@@ -118,8 +124,14 @@ hasre "attach: status shows both ranks stopped at the breakpoint's line" \
     "^0 \+stopped \+8/23 \+127\.0\.0\.2 \+main () at .*jacobi\.c:$line" \
     "^1 \+stopped \+8/23 \+127\.0\.0\.2 \+main () at .*jacobi\.c:$line"
 after a "info breakpoints" > "$tmp/a.ib"
-hasre "attach: the session's breakpoint, its drdb number, on both ranks" \
-    "$tmp/a.ib" "^1 .*jacobi\.c:$line"
+hasre "attach: the session's breakpoints, their drdb numbers, sets, condition" \
+    "$tmp/a.ib" "^1 \+breakpoint keep y \+jacobi\.c:$line \+0,1$" \
+    "^2 \+breakpoint keep y \+jacobi\.c:$((line + 2)) \+0,1$" \
+    "^        stop only if rank == 1$"
+after a "info display" > "$tmp/a.id"
+hasre "attach: the session's display" "$tmp/a.id" "^1 \+/x size \+0,1$"
+after a "info sets" > "$tmp/a.is"
+has "attach: the session's named set" "$tmp/a.is" "odd = 1"
 hasre "attach: next goes on from there to the loop's line" "$tmp/a" \
     "^\[0,1\] $((line + 1))$(printf '\t') *for (int i = 1; " \
     "^0 \+stopped .*main () at SRC/examples/jacobi\.c:$((line + 1)), end-stepping-range$" \
