@@ -18,10 +18,10 @@
  *                  step, a finish, a watchpoint)
  *   con-loop.c     the poll loop: every GDB and the ranks' program output,
  *                  waiting for ranks, Ctrl-C, lost ranks
- *   con-rank.c     starting a rank's replay under GDB (the launcher's
- *                  environment and command) and ending it
  *   con-host.c     the hosts of remote ranks: their connections, a GDB
  *                  started (or adopted) there
+ *   con-rank.c     starting a rank's replay under GDB (the launcher's
+ *                  environment and command) and ending it
  *   con-keep.c     a session kept on its hosts: its note, and adopting
  *                  its GDBs (`drdb attach`)
  *   con-stub.c     the stub client: what the console asks the replay stub
