@@ -307,6 +307,7 @@ int con_execute(struct con *c, const char *line)
     int rc = execute(c, line, &set);
     con_json_end(c, line, &set, rc);
     rs_release(&set);
+    con_keep_update(c); /* --keep: the note as the command left things */
     return rc;
 }
 

@@ -120,6 +120,20 @@ int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg)
         launch_gdb_release(lg);
         return -1;
     }
+    /* its label, for `drdb attach` to find it in a kept session */
+    snprintf(msg, sizeof msg, "rank %d", k->rank);
+    if (c->keep_s > 0)
+        remote_label(p, msg);
+    if (con_host_drive(c, k, p) < 0) {
+        launch_gdb_release(lg);
+        return -1;
+    }
+    return 0;
+}
+
+int con_host_drive(struct con *c, struct con_rank *k, struct remote_proc *p)
+{
+    char msg[256];
     struct mi_gdb_link l = {
         .in = p->in, .out = p->out, .err = p->err, .pty_fd = p->tty,
         .tty_name = p->tty_name, .pid = p->pid, .alive = link_alive,
@@ -132,10 +146,9 @@ int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg)
     p->in = p->out = p->err = p->tty = -1; /* the driver's now */
     if (mi_gdb_attach(&k->gdb, &opt, &l, msg, sizeof msg) < 0) {
         fprintf(stderr, "drdb: rank %d: cannot drive gdb on %s: %s\n",
-                k->rank, x->name, msg);
+                k->rank, c->hosts[k->host].name, msg);
         remote_proc_free(p);
         k->gdb = NULL;
-        launch_gdb_release(lg);
         return -1;
     }
     return 0;

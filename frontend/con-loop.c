@@ -117,7 +117,7 @@ static void pty_drain(struct con *c, struct con_rank *k)
 
 /* ---- GDB events ---------------------------------------------------------- */
 
-static void set_where(struct con_rank *k, const struct mi_record *rec)
+void con_where_set(struct con_rank *k, const struct mi_record *rec)
 {
     const char *func = mi_get_str(rec, "frame.func");
     const char *file = mi_get_str(rec, "frame.file");
@@ -175,7 +175,7 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
         snprintf(k->reason, sizeof k->reason, "interrupted");
     else
         snprintf(k->reason, sizeof k->reason, "%s", reason);
-    set_where(k, rec);
+    con_where_set(k, rec);
     con_stop_keep(k, rec);
     const char *func = mi_get_str(rec, "frame.func");
     k->state = func && strcmp(func, DRDB_SYM_DIVERGENCE_HOOK) == 0

@@ -193,8 +193,11 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
  * their agents end what they started. */
 static void close_hosts(struct con *c)
 {
-    for (int h = 0; h < c->nhosts; h++)
+    for (int h = 0; h < c->nhosts; h++) {
         remote_close(c->hosts[h].conn);
+        if (c->hosts[h].logs)
+            remote_close(c->hosts[h].logs);
+    }
     free(c->hosts);
     c->hosts = NULL;
     c->nhosts = 0;
@@ -254,6 +257,8 @@ void con_close(struct con *c)
     free(c->gdb_env);
     free(c->nevents);
     free(c->logs);
+    free(c->keep_spec);
+    free(c->keep_sent);
     log_run_release(&c->run);
 }
 

@@ -21,9 +21,12 @@
  *                  lost ranks and hosts
  *   con-host.c     the hosts of remote ranks: a rank's GDB started by
  *                  its host's agent, driven through mi_gdb_attach's link;
- *                  a lost connection made again
+ *                  a lost connection made again; a GDB adopted from a
+ *                  kept session
  *   con-rank.c     starting a rank's replay under GDB (the launcher's
  *                  environment and command) and ending it
+ *   con-keep.c     a session kept on its hosts: its note, and adopting
+ *                  its GDBs (`drdb attach`)
  *   con-stub.c     the stub client: what the console asks the replay stub
  *                  through GDB (drdb_event, stop at an event, the program's
  *                  frame above the stub's, its memory, jumps)
@@ -183,6 +186,8 @@ struct con_host {
     char name[256];
     char dir[4096];      /* the run directory there */
     struct remote *conn; /* also the connection c->ev reads its logs by */
+    struct remote *logs; /* after an attach (con-keep.c): the one c->ev
+                          * reads its logs by; conn: the kept session's */
     int lost;            /* the connection was lost (WHY); `replay`
                           * reconnects */
     char why[256];
@@ -261,6 +266,10 @@ struct con {
     void *read_ud;        /* the reader's */
     int echo;             /* a script: a body's commands are echoed */
     struct con_flow *flow; /* control flow (con-flow.c), NULL until used */
+    int keep_s;           /* --keep: the hosts' sessions are kept this
+                           * long (con-keep.c); 0: not kept */
+    char *keep_spec;      /* the run as given: the note's run, opt lines */
+    char *keep_sent;      /* the note last sent */
 };
 
 /* Opens the run DIR (a local directory, or HOST:DIR through an agent) and
@@ -389,6 +398,41 @@ int con_host_ensure(struct con *c, int h);
  * (said); what the host made ready into LG (to release). */
 struct launch_gdb;
 int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg);
+/* K's place from a record with a frame (a *stopped, -stack-info-frame's
+ * reply) into k->where (con-loop.c). */
+void con_where_set(struct con_rank *k, const struct mi_record *rec);
+
+/* Drives P, a GDB on rank K's host (started there, or adopted from a kept
+ * session), as K's GDB (its descriptors are the driver's then): 0, or -1
+ * (said; P freed). */
+struct remote_proc;
+int con_host_drive(struct con *c, struct con_rank *k, struct remote_proc *p);
+
+/* ---- a session kept on its hosts (con-keep.c) ---------------------------- */
+
+/* The session note (malloc'd): the run spec, each host's session, the
+ * focus, the sets, breakpoints and displays with their GDB numbers. */
+char *con_keep_note(const struct con *c);
+/* --keep KEEP_S for a run given as SPEC (the note's "run" and "opt"
+ * lines): each host's session id said on OUT, the note sent; 0, or -1
+ * (said: no host, a session not kept). */
+int con_keep_start(struct con *c, int keep_s, const char *spec, FILE *out);
+/* The note sent again to every host when it changed (after a command). */
+void con_keep_update(struct con *c);
+/* The session's normal end: the hosts' sessions end with it. */
+void con_keep_end(struct con *c);
+/* The run NOTE names: its directory into DIR and its parts into O
+ * (fe_run_opt): 0, or -1 with ERR (not a note of this version). */
+struct fe_run_opts;
+int con_keep_note_run(const char *note, struct fe_run_opts *o, char *dir,
+                      size_t dirlen, char *err, size_t errlen);
+/* C opened from NOTE's run: its tables restored from NOTE, each host's
+ * kept session attached (HOST's: ID, NULL: the note's; the others': the
+ * note's), the GDBs labelled "rank N" driven as those ranks' (their state
+ * asked of them, their breakpoints checked with -break-list); *ADOPTED:
+ * how many. 0, or -1 (said). */
+int con_keep_adopt(struct con *c, const char *note, const char *host,
+                   const char *id, int *adopted);
 
 /* ---- starting and ending ranks (con-rank.c) ------------------------------ */
 

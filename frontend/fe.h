@@ -30,6 +30,9 @@ extern const struct fe_subcmd fe_sub_console;
 extern const struct fe_subcmd fe_sub_batch;
 extern const struct fe_subcmd fe_sub_agent;
 extern const struct fe_subcmd fe_sub_attach;
+/* `drdb attach HOST [ID]` without --list or --end (sub-console.c): the
+ * console on the kept session's ranks (ARGV[0] is "attach"). */
+int fe_console_attach(int argc, char **argv);
 
 /* drdb replay --host (sub-replay-host.c): `drdb replay OPTS -- DIR
  * [-- PROG...]` run on O's host through its agent (remote.h), which

@@ -1,6 +1,6 @@
 /* drdb attach: the kept sessions on a host (remote.h, "keeping a
- * session"; docs/remote.md). Until the console adopts a session's
- * processes (remote_attach), this lists them and ends a session. */
+ * session"; docs/remote.md): lists them and ends one here; HOST [ID]
+ * alone is the console on one (fe_console_attach, sub-console.c). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 #include "fe.h"
 #include "remote.h"
 
-/* Session ID on O's host, listed to stdout; ended when END is 1, a word
- * on what comes next when 2: 0, or 1 after saying why not. */
+/* Session ID on O's host, listed to stdout; ended when END: 0, or 1
+ * after saying why not. */
 static int show(const struct remote_opts *o, const char *id, int end)
 {
     struct remote *r;
@@ -47,10 +47,6 @@ static int show(const struct remote_opts *o, const char *id, int end)
     else if (end == 1)
         printf("session %s on %s ended\n", remote_session(r),
                remote_host(r));
-    else if (end == 2)
-        printf("(the console cannot take these processes over yet: the "
-               "session stays kept;\n'drdb attach --end %s %s' ends it)\n",
-               o->host, remote_session(r));
     /* Not ended: it stays kept, its output held, for the next attach. */
     remote_close(r);
     return rc;
@@ -68,6 +64,12 @@ static int run(int argc, char **argv)
     const char *ssh_opts[64];
     struct remote_opts o = {.ssh_opts = ssh_opts};
     int list = 0, end = 0, c;
+    /* without --list or --end: the console takes the session over */
+    for (c = 1; c < argc && strcmp(argv[c], "--") != 0; c++)
+        if (strcmp(argv[c], "--list") == 0 || strcmp(argv[c], "--end") == 0)
+            break;
+    if (c == argc || strcmp(argv[c], "--") == 0)
+        return fe_console_attach(argc, argv);
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 'l':
@@ -97,7 +99,7 @@ static int run(int argc, char **argv)
     o.host = argv[optind];
     const char *id = optind + 1 < argc ? argv[optind + 1] : NULL;
     if (!list)
-        return show(&o, id, end ? 1 : 2);
+        return show(&o, id, end);
     struct remote *r;
     char **ids, err[1200];
     size_t n;
@@ -122,28 +124,36 @@ static int run(int argc, char **argv)
 const struct fe_subcmd fe_sub_attach = {
     .name = "attach",
     .args = "[--ssh-option OPT]... [--remote-drdb PATH] "
-            "(--list HOST | [--end] HOST [ID])",
-    .summary = "the sessions kept on a host after their connection ended",
+            "(--list HOST | --end HOST [ID] | [CONSOLE-OPTIONS] HOST [ID])",
+    .summary = "the console sessions kept on a host: take one back, list, "
+               "end",
     .help =
-        "A session started with keeping (keep_s in frontend/remote.h; the "
-        "console's --keep\nto come) goes on on its host when its connection "
-        "drops: its "
-        "processes keep running or waiting\nwhere they are, their output "
-        "held there, until a client attaches again or\nthe time limit "
-        "passes with nobody attached (then everything ends).\n\n"
+        "A console started with --keep goes on on its hosts when its "
+        "connection drops:\nits GDBs wait where they are, their output held "
+        "there, until a client\nattaches again or the time limit passes "
+        "with nobody attached (then everything\nends).\n\n"
+        "  HOST [ID]     the console again on that session (the only one on "
+        "HOST when\n"
+        "                ID is not given): its run opened from the session's "
+        "note, the\n"
+        "                kept GDBs as the ranks' GDBs, stopped where they "
+        "were, the\n"
+        "                breakpoints, displays, sets and focus as they were; "
+        "the\n"
+        "                console's options apply (-x F, --batch, --timeout "
+        "S, --json,\n"
+        "                -k); its end ends the session\n"
         "  --list HOST   each kept session of yours on HOST: its id, note "
         "and processes\n"
         "                (label, pid, running or exited); nothing changes\n"
-        "  HOST [ID]     that session (the only one on HOST when ID is not "
-        "given),\n"
-        "                listed; it stays kept\n"
-        "  --end         ends it: its processes are killed, as when a "
-        "connection without\n"
-        "                keeping ends\n"
+        "  --end HOST [ID]  ends it: its processes are killed, as when a "
+        "connection\n"
+        "                without keeping ends\n"
         "  --ssh-option OPT, --remote-drdb PATH  as for drdb replay "
         "--host\n\n"
-        "HOST localhost reaches the sessions of local agents. The console "
-        "will take a\nsession's processes over (remote_attach in "
-        "frontend/remote.h). See\ndocs/remote.md, \"Keeping a session\".\n",
+        "HOST localhost reaches the sessions of local agents. See "
+        "docs/remote.md,\n\"Keeping a session\".\n\n"
+        "example:\n  drdb attach node17 1234\n"
+        "  drdb attach --batch -x check.drdb node17 1234\n",
     .run = run,
 };

@@ -326,7 +326,32 @@ static int interactive(struct con *c)
     return 0;
 }
 
-static int start(int argc, char **argv, int batch_cmd)
+/* `drdb attach HOST [ID]`: the kept session's note (remote_peek: its
+ * processes' output stays held for the attach), and the run it names
+ * into DIR and O. 0, or -1 (said). */
+static int attach_note(const struct remote_opts *ro, const char *host,
+                       const char *id, struct fe_run_opts *o, char *dir,
+                       size_t dirlen, char **note)
+{
+    struct remote_opts po = *ro;
+    struct remote *r;
+    struct remote_proc **procs;
+    size_t n;
+    char err[1200];
+    po.host = host;
+    if (remote_peek(&r, &po, id, &procs, &n, note, err, sizeof err) < 0)
+        return fe_error("%s", err), -1;
+    free(procs);
+    remote_close(r);
+    if (con_keep_note_run(*note, o, dir, dirlen, err, sizeof err) < 0) {
+        free(*note);
+        *note = NULL;
+        return fe_error("%s: %s", host, err), -1;
+    }
+    return 0;
+}
+
+static int start(int argc, char **argv, int batch_cmd, int attach)
 {
     static const struct option opts[] = {
         {"ranks", required_argument, NULL, 'r'},
@@ -342,8 +367,13 @@ static int start(int argc, char **argv, int batch_cmd)
         {"remote-drdb", required_argument, NULL, 'O'},
         {"also", required_argument, NULL, 'O'},
         {"hosts", required_argument, NULL, 'O'},
+        {"keep", optional_argument, NULL, 'K'},
         {NULL, 0, NULL, 0},
     };
+    /* --keep: the run as given, for the session note */
+    char spec[16384] = "", run_dir[4096];
+    size_t spec_len = 0;
+    long long keep_s = 0;
     /* HOST:RUNDIR, --also, --hosts: the run's parts and how their hosts
      * are reached (fe.h). */
     static struct remote_opts ro;
@@ -371,9 +401,30 @@ static int start(int argc, char **argv, int batch_cmd)
         case 'k': keep_going = 1; break;
         case 'T': trust = 1; break;
         case 'W': in_place = 1; break;
+        case 'K':
+            if (attach) {
+                fe_error("drdb attach keeps the session as it was kept");
+                return 2;
+            }
+            keep_s = 600;
+            if (optarg && fe_parse_int(optarg, 1, 7 * 86400, &keep_s) < 0) {
+                fe_error("--keep takes a number of seconds (1 to 604800), "
+                         "not '%s'", optarg);
+                return 2;
+            }
+            break;
         case 'O':
             if (fe_run_opt(&runopts, opts[optidx].name, optarg) < 0)
                 return 2;
+            if (strcmp(opts[optidx].name, "also") == 0 ||
+                strcmp(opts[optidx].name, "hosts") == 0)
+                spec_len += (size_t)snprintf(
+                    spec + spec_len, sizeof spec - spec_len, "opt %s\t%s\n",
+                    opts[optidx].name, optarg);
+            if (spec_len >= sizeof spec) {
+                fe_error("too many parts for --keep");
+                return 2;
+            }
             break;
         default:
             fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
@@ -382,10 +433,28 @@ static int start(int argc, char **argv, int batch_cmd)
         }
     }
     if (optind >= argc) {
-        fe_error("which run? for example: drdb console run1");
+        fe_error(attach ? "which host? for example: drdb attach node17"
+                        : "which run? for example: drdb console run1");
         return 2;
     }
     const char *dir = argv[optind++];
+    /* attach: HOST [ID], the run from the kept session's note */
+    const char *host = dir, *id = NULL;
+    char *note = NULL;
+    if (attach) {
+        if (optind < argc && strcmp(argv[optind], "--") != 0)
+            id = argv[optind++];
+        if (optind < argc) {
+            fe_subcmd_usage(&fe_sub_attach, stderr);
+            return 2;
+        }
+        if (attach_note(&ro, host, id, &runopts, run_dir, sizeof run_dir,
+                        &note) < 0)
+            return 1;
+        dir = run_dir;
+    } else if (keep_s) {
+        snprintf(spec + spec_len, sizeof spec - spec_len, "run %s\n", dir);
+    }
     if (batch_cmd) {
         if (optind >= argc || strcmp(argv[optind], "--") == 0) {
             fe_error("drdb batch RUNDIR SCRIPT: which script?");
@@ -409,8 +478,10 @@ static int start(int argc, char **argv, int batch_cmd)
 
     struct con c;
     char err[512];
+    ro.keep_s = (int)keep_s; /* each host's connection is kept */
     if (con_open(&c, dir, &runopts, err, sizeof err) < 0) {
         con_close(&c);
+        free(note);
         return fe_error("%s", err);
     }
     if (prog) {
@@ -452,27 +523,55 @@ static int start(int argc, char **argv, int batch_cmd)
     /* The program that will run, shown and checked before any GDB
      * starts. */
     fflush(stdout);
-    if (c.nhosts)
-        fprintf(json ? stderr : stdout, "  program: %s, checked on %s%s "
-                "when a rank starts there\n", c.exe, c.hosts[0].name,
-                c.nhosts > 1 ? " and the other hosts" : "");
-    if (c.dir[0] && launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
-                                  json ? stderr : stdout, "  ") < 0) {
+    if (keep_s && con_keep_start(&c, (int)keep_s, spec,
+                                 json ? stderr : stdout) < 0) {
         con_close(&c);
         con_json_close(&c);
         return 2;
     }
-    /* Where the ranks' writes go (docs/replaying.md, "Files"). */
-    fprintf(json ? stderr : stdout, in_place
-            ? "  files: --write-in-place: the program writes its files "
-              "where it says, over the recorded run's\n"
-            : "  files: rank R writes its files in " LAUNCH_OUT_DIR
-              "/rank-R of its run directory (emptied when the rank "
-              "starts): %s%s\n", c.dir[0] ? c.dir : "",
-            c.nhosts ? (c.dir[0] ? " here, and on each host" : "on each "
-                        "host") : "");
-    int rc = con_replay(&c, &c.focus) < 0;
-    if (!json) {
+    int rc = 0;
+    if (attach) {
+        /* the kept GDBs as the ranks', where they stand */
+        int n = 0;
+        char buf[256];
+        rc = con_keep_adopt(&c, note, host, id, &n) < 0 || !n;
+        free(note);
+        if (!n) { /* the session stays kept as it is */
+            fprintf(stderr, "drdb: no rank's GDB to take over in the "
+                    "session on %s: 'drdb attach --list %s' shows it\n",
+                    host, host);
+            con_close(&c);
+            con_json_close(&c);
+            return 1;
+        }
+        if (!json)
+            printf("attached on %s: ranks %s as they were\n", host,
+                   rs_format(&c.focus, buf, sizeof buf));
+    }
+    if (!attach && c.nhosts)
+        fprintf(json ? stderr : stdout, "  program: %s, checked on %s%s "
+                "when a rank starts there\n", c.exe, c.hosts[0].name,
+                c.nhosts > 1 ? " and the other hosts" : "");
+    if (!attach && c.dir[0] &&
+        launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
+                     json ? stderr : stdout, "  ") < 0) {
+        con_close(&c);
+        con_json_close(&c);
+        return 2;
+    }
+    if (!attach) {
+        /* Where the ranks' writes go (docs/replaying.md, "Files"). */
+        fprintf(json ? stderr : stdout, in_place
+                ? "  files: --write-in-place: the program writes its files "
+                  "where it says, over the recorded run's\n"
+                : "  files: rank R writes its files in " LAUNCH_OUT_DIR
+                  "/rank-R of its run directory (emptied when the rank "
+                  "starts): %s%s\n", c.dir[0] ? c.dir : "",
+                c.nhosts ? (c.dir[0] ? " here, and on each host"
+                                     : "on each host") : "");
+        rc = con_replay(&c, &c.focus) < 0;
+    }
+    if (!attach && !json) {
         char buf[256];
         printf("replaying ranks %s, stopped at main\n",
                rs_format(&c.focus, buf, sizeof buf));
@@ -499,26 +598,32 @@ static int start(int argc, char **argv, int batch_cmd)
         rc = 1;
     }
     con_flow_release(&c);
+    con_keep_end(&c); /* kept sessions end with the console's own end */
     con_close(&c);
     con_json_close(&c);
     return rc;
 }
 
+int fe_console_attach(int argc, char **argv)
+{
+    return start(argc, argv, 0, 1);
+}
+
 static int run_console(int argc, char **argv)
 {
-    return start(argc, argv, 0);
+    return start(argc, argv, 0, 0);
 }
 
 static int run_batch(int argc, char **argv)
 {
-    return start(argc, argv, 1);
+    return start(argc, argv, 1, 0);
 }
 
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
             "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
-            "[HOST:]RUNDIR [-- PROGRAM ARGS]",
+            "[--keep[=S]] [HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main, "
@@ -550,7 +655,13 @@ const struct fe_subcmd fe_sub_console = {
             "      --ssh-option OPT  for HOST:RUNDIR: passed to ssh as -o OPT\n"
             "      --remote-drdb PATH  for HOST:RUNDIR: the drdb there "
             "(default: drdb\n"
-            "                     on its PATH)\n\n"
+            "                     on its PATH)\n"
+            "      --keep[=S]     ranks on hosts: a dropped connection "
+            "leaves their GDBs\n"
+            "                     kept there S seconds (default 600) for "
+            "'drdb attach HOST ID'\n"
+            "                     (the session's id is printed); quit ends "
+            "them\n\n"
             "Before any GDB starts, the console shows the program that will "
             "run (path,\nowner, build id) and checks it. HOST:RUNDIR: the "
             "ranks replay on HOST, each\nGDB started there by its drdb agent "

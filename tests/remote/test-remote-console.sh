@@ -39,43 +39,15 @@ skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 . "$(dirname "$0")/../lib-sshd.sh"
 sshd_start || skip_all "$sshd_why"
 
-# The drdb on the node: this one, with a mark in its environment that the
-# agent passes on to the GDBs it starts and they to their programs: what
-# of this test runs on the node is found by it.
-mark="drdb-rcon-$$-$(date +%s%N)"
-printf '#!/bin/sh\nDRDB_TEST_MARK=%s exec "%s" "$@"\n' "$mark" "$drdb" \
-    > "$tmp/drdb-node"
-chmod +x "$tmp/drdb-node"
-on_node() {
-    grep -l "DRDB_TEST_MARK=$mark" /proc/[0-9]*/environ 2> /dev/null |
-        sed 's|/proc/\([0-9]*\)/environ|\1|' |
-        while read -r p; do
-            printf '%s ' "$(cat "/proc/$p/comm" 2> /dev/null)"
-        done
-}
-# gone: waits (5 s) until nothing of the test runs on the node; what
-# still runs then in $left.
-gone() {
-    for _ in $(seq 50); do
-        left=$(on_node)
-        [ -z "$left" ] && return 0
-        sleep 0.1
-    done
-    return 1
-}
+# The drdb on the node, marked: what of this test runs there (lib-node.sh).
+. "$(dirname "$0")/lib-node.sh"
+node_drdb drdb-rcon
 set -- --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
     --ssh-option IdentitiesOnly=yes \
     --ssh-option "UserKnownHostsFile=$tmp/known_hosts" \
     --remote-drdb "$tmp/drdb-node"
 
-mkdir -p "$tmp/node" "$tmp/here"
-if ! (cd "$tmp/node" && timeout 120 "$drdb" record -o run -- "$mpiexec" \
-        -n 2 -outfile-pattern "$tmp/node/out.%r" "$jacobi" 16 3 \
-        > rec.log 2>&1); then
-    fail "recording jacobi"
-    echo "1..$n"
-    exit 1
-fi
+node_jacobi || { fail "recording jacobi"; echo "1..$n"; exit 1; }
 run="$tmp/node/run"
 final=$(grep '^final sum' "$tmp/node/out.0")
 line=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)

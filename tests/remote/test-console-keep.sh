@@ -1,0 +1,160 @@
+#!/bin/sh
+# A console session kept on its host (`drdb console --keep`, `drdb attach
+# HOST ID`; docs/remote.md, "Keeping a session"), against the test's own
+# sshd (tests/lib-sshd.sh; no mocks): a run of examples/jacobi (2 ranks, a
+# 16x16 grid, 3 iterations) on the "node" 127.0.0.2/127.0.0.3.
+#
+# Covered: --keep says the session's id; the console's ssh killed with
+# its ranks stopped at a breakpoint, `drdb attach` takes the kept GDBs
+# over: status shows them stopped at the same line, the breakpoints are in
+# `info breakpoints` with their drdb numbers, sets and condition, the
+# display and the named set are back, `next` goes to the next line,
+# `print` answers; the attach's end ends the session (nothing left on the
+# node). Then a kept session nobody attaches to: it outlives its
+# connection, and nothing of it is left after its time limit.
+#
+# Expected answers by hand: the breakpoint is on jacobi.c's
+# "double local = 0.0;", the loop's `for` on the next line; both ranks
+# stand before event 8 (their MPI_Allreduce, after Init, Comm_rank,
+# Comm_size and 4 nonblocking calls and a Waitall) of 23.
+#
+# usage: test-console-keep.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE
+set -u
+drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3") src=$4
+. "$(dirname "$0")/../lib.sh"
+n=0 status=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-ckeep-XXXXXX")
+sshd_pid= console=
+cleanup() {
+    [ -n "$console" ] && kill "$console" 2> /dev/null
+    [ -n "$sshd_pid" ] && kill "$sshd_pid" 2> /dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap "" PIPE # a console that ended early fails its checks, not the test
+skip_all() { echo "1..0 # SKIP $1"; exit 77; }
+. "$(dirname "$0")/../lib-sshd.sh"
+sshd_start || skip_all "$sshd_why"
+
+# The drdb on the node, marked: what of this test runs there (lib-node.sh).
+. "$(dirname "$0")/lib-node.sh"
+node_drdb drdb-ckeep
+# gone_from_node SECONDS: until nothing of the test runs on the node.
+gone_from_node() {
+    for _ in $(seq $(($1 * 10))); do
+        left=$(on_node)
+        [ -z "$left" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+set -- --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
+    --ssh-option IdentitiesOnly=yes \
+    --ssh-option "UserKnownHostsFile=$tmp/known_hosts" \
+    --remote-drdb "$tmp/drdb-node"
+
+node_jacobi || { fail "recording jacobi"; echo "1..$n"; exit 1; }
+run="$tmp/node/run"
+line=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)
+cd "$tmp/here" || exit 1
+
+# live_console HOST KEEP OUT: a console with --keep=KEEP on HOST, reading
+# the fifo $tmp/in (fd 3), its output in $tmp/OUT; a breakpoint, another
+# with a condition, a display, a named set, continue to the first, status;
+# then its ssh killed and the console told to quit.
+live_console() {
+    h=$1 k=$2 o=$3
+    shift 3
+    rm -f "$tmp/in"
+    mkfifo "$tmp/in"
+    "$drdb" console --keep="$k" --ranks 0-1 --timeout 60 "$@" "$h:$run" \
+        < "$tmp/in" > "$tmp/$o" 2> "$tmp/$o.err" &
+    console=$!
+    exec 3> "$tmp/in"
+    printf 'break jacobi.c:%s\nbreak jacobi.c:%s if rank == 1\n' "$line" \
+        "$((line + 2))" >&3
+    printf 'display /x size\ndefset odd 1\ncontinue\nstatus\n' >&3
+    for _ in $(seq 300); do
+        [ "$(grep -c "^[01] .*stopped" "$tmp/$o")" -ge 2 ] && break
+        kill -0 "$console" 2> /dev/null || break
+        sleep 0.1
+    done
+    sshp=$(pgrep -P "$console" -x ssh)
+    [ -n "$sshp" ] && kill -KILL "$sshp"
+    sleep 1
+    printf 'quit\n' >&3
+    exec 3>&-
+    wait "$console"
+    console=
+}
+
+# ---- kept, the connection killed, attached ---------------------------------
+live_console 127.0.0.2 60 live "$@"
+id=$(sed -n 's/^  kept on 127\.0\.0\.2 as session \([^:]*\): drdb attach 127\.0\.0\.2 \1$/\1/p' "$tmp/live")
+[ -n "$id" ] && ok "--keep says the session's id and how to attach" ||
+    fail "no 'kept on 127.0.0.2 as session ID: drdb attach 127.0.0.2 ID' line"
+# (each "nothing left" check below counts only after something was kept)
+kept=
+case "$(on_node)" in
+*gdb*gdb*) ok "the killed connection: the ranks' GDBs go on on the node"
+    kept=1 ;;
+*) fail "on the node after the connection dropped: $(on_node)" ;;
+esac
+cat > "$tmp/a.drdb" <<EOF
+status
+info breakpoints
+info display
+info sets
+next
+print rank
+print size
+status
+EOF
+timeout 120 "$drdb" attach --batch -x "$tmp/a.drdb" --timeout 60 "$@" \
+    127.0.0.2 "$id" > "$tmp/a" 2> "$tmp/a.err"
+echo $? > "$tmp/a.rc"
+srcpaths "$tmp/a"
+after() {
+    awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
+        /^\(drdb\) / { on = 0 } on' "$tmp/$1"
+}
+after a status > "$tmp/a.st0"
+hasre "attach: status shows both ranks stopped at the breakpoint's line" \
+    "$tmp/a.st0" \
+    "^0 \+stopped \+8/23 \+127\.0\.0\.2 \+main () at .*jacobi\.c:$line" \
+    "^1 \+stopped \+8/23 \+127\.0\.0\.2 \+main () at .*jacobi\.c:$line"
+after a "info breakpoints" > "$tmp/a.ib"
+hasre "attach: the session's breakpoints, their drdb numbers, sets, condition" \
+    "$tmp/a.ib" "^1 \+breakpoint keep y \+jacobi\.c:$line \+0,1$" \
+    "^2 \+breakpoint keep y \+jacobi\.c:$((line + 2)) \+0,1$" \
+    "^        stop only if rank == 1$"
+after a "info display" > "$tmp/a.id"
+hasre "attach: the session's display" "$tmp/a.id" "^1 \+/x size \+0,1$"
+after a "info sets" > "$tmp/a.is"
+has "attach: the session's named set" "$tmp/a.is" "odd = 1"
+hasre "attach: next goes on from there to the loop's line" "$tmp/a" \
+    "^\[0,1\] $((line + 1))$(printf '\t') *for (int i = 1; " \
+    "^0 \+stopped .*main () at SRC/examples/jacobi\.c:$((line + 1)), end-stepping-range$" \
+    "^1 \+stopped .*main () at SRC/examples/jacobi\.c:$((line + 1)), end-stepping-range$"
+has "attach: print on the adopted GDBs" "$tmp/a" \
+    "[0] rank = 0" "[1] rank = 1" "[0,1] size = 2"
+[ "$(cat "$tmp/a.rc")" = 0 ] && ok "the attached batch succeeds" ||
+    fail "attach exit $(cat "$tmp/a.rc"): $(cat "$tmp/a.err")"
+[ -n "$kept" ] && gone_from_node 10 &&
+    ok "the attach's end ends the session on the node" ||
+    fail "the attach's end: kept '$kept', left on the node: $(on_node)"
+
+# ---- kept, nobody attaches: its time limit ----------------------------------
+live_console 127.0.0.3 3 live2 "$@"
+kept=
+case "$(on_node)" in
+*gdb*gdb*) ok "kept 3 s: its GDBs outlive the connection"; kept=1 ;;
+*) fail "kept 3 s: on the node after the connection dropped: $(on_node)" ;;
+esac
+sleep 3
+[ -n "$kept" ] && gone_from_node 10 &&
+    ok "after the time limit, nothing of it is left on the node" ||
+    fail "after the time limit: kept '$kept', left on the node: $(on_node)"
+
+echo "1..$n"
+exit $status
