@@ -340,6 +340,7 @@ static int start(int argc, char **argv, int batch_cmd)
         {"write-in-place", no_argument, NULL, 'W'},
         {"ssh-option", required_argument, NULL, 'O'},
         {"remote-drdb", required_argument, NULL, 'O'},
+        {"launcher", required_argument, NULL, 'O'},
         {"also", required_argument, NULL, 'O'},
         {"hosts", required_argument, NULL, 'O'},
         {NULL, 0, NULL, 0},
@@ -409,6 +410,8 @@ static int start(int argc, char **argv, int batch_cmd)
 
     struct con c;
     char err[512];
+    if (fe_run_opts_alloc(&runopts, dir, err, sizeof err) < 0)
+        return fe_error("%s", err);
     if (con_open(&c, dir, &runopts, err, sizeof err) < 0) {
         con_close(&c);
         return fe_error("%s", err);
@@ -518,6 +521,7 @@ const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
             "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
+            "[--launcher ssh|srun] [--also PART]... [--hosts LIST] "
             "[HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
@@ -550,14 +554,32 @@ const struct fe_subcmd fe_sub_console = {
             "      --ssh-option OPT  for HOST:RUNDIR: passed to ssh as -o OPT\n"
             "      --remote-drdb PATH  for HOST:RUNDIR: the drdb there "
             "(default: drdb\n"
-            "                     on its PATH)\n\n"
+            "                     on its PATH)\n"
+            "      --launcher ssh|srun  how each host's agent starts: over "
+            "ssh (default),\n"
+            "                     or by srun as a step of the Slurm "
+            "allocation drdb\n"
+            "                     runs in; srun with RUNDIR alone: RUNDIR "
+            "on every node\n"
+            "                     of the allocation, as --hosts lists them\n"
+            "      --also PART    another part of the run (repeatable): a "
+            "DIR or\n"
+            "                     HOST:DIR holding some ranks' logs\n"
+            "      --hosts LIST   RUNDIR on each host of LIST (h1,h2:N or "
+            "@FILE, an\n"
+            "                     MPICH host file): each rank replays on "
+            "the host\n"
+            "                     that has its log, the one mpiexec placed "
+            "it on first\n\n"
             "Before any GDB starts, the console shows the program that will "
             "run (path,\nowner, build id) and checks it. HOST:RUNDIR: the "
             "ranks replay on HOST, each\nGDB started there by its drdb agent "
             "over one ssh connection, which checks\nthe program when a rank "
             "starts (docs/remote.md).\n\n"
             "example:\n  drdb console --ranks 0-3 run1\n"
-            "  drdb console --ranks 0-3 node17:/scratch/me/run1\n",
+            "  drdb console --ranks 0-3 node17:/scratch/me/run1\n"
+            "  drdb console --launcher srun --ranks 0-255 /scratch/me/run1"
+            "   # in salloc\n",
     .run = run_console,
 };
 
