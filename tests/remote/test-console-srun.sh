@@ -20,18 +20,8 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-slurm.sh"
-why=$(slurm_skip_reason)
-[ -z "$why" ] || { echo "1..0 # SKIP $why"; exit 77; }
+slurm_test_begin
 drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3") src=$4
-n=0 status=0
-tmp=$(mktemp -d)
-cleanup() {
-    slurm_cleanup
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-unset LD_PRELOAD DRDB_RUN_DIR DRDB_REPLAY_DIR DRDB_REPLAY_RANK
 
 # ---- --help -----------------------------------------------------------------
 "$drdb" console --help > "$tmp/help" 2>&1
@@ -101,19 +91,14 @@ else
     comment "$tmp/b.err" "$tmp/salloc.err"
 fi
 srcpaths "$tmp/b"
-# after CMD: the output of the first command line CMD (to the next).
-after() {
-    awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
-        /^\(drdb\) / { on = 0 } on' "$tmp/$1"
-}
-after b status > "$tmp/b.st0"
+batch_after b status > "$tmp/b.st0"
 hasre "the ranks reach main, each on its node (status)" "$tmp/b.st0" \
     '^0 \+stopped \+0/23 \+drdbnode \+main () at ' \
     '^1 \+stopped \+0/23 \+drdbnode2 \+main () at '
 has "a breakpoint, continue, print: merged over the ranks on the two nodes" \
     "$tmp/b" "[0,1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit" \
     "[0,1] size = 2" "[0] rank = 0" "[1] rank = 1"
-after b "goto-send 1:7" > "$tmp/b.gs"
+batch_after b "goto-send 1:7" > "$tmp/b.gs"
 hasre "goto-send 1:7: rank 0 on drdbnode, the sender of rank 1's receive on drdbnode2, before its send" \
     "$tmp/b.gs" '^\[0\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 6 (MPI_Isend)$'
 i=0
