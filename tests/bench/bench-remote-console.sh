@@ -92,6 +92,7 @@ for w in "${ways[@]}"; do
     awk -v n="$name" -v s="$s" -v l="$local_start" -v p="$p" 'BEGIN {
         printf "  %-6s started in %6.2f s (%.2fx local; target <= 1.3x)," \
                " merged print %4d ms (target < 300 ms)\n", n, s, s / l, p }'
+    echo "         (each session: $(tr '\n' ' ' < "$tmp/$name.start")s)"
 done
 
 if [ $callgrind = 1 ]; then
