@@ -132,6 +132,13 @@ void fe_run_opts_release(struct fe_run_opts *o);
 /* Takes option NAME (without "--") with value ARG into O: 1, 0 when NAME
  * is not one of them, or -1 after an error message. */
 int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg);
+/* With --launcher srun and the run named by RUNDIR alone (no HOST:,
+ * --hosts or --also): the nodes of the allocation drdb runs in
+ * (remote_alloc_hosts) into O's hosts, as if given with --hosts, so that
+ * each rank is read and replayed on its node. 1 when it did, 0 when not
+ * asked, -1 with ERR (not inside an allocation, scontrol failed). */
+int fe_run_opts_alloc(struct fe_run_opts *o, const char *rundir, char *err,
+                      size_t errlen);
 /* The run RUNDIR and O's parts name, opened into FR with its event
  * session X (fe_run_open, fe_run_events): 0, or -1 with ERR. Close with
  * ev_close(X), fe_run_close(FR). */

@@ -284,6 +284,34 @@ int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg)
     return 1;
 }
 
+int fe_run_opts_alloc(struct fe_run_opts *o, const char *rundir, char *err,
+                      size_t errlen)
+{
+    char host[256], **nodes;
+    if (!o->ro->launcher || strcmp(o->ro->launcher, "srun") ||
+        o->hosts.n || o->nparts || fe_split_host(rundir, host, sizeof host))
+        return 0;
+    int k = remote_alloc_hosts(&nodes, err, errlen);
+    if (k < 0)
+        return -1;
+    size_t len = 1;
+    for (int i = 0; i < k; i++)
+        len += strlen(nodes[i]) + 1;
+    char *list = malloc(len);
+    int rc = -1;
+    if (!list) {
+        snprintf(err, errlen, "out of memory");
+    } else {
+        list[0] = '\0';
+        for (int i = 0; i < k; i++)
+            strcat(strcat(list, i ? "," : ""), nodes[i]);
+        rc = fe_hosts_parse(&o->hosts, list, err, errlen) < 0 ? -1 : 1;
+    }
+    free(list);
+    remote_argv_free(nodes);
+    return rc;
+}
+
 int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
                const struct fe_run_opts *o, char *err, size_t errlen)
 {

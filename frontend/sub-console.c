@@ -365,6 +365,7 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         {"write-in-place", no_argument, NULL, 'W'},
         {"ssh-option", required_argument, NULL, 'O'},
         {"remote-drdb", required_argument, NULL, 'O'},
+        {"launcher", required_argument, NULL, 'O'},
         {"also", required_argument, NULL, 'O'},
         {"hosts", required_argument, NULL, 'O'},
         {"keep", optional_argument, NULL, 'K'},
@@ -479,6 +480,10 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
     struct con c;
     char err[512];
     ro.keep_s = (int)keep_s; /* each host's connection is kept */
+    if (fe_run_opts_alloc(&runopts, dir, err, sizeof err) < 0) {
+        free(note);
+        return fe_error("%s", err);
+    }
     if (con_open(&c, dir, &runopts, err, sizeof err) < 0) {
         con_close(&c);
         free(note);
@@ -623,6 +628,7 @@ const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
             "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
+            "[--launcher ssh|srun] [--also PART]... [--hosts LIST] "
             "[--keep[=S]] [HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
@@ -656,6 +662,22 @@ const struct fe_subcmd fe_sub_console = {
             "      --remote-drdb PATH  for HOST:RUNDIR: the drdb there "
             "(default: drdb\n"
             "                     on its PATH)\n"
+            "      --launcher ssh|srun  how each host's agent starts: over "
+            "ssh (default),\n"
+            "                     or by srun as a step of the Slurm "
+            "allocation drdb\n"
+            "                     runs in; srun with RUNDIR alone: RUNDIR "
+            "on every node\n"
+            "                     of the allocation, as --hosts lists them\n"
+            "      --also PART    another part of the run (repeatable): a "
+            "DIR or\n"
+            "                     HOST:DIR holding some ranks' logs\n"
+            "      --hosts LIST   RUNDIR on each host of LIST (h1,h2:N or "
+            "@FILE, an\n"
+            "                     MPICH host file): each rank replays on "
+            "the host\n"
+            "                     that has its log, the one mpiexec placed "
+            "it on first\n"
             "      --keep[=S]     ranks on hosts: a dropped connection "
             "leaves their GDBs\n"
             "                     kept there S seconds (default 600) for "
@@ -668,7 +690,9 @@ const struct fe_subcmd fe_sub_console = {
             "over one ssh connection, which checks\nthe program when a rank "
             "starts (docs/remote.md).\n\n"
             "example:\n  drdb console --ranks 0-3 run1\n"
-            "  drdb console --ranks 0-3 node17:/scratch/me/run1\n",
+            "  drdb console --ranks 0-3 node17:/scratch/me/run1\n"
+            "  drdb console --launcher srun --ranks 0-255 /scratch/me/run1"
+            "   # in salloc\n",
     .run = run_console,
 };
 

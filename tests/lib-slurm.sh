@@ -4,6 +4,8 @@
 # 'drdbnode' ('drdbnode2', ... when more; NodeHostname localhost), 2 CPUs
 # each, partition 'debug'.
 #
+#   slurm_test_begin       skips the test when Slurm cannot be used; else
+#                          $tmp, n, status, and the EXIT trap
 #   slurm_skip_reason      prints why Slurm cannot be used here (a command
 #                          missing), or nothing
 #   slurm_start [NODES]    writes $tmp/slurm.conf, exports SLURM_CONF, starts
@@ -23,6 +25,20 @@
 # SLURM_JOBID are unset here (a test is never inside a job it did not make).
 ctld='' slurmds='' job='' slurm_why=''
 unset SLURM_JOB_ID SLURM_JOBID SLURM_JOB_NODELIST SLURM_NODELIST
+
+# slurm_test_begin: as a test's first step, skips it (exit 77) when Slurm
+# cannot be used here; else sets n, status and tmp (a new directory, which
+# the EXIT trap removes after slurm_cleanup; a signal exits through it),
+# and unsets what an outer drdb would pass on (LD_PRELOAD, DRDB_*).
+slurm_test_begin() {
+    _why=$(slurm_skip_reason)
+    [ -z "$_why" ] || { echo "1..0 # SKIP $_why"; exit 77; }
+    n=0 status=0
+    tmp=$(mktemp -d)
+    trap 'slurm_cleanup; rm -rf "$tmp"' EXIT
+    trap 'exit 1' HUP INT TERM
+    unset LD_PRELOAD DRDB_RUN_DIR DRDB_REPLAY_DIR DRDB_REPLAY_RANK
+}
 
 slurm_skip_reason() {
     for _c in slurmctld slurmd srun sinfo scancel; do

@@ -51,6 +51,12 @@ console_batch() {
     echo $? > "$tmp/$_name.rc"
 }
 rc() { cat "$tmp/$1.rc"; }
+# batch_after NAME CMD: the output of the first command line CMD of batch
+# output $tmp/NAME (to the next command line).
+batch_after() {
+    awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
+        /^\(drdb\) / { on = 0 } on' "$tmp/$1"
+}
 
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then

@@ -18,19 +18,9 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-slurm.sh"
-why=$(slurm_skip_reason)
-[ -z "$why" ] || { echo "1..0 # SKIP $why"; exit 77; }
+slurm_test_begin
 drdb=$(realpath "$1") mpiexec=$2 sendrecv=$(realpath "$3")
 crash=$(realpath "$4")
-n=0 status=0
-tmp=$(mktemp -d)
-cleanup() {
-    slurm_cleanup
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-unset LD_PRELOAD DRDB_RUN_DIR DRDB_REPLAY_DIR DRDB_REPLAY_RANK
 
 # ---- a run, and the local answers ------------------------------------------
 mkdir "$tmp/rec"
