@@ -20,7 +20,9 @@
 #                  that path (localhost does; 127.0.0.2 with the test sshd
 #                  does). Repeatable. Default: 'localhost:TMP/agent' and,
 #                  when the throwaway sshd of tests/lib-sshd.sh starts,
-#                  '127.0.0.2:TMP/ssh'.
+#                  '127.0.0.2:TMP/ssh' and the run split over two hosts,
+#                  '127.0.0.2:TMP/ssh2a 127.0.0.3:TMP/ssh2b' (two
+#                  agents, the second part given with --also).
 #
 # Each way is `drdb log match SPEC --bench 0`: the time to open (connect,
 # receive the logs' copies without message data) and to build the index;
@@ -58,7 +60,7 @@ fi
 if [ ${#ways[@]} = 0 ]; then
     ways=("localhost:$tmp/agent")
     if sshd_start; then
-        ways+=("127.0.0.2:$tmp/ssh")
+        ways+=("127.0.0.2:$tmp/ssh" "127.0.0.2:$tmp/ssh2a 127.0.0.3:$tmp/ssh2b")
     else
         echo "(no ssh way: $sshd_why)"
     fi
@@ -70,7 +72,7 @@ sshopts=()
 
 # place 'HOST:DIR...': the run's ranks in blocks over the DIRs.
 place() {
-    local srcs=($1) k=0 n=${#srcs[@]}
+    local srcs=($1) k=0 n=${#srcs[@]} s r
     local logs=("$run"/rank-*.log)
     local per=$(( (${#logs[@]} + n - 1) / n ))
     for s in "${srcs[@]}"; do
@@ -84,13 +86,15 @@ place() {
         k=$((k + 1))
     done
 }
-# spec 'HOST:DIR...': the run as `drdb log` names it. Several sources (a
-# run split over hosts' directories) need drdb's form for them, which is
-# not in this drdb yet (issue 17): put it here when it is.
+# spec 'HOST:DIR...': the run as `drdb log` names it: --also for each
+# source after the first, then the first (words: the bench's paths hold
+# no spaces).
 spec() {
-    local srcs=($1)
-    [ ${#srcs[@]} = 1 ] || return 1
-    echo "${srcs[0]}"
+    local srcs=($1) out=
+    for ((i = 1; i < ${#srcs[@]}; i++)); do
+        out="$out --also ${srcs[i]}"
+    done
+    echo "$out ${srcs[0]}"
 }
 # sshd_cpu: the CPU seconds of the test sshd's finished sessions (its
 # connections' processes, the agents they ran included), or 0.
@@ -108,13 +112,17 @@ sshd_cpu() {
 # processes (drdb, its agent, ssh, and the sshd side), each against local.
 nway=0
 measure() {
-    local name=$1 spec=$2 i t=$tmp/t.$nway c=$tmp/c.$nway s0 s1
+    local name=$1 i t=$tmp/t.$nway c=$tmp/c.$nway s0 s1
+    local words=($2)
+    local first=${words[-1]}
+    unset 'words[-1]'
     nway=$((nway + 1))
     : > "$c"
     for ((i = 0; i < reps; i++)); do
         s0=$(sshd_cpu)
         /usr/bin/time -f "%U %S" -o "$tmp/time" "$drdb" log "${sshopts[@]}" \
-            --remote-drdb "$drdb" match "$spec" --bench 0 > "$tmp/b.$i" 2>&1 ||
+            --remote-drdb "$drdb" "${words[@]}" match "$first" --bench 0 \
+            > "$tmp/b.$i" 2>&1 ||
             { cat "$tmp/b.$i" >&2; return 1; }
         sleep 0.3 # sshd reaps the connection's processes
         s1=$(sshd_cpu)
@@ -127,8 +135,9 @@ measure() {
     # the median run's ready, open and build times; the median CPU time
     read -r ready open build < <(sed -n "$(( (reps + 1) / 2 ))p" "$t")
     cpu=$(median < "$c")
-    copies=$(awk '/^copies:/ { printf "%.1f MB of %.1f MB of logs", $2 / 1e6, $5 / 1e6 }' "$tmp/b.0")
-    fetched=$(awk '/^fetched:/ { print $2 }' "$tmp/b.0")
+    copies=$(awk '/^copies:/ { c += $2; l += $5 }
+        END { if (l) printf "%.1f MB of %.1f MB of logs", c / 1e6, l / 1e6 }' "$tmp/b.0")
+    fetched=$(awk '/^fetched:/ { f += $2; n++ } END { if (n) print f }' "$tmp/b.0")
     echo "$name"
     printf '    wall %.3f s (open %.3f, build %.3f)' "$ready" "$open" "$build"
     [ -n "$base" ] && awk -v a="$ready" -v b="$base" 'BEGIN { printf "  %.2fx local", a / b }'
@@ -145,10 +154,7 @@ base=
 measure local "$run" || exit 1
 base=$ready basecpu=$cpu
 for w in "${ways[@]}"; do
-    if ! s=$(spec "$w"); then
-        echo "$w: a run split over hosts: not in this drdb yet (skipped)"
-        continue
-    fi
+    s=$(spec "$w")
     place "$w" || { echo "cannot place the run in $w" >&2; exit 1; }
     measure "$w" "$s" || exit 1
 done
