@@ -457,16 +457,20 @@ int launch_shadow_poll(pid_t pid, const char *status, int *st)
     int w;
     if (pid <= 0 || waitpid(pid, &w, WNOHANG) != pid)
         return 0;
+    *st = launch_shadow_status(status, w);
+    return 1;
+}
+
+int launch_shadow_status(const char *status, int w)
+{
     /* the drain process wrote the shadow's own status */
     char buf[32] = "";
     FILE *f = fopen(status, "r");
     if (f && fgets(buf, sizeof buf, f))
-        *st = atoi(buf);
-    else
-        *st = w;
+        w = atoi(buf);
     if (f)
         fclose(f);
-    return 1;
+    return w;
 }
 
 void launch_shadow_stop(pid_t pid)

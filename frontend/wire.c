@@ -21,7 +21,7 @@ static const char *const type_names[WIRE_TYPE_END] = {
     [WIRE_IMAGE_END] = "IMAGE_END", [WIRE_KEEP] = "KEEP",
     [WIRE_LABEL] = "LABEL",     [WIRE_LIST] = "LIST",
     [WIRE_RESUME] = "RESUME",   [WIRE_SESSIONS] = "SESSIONS",
-    [WIRE_SETUP] = "SETUP",
+    [WIRE_SETUP] = "SETUP",     [WIRE_SHADOW] = "SHADOW",
 };
 
 const char *wire_type_name(unsigned type)
