@@ -34,6 +34,7 @@
 #include "launch.h"
 #include "life.h"
 #include "remote.h"
+#include "wire.h"
 
 static struct con_ckpt_rank *ck(struct con_rank *k)
 {
@@ -116,7 +117,7 @@ static void shadow_files(struct con *c, int r, struct con_ckpt **v,
     struct con_ckpt_rank *q = c->ranks[r].ck;
     if (c->ranks[r].host >= 0) {
         struct remote *h = shadow_host(c, r);
-        struct remote_ckpt_file *f = NULL;
+        struct wire_ckpt_file *f = NULL;
         char err[1024];
         int m = h && q->shadow > 0
                     ? remote_shadow_list(h, q->shadow, &f, err, sizeof err)

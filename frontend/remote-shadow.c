@@ -7,26 +7,18 @@
 #include "remote-int.h"
 #include "remote.h"
 
-/* SHADOW op OP for shadow ID (0: none, START) with B's fields after it,
- * its answer through *RD: 0, or -1 with ERR. */
-static int ask(struct remote *r, unsigned op, pid_t id, uint32_t flags,
-               struct wire_buf *b, struct wire_rd *rd, char *err,
-               size_t errlen)
+/* Request Q, its answer through *RD: 0, or -1 with ERR. */
+static int ask(struct remote *r, const struct wire_shadow *q,
+               struct wire_rd *rd, char *err, size_t errlen)
 {
-    struct wire_buf q;
-    wire_buf_init(&q);
-    wire_put_u32(&q, op);
-    if (op != WIRE_SHADOW_START)
-        wire_put_u32(&q, (uint32_t)id);
-    if (op == WIRE_SHADOW_STOP)
-        wire_put_u32(&q, flags);
-    if (b)
-        wire_buf_add(&q, b->p, b->len);
-    int rc = q.oom ? -1 : remote__ask_data(r, WIRE_SHADOW, &q, rd, err,
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_shadow(&b, q);
+    int rc = b.oom ? -1 : remote__ask_data(r, WIRE_SHADOW, &b, rd, err,
                                           errlen);
-    if (q.oom)
+    if (b.oom)
         snprintf(err, errlen, "out of memory");
-    wire_buf_release(&q);
+    wire_buf_release(&b);
     return rc;
 }
 
@@ -41,19 +33,11 @@ int remote_shadow_start(struct remote *r, pid_t pid, const char *rundir,
                         pid_t *id, char *dir, size_t dirlen, char *err,
                         size_t errlen)
 {
-    struct wire_buf b;
+    struct wire_shadow q = {.op = WIRE_SHADOW_START, .pid = (uint32_t)pid,
+                            .rundir = (char *)rundir, .rank = (uint32_t)rank,
+                            .interval = interval, .every = every};
     struct wire_rd rd;
-    uint64_t bits;
-    memcpy(&bits, &interval, sizeof bits);
-    wire_buf_init(&b);
-    wire_put_u32(&b, (uint32_t)pid);
-    wire_put_str(&b, rundir ? rundir : "");
-    wire_put_u32(&b, (uint32_t)rank);
-    wire_put_u64(&b, bits);
-    wire_put_u64(&b, every);
-    int rc = ask(r, WIRE_SHADOW_START, 0, 0, &b, &rd, err, errlen);
-    wire_buf_release(&b);
-    if (rc < 0)
+    if (ask(r, &q, &rd, err, errlen) < 0)
         return -1;
     uint32_t a;
     char *d = wire_get_u32(&rd, &a) < 0 ? NULL : wire_get_str(&rd);
@@ -70,9 +54,10 @@ int remote_shadow_start(struct remote *r, pid_t pid, const char *rundir,
 int remote_shadow_poll(struct remote *r, pid_t id, int *st, char *err,
                        size_t errlen)
 {
+    struct wire_shadow q = {.op = WIRE_SHADOW_POLL, .id = (uint32_t)id};
     struct wire_rd rd;
     uint32_t ended, status;
-    if (ask(r, WIRE_SHADOW_POLL, id, 0, NULL, &rd, err, errlen) < 0)
+    if (ask(r, &q, &rd, err, errlen) < 0)
         return -1;
     if (wire_get_u32(&rd, &ended) < 0 || wire_get_u32(&rd, &status) < 0)
         return malformed(r, err, errlen);
@@ -83,47 +68,23 @@ int remote_shadow_poll(struct remote *r, pid_t id, int *st, char *err,
 int remote_shadow_stop(struct remote *r, pid_t id, int clear, char *err,
                        size_t errlen)
 {
+    struct wire_shadow q = {.op = WIRE_SHADOW_STOP, .id = (uint32_t)id,
+                            .flags = clear ? WIRE_SHADOW_CLEAR : 0};
     struct wire_rd rd;
-    return ask(r, WIRE_SHADOW_STOP, id, clear ? WIRE_SHADOW_CLEAR : 0, NULL,
-               &rd, err, errlen);
+    return ask(r, &q, &rd, err, errlen);
 }
 
 int remote_shadow_list(struct remote *r, pid_t id,
-                       struct remote_ckpt_file **out, char *err,
+                       struct wire_ckpt_file **out, char *err,
                        size_t errlen)
 {
+    struct wire_shadow q = {.op = WIRE_SHADOW_LIST, .id = (uint32_t)id};
     struct wire_rd rd;
-    uint32_t n;
+    size_t n;
     *out = NULL;
-    if (ask(r, WIRE_SHADOW_LIST, id, 0, NULL, &rd, err, errlen) < 0)
+    if (ask(r, &q, &rd, err, errlen) < 0)
         return -1;
-    if (wire_get_u32(&rd, &n) < 0 || n > WIRE_MAX_READ / 52)
+    if (wire_get_ckpt_files(&rd, out, &n) < 0)
         return malformed(r, err, errlen);
-    struct remote_ckpt_file *v = calloc(n ? n : 1, sizeof *v);
-    if (!v) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        char *name = wire_get_str(&rd);
-        uint64_t f[6] = {0};
-        for (int j = 0; j < 6; j++)
-            wire_get_u64(&rd, &f[j]);
-        if (!name || rd.bad || strlen(name) >= sizeof v[i].name ||
-            strchr(name, '/')) {
-            free(name);
-            free(v);
-            return malformed(r, err, errlen);
-        }
-        snprintf(v[i].name, sizeof v[i].name, "%s", name);
-        free(name);
-        v[i].id = (long)f[0];
-        v[i].parent = (long)f[1];
-        v[i].event = f[2];
-        memcpy(&v[i].time, &f[3], sizeof v[i].time);
-        v[i].pages = f[4];
-        v[i].bytes = f[5];
-    }
-    *out = v;
     return (int)n;
 }

@@ -169,18 +169,11 @@ int remote_shadow_poll(struct remote *r, pid_t id, int *st, char *err,
  * or -1 with ERR. */
 int remote_shadow_stop(struct remote *r, pid_t id, int clear, char *err,
                        size_t errlen);
-/* A checkpoint file of a shadow's directory (ckpt-file.h's header). */
-struct remote_ckpt_file {
-    char name[256];   /* in the shadow's directory */
-    long id, parent;
-    uint64_t event;
-    double time;
-    uint64_t pages, bytes;
-};
-/* Shadow ID's checkpoint files: their number and *OUT (malloc'd), or -1
- * with ERR. */
+/* Shadow ID's checkpoint files (wire.h's struct wire_ckpt_file): their
+ * number and *OUT (malloc'd), or -1 with ERR. */
+struct wire_ckpt_file;
 int remote_shadow_list(struct remote *r, pid_t id,
-                       struct remote_ckpt_file **out, char *err,
+                       struct wire_ckpt_file **out, char *err,
                        size_t errlen);
 
 /* Whether the connection was lost (remote_error() says why). */

@@ -227,6 +227,32 @@ void wire_kept_free(struct wire_kept *k, size_t n);
 struct launch_gdb;
 void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g);
 int wire_get_gdb(struct wire_rd *r, struct launch_gdb *g);
+/* SHADOW's request (the fields of its OP: ID for all but START; FLAGS
+ * for STOP; PID, RUNDIR, RANK, INTERVAL, EVERY for START), and back: 0,
+ * or -1 (malformed, an unknown op, trailing bytes; Q->rundir is then
+ * NULL). Q->rundir is malloc'd (free it). */
+struct wire_shadow {
+    uint32_t op, id, flags, pid, rank;
+    char *rundir;
+    double interval;
+    uint64_t every;
+};
+void wire_put_shadow(struct wire_buf *b, const struct wire_shadow *q);
+int wire_get_shadow(struct wire_rd *r, struct wire_shadow *q);
+/* A checkpoint file of a shadow's directory (ckpt-file.h's header), as
+ * LIST's answer lists them; and back: 0 with *V (N of them, malloc'd), or
+ * -1 (malformed: a name empty, with a '/' or too long; trailing bytes). */
+struct wire_ckpt_file {
+    char name[256];
+    long id, parent;
+    uint64_t event;
+    double time;
+    uint64_t pages, bytes;
+};
+void wire_put_ckpt_files(struct wire_buf *b, const struct wire_ckpt_file *v,
+                         size_t n);
+int wire_get_ckpt_files(struct wire_rd *r, struct wire_ckpt_file **v,
+                        size_t *n);
 
 /* ---- a connection ------------------------------------------------------- */
 
