@@ -9,6 +9,12 @@
 #                port in $port) and waits until ssh logs in: 0, or 1 with
 #                the reason in $sshd_why (sshd or ssh missing, no start)
 #   sshd_stop    ends it (call it from the EXIT trap)
+#   sshd_node_drdb DRDB  makes $tmp/drdb-node, DRDB run with a mark
+#                ($mark) in its environment that the agent passes on to
+#                what it starts (GDBs, programs, shadows): give it as
+#                --remote-drdb; then
+#   on_node      prints the names of the processes with that mark (what
+#                of the test runs on the "node"), nothing once none is left
 #
 # ssh reaches it with -p $port (drdb: --ssh-option Port=$port),
 # IdentityFile=$tmp/userkey, IdentitiesOnly=yes and
@@ -83,4 +89,18 @@ sshd_start() {
     port=
     sshd_why="sshd does not start: $(tail -1 "$tmp/sshd.log" 2>/dev/null)"
     return 1
+}
+
+sshd_node_drdb() {
+    mark="drdb-node-$$-$(date +%s%N)"
+    printf '#!/bin/sh\nDRDB_TEST_MARK=%s exec "%s" "$@"\n' "$mark" "$1" \
+        > "$tmp/drdb-node"
+    chmod +x "$tmp/drdb-node"
+}
+on_node() {
+    grep -l "DRDB_TEST_MARK=$mark" /proc/[0-9]*/environ 2> /dev/null |
+        sed 's|/proc/\([0-9]*\)/environ|\1|' |
+        while read -r p; do
+            printf '%s ' "$(cat "/proc/$p/comm" 2> /dev/null)"
+        done
 }

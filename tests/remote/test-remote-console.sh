@@ -35,20 +35,8 @@ skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 . "$(dirname "$0")/../lib-sshd.sh"
 sshd_start || skip_all "$sshd_why"
 
-# The drdb on the node: this one, with a mark in its environment that the
-# agent passes on to the GDBs it starts and they to their programs: what
-# of this test runs on the node is found by it.
-mark="drdb-rcon-$$-$(date +%s%N)"
-printf '#!/bin/sh\nDRDB_TEST_MARK=%s exec "%s" "$@"\n' "$mark" "$drdb" \
-    > "$tmp/drdb-node"
-chmod +x "$tmp/drdb-node"
-on_node() {
-    grep -l "DRDB_TEST_MARK=$mark" /proc/[0-9]*/environ 2> /dev/null |
-        sed 's|/proc/\([0-9]*\)/environ|\1|' |
-        while read -r p; do
-            printf '%s ' "$(cat "/proc/$p/comm" 2> /dev/null)"
-        done
-}
+# The drdb on the node: this one, marked (lib-sshd.sh).
+sshd_node_drdb "$drdb"
 set -- --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
     --ssh-option IdentitiesOnly=yes \
     --ssh-option "UserKnownHostsFile=$tmp/known_hosts" \

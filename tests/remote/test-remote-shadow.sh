@@ -31,19 +31,8 @@ skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 . "$(dirname "$0")/../lib-sshd.sh"
 sshd_start || skip_all "$sshd_why"
 
-# The drdb on the node: this one, with a mark in its environment that the
-# agent passes on to what it starts (GDB, the program, its shadow).
-mark="drdb-rshadow-$$-$(date +%s%N)"
-printf '#!/bin/sh\nDRDB_TEST_MARK=%s exec "%s" "$@"\n' "$mark" "$drdb" \
-    > "$tmp/drdb-node"
-chmod +x "$tmp/drdb-node"
-on_node() {
-    grep -l "DRDB_TEST_MARK=$mark" /proc/[0-9]*/environ 2> /dev/null |
-        sed 's|/proc/\([0-9]*\)/environ|\1|' |
-        while read -r p; do
-            printf '%s ' "$(cat "/proc/$p/comm" 2> /dev/null)"
-        done
-}
+# The drdb on the node: this one, marked (lib-sshd.sh).
+sshd_node_drdb "$drdb"
 
 mkdir -p "$tmp/node" "$tmp/here"
 if ! (cd "$tmp/node" && timeout 120 "$drdb" record -o run -- "$mpiexec" \
