@@ -1,6 +1,5 @@
 /* The agent's shadows (wire.h's SHADOW; agent.h): shadows of the replays
  * it started, made as the console makes a local one (launch-shadow.c). */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -11,10 +10,8 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "ckpt-file.h"
 #include "launch.h"
 #include "life.h"
-#include "util.h"
 
 #define MAX_SHADOWS 256
 
@@ -107,30 +104,9 @@ static int start(const struct wire_shadow *q, struct wire_buf *out,
 /* LIST's answer for shadow S into OUT. */
 static void list(const struct agent_shadow *s, struct wire_buf *out)
 {
-    struct wire_ckpt_file *v = NULL;
-    size_t n = 0, cap = 0;
-    DIR *d = opendir(s->dir);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        size_t l = strlen(de->d_name);
-        if (strncmp(de->d_name, "ckpt-", 5) || l < 8 ||
-            strcmp(de->d_name + l - 7, ".drdbck") || l >= sizeof v->name)
-            continue;
-        char path[8400], e[512];
-        struct ckpt_info inf;
-        snprintf(path, sizeof path, "%s/%s", s->dir, de->d_name);
-        if (ckpt_file_info(path, &inf, e, sizeof e) < 0 ||
-            util_grow(&v, &cap, n + 1, sizeof *v) < 0)
-            continue;
-        struct wire_ckpt_file x = {.id = inf.id, .parent = inf.parent,
-                                   .event = inf.event, .time = inf.time,
-                                   .pages = inf.pages, .bytes = inf.bytes};
-        snprintf(x.name, sizeof x.name, "%s", de->d_name);
-        v[n++] = x;
-    }
-    if (d)
-        closedir(d);
-    wire_put_ckpt_files(out, v, n);
+    struct launch_shadow_file *v;
+    int n = launch_shadow_files(s->dir, &v);
+    wire_put_ckpt_files(out, v, (size_t)n);
     free(v);
 }
 

@@ -34,7 +34,6 @@
 #include "launch.h"
 #include "life.h"
 #include "remote.h"
-#include "wire.h"
 
 static struct con_ckpt_rank *ck(struct con_rank *k)
 {
@@ -115,58 +114,29 @@ static void shadow_files(struct con *c, int r, struct con_ckpt **v,
                          size_t *n, size_t *cap)
 {
     struct con_ckpt_rank *q = c->ranks[r].ck;
-    if (c->ranks[r].host >= 0) {
-        struct remote *h = shadow_host(c, r);
-        struct wire_ckpt_file *f = NULL;
-        char err[1024];
-        int m = h && q->shadow > 0
-                    ? remote_shadow_list(h, q->shadow, &f, err, sizeof err)
-                    : 0;
-        if (m < 0)
-            fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
-        for (int i = 0; i < m && util_grow(v, cap, *n + 1, sizeof **v) == 0;
-             i++) {
-            struct con_ckpt x = {0};
-            snprintf(x.path, sizeof x.path, "%s/%s", q->shadow_dir,
-                     f[i].name);
-            x.num = f[i].id;
-            x.parent = f[i].parent;
-            x.event = (long long)f[i].event;
-            x.time = f[i].time;
-            x.pages = f[i].pages;
-            x.bytes = f[i].bytes;
-            snprintf(x.id, sizeof x.id, "s%ld", f[i].id);
-            (*v)[(*n)++] = x;
-        }
-        free(f);
-        return;
-    }
-    DIR *d = opendir(q->shadow_dir);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        size_t l = strlen(de->d_name);
-        if (strncmp(de->d_name, "ckpt-", 5) || l < 8 ||
-            strcmp(de->d_name + l - 7, ".drdbck"))
-            continue;
+    struct launch_shadow_file *f = NULL;
+    struct remote *h = shadow_host(c, r);
+    char err[1024];
+    int m = c->ranks[r].host < 0 ? launch_shadow_files(q->shadow_dir, &f)
+            : h && q->shadow > 0
+                ? remote_shadow_list(h, q->shadow, &f, err, sizeof err)
+                : 0;
+    if (m < 0)
+        fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
+    for (int i = 0; i < m && util_grow(v, cap, *n + 1, sizeof **v) == 0;
+         i++) {
         struct con_ckpt x = {0};
-        struct ckpt_info inf;
-        char err[512] = "";
-        snprintf(x.path, sizeof x.path, "%s/%s", q->shadow_dir, de->d_name);
-        if (ckpt_file_info(x.path, &inf, err, sizeof err) < 0)
-            continue;
-        x.num = inf.id;
-        x.parent = inf.parent;
-        x.event = (long long)inf.event;
-        x.time = inf.time;
-        x.pages = inf.pages;
-        x.bytes = inf.bytes;
-        snprintf(x.id, sizeof x.id, "s%ld", inf.id);
-        if (util_grow(v, cap, *n + 1, sizeof **v) < 0)
-            break;
+        snprintf(x.path, sizeof x.path, "%s/%s", q->shadow_dir, f[i].name);
+        x.num = f[i].id;
+        x.parent = f[i].parent;
+        x.event = (long long)f[i].event;
+        x.time = f[i].time;
+        x.pages = f[i].pages;
+        x.bytes = f[i].bytes;
+        snprintf(x.id, sizeof x.id, "s%ld", f[i].id);
         (*v)[(*n)++] = x;
     }
-    if (d)
-        closedir(d);
+    free(f);
 }
 
 static int cmp_ckpt(const void *a, const void *b)

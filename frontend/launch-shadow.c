@@ -1,12 +1,15 @@
 /* A shadow of a replay (launch.h): its directory and its start, the same
  * for the console's local ranks (con-ckpt.c) and for a host's agent
  * (agent-shadow.c). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "ckpt-file.h"
 #include "drdb-stub.h"
 #include "launch.h"
 #include "life.h"
@@ -79,4 +82,34 @@ pid_t launch_shadow_of(pid_t fg, const char *dir, const char *rundir,
         snprintf(err, errlen, "cannot start a shadow: %s", strerror(errno));
     launch_proc_release(&p);
     return a;
+}
+
+int launch_shadow_files(const char *dir, struct launch_shadow_file **out)
+{
+    struct launch_shadow_file *v = NULL;
+    size_t n = 0, cap = 0;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (strncmp(de->d_name, "ckpt-", 5) || l < 8 ||
+            strcmp(de->d_name + l - 7, ".drdbck") || l >= sizeof v->name)
+            continue;
+        char path[8400], e[512];
+        struct ckpt_info inf;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (ckpt_file_info(path, &inf, e, sizeof e) < 0 ||
+            util_grow(&v, &cap, n + 1, sizeof *v) < 0)
+            continue;
+        struct launch_shadow_file x = {.id = inf.id, .parent = inf.parent,
+                                       .event = inf.event, .time = inf.time,
+                                       .pages = inf.pages,
+                                       .bytes = inf.bytes};
+        snprintf(x.name, sizeof x.name, "%s", de->d_name);
+        v[n++] = x;
+    }
+    if (d)
+        closedir(d);
+    *out = v;
+    return (int)n;
 }

@@ -152,6 +152,19 @@ int launch_shadow_dir(char *root, size_t rootlen, int rank, char *dir,
 pid_t launch_shadow_of(pid_t fg, const char *dir, const char *rundir,
                        int rank, double interval, unsigned long long every,
                        char *err, size_t errlen);
+/* A checkpoint file of a shadow's directory: its name there and its
+ * header (ckpt-file.h's struct ckpt_info). */
+struct launch_shadow_file {
+    char name[256];
+    long id, parent;
+    uint64_t event;
+    double time;
+    uint64_t pages, bytes;
+};
+/* The valid checkpoint files (ckpt-NNNNNN.drdbck, their headers checked)
+ * of shadow directory DIR: their number and *OUT (malloc'd; NULL for
+ * none). */
+int launch_shadow_files(const char *dir, struct launch_shadow_file **out);
 
 /*
  * A launcher description: what to start and how, built where the command

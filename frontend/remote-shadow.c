@@ -75,7 +75,7 @@ int remote_shadow_stop(struct remote *r, pid_t id, int clear, char *err,
 }
 
 int remote_shadow_list(struct remote *r, pid_t id,
-                       struct wire_ckpt_file **out, char *err,
+                       struct launch_shadow_file **out, char *err,
                        size_t errlen)
 {
     struct wire_shadow q = {.op = WIRE_SHADOW_LIST, .id = (uint32_t)id};

@@ -169,11 +169,11 @@ int remote_shadow_poll(struct remote *r, pid_t id, int *st, char *err,
  * or -1 with ERR. */
 int remote_shadow_stop(struct remote *r, pid_t id, int clear, char *err,
                        size_t errlen);
-/* Shadow ID's checkpoint files (wire.h's struct wire_ckpt_file): their
- * number and *OUT (malloc'd), or -1 with ERR. */
-struct wire_ckpt_file;
+/* Shadow ID's checkpoint files (launch.h's launch_shadow_files() there):
+ * their number and *OUT (malloc'd), or -1 with ERR. */
+struct launch_shadow_file;
 int remote_shadow_list(struct remote *r, pid_t id,
-                       struct wire_ckpt_file **out, char *err,
+                       struct launch_shadow_file **out, char *err,
                        size_t errlen);
 
 /* Whether the connection was lost (remote_error() says why). */

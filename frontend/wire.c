@@ -595,7 +595,7 @@ int wire_get_shadow(struct wire_rd *r, struct wire_shadow *q)
     return 0;
 }
 
-void wire_put_ckpt_files(struct wire_buf *b, const struct wire_ckpt_file *v,
+void wire_put_ckpt_files(struct wire_buf *b, const struct launch_shadow_file *v,
                          size_t n)
 {
     wire_put_u32(b, (uint32_t)n);
@@ -610,7 +610,7 @@ void wire_put_ckpt_files(struct wire_buf *b, const struct wire_ckpt_file *v,
     }
 }
 
-int wire_get_ckpt_files(struct wire_rd *r, struct wire_ckpt_file **out,
+int wire_get_ckpt_files(struct wire_rd *r, struct launch_shadow_file **out,
                         size_t *n)
 {
     uint32_t m;
@@ -619,7 +619,7 @@ int wire_get_ckpt_files(struct wire_rd *r, struct wire_ckpt_file **out,
     /* each takes 52 bytes at least: no count the payload cannot hold */
     if (wire_get_u32(r, &m) < 0 || m > (r->len - r->at) / 52)
         return -1;
-    struct wire_ckpt_file *v = calloc(m ? m : 1, sizeof *v);
+    struct launch_shadow_file *v = calloc(m ? m : 1, sizeof *v);
     if (!v)
         return -1;
     for (uint32_t i = 0; i < m; i++) {

@@ -239,19 +239,13 @@ struct wire_shadow {
 };
 void wire_put_shadow(struct wire_buf *b, const struct wire_shadow *q);
 int wire_get_shadow(struct wire_rd *r, struct wire_shadow *q);
-/* A checkpoint file of a shadow's directory (ckpt-file.h's header), as
- * LIST's answer lists them; and back: 0 with *V (N of them, malloc'd), or
- * -1 (malformed: a name empty, with a '/' or too long; trailing bytes). */
-struct wire_ckpt_file {
-    char name[256];
-    long id, parent;
-    uint64_t event;
-    double time;
-    uint64_t pages, bytes;
-};
-void wire_put_ckpt_files(struct wire_buf *b, const struct wire_ckpt_file *v,
+/* The checkpoint files of a shadow's directory (launch.h) as LIST's
+ * answer lists them; and back: 0 with *V (N of them, malloc'd), or -1
+ * (malformed: a name empty, with a '/' or too long; trailing bytes). */
+struct launch_shadow_file;
+void wire_put_ckpt_files(struct wire_buf *b, const struct launch_shadow_file *v,
                          size_t n);
-int wire_get_ckpt_files(struct wire_rd *r, struct wire_ckpt_file **v,
+int wire_get_ckpt_files(struct wire_rd *r, struct launch_shadow_file **v,
                         size_t *n);
 
 /* ---- a connection ------------------------------------------------------- */

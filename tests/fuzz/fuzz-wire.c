@@ -99,12 +99,12 @@ static void payload(const struct wire_frame *f)
         wire_buf_release(&a);
         wire_buf_release(&b);
     }
-    struct wire_ckpt_file *cf;
+    struct launch_shadow_file *cf;
     size_t ncf;
     wire_rd_init(&r, f);
     if (wire_get_ckpt_files(&r, &cf, &ncf) == 0) {
         struct wire_buf a, b;
-        struct wire_ckpt_file *cf2;
+        struct launch_shadow_file *cf2;
         size_t ncf2;
         wire_buf_init(&a);
         wire_buf_init(&b);

@@ -285,7 +285,7 @@ TEST(shadows)
           (sb.st_mode & 0777) == 0700);
     CHECK(strstr(dir, "/drdb-shadow-") && strstr(dir, "/rank-0"));
     CHECK(ok == 0 && remote_shadow_poll(r, id, &st, err, sizeof err) == 0);
-    struct wire_ckpt_file *f = NULL;
+    struct launch_shadow_file *f = NULL;
     CHECK(ok == 0 && remote_shadow_list(r, id, &f, err, sizeof err) == 0);
     free(f);
     CHECK(ok == 0 && remote_shadow_stop(r, id, 1, err, sizeof err) == 0);

@@ -417,10 +417,10 @@ TEST(shadow_payloads)
     wire_rd_init(&r, &g);
     CHECK(wire_get_shadow(&r, &e) < 0);
 
-    struct wire_ckpt_file v[2] = {
+    struct launch_shadow_file v[2] = {
         {"ckpt-000001.drdbck", 1, 0, 4, 0.5, 48, 200704},
         {"ckpt-000002.drdbck", 2, 1, 8, 1.25, 29, 122880}};
-    struct wire_ckpt_file *got;
+    struct launch_shadow_file *got;
     size_t n;
     wire_buf_init(&b);
     wire_put_ckpt_files(&b, v, 2);
