@@ -9,7 +9,8 @@
 # `checkpoints` lists its files (read on the node); `rollback s2` restores
 # one in the remote rank, which then stands where the program is before
 # that event; after the session, nothing of the shadow is left on the
-# node (its directory gone, no process).
+# node (its directory gone, no process). Then a session whose ssh
+# connection is killed: the shadow's directory goes with the agent.
 #
 # Expected answers are jacobi's, by hand: events 0-2 are Init, Comm_rank,
 # Comm_size; iteration IT (0-2) is events 3+6*IT to 8+6*IT: Irecv, Irecv,
@@ -21,12 +22,15 @@ drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3") src=$4
 . "$(dirname "$0")/../lib.sh"
 n=0 status=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drdb-rshadow-XXXXXX")
-sshd_pid=
+sshd_pid= console=
 cleanup() {
+    [ -n "$console" ] && kill "$console" 2> /dev/null
     [ -n "$sshd_pid" ] && kill "$sshd_pid" 2> /dev/null
     rm -rf "$tmp"
 }
 trap cleanup EXIT
+# (a console that ended early: a write to it fails, the test goes on)
+trap '' PIPE
 skip_all() { echo "1..0 # SKIP $1"; exit 77; }
 . "$(dirname "$0")/../lib-sshd.sh"
 sshd_start || skip_all "$sshd_why"
@@ -54,11 +58,11 @@ rollback s2
 print it
 status
 EOF
-timeout 120 "$drdb" batch -k --ranks 0 --timeout 60 \
-    --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
+set -- --ssh-option "Port=$port" --ssh-option "IdentityFile=$tmp/userkey" \
     --ssh-option IdentitiesOnly=yes \
     --ssh-option "UserKnownHostsFile=$tmp/known_hosts" \
-    --remote-drdb "$tmp/drdb-node" \
+    --remote-drdb "$tmp/drdb-node"
+timeout 120 "$drdb" batch -k --ranks 0 --timeout 60 "$@" \
     "127.0.0.2:$run" "$tmp/b.drdb" > "$tmp/b" 2> "$tmp/b.err"
 rc=$?
 [ "$rc" = 0 ] && ok "the batch session succeeded" ||
@@ -107,6 +111,35 @@ root=${dir%/rank-0}
 [ -n "$dir" ] && [ ! -e "$dir" ] && [ ! -e "$root" ] &&
     ok "after the session, the shadow's directory is gone from the node" ||
     fail "left on the node: $(ls -d "$root" 2>&1)"
+
+# ---- the connection killed: the shadow's directory goes ----------------------
+mkfifo "$tmp/in"
+"$drdb" console --ranks 0 --timeout 60 "$@" "127.0.0.3:$run" \
+    < "$tmp/in" > "$tmp/live" 2> "$tmp/live.err" &
+console=$!
+exec 3> "$tmp/in"
+printf 'shadow\nshadow wait\nstatus\n' >&3
+for _ in $(seq 300); do
+    grep -q '^ *shadow: finished' "$tmp/live" && break
+    kill -0 "$console" 2> /dev/null || break
+    sleep 0.1
+done
+dir2=$(sed -n 's|^\[0\] shadow started: checkpoints to 127\.0\.0\.3:||p' "$tmp/live")
+[ -n "$dir2" ] && [ -d "$dir2" ] && ok "a live session's shadow on 127.0.0.3: $dir2" ||
+    { fail "the live session's shadow"; show "$tmp/live" "$tmp/live.err"; }
+sshp=$(pgrep -P "$console" -x ssh)
+[ -n "$sshp" ] && kill -KILL "$sshp"
+for _ in $(seq 100); do
+    [ -n "$dir2" ] && [ ! -e "${dir2%/rank-0}" ] && break
+    sleep 0.1
+done
+[ -n "$dir2" ] && [ ! -e "${dir2%/rank-0}" ] &&
+    ok "the connection killed: the shadow's directory is gone from the node (the agent's end, or the next drdb's sweep)" ||
+    fail "the connection killed: left on the node: ${dir2%/rank-0}"
+printf 'quit\n' >&3 2> /dev/null
+exec 3>&-
+wait "$console"
+console=
 
 echo "1..$n"
 exit $status
