@@ -69,6 +69,18 @@ int agent_run(const struct wire_frame *f, struct wire_buf *out, char *err,
 int agent_index(struct wire_conn *c, const struct wire_frame *f, char *err,
                 size_t errlen);
 
+/* ---- shadows (agent-shadow.c) ------------------------------------------ */
+
+/* Whether PID is a process this agent started (sub-agent.c). */
+int agent_started(pid_t pid);
+/* Answers SHADOW request F (wire.h) into OUT: 0, or -1 with the reason in
+ * ERR (a pid this agent did not start, an unknown shadow). Shadows and
+ * their directories end with the agent (life.h). */
+int agent_shadow(const struct wire_frame *f, struct wire_buf *out,
+                 char *err, size_t errlen);
+/* Takes the wait STATUS of PID when it is a shadow's drain: 1, else 0. */
+int agent_shadow_reaped(pid_t pid, int status);
+
 /* ---- keeping (agent-keep.c) ------------------------------------------- */
 
 /* Whether ID is a session id (a kept agent's pid: 1 to 10 digits). */

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +33,7 @@
 #include "util.h"
 #include "launch.h"
 #include "life.h"
+#include "remote.h"
 
 static struct con_ckpt_rank *ck(struct con_rank *k)
 {
@@ -76,13 +78,65 @@ static int inferior_threads(struct con *c, int r)
 
 /* ---- the list of a rank's checkpoints ------------------------------------ */
 
-static void shadow_poll(struct con_ckpt_rank *q)
+/* The connection to rank R's host when it replays there, else NULL. */
+static struct remote *shadow_host(struct con *c, int r)
 {
-    char status[8400];
+    int h = c->ranks[r].host;
+    return h >= 0 && !c->hosts[h].lost ? c->hosts[h].conn : NULL;
+}
+
+static void shadow_poll(struct con *c, int r)
+{
+    struct con_ckpt_rank *q = c->ranks[r].ck;
+    char status[8400], err[1024];
     int st;
+    if (q->shadow <= 0 || q->shadow_status != -1)
+        return;
+    if (c->ranks[r].host >= 0) {
+        struct remote *h = shadow_host(c, r);
+        int ended = h ? remote_shadow_poll(h, q->shadow, &st, err,
+                                           sizeof err) : -1;
+        if (ended < 0 && h)
+            fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
+        /* a lost host: its shadow ended with its agent */
+        if (ended)
+            q->shadow_status = ended > 0 ? st : SIGKILL;
+        return;
+    }
     snprintf(status, sizeof status, "%s/status", q->shadow_dir);
-    if (q->shadow_status == -1 && launch_shadow_poll(q->shadow, status, &st))
+    if (launch_shadow_poll(q->shadow, status, &st))
         q->shadow_status = st;
+}
+
+/* Adds the files of rank R's shadow to V (N, CAP), from its host when it
+ * replays there. */
+static void shadow_files(struct con *c, int r, struct con_ckpt **v,
+                         size_t *n, size_t *cap)
+{
+    struct con_ckpt_rank *q = c->ranks[r].ck;
+    struct launch_shadow_file *f = NULL;
+    struct remote *h = shadow_host(c, r);
+    char err[1024];
+    int m = c->ranks[r].host < 0 ? launch_shadow_files(q->shadow_dir, &f)
+            : h && q->shadow > 0
+                ? remote_shadow_list(h, q->shadow, &f, err, sizeof err)
+                : 0;
+    if (m < 0)
+        fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
+    for (int i = 0; i < m && util_grow(v, cap, *n + 1, sizeof **v) == 0;
+         i++) {
+        struct con_ckpt x = {0};
+        snprintf(x.path, sizeof x.path, "%s/%s", q->shadow_dir, f[i].name);
+        x.num = f[i].id;
+        x.parent = f[i].parent;
+        x.event = (long long)f[i].event;
+        x.time = f[i].time;
+        x.pages = f[i].pages;
+        x.bytes = f[i].bytes;
+        snprintf(x.id, sizeof x.id, "s%ld", f[i].id);
+        (*v)[(*n)++] = x;
+    }
+    free(f);
 }
 
 static int cmp_ckpt(const void *a, const void *b)
@@ -123,35 +177,8 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
         }
         free(t);
     }
-    if (k->ck && k->ck->shadow_dir[0]) {
-        DIR *d = opendir(k->ck->shadow_dir);
-        struct dirent *de;
-        while (d && (de = readdir(d))) {
-            size_t l = strlen(de->d_name);
-            if (strncmp(de->d_name, "ckpt-", 5) || l < 8 ||
-                strcmp(de->d_name + l - 7, ".drdbck"))
-                continue;
-            struct con_ckpt x = {0};
-            struct ckpt_info inf;
-            char err[512] = "";
-            snprintf(x.path, sizeof x.path, "%s/%s", k->ck->shadow_dir,
-                     de->d_name);
-            if (ckpt_file_info(x.path, &inf, err, sizeof err) < 0)
-                continue;
-            x.num = inf.id;
-            x.parent = inf.parent;
-            x.event = (long long)inf.event;
-            x.time = inf.time;
-            x.pages = inf.pages;
-            x.bytes = inf.bytes;
-            snprintf(x.id, sizeof x.id, "s%ld", inf.id);
-            if (util_grow(&v, &cap, n + 1, sizeof *v) < 0)
-                break;
-            v[n++] = x;
-        }
-        if (d)
-            closedir(d);
-    }
+    if (k->ck && k->ck->shadow_dir[0])
+        shadow_files(c, r, &v, &n, &cap);
     if (n)
         qsort(v, n, sizeof *v, cmp_ckpt);
     *out = v;
@@ -255,7 +282,8 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
                  num);
         struct ckpt_info inf;
         char err[512] = "";
-        if (ckpt_file_info(path, &inf, err, sizeof err) < 0) {
+        /* (a remote rank's file is on its host: its stub checks it) */
+        if (k->host < 0 && ckpt_file_info(path, &inf, err, sizeof err) < 0) {
             fprintf(stderr, "drdb: rank %d: %s\n", r, err);
             return -1;
         }
@@ -393,39 +421,16 @@ void con_ckpt_keep_at_exit(struct con *c, int r)
 
 /* ---- shadows ------------------------------------------------------------- */
 
-/* The session's directory for shadows: $TMPDIR/drdb-shadow-PID-XXXXXX,
- * removed however the console ends (life.h); the PID in its name lets the
- * next console remove it when this one was killed (sub-console.c). */
-static const char *shadow_root(struct con *c)
-{
-    if (!c->shadow_root[0]) {
-        snprintf(c->shadow_root, sizeof c->shadow_root,
-                 "%s/" LIFE_SHADOW_PREFIX "-%d-XXXXXX", life_tmpdir(),
-                 (int)getpid());
-        if (!mkdtemp(c->shadow_root))
-            c->shadow_root[0] = '\0';
-        else
-            life_dir_add(c->shadow_root);
-    }
-    return c->shadow_root;
-}
-
 int con_shadow_start(struct con *c, int r)
 {
     struct con_rank *k = &c->ranks[r];
     struct con_ckpt_rank *q = ck(k);
     if (!q)
         return -1;
-    shadow_poll(q);
+    shadow_poll(c, r);
     if (q->shadow > 0 && q->shadow_status == -1) {
         printf("[%d] its shadow is running already\n", r);
         return 0;
-    }
-    if (k->host >= 0) {
-        fprintf(stderr, "drdb: rank %d replays on %s: shadows of remote "
-                "ranks are not supported yet (checkpoints and rollback "
-                "are)\n", r, c->hosts[k->host].name);
-        return -1;
     }
     /* the layout to copy is the foreground's */
     if (con_rank_ensure(c, r) < 0)
@@ -436,82 +441,79 @@ int con_shadow_start(struct con *c, int r)
                 r);
         return -1;
     }
-    if (!shadow_root(c)[0]) {
-        fprintf(stderr, "drdb: cannot make a directory for shadows: %s\n",
-                strerror(errno));
-        return -1;
-    }
-    /* rank-R in the session's private root (mkdtemp, 0700): made 0700, a
-     * link under its name refused (util.h). */
-    char sub[32];
-    snprintf(sub, sizeof sub, "rank-%d", r);
-    snprintf(q->shadow_dir, sizeof q->shadow_dir, "%s/%s", c->shadow_root,
-             sub);
-    int rfd = util_dir_open(AT_FDCWD, c->shadow_root, 1);
-    int made = rfd < 0 ? rfd : util_dir_create(rfd, sub, 1);
-    if (rfd >= 0)
-        close(rfd);
-    if (made < 0) {
-        fprintf(stderr, "drdb: rank %d: cannot make the shadow's directory "
-                "'%s': %s\n", r, q->shadow_dir, strerror(-made));
-        q->shadow_dir[0] = '\0';
-        return -1;
-    }
-    launch_clear_dir(q->shadow_dir);
-    /* The foreground's own environment and arguments, so that the stack
-     * and the mappings are laid out alike; checkpoints go to files (not
-     * where or when the foreground's go). */
-    struct launch_proc p;
-    if (launch_proc_read(&p, fg) < 0) {
-        fprintf(stderr, "drdb: rank %d: cannot read the process's "
-                "environment\n", r);
-        return -1;
-    }
-    char num[64], out[8400], status[8400];
-    launch_env_unset(&p.env, DRDB_ENV_CKPT_INTERVAL);
-    launch_env_unset(&p.env, DRDB_ENV_CKPT_EVERY);
-    launch_env_unset(&p.env, DRDB_ENV_CKPT_EVENTS);
-    int rc = launch_env_set(&p.env, DRDB_ENV_CKPT_DIR, q->shadow_dir);
-    /* Its writes go to a directory of its own, not the foreground's. */
-    char shadow_out[8400];
-    if (!c->in_place && launch_out_dir(c->dir, "shadow", r, shadow_out,
-                                       sizeof shadow_out) == 0)
-        rc |= launch_env_set(&p.env, DRDB_ENV_REPLAY_OUT, shadow_out);
-    if (c->ckpt_interval > 0) {
-        snprintf(num, sizeof num, "%g", c->ckpt_interval);
-        rc |= launch_env_set(&p.env, DRDB_ENV_CKPT_INTERVAL, num);
+    unsigned long long every =
+        c->ckpt_every > 0 ? (unsigned long long)c->ckpt_every
+                          : (unsigned long long)(c->nevents[r] / 16);
+    char err[1024];
+    pid_t a;
+    if (k->host >= 0) {
+        /* made on its host, by its agent, as below */
+        struct con_host *x = &c->hosts[k->host];
+        if (!shadow_host(c, r)) {
+            fprintf(stderr, "drdb: rank %d: %s is not connected: `replay "
+                    "@%d` first\n", r, x->name, r);
+            return -1;
+        }
+        if (remote_shadow_start(x->conn, fg, c->in_place ? NULL : x->dir,
+                                k->rank, c->ckpt_interval, every, &a,
+                                q->shadow_dir, sizeof q->shadow_dir, err,
+                                sizeof err) < 0) {
+            fprintf(stderr, "drdb: rank %d: %s\n", r, err);
+            q->shadow_dir[0] = '\0';
+            return -1;
+        }
     } else {
-        snprintf(num, sizeof num, "%llu",
-                 c->ckpt_every > 0 ? (unsigned long long)c->ckpt_every
-                 : c->nevents[r] / 16 > 0
-                     ? (unsigned long long)(c->nevents[r] / 16)
-                     : 1ULL);
-        rc |= launch_env_set(&p.env, DRDB_ENV_CKPT_EVERY, num);
-    }
-    snprintf(out, sizeof out, "%s/output", q->shadow_dir);
-    snprintf(status, sizeof status, "%s/status", q->shadow_dir);
-    pid_t a = rc < 0 ? -1 : launch_shadow(&p, out, status);
-    if (rc < 0)
-        errno = ENOMEM;
-    launch_proc_release(&p);
-    if (a < 0) {
-        fprintf(stderr, "drdb: cannot start a shadow: %s\n", strerror(errno));
-        return -1;
+        int made = launch_shadow_dir(c->shadow_root, sizeof c->shadow_root,
+                                     r, q->shadow_dir, sizeof q->shadow_dir);
+        if (made < 0) {
+            fprintf(stderr, "drdb: rank %d: cannot make the shadow's "
+                    "directory in %s: %s\n", r, life_tmpdir(),
+                    strerror(-made));
+            q->shadow_dir[0] = '\0';
+            return -1;
+        }
+        a = launch_shadow_of(fg, q->shadow_dir, c->in_place ? NULL : c->dir,
+                             r, c->ckpt_interval, every, err, sizeof err);
+        if (a < 0) {
+            fprintf(stderr, "drdb: rank %d: %s\n", r, err);
+            return -1;
+        }
     }
     q->shadow = a;
     q->shadow_status = -1;
-    printf("[%d] shadow started: checkpoints to %s\n", r, q->shadow_dir);
+    printf("[%d] shadow started: checkpoints to %s%s%s\n", r,
+           k->host >= 0 ? c->hosts[k->host].name : "",
+           k->host >= 0 ? ":" : "", q->shadow_dir);
     return 0;
+}
+
+void con_shadow_end(struct con *c, int r, int clear)
+{
+    struct con_ckpt_rank *q = c->ranks[r].ck;
+    char err[1024];
+    if (!q)
+        return;
+    if (c->ranks[r].host >= 0) {
+        struct remote *h = shadow_host(c, r);
+        if (h && q->shadow > 0 &&
+            remote_shadow_stop(h, q->shadow, clear, err, sizeof err) < 0)
+            fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
+    } else {
+        launch_shadow_stop(q->shadow);
+        if (clear && q->shadow_dir[0]) {
+            launch_clear_dir(q->shadow_dir);
+            rmdir(q->shadow_dir);
+        }
+    }
+    q->shadow = 0;
 }
 
 void con_shadow_stop(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++) {
         struct con_ckpt_rank *q = c->ranks[r].ck;
-        if (rs_has(set, r) && q && q->shadow > 0) {
-            launch_shadow_stop(q->shadow);
-            q->shadow = 0;
-        }
+        if (rs_has(set, r) && q && q->shadow > 0)
+            con_shadow_end(c, r, 0);
     }
 }
 
@@ -525,7 +527,7 @@ int con_shadow_wait(struct con *c, const struct rankset *set)
             struct con_ckpt_rank *q = c->ranks[r].ck;
             if (!rs_has(set, r) || !q || q->shadow <= 0)
                 continue;
-            shadow_poll(q);
+            shadow_poll(c, r);
             running += q->shadow_status == -1;
         }
         if (!running)
@@ -554,7 +556,7 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len)
     buf[0] = '\0';
     if (!q || !q->shadow_dir[0])
         return;
-    shadow_poll(q);
+    shadow_poll(c, r);
     struct con_ckpt *v = NULL;
     int n = con_ckpt_list(c, r, &v), files = 0;
     long long last = -1;

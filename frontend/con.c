@@ -210,11 +210,7 @@ static void close_shadows(struct con *c)
         struct con_ckpt_rank *q = c->ranks[r].ck;
         if (!q)
             continue;
-        launch_shadow_stop(q->shadow);
-        if (q->shadow_dir[0]) {
-            launch_clear_dir(q->shadow_dir);
-            rmdir(q->shadow_dir);
-        }
+        con_shadow_end(c, r, 1);
         free(q->ext);
         free(q);
         c->ranks[r].ck = NULL;

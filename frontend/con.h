@@ -537,6 +537,9 @@ int con_ckpt_set(struct con *c, const char *what, const char *val);
 /* Starts rank R's shadow; ends the shadows of SET; waits for them. */
 int con_shadow_start(struct con *c, int r);
 void con_shadow_stop(struct con *c, const struct rankset *set);
+/* Ends rank R's shadow (on its host, through its agent, for a remote
+ * rank); CLEAR: its files go too. */
+void con_shadow_end(struct con *c, int r, int clear);
 int con_shadow_wait(struct con *c, const struct rankset *set);
 /* The shadow line of `status` ("" when the rank has none). */
 void con_shadow_status(struct con *c, int r, char *buf, size_t len);

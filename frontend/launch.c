@@ -412,6 +412,14 @@ pid_t launch_shadow(const struct launch_proc *p, const char *out,
     setpgid(0, 0);
     if (life_die_with_parent(console) < 0)
         _exit(123);
+    /* Nothing of its parent's held open (an agent's connection, its
+     * processes' pipes: their ends must come when the parent closes
+     * them). */
+    int nul = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3 && nul >= 0; fd++)
+        dup2(nul, fd);
+    for (int fd = 3; fd < 65536; fd++)
+        close(fd);
     pid_t drain = getpid();
     int m = posix_openpt(O_RDWR | O_NOCTTY);
     if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
@@ -457,16 +465,20 @@ int launch_shadow_poll(pid_t pid, const char *status, int *st)
     int w;
     if (pid <= 0 || waitpid(pid, &w, WNOHANG) != pid)
         return 0;
+    *st = launch_shadow_status(status, w);
+    return 1;
+}
+
+int launch_shadow_status(const char *status, int w)
+{
     /* the drain process wrote the shadow's own status */
     char buf[32] = "";
     FILE *f = fopen(status, "r");
     if (f && fgets(buf, sizeof buf, f))
-        *st = atoi(buf);
-    else
-        *st = w;
+        w = atoi(buf);
     if (f)
         fclose(f);
-    return 1;
+    return w;
 }
 
 void launch_shadow_stop(pid_t pid)

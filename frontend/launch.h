@@ -130,6 +130,41 @@ int launch_shadow_poll(pid_t pid, const char *status, int *st);
 void launch_shadow_stop(pid_t pid);
 /* Removes the files of a shadow's directory DIR (not its subdirectories). */
 void launch_clear_dir(const char *dir);
+/* The shadow's status from the file STATUS its drain wrote, else W (the
+ * drain's own wait status): for one reaped elsewhere (the agent). */
+int launch_shadow_status(const char *status, int w);
+
+/* launch-shadow.c: what a shadow is, for the console's local ranks and a
+ * host's agent alike.
+ *
+ * launch_shadow_dir(): rank RANK's shadow directory into DIR, ROOT/rank-R
+ * made 0700 (a link refused) and emptied; ROOT ($TMPDIR/drdb-shadow-PID-
+ * XXXXXX, 0700, removed at life_end()) is made first when empty. 0, or
+ * -errno. */
+int launch_shadow_dir(char *root, size_t rootlen, int rank, char *dir,
+                      size_t len);
+/* Starts a shadow of replay FG (a running process: launch_proc_read) of
+ * rank RANK, its checkpoint files to DIR (DRDB_CKPT_DIR), its output and
+ * status in DIR/output and DIR/status, its writes to run RUNDIR's
+ * replay-out/shadow-RANK (NULL: in place), a checkpoint every INTERVAL
+ * seconds (> 0) else every EVERY events (0: 1). The drain's pid, or -1
+ * with ERR. */
+pid_t launch_shadow_of(pid_t fg, const char *dir, const char *rundir,
+                       int rank, double interval, unsigned long long every,
+                       char *err, size_t errlen);
+/* A checkpoint file of a shadow's directory: its name there and its
+ * header (ckpt-file.h's struct ckpt_info). */
+struct launch_shadow_file {
+    char name[256];
+    long id, parent;
+    uint64_t event;
+    double time;
+    uint64_t pages, bytes;
+};
+/* The valid checkpoint files (ckpt-NNNNNN.drdbck, their headers checked)
+ * of shadow directory DIR: their number and *OUT (malloc'd; NULL for
+ * none). */
+int launch_shadow_files(const char *dir, struct launch_shadow_file **out);
 
 /*
  * A launcher description: what to start and how, built where the command

@@ -150,6 +150,33 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
 struct launch_gdb;
 int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
                  struct launch_gdb *g, char *err, size_t errlen);
+/* ---- shadows (wire.h's SHADOW; docs/remote.md) ------------------------
+ *
+ * A shadow of replay PID on the host (GDB's inferior there: a descendant
+ * of a process the agent started, else the agent refuses), made there as
+ * a local one (launch_shadow_of(): RUNDIR the host's run directory, NULL
+ * in place; RANK; INTERVAL, EVERY), in a directory of the agent's
+ * (launch_shadow_dir(), removed when the agent ends): 0 with its *ID and
+ * DIR (the host's path of its checkpoint files), or -1 with ERR. */
+int remote_shadow_start(struct remote *r, pid_t pid, const char *rundir,
+                        int rank, double interval, unsigned long long every,
+                        pid_t *id, char *dir, size_t dirlen, char *err,
+                        size_t errlen);
+/* 1 once shadow ID ended (its wait status in *ST), 0 while it runs, -1
+ * with ERR. */
+int remote_shadow_poll(struct remote *r, pid_t id, int *st, char *err,
+                       size_t errlen);
+/* Ends shadow ID; CLEAR: removes its files too (ID is then unknown). 0,
+ * or -1 with ERR. */
+int remote_shadow_stop(struct remote *r, pid_t id, int clear, char *err,
+                       size_t errlen);
+/* Shadow ID's checkpoint files (launch.h's launch_shadow_files() there):
+ * their number and *OUT (malloc'd), or -1 with ERR. */
+struct launch_shadow_file;
+int remote_shadow_list(struct remote *r, pid_t id,
+                       struct launch_shadow_file **out, char *err,
+                       size_t errlen);
+
 /* Whether the connection was lost (remote_error() says why). */
 int remote_lost(const struct remote *r);
 /* The bytes of logs read for elided fields so far (remote_log_open). */

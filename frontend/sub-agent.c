@@ -63,6 +63,14 @@ static struct agent_proc *find(unsigned ch)
     return NULL;
 }
 
+int agent_started(pid_t pid)
+{
+    for (int i = 0; i < nprocs; i++)
+        if (procs[i]->pid == pid && !procs[i]->reaped)
+            return 1;
+    return 0;
+}
+
 static int send_err(struct wire_conn *c, unsigned ch, const char *msg)
 {
     return wire_send(c, WIRE_ERROR, ch, msg, strlen(msg));
@@ -213,14 +221,16 @@ static int handle(struct wire_conn *c, const struct wire_frame *f)
         return 0;
     case WIRE_READ:
     case WIRE_RUN:
-    case WIRE_SETUP: {
+    case WIRE_SETUP:
+    case WIRE_SHADOW: {
         char msg[4400];
         struct wire_buf b;
         wire_buf_init(&b);
-        if ((f->type == WIRE_READ  ? agent_read
-             : f->type == WIRE_RUN ? agent_run
-                                   : agent_setup)(f, &b, msg,
-                                                  sizeof msg) < 0)
+        if ((f->type == WIRE_READ    ? agent_read
+             : f->type == WIRE_RUN   ? agent_run
+             : f->type == WIRE_SETUP ? agent_setup
+                                     : agent_shadow)(f, &b, msg,
+                                                     sizeof msg) < 0)
             send_err(c, f->channel, msg);
         else if (wire_send_buf(c, WIRE_DATA, f->channel, &b) < 0)
             send_err(c, f->channel, "out of memory");
@@ -292,7 +302,8 @@ static void reap(void)
     int st;
     pid_t pid;
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-        for (int i = 0; i < nprocs; i++)
+        for (int i = agent_shadow_reaped(pid, st) ? nprocs : 0; i < nprocs;
+             i++)
             if (procs[i]->pid == pid) {
                 procs[i]->reaped = 1;
                 procs[i]->status = st;

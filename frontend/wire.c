@@ -21,7 +21,7 @@ static const char *const type_names[WIRE_TYPE_END] = {
     [WIRE_IMAGE_END] = "IMAGE_END", [WIRE_KEEP] = "KEEP",
     [WIRE_LABEL] = "LABEL",     [WIRE_LIST] = "LIST",
     [WIRE_RESUME] = "RESUME",   [WIRE_SESSIONS] = "SESSIONS",
-    [WIRE_SETUP] = "SETUP",
+    [WIRE_SETUP] = "SETUP",     [WIRE_SHADOW] = "SHADOW",
 };
 
 const char *wire_type_name(unsigned type)
@@ -541,5 +541,113 @@ short wire_revents(const struct pollfd *fds, int n, int fd)
     for (int i = 0; i < n && fd >= 0; i++)
         if (fds[i].fd == fd)
             return fds[i].revents;
+    return 0;
+}
+
+/* ---- SHADOW -------------------------------------------------------------- */
+
+static uint64_t dbits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+void wire_put_shadow(struct wire_buf *b, const struct wire_shadow *q)
+{
+    wire_put_u32(b, q->op);
+    if (q->op != WIRE_SHADOW_START) {
+        wire_put_u32(b, q->id);
+        if (q->op == WIRE_SHADOW_STOP)
+            wire_put_u32(b, q->flags);
+        return;
+    }
+    wire_put_u32(b, q->pid);
+    wire_put_str(b, q->rundir ? q->rundir : "");
+    wire_put_u32(b, q->rank);
+    wire_put_u64(b, dbits(q->interval));
+    wire_put_u64(b, q->every);
+}
+
+int wire_get_shadow(struct wire_rd *r, struct wire_shadow *q)
+{
+    uint64_t bits = 0;
+    memset(q, 0, sizeof *q);
+    if (wire_get_u32(r, &q->op) < 0 || q->op >= WIRE_SHADOW_END)
+        return -1;
+    if (q->op != WIRE_SHADOW_START) {
+        wire_get_u32(r, &q->id);
+        if (q->op == WIRE_SHADOW_STOP)
+            wire_get_u32(r, &q->flags);
+    } else {
+        wire_get_u32(r, &q->pid);
+        q->rundir = wire_get_str(r);
+        wire_get_u32(r, &q->rank);
+        wire_get_u64(r, &bits);
+        wire_get_u64(r, &q->every);
+        memcpy(&q->interval, &bits, sizeof bits);
+    }
+    if (r->bad || r->at != r->len) {
+        free(q->rundir);
+        q->rundir = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void wire_put_ckpt_files(struct wire_buf *b, const struct launch_shadow_file *v,
+                         size_t n)
+{
+    wire_put_u32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        wire_put_str(b, v[i].name);
+        wire_put_u64(b, (uint64_t)v[i].id);
+        wire_put_u64(b, (uint64_t)v[i].parent);
+        wire_put_u64(b, v[i].event);
+        wire_put_u64(b, dbits(v[i].time));
+        wire_put_u64(b, v[i].pages);
+        wire_put_u64(b, v[i].bytes);
+    }
+}
+
+int wire_get_ckpt_files(struct wire_rd *r, struct launch_shadow_file **out,
+                        size_t *n)
+{
+    uint32_t m;
+    *out = NULL;
+    *n = 0;
+    /* each takes 52 bytes at least: no count the payload cannot hold */
+    if (wire_get_u32(r, &m) < 0 || m > (r->len - r->at) / 52)
+        return -1;
+    struct launch_shadow_file *v = calloc(m ? m : 1, sizeof *v);
+    if (!v)
+        return -1;
+    for (uint32_t i = 0; i < m; i++) {
+        char *name = wire_get_str(r);
+        uint64_t f[6] = {0};
+        for (int j = 0; j < 6; j++)
+            wire_get_u64(r, &f[j]);
+        int bad = !name || r->bad || !name[0] ||
+                  strlen(name) >= sizeof v[i].name || strchr(name, '/');
+        if (!bad)
+            snprintf(v[i].name, sizeof v[i].name, "%s", name);
+        free(name);
+        if (bad) {
+            free(v);
+            return -1;
+        }
+        v[i].id = (long)f[0];
+        v[i].parent = (long)f[1];
+        v[i].event = f[2];
+        memcpy(&v[i].time, &f[3], sizeof v[i].time);
+        v[i].pages = f[4];
+        v[i].bytes = f[5];
+    }
+    if (r->at != r->len) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *n = m;
     return 0;
 }

@@ -70,6 +70,24 @@
  *           (launch_gdb_prepare). Answered by DATA: a struct launch_gdb
  *           (wire_put_gdb()).
  *
+ * Shadows (protocol 3; docs/remote.md): a shadow of a rank replaying on
+ * the agent's host, made there as the console makes a local one
+ * (launch_shadow_of(), in a directory of the agent's: launch_shadow_dir()).
+ *   SHADOW  client -> agent, ch N: u32 op (WIRE_SHADOW_*), then
+ *           START: u32 pid (the replay to copy: a descendant of a process
+ *           this agent started, else refused), string run directory (""
+ *           : its writes in place), u32 rank, u64 the interval in seconds
+ *           (a double's bits; > 0: by time), u64 every N events. Answered
+ *           by DATA: u32 the shadow's id (its drain's pid there), string
+ *           its directory there (its checkpoint files, what `rollback sK`
+ *           restores by path).
+ *           POLL, u32 id: DATA: u32 ended (0 running, 1), u32 its wait
+ *           status. STOP, u32 id, u32 flags (WIRE_SHADOW_CLEAR: remove
+ *           its files too): DATA, empty. LIST, u32 id: DATA: u32 count,
+ *           then per checkpoint file: string name, u64 id, u64 parent,
+ *           u64 event, u64 time (a double's bits), u64 pages, u64 bytes.
+ *           An id the agent did not give is refused (ERROR).
+ *
  * A version change of anything here raises WIRE_PROTOCOL.
  */
 #ifndef DRDB_WIRE_H
@@ -79,7 +97,7 @@
 #include <stdint.h>
 
 #define WIRE_MAGIC "drdbwire"
-#define WIRE_PROTOCOL 2
+#define WIRE_PROTOCOL 3
 #define WIRE_HEADER 8
 #define WIRE_MAX_PAYLOAD (1u << 20)
 #define WIRE_MAX_READ (WIRE_MAX_PAYLOAD - 64)
@@ -111,8 +129,13 @@ enum wire_type {
     WIRE_RESUME,
     WIRE_SESSIONS,
     WIRE_SETUP,
+    WIRE_SHADOW, /* protocol 3 */
     WIRE_TYPE_END
 };
+/* SHADOW's operations, and STOP's flag. */
+enum { WIRE_SHADOW_START, WIRE_SHADOW_POLL, WIRE_SHADOW_STOP,
+       WIRE_SHADOW_LIST, WIRE_SHADOW_END };
+#define WIRE_SHADOW_CLEAR 1u
 
 /* A frame as parsed: the payload points into the caller's buffer. */
 struct wire_frame {
@@ -204,6 +227,26 @@ void wire_kept_free(struct wire_kept *k, size_t n);
 struct launch_gdb;
 void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g);
 int wire_get_gdb(struct wire_rd *r, struct launch_gdb *g);
+/* SHADOW's request (the fields of its OP: ID for all but START; FLAGS
+ * for STOP; PID, RUNDIR, RANK, INTERVAL, EVERY for START), and back: 0,
+ * or -1 (malformed, an unknown op, trailing bytes; Q->rundir is then
+ * NULL). Q->rundir is malloc'd (free it). */
+struct wire_shadow {
+    uint32_t op, id, flags, pid, rank;
+    char *rundir;
+    double interval;
+    uint64_t every;
+};
+void wire_put_shadow(struct wire_buf *b, const struct wire_shadow *q);
+int wire_get_shadow(struct wire_rd *r, struct wire_shadow *q);
+/* The checkpoint files of a shadow's directory (launch.h) as LIST's
+ * answer lists them; and back: 0 with *V (N of them, malloc'd), or -1
+ * (malformed: a name empty, with a '/' or too long; trailing bytes). */
+struct launch_shadow_file;
+void wire_put_ckpt_files(struct wire_buf *b, const struct launch_shadow_file *v,
+                         size_t n);
+int wire_get_ckpt_files(struct wire_rd *r, struct launch_shadow_file **v,
+                        size_t *n);
 
 /* ---- a connection ------------------------------------------------------- */
 

@@ -9,6 +9,8 @@
 #                port in $port) and waits until ssh logs in: 0, or 1 with
 #                the reason in $sshd_why (sshd or ssh missing, no start)
 #   sshd_stop    ends it (call it from the EXIT trap)
+#   (tests/remote/lib-node.sh: the marked drdb of the "node" and what of
+#   a test runs there)
 #
 # ssh reaches it with -p $port (drdb: --ssh-option Port=$port),
 # IdentityFile=$tmp/userkey, IdentitiesOnly=yes and

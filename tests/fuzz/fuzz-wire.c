@@ -107,6 +107,49 @@ static void payload(const struct wire_frame *f)
         wire_buf_release(&a);
         wire_buf_release(&b);
     }
+    /* SHADOW's request, and LIST's answer of a shadow: round trips. */
+    struct wire_shadow q;
+    wire_rd_init(&r, f);
+    if (wire_get_shadow(&r, &q) == 0) {
+        struct wire_buf a, b;
+        struct wire_shadow q2;
+        wire_buf_init(&a);
+        wire_buf_init(&b);
+        wire_put_shadow(&a, &q);
+        struct wire_frame g = {WIRE_SHADOW, 1, (uint32_t)a.len, a.p};
+        wire_rd_init(&r, &g);
+        if (wire_get_shadow(&r, &q2) < 0)
+            abort();
+        wire_put_shadow(&b, &q2);
+        if (a.len != b.len || memcmp(a.p, b.p, a.len) != 0)
+            abort();
+        free(q.rundir);
+        free(q2.rundir);
+        wire_buf_release(&a);
+        wire_buf_release(&b);
+    }
+    struct launch_shadow_file *cf;
+    size_t ncf;
+    wire_rd_init(&r, f);
+    if (wire_get_ckpt_files(&r, &cf, &ncf) == 0) {
+        struct wire_buf a, b;
+        struct launch_shadow_file *cf2;
+        size_t ncf2;
+        wire_buf_init(&a);
+        wire_buf_init(&b);
+        wire_put_ckpt_files(&a, cf, ncf);
+        struct wire_frame g = {WIRE_DATA, 1, (uint32_t)a.len, a.p};
+        wire_rd_init(&r, &g);
+        if (wire_get_ckpt_files(&r, &cf2, &ncf2) < 0 || ncf2 != ncf)
+            abort();
+        wire_put_ckpt_files(&b, cf2, ncf2);
+        if (a.len != b.len || memcmp(a.p, b.p, a.len) != 0)
+            abort();
+        free(cf);
+        free(cf2);
+        wire_buf_release(&a);
+        wire_buf_release(&b);
+    }
     /* A read request, then STARTED's and EXIT's fields. */
     wire_rd_init(&r, f);
     free(wire_get_str(&r));

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -252,6 +253,50 @@ TEST(read_ranges)
     rmdir(dir);
 }
 
+/* SHADOW: only of a process the agent started (or a descendant); its
+ * directory on the host, polled, listed, stopped and removed. */
+TEST(shadows)
+{
+    char err[512], dir[4200];
+    pid_t id;
+    CHECK(remote_shadow_start(r, getpid(), NULL, 0, 0, 4, &id, dir,
+                              sizeof dir, err, sizeof err) < 0);
+    CHECK_MSG(strstr(err, "was not started by this agent") != NULL, "%s",
+              err);
+    CHECK(remote_shadow_start(r, 1, NULL, 0, 0, 4, &id, dir, sizeof dir,
+                              err, sizeof err) < 0);
+    CHECK(strstr(err, "was not started by this agent") != NULL);
+    int st;
+    CHECK(remote_shadow_poll(r, 12345, &st, err, sizeof err) < 0);
+    CHECK_MSG(strstr(err, "no such shadow") != NULL, "%s", err);
+    char *argv[] = {"sh", "-c", "sleep 100; :", NULL};
+    struct remote_proc *p = start(0, argv, err, sizeof err);
+    REQUIRE(p);
+    int ok = -1;
+    for (int i = 0; i < 20 && ok < 0; i++) {
+        ok = remote_shadow_start(r, p->pid, NULL, 0, 0, 4, &id, dir,
+                                 sizeof dir, err, sizeof err);
+        if (ok < 0)
+            usleep(20000);
+    }
+    CHECK_MSG(ok == 0, "%s", err);
+    struct stat sb;
+    CHECK(ok == 0 && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+          (sb.st_mode & 0777) == 0700);
+    CHECK(strstr(dir, "/drdb-shadow-") && strstr(dir, "/rank-0"));
+    CHECK(ok == 0 && remote_shadow_poll(r, id, &st, err, sizeof err) == 0);
+    struct launch_shadow_file *f = NULL;
+    CHECK(ok == 0 && remote_shadow_list(r, id, &f, err, sizeof err) == 0);
+    free(f);
+    CHECK(ok == 0 && remote_shadow_stop(r, id, 1, err, sizeof err) == 0);
+    CHECK(ok == 0 && stat(dir, &sb) < 0 && errno == ENOENT);
+    CHECK(remote_shadow_poll(r, id, &st, err, sizeof err) < 0);
+    remote_signal(p, SIGKILL);
+    struct got g = {0};
+    drain(p, &g, NULL);
+    remote_proc_free(p);
+}
+
 TEST(end_with_the_connection)
 {
     char err[512];
@@ -295,6 +340,7 @@ int main(int argc, char **argv)
     RUN(gdb_with_a_terminal);
     RUN(refusals);
     RUN(read_ranges);
+    RUN(shadows);
     RUN(end_with_the_connection);
     return check_done();
 }

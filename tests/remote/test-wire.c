@@ -420,6 +420,80 @@ TEST(kept_list)
           !strcmp(wire_type_name(WIRE_SESSIONS), "SESSIONS"));
 }
 
+/* SHADOW's requests and LIST's answer: round trips, each op's fields, a
+ * cut or an extra byte refused, an unknown op, a file name with a '/'. */
+TEST(shadow_payloads)
+{
+    struct wire_shadow q[] = {
+        {.op = WIRE_SHADOW_START, .pid = 4242, .rundir = "/runs/r 1",
+         .rank = 3, .interval = 0.25, .every = 7},
+        {.op = WIRE_SHADOW_POLL, .id = 99},
+        {.op = WIRE_SHADOW_STOP, .id = 99, .flags = WIRE_SHADOW_CLEAR},
+        {.op = WIRE_SHADOW_LIST, .id = 98},
+    };
+    size_t want[] = {4 + 4 + 4 + 9 + 4 + 8 + 8, 8, 12, 8};
+    struct wire_buf b;
+    struct wire_rd r;
+    struct wire_shadow e;
+    for (int i = 0; i < 4; i++) {
+        wire_buf_init(&b);
+        wire_put_shadow(&b, &q[i]);
+        CHECK_MSG(b.len == want[i], "op %d: %zu bytes", i, b.len);
+        struct wire_frame f = {WIRE_SHADOW, 5, (uint32_t)b.len, b.p};
+        wire_rd_init(&r, &f);
+        REQUIRE(wire_get_shadow(&r, &e) == 0);
+        CHECK(e.op == q[i].op && e.id == q[i].id && e.flags == q[i].flags &&
+              e.pid == q[i].pid && e.rank == q[i].rank &&
+              e.interval == q[i].interval && e.every == q[i].every);
+        CHECK(i ? !e.rundir : e.rundir && !strcmp(e.rundir, "/runs/r 1"));
+        free(e.rundir);
+        for (size_t k = 0; k < b.len; k++) {
+            f.len = (uint32_t)k;
+            wire_rd_init(&r, &f);
+            CHECK_MSG(wire_get_shadow(&r, &e) < 0 && !e.rundir,
+                      "op %d cut at %zu accepted", i, k);
+        }
+        wire_buf_add(&b, "x", 1);
+        f.data = b.p;
+        f.len = (uint32_t)b.len;
+        wire_rd_init(&r, &f);
+        CHECK(wire_get_shadow(&r, &e) < 0);
+        wire_buf_release(&b);
+    }
+    uint8_t bad[] = {WIRE_SHADOW_END, 0, 0, 0, 1, 0, 0, 0};
+    struct wire_frame g = {WIRE_SHADOW, 5, sizeof bad, bad};
+    wire_rd_init(&r, &g);
+    CHECK(wire_get_shadow(&r, &e) < 0);
+
+    struct launch_shadow_file v[2] = {
+        {"ckpt-000001.drdbck", 1, 0, 4, 0.5, 48, 200704},
+        {"ckpt-000002.drdbck", 2, 1, 8, 1.25, 29, 122880}};
+    struct launch_shadow_file *got;
+    size_t n;
+    wire_buf_init(&b);
+    wire_put_ckpt_files(&b, v, 2);
+    struct wire_frame f = {WIRE_DATA, 5, (uint32_t)b.len, b.p};
+    wire_rd_init(&r, &f);
+    REQUIRE(wire_get_ckpt_files(&r, &got, &n) == 0);
+    CHECK(n == 2 && !memcmp(got, v, sizeof v));
+    free(got);
+    for (size_t k = 0; k < b.len; k++) {
+        f.len = (uint32_t)k;
+        wire_rd_init(&r, &f);
+        CHECK_MSG(wire_get_ckpt_files(&r, &got, &n) < 0, "cut at %zu", k);
+    }
+    wire_buf_release(&b);
+    snprintf(v[1].name, sizeof v[1].name, "../ckpt-000002.drdbck");
+    wire_buf_init(&b);
+    wire_put_ckpt_files(&b, v, 2);
+    f = (struct wire_frame){WIRE_DATA, 5, (uint32_t)b.len, b.p};
+    wire_rd_init(&r, &f);
+    CHECK(wire_get_ckpt_files(&r, &got, &n) < 0);
+    wire_buf_release(&b);
+    CHECK(!strcmp(wire_type_name(WIRE_SHADOW), "SHADOW") &&
+          WIRE_PROTOCOL == 3);
+}
+
 int main(void)
 {
     RUN(quote_round_trip);
@@ -432,5 +506,6 @@ int main(void)
     RUN(setup_payload);
     RUN(versions);
     RUN(kept_list);
+    RUN(shadow_payloads);
     return check_done();
 }
