@@ -56,7 +56,8 @@ static int drain(struct remote_proc *p, struct got *g, const char *until)
     while (time(NULL) < end) {
         if (remote_proc_done(p) && p->out < 0 && p->err < 0)
             return 0;
-        if (until && strstr(g->tty, until) && strstr(g->out, "exited"))
+        if (until && strstr(g->tty, until) &&
+            strstr(g->out, "*stopped,reason=\"exited"))
             return 0;
         struct pollfd fds[REMOTE_MAX_POLLFDS(4) + 3];
         int n = remote_pollfds(r, fds, REMOTE_MAX_POLLFDS(4)), base = n;
