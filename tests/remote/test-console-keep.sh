@@ -114,23 +114,19 @@ timeout 120 "$drdb" attach --batch -x "$tmp/a.drdb" --timeout 60 "$@" \
     127.0.0.2 "$id" > "$tmp/a" 2> "$tmp/a.err"
 echo $? > "$tmp/a.rc"
 srcpaths "$tmp/a"
-after() {
-    awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
-        /^\(drdb\) / { on = 0 } on' "$tmp/$1"
-}
-after a status > "$tmp/a.st0"
+batch_after a status > "$tmp/a.st0"
 hasre "attach: status shows both ranks stopped at the breakpoint's line" \
     "$tmp/a.st0" \
     "^0 \+stopped \+8/23 \+127\.0\.0\.2 \+main () at .*jacobi\.c:$line" \
     "^1 \+stopped \+8/23 \+127\.0\.0\.2 \+main () at .*jacobi\.c:$line"
-after a "info breakpoints" > "$tmp/a.ib"
+batch_after a "info breakpoints" > "$tmp/a.ib"
 hasre "attach: the session's breakpoints, their drdb numbers, sets, condition" \
     "$tmp/a.ib" "^1 \+breakpoint keep y \+jacobi\.c:$line \+0,1$" \
     "^2 \+breakpoint keep y \+jacobi\.c:$((line + 2)) \+0,1$" \
     "^        stop only if rank == 1$"
-after a "info display" > "$tmp/a.id"
+batch_after a "info display" > "$tmp/a.id"
 hasre "attach: the session's display" "$tmp/a.id" "^1 \+/x size \+0,1$"
-after a "info sets" > "$tmp/a.is"
+batch_after a "info sets" > "$tmp/a.is"
 has "attach: the session's named set" "$tmp/a.is" "odd = 1"
 hasre "attach: next goes on from there to the loop's line" "$tmp/a" \
     "^\[0,1\] $((line + 1))$(printf '\t') *for (int i = 1; " \

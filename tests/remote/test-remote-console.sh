@@ -77,12 +77,7 @@ timeout 120 "$drdb" batch -k --ranks 0-1 --timeout 60 "$@" \
     "127.0.0.2:$run" "$tmp/b.drdb" > "$tmp/b" 2> "$tmp/b.err"
 echo $? > "$tmp/b.rc"
 srcpaths "$tmp/b"
-# after CMD: the output of the first command line CMD (to the next).
-after() {
-    awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
-        /^\(drdb\) / { on = 0 } on' "$tmp/$1"
-}
-after b status > "$tmp/b.st0"
+batch_after b status > "$tmp/b.st0"
 hasre "the ranks reach main on the host; status names it" "$tmp/b.st0" \
     '^0 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at ' \
     '^1 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at '
@@ -96,7 +91,7 @@ has "match: rank 0's receive from rank 1 and its send" "$tmp/b" \
     "rank 0 event 4 MPI_Irecv from 1 tag 0 <- rank 1 event 5 MPI_Isend (128 bytes), completed by event 7 MPI_Waitall"
 hasre "goto: both ranks before their event 6 there" "$tmp/b" \
     '^\[0,1\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 6 (MPI_Isend)$'
-after b "goto-send 1:7" > "$tmp/b.gs"
+batch_after b "goto-send 1:7" > "$tmp/b.gs"
 hasre "goto-send 1:7: rank 0, its sender on the same host, before its send" \
     "$tmp/b.gs" '^\[0\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 6 (MPI_Isend)$'
 hasre "a checkpoint and a rollback to it through the stub there" "$tmp/b" \

@@ -63,12 +63,7 @@ timeout 180 "$drdb" batch -k --ranks 0-1 --timeout 60 "$@" \
     > "$tmp/s" 2> "$tmp/s.err"
 echo $? > "$tmp/s.rc"
 srcpaths "$tmp/s"
-# after NAME CMD: the output of the first command line CMD (to the next).
-after() {
-    awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
-        /^\(drdb\) / { on = 0 } on' "$tmp/$1"
-}
-after s status > "$tmp/s.st0"
+batch_after s status > "$tmp/s.st0"
 hasre "each rank replays on the host that holds its log" "$tmp/s.st0" \
     '^0 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at ' \
     '^1 \+stopped \+0/23 \+127\.0\.0\.3 \+main () at '
@@ -76,7 +71,7 @@ hasre "events: both hosts' logs in one index" "$tmp/s" \
     '^ *0 \+6 \+MPI_Isend \+1 ' '^ *1 \+5 \+MPI_Isend \+0 '
 hasre "match 1:3: rank 1's receive on 127.0.0.3, rank 0's send on 127.0.0.2" "$tmp/s" \
     '^rank 1 event 3 MPI_Irecv from 0 tag 1 <- rank 0 event 6 MPI_Isend (128 bytes), completed by event 7 MPI_Waitall$'
-after s "goto-send 1:3" > "$tmp/s.gs"
+batch_after s "goto-send 1:3" > "$tmp/s.gs"
 hasre "goto-send 1:3: rank 0, on the other host, before its send" "$tmp/s.gs" \
     '^\[0\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 6 (MPI_Isend)$'
 hasre "a checkpoint and a rollback of rank 0 on 127.0.0.2" "$tmp/s" \
