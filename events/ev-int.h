@@ -96,6 +96,20 @@ struct ev__rank_ix {
     size_t nbinds, capbinds;
 };
 
+/* The first of RI's refs (sorted by event) at or after event N. */
+static inline size_t ev__ref_lower(const struct ev__rank_ix *ri, uint64_t n)
+{
+    size_t lo = 0, hi = ri->nrefs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ri->refs[mid].event < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A communicator's groups, as a key: the k-th with this key is one id. */
 struct ev__ckey {
     uint64_t hash;

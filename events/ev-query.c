@@ -61,14 +61,7 @@ int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
     if (!ix || rank < 0 || rank >= x->world_size)
         return -1;
     const struct ev__rank_ix *ri = &ix->r[rank];
-    size_t lo = 0, hi = ri->nrefs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ri->refs[mid].event < n)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = ev__ref_lower(ri, n);
     int k = 0;
     for (; lo < ri->nrefs && ri->refs[lo].event == n; lo++, k++)
         if (k < max)

@@ -750,17 +750,8 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
         return SQLITE_OK;
     }
     /* by key: from the first of the rank's refs at seq_lo */
-    const struct ev__rank_ix *ri = &ix->r[c->rank];
-    size_t lo = 0, hi = ri->nrefs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if ((int64_t)ri->refs[mid].event < c->seq_lo)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
     c->keyed = idx;
-    c->ref = lo;
+    c->ref = ev__ref_lower(&ix->r[c->rank], (uint64_t)c->seq_lo);
     keyed_settle(c, idx);
     return SQLITE_OK;
 }

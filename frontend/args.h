@@ -23,5 +23,8 @@ int fe_parse_double(const char *s, double *out);
 int fe_parse_event(const char *s, int *rank, uint64_t *n);
 /* "on" or "off". */
 int fe_parse_onoff(const char *s, int *on);
+/* A size in bytes: a number with an optional K, M, G or T (powers of
+ * 1024; "MiB" and "MB" alike). */
+int fe_parse_size(const char *s, uint64_t *out);
 
 #endif

@@ -169,9 +169,6 @@ int fe_graph_kind(const char *file);
 /*
  * drdb record's guards on log volume (record-watch.c).
  */
-/* SIZE as bytes: a number with an optional K, M, G or T (powers of 1024,
- * "MiB" and "MB" alike): 0, or -1. */
-int fe_parse_size(const char *s, uint64_t *out);
 struct fe_rec_limits {
     uint64_t per_rank, total; /* --max-log-size SIZE, total=SIZE; 0: none */
 };

@@ -18,38 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "fe.h"
 #include "log-format.h"
 #include "util.h"
 
 /* The smallest limit: a log takes 64 KiB when it opens. */
 #define MIN_LIMIT (1u << 20)
-
-int fe_parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    double v = strtod(s, &end);
-    if (errno || end == s)
-        return -1;
-    double mult = 1;
-    switch (*end) {
-    case 'k': case 'K': mult = 1024.0; end++; break;
-    case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
-    case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-    case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
-    }
-    if (mult > 1 && *end == 'i')
-        end++;
-    if (*end == 'B' || *end == 'b')
-        end++;
-    if (*end || v * mult >= 1.8e19)
-        return -1;
-    *out = (uint64_t)(v * mult);
-    return 0;
-}
 
 int fe_rec_limit_opt(struct fe_rec_limits *l, const char *arg)
 {
