@@ -1,0 +1,88 @@
+/*
+ * ev-check.h - MPI usage checks over a run's logs, after the run, with no
+ * re-run (`drdb check`, the console's `check`; docs/check.md).
+ *
+ * A check is a function over the event index (events.h) that reports each
+ * defect it finds as a finding through its context's emit callback. Checks
+ * are named "area.what" ("p2p.type-mismatch", "deadlock.cycle"), each can
+ * be turned on or off by name, and each says through note() what it could
+ * not look at (a rank without a log, a log cut short, data the recorder did
+ * not log) instead of failing: the other checks still run.
+ *
+ * The runner (ev-check.c) owns the table of checks; the reports (human,
+ * JSON, SARIF 2.1.0) take the findings in the order emitted. A finding
+ * names the events involved; source lines are added by the report from the
+ * events' recorded return addresses where the log has them.
+ */
+#ifndef DRDB_EV_CHECK_H
+#define DRDB_EV_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events.h"
+
+enum ev_check_severity {
+    EV_CHECK_ERROR = 0,      /* erroneous under the MPI standard */
+    EV_CHECK_WARNING,        /* likely a defect (a leak, an ignored error) */
+    EV_CHECK_PORTABILITY,    /* worked here, need not elsewhere (a cycle of
+                              * standard sends that only buffering broke) */
+};
+
+/* One event a finding involves. */
+struct ev_check_site {
+    int rank;         /* world rank */
+    uint64_t event;   /* its event number (EV_NONE: the end of its log) */
+    const char *role; /* what it is in the finding: "send", "receive",
+                       * "created here", "blocked here" (static string) */
+};
+
+#define EV_CHECK_MSG_LEN 512
+
+/* One defect. The emit callback copies what it keeps: SITES and MESSAGE
+ * need only live for the call. */
+struct ev_check_finding {
+    const char *check;  /* the check's name */
+    int severity;       /* enum ev_check_severity */
+    char message[EV_CHECK_MSG_LEN]; /* one sentence: what is wrong, with the
+                         * calls' arguments (datatypes and communicators by
+                         * name) */
+    const struct ev_check_site *sites; /* the first is the main one */
+    int nsites;
+};
+
+struct ev_check_ctx {
+    struct ev_run *x;   /* index built (ev_build) before any check runs */
+    /* Reports a finding. */
+    void (*emit)(void *ud, const struct ev_check_finding *f);
+    /* Says what CHECK could not look at, one sentence ("rank 3 has no log:
+     * its messages are not checked"). */
+    void (*note)(void *ud, const char *check, const char *msg);
+    void *ud;
+    /* Set (by a signal handler) to stop: a check looks at it between ranks
+     * or every few thousand events and returns early. */
+    volatile int *interrupted;
+};
+
+/* A check. RUN reports through C; it returns 0, or -1 with ERR when it
+ * could not run at all (out of memory): the others still run. */
+struct ev_check_def {
+    const char *name;     /* "p2p.type-mismatch" */
+    int severity;         /* of its findings */
+    const char *summary;  /* one line for --list and SARIF's rule text */
+    int (*run)(struct ev_check_ctx *c, char *err, size_t errlen);
+};
+
+/* Each area's file (ev-check-p2p.c, ev-check-coll.c, ...) defines its
+ * checks as one array ending in an entry with a NULL name; the runner's
+ * table (ev-check.c) lists the arrays. */
+extern const struct ev_check_def ev_check_p2p_defs[];      /* p2p.* */
+extern const struct ev_check_def ev_check_coll_defs[];     /* coll.* */
+extern const struct ev_check_def ev_check_deadlock_defs[]; /* deadlock.* */
+extern const struct ev_check_def ev_check_race_defs[];     /* race.* */
+extern const struct ev_check_def ev_check_req_defs[];      /* req.*, res.*,
+                                                             * msg.* */
+extern const struct ev_check_def ev_check_buf_defs[];      /* buf.* */
+extern const struct ev_check_def ev_check_err_defs[];      /* err.* */
+
+#endif
