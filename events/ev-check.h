@@ -85,4 +85,28 @@ extern const struct ev_check_def ev_check_req_defs[];      /* req.*, res.*,
 extern const struct ev_check_def ev_check_buf_defs[];      /* buf.* */
 extern const struct ev_check_def ev_check_err_defs[];      /* err.* */
 
+/* ---- the runner (ev-check.c) --------------------------------------------- */
+
+/* The checks, in the order they run and are listed: I from 0 to
+ * ev_check_count() - 1. */
+size_t ev_check_count(void);
+const struct ev_check_def *ev_check_at(size_t i);
+
+/* Which checks SPEC selects into ON (ev_check_count() flags): names or
+ * shell patterns ("p2p.*") separated by commas, applied left to right; "all"
+ * every check; a leading '-' turns off ("all,-race.*"). SPEC NULL: all.
+ * 0, or -1 with ERR naming the word that selects no check. */
+int ev_check_select(const char *spec, unsigned char *on, char *err,
+                    size_t errlen);
+
+/* Builds C->x's index and runs the checks ON selects, in table order; a
+ * check that cannot run is reported through C->note and the others run.
+ * Stops early when *C->interrupted is set. 0, or -1 with ERR when the index
+ * cannot be built. */
+int ev_check_run(struct ev_check_ctx *c, const unsigned char *on, char *err,
+                 size_t errlen);
+
+/* "error", "warning", "portability". */
+const char *ev_check_severity_name(int severity);
+
 #endif

@@ -11,6 +11,7 @@ static const struct fe_subcmd *const subcmds[] = {
     &fe_sub_console,
     &fe_sub_batch,
     &fe_sub_log,
+    &fe_sub_check,
     &fe_sub_functions,
     &fe_sub_attach,
     &fe_sub_agent,

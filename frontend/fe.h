@@ -24,6 +24,7 @@ struct fe_subcmd {
 
 extern const struct fe_subcmd fe_sub_functions;
 extern const struct fe_subcmd fe_sub_log;
+extern const struct fe_subcmd fe_sub_check;
 extern const struct fe_subcmd fe_sub_record;
 extern const struct fe_subcmd fe_sub_replay;
 extern const struct fe_subcmd fe_sub_console;
