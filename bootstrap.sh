@@ -6,10 +6,10 @@ set -eu
 
 PKGS="build-essential pkg-config python3 meson ninja-build git
 gdb libreadline-dev mpich libmpich-dev gfortran
-zstd libzstd-dev libsqlite3-dev
+zstd libzstd-dev libsqlite3-dev libdw-dev
 clang libclang-rt-14-dev
 tmux procps
-jq libxml2-utils chromium
+jq libxml2-utils chromium graphviz
 openssh-server openssh-client
 slurmctld slurmd slurm-client"
 
