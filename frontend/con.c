@@ -15,6 +15,7 @@
 #include "fe.h"
 #include "util.h"
 #include "launch.h"
+#include "log-compress.h"
 #include "log-reader.h"
 #include "remote.h"
 
@@ -128,6 +129,10 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
     } else if (log_run_open(&c->run, c->dir, err, errlen) < 0) {
         return -1;
     }
+    /* Replays and checkpoints reopen the logs by path: a compression
+     * must not replace them under the session (log-compress.h). */
+    if (c->dir[0])
+        c->hold = log_run_hold(c->dir) + 1;
     c->nranks = c->run.world_size;
     c->ranks = calloc((size_t)c->nranks, sizeof *c->ranks);
     c->nevents = calloc((size_t)c->nranks, sizeof *c->nevents);
@@ -246,6 +251,8 @@ void con_close(struct con *c)
         ev_close(c->ev);
         free(c->ev);
     }
+    if (c->hold > 0)
+        close(c->hold - 1);
     close_hosts(c);
     free(c->ranks);
     if (c->gdb_env)

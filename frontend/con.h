@@ -196,6 +196,8 @@ struct con_host {
 struct con {
     char dir[4096];      /* the run directory here ("" when all ranks are
                           * remote): a remote rank's is its host's */
+    int hold;            /* dir's hold + 1 (log_run_hold): its logs are
+                          * not replaced by a compression meanwhile */
     struct log_run run;
     int nranks;
     struct con_rank *ranks;

@@ -193,13 +193,22 @@ struct fe_rec_volume {
  * the volume at the end. 0, or -1 when CHILD cannot be waited for. */
 int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
                 int *status, struct fe_rec_volume *vol);
-/* After the run (record-end.c): the message data of every rank's log of
- * DIR compressed (progress for many ranks); then each rank that should
+/* How drdb record compresses a run's message data (run-compress.c):
+ * now, with progress; in a process of its own that outlives drdb, the run
+ * usable meanwhile; AUTO: in the background when the logs are large. */
+enum { FE_Z_AUTO, FE_Z_NOW, FE_Z_BACKGROUND };
+/* Compresses the message data of every rank's log of DIR as MODE says. */
+void fe_rec_compress(const char *dir, int mode);
+/* The state of DIR's background compression, one line on OUT ("" when
+ * none was started). */
+void fe_zstatus_print(const char *dir, FILE *out);
+/* `drdb log compress [--wait|--status] RUNDIR` (ARGV[0] "compress"). */
+int fe_log_compress(int argc, char **argv);
+/* After the run (record-end.c): each rank that should
  * have a log (RANKS: the --ranks list, NULL all) and has none, or whose
  * log is truncated, killed or damaged, named on stderr: the number of
  * ranks whose recording failed (a log cut at --max-log-size is not), or
  * -1 when the run cannot be opened. */
-void fe_rec_compress(const char *dir);
 int fe_rec_verdict(const char *dir, const char *ranks);
 /* "drdb: logs: 1.2 GB for 4 ranks in 4.1 s of run: 75.0 MB/s per rank" */
 void fe_rec_volume_print(const struct fe_rec_volume *v, FILE *out);

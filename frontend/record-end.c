@@ -1,6 +1,6 @@
 /*
- * What drdb record does once the launcher has ended (fe.h): the message
- * data compressed, and the verdict on each rank's log.
+ * What drdb record does once the launcher has ended (fe.h): the verdict on
+ * each rank's log (the compression: run-compress.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,98 +15,6 @@
 #include "log-compress.h"
 #include "log-reader.h"
 #include "rankset.h"
-
-/* The compression of a run's logs, spread over threads: each takes the
- * next rank, the main thread shows progress. */
-struct zjob {
-    const char *dir;
-    int n;                       /* world size */
-    int next;                    /* the next rank to take (atomic) */
-    uint64_t in, out;            /* bytes (atomic) */
-    int quit;                    /* workers that finished (atomic) */
-};
-
-static void *zworker(void *arg)
-{
-    struct zjob *j = arg;
-    for (;;) {
-        int r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-        if (r >= j->n) {
-            __atomic_add_fetch(&j->quit, 1, __ATOMIC_RELEASE);
-            return NULL;
-        }
-        char path[PATH_MAX], err[512];
-        uint64_t b, a;
-        log_path(path, sizeof path, j->dir, r);
-        if (access(path, F_OK) != 0)
-            continue;
-        if (log_compress_file(path, &b, &a, err, sizeof err) < 0)
-            fprintf(stderr, "drdb: rank %d's log stays uncompressed: %s\n", r,
-                    err);
-        __atomic_add_fetch(&j->in, b, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&j->out, a, __ATOMIC_RELAXED);
-    }
-}
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void fe_rec_compress(const char *dir)
-{
-    struct log_run run;
-    char err[512];
-    if (log_run_open(&run, dir, err, sizeof err) < 0)
-        return;
-    struct zjob j = {dir, run.world_size, 0, 0, 0, 0};
-    uint64_t total = 0;
-    for (int i = 0; i < run.nranks_present; i++) {
-        char path[PATH_MAX];
-        struct stat st;
-        log_path(path, sizeof path, dir, run.present[i]);
-        if (stat(path, &st) == 0)
-            total += (uint64_t)st.st_size;
-    }
-    int nlogs = run.nranks_present;
-    log_run_release(&run);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
-    if (nt > nlogs)
-        nt = nlogs > 0 ? nlogs : 1;
-    pthread_t tid[16];
-    int started = 0;
-    double t0 = mono_s(), shown = t0;
-    for (; started < nt; started++)
-        if (pthread_create(&tid[started], NULL, zworker, &j) != 0)
-            break;
-    if (!started)
-        zworker(&j);
-    /* Progress once a second, from the second on: bytes and what is
-     * left. */
-    while (started && __atomic_load_n(&j.quit, __ATOMIC_ACQUIRE) < started) {
-        struct timespec tick = {0, 100000000};
-        nanosleep(&tick, NULL);
-        double t = mono_s();
-        uint64_t in = __atomic_load_n(&j.in, __ATOMIC_RELAXED);
-        if (t - shown >= 1.0 && t - t0 >= 2.0 && in > 0 && total > in) {
-            fprintf(stderr, "drdb: compressing the logs: %.1f of %.1f MB, "
-                    "about %.0f s left\n", (double)in / 1e6,
-                    (double)total / 1e6,
-                    (t - t0) * (double)(total - in) / (double)in);
-            shown = t;
-        }
-    }
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    if (j.in > j.out)
-        fprintf(stderr, "drdb: compressed message data: %.1f MB of logs "
-                "now take %.1f MB (%.0f%%), in %.1f s\n", (double)j.in / 1e6,
-                (double)j.out / 1e6, 100.0 * (double)j.out / (double)j.in,
-                mono_s() - t0);
-}
 
 /* After the run: each rank that should have a log and has none, or whose
  * log is truncated, killed or damaged, named on stderr. RANKS: the

@@ -196,6 +196,7 @@ static int cmd_info(int argc, char **argv)
     putchar('\n');
     int rc = fe_log_summary(argv[1], stdout) ? 1 : 0;
     fe_log_libc_summary(argv[1], run.present, run.nranks_present, stdout);
+    fe_zstatus_print(argv[1], stdout);
     log_run_release(&run);
     return rc;
 }
@@ -616,6 +617,8 @@ static int run(int argc, char **argv)
         return cmd_queues(argc - 1, argv + 1);
     if (strcmp(argv[1], "libc") == 0)
         return fe_log_libc(argc - 1, argv + 1);
+    if (strcmp(argv[1], "compress") == 0)
+        return fe_log_compress(argc - 1, argv + 1);
     if (strcmp(argv[1], "sql") == 0)
         return fe_log_sql(argc - 1, argv + 1, &runopts);
     if (strcmp(argv[1], "graph") == 0)
@@ -623,7 +626,8 @@ static int run(int argc, char **argv)
     if (strcmp(argv[1], "trace") == 0)
         return fe_log_trace(argc - 1, argv + 1, &runopts);
     fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
-             "event, match, queues, sql, graph, trace or libc", argv[1]);
+             "event, match, queues, sql, graph, trace, libc or compress",
+             argv[1]);
     return 2;
 }
 
@@ -631,7 +635,7 @@ const struct fe_subcmd fe_sub_log = {
     .name = "log",
     .args = "[--ssh-option OPT]... [--remote-drdb PATH] [--launcher ssh|srun] "
             "[--also PART]... [--hosts LIST] "
-            "info|dump|events|event|match|queues|sql|graph|trace|libc "
+            "info|dump|events|event|match|queues|sql|graph|trace|libc|compress "
             "RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
     .help = "  info RUNDIR   the run description and one line per rank: "
@@ -696,6 +700,11 @@ const struct fe_subcmd fe_sub_log = {
             "as the replay returns them\n                (thread T as drdb "
             "log shows it: 0 the main thread, 1, 1.2;\n                u1 "
             "the first unnumbered one)\n"
+            "  compress [--background | --wait | --status] RUNDIR\n"
+            "                compress the logs' message data now (or in the "
+            "background);\n                with a compression running in "
+            "the background (drdb\n                record's): wait for it "
+            "(--wait) or print its state (--status)\n"
             "  events, event, match, queues, sql, graph and trace also take HOST:RUNDIR, a run "
             "directory on\n                another host, read through its "
             "drdb agent over ssh: the\n                logs' metadata comes "

@@ -416,6 +416,7 @@ static int run(int argc, char **argv)
         {"ranks", required_argument, NULL, 'r'},
         {"send-data", no_argument, NULL, 's'},
         {"no-compress", no_argument, NULL, 'Z'},
+        {"compress", required_argument, NULL, 'z'},
         {"capture-inputs", no_argument, NULL, 'I'},
         {"no-stdin", no_argument, NULL, 'N'},
         {"no-libc", no_argument, NULL, 'L'},
@@ -426,7 +427,7 @@ static int run(int argc, char **argv)
     struct fe_rec_limits limits = {0, 0};
     const char *outdir = NULL;
     char *ranks = NULL, *capture = NULL;
-    int send_data = 0, compress = 1, record_stdin = 1, libc = 1, aslr = 0, c;
+    int send_data = 0, compress = 1, zmode = FE_Z_AUTO, record_stdin = 1, libc = 1, aslr = 0, c;
 
     while ((c = getopt_long(argc, argv, "+o:r:", opts, NULL)) != -1) {
         switch (c) {
@@ -444,6 +445,19 @@ static int run(int argc, char **argv)
             break;
         case 'Z':
             compress = 0;
+            break;
+        case 'z':
+            if (!strcmp(optarg, "no"))
+                compress = 0;
+            else if (!strcmp(optarg, "now") || !strcmp(optarg, "background") ||
+                     !strcmp(optarg, "auto")) {
+                compress = 1;
+                zmode = optarg[0] == 'n'   ? FE_Z_NOW
+                        : optarg[0] == 'b' ? FE_Z_BACKGROUND
+                                           : FE_Z_AUTO;
+            } else
+                return fe_error("--compress takes auto, now, background or "
+                                "no, not '%s'", optarg);
             break;
         case 'I': {
             /* the paths up to the next option or "--" */
@@ -635,7 +649,7 @@ static int run(int argc, char **argv)
     note_build_id(dir);
     fe_rec_volume_print(&vol, stderr);
     if (compress)
-        fe_rec_compress(dir);
+        fe_rec_compress(dir, zmode);
     fe_log_summary(dir, stderr);
     fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
             code ? " (the launcher failed: see its output above)" : "");
@@ -651,7 +665,7 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_record = {
     .name = "record",
-    .args = "[-o DIR] [--ranks LIST] [--send-data] [--no-compress] "
+    .args = "[-o DIR] [--ranks LIST] [--send-data] [--compress MODE] "
             "[--capture-inputs [PATH...]] [--no-stdin] [--no-libc] [--aslr] "
             "[--max-log-size [total=]SIZE]... -- LAUNCHER [ARGS...]",
     .summary = "record an MPI run: every rank's MPI calls into a run directory",
@@ -670,10 +684,18 @@ const struct fe_subcmd fe_sub_record = {
             "(default: all)\n"
             "      --send-data    also log the data of sends (for checking; "
             "larger logs)\n"
-            "      --no-compress  leave message data uncompressed (by default "
-            "it is\n"
-            "                     compressed with zstd once the ranks have "
-            "exited)\n"
+            "      --compress MODE\n"
+            "                     when to compress message data with zstd "
+            "once the ranks\n"
+            "                     have exited: now (drdb waits, showing "
+            "progress),\n"
+            "                     background (drdb returns; the run is "
+            "usable meanwhile:\n"
+            "                     'drdb log compress --wait DIR' waits), "
+            "no (--no-compress),\n"
+            "                     auto (the default: in the background "
+            "when the logs\n"
+            "                     take 512 MB or more, else now)\n"
             "      --capture-inputs [PATH...]\n"
             "                     store in DIR/inputs/ the regular files each "
             "rank opens\n"

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -68,8 +70,28 @@ static int compress_field(void *ctx, const struct log_rank *r, uint64_t n,
     return 1;
 }
 
-int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
-                      char *err, size_t errlen)
+/* Takes O's hold exclusively (waiting while sessions hold the run, and
+ * saying so once): 0, or -EINTR when told to stop meanwhile. */
+static int hold_take(const struct log_zopts *o)
+{
+    int told = 0;
+    while (flock(o->hold_fd, LOCK_EX | LOCK_NB) < 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return 0; /* a file system without locks: nothing to wait on */
+        if (o->stop && *o->stop)
+            return -EINTR;
+        if (!told && o->waiting)
+            o->waiting(o->ud);
+        told = 1;
+        struct timespec t = {0, 200000000};
+        nanosleep(&t, NULL);
+    }
+    return 0;
+}
+
+int log_compress_file(const char *path, const struct log_zopts *o,
+                      uint64_t *before, uint64_t *after, char *err,
+                      size_t errlen)
 {
     struct log_rank r;
     char tmp[PATH_MAX], dir[PATH_MAX];
@@ -113,6 +135,10 @@ int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
         out.len = LOG_HEADER_SIZE;
     }
     for (uint64_t n = 0; rc == 0 && n < r.nevents; n++) {
+        if (o && o->stop && *o->stop && (n & 1023) == 0) {
+            rc = fail(err, errlen, -EINTR, "stopped");
+            break;
+        }
         rc = log__rewrite_record(&r, n, &out, compress_field, &z, err,
                                  errlen);
         /* Write in chunks of about 1 MiB. */
@@ -141,7 +167,16 @@ int log_compress_file(const char *path, uint64_t *before, uint64_t *after,
     if (rc == 0 && fstat(fd, &st) == 0)
         *after = (uint64_t)st.st_size;
     close(fd);
+    int held = 0;
+    if (rc == 0 && o && o->hold_fd >= 0) {
+        rc = hold_take(o);
+        if (rc < 0)
+            fail(err, errlen, rc, "stopped");
+        held = rc == 0;
+    }
     int mv = rc == 0 ? util_file_replace(dfd, tmp, name) : 0;
+    if (held)
+        flock(o->hold_fd, LOCK_UN);
     if (mv < 0)
         rc = fail(err, errlen, mv, "cannot replace '%s': %s", path,
                   strerror(-mv));

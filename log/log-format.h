@@ -88,6 +88,14 @@
  * a shared mapping (log-writer.h: log_writer_limit). Removed after the
  * run. */
 #define LOG_BUDGET_FILE ".drdb.budget"
+/* Compression of a run's message data after the run (log-compress.h):
+ * LOG_HOLD_FILE is the run's hold, an empty file that sessions which may
+ * reopen a log by path (a console's replays, its checkpoints) keep locked
+ * shared (flock) while they last; the compressor replaces a log only under
+ * an exclusive lock on it. LOG_ZSTATUS_FILE is the compressor's state,
+ * lines of KEY=VALUE (log_zstatus). */
+#define LOG_HOLD_FILE ".drdb.hold"
+#define LOG_ZSTATUS_FILE "drdb.compress"
 /* The largest world size a run description or a header may state: a
  * bound on what a reader allocates for an untrusted number. */
 #define LOG_MAX_WORLD (1 << 20)

@@ -157,7 +157,7 @@ TEST(writer_and_compression)
     plant("rank-0.log.zst-tmp"); /* the name compression used to take */
     uint64_t before, after;
     char err[256];
-    CHECK(log_compress_file(p, &before, &after, err, sizeof err) >= 0);
+    CHECK(log_compress_file(p, NULL, &before, &after, err, sizeof err) >= 0);
     CHECK(victim_intact());
     struct log_rank r;
     CHECK_INT_EQ(log_rank_open(&r, p, err, sizeof err), 0);

@@ -1,0 +1,399 @@
+/*
+ * Compressing a run's message data (fe.h): after `drdb record`, now or in
+ * the background, and `drdb log compress`. The logs are compressed by
+ * threads, one per core, each taking the next rank (log-compress.h); a
+ * log is replaced only while no session holds the run (log_run_hold), so
+ * a console's replays and checkpoints never see their log change.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fe.h"
+#include "log-compress.h"
+#include "log-reader.h"
+
+/* Logs of at least this many bytes in all are compressed in the
+ * background by default: about a second of compression on two cores. */
+#define FOREGROUND_MAX (512ull << 20)
+
+struct zjob {
+    const char *dir;
+    int n;                    /* world size */
+    int next;                 /* the next rank to take (atomic) */
+    uint64_t in, out;         /* bytes (atomic) */
+    int quit;                 /* workers that finished (atomic) */
+    int waiting;              /* a worker waits for the hold (atomic) */
+    int quiet;                /* no message on stderr (background) */
+    volatile int *stop;
+};
+
+static void on_wait(void *ud)
+{
+    struct zjob *j = ud;
+    __atomic_store_n(&j->waiting, 1, __ATOMIC_RELAXED);
+}
+
+static void *zworker(void *arg)
+{
+    struct zjob *j = arg;
+    struct log_zopts o = {log_run_hold_open(j->dir), j->stop, on_wait, j};
+    for (;;) {
+        int r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (r >= j->n || *j->stop)
+            break;
+        char path[PATH_MAX], err[512];
+        uint64_t b, a;
+        log_path(path, sizeof path, j->dir, r);
+        if (access(path, F_OK) != 0)
+            continue;
+        int rc = log_compress_file(path, &o, &b, &a, err, sizeof err);
+        if (rc < 0 && rc != -EINTR && !j->quiet)
+            fprintf(stderr, "drdb: rank %d's log stays uncompressed: %s\n",
+                    r, err);
+        __atomic_add_fetch(&j->in, b, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&j->out, a, __ATOMIC_RELAXED);
+        __atomic_store_n(&j->waiting, 0, __ATOMIC_RELAXED);
+    }
+    if (o.hold_fd >= 0)
+        close(o.hold_fd);
+    __atomic_add_fetch(&j->quit, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The bytes of DIR's logs into *TOTAL and their number into *NLOGS: 0, or
+ * -1 (not a run). */
+static int run_size(const char *dir, uint64_t *total, int *nlogs, int *world)
+{
+    struct log_run run;
+    char err[512];
+    if (log_run_open(&run, dir, err, sizeof err) < 0)
+        return -1;
+    *total = 0;
+    for (int i = 0; i < run.nranks_present; i++) {
+        char path[PATH_MAX];
+        struct stat st;
+        log_path(path, sizeof path, dir, run.present[i]);
+        if (stat(path, &st) == 0)
+            *total += (uint64_t)st.st_size;
+    }
+    *nlogs = run.nranks_present;
+    *world = run.world_size;
+    log_run_release(&run);
+    return 0;
+}
+
+/* Compresses DIR's logs (TOTAL bytes, NLOGS of them, WORLD ranks) with a
+ * thread per core. Foreground (STATUS 0): progress on stderr once a second
+ * from the second second on, the result at the end. Background: the state
+ * written to DIR's status file instead. Returns 0, or -1 when stopped. */
+static int compress_all(const char *dir, uint64_t total, int nlogs,
+                        int world, int background, volatile int *stop)
+{
+    struct zjob j = {dir, world, 0, 0, 0, 0, 0, background, stop};
+    struct log_zstatus zs = {"running", (long)getpid(), total, 0, 0, 0, ""};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
+    if (nt > nlogs)
+        nt = nlogs > 0 ? nlogs : 1;
+    pthread_t tid[16];
+    int started = 0;
+    double t0 = mono_s(), shown = t0;
+    log_run_sweep(dir);
+    if (background)
+        log_zstatus_write(dir, &zs);
+    for (; started < nt; started++)
+        if (pthread_create(&tid[started], NULL, zworker, &j) != 0)
+            break;
+    if (!started)
+        zworker(&j);
+    int told = 0;
+    while (started && __atomic_load_n(&j.quit, __ATOMIC_ACQUIRE) < started) {
+        struct timespec tick = {0, 100000000};
+        nanosleep(&tick, NULL);
+        double t = mono_s();
+        uint64_t in = __atomic_load_n(&j.in, __ATOMIC_RELAXED);
+        int waiting = __atomic_load_n(&j.waiting, __ATOMIC_RELAXED);
+        if (t - shown < 1.0)
+            continue;
+        shown = t;
+        if (background) {
+            snprintf(zs.state, sizeof zs.state, "%s",
+                     waiting ? "waiting" : "running");
+            zs.in = in;
+            zs.out = __atomic_load_n(&j.out, __ATOMIC_RELAXED);
+            zs.seconds = t - t0;
+            log_zstatus_write(dir, &zs);
+        } else if (waiting && !told) {
+            fprintf(stderr, "drdb: waiting for the sessions using %s to "
+                    "end before replacing its logs (Ctrl-C stops; the logs "
+                    "stay as they are)\n", dir);
+            told = 1;
+        } else if (t - t0 >= 2.0 && in > 0 && total > in && !waiting)
+            fprintf(stderr, "drdb: compressing the logs: %.1f of %.1f MB, "
+                    "about %.0f s left\n", (double)in / 1e6,
+                    (double)total / 1e6,
+                    (t - t0) * (double)(total - in) / (double)in);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    double secs = mono_s() - t0;
+    if (background) {
+        snprintf(zs.state, sizeof zs.state, "%s", *stop ? "failed" : "done");
+        if (*stop)
+            snprintf(zs.error, sizeof zs.error, "stopped by a signal");
+        zs.in = j.in;
+        zs.out = j.out;
+        zs.seconds = secs;
+        log_zstatus_write(dir, &zs);
+    } else if (*stop)
+        fprintf(stderr, "drdb: compression stopped: the logs not yet "
+                "compressed stay as they are\n");
+    else if (j.in > j.out)
+        fprintf(stderr, "drdb: compressed message data: %.1f MB of logs "
+                "now take %.1f MB (%.0f%%), in %.1f s\n", (double)j.in / 1e6,
+                (double)j.out / 1e6, 100.0 * (double)j.out / (double)j.in,
+                secs);
+    return *stop ? -1 : 0;
+}
+
+static volatile int stopped;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stopped = 1;
+}
+
+/* Catches SIGINT and SIGTERM into `stopped` (no SA_RESTART: sleeps end). */
+static void catch_stop(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Starts the compression of DIR in a process of its own that outlives
+ * drdb (a new session, lower priority, no terminal): its pid, or -1. */
+static long spawn_background(const char *dir, uint64_t total, int nlogs,
+                             int world)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -1;
+    pid_t mid = fork();
+    if (mid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (mid == 0) {
+        setsid();
+        pid_t bg = fork();
+        if (bg != 0) {
+            long pid = bg;
+            if (write(p[1], &pid, sizeof pid) != sizeof pid)
+                _exit(1);
+            _exit(0);
+        }
+        close(p[0]);
+        close(p[1]);
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        for (int fd = 0; fd < 3 && null >= 0; fd++)
+            dup2(null, fd);
+        setpriority(PRIO_PROCESS, 0, 10);
+        signal(SIGHUP, SIG_IGN);
+        catch_stop();
+        _exit(compress_all(dir, total, nlogs, world, 1, &stopped) ? 1 : 0);
+    }
+    close(p[1]);
+    long pid = -1;
+    if (read(p[0], &pid, sizeof pid) != sizeof pid)
+        pid = -1;
+    close(p[0]);
+    while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    return pid;
+}
+
+void fe_rec_compress(const char *dir, int mode)
+{
+    uint64_t total;
+    int nlogs, world;
+    if (run_size(dir, &total, &nlogs, &world) < 0)
+        return;
+    if (mode == FE_Z_AUTO)
+        mode = total >= FOREGROUND_MAX ? FE_Z_BACKGROUND : FE_Z_NOW;
+    if (mode == FE_Z_NOW) {
+        stopped = 0;
+        compress_all(dir, total, nlogs, world, 0, &stopped);
+        return;
+    }
+    long pid = spawn_background(dir, total, nlogs, world);
+    if (pid < 0) {
+        fprintf(stderr, "drdb: cannot start the compression in the "
+                "background (%s): compressing now\n", strerror(errno));
+        compress_all(dir, total, nlogs, world, 0, &stopped);
+        return;
+    }
+    fprintf(stderr, "drdb: compressing %.1f MB of logs in the background "
+            "(pid %ld); the run is usable meanwhile: 'drdb log compress "
+            "--wait %s' shows its progress and result\n", (double)total / 1e6,
+            pid, dir);
+}
+
+/* Whether PID is a live process (the compressor of a status file). */
+static int alive(long pid)
+{
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+/* Prints state S of DIR's compression, one line on OUT. */
+static void print_state(FILE *out, const char *dir,
+                        const struct log_zstatus *s)
+{
+    int over = !strcmp(s->state, "done") || !strcmp(s->state, "failed");
+    if (!over && !alive(s->pid))
+        fprintf(out, "%s: the background compression (pid %ld) ended "
+                "without a result; 'drdb log compress %s' compresses what "
+                "is left\n", dir, s->pid, dir);
+    else if (!strcmp(s->state, "done"))
+        fprintf(out, "%s: compressed: %.1f MB of logs now take %.1f MB "
+                "(%.0f%%), in %.1f s\n", dir, (double)s->in / 1e6,
+                (double)s->out / 1e6,
+                s->in ? 100.0 * (double)s->out / (double)s->in : 100.0,
+                s->seconds);
+    else if (over)
+        fprintf(out, "%s: the compression failed (%s): the logs not "
+                "compressed stay as they were; 'drdb log compress %s' tries "
+                "again\n", dir, s->error, dir);
+    else
+        fprintf(out, "%s: %s: %.1f of %.1f MB compressed in %.0f s (pid "
+                "%ld)%s\n", dir, s->state, (double)s->in / 1e6,
+                (double)s->total / 1e6, s->seconds, s->pid,
+                !strcmp(s->state, "waiting")
+                    ? "; waiting for the sessions using the run to end"
+                    : "");
+}
+
+/* Waits for DIR's background compressor (pid in S) to end, showing its
+ * state every second: 0, or 1 when stopped by Ctrl-C (the compression
+ * goes on) or when it failed. */
+static int wait_background(const char *dir, struct log_zstatus *s)
+{
+    catch_stop();
+    double shown = 0;
+    while (alive(s->pid) && (!strcmp(s->state, "running") ||
+                             !strcmp(s->state, "waiting"))) {
+        if (stopped) {
+            printf("%s: no longer waiting; the compression goes on (pid "
+                   "%ld)\n", dir, s->pid);
+            return 1;
+        }
+        if (mono_s() - shown >= 1.0) {
+            print_state(stdout, dir, s);
+            fflush(stdout);
+            shown = mono_s();
+        }
+        struct timespec tick = {0, 100000000};
+        nanosleep(&tick, NULL);
+        if (log_zstatus_read(dir, s) < 0)
+            break;
+    }
+    print_state(stdout, dir, s);
+    return strcmp(s->state, "done") != 0;
+}
+
+void fe_zstatus_print(const char *dir, FILE *out)
+{
+    struct log_zstatus s;
+    if (log_zstatus_read(dir, &s) < 0)
+        return;
+    fputs("compression ", out);
+    print_state(out, dir, &s);
+}
+
+int fe_log_compress(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"wait", no_argument, NULL, 'w'},
+        {"status", no_argument, NULL, 's'},
+        {"background", no_argument, NULL, 'b'},
+        {NULL, 0, NULL, 0},
+    };
+    int c, wait = 0, status = 0, background = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'w')
+            wait = 1;
+        else if (c == 's')
+            status = 1;
+        else if (c == 'b')
+            background = 1;
+        else
+            goto usage;
+    }
+    if (optind + 1 != argc)
+        goto usage;
+    const char *dir = argv[optind];
+    uint64_t total;
+    int nlogs, world;
+    if (run_size(dir, &total, &nlogs, &world) < 0)
+        return fe_error("'%s' is not a drdb run directory (no %s)", dir,
+                        LOG_RUN_FILE) + 1;
+    struct log_zstatus s;
+    int has = log_zstatus_read(dir, &s) == 0;
+    int running = has && alive(s.pid) && (!strcmp(s.state, "running") ||
+                                          !strcmp(s.state, "waiting"));
+    if (status) {
+        if (has)
+            print_state(stdout, dir, &s);
+        else
+            printf("%s: no compression was started in the background\n",
+                   dir);
+        return 0;
+    }
+    if (running) {
+        if (wait)
+            return wait_background(dir, &s);
+        print_state(stdout, dir, &s);
+        return 0;
+    }
+    if (background) {
+        fe_rec_compress(dir, FE_Z_BACKGROUND);
+        return 0;
+    }
+    stopped = 0;
+    catch_stop();
+    return compress_all(dir, total, nlogs, world, 0, &stopped) ? 1 : 0;
+usage:
+    fputs("usage: drdb log compress [--background | --wait | --status] "
+          "RUNDIR\n"
+          "  Compresses the message data of the run's logs now (progress "
+          "on stderr;\n  Ctrl-C stops, the logs not yet done stay as they "
+          "are), or with\n  --background in a process of its own. While "
+          "one runs in the background\n  (drdb record's): --wait waits "
+          "for it, showing its progress and result;\n  --status prints its "
+          "state. A log is replaced only while no console\n  session uses "
+          "the run.\n", stderr);
+    return 2;
+}
