@@ -15,8 +15,10 @@
  *                    R's next failed call, no MPI_Error_class or
  *                    MPI_Error_string of F's code, no *_call_errhandler
  *                    with it, no MPI_Abort; and R made MPI calls after F
- *                    other than MPI_Finalize: a warning (the program may
- *                    have tested the code in C, which a log cannot see).
+ *                    other than MPI_Finalize; and no output of F was
+ *                    used (that is err.output-used's finding): a warning
+ *                    (the program may have tested the code in C and gone
+ *                    another way, which a log cannot see).
  */
 #include <inttypes.h>
 #include <stdio.h>
