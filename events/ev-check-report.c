@@ -54,15 +54,9 @@ static size_t def_of(const char *name, const char **static_name)
 void ev_check_keep_emit(void *ud, const struct ev_check_finding *f)
 {
     struct ev_check_report *r = ud;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 16;
-        struct ev_check_kept *nf = realloc(r->f, cap * sizeof *nf);
-        if (!nf) {
-            r->oom = 1;
-            return;
-        }
-        r->f = nf;
-        r->cap = cap;
+    if (util_grow(&r->f, &r->cap, r->n + 1, sizeof *r->f) < 0) {
+        r->oom = 1;
+        return;
     }
     struct ev_check_kept *k = &r->f[r->n];
     memset(k, 0, sizeof *k);
@@ -86,15 +80,10 @@ void ev_check_keep_emit(void *ud, const struct ev_check_finding *f)
 void ev_check_keep_note(void *ud, const char *check, const char *msg)
 {
     struct ev_check_report *r = ud;
-    if (r->nnotes == r->cap_notes) {
-        size_t cap = r->cap_notes ? 2 * r->cap_notes : 8;
-        struct ev_check_note *nn = realloc(r->notes, cap * sizeof *nn);
-        if (!nn) {
-            r->oom = 1;
-            return;
-        }
-        r->notes = nn;
-        r->cap_notes = cap;
+    if (util_grow(&r->notes, &r->cap_notes, r->nnotes + 1,
+                  sizeof *r->notes) < 0) {
+        r->oom = 1;
+        return;
     }
     struct ev_check_note *o = &r->notes[r->nnotes];
     def_of(check, &o->check);
@@ -242,6 +231,15 @@ static void call_text(struct ev_run *x, int rank, uint64_t n, char *buf,
     buf[len - 1] = 0;
 }
 
+/* An event number, null for the end of a log (EV_NONE). */
+static void json_event(FILE *out, uint64_t event)
+{
+    if (event == EV_NONE)
+        fputs("null", out);
+    else
+        fprintf(out, "%" PRIu64, event);
+}
+
 static void json_site(struct ev_run *x, FILE *out,
                       const struct ev_check_site *s)
 {
@@ -249,10 +247,7 @@ static void json_site(struct ev_run *x, FILE *out,
     struct ev_check_src src;
     int fn = s->event == EV_NONE ? -1 : ev_fn(x, s->rank, s->event);
     fprintf(out, "{\"rank\": %d, \"event\": ", s->rank);
-    if (s->event == EV_NONE)
-        fputs("null", out);
-    else
-        fprintf(out, "%" PRIu64, s->event);
+    json_event(out, s->event);
     fputs(", \"role\": ", out);
     ev__json_str(out, s->role);
     fputs(", \"function\": ", out);
@@ -393,10 +388,7 @@ static void sarif_location(struct ev_run *x, FILE *out,
     fputs("\"message\": {\"text\": ", out);
     ev__json_str(out, text);
     fprintf(out, "}, \"properties\": {\"rank\": %d, \"event\": ", s->rank);
-    if (s->event == EV_NONE)
-        fputs("null", out);
-    else
-        fprintf(out, "%" PRIu64, s->event);
+    json_event(out, s->event);
     fputs("}}", out);
 }
 
