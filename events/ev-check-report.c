@@ -184,10 +184,10 @@ static size_t count_of(const struct ev_check_report *r, size_t d)
 static void print_human(struct ev_run *x, const struct ev_check_report *r,
                         const unsigned char *on, int interrupted, FILE *out)
 {
-    size_t nd = ev_check_count(), ran = 0, with = 0;
+    size_t nd = ev_check_count(), selected = 0, with = 0;
     for (size_t d = 0; d <= nd; d++) {
         size_t c = count_of(r, d);
-        ran += d < nd && on[d];
+        selected += d < nd && on[d];
         if (!c)
             continue;
         with++;
@@ -208,9 +208,9 @@ static void print_human(struct ev_run *x, const struct ev_check_report *r,
     if (interrupted)
         fprintf(out, "interrupted: the checks stopped early; what is above "
                 "is what they found until then\n");
-    fprintf(out, "total: %zu finding%s; %zu check%s run, %zu with "
-            "findings\n", r->n, r->n == 1 ? "" : "s", ran,
-            ran == 1 ? "" : "s", with);
+    fprintf(out, "total: %zu finding%s; %zu check%s selected, %zu with "
+            "findings\n", r->n, r->n == 1 ? "" : "s", selected,
+            selected == 1 ? "" : "s", with);
     ev_check_print_counts(r, out);
 }
 

@@ -50,7 +50,7 @@ hasre "human: the used output's call" human \
 # groups in table order (output-used first), the site under its finding
 check "human: order" "awk '/^== err.output-used/ {a=NR} /^== err.ignored/ {b=NR} /^    1:6 failed here/ {c=NR} END {exit !(a && a < c && c < b)}' human"
 has "human: total and counts" human \
-    "total: 2 findings; 2 checks run, 2 with findings" \
+    "total: 2 findings; 2 checks selected, 2 with findings" \
     "1 errors, 1 warnings, 0 portability"
 check "human: exit 1 (an error)" "[ \$(cat human.rc) = 1 ]"
 
