@@ -81,22 +81,15 @@ static int run(int argc, char **argv)
         return usage();
     char err[512];
     unsigned char *on = malloc(ev_check_count() + 1);
-    if (!on)
-        return fe_error("out of memory") + 1;
-    if (ev_check_select(spec, on, err, sizeof err) < 0) {
-        free(on);
-        return fe_error("%s", err) + 1;
-    }
-    if (fe_run_opts_alloc(&runopts, argv[optind], err, sizeof err) < 0) {
-        free(on);
-        return fe_error("%s", err) + 1;
-    }
     struct ev_run x;
     struct fe_run fr;
-    if (fe_ev_open(&x, &fr, argv[optind], &runopts, err, sizeof err) < 0) {
+    if (!on || ev_check_select(spec, on, err, sizeof err) < 0 ||
+        fe_run_opts_alloc(&runopts, argv[optind], err, sizeof err) < 0 ||
+        fe_ev_open(&x, &fr, argv[optind], &runopts, err, sizeof err) < 0) {
+        fe_error("%s", on ? err : "out of memory");
         free(on);
         fe_run_opts_release(&runopts);
-        return fe_error("%s", err) + 1;
+        return 2;
     }
     struct ev_check_report rep;
     ev_check_report_init(&rep);
