@@ -109,4 +109,67 @@ int ev_check_run(struct ev_check_ctx *c, const unsigned char *on, char *err,
 /* "error", "warning", "portability". */
 const char *ev_check_severity_name(int severity);
 
+/* ---- the reports (ev-check-report.c) ------------------------------------- */
+
+/* The findings and notes of a run of checks, copied as emitted: give
+ * ev_check_keep_emit / ev_check_keep_note and the struct as a context's
+ * emit, note and ud. */
+struct ev_check_kept {
+    const char *check;    /* the check's name (its table's string) */
+    size_t def;           /* its index (ev_check_at) */
+    int severity;
+    char message[EV_CHECK_MSG_LEN];
+    struct ev_check_site *sites; /* nsites, roles as emitted (static) */
+    int nsites;
+};
+struct ev_check_report {
+    struct ev_check_kept *f;
+    size_t n, cap;
+    struct ev_check_note {
+        const char *check;
+        char *msg;
+    } *notes;
+    size_t nnotes, cap_notes;
+    size_t count[3];      /* findings per severity */
+    int oom;              /* some were lost: out of memory */
+};
+void ev_check_report_init(struct ev_check_report *r);
+void ev_check_report_release(struct ev_check_report *r);
+void ev_check_keep_emit(void *ud, const struct ev_check_finding *f);
+void ev_check_keep_note(void *ud, const char *check, const char *msg);
+
+/* Where a site's call was made (its recorded return address): FILE ""
+ * and LINE 0 when unknown; OBJECT "" when the log has no address. */
+struct ev_check_src {
+    char object[1024];
+    uint64_t offset;
+    char file[1024];
+    int line;
+    char function[256];
+};
+/* Fills *S for rank R's event N: 1 when something is known, 0 not. */
+int ev_check_site_src(struct ev_run *x, int rank, uint64_t n,
+                      struct ev_check_src *s);
+
+enum ev_check_format {
+    EV_CHECK_HUMAN = 0, /* grouped by check, a count per check, notes */
+    EV_CHECK_JSON,      /* one JSON document (docs/check.md) */
+    EV_CHECK_SARIF,     /* SARIF 2.1.0 */
+};
+/* Prints R's findings in FORMAT to OUT. ON (ev_check_count() flags): the
+ * checks that ran (a SARIF rule each); INTERRUPTED: the run stopped early
+ * (said in each format). Human: per check in table order a heading with
+ * its count, then each finding as "SEVERITY NAME: MESSAGE" and its sites
+ * "    R:N ROLE", each followed by its call and source line; the notes;
+ * the total. */
+void ev_check_print(struct ev_run *x, const struct ev_check_report *r,
+                    const unsigned char *on, int interrupted, int format,
+                    FILE *out);
+/* The summary line: "N errors, N warnings, N portability". */
+void ev_check_print_counts(const struct ev_check_report *r, FILE *out);
+/* Finding I (from 0) of R as the human format prints it, numbered K
+ * ("[K] " before its first line) when K > 0: the console's list. */
+void ev_check_print_finding(struct ev_run *x, const struct ev_check_report *r,
+                            size_t i, int k, FILE *out);
+
 #endif

@@ -327,6 +327,8 @@ void ev__completions(struct ev__pass *p, const struct log_event *ev,
 void ev__print_hex(FILE *out, const uint8_t *p, uint64_t len, uint64_t max);
 void ev__print_cstring(FILE *out, const uint8_t *p, uint64_t len,
                        uint64_t max);
+/* S as a JSON string, quoted, '"', '\\' and control bytes escaped. */
+void ev__json_str(FILE *out, const char *s);
 /* The datatype a DATA field of argument ARG of EV is made of: the type
  * its length annotation names ("count x TYPE"), 0 when unknown. */
 uint32_t ev__data_type(const struct log_event *ev, unsigned arg);

@@ -44,6 +44,20 @@ void ev__print_cstring(FILE *out, const uint8_t *p, uint64_t len,
         fputs("...", out);
 }
 
+void ev__json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
 /* One element of type T at P. */
 static void print_elem(FILE *out, const struct log_mpi_type *t,
                        const uint8_t *p)

@@ -11,25 +11,28 @@
 #include "ev-int.h"
 #include "log-abi.h"
 
-/* A by-value argument's value, named where MPI names it. */
+/* A by-value argument's value, named where MPI names it; BRIEF: a
+ * named handle by its name alone, a communicator by its global id. */
 static void print_arg(struct ev_run *x, FILE *out, int rank, uint64_t n,
-                      const struct log_arg_desc *a, int64_t v)
+                      const struct log_arg_desc *a, int64_t v, int brief)
 {
     if (a->enc == LOG_ENC_HANDLE) {
         uint32_t h = (uint32_t)v;
         const char *name = log_mpi_handle_name(a->ctype, h);
-        if (name)
+        int comm = strcmp(a->ctype, "MPI_Comm") == 0 && h != EV_COMM_NULL;
+        int side, c = comm ? ev_comm_of(x, rank, n, h, &side) : -1;
+        if (name && brief)
+            fputs(name, out);
+        else if (name)
             fprintf(out, "%s (0x%08x)", name, h);
+        else if (brief && c >= 0)
+            fprintf(out, "comm #%d", c);
         else
             fprintf(out, "0x%08x", h);
-        if (strcmp(a->ctype, "MPI_Comm") == 0 && h != EV_COMM_NULL) {
-            int side;
-            int c = ev_comm_of(x, rank, n, h, &side);
-            if (c >= 0)
-                fprintf(out, " = comm #%d", c);
-            else
-                fprintf(out, " = an unknown communicator");
-        }
+        if (comm && !brief && c >= 0)
+            fprintf(out, " = comm #%d", c);
+        else if (comm && !brief)
+            fputs(" = an unknown communicator", out);
         return;
     }
     if (a->enc == LOG_ENC_PTR) {
@@ -203,7 +206,7 @@ static void print_args(struct ev_run *x, FILE *out, int rank,
         if (!d->args[i].enc)
             continue;
         fprintf(out, "    %-14s ", d->args[i].name);
-        print_arg(x, out, rank, ev->index, &d->args[i], vals[k++]);
+        print_arg(x, out, rank, ev->index, &d->args[i], vals[k++], 0);
         fputc('\n', out);
     }
 }
@@ -468,5 +471,33 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
     print_args(x, out, rank, &ev);
     print_fields(x, out, rank, &ev, raw);
     print_matches(x, out, rank, n);
+    return 0;
+}
+
+int ev_print_call(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                  char *err, size_t errlen)
+{
+    struct log_event ev;
+    if (ev_event(x, rank, n, &ev, err, errlen) < 0)
+        return -1;
+    const struct log_func_desc *d = ev.desc;
+    if (!d) {
+        fputs("(logging stopped)", out);
+        return 0;
+    }
+    int64_t vals[32];
+    int nv = log_event_args(&ev, vals, 32);
+    fprintf(out, "%s(", d->name);
+    for (int i = 0, k = 0, first = 1; i < d->nargs && k < nv && k < 32;
+         i++) {
+        if (!d->args[i].enc)
+            continue;
+        fprintf(out, "%s%s=", first ? "" : ", ", d->args[i].name);
+        print_arg(x, out, rank, n, &d->args[i], vals[k++], 1);
+        first = 0;
+    }
+    fputc(')', out);
+    if (ev.flags & LOG_REC_RET && !(ev.flags & LOG_REC_TRUNC))
+        fprintf(out, " = error 0x%08x", (unsigned)ev.ret);
     return 0;
 }

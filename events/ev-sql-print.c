@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ev-int.h"
 #include "ev-sql.h"
 
 static void print_table(FILE *out, const struct ev_sql_result *r)
@@ -64,20 +65,6 @@ static void csv_value(FILE *out, const char *v)
     fputc('"', out);
 }
 
-static void json_string(FILE *out, const char *v)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 void ev_sql_print(FILE *out, const struct ev_sql_result *r,
                   enum ev_sql_format fmt)
 {
@@ -110,7 +97,7 @@ void ev_sql_print(FILE *out, const struct ev_sql_result *r,
             int t = r->types[i * (size_t)r->ncols + (size_t)c];
             if (c)
                 fputs(", ", out);
-            json_string(out, r->names[c]);
+            ev__json_str(out, r->names[c]);
             fputs(": ", out);
             if (!v)
                 fputs("null", out);
@@ -121,7 +108,7 @@ void ev_sql_print(FILE *out, const struct ev_sql_result *r,
                           : v,
                       out);
             else
-                json_string(out, v);
+                ev__json_str(out, v);
         }
         fputc('}', out);
     }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ev-graph.h"
+#include "ev-int.h"
 #include "util.h"
 
 /* A thread that made calls, under MPI_THREAD_MULTIPLE: its track. */
@@ -40,21 +41,6 @@ static void sep(struct tw *w)
 {
     fputs(w->first ? "\n" : ",\n", w->out);
     w->first = 0;
-}
-
-static void put_json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
 }
 
 /* One trace record, built by hand: printf costs most of the time on a
@@ -220,7 +206,7 @@ int ev_trace_write(struct ev_run *x, FILE *out, struct ev_trace_stats *st,
         if (x->ranks[r].present && x->ranks[r].log.hdr.start_ns < w.t0)
             w.t0 = x->ranks[r].log.hdr.start_ns;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"run\":", out);
-    put_json_str(out, x->dir);
+    ev__json_str(out, x->dir);
     fputs("},\"traceEvents\":[", out);
     for (int r = 0; r < x->world_size; r++) {
         if (!x->ranks[r].present)
@@ -232,7 +218,7 @@ int ev_trace_write(struct ev_run *x, FILE *out, struct ev_trace_stats *st,
         sep(&w);
         fprintf(out, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\","
                 "\"args\":{\"name\":", r);
-        put_json_str(out, name);
+        ev__json_str(out, name);
         fprintf(out, "}},\n{\"ph\":\"M\",\"pid\":%d,\"name\":"
                 "\"process_sort_index\",\"args\":{\"sort_index\":%d}},\n"
                 "{\"ph\":\"M\",\"pid\":%d,\"tid\":0,\"name\":\"thread_name\","

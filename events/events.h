@@ -362,6 +362,13 @@ const char *ev_fn_name(int fn);
  * datatype unless RAW, partners). 0, or -1 with ERR. */
 int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
                    int raw, char *err, size_t errlen);
+/* Prints rank R's event N on one line, as a call with its by-value
+ * arguments: "MPI_Send(count=1, datatype=MPI_INT, dest=2, tag=0,
+ * comm=MPI_COMM_WORLD)" (handles by name, a communicator without one by
+ * its global id "comm #3"), then " = error 0x..." when it returned one.
+ * No newline. 0, or -1 with ERR. */
+int ev_print_call(struct ev_run *x, FILE *out, int rank, uint64_t n,
+                  char *err, size_t errlen);
 /* Prints the partners of rank R's event N, one line each (a message that
  * matched nothing says why). 0; 1 with ERR when the event is about no
  * message or collective; -1 with ERR when it cannot be read. */

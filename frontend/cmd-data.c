@@ -211,6 +211,8 @@ static int cmd_info(struct con *c, struct con_args *a)
         con_display_info(c);
         return 0;
     }
+    if (strcmp("findings", w) == 0)
+        return con_check_info(c);
     if (n > 1 && strncmp("sets", w, n) == 0) {
         char buf[256];
         for (int i = 0; i < c->nsets; i++)
@@ -302,8 +304,8 @@ const struct con_cmd con_cmds_data[] = {
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_frame},
     {"gdb", NULL, "gdb COMMAND", "any GDB command, answers merged",
      CON_NEEDS_RANKS, NULL, cmd_gdb},
-    {"info", "i", "info breakpoints|sets|locals|args|frame|...",
-     "drdb's breakpoints and sets, or GDB's info merged", 0, NULL, cmd_info},
+    {"info", "i", "info breakpoints|sets|findings|locals|args|frame|...",
+     "drdb's breakpoints, sets and check findings, or GDB's info merged", 0, NULL, cmd_info},
     {"list", "l", "list [LOCATION]", "source lines",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_list},
     {"print", "p", "print EXPRESSION", "evaluate, merged across ranks",

@@ -33,6 +33,9 @@ static int goto_one(struct con *c, const struct rankset *set, uint64_t n)
 static int cmd_goto(struct con *c, struct con_args *a)
 {
     uint64_t n;
+    if (strncmp(a->text, "finding", 7) == 0 &&
+        (a->text[7] == ' ' || !a->text[7]))
+        return con_check_goto(c, a->text + 7 + (a->text[7] == ' '));
     if (*a->text == '{') {
         /* goto {SELECT rank, seq ...}: each rank to its own event */
         struct rankset set;
@@ -460,9 +463,9 @@ const struct con_cmd con_cmds_events[] = {
     {"goto-send", NULL, "goto-send [RANK:N]",
      "run the sender (started if needed) to the send a receive matched "
      "(no event: @R's last receive)", 0, NULL, cmd_goto_send},
-    {"goto", NULL, "goto N | {SELECT rank, seq ...}",
+    {"goto", NULL, "goto N | {SELECT rank, seq ...} | finding K",
      "run to just before MPI event N (from the nearest checkpoint, or the "
-     "start)",
+     "start); finding K: the replayed ranks to finding K's events",
      CON_NEEDS_RANKS, NULL, cmd_goto},
     {"match", NULL, "match RANK:N|{SELECT rank, seq ...}",
      "the partners of an event: the send of a receive, a collective's "

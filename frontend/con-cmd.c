@@ -29,7 +29,7 @@ static const struct con_cmd con_cmds_dispatch[] = {
 static const struct con_cmd *const families[] = {
     con_cmds_exec,    con_cmds_events, con_cmds_break,    con_cmds_data,
     con_cmds_session, con_cmds_ckpt,   con_cmds_dispatch, con_cmds_bisect,
-    con_cmds_flow,    con_cmds_user,   con_cmds_graph,
+    con_cmds_flow,    con_cmds_user,   con_cmds_graph,    con_cmds_check,
 };
 
 /* The table's order: alphabetical, except that a name's '-' forms come

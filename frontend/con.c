@@ -247,6 +247,7 @@ void con_close(struct con *c)
     for (int i = 0; i < c->nlast; i++)
         free(c->last[i].text);
     free(c->last);
+    con_check_free(c);
     if (c->ev) {
         ev_close(c->ev);
         free(c->ev);

@@ -272,6 +272,8 @@ struct con {
                            * long (con-keep.c); 0: not kept */
     char *keep_spec;      /* the run as given: the note's run, opt lines */
     char *keep_sent;      /* the note last sent */
+    struct con_check *check; /* the last `check`'s findings (cmd-check.c),
+                              * NULL before one */
 };
 
 /* Opens the run DIR (a local directory, or HOST:DIR through an agent) and
@@ -687,6 +689,13 @@ extern const struct con_cmd con_cmds_bisect[];  /* cmd-bisect.c */
 extern const struct con_cmd con_cmds_flow[];    /* con-flow.c */
 extern const struct con_cmd con_cmds_user[];    /* con-flow-user.c */
 extern const struct con_cmd con_cmds_graph[];   /* cmd-graph.c */
+extern const struct con_cmd con_cmds_check[];   /* cmd-check.c */
+
+/* The checks (cmd-check.c): `goto finding K` with TEXT "K" (0, or -1
+ * after an error); `info findings` (0); freeing c->check. */
+int con_check_goto(struct con *c, const char *text);
+int con_check_info(struct con *c);
+void con_check_free(struct con *c);
 
 /* The one table, in its order (alphabetical, a name's '-' forms first):
  * the first command for PREV NULL, the one after PREV, NULL after the

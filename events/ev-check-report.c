@@ -1,0 +1,472 @@
+/*
+ * ev-check-report.c - the findings of a run of checks kept, and printed
+ * (ev-check.h): human text grouped by check, one JSON document, SARIF
+ * 2.1.0 (the OASIS standard code-scanning tools read; docs/check.md says
+ * which of its properties drdb fills). Each site's call comes from the
+ * log (ev_print_call) and its source line from the recorded return
+ * address (ev_check_site_src).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev-check.h"
+#include "ev-int.h"
+
+/* The source-line interface (events/ev-srcline.h, from DWARF through
+ * libdw) is built beside this file; until it is there, no site has a
+ * known source line. The one place that asks it. */
+#if __has_include("ev-srcline.h")
+#include "ev-srcline.h"
+#define HAVE_SRCLINE 1
+#endif
+
+void ev_check_report_init(struct ev_check_report *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void ev_check_report_release(struct ev_check_report *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->f[i].sites);
+    for (size_t i = 0; i < r->nnotes; i++)
+        free(r->notes[i].msg);
+    free(r->f);
+    free(r->notes);
+    ev_check_report_init(r);
+}
+
+/* The table's entry named NAME, its static name in *STATIC_NAME. */
+static size_t def_of(const char *name, const char **static_name)
+{
+    size_t n = ev_check_count();
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ev_check_at(i)->name, name) == 0) {
+            *static_name = ev_check_at(i)->name;
+            return i;
+        }
+    *static_name = "?";
+    return n;
+}
+
+void ev_check_keep_emit(void *ud, const struct ev_check_finding *f)
+{
+    struct ev_check_report *r = ud;
+    if (util_grow(&r->f, &r->cap, r->n + 1, sizeof *r->f) < 0) {
+        r->oom = 1;
+        return;
+    }
+    struct ev_check_kept *k = &r->f[r->n];
+    memset(k, 0, sizeof *k);
+    k->def = def_of(f->check, &k->check);
+    k->severity = f->severity >= 0 && f->severity <= EV_CHECK_PORTABILITY
+                      ? f->severity : EV_CHECK_ERROR;
+    snprintf(k->message, sizeof k->message, "%s", f->message);
+    if (f->nsites > 0) {
+        k->sites = malloc((size_t)f->nsites * sizeof *k->sites);
+        if (!k->sites) {
+            r->oom = 1;
+            return;
+        }
+        memcpy(k->sites, f->sites, (size_t)f->nsites * sizeof *k->sites);
+        k->nsites = f->nsites;
+    }
+    r->count[k->severity]++;
+    r->n++;
+}
+
+void ev_check_keep_note(void *ud, const char *check, const char *msg)
+{
+    struct ev_check_report *r = ud;
+    if (util_grow(&r->notes, &r->cap_notes, r->nnotes + 1,
+                  sizeof *r->notes) < 0) {
+        r->oom = 1;
+        return;
+    }
+    struct ev_check_note *o = &r->notes[r->nnotes];
+    def_of(check, &o->check);
+    o->msg = strdup(msg);
+    if (!o->msg) {
+        r->oom = 1;
+        return;
+    }
+    r->nnotes++;
+}
+
+int ev_check_site_src(struct ev_run *x, int rank, uint64_t n,
+                      struct ev_check_src *s)
+{
+    memset(s, 0, sizeof *s);
+    if (n == EV_NONE)
+        return 0;
+#ifdef HAVE_SRCLINE
+    struct ev_srcloc loc;
+    char err[256];
+    if (ev_srcline(x, rank, n, &loc, err, sizeof err) != 1)
+        return 0;
+    snprintf(s->object, sizeof s->object, "%s", loc.object);
+    s->offset = loc.offset;
+    snprintf(s->file, sizeof s->file, "%s", loc.file);
+    s->line = loc.line;
+    snprintf(s->function, sizeof s->function, "%s", loc.function);
+    return 1;
+#else
+    (void)x;
+    (void)rank;
+    return 0;
+#endif
+}
+
+/* ---- human --------------------------------------------------------------- */
+
+/* "  at FILE:LINE (in FUNCTION)", "  at OBJECT+0xOFF", or nothing. */
+static void print_src(FILE *out, const struct ev_check_src *s)
+{
+    if (s->file[0] && s->line > 0)
+        fprintf(out, "  at %s:%d", s->file, s->line);
+    else if (s->object[0])
+        fprintf(out, "  at %s+0x%" PRIx64, s->object, s->offset);
+    else
+        return;
+    if (s->function[0])
+        fprintf(out, " (in %s)", s->function);
+}
+
+static void print_site(struct ev_run *x, FILE *out,
+                       const struct ev_check_site *s)
+{
+    char err[256];
+    struct ev_check_src src;
+    if (s->event == EV_NONE) {
+        fprintf(out, "    %d:end %s\n        (the end of its log)\n",
+                s->rank, s->role);
+        return;
+    }
+    fprintf(out, "    %d:%" PRIu64 " %s\n        ", s->rank, s->event,
+            s->role);
+    if (ev_print_call(x, out, s->rank, s->event, err, sizeof err) < 0)
+        fprintf(out, "(%s)", err);
+    ev_check_site_src(x, s->rank, s->event, &src);
+    print_src(out, &src);
+    fputc('\n', out);
+}
+
+void ev_check_print_finding(struct ev_run *x, const struct ev_check_report *r,
+                            size_t i, int k, FILE *out)
+{
+    const struct ev_check_kept *f = &r->f[i];
+    if (k > 0)
+        fprintf(out, "[%d] ", k);
+    fprintf(out, "%s %s: %s\n", ev_check_severity_name(f->severity),
+            f->check, f->message);
+    for (int s = 0; s < f->nsites; s++)
+        print_site(x, out, &f->sites[s]);
+}
+
+void ev_check_print_counts(const struct ev_check_report *r, FILE *out)
+{
+    fprintf(out, "%zu errors, %zu warnings, %zu portability\n",
+            r->count[EV_CHECK_ERROR], r->count[EV_CHECK_WARNING],
+            r->count[EV_CHECK_PORTABILITY]);
+}
+
+/* How many findings check D has. */
+static size_t count_of(const struct ev_check_report *r, size_t d)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < r->n; i++)
+        c += r->f[i].def == d;
+    return c;
+}
+
+static void print_human(struct ev_run *x, const struct ev_check_report *r,
+                        const unsigned char *on, int interrupted, FILE *out)
+{
+    size_t nd = ev_check_count(), selected = 0, with = 0;
+    for (size_t d = 0; d <= nd; d++) {
+        size_t c = count_of(r, d);
+        selected += d < nd && on[d];
+        if (!c)
+            continue;
+        with++;
+        fprintf(out, "== %s (%s): %zu finding%s ==\n",
+                d < nd ? ev_check_at(d)->name : "?",
+                d < nd ? ev_check_severity_name(ev_check_at(d)->severity)
+                       : "?",
+                c, c == 1 ? "" : "s");
+        for (size_t i = 0; i < r->n; i++)
+            if (r->f[i].def == d)
+                ev_check_print_finding(x, r, i, 0, out);
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < r->nnotes; i++)
+        fprintf(out, "note %s: %s\n", r->notes[i].check, r->notes[i].msg);
+    if (r->oom)
+        fprintf(out, "note: out of memory: some findings were lost\n");
+    if (interrupted)
+        fprintf(out, "interrupted: the checks stopped early; what is above "
+                "is what they found until then\n");
+    fprintf(out, "total: %zu finding%s; %zu check%s selected, %zu with "
+            "findings\n", r->n, r->n == 1 ? "" : "s", selected,
+            selected == 1 ? "" : "s", with);
+    ev_check_print_counts(r, out);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* Rank R's event N as a call, into BUF ("" when it cannot be read). */
+static void call_text(struct ev_run *x, int rank, uint64_t n, char *buf,
+                      size_t len)
+{
+    char err[256];
+    buf[0] = 0;
+    FILE *m = fmemopen(buf, len, "w");
+    if (!m)
+        return;
+    if (n == EV_NONE || ev_print_call(x, m, rank, n, err, sizeof err) < 0)
+        fputs(n == EV_NONE ? "(the end of its log)" : "", m);
+    fclose(m);
+    buf[len - 1] = 0;
+}
+
+/* An event number, null for the end of a log (EV_NONE). */
+static void json_event(FILE *out, uint64_t event)
+{
+    if (event == EV_NONE)
+        fputs("null", out);
+    else
+        fprintf(out, "%" PRIu64, event);
+}
+
+static void json_site(struct ev_run *x, FILE *out,
+                      const struct ev_check_site *s)
+{
+    char call[1024];
+    struct ev_check_src src;
+    int fn = s->event == EV_NONE ? -1 : ev_fn(x, s->rank, s->event);
+    fprintf(out, "{\"rank\": %d, \"event\": ", s->rank);
+    json_event(out, s->event);
+    fputs(", \"role\": ", out);
+    ev__json_str(out, s->role);
+    fputs(", \"function\": ", out);
+    if (fn >= 0)
+        ev__json_str(out, log_func_name(fn));
+    else
+        fputs("null", out);
+    call_text(x, s->rank, s->event, call, sizeof call);
+    fputs(", \"call\": ", out);
+    ev__json_str(out, call);
+    ev_check_site_src(x, s->rank, s->event, &src);
+    if (src.file[0] && src.line > 0) {
+        fputs(", \"file\": ", out);
+        ev__json_str(out, src.file);
+        fprintf(out, ", \"line\": %d", src.line);
+    }
+    if (src.function[0]) {
+        fputs(", \"source_function\": ", out);
+        ev__json_str(out, src.function);
+    }
+    if (src.object[0]) {
+        fputs(", \"object\": ", out);
+        ev__json_str(out, src.object);
+        fprintf(out, ", \"offset\": %" PRIu64, src.offset);
+    }
+    fputc('}', out);
+}
+
+static void print_json(struct ev_run *x, const struct ev_check_report *r,
+                       const unsigned char *on, int interrupted, FILE *out)
+{
+    size_t nd = ev_check_count();
+    fputs("{\n  \"run\": ", out);
+    ev__json_str(out, x->dir);
+    fputs(",\n  \"checks\": [", out);
+    for (size_t d = 0, first = 1; d < nd; d++) {
+        if (!on[d])
+            continue;
+        const struct ev_check_def *c = ev_check_at(d);
+        fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", out);
+        ev__json_str(out, c->name);
+        fprintf(out, ", \"severity\": \"%s\", \"summary\": ",
+                ev_check_severity_name(c->severity));
+        ev__json_str(out, c->summary);
+        fprintf(out, ", \"findings\": %zu}", count_of(r, d));
+        first = 0;
+    }
+    fputs("\n  ],\n  \"findings\": [", out);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct ev_check_kept *f = &r->f[i];
+        fprintf(out, "%s\n    {\"id\": %zu, \"check\": ", i ? "," : "",
+                i + 1);
+        ev__json_str(out, f->check);
+        fprintf(out, ", \"severity\": \"%s\", \"message\": ",
+                ev_check_severity_name(f->severity));
+        ev__json_str(out, f->message);
+        fputs(",\n     \"sites\": [", out);
+        for (int s = 0; s < f->nsites; s++) {
+            fputs(s ? ",\n       " : "\n       ", out);
+            json_site(x, out, &f->sites[s]);
+        }
+        fputs("]}", out);
+    }
+    fputs("\n  ],\n  \"notes\": [", out);
+    for (size_t i = 0; i < r->nnotes; i++) {
+        fputs(i ? ",\n    {\"check\": " : "\n    {\"check\": ", out);
+        ev__json_str(out, r->notes[i].check);
+        fputs(", \"message\": ", out);
+        ev__json_str(out, r->notes[i].msg);
+        fputc('}', out);
+    }
+    fprintf(out, "\n  ],\n  \"counts\": {\"error\": %zu, \"warning\": %zu, "
+            "\"portability\": %zu, \"total\": %zu},\n  \"interrupted\": %s,"
+            "\n  \"complete\": %s\n}\n", r->count[EV_CHECK_ERROR],
+            r->count[EV_CHECK_WARNING], r->count[EV_CHECK_PORTABILITY], r->n,
+            interrupted ? "true" : "false",
+            interrupted || r->oom ? "false" : "true");
+}
+
+/* ---- SARIF 2.1.0 --------------------------------------------------------- */
+
+/* SARIF's level for a severity: portability problems are warnings. */
+static const char *sarif_level(int severity)
+{
+    return severity == EV_CHECK_ERROR ? "error" : "warning";
+}
+
+/* A path as an artifactLocation's uri: an absolute path as a file: URI
+ * (RFC 8089), a relative one as a relative reference; spaces and '%'
+ * percent-encoded, the rest as is. */
+static void sarif_uri(FILE *out, const char *path)
+{
+    char buf[3200];
+    size_t k = 0;
+    if (path[0] == '/')
+        k = (size_t)snprintf(buf, sizeof buf, "file://");
+    for (const char *p = path; *p && k + 4 < sizeof buf; p++) {
+        if (*p == ' ' || *p == '%' || *p == '#' || *p == '?')
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%%%02X",
+                                  (unsigned char)*p);
+        else
+            buf[k++] = *p;
+    }
+    buf[k] = 0;
+    ev__json_str(out, buf);
+}
+
+/* One site as a SARIF location (ID >= 0: its id, for relatedLocations):
+ * a physicalLocation when the source line or the object is known; always
+ * a message naming the rank, event and call, and the rank and event in
+ * its property bag. */
+static void sarif_location(struct ev_run *x, FILE *out,
+                           const struct ev_check_site *s, int id)
+{
+    char call[1024], text[1400];
+    struct ev_check_src src;
+    ev_check_site_src(x, s->rank, s->event, &src);
+    call_text(x, s->rank, s->event, call, sizeof call);
+    fputc('{', out);
+    if (id >= 0)
+        fprintf(out, "\"id\": %d, ", id);
+    if (src.file[0] && src.line > 0) {
+        fputs("\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
+        sarif_uri(out, src.file);
+        fprintf(out, "}, \"region\": {\"startLine\": %d}}, ", src.line);
+    } else if (src.object[0]) {
+        fputs("\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
+        sarif_uri(out, src.object);
+        fprintf(out, "}, \"address\": {\"relativeAddress\": %" PRIu64
+                ", \"kind\": \"instruction\"}}, ", src.offset);
+    }
+    if (s->event == EV_NONE)
+        snprintf(text, sizeof text, "rank %d, the end of its log: %s",
+                 s->rank, s->role);
+    else
+        snprintf(text, sizeof text, "rank %d, event %" PRIu64 " (%s): %s",
+                 s->rank, s->event, s->role, call);
+    fputs("\"message\": {\"text\": ", out);
+    ev__json_str(out, text);
+    fprintf(out, "}, \"properties\": {\"rank\": %d, \"event\": ", s->rank);
+    json_event(out, s->event);
+    fputs("}}", out);
+}
+
+static void print_sarif(struct ev_run *x, const struct ev_check_report *r,
+                        const unsigned char *on, int interrupted, FILE *out)
+{
+    size_t nd = ev_check_count();
+    /* rules: the checks that ran, ruleIndex their place among them */
+    size_t *index = calloc(nd + 1, sizeof *index);
+    fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json"
+          "\",\n  \"version\": \"2.1.0\",\n  \"runs\": [{\n    \"tool\": "
+          "{\"driver\": {\"name\": \"drdb check\", \"rules\": [", out);
+    for (size_t d = 0, k = 0; d < nd; d++) {
+        if (!on[d])
+            continue;
+        const struct ev_check_def *c = ev_check_at(d);
+        if (index)
+            index[d] = k;
+        fputs(k ? ",\n      {\"id\": " : "\n      {\"id\": ", out);
+        ev__json_str(out, c->name);
+        fputs(", \"shortDescription\": {\"text\": ", out);
+        ev__json_str(out, c->summary);
+        fprintf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}, "
+                "\"properties\": {\"severity\": \"%s\"}}",
+                sarif_level(c->severity),
+                ev_check_severity_name(c->severity));
+        k++;
+    }
+    fputs("]}},\n    \"invocations\": [{\"executionSuccessful\": ", out);
+    fputs(interrupted || r->oom ? "false" : "true", out);
+    /* what a check could not see, and an interruption: notifications */
+    fputs(", \"toolExecutionNotifications\": [", out);
+    for (size_t i = 0; i < r->nnotes; i++) {
+        fputs(i ? ",\n      " : "\n      ", out);
+        fputs("{\"level\": \"note\", \"associatedRule\": {\"id\": ", out);
+        ev__json_str(out, r->notes[i].check);
+        fputs("}, \"message\": {\"text\": ", out);
+        ev__json_str(out, r->notes[i].msg);
+        fputs("}}", out);
+    }
+    if (interrupted)
+        fprintf(out, "%s{\"level\": \"warning\", \"message\": {\"text\": "
+                "\"interrupted: the checks stopped early\"}}",
+                r->nnotes ? ",\n      " : "\n      ");
+    fputs("]", out);
+    fputs("}],\n    \"results\": [", out);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct ev_check_kept *f = &r->f[i];
+        fputs(i ? ",\n      {\"ruleId\": " : "\n      {\"ruleId\": ", out);
+        ev__json_str(out, f->check);
+        if (index && f->def < nd && on[f->def])
+            fprintf(out, ", \"ruleIndex\": %zu", index[f->def]);
+        fprintf(out, ", \"level\": \"%s\", \"message\": {\"text\": ",
+                sarif_level(f->severity));
+        ev__json_str(out, f->message);
+        fputs("},\n       \"locations\": [", out);
+        if (f->nsites > 0)
+            sarif_location(x, out, &f->sites[0], -1);
+        fputs("],\n       \"relatedLocations\": [", out);
+        for (int s = 1; s < f->nsites; s++) {
+            fputs(s > 1 ? ", " : "", out);
+            sarif_location(x, out, &f->sites[s], s);
+        }
+        fprintf(out, "],\n       \"properties\": {\"severity\": \"%s\"}}",
+                ev_check_severity_name(f->severity));
+    }
+    fputs("\n    ]\n  }]\n}\n", out);
+    free(index);
+}
+
+void ev_check_print(struct ev_run *x, const struct ev_check_report *r,
+                    const unsigned char *on, int interrupted, int format,
+                    FILE *out)
+{
+    if (format == EV_CHECK_JSON)
+        print_json(x, r, on, interrupted, out);
+    else if (format == EV_CHECK_SARIF)
+        print_sarif(x, r, on, interrupted, out);
+    else
+        print_human(x, r, on, interrupted, out);
+}

@@ -1,0 +1,165 @@
+/*
+ * The console's checks (events/ev-check.h, docs/check.md): `check [LIST]`
+ * runs them on the session's run and lists the findings numbered; `goto
+ * finding K` (cmd-events.c's goto hands it here) brings the replayed
+ * ranks a finding involves to its events; `info findings` lists the last
+ * ones again.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "con.h"
+#include "ev-check.h"
+
+/* The session's last run of checks (c->check). */
+struct con_check {
+    struct ev_check_report rep;
+    unsigned char *on;
+    int interrupted;
+};
+
+void con_check_free(struct con *c)
+{
+    if (!c->check)
+        return;
+    ev_check_report_release(&c->check->rep);
+    free(c->check->on);
+    free(c->check);
+    c->check = NULL;
+}
+
+static void list_findings(struct con *c)
+{
+    struct con_check *k = c->check;
+    for (size_t i = 0; i < k->rep.n; i++)
+        ev_check_print_finding(c->ev, &k->rep, i, (int)i + 1, stdout);
+    for (size_t i = 0; i < k->rep.nnotes; i++)
+        printf("note %s: %s\n", k->rep.notes[i].check, k->rep.notes[i].msg);
+    if (k->interrupted)
+        printf("interrupted: the checks stopped early\n");
+    ev_check_print_counts(&k->rep, stdout);
+    if (k->rep.n)
+        printf("'goto finding K' brings the replayed ranks to finding K's "
+               "events\n");
+    fflush(stdout);
+}
+
+int con_check_info(struct con *c)
+{
+    if (!c->check) {
+        printf("no findings yet: 'check' runs the checks\n");
+        return 0;
+    }
+    list_findings(c);
+    return 0;
+}
+
+static int cmd_check(struct con *c, struct con_args *a)
+{
+    struct ev_run *x = con_events(c);
+    char err[512];
+    if (!x)
+        return -1;
+    struct con_check *k = calloc(1, sizeof *k);
+    unsigned char *on = malloc(ev_check_count() + 1);
+    if (!k || !on) {
+        free(k);
+        free(on);
+        return -1;
+    }
+    if (ev_check_select(*a->text ? a->text : NULL, on, err, sizeof err) <
+        0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        free(k);
+        free(on);
+        return -1;
+    }
+    k->on = on;
+    ev_check_report_init(&k->rep);
+    con_sigint = 0;
+    struct ev_check_ctx ctx = {.x = x, .emit = ev_check_keep_emit,
+                               .note = ev_check_keep_note, .ud = &k->rep,
+                               .interrupted = (volatile int *)&con_sigint};
+    int rc = ev_check_run(&ctx, on, err, sizeof err);
+    if (con_sigint) {
+        con_sigint = 0;
+        c->interrupted = 1;
+        k->interrupted = 1;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "drdb: %s\n", err);
+        ev_check_report_release(&k->rep);
+        free(on);
+        free(k);
+        return -1;
+    }
+    con_check_free(c);
+    c->check = k;
+    list_findings(c);
+    return 0;
+}
+
+int con_check_goto(struct con *c, const char *text)
+{
+    long long kk;
+    struct con_check *k = c->check;
+    if (fe_parse_int(text, 1, 1LL << 30, &kk) < 0) {
+        fprintf(stderr, "drdb: goto finding K: which finding? ('check' "
+                "numbers them)\n");
+        return -1;
+    }
+    if (!k || (size_t)kk > k->rep.n) {
+        fprintf(stderr, "drdb: no finding %lld: %s\n", kk,
+                k ? "'info findings' lists them"
+                  : "'check' runs the checks first");
+        return -1;
+    }
+    const struct ev_check_kept *f = &k->rep.f[kk - 1];
+    uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
+    struct rankset set, off;
+    char buf[256];
+    if (!t || rs_init(&set, c->nranks) < 0) {
+        free(t);
+        return -1;
+    }
+    rs_init(&off, c->nranks);
+    /* each rank to its first site's event (a finding's first site is
+     * its main one) */
+    for (int s = 0; s < f->nsites; s++) {
+        int r = f->sites[s].rank;
+        if (r < 0 || r >= c->nranks || rs_has(&set, r) || rs_has(&off, r))
+            continue;
+        if (!c->ranks[r].gdb || f->sites[s].event == EV_NONE) {
+            rs_add(&off, r);
+            continue;
+        }
+        rs_add(&set, r);
+        t[r] = f->sites[s].event;
+    }
+    if (rs_count(&off))
+        printf("[%s] not moved: %s\n", rs_format(&off, buf, sizeof buf),
+               "not replayed ('replay @R' starts a rank), or its site is "
+               "the end of its log");
+    int rc = -1;
+    if (rs_count(&set)) {
+        printf("[%s] to finding %lld's events\n",
+               rs_format(&set, buf, sizeof buf), kk);
+        rc = con_goto(c, &set, t, 0);
+    } else {
+        fprintf(stderr, "drdb: finding %lld involves no replayed rank\n", kk);
+    }
+    rs_release(&set);
+    rs_release(&off);
+    free(t);
+    return rc;
+}
+
+const struct con_cmd con_cmds_check[] = {
+    {"check", NULL, "check [LIST]",
+     "run drdb check's MPI checks on the run (LIST: names or patterns, as "
+     "--checks) and list the findings numbered, for 'goto finding K'", 0,
+     NULL, cmd_check},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+};

@@ -1,0 +1,84 @@
+#!/bin/sh
+# The console's check (issue 19): `check err.*` lists err-ignored-bad's
+# findings numbered; `goto finding 1` brings rank 1 (the one the finding
+# involves) to its first site, the failed MPI_Type_contiguous (event 6),
+# (goto says where it stops: that call's source line) and `where` shows
+# it inside that call; rank 0 does not move; `goto finding 2` brings rank 0 to its failed MPI_Send (event
+# 4); `info findings` lists them again. Events and lines come from the
+# program's source (test-check-err.sh lists its events).
+# usage: test-check-console.sh DRDB MPIEXEC BAD BAD_SOURCE
+set -u
+. "$(dirname "$0")/../lib.sh"
+drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") src=$4
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+n=0 status=0
+check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+# after NAME CMD: CMD's output in batch NAME
+after() { batch_after "$1" "$2"; }
+
+if "$drdb" record -o "$tmp/bad.run" -- "$mpiexec" -n 2 "$bad" \
+        > "$tmp/rec.out" 2>&1; then
+    ok "record"
+else
+    fail "record"; sed 's/^/# /' "$tmp/rec.out"
+fi
+contig=$(grep -n 'MPI_Type_contiguous(n, MPI_INT, &pair)' "$src" | cut -d: -f1)
+send=$(grep -n 'MPI_Send(v, 1, MPI_INT, size, 0' "$src" | cut -d: -f1)
+
+console_batch b "$tmp/bad.run" 0-1 -- \
+    "info findings" \
+    "check err.*" \
+    "goto finding 1" \
+    "where" \
+    "goto finding 2" \
+    "where" \
+    "info findings" \
+    "goto finding 3"
+srcpaths "$tmp/b"
+
+after b "info findings" > "$tmp/info0"
+has "before check: no findings yet" "$tmp/info0" \
+    "no findings yet: 'check' runs the checks"
+after b "check err.*" > "$tmp/check"
+hasre "check: numbered findings" "$tmp/check" \
+    '^\[1\] error err.output-used: MPI_Type_contiguous returned error' \
+    '^\[2\] warning err.ignored: MPI_Send returned error'
+has "check: sites and counts" "$tmp/check" \
+    "    1:6 failed here" "    1:7 used its output" "    0:4 failed here" \
+    "1 errors, 1 warnings, 0 portability"
+after b "goto finding 1" > "$tmp/g1"
+has "goto finding 1: says which ranks it moves, and where they stop" \
+    "$tmp/g1" "[1] to finding 1's events" \
+    "[1] main () at SRC/tests/mpicheck/err-ignored-bad.c:$contig, before event 6 (MPI_Type_contiguous)"
+check "goto finding 1: rank 0 not moved" "! grep -q '^\[0' $tmp/g1"
+after b "where" > "$tmp/w1"
+hasre "where after goto finding 1: rank 1 in the failed call" "$tmp/w1" \
+    "^\[1\] #[0-9]*  main (.*) at SRC/tests/mpicheck/err-ignored-bad.c:$contig\$" \
+    "^\[1\] .*PMPI_Type_contiguous ()"
+check "where after goto finding 1: rank 0 in no MPI call" \
+    "! grep -q '^\[0\].*PMPI' $tmp/w1"
+after b "goto finding 2" > "$tmp/g2"
+has "goto finding 2: rank 0 to its failed send" "$tmp/g2" \
+    "[0] to finding 2's events" \
+    "[0] main () at SRC/tests/mpicheck/err-ignored-bad.c:$send, before event 4 (MPI_Send)"
+# the second 'where' (after goto finding 2): both where they were brought
+awk -v c="(drdb) where" '$0 == c { k++; on = (k == 2); next }
+    /^\(drdb\) / { on = 0 } on' "$tmp/b" > "$tmp/w2"
+hasre "where after goto finding 2: rank 0 in its send, rank 1 stays" \
+    "$tmp/w2" "^\[0\] .*PMPI_Send ()" "^\[1\] .*PMPI_Type_contiguous ()"
+awk -v c="(drdb) info findings" '$0 == c { k++; on = (k == 2); next }
+    /^\(drdb\) / { on = 0 } on' "$tmp/b" > "$tmp/info1"
+hasre "info findings: lists them again" "$tmp/info1" \
+    '^\[1\] error err.output-used' '^\[2\] warning err.ignored'
+hasre "goto finding 3: no such finding" "$tmp/b.err" "no finding 3"
+check "batch: fails on the bad goto" "[ \$(rc b) != 0 ]"
+
+# rank 1 alone replayed: finding 2 (rank 0's) moves no one, and says why
+console_batch c "$tmp/bad.run" 1 -- "check err.*" "goto finding 2"
+has "a finding of a rank not replayed: not moved" "$tmp/c" \
+    "[0] not moved: not replayed ('replay @R' starts a rank), or its site is the end of its log"
+hasre "a finding of a rank not replayed: an error" "$tmp/c.err" \
+    "finding 2 involves no replayed rank"
+echo "1..$n"
+exit $status

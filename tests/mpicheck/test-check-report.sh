@@ -1,0 +1,119 @@
+#!/bin/sh
+# drdb check's reports on the findings of err.* on err-ignored-bad.c
+# (test-check-err.sh says why they are what they are): the human report
+# grouped by check with counts, each site's call; --json read with jq;
+# --sarif checked with jq against SARIF 2.1.0's required properties; exit
+# status with and without --werror; bad usage and unreadable runs (2); a
+# run missing a rank (the checks say so and still report the others).
+# usage: test-check-report.sh DRDB MPIEXEC BAD OK
+set -u
+drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") good=$(realpath "$4")
+lib=$(realpath "$(dirname "$0")/../lib.sh")
+tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+n=0 status=0
+. "$lib"
+check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+
+rec() {
+    _name=$1
+    shift
+    if "$drdb" record -o "$_name" "$@" > "$_name.out" 2> "$_name.err"; then
+        ok "record $_name"
+    else
+        fail "record $_name"; sed 's/^/# /' "$_name.err"
+    fi
+}
+rec bad -- "$mpiexec" -n 2 "$bad"
+rec good -- "$mpiexec" -n 2 "$good"
+# rank 0 only: rank 1 has no log
+rec half --ranks 0 -- "$mpiexec" -n 2 "$bad"
+
+# dc NAME ARGS...: drdb check ARGS into NAME, NAME.err, NAME.rc
+dc() {
+    _name=$1
+    shift
+    "$drdb" check "$@" > "$_name" 2> "$_name.err"
+    echo $? > "$_name.rc"
+}
+
+# ---- human
+dc human --checks 'err.*' bad
+has "human: a group per check with its count" human \
+    "== err.output-used (error): 1 finding ==" \
+    "== err.ignored (warning): 1 finding =="
+has "human: each site's call with its arguments by name" human \
+    "        MPI_Type_contiguous(count=-1, oldtype=MPI_INT) = error $(grep -o 'error 0x[0-9a-f]* (class 2)' human | head -1 | cut -d' ' -f2)" \
+    "        MPI_Send(count=1, datatype=MPI_INT, dest=2, tag=0, comm=MPI_COMM_WORLD) = error $(grep -o 'error 0x[0-9a-f]* (class 6)' human | head -1 | cut -d' ' -f2)"
+hasre "human: the used output's call" human \
+    '^        MPI_Send(count=1, datatype=0x[0-9a-f]*, dest=0, tag=1, comm=MPI_COMM_WORLD)$'
+# groups in table order (output-used first), the site under its finding
+check "human: order" "awk '/^== err.output-used/ {a=NR} /^== err.ignored/ {b=NR} /^    1:6 failed here/ {c=NR} END {exit !(a && a < c && c < b)}' human"
+has "human: total and counts" human \
+    "total: 2 findings; 2 checks selected, 2 with findings" \
+    "1 errors, 1 warnings, 0 portability"
+check "human: exit 1 (an error)" "[ \$(cat human.rc) = 1 ]"
+
+# ---- exit status and --werror
+dc ign --checks err.ignored bad
+check "a warning only: exit 0" "[ \$(cat ign.rc) = 0 ]"
+dc ignw --checks err.ignored --werror bad
+check "a warning with --werror: exit 1" "[ \$(cat ignw.rc) = 1 ]"
+dc okw --checks 'err.*' --werror good
+check "no finding with --werror: exit 0" "[ \$(cat okw.rc) = 0 ]"
+
+# ---- JSON
+dc json --checks 'err.*' --json bad
+check "json: one valid document" "jq -e . json > /dev/null"
+check "json: counts" "jq -e '.counts == {error: 1, warning: 1, portability: 0, total: 2}' json > /dev/null"
+check "json: the checks that ran" "jq -e '[.checks[].name] == [\"err.output-used\", \"err.ignored\"] and ([.checks[].findings] == [1, 1])' json > /dev/null"
+check "json: output-used finding and its sites" "jq -e '.findings[0] | .id == 1 and .check == \"err.output-used\" and .severity == \"error\" and ([.sites[] | [.rank, .event, .role, .function]] == [[1, 6, \"failed here\", \"MPI_Type_contiguous\"], [1, 7, \"used its output\", \"MPI_Send\"]])' json > /dev/null"
+check "json: a site's call" "jq -e '.findings[1].sites[0].call | startswith(\"MPI_Send(count=1, datatype=MPI_INT, dest=2, tag=0, comm=MPI_COMM_WORLD) = error 0x\")' json > /dev/null"
+check "json: complete, not interrupted" "jq -e '.complete == true and .interrupted == false and (.notes | length) == 0' json > /dev/null"
+check "json: exit 1" "[ \$(cat json.rc) = 1 ]"
+
+# ---- SARIF 2.1.0: the schema's required properties and enums
+# (sarifLog: version, runs; run: tool; tool: driver; toolComponent: name;
+# reportingDescriptor: id; result: message (text or id); level in none,
+# note, warning, error; physicalLocation: artifactLocation or address;
+# region.startLine >= 1; a related location's id >= 0)
+dc sarif --checks 'err.*' --sarif bad
+check "sarif: valid JSON" "jq -e . sarif > /dev/null"
+check "sarif: sarifLog" "jq -e '.version == \"2.1.0\" and (.runs | type) == \"array\" and (.runs | length) == 1' sarif > /dev/null"
+check "sarif: tool.driver with a rule per check" "jq -e '.runs[0].tool.driver | (.name | type) == \"string\" and ([.rules[].id] == [\"err.output-used\", \"err.ignored\"]) and all(.rules[]; (.shortDescription.text | type) == \"string\") and ([.rules[].defaultConfiguration.level] == [\"error\", \"warning\"])' sarif > /dev/null"
+check "sarif: results" "jq -e '.runs[0] as \$r | (\$r.results | length) == 2 and all(\$r.results[]; (.message.text | type) == \"string\" and (.level | IN(\"none\", \"note\", \"warning\", \"error\")) and (.ruleId as \$id | [\$r.tool.driver.rules[].id] | index(\$id)) != null and (.locations | length) == 1)' sarif > /dev/null"
+check "sarif: levels and rule indices" "jq -e '[.runs[0].results[] | [.ruleId, .level, .ruleIndex]] == [[\"err.output-used\", \"error\", 0], [\"err.ignored\", \"warning\", 1]]' sarif > /dev/null"
+check "sarif: the other sites as related locations" "jq -e '.runs[0].results[0].relatedLocations | length == 1 and .[0].id >= 0 and (.[0].message.text | startswith(\"rank 1, event 7 (used its output): MPI_Send(\"))' sarif > /dev/null"
+check "sarif: locations well-formed" "jq -e '[.runs[0].results[] | (.locations + .relatedLocations)[] | select(.physicalLocation) | .physicalLocation | (has(\"artifactLocation\") or has(\"address\")) and (if .region then .region.startLine >= 1 else true end)] | all' sarif > /dev/null"
+check "sarif: the main site named" "jq -e '.runs[0].results[1].locations[0].message.text | startswith(\"rank 0, event 4 (failed here): MPI_Send(\")' sarif > /dev/null"
+check "sarif: exit 1" "[ \$(cat sarif.rc) = 1 ]"
+
+# ---- bad usage and unreadable runs: 2
+dc u1 --checks 'nosuch.*' bad
+dc u2 --json --sarif bad
+dc u3 --frobnicate bad
+dc u4
+dc u5 bad good
+for u in u1 u2 u3 u4 u5; do
+    check "bad usage $u: exit 2" "[ \$(cat $u.rc) = 2 ]"
+done
+hasre "bad usage: the unknown check named" u1.err "nosuch"
+dc r1 no-such-run
+check "a run that does not exist: exit 2, said" "[ \$(cat r1.rc) = 2 ] && [ -s r1.err ]"
+mkdir empty
+dc r2 empty
+check "a directory that is no run: exit 2" "[ \$(cat r2.rc) = 2 ]"
+
+# ---- a rank without a log: its checks say so, rank 0's finding remains
+dc halfh --checks 'err.*' half
+hasre "missing rank: each err check says so" halfh \
+    '^note err.output-used: rank 1 has no log' \
+    '^note err.ignored: rank 1 has no log'
+has "missing rank: rank 0's finding" halfh "    0:4 failed here"
+check "missing rank: notes after the findings" "awk '/^note / {n=NR} /^    0:4 failed here/ {f=NR} END {exit !(f && n > f)}' halfh"
+dc halfj --checks 'err.*' --json half
+check "missing rank: notes in JSON" "jq -e '(.notes | length) == 2 and (.notes[0].message | startswith(\"rank 1 has no log\"))' halfj > /dev/null"
+dc halfs --checks 'err.*' --sarif half
+check "missing rank: notes in SARIF" "jq -e '[.runs[0].invocations[0].toolExecutionNotifications[] | .associatedRule.id] == [\"err.output-used\", \"err.ignored\"]' halfs > /dev/null"
+echo "1..$n"
+exit $status
