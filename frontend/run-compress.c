@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -100,13 +101,37 @@ static int run_size(const char *dir, uint64_t *total, int *nlogs, int *world)
     return 0;
 }
 
-/* Compresses DIR's logs (TOTAL bytes, NLOGS of them, WORLD ranks) with a
- * thread per core. Foreground (STATUS 0): progress on stderr once a second
- * from the second second on, the result at the end. Background: the state
- * written to DIR's status file instead. Returns 0, or -1 when stopped. */
-static int compress_all(const char *dir, uint64_t total, int nlogs,
-                        int world, int background, volatile int *stop)
+/* Writes V (a pid, or -2) to descriptor FD and closes it (-1: none). */
+static void tell(int fd, long v)
 {
+    if (fd >= 0) {
+        if (write(fd, &v, sizeof v) != sizeof v)
+            v = 0;
+        close(fd);
+    }
+}
+
+/* Compresses DIR's logs (TOTAL bytes, NLOGS of them, WORLD ranks) with a
+ * thread per core, one compression of a run at a time (a lock on DIR
+ * itself). Foreground: progress on stderr once a second from the second
+ * second on, the result at the end. BACKGROUND: the state written to DIR's
+ * status file instead. READY (-1: none) gets this process's pid once the
+ * compression is under way (its state written), or -2. Returns 0, -1 when
+ * stopped, -2 when another compression of DIR runs. */
+static int compress_all(const char *dir, uint64_t total, int nlogs,
+                        int world, int background, volatile int *stop,
+                        int ready)
+{
+    int lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) < 0 &&
+        errno == EWOULDBLOCK) {
+        close(lock);
+        tell(ready, -2);
+        if (!background)
+            fprintf(stderr, "drdb: another compression of %s is under way: "
+                    "'drdb log compress --wait %s' waits for it\n", dir, dir);
+        return -2;
+    }
     struct zjob j = {dir, world, 0, 0, 0, 0, 0, background, stop};
     struct log_zstatus zs = {"running", (long)getpid(), total, 0, 0, 0, ""};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -119,6 +144,7 @@ static int compress_all(const char *dir, uint64_t total, int nlogs,
     log_run_sweep(dir);
     if (background)
         log_zstatus_write(dir, &zs);
+    tell(ready, (long)getpid());
     for (; started < nt; started++)
         if (pthread_create(&tid[started], NULL, zworker, &j) != 0)
             break;
@@ -171,6 +197,8 @@ static int compress_all(const char *dir, uint64_t total, int nlogs,
                 "now take %.1f MB (%.0f%%), in %.1f s\n", (double)j.in / 1e6,
                 (double)j.out / 1e6, 100.0 * (double)j.out / (double)j.in,
                 secs);
+    if (lock >= 0)
+        close(lock);
     return *stop ? -1 : 0;
 }
 
@@ -193,7 +221,8 @@ static void catch_stop(void)
 }
 
 /* Starts the compression of DIR in a process of its own that outlives
- * drdb (a new session, lower priority, no terminal): its pid, or -1. */
+ * drdb (a new session, lower priority, no terminal): its pid once under
+ * way, -2 when another compression of DIR runs, or -1. */
 static long spawn_background(const char *dir, uint64_t total, int nlogs,
                              int world)
 {
@@ -208,22 +237,17 @@ static long spawn_background(const char *dir, uint64_t total, int nlogs,
     }
     if (mid == 0) {
         setsid();
-        pid_t bg = fork();
-        if (bg != 0) {
-            long pid = bg;
-            if (write(p[1], &pid, sizeof pid) != sizeof pid)
-                _exit(1);
+        if (fork() != 0)
             _exit(0);
-        }
         close(p[0]);
-        close(p[1]);
         int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         for (int fd = 0; fd < 3 && null >= 0; fd++)
             dup2(null, fd);
         setpriority(PRIO_PROCESS, 0, 10);
         signal(SIGHUP, SIG_IGN);
         catch_stop();
-        _exit(compress_all(dir, total, nlogs, world, 1, &stopped) ? 1 : 0);
+        _exit(compress_all(dir, total, nlogs, world, 1, &stopped, p[1]) ? 1
+                                                                          : 0);
     }
     close(p[1]);
     long pid = -1;
@@ -245,14 +269,19 @@ void fe_rec_compress(const char *dir, int mode)
         mode = total >= FOREGROUND_MAX ? FE_Z_BACKGROUND : FE_Z_NOW;
     if (mode == FE_Z_NOW) {
         stopped = 0;
-        compress_all(dir, total, nlogs, world, 0, &stopped);
+        compress_all(dir, total, nlogs, world, 0, &stopped, -1);
         return;
     }
     long pid = spawn_background(dir, total, nlogs, world);
+    if (pid == -2) {
+        fprintf(stderr, "drdb: another compression of %s is under way: "
+                "'drdb log compress --wait %s' waits for it\n", dir, dir);
+        return;
+    }
     if (pid < 0) {
         fprintf(stderr, "drdb: cannot start the compression in the "
                 "background (%s): compressing now\n", strerror(errno));
-        compress_all(dir, total, nlogs, world, 0, &stopped);
+        compress_all(dir, total, nlogs, world, 0, &stopped, -1);
         return;
     }
     fprintf(stderr, "drdb: compressing %.1f MB of logs in the background "
@@ -384,7 +413,7 @@ int fe_log_compress(int argc, char **argv)
     }
     stopped = 0;
     catch_stop();
-    return compress_all(dir, total, nlogs, world, 0, &stopped) ? 1 : 0;
+    return compress_all(dir, total, nlogs, world, 0, &stopped, -1) ? 1 : 0;
 usage:
     fputs("usage: drdb log compress [--background | --wait | --status] "
           "RUNDIR\n"
