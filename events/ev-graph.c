@@ -307,6 +307,7 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
     const struct ev_gmark *m = &g->marks[k];
     int rank = g->rows[m->row].rank;
     struct ev_use use[64];
+    int64_t sent = -1;
     int nu = ev_uses(x, rank, m->event, use, 64);
     for (int u = 0; u < nu && u < 64; u++) {
         if (use[u].role == EV_COLL) {
@@ -317,9 +318,16 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
         if (use[u].role != EV_CALL)
             continue;
         const struct ev_msg *s = ev_msg_at(x, use[u].i);
-        if (!(s->flags & EV_M_SEND) || s->match < 0)
+        if (!(s->flags & EV_M_SEND))
             continue;
-        const struct ev_msg *r = ev_msg_at(x, s->match);
+        const struct ev_msg *r = s->match >= 0 ? ev_msg_at(x, s->match)
+                                               : NULL;
+        /* a send logs no data: its bytes are the message's */
+        int64_t b = r && r->bytes >= 0 ? r->bytes : s->bytes;
+        if (b >= 0)
+            sent = (sent < 0 ? 0 : sent) + b;
+        if (!r)
+            continue;
         uint64_t end = r->done != EV_NONE ? r->done : r->event;
         int32_t to = ev_graph_find(g, r->rank, end);
         if (to < 0)
@@ -328,13 +336,17 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
                                        : -1;
         struct ev_garrow a = {k, to, post, s->tag,
                               r->bytes >= 0 ? r->bytes : s->bytes, 0, 0};
-        if (g->hl_rank >= 0) {
+        if (g->hl_rank >= 0) { /* a message the chosen event sent,
+                                * received or completed */
             int32_t h = ev_graph_find(g, g->hl_rank, g->hl_event);
-            a.hl = h >= 0 && (h == k || h == to || h == post);
+            a.hl = h >= 0 && (h == k || h == to || h == post ||
+                              h == ev_graph_find(g, s->rank, s->done));
         }
         if (add_arrow(g, &a) < 0)
             return -1;
     }
+    if (m->bytes < 0 && sent >= 0)
+        g->marks[k].bytes = sent;
     return 0;
 }
 
