@@ -48,11 +48,15 @@ static int cmd_graph(struct con *c, struct con_args *a)
     }
     struct ev_graph_opts o = {0};
     o.around_rank = -1;
-    if (around && (fe_parse_event(around, &o.around_rank,
-                                  &o.around_event) < 0 ||
-                   o.around_rank >= x->world_size)) {
+    if (around && fe_parse_event(around, &o.around_rank,
+                                 &o.around_event) < 0) {
         fprintf(stderr, "drdb: --around takes an event of the run, like "
                 "0:17, not '%s'\n", around);
+        return -1;
+    }
+    if (around && o.around_rank >= x->world_size) {
+        fprintf(stderr, "drdb: --around %s: no rank %d in this run (0-%d)\n",
+                around, o.around_rank, x->world_size - 1);
         return -1;
     }
     if (window && (fe_parse_u64(window, &o.window) < 0 || !o.window)) {

@@ -78,5 +78,45 @@ same "graph {SELECT ...}: the events chosen, highlighted" \
 same "graph {SELECT ...}: their neighbours, the collectives" \
     "$(count c5.svg "$(cls ev)")/$(count c5.svg "$(cls coll)")/$(count \
         c5.svg "$(cls here)")" "12/3/0"
+
+# Bad input: each refused with its reason, no file left behind.
+printf '%s\n' "goto 4" \
+    "graph {SELECT rank, seq FROM events WHERE call = 'MPI_Nothing'} -o b1.svg" \
+    "@7 graph -o b2.svg" "graph --around 9:0 -o b3.svg" \
+    "graph --around 0:99 -o b4.svg" "graph --window 23 -o b5.svg" \
+    "graph --around 0:4 --window 23 -o b6.svg" \
+    "graph -o $tmp/no/such/dir/b7.svg" "graph --window 22 -o b8.svg" \
+    > bad.drdb
+timeout 300 "$drdb" batch --keep-going --ranks 0-3 --timeout 60 run \
+    bad.drdb > bad 2> bad.err
+# refused NAME LINE REGEX: script line LINE failed, saying REGEX just before
+refused() {
+    if grep -q "bad.drdb:$2: .* failed" bad.err &&
+        grep -B2 "bad.drdb:$2: " bad.err | grep -q -e "$3"; then
+        ok "$1"
+    else
+        fail "$1"; sed 's/^/#   /' bad.err | tail -8
+    fi
+}
+refused "graph: an empty selection (a query with no rows)" 2 \
+    "MPI_Nothing.*no rows"
+refused "graph: a rank set with a rank that does not exist" 3 \
+    "no such rank in this run"
+refused "graph --around: a rank that does not exist" 4 \
+    "--around 9:0: no rank 9 in this run (0-3)"
+refused "graph --around: an event past its rank's end" 5 \
+    "rank 0 has no event 99"
+# 23: rank 0's events, the most of any rank (sql-pattern's header)
+refused "graph --window: larger than the run" 6 \
+    "--window 23 is larger than the run: the ranks drawn have 23 events"
+refused "graph --around --window: larger than the run" 7 \
+    "--window 23 is larger than the run: rank 0 has 23 events"
+refused "graph: an unwritable path" 8 "cannot write '$tmp/no/such/dir/b7.svg'"
+[ -e b1.svg ] || [ -e b2.svg ] || [ -e b3.svg ] || [ -e b4.svg ] ||
+    [ -e b5.svg ] || [ -e b6.svg ] && fail "graph: no file left when refused" ||
+    ok "graph: no file left when refused"
+# a window one short of rank 0's events: every event of every rank
+same "graph --window 22: the whole run" \
+    "$(grep -c 'bad.drdb:9:' bad.err)/$(count b8.svg "$(cls ev)")" "0/82"
 echo "1..$n"
 exit $status

@@ -448,5 +448,21 @@ or name()='data-n']" $f 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
     same "halo --around ($kind): the Allreduces drawn" \
         "$(count $f "$(cls coll)")" 2
 done
+
+# ---- a run smaller than the default window: jacobi with no iteration, 2
+# ranks of 5 events (Init, Comm_rank, Comm_size, Reduce, Finalize): the
+# default window (8) takes the whole run; a window given as large is refused
+if "$drdb" record -o small -- "$mpiexec" -n 2 "$jacobi" 16 0 > small.out 2>&1
+then
+    g small small --around 0:3 -o small.svg
+    same "--around, default window, a smaller run: all of it" \
+        "$(cat small.rc)/$(count small.svg "$(cls ev)")/$(count small.svg \
+            "$(cls coll)")" "0/10/1"
+    g small5 small --around 0:3 --window 5 -o small5.svg
+    refused "--around, a window given as large as the run" small5 \
+        "window 5 is larger than the run: rank 0 has 5 events"
+else
+    fail "record jacobi, no iteration"; sed 's/^/# /' small.out
+fi
 echo "1..$n"
 exit $status
