@@ -29,7 +29,6 @@ g() {
 count() {
     xmllint --xpath "count(//*[$2])" "$1" 2>/dev/null || echo error
 }
-cls() { echo "contains(concat(' ', @class, ' '), ' $1 ')"; }
 # attrs FILE CONDITION ATTR: ATTR of each matching element, one a line
 attrs() {
     xmllint --xpath "//*[$2]/@$3" "$1" 2>/dev/null |
@@ -50,9 +49,8 @@ refused() {
     fi
 }
 
-if ! command -v xmllint > /dev/null; then
-    echo "1..1"; skip "xmllint (libxml2-utils) not installed"; exit 0
-fi
+svg_need
+cls() { svg_cls "$1"; }
 if "$drdb" record -o run -- "$mpiexec" -n 4 "$prog" > rec.out 2>&1; then
     ok "record sql-pattern"
 else
@@ -416,6 +414,8 @@ awk -v k=$k -v b=$b -v hi=$hi -v lo0=$lo0 -v lo1=$lo1 -v lo2=$lo2 '
 want_msg=$(cut -d' ' -f1 halo.want | tr '\n' ' ')
 want_hlmsg=$(awk '$3' halo.want | cut -d' ' -f1 | tr '\n' ' ')
 want_post=$(awk '$2' halo.want | wc -l)
+want_hlev="0:$((b + 1)) 0:$((b + 3)) 0:$((b + 4)) 1:$((b + 4)) "
+want_hlev="${want_hlev}2:$((b + 2)) 2:$((b + 4)) 2:$b "
 for kind in svg html; do
     g haloa$kind halo --around 1:$((b + 4)) --window $k -o haloa.$kind
     f=haloa.$kind
@@ -441,7 +441,7 @@ name()='data-n']" $f 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
         "$(xmllint --xpath "//*[$(cls ev) and $(cls hl)]/@*[name()='data-r' \
 or name()='data-n']" $f 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
             paste -d: - - | sort | tr '\n' ' ')" \
-        "0:$((b + 1)) 0:$((b + 3)) 0:$((b + 4)) 1:$((b + 4)) 2:$((b + 2)) 2:$((b + 4)) 2:$b "
+        "$want_hlev"
     same "halo --around ($kind): each Irecv drawn tied to its Waitall" \
         "$(count $f "$(cls post)")" "$want_post"
     # the Allreduce of iterations 0 and 1 (events 8, 14), across 3 lines

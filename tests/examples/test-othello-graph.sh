@@ -28,20 +28,11 @@ cd "$tmp" || exit 1
 n=0 status=0
 . "$here/../lib.sh"
 
-if ! command -v xmllint > /dev/null; then
-    echo "1..1"; skip "xmllint (libxml2-utils) not installed"; exit 0
-fi
+svg_need
 same() {
     if [ "$2" = "$3" ]; then ok "$1"; else
         fail "$1"; echo "# want: $3" | head -20; echo "# got:  $2" | head -20
     fi
-}
-cls() { echo "contains(concat(' ', @class, ' '), ' $1 ')"; }
-# pairs FILE CONDITION A B SEP: "A<SEP>B" of each matching element, sorted
-pairs() {
-    xmllint --xpath "//*[$2]/@*[name()='$3' or name()='$4']" "$1" \
-        2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste -d"$5" - - |
-        sort | tr '\n' ' '
 }
 sql() { "$drdb" log sql --csv run "$@" | tail -n +2; }
 
@@ -110,6 +101,7 @@ check() {
     # the program's pattern: rank 0 sends tags 1-3, a searcher 4 and 5
     want_tags=$(awk -F, -v s="$s" '{ split($1, e, ">"); print e[1] ">" $2 }' \
         "$name.msgs" | sed 's/:[0-9]*>/>/' | sort -u | tr '\n' ' ')
+    ev=$(svg_cls ev) msg=$(svg_cls msg) hl=$(svg_cls hl)
     for kind in svg html; do
         "$drdb" log graph run --around "0:$recv" --window "$k" --logical \
             --tag-names 1=Search,2=Control,3=Stop,4=Result,5=Stats \
@@ -125,14 +117,14 @@ check() {
         else fail "$t: well-formed"; sed 's/^/#   /' "$f.err" "$name.$kind.out"
         fi
         same "$t: the two ranks' lines" \
-            "$(xmllint --xpath "//*[$(cls rank)]/@data-r" "$f" 2>/dev/null |
+            "$(xmllint --xpath "//*[$(svg_cls rank)]/@data-r" "$f" 2>/dev/null |
                 sed -n 's/.*="\(.*\)"/\1/p' | tr '\n' ' ')" "0 $s "
-        same "$t: the events" "$(pairs "$f" "$(cls ev)" data-r data-n :)" \
+        same "$t: the events" "$(svg_pairs "$f" "$ev" data-r data-n :)" \
             "$want_ev"
         same "$t: the arrows" \
-            "$(pairs "$f" "$(cls msg)" data-from data-to '>')" "$want_msg"
+            "$(svg_pairs "$f" "$msg" data-from data-to '>')" "$want_msg"
         same "$t: rank 0 sent Search/Control/Stop, the searcher Result/Stats" \
-            "$(pairs "$f" "$(cls msg)" data-from data-tag '>' |
+            "$(svg_pairs "$f" "$msg" data-from data-tag '>' |
                 tr ' ' '\n' | sed 's/:[0-9]*>/>/' | sort -u | grep . |
                 tr '\n' ' ')" "$want_tags"
         case " $want_tags" in
@@ -140,18 +132,18 @@ check() {
             fail "$t: the program's tags by direction: $want_tags" ;;
         esac
         same "$t: each Send's mark says its message's bytes" \
-            "$(xmllint --xpath "//*[$(cls ev) and @data-fn='MPI_Send']/@*[
+            "$(xmllint --xpath "//*[$(svg_cls ev) and @data-fn='MPI_Send']/@*[
                 name()='data-r' or name()='data-n' or name()='data-bytes']" \
                 "$f" 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
                 paste -d' ' - - - | awk '{ print $1 ":" $2 "=" $3 }' | sort |
                 tr '\n' ' ')" "$want_bytes"
         same "$t: each Irecv drawn tied to its Wait or Test" \
-            "$(xmllint --xpath "count(//*[$(cls post)])" "$f")" "$want_post"
+            "$(xmllint --xpath "count(//*[$(svg_cls post)])" "$f")" "$want_post"
         same "$t: the receive and the Result's Send highlighted" \
-            "$(pairs "$f" "$(cls ev) and $(cls hl)" data-r data-n :)" \
+            "$(svg_pairs "$f" "$ev and $hl" data-r data-n :)" \
             "$(printf '%s\n' "0:$recv" "$s:$send" | sort | tr '\n' ' ')"
         same "$t: the Result's arrow highlighted" \
-            "$(pairs "$f" "$(cls msg) and $(cls hl)" data-from data-to '>')" \
+            "$(svg_pairs "$f" "$msg and $hl" data-from data-to '>')" \
             "$s:$send>0:$recv "
     done
 }
@@ -179,7 +171,7 @@ else
     # searcher after the Result left it
     for f in crossed.svg crossed.html.svg; do
         xy() {
-            xmllint --xpath "//*[$(cls msg) and @data-from='$1' and \
+            xmllint --xpath "//*[$(svg_cls msg) and @data-from='$1' and \
 @data-to='$2']/@*[name()='x1' or name()='x2']" "$f" 2>/dev/null |
                 sed -n 's/.*="\(.*\)"/\1/p' | tr '\n' ' '
         }
