@@ -319,7 +319,6 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
     const struct ev_gmark *m = &g->marks[k];
     int rank = g->rows[m->row].rank;
     struct ev_use use[64];
-    int64_t sent = -1;
     int nu = ev_uses(x, rank, m->event, use, 64);
     for (int u = 0; u < nu && u < 64; u++) {
         if (use[u].role == EV_COLL) {
@@ -330,16 +329,9 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
         if (use[u].role != EV_CALL)
             continue;
         const struct ev_msg *s = ev_msg_at(x, use[u].i);
-        if (!(s->flags & EV_M_SEND))
+        if (!(s->flags & EV_M_SEND) || s->match < 0)
             continue;
-        const struct ev_msg *r = s->match >= 0 ? ev_msg_at(x, s->match)
-                                               : NULL;
-        /* a send logs no data: its bytes are the message's */
-        int64_t b = r && r->bytes >= 0 ? r->bytes : s->bytes;
-        if (b >= 0)
-            sent = (sent < 0 ? 0 : sent) + b;
-        if (!r)
-            continue;
+        const struct ev_msg *r = ev_msg_at(x, s->match);
         uint64_t end = r->done != EV_NONE ? r->done : r->event;
         int32_t to = ev_graph_find(g, r->rank, end);
         if (to < 0)
@@ -357,8 +349,8 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
         if (add_arrow(g, &a) < 0)
             return -1;
     }
-    if (m->bytes < 0 && sent >= 0)
-        g->marks[k].bytes = sent;
+    if (m->bytes < 0) /* a send logs no data: its bytes are the message's */
+        g->marks[k].bytes = ev_sent_bytes(x, rank, m->event);
     return 0;
 }
 

@@ -325,6 +325,19 @@ else
             [$e[] | select(.ph == "s" and .cat == "msg" and .pid == 0)
             | . as $s | $x[] | select(.pid == 0 and .ts == $s.ts) |
             .args.event] | min' run.json)" 3
+    # a send logs no data: its slice's bytes are its message's (the
+    # header: the ring's rounds i + 1 ints, the wildcard messages 2, rank
+    # 3's Isend and rank 0's last Send 1)
+    want=$(for r in 0 1 2 3; do
+        o=$((r ? 4 : 3))
+        echo "$r:$o=4 $r:$((o + 2))=8 $r:$((o + 4))=12"
+        [ $r -gt 0 ] && echo "$r:9=8 $r:10=8"
+    done | tr ' ' '\n'; echo "0:21=4"; echo "3:16=4")
+    same "trace: each send's bytes, its message's" \
+        "$(jq -r '.traceEvents[] | select(.ph == "X" and (.name == "MPI_Send"
+            or .name == "MPI_Isend")) | "\(.pid):\(.args.event)=\(
+            .args.bytes)"' run.json | sort | tr '\n' ' ')" \
+        "$(echo "$want" | sort | tr '\n' ' ')"
     # slices in order on each rank, none overlapping the next
     same "trace: every slice within its rank's span, in order" \
         "$(jq '[.traceEvents[] | select(.ph == "X")] | group_by(.pid) |
