@@ -21,14 +21,12 @@
 # two arrows must cross in the picture.
 # usage: test-othello-graph.sh DRDB MPIEXEC OTHELLO QUERIES_MD
 set -u
+. "$(dirname "$0")/../lib.sh"
+n=0 status=0
+svg_need
 drdb=$(realpath "$1") mpiexec=$2 othello=$(realpath "$3") doc=$(realpath "$4")
-here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-n=0 status=0
-. "$here/../lib.sh"
-
-svg_need
 same() {
     if [ "$2" = "$3" ]; then ok "$1"; else
         fail "$1"; echo "# want: $3" | head -20; echo "# got:  $2" | head -20
