@@ -182,11 +182,15 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
                 k->bytes, (double)k->t_ns / 1e3, k->dur_us);
         if (tn) /* the tag's name, for the page's hover */
             fprintf(out, "<desc>%s</desc>", tn);
-        if (titles)
-            fprintf(out, "<title>%d:%" PRIu64 " %s peer %s tag %s%s%s%s, %"
-                    PRId64 " bytes, at %.3f us</title>", r, k->event, k->fn,
-                    k->peer, k->tag, tn ? " (" : "", tn ? tn : "",
-                    tn ? ")" : "", k->bytes, (double)k->t_ns / 1e3);
+        if (titles) {
+            char nb[40] = "";
+            if (k->bytes >= 0)
+                snprintf(nb, sizeof nb, ", %" PRId64 " bytes", k->bytes);
+            fprintf(out, "<title>%d:%" PRIu64 " %s peer %s tag %s%s%s%s%s, "
+                    "at %.3f us</title>", r, k->event, k->fn, k->peer,
+                    k->tag, tn ? " (" : "", tn ? tn : "", tn ? ")" : "", nb,
+                    (double)k->t_ns / 1e3);
+        }
         fputs("</circle>\n", out);
         if (m.labels)
             fprintf(out, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\">%s%s%s"

@@ -83,12 +83,12 @@ static int around(struct ev_run *x, const struct ev_graph_opts *o,
                   uint64_t *lo, uint64_t *hi, char *err, size_t errlen)
 {
     int r = o->around_rank;
-    uint64_t n = o->around_event, k = o->window;
+    uint64_t n = o->around_event, k = o->window ? o->window : DEFAULT_WINDOW;
     struct log_event ev;
     if (ev_event(x, r, n, &ev, err, errlen) < 0)
         return -1;
     uint64_t nev = x->ranks[r].log.nevents;
-    if (k >= nev) {
+    if (o->window && k >= nev) { /* the default is clipped, not refused */
         snprintf(err, errlen, "--window %" PRIu64 " is larger than the "
                  "run: rank %d has %" PRIu64 " events; give a smaller one",
                  k, r, nev);
@@ -162,6 +162,17 @@ static int select_rows(struct ev_run *x, const struct ev_graph_opts *o,
         }
     } else if (o->here || o->focus) {
         const uint64_t *at = o->focus ? o->focus : o->here;
+        uint64_t most = 0; /* the most events of a rank centred on */
+        for (int r = 0; r < ws; r++)
+            if (x->ranks[r].present && (!o->ranks || o->ranks[r]) &&
+                at[r] != EV_NONE && x->ranks[r].log.nevents > most)
+                most = x->ranks[r].log.nevents;
+        if (o->window && most && o->window >= most) {
+            snprintf(err, errlen, "--window %" PRIu64 " is larger than the "
+                     "run: the ranks drawn have %" PRIu64 " events at most; "
+                     "give a smaller one", o->window, most);
+            goto out;
+        }
         for (int r = 0; r < ws; r++)
             if (x->ranks[r].present && (!o->ranks || o->ranks[r]) &&
                 at[r] != EV_NONE) {
@@ -171,7 +182,8 @@ static int select_rows(struct ev_run *x, const struct ev_graph_opts *o,
                              x->ranks[r].log.nevents, at[r]);
                     goto out;
                 }
-                widen(&lo[r], &hi[r], at[r], at[r], o->window,
+                widen(&lo[r], &hi[r], at[r], at[r],
+                      o->window ? o->window : DEFAULT_WINDOW,
                       x->ranks[r].log.nevents);
             }
     } else {
@@ -328,13 +340,17 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
                                        : -1;
         struct ev_garrow a = {k, to, post, s->tag,
                               r->bytes >= 0 ? r->bytes : s->bytes, 0, 0};
-        if (g->hl_rank >= 0) {
+        if (g->hl_rank >= 0) { /* a message the chosen event sent,
+                                * received or completed */
             int32_t h = ev_graph_find(g, g->hl_rank, g->hl_event);
-            a.hl = h >= 0 && (h == k || h == to || h == post);
+            a.hl = h >= 0 && (h == k || h == to || h == post ||
+                              h == ev_graph_find(g, s->rank, s->done));
         }
         if (add_arrow(g, &a) < 0)
             return -1;
     }
+    if (m->bytes < 0) /* a send logs no data: its bytes are the message's */
+        g->marks[k].bytes = ev_sent_bytes(x, rank, m->event);
     return 0;
 }
 
@@ -499,8 +515,6 @@ int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *opt,
 {
     struct ev_graph_opts o = *opt;
     memset(g, 0, sizeof *g);
-    if (!o.window)
-        o.window = DEFAULT_WINDOW;
     if (ev_build(x, err, errlen) < 0)
         return -1;
     snprintf(g->run, sizeof g->run, "%s", x->dir);

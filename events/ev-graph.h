@@ -32,7 +32,10 @@ struct ev_graph_opts {
     const unsigned char *ranks;
     int around_rank;       /* draw the events near this event, or -1 */
     uint64_t around_event;
-    uint64_t window;       /* around: events kept each side (0: 8) */
+    uint64_t window;       /* events kept each side of the event(s)
+                            * drawn around (0: 8, clipped to the run; a
+                            * window given that holds a whole rank it
+                            * centres on is refused as larger than the run) */
     int has_from, has_to;  /* a time range: ns since the run's start */
     uint64_t from_ns, to_ns; /* (the earliest rank log's start) */
     int logical;           /* place by logical (Lamport) time */

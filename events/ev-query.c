@@ -69,6 +69,26 @@ int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
     return k;
 }
 
+int64_t ev_sent_bytes(struct ev_run *x, int rank, uint64_t n)
+{
+    struct ev_index *ix = index_of(x);
+    if (!ix || rank < 0 || rank >= x->world_size)
+        return -1;
+    const struct ev__rank_ix *ri = &ix->r[rank];
+    int64_t sent = -1;
+    for (size_t lo = ev__ref_lower(ri, n);
+         lo < ri->nrefs && ri->refs[lo].event == n; lo++) {
+        const struct ev_msg *s = &ix->msgs[ri->refs[lo].i];
+        if (ri->refs[lo].role != EV_CALL || !(s->flags & EV_M_SEND))
+            continue;
+        int64_t b = s->match >= 0 && ix->msgs[s->match].bytes >= 0
+                        ? ix->msgs[s->match].bytes : s->bytes;
+        if (b >= 0)
+            sent = (sent < 0 ? 0 : sent) + b;
+    }
+    return sent;
+}
+
 int ev_comm_of(struct ev_run *x, int rank, uint64_t n, uint32_t h,
                int *side)
 {

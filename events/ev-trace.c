@@ -148,7 +148,10 @@ static void slice(void *ud, const struct ev_row *row, int mark)
     jb_s(&j, "\",\"count\":\"");
     jb_s(&j, row->count);
     jb_s(&j, "\",\"bytes\":");
-    jb_u(&j, row->bytes);
+    /* a send logs no data: its bytes are its message's */
+    int64_t sent = row->bytes ? -1
+                              : ev_sent_bytes(w->x, row->rank, row->event);
+    jb_u(&j, sent > 0 ? (uint64_t)sent : row->bytes);
     jb_out(w, &j);
     if (row->has_ret)
         fprintf(w->out, ",\"ret\":%d", row->ret);

@@ -182,6 +182,10 @@ struct ev_use {
  * there are (may exceed MAX), 0 for an event about none, -1 on error. */
 int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
             int max);
+/* The bytes rank R's event N sent (a send logs no data): the matched
+ * receives' (or the sends' own, count x a builtin type's size) summed over
+ * the messages it posts; -1 when it sends none or their size is unknown. */
+int64_t ev_sent_bytes(struct ev_run *x, int rank, uint64_t n);
 
 /* The communicator rank R's handle H was bound to at its event N (the
  * latest creation at or before N; predefined ones always): a global id, or

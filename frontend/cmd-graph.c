@@ -38,7 +38,9 @@ static int cmd_graph(struct con *c, struct con_args *a)
     const char *file = out_file(close ? close + 1 : text, fbuf,
                                 sizeof fbuf);
     const char *around = con_args_opt(a, "--around"),
-               *window = con_args_opt(a, "--window");
+               *window = con_args_opt(a, "--window"),
+               *tagnames = con_args_opt(a, "--tag-names");
+    struct ev_gtag tags[FE_GRAPH_MAX_TAGS];
     if (!x)
         return -1;
     if (!file || !fe_graph_kind(file)) {
@@ -48,11 +50,19 @@ static int cmd_graph(struct con *c, struct con_args *a)
     }
     struct ev_graph_opts o = {0};
     o.around_rank = -1;
-    if (around && (fe_parse_event(around, &o.around_rank,
-                                  &o.around_event) < 0 ||
-                   o.around_rank >= x->world_size)) {
+    o.logical = con_args_opt(a, "--logical") != NULL;
+    if (tagnames && (o.ntags = fe_graph_tags(tagnames, tags)) < 0)
+        return -1;
+    o.tags = tags;
+    if (around && fe_parse_event(around, &o.around_rank,
+                                 &o.around_event) < 0) {
         fprintf(stderr, "drdb: --around takes an event of the run, like "
                 "0:17, not '%s'\n", around);
+        return -1;
+    }
+    if (around && o.around_rank >= x->world_size) {
+        fprintf(stderr, "drdb: --around %s: no rank %d in this run (0-%d)\n",
+                around, o.around_rank, x->world_size - 1);
         return -1;
     }
     if (window && (fe_parse_u64(window, &o.window) < 0 || !o.window)) {
@@ -123,9 +133,11 @@ out:
 
 const struct con_cmd con_cmds_graph[] = {
     {"graph", NULL,
-     "graph [{SELECT rank, seq ...}] [--around R:N] [--window K] -o FILE",
+     "graph [{SELECT rank, seq ...}] [--around R:N] [--window K] "
+     "[--logical] [--tag-names T=NAME,...] -o FILE",
      "a picture (.svg, .html, .dot) of the ranks' events around their "
      "positions, a query's events or R:N",
-     CON_NEEDS_RANKS, "--around= --window=", cmd_graph},
+     CON_NEEDS_RANKS, "--around= --window= --logical --tag-names=",
+     cmd_graph},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };

@@ -166,6 +166,11 @@ int fe_log_trace(int argc, char **argv, const struct fe_run_opts *o);
 struct ev_graph;
 int fe_graph_write(const struct ev_graph *g, const char *file);
 int fe_graph_kind(const char *file);
+/* --tag-names "1=Search,2=Control" into TAGS (FE_GRAPH_MAX_TAGS of them):
+ * how many, or -1 after an error message. */
+#define FE_GRAPH_MAX_TAGS 64
+struct ev_gtag;
+int fe_graph_tags(const char *text, struct ev_gtag *tags);
 
 /*
  * drdb record's guards on log volume (record-watch.c).

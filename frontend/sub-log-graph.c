@@ -131,11 +131,7 @@ int fe_graph_write(const struct ev_graph *g, const char *file)
     return st;
 }
 
-#define MAX_TAGS 64
-
-/* Parses --tag-names "1=Search,2=Control" into TAGS (MAX_TAGS): how
- * many, or -1 after an error message. */
-static int parse_tags(const char *text, struct ev_gtag *tags)
+int fe_graph_tags(const char *text, struct ev_gtag *tags)
 {
     int n = 0;
     for (const char *p = text; *p;) {
@@ -143,12 +139,12 @@ static int parse_tags(const char *text, struct ev_gtag *tags)
         long t = strtol(p, &end, 10);
         size_t len = *end == '=' ? strcspn(end + 1, ",") : 0;
         if (end == p || *end != '=' || !len || len >= sizeof tags[0].name ||
-            t < 0 || t > INT32_MAX || n == MAX_TAGS ||
+            t < 0 || t > INT32_MAX || n == FE_GRAPH_MAX_TAGS ||
             strspn(end + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
                    "vwxyz0123456789_-") < len) {
             fe_error("--tag-names takes TAG=NAME pairs separated by commas "
                      "(1=Search,2=Control; names of letters, digits, _ "
-                     "and -, at most %d), not '%s'", MAX_TAGS, text);
+                     "and -, at most %d), not '%s'", FE_GRAPH_MAX_TAGS, text);
             return -1;
         }
         tags[n].tag = (int32_t)t;
@@ -201,7 +197,7 @@ int fe_log_graph(int argc, char **argv, const struct fe_run_opts *ro)
         {NULL, 0, NULL, 0},
     };
     struct ev_graph_opts o = {0};
-    struct ev_gtag tags[MAX_TAGS];
+    struct ev_gtag tags[FE_GRAPH_MAX_TAGS];
     const char *ranks = NULL, *file = NULL;
     int c, has_window = 0;
     o.around_rank = -1;
@@ -234,7 +230,7 @@ int fe_log_graph(int argc, char **argv, const struct fe_run_opts *ro)
             o.logical = 1;
             break;
         case 'n':
-            if ((o.ntags = parse_tags(optarg, tags)) < 0)
+            if ((o.ntags = fe_graph_tags(optarg, tags)) < 0)
                 return 2;
             o.tags = tags;
             break;

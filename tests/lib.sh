@@ -112,3 +112,19 @@ doc_examples() {
         on && /^ *```/ && insql { insql = 0; close(f); next }
         insql { sub(/^ +/, ""); print > f }' "$1"
 }
+
+# Pictures (drdb log graph's SVG), read with xmllint. svg_need: the whole
+# script skipped (its plan said) when xmllint is missing. svg_cls CLASS: an
+# XPath condition, "the element has CLASS". svg_pairs FILE CONDITION A B
+# SEP: "A<SEP>B" of each element matching CONDITION, sorted, each followed
+# by a space.
+svg_need() {
+    command -v xmllint > /dev/null && return
+    echo "1..1"; skip "xmllint (libxml2-utils) not installed"; exit 0
+}
+svg_cls() { echo "contains(concat(' ', @class, ' '), ' $1 ')"; }
+svg_pairs() {
+    xmllint --xpath "//*[$2]/@*[name()='$3' or name()='$4']" "$1" \
+        2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste -d"$5" - - |
+        sort | tr '\n' ' '
+}

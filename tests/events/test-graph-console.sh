@@ -12,15 +12,13 @@ cd "$tmp" || exit 1
 n=0 status=0
 . "$here/../lib.sh"
 
-if ! command -v xmllint > /dev/null; then
-    echo "1..1"; skip "xmllint (libxml2-utils) not installed"; exit 0
-fi
+svg_need
+cls() { svg_cls "$1"; }
 if "$drdb" record -o run -- "$mpiexec" -n 4 "$prog" > rec.out 2>&1; then
     ok "record sql-pattern"
 else
     fail "record sql-pattern"; sed 's/^/# /' rec.out; exit 1
 fi
-cls() { echo "contains(concat(' ', @class, ' '), ' $1 ')"; }
 count() { xmllint --xpath "count(//*[$2])" "$1" 2>/dev/null || echo error; }
 # pairs FILE CONDITION A B: "A:B" of each matching element, space-separated
 pairs() {
@@ -78,5 +76,65 @@ same "graph {SELECT ...}: the events chosen, highlighted" \
 same "graph {SELECT ...}: their neighbours, the collectives" \
     "$(count c5.svg "$(cls ev)")/$(count c5.svg "$(cls coll)")/$(count \
         c5.svg "$(cls here)")" "12/3/0"
+
+# --logical and --tag-names, as drdb log graph's: around 0:4, window 2,
+# ranks 0 and 3, events 2-6 each; tag 10 the ring's first round: 0:3 Send
+# (to 1), 0:4 Recv (from 3), 3:3 Recv (from 2), 3:4 Send (to 0); in logical
+# time the arrow 3:4 > 0:4 points forward
+printf '%s\n' "goto 4" \
+    "@0 graph --around 0:4 --window 2 --logical --tag-names 10=Ring0 -o c6.svg" \
+    > lt.drdb
+timeout 300 "$drdb" batch --keep-going --ranks 0-3 --timeout 60 run \
+    lt.drdb > lt 2> lt.err
+same "graph --logical --tag-names: logical time, the tag's name" \
+    "$(xmllint --xpath 'string(//*[local-name()="svg"]/@data-logical)' \
+        c6.svg 2>/dev/null)/$(count c6.svg "$(cls lbl) and .='Send Ring0'")/$(
+        count c6.svg "$(cls lbl) and .='Recv Ring0'")" "1/2/2"
+same "graph --logical: the message drawn forward" \
+    "$(xmllint --xpath "//*[$(cls msg) and @data-from='3:4']/@*[name()='x1' \
+or name()='x2']" c6.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
+        paste - - | awk '{ print ($2 > $1) }')" 1
+
+# Bad input: each refused with its reason, no file left behind.
+printf '%s\n' "goto 4" \
+    "graph {SELECT rank, seq FROM events WHERE call = 'MPI_Nothing'} -o b1.svg" \
+    "@7 graph -o b2.svg" "graph --around 9:0 -o b3.svg" \
+    "graph --around 0:99 -o b4.svg" "graph --window 23 -o b5.svg" \
+    "graph --around 0:4 --window 23 -o b6.svg" \
+    "graph -o $tmp/no/such/dir/b7.svg" "graph --window 22 -o b8.svg" \
+    "graph --tag-names 10=a.b -o b9.svg" > bad.drdb
+timeout 300 "$drdb" batch --keep-going --ranks 0-3 --timeout 60 run \
+    bad.drdb > bad 2> bad.err
+# refused NAME LINE REGEX: script line LINE failed, saying REGEX just before
+refused() {
+    if grep -q "bad.drdb:$2: .* failed" bad.err &&
+        grep -B2 "bad.drdb:$2: " bad.err | grep -q -e "$3"; then
+        ok "$1"
+    else
+        fail "$1"; sed 's/^/#   /' bad.err | tail -8
+    fi
+}
+refused "graph: an empty selection (a query with no rows)" 2 \
+    "MPI_Nothing.*no rows"
+refused "graph: a rank set with a rank that does not exist" 3 \
+    "no such rank in this run"
+refused "graph --around: a rank that does not exist" 4 \
+    "--around 9:0: no rank 9 in this run (0-3)"
+refused "graph --around: an event past its rank's end" 5 \
+    "rank 0 has no event 99"
+# 23: rank 0's events, the most of any rank (sql-pattern's header)
+refused "graph --window: larger than the run" 6 \
+    "--window 23 is larger than the run: the ranks drawn have 23 events"
+refused "graph --around --window: larger than the run" 7 \
+    "--window 23 is larger than the run: rank 0 has 23 events"
+refused "graph: an unwritable path" 8 "cannot write '$tmp/no/such/dir/b7.svg'"
+refused "graph --tag-names: a bad name" 10 "takes TAG=NAME pairs"
+[ -e b1.svg ] || [ -e b2.svg ] || [ -e b3.svg ] || [ -e b4.svg ] ||
+    [ -e b5.svg ] || [ -e b6.svg ] || [ -e b9.svg ] &&
+    fail "graph: no file left when refused" ||
+    ok "graph: no file left when refused"
+# a window one short of rank 0's events: every event of every rank
+same "graph --window 22: the whole run" \
+    "$(grep -c 'bad.drdb:9:' bad.err)/$(count b8.svg "$(cls ev)")" "0/82"
 echo "1..$n"
 exit $status

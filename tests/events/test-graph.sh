@@ -29,7 +29,6 @@ g() {
 count() {
     xmllint --xpath "count(//*[$2])" "$1" 2>/dev/null || echo error
 }
-cls() { echo "contains(concat(' ', @class, ' '), ' $1 ')"; }
 # attrs FILE CONDITION ATTR: ATTR of each matching element, one a line
 attrs() {
     xmllint --xpath "//*[$2]/@$3" "$1" 2>/dev/null |
@@ -50,9 +49,8 @@ refused() {
     fi
 }
 
-if ! command -v xmllint > /dev/null; then
-    echo "1..1"; skip "xmllint (libxml2-utils) not installed"; exit 0
-fi
+svg_need
+cls() { svg_cls "$1"; }
 if "$drdb" record -o run -- "$mpiexec" -n 4 "$prog" > rec.out 2>&1; then
     ok "record sql-pattern"
 else
@@ -192,11 +190,30 @@ g dot run -o full.dot
 same "dot: an edge per message" "$(grep -c 'class=msg' full.dot)" 20
 same "dot: a node per event" \
     "$(grep -c '^    r[0-9]*_[0-9]* \[label' full.dot)" "$events"
-if command -v dot > /dev/null; then
-    dot -Tsvg full.dot > dot.svg 2> dot.err && ok "dot: graphviz reads it" ||
-        { fail "dot: graphviz reads it"; sed 's/^/#   /' dot.err; }
+# rendered by graphviz (bootstrap.sh installs it): its SVG has a cluster
+# per rank, a node per event (named r<R>_<N>), the ranks' chains (events -
+# 4 edges), the Irecv's dotted tie, and the picture's 20 messages (class
+# msg), each from the send to the receive the SVG picture has
+gsvg() { # gsvg CLASS: the titles of graphviz's <g class="CLASS">, sorted
+    xmllint --nonet --xpath "//*[local-name()='g' and @class='$1']/*[
+        local-name()='title']/text()" dot.svg 2>/dev/null |
+        sed 's/-&gt;/>/; s/r\([0-9][0-9]*\)_\([0-9]\)/\1:\2/g' | sort |
+        tr '\n' ' '
+}
+if ! command -v dot > /dev/null; then
+    skip "dot: graphviz not installed (bootstrap.sh installs it)"
+elif ! dot -Tsvg full.dot > dot.svg 2> dot.err; then
+    fail "dot: graphviz renders it"; sed 's/^/#   /' dot.err
 else
-    skip "dot: graphviz not installed"
+    same "dot rendered: a cluster per rank" "$(gsvg cluster)" \
+        "cluster_rank0 cluster_rank1 cluster_rank2 cluster_rank3 "
+    same "dot rendered: a node per event" "$(gsvg node)" \
+        "$(for r in 0 1 2 3; do seq 0 $((r ? (r == 1 ? 18 : 19) : 22)) |
+            sed "s/^/$r:/"; done | sort | tr '\n' ' ')"
+    same "dot rendered: the picture's messages" "$(gsvg 'edge msg')" \
+        "$(sort arrows | tr '\n' ' ')"
+    same "dot rendered: each rank's chain and the Irecv's tie" \
+        "$(gsvg edge | wc -w)" $((events - 4 + 1))
 fi
 
 # ---- bad input -------------------------------------------------------------
@@ -308,6 +325,19 @@ else
             [$e[] | select(.ph == "s" and .cat == "msg" and .pid == 0)
             | . as $s | $x[] | select(.pid == 0 and .ts == $s.ts) |
             .args.event] | min' run.json)" 3
+    # a send logs no data: its slice's bytes are its message's (the
+    # header: the ring's rounds i + 1 ints, the wildcard messages 2, rank
+    # 3's Isend and rank 0's last Send 1)
+    want=$(for r in 0 1 2 3; do
+        o=$((r ? 4 : 3))
+        echo "$r:$o=4 $r:$((o + 2))=8 $r:$((o + 4))=12"
+        [ $r -gt 0 ] && echo "$r:9=8 $r:10=8"
+    done | tr ' ' '\n'; echo "0:21=4"; echo "3:16=4")
+    same "trace: each send's bytes, its message's" \
+        "$(jq -r '.traceEvents[] | select(.ph == "X" and (.name == "MPI_Send"
+            or .name == "MPI_Isend")) | "\(.pid):\(.args.event)=\(
+            .args.bytes)"' run.json | sort | tr '\n' ' ')" \
+        "$(echo "$want" | sort | tr '\n' ' ')"
     # slices in order on each rank, none overlapping the next
     same "trace: every slice within its rank's span, in order" \
         "$(jq '[.traceEvents[] | select(.ph == "X")] | group_by(.pid) |
@@ -368,5 +398,84 @@ same "halo: each Irecv tied to its Waitall" \
     "$(count halo.svg "$(cls post)")" 18
 same "halo: the Allreduces and the Reduce" \
     "$(count halo.svg "$(cls coll)")" 4
+
+# ---- --around in the halo: rank 1's Waitall of iteration 1 (event 13) ----
+# Its partners: rank 0's Irecv down (10) and Isend down (12), rank 2's
+# Irecv up (9) and Isend up (11), all completed by their Waitall (13).
+# Window 6 either side of each call and completion: rank 0 4-19, ranks 1
+# and 2 3-19 (rank 1 from its Irecv up, 9); rank 3 not involved. Every
+# message of the pattern with both ends drawn; those rank 1's Waitall
+# completes (4) highlighted, as are its partners' calls and completions.
+k=6 b=9
+lo0=$((b + 1 - k)) lo1=$((b - k)) lo2=$((b - k)) hi=$((b + 4 + k))
+want_ev=$(for r in 0 1 2; do
+    eval "seq \$lo$r $hi" | sed "s/^/$r:/"; done | sort | tr '\n' ' ')
+# the pattern's messages "from>to post hl", both ends drawn
+awk -v k=$k -v b=$b -v hi=$hi -v lo0=$lo0 -v lo1=$lo1 -v lo2=$lo2 '
+    function drawn(r, e) { return r <= 2 && e <= hi &&
+        e >= (r == 0 ? lo0 : r == 1 ? lo1 : lo2) }
+    function msg(r, e, p, w, post) {
+        if (drawn(r, e) && drawn(p, w))
+            print r ":" e ">" p ":" w, drawn(p, post),
+                (w == b + 4 && (r == 1 || p == 1) && e < b + 4 && e >= b)
+    }
+    BEGIN { for (i = 0; i < 3; i++) for (r = 0; r < 4; r++) {
+        c = 3 + 6 * i
+        if (r > 0) msg(r, c + 2, r - 1, c + 4, c + 1) # up, to its Irecv down
+        if (r < 3) msg(r, c + 3, r + 1, c + 4, c)     # down, to its Irecv up
+    } }' | sort > halo.want
+want_msg=$(cut -d' ' -f1 halo.want | tr '\n' ' ')
+want_hlmsg=$(awk '$3' halo.want | cut -d' ' -f1 | tr '\n' ' ')
+want_post=$(awk '$2' halo.want | wc -l)
+want_hlev="0:$((b + 1)) 0:$((b + 3)) 0:$((b + 4)) 1:$((b + 4)) "
+want_hlev="${want_hlev}2:$((b + 2)) 2:$((b + 4)) 2:$b "
+for kind in svg html; do
+    g haloa$kind halo --around 1:$((b + 4)) --window $k -o haloa.$kind
+    f=haloa.$kind
+    [ $kind = html ] && { sed -n '/^<svg /,/^<\/svg>/p' haloa.html > h.svg
+        f=h.svg; }
+    same "halo --around ($kind): ranks 0-2" \
+        "$(attrs $f "$(cls rank)" data-r | tr '\n' ' ')" "0 1 2 "
+    same "halo --around ($kind): the events" \
+        "$(xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or \
+name()='data-n']" $f 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
+            paste -d: - - | sort | tr '\n' ' ')" "$want_ev"
+    paste -d'>' "$(attrs $f "$(cls msg)" data-from > hf; echo hf)" \
+        "$(attrs $f "$(cls msg)" data-to > ht; echo ht)" | sort > ha
+    same "halo --around ($kind): the arrows" "$(tr '\n' ' ' < ha)" \
+        "$want_msg"
+    same "halo --around ($kind): every arrow between neighbours" \
+        "$(tr ':>' '  ' < ha | awk '$1 - $3 != 1 && $3 - $1 != 1')" ""
+    same "halo --around ($kind): the Waitall's own messages highlighted" \
+        "$(paste -d'>' "$(attrs $f "$(cls msg) and $(cls hl)" data-from \
+            > hf; echo hf)" "$(attrs $f "$(cls msg) and $(cls hl)" data-to \
+            > ht; echo ht)" | sort | tr '\n' ' ')" "$want_hlmsg"
+    same "halo --around ($kind): the Waitall and its partners highlighted" \
+        "$(xmllint --xpath "//*[$(cls ev) and $(cls hl)]/@*[name()='data-r' \
+or name()='data-n']" $f 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
+            paste -d: - - | sort | tr '\n' ' ')" \
+        "$want_hlev"
+    same "halo --around ($kind): each Irecv drawn tied to its Waitall" \
+        "$(count $f "$(cls post)")" "$want_post"
+    # the Allreduce of iterations 0 and 1 (events 8, 14), across 3 lines
+    same "halo --around ($kind): the Allreduces drawn" \
+        "$(count $f "$(cls coll)")" 2
+done
+
+# ---- a run smaller than the default window: jacobi with no iteration, 2
+# ranks of 5 events (Init, Comm_rank, Comm_size, Reduce, Finalize): the
+# default window (8) takes the whole run; a window given as large is refused
+if "$drdb" record -o small -- "$mpiexec" -n 2 "$jacobi" 16 0 > small.out 2>&1
+then
+    g small small --around 0:3 -o small.svg
+    same "--around, default window, a smaller run: all of it" \
+        "$(cat small.rc)/$(count small.svg "$(cls ev)")/$(count small.svg \
+            "$(cls coll)")" "0/10/1"
+    g small5 small --around 0:3 --window 5 -o small5.svg
+    refused "--around, a window given as large as the run" small5 \
+        "window 5 is larger than the run: rank 0 has 5 events"
+else
+    fail "record jacobi, no iteration"; sed 's/^/# /' small.out
+fi
 echo "1..$n"
 exit $status

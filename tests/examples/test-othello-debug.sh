@@ -5,9 +5,14 @@
 # under drdb batch on rank 0 and the sender: rank 0 must stop at the
 # offending receive, with a Result that answers another Search than the
 # sender's current one.
+# Then docs/othello-picture.sh draws that run (the picture docs/pictures.md
+# shows): the two ranks, the offending Result's arrow and ends in red (the
+# receive rank 0's position at the breakpoint gives, the send `drdb log sql`
+# matches with it), and a Search to the sender crossing it.
 # usage: test-othello-debug.sh DRDB MPIEXEC OTHELLO OTHELLO_C OTHELLO_DRDB
+#        PICTURE_SH
 set -u
-drdb=$1 mpiexec=$2 othello=$3 src=$4 script=$5
+drdb=$1 mpiexec=$2 othello=$3 src=$4 script=$5 picture=$6
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -114,5 +119,48 @@ else
     fail "rank 0 under the console: no BUG line, or no exit status 3"
 fi
 [ $status = 0 ] || sed 's/^/# /' "$tmp/batch"
+
+# The picture of this run. Rank 0 stopped after the offending receive:
+# status's first line for it, "0  stopped  NEXT/TOTAL ...".
+recv=$(awk '$1 == "0" && $2 == "stopped" { split($3, a, "/"); print a[1] - 1;
+    exit }' "$tmp/batch")
+send=$("$drdb" log sql --csv "$tmp/run" "SELECT send_rank || ':' || send_seq
+    AS s FROM matches WHERE recv_rank = 0 AND recv_done = $recv AND tag = 4" |
+    tail -n +2)
+build=$(cd "$(dirname "$drdb")/.." && pwd)
+RUN=$tmp/run sh "$picture" "$build" "$tmp/fig" > "$tmp/fig.out" 2>&1
+if ! command -v xmllint > /dev/null; then
+    skip "othello-picture.sh: xmllint not installed"
+elif [ ! -s "$tmp/fig.svg" ] || [ ! -s "$tmp/fig.html" ] || [ -z "$send" ]
+then
+    fail "othello-picture.sh drew the run (receive 0:$recv, send '$send')"
+    sed 's/^/# /' "$tmp/fig.out" | tail
+else
+    f=$tmp/fig.svg hl=$(svg_cls hl)
+    got=$(xmllint --xpath "//*[$(svg_cls rank)]/@data-r" "$f" |
+        sed -n 's/.*="\(.*\)"/\1/p' | tr '\n' ' ')/$(svg_pairs "$f" \
+        "$(svg_cls ev) and $hl" data-r data-n :)/$(svg_pairs "$f" \
+        "$(svg_cls msg) and $hl" data-from data-to '>')
+    want="0 $sender /$(printf '%s\n' "0:$recv" "$send" | sort |
+        tr '\n' ' ')/$send>0:$recv "
+    if [ "$got" = "$want" ]; then
+        ok "othello-picture.sh: ranks 0 and $sender, the Result in red"
+    else
+        fail "othello-picture.sh: want '$want', got '$got'"
+    fi
+    # a Search (tag 1) to the sender leaves rank 0 before the Result
+    # arrives (x1 < the Result's x2) and arrives after it left (x2 > x1)
+    rx=$(xmllint --xpath "//*[$(svg_cls msg) and $hl]/@*[name()='x1' or \
+name()='x2']" "$f" | sed -n 's/.*="\(.*\)"/\1/p' | tr '\n' ' ')
+    if xmllint --xpath "//*[$(svg_cls msg) and @data-tag='1']/@*[
+        name()='x1' or name()='x2']" "$f" 2>/dev/null |
+        sed -n 's/.*="\(.*\)"/\1/p' | paste - - | awk -v r="$rx" '
+            BEGIN { split(r, x, " ") }
+            $1 < x[2] && $2 > x[1] { found = 1 } END { exit !found }'; then
+        ok "othello-picture.sh: a Search crosses the late Result"
+    else
+        fail "othello-picture.sh: no Search crosses the late Result ($rx)"
+    fi
+fi
 echo "1..$n"
 exit $status
