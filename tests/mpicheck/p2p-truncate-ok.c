@@ -1,0 +1,24 @@
+/* The twin of p2p-truncate-bad.c: the receives have room (8 MPI_INT, an
+ * indexed type of 8 MPI_INT); p2p.* find nothing.
+ */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, buf[16] = {0}, blen[2] = {4, 4}, disp[2] = {0, 4};
+    MPI_Datatype ix;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+        MPI_Send(buf, 8, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Send(buf, 8, MPI_INT, 1, 2, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Type_indexed(2, blen, disp, MPI_INT, &ix);
+        MPI_Type_commit(&ix);
+        MPI_Recv(buf, 8, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(buf, 1, ix, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# drdb check's p2p.* checks (docs/check.md): each planted program of
+# tests/mpicheck/ gets exactly the findings written below, from its
+# comments and call order (every rank's events: MPI_Init 0, MPI_Comm_rank
+# 1, MPI_Comm_set_errhandler 2, then the calls in the program's order),
+# and its fixed twin none.
+# usage: test-check-p2p.sh DRDB MPIEXEC PROG...
+set -u
+drdb=$(realpath "$1") mpiexec=$2
+shift 2
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+n=0 status=0
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/findings.sh"
+for p in "$@"; do
+    eval "path_$(basename "$p" | tr - _)=\$(realpath \"\$p\")"
+done
+path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
+
+# Rank 0's sends 7, 8, 9 (after its 2 constructors and 2 commits); rank 1's
+# receives 9, 10, 11 (after contiguous, free, contiguous, commit, struct,
+# commit): 4 MPI_INT as 4 MPI_FLOAT through a reused handle, {int, double}
+# as {double, int}, 3 MPI_INT as MPI_DOUBLE.
+expect_findings p2p-type-mismatch-bad 2 'p2p.*' \
+    "error p2p.type-mismatch 0:7 1:9" \
+    "error p2p.type-mismatch 0:8 1:10" \
+    "error p2p.type-mismatch 0:9 1:11"
+expect_findings p2p-type-mismatch-ok 2 'p2p.*'
+
+# Rank 0's sends 3 and 4; rank 1's receives 5 and 6 (after
+# MPI_Type_indexed 3 and its commit 4).
+expect_findings p2p-truncate-bad 2 'p2p.*' \
+    "error p2p.truncate 0:3 1:5" \
+    "error p2p.truncate 0:4 1:6"
+expect_findings p2p-truncate-ok 2 'p2p.*'
+
+# Sends 3, 4, 5 to receives 3, 4, 5: warnings, and no error.
+expect_findings p2p-bytes-coincide-bad 2 'p2p.*' \
+    "warning p2p.bytes-coincide 0:3 1:3" \
+    "warning p2p.bytes-coincide 0:4 1:4" \
+    "warning p2p.bytes-coincide 0:5 1:5"
+expect_findings p2p-bytes-coincide-ok 2 'p2p.*'
+
+echo "1..$n"
+exit $status
