@@ -181,32 +181,20 @@ static int reference(const struct scan *s)
     return 0;
 }
 
-static void check_operation(struct scan *s)
+/*
+ * One finding when some member's call DIFFERS from the reference member
+ * REF's: sites the reference and each member that differs; the message
+ * says WHAT they disagree on and names the reference's call and the first
+ * that differs.
+ */
+static void disagreement(struct scan *s, int ref,
+                         int (*differs)(const struct member *,
+                                        const struct member *),
+                         const char *what)
 {
-    char inst[64], a[200], b[200];
     int bad = -1;
-    for (int i = 1; i < s->n && bad < 0; i++)
-        if (!same_operation(s->mem[0].d, s->mem[i].d))
-            bad = i;
-    if (bad < 0)
-        return;
     for (int i = 0; i < s->n; i++)
-        member_site(s, &s->mem[i]);
-    instance_str(s, inst, sizeof inst);
-    call(s, &s->mem[0], a, sizeof a);
-    call(s, &s->mem[bad], b, sizeof b);
-    emit(s, "%s: the members call different operations: %s at rank %d, "
-         "%s at rank %d", inst, a, s->mem[0].k->rank, b,
-         s->mem[bad].k->rank);
-}
-
-static void check_root(struct scan *s)
-{
-    if (s->mem[0].d->slot[LOG_S_ROOT] < 0 || s->cm->inter)
-        return;
-    int ref = reference(s), bad = -1;
-    for (int i = 0; i < s->n; i++)
-        if (s->mem[i].root != s->mem[ref].root) {
+        if (i != ref && differs(&s->mem[ref], &s->mem[i])) {
             if (bad < 0)
                 member_site(s, &s->mem[ref]);
             bad = bad < 0 ? i : bad;
@@ -218,34 +206,43 @@ static void check_root(struct scan *s)
     instance_str(s, inst, sizeof inst);
     call(s, &s->mem[ref], a, sizeof a);
     call(s, &s->mem[bad], b, sizeof b);
-    emit(s, "%s: the members name different roots: %s at rank %d, %s at "
-         "rank %d", inst, a, s->mem[ref].k->rank, b, s->mem[bad].k->rank);
+    emit(s, "%s: the members %s: %s at rank %d, %s at rank %d", inst, what,
+         a, s->mem[ref].k->rank, b, s->mem[bad].k->rank);
+}
+
+static int other_operation(const struct member *a, const struct member *b)
+{
+    return !same_operation(a->d, b->d);
+}
+
+static int other_root(const struct member *a, const struct member *b)
+{
+    return a->root != b->root;
+}
+
+/* Ops differ where one is predefined: user-defined ops are handles of
+ * each process, not comparable. */
+static int other_op(const struct member *a, const struct member *b)
+{
+    return a->op != b->op && (log_mpi_handle_name("MPI_Op", a->op) ||
+                              log_mpi_handle_name("MPI_Op", b->op));
+}
+
+static void check_operation(struct scan *s)
+{
+    disagreement(s, 0, other_operation, "call different operations");
+}
+
+static void check_root(struct scan *s)
+{
+    if (s->mem[0].d->slot[LOG_S_ROOT] >= 0 && !s->cm->inter)
+        disagreement(s, reference(s), other_root, "name different roots");
 }
 
 static void check_op(struct scan *s)
 {
-    if (s->mem[0].d->slot[LOG_S_OP] < 0)
-        return;
-    int bad = -1;
-    for (int i = 1; i < s->n; i++) {
-        uint32_t a = s->mem[0].op, b = s->mem[i].op;
-        int pa = log_mpi_handle_name("MPI_Op", a) != NULL;
-        int pb = log_mpi_handle_name("MPI_Op", b) != NULL;
-        if ((pa || pb) && a != b) {
-            if (bad < 0)
-                member_site(s, &s->mem[0]);
-            bad = bad < 0 ? i : bad;
-            member_site(s, &s->mem[i]);
-        }
-    }
-    if (bad < 0)
-        return;
-    char inst[64], a[200], b[200];
-    instance_str(s, inst, sizeof inst);
-    call(s, &s->mem[0], a, sizeof a);
-    call(s, &s->mem[bad], b, sizeof b);
-    emit(s, "%s: the members reduce with different ops: %s at rank %d, %s "
-         "at rank %d", inst, a, s->mem[0].k->rank, b, s->mem[bad].k->rank);
+    if (s->mem[0].d->slot[LOG_S_OP] >= 0)
+        disagreement(s, 0, other_op, "reduce with different ops");
 }
 
 /* A member's piece: COUNT elements of datatype TYPE. */

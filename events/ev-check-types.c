@@ -55,13 +55,6 @@ static const struct {
     {DRDB_MPI_LONG_DOUBLE_INT, {{EV__MPI_LONG_DOUBLE, 1}, {EV__MPI_INT, 1}}},
 };
 
-/* Each builtin type as one run of one. */
-static const struct ev__run builtins[] = {
-#define EV__ONE(name, v, size, kind) {v, 1},
-    DRDB_MPI_BUILTIN_TYPES(EV__ONE)
-#undef EV__ONE
-};
-
 /* A new signature of NRUNS runs (copied from R, may be NULL: zeroed);
  * adjacent runs of one type merged. Its index, or -1. */
 static int32_t sig_add(struct ev__types *t, int state, int fn,
@@ -113,32 +106,43 @@ static void fill(const struct ev__types *t, int32_t i, struct ev__sig *s)
     }
 }
 
-/* A builtin type, predefined pair or marker H as a signature in *S
- * (static storage): 1, or 0 when H is not predefined. */
+/* A builtin type, predefined pair or marker H as a signature in *S (its
+ * own storage): 1, or 0 when H is not predefined. */
 static int predefined(uint32_t h, struct ev__sig *s)
 {
-    memset(s, 0, sizeof *s);
+    s->state = EV__SIG_OK;
     s->rep = 1;
+    s->fn = 0;
+    s->runs = s->own;
+    s->nruns = 0;
+    s->size = 0;
     if (h == DRDB_MPI_LB || h == DRDB_MPI_UB)
         return 1; /* no data */
     if (log_mpi_type_size(h) > 0) {
-        for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-            if (builtins[i].type == h) {
-                s->runs = &builtins[i];
-                s->nruns = 1;
-                s->size = log_mpi_type_size(h);
-                return 1;
-            }
-        return 0;
+        s->own[0] = (struct ev__run){h, 1};
+        s->nruns = 1;
+        s->size = log_mpi_type_size(h);
+        return 1;
     }
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         if (pairs[i].h == h) {
-            s->runs = pairs[i].r;
+            s->own[0] = pairs[i].r[0];
+            s->own[1] = pairs[i].r[1];
             s->nruns = 2;
             s->size = log_mpi_type_size(pairs[i].r[0].type) + 4;
             return 1;
         }
     return 0;
+}
+
+static void unknown(struct ev__sig *s)
+{
+    s->state = EV__SIG_UNKNOWN;
+    s->runs = s->own;
+    s->nruns = 0;
+    s->rep = 1;
+    s->size = -1;
+    s->fn = 0;
 }
 
 /* The signature handle H has while rank R's log is being read: from the
@@ -153,9 +157,7 @@ static void sig_now(const struct ev__types *t, struct util_htab *m,
         fill(t, *v, s);
         return;
     }
-    memset(s, 0, sizeof *s);
-    s->state = EV__SIG_UNKNOWN;
-    s->size = -1;
+    unknown(s);
 }
 
 /* OLD repeated K times (K < 0: an unknown number of times). */
@@ -340,17 +342,19 @@ static int cmp_bind(const void *a, const void *b)
     return x->event < y->event ? -1 : x->event > y->event;
 }
 
-/* Reads rank R's constructors. */
-static void read_rank(struct ev_run *x, struct ev__types *t, int r)
+/* Reads rank R's constructors (CTOR: by function id, whether it is one
+ * that returns a new type). */
+static void read_rank(struct ev_run *x, struct ev__types *t, int r,
+                      const unsigned char *ctor, int maxfn)
 {
     struct util_htab m = EV__HMAP_INIT;
     size_t cap = 0;
     uint64_t nev = x->ranks[r].log.nevents;
     for (uint64_t n = 0; n < nev && !t->oom; n++) {
         int fn = ev_fn(x, r, n);
-        const struct log_func_desc *d = fn > 0 ? log_func_by_id(fn) : NULL;
-        if (!d || d->kind != LOG_K_TYPE_CTOR || d->slot[LOG_S_NEWTYPE] < 0)
+        if (fn <= 0 || fn > maxfn || !ctor[fn])
             continue;
+        const struct log_func_desc *d = log_func_by_id(fn);
         struct log_event ev;
         struct log_field f;
         uint32_t h;
@@ -384,9 +388,19 @@ struct ev__types *ev__types_build(struct ev_run *x)
     t->nb = calloc((size_t)x->world_size + 1, sizeof *t->nb);
     if (!t->b || !t->nb)
         t->oom = 1;
+    int maxfn = 0;
+    for (int i = 0; i < log_funcs_count; i++)
+        maxfn = log_funcs[i].id > maxfn ? log_funcs[i].id : maxfn;
+    unsigned char *ctor = calloc((size_t)maxfn + 1, 1);
+    if (!ctor)
+        t->oom = 1;
+    for (int i = 0; ctor && i < log_funcs_count; i++)
+        ctor[log_funcs[i].id] = log_funcs[i].kind == LOG_K_TYPE_CTOR &&
+                                log_funcs[i].slot[LOG_S_NEWTYPE] >= 0;
     for (int r = 0; r < x->world_size && !t->oom; r++)
         if (x->ranks[r].present)
-            read_rank(x, t, r);
+            read_rank(x, t, r, ctor, maxfn);
+    free(ctor);
     if (t->oom) {
         ev__types_free(t);
         return NULL;
@@ -436,9 +450,7 @@ void ev__type_sig(const struct ev__types *t, int rank, uint64_t n,
         fill(t, b->sig, s);
         return;
     }
-    memset(s, 0, sizeof *s);
-    s->state = EV__SIG_UNKNOWN;
-    s->size = -1;
+    unknown(s);
 }
 
 void ev__type_name(const struct ev__types *t, int rank, uint64_t n,

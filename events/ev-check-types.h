@@ -52,6 +52,8 @@ struct ev__sig {
     int64_t rep;
     int64_t size;     /* bytes of one element; -1 unless OK */
     int fn;           /* the constructor that made it, 0 for a builtin */
+    struct ev__run own[2]; /* a predefined type's runs (runs points here:
+                            * use *S in place, do not copy it) */
 };
 
 struct ev__types;
