@@ -35,7 +35,6 @@
 
 #include "ev-check-types.h"
 #include "ev-check.h"
-#include "ev-int.h"
 #include "log-abi.h"
 #include "log-codec.h"
 
