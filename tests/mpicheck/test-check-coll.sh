@@ -42,6 +42,10 @@ expect_findings coll-signature-bad 2 'coll.*' \
     "error coll.signature 0:5 1:5" \
     "error coll.signature 0:6 1:6" \
     "error coll.signature 0:7 1:7"
+has "coll-signature-bad: the calls and what differs" \
+    "$tmp/coll-signature-bad.out" \
+    "error coll.signature: collective #0 on MPI_COMM_WORLD: MPI_Bcast(count 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Bcast(count 2, MPI_DOUBLE, root 0, MPI_COMM_WORLD) at rank 1 do not move the same data: the same bytes, but the type signatures differ at byte 0 (MPI_INT against MPI_DOUBLE)" \
+    "error coll.signature: collective #1 on MPI_COMM_WORLD: MPI_Gather(sendcount 4, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Gather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 1 do not move the same data: 16 bytes against 8 bytes"
 expect_findings coll-signature-ok 2 'coll.*'
 
 # Ranks 0 and 1's MPI_Bcast 3; rank 2's last call, MPI_Finalize 3.

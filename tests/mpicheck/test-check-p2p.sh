@@ -26,6 +26,14 @@ expect_findings p2p-type-mismatch-bad 2 'p2p.*' \
     "error p2p.type-mismatch 0:7 1:9" \
     "error p2p.type-mismatch 0:8 1:10" \
     "error p2p.type-mismatch 0:9 1:11"
+# The message names both calls with their arguments, datatypes and
+# communicators by name, and where the signatures part.
+has "p2p-type-mismatch-bad: the calls and the first difference" \
+    "$tmp/p2p-type-mismatch-bad.out" \
+    "error p2p.type-mismatch: MPI_Send(count 3, MPI_INT, to 1, tag 3, MPI_COMM_WORLD) was received by MPI_Recv(count 2, MPI_DOUBLE, from 0, tag 3, MPI_COMM_WORLD): the type signatures differ at byte 0 of the message (MPI_INT sent, MPI_DOUBLE received)"
+hasre "p2p-type-mismatch-bad: a derived type named by its constructor" \
+    "$tmp/p2p-type-mismatch-bad.out" \
+    '^error p2p.type-mismatch: MPI_Send(count 1, datatype 0x[0-9a-f]* (MPI_Type_create_struct), to 1, tag 2, MPI_COMM_WORLD) was received by MPI_Recv(count 1, datatype 0x[0-9a-f]* (MPI_Type_create_struct), from 0, tag 2, MPI_COMM_WORLD): .*(MPI_INT sent, MPI_DOUBLE received)$'
 expect_findings p2p-type-mismatch-ok 2 'p2p.*'
 
 # Rank 0's sends 3, 4, 5; rank 1's receives 5, 6 and the MPI_Irecv 7
