@@ -286,7 +286,8 @@ static void compare_piece(struct scan *s, const struct piece *a,
     ev__type_sig(s->t, b->m->k->rank, b->m->k->event, b->type, &sb);
     if (ev__sig_has_packed(&sa) || ev__sig_has_packed(&sb))
         return;
-    int64_t ba = ev__sig_bytes(&sa, a->count), bb = ev__sig_bytes(&sb, b->count);
+    int64_t ba = ev__sig_bytes(&sa, a->count);
+    int64_t bb = ev__sig_bytes(&sb, b->count);
     struct ev__sigdiff d = {0};
     char inst[64], ca[200], cb[200], why[160];
     if (ba >= 0 && bb >= 0 && ba != bb) {
@@ -454,8 +455,8 @@ static void check_missing(struct scan *s)
          "completed) is never called by %d member%s: rank %d's log ends "
          "%s%s", inst, a, s->mem[0].k->rank, s->n, cm->na + cm->nb,
          nmissing, nmissing > 1 ? "s" : "", first_missing,
-         lastfn >= 0 ? "in " : "with no call", lastfn >= 0
-                                                  ? log_func_name(lastfn) : "");
+         lastfn >= 0 ? "in " : "with no call",
+         lastfn >= 0 ? log_func_name(lastfn) : "");
 }
 
 /* ---- the scan over instances -------------------------------------------- */

@@ -196,8 +196,8 @@ int main(void)
 
     printf("\n/* The MPI-1 bound markers of struct datatypes (no data), and "
            "the error\n * classes readers of statuses and return codes "
-           "look for (a code's class\n * is its low 7 bits in MPICH, mpierror.h: "
-           "DRDB_MPI_ERR_CLASS_MASK). */\n");
+           "look for (a code's class\n * is its low 7 bits in MPICH, "
+           "mpierror.h: DRDB_MPI_ERR_CLASS_MASK). */\n");
     printf("#define DRDB_MPI_LB 0x%08xu\n", (unsigned)MPI_LB);
     printf("#define DRDB_MPI_UB 0x%08xu\n", (unsigned)MPI_UB);
     printf("#define DRDB_MPI_ERR_TRUNCATE %d\n", MPI_ERR_TRUNCATE);
