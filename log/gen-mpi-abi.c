@@ -194,6 +194,16 @@ int main(void)
     printf("#define DRDB_MPI_ROOT (%d)\n", MPI_ROOT);
     printf("#define DRDB_MPI_UNDEFINED (%d)\n", MPI_UNDEFINED);
 
+    printf("\n/* The MPI-1 bound markers of struct datatypes (no data), and "
+           "the error\n * classes readers of statuses and return codes "
+           "look for (a code's class\n * is its low 7 bits in MPICH, "
+           "mpierror.h: DRDB_MPI_ERR_CLASS_MASK). */\n");
+    printf("#define DRDB_MPI_LB 0x%08xu\n", (unsigned)MPI_LB);
+    printf("#define DRDB_MPI_UB 0x%08xu\n", (unsigned)MPI_UB);
+    printf("#define DRDB_MPI_ERR_TRUNCATE %d\n", MPI_ERR_TRUNCATE);
+    printf("#define DRDB_MPI_ERR_IN_STATUS %d\n", MPI_ERR_IN_STATUS);
+    printf("#define DRDB_MPI_ERR_CLASS_MASK 0x%x\n", 0x7f);
+
     printf("\n/* Lengths of the strings MPI returns, NUL included. */\n");
     printf("#define DRDB_MPI_MAX_PROCESSOR_NAME %d\n", MPI_MAX_PROCESSOR_NAME);
     printf("#define DRDB_MPI_MAX_ERROR_STRING %d\n", MPI_MAX_ERROR_STRING);

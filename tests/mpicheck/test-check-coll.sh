@@ -1,0 +1,57 @@
+#!/bin/sh
+# drdb check's coll.* checks (docs/check.md): each planted program of
+# tests/mpicheck/ gets exactly the findings written below, from its
+# comments and call order (every rank's events: MPI_Init 0, MPI_Comm_rank
+# 1, MPI_Comm_set_errhandler 2, then the calls in the program's order; a
+# finding's sites are the members' calls, the rooted one's root first),
+# and its fixed twin none.
+# usage: test-check-coll.sh DRDB MPIEXEC PROG...
+set -u
+drdb=$(realpath "$1") mpiexec=$2
+shift 2
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+n=0 status=0
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/findings.sh"
+for p in "$@"; do
+    eval "path_$(basename "$p" | tr - _)=\$(realpath \"\$p\")"
+done
+path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
+
+# Event 3 at both: MPI_Bcast at rank 0, MPI_Scatter at rank 1.
+expect_findings coll-operation-bad 2 'coll.*' \
+    "error coll.operation 0:3 1:3"
+expect_findings coll-operation-ok 2 'coll.*'
+
+# Event 3 at both: MPI_Bcast with root 0 at rank 0, root 1 at rank 1.
+expect_findings coll-root-bad 2 'coll.*' \
+    "error coll.root 0:3 1:3"
+expect_findings coll-root-ok 2 'coll.*'
+
+# Event 4 (MPI_Allreduce, after MPI_Op_create 3) and 5 (MPI_Reduce).
+expect_findings coll-op-bad 2 'coll.*' \
+    "error coll.op 0:4 1:4" \
+    "error coll.op 0:5 1:5"
+expect_findings coll-op-ok 2 'coll.*'
+
+# After the contiguous type and its commit (3, 4): MPI_Bcast 5, MPI_Gather
+# 6, MPI_Allgather 7, each with rank 0 (the root, or the first member)
+# first.
+expect_findings coll-signature-bad 2 'coll.*' \
+    "error coll.signature 0:5 1:5" \
+    "error coll.signature 0:6 1:6" \
+    "error coll.signature 0:7 1:7"
+has "coll-signature-bad: the calls and what differs" \
+    "$tmp/coll-signature-bad.out" \
+    "error coll.signature: collective #0 on MPI_COMM_WORLD: MPI_Bcast(count 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Bcast(count 2, MPI_DOUBLE, root 0, MPI_COMM_WORLD) at rank 1 do not move the same data: the same bytes, but the type signatures differ at byte 0 (MPI_INT against MPI_DOUBLE)" \
+    "error coll.signature: collective #1 on MPI_COMM_WORLD: MPI_Gather(sendcount 4, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Gather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 1 do not move the same data: 16 bytes against 8 bytes"
+expect_findings coll-signature-ok 2 'coll.*'
+
+# Ranks 0 and 1's MPI_Bcast 3; rank 2's last call, MPI_Finalize 3.
+expect_findings coll-missing-member-bad 3 'coll.*' \
+    "error coll.missing-member 0:3 1:3 2:3"
+expect_findings coll-missing-member-ok 3 'coll.*'
+
+echo "1..$n"
+exit $status
