@@ -393,19 +393,16 @@ int fe_log_compress(int argc, char **argv)
     int has = log_zstatus_read(dir, &s) == 0;
     int running = has && alive(s.pid) && (!strcmp(s.state, "running") ||
                                           !strcmp(s.state, "waiting"));
-    if (status) {
-        if (has)
-            print_state(stdout, dir, &s);
-        else
+    if (running && wait)
+        return wait_background(dir, &s);
+    if (status || wait || running) {
+        if (!has) {
             printf("%s: no compression was started in the background\n",
                    dir);
-        return 0;
-    }
-    if (running) {
-        if (wait)
-            return wait_background(dir, &s);
+            return 0;
+        }
         print_state(stdout, dir, &s);
-        return 0;
+        return running || !strcmp(s.state, "done") ? 0 : 1;
     }
     if (background) {
         fe_rec_compress(dir, FE_Z_BACKGROUND);
@@ -422,7 +419,8 @@ usage:
           "are), or with\n  --background in a process of its own. While "
           "one runs in the background\n  (drdb record's): --wait waits "
           "for it, showing its progress and result;\n  --status prints its "
-          "state. A log is replaced only while no console\n  session uses "
-          "the run.\n", stderr);
+          "state; both exit 1 when it failed or ended without a\n  result. A "
+          "log is replaced only while no console session uses the run.\n",
+          stderr);
     return 2;
 }
