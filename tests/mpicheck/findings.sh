@@ -3,12 +3,14 @@
 # giving a program's executable).
 
 # findings FILE: `drdb check`'s findings in FILE, one line each:
-# "SEVERITY NAME R:N R:N ..." (the sites in order).
+# "SEVERITY NAME R:N R:N ..." (the sites in order; the lines indented
+# further under a site, its call and source line, skipped).
 findings() {
     awk '/^(error|warning|portability) [a-z0-9]+[.][a-z0-9-]+: / {
              if (line != "") print line
              sub(/:$/, "", $2); line = $1 " " $2; next }
          /^    [0-9]+:([0-9]+|end) / { line = line " " $1; next }
+         /^        / { next }
          { if (line != "") print line; line = "" }
          END { if (line != "") print line }' "$1"
 }
