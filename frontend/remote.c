@@ -414,7 +414,8 @@ int remote_connected(struct remote *r, char *err, size_t errlen)
 }
 
 /* Waits until *OUT's agent answered (remote_connected): 0, or -1 with
- * ERR after closing it (*OUT then NULL). */
+ * ERR after closing it (*OUT then NULL). BatchMode: ssh answers or fails
+ * by itself, never waits on a prompt. */
 static int wait_connected(struct remote **out, char *err, size_t errlen)
 {
     int rc;
@@ -507,7 +508,6 @@ static int spawn(struct remote **out, const struct remote_opts *o,
     wire_put_hello(&b, wire_version());
     wire_send_buf(&r->c, WIRE_HELLO, 0, &b);
     wire_buf_release(&b);
-    /* BatchMode: ssh answers or fails by itself, never waits on a prompt. */
     *out = r;
     return 0;
 fail:
