@@ -36,7 +36,28 @@ struct remote {
     char session[16];           /* the kept session's id, or "" */
     uint64_t copied, copied_of; /* bytes of log copies received, and of
                                    the logs they stand for */
+    uint64_t copied_data;       /* message data bytes the copies held */
+    int keep_s;                 /* remote_connected() sets this limit
+                                   after HELLO (-1: that failed) */
+    struct remote_index **asks; /* INDEX requests in flight */
+    size_t nasks, nasks_cap;
 };
+
+/* An INDEX request in flight (remote-log.c): its answer gathered here as
+ * it arrives. */
+struct remote_index {
+    struct remote *r;
+    unsigned ch;
+    char *dir;
+    int rank;
+    int done;              /* 0, or the answer's type: IMAGE_END, ERROR */
+    struct wire_buf img;   /* the copy so far (IMAGE frames) */
+    struct wire_buf end;   /* IMAGE_END's payload, or ERROR's text */
+};
+/* Takes frame F when it answers one of R's INDEX requests: 1, else 0. */
+int remote__index_frame(struct remote *r, const struct wire_frame *f);
+/* R's INDEX request on channel CH, or NULL. */
+struct remote_index *remote__index_find(const struct remote *r, unsigned ch);
 
 /* Where a remote log's elided bytes are read from (log_fetch_fn's UD). */
 struct remote_src {
@@ -51,6 +72,13 @@ struct remote_src {
  * connection in ERR. */
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen);
+
+/* A channel no process or request of R uses. */
+unsigned remote__new_channel(struct remote *r);
+/* An ERROR answer's TEXT into ERR: "HOST refused: TEXT" (TEXT may be
+ * lines of drdb's own, "drdb: " dropped from the first). */
+void remote__refused(const struct remote *r, const struct wire_buf *text,
+                     char *err, size_t errlen);
 
 /* remote__ask() for a DATA answer, read through *RD (valid until the next
  * request): 0, or -1 with ERR. */

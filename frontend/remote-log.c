@@ -4,6 +4,7 @@
  * (INDEX), whose elided bytes are READ when a reader reads them; a
  * rank's replay under GDB made ready there (SETUP).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "rankset.h"
 #include "remote.h"
 #include "remote-int.h"
+#include "util.h"
 #include "wire.h"
 
 /* log_fetch_fn: LEN bytes at OFF of the log on the host, read by READs. */
@@ -38,59 +40,191 @@ static int fetch(void *ud, uint64_t off, uint8_t *buf, uint64_t len,
     return 0;
 }
 
-int remote_log_open(struct remote *r, const char *dir, int rank,
-                    struct log_rank *lr, char *err, size_t errlen)
+/* The fetch source of R's log of RANK in DIR (registered in R): it, or
+ * NULL out of memory. */
+static struct remote_src *new_src(struct remote *r, const char *dir,
+                                  int rank)
 {
     struct remote_src *s = calloc(1, sizeof *s), **ns;
     ns = s ? realloc(r->srcs, (r->nsrcs + 1) * sizeof *ns) : NULL;
     if (!ns || !(s->dir = strdup(dir))) {
         free(s);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return NULL;
     }
     r->srcs = ns;
     r->srcs[r->nsrcs++] = s;
     s->r = r;
     snprintf(s->name, sizeof s->name, "rank-%d.log", rank);
+    return s;
+}
+
+struct remote_index *remote__index_find(const struct remote *r, unsigned ch)
+{
+    for (size_t i = 0; i < r->nasks; i++)
+        if (r->asks[i]->ch == ch)
+            return r->asks[i];
+    return NULL;
+}
+
+int remote__index_frame(struct remote *r, const struct wire_frame *f)
+{
+    struct remote_index *q = remote__index_find(r, f->channel);
+    if (!q || q->done || (f->type != WIRE_IMAGE &&
+                          f->type != WIRE_IMAGE_END && f->type != WIRE_ERROR))
+        return 0;
+    if (f->type == WIRE_IMAGE) {
+        wire_buf_add(&q->img, f->data, f->len);
+        return 1;
+    }
+    wire_buf_add(&q->end, f->data, f->len);
+    q->done = f->type;
+    return 1;
+}
+
+struct remote_index *remote_index_ask(struct remote *r, const char *dir,
+                                      int rank, char *err, size_t errlen)
+{
+    struct remote_index *q = calloc(1, sizeof *q);
+    if (!q || !(q->dir = strdup(dir)) ||
+        util_grow(&r->asks, &r->nasks_cap, r->nasks + 1,
+                  sizeof *r->asks) < 0) {
+        if (q)
+            free(q->dir);
+        free(q);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    q->r = r;
+    q->rank = rank;
+    wire_buf_init(&q->img);
+    wire_buf_init(&q->end);
+    q->ch = remote__new_channel(r);
+    r->asks[r->nasks++] = q;
     struct wire_buf b;
     wire_buf_init(&b);
     wire_put_str(&b, dir);
     wire_put_u32(&b, (uint32_t)rank);
-    int rc = remote__ask(r, WIRE_INDEX, &b, WIRE_IMAGE_END, err, errlen);
+    int rc = remote_lost(r) ? -1 : wire_send_buf(&r->c, WIRE_INDEX, q->ch, &b);
+    wire_buf_release(&b);
+    if (rc == 0)
+        rc = wire_flush(&r->c);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", remote_lost(r) ? remote_error(r)
+                 : "out of memory");
+        remote_index_free(q);
+        return NULL;
+    }
+    return q;
+}
+
+int remote_index_ready(const struct remote_index *q)
+{
+    return q->done || remote_lost(q->r);
+}
+
+void remote_index_free(struct remote_index *q)
+{
+    struct remote *r = q->r;
+    for (size_t i = 0; i < r->nasks; i++)
+        if (r->asks[i] == q) {
+            r->asks[i] = r->asks[--r->nasks];
+            break;
+        }
+    wire_buf_release(&q->img);
+    wire_buf_release(&q->end);
+    free(q->dir);
+    free(q);
+}
+
+int remote_index_take(struct remote_index *q, struct log_rank *lr,
+                      char *err, size_t errlen)
+{
+    struct remote *r = q->r;
+    struct wire_rd rd;
+    struct wire_frame f = {WIRE_IMAGE_END, 0, (uint32_t)wire_buf_size(&q->end),
+                           q->end.p + q->end.off};
+    uint64_t size, orig, data;
+    char *why = NULL, name[4400];
+    size_t got = wire_buf_size(&q->img);
+    int rc = -1;
+    snprintf(name, sizeof name, "%s:%s/rank-%d.log", r->host, q->dir,
+             q->rank);
+    wire_rd_init(&rd, &f);
+    if (q->done == WIRE_ERROR) {
+        remote__refused(r, &q->end, err, errlen);
+    } else if (!q->done) {
+        snprintf(err, errlen, "%s", remote_lost(r) ? remote_error(r)
+                 : "the copy is not there yet");
+    } else if (wire_get_u64(&rd, &size) < 0 || wire_get_u64(&rd, &orig) < 0 ||
+               !(why = wire_get_str(&rd)) || wire_get_u64(&rd, &data) < 0 ||
+               size != got || q->img.off) {
+        snprintf(err, errlen, "%s sent a malformed copy of %s", r->host,
+                 name);
+    } else {
+        rc = 0;
+    }
+    struct remote_src *s = rc == 0 ? new_src(r, q->dir, q->rank) : NULL;
+    if (rc == 0 && !s) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0) {
+        r->copied += got;
+        r->copied_of += orig;
+        r->copied_data += data;
+        /* The copy's buffer becomes the log's (LR owns it). */
+        uint8_t *img = got ? q->img.p : malloc(1);
+        q->img.p = NULL;
+        q->img.len = q->img.cap = 0;
+        rc = img ? log_rank_open_mem(lr, img, got, name, fetch, s, err,
+                                     errlen) : -1;
+        if (!img)
+            snprintf(err, errlen, "out of memory");
+        if (rc == 0)
+            snprintf(lr->stop_reason, sizeof lr->stop_reason, "%s", why);
+    }
+    free(why);
+    remote_index_free(q);
+    return rc < 0 ? -1 : 0;
+}
+
+int remote_log_open(struct remote *r, const char *dir, int rank,
+                    struct log_rank *lr, char *err, size_t errlen)
+{
+    struct remote_index *q = remote_index_ask(r, dir, rank, err, errlen);
+    if (!q)
+        return -1;
+    while (!remote_index_ready(q))
+        if (remote_wait(&r, 1, -1) < 0) {
+            snprintf(err, errlen, "waiting for %s: %s", r->host,
+                     strerror(errno));
+            remote_index_free(q);
+            return -1;
+        }
+    return remote_index_take(q, lr, err, errlen);
+}
+
+long remote_read(struct remote *r, const char *dir, const char *name,
+                 uint64_t off, void *buf, size_t len, char *err,
+                 size_t errlen)
+{
+    if (len > WIRE_MAX_READ)
+        len = WIRE_MAX_READ;
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_str(&b, dir);
+    wire_put_str(&b, name);
+    wire_put_u64(&b, off);
+    wire_put_u32(&b, (uint32_t)len);
+    int rc = remote__ask(r, WIRE_READ, &b, WIRE_DATA, err, errlen);
     wire_buf_release(&b);
     if (rc < 0)
         return -1;
-    struct wire_frame f = {WIRE_IMAGE_END, 0,
-                           (uint32_t)wire_buf_size(&r->reply_end),
-                           r->reply_end.p + r->reply_end.off};
-    struct wire_rd rd;
-    uint64_t size, orig;
-    wire_rd_init(&rd, &f);
-    char *why = NULL;
-    size_t got = wire_buf_size(&r->reply);
-    if (wire_get_u64(&rd, &size) < 0 || wire_get_u64(&rd, &orig) < 0 ||
-        !(why = wire_get_str(&rd)) || size != got) {
-        snprintf(err, errlen, "%s sent a malformed copy of %s/%s", r->host,
-                 dir, s->name);
-        free(why);
-        return -1;
-    }
-    r->copied += got;
-    r->copied_of += orig;
-    uint8_t *img = malloc(got ? got : 1);
-    if (!img) {
-        snprintf(err, errlen, "out of memory");
-        free(why);
-        return -1;
-    }
-    memcpy(img, r->reply.p + r->reply.off, got);
-    char name[4400];
-    snprintf(name, sizeof name, "%s:%s/%s", r->host, dir, s->name);
-    rc = log_rank_open_mem(lr, img, got, name, fetch, s, err, errlen);
-    if (rc == 0)
-        snprintf(lr->stop_reason, sizeof lr->stop_reason, "%s", why);
-    free(why);
-    return rc < 0 ? -1 : 0;
+    size_t n = wire_buf_size(&r->reply);
+    if (n > len)
+        n = len;
+    memcpy(buf, r->reply.p + r->reply.off, n);
+    return (long)n;
 }
 
 int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
@@ -165,9 +299,17 @@ int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
     return 0;
 }
 
-uint64_t remote_copied(const struct remote *r, uint64_t *of)
+uint64_t remote_copied(const struct remote *r, uint64_t *of,
+                       uint64_t *data)
 {
     if (of)
         *of = r->copied_of;
+    if (data)
+        *data = r->copied_data;
     return r->copied;
+}
+
+uint64_t remote_wire_bytes(const struct remote *r)
+{
+    return r->c.nread;
 }

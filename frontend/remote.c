@@ -163,6 +163,8 @@ static void on_frame(struct remote *r, const struct wire_frame *f)
         on_hello(r, f);
         return;
     }
+    if (r->nasks && remote__index_frame(r, f))
+        return;
     switch (f->type) {
     case WIRE_ERROR:
         if (f->channel == 0) {
@@ -336,38 +338,90 @@ int remote_process(struct remote *r, const struct pollfd *fds, int n)
     return r->lost ? -1 : 0;
 }
 
+int remote_wait(struct remote *const *rs, int n, int timeout)
+{
+    int max = 0, used = 0, rc = 0;
+    for (int i = 0; i < n; i++)
+        if (rs[i] && !rs[i]->lost)
+            max += REMOTE_MAX_POLLFDS((int)rs[i]->nprocs);
+    if (!max)
+        return 0;
+    struct pollfd *fds = calloc((size_t)max, sizeof *fds);
+    int *k = calloc((size_t)n, sizeof *k);
+    if (!fds || !k) {
+        free(fds);
+        free(k);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (rs[i] && !rs[i]->lost)
+            used += k[i] = remote_pollfds(rs[i], fds + used, max - used);
+    if (poll(fds, (nfds_t)used, timeout) < 0 && errno != EINTR)
+        rc = -1;
+    used = 0;
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (k[i]) {
+            remote_process(rs[i], fds + used, k[i]);
+            used += k[i];
+        }
+    free(fds);
+    free(k);
+    return rc;
+}
+
 /* Blocks up to TIMEOUT ms (-1: forever) for something to do, and does it. */
 static int pump(struct remote *r, int timeout)
 {
-    int max = REMOTE_MAX_POLLFDS((int)r->nprocs);
-    struct pollfd *fds = calloc((size_t)max, sizeof *fds);
-    if (!fds) {
-        lose(r, "out of memory");
-        return -1;
-    }
-    int n = remote_pollfds(r, fds, max);
-    if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR) {
-        free(fds);
-        lose(r, strerror(errno));
-        return -1;
-    }
-    int rc = remote_process(r, fds, n);
-    free(fds);
-    return rc;
+    if (remote_wait(&r, 1, timeout) < 0)
+        lose(r, errno == ENOMEM ? "out of memory" : strerror(errno));
+    return r->lost ? -1 : 0;
 }
 
 /* ---- the connection ----------------------------------------------------- */
 
-int remote_connect(struct remote **out, const struct remote_opts *o,
-                   char *err, size_t errlen)
+static int spawn(struct remote **out, const struct remote_opts *o,
+                 const char *const *words, char *err, size_t errlen);
+
+int remote_connect_start(struct remote **out, const struct remote_opts *o,
+                         char *err, size_t errlen)
 {
     char secs[16];
     const char *keep[] = {"--keep", secs, NULL};
     snprintf(secs, sizeof secs, "%d", o->keep_s);
-    if (remote__connect(out, o, o->keep_s > 0 ? keep : NULL, err, errlen) < 0)
+    if (spawn(out, o, o->keep_s > 0 ? keep : NULL, err, errlen) < 0)
         return -1;
-    if (o->keep_s > 0 &&
-        remote_keep(*out, o->keep_s, NULL, err, errlen) < 0) {
+    (*out)->keep_s = o->keep_s;
+    return 0;
+}
+
+int remote_connected(struct remote *r, char *err, size_t errlen)
+{
+    if (r->lost) {
+        snprintf(err, errlen, "%s", r->err);
+        return -1;
+    }
+    if (!r->hello)
+        return 0;
+    if (r->keep_s > 0) { /* once: a kept session's limit, after HELLO */
+        int secs = r->keep_s;
+        r->keep_s = 0;
+        if (remote_keep(r, secs, NULL, err, errlen) < 0) {
+            r->keep_s = -1;
+            return -1;
+        }
+    }
+    return r->keep_s < 0 ? -1 : 1;
+}
+
+/* Waits until *OUT's agent answered (remote_connected): 0, or -1 with
+ * ERR after closing it (*OUT then NULL). BatchMode: ssh answers or fails
+ * by itself, never waits on a prompt. */
+static int wait_connected(struct remote **out, char *err, size_t errlen)
+{
+    int rc;
+    while ((rc = remote_connected(*out, err, errlen)) == 0)
+        pump(*out, -1);
+    if (rc < 0) {
         remote_close(*out);
         *out = NULL;
         return -1;
@@ -375,8 +429,26 @@ int remote_connect(struct remote **out, const struct remote_opts *o,
     return 0;
 }
 
+int remote_connect(struct remote **out, const struct remote_opts *o,
+                   char *err, size_t errlen)
+{
+    if (remote_connect_start(out, o, err, errlen) < 0)
+        return -1;
+    return wait_connected(out, err, errlen);
+}
+
 int remote__connect(struct remote **out, const struct remote_opts *o,
                     const char *const *words, char *err, size_t errlen)
+{
+    if (spawn(out, o, words, err, errlen) < 0)
+        return -1;
+    return wait_connected(out, err, errlen);
+}
+
+/* Starts the agent for O (WORDS after `drdb agent`) and queues this
+ * side's HELLO, without waiting for the agent's: 0 with *OUT, or -1. */
+static int spawn(struct remote **out, const struct remote_opts *o,
+                 const char *const *words, char *err, size_t errlen)
 {
     char **argv = remote__argv(o, words, err, errlen);
     if (!argv)
@@ -436,14 +508,6 @@ int remote__connect(struct remote **out, const struct remote_opts *o,
     wire_put_hello(&b, wire_version());
     wire_send_buf(&r->c, WIRE_HELLO, 0, &b);
     wire_buf_release(&b);
-    /* BatchMode: ssh answers or fails by itself, never waits on a prompt. */
-    while (!r->hello && !r->lost)
-        pump(r, -1);
-    if (r->lost) {
-        snprintf(err, errlen, "%s", r->err);
-        remote_close(r);
-        return -1;
-    }
     *out = r;
     return 0;
 fail:
@@ -484,9 +548,9 @@ int remote_reconnect(struct remote *r, const struct remote_opts *o,
                      char *err, size_t errlen)
 {
     struct remote *n;
-    if (r->nprocs) {
-        snprintf(err, errlen, "%s: its processes must end before it "
-                 "reconnects", r->host);
+    if (r->nprocs || r->nasks) {
+        snprintf(err, errlen, "%s: its processes and requests must end "
+                 "before it reconnects", r->host);
         return -1;
     }
     if (remote_connect(&n, o, err, errlen) < 0)
@@ -517,6 +581,9 @@ void remote_close(struct remote *r)
     end_agent(r);
     wire_buf_release(&r->reply);
     wire_buf_release(&r->reply_end);
+    while (r->nasks)
+        remote_index_free(r->asks[0]);
+    free(r->asks);
     for (size_t i = 0; i < r->nsrcs; i++) {
         free(r->srcs[i]->dir);
         free(r->srcs[i]);
@@ -529,13 +596,13 @@ void remote_close(struct remote *r)
 /* ---- requests ----------------------------------------------------------- */
 
 /* A channel no process or request uses. */
-static unsigned new_channel(struct remote *r)
+unsigned remote__new_channel(struct remote *r)
 {
     for (;;) {
         unsigned ch = r->next_ch++;
         if (r->next_ch > 65535)
             r->next_ch = 1;
-        if (!find(r, ch))
+        if (!find(r, ch) && !remote__index_find(r, ch))
             return ch;
     }
 }
@@ -561,8 +628,14 @@ static int request(struct remote *r, unsigned type, unsigned ch,
  * lines of drdb's own, "drdb: " dropped from the first). */
 static void reply_error(struct remote *r, char *err, size_t errlen)
 {
-    const char *t = (const char *)r->reply.p + r->reply.off;
-    int n = (int)wire_buf_size(&r->reply);
+    remote__refused(r, &r->reply, err, errlen);
+}
+
+void remote__refused(const struct remote *r, const struct wire_buf *text,
+                     char *err, size_t errlen)
+{
+    const char *t = (const char *)text->p + text->off;
+    int n = (int)wire_buf_size(text);
     if (n >= 6 && !strncmp(t, "drdb: ", 6))
         t += 6, n -= 6;
     snprintf(err, errlen, "%s refused: %.*s", r->host, n, t);
@@ -579,7 +652,7 @@ static void reply_rd(const struct remote *r, struct wire_rd *rd)
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen)
 {
-    int got = request(r, type, new_channel(r), b);
+    int got = request(r, type, remote__new_channel(r), b);
     if (got == want)
         return 0;
     if (got == WIRE_ERROR)
@@ -621,7 +694,7 @@ struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
         return NULL;
     }
     p->r = r;
-    p->ch = ch ? ch : new_channel(r);
+    p->ch = ch ? ch : remote__new_channel(r);
     p->in = sv[S_IN][0];
     p->out = sv[S_OUT][0];
     p->err = sv[S_ERR][0];
@@ -717,27 +790,4 @@ void remote_proc_free(struct remote_proc *p)
             break;
         }
     free(p);
-}
-
-long remote_read(struct remote *r, const char *dir, const char *name,
-                 uint64_t off, void *buf, size_t len, char *err,
-                 size_t errlen)
-{
-    if (len > WIRE_MAX_READ)
-        len = WIRE_MAX_READ;
-    struct wire_buf b;
-    wire_buf_init(&b);
-    wire_put_str(&b, dir);
-    wire_put_str(&b, name);
-    wire_put_u64(&b, off);
-    wire_put_u32(&b, (uint32_t)len);
-    int rc = remote__ask(r, WIRE_READ, &b, WIRE_DATA, err, errlen);
-    wire_buf_release(&b);
-    if (rc < 0)
-        return -1;
-    size_t n = wire_buf_size(&r->reply);
-    if (n > len)
-        n = len;
-    memcpy(buf, r->reply.p + r->reply.off, n);
-    return (long)n;
 }

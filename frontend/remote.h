@@ -95,6 +95,20 @@ int remote_alloc_hosts(char ***out, char *err, size_t errlen);
 
 int remote_connect(struct remote **out, const struct remote_opts *o,
                    char *err, size_t errlen);
+/* remote_connect() in two steps, so that the handshakes with several
+ * hosts overlap: remote_connect_start() starts the agent (ssh, srun) and
+ * sends HELLO: 0 with *OUT, or -1 with ERR; then the caller pumps
+ * (remote_wait) until remote_connected(*OUT) is not 0: 1 connected (a
+ * kept session's limit set), -1 failed with ERR (remote_close it). */
+int remote_connect_start(struct remote **out, const struct remote_opts *o,
+                         char *err, size_t errlen);
+int remote_connected(struct remote *r, char *err, size_t errlen);
+/* One round of the poll loop over connections RS (N of them; NULL and
+ * lost ones skipped): waits up to TIMEOUT ms (-1: forever) for any of
+ * them, then remote_process() for each. 0, or -1 (poll failed, out of
+ * memory: errno) without doing anything; a connection lost meanwhile is
+ * that connection's (remote_lost). */
+int remote_wait(struct remote *const *rs, int n, int timeout);
 /* The host as given ("localhost" for a local agent). */
 const char *remote_host(const struct remote *r);
 /* Why the connection failed or was lost ("" while it works). */
@@ -137,6 +151,23 @@ long remote_read(struct remote *r, const char *dir, const char *name,
 struct log_rank;
 int remote_log_open(struct remote *r, const char *dir, int rank,
                     struct log_rank *lr, char *err, size_t errlen);
+/* remote_log_open() of many ranks at once, on one host or several, so
+ * that the hosts strip and send their copies while this side takes those
+ * that arrived (docs/architecture.md, "Remote replay nodes"):
+ * remote_index_ask() sends the INDEX request and returns: the request (to
+ * take or free, before remote_close(R), which frees those left), or NULL
+ * with ERR. The caller pumps (remote_wait, or remote_pollfds and
+ * remote_process) until remote_index_ready() (answered, or the
+ * connection lost); remote_index_take() then opens the copy into LR as
+ * remote_log_open() does and frees Q: 0, or -1 with ERR (the host's
+ * refusal, the lost connection). An agent answers in the order asked. */
+struct remote_index;
+struct remote_index *remote_index_ask(struct remote *r, const char *dir,
+                                      int rank, char *err, size_t errlen);
+int remote_index_ready(const struct remote_index *q);
+int remote_index_take(struct remote_index *q, struct log_rank *lr,
+                      char *err, size_t errlen);
+void remote_index_free(struct remote_index *q);
 /* Run directory DIR on the host described into RUN as log_run_open()
  * does there (world size, the ranks with logs, drdb.run's text; run->dir
  * is "HOST:DIR"): 0, or -1 with ERR. */
@@ -181,9 +212,15 @@ int remote_shadow_list(struct remote *r, pid_t id,
 int remote_lost(const struct remote *r);
 /* The bytes of logs read for elided fields so far (remote_log_open). */
 uint64_t remote_fetched(const struct remote *r);
-/* The bytes of log copies received so far (remote_log_open), and in *OF
- * (may be NULL) the bytes of the logs they stand for. */
-uint64_t remote_copied(const struct remote *r, uint64_t *of);
+/* The bytes of log copies received so far (remote_log_open), in *OF
+ * (may be NULL) the bytes of the logs they stand for, and in *DATA (may
+ * be NULL) the bytes of message data the copies held, as the host
+ * counted them (0: every data field elided). */
+uint64_t remote_copied(const struct remote *r, uint64_t *of,
+                       uint64_t *data);
+/* The bytes received on the connection so far: frames, headers and all,
+ * as the agent (ssh, srun) delivered them. */
+uint64_t remote_wire_bytes(const struct remote *r);
 
 /* ---- keeping a session (docs/remote.md, "Keeping a session") ---------
  *

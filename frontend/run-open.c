@@ -4,6 +4,7 @@
  * (remote.h): the event index from copies of the logs without their
  * message data, the data fetched when an event is shown.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +25,11 @@ const char *fe_split_host(const char *arg, char *host, size_t hostlen)
     return colon + 1;
 }
 
-/* Opens part S (HOST:DIR or DIR) of the run, its connection made with
- * RO: 0, or -1 with S->err. */
-static int open_src(struct fe_src *s, const char *spec,
-                    const struct remote_opts *ro)
+/* Names part S of the run by SPEC (HOST:DIR or DIR), and starts its
+ * host's agent with RO (remote_connect_start: the handshakes of all the
+ * parts' hosts overlap): 0, or -1 with S->err. */
+static int start_src(struct fe_src *s, const char *spec,
+                     const struct remote_opts *ro)
 {
     char host[256];
     const char *dir = fe_split_host(spec, host, sizeof host);
@@ -37,24 +39,69 @@ static int open_src(struct fe_src *s, const char *spec,
         snprintf(s->err, sizeof s->err, "the path is too long");
         return -1;
     }
+    if (!dir)
+        return 0;
+    struct remote_opts o = *ro;
+    o.host = s->host;
+    return remote_connect_start(&s->conn, &o, s->err, sizeof s->err);
+}
+
+/* Waits until the agents of FR's parts answered (or failed: S->err, and
+ * S->conn NULL). */
+static void wait_connected(struct fe_run *fr, const int *failed)
+{
+    struct remote **rs = calloc((size_t)fr->nsrc, sizeof *rs);
+    for (;;) {
+        int n = 0;
+        for (int i = 0; i < fr->nsrc; i++) {
+            struct fe_src *s = &fr->src[i];
+            int rc = s->conn && !failed[i] ? remote_connected(s->conn,
+                              s->err, sizeof s->err) : 1;
+            if (rc < 0) {
+                remote_close(s->conn);
+                s->conn = NULL;
+            }
+            if (rs)
+                rs[i] = rc == 0 ? s->conn : NULL;
+            n += rc == 0;
+        }
+        if (!n)
+            break;
+        if (!rs || remote_wait(rs, fr->nsrc, -1) < 0)
+            break;
+    }
+    for (int i = 0; i < fr->nsrc; i++) { /* the wait itself failed */
+        struct fe_src *s = &fr->src[i];
+        if (s->conn && !failed[i] &&
+            remote_connected(s->conn, s->err, sizeof s->err) == 0) {
+            snprintf(s->err, sizeof s->err, "waiting for the agent: %s",
+                     strerror(errno));
+            remote_close(s->conn);
+            s->conn = NULL;
+        }
+    }
+    free(rs);
+}
+
+/* Opens part S, named and connected: its description. 0, or -1 with
+ * S->err. */
+static int open_src(struct fe_src *s)
+{
     if (!(s->run = calloc(1, sizeof *s->run))) {
         snprintf(s->err, sizeof s->err, "out of memory");
         return -1;
     }
     int rc;
-    if (!dir) {
-        char abs[PATH_MAX];
+    if (!s->host[0]) {
+        char abs[PATH_MAX], spec[sizeof s->dir];
+        snprintf(spec, sizeof spec, "%s", s->dir);
         rc = log_run_open(s->run, spec, s->err, sizeof s->err);
         if (rc == 0)
             snprintf(s->dir, sizeof s->dir, "%s",
                      realpath(spec, abs) ? abs : s->run->dir);
     } else {
-        struct remote_opts o = *ro;
-        o.host = s->host;
-        rc = remote_connect(&s->conn, &o, s->err, sizeof s->err);
-        if (rc == 0)
-            rc = remote_run_open(s->conn, dir, s->run, s->err,
-                                 sizeof s->err);
+        rc = s->conn ? remote_run_open(s->conn, s->dir, s->run, s->err,
+                                       sizeof s->err) : -1;
         if (rc < 0 && s->conn) {
             remote_close(s->conn);
             s->conn = NULL;
@@ -106,14 +153,24 @@ int fe_run_open(struct fe_run *fr, char *const *specs, int nspecs,
         return -1;
     }
     fr->nsrc = n;
+    int *failed = calloc((size_t)n, sizeof *failed);
+    if (!failed) {
+        snprintf(err, errlen, "out of memory");
+        fe_run_close(fr);
+        return -1;
+    }
     for (int i = 0; i < n; i++) {
-        struct fe_src *s = &fr->src[i];
         const char *spec = specs[i < nspecs ? i : 0];
         if (hosts && hosts->n) {
             snprintf(a, sizeof a, "%s:%s", hosts->v[i].name, specs[0]);
             spec = a;
         }
-        if (open_src(s, spec, ro) < 0) {
+        failed[i] = start_src(&fr->src[i], spec, ro) < 0;
+    }
+    wait_connected(fr, failed);
+    for (int i = 0; i < n; i++) {
+        struct fe_src *s = &fr->src[i];
+        if (failed[i] || open_src(s) < 0) {
             if (n > 1)
                 fprintf(stderr, "drdb: %s: %s; its ranks are left out\n",
                         src_name(s, b, sizeof b), s->err);
@@ -129,10 +186,12 @@ int fe_run_open(struct fe_run *fr, char *const *specs, int nspecs,
                      "time): give the directories of one recorded run",
                      src_name(&fr->src[fr->first], a, sizeof a),
                      src_name(s, b, sizeof b), LOG_RUN_FILE);
+            free(failed);
             fe_run_close(fr);
             return -1;
         }
     }
+    free(failed);
     if (fr->first < 0) {
         if (n == 1)
             snprintf(err, errlen, "%s", fr->src[0].err);
@@ -176,6 +235,58 @@ const struct log_run *fe_run_desc(const struct fe_run *fr)
     return fr->src[fr->first].run;
 }
 
+/* The error of a part's connection lost (into ERR), else 0. */
+static int lost_part(const struct fe_run *fr, char *err, size_t errlen)
+{
+    for (int i = 0; i < fr->nsrc; i++)
+        if (fr->src[i].conn && remote_error(fr->src[i].conn)[0]) {
+            snprintf(err, errlen, "%s", remote_error(fr->src[i].conn));
+            return -1;
+        }
+    return 0;
+}
+
+/* Takes the copies of ASKS (one per rank, NULL: none) into X as they
+ * arrive, pumping all of FR's connections together: 0, or -1 with ERR (a
+ * connection lost; the requests left are freed). */
+static int take_copies(struct fe_run *fr, struct ev_run *x,
+                       struct remote_index **asks, char *err, size_t errlen)
+{
+    struct remote **rs = calloc((size_t)fr->nsrc, sizeof *rs);
+    int rc = rs ? 0 : -1;
+    if (!rs)
+        snprintf(err, errlen, "out of memory");
+    for (int left = 1; rc == 0 && left;) {
+        left = 0;
+        for (int r = 0; r < fr->world_size; r++) {
+            struct ev_rank *rk = &x->ranks[r];
+            struct log_rank lr;
+            if (!asks[r] || !remote_index_ready(asks[r])) {
+                left += asks[r] != NULL;
+                continue;
+            }
+            int got = remote_index_take(asks[r], &lr, rk->err,
+                                        sizeof rk->err);
+            asks[r] = NULL;
+            if (got == 0)
+                ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
+        }
+        rc = lost_part(fr, err, errlen);
+        for (int i = 0; rc == 0 && i < fr->nsrc; i++)
+            rs[i] = fr->src[i].conn;
+        if (rc == 0 && left && remote_wait(rs, fr->nsrc, -1) < 0) {
+            snprintf(err, errlen, "waiting for the agents: %s",
+                     strerror(errno));
+            rc = -1;
+        }
+    }
+    for (int r = 0; r < fr->world_size; r++)
+        if (asks[r])
+            remote_index_free(asks[r]);
+    free(rs);
+    return rc;
+}
+
 int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
                   size_t errlen)
 {
@@ -183,6 +294,23 @@ int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
         return ev_open_run(x, fr->src[0].run, err, errlen);
     if (ev_open_empty(x, fr->name, fr->world_size, err, errlen) < 0)
         return -1;
+    struct remote_index **asks = calloc((size_t)fr->world_size,
+                                        sizeof *asks);
+    if (!asks) {
+        snprintf(err, errlen, "out of memory");
+        ev_close(x);
+        return -1;
+    }
+    /* Every host asked for all its ranks' copies first: the hosts strip
+     * and send them at the same time, while the local parts are read
+     * here and each copy is taken as it arrives. */
+    for (int r = 0; r < fr->world_size; r++) {
+        struct fe_src *s = fr->rank_src[r] >= 0 ? &fr->src[fr->rank_src[r]]
+                                                : NULL;
+        if (s && s->conn)
+            asks[r] = remote_index_ask(s->conn, s->dir, r, x->ranks[r].err,
+                                       sizeof x->ranks[r].err);
+    }
     for (int r = 0; r < fr->world_size; r++) {
         struct fe_src *s = fr->rank_src[r] >= 0 ? &fr->src[fr->rank_src[r]]
                                                 : NULL;
@@ -205,18 +333,13 @@ int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
             log_path(path, sizeof path, s->dir, r);
             if (log_rank_open(&lr, path, rk->err, sizeof rk->err) == 0)
                 ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
-            continue;
-        }
-        if (remote_log_open(s->conn, s->dir, r, &lr, rk->err,
-                            sizeof rk->err) == 0)
-            ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
-        if (remote_error(s->conn)[0]) {
-            snprintf(err, errlen, "%s", remote_error(s->conn));
-            ev_close(x);
-            return -1;
         }
     }
-    return 0;
+    int rc = take_copies(fr, x, asks, err, errlen);
+    free(asks);
+    if (rc < 0)
+        ev_close(x);
+    return rc;
 }
 
 void fe_run_close(struct fe_run *fr)

@@ -414,7 +414,7 @@ static int serve(struct wire_conn *c)
 {
     static struct pollfd fds[4 + 4 * MAX_PROCS];
     const int max = (int)(sizeof fds / sizeof *fds);
-    int hello = 0;
+    int hello = 0, more = 0;
     int64_t deadline = 0;
     for (;;) {
         /* The processes' output: to the connection, or held. */
@@ -446,6 +446,9 @@ static int serve(struct wire_conn *c)
         }
         if (waiting)
             timeout = 100;
+        int room = wire_buf_size(&c->outq) <= WIRE_HIGH_WATER;
+        if (more && room)
+            timeout = 0; /* requests read before, not handled yet */
         if (c->in < 0) { /* kept, nobody attached */
             int64_t left = deadline - now_ms();
             if (left <= 0)
@@ -459,11 +462,15 @@ static int serve(struct wire_conn *c)
             reap();
         if (wire_revents(fds, n, keep.listen) && take(c))
             hello = 0;
-        if (c->in >= 0 && wire_revents(fds, n, c->in)) {
-            int rc = wire_fill(c);
+        /* Requests are handled while their answers find room: with
+         * several INDEX requests read at once, the first copy goes out
+         * while the next is made, and the client takes it meanwhile. */
+        if (c->in >= 0 && (wire_revents(fds, n, c->in) || (more && room))) {
+            int rc = wire_revents(fds, n, c->in) ? wire_fill(c) : 1;
             struct wire_frame f;
-            int got;
-            while (!end && (got = wire_next(c, &f)) > 0) {
+            int got = 0;
+            more = 0;
+            while (!end && !more && (got = wire_next(c, &f)) > 0) {
                 if (!hello) {
                     uint32_t proto;
                     char *ver = NULL;
@@ -478,6 +485,7 @@ static int serve(struct wire_conn *c)
                 }
                 if (handle(c, &f) < 0)
                     end = 2;
+                more = wire_buf_size(&c->outq) > WIRE_HIGH_WATER;
             }
             if (!end && (got < 0 || rc <= 0))
                 end = rc < 0 || got < 0 ? 2 : 3; /* the client is gone */

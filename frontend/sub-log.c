@@ -503,11 +503,17 @@ static int match_bench(const char *dir, long queries)
         struct remote *conn = opened.src[i].conn;
         if (!conn)
             continue;
-        uint64_t of, copied = remote_copied(conn, &of);
+        uint64_t of, data, copied = remote_copied(conn, &of, &data);
         printf("copies:        %" PRIu64 " bytes for %" PRIu64 " bytes of "
                "logs from %s\n", copied, of, remote_host(conn));
         printf("fetched:       %" PRIu64 " bytes of message data from %s\n",
                remote_fetched(conn), remote_host(conn));
+        /* What crossed: message data in the copies and fetched, and the
+         * connection's bytes as received (frames and all). */
+        printf("payload:       %" PRIu64 " bytes of message data received "
+               "from %s\n", data + remote_fetched(conn), remote_host(conn));
+        printf("wire:          %" PRIu64 " bytes received from %s\n",
+               remote_wire_bytes(conn), remote_host(conn));
     }
     run_close(&x);
     return 0;

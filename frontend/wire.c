@@ -413,6 +413,7 @@ void wire_conn_init(struct wire_conn *c, int in, int out)
     wire_buf_init(&c->inq);
     wire_buf_init(&c->outq);
     c->err[0] = '\0';
+    c->nread = 0;
 }
 
 void wire_conn_release(struct wire_conn *c)
@@ -510,6 +511,7 @@ int wire_fill(struct wire_conn *c)
         if (n == 0)
             return 0;
         c->inq.len += (size_t)n;
+        c->nread += (uint64_t)n;
         if (n < WIRE_CHUNK)
             return 1;
     }

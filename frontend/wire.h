@@ -43,8 +43,12 @@
  *           at most WIRE_MAX_READ), then
  *   IMAGE_END agent -> client, ch N: u64 the copy's size, u64 the log's
  *           size, string why the log's reading stopped early ("" if it
- *           did not: log_rank's stop_reason); the channel is then free.
- *           The elided bytes are READ from "rank-R.log" by offset.
+ *           did not: log_rank's stop_reason), u64 the bytes of message
+ *           data the copy still holds (protocol 4; 0: the agent elides
+ *           every data field); the channel is then free.
+ *           The elided bytes are READ from "rank-R.log" by offset. A
+ *           client may send INDEX requests for several ranks at once
+ *           (each on its channel): the agent answers them in order.
  *
  * Keeping a session (protocol 2; docs/remote.md, "Keeping a session"): an
  * agent started with `--keep` may outlive its connection.
@@ -97,7 +101,7 @@
 #include <stdint.h>
 
 #define WIRE_MAGIC "drdbwire"
-#define WIRE_PROTOCOL 3
+#define WIRE_PROTOCOL 4
 #define WIRE_HEADER 8
 #define WIRE_MAX_PAYLOAD (1u << 20)
 #define WIRE_MAX_READ (WIRE_MAX_PAYLOAD - 64)
@@ -256,6 +260,7 @@ struct wire_conn {
     int in, out;
     struct wire_buf inq, outq;
     char err[256]; /* why the connection failed */
+    uint64_t nread; /* bytes read from IN so far (frames and headers) */
 };
 void wire_conn_init(struct wire_conn *c, int in, int out);
 void wire_conn_release(struct wire_conn *c);

@@ -17,12 +17,15 @@
  * A copy of R's readable records (the first R->nevents) with every DATA,
  * DATA_ZSTD and WINDIFF field of MIN_BYTES or more as stored replaced by a
  * LOG_F_ELIDED field that says where its bytes are in R's file, and the
- * header flag LOG_HDR_STRIPPED set. *IMAGE (malloc'd) and *SIZE get the
- * copy, *ELIDED (may be NULL) the stored bytes left out. Why R's reading
- * stopped (R->stop_reason) is not in the copy: send it alongside. 0, or
- * -errno with a message in ERR.
+ * header flag LOG_HDR_STRIPPED set (MIN_BYTES 1 or 0: every such field,
+ * no message byte left). *IMAGE (malloc'd) and *SIZE get the copy,
+ * *ELIDED (may be NULL) the stored bytes left out, *KEPT (may be NULL)
+ * the stored bytes of the data fields left in (under MIN_BYTES). Why R's
+ * reading stopped (R->stop_reason) is not in the copy: send it
+ * alongside. 0, or -errno with a message in ERR.
  */
 int log_strip(const struct log_rank *r, uint64_t min_bytes, uint8_t **image,
-              size_t *size, uint64_t *elided, char *err, size_t errlen);
+              size_t *size, uint64_t *elided, uint64_t *kept, char *err,
+              size_t errlen);
 
 #endif

@@ -9,7 +9,7 @@
 #include "log-strip.h"
 
 struct strip {
-    uint64_t min_bytes, elided;
+    uint64_t min_bytes, elided, kept;
 };
 
 /* The stripper's per-field step (log__field_fn). */
@@ -19,12 +19,14 @@ static int strip_field(void *ctx, const struct log_rank *r, uint64_t n,
     struct strip *s = ctx;
     uint64_t len;
     (void)n;
-    if (f->len < s->min_bytes)
-        return 0;
     if (f->kind == LOG_F_WINDIFF)
         len = f->len;
     else if (!log_field_data_len(f, &len) || f->kind == LOG_F_ELIDED)
         return 0;
+    if (f->len < s->min_bytes) {
+        s->kept += f->len;
+        return 0;
+    }
     uint8_t body[40];
     struct log__obuf b = {body, 0, sizeof body};
     log__obuf_varint(&b, f->kind);
@@ -41,9 +43,10 @@ static int strip_field(void *ctx, const struct log_rank *r, uint64_t n,
 }
 
 int log_strip(const struct log_rank *r, uint64_t min_bytes, uint8_t **image,
-              size_t *size, uint64_t *elided, char *err, size_t errlen)
+              size_t *size, uint64_t *elided, uint64_t *kept, char *err,
+              size_t errlen)
 {
-    struct strip s = {min_bytes ? min_bytes : 1, 0};
+    struct strip s = {min_bytes ? min_bytes : 1, 0, 0};
     struct log__obuf out = {0};
     struct log_file_header hdr = r->hdr;
     int rc = log__obuf_room(&out, LOG_HEADER_SIZE);
@@ -66,5 +69,7 @@ int log_strip(const struct log_rank *r, uint64_t min_bytes, uint8_t **image,
     *size = out.len;
     if (elided)
         *elided = s.elided;
+    if (kept)
+        *kept = s.kept;
     return 0;
 }

@@ -28,8 +28,10 @@
 # receive the logs' copies without message data) and to build the index;
 # the CPU time of every process it takes (drdb, its agent, ssh, and the
 # test sshd's side: steadier than wall time on a loaded machine); the
-# bytes of the copies against the logs', and the bytes of message data
-# fetched (0 for the index).
+# bytes of the copies against the logs', the bytes of message data
+# fetched (0 for the index), the payload (message data in the copies and
+# fetched: 0, every data field is elided) and the bytes received on the
+# connections (frames and all: what ssh carried).
 set -u
 drdb=$(realpath "$1") mpiexec=$2 kernel=$3
 shift 3
@@ -138,6 +140,8 @@ measure() {
     copies=$(awk '/^copies:/ { c += $2; l += $5 }
         END { if (l) printf "%.1f MB of %.1f MB of logs", c / 1e6, l / 1e6 }' "$tmp/b.0")
     fetched=$(awk '/^fetched:/ { f += $2; n++ } END { if (n) print f }' "$tmp/b.0")
+    payload=$(awk '/^payload:/ { f += $2; n++ } END { if (n) print f }' "$tmp/b.0")
+    wire=$(awk '/^wire:/ { w += $2; n++ } END { if (n) printf "%.1f MB", w / 1e6 }' "$tmp/b.0")
     echo "$name"
     printf '    wall %.3f s (open %.3f, build %.3f)' "$ready" "$open" "$build"
     [ -n "$base" ] && awk -v a="$ready" -v b="$base" 'BEGIN { printf "  %.2fx local", a / b }'
@@ -145,6 +149,7 @@ measure() {
     [ -n "$base" ] && awk -v a="$cpu" -v b="$basecpu" 'BEGIN { printf "  %.2fx local", a / b }'
     echo
     [ -n "$copies" ] && echo "    copies $copies; message data fetched: $fetched bytes"
+    [ -n "$wire" ] && echo "    payload (message data in the copies and fetched): ${payload:-?} bytes; on the wire: $wire received"
     return 0
 }
 
