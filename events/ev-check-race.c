@@ -1,6 +1,320 @@
-/* ev-check-race.c - the race.* checks (ev-check.h): message races: wildcard receives and probes that could have matched another send. */
+/*
+ * ev-check-race.c - the race.* checks (ev-check.h; docs/check.md): message
+ * races. A receive or probe posted with MPI_ANY_SOURCE takes whichever
+ * matching message MPI finds first; another sender's message that could
+ * have been there first makes the run's outcome depend on timing.
+ *
+ * For a wildcard W at rank r on communicator c that took rank p's send S,
+ * another sender q's send S' to r on c is an alternative when
+ *   - its tag is one W accepts (W's tag, or any with MPI_ANY_TAG);
+ *   - it was not taken before W: the receive that took it was posted
+ *     after W (MPI matches receives in posting order), or none took it;
+ *   - it is the first of q's such sends (non-overtaking, MPI 4.0 3.5:
+ *     only the oldest of one sender's matching messages can be taken);
+ *   - W's completion did not happen before it (ev-causal.c): a message
+ *     sent because W was received cannot have been W's.
+ * A send S' that happened before S is still an alternative: messages of
+ * two senders are not ordered by causality (MPI orders each channel
+ * alone). Only MPI_ANY_SOURCE races: with a named source and
+ * MPI_ANY_TAG, the non-overtaking rule leaves one candidate.
+ *
+ * Each alternative is named with the message its sender had received last
+ * before sending it (what it answers, in a request-reply program: the
+ * Search an othello Result was computed for).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "ev-check.h"
+#include "ev-int.h"
+
+/* One race check's state: the channels (indices into ix->chans) sorted
+ * by (dst, comm, src, tag), the happened-before edges once needed. */
+struct race {
+    struct ev_check_ctx *c;
+    struct ev_run *x;
+    struct ev_index *ix;
+    struct ev__causal *causal;
+    int32_t *chans;
+    size_t nchans;
+    const char *check;
+};
+
+static int cmp_chan(const void *a, const void *b, void *arg)
+{
+    const struct ev_index *ix = arg;
+    const struct ev__chan *x = &ix->chans[*(const int32_t *)a];
+    const struct ev__chan *y = &ix->chans[*(const int32_t *)b];
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    if (x->comm != y->comm)
+        return x->comm < y->comm ? -1 : 1;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return (x->tag > y->tag) - (x->tag < y->tag);
+}
+
+static int race_init(struct race *k, struct ev_check_ctx *c, const char *check,
+                     char *err, size_t errlen)
+{
+    memset(k, 0, sizeof *k);
+    k->c = c;
+    k->x = c->x;
+    k->ix = c->x->ix;
+    k->check = check;
+    k->nchans = k->ix->nchans;
+    k->chans = malloc((k->nchans + 1) * sizeof *k->chans);
+    if (!k->chans) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < k->nchans; i++)
+        k->chans[i] = (int32_t)i;
+    qsort_r(k->chans, k->nchans, sizeof *k->chans, cmp_chan, k->ix);
+    return 0;
+}
+
+static void race_release(struct race *k)
+{
+    free(k->chans);
+    ev__causal_free(k->causal);
+}
+
+/* The first of K's channels to DST on COMM. */
+static size_t chans_to(const struct race *k, int32_t dst, int32_t comm)
+{
+    size_t lo = 0, hi = k->nchans;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct ev__chan *ch = &k->ix->chans[k->chans[mid]];
+        if (ch->dst < dst || (ch->dst == dst && ch->comm < comm))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first send of channel CH that no receive posted at or before ORDER
+ * took (receives of a channel take its sends in order, and are sorted by
+ * posting): a message index, or -1. */
+static int32_t first_untaken(const struct ev_index *ix,
+                             const struct ev__chan *ch, uint64_t order)
+{
+    uint32_t lo = 0, hi = ch->r_n < ch->s_n ? ch->r_n : ch->s_n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ix->msgs[ix->rorder[ch->r_first + mid]].order <= order)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ch->s_n ? ix->sorder[ch->s_first + lo] : -1;
+}
+
+/* The send of the message rank R completed last before its event N (a
+ * receive, or the Wait of one): a message index, or -1. */
+static int32_t last_received(const struct ev_index *ix, int r, uint64_t n)
+{
+    const struct ev__rank_ix *ri = &ix->r[r];
+    size_t i = ev__ref_lower(ri, n);
+    for (int look = 0; i > 0 && look < 256; look++) {
+        const struct ev__xref *e = &ri->refs[--i];
+        if (e->role != EV_CALL && e->role != EV_DONE)
+            continue;
+        const struct ev_msg *m = &ix->msgs[e->i];
+        if (!(m->flags & EV_M_SEND) && m->done == e->event && m->match >= 0)
+            return m->match;
+    }
+    return -1;
+}
+
+static const char *comm_name(int32_t comm, char *buf, size_t len)
+{
+    if (comm == 0)
+        return "MPI_COMM_WORLD";
+    snprintf(buf, len, "communicator %d", (int)comm);
+    return buf;
+}
+
+/*
+ * The wildcard at rank R (FN, its event EVENT) on COMM with tag TAG (-1:
+ * MPI_ANY_TAG) that took send S (a message index): after those taken by
+ * receives posted at or before ORDER, completed at DONE. Emits a finding
+ * when another sender's message could have been taken.
+ */
+static int race_of(struct race *k, int r, int fn, uint64_t event,
+                   int32_t comm, int32_t tag, int32_t s, uint64_t order,
+                   uint64_t done, const char *what)
+{
+    struct ev_index *ix = k->ix;
+    int32_t p = ix->msgs[s].rank;
+    /* per sender, its oldest message W could take */
+    int32_t alt[64];
+    int nalt = 0, more = 0;
+    for (size_t i = chans_to(k, r, comm); i < k->nchans; i++) {
+        const struct ev__chan *ch = &ix->chans[k->chans[i]];
+        if (ch->dst != r || ch->comm != comm)
+            break;
+        if (ch->src == p || (tag >= 0 && ch->tag != tag))
+            continue;
+        int32_t m = first_untaken(ix, ch, order);
+        if (m < 0)
+            continue;
+        if (nalt > 0 && ix->msgs[alt[nalt - 1]].rank == ch->src) {
+            if (ix->msgs[m].event < ix->msgs[alt[nalt - 1]].event)
+                alt[nalt - 1] = m;
+        } else if (nalt < 64) {
+            alt[nalt++] = m;
+        } else {
+            more = 1;
+        }
+    }
+    if (!nalt)
+        return 0;
+    if (!k->causal && !(k->causal = ev__causal_build(k->x)))
+        return -1;
+    const int64_t *fut = ev__causal_walk(k->causal, k->x, r, done, 1);
+    int keep = 0;
+    for (int a = 0; a < nalt; a++)
+        if ((int64_t)ix->msgs[alt[a]].event < fut[ix->msgs[alt[a]].rank])
+            alt[keep++] = alt[a];
+    if (!keep)
+        return 0;
+
+    struct ev_check_site sites[2 + 2 * 64];
+    int ns = 0;
+    sites[ns++] = (struct ev_check_site){r, event, what};
+    sites[ns++] = (struct ev_check_site){p, ix->msgs[s].event, "took"};
+    struct ev_check_finding f = {k->check, EV_CHECK_WARNING, "", sites, 0};
+    char cb[32], tb[32];
+    if (tag >= 0)
+        snprintf(tb, sizeof tb, "tag %d", (int)tag);
+    else
+        snprintf(tb, sizeof tb, "MPI_ANY_TAG");
+    int len = snprintf(f.message, sizeof f.message,
+                       "%s(MPI_ANY_SOURCE, %s, %s) at rank %d took rank "
+                       "%d's message (tag %d);", log_func_name(fn), tb,
+                       comm_name(comm, cb, sizeof cb), r, (int)p,
+                       (int)ix->msgs[s].tag);
+    for (int a = 0; a < keep; a++) {
+        const struct ev_msg *m = &ix->msgs[alt[a]];
+        sites[ns++] = (struct ev_check_site){m->rank, m->event,
+                                             "could have been taken"};
+        int32_t cause = last_received(ix, m->rank, m->event);
+        if (cause >= 0)
+            sites[ns++] = (struct ev_check_site){
+                ix->msgs[cause].rank, ix->msgs[cause].event,
+                "sent what its sender had received last"};
+        if (len < (int)sizeof f.message)
+            len += snprintf(f.message + len, sizeof f.message - (size_t)len,
+                            "%s rank %d's (tag %d)", a ? "," : "",
+                            (int)m->rank, (int)m->tag);
+    }
+    if (len < (int)sizeof f.message)
+        snprintf(f.message + len, sizeof f.message - (size_t)len,
+                 " could have come first%s", more ? " (and others)" : "");
+    f.nsites = ns;
+    k->c->emit(k->c->ud, &f);
+    return 0;
+}
+
+/* How rank R's event N (decoded: EV) named its source and tag: 1 when
+ * the source is MPI_ANY_SOURCE (*TAG: its tag, -1 for MPI_ANY_TAG). */
+static int any_source(const struct log_event *ev, int32_t *tag)
+{
+    struct ev_brief b;
+    ev_brief_of(ev, &b);
+    if (!b.has_peer || b.peer != EV_ANY_SOURCE)
+        return 0;
+    *tag = b.has_tag && b.tag != EV_ANY_TAG ? (int32_t)b.tag : -1;
+    return 1;
+}
+
+static int interrupted(const struct ev_check_ctx *c)
+{
+    return c->interrupted && *c->interrupted;
+}
+
+/* The event a receive was posted by: the Mprobe that matched it, the
+ * Recv_init of a persistent one, else its call. */
+static uint64_t posting(const struct ev_msg *m)
+{
+    return (m->flags & EV_M_PROBED)     ? m->order
+         : (m->flags & EV_M_PERSISTENT) ? m->init
+                                        : m->event;
+}
+
+static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    struct race k;
+    if (race_init(&k, c, "race.any-source", err, errlen) < 0)
+        return -1;
+    struct ev_index *ix = k.ix;
+    int rc = 0;
+    for (size_t i = 0; i < ix->nmsgs && rc == 0; i++) {
+        const struct ev_msg *m = &ix->msgs[i];
+        if ((i & 4095) == 0 && interrupted(c))
+            break;
+        if ((m->flags & EV_M_SEND) || m->match < 0 || m->done == EV_NONE ||
+            m->comm < 0)
+            continue;
+        struct log_event ev;
+        int32_t tag;
+        uint64_t at = posting(m);
+        if (at == EV_NONE || ev_event(k.x, m->rank, at, &ev, NULL, 0) < 0 ||
+            !any_source(&ev, &tag))
+            continue;
+        /* what Mprobe or the receive itself was matched at */
+        rc = race_of(&k, m->rank, ev.fn, at, m->comm, tag, m->match,
+                     m->order, (m->flags & EV_M_PROBED) ? m->order : m->done,
+                     "wildcard receive");
+    }
+    race_release(&k);
+    if (rc < 0)
+        snprintf(err, errlen, "out of memory");
+    return rc;
+}
+
+static int run_probe(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    struct race k;
+    if (race_init(&k, c, "race.any-source-probe", err, errlen) < 0)
+        return -1;
+    struct ev_run *x = k.x;
+    int rc = 0;
+    for (int r = 0; r < x->world_size && rc == 0; r++) {
+        if (!x->ranks[r].present || interrupted(c))
+            continue;
+        uint64_t n = x->ranks[r].log.nevents;
+        for (uint64_t e = 0; e < n && rc == 0; e++) {
+            int fn = ev_fn(x, r, e);
+            if (ev__fn(k.ix, fn)->cls != EV__C_PROBE)
+                continue;
+            struct log_event ev;
+            struct ev_ref ref;
+            int32_t tag;
+            if (ev_event(x, r, e, &ev, NULL, 0) < 0 || !any_source(&ev, &tag)
+                || ev_partners(x, r, e, &ref, 1, NULL, 0) != 1 ||
+                ref.other < 0)
+                continue;
+            rc = race_of(&k, r, fn, e, ref.comm, tag, ref.other, e, e,
+                         "wildcard probe");
+        }
+    }
+    race_release(&k);
+    if (rc < 0)
+        snprintf(err, errlen, "out of memory");
+    return rc;
+}
 
 const struct ev_check_def ev_check_race_defs[] = {
+    {"race.any-source", EV_CHECK_WARNING,
+     "a receive with MPI_ANY_SOURCE could have taken another sender's "
+     "message: the run depends on timing", run_recv},
+    {"race.any-source-probe", EV_CHECK_WARNING,
+     "a probe with MPI_ANY_SOURCE could have seen another sender's message "
+     "first", run_probe},
     {NULL, 0, NULL, NULL},
 };
