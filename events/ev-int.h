@@ -339,6 +339,11 @@ const int64_t *ev__causal_walk(struct ev__causal *c, struct ev_run *x, int r,
 int ev__causal_before(struct ev__causal *c, struct ev_run *x, int r1,
                       uint64_t s1, int r2, uint64_t s2);
 
+/* ev-check-deadlock-unsafe.c: deadlock.unsafe-send's run (ev-check.h:
+ * struct ev_check_def), in ev-check-deadlock.c's table. */
+struct ev_check_ctx;
+int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen);
+
 /* ev-print-data.c */
 /* LEN bytes at P in hex (at most MAX), or as a C string (escaped). */
 void ev__print_hex(FILE *out, const uint8_t *p, uint64_t len, uint64_t max);

@@ -1,0 +1,240 @@
+/*
+ * ev-check-deadlock-unsafe.c - deadlock.unsafe-send (ev-check.h, listed
+ * by ev-check-deadlock.c; docs/check.md): in a complete run, a cycle of
+ * blocking standard sends (MPI_Send) each of whose receives was posted
+ * only after the receiver's own send in the cycle. Under zero buffering
+ * each waits for the next forever (MPI 4.0 3.5: "a program is unsafe if
+ * it relies on buffering"); it completed because MPI buffered the small
+ * messages (the eager protocol), which a larger message or another MPI
+ * need not do.
+ *
+ * A send S to rank q depends on q's blocking standard sends made before
+ * q posted S's receive and not in S's causal past (ev-causal.c: those
+ * completed before S began, whatever the buffering): a range of q's
+ * sends. Each strongly connected component of that graph with a cycle is
+ * one finding.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev-check.h"
+#include "ev-int.h"
+
+/* A blocking standard send of the run: a node of the graph. Its edges go
+ * to a range of its receiver's sends (struct unsafe.by_rank). */
+struct usend {
+    int32_t msg;
+    int32_t lo, hi; /* edges: by_rank[receiver][lo..hi) */
+    int index, low, comp;
+    int onstack;
+};
+
+struct unsafe {
+    struct usend *s;
+    size_t ns;
+    int32_t **by_rank; /* per rank: its nodes (indices into s), in order */
+    size_t *nby;
+};
+
+static int standard_send(const struct ev_msg *m)
+{
+    return (m->flags & EV_M_SEND) && !(m->flags & EV_M_NONBLOCKING) &&
+           (m->fn == LOG_FN_MPI_Send || m->fn == LOG_FN_MPI_Send_c);
+}
+
+static void unsafe_release(struct unsafe *u, int n)
+{
+    for (int r = 0; r < n && u->by_rank; r++)
+        free(u->by_rank[r]);
+    free(u->by_rank);
+    free(u->nby);
+    free(u->s);
+}
+
+/* The nodes and their edge ranges. */
+static int unsafe_build(struct unsafe *u, struct ev_run *x,
+                        struct ev__causal **causal)
+{
+    struct ev_index *ix = x->ix;
+    int n = x->world_size;
+    memset(u, 0, sizeof *u);
+    u->by_rank = calloc((size_t)n, sizeof *u->by_rank);
+    u->nby = calloc((size_t)n, sizeof *u->nby);
+    size_t cap = 0;
+    if (!u->by_rank || !u->nby)
+        return -1;
+    for (size_t i = 0; i < ix->nmsgs; i++) {
+        const struct ev_msg *m = &ix->msgs[i];
+        if (!standard_send(m) || m->match < 0 || m->rank < 0 || m->rank >= n)
+            continue;
+        if (util_grow(&u->s, &cap, u->ns + 1, sizeof *u->s) < 0)
+            return -1;
+        u->s[u->ns++] = (struct usend){(int32_t)i, 0, 0, -1, 0, -1, 0};
+        u->nby[m->rank]++;
+    }
+    for (int r = 0; r < n; r++)
+        if (u->nby[r] &&
+            !(u->by_rank[r] = malloc(u->nby[r] * sizeof *u->by_rank[r])))
+            return -1;
+    memset(u->nby, 0, (size_t)n * sizeof *u->nby);
+    /* messages are numbered in each rank's order */
+    for (size_t i = 0; i < u->ns; i++) {
+        int r = ix->msgs[u->s[i].msg].rank;
+        u->by_rank[r][u->nby[r]++] = (int32_t)i;
+    }
+    for (size_t i = 0; i < u->ns; i++) {
+        const struct ev_msg *m = &ix->msgs[u->s[i].msg];
+        const struct ev_msg *rv = &ix->msgs[m->match];
+        int q = rv->rank;
+        if (q < 0 || q >= n || !u->nby[q])
+            continue;
+        /* q's sends before it posted the receive */
+        int32_t hi = 0;
+        while ((size_t)hi < u->nby[q] &&
+               ix->msgs[u->s[u->by_rank[q][hi]].msg].event < rv->order)
+            hi++;
+        if (!hi)
+            continue;
+        if (!*causal && !(*causal = ev__causal_build(x)))
+            return -1;
+        const int64_t *past = ev__causal_walk(*causal, x, m->rank, m->event,
+                                              0);
+        int64_t seen = q == m->rank ? (int64_t)m->event - 1 : past[q];
+        int32_t lo = 0;
+        while (lo < hi &&
+               (int64_t)ix->msgs[u->s[u->by_rank[q][lo]].msg].event <= seen)
+            lo++;
+        u->s[i].lo = lo;
+        u->s[i].hi = hi;
+    }
+    return 0;
+}
+
+/* The receiver of node I's send. */
+static int usend_to(const struct unsafe *u, const struct ev_index *ix,
+                    size_t i)
+{
+    return ix->msgs[ix->msgs[u->s[i].msg].match].rank;
+}
+
+/* Emits strongly connected component K (its nodes: MEMBERS[0..NM)). */
+static void unsafe_emit(struct ev_check_ctx *c, const struct unsafe *u,
+                        const int32_t *members, int nm)
+{
+    struct ev_index *ix = c->x->ix;
+    struct ev_check_site sites[32];
+    int ns = 0;
+    struct ev_check_finding f = {"deadlock.unsafe-send",
+                                 EV_CHECK_PORTABILITY, "", sites, 0};
+    int len = snprintf(f.message, sizeof f.message,
+                       "a cycle of blocking standard sends completed only "
+                       "because MPI buffered them (each receive was posted "
+                       "after the receiver's own send):");
+    for (int j = 0; j < nm; j++) {
+        const struct ev_msg *m = &ix->msgs[u->s[members[j]].msg];
+        const struct ev_msg *rv = &ix->msgs[m->match];
+        if (len < (int)sizeof f.message)
+            len += snprintf(f.message + len, sizeof f.message - (size_t)len,
+                            "%s rank %d %s to %d (tag %d%s%lld bytes)",
+                            j ? "," : "", (int)m->rank, log_func_name(m->fn),
+                            (int)rv->rank, (int)m->tag,
+                            m->bytes >= 0 ? ", " : "",
+                            m->bytes >= 0 ? (long long)m->bytes : 0LL);
+        if (ns + 2 <= 32) {
+            sites[ns++] = (struct ev_check_site){m->rank, m->event,
+                                                 "send"};
+            sites[ns++] = (struct ev_check_site){rv->rank, rv->order,
+                                                 "its receive, posted after"};
+        }
+    }
+    if (len < (int)sizeof f.message)
+        snprintf(f.message + len, sizeof f.message - (size_t)len,
+                 "; without buffering each waits for the next forever: "
+                 "MPI_Sendrecv or nonblocking calls make it safe");
+    f.nsites = ns;
+    c->emit(c->ud, &f);
+}
+
+/* Tarjan's components over the nodes, iteratively; each component that is
+ * a cycle (two nodes or more, or a send to itself) is emitted. */
+static int unsafe_cycles(struct ev_check_ctx *c, struct unsafe *u)
+{
+    struct ev_index *ix = c->x->ix;
+    int32_t *stack = malloc((u->ns + 1) * sizeof *stack);
+    int32_t *cs = malloc((u->ns + 1) * sizeof *cs);
+    int32_t *ce = malloc((u->ns + 1) * sizeof *ce);
+    int idx = 0, top = 0, rc = 0;
+    if (!stack || !cs || !ce) {
+        rc = -1;
+        goto out;
+    }
+    for (size_t s0 = 0; s0 < u->ns; s0++) {
+        if (u->s[s0].index >= 0)
+            continue;
+        int depth = 0;
+        cs[depth] = (int32_t)s0;
+        ce[depth++] = u->s[s0].lo;
+        u->s[s0].index = u->s[s0].low = idx++;
+        stack[top++] = (int32_t)s0;
+        u->s[s0].onstack = 1;
+        while (depth > 0) {
+            int32_t v = cs[depth - 1];
+            struct usend *sv = &u->s[v];
+            if (ce[depth - 1] < sv->hi) {
+                int q = usend_to(u, ix, (size_t)v);
+                int32_t w = u->by_rank[q][ce[depth - 1]++];
+                struct usend *sw = &u->s[w];
+                if (sw->index < 0) {
+                    sw->index = sw->low = idx++;
+                    stack[top++] = w;
+                    sw->onstack = 1;
+                    cs[depth] = w;
+                    ce[depth++] = sw->lo;
+                } else if (sw->onstack && sw->index < sv->low) {
+                    sv->low = sw->index;
+                }
+                continue;
+            }
+            if (sv->low == sv->index) {
+                int first = top;
+                do
+                    u->s[stack[--first]].onstack = 0;
+                while (stack[first] != v);
+                int nm = top - first;
+                int self = 0;
+                if (nm == 1) {
+                    int q = usend_to(u, ix, (size_t)v);
+                    for (int32_t e = sv->lo; e < sv->hi; e++)
+                        self |= u->by_rank[q][e] == v;
+                }
+                if (nm > 1 || self)
+                    unsafe_emit(c, u, stack + first, nm);
+                top = first;
+            }
+            depth--;
+            if (depth > 0 && sv->low < u->s[cs[depth - 1]].low)
+                u->s[cs[depth - 1]].low = sv->low;
+        }
+    }
+out:
+    free(stack);
+    free(cs);
+    free(ce);
+    return rc;
+}
+
+int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    struct unsafe u;
+    struct ev__causal *causal = NULL;
+    int rc = unsafe_build(&u, c->x, &causal);
+    if (rc == 0)
+        rc = unsafe_cycles(c, &u);
+    if (rc < 0)
+        snprintf(err, errlen, "out of memory");
+    unsafe_release(&u, c->x->world_size);
+    ev__causal_free(causal);
+    return rc;
+}
+
