@@ -1,0 +1,28 @@
+/* deadlock.wait, fixed twin: rank 1 sends to rank 0, which passes it on
+ * to rank 2; the run completes. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, v = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 3) {
+        if (rank == 0)
+            fprintf(stderr, "run with 3 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (rank == 0) {
+        MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&v, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
+    } else if (rank == 2) {
+        MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        v = 1;
+        MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
