@@ -12,7 +12,10 @@
  * q posted S's receive and not in S's causal past (ev-causal.c: those
  * completed before S began, whatever the buffering): a range of q's
  * sends. Each strongly connected component of that graph with a cycle is
- * one finding.
+ * one finding. A send whose receive was posted with a wildcard has no
+ * edge: with no buffering, another pending receive (posted before the
+ * receiver's own send) might have taken it, so the order seen in the run
+ * proves nothing (no finding rather than a false one).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +55,23 @@ static void unsafe_release(struct unsafe *u, int n)
     free(u->s);
 }
 
+/* Whether receive RV was posted with MPI_ANY_SOURCE or MPI_ANY_TAG: with
+ * no buffering it might have taken another message (or another receive
+ * this one), so the order seen says nothing about a cycle. */
+static int wildcard(struct ev_run *x, const struct ev_msg *rv)
+{
+    struct log_event ev;
+    struct ev_brief b;
+    uint64_t at = (rv->flags & EV_M_PROBED)     ? rv->order
+                : (rv->flags & EV_M_PERSISTENT) ? rv->init
+                                                : rv->event;
+    if (at == EV_NONE || ev_event(x, rv->rank, at, &ev, NULL, 0) < 0)
+        return 1;
+    ev_brief_of(&ev, &b);
+    return (b.has_peer && b.peer == EV_ANY_SOURCE) ||
+           (b.has_tag && b.tag == EV_ANY_TAG);
+}
+
 /* The nodes and their edge ranges. */
 static int unsafe_build(struct unsafe *u, struct ev_run *x,
                         struct ev__causal **causal)
@@ -87,7 +107,7 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
         const struct ev_msg *m = &ix->msgs[u->s[i].msg];
         const struct ev_msg *rv = &ix->msgs[m->match];
         int q = rv->rank;
-        if (q < 0 || q >= n || !u->nby[q])
+        if (q < 0 || q >= n || !u->nby[q] || wildcard(x, rv))
             continue;
         /* q's sends before it posted the receive */
         int32_t hi = 0;

@@ -8,8 +8,9 @@
  *   - a receive or probe: its source (MPI_ANY_SOURCE: any member of the
  *     communicator, whichever sends first);
  *   - a standard or synchronous send: the receiver, to post a matching
- *     receive (a standard send may complete by buffering: "may");
- *   - MPI_Sendrecv: both;
+ *     receive (a standard send may complete by buffering: "may"), unless
+ *     the receiver logged a receive of it;
+ *   - MPI_Sendrecv: both (its send part only while undelivered);
  *   - the Wait family: the peers of its requests still pending at the end
  *     of the log (Waitall all of them, Waitany and Waitsome any);
  *   - a blocking collective: the members that have not entered that
@@ -19,7 +20,7 @@
  * ranks: deadlock.cycle reports each cycle of it (a strongly connected
  * component), deadlock.wait the ranks outside any cycle that every blocked
  * rank waits for, directly or not (a rank that finished, or is in no MPI
- * call: computing, or stuck outside MPI).
+ * call: computing, stuck outside MPI, or dead).
  *
  * A complete run: deadlock.unsafe-send (ev-check-deadlock-unsafe.c).
  */
@@ -117,6 +118,20 @@ static int peer(struct hang *h, struct wrank *w, int r, int32_t comm,
     }
     int32_t p = ev__world_of(h->ix, comm, side, local);
     return p < 0 ? 1 : target(w, p, may);
+}
+
+/* Whether the send rank R is blocked in (to LOCAL of COMM, SIDE, with
+ * TAG) was delivered already: the receiver completed a receive of it, one
+ * more than R's logged sends on that channel (a Sendrecv whose send part
+ * is done, waiting for its receive). */
+static int delivered(struct hang *h, int r, int32_t comm, int side,
+                     int32_t local, int32_t tag)
+{
+    if (comm < 0 || local < 0 || tag < 0)
+        return 0;
+    int32_t d = ev__world_of(h->ix, comm, side, local);
+    int32_t c = d < 0 ? -1 : ev__chan_of(h->ix, comm, r, d, tag, 0);
+    return c >= 0 && h->ix->chans[c].r_n > h->ix->chans[c].s_n;
 }
 
 /* Collective calls rank R logged on COMM. */
@@ -302,7 +317,7 @@ static int rank_waits(struct hang *h, int r)
     if (!got) {
         w->state = ST_OUTSIDE;
         snprintf(w->why, sizeof w->why, "it was in no blocking MPI call "
-                 "(computing, or stuck outside MPI)");
+                 "(computing, stuck outside MPI, or dead)");
         return 0;
     }
     w->state = ST_BLOCKED;
@@ -319,7 +334,8 @@ static int rank_waits(struct hang *h, int r)
     int rc = 0;
     switch (fi->cls) {
     case EV__C_SEND:
-        rc = peer(h, w, r, w->comm, side, s->peer, !synchronous);
+        if (!delivered(h, r, w->comm, side, s->peer, s->tag))
+            rc = peer(h, w, r, w->comm, side, s->peer, !synchronous);
         break;
     case EV__C_RECV:
     case EV__C_PROBE:
@@ -327,7 +343,8 @@ static int rank_waits(struct hang *h, int r)
         rc = peer(h, w, r, w->comm, side, s->peer, 0);
         break;
     case EV__C_SENDRECV:
-        rc = peer(h, w, r, w->comm, side, s->peer, 1);
+        if (!delivered(h, r, w->comm, side, s->peer, s->tag))
+            rc = peer(h, w, r, w->comm, side, s->peer, 1);
         if (rc >= 0)
             rc = peer(h, w, r, w->comm, side, s->peer2, 0);
         w->any = 0;

@@ -18,9 +18,10 @@
  * alone). Only MPI_ANY_SOURCE races: with a named source and
  * MPI_ANY_TAG, the non-overtaking rule leaves one candidate.
  *
- * Each alternative is named with the message its sender had received last
- * before sending it (what it answers, in a request-reply program: the
- * Search an othello Result was computed for).
+ * Each alternative is named with the messages its sender received since
+ * its previous send to the wildcard's rank, the latest CAUSES (what it
+ * answers, in a request-reply program: the Search an othello Result was
+ * computed for, and the Controls that came after it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@
 
 #include "ev-check.h"
 #include "ev-int.h"
+
+/* Messages named as what an alternative answers, at most. */
+#define CAUSES 8
 
 /* One race check's state: the channels (indices into ix->chans) sorted
  * by (dst, comm, src, tag), the happened-before edges once needed. */
@@ -113,21 +117,32 @@ static int32_t first_untaken(const struct ev_index *ix,
     return lo < ch->s_n ? ix->sorder[ch->s_first + lo] : -1;
 }
 
-/* The send of the message rank R completed last before its event N (a
- * receive, or the Wait of one): a message index, or -1. */
-static int32_t last_received(const struct ev_index *ix, int r, uint64_t n)
+/* What made rank Q send its event N to rank R: the sends of the messages
+ * Q completed since its previous send to R (what a reply answers: its
+ * request, and what came after it), the latest MAX of them, in order,
+ * into OUT (message indices); returns how many. */
+static int causes(const struct ev_index *ix, int q, uint64_t n, int r,
+                  int32_t *out, int max)
 {
-    const struct ev__rank_ix *ri = &ix->r[r];
+    const struct ev__rank_ix *ri = &ix->r[q];
     size_t i = ev__ref_lower(ri, n);
-    for (int look = 0; i > 0 && look < 256; look++) {
+    int k = 0;
+    for (int look = 0; i > 0 && look < 1024 && k < max; look++) {
         const struct ev__xref *e = &ri->refs[--i];
         if (e->role != EV_CALL && e->role != EV_DONE)
             continue;
         const struct ev_msg *m = &ix->msgs[e->i];
+        if ((m->flags & EV_M_SEND) && m->peer == r && e->role == EV_CALL)
+            break;
         if (!(m->flags & EV_M_SEND) && m->done == e->event && m->match >= 0)
-            return m->match;
+            out[k++] = m->match; /* the latest first */
     }
-    return -1;
+    for (int a = 0, b = k - 1; a < b; a++, b--) {
+        int32_t t = out[a];
+        out[a] = out[b];
+        out[b] = t;
+    }
+    return k;
 }
 
 static const char *comm_name(int32_t comm, char *buf, size_t len)
@@ -183,7 +198,7 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
     if (!keep)
         return 0;
 
-    struct ev_check_site sites[2 + 2 * 64];
+    struct ev_check_site sites[2 + (1 + CAUSES) * 64];
     int ns = 0;
     sites[ns++] = (struct ev_check_site){r, event, what};
     sites[ns++] = (struct ev_check_site){p, ix->msgs[s].event, "took"};
@@ -202,11 +217,12 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
         const struct ev_msg *m = &ix->msgs[alt[a]];
         sites[ns++] = (struct ev_check_site){m->rank, m->event,
                                              "could have been taken"};
-        int32_t cause = last_received(ix, m->rank, m->event);
-        if (cause >= 0)
+        int32_t why[CAUSES];
+        int nwhy = causes(ix, m->rank, m->event, r, why, CAUSES);
+        for (int j = 0; j < nwhy; j++)
             sites[ns++] = (struct ev_check_site){
-                ix->msgs[cause].rank, ix->msgs[cause].event,
-                "sent what its sender had received last"};
+                ix->msgs[why[j]].rank, ix->msgs[why[j]].event,
+                "received by its sender before it"};
         if (len < (int)sizeof f.message)
             len += snprintf(f.message + len, sizeof f.message - (size_t)len,
                             "%s rank %d's (tag %d)", a ? "," : "",
@@ -267,7 +283,9 @@ static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
             !any_source(&ev, &tag))
             continue;
         /* what Mprobe or the receive itself was matched at */
-        rc = race_of(&k, m->rank, ev.fn, at, m->comm, tag, m->match,
+        /* a persistent one: the MPI_Start that made this instance */
+        uint64_t site = (m->flags & EV_M_PERSISTENT) ? m->event : at;
+        rc = race_of(&k, m->rank, ev.fn, site, m->comm, tag, m->match,
                      m->order, (m->flags & EV_M_PROBED) ? m->order : m->done,
                      "wildcard receive");
     }

@@ -4,10 +4,10 @@
 # that completes only because MPI buffers. The expected findings are
 # written from the programs (their header comments say the events).
 # usage: test-check-deadlock.sh DRDB MPIEXEC CYCLE_BAD CYCLE_OK WAIT_BAD
-#        WAIT_OK UNSAFE_BAD UNSAFE_OK
+#        WAIT_OK UNSAFE_BAD UNSAFE_OK CRASH
 set -u
 drdb=$1 mpiexec=$2 cycle_bad=$3 cycle_ok=$4 wait_bad=$5 wait_ok=$6
-unsafe_bad=$7 unsafe_ok=$8
+unsafe_bad=$7 unsafe_ok=$8 crash=$9
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -62,12 +62,23 @@ record wait 3 "$wait_bad" --timeout 3
 check wait
 has "deadlock.wait names the rank every blocked rank waits for" \
     "$tmp/wait.out" \
-    "error deadlock.wait: every blocked rank (2) waits, directly or not, for rank 1, which will not answer: it was in no blocking MPI call (computing, or stuck outside MPI)" \
+    "error deadlock.wait: every blocked rank (2) waits, directly or not, for rank 1, which will not answer: it was in no blocking MPI call (computing, stuck outside MPI, or dead)" \
     "    1:2 its last call" "1 errors, 0 warnings, 0 portability"
 record wait-ok 3 "$wait_ok" --timeout 60
 check wait-ok
 has "deadlock.wait: the fixed twin, no finding" "$tmp/wait-ok.out" \
     "0 errors, 0 warnings, 0 portability"
+
+# tests/progs/crash.c sleep: rank 1 sleeps after its 18th call (event 17);
+# the others wait in iteration 5's ring MPI_Sendrecv (whose send part rank
+# 1 may have received) or MPI_Allreduce: all for rank 1, no cycle.
+timeout 120 "$drdb" record -o "$tmp/crash2" --timeout 4 -- "$mpiexec" -n 4 \
+    "$crash" sleep > "$tmp/crash2.rec" 2>&1
+check crash2
+has "deadlock.wait through MPI_Sendrecv and MPI_Allreduce: rank 1" \
+    "$tmp/crash2.out" \
+    "error deadlock.wait: every blocked rank (3) waits, directly or not, for rank 1, which will not answer: it was in no blocking MPI call (computing, stuck outside MPI, or dead)" \
+    "    1:17 its last call" "1 errors, 0 warnings, 0 portability"
 
 # Both MPI_Send then MPI_Recv: completes (eager), a portability finding.
 record unsafe 2 "$unsafe_bad"
