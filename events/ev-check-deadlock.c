@@ -233,52 +233,48 @@ static int wait_targets(struct hang *h, struct wrank *w, int r)
     return rc < 0 ? -1 : 0;
 }
 
+/* Appends ", NAME V" (ANYNAME for the wildcard ANY) to BUF at *LEN, when
+ * the call has the argument. */
+static void add_arg(char *buf, size_t size, int *len, const char *name,
+                    int32_t v, int32_t any, const char *anyname)
+{
+    if (v == LOG_CALL_NONE || *len >= (int)size)
+        return;
+    const char *sep = buf[*len - 1] == '(' ? "" : ", ";
+    if (v == any)
+        *len += snprintf(buf + *len, size - (size_t)*len, "%s%s", sep,
+                         anyname);
+    else
+        *len += snprintf(buf + *len, size - (size_t)*len, "%s%s %d", sep,
+                         name, (int)v);
+}
+
 /* How the call in rank R's slot reads, into w->call. */
 static void describe(struct hang *h, struct wrank *w, int fn)
 {
     const struct log_call_slot *s = &w->slot;
-    char cb[32];
-    int len = snprintf(w->call, sizeof w->call, "%s(", log_func_name(fn));
-    const char *sep = "";
-#define ADD(...)                                                            \
-    do {                                                                    \
-        if (len < (int)sizeof w->call)                                      \
-            len += snprintf(w->call + len, sizeof w->call - (size_t)len,    \
-                            __VA_ARGS__);                                   \
-    } while (0)
     const struct ev__fninfo *fi = ev__fn(h->ix, fn);
     int recv = fi->cls == EV__C_RECV || fi->cls == EV__C_PROBE ||
                fi->cls == EV__C_MPROBE;
-    if (s->peer != LOG_CALL_NONE) {
-        if (s->peer == EV_ANY_SOURCE)
-            ADD("MPI_ANY_SOURCE");
-        else
-            ADD("%s %d", recv ? "source" : "dest", (int)s->peer);
-        sep = ", ";
-    }
-    if (s->tag != LOG_CALL_NONE) {
-        if (s->tag == EV_ANY_TAG)
-            ADD("%sMPI_ANY_TAG", sep);
-        else
-            ADD("%stag %d", sep, (int)s->tag);
-        sep = ", ";
-    }
-    if (s->peer2 != LOG_CALL_NONE) {
-        if (s->peer2 == EV_ANY_SOURCE)
-            ADD("%sMPI_ANY_SOURCE", sep);
-        else
-            ADD("%ssource %d", sep, (int)s->peer2);
-        sep = ", ";
-    }
-    if (s->tag2 != LOG_CALL_NONE)
-        ADD("%srecvtag %d", sep, (int)s->tag2);
-    if (s->comm)
-        ADD("%s%s", *sep || s->tag2 != LOG_CALL_NONE ? ", " : "",
-            comm_name(w->comm, cb, sizeof cb));
-    if (s->nreq)
-        ADD("%u request%s", (unsigned)s->nreq, s->nreq == 1 ? "" : "s");
-    ADD(")");
-#undef ADD
+    size_t size = sizeof w->call;
+    char cb[32];
+    int len = snprintf(w->call, size, "%s(", log_func_name(fn));
+    add_arg(w->call, size, &len, recv ? "source" : "dest", s->peer,
+            EV_ANY_SOURCE, "MPI_ANY_SOURCE");
+    add_arg(w->call, size, &len, "tag", s->tag, EV_ANY_TAG, "MPI_ANY_TAG");
+    add_arg(w->call, size, &len, "source", s->peer2, EV_ANY_SOURCE,
+            "MPI_ANY_SOURCE");
+    add_arg(w->call, size, &len, "recvtag", s->tag2, EV_ANY_TAG,
+            "MPI_ANY_TAG");
+    if (s->comm && len < (int)size)
+        len += snprintf(w->call + len, size - (size_t)len, "%s%s",
+                        w->call[len - 1] == '(' ? "" : ", ",
+                        comm_name(w->comm, cb, sizeof cb));
+    if (s->nreq && len < (int)size)
+        len += snprintf(w->call + len, size - (size_t)len, "%u request%s",
+                        (unsigned)s->nreq, s->nreq == 1 ? "" : "s");
+    if (len < (int)size)
+        snprintf(w->call + len, size - (size_t)len, ")");
 }
 
 /* Rank R's state at the end of the run and, blocked, whom it waits for. */

@@ -1,20 +1,14 @@
 /* deadlock.cycle, fixed twin: rank 0 sends first, rank 1 receives first:
  * the run completes (recorded with the same --timeout, which it never
  * reaches). */
-#include <mpi.h>
 #include <stdio.h>
+
+#include "mpicheck-init.h"
 
 int main(int argc, char **argv)
 {
-    int rank, size, out, in = -1;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0)
-            fprintf(stderr, "run with 2 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int out, in = -1;
+    int rank = mpicheck_init(&argc, &argv, 2);
     out = rank;
     if (rank == 0) {
         MPI_Send(&out, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);

@@ -2,20 +2,14 @@
  * which MPI completes with no buffering at all. A blocking MPI_Send
  * answered by a receive posted before it (rank 1 receives first, then
  * replies) is safe too. */
-#include <mpi.h>
 #include <stdio.h>
+
+#include "mpicheck-init.h"
 
 int main(int argc, char **argv)
 {
-    int rank, size, out, in = -1;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0)
-            fprintf(stderr, "run with 2 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int out, in = -1;
+    int rank = mpicheck_init(&argc, &argv, 2);
     out = rank;
     MPI_Sendrecv(&out, 1, MPI_INT, 1 - rank, 0, &in, 1, MPI_INT, 1 - rank, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -1,19 +1,11 @@
 /* deadlock.wait, fixed twin: rank 1 sends to rank 0, which passes it on
  * to rank 2; the run completes. */
-#include <mpi.h>
-#include <stdio.h>
+#include "mpicheck-init.h"
 
 int main(int argc, char **argv)
 {
-    int rank, size, v = 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 3) {
-        if (rank == 0)
-            fprintf(stderr, "run with 3 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int v = 0;
+    int rank = mpicheck_init(&argc, &argv, 3);
     if (rank == 0) {
         MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Send(&v, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);

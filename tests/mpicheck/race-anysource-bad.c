@@ -4,21 +4,15 @@
  * MPI_Init, MPI_Comm_rank, MPI_Comm_size) could have taken the other
  * sender's message (its event 3 too); the second could not: the first
  * took the only other one. */
-#include <mpi.h>
 #include <stdio.h>
+
+#include "mpicheck-init.h"
 
 int main(int argc, char **argv)
 {
-    int rank, size, v = 0;
+    int v = 0;
     MPI_Status st;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 3) {
-        if (rank == 0)
-            fprintf(stderr, "run with 3 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int rank = mpicheck_init(&argc, &argv, 3);
     if (rank == 0) {
         MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
         printf("rank 0: first from %d\n", st.MPI_SOURCE);

@@ -3,20 +3,12 @@
  * it to: its message is caused by that receive and cannot be taken by it.
  * Ranks 1 and 2 also send one message each (tag 9) that rank 0 takes by
  * naming the source: no wildcard, no race. */
-#include <mpi.h>
-#include <stdio.h>
+#include "mpicheck-init.h"
 
 int main(int argc, char **argv)
 {
-    int rank, size, v = 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 3) {
-        if (rank == 0)
-            fprintf(stderr, "run with 3 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    int v = 0;
+    int rank = mpicheck_init(&argc, &argv, 3);
     if (rank == 0) {
         MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
