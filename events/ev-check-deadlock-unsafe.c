@@ -60,16 +60,7 @@ static void unsafe_release(struct unsafe *u, int n)
  * this one), so the order seen says nothing about a cycle. */
 static int wildcard(struct ev_run *x, const struct ev_msg *rv)
 {
-    struct log_event ev;
-    struct ev_brief b;
-    uint64_t at = (rv->flags & EV_M_PROBED)     ? rv->order
-                : (rv->flags & EV_M_PERSISTENT) ? rv->init
-                                                : rv->event;
-    if (at == EV_NONE || ev_event(x, rv->rank, at, &ev, NULL, 0) < 0)
-        return 1;
-    ev_brief_of(&ev, &b);
-    return (b.has_peer && b.peer == EV_ANY_SOURCE) ||
-           (b.has_tag && b.tag == EV_ANY_TAG);
+    return ev__wildcard_at(x, rv->rank, ev__posting(rv)) != 0;
 }
 
 /* The nodes and their edge ranges. */

@@ -236,30 +236,9 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
     return 0;
 }
 
-/* How rank R's event N (decoded: EV) named its source and tag: 1 when
- * the source is MPI_ANY_SOURCE (*TAG: its tag, -1 for MPI_ANY_TAG). */
-static int any_source(const struct log_event *ev, int32_t *tag)
-{
-    struct ev_brief b;
-    ev_brief_of(ev, &b);
-    if (!b.has_peer || b.peer != EV_ANY_SOURCE)
-        return 0;
-    *tag = b.has_tag && b.tag != EV_ANY_TAG ? (int32_t)b.tag : -1;
-    return 1;
-}
-
 static int interrupted(const struct ev_check_ctx *c)
 {
     return c->interrupted && *c->interrupted;
-}
-
-/* The event a receive was posted by: the Mprobe that matched it, the
- * Recv_init of a persistent one, else its call. */
-static uint64_t posting(const struct ev_msg *m)
-{
-    return (m->flags & EV_M_PROBED)     ? m->order
-         : (m->flags & EV_M_PERSISTENT) ? m->init
-                                        : m->event;
 }
 
 static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
@@ -276,17 +255,17 @@ static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
         if ((m->flags & EV_M_SEND) || m->match < 0 || m->done == EV_NONE ||
             m->comm < 0)
             continue;
-        struct log_event ev;
-        int32_t tag;
-        uint64_t at = posting(m);
-        if (at == EV_NONE || ev_event(k.x, m->rank, at, &ev, NULL, 0) < 0 ||
-            !any_source(&ev, &tag))
+        uint64_t at = ev__posting(m);
+        int w = ev__wildcard_at(k.x, m->rank, at);
+        if (!(w & EV__WILD_SOURCE))
             continue;
-        /* what Mprobe or the receive itself was matched at */
-        /* a persistent one: the MPI_Start that made this instance */
+        int32_t tag = (w & EV__WILD_TAG) ? -1 : m->tag;
+        /* a persistent one: the MPI_Start that made this instance; the
+         * call that said MPI_ANY_SOURCE is its MPI_Recv_init */
         uint64_t site = (m->flags & EV_M_PERSISTENT) ? m->event : at;
-        rc = race_of(&k, m->rank, ev.fn, site, m->comm, tag, m->match,
-                     m->order, (m->flags & EV_M_PROBED) ? m->order : m->done,
+        rc = race_of(&k, m->rank, ev_fn(k.x, m->rank, at), site, m->comm,
+                     tag, m->match, m->order,
+                     (m->flags & EV_M_PROBED) ? m->order : m->done,
                      "wildcard receive");
     }
     race_release(&k);
@@ -310,13 +289,12 @@ static int run_probe(struct ev_check_ctx *c, char *err, size_t errlen)
             int fn = ev_fn(x, r, e);
             if (ev__fn(k.ix, fn)->cls != EV__C_PROBE)
                 continue;
-            struct log_event ev;
             struct ev_ref ref;
-            int32_t tag;
-            if (ev_event(x, r, e, &ev, NULL, 0) < 0 || !any_source(&ev, &tag)
-                || ev_partners(x, r, e, &ref, 1, NULL, 0) != 1 ||
-                ref.other < 0)
+            int w = ev__wildcard_at(x, r, e);
+            if (!(w & EV__WILD_SOURCE) ||
+                ev_partners(x, r, e, &ref, 1, NULL, 0) != 1 || ref.other < 0)
                 continue;
+            int32_t tag = (w & EV__WILD_TAG) ? -1 : ref.tag;
             rc = race_of(&k, r, fn, e, ref.comm, tag, ref.other, e, e,
                          "wildcard probe");
         }

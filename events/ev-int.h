@@ -323,6 +323,21 @@ int32_t ev__probed_take(struct ev__pass *p, const int32_t *st);
 void ev__completions(struct ev__pass *p, const struct log_event *ev,
                      unsigned arg);
 
+/* ev-query.c */
+/* A receive's call that said what it takes: the Mprobe of an Mrecv, the
+ * Recv_init of a persistent one, else the call. */
+static inline uint64_t ev__posting(const struct ev_msg *m)
+{
+    return (m->flags & EV_M_PROBED)     ? m->order
+         : (m->flags & EV_M_PERSISTENT) ? m->init
+                                        : m->event;
+}
+/* How rank R's event E (a receive's posting, a probe) named its source
+ * and tag: EV__WILD_SOURCE with MPI_ANY_SOURCE, EV__WILD_TAG with
+ * MPI_ANY_TAG; 0 also when it cannot be read. */
+enum { EV__WILD_SOURCE = 1, EV__WILD_TAG = 2 };
+int ev__wildcard_at(struct ev_run *x, int r, uint64_t e);
+
 /* ev-causal.c: the happened-before edges of a run whose index is built
  * (docs/queries.md: causal_past). */
 struct ev__causal;
