@@ -521,8 +521,7 @@ static int run_cycle(struct ev_check_ctx *c, char *err, size_t errlen)
         goto out;
     }
     for (int r = 0; r < h.n; r++)
-        if (h.w[r].state == ST_UNKNOWN && h.x->ranks[r].present &&
-            strcmp(h.w[r].why, "it has no log")) {
+        if (h.w[r].state == ST_UNKNOWN) {
             char msg[192];
             snprintf(msg, sizeof msg, "rank %d: %s: whom it waited for is "
                      "not known", r, h.w[r].why);
