@@ -4,10 +4,10 @@
 # that completes only because MPI buffers. The expected findings are
 # written from the programs (their header comments say the events).
 # usage: test-check-deadlock.sh DRDB MPIEXEC CYCLE_BAD CYCLE_OK WAIT_BAD
-#        WAIT_OK UNSAFE_BAD UNSAFE_OK CRASH
+#        WAIT_OK UNSAFE_BAD UNSAFE_OK CRASH WAITALL_BAD WAITALL_OK
 set -u
 drdb=$1 mpiexec=$2 cycle_bad=$3 cycle_ok=$4 wait_bad=$5 wait_ok=$6
-unsafe_bad=$7 unsafe_ok=$8 crash=$9
+unsafe_bad=$7 unsafe_ok=$8 crash=$9 waitall_bad=${10} waitall_ok=${11}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -79,6 +79,20 @@ has "deadlock.wait through MPI_Sendrecv and MPI_Allreduce: rank 1" \
     "$tmp/crash2.out" \
     "error deadlock.wait: every blocked rank (3) waits, directly or not, for rank 1, which will not answer: it was in no blocking MPI call (computing, stuck outside MPI, or dead)" \
     "    1:17 its last call" "1 errors, 0 warnings, 0 portability"
+
+# MPI_Waitall on one of two receive requests: the cycle is through the
+# request it waits on; rank 2 (MPI_Barrier) waits for both, in no cycle.
+record waitall 3 "$waitall_bad" --timeout 3
+check waitall
+has "deadlock.cycle through MPI_Waitall's request, not the other one" \
+    "$tmp/waitall.out" \
+    "error deadlock.cycle: ranks wait for each other in a cycle, 0->1->0: rank 0 in MPI_Waitall(1 request) waits for rank 1; rank 1 in MPI_Waitall(1 request) waits for rank 0" \
+    "    0:end blocked here" "    1:end blocked here" \
+    "1 errors, 0 warnings, 0 portability"
+record waitall-ok 3 "$waitall_ok" --timeout 60
+check waitall-ok
+has "deadlock.cycle through requests: the fixed twin, no finding" \
+    "$tmp/waitall-ok.out" "0 errors, 0 warnings, 0 portability"
 
 # Both MPI_Send then MPI_Recv: completes (eager), a portability finding.
 record unsafe 2 "$unsafe_bad"
