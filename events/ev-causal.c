@@ -33,6 +33,11 @@ struct ev__causal {
     size_t *scan;
     int *stack;
     unsigned char *inq, *gvis;
+    /* The walk's state is the past of (inc_rank, inc_seq) (inc_rank -1:
+     * not a past): a past of a later event of that rank goes on from it,
+     * since pasts grow with the event (edges already looked at stay so). */
+    int inc_rank;
+    uint64_t inc_seq;
     /* happened_before's last past: of (hb_rank, hb_seq) */
     int hb_rank;
     uint64_t hb_seq;
@@ -98,6 +103,7 @@ struct ev__causal *ev__causal_build(struct ev_run *x)
     c->inq = calloc((size_t)n + 1, 1);
     c->hb_past = malloc((size_t)n * sizeof *c->hb_past);
     c->hb_rank = -1;
+    c->inc_rank = -1;
     int bad = !c->in || !c->out || !c->nin || !c->nout || !c->capin ||
               !c->capout || !c->grp_first || !c->lim || !c->scan ||
               !c->stack || !c->inq || !c->hb_past;
@@ -165,12 +171,16 @@ const int64_t *ev__causal_walk(struct ev__causal *c, struct ev_run *x, int r,
 {
     struct ev_index *ix = x->ix;
     int top = 0;
-    for (int p = 0; p < c->n; p++) {
-        c->lim[p] = future ? INT64_MAX : -1;
-        c->scan[p] = future ? c->nout[p] : 0;
-        c->inq[p] = 0;
+    if (future || c->inc_rank != r || c->inc_seq > s) {
+        for (int p = 0; p < c->n; p++) {
+            c->lim[p] = future ? INT64_MAX : -1;
+            c->scan[p] = future ? c->nout[p] : 0;
+            c->inq[p] = 0;
+        }
+        memset(c->gvis, 0, c->ngrp + 1);
     }
-    memset(c->gvis, 0, c->ngrp + 1);
+    c->inc_rank = future ? -1 : r;
+    c->inc_seq = s;
     reach(c, &top, r, (int64_t)s, future);
     while (top > 0) {
         int p = c->stack[--top];

@@ -15,7 +15,9 @@
  * one finding. A send whose receive was posted with a wildcard has no
  * edge: with no buffering, another pending receive (posted before the
  * receiver's own send) might have taken it, so the order seen in the run
- * proves nothing (no finding rather than a false one).
+ * proves nothing (no finding rather than a false one). A cycle of the same
+ * sends repeated (a loop) is one finding, the first shown, with how many
+ * more times it came.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,21 @@ static int wildcard(struct ev_run *x, const struct ev_msg *rv)
     return ev__wildcard_at(x, rv->rank, ev__posting(rv)) != 0;
 }
 
+/* The first of rank Q's nodes whose send is at or after event E. */
+static int32_t first_at(const struct unsafe *u, const struct ev_index *ix,
+                        int q, uint64_t e)
+{
+    size_t lo = 0, hi = u->nby[q];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->msgs[u->s[u->by_rank[q][mid]].msg].event < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (int32_t)lo;
+}
+
 /* The nodes and their edge ranges. */
 static int unsafe_build(struct unsafe *u, struct ev_run *x,
                         struct ev__causal **causal)
@@ -101,10 +118,7 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
         if (q < 0 || q >= n || !u->nby[q] || wildcard(x, rv))
             continue;
         /* q's sends before it posted the receive */
-        int32_t hi = 0;
-        while ((size_t)hi < u->nby[q] &&
-               ix->msgs[u->s[u->by_rank[q][hi]].msg].event < rv->order)
-            hi++;
+        int32_t hi = first_at(u, ix, q, rv->order);
         if (!hi)
             continue;
         if (!*causal && !(*causal = ev__causal_build(x)))
@@ -112,10 +126,9 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
         const int64_t *past = ev__causal_walk(*causal, x, m->rank, m->event,
                                               0);
         int64_t seen = q == m->rank ? (int64_t)m->event - 1 : past[q];
-        int32_t lo = 0;
-        while (lo < hi &&
-               (int64_t)ix->msgs[u->s[u->by_rank[q][lo]].msg].event <= seen)
-            lo++;
+        int32_t lo = seen < 0 ? 0 : first_at(u, ix, q, (uint64_t)seen + 1);
+        if (lo > hi)
+            lo = hi;
         u->s[i].lo = lo;
         u->s[i].hi = hi;
     }
@@ -131,7 +144,7 @@ static int usend_to(const struct unsafe *u, const struct ev_index *ix,
 
 /* Emits strongly connected component K (its nodes: MEMBERS[0..NM)). */
 static void unsafe_emit(struct ev_check_ctx *c, const struct unsafe *u,
-                        const int32_t *members, int nm)
+                        const int32_t *members, int nm, size_t more)
 {
     struct ev_index *ix = c->x->ix;
     struct ev_check_site sites[32];
@@ -160,16 +173,72 @@ static void unsafe_emit(struct ev_check_ctx *c, const struct unsafe *u,
         }
     }
     if (len < (int)sizeof f.message)
+        len += snprintf(f.message + len, sizeof f.message - (size_t)len,
+                        "; without buffering each waits for the next "
+                        "forever: MPI_Sendrecv or nonblocking calls make "
+                        "it safe");
+    if (more && len < (int)sizeof f.message)
         snprintf(f.message + len, sizeof f.message - (size_t)len,
-                 "; without buffering each waits for the next forever: "
-                 "MPI_Sendrecv or nonblocking calls make it safe");
+                 " (the same cycle %zu more time%s: the first is shown)",
+                 more, more == 1 ? "" : "s");
     f.nsites = ns;
     c->emit(c->ud, &f);
 }
 
+/* Cycles of the same sends (ranks, receivers, tags, functions) repeated,
+ * as a loop does: one finding each, with how many more times. */
+struct ugroup {
+    uint64_t key;
+    int32_t *members; /* the first cycle's */
+    int nm;
+    size_t more;
+};
+
+struct ugroups {
+    struct ugroup *g;
+    size_t n, cap;
+};
+
+static uint64_t cycle_key(const struct unsafe *u, const struct ev_index *ix,
+                          const int32_t *members, int nm)
+{
+    uint64_t k = (uint64_t)nm * 0x9e3779b97f4a7c15ull;
+    for (int j = 0; j < nm; j++) {
+        const struct ev_msg *m = &ix->msgs[u->s[members[j]].msg];
+        uint64_t h = util_hash32((uint32_t)m->rank * 0x85ebca6bu ^
+                                 (uint32_t)ix->msgs[m->match].rank);
+        h = h << 32 | util_hash32((uint32_t)m->tag ^ (uint32_t)m->fn << 20 ^
+                                  (uint32_t)m->comm * 0xc2b2ae35u);
+        k += h * 0xff51afd7ed558ccdull; /* order-free: a sum */
+    }
+    return k;
+}
+
+/* Adds the cycle MEMBERS[0..NM) to G. 0, or -1 (out of memory). */
+static int group_add(struct ugroups *g, const struct unsafe *u,
+                     const struct ev_index *ix, const int32_t *members,
+                     int nm)
+{
+    uint64_t key = cycle_key(u, ix, members, nm);
+    for (size_t i = 0; i < g->n; i++)
+        if (g->g[i].key == key && g->g[i].nm == nm) {
+            g->g[i].more++;
+            return 0;
+        }
+    if (util_grow(&g->g, &g->cap, g->n + 1, sizeof *g->g) < 0)
+        return -1;
+    int32_t *copy = malloc((size_t)nm * sizeof *copy);
+    if (!copy)
+        return -1;
+    memcpy(copy, members, (size_t)nm * sizeof *copy);
+    g->g[g->n++] = (struct ugroup){key, copy, nm, 0};
+    return 0;
+}
+
 /* Tarjan's components over the nodes, iteratively; each component that is
  * a cycle (two nodes or more, or a send to itself) is emitted. */
-static int unsafe_cycles(struct ev_check_ctx *c, struct unsafe *u)
+static int unsafe_cycles(struct ev_check_ctx *c, struct unsafe *u,
+                         struct ugroups *g)
 {
     struct ev_index *ix = c->x->ix;
     int32_t *stack = malloc((u->ns + 1) * sizeof *stack);
@@ -219,8 +288,9 @@ static int unsafe_cycles(struct ev_check_ctx *c, struct unsafe *u)
                     for (int32_t e = sv->lo; e < sv->hi; e++)
                         self |= u->by_rank[q][e] == v;
                 }
-                if (nm > 1 || self)
-                    unsafe_emit(c, u, stack + first, nm);
+                if ((nm > 1 || self) &&
+                    group_add(g, u, ix, stack + first, nm) < 0)
+                    rc = -1;
                 top = first;
             }
             depth--;
@@ -238,10 +308,17 @@ out:
 int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen)
 {
     struct unsafe u;
+    struct ugroups g = {NULL, 0, 0};
     struct ev__causal *causal = NULL;
     int rc = unsafe_build(&u, c->x, &causal);
     if (rc == 0)
-        rc = unsafe_cycles(c, &u);
+        rc = unsafe_cycles(c, &u, &g);
+    for (size_t i = 0; i < g.n; i++) {
+        if (rc == 0)
+            unsafe_emit(c, &u, g.g[i].members, g.g[i].nm, g.g[i].more);
+        free(g.g[i].members);
+    }
+    free(g.g);
     if (rc < 0)
         snprintf(err, errlen, "out of memory");
     unsafe_release(&u, c->x->world_size);
