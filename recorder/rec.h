@@ -204,7 +204,8 @@ void rec_poll_flush(void);
  * MPI_THREAD_MULTIPLE, several threads may block at once: the slot then
  * says "not kept" (LOG_CALL_THREADS).
  */
-extern struct log_call_slot *rec_call_slot; /* NULL: no slot */
+extern struct log_call_slot *rec_call_slot /* NULL: no slot */
+    __attribute__((visibility("hidden")));
 /* From open_log: creates the slot of RANK in run directory DFD. */
 void rec_call_open(int dfd, int rank);
 static inline void rec_call_enter(uint32_t fn, int32_t peer, int32_t tag,
