@@ -33,10 +33,11 @@ struct ev__causal {
     size_t *scan;
     int *stack;
     unsigned char *inq, *gvis;
-    /* The walk's state is the past of (inc_rank, inc_seq) (inc_rank -1:
-     * not a past): a past of a later event of that rank goes on from it,
-     * since pasts grow with the event (edges already looked at stay so). */
-    int inc_rank;
+    /* The walk's state is the past (the future: INC_FUTURE) of (inc_rank,
+     * inc_seq) (inc_rank -1: none yet): a past of a later event of that
+     * rank goes on from it, since pasts grow with the event, and a future
+     * of an earlier one (edges already looked at stay so). */
+    int inc_rank, inc_future;
     uint64_t inc_seq;
     /* happened_before's last past: of (hb_rank, hb_seq) */
     int hb_rank;
@@ -171,7 +172,8 @@ const int64_t *ev__causal_walk(struct ev__causal *c, struct ev_run *x, int r,
 {
     struct ev_index *ix = x->ix;
     int top = 0;
-    if (future || c->inc_rank != r || c->inc_seq > s) {
+    if (c->inc_rank != r || c->inc_future != future ||
+        (future ? c->inc_seq < s : c->inc_seq > s)) {
         for (int p = 0; p < c->n; p++) {
             c->lim[p] = future ? INT64_MAX : -1;
             c->scan[p] = future ? c->nout[p] : 0;
@@ -179,7 +181,8 @@ const int64_t *ev__causal_walk(struct ev__causal *c, struct ev_run *x, int r,
         }
         memset(c->gvis, 0, c->ngrp + 1);
     }
-    c->inc_rank = future ? -1 : r;
+    c->inc_rank = r;
+    c->inc_future = future;
     c->inc_seq = s;
     reach(c, &top, r, (int64_t)s, future);
     while (top > 0) {

@@ -43,6 +43,22 @@ struct race {
     int32_t *chans;
     size_t nchans;
     const char *check;
+    /* The findings, found from the last wildcard back (a rank's futures
+     * cost one walk that way: ev-int.h) and emitted first to last. */
+    struct rfound *found;
+    size_t nfound, capfound;
+    int32_t *alts; /* each finding's alternatives, in a row */
+    size_t nalts, capalts;
+};
+
+/* A wildcard with alternatives: race_of()'s arguments and what it found. */
+struct rfound {
+    int r, fn, more;
+    uint64_t event;
+    int32_t comm, tag, s;
+    size_t alt0;
+    int nalt;
+    const char *what;
 };
 
 static int cmp_chan(const void *a, const void *b, void *arg)
@@ -88,6 +104,8 @@ static int race_init(struct race *k, struct ev_check_ctx *c, const char *check,
 
 static void race_release(struct race *k)
 {
+    free(k->found);
+    free(k->alts);
     free(k->chans);
     ev__causal_free(k->causal);
 }
@@ -163,8 +181,9 @@ static const char *comm_name(int32_t comm, char *buf, size_t len)
 /*
  * The wildcard at rank R (FN, its event EVENT) on COMM with tag TAG (-1:
  * MPI_ANY_TAG) that took send S (a message index): after those taken by
- * receives posted at or before ORDER, completed at DONE. Emits a finding
- * when another sender's message could have been taken.
+ * receives posted at or before ORDER, completed at DONE. Keeps a finding
+ * (race_flush() emits it) when another sender's message could have been
+ * taken. 0, or -1 (out of memory).
  */
 static int race_of(struct race *k, int r, int fn, uint64_t event,
                    int32_t comm, int32_t tag, int32_t s, uint64_t order,
@@ -204,7 +223,28 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
             alt[keep++] = alt[a];
     if (!keep)
         return 0;
+    if (util_grow(&k->found, &k->capfound, k->nfound + 1,
+                  sizeof *k->found) < 0 ||
+        util_grow(&k->alts, &k->capalts, k->nalts + (size_t)keep,
+                  sizeof *k->alts) < 0)
+        return -1;
+    k->found[k->nfound++] = (struct rfound){r, fn, more, event, comm, tag,
+                                            s, k->nalts, keep, what};
+    memcpy(k->alts + k->nalts, alt, (size_t)keep * sizeof *alt);
+    k->nalts += (size_t)keep;
+    return 0;
+}
 
+/* Emits finding F. */
+static void race_emit(struct race *k, const struct rfound *f0)
+{
+    struct ev_index *ix = k->ix;
+    int r = f0->r, fn = f0->fn, more = f0->more, keep = f0->nalt;
+    uint64_t event = f0->event;
+    int32_t comm = f0->comm, tag = f0->tag, s = f0->s;
+    int32_t p = ix->msgs[s].rank;
+    const int32_t *alt = k->alts + f0->alt0;
+    const char *what = f0->what;
     struct ev_check_site sites[2 + (1 + CAUSES) * 64];
     int ns = 0;
     sites[ns++] = (struct ev_check_site){r, event, what};
@@ -240,7 +280,13 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
                  " could have come first%s", more ? " (and others)" : "");
     f.nsites = ns;
     k->c->emit(k->c->ud, &f);
-    return 0;
+}
+
+/* Emits what race_of() found, first to last. */
+static void race_flush(struct race *k)
+{
+    for (size_t i = k->nfound; i > 0; i--)
+        race_emit(k, &k->found[i - 1]);
 }
 
 static int interrupted(const struct ev_check_ctx *c)
@@ -255,7 +301,7 @@ static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
         return -1;
     struct ev_index *ix = k.ix;
     int rc = 0;
-    for (size_t i = 0; i < ix->nmsgs && rc == 0; i++) {
+    for (size_t i = ix->nmsgs; i-- > 0 && rc == 0;) {
         const struct ev_msg *m = &ix->msgs[i];
         if ((i & 4095) == 0 && interrupted(c))
             break;
@@ -275,6 +321,8 @@ static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
                      (m->flags & EV_M_PROBED) ? m->order : m->done,
                      "wildcard receive");
     }
+    if (rc == 0)
+        race_flush(&k);
     race_release(&k);
     if (rc < 0)
         snprintf(err, errlen, "out of memory");
@@ -288,11 +336,10 @@ static int run_probe(struct ev_check_ctx *c, char *err, size_t errlen)
         return -1;
     struct ev_run *x = k.x;
     int rc = 0;
-    for (int r = 0; r < x->world_size && rc == 0; r++) {
+    for (int r = x->world_size; r-- > 0 && rc == 0;) {
         if (!x->ranks[r].present || interrupted(c))
             continue;
-        uint64_t n = x->ranks[r].log.nevents;
-        for (uint64_t e = 0; e < n && rc == 0; e++) {
+        for (uint64_t e = x->ranks[r].log.nevents; e-- > 0 && rc == 0;) {
             int fn = ev_fn(x, r, e);
             if (ev__fn(k.ix, fn)->cls != EV__C_PROBE)
                 continue;
@@ -306,6 +353,8 @@ static int run_probe(struct ev_check_ctx *c, char *err, size_t errlen)
                          "wildcard probe");
         }
     }
+    if (rc == 0)
+        race_flush(&k);
     race_release(&k);
     if (rc < 0)
         snprintf(err, errlen, "out of memory");

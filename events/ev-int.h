@@ -347,7 +347,8 @@ void ev__causal_free(struct ev__causal *c);
 /* The causal past (FUTURE 0) or future of rank R's event S: per rank the
  * last (first) event in it, -1 (INT64_MAX) for none; R's own entry is S
  * itself (the caller excludes it). Valid until C's next walk. Pasts of
- * one rank's events asked in increasing order cost one walk in all. */
+ * one rank's events asked in increasing order (futures in decreasing
+ * order) cost one walk in all. */
 const int64_t *ev__causal_walk(struct ev__causal *c, struct ev_run *x, int r,
                                uint64_t s, int future);
 /* Whether rank R1's event S1 happened before rank R2's event S2 (the past
