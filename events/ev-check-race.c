@@ -248,7 +248,9 @@ static void race_emit(struct race *k, const struct rfound *f0)
     struct ev_check_site sites[2 + (1 + CAUSES) * 64];
     int ns = 0;
     sites[ns++] = (struct ev_check_site){r, event, what};
-    sites[ns++] = (struct ev_check_site){p, ix->msgs[s].event, "took"};
+    int probe = !strcmp(what, "wildcard probe");
+    sites[ns++] = (struct ev_check_site){p, ix->msgs[s].event,
+                                         probe ? "seen" : "took"};
     struct ev_check_finding f = {k->check, EV_CHECK_WARNING, "", sites, 0};
     char cb[32], tb[32];
     if (tag >= 0)
@@ -256,9 +258,10 @@ static void race_emit(struct race *k, const struct rfound *f0)
     else
         snprintf(tb, sizeof tb, "MPI_ANY_TAG");
     int len = snprintf(f.message, sizeof f.message,
-                       "%s(MPI_ANY_SOURCE, %s, %s) at rank %d took rank "
+                       "%s(MPI_ANY_SOURCE, %s, %s) at rank %d %s rank "
                        "%d's message (tag %d);", log_func_name(fn), tb,
-                       comm_name(comm, cb, sizeof cb), r, (int)p,
+                       comm_name(comm, cb, sizeof cb), r,
+                       probe ? "saw" : "took", (int)p,
                        (int)ix->msgs[s].tag);
     for (int a = 0; a < keep; a++) {
         const struct ev_msg *m = &ix->msgs[alt[a]];
@@ -294,33 +297,15 @@ static int interrupted(const struct ev_check_ctx *c)
     return c->interrupted && *c->interrupted;
 }
 
-static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
+/* Runs CHECK: SCAN looks at the wildcards (race_of()), the findings are
+ * emitted. */
+static int race_run(struct ev_check_ctx *c, const char *check,
+                    int (*scan)(struct race *k), char *err, size_t errlen)
 {
     struct race k;
-    if (race_init(&k, c, "race.any-source", err, errlen) < 0)
+    if (race_init(&k, c, check, err, errlen) < 0)
         return -1;
-    struct ev_index *ix = k.ix;
-    int rc = 0;
-    for (size_t i = ix->nmsgs; i-- > 0 && rc == 0;) {
-        const struct ev_msg *m = &ix->msgs[i];
-        if ((i & 4095) == 0 && interrupted(c))
-            break;
-        if ((m->flags & EV_M_SEND) || m->match < 0 || m->done == EV_NONE ||
-            m->comm < 0)
-            continue;
-        uint64_t at = ev__posting(m);
-        int w = ev__wildcard_at(k.x, m->rank, at);
-        if (!(w & EV__WILD_SOURCE))
-            continue;
-        int32_t tag = (w & EV__WILD_TAG) ? -1 : m->tag;
-        /* a persistent one: the MPI_Start that made this instance; the
-         * call that said MPI_ANY_SOURCE is its MPI_Recv_init */
-        uint64_t site = (m->flags & EV_M_PERSISTENT) ? m->event : at;
-        rc = race_of(&k, m->rank, ev_fn(k.x, m->rank, at), site, m->comm,
-                     tag, m->match, m->order,
-                     (m->flags & EV_M_PROBED) ? m->order : m->done,
-                     "wildcard receive");
-    }
+    int rc = scan(&k);
     if (rc == 0)
         race_flush(&k);
     race_release(&k);
@@ -329,19 +314,50 @@ static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
     return rc;
 }
 
-static int run_probe(struct ev_check_ctx *c, char *err, size_t errlen)
+/* The wildcard receives, the last first. */
+static int scan_recv(struct race *k)
 {
-    struct race k;
-    if (race_init(&k, c, "race.any-source-probe", err, errlen) < 0)
-        return -1;
-    struct ev_run *x = k.x;
+    struct ev_index *ix = k->ix;
+    int rc = 0;
+    for (size_t i = ix->nmsgs; i-- > 0 && rc == 0;) {
+        const struct ev_msg *m = &ix->msgs[i];
+        if ((i & 4095) == 0 && interrupted(k->c))
+            break;
+        if ((m->flags & EV_M_SEND) || m->match < 0 || m->done == EV_NONE ||
+            m->comm < 0)
+            continue;
+        uint64_t at = ev__posting(m);
+        int w = ev__wildcard_at(k->x, m->rank, at);
+        if (!(w & EV__WILD_SOURCE))
+            continue;
+        int32_t tag = (w & EV__WILD_TAG) ? -1 : m->tag;
+        /* a persistent one: the MPI_Start that made this instance; the
+         * call that said MPI_ANY_SOURCE is its MPI_Recv_init */
+        uint64_t site = (m->flags & EV_M_PERSISTENT) ? m->event : at;
+        rc = race_of(k, m->rank, ev_fn(k->x, m->rank, at), site, m->comm,
+                     tag, m->match, m->order,
+                     (m->flags & EV_M_PROBED) ? m->order : m->done,
+                     "wildcard receive");
+    }
+    return rc;
+}
+
+static int run_recv(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    return race_run(c, "race.any-source", scan_recv, err, errlen);
+}
+
+/* The wildcard probes, the last first. */
+static int scan_probe(struct race *k)
+{
+    struct ev_run *x = k->x;
     int rc = 0;
     for (int r = x->world_size; r-- > 0 && rc == 0;) {
-        if (!x->ranks[r].present || interrupted(c))
+        if (!x->ranks[r].present || interrupted(k->c))
             continue;
         for (uint64_t e = x->ranks[r].log.nevents; e-- > 0 && rc == 0;) {
             int fn = ev_fn(x, r, e);
-            if (ev__fn(k.ix, fn)->cls != EV__C_PROBE)
+            if (ev__fn(k->ix, fn)->cls != EV__C_PROBE)
                 continue;
             struct ev_ref ref;
             int w = ev__wildcard_at(x, r, e);
@@ -349,16 +365,16 @@ static int run_probe(struct ev_check_ctx *c, char *err, size_t errlen)
                 ev_partners(x, r, e, &ref, 1, NULL, 0) != 1 || ref.other < 0)
                 continue;
             int32_t tag = (w & EV__WILD_TAG) ? -1 : ref.tag;
-            rc = race_of(&k, r, fn, e, ref.comm, tag, ref.other, e, e,
+            rc = race_of(k, r, fn, e, ref.comm, tag, ref.other, e, e,
                          "wildcard probe");
         }
     }
-    if (rc == 0)
-        race_flush(&k);
-    race_release(&k);
-    if (rc < 0)
-        snprintf(err, errlen, "out of memory");
     return rc;
+}
+
+static int run_probe(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    return race_run(c, "race.any-source-probe", scan_probe, err, errlen);
 }
 
 const struct ev_check_def ev_check_race_defs[] = {

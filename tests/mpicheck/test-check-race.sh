@@ -5,9 +5,9 @@
 # Result (docs/queries.md, example 15, found here with the Result's own
 # send event) that race.any-source names as an alternative is named with
 # the Search it was computed for, and some are.
-# usage: test-check-race.sh DRDB MPIEXEC BAD OK OTHELLO
+# usage: test-check-race.sh DRDB MPIEXEC BAD OK OTHELLO PROBE_BAD
 set -u
-drdb=$1 mpiexec=$2 bad=$3 good=$4 othello=$5
+drdb=$1 mpiexec=$2 bad=$3 good=$4 othello=$5 probe_bad=$6
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -40,6 +40,15 @@ record ok 3 "$good"
 check ok
 has "the fixed twin (ordered by a message, named sources): no finding" \
     "$tmp/ok.out" "0 errors, 0 warnings, 0 portability"
+
+record probe 3 "$probe_bad"
+check probe
+hasre "race.any-source-probe: the first wildcard probe, none on the second" \
+    "$tmp/probe.out" \
+    "^warning race.any-source-probe: MPI_Probe(MPI_ANY_SOURCE, tag 7, MPI_COMM_WORLD) at rank 0 saw rank [12]'s message (tag 7); rank [12]'s (tag 7) could have come first$" \
+    "^    0:3 wildcard probe$" "^    [12]:3 seen$" \
+    "^    [12]:3 could have been taken$" \
+    "^0 errors, 1 warnings, 0 portability$"
 
 # othello: 4 ranks; exit status 3 when its planted bug showed
 record oth 4 "$othello"
