@@ -11,6 +11,7 @@
  *   ev-print-event.c  an event in full (arguments, fields, what it matched)
  *   ev-print.c        matches, collective instances, queues, as text
  *   ev-print-data.c   values: data by datatype, outputs by C type, strings
+ *   ev-causal.c       happened-before: causal pasts and futures
  *   ev-query.c        raw access, partners, probes, pending queues, stats
  *   ev-build.c        ev_build(): the pass over each rank, one event's
  *                     dispatch by its role, collective calls
@@ -321,6 +322,44 @@ int32_t ev__probed_take(struct ev__pass *p, const int32_t *st);
 /* The completions a Wait/Test-family record logged for argument ARG. */
 void ev__completions(struct ev__pass *p, const struct log_event *ev,
                      unsigned arg);
+
+/* ev-query.c */
+/* A receive's call that said what it takes: the Mprobe of an Mrecv, the
+ * Recv_init of a persistent one, else the call. */
+static inline uint64_t ev__posting(const struct ev_msg *m)
+{
+    return (m->flags & EV_M_PROBED)     ? m->order
+         : (m->flags & EV_M_PERSISTENT) ? m->init
+                                        : m->event;
+}
+/* How rank R's event E (a receive's posting, a probe) named its source
+ * and tag: EV__WILD_SOURCE with MPI_ANY_SOURCE, EV__WILD_TAG with
+ * MPI_ANY_TAG; 0 also when it cannot be read. */
+enum { EV__WILD_SOURCE = 1, EV__WILD_TAG = 2 };
+int ev__wildcard_at(struct ev_run *x, int r, uint64_t e);
+
+/* ev-causal.c: the happened-before edges of a run whose index is built
+ * (docs/queries.md: causal_past). */
+struct ev__causal;
+/* The edges of X: NULL when out of memory. Free with ev__causal_free(). */
+struct ev__causal *ev__causal_build(struct ev_run *x);
+void ev__causal_free(struct ev__causal *c);
+/* The causal past (FUTURE 0) or future of rank R's event S: per rank the
+ * last (first) event in it, -1 (INT64_MAX) for none; R's own entry is S
+ * itself (the caller excludes it). Valid until C's next walk. Pasts of
+ * one rank's events asked in increasing order (futures in decreasing
+ * order) cost one walk in all. */
+const int64_t *ev__causal_walk(struct ev__causal *c, struct ev_run *x, int r,
+                               uint64_t s, int future);
+/* Whether rank R1's event S1 happened before rank R2's event S2 (the past
+ * of the last S2 asked about is kept: ask about one S2 many times). */
+int ev__causal_before(struct ev__causal *c, struct ev_run *x, int r1,
+                      uint64_t s1, int r2, uint64_t s2);
+
+/* ev-check-deadlock-unsafe.c: deadlock.unsafe-send's run (ev-check.h:
+ * struct ev_check_def), in ev-check-deadlock.c's table. */
+struct ev_check_ctx;
+int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen);
 
 /* ev-print-data.c */
 /* LEN bytes at P in hex (at most MAX), or as a C string (escaped). */

@@ -404,3 +404,20 @@ void ev_stats(struct ev_run *x, struct ev_stats *st)
     }
     st->comms = (int)ix->ncomms;
 }
+
+int ev__wildcard_at(struct ev_run *x, int r, uint64_t e)
+{
+    struct log_event ev;
+    struct ev_brief b;
+    int w = 0;
+    if (e == EV_NONE || r < 0 || r >= x->world_size ||
+        !x->ranks[r].present ||
+        log_rank_event(&x->ranks[r].log, e, &ev, NULL, 0) < 0)
+        return 0;
+    ev_brief_of(&ev, &b);
+    if (b.has_peer && b.peer == EV_ANY_SOURCE)
+        w |= EV__WILD_SOURCE;
+    if (b.has_tag && b.tag == EV_ANY_TAG)
+        w |= EV__WILD_TAG;
+    return w;
+}

@@ -18,8 +18,6 @@
 #include "ev-int.h"
 #include "ev-sql.h"
 
-struct ev__causal;
-
 struct ev_sql {
     sqlite3 *db;
     struct ev_run *x;
@@ -59,6 +57,5 @@ int ev__vtab_disconnect(sqlite3_vtab *v);
 
 /* ev-sql-func.c: registers the functions in Q->db. 0, or -1 with ERR. */
 int ev__sql_funcs(struct ev_sql *q, char *err, size_t errlen);
-void ev__causal_free(struct ev__causal *c);
 
 #endif

@@ -306,18 +306,9 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
 
 /* ---- the other tables' rows ---------------------------------------------- */
 
-/* A receive's call that said what it takes: the Mprobe of an Mrecv, the
- * Recv_init of a persistent one, else the call. */
-static uint64_t posting(const struct ev_msg *m)
-{
-    return (m->flags & EV_M_PROBED)       ? m->order
-         : (m->flags & EV_M_PERSISTENT) ? m->init
-                                        : m->event;
-}
-
 /* How receive I was posted: W_SOURCE with MPI_ANY_SOURCE, W_TAG with
  * MPI_ANY_TAG; decoded once per message (q->wild caches it). */
-enum { W_SOURCE = 1, W_TAG = 2, W_KNOWN = 0x80 };
+enum { W_SOURCE = EV__WILD_SOURCE, W_TAG = EV__WILD_TAG, W_KNOWN = 0x80 };
 static int wildcard(struct ev_sql *q, int32_t i)
 {
     struct ev_index *ix = q->x->ix;
@@ -326,18 +317,7 @@ static int wildcard(struct ev_sql *q, int32_t i)
     if (q->wild && (q->wild[i] & W_KNOWN))
         return q->wild[i];
     const struct ev_msg *m = &ix->msgs[i];
-    struct log_event ev;
-    struct ev_brief b;
-    uint64_t e = posting(m);
-    int w = W_KNOWN;
-    if (e != EV_NONE && m->rank >= 0 && q->x->ranks[m->rank].present &&
-        log_rank_event(&q->x->ranks[m->rank].log, e, &ev, NULL, 0) == 0) {
-        ev_brief_of(&ev, &b);
-        if (b.has_peer && b.peer == EV_ANY_SOURCE)
-            w |= W_SOURCE;
-        if (b.has_tag && b.tag == EV_ANY_TAG)
-            w |= W_TAG;
-    }
+    int w = W_KNOWN | ev__wildcard_at(q->x, m->rank, ev__posting(m));
     if (q->wild)
         q->wild[i] = (unsigned char)w;
     return w;

@@ -177,6 +177,7 @@ int fe_graph_tags(const char *text, struct ev_gtag *tags);
  */
 struct fe_rec_limits {
     uint64_t per_rank, total; /* --max-log-size SIZE, total=SIZE; 0: none */
+    double timeout;           /* --timeout SECONDS; 0: none */
 };
 /* Takes --max-log-size ARG into L: 0, or -1 after an error message. */
 int fe_rec_limit_opt(struct fe_rec_limits *l, const char *arg);
@@ -190,12 +191,17 @@ struct fe_rec_volume {
     uint64_t bytes;
     int nlogs;
     double seconds;
+    int stopped; /* --timeout: 1 the launcher got SIGTERM, 2 then SIGKILL */
 };
 /* Waits for CHILD (the launcher) into *STATUS, watching the logs of DIR
  * grow meanwhile: a warning on stderr once, when at their rate the disk
  * fills within 10 minutes and within 10 times the run's time so far, and
- * no limit of L stops them first. VOL gets
- * the volume at the end. 0, or -1 when CHILD cannot be waited for. */
+ * no limit of L stops them first. After L's timeout, CHILD gets SIGTERM
+ * (mpiexec and srun pass it on to the ranks), and SIGKILL if it is still
+ * there FE_REC_KILL_AFTER seconds later. VOL gets the volume at the end
+ * and whether the run was stopped. 0, or -1 when CHILD cannot be waited
+ * for. */
+#define FE_REC_KILL_AFTER 10.0
 int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
                 int *status, struct fe_rec_volume *vol);
 /* How drdb record compresses a run's message data (run-compress.c):

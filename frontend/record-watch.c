@@ -164,14 +164,30 @@ int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
     int nlogs, warned = 0;
     uint64_t last = log_bytes(dir, &nlogs);
     pid_t got;
+    vol->stopped = 0;
     for (;;) {
         got = waitpid(child, status, WNOHANG);
         if (got == child || (got < 0 && errno != EINTR))
             break;
         struct timespec one = {1, 0};
+        if (l->timeout > 0 && l->timeout < 1)
+            one = (struct timespec){0, (long)(l->timeout * 1e9)};
         if (sigtimedwait(&chld, NULL, &one) == SIGCHLD)
             continue;
         double t = now_s();
+        if (l->timeout > 0 && t - t0 >= l->timeout && vol->stopped == 0) {
+            fprintf(stderr, "drdb: the run is still going after --timeout "
+                    "%g s: stopping it (SIGTERM to the launcher)\n",
+                    l->timeout);
+            kill(child, SIGTERM);
+            vol->stopped = 1;
+        } else if (vol->stopped == 1 &&
+                   t - t0 >= l->timeout + FE_REC_KILL_AFTER) {
+            fprintf(stderr, "drdb: the launcher did not stop in %g s: "
+                    "SIGKILL\n", FE_REC_KILL_AFTER);
+            kill(child, SIGKILL);
+            vol->stopped = 2;
+        }
         if (t - last_t < 1.0)
             continue;
         uint64_t now = log_bytes(dir, &nlogs);

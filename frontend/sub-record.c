@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "drdb-stub.h"
+#include "args.h"
 #include "fe.h"
 #include "life.h"
 #include "log.h"
@@ -422,9 +423,10 @@ static int run(int argc, char **argv)
         {"no-libc", no_argument, NULL, 'L'},
         {"aslr", no_argument, NULL, 'A'},
         {"max-log-size", required_argument, NULL, 'S'},
+        {"timeout", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
-    struct fe_rec_limits limits = {0, 0};
+    struct fe_rec_limits limits = {0, 0, 0};
     const char *outdir = NULL;
     char *ranks = NULL, *capture = NULL;
     int send_data = 0, compress = 1, zmode = FE_Z_AUTO, record_stdin = 1, libc = 1, aslr = 0, c;
@@ -481,6 +483,12 @@ static int run(int argc, char **argv)
         case 'S':
             if (fe_rec_limit_opt(&limits, optarg) < 0)
                 return 2;
+            break;
+        case 'T':
+            if (fe_parse_double(optarg, &limits.timeout) < 0 ||
+                !(limits.timeout > 0))
+                return fe_error("--timeout '%s' is not a number of seconds "
+                                "above 0, like 30 or 2.5", optarg), 2;
             break;
         default:
             fe_subcmd_usage(&fe_sub_record, stderr);
@@ -648,6 +656,12 @@ static int run(int argc, char **argv)
     fe_rec_limits_done(dir);
     note_build_id(dir);
     fe_rec_volume_print(&vol, stderr);
+    if (vol.stopped)
+        fprintf(stderr, "drdb: the run was stopped at --timeout %g s (%s): "
+                "each log ends at its rank's last completed call; `drdb "
+                "check --checks 'deadlock.*' %s` says what the ranks were "
+                "waiting for\n", limits.timeout,
+                vol.stopped == 2 ? "SIGTERM, then SIGKILL" : "SIGTERM", dir);
     if (compress)
         fe_rec_compress(dir, zmode);
     fe_log_summary(dir, stderr);
@@ -667,7 +681,8 @@ const struct fe_subcmd fe_sub_record = {
     .name = "record",
     .args = "[-o DIR] [--ranks LIST] [--send-data] [--compress MODE] "
             "[--capture-inputs [PATH...]] [--no-stdin] [--no-libc] [--aslr] "
-            "[--max-log-size [total=]SIZE]... -- LAUNCHER [ARGS...]",
+            "[--max-log-size [total=]SIZE]... [--timeout SECONDS] -- "
+            "LAUNCHER [ARGS...]",
     .summary = "record an MPI run: every rank's MPI calls into a run directory",
     .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
             "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "
@@ -734,7 +749,15 @@ const struct fe_subcmd fe_sub_record = {
             "                     be given. While the run goes on, drdb "
             "warns when the\n"
             "                     logs' rate would fill the disk; the "
-            "summary gives it\n\n"
+            "summary gives it\n"
+            "      --timeout SECONDS\n"
+            "                     stop a run still going after SECONDS (a "
+            "hung run):\n"
+            "                     SIGTERM to the launcher, SIGKILL 10 s "
+            "later; the logs\n"
+            "                     are kept, each rank's call in progress "
+            "too, for `drdb\n"
+            "                     check --checks 'deadlock.*'`\n\n"
             "example:\n  drdb record -o run1 -- mpiexec -n 4 ./app input.dat\n",
     .run = run,
 };

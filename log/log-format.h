@@ -96,6 +96,39 @@
  * lines of KEY=VALUE (log_zstatus). */
 #define LOG_HOLD_FILE ".drdb.hold"
 #define LOG_ZSTATUS_FILE "drdb.compress"
+/*
+ * The call in progress (docs/log-format.md, "The call in progress"): a
+ * log ends at its rank's last completed call, so a rank killed while
+ * blocked (a hung run that `drdb record --timeout` stopped) does not log
+ * the call it was blocked in. On entering a call that can block, the
+ * recorder writes what the call waits for into "rank-R.call" (one struct
+ * log_call_slot in a shared mapping: the page cache keeps it when the
+ * process is killed, even by SIGKILL), and clears it when the call
+ * returns, before the call is logged. Native byte order (written and read
+ * on the machine that ran the rank); no file: not known (older runs).
+ */
+#define LOG_CALL_FILE "rank-%d.call"
+#define LOG_CALL_MAGIC "DRDBCAL1"
+#define LOG_CALL_NONE INT32_MIN /* an argument the call does not have */
+#define LOG_CALL_THREADS UINT32_MAX /* fn: MPI_THREAD_MULTIPLE, not kept */
+#define LOG_CALL_REQS 22        /* request handles kept (Waitall's first) */
+struct log_call_slot {
+    char magic[8];    /* LOG_CALL_MAGIC */
+    int32_t pid;      /* the rank's process: its log header's pid */
+    /* The call's function id, written last (release) on entry; 0 when no
+     * call is in progress: set back to 0 as the call returns;
+     * LOG_CALL_THREADS when calls are not kept. */
+    uint32_t fn;
+    int32_t peer;     /* dest (a send), source (a receive, a probe) */
+    int32_t tag;
+    int32_t peer2;    /* MPI_Sendrecv: the source (peer is the dest) */
+    int32_t tag2;     /* MPI_Sendrecv: the receive's tag */
+    uint32_t comm;    /* the communicator handle, 0 none */
+    uint32_t nreq;    /* the Wait family: the requests it was given (may
+                       * exceed LOG_CALL_REQS: the first are kept) */
+    uint32_t req[LOG_CALL_REQS];
+};
+_Static_assert(sizeof(struct log_call_slot) == 128, "the slot's layout");
 /* The largest world size a run description or a header may state: a
  * bound on what a reader allocates for an untrusted number. */
 #define LOG_MAX_WORLD (1 << 20)

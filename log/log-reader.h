@@ -104,6 +104,14 @@ int log_rank_open_mem(struct log_rank *r, uint8_t *image, size_t size,
                       char *err, size_t errlen);
 void log_rank_release(struct log_rank *r);
 
+/* The call LOG's rank was in when its log ended, from its slot in run
+ * directory DIR (log-format.h: LOG_CALL_FILE; call.c): 1 with *S filled
+ * (a call that can block: what it waits for), 0 when the rank was in no
+ * such call, -1 when not known (no slot: a run recorded before drdb kept
+ * one, or the logs copied without it; a slot of another process). */
+int log_call_in_progress(const char *dir, const struct log_rank *log,
+                         struct log_call_slot *s);
+
 /* How a rank's log ends. */
 enum log_ending {
     LOG_END_COMPLETE,  /* closed by MPI_Finalize, every call logged */

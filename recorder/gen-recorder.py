@@ -251,6 +251,40 @@ def gen_timer(fn, out):
               f"    return ret;\n}}\n\n")
 
 
+def call_slot(fn, ref):
+    """The C that says what FN waits for while it runs (rec.h:
+    rec_call_enter) when FN can block, for `drdb check`'s wait-for graph;
+    "" otherwise. REF maps an argument name to its C expression."""
+    nb = {"nb", "persistent", "poll"} & fn.flags
+    sl = fn.slots
+    none = "LOG_CALL_NONE"
+
+    def val(slot):
+        return ref(fn.args[sl[slot]].name) if slot in sl else none
+    comm = ref(fn.args[sl["comm"]].name) if "comm" in sl else "0"
+    if fn.kind == "completion" and fn.name.startswith("MPI_Wait"):
+        if "requests" in sl:
+            n = ref(fn.args[0].name)
+            return (f"rec_call_requests({fn.id}, {n}, "
+                    f"{ref(fn.args[sl['requests']].name)})")
+        if "request" in sl:
+            r = ref(fn.args[sl["request"]].name)
+            return f"rec_call_requests({fn.id}, 1, {r})"
+        return ""
+    if nb or fn.kind not in ("send", "recv", "sendrecv", "probe", "mprobe",
+                             "coll", "comm-ctor"):
+        return ""
+    if fn.kind == "comm-ctor" and {"group", "dynamic"} & fn.flags:
+        return ""
+    if fn.kind == "sendrecv":
+        return (f"rec_call_enter({fn.id}, {val('dest')}, {val('tag')}, "
+                f"{val('source')}, {val('recvtag')}, {comm})")
+    peer = val("dest") if fn.kind == "send" else val("source")
+    tag = val("tag") if fn.kind in ("send", "recv", "probe", "mprobe") \
+        else none
+    return f"rec_call_enter({fn.id}, {peer}, {tag}, {none}, {none}, {comm})"
+
+
 def gen_wrapper(fn, out):
     ret = fn.ret
     call_args = ", ".join(a.name for a in fn.args)
@@ -283,9 +317,14 @@ def gen_wrapper(fn, out):
     if pin:
         out.write(f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n")
     out.write("    uint64_t t0 = rec_now();\n")
+    slot = call_slot(fn, lambda n: n)
+    if slot:
+        out.write(f"    {slot};\n")
     out.write("    rec_busy = 1;\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
     out.write("    rec_busy = 0;\n")
+    if slot:
+        out.write("    rec_call_leave();\n")
     out.write("    uint64_t t1 = rec_now();\n")
     out.write("".join(pre))
     out.write("    struct log_rec rec;\n")
@@ -400,14 +439,17 @@ def gen_skeleton(fn, out, hdr):
         for x in new_handles(fn))
     hdr.write(f"void rec_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a);\n")
+    slot = call_slot(fn, lambda n: f"a->{n}")
+    enter_c = f"    {slot};\n" if slot else ""
+    leave_c = "    rec_call_leave();\n" if slot else ""
     hdr.write(f"static inline void rec_pmpi_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a)\n{{\n"
               f"    (void)a;\n{pin_c}"
               f"    int held = rec_lock_drop();\n"
-              f"    c->t0 = rec_now();\n"
+              f"    c->t0 = rec_now();\n{enter_c}"
               f"    rec_busy = 1;\n"
               f"    c->ret = P{fn.name}({a_args});\n"
-              f"    rec_busy = 0;\n"
+              f"    rec_busy = 0;\n{leave_c}"
               f"    c->t1 = rec_now();\n"
               f"    rec_lock_retake(held);\n{wait_c}}}\n")
     hdr.write(f"static inline void rec_put_args_{fn.name}(struct log_rec "

@@ -580,6 +580,7 @@ static void open_log(int rank, int size, uint32_t flags)
         return;
     }
     limit_log(dfd);
+    rec_call_open(dfd, rank);
     close(dfd);
     clock_gettime(CLOCK_MONOTONIC, &ts);
     rec_t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;

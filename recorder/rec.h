@@ -194,6 +194,46 @@ void rec_poll(int fn, const void *img, size_t len, uint64_t t0, uint64_t t1);
 void rec_poll_value(int fn, double v, uint64_t t0, uint64_t t1);
 extern int rec_poll_pending; /* calls are held back */
 void rec_poll_flush(void);
+/*
+ * The call in progress (rec-call.c; log-format.h: LOG_CALL_FILE): on
+ * entering a call that can block, the generated wrapper says what it waits
+ * for (rec_call_enter; the Wait family its requests: rec_call_requests),
+ * and clears it as soon as the call returns (rec_call_leave), before the
+ * call is logged: a rank killed while blocked leaves the call in its slot.
+ * A few stores into a page of the run directory, no system call. Under
+ * MPI_THREAD_MULTIPLE, several threads may block at once: the slot then
+ * says "not kept" (LOG_CALL_THREADS).
+ */
+extern struct log_call_slot *rec_call_slot /* NULL: no slot */
+    __attribute__((visibility("hidden")));
+/* From open_log: creates the slot of RANK in run directory DFD. */
+void rec_call_open(int dfd, int rank);
+static inline void rec_call_enter(uint32_t fn, int32_t peer, int32_t tag,
+                                  int32_t peer2, int32_t tag2, MPI_Comm comm)
+{
+    struct log_call_slot *s = rec_call_slot;
+    if (!s)
+        return;
+    if (__builtin_expect(rec_mt, 0)) {
+        s->fn = LOG_CALL_THREADS;
+        return;
+    }
+    s->peer = peer;
+    s->tag = tag;
+    s->peer2 = peer2;
+    s->tag2 = tag2;
+    s->comm = (uint32_t)comm;
+    s->nreq = 0;
+    __atomic_store_n(&s->fn, fn, __ATOMIC_RELEASE);
+}
+void rec_call_requests(uint32_t fn, int n, const MPI_Request *reqs);
+static inline void rec_call_leave(void)
+{
+    struct log_call_slot *s = rec_call_slot;
+    if (s && !__builtin_expect(rec_mt, 0))
+        __atomic_store_n(&s->fn, 0, __ATOMIC_RELEASE);
+}
+
 /* A record with no return code (rec-poll.c's): starts it with ROOM bytes
  * after the header, or 0 when logging has stopped. Nothing is flushed. */
 int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,

@@ -1,0 +1,56 @@
+/*
+ * The call in progress (rec.h: rec_call_enter; the layout: log-format.h,
+ * LOG_CALL_FILE): one struct log_call_slot per rank in a shared mapping of
+ * "rank-R.call" in the run directory, which survives the rank being
+ * killed, so `drdb check` can tell which call a hung rank was blocked in.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rec.h"
+#include "util.h"
+
+struct log_call_slot *rec_call_slot;
+
+void rec_call_open(int dfd, int rank)
+{
+    char name[64];
+    snprintf(name, sizeof name, LOG_CALL_FILE, rank);
+    int fd = util_file_create(dfd, name, O_CLOEXEC);
+    if (fd < 0)
+        return; /* no slot: readers say the call in progress is unknown */
+    void *m = MAP_FAILED;
+    if (ftruncate(fd, sizeof *rec_call_slot) == 0)
+        m = mmap(NULL, sizeof *rec_call_slot, PROT_READ | PROT_WRITE,
+                 MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        unlinkat(dfd, name, 0);
+        return;
+    }
+    struct log_call_slot *s = m;
+    s->pid = getpid();
+    memcpy(s->magic, LOG_CALL_MAGIC, sizeof s->magic);
+    rec_call_slot = s;
+}
+
+void rec_call_requests(uint32_t fn, int n, const MPI_Request *reqs)
+{
+    struct log_call_slot *s = rec_call_slot;
+    if (!s)
+        return;
+    if (rec_mt) {
+        s->fn = LOG_CALL_THREADS;
+        return;
+    }
+    int k = n < LOG_CALL_REQS ? n : LOG_CALL_REQS;
+    for (int i = 0; i < k && reqs; i++)
+        s->req[i] = (uint32_t)reqs[i];
+    s->peer = s->tag = s->peer2 = s->tag2 = LOG_CALL_NONE;
+    s->comm = 0;
+    s->nreq = n > 0 && reqs ? (uint32_t)n : 0;
+    __atomic_store_n(&s->fn, fn, __ATOMIC_RELEASE);
+}
