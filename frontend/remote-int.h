@@ -19,6 +19,7 @@ struct remote {
     pid_t pid;                 /* ssh, or the local agent */
     int err_fd;                /* its stderr */
     struct wire_conn c;
+    struct wire_ready ready;   /* remote_process()'s poll results */
     char tail[4096];           /* the end of its stderr */
     int hello, lost;
     char err[1024];

@@ -319,9 +319,10 @@ int remote_process(struct remote *r, const struct pollfd *fds, int n)
 {
     if (r->lost)
         return -1;
-    if (wire_revents(fds, n, r->err_fd))
+    wire_ready_take(&r->ready, fds, n);
+    if (wire_ready_get(&r->ready, r->err_fd))
         read_stderr(r);
-    if (wire_revents(fds, n, r->c.in)) {
+    if (wire_ready_get(&r->ready, r->c.in)) {
         int rc = wire_fill(&r->c), got;
         struct wire_frame f;
         while (!r->lost && (got = wire_next(&r->c, &f)) > 0)
@@ -337,14 +338,14 @@ int remote_process(struct remote *r, const struct pollfd *fds, int n)
     }
     for (size_t i = 0; !r->lost && i < r->nprocs; i++) {
         struct remote_proc *p = r->procs[i];
-        if (p->fd[S_IN] >= 0 && wire_revents(fds, n, p->fd[S_IN]))
+        if (p->fd[S_IN] >= 0 && wire_ready_get(&r->ready, p->fd[S_IN]))
             read_in(r, p, S_IN);
         for (int s = S_OUT; s <= S_TTY; s++) {
-            short ev = wire_revents(fds, n, p->fd[s]);
+            short ev = wire_ready_get(&r->ready, p->fd[s]);
             if (p->fd[s] >= 0 && (ev & (POLLOUT | POLLERR)))
                 write_q(p, s);
         }
-        short ev = wire_revents(fds, n, p->fd[S_TTY]);
+        short ev = wire_ready_get(&r->ready, p->fd[S_TTY]);
         if (p->fd[S_TTY] >= 0 && (ev & (POLLIN | POLLHUP)))
             read_in(r, p, S_TTY);
     }
@@ -537,6 +538,7 @@ void remote_close(struct remote *r)
     while (r->npend)
         drop_pend(r, r->pend[0].ch);
     free(r->pend);
+    wire_ready_release(&r->ready);
     wire_buf_release(&r->reply);
     wire_buf_release(&r->reply_end);
     for (size_t i = 0; i < r->nsrcs; i++) {

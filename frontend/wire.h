@@ -278,10 +278,25 @@ int wire_fill(struct wire_conn *c);
 int wire_next(struct wire_conn *c, struct wire_frame *f);
 
 /* The poll loops of both sides: adds FD (not when < 0 or N is MAX) for
- * events EV; the events poll gave FD (0 when it was not polled). */
+ * events EV. */
 struct pollfd;
 void wire_poll_add(struct pollfd *fds, int *n, int max, int fd, short ev);
-short wire_revents(const struct pollfd *fds, int n, int fd);
+/* The events poll() gave, by descriptor: the loops ask for each of every
+ * process's descriptors, which a search of the poll set would make
+ * quadratic in the processes. wire_ready_take() after each poll() (the
+ * N results of FDS; those of before forgotten), then wire_ready_get():
+ * the events of FD (0 when it was not polled; several entries of one
+ * descriptor: theirs together). Out of memory, it searches FDS (which
+ * must then stay as it is until the next take). */
+struct wire_ready {
+    short *ev;        /* by descriptor, CAP of them */
+    size_t cap;
+    const struct pollfd *fds; /* the fallback */
+    int n, bad;
+};
+void wire_ready_take(struct wire_ready *w, const struct pollfd *fds, int n);
+short wire_ready_get(const struct wire_ready *w, int fd);
+void wire_ready_release(struct wire_ready *w);
 
 /* This drdb's version as HELLO says it: DRDB_VERSION, or for tests only
  * $DRDB_TEST_VERSION (docs/remote.md). */
