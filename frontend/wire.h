@@ -88,6 +88,12 @@
  *           u64 event, u64 time (a double's bits), u64 pages, u64 bytes.
  *           An id the agent did not give is refused (ERROR).
  *
+ * Requests (START, READ, RUN, INDEX, KEEP, LIST, SESSIONS, SETUP, SHADOW)
+ * may be pipelined: a client may send any number, each on a channel of
+ * its own, before it reads an answer; the agent handles frames in the
+ * order they arrive and answers each on its channel (the console starts
+ * a host's ranks so: every SETUP, then every START).
+ *
  * A version change of anything here raises WIRE_PROTOCOL.
  */
 #ifndef DRDB_WIRE_H
