@@ -1,7 +1,7 @@
 /*
  * The client's view of run directories on the agent's host (remote.h):
  * a run's description (RUN) and its logs as copies without message data
- * (INDEX), whose elided bytes are READ when a reader reads them; a
+ * (INDEX), whose elided bytes are READ when a reader reads them (remote_read); a
  * rank's replay under GDB made ready there (SETUP).
  */
 #include <stdio.h>
@@ -180,4 +180,27 @@ uint64_t remote_copied(const struct remote *r, uint64_t *of)
     if (of)
         *of = r->copied_of;
     return r->copied;
+}
+
+long remote_read(struct remote *r, const char *dir, const char *name,
+                 uint64_t off, void *buf, size_t len, char *err,
+                 size_t errlen)
+{
+    if (len > WIRE_MAX_READ)
+        len = WIRE_MAX_READ;
+    struct wire_buf b;
+    wire_buf_init(&b);
+    wire_put_str(&b, dir);
+    wire_put_str(&b, name);
+    wire_put_u64(&b, off);
+    wire_put_u32(&b, (uint32_t)len);
+    int rc = remote__ask(r, WIRE_READ, &b, WIRE_DATA, err, errlen);
+    wire_buf_release(&b);
+    if (rc < 0)
+        return -1;
+    size_t n = wire_buf_size(&r->reply);
+    if (n > len)
+        n = len;
+    memcpy(buf, r->reply.p + r->reply.off, n);
+    return (long)n;
 }

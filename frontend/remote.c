@@ -812,26 +812,3 @@ void remote_proc_free(struct remote_proc *p)
         }
     free(p);
 }
-
-long remote_read(struct remote *r, const char *dir, const char *name,
-                 uint64_t off, void *buf, size_t len, char *err,
-                 size_t errlen)
-{
-    if (len > WIRE_MAX_READ)
-        len = WIRE_MAX_READ;
-    struct wire_buf b;
-    wire_buf_init(&b);
-    wire_put_str(&b, dir);
-    wire_put_str(&b, name);
-    wire_put_u64(&b, off);
-    wire_put_u32(&b, (uint32_t)len);
-    int rc = remote__ask(r, WIRE_READ, &b, WIRE_DATA, err, errlen);
-    wire_buf_release(&b);
-    if (rc < 0)
-        return -1;
-    size_t n = wire_buf_size(&r->reply);
-    if (n > len)
-        n = len;
-    memcpy(buf, r->reply.p + r->reply.off, n);
-    return (long)n;
-}
