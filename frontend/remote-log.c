@@ -1,8 +1,9 @@
 /*
  * The client's view of run directories on the agent's host (remote.h):
  * a run's description (RUN) and its logs as copies without message data
- * (INDEX), whose elided bytes are READ when a reader reads them (remote_read); a
- * rank's replay under GDB made ready there (SETUP).
+ * (INDEX), whose elided bytes are READ when a reader reads them, and any
+ * file range (remote_read); a rank's replay under GDB made ready there
+ * (SETUP).
  */
 #include <stdio.h>
 #include <stdlib.h>
