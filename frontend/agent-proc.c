@@ -116,12 +116,15 @@ static int check(const struct launch_desc *d, char *err, size_t errlen)
 static void child(const struct launch_desc *d, const char *exe, int in,
                   int out, int errfd, int ctty, int status, pid_t agent)
 {
-    if (ctty >= 0) {
-        setsid(); /* a session of its own, on its terminal */
+    /* A session of its own (on its terminal, when it has one), as the
+     * console's local GDBs have (mi/'s mi__child): the kernel's autogroup
+     * scheduler gives each session its share of the CPUs, so a host's
+     * GDBs in the agent's one session would share one share, started one
+     * after the other on a loaded machine (docs/architecture.md). Its
+     * process group is then its pid, for SIGNAL and the end. */
+    setsid();
+    if (ctty >= 0)
         ioctl(ctty, TIOCSCTTY, 0);
-    } else {
-        setpgid(0, 0);
-    }
     if (life_die_with_parent(agent) < 0)
         _exit(127);
     sigset_t none;
@@ -212,8 +215,8 @@ int agent_proc_start(struct agent_proc *p, const struct wire_frame *f,
             child(&d, exe, s, s, s, s, st[1], agent);
         child(&d, exe, fin[0], fout[1], ferr[1], -1, st[1], agent);
     }
-    if (s < 0)
-        setpgid(p->pid, p->pid); /* as the child does: no race either way */
+    /* Its setsid() is done once the status pipe closes at its exec (no
+     * setpgid here: that would make setsid() fail). */
     close_fd(&st[1]);
     int e = 0;
     ssize_t n;

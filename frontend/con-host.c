@@ -84,24 +84,42 @@ int con_host_ensure(struct con *c, int h)
     return 0;
 }
 
-int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg)
+int con_host_setup(struct con *c, struct con_rank *k, unsigned *ticket)
 {
     struct con_host *x = &c->hosts[k->host];
-    char err[4096], msg[256];
-    launch_gdb_init(lg);
+    char err[4096];
     if (con_host_ensure(c, k->host) < 0)
         return -1;
-    if (remote_setup(x->conn, x->dir, k->rank, c->in_place, lg, err,
-                     sizeof err) < 0) {
+    if (remote_setup_send(x->conn, x->dir, k->rank, c->in_place, ticket,
+                          err, sizeof err) < 0) {
         fprintf(stderr, "drdb: rank %d: %s\n", k->rank, err);
         return -1;
     }
+    return 0;
+}
+
+int con_host_prepared(struct con *c, struct con_rank *k, unsigned ticket,
+                      struct launch_gdb *lg)
+{
+    char err[4096];
+    if (remote_setup_take(c->hosts[k->host].conn, ticket, lg, err,
+                          sizeof err) < 0) {
+        fprintf(stderr, "drdb: rank %d: %s\n", k->rank, err);
+        return -1;
+    }
+    return 0;
+}
+
+int con_host_launch(struct con *c, struct con_rank *k,
+                    const struct launch_gdb *lg, struct remote_proc **p)
+{
+    struct con_host *x = &c->hosts[k->host];
+    char err[4096];
     /* GDB there, its program's terminal there; the agent applies the
      * trust check to the run and its program before it starts. */
     static char *const argv[] = {"gdb", "-nx", "-q", "--interpreter=mi3",
                                  NULL};
     struct launch_desc d;
-    struct remote_proc *p;
     launch_desc_init(&d);
     d.flags = LAUNCH_TTY | (c->trust ? LAUNCH_TRUST : 0);
     int rc = launch_desc_argv(&d, argv) < 0 || !(d.rundir = strdup(x->dir)) ||
@@ -112,23 +130,28 @@ int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg)
     if (rc < 0)
         snprintf(err, sizeof err, "out of memory");
     else
-        rc = remote_start(x->conn, &d, &p, err, sizeof err);
+        rc = remote_start_send(x->conn, &d, p, err, sizeof err);
     launch_desc_release(&d);
-    if (rc < 0) {
+    if (rc < 0)
         fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", k->rank,
                 err);
-        launch_gdb_release(lg);
+    return rc;
+}
+
+int con_host_started(struct con *c, struct con_rank *k,
+                     struct remote_proc *p)
+{
+    char err[4096], msg[256];
+    if (remote_start_take(p, err, sizeof err) < 0) {
+        fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", k->rank,
+                err);
         return -1;
     }
     /* its label, for `drdb attach` to find it in a kept session */
     snprintf(msg, sizeof msg, "rank %d", k->rank);
     if (c->keep_s > 0)
         remote_label(p, msg);
-    if (con_host_drive(c, k, p) < 0) {
-        launch_gdb_release(lg);
-        return -1;
-    }
-    return 0;
+    return con_host_drive(c, k, p);
 }
 
 int con_host_drive(struct con *c, struct con_rank *k, struct remote_proc *p)

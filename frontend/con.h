@@ -398,10 +398,25 @@ void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud);
 
 /* Host H's connection, made again when it was lost: 0, or -1 (said). */
 int con_host_ensure(struct con *c, int h);
-/* Starts rank K's GDB on its host, ready for setup_rank: 0, or -1
- * (said); what the host made ready into LG (to release). */
+/* Rank K's GDB started on its host, ready for setup_rank, in four steps
+ * that con_replay takes for all the ranks it starts, each step over all
+ * of them before the next: a host is sent every rank's SETUP, then every
+ * GDB's START, before an answer is awaited (two round trips a host, not
+ * two a rank; docs/architecture.md, "Remote replay nodes"). Each step: 0,
+ * or -1 (said; nothing left to undo). */
 struct launch_gdb;
-int con_host_start(struct con *c, struct con_rank *k, struct launch_gdb *lg);
+struct remote_proc;
+/* SETUP sent (the host connected again if it was lost): *TICKET. */
+int con_host_setup(struct con *c, struct con_rank *k, unsigned *ticket);
+/* Its answer: what the host made ready, into LG (to release). */
+int con_host_prepared(struct con *c, struct con_rank *k, unsigned ticket,
+                      struct launch_gdb *lg);
+/* GDB's START sent (LG: the host's answer): *P. */
+int con_host_launch(struct con *c, struct con_rank *k,
+                    const struct launch_gdb *lg, struct remote_proc **p);
+/* Its answer taken, and P driven as K's GDB (con_host_drive). */
+int con_host_started(struct con *c, struct con_rank *k,
+                     struct remote_proc *p);
 /* K's place from a record with a frame (a *stopped, -stack-info-frame's
  * reply) into k->where (con-loop.c). */
 void con_where_set(struct con_rank *k, const struct mi_record *rec);
@@ -409,7 +424,6 @@ void con_where_set(struct con_rank *k, const struct mi_record *rec);
 /* Drives P, a GDB on rank K's host (started there, or adopted from a kept
  * session), as K's GDB (its descriptors are the driver's then): 0, or -1
  * (said; P freed). */
-struct remote_proc;
 int con_host_drive(struct con *c, struct con_rank *k, struct remote_proc *p);
 
 /* ---- a session kept on its hosts (con-keep.c) ---------------------------- */

@@ -19,15 +19,17 @@ struct remote {
     pid_t pid;                 /* ssh, or the local agent */
     int err_fd;                /* its stderr */
     struct wire_conn c;
+    struct wire_ready ready;   /* remote_process()'s poll results */
     char tail[4096];           /* the end of its stderr */
     int hello, lost;
     char err[1024];
     struct remote_proc **procs;
     size_t nprocs, cap;
     unsigned next_ch;
-    /* the reply a blocking call waits for, on channel want */
-    unsigned want;
-    int reply_type;
+    /* requests sent whose replies were not taken yet (remote__send) */
+    struct remote_pend *pend;
+    size_t npend, pcap;
+    /* the last reply taken (remote__take) */
     struct wire_buf reply;
     struct wire_buf reply_end;  /* an IMAGE_END's payload */
     struct remote_src **srcs;   /* the fetch sources of remote logs */
@@ -58,6 +60,13 @@ struct remote_index {
 int remote__index_frame(struct remote *r, const struct wire_frame *f);
 /* R's INDEX request on channel CH, or NULL. */
 struct remote_index *remote__index_find(const struct remote *r, unsigned ch);
+/* A request in flight on channel CH: its reply's type once it came (0
+ * before), its payload (IMAGE frames gathered) and an IMAGE_END's. */
+struct remote_pend {
+    unsigned ch;
+    int type;
+    struct wire_buf data, end;
+};
 
 /* Where a remote log's elided bytes are read from (log_fetch_fn's UD). */
 struct remote_src {
@@ -66,10 +75,21 @@ struct remote_src {
     char name[32];
 };
 
+/* Pipelining (docs/architecture.md, "Remote replay nodes"): request
+ * TYPE with payload B queued on channel CH (0: a new one) without waiting
+ * for its reply, which the agent sends in its turn and remote__take()
+ * takes; any number may be in flight. CH, or 0 when the connection is
+ * lost. */
+unsigned remote__send(struct remote *r, unsigned type, unsigned ch,
+                      const struct wire_buf *b);
+/* Pumps until the reply to the request on channel CH came: 0 when it is a
+ * WANT (in r->reply, an IMAGE_END's payload in r->reply_end, valid until
+ * the next take), else -1 with the agent's refusal or the lost connection
+ * in ERR. The channel is then free. */
+int remote__take(struct remote *r, unsigned ch, int want, char *err,
+                 size_t errlen);
 /* Request TYPE with payload B on a channel of its own, free again after
- * the reply: 0 when the reply is a WANT (in r->reply; an IMAGE_END's
- * payload in r->reply_end), else -1 with the agent's refusal or the lost
- * connection in ERR. */
+ * the reply: remote__send() and remote__take(). */
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
                 int want, char *err, size_t errlen);
 
@@ -85,6 +105,9 @@ void remote__refused(const struct remote *r, const struct wire_buf *text,
 int remote__ask_data(struct remote *r, unsigned type,
                      const struct wire_buf *b, struct wire_rd *rd, char *err,
                      size_t errlen);
+/* remote__take() of a DATA answer, read through *RD as above. */
+int remote__take_data(struct remote *r, unsigned ch, struct wire_rd *rd,
+                      char *err, size_t errlen);
 
 /* Whether HOST means a local agent (NULL, "localhost"). */
 int remote__is_local(const char *host);

@@ -1,8 +1,9 @@
 /*
  * The client's view of run directories on the agent's host (remote.h):
  * a run's description (RUN) and its logs as copies without message data
- * (INDEX), whose elided bytes are READ when a reader reads them; a
- * rank's replay under GDB made ready there (SETUP).
+ * (INDEX), whose elided bytes are READ when a reader reads them, and any
+ * file range (remote_read); a rank's replay under GDB made ready there
+ * (SETUP).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -279,18 +280,28 @@ uint64_t remote_fetched(const struct remote *r)
     return r->fetched;
 }
 
-int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
-                 struct launch_gdb *g, char *err, size_t errlen)
+int remote_setup_send(struct remote *r, const char *dir, int rank,
+                      int in_place, unsigned *ticket, char *err,
+                      size_t errlen)
 {
     struct wire_buf b;
     wire_buf_init(&b);
     wire_put_str(&b, dir);
     wire_put_u32(&b, (uint32_t)rank);
     wire_put_u32(&b, in_place ? LAUNCH_GDB_IN_PLACE : 0);
-    struct wire_rd rd;
-    int rc = remote__ask_data(r, WIRE_SETUP, &b, &rd, err, errlen);
+    *ticket = remote__send(r, WIRE_SETUP, 0, &b);
     wire_buf_release(&b);
-    if (rc < 0)
+    if (*ticket)
+        return 0;
+    snprintf(err, errlen, "%s", remote_error(r));
+    return -1;
+}
+
+int remote_setup_take(struct remote *r, unsigned ticket,
+                      struct launch_gdb *g, char *err, size_t errlen)
+{
+    struct wire_rd rd;
+    if (remote__take_data(r, ticket, &rd, err, errlen) < 0)
         return -1;
     if (wire_get_gdb(&rd, g) < 0) {
         snprintf(err, errlen, "%s: a malformed answer to SETUP", r->host);

@@ -134,6 +134,27 @@ static struct remote_proc *find(struct remote *r, unsigned ch)
     return NULL;
 }
 
+/* The request in flight on channel CH, or NULL. */
+static struct remote_pend *find_pend(struct remote *r, unsigned ch)
+{
+    for (size_t i = 0; i < r->npend; i++)
+        if (r->pend[i].ch == ch)
+            return &r->pend[i];
+    return NULL;
+}
+
+/* Forgets the request on channel CH (its reply is not wanted, or was
+ * taken: its buffers then swapped into r->reply and r->reply_end). */
+static void drop_pend(struct remote *r, unsigned ch)
+{
+    struct remote_pend *q = find_pend(r, ch);
+    if (!q)
+        return;
+    wire_buf_release(&q->data);
+    wire_buf_release(&q->end);
+    *q = r->pend[--r->npend];
+}
+
 static void on_hello(struct remote *r, const struct wire_frame *f)
 {
     uint32_t proto;
@@ -178,21 +199,17 @@ static void on_frame(struct remote *r, const struct wire_frame *f)
         __attribute__((fallthrough));
     case WIRE_STARTED:
     case WIRE_DATA:
-        if (f->channel == r->want && r->reply_type == 0) {
-            r->reply_type = f->type;
-            wire_buf_add(&r->reply, f->data, f->len);
-        }
-        return;
     case WIRE_IMAGE: /* a part of the reply: it ends with IMAGE_END */
-        if (f->channel == r->want && r->reply_type == 0)
-            wire_buf_add(&r->reply, f->data, f->len);
+    case WIRE_IMAGE_END: {
+        struct remote_pend *q = find_pend(r, f->channel);
+        if (!q || q->type)
+            return;
+        if (f->type != WIRE_IMAGE)
+            q->type = f->type;
+        wire_buf_add(f->type == WIRE_IMAGE_END ? &q->end : &q->data, f->data,
+                     f->len);
         return;
-    case WIRE_IMAGE_END:
-        if (f->channel == r->want && r->reply_type == 0) {
-            r->reply_type = f->type;
-            wire_buf_add(&r->reply_end, f->data, f->len);
-        }
-        return;
+    }
     case WIRE_STDOUT:
     case WIRE_STDERR:
     case WIRE_TTY: {
@@ -304,9 +321,10 @@ int remote_process(struct remote *r, const struct pollfd *fds, int n)
 {
     if (r->lost)
         return -1;
-    if (wire_revents(fds, n, r->err_fd))
+    wire_ready_take(&r->ready, fds, n);
+    if (wire_ready_get(&r->ready, r->err_fd))
         read_stderr(r);
-    if (wire_revents(fds, n, r->c.in)) {
+    if (wire_ready_get(&r->ready, r->c.in)) {
         int rc = wire_fill(&r->c), got;
         struct wire_frame f;
         while (!r->lost && (got = wire_next(&r->c, &f)) > 0)
@@ -322,14 +340,14 @@ int remote_process(struct remote *r, const struct pollfd *fds, int n)
     }
     for (size_t i = 0; !r->lost && i < r->nprocs; i++) {
         struct remote_proc *p = r->procs[i];
-        if (p->fd[S_IN] >= 0 && wire_revents(fds, n, p->fd[S_IN]))
+        if (p->fd[S_IN] >= 0 && wire_ready_get(&r->ready, p->fd[S_IN]))
             read_in(r, p, S_IN);
         for (int s = S_OUT; s <= S_TTY; s++) {
-            short ev = wire_revents(fds, n, p->fd[s]);
+            short ev = wire_ready_get(&r->ready, p->fd[s]);
             if (p->fd[s] >= 0 && (ev & (POLLOUT | POLLERR)))
                 write_q(p, s);
         }
-        short ev = wire_revents(fds, n, p->fd[S_TTY]);
+        short ev = wire_ready_get(&r->ready, p->fd[S_TTY]);
         if (p->fd[S_TTY] >= 0 && (ev & (POLLIN | POLLHUP)))
             read_in(r, p, S_TTY);
     }
@@ -556,6 +574,8 @@ int remote_reconnect(struct remote *r, const struct remote_opts *o,
     if (remote_connect(&n, o, err, errlen) < 0)
         return -1;
     end_agent(r);
+    while (r->npend) /* the old agent's: no answer comes now */
+        drop_pend(r, r->pend[0].ch);
     r->pid = n->pid;
     r->err_fd = n->err_fd;
     r->c = n->c;
@@ -579,6 +599,10 @@ void remote_close(struct remote *r)
     while (r->nprocs)
         remote_proc_free(r->procs[0]);
     end_agent(r);
+    while (r->npend)
+        drop_pend(r, r->pend[0].ch);
+    free(r->pend);
+    wire_ready_release(&r->ready);
     wire_buf_release(&r->reply);
     wire_buf_release(&r->reply_end);
     while (r->nasks)
@@ -602,26 +626,54 @@ unsigned remote__new_channel(struct remote *r)
         unsigned ch = r->next_ch++;
         if (r->next_ch > 65535)
             r->next_ch = 1;
-        if (!find(r, ch) && !remote__index_find(r, ch))
+        if (!find(r, ch) && !find_pend(r, ch) && !remote__index_find(r, ch))
             return ch;
     }
 }
 
-/* Sends request TYPE (payload B) on channel CH and pumps until its reply:
- * the reply's type (in r->reply), or -1 when the connection is lost. */
-static int request(struct remote *r, unsigned type, unsigned ch,
-                   const struct wire_buf *b)
+unsigned remote__send(struct remote *r, unsigned type, unsigned ch,
+                      const struct wire_buf *b)
 {
-    r->want = ch;
-    r->reply_type = 0;
-    wire_buf_drop(&r->reply, wire_buf_size(&r->reply));
-    wire_buf_drop(&r->reply_end, wire_buf_size(&r->reply_end));
-    if (wire_send_buf(&r->c, type, ch, b) < 0)
+    if (r->lost)
+        return 0;
+    if (!ch)
+        ch = new_channel(r);
+    if (util_grow(&r->pend, &r->pcap, r->npend + 1, sizeof *r->pend) < 0 ||
+        wire_send_buf(&r->c, type, ch, b) < 0) {
         lose(r, "out of memory");
-    while (!r->lost && !r->reply_type)
+        return 0;
+    }
+    struct remote_pend *q = &r->pend[r->npend++];
+    q->ch = ch;
+    q->type = 0;
+    wire_buf_init(&q->data);
+    wire_buf_init(&q->end);
+    return ch;
+}
+
+/* Pumps until the reply on channel CH came: its type, moved into r->reply
+ * and r->reply_end, or -1 when the connection is lost (or CH is no
+ * request in flight). */
+static int take(struct remote *r, unsigned ch)
+{
+    struct remote_pend *q;
+    while (!r->lost && (q = find_pend(r, ch)) && !q->type)
         pump(r, -1);
-    r->want = 0;
-    return r->lost ? -1 : r->reply_type;
+    if (!(q = find_pend(r, ch)) || !q->type) {
+        drop_pend(r, ch);
+        if (!r->err[0])
+            snprintf(r->err, sizeof r->err, "no request on channel %u", ch);
+        return -1;
+    }
+    int type = q->type;
+    struct wire_buf t = r->reply;
+    r->reply = q->data;
+    q->data = t;
+    t = r->reply_end;
+    r->reply_end = q->end;
+    q->end = t;
+    drop_pend(r, ch);
+    return type;
 }
 
 /* The ERROR reply's text into ERR: "HOST refused: TEXT" (TEXT may be
@@ -649,10 +701,10 @@ static void reply_rd(const struct remote *r, struct wire_rd *rd)
     wire_rd_init(rd, &f);
 }
 
-int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
-                int want, char *err, size_t errlen)
+int remote__take(struct remote *r, unsigned ch, int want, char *err,
+                 size_t errlen)
 {
-    int got = request(r, type, remote__new_channel(r), b);
+    int got = ch ? take(r, ch) : -1;
     if (got == want)
         return 0;
     if (got == WIRE_ERROR)
@@ -660,6 +712,12 @@ int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
     else
         snprintf(err, errlen, "%s", r->err);
     return -1;
+}
+
+int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,
+                int want, char *err, size_t errlen)
+{
+    return remote__take(r, remote__send(r, type, 0, b), want, err, errlen);
 }
 
 struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
@@ -708,18 +766,35 @@ struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
     return p;
 }
 
-int remote__ask_data(struct remote *r, unsigned type,
-                     const struct wire_buf *b, struct wire_rd *rd, char *err,
-                     size_t errlen)
+int remote__take_data(struct remote *r, unsigned ch, struct wire_rd *rd,
+                      char *err, size_t errlen)
 {
-    if (remote__ask(r, type, b, WIRE_DATA, err, errlen) < 0)
+    if (remote__take(r, ch, WIRE_DATA, err, errlen) < 0)
         return -1;
     reply_rd(r, rd);
     return 0;
 }
 
-int remote_start(struct remote *r, const struct launch_desc *d,
-                 struct remote_proc **out, char *err, size_t errlen)
+int remote__ask_data(struct remote *r, unsigned type,
+                     const struct wire_buf *b, struct wire_rd *rd, char *err,
+                     size_t errlen)
+{
+    return remote__take_data(r, remote__send(r, type, 0, b), rd, err, errlen);
+}
+
+/* Frees P, which never started (or whose start failed): nothing to kill. */
+static void abandon(struct remote_proc *p)
+{
+    p->exited = 1;
+    close_fd(&p->in);
+    close_fd(&p->out);
+    close_fd(&p->err);
+    close_fd(&p->tty);
+    remote_proc_free(p);
+}
+
+int remote_start_send(struct remote *r, const struct launch_desc *d,
+                      struct remote_proc **out, char *err, size_t errlen)
 {
     struct remote_proc *p =
         remote__proc_new(r, 0, !(d->flags & LAUNCH_PTY),
@@ -729,8 +804,21 @@ int remote_start(struct remote *r, const struct launch_desc *d,
     struct wire_buf b;
     wire_buf_init(&b);
     wire_put_desc(&b, d);
-    int type = request(r, WIRE_START, p->ch, &b);
+    unsigned ch = remote__send(r, WIRE_START, p->ch, &b);
     wire_buf_release(&b);
+    if (!ch) {
+        snprintf(err, errlen, "%s", r->err);
+        abandon(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+int remote_start_take(struct remote_proc *p, char *err, size_t errlen)
+{
+    struct remote *r = p->r;
+    int type = take(r, p->ch);
     if (type == WIRE_STARTED) {
         struct wire_rd rd;
         uint32_t pid;
@@ -740,7 +828,6 @@ int remote_start(struct remote *r, const struct launch_desc *d,
             p->pid = (pid_t)pid;
             snprintf(p->tty_name, sizeof p->tty_name, "%s", tty);
             free(tty);
-            *out = p;
             return 0;
         }
         snprintf(err, errlen, "%s: a malformed STARTED", r->host);
@@ -749,13 +836,19 @@ int remote_start(struct remote *r, const struct launch_desc *d,
     } else {
         snprintf(err, errlen, "%s", r->err);
     }
-    p->exited = 1; /* nothing to kill */
-    close_fd(&p->in);
-    close_fd(&p->out);
-    close_fd(&p->err);
-    close_fd(&p->tty);
-    remote_proc_free(p);
+    abandon(p);
     return -1;
+}
+
+int remote_start(struct remote *r, const struct launch_desc *d,
+                 struct remote_proc **out, char *err, size_t errlen)
+{
+    struct remote_proc *p;
+    if (remote_start_send(r, d, &p, err, errlen) < 0 ||
+        remote_start_take(p, err, errlen) < 0)
+        return -1;
+    *out = p;
+    return 0;
 }
 
 int remote_signal(struct remote_proc *p, int sig)
@@ -784,6 +877,7 @@ void remote_proc_free(struct remote_proc *p)
     }
     free(p->q);
     free(p->label);
+    drop_pend(r, p->ch); /* a START whose answer is not wanted now */
     for (size_t i = 0; i < r->nprocs; i++)
         if (r->procs[i] == p) {
             r->procs[i] = r->procs[--r->nprocs];

@@ -128,6 +128,16 @@ void remote_close(struct remote *r);
  * refusal: the trust check, a program that cannot run). */
 int remote_start(struct remote *r, const struct launch_desc *d,
                  struct remote_proc **out, char *err, size_t errlen);
+/* remote_start() in two halves, to pipeline (docs/architecture.md,
+ * "Remote replay nodes"): remote_start_send() queues the START and gives
+ * *OUT at once (its streams usable: what is written waits for the
+ * process), remote_start_take() waits for the answer (P's pid and
+ * tty_name) and on a refusal frees P. Starts sent before any is taken
+ * cost the connection one round trip, not one each; the agent answers
+ * them in the order sent. 0, or -1 with ERR. */
+int remote_start_send(struct remote *r, const struct launch_desc *d,
+                      struct remote_proc **out, char *err, size_t errlen);
+int remote_start_take(struct remote_proc *p, char *err, size_t errlen);
 /* Sends signal SIG to the process's group on the host. */
 int remote_signal(struct remote_proc *p, int sig);
 /* 1 once P exited and its OUT and ERR ends were passed on (the caller
@@ -176,11 +186,16 @@ int remote_run_open(struct remote *r, const char *dir, struct log_run *run,
                     char *err, size_t errlen);
 /* Rank RANK of run DIR made ready on the host to replay under GDB there
  * (launch_gdb_prepare run by the agent; IN_PLACE: no replay-out
- * directory) into G (to release): 0, or -1 with ERR (the host's
- * reason). */
+ * directory), in two halves as remote_start_send/take: the SETUP queued,
+ * its ticket in *TICKET (0, or -1 with ERR when the connection is lost);
+ * then its answer into G (to release): 0, or -1 with ERR (the host's
+ * reason). Every ticket is taken once. */
 struct launch_gdb;
-int remote_setup(struct remote *r, const char *dir, int rank, int in_place,
-                 struct launch_gdb *g, char *err, size_t errlen);
+int remote_setup_send(struct remote *r, const char *dir, int rank,
+                      int in_place, unsigned *ticket, char *err,
+                      size_t errlen);
+int remote_setup_take(struct remote *r, unsigned ticket,
+                      struct launch_gdb *g, char *err, size_t errlen);
 /* ---- shadows (wire.h's SHADOW; docs/remote.md) ------------------------
  *
  * A shadow of replay PID on the host (GDB's inferior there: a descendant

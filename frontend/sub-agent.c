@@ -413,6 +413,7 @@ static int take(struct wire_conn *c)
 static int serve(struct wire_conn *c)
 {
     static struct pollfd fds[4 + 4 * MAX_PROCS];
+    static struct wire_ready ready;
     const int max = (int)(sizeof fds / sizeof *fds);
     int hello = 0, more = 0;
     int64_t deadline = 0;
@@ -458,15 +459,17 @@ static int serve(struct wire_conn *c)
         }
         if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
             return 1;
-        if (wire_revents(fds, n, chld_pipe[0]))
+        wire_ready_take(&ready, fds, n);
+        if (wire_ready_get(&ready, chld_pipe[0]))
             reap();
-        if (wire_revents(fds, n, keep.listen) && take(c))
+        if (wire_ready_get(&ready, keep.listen) && take(c))
             hello = 0;
         /* Requests are handled while their answers find room: with
          * several INDEX requests read at once, the first copy goes out
          * while the next is made, and the client takes it meanwhile. */
-        if (c->in >= 0 && (wire_revents(fds, n, c->in) || (more && room))) {
-            int rc = wire_revents(fds, n, c->in) ? wire_fill(c) : 1;
+        int readable = wire_ready_get(&ready, c->in);
+        if (c->in >= 0 && (readable || (more && room))) {
+            int rc = readable ? wire_fill(c) : 1;
             struct wire_frame f;
             int got = 0;
             more = 0;
@@ -499,9 +502,9 @@ static int serve(struct wire_conn *c)
         }
         for (int i = 0; i < nprocs; i++) {
             struct agent_proc *p = procs[i];
-            short ro = wire_revents(fds, n, p->out), re = wire_revents(fds, n, p->err);
-            short ri = p->in != p->out ? wire_revents(fds, n, p->in) : 0;
-            short rt = wire_revents(fds, n, p->tty);
+            short ro = wire_ready_get(&ready, p->out), re = wire_ready_get(&ready, p->err);
+            short ri = p->in != p->out ? wire_ready_get(&ready, p->in) : 0;
+            short rt = wire_ready_get(&ready, p->tty);
             if (p->out >= 0 && (ro & (POLLIN | POLLHUP | POLLERR)))
                 pump_out(o, p, &p->out, WIRE_STDOUT);
             if (p->err >= 0 && (re & (POLLIN | POLLHUP | POLLERR)))

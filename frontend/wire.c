@@ -538,12 +538,50 @@ void wire_poll_add(struct pollfd *fds, int *n, int max, int fd, short ev)
     (*n)++;
 }
 
-short wire_revents(const struct pollfd *fds, int n, int fd)
+void wire_ready_take(struct wire_ready *w, const struct pollfd *fds, int n)
 {
-    for (int i = 0; i < n && fd >= 0; i++)
-        if (fds[i].fd == fd)
-            return fds[i].revents;
-    return 0;
+    int top = -1;
+    for (int i = 0; i < n; i++)
+        if (fds[i].fd > top)
+            top = fds[i].fd;
+    w->fds = fds;
+    w->n = n;
+    w->bad = 0;
+    if ((size_t)(top + 1) > w->cap) {
+        size_t cap = (size_t)top + 65;
+        short *ev = realloc(w->ev, cap * sizeof *ev);
+        if (!ev) {
+            w->bad = 1;
+            return;
+        }
+        w->ev = ev;
+        w->cap = cap;
+    }
+    if (w->cap)
+        memset(w->ev, 0, w->cap * sizeof *w->ev);
+    for (int i = 0; i < n; i++)
+        if (fds[i].fd >= 0)
+            w->ev[fds[i].fd] |= fds[i].revents;
+}
+
+short wire_ready_get(const struct wire_ready *w, int fd)
+{
+    if (fd < 0)
+        return 0;
+    if (!w->bad)
+        return (size_t)fd < w->cap ? w->ev[fd] : 0;
+    short ev = 0;
+    for (int i = 0; i < w->n; i++)
+        if (w->fds[i].fd == fd)
+            ev |= w->fds[i].revents;
+    return ev;
+}
+
+void wire_ready_release(struct wire_ready *w)
+{
+    free(w->ev);
+    w->ev = NULL;
+    w->cap = 0;
 }
 
 /* ---- SHADOW -------------------------------------------------------------- */

@@ -92,6 +92,12 @@
  *           u64 event, u64 time (a double's bits), u64 pages, u64 bytes.
  *           An id the agent did not give is refused (ERROR).
  *
+ * Requests (START, READ, RUN, INDEX, KEEP, LIST, SESSIONS, SETUP, SHADOW)
+ * may be pipelined: a client may send any number, each on a channel of
+ * its own, before it reads an answer; the agent handles frames in the
+ * order they arrive and answers each on its channel (the console starts
+ * a host's ranks so: every SETUP, then every START).
+ *
  * A version change of anything here raises WIRE_PROTOCOL.
  */
 #ifndef DRDB_WIRE_H
@@ -283,10 +289,25 @@ int wire_fill(struct wire_conn *c);
 int wire_next(struct wire_conn *c, struct wire_frame *f);
 
 /* The poll loops of both sides: adds FD (not when < 0 or N is MAX) for
- * events EV; the events poll gave FD (0 when it was not polled). */
+ * events EV. */
 struct pollfd;
 void wire_poll_add(struct pollfd *fds, int *n, int max, int fd, short ev);
-short wire_revents(const struct pollfd *fds, int n, int fd);
+/* The events poll() gave, by descriptor: the loops ask for each of every
+ * process's descriptors, which a search of the poll set would make
+ * quadratic in the processes. wire_ready_take() after each poll() (the
+ * N results of FDS; those of before forgotten), then wire_ready_get():
+ * the events of FD (0 when it was not polled; several entries of one
+ * descriptor: theirs together). Out of memory, it searches FDS (which
+ * must then stay as it is until the next take). */
+struct wire_ready {
+    short *ev;        /* by descriptor, CAP of them */
+    size_t cap;
+    const struct pollfd *fds; /* the fallback */
+    int n, bad;
+};
+void wire_ready_take(struct wire_ready *w, const struct pollfd *fds, int n);
+short wire_ready_get(const struct wire_ready *w, int fd);
+void wire_ready_release(struct wire_ready *w);
 
 /* This drdb's version as HELLO says it: DRDB_VERSION, or for tests only
  * $DRDB_TEST_VERSION (docs/remote.md). */

@@ -112,6 +112,53 @@ TEST(pipes_and_status)
     remote_proc_free(p);
 }
 
+/* Each process the agent starts leads a session of its own, as the
+ * console's local GDBs do (the kernel's autogroup scheduler gives each
+ * session its share: a host's GDBs must not share one). */
+TEST(own_session)
+{
+    char err[512];
+    char *argv[] = {"sleep", "30", NULL};
+    struct remote_proc *p = start(0, argv, err, sizeof err);
+    REQUIRE(p);
+    pid_t sid = getsid(p->pid); /* the local agent: the same machine */
+    CHECK_MSG(sid == p->pid, "the session of %d is %d", (int)p->pid,
+              (int)sid);
+    CHECK(getpgid(p->pid) == p->pid);
+    remote_proc_free(p);
+}
+
+/* Starts in flight together (remote_start_send, then the takes): each
+ * answer reaches its own process, a refusal among them included. */
+TEST(pipelined_starts)
+{
+    char err[512];
+    char *echo[] = {"sh", "-c", "echo $$", NULL};
+    char *none[] = {"/nonexistent/drdb-test-program", NULL};
+    struct remote_proc *p[4];
+    struct launch_desc d;
+    for (int i = 0; i < 4; i++) {
+        launch_desc_init(&d);
+        launch_desc_argv(&d, i == 2 ? none : echo);
+        REQUIRE(remote_start_send(r, &d, &p[i], err, sizeof err) == 0);
+        launch_desc_release(&d);
+    }
+    for (int i = 0; i < 4; i++) {
+        int rc = remote_start_take(p[i], err, sizeof err);
+        if (i == 2) {
+            CHECK_MSG(rc < 0 && strstr(err, "cannot run"), "err '%s'", err);
+            continue;
+        }
+        REQUIRE(rc == 0);
+        close(p[i]->in);
+        struct got g = {0};
+        CHECK(drain(p[i], &g, NULL) == 0);
+        CHECK_MSG(atoi(g.out) == (int)p[i]->pid, "process %d said '%s'",
+                  (int)p[i]->pid, g.out);
+        remote_proc_free(p[i]);
+    }
+}
+
 TEST(big_output)
 {
     /* More than a frame and than the sockets hold: flow through. */
@@ -335,6 +382,8 @@ int main(int argc, char **argv)
         return 1;
     }
     RUN(pipes_and_status);
+    RUN(own_session);
+    RUN(pipelined_starts);
     RUN(big_output);
     RUN(signal);
     RUN(terminal);
