@@ -154,6 +154,8 @@ struct ev_index {
     int32_t *sorder, *rorder; /* message indices, grouped by channel */
     int32_t *coll_sorted;     /* by (comm, instance, rank) */
     struct ev__rank_ix *r;
+    struct ev_req_issue *rqis; /* ev_req_issue_at, by rank and event */
+    size_t nrqis, caprqis;
     int oom;
 };
 
@@ -182,6 +184,7 @@ struct ev__req {
     int32_t coll;
     uint64_t event;     /* the call that created it */
     uint64_t last_done; /* persistent: its last completion (or init) */
+    uint64_t started;   /* persistent: its last start */
     /* persistent template */
     int32_t comm, side, peer_local, tag;
     int64_t count;
@@ -209,6 +212,8 @@ struct ev__pass {
     size_t nfree, capfree;
     struct ev__startall *sa;
     size_t nsa, capsa;
+    struct util_htab gone; /* handle -> its last request completed or
+                            * freed (struct ev__gone) */
     int32_t *probed;     /* messages matched by Mprobe, not yet received */
     size_t nprobed, capprobed;
     int32_t *coll_count; /* per global communicator */
@@ -235,6 +240,15 @@ static inline int ev__hmap_put(struct util_htab *m, uint32_t h, int32_t v)
     struct ev__hent e = {(int32_t)h, v};
     return util_htab_put(m, &e);
 }
+
+/* A request handle whose request is gone: the call that made it and the
+ * one that completed or freed it (ev-req.c: what a copy of the handle used
+ * later refers to). */
+struct ev__gone {
+    int32_t h;
+    uint64_t made, gone;
+};
+#define EV__GONE_INIT UTIL_HTAB_INIT(struct ev__gone, h, 0)
 
 /* Records that the rank being read refers at EVENT to message or
  * collective I in ROLE (enum ev_role). */
@@ -308,10 +322,17 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type,
                     uint64_t event);
 /* The live request with handle H (the latest), or -1. */
 int32_t ev__req_find(struct ev__pass *p, uint32_t h);
-void ev__req_drop(struct ev__pass *p, int32_t i);
+/* Request I is gone: completed or freed by the call at EVENT. */
+void ev__req_drop(struct ev__pass *p, int32_t i, uint64_t event);
 /* MPI_Start(H) at EVENT by function FN (also each request of a Startall
- * that lists them). */
-void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn);
+ * that lists them); OK: it returned MPI_SUCCESS (else only its misuse of
+ * H is noted: ev_req_issue). */
+void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn,
+                   int ok);
+/* MPI_Request_free(H) at EVENT. */
+void ev__req_free(struct ev__pass *p, uint32_t h, uint64_t event);
+/* The requests still live at the end of the rank's log (EV_RQ_LIVE). */
+void ev__req_live_at_end(struct ev__pass *p);
 /* A Startall of COUNT requests at EVENT that does not list them. */
 void ev__startall_unlisted(struct ev__pass *p, uint64_t event, int count,
                            int fn);
