@@ -368,7 +368,6 @@ static void read_rank(struct ev__pass *p)
 
     util_htab_clear(&p->comms);
     util_htab_clear(&p->reqs);
-    util_htab_clear(&p->gone);
     p->nrq = p->nfree = p->nsa = p->nprobed = 0;
     if (p->capcount)
         memset(p->coll_count, 0, p->capcount * sizeof *p->coll_count);
@@ -448,8 +447,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     struct ev__pass p;
     memset(&p, 0, sizeof p);
     p.comms = (struct util_htab)EV__HMAP_INIT;
-    p.reqs = (struct util_htab)EV__HMAP_INIT;
-    p.gone = (struct util_htab)EV__GONE_INIT;
+    p.reqs = (struct util_htab)EV__RQMAP_INIT;
     p.x = x;
     p.ix = ix;
     p.world = malloc((size_t)x->world_size * sizeof *p.world);
@@ -470,7 +468,6 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     }
     util_htab_release(&p.comms);
     util_htab_release(&p.reqs);
-    util_htab_release(&p.gone);
     free(p.rq);
     free(p.rq_free);
     free(p.sa);

@@ -205,15 +205,14 @@ struct ev__pass {
     struct ev_index *ix;
     int rank;
     struct util_htab comms; /* handle -> binding index (rank_ix.binds) */
-    struct util_htab reqs;  /* handle -> first request (chain), -1 */
+    struct util_htab reqs;  /* handle -> first request (chain), -1
+                             * (struct ev__rqent) */
     struct ev__req *rq;
     size_t nrq, caprq;
     int32_t *rq_free;
     size_t nfree, capfree;
     struct ev__startall *sa;
     size_t nsa, capsa;
-    struct util_htab gone; /* handle -> its last request completed or
-                            * freed (struct ev__gone) */
     int32_t *probed;     /* messages matched by Mprobe, not yet received */
     size_t nprobed, capprobed;
     int32_t *coll_count; /* per global communicator */
@@ -241,14 +240,16 @@ static inline int ev__hmap_put(struct util_htab *m, uint32_t h, int32_t v)
     return util_htab_put(m, &e);
 }
 
-/* A request handle whose request is gone: the call that made it and the
- * one that completed or freed it (ev-req.c: what a copy of the handle used
- * later refers to). */
-struct ev__gone {
+/* An entry of the request map (struct ev__pass.reqs): a handle, its
+ * latest live request (-1: none), and the last of its requests that went: the call that made it and the
+ * one that completed or freed it (EV_NONE: none went yet), which is what a
+ * copy of the handle used later refers to. */
+struct ev__rqent {
     int32_t h;
+    int32_t v;
     uint64_t made, gone;
 };
-#define EV__GONE_INIT UTIL_HTAB_INIT(struct ev__gone, h, 0)
+#define EV__RQMAP_INIT UTIL_HTAB_INIT(struct ev__rqent, h, 0)
 
 /* Records that the rank being read refers at EVENT to message or
  * collective I in ROLE (enum ev_role). */

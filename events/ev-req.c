@@ -36,15 +36,12 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type, uint64_t event)
     q->m0 = q->m1 = q->coll = -1;
     q->event = q->last_done = event;
     q->started = EV_NONE;
-    struct ev__gone *g = util_htab_find(&p->gone, (int32_t)h);
-    if (g)
-        util_htab_remove(&p->gone, g);
-    int32_t *head = ev__hmap_get(&p->reqs, h);
+    struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
     /* A handle in use again means its former request is gone (a leaked or
      * freed one), except MPICH's builtin handles, which several completed
      * requests share. */
-    if (head && !DRDB_MPI_HANDLE_BUILTIN(h)) {
-        for (int32_t j = *head; j >= 0; j = p->rq[j].next) {
+    if (e && !DRDB_MPI_HANDLE_BUILTIN(h)) {
+        for (int32_t j = e->v; j >= 0; j = p->rq[j].next) {
             if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
                           sizeof *p->rq_free) < 0) {
                 p->ix->oom = 1;
@@ -52,28 +49,33 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type, uint64_t event)
             }
             p->rq_free[p->nfree++] = j;
         }
-        *head = -1;
+        e->v = -1;
     }
-    q->next = head ? *head : -1;
-    if (ev__hmap_put(&p->reqs, h, i) < 0)
-        p->ix->oom = 1;
+    q->next = e ? e->v : -1;
+    if (e) {
+        e->v = i;
+    } else {
+        struct ev__rqent n = {(int32_t)h, i, EV_NONE, EV_NONE};
+        if (util_htab_put(&p->reqs, &n) < 0)
+            p->ix->oom = 1;
+    }
     return i;
 }
 
 int32_t ev__req_find(struct ev__pass *p, uint32_t h)
 {
-    int32_t *head = ev__hmap_get(&p->reqs, h);
-    return head ? *head : -1;
+    const struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
+    return e ? e->v : -1;
 }
 
 void ev__req_drop(struct ev__pass *p, int32_t i, uint64_t event)
 {
-    int32_t *head = ev__hmap_get(&p->reqs, p->rq[i].handle);
-    if (!head)
+    struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)p->rq[i].handle);
+    if (!e)
         return;
-    struct ev__gone g = {(int32_t)p->rq[i].handle, p->rq[i].event, event};
-    if (util_htab_put(&p->gone, &g) < 0)
-        p->ix->oom = 1;
+    e->made = p->rq[i].event;
+    e->gone = event;
+    int32_t *head = &e->v;
     if (*head == i)
         *head = p->rq[i].next;
     else
@@ -145,11 +147,11 @@ static void dead_handle(struct ev__pass *p, uint32_t h, uint64_t event)
 {
     if (!h || h == EV_REQUEST_NULL)
         return;
-    const struct ev__gone *g = util_htab_find(&p->gone, (int32_t)h);
-    if (!g)
+    const struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
+    if (!e || e->gone == EV_NONE)
         return;
-    struct ev__req q = {.event = g->made};
-    issue(p, EV_RQ_DEAD, event, &q, g->gone, h);
+    struct ev__req q = {.event = e->made};
+    issue(p, EV_RQ_DEAD, event, &q, e->gone, h);
     p->ix->rqis[p->ix->nrqis - 1].active = 0;
 }
 
@@ -167,7 +169,7 @@ void ev__req_live_at_end(struct ev__pass *p)
     struct util_htab *t = &p->reqs;
     size_t n0 = p->ix->nrqis;
     for (size_t s = 0; s < t->cap; s++) {
-        const struct ev__hent *e = (const void *)(t->v + s * t->esize);
+        const struct ev__rqent *e = (const void *)(t->v + s * t->esize);
         if (e->h == t->null)
             continue;
         for (int32_t j = e->v; j >= 0; j = p->rq[j].next) {
