@@ -223,128 +223,104 @@ static void leak_msg(struct ev_check_ctx *c, const struct item *g, size_t n,
 {
     char call[300], rk[32];
     call_desc(c->x, g->rank, g->event, call, sizeof call);
-    const char *what = g->key[1] ? (g->key[2] ? "was started and never "
-                                                "completed nor freed"
-                                              : "was never freed "
-                                                "(MPI_Request_free)")
-                                 : "was never completed nor freed";
-    snprintf(buf, len, "%zu %srequest%s of %s%s %s before MPI_Finalize", n,
-             g->key[1] ? "persistent " : "", n > 1 ? "s" : "", call,
-             on_ranks(nranks, rk, sizeof rk),
-             n > 1 ? (g->key[1] ? (g->key[2] ? "were started and never "
-                                               "completed nor freed"
-                                             : "were never freed "
-                                               "(MPI_Request_free)")
-                                : "were never completed nor freed")
-                   : what);
+    const char *what = !g->key[1] ? "never completed nor freed"
+                       : g->key[2] ? "started and never completed nor freed"
+                                   : "never freed (MPI_Request_free)";
+    snprintf(buf, len, "%zu %srequest%s of %s%s %s %s before MPI_Finalize",
+             n, g->key[1] ? "persistent " : "", n > 1 ? "s" : "", call,
+             on_ranks(nranks, rk, sizeof rk), n > 1 ? "were" : "was", what);
 }
 
-static int run_req_leak(struct ev_check_ctx *c, char *err, size_t errlen)
+/* " (N times on M ranks)" into BUF for a group of more than one. */
+static const char *times(size_t n, int nranks, char *buf, size_t len)
 {
-    struct ev_run *x = c->x;
-    struct items it = {0};
-    for (size_t i = 0; i < ev_nreq_issues(x); i++) {
-        const struct ev_req_issue *is = ev_req_issue_at(x, i);
-        if (is->kind != EV_RQ_LIVE || !finalized(x, is->rank))
-            continue;
-        struct item e = {{(uint32_t)ev_fn(x, is->rank, is->made),
-                          is->persistent, is->active, 0},
-                         is->rank, is->made, is->prev, EV_NONE};
-        if (items_add(&it, &e) < 0) {
-            free(it.v);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-    }
-    static const struct group_fmt gf = {"req.leak", EV_CHECK_WARNING,
-                                        "created here", "started here", NULL,
-                                        leak_msg};
-    emit_groups(c, &it, &gf);
-    free(it.v);
-    note_unfinished(c, "req.leak", "its pending requests are not leaks");
-    return 0;
+    char rk[32];
+    buf[0] = 0;
+    if (n > 1)
+        snprintf(buf, len, " (%zu times%s)", n,
+                 on_ranks(nranks, rk, sizeof rk));
+    return buf;
 }
 
 static void dead_msg(struct ev_check_ctx *c, const struct item *g, size_t n,
                      int nranks, char *buf, size_t len)
 {
-    char call[300], rk[32], times[48] = "";
-    (void)nranks;
+    char call[300], tm[48];
     call_desc(c->x, g->rank, g->made, call, sizeof call);
-    if (n > 1)
-        snprintf(times, sizeof times, " (%zu times%s)", n,
-                 on_ranks(nranks, rk, sizeof rk));
     snprintf(buf, len, "%s on request handle 0x%08x of %s, which %s at "
              "%d:%" PRIu64 " already completed or freed: the program used a "
              "copy of the handle%s", log_func_name((int)g->key[0]),
              g->key[2], call, log_func_name(ev_fn(c->x, g->rank, g->other)),
-             g->rank, g->other, times);
-}
-
-static int run_req_dead(struct ev_check_ctx *c, char *err, size_t errlen)
-{
-    struct ev_run *x = c->x;
-    struct items it = {0};
-    for (size_t i = 0; i < ev_nreq_issues(x); i++) {
-        const struct ev_req_issue *is = ev_req_issue_at(x, i);
-        if (is->kind != EV_RQ_DEAD)
-            continue;
-        struct item e = {{(uint32_t)ev_fn(x, is->rank, is->event),
-                          (uint32_t)ev_fn(x, is->rank, is->made),
-                          is->handle, 0},
-                         is->rank, is->event, is->prev, is->made};
-        if (items_add(&it, &e) < 0) {
-            free(it.v);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-    }
-    static const struct group_fmt gf = {"req.used-after-free", EV_CHECK_ERROR,
-                                        "used here", "completed or freed "
-                                        "here", "created here", dead_msg};
-    emit_groups(c, &it, &gf);
-    free(it.v);
-    return 0;
+             g->rank, g->other, times(n, nranks, tm, sizeof tm));
 }
 
 static void restart_msg(struct ev_check_ctx *c, const struct item *g,
                         size_t n, int nranks, char *buf, size_t len)
 {
-    char call[300], rk[32], times[48] = "";
+    char call[300], tm[48];
     call_desc(c->x, g->rank, g->made, call, sizeof call);
-    if (n > 1)
-        snprintf(times, sizeof times, " (%zu times%s)", n,
-                 on_ranks(nranks, rk, sizeof rk));
     snprintf(buf, len, "%s of persistent request 0x%08x of %s while it is "
              "active: its start at %d:%" PRIu64 " was not completed by a "
              "Wait or Test%s", log_func_name((int)g->key[0]), g->key[2],
-             call, g->rank, g->other, times);
+             call, g->rank, g->other, times(n, nranks, tm, sizeof tm));
 }
 
-static int run_req_restart(struct ev_check_ctx *c, char *err, size_t errlen)
+static const struct group_fmt req_fmt[] = {
+    [EV_RQ_LIVE] = {"req.leak", EV_CHECK_WARNING, "created here",
+                    "started here", NULL, leak_msg},
+    [EV_RQ_DEAD] = {"req.used-after-free", EV_CHECK_ERROR, "used here",
+                    "completed or freed here", "created here", dead_msg},
+    [EV_RQ_RESTART] = {"req.restart-active", EV_CHECK_ERROR,
+                       "started again", "started here", "created here",
+                       restart_msg},
+};
+
+/* The findings of the index's request issues of KIND: a live request by
+ * the call that made it (at ranks that reached MPI_Finalize), a misuse by
+ * the call, the handle and the request's maker. */
+static int run_issues(struct ev_check_ctx *c, int kind, char *err,
+                      size_t errlen)
 {
     struct ev_run *x = c->x;
     struct items it = {0};
     for (size_t i = 0; i < ev_nreq_issues(x); i++) {
         const struct ev_req_issue *is = ev_req_issue_at(x, i);
-        if (is->kind != EV_RQ_RESTART)
+        if (is->kind != kind ||
+            (kind == EV_RQ_LIVE && !finalized(x, is->rank)))
             continue;
-        struct item e = {{(uint32_t)ev_fn(x, is->rank, is->event),
-                          (uint32_t)ev_fn(x, is->rank, is->made),
-                          is->handle, 0},
-                         is->rank, is->event, is->prev, is->made};
+        int made = ev_fn(x, is->rank, is->made);
+        struct item e = {{(uint32_t)made, is->persistent, is->active, 0},
+                         is->rank, is->made, is->prev, EV_NONE};
+        if (kind != EV_RQ_LIVE)
+            e = (struct item){{(uint32_t)ev_fn(x, is->rank, is->event),
+                               (uint32_t)made, is->handle, 0},
+                              is->rank, is->event, is->prev, is->made};
         if (items_add(&it, &e) < 0) {
             free(it.v);
             snprintf(err, errlen, "out of memory");
             return -1;
         }
     }
-    static const struct group_fmt gf = {"req.restart-active", EV_CHECK_ERROR,
-                                        "started again", "started here",
-                                        "created here", restart_msg};
-    emit_groups(c, &it, &gf);
+    emit_groups(c, &it, &req_fmt[kind]);
     free(it.v);
+    if (kind == EV_RQ_LIVE)
+        note_unfinished(c, "req.leak", "its pending requests are not leaks");
     return 0;
+}
+
+static int run_req_leak(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    return run_issues(c, EV_RQ_LIVE, err, errlen);
+}
+
+static int run_req_dead(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    return run_issues(c, EV_RQ_DEAD, err, errlen);
+}
+
+static int run_req_restart(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    return run_issues(c, EV_RQ_RESTART, err, errlen);
 }
 
 /* ---- msg.* -------------------------------------------------------------------- */
