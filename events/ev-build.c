@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "ev-int.h"
+#include "log.h"
 
 /* A new collective call. */
 static int32_t coll_new(struct ev__pass *p, const struct log_event *ev,
@@ -287,7 +288,12 @@ static void on_other(struct ev__pass *p, const struct call *c)
                 p->rq[qi].coll = fi->coll == EV__K_PERSISTENT ? -1 : ci;
         }
     } else if (fi->req_arg >= 0 && c->ok && fi->cls == EV__C_OTHER) {
-        ev__req_new(p, ev__out_handle(ev, fi->req_arg), EV__RQ_OTHER,
+        /* MPI_Psend_init, MPI_Precv_init: persistent, as an *_init
+         * collective's request (not freed by its completion). */
+        const struct log_func_desc *d = log_func_by_id(ev->fn);
+        ev__req_new(p, ev__out_handle(ev, fi->req_arg),
+                    d && (d->roles & LOG_R_PERSISTENT) ? EV__RQ_PPART
+                                                      : EV__RQ_OTHER,
                     ev->index);
     }
     if (fi->newcomm_arg >= 0 && c->ok)

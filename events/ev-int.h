@@ -172,7 +172,8 @@ static inline const struct ev__fninfo *ev__fn(const struct ev_index *ix,
 /* ---- the pass over one rank's log --------------------------------------- */
 
 enum ev__rq_type { EV__RQ_P2P = 1, EV__RQ_PSEND, EV__RQ_PRECV, EV__RQ_COLL,
-                   EV__RQ_PCOLL, EV__RQ_IMRECV, EV__RQ_OTHER };
+                   EV__RQ_PCOLL, EV__RQ_IMRECV, EV__RQ_OTHER,
+                   EV__RQ_PPART /* partitioned: persistent, no message */ };
 
 /* A live request of the rank being read. */
 struct ev__req {
