@@ -347,13 +347,55 @@ static void unmatched_msg(struct ev_check_ctx *c, const struct item *g,
              n > 1 ? "s" : "", call, g->rank, n > 1 ? "were" : "was");
 }
 
-/* Unmatched sends (RECV 0) or posted receives never matched (RECV 1). */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* (rank, communicator) as one key. */
+static uint64_t rc_key(int32_t rank, int32_t comm)
+{
+    return (uint64_t)(uint32_t)rank << 32 | (uint32_t)comm;
+}
+
+/* Whether M is an unmatched send (SEND 1) or an unmatched receive whose
+ * source the index does not know (SEND 0: a wildcard never completed, an
+ * MPI_Isendrecv_replace from MPI_ANY_SOURCE, whose status MPICH leaves
+ * empty), with its receiver and communicator as *KEY. */
+static int unmatched(const struct ev_msg *m, int send, uint64_t *key)
+{
+    if (m->match >= 0 || ((m->flags & EV_M_SEND) != 0) != send ||
+        m->comm < 0 ||
+        (m->flags & (EV_M_PROC_NULL | EV_M_CANCELLED | EV_M_PROBED)))
+        return 0;
+    if (send && ((m->flags & EV_M_UNKNOWN) || m->peer < 0))
+        return 0;
+    if (!send && !(m->flags & EV_M_UNKNOWN))
+        return 0;
+    *key = rc_key(send ? m->peer : m->rank, m->comm);
+    return 1;
+}
+
+/* Unmatched sends (RECV 0) or posted receives never matched (RECV 1). A
+ * send to a rank with receives the index could not place on the same
+ * communicator may have gone to one of them, and such a receive may have
+ * taken one of those sends: neither is reported, a note says how many. */
 static int run_msg(struct ev_check_ctx *c, int recv, char *err,
                    size_t errlen)
 {
     struct ev_run *x = c->x;
     struct items it = {0};
-    size_t nm = ev_nmsgs(x);
+    size_t nm = ev_nmsgs(x), nother = 0, skipped = 0;
+    uint64_t *other = NULL, key;
+    for (size_t i = 0; i < nm; i++)
+        if (unmatched(ev_msg_at(x, (int32_t)i), recv, &key)) {
+            size_t cap = nother;
+            if (util_grow(&other, &cap, nother + 1, sizeof *other) < 0)
+                goto oom;
+            other[nother++] = key;
+        }
+    qsort(other, nother, sizeof *other, cmp_u64);
     for (size_t i = 0; i < nm; i++) {
         const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
         if (m->match >= 0 || !(m->flags & EV_M_SEND) == !recv ||
@@ -363,14 +405,16 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
                  : (m->flags & EV_M_UNKNOWN) || m->peer < 0 ||
                        !finalized(x, m->peer))
             continue;
+        if (unmatched(m, !recv, &key) &&
+            bsearch(&key, other, nother, sizeof *other, cmp_u64)) {
+            skipped++;
+            continue;
+        }
         struct item e = {{(uint32_t)m->fn, (uint32_t)m->peer,
                           (uint32_t)m->tag, (uint32_t)m->comm},
                          m->rank, m->event, EV_NONE, EV_NONE};
-        if (items_add(&it, &e) < 0) {
-            free(it.v);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
+        if (items_add(&it, &e) < 0)
+            goto oom;
     }
     static const struct group_fmt sends = {"msg.unreceived",
                                            EV_CHECK_WARNING, "sent here",
@@ -378,12 +422,30 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
     static const struct group_fmt recvs = {"msg.unmatched-receive",
                                            EV_CHECK_WARNING, "posted here",
                                            NULL, NULL, unmatched_msg};
+    const char *name = recv ? recvs.check : sends.check;
     emit_groups(c, &it, recv ? &recvs : &sends);
+    if (skipped) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%zu %s not reported: %s", skipped,
+                 recv ? "wildcard receives are" : "messages are",
+                 recv ? "unreceived sends to their rank may have gone to "
+                        "them"
+                      : "their receiver has receives of unknown source "
+                        "(MPI_ANY_SOURCE, an MPI_Isendrecv_replace's) that "
+                        "may have taken them");
+        c->note(c->ud, name, msg);
+    }
     free(it.v);
-    note_unfinished(c, recv ? "msg.unmatched-receive" : "msg.unreceived",
-                    recv ? "its pending receives are not reported"
-                         : "the messages sent to it are not reported");
+    free(other);
+    note_unfinished(c, name, recv ? "its pending receives are not reported"
+                                  : "the messages sent to it are not "
+                                    "reported");
     return 0;
+oom:
+    free(it.v);
+    free(other);
+    snprintf(err, errlen, "out of memory");
+    return -1;
 }
 
 static int run_msg_unreceived(struct ev_check_ctx *c, char *err,
