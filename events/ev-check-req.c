@@ -388,6 +388,11 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
     struct items it = {0};
     size_t nm = ev_nmsgs(x), nother = 0, skipped = 0;
     uint64_t *other = NULL, key;
+    unsigned char *fin = malloc((size_t)x->world_size);
+    if (!fin)
+        goto oom;
+    for (int r = 0; r < x->world_size; r++)
+        fin[r] = (unsigned char)finalized(x, r);
     for (size_t i = 0; i < nm; i++)
         if (unmatched(ev_msg_at(x, (int32_t)i), recv, &key)) {
             size_t cap = nother;
@@ -401,9 +406,9 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
         if (m->match >= 0 || !(m->flags & EV_M_SEND) == !recv ||
             (m->flags & (EV_M_PROC_NULL | EV_M_CANCELLED | EV_M_PROBED)))
             continue;
-        if (recv ? m->done != EV_NONE || !finalized(x, m->rank)
+        if (recv ? m->done != EV_NONE || !fin[m->rank]
                  : (m->flags & EV_M_UNKNOWN) || m->peer < 0 ||
-                       !finalized(x, m->peer))
+                       m->peer >= x->world_size || !fin[m->peer])
             continue;
         if (unmatched(m, !recv, &key) &&
             bsearch(&key, other, nother, sizeof *other, cmp_u64)) {
@@ -437,6 +442,7 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
     }
     free(it.v);
     free(other);
+    free(fin);
     note_unfinished(c, name, recv ? "its pending receives are not reported"
                                   : "the messages sent to it are not "
                                     "reported");
@@ -444,6 +450,7 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
 oom:
     free(it.v);
     free(other);
+    free(fin);
     snprintf(err, errlen, "out of memory");
     return -1;
 }
