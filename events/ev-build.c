@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "ev-int.h"
+#include "log.h"
 
 /* A new collective call. */
 static int32_t coll_new(struct ev__pass *p, const struct log_event *ev,
@@ -177,8 +178,6 @@ static void on_persistent_init(struct ev__pass *p, const struct call *c)
 static void on_startall(struct ev__pass *p, const struct call *c)
 {
     const struct log_event *ev = c->ev;
-    if (!c->ok)
-        return;
     int count = (int)arg(c, 0);
     struct log_field f;
     /* A Startall that lists its requests (RAW, argument 1). */
@@ -187,11 +186,12 @@ static void on_startall(struct ev__pass *p, const struct call *c)
         for (int k = 0; k < count; k++) {
             uint32_t h;
             memcpy(&h, f.data + 4 * k, 4);
-            ev__req_start(p, h, ev->index, ev->fn);
+            ev__req_start(p, h, ev->index, ev->fn, c->ok);
         }
         return;
     }
-    ev__startall_unlisted(p, ev->index, count, ev->fn);
+    if (c->ok)
+        ev__startall_unlisted(p, ev->index, count, ev->fn);
 }
 
 /* Mprobe, Improbe: the message it matched, received later by its
@@ -266,11 +266,8 @@ static void on_request_free(struct ev__pass *p, const struct call *c)
     struct log_field f;
     uint32_t h;
     if (c->ok && log_event_find(c->ev, 0, LOG_F_REQUEST, &f) &&
-        log_field_handle(&f, &h) == 0) {
-        int32_t qi = ev__req_find(p, h);
-        if (qi >= 0)
-            ev__req_drop(p, qi);
-    }
+        log_field_handle(&f, &h) == 0)
+        ev__req_free(p, h, c->ev->index);
 }
 
 /* What else a call makes: a collective call (and its request when
@@ -291,7 +288,12 @@ static void on_other(struct ev__pass *p, const struct call *c)
                 p->rq[qi].coll = fi->coll == EV__K_PERSISTENT ? -1 : ci;
         }
     } else if (fi->req_arg >= 0 && c->ok && fi->cls == EV__C_OTHER) {
-        ev__req_new(p, ev__out_handle(ev, fi->req_arg), EV__RQ_OTHER,
+        /* MPI_Psend_init, MPI_Precv_init: persistent, as an *_init
+         * collective's request (not freed by its completion). */
+        const struct log_func_desc *d = log_func_by_id(ev->fn);
+        ev__req_new(p, ev__out_handle(ev, fi->req_arg),
+                    d && (d->roles & LOG_R_PERSISTENT) ? EV__RQ_PPART
+                                                      : EV__RQ_OTHER,
                     ev->index);
     }
     if (fi->newcomm_arg >= 0 && c->ok)
@@ -327,8 +329,7 @@ static void one_event(struct ev__pass *p, const struct log_event *ev)
         on_persistent_init(p, &c);
         break;
     case EV__C_START:
-        if (c.ok)
-            ev__req_start(p, ev__out_handle(ev, 0), ev->index, ev->fn);
+        ev__req_start(p, ev__out_handle(ev, 0), ev->index, ev->fn, c.ok);
         break;
     case EV__C_STARTALL:
         on_startall(p, &c);
@@ -390,6 +391,7 @@ static void read_rank(struct ev__pass *p)
             continue;
         one_event(p, &ev);
     }
+    ev__req_live_at_end(p);
 
     struct ev__rank_ix *ri = &p->ix->r[p->rank];
     for (size_t k = 1; k < ri->nrefs; k++)
@@ -451,7 +453,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     struct ev__pass p;
     memset(&p, 0, sizeof p);
     p.comms = (struct util_htab)EV__HMAP_INIT;
-    p.reqs = (struct util_htab)EV__HMAP_INIT;
+    p.reqs = (struct util_htab)EV__RQMAP_INIT;
     p.x = x;
     p.ix = ix;
     p.world = malloc((size_t)x->world_size * sizeof *p.world);

@@ -155,6 +155,8 @@ struct ev_index {
     int32_t *sorder, *rorder; /* message indices, grouped by channel */
     int32_t *coll_sorted;     /* by (comm, instance, rank) */
     struct ev__rank_ix *r;
+    struct ev_req_issue *rqis; /* ev_req_issue_at, by rank and event */
+    size_t nrqis, caprqis;
     int oom;
 };
 
@@ -171,7 +173,8 @@ static inline const struct ev__fninfo *ev__fn(const struct ev_index *ix,
 /* ---- the pass over one rank's log --------------------------------------- */
 
 enum ev__rq_type { EV__RQ_P2P = 1, EV__RQ_PSEND, EV__RQ_PRECV, EV__RQ_COLL,
-                   EV__RQ_PCOLL, EV__RQ_IMRECV, EV__RQ_OTHER };
+                   EV__RQ_PCOLL, EV__RQ_IMRECV, EV__RQ_OTHER,
+                   EV__RQ_PPART /* partitioned: persistent, no message */ };
 
 /* A live request of the rank being read. */
 struct ev__req {
@@ -183,6 +186,7 @@ struct ev__req {
     int32_t coll;
     uint64_t event;     /* the call that created it */
     uint64_t last_done; /* persistent: its last completion (or init) */
+    uint64_t started;   /* persistent: its last start */
     /* persistent template */
     int32_t comm, side, peer_local, tag;
     int64_t count;
@@ -203,7 +207,8 @@ struct ev__pass {
     struct ev_index *ix;
     int rank;
     struct util_htab comms; /* handle -> binding index (rank_ix.binds) */
-    struct util_htab reqs;  /* handle -> first request (chain), -1 */
+    struct util_htab reqs;  /* handle -> first request (chain), -1
+                             * (struct ev__rqent) */
     struct ev__req *rq;
     size_t nrq, caprq;
     int32_t *rq_free;
@@ -236,6 +241,17 @@ static inline int ev__hmap_put(struct util_htab *m, uint32_t h, int32_t v)
     struct ev__hent e = {(int32_t)h, v};
     return util_htab_put(m, &e);
 }
+
+/* An entry of the request map (struct ev__pass.reqs): a handle, its
+ * latest live request (-1: none), and the last of its requests that went: the call that made it and the
+ * one that completed or freed it (EV_NONE: none went yet), which is what a
+ * copy of the handle used later refers to. */
+struct ev__rqent {
+    int32_t h;
+    int32_t v;
+    uint64_t made, gone;
+};
+#define EV__RQMAP_INIT UTIL_HTAB_INIT(struct ev__rqent, h, 0)
 
 /* Records that the rank being read refers at EVENT to message or
  * collective I in ROLE (enum ev_role). */
@@ -309,10 +325,17 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type,
                     uint64_t event);
 /* The live request with handle H (the latest), or -1. */
 int32_t ev__req_find(struct ev__pass *p, uint32_t h);
-void ev__req_drop(struct ev__pass *p, int32_t i);
+/* Request I is gone: completed or freed by the call at EVENT. */
+void ev__req_drop(struct ev__pass *p, int32_t i, uint64_t event);
 /* MPI_Start(H) at EVENT by function FN (also each request of a Startall
- * that lists them). */
-void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn);
+ * that lists them); OK: it returned MPI_SUCCESS (else only its misuse of
+ * H is noted: ev_req_issue). */
+void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn,
+                   int ok);
+/* MPI_Request_free(H) at EVENT. */
+void ev__req_free(struct ev__pass *p, uint32_t h, uint64_t event);
+/* The requests still live at the end of the rank's log (EV_RQ_LIVE). */
+void ev__req_live_at_end(struct ev__pass *p);
 /* A Startall of COUNT requests at EVENT that does not list them. */
 void ev__startall_unlisted(struct ev__pass *p, uint64_t event, int count,
                            int fn);

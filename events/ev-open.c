@@ -101,6 +101,7 @@ void ev__index_free(struct ev_index *ix, int world_size)
     free(ix->sorder);
     free(ix->rorder);
     free(ix->coll_sorted);
+    free(ix->rqis);
     if (ix->r)
         for (int r = 0; r < world_size; r++) {
             free(ix->r[r].refs);

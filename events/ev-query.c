@@ -30,6 +30,18 @@ const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i)
     return ix && i >= 0 && (size_t)i < ix->nmsgs ? &ix->msgs[i] : NULL;
 }
 
+size_t ev_nreq_issues(struct ev_run *x)
+{
+    struct ev_index *ix = index_of(x);
+    return ix ? ix->nrqis : 0;
+}
+
+const struct ev_req_issue *ev_req_issue_at(struct ev_run *x, size_t i)
+{
+    struct ev_index *ix = index_of(x);
+    return ix && i < ix->nrqis ? &ix->rqis[i] : NULL;
+}
+
 size_t ev_ncolls(struct ev_run *x)
 {
     struct ev_index *ix = index_of(x);

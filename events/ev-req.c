@@ -6,6 +6,9 @@
  * Wait/Test-family record logged; a persistent request's instances, started
  * by MPI_Start or by a Startall; the messages MPI_Mprobe matched, taken by
  * their receive. Handles are reused, so a handle names its latest request.
+ * What goes wrong with a request (a copy of a completed request's handle
+ * waited on again, a persistent request started while active) and what is
+ * left live at the end of the log are noted as issues (ev_req_issue).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +35,13 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type, uint64_t event)
     q->type = type;
     q->m0 = q->m1 = q->coll = -1;
     q->event = q->last_done = event;
-    int32_t *head = ev__hmap_get(&p->reqs, h);
+    q->started = EV_NONE;
+    struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
     /* A handle in use again means its former request is gone (a leaked or
      * freed one), except MPICH's builtin handles, which several completed
      * requests share. */
-    if (head && !DRDB_MPI_HANDLE_BUILTIN(h)) {
-        for (int32_t j = *head; j >= 0; j = p->rq[j].next) {
+    if (e && !DRDB_MPI_HANDLE_BUILTIN(h)) {
+        for (int32_t j = e->v; j >= 0; j = p->rq[j].next) {
             if (util_grow(&p->rq_free, &p->capfree, p->nfree + 1,
                           sizeof *p->rq_free) < 0) {
                 p->ix->oom = 1;
@@ -45,25 +49,33 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type, uint64_t event)
             }
             p->rq_free[p->nfree++] = j;
         }
-        *head = -1;
+        e->v = -1;
     }
-    q->next = head ? *head : -1;
-    if (ev__hmap_put(&p->reqs, h, i) < 0)
-        p->ix->oom = 1;
+    q->next = e ? e->v : -1;
+    if (e) {
+        e->v = i;
+    } else {
+        struct ev__rqent n = {(int32_t)h, i, EV_NONE, EV_NONE};
+        if (util_htab_put(&p->reqs, &n) < 0)
+            p->ix->oom = 1;
+    }
     return i;
 }
 
 int32_t ev__req_find(struct ev__pass *p, uint32_t h)
 {
-    int32_t *head = ev__hmap_get(&p->reqs, h);
-    return head ? *head : -1;
+    const struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
+    return e ? e->v : -1;
 }
 
-void ev__req_drop(struct ev__pass *p, int32_t i)
+void ev__req_drop(struct ev__pass *p, int32_t i, uint64_t event)
 {
-    int32_t *head = ev__hmap_get(&p->reqs, p->rq[i].handle);
-    if (!head)
+    struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)p->rq[i].handle);
+    if (!e)
         return;
+    e->made = p->rq[i].event;
+    e->gone = event;
+    int32_t *head = &e->v;
     if (*head == i)
         *head = p->rq[i].next;
     else
@@ -100,6 +112,85 @@ uint32_t ev__out_handle(const struct log_event *ev, int arg)
     return 0;
 }
 
+/* ---- what goes wrong ----------------------------------------------------- */
+
+static void issue(struct ev__pass *p, int kind, uint64_t event,
+                  const struct ev__req *q, uint64_t prev, uint32_t h)
+{
+    struct ev_index *ix = p->ix;
+    if (util_grow(&ix->rqis, &ix->caprqis, ix->nrqis + 1,
+                  sizeof *ix->rqis) < 0) {
+        ix->oom = 1;
+        return;
+    }
+    struct ev_req_issue *is = &ix->rqis[ix->nrqis++];
+    memset(is, 0, sizeof *is);
+    is->kind = kind;
+    is->rank = p->rank;
+    is->event = event;
+    is->made = q ? q->event : EV_NONE;
+    is->prev = prev;
+    is->handle = h;
+    is->persistent = q && (q->type == EV__RQ_PSEND ||
+                           q->type == EV__RQ_PRECV ||
+                           q->type == EV__RQ_PCOLL ||
+                           q->type == EV__RQ_PPART);
+    is->active = q && (!is->persistent || q->active);
+}
+
+/* A call at EVENT names handle H, which no live request has: when an
+ * earlier call completed or freed a request with this handle, the program
+ * used a copy of it (a handle never seen is left alone: its request may
+ * come from a call the index does not follow). MPICH's builtin request
+ * handles (of operations complete at once) are no exception: the first
+ * completion made the program's handle MPI_REQUEST_NULL. */
+static void dead_handle(struct ev__pass *p, uint32_t h, uint64_t event)
+{
+    if (!h || h == EV_REQUEST_NULL)
+        return;
+    const struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
+    if (!e || e->gone == EV_NONE)
+        return;
+    struct ev__req q = {.event = e->made};
+    issue(p, EV_RQ_DEAD, event, &q, e->gone, h);
+    p->ix->rqis[p->ix->nrqis - 1].active = 0;
+}
+
+void ev__req_free(struct ev__pass *p, uint32_t h, uint64_t event)
+{
+    int32_t qi = ev__req_find(p, h);
+    if (qi >= 0)
+        ev__req_drop(p, qi, event);
+    else
+        dead_handle(p, h, event);
+}
+
+static int cmp_issue(const void *a, const void *b)
+{
+    const struct ev_req_issue *x = a, *y = b;
+    return (x->event > y->event) - (x->event < y->event);
+}
+
+void ev__req_live_at_end(struct ev__pass *p)
+{
+    struct util_htab *t = &p->reqs;
+    size_t n0 = p->ix->nrqis;
+    for (size_t s = 0; s < t->cap; s++) {
+        const struct ev__rqent *e = (const void *)(t->v + s * t->esize);
+        if (e->h == t->null)
+            continue;
+        for (int32_t j = e->v; j >= 0; j = p->rq[j].next) {
+            const struct ev__req *q = &p->rq[j];
+            issue(p, EV_RQ_LIVE, q->event, q, q->active ? q->started
+                                                         : EV_NONE,
+                  q->handle);
+        }
+    }
+    /* By event, as the other issues are (a loop may leak thousands). */
+    qsort(p->ix->rqis + n0, p->ix->nrqis - n0, sizeof *p->ix->rqis,
+          cmp_issue);
+}
+
 /* ---- persistent requests ------------------------------------------------- */
 
 /* A persistent request's instance, started at EVENT by function FN. */
@@ -125,13 +216,21 @@ static int32_t instance_new(struct ev__pass *p, struct ev__req *q,
     return mi;
 }
 
-void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn)
+void ev__req_start(struct ev__pass *p, uint32_t h, uint64_t event, int fn,
+                   int ok)
 {
     int32_t qi = ev__req_find(p, h);
-    if (qi < 0)
+    if (qi < 0) {
+        dead_handle(p, h, event);
         return;
+    }
     struct ev__req *q = &p->rq[qi];
-    if (q->type == EV__RQ_PCOLL) {
+    if (q->active)
+        issue(p, EV_RQ_RESTART, event, q, q->started, h);
+    if (!ok)
+        return;
+    q->started = event;
+    if (q->type == EV__RQ_PCOLL || q->type == EV__RQ_PPART) {
         q->active = 1;
         return;
     }
@@ -216,17 +315,22 @@ static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
                      uint64_t elem, const int32_t *st)
 {
     int32_t qi = ev__req_find(p, h);
-    if (qi < 0)
+    if (qi < 0) {
+        dead_handle(p, h, event);
         return;
+    }
     struct ev__req *q = &p->rq[qi];
     switch (q->type) {
     case EV__RQ_P2P:
         if (q->m0 >= 0)
             msg_done(p, q->m0, event, elem, q->m1 >= 0 ? NULL : st,
                      q->side);
+        /* An MPI_Isendrecv(_replace): MPICH 4.0.2 leaves its request's
+         * status empty (source 0, tag 0: docs/log-format.md), so its receive
+         * keeps the source and tag it was posted with. */
         if (q->m1 >= 0)
-            msg_done(p, q->m1, event, elem, st, q->side);
-        ev__req_drop(p, qi);
+            msg_done(p, q->m1, event, elem, NULL, q->side);
+        ev__req_drop(p, qi, event);
         break;
     case EV__RQ_IMRECV: {
         int32_t mi = ev__probed_take(p, st);
@@ -242,7 +346,7 @@ static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
             m->done = event;
             m->done_elem = (uint32_t)elem;
         }
-        ev__req_drop(p, qi);
+        ev__req_drop(p, qi, event);
         break;
     }
     case EV__RQ_PSEND:
@@ -270,9 +374,10 @@ static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
             p->ix->colls[q->coll].done_elem = (uint32_t)elem;
             ev__ref_add(p, event, EV_COLL_DONE, q->coll);
         }
-        ev__req_drop(p, qi);
+        ev__req_drop(p, qi, event);
         break;
     case EV__RQ_PCOLL:
+    case EV__RQ_PPART:
         if (q->active)
             q->active = 0;
         else if (!startall_take(p, q->last_done))
@@ -280,7 +385,7 @@ static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
         q->last_done = event;
         break;
     default:
-        ev__req_drop(p, qi);
+        ev__req_drop(p, qi, event);
         break;
     }
 }

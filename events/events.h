@@ -262,6 +262,34 @@ struct ev_stats {
 };
 void ev_stats(struct ev_run *x, struct ev_stats *st);
 
+/* What the index saw go wrong with a request, or left unfinished
+ * (ev_req_issue_at): the pass over each rank's log follows every request
+ * handle (docs/events.md). */
+enum ev_req_issue_kind {
+    EV_RQ_LIVE = 1, /* never completed nor freed: live at the end of the
+                     * rank's log (event: the call that made it) */
+    EV_RQ_DEAD,     /* a Wait/Test, MPI_Start or MPI_Request_free (event)
+                     * of a handle whose request an earlier call (prev)
+                     * completed or freed: a copy of the handle used again */
+    EV_RQ_RESTART,  /* MPI_Start/Startall (event) of a persistent request
+                     * still active since its start at prev */
+};
+struct ev_req_issue {
+    int kind;        /* enum ev_req_issue_kind */
+    int32_t rank;
+    uint64_t event;
+    uint64_t made;   /* the call that made the request (EV_NONE: unknown) */
+    uint64_t prev;   /* see the kinds; LIVE: the start of an active
+                      * persistent request, else EV_NONE */
+    uint32_t handle;
+    uint8_t persistent; /* a persistent request (its *_init made it) */
+    uint8_t active;  /* LIVE: a nonblocking operation or a started
+                      * persistent one is pending (not just never freed) */
+};
+/* The issues, by rank and event. */
+size_t ev_nreq_issues(struct ev_run *x);
+const struct ev_req_issue *ev_req_issue_at(struct ev_run *x, size_t i);
+
 /* The function id of rank R's event N (cheap: no decoding), or -1. */
 int ev_fn(struct ev_run *x, int rank, uint64_t n);
 

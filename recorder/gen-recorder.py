@@ -196,12 +196,24 @@ def pins(fn, ref):
             if a.name == "array_of_requests":
                 return (f"rec_pin_handles({ref('array_of_requests')}, "
                         f"{ref(a.length)})")
+    freed = freed_arg(fn)
+    if freed:
+        return f"rec_pin_handles({ref(freed)}, 1)"
+    return None
+
+
+def freed_arg(fn):
+    """The argument holding the object FN frees (MPI_Comm_free's comm,
+    MPI_Type_free's datatype, ...: a 32-bit handle MPI sets to its null
+    handle), None for other functions. The record logs its value before the
+    call (REQUEST, argument none: docs/log-format.md) for `drdb check`'s
+    leak checks."""
     if fn.name.endswith("_free") or fn.name == "MPI_Comm_disconnect":
         for a in fn.args:
             if a.direction == "inout" and not a.array and \
                     S.VALUE_SIZES.get(a.ctype.rstrip(" *")) == 4 and \
                     S.value_encoding(a.ctype.rstrip(" *")) == "LOG_ENC_HANDLE":
-                return f"rec_pin_handles({ref(a.name)}, 1)"
+                return a.name
     return None
 
 
@@ -316,6 +328,14 @@ def gen_wrapper(fn, out):
                       f": 0;\n")
     if pin:
         out.write(f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n")
+    freed = freed_arg(fn)
+    if freed:
+        out.write(f"    uint32_t rec_freed = {freed} ? (uint32_t)*{freed} "
+                  f": 0;\n")
+        size.append("LOG_HANDLE_ROOM")
+        put.append("    if (ret == MPI_SUCCESS && rec_freed)\n"
+                   "        log_put_handle(&rec, LOG_ARG_NONE, LOG_F_REQUEST, "
+                   "0, rec_freed);\n")
     out.write("    uint64_t t0 = rec_now();\n")
     slot = call_slot(fn, lambda n: n)
     if slot:

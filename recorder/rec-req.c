@@ -105,11 +105,15 @@ void rec_MPI_Type_free(struct rec_call *c, struct args_MPI_Type_free *a)
      * on the per-message path. */
     if (reqs.used && !DRDB_MPI_HANDLE_BUILTIN(*a->datatype))
         log_bufs_keep_type(&reqs, (uint32_t)*a->datatype, &own_types);
+    uint32_t freed = (uint32_t)*a->datatype;
     rec_pmpi_MPI_Type_free(c, a);
     struct log_rec rec;
-    if (rec_frame_MPI_Type_free(c, a, &rec, 0, LOG_HANDLE_ROOM)) {
-        if (c->ret == MPI_SUCCESS)
+    if (rec_frame_MPI_Type_free(c, a, &rec, 0, 2 * LOG_HANDLE_ROOM)) {
+        if (c->ret == MPI_SUCCESS) {
             log_put_handle(&rec, 0, LOG_F_HANDLE, 0, (uint32_t)*a->datatype);
+            /* the type freed (docs/log-format.md: REQUEST) */
+            log_put_handle(&rec, LOG_ARG_NONE, LOG_F_REQUEST, 0, freed);
+        }
         rec_end(&rec);
     }
 }

@@ -411,14 +411,18 @@ void rec_MPI_Win_free(struct rec_call *c, struct args_MPI_Win_free *a)
     rec_pmpi_MPI_Win_free(c, a);
     if (c->ret == MPI_SUCCESS)
         rec_shm_drop(old); /* unmapped: not compared any more */
-    size_t room = LOG_HANDLE_ROOM + results_room(old, DONE_ALL);
+    size_t room = 2 * LOG_HANDLE_ROOM + results_room(old, DONE_ALL);
     for (size_t i = 0; i < nregions; i++)
         if (regions[i].win == old && !regions[i].allocated)
             room += diff_room(&regions[i]);
     struct log_rec rec;
     if (rec_frame_MPI_Win_free(c, a, &rec, REC_SYNC, room)) {
-        if (c->ret == MPI_SUCCESS)
+        if (c->ret == MPI_SUCCESS) {
             log_put_handle(&rec, 0, LOG_F_HANDLE, 0, (uint32_t)*a->win);
+            /* the window freed (docs/log-format.md: REQUEST) */
+            log_put_handle(&rec, LOG_ARG_NONE, LOG_F_REQUEST, 0,
+                           (uint32_t)old);
+        }
         put_results(&rec, old, c->ret == MPI_SUCCESS ? DONE_ALL : DONE_NONE);
         for (size_t i = 0; i < nregions; i++)
             if (regions[i].win == old && !regions[i].allocated)

@@ -187,7 +187,10 @@ static void apply_result(struct rpl_call *c, const struct log_field *f)
 
 void rpl_out_other(struct rpl_call *c, const struct log_field *f)
 {
-    if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE)
+    /* MEMBERS and SIZE inform readers only; so does the handle a freeing
+     * call freed (REQUEST of no argument: docs/log-format.md). */
+    if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE ||
+        (f->kind == LOG_F_REQUEST && f->arg == LOG_ARG_NONE))
         return;
     if (f->kind == LOG_F_WINDIFF) {
         apply_diff(c, f);

@@ -1,0 +1,2 @@
+#define FIXED 1
+#include "req-double-wait-bad.c"
