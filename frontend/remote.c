@@ -637,7 +637,7 @@ unsigned remote__send(struct remote *r, unsigned type, unsigned ch,
     if (r->lost)
         return 0;
     if (!ch)
-        ch = new_channel(r);
+        ch = remote__new_channel(r);
     if (util_grow(&r->pend, &r->pcap, r->npend + 1, sizeof *r->pend) < 0 ||
         wire_send_buf(&r->c, type, ch, b) < 0) {
         lose(r, "out of memory");
