@@ -13,6 +13,7 @@
 #include "agent.h"
 #include "launch.h"
 #include "life.h"
+#include "log-compress.h"
 #include "log-reader.h"
 
 static void close_fd(int *fd)
@@ -55,6 +56,20 @@ static int open_pty(int *m, int *s, char *name, size_t len)
         tcsetattr(*s, TCSANOW, &t);
     }
     return 0;
+}
+
+/* Holds run DIR for the agent's life (log_run_hold, once per run): the
+ * replays and checkpoints of the console's ranks here never see a log
+ * replaced by a compression under them. */
+static void hold(const char *dir)
+{
+    static char held[8][4096];
+    static int n;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(held[i], dir))
+            return;
+    if (n < 8 && log_run_hold(dir) >= 0)
+        snprintf(held[n++], sizeof held[0], "%s", dir);
 }
 
 /* launch_check() on D's run: 0, or -1 with its reasons in ERR (they are
@@ -180,6 +195,8 @@ int agent_proc_start(struct agent_proc *p, const struct wire_frame *f,
     }
     if (d.rundir && check(&d, err, errlen) < 0)
         goto out;
+    if (d.rundir)
+        hold(d.rundir);
     /* Under --trust, what the check said goes to this agent's stderr (the
      * client shows it); a drdb replay of its own (LAUNCH_SELF) says it. */
     if (d.rundir && err[0] && !(d.flags & LAUNCH_SELF))

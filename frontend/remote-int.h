@@ -41,25 +41,16 @@ struct remote {
     uint64_t copied_data;       /* message data bytes the copies held */
     int keep_s;                 /* remote_connected() sets this limit
                                    after HELLO (-1: that failed) */
-    struct remote_index **asks; /* INDEX requests in flight */
-    size_t nasks, nasks_cap;
 };
 
-/* An INDEX request in flight (remote-log.c): its answer gathered here as
- * it arrives. */
+/* An INDEX request in flight (remote-log.c): a request of R's on channel
+ * CH (remote__send), its answer gathered there as it arrives. */
 struct remote_index {
     struct remote *r;
     unsigned ch;
     char *dir;
     int rank;
-    int done;              /* 0, or the answer's type: IMAGE_END, ERROR */
-    struct wire_buf img;   /* the copy so far (IMAGE frames) */
-    struct wire_buf end;   /* IMAGE_END's payload, or ERROR's text */
 };
-/* Takes frame F when it answers one of R's INDEX requests: 1, else 0. */
-int remote__index_frame(struct remote *r, const struct wire_frame *f);
-/* R's INDEX request on channel CH, or NULL. */
-struct remote_index *remote__index_find(const struct remote *r, unsigned ch);
 /* A request in flight on channel CH: its reply's type once it came (0
  * before), its payload (IMAGE frames gathered) and an IMAGE_END's. */
 struct remote_pend {
@@ -88,6 +79,18 @@ unsigned remote__send(struct remote *r, unsigned type, unsigned ch,
  * in ERR. The channel is then free. */
 int remote__take(struct remote *r, unsigned ch, int want, char *err,
                  size_t errlen);
+/* Helpers remote.c lends remote-conn.c. */
+void remote__set_nonblock(int fd);
+void remote__close_fd(int *fd); /* closes *FD if open, sets it to -1 */
+/* Blocks up to TIMEOUT ms (-1: forever) for something to do, and does it:
+ * 0, or -1 when the connection is lost. */
+int remote__pump(struct remote *r, int timeout);
+
+/* Whether the request on channel CH was answered (or the connection
+ * lost): remote__take() then does not wait. */
+int remote__answered(struct remote *r, unsigned ch);
+/* Forgets the request on channel CH: its answer is not wanted. */
+void remote__drop(struct remote *r, unsigned ch);
 /* Request TYPE with payload B on a channel of its own, free again after
  * the reply: remote__send() and remote__take(). */
 int remote__ask(struct remote *r, unsigned type, const struct wire_buf *b,

@@ -59,57 +59,25 @@ static struct remote_src *new_src(struct remote *r, const char *dir,
     return s;
 }
 
-struct remote_index *remote__index_find(const struct remote *r, unsigned ch)
-{
-    for (size_t i = 0; i < r->nasks; i++)
-        if (r->asks[i]->ch == ch)
-            return r->asks[i];
-    return NULL;
-}
-
-int remote__index_frame(struct remote *r, const struct wire_frame *f)
-{
-    struct remote_index *q = remote__index_find(r, f->channel);
-    if (!q || q->done || (f->type != WIRE_IMAGE &&
-                          f->type != WIRE_IMAGE_END && f->type != WIRE_ERROR))
-        return 0;
-    if (f->type == WIRE_IMAGE) {
-        wire_buf_add(&q->img, f->data, f->len);
-        return 1;
-    }
-    wire_buf_add(&q->end, f->data, f->len);
-    q->done = f->type;
-    return 1;
-}
-
 struct remote_index *remote_index_ask(struct remote *r, const char *dir,
                                       int rank, char *err, size_t errlen)
 {
     struct remote_index *q = calloc(1, sizeof *q);
-    if (!q || !(q->dir = strdup(dir)) ||
-        util_grow(&r->asks, &r->nasks_cap, r->nasks + 1,
-                  sizeof *r->asks) < 0) {
-        if (q)
-            free(q->dir);
+    if (!q || !(q->dir = strdup(dir))) {
         free(q);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     q->r = r;
     q->rank = rank;
-    wire_buf_init(&q->img);
-    wire_buf_init(&q->end);
-    q->ch = remote__new_channel(r);
-    r->asks[r->nasks++] = q;
     struct wire_buf b;
     wire_buf_init(&b);
     wire_put_str(&b, dir);
     wire_put_u32(&b, (uint32_t)rank);
-    int rc = remote_lost(r) ? -1 : wire_send_buf(&r->c, WIRE_INDEX, q->ch, &b);
+    q->ch = remote__send(r, WIRE_INDEX, 0, &b);
     wire_buf_release(&b);
-    if (rc == 0)
-        rc = wire_flush(&r->c);
-    if (rc < 0) {
+    /* sent now: the host makes the copy while the others are asked */
+    if (!q->ch || wire_flush(&r->c) < 0) {
         snprintf(err, errlen, "%s", remote_lost(r) ? remote_error(r)
                  : "out of memory");
         remote_index_free(q);
@@ -120,19 +88,13 @@ struct remote_index *remote_index_ask(struct remote *r, const char *dir,
 
 int remote_index_ready(const struct remote_index *q)
 {
-    return q->done || remote_lost(q->r);
+    return remote__answered(q->r, q->ch);
 }
 
 void remote_index_free(struct remote_index *q)
 {
-    struct remote *r = q->r;
-    for (size_t i = 0; i < r->nasks; i++)
-        if (r->asks[i] == q) {
-            r->asks[i] = r->asks[--r->nasks];
-            break;
-        }
-    wire_buf_release(&q->img);
-    wire_buf_release(&q->end);
+    if (q->ch)
+        remote__drop(q->r, q->ch);
     free(q->dir);
     free(q);
 }
@@ -142,27 +104,25 @@ int remote_index_take(struct remote_index *q, struct log_rank *lr,
 {
     struct remote *r = q->r;
     struct wire_rd rd;
-    struct wire_frame f = {WIRE_IMAGE_END, 0, (uint32_t)wire_buf_size(&q->end),
-                           q->end.p + q->end.off};
     uint64_t size, orig, data;
     char *why = NULL, name[4400];
-    size_t got = wire_buf_size(&q->img);
-    int rc = -1;
     snprintf(name, sizeof name, "%s:%s/rank-%d.log", r->host, q->dir,
              q->rank);
+    int rc = remote__take(r, q->ch, WIRE_IMAGE_END, err, errlen);
+    q->ch = 0;
+    /* the copy in r->reply (IMAGE frames), IMAGE_END's payload after */
+    size_t got = wire_buf_size(&r->reply);
+    struct wire_frame f = {WIRE_IMAGE_END, 0,
+                           (uint32_t)wire_buf_size(&r->reply_end),
+                           r->reply_end.p + r->reply_end.off};
     wire_rd_init(&rd, &f);
-    if (q->done == WIRE_ERROR) {
-        remote__refused(r, &q->end, err, errlen);
-    } else if (!q->done) {
-        snprintf(err, errlen, "%s", remote_lost(r) ? remote_error(r)
-                 : "the copy is not there yet");
-    } else if (wire_get_u64(&rd, &size) < 0 || wire_get_u64(&rd, &orig) < 0 ||
-               !(why = wire_get_str(&rd)) || wire_get_u64(&rd, &data) < 0 ||
-               size != got || q->img.off) {
+    if (rc == 0 &&
+        (wire_get_u64(&rd, &size) < 0 || wire_get_u64(&rd, &orig) < 0 ||
+         !(why = wire_get_str(&rd)) || wire_get_u64(&rd, &data) < 0 ||
+         size != got || r->reply.off)) {
         snprintf(err, errlen, "%s sent a malformed copy of %s", r->host,
                  name);
-    } else {
-        rc = 0;
+        rc = -1;
     }
     struct remote_src *s = rc == 0 ? new_src(r, q->dir, q->rank) : NULL;
     if (rc == 0 && !s) {
@@ -174,9 +134,9 @@ int remote_index_take(struct remote_index *q, struct log_rank *lr,
         r->copied_of += orig;
         r->copied_data += data;
         /* The copy's buffer becomes the log's (LR owns it). */
-        uint8_t *img = got ? q->img.p : malloc(1);
-        q->img.p = NULL;
-        q->img.len = q->img.cap = 0;
+        uint8_t *img = got ? r->reply.p : malloc(1);
+        if (got)
+            wire_buf_init(&r->reply);
         rc = img ? log_rank_open_mem(lr, img, got, name, fetch, s, err,
                                      errlen) : -1;
         if (!img)

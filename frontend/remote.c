@@ -1,4 +1,5 @@
-/* The client of a drdb agent: connection, processes, reads (remote.h). */
+/* The client of a drdb agent: frames, processes, requests (remote.h; the
+ * connection itself: remote-conn.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -35,14 +36,14 @@ int remote_lost(const struct remote *r)
     return r->lost;
 }
 
-static void set_nonblock(int fd)
+void remote__set_nonblock(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
         fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-static void close_fd(int *fd)
+void remote__close_fd(int *fd)
 {
     if (*fd >= 0)
         close(*fd);
@@ -75,7 +76,7 @@ static void read_stderr(struct remote *r)
         r->tail[have + k] = '\0';
     }
     if (r->err_fd >= 0 && n == 0)
-        close_fd(&r->err_fd);
+        remote__close_fd(&r->err_fd);
 }
 
 /* The connection is gone: why, in r->err (once). */
@@ -184,8 +185,6 @@ static void on_frame(struct remote *r, const struct wire_frame *f)
         on_hello(r, f);
         return;
     }
-    if (r->nasks && remote__index_frame(r, f))
-        return;
     switch (f->type) {
     case WIRE_ERROR:
         if (f->channel == 0) {
@@ -293,7 +292,7 @@ static void write_q(struct remote_proc *p, int s)
         if (s == S_TTY)
             shutdown(p->fd[s], SHUT_WR);
         else
-            close_fd(&p->fd[s]);
+            remote__close_fd(&p->fd[s]);
     }
 }
 
@@ -311,9 +310,9 @@ static void read_in(struct remote *r, struct remote_proc *p, int s)
     }
     if (s == S_IN) {
         wire_send(&r->c, WIRE_STDIN, p->ch, NULL, 0);
-        close_fd(&p->fd[S_IN]);
+        remote__close_fd(&p->fd[S_IN]);
     } else {
-        close_fd(&p->fd[S_TTY]); /* the caller is done with the terminal */
+        remote__close_fd(&p->fd[S_TTY]); /* the caller is done with the terminal */
     }
 }
 
@@ -387,234 +386,11 @@ int remote_wait(struct remote *const *rs, int n, int timeout)
     return rc;
 }
 
-/* Blocks up to TIMEOUT ms (-1: forever) for something to do, and does it. */
-static int pump(struct remote *r, int timeout)
+int remote__pump(struct remote *r, int timeout)
 {
     if (remote_wait(&r, 1, timeout) < 0)
         lose(r, errno == ENOMEM ? "out of memory" : strerror(errno));
     return r->lost ? -1 : 0;
-}
-
-/* ---- the connection ----------------------------------------------------- */
-
-static int spawn(struct remote **out, const struct remote_opts *o,
-                 const char *const *words, char *err, size_t errlen);
-
-int remote_connect_start(struct remote **out, const struct remote_opts *o,
-                         char *err, size_t errlen)
-{
-    char secs[16];
-    const char *keep[] = {"--keep", secs, NULL};
-    snprintf(secs, sizeof secs, "%d", o->keep_s);
-    if (spawn(out, o, o->keep_s > 0 ? keep : NULL, err, errlen) < 0)
-        return -1;
-    (*out)->keep_s = o->keep_s;
-    return 0;
-}
-
-int remote_connected(struct remote *r, char *err, size_t errlen)
-{
-    if (r->lost) {
-        snprintf(err, errlen, "%s", r->err);
-        return -1;
-    }
-    if (!r->hello)
-        return 0;
-    if (r->keep_s > 0) { /* once: a kept session's limit, after HELLO */
-        int secs = r->keep_s;
-        r->keep_s = 0;
-        if (remote_keep(r, secs, NULL, err, errlen) < 0) {
-            r->keep_s = -1;
-            return -1;
-        }
-    }
-    return r->keep_s < 0 ? -1 : 1;
-}
-
-/* Waits until *OUT's agent answered (remote_connected): 0, or -1 with
- * ERR after closing it (*OUT then NULL). BatchMode: ssh answers or fails
- * by itself, never waits on a prompt. */
-static int wait_connected(struct remote **out, char *err, size_t errlen)
-{
-    int rc;
-    while ((rc = remote_connected(*out, err, errlen)) == 0)
-        pump(*out, -1);
-    if (rc < 0) {
-        remote_close(*out);
-        *out = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-int remote_connect(struct remote **out, const struct remote_opts *o,
-                   char *err, size_t errlen)
-{
-    if (remote_connect_start(out, o, err, errlen) < 0)
-        return -1;
-    return wait_connected(out, err, errlen);
-}
-
-int remote__connect(struct remote **out, const struct remote_opts *o,
-                    const char *const *words, char *err, size_t errlen)
-{
-    if (spawn(out, o, words, err, errlen) < 0)
-        return -1;
-    return wait_connected(out, err, errlen);
-}
-
-/* Starts the agent for O (WORDS after `drdb agent`) and queues this
- * side's HELLO, without waiting for the agent's: 0 with *OUT, or -1. */
-static int spawn(struct remote **out, const struct remote_opts *o,
-                 const char *const *words, char *err, size_t errlen)
-{
-    char **argv = remote__argv(o, words, err, errlen);
-    if (!argv)
-        return -1;
-    struct remote *r = calloc(1, sizeof *r);
-    int to[2] = {-1, -1}, from[2] = {-1, -1}, ep[2] = {-1, -1};
-    if (!r || pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0 ||
-        pipe2(ep, O_CLOEXEC) < 0) {
-        snprintf(err, errlen, "cannot make pipes: %s", strerror(errno));
-        goto fail;
-    }
-    r->local = remote__is_local(o->host);
-    r->srun = !r->local && remote__is_srun(o);
-    snprintf(r->host, sizeof r->host, "%s", r->local ? "localhost" : o->host);
-    snprintf(r->drdb, sizeof r->drdb, "%s", o->drdb ? o->drdb : "");
-    r->next_ch = 1;
-    /* A lost connection is an error to report, not a signal. */
-    struct sigaction old;
-    if (sigaction(SIGPIPE, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-        signal(SIGPIPE, SIG_IGN);
-    fflush(NULL);
-    pid_t parent = getpid();
-    r->pid = fork();
-    if (r->pid < 0) {
-        snprintf(err, errlen, "cannot fork: %s", strerror(errno));
-        goto fail;
-    }
-    if (r->pid == 0) {
-        /* Its own group: the terminal's ^C is the caller's to forward,
-         * not a reason for ssh to drop the connection. */
-        setpgid(0, 0);
-        if (life_die_with_parent(parent) < 0)
-            _exit(255);
-        signal(SIGPIPE, SIG_DFL);
-        dup2(to[0], 0);
-        dup2(from[1], 1);
-        dup2(ep[1], 2);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run '%s': %s (install %s)\n", argv[0],
-                strerror(errno), r->local ? "drdb"
-                : r->srun ? "Slurm's slurm-client" : "openssh-client");
-        _exit(255);
-    }
-    setpgid(r->pid, r->pid);
-    close_fd(&to[0]);
-    close_fd(&from[1]);
-    close_fd(&ep[1]);
-    set_nonblock(to[1]);
-    set_nonblock(from[0]);
-    set_nonblock(ep[0]);
-    r->err_fd = ep[0];
-    wire_conn_init(&r->c, from[0], to[1]);
-    remote_argv_free(argv);
-    argv = NULL;
-    struct wire_buf b;
-    wire_buf_init(&b);
-    wire_put_hello(&b, wire_version());
-    wire_send_buf(&r->c, WIRE_HELLO, 0, &b);
-    wire_buf_release(&b);
-    *out = r;
-    return 0;
-fail:
-    remote_argv_free(argv);
-    for (int i = 0; i < 2; i++) {
-        close_fd(&to[i]);
-        close_fd(&from[i]);
-        close_fd(&ep[i]);
-    }
-    free(r);
-    return -1;
-}
-
-/* Ends the connection's agent (or ssh): the end of its input ends all it
- * started (agent.h); waits for it, kills it after 5 s. */
-static void end_agent(struct remote *r)
-{
-    close_fd(&r->c.out);
-    close_fd(&r->c.in);
-    for (int i = 0; i < 250 && r->pid > 0; i++) {
-        if (waitpid(r->pid, NULL, WNOHANG) == r->pid) {
-            r->pid = -1;
-            break;
-        }
-        struct timespec t = {0, 20000000};
-        nanosleep(&t, NULL);
-    }
-    if (r->pid > 0) {
-        kill(-r->pid, SIGKILL);
-        waitpid(r->pid, NULL, 0);
-    }
-    r->pid = -1;
-    close_fd(&r->err_fd);
-    wire_conn_release(&r->c);
-}
-
-int remote_reconnect(struct remote *r, const struct remote_opts *o,
-                     char *err, size_t errlen)
-{
-    struct remote *n;
-    if (r->nprocs || r->nasks) {
-        snprintf(err, errlen, "%s: its processes and requests must end "
-                 "before it reconnects", r->host);
-        return -1;
-    }
-    if (remote_connect(&n, o, err, errlen) < 0)
-        return -1;
-    end_agent(r);
-    while (r->npend) /* the old agent's: no answer comes now */
-        drop_pend(r, r->pend[0].ch);
-    r->pid = n->pid;
-    r->err_fd = n->err_fd;
-    r->c = n->c;
-    r->hello = 1;
-    r->lost = 0;
-    r->err[0] = r->tail[0] = '\0';
-    n->pid = -1;
-    n->err_fd = -1;
-    wire_conn_init(&n->c, -1, -1);
-    remote_close(n);
-    return 0;
-}
-
-void remote_close(struct remote *r)
-{
-    if (!r)
-        return;
-    /* The end of the agent's input ends all it started (agent.h). */
-    close_fd(&r->c.out);
-    close_fd(&r->c.in);
-    while (r->nprocs)
-        remote_proc_free(r->procs[0]);
-    end_agent(r);
-    while (r->npend)
-        drop_pend(r, r->pend[0].ch);
-    free(r->pend);
-    wire_ready_release(&r->ready);
-    wire_buf_release(&r->reply);
-    wire_buf_release(&r->reply_end);
-    while (r->nasks)
-        remote_index_free(r->asks[0]);
-    free(r->asks);
-    for (size_t i = 0; i < r->nsrcs; i++) {
-        free(r->srcs[i]->dir);
-        free(r->srcs[i]);
-    }
-    free(r->srcs);
-    free(r->procs);
-    free(r);
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -626,7 +402,7 @@ unsigned remote__new_channel(struct remote *r)
         unsigned ch = r->next_ch++;
         if (r->next_ch > 65535)
             r->next_ch = 1;
-        if (!find(r, ch) && !find_pend(r, ch) && !remote__index_find(r, ch))
+        if (!find(r, ch) && !find_pend(r, ch))
             return ch;
     }
 }
@@ -651,6 +427,17 @@ unsigned remote__send(struct remote *r, unsigned type, unsigned ch,
     return ch;
 }
 
+int remote__answered(struct remote *r, unsigned ch)
+{
+    struct remote_pend *q = find_pend(r, ch);
+    return r->lost || !q || q->type;
+}
+
+void remote__drop(struct remote *r, unsigned ch)
+{
+    drop_pend(r, ch);
+}
+
 /* Pumps until the reply on channel CH came: its type, moved into r->reply
  * and r->reply_end, or -1 when the connection is lost (or CH is no
  * request in flight). */
@@ -658,7 +445,7 @@ static int take(struct remote *r, unsigned ch)
 {
     struct remote_pend *q;
     while (!r->lost && (q = find_pend(r, ch)) && !q->type)
-        pump(r, -1);
+        remote__pump(r, -1);
     if (!(q = find_pend(r, ch)) || !q->type) {
         drop_pend(r, ch);
         if (!r->err[0])
@@ -743,8 +530,8 @@ struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
     if (!ok) {
         snprintf(err, errlen, "cannot make sockets: %s", strerror(errno));
         for (int s = 0; s < 4; s++) {
-            close_fd(&sv[s][0]);
-            close_fd(&sv[s][1]);
+            remote__close_fd(&sv[s][0]);
+            remote__close_fd(&sv[s][1]);
         }
         if (p)
             free(p->q);
@@ -760,7 +547,7 @@ struct remote_proc *remote__proc_new(struct remote *r, unsigned ch,
     for (int s = 0; s < 4; s++) {
         p->fd[s] = sv[s][1];
         if (p->fd[s] >= 0)
-            set_nonblock(p->fd[s]);
+            remote__set_nonblock(p->fd[s]);
     }
     r->procs[r->nprocs++] = p;
     return p;
@@ -786,10 +573,10 @@ int remote__ask_data(struct remote *r, unsigned type,
 static void abandon(struct remote_proc *p)
 {
     p->exited = 1;
-    close_fd(&p->in);
-    close_fd(&p->out);
-    close_fd(&p->err);
-    close_fd(&p->tty);
+    remote__close_fd(&p->in);
+    remote__close_fd(&p->out);
+    remote__close_fd(&p->err);
+    remote__close_fd(&p->tty);
     remote_proc_free(p);
 }
 
@@ -872,7 +659,7 @@ void remote_proc_free(struct remote_proc *p)
     if (!p->exited)
         remote_signal(p, SIGKILL);
     for (int s = 0; s < 4; s++) {
-        close_fd(&p->fd[s]);
+        remote__close_fd(&p->fd[s]);
         wire_buf_release(&p->q[s]);
     }
     free(p->q);
