@@ -25,6 +25,9 @@
  *                             this many runs of a cycle)
  *   [varint depth << 1 | entry]  when LOG_REC_CALLBACK
  *   [varint thread]           when LOG_REC_THREAD (the calling thread)
+ *   [site]                    when LOG_REC_SITE (version 5): where the
+ *                             program called from and, for a call that
+ *                             starts a request, its buffers (below)
  *   [varint k]                when LOG_REC_CYCLE: the calls in the cycle
  *                             (1 to LOG_CYCLE_MAX); the body that follows
  *                             is the cycle's (below), not one call's
@@ -55,7 +58,9 @@
 #include <stdint.h>
 
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 4            /* 4: records of threads, callbacks, polling
+#define LOG_VERSION 5            /* 5: call sites and buffer addresses
+                                  * (LOG_REC_SITE, LOG_F_OBJECT);
+                                  * 4: records of threads, callbacks, polling
                                   * cycles, 4 GiB and more; early and libc
                                   * header flags, the stack layout fields;
                                   * 3: the header carries hdr_crc */
@@ -127,10 +132,15 @@ enum {
     LOG_REC_CYCLE = 1u << 5,   /* a polling cycle of k calls (see above) */
     LOG_REC_THREAD = 1u << 6,  /* `thread`: the calling thread's number
                                 * (MPI_THREAD_MULTIPLE; util/thread.h) */
+    /* The call site (version 5): after `thread`, a varint saying where
+     * the program called from (log_put_site), then, when the function
+     * table names buffers for the function (log_func_desc.nbufs: calls
+     * that start a request), one log_put_bufaddr per buffer. */
+    LOG_REC_SITE = 1u << 7,
     /* Any other bit: a record this reader cannot read. */
     LOG_REC_KNOWN = LOG_REC_RET | LOG_REC_REPEAT | LOG_REC_PARTIAL |
                     LOG_REC_TRUNC | LOG_REC_CALLBACK | LOG_REC_CYCLE |
-                    LOG_REC_THREAD,
+                    LOG_REC_THREAD | LOG_REC_SITE,
 };
 
 /* Polling cycles (LOG_REC_CYCLE): at most this many calls in one, and the
@@ -166,6 +176,11 @@ enum log_field_kind {
                           * varints kind as stored, length as delivered,
                           * length as stored, offset of the stored bytes in
                           * the original log (log-reader.h) */
+    LOG_F_OBJECT = 12,   /* a loaded object a call site names, in the
+                          * record of the first call from it (arg
+                          * LOG_ARG_NONE, elem = its number): varint load
+                          * bias, varint build id length, the build id,
+                          * the path (to the end) */
 };
 /* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
  * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */
@@ -313,6 +328,45 @@ static inline void log_put_handle(struct log_rec *r, unsigned arg,
     log_put_arg_handle(&body, v);
     log_put_field(r, arg, kind, elem, (uint64_t)(body.p - tmp));
     log_put_bytes(r, tmp, (size_t)(body.p - tmp));
+}
+
+/*
+ * Call sites (LOG_REC_SITE). The return address of the MPI call, as an
+ * object number and an offset: the address minus the object's load bias,
+ * i.e. the ELF virtual address DWARF speaks of (it survives ASLR). Objects
+ * are numbered from 0 in the order the rank first called from them; the
+ * record of the first call from one carries its LOG_F_OBJECT field. One
+ * varint: offset << 3 | object for objects 0 to 6; offset << 3 | 7, then
+ * a varint of the object, for the others.
+ */
+#define LOG_SITE_SHORT 7
+#define LOG_SITE_ROOM 15
+static inline void log_put_site(struct log_rec *r, uint32_t obj,
+                                uint64_t off)
+{
+    if (obj < LOG_SITE_SHORT) {
+        log_put_varint(r, off << 3 | obj);
+    } else {
+        log_put_varint(r, off << 3 | LOG_SITE_SHORT);
+        log_put_varint(r, obj);
+    }
+}
+/*
+ * A buffer's address (LOG_REC_SITE, calls that start a request): varint
+ * the address as the program passed it, zigzag varint the lower bound of
+ * the bytes MPI may touch relative to it (the datatype's true lower
+ * bound; 0 for a builtin type), varint 1 + the number of those bytes
+ * (count - 1 extents plus one true extent), or 0 when the recorder could
+ * not tell (a v- or w-collective's buffer). At most LOG_BUFADDR_ROOM
+ * bytes.
+ */
+#define LOG_BUFADDR_ROOM 30
+static inline void log_put_bufaddr(struct log_rec *r, uint64_t addr,
+                                   int64_t lb, int known, uint64_t span)
+{
+    log_put_varint(r, addr);
+    log_put_arg_aint(r, lb);
+    log_put_varint(r, known ? span + 1 : 0);
 }
 
 /* ---- decoding ------------------------------------------------------------ */
