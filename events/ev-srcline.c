@@ -143,6 +143,28 @@ static struct obj *obj_get(struct ev_run *x, int rank, uint32_t id)
     return o;
 }
 
+/* A subprogram under DIE whose code holds ADDR, searched depth first:
+ * gfortran nests a contained procedure in its host's DIE, whose code
+ * does not hold the procedure's (dwarf_getscopes stops at the host). */
+static const char *nested_name(Dwarf_Die *die, Dwarf_Addr addr, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 8 || dwarf_child(die, &child) != 0)
+        return NULL;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram && dwarf_haspc(&child, addr) == 1)
+            return dwarf_diename(&child);
+        if (tag == DW_TAG_subprogram || tag == DW_TAG_module ||
+            tag == DW_TAG_namespace) {
+            const char *name = nested_name(&child, addr, depth + 1);
+            if (name)
+                return name;
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return NULL;
+}
+
 /* The innermost named scope at ADDR from DWARF, or NULL. */
 static const char *scope_name(Dwfl_Module *mod, GElf_Addr addr)
 {
@@ -161,7 +183,7 @@ static const char *scope_name(Dwfl_Module *mod, GElf_Addr addr)
     }
     if (n > 0)
         free(scopes);
-    return name;
+    return name ? name : nested_name(cu, addr - bias, 0);
 }
 
 /* SRC (NULL: "") into DST of LEN bytes, cut to fit. */
