@@ -1,12 +1,13 @@
 /*
- * Call sites (rec.h: rec_site): the loaded object a return address lies
- * in, as an object number and an offset in it (log-format.h,
+ * Call sites (rec.h: rec_site, whose common case is inline): the loaded
+ * object a return address lies in, as an object number and an offset in it (log-format.h,
  * LOG_REC_SITE), so that drdb maps it to a source line after the run
  * whatever address the object was loaded at.
  *
  * The objects seen so far are kept with their address ranges; the last
- * one hit is tried first, so the common case (the program's calls, from
- * one object) is one subtraction and one compare. A miss walks the loaded
+ * one of the program's hit is tried first, inline (rec_site_last), so
+ * the common case (the program's calls, from one object) is one
+ * subtraction and one compare. A miss walks the loaded
  * objects once (dl_iterate_phdr) and adds the one found, with its path
  * and build id, which the next record written carries (LOG_F_OBJECT).
  *
@@ -169,7 +170,16 @@ static _Unwind_Reason_Code unwind_cb(struct _Unwind_Context *ctx, void *data)
     return _URC_NO_REASON;
 }
 
-int rec_site(const void *ra, struct rec_site *s)
+struct rec_site_last rec_site_last;
+
+/* O is the object of the last site: rec_site's inline test takes it. */
+static void set_last(const struct rec_obj *o)
+{
+    rec_site_last = (struct rec_site_last){o->lo, o->hi - o->lo, o->bias,
+                                           o->id};
+}
+
+int rec__site(const void *ra, struct rec_site *s)
 {
     struct rec_obj *o = find((uintptr_t)ra);
     if (__builtin_expect(o && o->skip, 0)) {
@@ -189,6 +199,8 @@ int rec_site(const void *ra, struct rec_site *s)
     s->obj = o->id;
     s->off = (uint64_t)((uintptr_t)ra - o->bias);
     s->announce = o->announced ? NULL : o;
+    if (o->announced && !o->skip)
+        set_last(o);
     return 1;
 }
 
@@ -211,6 +223,8 @@ void rec_site_put_object(struct log_rec *rec, struct rec_obj *o)
     log_put_bytes(rec, o->build_id, o->build_id_len);
     log_put_bytes(rec, o->path, plen);
     o->announced = 1;
+    if (!o->skip)
+        set_last(o);
 }
 
 void rec__put_bufaddr(struct log_rec *rec, const void *buf, int64_t n,

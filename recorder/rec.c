@@ -158,6 +158,9 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
 int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
                  uint64_t t0, uint64_t t1, size_t room, const void *ra)
 {
+#ifdef REC_NO_SITES
+    ra = NULL; /* the benchmarks' baseline (recorder/meson.build) */
+#endif
     if (__builtin_expect(rec_mt, 0)) {
         rec__lock();
         flags |= LOG_REC_THREAD;
@@ -182,7 +185,7 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
         flags |= LOG_REC_RET;
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
-    struct rec_site site;
+    struct rec_site site = {0, 0, NULL};
     if (ra && !entry && rec_site(ra, &site)) {
         flags |= LOG_REC_SITE;
         room += LOG_SITE_ROOM + LOG_SITE_BUFS * LOG_BUFADDR_ROOM;

@@ -147,7 +147,25 @@ struct rec_site {
     uint64_t off;
     struct rec_obj *announce;
 };
-int rec_site(const void *ra, struct rec_site *s);
+int rec__site(const void *ra, struct rec_site *s);
+/* The object the last site was in, once announced and the program's
+ * (not MPI's): the common case, inline. len 0: none yet. */
+struct rec_site_last {
+    uintptr_t lo, len, bias;
+    uint32_t obj;
+};
+extern struct rec_site_last rec_site_last;
+static inline int rec_site(const void *ra, struct rec_site *s)
+{
+    uintptr_t a = (uintptr_t)ra;
+    if (__builtin_expect(a - rec_site_last.lo < rec_site_last.len, 1)) {
+        s->obj = rec_site_last.obj;
+        s->off = (uint64_t)(a - rec_site_last.bias);
+        s->announce = NULL;
+        return 1;
+    }
+    return rec__site(ra, s);
+}
 size_t rec_site_room(const struct rec_obj *o);
 void rec_site_put_object(struct log_rec *rec, struct rec_obj *o);
 /* Appends the address of a buffer of N x TYPE at BUF (N < 0: its extent
