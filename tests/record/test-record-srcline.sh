@@ -60,6 +60,13 @@ sites c "$csrc" init:MPI_Init:main comm_rank:MPI_Comm_rank:main \
     irecv:MPI_Irecv:main isend:MPI_Isend:main waitall:MPI_Waitall:main \
     barrier:MPI_Barrier:srcline_barrier finalize:MPI_Finalize:main
 
+# drdb log events --lines: the same line at the end of each row.
+line=$(grep -n "site:isend " "$csrc" | cut -d: -f1)
+got=$("$drdb" log events "$tmp/c-run" --rank 1 --call Isend --lines |
+      sed -n '2s|.* at .*/||p')
+check "log events --lines: MPI_Isend at srcline.c:$line (main)" \
+    '[ "$got" = "srcline.c:$line (main)" ]' || echo "# got '$got'"
+
 # The buffers: the addresses the program printed, COUNT x 8 bytes.
 for r in 0 1; do
     for b in irecv:MPI_Irecv:64 isend:MPI_Isend:48; do
