@@ -186,6 +186,26 @@ static const char *scope_name(Dwfl_Module *mod, GElf_Addr addr)
     return name ? name : nested_name(cu, addr - bias, 0);
 }
 
+/* A relative FILE (LEN bytes) made absolute with the compile directory
+ * of ADDR's compilation unit, when DWARF names one. */
+static void join_comp_dir(Dwfl_Module *mod, GElf_Addr addr, char *file,
+                          size_t len)
+{
+    Dwarf_Addr bias;
+    Dwarf_Attribute at;
+    Dwarf_Die *cu = file[0] == '/' ? NULL
+                                   : dwfl_module_addrdie(mod, addr, &bias);
+    const char *dir = cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir,
+                                                       &at))
+                         : NULL;
+    if (!dir || dir[0] != '/')
+        return;
+    char rel[1024];
+    snprintf(rel, sizeof rel, "%s", file);
+    if ((size_t)snprintf(file, len, "%s/%s", dir, rel) >= len)
+        snprintf(file, len, "%s", rel); /* too long: as DWARF says */
+}
+
 /* SRC (NULL: "") into DST of LEN bytes, cut to fit. */
 static void copy(char *dst, size_t len, const char *src)
 {
@@ -239,6 +259,7 @@ int ev_srcline_why(struct ev_run *x, int rank, uint64_t n,
                          : NULL;
     if (file && line > 0) {
         copy(loc->file, sizeof loc->file, file);
+        join_comp_dir(o->mod, addr, loc->file, sizeof loc->file);
         loc->line = line;
     } else if (why) {
         snprintf(why, whylen, "no line information at %s+%#" PRIx64
