@@ -3,15 +3,15 @@
  * in this test program maps to the line it was taken at; the program
  * under another build id, or missing, gives no line; buffer addresses
  * read back as written. */
-#include <dlfcn.h>
-#include <elf.h>
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-/* <elf.h>'s EV_NONE (an ELF version) is not events.h's. */
+/* <elf.h>'s EV_NONE (an ELF version, through libdwfl.h) is not
+ * events.h's. */
 #undef EV_NONE
 #include "check.h"
 #include "ev-srcline.h"
@@ -19,36 +19,26 @@
 
 static char dir[] = "/tmp/drdb-test-srcline-XXXXXX";
 
-/* This program as the recorder sees it: load bias and build id. */
+/* This program as the recorder sees it: load bias (the first object
+ * dl_iterate_phdr names) and build id (elfutils' reading of the file). */
 struct self {
     uintptr_t bias;
-    uint8_t id[64];
-    size_t idlen;
+    const unsigned char *id;
+    int idlen;
 };
 
 static int self_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    struct self *s = data;
-    s->bias = info->dlpi_addr;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-        const uint8_t *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const uint8_t *desc = p + sizeof *nh + ((nh->n_namesz + 3) & ~3u);
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_descsz <= 64) {
-                memcpy(s->id, desc, nh->n_descsz);
-                s->idlen = nh->n_descsz;
-            }
-            p = desc + ((nh->n_descsz + 3) & ~3u);
-        }
-    }
-    return 1; /* the first object is the program */
+    ((struct self *)data)->bias = info->dlpi_addr;
+    return 1;
 }
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
 
 __attribute__((noinline)) static const void *return_address(void)
 {
@@ -134,9 +124,18 @@ TEST(site_maps_to_its_line)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     REQUIRE(n > 0);
     exe[n] = '\0';
+    Dwfl *dwfl = dwfl_begin(&callbacks);
+    REQUIRE(dwfl);
+    dwfl_report_begin(dwfl);
+    Dwfl_Module *mod = dwfl_report_elf(dwfl, exe, exe, -1, 0, false);
+    dwfl_report_end(dwfl, NULL, NULL);
+    GElf_Addr vaddr;
+    REQUIRE(mod);
+    s.idlen = dwfl_module_build_id(mod, &s.id, &vaddr);
+    REQUIRE(s.idlen > 0);
     const void *ra = return_address(); int line = __LINE__;
     uint64_t off = (uintptr_t)ra - s.bias;
-    write_log(LOG_VERSION, 1, off, exe, s.id, s.idlen);
+    write_log(LOG_VERSION, 1, off, exe, s.id, (size_t)s.idlen);
 
     struct ev_srcloc loc;
     char why[1300];
@@ -172,10 +171,12 @@ TEST(site_maps_to_its_line)
     CHECK(strstr(why, "was rebuilt since the run") != NULL);
 
     /* No such file. */
-    write_log(LOG_VERSION, 1, off, "/nonexistent/prog", s.id, s.idlen);
+    write_log(LOG_VERSION, 1, off, "/nonexistent/prog", s.id,
+              (size_t)s.idlen);
     CHECK_INT_EQ(srcline(&loc, why, sizeof why), 1);
     CHECK_INT_EQ(loc.line, 0);
     CHECK_STR_EQ(why, "'/nonexistent/prog' is missing");
+    dwfl_end(dwfl);
 }
 
 int main(void)
