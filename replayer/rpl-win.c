@@ -187,7 +187,10 @@ static void apply_result(struct rpl_call *c, const struct log_field *f)
 
 void rpl_out_other(struct rpl_call *c, const struct log_field *f)
 {
-    if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE)
+    /* A call site's object (LOG_F_OBJECT) describes the recording, not
+     * an output. */
+    if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE ||
+        f->kind == LOG_F_OBJECT)
         return;
     if (f->kind == LOG_F_WINDIFF) {
         apply_diff(c, f);
