@@ -352,19 +352,30 @@ static inline void log_put_site(struct log_rec *r, uint32_t obj,
     }
 }
 /*
- * A buffer's address (LOG_REC_SITE, calls that start a request): varint
- * the address as the program passed it, zigzag varint the lower bound of
- * the bytes MPI may touch relative to it (the datatype's true lower
- * bound; 0 for a builtin type), varint 1 + the number of those bytes
- * (count - 1 extents plus one true extent), or 0 when the recorder could
- * not tell (a v- or w-collective's buffer). At most LOG_BUFADDR_ROOM
- * bytes.
+ * A buffer's address (LOG_REC_SITE, calls that start a request): the
+ * address as the program passed it, in 6 bytes (a user-space address of
+ * x86-64 and AArch64 is under 2^48: fixed bytes are one store, where a
+ * varint is a loop of 7), or 6 bytes 0xff then a varint of it (above:
+ * MPI_IN_PLACE is (void *)-1); zigzag varint the lower bound of the bytes
+ * MPI may touch relative to it (the datatype's true lower bound; 0 for a
+ * builtin type); varint 1 + the number of those bytes ((count - 1)
+ * extents plus one true extent), or 0 when the recorder could not tell
+ * (a v- or w-collective's buffer). At most LOG_BUFADDR_ROOM bytes.
  */
-#define LOG_BUFADDR_ROOM 30
+#define LOG_BUFADDR_ROOM 32
+#define LOG_BUFADDR_ESC 0xffffffffffffull /* the 6 bytes' escape */
 static inline void log_put_bufaddr(struct log_rec *r, uint64_t addr,
                                    int64_t lb, int known, uint64_t span)
 {
-    log_put_varint(r, addr);
+    if (__builtin_expect(addr < LOG_BUFADDR_ESC, 1)) {
+        __builtin_memcpy(r->p, &addr, 8); /* little-endian: 6 kept */
+        r->p += 6;
+    } else {
+        uint64_t esc = LOG_BUFADDR_ESC;
+        __builtin_memcpy(r->p, &esc, 8);
+        r->p += 6;
+        log_put_varint(r, addr);
+    }
     log_put_arg_aint(r, lb);
     log_put_varint(r, known ? span + 1 : 0);
 }
@@ -422,6 +433,26 @@ static inline int64_t log_unzigzag64(uint64_t v)
 static inline uint32_t log_unrotate_handle(uint64_t v)
 {
     return (uint32_t)v >> 8 | (uint32_t)v << 24;
+}
+
+/* Reads a buffer address (log_put_bufaddr) from [*P, END) into *ADDR,
+ * *LB, *SPAN1 (1 + span, 0: unknown): 0, or -1 when malformed. */
+static inline int log_get_bufaddr(const uint8_t **p, const uint8_t *end,
+                                  uint64_t *addr, int64_t *lb,
+                                  uint64_t *span1)
+{
+    uint64_t v = 0, z;
+    if (end - *p < 6)
+        return -1;
+    __builtin_memcpy(&v, *p, 6);
+    *p += 6;
+    if (v == LOG_BUFADDR_ESC && log_get_varint(p, end, &v))
+        return -1;
+    *addr = v;
+    if (log_get_varint(p, end, &z) || log_get_varint(p, end, span1))
+        return -1;
+    *lb = log_unzigzag64(z);
+    return 0;
 }
 
 #endif

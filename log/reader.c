@@ -189,9 +189,12 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
     }
     ev->bufs = p;
     if (ev->desc && (flags & LOG_REC_SITE))
-        for (int i = 0; i < 3 * ev->desc->nbufs; i++)
-            if (log_get_varint(&p, end, &v))
+        for (int i = 0; i < ev->desc->nbufs; i++) {
+            uint64_t addr, span1;
+            int64_t lb;
+            if (log_get_bufaddr(&p, end, &addr, &lb, &span1))
                 goto bad;
+        }
     ev->bufs_len = (size_t)(p - ev->bufs);
     ev->args = p;
     if (ev->desc)

@@ -23,16 +23,13 @@ int log_event_bufaddr(const struct log_event *ev, int i,
         i >= ev->desc->nbufs)
         return 0;
     const uint8_t *p = ev->bufs, *end = ev->bufs + ev->bufs_len;
-    uint64_t v[3];
+    uint64_t span1 = 0;
     for (int k = 0; k <= i; k++)
-        for (int j = 0; j < 3; j++)
-            if (log_get_varint(&p, end, &v[j]))
-                return -EINVAL;
+        if (log_get_bufaddr(&p, end, &b->addr, &b->lb, &span1))
+            return -EINVAL;
     b->arg = ev->desc->bufs[i];
-    b->addr = v[0];
-    b->lb = log_unzigzag64(v[1]);
-    b->known = v[2] != 0;
-    b->span = v[2] ? v[2] - 1 : 0;
+    b->known = span1 != 0;
+    b->span = span1 ? span1 - 1 : 0;
     return 1;
 }
 

@@ -242,8 +242,10 @@ def put_args(fn, out, rec, ref):
 def put_bufs(fn, out, rec, started, ret, ref):
     """Writes the addresses of FN's buffers (log/mpispec.py: site_buffers)
     into REC when STARTED says rec_begin_at wrote a call site; the
-    extent only when the call (RET) succeeded: a failed call's datatype
-    may be no datatype."""
+    extent only when its count and datatype mean something: the call (RET)
+    succeeded (a failed call's datatype may be no datatype), the buffer is
+    not MPI_IN_PLACE, and a rooted collective's buffer is significant here
+    (elsewhere its count and type may be anything)."""
     bufs = S.site_buffers(fn)
     if not bufs:
         return
@@ -252,11 +254,14 @@ def put_bufs(fn, out, rec, started, ret, ref):
         if n is None:
             out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, -1, "
                       f"MPI_DATATYPE_NULL);\n")
-        else:
-            cnt = S.count_expr(n, peers, ref)
-            out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, "
-                      f"{ret} == MPI_SUCCESS ? {cnt} : -1, "
-                      f"{ref(dtype)});\n")
+            continue
+        cond = f"{ret} == MPI_SUCCESS && {ref(a.name)} != MPI_IN_PLACE"
+        if a.at:
+            cond += (f" && rec_coll_writes({ref('comm')}, {ref('root')}, "
+                     f"REC_AT_{a.at.upper()})")
+        cnt = S.count_expr(n, peers, ref)
+        out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, "
+                  f"({cond}) ? {cnt} : -1, {ref(dtype)});\n")
     out.write("    }\n")
 
 

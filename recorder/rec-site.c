@@ -231,7 +231,13 @@ void rec__put_bufaddr(struct log_rec *rec, const void *buf, int64_t n,
                       MPI_Datatype type)
 {
     MPI_Count lb, extent, tlb, textent;
-    if (n < 0 || PMPI_Type_get_extent_x(type, &lb, &extent) != MPI_SUCCESS ||
+    /* Only a derived datatype's handle is asked about (MPICH: kind direct
+     * or indirect, object datatype): an error here would go to the
+     * program's error handler, fatal by default. */
+    uint32_t h = (uint32_t)type;
+    int derived = (h >> 30) >= 2 && ((h >> 26) & 0xf) == 0x3;
+    if (n < 0 || !derived ||
+        PMPI_Type_get_extent_x(type, &lb, &extent) != MPI_SUCCESS ||
         PMPI_Type_get_true_extent_x(type, &tlb, &textent) != MPI_SUCCESS) {
         log_put_bufaddr(rec, (uintptr_t)buf, 0, 0, 0);
         return;
