@@ -15,7 +15,11 @@
  * mpi_send_ calls MPI_Send): the return address is in MPI's library, not
  * the program. Then the stack is unwound (libgcc's _Unwind_Backtrace,
  * over the objects' .eh_frame) to the first frame outside MPI's libraries
- * and the recorder: a few microseconds, for such calls only.
+ * and the recorder, for such calls only: about 15,600 instructions a call
+ * (callgrind, a Fortran MPI_Sendrecv loop: 1,970 instructions a call
+ * without sites, 17,540 with). Not cheap: caching, per binding return
+ * address, where the program's return address lies above the wrapper's
+ * frame (__builtin_dwarf_cfa) would make it a load.
  *
  * Runs under the recorder's lock (rec_begin) or on the one thread that
  * makes MPI calls: no lock of its own.
