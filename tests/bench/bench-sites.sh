@@ -15,7 +15,10 @@
 #   - ns per call, the median of 5 runs of each, alternating (wall
 #     clock: noisy on a shared machine; the instructions are the
 #     reliable number);
-#   - log bytes per record with each, and the difference.
+#   - log bytes per record with each, and the difference (over the
+#     whole log: the warm-up's blocking pairs included, and a
+#     MPI_Waitall's record varies by a few bytes from run to run with
+#     what MPI leaves in a send request's status).
 set -u
 drdb=$1 mpiexec=$2 selfpair=$3 lib=$4 nolib=$5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
