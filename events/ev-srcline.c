@@ -29,7 +29,7 @@ struct obj {
     uint32_t id;
     int found;             /* a record names it */
     struct log_object o;
-    Dwfl *dwfl;
+    Dwfl *dwfl;             /* NULL when shared (another rank's) */
     Dwfl_Module *mod;
     char why[1200];        /* no module: why */
 };
@@ -115,6 +115,22 @@ static void obj_load(struct ev_run *x, struct obj *o)
     }
 }
 
+/* O's module from another rank's object of the same file and build id
+ * (every rank runs the same program): 1, or 0 when none was read. */
+static int obj_share(struct ev_srcline_cache *c, struct obj *o)
+{
+    for (size_t i = 0; i + 1 < c->n; i++) {
+        struct obj *p = &c->objs[i];
+        if (p->found && p->mod && strcmp(p->o.path, o->o.path) == 0 &&
+            p->o.build_id_len == o->o.build_id_len &&
+            memcmp(p->o.build_id, o->o.build_id, o->o.build_id_len) == 0) {
+            o->mod = p->mod;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Object ID of RANK, read once: NULL out of memory. */
 static struct obj *obj_get(struct ev_run *x, int rank, uint32_t id)
 {
@@ -138,7 +154,7 @@ static struct obj *obj_get(struct ev_run *x, int rank, uint32_t id)
     else if (rc == 0)
         snprintf(o->why, sizeof o->why, "no record names object %u (a log "
                  "cut short?)", id);
-    else
+    else if (!obj_share(c, o))
         obj_load(x, o);
     return o;
 }
