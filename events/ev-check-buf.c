@@ -1,6 +1,196 @@
-/* ev-check-buf.c - the buf.* checks (ev-check.h): buffers: overlapping pending nonblocking operations, a pending send buffer written. */
+/*
+ * ev-check-buf.c - the buf.* checks (ev-check.h): memory that pending
+ * nonblocking operations share.
+ *
+ * buf.overlap: two operations of one rank pending at the same time (each
+ * from its call, or its persistent request's MPI_Start, to the call that
+ * completed it) on overlapping memory, one of which MPI writes (a
+ * receive, a collective's receive buffer): erroneous (MPI 4.0, 3.7.2:
+ * "the buffer ... should not be accessed" while a receive is pending; a
+ * send buffer may be shared by pending sends since MPI 3.0, so two reads
+ * are not reported). A pending MPI_Isend's buffer written by another
+ * nonblocking receive is one such pair.
+ *
+ * The memory is what the recorder logged at the call that started the
+ * operation (log-format.h, LOG_REC_SITE: the address, and the bytes
+ * count x datatype spans); calls of an older log, or whose span the
+ * recorder could not tell (v- and w-collectives), are left out and said
+ * so. Blocking calls log no address: a pending send's buffer written by
+ * a blocking receive is not seen.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "ev-check.h"
 
+/* One pending operation's memory at one rank. */
+struct op {
+    uint64_t start, end; /* pending in [start, end) (end EV_NONE: never
+                          * completed) */
+    uint64_t lo, hi;     /* the bytes MPI may touch */
+    uint64_t event;      /* its call (a persistent one's MPI_Start) */
+    int writes;          /* MPI writes there */
+    int fn;
+};
+
+struct ops {
+    struct op *v;
+    size_t n, cap;
+    size_t unknown;  /* operations without a logged span */
+};
+
+static int add(struct ops *o, const struct op *p)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 64;
+        struct op *v = realloc(o->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        o->v = v;
+        o->cap = cap;
+    }
+    o->v[o->n++] = *p;
+    return 0;
+}
+
+/*
+ * The buffers rank R logged at event BEV (its own call, or a persistent
+ * request's _init) as operations pending in [START, END): the one MPI
+ * reads for a send (SIDE 1), writes for a receive (SIDE 2), every one of
+ * a collective (SIDE 0). MPI_IN_PLACE and empty buffers are no memory.
+ */
+static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
+                    uint64_t end, int side, struct ops *o)
+{
+    struct log_event ev;
+    if (ev_event(x, r, bev, &ev, NULL, 0) < 0 || !ev.desc)
+        return 0;
+    int found = 0;
+    for (int i = 0; i < ev.desc->nbufs; i++) {
+        struct log_bufaddr b;
+        if (log_event_bufaddr(&ev, i, &b) != 1)
+            break;
+        int dir = ev.desc->args[b.arg].dir;
+        int writes = dir != LOG_DIR_IN;
+        /* MPI_Isendrecv_replace: one buffer, read and written. */
+        if (side && ev.desc->nbufs > 1 && writes != (side == 2))
+            continue;
+        found = 1;
+        if (!b.known) {
+            o->unknown++;
+            continue;
+        }
+        if (b.addr == UINT64_MAX || b.span == 0)
+            continue;
+        struct op p = {start, end == EV_NONE ? UINT64_MAX : end,
+                       b.addr + (uint64_t)b.lb,
+                       b.addr + (uint64_t)b.lb + b.span, start, writes,
+                       ev.fn};
+        if (add(o, &p) < 0)
+            return -1;
+    }
+    if (!found && ev.desc->nbufs)
+        o->unknown++;
+    return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct op *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void report(struct ev_check_ctx *c, int r, const struct op *a,
+                   const struct op *b)
+{
+    struct ev_check_finding f = {"buf.overlap", EV_CHECK_ERROR, "", NULL,
+                                 2};
+    uint64_t lo = a->lo > b->lo ? a->lo : b->lo;
+    uint64_t hi = a->hi < b->hi ? a->hi : b->hi;
+    snprintf(f.message, sizeof f.message,
+             "%s's buffer [%#" PRIx64 ", %#" PRIx64 ") and %s's [%#" PRIx64
+             ", %#" PRIx64 ") share %" PRIu64 " bytes while both are "
+             "pending, and MPI writes %s",
+             log_func_name(a->fn), a->lo, a->hi, log_func_name(b->fn),
+             b->lo, b->hi, hi - lo,
+             a->writes && b->writes ? "both" : a->writes ? "the first"
+                                                         : "the second");
+    struct ev_check_site s[2] = {
+        {r, a->event, a->writes ? "writes here" : "reads here"},
+        {r, b->event, b->writes ? "writes here" : "reads here"},
+    };
+    f.sites = s;
+    c->emit(c->ud, &f);
+}
+
+/* The pairs of R's operations in O (sorted by start) pending together on
+ * shared memory, one of them written. */
+static void sweep(struct ev_check_ctx *c, int r, struct ops *o)
+{
+    qsort(o->v, o->n, sizeof *o->v, by_start);
+    /* active: [first, i) holds the operations started before i that may
+     * still be pending; finished ones are skipped (few are pending at
+     * once in a program's run). */
+    size_t first = 0;
+    for (size_t i = 0; i < o->n; i++) {
+        const struct op *b = &o->v[i];
+        while (first < i && o->v[first].end <= b->start)
+            first++;
+        for (size_t j = first; j < i; j++) {
+            const struct op *a = &o->v[j];
+            if (a->end > b->start && (a->writes || b->writes) &&
+                a->lo < b->hi && b->lo < a->hi && a->start != b->start)
+                report(c, r, a, b);
+        }
+    }
+}
+
+static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    struct ev_run *x = c->x;
+    struct ops *per = calloc((size_t)x->world_size, sizeof *per);
+    if (!per) {
+        log_errf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < ev_nmsgs(x) && rc == 0; i++) {
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        if (!(m->flags & EV_M_NONBLOCKING) || (m->flags & EV_M_PROC_NULL))
+            continue;
+        uint64_t bev = m->init != EV_NONE ? m->init : m->event;
+        rc = add_bufs(x, m->rank, bev, m->event, m->done,
+                      m->flags & EV_M_SEND ? 1 : 2, &per[m->rank]);
+    }
+    for (size_t i = 0; i < ev_ncolls(x) && rc == 0; i++) {
+        const struct ev_coll *k = ev_coll_at(x, (int32_t)i);
+        if (k->nonblocking)
+            rc = add_bufs(x, k->rank, k->event, k->event, k->done, 0,
+                          &per[k->rank]);
+    }
+    for (int r = 0; r < x->world_size; r++) {
+        if (rc == 0 && !(c->interrupted && *c->interrupted))
+            sweep(c, r, &per[r]);
+        if (per[r].unknown) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "rank %d: %zu nonblocking operations "
+                     "without a logged buffer extent (an older log, v- or "
+                     "w-collectives) are not checked", r, per[r].unknown);
+            c->note(c->ud, "buf.overlap", msg);
+        }
+        free(per[r].v);
+    }
+    free(per);
+    if (rc < 0)
+        log_errf(err, errlen, "out of memory");
+    return rc;
+}
+
 const struct ev_check_def ev_check_buf_defs[] = {
+    {"buf.overlap", EV_CHECK_ERROR,
+     "two pending nonblocking operations on overlapping memory that MPI "
+     "writes",
+     check_overlap},
     {NULL, 0, NULL, NULL},
 };

@@ -14,13 +14,6 @@
 #include "ev-check.h"
 #include "ev-int.h"
 
-/* The source-line interface (events/ev-srcline.h, from DWARF through
- * libdw) is built beside this file; until it is there, no site has a
- * known source line. The one place that asks it. */
-#if __has_include("ev-srcline.h")
-#include "ev-srcline.h"
-#define HAVE_SRCLINE 1
-#endif
 
 void ev_check_report_init(struct ev_check_report *r)
 {
@@ -96,33 +89,17 @@ void ev_check_keep_note(void *ud, const char *check, const char *msg)
 }
 
 int ev_check_site_src(struct ev_run *x, int rank, uint64_t n,
-                      struct ev_check_src *s)
+                      struct ev_srcloc *s)
 {
-    memset(s, 0, sizeof *s);
-    if (n == EV_NONE)
-        return 0;
-#ifdef HAVE_SRCLINE
-    struct ev_srcloc loc;
     char err[256];
-    if (ev_srcline(x, rank, n, &loc, err, sizeof err) != 1)
-        return 0;
-    snprintf(s->object, sizeof s->object, "%s", loc.object);
-    s->offset = loc.offset;
-    snprintf(s->file, sizeof s->file, "%s", loc.file);
-    s->line = loc.line;
-    snprintf(s->function, sizeof s->function, "%s", loc.function);
-    return 1;
-#else
-    (void)x;
-    (void)rank;
-    return 0;
-#endif
+    memset(s, 0, sizeof *s);
+    return n != EV_NONE && ev_srcline(x, rank, n, s, err, sizeof err) == 1;
 }
 
 /* ---- human --------------------------------------------------------------- */
 
 /* "  at FILE:LINE (in FUNCTION)", "  at OBJECT+0xOFF", or nothing. */
-static void print_src(FILE *out, const struct ev_check_src *s)
+static void print_src(FILE *out, const struct ev_srcloc *s)
 {
     if (s->file[0] && s->line > 0)
         fprintf(out, "  at %s:%d", s->file, s->line);
@@ -138,7 +115,7 @@ static void print_site(struct ev_run *x, FILE *out,
                        const struct ev_check_site *s)
 {
     char err[256];
-    struct ev_check_src src;
+    struct ev_srcloc src;
     if (s->event == EV_NONE) {
         fprintf(out, "    %d:end %s\n        (the end of its log)\n",
                 s->rank, s->role);
@@ -244,7 +221,7 @@ static void json_site(struct ev_run *x, FILE *out,
                       const struct ev_check_site *s)
 {
     char call[1024];
-    struct ev_check_src src;
+    struct ev_srcloc src;
     int fn = s->event == EV_NONE ? -1 : ev_fn(x, s->rank, s->event);
     fprintf(out, "{\"rank\": %d, \"event\": ", s->rank);
     json_event(out, s->event);
@@ -363,7 +340,7 @@ static void sarif_location(struct ev_run *x, FILE *out,
                            const struct ev_check_site *s, int id)
 {
     char call[1024], text[1400];
-    struct ev_check_src src;
+    struct ev_srcloc src;
     ev_check_site_src(x, s->rank, s->event, &src);
     call_text(x, s->rank, s->event, call, sizeof call);
     fputc('{', out);

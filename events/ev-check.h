@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "events.h"
+#include "ev-srcline.h"
 
 enum ev_check_severity {
     EV_CHECK_ERROR = 0,      /* erroneous under the MPI standard */
@@ -138,18 +139,11 @@ void ev_check_report_release(struct ev_check_report *r);
 void ev_check_keep_emit(void *ud, const struct ev_check_finding *f);
 void ev_check_keep_note(void *ud, const char *check, const char *msg);
 
-/* Where a site's call was made (its recorded return address): FILE ""
- * and LINE 0 when unknown; OBJECT "" when the log has no address. */
-struct ev_check_src {
-    char object[1024];
-    uint64_t offset;
-    char file[1024];
-    int line;
-    char function[256];
-};
-/* Fills *S for rank R's event N: 1 when something is known, 0 not. */
+/* Where rank R's event N was called from (ev_srcline()) into *S: 1 when
+ * something is known (its object at least), 0 not (EV_NONE, no site
+ * logged, an unreadable event). */
 int ev_check_site_src(struct ev_run *x, int rank, uint64_t n,
-                      struct ev_check_src *s);
+                      struct ev_srcloc *s);
 
 enum ev_check_format {
     EV_CHECK_HUMAN = 0, /* grouped by check, a count per check, notes */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ev-int.h"
+#include "ev-srcline.h"
 
 int ev_open_empty(struct ev_run *x, const char *name, int world_size,
                   char *err, size_t errlen)
@@ -115,6 +116,7 @@ void ev_close(struct ev_run *x)
 {
     if (x->sql && x->sql_free)
         x->sql_free(x->sql);
+    ev__srcline_free(x);
     ev__index_free(x->ix, x->world_size);
     if (x->ranks)
         for (int r = 0; r < x->world_size; r++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ev-int.h"
+#include "ev-srcline.h"
 #include "log-abi.h"
 
 /* A by-value argument's value, named where MPI names it; BRIEF: a
@@ -145,7 +146,7 @@ static const char *kind_name(unsigned k)
 {
     static const char *const names[] = {
         "?", "raw", "data", "status", "string", "members", "request", "size",
-        "handle", "data", "windiff", "elided",
+        "handle", "data", "windiff", "elided", "object",
     };
     return k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -191,6 +192,52 @@ static void print_head(FILE *out, int rank, const struct log_event *ev)
             fprintf(out, "  vectors   %" PRId64 " bytes from offset %"
                     PRId64 "; logged: %zu of invec, %zu of inoutvec\n",
                     op.span, op.lo, op.in_len, op.inout_len);
+    }
+}
+
+/* "called from FILE:LINE (FUNCTION)", or what is known and why no more
+ * (ev-srcline.h). */
+static void print_site(struct ev_run *x, FILE *out, int rank,
+                       const struct log_event *ev)
+{
+    struct ev_srcloc loc;
+    char why[1300], err[256], where[2400];
+    int rc = ev_srcline_why(x, rank, ev->index, &loc, why, sizeof why, err,
+                            sizeof err);
+    if (rc < 0)
+        return;
+    if (rc == 0) {
+        fprintf(out, "  called from unknown (%s)\n", why);
+        return;
+    }
+    ev_srcloc_format(&loc, where, sizeof where);
+    fprintf(out, "  called from %s%s%s%s\n", where,
+            why[0] ? " (no line: " : "", why, why[0] ? ")" : "");
+}
+
+/* The buffers of a call that starts a request (log_event_bufaddr). */
+static void print_bufs(FILE *out, const struct log_event *ev)
+{
+    struct log_bufaddr b;
+    for (int i = 0; ev->desc && i < ev->desc->nbufs; i++) {
+        int rc = log_event_bufaddr(ev, i, &b);
+        if (rc == 0)
+            return;
+        if (!i)
+            fprintf(out, "  buffers\n");
+        if (rc < 0) {
+            fprintf(out, "    (malformed)\n");
+            return;
+        }
+        fprintf(out, "    %-14s %#" PRIx64, ev->desc->args[b.arg].name,
+                b.addr);
+        if (!b.known)
+            fprintf(out, " (its extent was not logged)\n");
+        else if (b.lb)
+            fprintf(out, " %" PRIu64 " bytes from offset %" PRId64 "\n",
+                    b.span, b.lb);
+        else
+            fprintf(out, " %" PRIu64 " bytes\n", b.span);
     }
 }
 
@@ -464,11 +511,13 @@ int ev_print_event(struct ev_run *x, FILE *out, int rank, uint64_t n,
     print_head(out, rank, &ev);
     if (!ev.desc)
         return 0;
+    print_site(x, out, rank, &ev);
     if (ev.cycle) {
         print_cycle(x, out, rank, &ev, raw);
         return 0;
     }
     print_args(x, out, rank, &ev);
+    print_bufs(out, &ev);
     print_fields(x, out, rank, &ev, raw);
     print_matches(x, out, rank, n);
     return 0;

@@ -121,6 +121,8 @@ struct ev_run {
      * through sql_free. */
     struct ev_sql *sql;
     void (*sql_free)(struct ev_sql *);
+    /* The objects ev_srcline() read (ev-srcline.h), freed by ev_close(). */
+    struct ev_srcline_cache *srcline;
 };
 
 /* Opens the run in DIR and every rank log it has (a missing or damaged one

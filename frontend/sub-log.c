@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "ev-srcline.h"
 #include "events.h"
 #include "fe.h"
 #include "remote.h"
@@ -329,9 +330,37 @@ static int open_at(struct ev_run *x, const char *dir, const char *ref,
     return 0;
 }
 
+/* `events --lines`: a row, then where its call was made. */
+struct lines_out {
+    struct ev_run *x;
+    FILE *out;
+};
+
+static void print_row_line(void *ud, const struct ev_row *row, int mark)
+{
+    struct lines_out *lo = ud;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return;
+    ev_print_row(mem, row, mark);
+    fclose(mem);
+    if (len && buf[len - 1] == '\n')
+        buf[--len] = '\0';
+    struct ev_srcloc loc;
+    char where[2400], err[256];
+    int rc = ev_srcline(lo->x, row->rank, row->event, &loc, err, sizeof err);
+    if (rc == 1)
+        ev_srcloc_format(&loc, where, sizeof where);
+    fprintf(lo->out, "%s  at %s\n", buf, rc == 1 ? where : "?");
+    free(buf);
+}
+
 static int cmd_events(int argc, char **argv)
 {
     static const struct option opts[] = {
+        {"lines", no_argument, NULL, 'l'},
         {"rank", required_argument, NULL, 'r'},
         {"from", required_argument, NULL, 'f'},
         {"count", required_argument, NULL, 'c'},
@@ -343,11 +372,14 @@ static int cmd_events(int argc, char **argv)
     long long rank = -1, peer = -1, tag = -1;
     uint64_t from = 0, count = UINT64_MAX;
     const char *call = NULL;
-    int c;
+    int c, lines = 0;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "r:f:c:n:p:t:", opts, NULL)) != -1) {
         switch (c) {
+        case 'l':
+            lines = 1;
+            break;
         case 'r':
         case 'p':
         case 't':
@@ -376,7 +408,7 @@ static int cmd_events(int argc, char **argv)
     }
     if (optind + 1 != argc) {
         fe_error("usage: drdb log events RUNDIR [--rank R] [--from N] "
-                 "[--count K] [--call NAME] [--peer P] [--tag T]");
+                 "[--count K] [--call NAME] [--peer P] [--tag T] [--lines]");
         return 2;
     }
     struct ev_run x;
@@ -411,8 +443,13 @@ static int cmd_events(int argc, char **argv)
     for (int r = rank < 0 ? 0 : (int)rank;
          r < (rank < 0 ? x.world_size : (int)rank + 1) && shown < count;
          r++) {
-        long long k = ev_print_events(&x, stdout, r, from, count - shown, &f,
-                                      -1, err, sizeof err);
+        struct lines_out lo = {&x, stdout};
+        long long k = lines ? ev_list_events(&x, r, from, count - shown, &f,
+                                             -1, print_row_line, &lo, err,
+                                             sizeof err)
+                            : ev_print_events(&x, stdout, r, from,
+                                              count - shown, &f, -1, err,
+                                              sizeof err);
         if (k < 0) {
             status = fe_error("%s", err);
             break;
@@ -653,18 +690,21 @@ const struct fe_subcmd fe_sub_log = {
             "receives, peer and tag are\n                the matched ones "
             "(from the status).\n"
             "  events RUNDIR [--rank R] [--from N] [--count K] [--call NAME]\n"
-            "         [--peer P] [--tag T]\n"
+            "         [--peer P] [--tag T] [--lines]\n"
             "                like dump, for one rank or all, filtered: NAME "
             "is a function\n                (MPI_ optional, wildcards "
             "allowed: 'Wait*'), P a world rank\n                the event "
             "sends to or receives from, T a message tag. Peers\n"
             "                are world ranks, communicators global ids "
-            "(#0 is\n                MPI_COMM_WORLD)\n"
+            "(#0 is\n                MPI_COMM_WORLD). --lines: each "
+            "with where the program\n                made the call "
+            "(FILE:LINE, from its DWARF)\n"
             "  event RUNDIR R:N [--raw]\n"
-            "                rank R's event N in full: arguments, return "
-            "code, statuses,\n                handles, members, data "
-            "decoded by its datatype (--raw: hex),\n                and "
-            "what it matched\n"
+            "                rank R's event N in full: the source line it "
+            "was called from,\n                arguments, buffers, return "
+            "code, statuses, handles, members,\n                data "
+            "decoded by its datatype (--raw: hex), and what it\n"
+            "                matched\n"
             "  match RUNDIR R:N\n"
             "                the partners of rank R's event N: the send a "
             "receive matched,\n                the receive of a send, the "

@@ -156,11 +156,13 @@ def write_desc_c(S, spec, path):
             slots = ", ".join(str(fn.slots.get(s, -1)) for s in S.SLOTS)
             why = c_string(spec.reasons[fn.unsupported]) \
                 if fn.unsupported else "NULL"
+            bufs = S.site_buffers(fn)
+            bufidx = ", ".join(str(a.index) for a, _, _ in bufs) or "0"
             f.write(f"    {{ {fn.id}, {c_string(fn.name)}, {cls}, "
                     f"{c_string(fn.ret)}, {len(fn.args)}, "
                     f"{1 if fn.variadic else 0}, {args}, "
                     f"LOG_K_{c_ident(fn.kind)}, {flags}, {hooks}, "
-                    f"{{{slots}}}, {why} }},\n")
+                    f"{{{slots}}}, {why}, {len(bufs)}, {{{bufidx}}} }},\n")
         f.write("};\n")
         f.write(f"const int log_funcs_count = {len(funcs)};\n")
 

@@ -25,6 +25,9 @@
  *                             this many runs of a cycle)
  *   [varint depth << 1 | entry]  when LOG_REC_CALLBACK
  *   [varint thread]           when LOG_REC_THREAD (the calling thread)
+ *   [site]                    when LOG_REC_SITE (version 5): where the
+ *                             program called from and, for a call that
+ *                             starts a request, its buffers (below)
  *   [varint k]                when LOG_REC_CYCLE: the calls in the cycle
  *                             (1 to LOG_CYCLE_MAX); the body that follows
  *                             is the cycle's (below), not one call's
@@ -55,7 +58,9 @@
 #include <stdint.h>
 
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 4            /* 4: records of threads, callbacks, polling
+#define LOG_VERSION 5            /* 5: call sites and buffer addresses
+                                  * (LOG_REC_SITE, LOG_F_OBJECT);
+                                  * 4: records of threads, callbacks, polling
                                   * cycles, 4 GiB and more; early and libc
                                   * header flags, the stack layout fields;
                                   * 3: the header carries hdr_crc */
@@ -168,10 +173,15 @@ enum {
     LOG_REC_CYCLE = 1u << 5,   /* a polling cycle of k calls (see above) */
     LOG_REC_THREAD = 1u << 6,  /* `thread`: the calling thread's number
                                 * (MPI_THREAD_MULTIPLE; util/thread.h) */
+    /* The call site (version 5): after `thread`, a varint saying where
+     * the program called from (log_put_site), then, when the function
+     * table names buffers for the function (log_func_desc.nbufs: calls
+     * that start a request), one log_put_bufaddr per buffer. */
+    LOG_REC_SITE = 1u << 7,
     /* Any other bit: a record this reader cannot read. */
     LOG_REC_KNOWN = LOG_REC_RET | LOG_REC_REPEAT | LOG_REC_PARTIAL |
                     LOG_REC_TRUNC | LOG_REC_CALLBACK | LOG_REC_CYCLE |
-                    LOG_REC_THREAD,
+                    LOG_REC_THREAD | LOG_REC_SITE,
 };
 
 /* Polling cycles (LOG_REC_CYCLE): at most this many calls in one, and the
@@ -207,6 +217,11 @@ enum log_field_kind {
                           * varints kind as stored, length as delivered,
                           * length as stored, offset of the stored bytes in
                           * the original log (log-reader.h) */
+    LOG_F_OBJECT = 12,   /* a loaded object a call site names, in the
+                          * record of the first call from it (arg
+                          * LOG_ARG_NONE, elem = its number): varint load
+                          * bias, varint build id length, the build id,
+                          * the path (to the end) */
 };
 /* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
  * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */
@@ -356,6 +371,56 @@ static inline void log_put_handle(struct log_rec *r, unsigned arg,
     log_put_bytes(r, tmp, (size_t)(body.p - tmp));
 }
 
+/*
+ * Call sites (LOG_REC_SITE). The return address of the MPI call, as an
+ * object number and an offset: the address minus the object's load bias,
+ * i.e. the ELF virtual address DWARF speaks of (it survives ASLR). Objects
+ * are numbered from 0 in the order the rank first called from them; the
+ * record of the first call from one carries its LOG_F_OBJECT field. One
+ * varint: offset << 3 | object for objects 0 to 6; offset << 3 | 7, then
+ * a varint of the object, for the others.
+ */
+#define LOG_SITE_SHORT 7
+#define LOG_SITE_ROOM 15
+static inline void log_put_site(struct log_rec *r, uint32_t obj,
+                                uint64_t off)
+{
+    if (obj < LOG_SITE_SHORT) {
+        log_put_varint(r, off << 3 | obj);
+    } else {
+        log_put_varint(r, off << 3 | LOG_SITE_SHORT);
+        log_put_varint(r, obj);
+    }
+}
+/*
+ * A buffer's address (LOG_REC_SITE, calls that start a request): the
+ * address as the program passed it, in 6 bytes (a user-space address of
+ * x86-64 and AArch64 is under 2^48: fixed bytes are one store, where a
+ * varint is a loop of 7), or 6 bytes 0xff then a varint of it (above:
+ * MPI_IN_PLACE is (void *)-1); zigzag varint the lower bound of the bytes
+ * MPI may touch relative to it (the datatype's true lower bound; 0 for a
+ * builtin type); varint 1 + the number of those bytes ((count - 1)
+ * extents plus one true extent), or 0 when the recorder could not tell
+ * (a v- or w-collective's buffer). At most LOG_BUFADDR_ROOM bytes.
+ */
+#define LOG_BUFADDR_ROOM 32
+#define LOG_BUFADDR_ESC 0xffffffffffffull /* the 6 bytes' escape */
+static inline void log_put_bufaddr(struct log_rec *r, uint64_t addr,
+                                   int64_t lb, int known, uint64_t span)
+{
+    if (__builtin_expect(addr < LOG_BUFADDR_ESC, 1)) {
+        __builtin_memcpy(r->p, &addr, 8); /* little-endian: 6 kept */
+        r->p += 6;
+    } else {
+        uint64_t esc = LOG_BUFADDR_ESC;
+        __builtin_memcpy(r->p, &esc, 8);
+        r->p += 6;
+        log_put_varint(r, addr);
+    }
+    log_put_arg_aint(r, lb);
+    log_put_varint(r, known ? span + 1 : 0);
+}
+
 /* ---- decoding ------------------------------------------------------------ */
 
 /* The size of the record at REC, of which AVAIL bytes are readable (at
@@ -409,6 +474,26 @@ static inline int64_t log_unzigzag64(uint64_t v)
 static inline uint32_t log_unrotate_handle(uint64_t v)
 {
     return (uint32_t)v >> 8 | (uint32_t)v << 24;
+}
+
+/* Reads a buffer address (log_put_bufaddr) from [*P, END) into *ADDR,
+ * *LB, *SPAN1 (1 + span, 0: unknown): 0, or -1 when malformed. */
+static inline int log_get_bufaddr(const uint8_t **p, const uint8_t *end,
+                                  uint64_t *addr, int64_t *lb,
+                                  uint64_t *span1)
+{
+    uint64_t v = 0, z;
+    if (end - *p < 6)
+        return -1;
+    __builtin_memcpy(&v, *p, 6);
+    *p += 6;
+    if (v == LOG_BUFADDR_ESC && log_get_varint(p, end, &v))
+        return -1;
+    *addr = v;
+    if (log_get_varint(p, end, &z) || log_get_varint(p, end, span1))
+        return -1;
+    *lb = log_unzigzag64(z);
+    return 0;
 }
 
 #endif

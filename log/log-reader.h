@@ -59,6 +59,13 @@ struct log_event {
     unsigned cb_entry; /* an entry: MPI ran a callback (log-codec.h) */
     uint64_t thread; /* the calling thread, when flags has LOG_REC_THREAD */
     const struct log_func_desc *desc; /* NULL for an unknown id */
+    /* Where the program called from (LOG_REC_SITE; version 5): an object
+     * (log_rank_object) and an offset in it (log_event_site), and the
+     * buffers' addresses (log_event_bufaddr): bufs_len bytes at bufs. */
+    uint32_t site_obj;
+    uint64_t site_off;
+    const uint8_t *bufs;
+    size_t bufs_len;
     const uint8_t *args;
     size_t args_len;
     const uint8_t *fields;
@@ -209,6 +216,42 @@ int log__cycle_parse(struct log_event *ev, uint64_t k, const uint8_t *p,
 int log__map_file(const char *path, const char *what, int *fd,
                   const uint8_t **map, size_t *size, char *err,
                   size_t errlen);
+
+/*
+ * Call sites (log-format.h, LOG_REC_SITE). log_event_site: where the
+ * program made EV's call: 1 with the object's number in *OBJ and the
+ * return address as an offset in it (its ELF virtual address) in *OFF;
+ * 0 when the record has none (a log older than version 5, a callback's
+ * entry, a poll held back).
+ */
+int log_event_site(const struct log_event *ev, uint32_t *obj, uint64_t *off);
+/* One of the buffers of a call that starts a request. */
+struct log_bufaddr {
+    int arg;       /* its argument index (desc->args) */
+    uint64_t addr; /* as the program passed it */
+    int64_t lb;    /* MPI may touch [addr + lb, addr + lb + span) */
+    int known;     /* span (and lb) known; 0: a v- or w-collective's */
+    uint64_t span;
+};
+/* Buffer I (0 to desc->nbufs - 1) of EV: 1 with *B, 0 when the record has
+ * no buffer addresses, -EINVAL malformed. */
+int log_event_bufaddr(const struct log_event *ev, int i,
+                      struct log_bufaddr *b);
+/* A loaded object call sites name (LOG_F_OBJECT). */
+struct log_object {
+    uint32_t id;
+    uint64_t bias;          /* its load bias in the recorded run */
+    uint8_t build_id[64];   /* its GNU build id (build_id_len bytes; 0:
+                             * it had none) */
+    size_t build_id_len;
+    char path[4096];        /* as the recorded process saw it */
+    uint64_t event;         /* the record that carries it */
+};
+/* Object ID of R's call sites, from the first record that names it: 1,
+ * 0 when no record does (a truncated log), -EINVAL malformed. Reads the
+ * records from the start: callers cache it. */
+int log_rank_object(const struct log_rank *r, uint32_t id,
+                    struct log_object *o);
 
 /* Decodes a REQUEST or HANDLE field: 0 or -EINVAL. */
 int log_field_handle(const struct log_field *f, uint32_t *v);

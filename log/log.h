@@ -54,6 +54,9 @@ enum log_at {
                       * group) */
 };
 
+/* At most this many buffer addresses in a record (LOG_REC_SITE). */
+#define LOG_SITE_BUFS 2
+
 struct log_arg_desc {
     const char *name;   /* as in MPICH's prototype */
     const char *ctype;  /* C type, "[]" for arrays */
@@ -87,6 +90,11 @@ struct log_func_desc {
     int8_t slot[LOG_S_COUNT_]; /* enum log_slot -> index into args, or -1 */
     const char *unsupported;   /* why the replay cannot reproduce the call,
                                 * NULL when it can */
+    /* The buffers whose addresses a record with LOG_REC_SITE carries
+     * (log-format.h: log_put_bufaddr), in this order: argument indices
+     * (log/mpispec.py: site_buffers). */
+    int nbufs;
+    int8_t bufs[LOG_SITE_BUFS];
 };
 
 /* Names of the role kinds, flags and slots, as the spec writes them. */

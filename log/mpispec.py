@@ -648,5 +648,29 @@ def status_arg(fn):
                 None)
 
 
+def site_buffers(fn):
+    """The message buffers whose addresses a record of FN carries
+    (log-format.h, LOG_REC_SITE), in argument order: the choice buffers
+    (void *) of a call that starts a request (nonblocking, persistent,
+    partitioned, file and RMA request calls), for the checks of memory
+    that pending operations share. Each as (arg, count term, datatype
+    argument), the term and type None when the span is not COUNT x TYPE
+    (v- and w-collectives)."""
+    if not any(a.ctype == "MPI_Request *" and a.direction == "out" and
+               not a.array for a in fn.args):
+        return []
+    bufs = []
+    for a in fn.args:
+        if a.direction and a.ctype.replace("const ", "").strip() == "void *" \
+                and not a.array:
+            m = LEN_BUF.match(a.length or "")
+            if m and not LEN_VEC.match(a.length or ""):
+                bufs.append((a, m.group(1), m.group(2)))
+            else:
+                bufs.append((a, None, None))
+    assert len(bufs) <= 2, fn.name
+    return bufs
+
+
 def is_persistent(fn):
     return "persistent" in fn.flags

@@ -158,6 +158,18 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
         if (log_get_varint(&p, end, &ev->thread))
             goto bad;
     }
+    if (flags & LOG_REC_SITE) {
+        if (log_get_varint(&p, end, &v))
+            goto bad;
+        ev->site_off = v >> 3;
+        ev->site_obj = (uint32_t)(v & 7);
+        if ((v & 7) == LOG_SITE_SHORT) {
+            if (log_get_varint(&p, end, &v) || v < LOG_SITE_SHORT ||
+                v > UINT32_MAX)
+                goto bad;
+            ev->site_obj = (uint32_t)v;
+        }
+    }
     if (flags & LOG_REC_CYCLE) {
         char why[80];
         if (log_get_varint(&p, end, &v))
@@ -175,6 +187,15 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
                 (unsigned long long)off);
         return -1;
     }
+    ev->bufs = p;
+    if (ev->desc && (flags & LOG_REC_SITE))
+        for (int i = 0; i < ev->desc->nbufs; i++) {
+            uint64_t addr, span1;
+            int64_t lb;
+            if (log_get_bufaddr(&p, end, &addr, &lb, &span1))
+                goto bad;
+        }
+    ev->bufs_len = (size_t)(p - ev->bufs);
     ev->args = p;
     if (ev->desc)
         for (int i = 0; i < ev->desc->nargs; i++)

@@ -251,6 +251,32 @@ def put_args(fn, out, rec, ref):
             out.write(f"    log_put_arg_ptr({rec}, (uint64_t)(uintptr_t){v});\n")
 
 
+def put_bufs(fn, out, rec, started, ret, ref):
+    """Writes the addresses of FN's buffers (log/mpispec.py: site_buffers)
+    into REC when STARTED says rec_begin_at wrote a call site; the
+    extent only when its count and datatype mean something: the call (RET)
+    succeeded (a failed call's datatype may be no datatype), the buffer is
+    not MPI_IN_PLACE, and a rooted collective's buffer is significant here
+    (elsewhere its count and type may be anything)."""
+    bufs = S.site_buffers(fn)
+    if not bufs:
+        return
+    out.write(f"    if ({started} == REC_SITE_PUT) {{\n")
+    for a, n, dtype in bufs:
+        if n is None:
+            out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, -1, "
+                      f"MPI_DATATYPE_NULL);\n")
+            continue
+        cond = f"{ret} == MPI_SUCCESS && {ref(a.name)} != MPI_IN_PLACE"
+        if a.at:
+            cond += (f" && rec_coll_writes({ref('comm')}, {ref('root')}, "
+                     f"REC_AT_{a.at.upper()})")
+        cnt = S.count_expr(n, peers, ref)
+        out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, "
+                  f"({cond}) ? {cnt} : -1, {ref(dtype)});\n")
+    out.write("    }\n")
+
+
 def gen_timer(fn, out):
     """MPI_Wtime, MPI_Wtick: the value is the output; held back with the
     polls around it (rec_poll_value), so a polling loop that reads the
@@ -363,16 +389,23 @@ def gen_wrapper(fn, out):
         ("rec_unpin_handles();\n        " if pin else "")
     poll = "poll" in fn.flags
     if poll:
-        # Found nothing: built aside and held back (rec_poll).
+        # Found nothing: built aside and held back (rec_poll), with no
+        # call site.
         out.write("    uint8_t rec_img[512];\n"
                   f"    int rec_polled = ret == MPI_SUCCESS && !*flag && "
                   f"({room}) <= sizeof rec_img;\n"
                   "    if (rec_polled)\n"
-                  "        rec.start = rec.p = rec_img;\n    else ")
+                  "        rec.start = rec.p = rec_img;\n    else {\n    ")
     else:
-        out.write("    ")
-    out.write(f"if (!rec_begin(&rec, {fn.id}, {flags}, {ret_int}, t0, t1, "
-              f"{room})) {{\n        {unlock}return ret;\n    }}\n")
+        out.write("    {\n    ")
+    bufs = S.site_buffers(fn)
+    assert not (poll and bufs), fn.name
+    out.write(f"int rec_started = rec_begin_at(&rec, {fn.id}, {flags}, "
+              f"{ret_int}, t0, t1, {room}, __builtin_return_address(0));\n"
+              f"    if (!rec_started) {{\n        {unlock}return ret;\n"
+              f"    }}\n")
+    put_bufs(fn, out, "&rec", "rec_started", "ret", lambda n: n)
+    out.write("    }\n")
     put_args(fn, out, "&rec", lambda n: n)
     out.write("".join(put))
     if poll:
@@ -480,9 +513,11 @@ def gen_skeleton(fn, out, hdr):
     hdr.write(f"static inline int rec_frame_{fn.name}(const struct rec_call "
               f"*c, const struct args_{fn.name} *a, struct log_rec *rec, "
               f"unsigned flags, size_t room)\n{{\n"
-              f"    if (!rec_begin(rec, c->fn, flags, c->ret, c->t0, c->t1, "
-              f"{args_room(fn)} + room))\n        return 0;\n"
-              f"    rec_put_args_{fn.name}(rec, a);\n"
+              f"    int started = rec_begin_at(rec, c->fn, flags, c->ret, "
+              f"c->t0, c->t1, {args_room(fn)} + room, c->caller);\n"
+              f"    if (!started)\n        return 0;\n")
+    put_bufs(fn, hdr, "rec", "started", "c->ret", lambda n: f"a->{n}")
+    hdr.write(f"    rec_put_args_{fn.name}(rec, a);\n"
               f"    return 1;\n}}\n\n")
 
 

@@ -177,8 +177,8 @@ void rec_MPI_Iprobe(struct rec_call *c, struct args_MPI_Iprobe *a)
         return;
     }
     size_t len = (size_t)(rec.p - img);
-    if (rec_begin(&rec, c->fn, 0, c->ret, c->t0, c->t1,
-                  len + LOG_STATUS_ROOM)) {
+    if (rec_begin_at(&rec, c->fn, 0, c->ret, c->t0, c->t1,
+                     len + LOG_STATUS_ROOM, c->caller)) {
         log_put_bytes(&rec, img, len);
         if (c->ret == MPI_SUCCESS && *a->flag)
             log_put_status(&rec, 4, 0, a->status);

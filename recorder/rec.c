@@ -35,6 +35,8 @@ static __thread int held; /* this thread's rec_lock depth */
 static uint64_t busy_ns, cur_t1;
 /* The record being built carries the shared-memory segments' changes. */
 static int cur_shm;
+/* ... and the object its call site names for the first time. */
+static struct rec_obj *cur_announce;
 
 /* "drdb-record: MSG" on stderr, with one write(2): no stdio in the
  * recorded process, whose own streams may be in any state. */
@@ -150,6 +152,15 @@ void rec_end_raw(struct log_rec *rec)
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room)
 {
+    return rec_begin_at(rec, fn, flags, ret, t0, t1, room, NULL);
+}
+
+int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
+                 uint64_t t0, uint64_t t1, size_t room, const void *ra)
+{
+#ifdef REC_NO_SITES
+    ra = NULL; /* the benchmarks' baseline (recorder/meson.build) */
+#endif
     if (__builtin_expect(rec_mt, 0)) {
         rec__lock();
         flags |= LOG_REC_THREAD;
@@ -174,6 +185,13 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         flags |= LOG_REC_RET;
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
+    struct rec_site site = {0, 0, NULL};
+    if (ra && !entry && rec_site(ra, &site)) {
+        flags |= LOG_REC_SITE;
+        room += LOG_SITE_ROOM + LOG_SITE_BUFS * LOG_BUFADDR_ROOM;
+        if (__builtin_expect(site.announce != NULL, 0))
+            room += rec_site_room(site.announce);
+    }
     if (!log_writer_begin(&writer, rec, room + 30, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
         cur_shm = 0;
@@ -188,6 +206,11 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
         log_put_varint(rec, (uint64_t)rec_cb_depth << 1 | entry);
     if (flags & LOG_REC_THREAD)
         log_put_varint(rec, util_thread_self());
+    if (flags & LOG_REC_SITE) {
+        log_put_site(rec, site.obj, site.off);
+        cur_announce = site.announce;
+        return REC_SITE_PUT;
+    }
     return 1;
 }
 
@@ -216,6 +239,10 @@ void rec_end(struct log_rec *rec)
     if (__builtin_expect(cur_shm, 0)) {
         rec_shm_put(rec);
         cur_shm = 0;
+    }
+    if (__builtin_expect(cur_announce != NULL, 0)) {
+        rec_site_put_object(rec, cur_announce);
+        cur_announce = NULL;
     }
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;

@@ -19,6 +19,7 @@
  * caught"). */
 #include "rec_real.h"
 #include "buf.h"
+#include "log-abi.h"
 #include "log-codec.h"
 #include "log.h"
 #include "log-sys-writer.h"
@@ -124,6 +125,63 @@ void rec_wait_unpinned(int handle);
 int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
               uint64_t t0, uint64_t t1, size_t room);
 void rec_end(struct log_rec *rec);
+/* rec_begin for a call the program made from return address RA (NULL:
+ * unknown): the record carries its call site (LOG_REC_SITE). Returns 0
+ * (not logging), 1, or REC_SITE_PUT when the site was written: the caller
+ * then writes the buffer addresses the function table names
+ * (log_func_desc.bufs, rec_put_bufaddr) before the by-value arguments. */
+#define REC_SITE_PUT 2
+int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
+                 uint64_t t0, uint64_t t1, size_t room, const void *ra);
+
+/*
+ * Call sites (rec-site.c). rec_site: the object and offset of return
+ * address RA (a Fortran program's: the first frame outside MPI's
+ * libraries): 1, or 0 when no loaded object holds it. ANNOUNCE: the
+ * object's first site, whose record must carry its LOG_F_OBJECT field
+ * (rec_site_put_object; rec_site_room bytes).
+ */
+struct rec_obj;
+struct rec_site {
+    uint32_t obj;
+    uint64_t off;
+    struct rec_obj *announce;
+};
+int rec__site(const void *ra, struct rec_site *s);
+/* The object the last site was in, once announced and the program's
+ * (not MPI's): the common case, inline. len 0: none yet. */
+struct rec_site_last {
+    uintptr_t lo, len, bias;
+    uint32_t obj;
+};
+extern struct rec_site_last rec_site_last;
+static inline int rec_site(const void *ra, struct rec_site *s)
+{
+    uintptr_t a = (uintptr_t)ra;
+    if (__builtin_expect(a - rec_site_last.lo < rec_site_last.len, 1)) {
+        s->obj = rec_site_last.obj;
+        s->off = (uint64_t)(a - rec_site_last.bias);
+        s->announce = NULL;
+        return 1;
+    }
+    return rec__site(ra, s);
+}
+size_t rec_site_room(const struct rec_obj *o);
+void rec_site_put_object(struct log_rec *rec, struct rec_obj *o);
+/* Appends the address of a buffer of N x TYPE at BUF (N < 0: its extent
+ * is not known; log_put_bufaddr). A builtin type's extent is in its
+ * handle; another's costs two PMPI calls. */
+void rec__put_bufaddr(struct log_rec *rec, const void *buf, int64_t n,
+                      MPI_Datatype type);
+static inline void rec_put_bufaddr(struct log_rec *rec, const void *buf,
+                                   int64_t n, MPI_Datatype type)
+{
+    int64_t size = log_mpi_type_size((uint32_t)type);
+    if (__builtin_expect(size != 0 && n >= 0, 1))
+        log_put_bufaddr(rec, (uintptr_t)buf, 0, 1, (uint64_t)(n * size));
+    else
+        rec__put_bufaddr(rec, buf, n, type);
+}
 #define REC_CB_ENTRY (1u << 30)
 /* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
  * FN is the constructor that registered it (log-codec.h, log_put_cb).

@@ -187,9 +187,12 @@ static void apply_result(struct rpl_call *c, const struct log_field *f)
 
 void rpl_out_other(struct rpl_call *c, const struct log_field *f)
 {
-    /* MEMBERS and SIZE inform readers only; so does the handle a freeing
-     * call freed (REQUEST of no argument: docs/log-format.md). */
+    /* MEMBERS and SIZE inform readers only; so do the handle a freeing
+     * call freed (REQUEST of no argument: docs/log-format.md) and a call
+     * site's object (LOG_F_OBJECT): they describe the recording, not an
+     * output. */
     if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE ||
+        f->kind == LOG_F_OBJECT ||
         (f->kind == LOG_F_REQUEST && f->arg == LOG_ARG_NONE))
         return;
     if (f->kind == LOG_F_WINDIFF) {

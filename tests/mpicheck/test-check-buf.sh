@@ -1,0 +1,55 @@
+#!/bin/sh
+# drdb check's buf.* checks (events/ev-check-buf.c) on programs with the
+# error planted (AREA-NAME-bad.c) and their fixed twins (-ok.c); the
+# expected findings are written here from the programs' comments.
+# usage: test-check-buf.sh DRDB MPIEXEC OVERLAP_BAD OVERLAP_OK
+set -u
+drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") good=$(realpath "$4")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=0 status=0
+. "$(dirname "$0")/../lib.sh"
+check() { if eval "$2"; then ok "$1"; else fail "$1"; return 1; fi; }
+
+# run NAME PROG: records PROG on 2 ranks, then drdb check --checks 'buf.*'
+# into $tmp/NAME.out, with the sites' lines alone in $tmp/NAME.sites.
+run() {
+    timeout 120 "$drdb" record -o "$tmp/$1" -- "$mpiexec" -n 2 "$2" \
+        > /dev/null 2> "$tmp/$1.err"
+    check "$1: recorded" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/$1.err"
+    "$drdb" check --checks 'buf.*' "$tmp/$1" > "$tmp/$1.out" 2>&1
+    echo $? > "$tmp/$1.status"
+    grep -E '^(error|warning|portability) |^    [0-9]' "$tmp/$1.out" \
+        > "$tmp/$1.sites"
+}
+
+run bad "$bad"
+cat > "$tmp/want" <<'WANT'
+error buf.overlap
+    0:2 writes here
+    0:3 writes here
+error buf.overlap
+    0:7 reads here
+    0:8 writes here
+error buf.overlap
+    1:2 writes here
+    1:3 writes here
+error buf.overlap
+    1:7 reads here
+    1:8 writes here
+WANT
+sed 's/^\(error buf.overlap\): .*/\1/' "$tmp/bad.sites" > "$tmp/got"
+check "buf.overlap: two receives into overlapping memory, a send's buffer received into, on each rank" \
+    'cmp -s "$tmp/want" "$tmp/got"' ||
+    { diff "$tmp/want" "$tmp/got" | sed 's/^/# /'; sed 's/^/# /' "$tmp/bad.out"; }
+check "buf.overlap: the message names the shared bytes" \
+    'grep -q "^error buf.overlap: MPI_Irecv.s buffer \[0x[0-9a-f]*, 0x[0-9a-f]*) and MPI_Irecv.s \[0x[0-9a-f]*, 0x[0-9a-f]*) share 16 bytes while both are pending" "$tmp/bad.out"'
+check "buf.overlap: exit status 1 (errors found)" \
+    '[ "$(cat "$tmp/bad.status")" = 1 ]'
+
+run ok "$good"
+check "buf.overlap: silent on the fixed twin" '[ ! -s "$tmp/ok.sites" ]' ||
+    sed 's/^/# /' "$tmp/ok.out"
+check "buf.overlap: exit status 0 on the twin" \
+    '[ "$(cat "$tmp/ok.status")" = 0 ]'
+echo "1..$n"
+exit $status
