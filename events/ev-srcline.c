@@ -202,36 +202,6 @@ static const char *scope_name(Dwfl_Module *mod, GElf_Addr addr)
     return name ? name : nested_name(cu, addr - bias, 0);
 }
 
-/* Folds "/./" and "DIR/../" in absolute PATH by its text (a build
- * directory's "../src/x.c" joined to it), in place. */
-static void fold_dots(char *path)
-{
-    char *out = path;
-    const char *p = path;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *e = p;
-        while (*e && *e != '/')
-            e++;
-        size_t n = (size_t)(e - p);
-        if (n == 1 && p[0] == '.') {
-            /* nothing */
-        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
-            while (out > path && *--out != '/')
-                ;
-        } else if (n) {
-            *out++ = '/';
-            memmove(out, p, n);
-            out += n;
-        }
-        p = e;
-    }
-    if (out == path)
-        *out++ = '/';
-    *out = '\0';
-}
-
 /* A relative FILE (LEN bytes) made absolute with the compile directory
  * of ADDR's compilation unit, when DWARF names one. */
 static void join_comp_dir(Dwfl_Module *mod, GElf_Addr addr, char *file,
@@ -246,13 +216,10 @@ static void join_comp_dir(Dwfl_Module *mod, GElf_Addr addr, char *file,
                          : NULL;
     if (!dir || dir[0] != '/')
         return;
-    char rel[1024];
-    snprintf(rel, sizeof rel, "%s", file);
-    if ((size_t)snprintf(file, len, "%s/%s", dir, rel) >= len) {
-        snprintf(file, len, "%s", rel); /* too long: as DWARF says */
-        return;
-    }
-    fold_dots(file);
+    char abs[4096];
+    /* "../src/x.c" of a build directory: folded by the text */
+    if (util_path_abs(dir, file, abs, sizeof abs) == 0 && strlen(abs) < len)
+        memcpy(file, abs, strlen(abs) + 1);
 }
 
 /* SRC (NULL: "") into DST of LEN bytes, cut to fit. */
