@@ -5,9 +5,17 @@
 # --sarif checked with jq against SARIF 2.1.0's required properties; exit
 # status with and without --werror; bad usage and unreadable runs (2); a
 # run missing a rank (the checks say so and still report the others).
-# usage: test-check-report.sh DRDB MPIEXEC BAD OK
+# Each site's source line (from the recorded return address and the
+# program's DWARF) is the line of its call in BAD's source SRC.
+# usage: test-check-report.sh DRDB MPIEXEC BAD OK SRC
 set -u
 drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") good=$(realpath "$4")
+src=$5
+# line TEXT: the line of SRC that holds TEXT
+line() { grep -nF "$1" "$src" | head -1 | cut -d: -f1; }
+l_type=$(line 'MPI_Type_contiguous(n, MPI_INT, &pair);')
+l_used=$(line 'MPI_Send(v, 1, pair, 0, 1, MPI_COMM_WORLD);')
+l_send=$(line 'MPI_Send(v, 1, MPI_INT, size, 0, MPI_COMM_WORLD);')
 lib=$(realpath "$(dirname "$0")/../lib.sh")
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -42,11 +50,11 @@ dc human --checks 'err.*' bad
 has "human: a group per check with its count" human \
     "== err.output-used (error): 1 finding ==" \
     "== err.ignored (warning): 1 finding =="
-has "human: each site's call with its arguments by name" human \
-    "        MPI_Type_contiguous(count=-1, oldtype=MPI_INT) = error $(grep -o 'error 0x[0-9a-f]* (class 2)' human | head -1 | cut -d' ' -f2)" \
-    "        MPI_Send(count=1, datatype=MPI_INT, dest=2, tag=0, comm=MPI_COMM_WORLD) = error $(grep -o 'error 0x[0-9a-f]* (class 6)' human | head -1 | cut -d' ' -f2)"
-hasre "human: the used output's call" human \
-    '^        MPI_Send(count=1, datatype=0x[0-9a-f]*, dest=0, tag=1, comm=MPI_COMM_WORLD)$'
+hasre "human: each site's call with its arguments by name and its source line" human \
+    "^        MPI_Type_contiguous(count=-1, oldtype=MPI_INT) = error $(grep -o 'error 0x[0-9a-f]* (class 2)' human | head -1 | cut -d' ' -f2)  at /.*/err-ignored-bad.c:$l_type (in main)\$" \
+    "^        MPI_Send(count=1, datatype=MPI_INT, dest=2, tag=0, comm=MPI_COMM_WORLD) = error $(grep -o 'error 0x[0-9a-f]* (class 6)' human | head -1 | cut -d' ' -f2)  at /.*/err-ignored-bad.c:$l_send (in main)\$"
+hasre "human: the used output's call and line" human \
+    "^        MPI_Send(count=1, datatype=0x[0-9a-f]*, dest=0, tag=1, comm=MPI_COMM_WORLD)  at /.*/err-ignored-bad.c:$l_used (in main)\$"
 # groups in table order (output-used first), the site under its finding
 check "human: order" "awk '/^== err.output-used/ {a=NR} /^== err.ignored/ {b=NR} /^    1:6 failed here/ {c=NR} END {exit !(a && a < c && c < b)}' human"
 has "human: total and counts" human \
@@ -86,6 +94,8 @@ check "sarif: levels and rule indices" "jq -e '[.runs[0].results[] | [.ruleId, .
 check "sarif: the other sites as related locations" "jq -e '.runs[0].results[0].relatedLocations | length == 1 and .[0].id >= 0 and (.[0].message.text | startswith(\"rank 1, event 7 (used its output): MPI_Send(\"))' sarif > /dev/null"
 check "sarif: locations well-formed" "jq -e '[.runs[0].results[] | (.locations + .relatedLocations)[] | select(.physicalLocation) | .physicalLocation | (has(\"artifactLocation\") or has(\"address\")) and (if .region then .region.startLine >= 1 else true end)] | all' sarif > /dev/null"
 check "sarif: the main site named" "jq -e '.runs[0].results[1].locations[0].message.text | startswith(\"rank 0, event 4 (failed here): MPI_Send(\")' sarif > /dev/null"
+check "sarif: each result on its call's source line" "jq -e '[.runs[0].results[] | .locations[0].physicalLocation | [(.artifactLocation.uri | test(\"^file:///.*/err-ignored-bad[.]c\$\")), .region.startLine]] == [[true, $l_type], [true, $l_send]]' sarif > /dev/null"
+check "sarif: the related location on its line" "jq -e '.runs[0].results[0].relatedLocations[0].physicalLocation.region.startLine == $l_used' sarif > /dev/null"
 check "sarif: exit 1" "[ \$(cat sarif.rc) = 1 ]"
 
 # ---- bad usage and unreadable runs: 2
