@@ -98,6 +98,26 @@ check "sarif: each result on its call's source line" "jq -e '[.runs[0].results[]
 check "sarif: the related location on its line" "jq -e '.runs[0].results[0].relatedLocations[0].physicalLocation.region.startLine == $l_used' sarif > /dev/null"
 check "sarif: exit 1" "[ \$(cat sarif.rc) = 1 ]"
 
+# ---- damaged logs: the checks that need what is lost say so, the others
+# still report. Rank 1's log cut 40 bytes short (its last records), then
+# one with a damaged record right after its header (nothing of it reads).
+cp -a bad cut && sz=$(stat -c %s cut/rank-1.log) &&
+    truncate -s $((sz - 40)) cut/rank-1.log
+dc cuth cut
+hasre "a cut log: the checks that need its end say so" cuth \
+    "^note req.leak: rank 1's log does not reach MPI_Finalize" \
+    "^note deadlock.cycle: rank 1: its log is cut short"
+has "a cut log: the findings before the cut still reported" cuth \
+    "    1:6 failed here" "    0:4 failed here"
+cp -a bad bent && printf '\377\377\377\377' |
+    dd of=bent/rank-1.log bs=1 seek=300 conv=notrunc 2> /dev/null
+dc benth bent
+hasre "a corrupt log: the checks say which rank and why" benth \
+    "^note res.leak: rank 1's log does not reach MPI_Finalize (corrupt: "
+has "a corrupt log: the other rank's finding still reported" benth \
+    "    0:4 failed here"
+check "a corrupt log: exit 0 (only a warning left)" "[ \$(cat benth.rc) = 0 ]"
+
 # ---- bad usage and unreadable runs: 2
 dc u1 --checks 'nosuch.*' bad
 dc u2 --json --sarif bad
