@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "ev-check.h"
+#include "util.h"
 
 /* One pending operation's memory at one rank. */
 struct op {
@@ -124,26 +125,112 @@ static void report(struct ev_check_ctx *c, int r, const struct op *a,
     c->emit(c->ud, &f);
 }
 
-/* The pairs of R's operations in O (sorted by start) pending together on
- * shared memory, one of them written. */
-static void sweep(struct ev_check_ctx *c, int r, struct ops *o)
+/* Memory is looked at in granules of 64 bytes (a cache line: small
+ * buffers of one array pending together mostly fall in different ones);
+ * an operation over more than WIDE granules (16 KiB) is compared with
+ * every pending one instead. */
+#define GRAIN 6
+#define WIDE 256
+
+/* Whether A and B, A started first, are the pair buf.overlap reports. */
+static int clash(const struct op *a, const struct op *b)
+{
+    return a->end > b->start && (a->writes || b->writes) && a->lo < b->hi &&
+           b->lo < a->hi && a->start != b->start;
+}
+
+/* A list of operations (indices into the rank's array) that may still be
+ * pending: pruned as it is scanned. */
+struct act {
+    uint32_t *v;
+    size_t n, cap;
+};
+
+static int act_add(struct act *a, uint32_t i)
+{
+    return util_grow(&a->v, &a->cap, a->n + 1, sizeof *a->v) < 0
+               ? -1 : (a->v[a->n++] = i, 0);
+}
+
+/* Compares B (index BI) with the operations of A still pending at its
+ * start, dropping those that ended; FIRST_PAGE: report a pair only when
+ * this is the first granule both touch (-1: always). */
+static void act_scan(struct ev_check_ctx *c, int r, const struct op *v,
+                     struct act *a, uint32_t bi, int64_t first_page)
+{
+    const struct op *b = &v[bi];
+    for (size_t k = 0; k < a->n;) {
+        const struct op *o = &v[a->v[k]];
+        if (o->end <= b->start) {
+            a->v[k] = a->v[--a->n];
+            continue;
+        }
+        uint64_t lo = o->lo > b->lo ? o->lo : b->lo;
+        if (clash(o, b) && (first_page < 0 || (int64_t)(lo >> GRAIN) ==
+                                                  first_page))
+            report(c, r, o, b);
+        k++;
+    }
+}
+
+
+/* A granule's operations (the key: the granule's number hashed to an int:
+ * granules that collide share a list, every pair is still compared
+ * exactly). */
+struct page {
+    int key;
+    struct act ops;
+};
+
+static int page_key(uint64_t page)
+{
+    return (int)((page ^ (page >> 31)) & 0x7fffffff);
+}
+
+/* The pairs of R's operations in O pending together on shared memory, one
+ * of them written: a sweep in order of start, each operation compared
+ * with the pending ones on its granules (a hash of them; wide ones with
+ * every pending one), so the cost follows the pairs that could clash, not
+ * the square of the operations. -1 out of memory. */
+static int sweep(struct ev_check_ctx *c, int r, struct ops *o)
 {
     qsort(o->v, o->n, sizeof *o->v, by_start);
-    /* active: [first, i) holds the operations started before i that may
-     * still be pending; finished ones are skipped (few are pending at
-     * once in a program's run). */
-    size_t first = 0;
-    for (size_t i = 0; i < o->n; i++) {
+    struct util_htab pages = UTIL_HTAB_INIT(struct page, key, -1);
+    struct act wide = {0}, narrow = {0};
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < o->n; i++) {
         const struct op *b = &o->v[i];
-        while (first < i && o->v[first].end <= b->start)
-            first++;
-        for (size_t j = first; j < i; j++) {
-            const struct op *a = &o->v[j];
-            if (a->end > b->start && (a->writes || b->writes) &&
-                a->lo < b->hi && b->lo < a->hi && a->start != b->start)
-                report(c, r, a, b);
+        uint64_t p0 = b->lo >> GRAIN, p1 = (b->hi - 1) >> GRAIN;
+        act_scan(c, r, o->v, &wide, i, -1);
+        if (p1 - p0 >= WIDE) {
+            act_scan(c, r, o->v, &narrow, i, -1);
+            rc = act_add(&wide, i);
+            continue;
+        }
+        rc = act_add(&narrow, i);
+        for (uint64_t p = p0; rc == 0 && p <= p1; p++) {
+            struct page *pg = util_htab_find(&pages, page_key(p));
+            if (pg)
+                act_scan(c, r, o->v, &pg->ops, i, (int64_t)p);
+            else {
+                struct page n = {page_key(p), {0}};
+                if (util_htab_put(&pages, &n) < 0 ||
+                    !(pg = util_htab_find(&pages, page_key(p))))
+                    rc = -1;
+            }
+            if (rc == 0)
+                rc = act_add(&pg->ops, i);
         }
     }
+    for (size_t k = 0; k < pages.cap; k++) {
+        struct page *pg = (struct page *)(pages.v + k * pages.esize);
+        if (pg->key != pages.null)
+            free(pg->ops.v);
+    }
+    util_htab_release(&pages);
+    free(wide.v);
+    free(narrow.v);
+    return rc;
 }
 
 static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
@@ -171,7 +258,7 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
     }
     for (int r = 0; r < x->world_size; r++) {
         if (rc == 0 && !(c->interrupted && *c->interrupted))
-            sweep(c, r, &per[r]);
+            rc = sweep(c, r, &per[r]);
         if (per[r].unknown) {
             char msg[200];
             snprintf(msg, sizeof msg, "rank %d: %zu nonblocking operations "

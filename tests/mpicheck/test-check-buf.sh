@@ -31,14 +31,26 @@ error buf.overlap
     0:7 reads here
     0:8 writes here
 error buf.overlap
+    0:10 writes here
+    0:11 writes here
+error buf.overlap
+    0:10 writes here
+    0:12 writes here
+error buf.overlap
     1:2 writes here
     1:3 writes here
 error buf.overlap
     1:7 reads here
     1:8 writes here
+error buf.overlap
+    1:10 writes here
+    1:11 writes here
+error buf.overlap
+    1:10 writes here
+    1:12 writes here
 WANT
 sed 's/^\(error buf.overlap\): .*/\1/' "$tmp/bad.sites" > "$tmp/got"
-check "buf.overlap: two receives into overlapping memory, a send's buffer received into, on each rank" \
+check "buf.overlap: two receives into overlapping memory, a send's buffer received into, a small receive inside a wide one, two wide ones overlapping, on each rank" \
     'cmp -s "$tmp/want" "$tmp/got"' ||
     { diff "$tmp/want" "$tmp/got" | sed 's/^/# /'; sed 's/^/# /' "$tmp/bad.out"; }
 check "buf.overlap: the message names the shared bytes" \
