@@ -438,11 +438,55 @@ TEST(pending)
     ev_close(&x);
 }
 
+/* A Waitall's completions, taken in the reverse order of the requests'
+ * messages (more than a few: the index sorts an event's many references
+ * apart from its few), come out of ev_uses in message order, each the
+ * message its Irecv posted; every Irecv still refers to its own. */
+TEST(waitall_many_reversed)
+{
+    enum { N = 40 };
+    run_begin(2);
+    uint64_t s[N], ir[N];
+    for (int k = 0; k < N; k++)
+        s[k] = send(1, 0, k, WORLD);
+    for (int k = 0; k < N; k++) {
+        ir[k] = call(0, LOG_FN_MPI_Irecv, I(1), I(INT_T), I(1), I(k),
+                     I(WORLD));
+        f_handle(6, LOG_F_HANDLE, 0, 0xac000100u + (uint32_t)k);
+        end();
+    }
+    uint64_t wt = call(0, LOG_FN_MPI_Waitall, I(N));
+    for (int e = 0; e < N; e++) { /* the last posted first */
+        f_handle(1, LOG_F_REQUEST, (uint64_t)e,
+                 0xac000100u + (uint32_t)(N - 1 - e));
+        f_status(2, (uint64_t)e, 1, N - 1 - e, 4, 0);
+    }
+    end();
+    run_end(2);
+    open_run();
+    struct ev_use u[N + 1];
+    REQUIRE(ev_uses(&x, 0, wt, u, N + 1) == N);
+    for (int k = 0; k < N; k++) {
+        CHECK_INT_EQ(u[k].role, EV_DONE);
+        CHECK(k == 0 || u[k].i > u[k - 1].i);
+        const struct ev_msg *m = ev_msg_at(&x, u[k].i);
+        CHECK(m->done == wt);
+    }
+    for (int k = 0; k < N; k++) {
+        CHECK_PARTNER(0, ir[k], 1, s[k]);
+        REQUIRE(ev_uses(&x, 0, ir[k], u, 2) == 1);
+        CHECK_INT_EQ(u[0].role, EV_CALL);
+        CHECK(ev_msg_at(&x, u[0].i)->event == ir[k]);
+    }
+    ev_close(&x);
+}
+
 int main(void)
 {
     REQUIRE(mkdtemp(dir));
     RUN(any_source_any_tag);
     RUN(non_overtaking_two_tags);
+    RUN(waitall_many_reversed);
     RUN(proc_null);
     RUN(cancelled_receive);
     RUN(comm_handle_reused);
