@@ -271,6 +271,8 @@ static inline void ev__ref_add(struct ev__pass *p, uint64_t event, int role,
 
 /* ev-open.c: frees an index. (Error messages: log_errf, log-reader.h.) */
 void ev__index_free(struct ev_index *ix, int world_size);
+/* ev-open.c: the bytes IX holds (its arrays as allocated). */
+size_t ev__index_bytes(const struct ev_index *ix, int world_size);
 
 /* ev-func.c: fills ix->fninfo from the role table. 0, or -1 (no memory). */
 int ev__fninfo_build(struct ev_index *ix);

@@ -112,6 +112,29 @@ void ev__index_free(struct ev_index *ix, int world_size)
     free(ix);
 }
 
+size_t ev__index_bytes(const struct ev_index *ix, int world_size)
+{
+    size_t b = sizeof *ix + ix->capmsgs * sizeof *ix->msgs +
+               ix->capcolls * sizeof *ix->colls +
+               ix->capcomms * sizeof *ix->comms +
+               (ix->capaoff + ix->capboff) * sizeof *ix->comm_aoff +
+               ix->cappool * sizeof *ix->pool +
+               ix->capkeys * sizeof *ix->keys +
+               ix->keytab_cap * sizeof *ix->keytab +
+               ix->capchans * sizeof *ix->chans +
+               ix->chantab_cap * sizeof *ix->chantab +
+               (ix->sorder ? 2 * ix->nmsgs * sizeof *ix->sorder : 0) +
+               (ix->coll_sorted ? ix->ncolls * sizeof *ix->coll_sorted : 0) +
+               ix->caprqis * sizeof *ix->rqis +
+               (size_t)(ix->fninfo_max + 1) * sizeof *ix->fninfo;
+    for (size_t i = 0; i < ix->nkeys; i++)
+        b += ix->keys[i].capids * sizeof *ix->keys[i].ids;
+    for (int r = 0; ix->r && r < world_size; r++)
+        b += sizeof *ix->r + ix->r[r].caprefs * sizeof *ix->r[r].refs +
+             ix->r[r].capbinds * sizeof *ix->r[r].binds;
+    return b;
+}
+
 void ev_close(struct ev_run *x)
 {
     if (x->sql && x->sql_free)

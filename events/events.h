@@ -261,6 +261,9 @@ struct ev_stats {
     size_t colls, instances;      /* collective calls, instances */
     size_t incomplete_instances;  /* instances some member lacks */
     int comms;
+    size_t index_bytes;           /* the index's memory (ev_build's) */
+    size_t table_bytes;           /* the logs' per-event tables (record
+                                   * offsets and times, log_rank_open's) */
 };
 void ev_stats(struct ev_run *x, struct ev_stats *st);
 

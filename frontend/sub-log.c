@@ -533,6 +533,11 @@ static int match_bench(const char *dir, long queries)
     printf("build:         %.3f s (%zu sends, %zu receives, %zu matched, "
            "%zu collective calls)\n", t2 - t1, st.sends, st.recvs,
            st.matched, st.colls);
+    printf("memory:        index %zu bytes (%.1f per event), the logs' "
+           "tables %zu (%.1f per event)\n", st.index_bytes,
+           total ? (double)st.index_bytes / (double)total : 0.0,
+           st.table_bytes,
+           total ? (double)st.table_bytes / (double)total : 0.0);
     printf("queries:       %ld in %.3f ms (%.2f us each, %" PRIu64
            " with partners)\n", queries, (t3 - t2) * 1e3,
            queries ? (t3 - t2) * 1e6 / (double)queries : 0.0, found);

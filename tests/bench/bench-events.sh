@@ -5,7 +5,8 @@
 # batch): the time to open the logs, to build the index (communicators,
 # message matching, collective instances; target < 2 s) and to answer
 # 1000 random `match` queries, each measured in one `drdb log match
-# --bench` run; three runs.
+# --bench` run; three runs. Also the index's memory per event (its arrays
+# as allocated, and the logs' per-event tables).
 # usage: bench-events.sh DRDB MPIEXEC EVENTS_KERNEL
 set -u
 drdb=$1 mpiexec=$2 kernel=$3
@@ -20,4 +21,6 @@ for i in 1 2 3; do
     "$drdb" log match "$tmp/run" --bench 1000 || exit 1
 done | tee "$tmp/bench"
 awk '/^build:/ { b = $2 } /^build:/ && $2 > w { w = $2 }
-     END { printf "slowest build %.3f s (target < 2 s)\n", w }' "$tmp/bench"
+     /^memory:/ { gsub(/[()]/, ""); m = $5 + $12 }
+     END { printf "slowest build %.3f s (target < 2 s)\n", w
+           printf "memory: %.1f bytes per event, the index and the logs'"'"' tables (issue 21: < 48)\n", m }' "$tmp/bench"
