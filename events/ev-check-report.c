@@ -447,3 +447,12 @@ void ev_check_print(struct ev_run *x, const struct ev_check_report *r,
     else
         print_human(x, r, on, interrupted, out);
 }
+
+void ev_check_print_list(FILE *out)
+{
+    for (size_t i = 0; i < ev_check_count(); i++) {
+        const struct ev_check_def *d = ev_check_at(i);
+        fprintf(out, "  %-26s %-11s %s\n", d->name,
+                ev_check_severity_name(d->severity), d->summary);
+    }
+}

@@ -159,6 +159,8 @@ enum ev_check_format {
 void ev_check_print(struct ev_run *x, const struct ev_check_report *r,
                     const unsigned char *on, int interrupted, int format,
                     FILE *out);
+/* Every check, a line each: name, severity, what it finds. */
+void ev_check_print_list(FILE *out);
 /* The summary line: "N errors, N warnings, N portability". */
 void ev_check_print_counts(const struct ev_check_report *r, FILE *out);
 /* Finding I (from 0) of R as the human format prints it, numbered K

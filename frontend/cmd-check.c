@@ -5,6 +5,7 @@
  * ranks a finding involves to its events; `info findings` lists the last
  * ones again.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,34 @@ int con_check_info(struct con *c)
     return 0;
 }
 
+/* The LIST of `check [--checks] LIST` (as drdb check takes it, quotes
+ * and all: the console passes no line through a shell) into BUF: it, or
+ * NULL for every check. */
+static const char *check_list(const char *text, char *buf, size_t len)
+{
+    if (!strncmp(text, "--checks", 8) &&
+        (text[8] == '=' || isspace((unsigned char)text[8]))) {
+        text += 9;
+        while (isspace((unsigned char)*text))
+            text++;
+    }
+    size_t n = strlen(text);
+    if (n >= 2 && (*text == '\'' || *text == '"') && text[n - 1] == *text) {
+        text++;
+        n -= 2;
+    }
+    snprintf(buf, len, "%.*s", (int)n, text);
+    return *buf ? buf : NULL;
+}
+
 static int cmd_check(struct con *c, struct con_args *a)
 {
+    char err[512], list[1024];
+    if (!strcmp(a->text, "--list")) {
+        ev_check_print_list(stdout);
+        return 0;
+    }
     struct ev_run *x = con_events(c);
-    char err[512];
     if (!x)
         return -1;
     struct con_check *k = calloc(1, sizeof *k);
@@ -69,8 +94,8 @@ static int cmd_check(struct con *c, struct con_args *a)
         free(on);
         return -1;
     }
-    if (ev_check_select(*a->text ? a->text : NULL, on, err, sizeof err) <
-        0) {
+    if (ev_check_select(check_list(a->text, list, sizeof list), on, err,
+                        sizeof err) < 0) {
         fprintf(stderr, "drdb: %s\n", err);
         free(k);
         free(on);
@@ -157,9 +182,10 @@ int con_check_goto(struct con *c, const char *text)
 }
 
 const struct con_cmd con_cmds_check[] = {
-    {"check", NULL, "check [LIST]",
+    {"check", NULL, "check [[--checks] LIST] | check --list",
      "run drdb check's MPI checks on the run (LIST: names or patterns, as "
-     "--checks) and list the findings numbered, for 'goto finding K'", 0,
+     "drdb check --checks) and list the findings numbered, for 'goto "
+     "finding K'; --list: the checks", 0,
      NULL, cmd_check},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };

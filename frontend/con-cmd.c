@@ -16,6 +16,8 @@
 #include "log.h"
 
 static int cmd_help(struct con *c, struct con_args *a);
+static void print_help(const struct con_cmd *k);
+static int is_help(const char *rest);
 static int cmd_source(struct con *c, struct con_args *a);
 
 static const struct con_cmd con_cmds_dispatch[] = {
@@ -266,6 +268,10 @@ static int execute(struct con *c, const char *line, struct rankset *set)
         cmd = con_cmd_find(line, (size_t)(e - line));
     if (!cmd)
         return -1;
+    if (is_help(e)) { /* CMD --help: as 'help CMD' */
+        print_help(cmd);
+        return 0;
+    }
     char *text = NULL;
     if (split_sets(c, cmd, line, (size_t)(e - line), set, given, &text) < 0) {
         free(text);
@@ -382,6 +388,26 @@ int con_source(struct con *c, const char *file)
 
 /* ---- help, source -------------------------------------------------------- */
 
+static void print_help(const struct con_cmd *k)
+{
+    printf("usage: [@SET] %s\n%s%s%s\n", k->usage, k->summary,
+           k->alias ? "\nalias: " : "", k->alias ? k->alias : "");
+}
+
+/* Whether the rest of a command line REST is "--help": every command
+ * answers it with its help, as drdb's own commands do. (Not "-h": `print
+ * -h` prints minus h.) */
+static int is_help(const char *rest)
+{
+    while (isspace((unsigned char)*rest))
+        rest++;
+    size_t n = strcspn(rest, " \t\r\n");
+    const char *end = rest + n;
+    while (isspace((unsigned char)*end))
+        end++;
+    return !*end && n == 6 && !strncmp(rest, "--help", 6);
+}
+
 static int cmd_help(struct con *c, struct con_args *args)
 {
     const char *a = args->text;
@@ -391,8 +417,7 @@ static int cmd_help(struct con *c, struct con_args *args)
             k = con_cmd_find(a, strcspn(a, " \t"));
         if (!k)
             return -1;
-        printf("usage: [@SET] %s\n%s%s%s\n", k->usage, k->summary,
-               k->alias ? "\nalias: " : "", k->alias ? k->alias : "");
+        print_help(k);
         return 0;
     }
     printf("commands (any unique prefix works):\n");

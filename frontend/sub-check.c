@@ -20,16 +20,6 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
-static int list_checks(void)
-{
-    for (size_t i = 0; i < ev_check_count(); i++) {
-        const struct ev_check_def *d = ev_check_at(i);
-        printf("  %-26s %-11s %s\n", d->name,
-               ev_check_severity_name(d->severity), d->summary);
-    }
-    return 0;
-}
-
 static int usage(void)
 {
     fe_subcmd_usage(&fe_sub_check, stderr);
@@ -60,7 +50,7 @@ static int run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "", opts, &optidx)) != -1) {
         switch (c) {
         case 'c': spec = optarg; break;
-        case 'l': return list_checks();
+        case 'l': ev_check_print_list(stdout); return 0;
         case 'j':
         case 's':
             if (format != EV_CHECK_HUMAN) {

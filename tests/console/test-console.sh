@@ -200,6 +200,16 @@ has "ambiguous and unknown commands" "$tmp/help.err" \
     "drdb: ambiguous command 'co', could be: condition continue"
 [ "$(grep -c '^  ' "$tmp/help")" -ge 30 ] && ok "help lists the commands" ||
     fail "help lists $(grep -c '^  ' "$tmp/help") commands"
+# every command answers --help with its help, and does nothing else
+batch helpopt -- "break --help" "status --help" "events --help" \
+    "@1 continue --help" "status"
+has "CMD --help: as 'help CMD'" "$tmp/helpopt" \
+    "usage: [@SET] break LOCATION [if CONDITION]" \
+    "usage: [@SET] status" "usage: [@SET] events [--from N] [--count K] [--call F] [--peer P]" \
+    "usage: [@SET] continue [&]"
+grep -q "^[0-3] *stopped" "$tmp/helpopt" && ! grep -q "exited" "$tmp/helpopt" &&
+    [ "$(cat "$tmp/helpopt.rc")" = 0 ] && ok "CMD --help: runs nothing" ||
+    { fail "CMD --help: runs nothing"; sed 's/^/#   /' "$tmp/helpopt" | tail; }
 
 # ---- a lost GDB: its rank is marked lost, the others go on
 batch lost -k -- "break jacobi.c:$line" continue '@1 gdb shell kill -9 $PPID' \

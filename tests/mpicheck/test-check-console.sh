@@ -80,5 +80,22 @@ has "a finding of a rank not replayed: not moved" "$tmp/c" \
     "[0] not moved: not replayed ('replay @R' starts a rank), or its site is the end of its log"
 hasre "a finding of a rank not replayed: an error" "$tmp/c.err" \
     "finding 2 involves no replayed rank"
+# the command line's forms: --checks LIST (quoted as in a shell, or =),
+# --list, --help (as 'help check')
+console_batch d "$tmp/bad.run" 0 -- "check --checks 'err.*'" \
+    "check --checks=err.output-used" "check --list" "check --help"
+after d "check --checks 'err.*'" > "$tmp/d1"
+hasre "check --checks 'err.*': the same findings as check err.*" "$tmp/d1" \
+    '^\[1\] error err.output-used' '^\[2\] warning err.ignored'
+after d "check --checks=err.output-used" > "$tmp/d2"
+hasre "check --checks=NAME: that check only" "$tmp/d2" \
+    '^\[1\] error err.output-used' '^1 errors, 0 warnings, 0 portability$'
+after d "check --list" > "$tmp/d3"
+hasre "check --list: every check, as drdb check --list" "$tmp/d3" \
+    '^  p2p.type-mismatch  *error ' '^  race.any-source  *warning ' \
+    '^  deadlock.unsafe-send  *portability '
+after d "check --help" > "$tmp/d4"
+hasre "check --help: its usage" "$tmp/d4" '^usage: \[@SET\] check '
+check "batch d: every command succeeded" "[ \$(rc d) = 0 ]"
 echo "1..$n"
 exit $status
