@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ev-graph.h"
@@ -17,6 +18,7 @@
 #define STEP 36.0    /* pixels per event on the busiest row */
 #define MIN_W 600.0
 #define MAX_W 40000.0
+#define LABEL_W 30.0 /* the least room a mark's labels need */
 
 struct geom {
     double pw, w, h, scale;
@@ -31,7 +33,7 @@ static void geom_of(const struct ev_graph *g, struct geom *m)
             most = g->rows[i].hi - g->rows[i].lo;
     m->pw = STEP * (double)most;
     m->pw = m->pw < MIN_W ? MIN_W : m->pw > MAX_W ? MAX_W : m->pw;
-    m->labels = m->pw / (double)most >= 30.0;
+    m->labels = m->pw / (double)most >= LABEL_W;
     m->w = LEFT + m->pw + RIGHT;
     m->h = TOP + ROW_H * g->nrows + 20;
     double span = g->xmax - g->xmin;
@@ -42,6 +44,35 @@ static double px(const struct ev_graph *g, const struct geom *m, double x)
 {
     return m->scale > 0 ? LEFT + (x - g->xmin) * m->scale
                         : LEFT + m->pw / 2;
+}
+
+/* qsort_r comparator of mark indices by (row, x); ARG: the marks. */
+static int cmp_rowx(const void *a, const void *b, void *arg)
+{
+    const struct ev_gmark *ms = arg;
+    const struct ev_gmark *x = &ms[*(const size_t *)a];
+    const struct ev_gmark *y = &ms[*(const size_t *)b];
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    return (x->x > y->x) - (x->x < y->x);
+}
+
+size_t ev_graph_crowded(const struct ev_graph *g)
+{
+    struct geom m;
+    geom_of(g, &m);
+    size_t *v = malloc((g->nmarks ? g->nmarks : 1) * sizeof *v), n = 0;
+    if (!v)
+        return 0;
+    for (size_t i = 0; i < g->nmarks; i++)
+        v[i] = i;
+    qsort_r(v, g->nmarks, sizeof *v, cmp_rowx, g->marks);
+    for (size_t i = 1; i < g->nmarks; i++) {
+        const struct ev_gmark *a = &g->marks[v[i - 1]], *b = &g->marks[v[i]];
+        n += a->row == b->row && px(g, &m, b->x) - px(g, &m, a->x) < LABEL_W;
+    }
+    free(v);
+    return n;
 }
 
 static double py(int row)

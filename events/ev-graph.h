@@ -139,6 +139,10 @@ int ev_graph_write_svg(const struct ev_graph *g, FILE *out);
  * (pan, zoom, hover details, click to copy R:N); fetches nothing. */
 int ev_graph_write_html(const struct ev_graph *g, FILE *out);
 int ev_graph_write_dot(const struct ev_graph *g, FILE *out);
+/* How many of G's marks the SVG draws closer to the one before on their
+ * row than their labels need (they overlap: by recorded time, a burst of
+ * calls lands on one spot; logical time spaces them). */
+size_t ev_graph_crowded(const struct ev_graph *g);
 
 /* Counts of a trace written. */
 struct ev_trace_stats {

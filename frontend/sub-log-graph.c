@@ -128,6 +128,12 @@ int fe_graph_write(const struct ev_graph *g, const char *file)
         fprintf(stderr, "drdb: %s: %d ranks, %zu events, %zu messages, "
                 "%zu collectives\n", file, g->nrows, g->nmarks, g->narrows,
                 g->nbands);
+    size_t crowded = !st && kind != 'd' && !g->logical ? ev_graph_crowded(g)
+                                                       : 0;
+    if (crowded * 4 > g->nmarks)
+        fprintf(stderr, "drdb: %zu of the %zu events are drawn on top of "
+                "each other (calls close in time): --logical spaces them "
+                "evenly\n", crowded, g->nmarks);
     return st;
 }
 

@@ -115,6 +115,26 @@ xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or name()='cx']" \
     ok "logical: each rank's events left to right" ||
     fail "logical: each rank's events left to right"
 
+# ---- marks on top of each other: by recorded time a short program's
+# calls crowd; drdb says how many (marks closer than 30 px, a label's
+# room, to the one before on their rank's line, counted here from the
+# SVG) and points to --logical; with --logical, it says nothing
+crowd=$(xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or name()='cx']" \
+    full.svg 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste - - |
+    sort -k2,2n -k1,1g | awk '$2 == r && $1 - x < 30 { n++ }
+        { r = $2; x = $1 } END { print n + 0 }')
+if [ "$crowd" -gt $((events / 4)) ]; then
+    has "crowded marks: said, with --logical" full.err \
+        "drdb: $crowd of the $events events are drawn on top of each other (calls close in time): --logical spaces them evenly"
+else
+    fail "the pattern's time picture should be crowded ($crowd of $events)"
+fi
+if grep -q "on top of each other" logical.err; then
+    fail "--logical: no crowding note"
+else
+    ok "--logical: no crowding note"
+fi
+
 # ---- --ranks: ranks 1 and 2 only ----------------------------------------
 g two run --ranks 1-2 -o two.svg
 same "--ranks: two lines" "$(count two.svg "$(cls rank-line)")" 2
