@@ -27,4 +27,15 @@ int fe_parse_onoff(const char *s, int *on);
  * 1024; "MiB" and "MB" alike). */
 int fe_parse_size(const char *s, uint64_t *out);
 
+struct option;
+/* getopt_long in POSIX order (OPTS starts with '+') that also takes
+ * options after the positional arguments, as `drdb console RUNDIR --ranks
+ * 0-3`: returns each option as getopt_long does; takes the positional
+ * arguments on the way into POS (*NPOS of them, at most MAXPOS); returns
+ * -1 at "--" (left at optind), at a positional argument beyond MAXPOS (at
+ * optind: a program's name), or at the end. */
+int fe_getopt(int argc, char **argv, const char *opts,
+              const struct option *longopts, int *longindex,
+              const char **pos, int maxpos, int *npos);
+
 #endif

@@ -385,7 +385,12 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
     long long timeout = 0;
     int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
     int in_place = 0;
-    while ((ch = getopt_long(argc, argv, "+r:bx:t:k", opts, &optidx)) != -1) {
+    /* RUNDIR, then attach's ID or batch's SCRIPT; options before, between
+     * or after them */
+    const char *pos[2];
+    int npos = 0;
+    while ((ch = fe_getopt(argc, argv, "+r:bx:t:k", opts, &optidx, pos,
+                           attach || batch_cmd ? 2 : 1, &npos)) != -1) {
         switch (ch) {
         case 'r': ranks = optarg; break;
         case 'b': batch = 1; break;
@@ -433,18 +438,18 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
             return 2;
         }
     }
-    if (optind >= argc) {
+    if (!npos) {
         fe_error(attach ? "which host? for example: drdb attach node17"
                         : "which run? for example: drdb console run1");
         return 2;
     }
-    const char *dir = argv[optind++];
+    const char *dir = pos[0];
     /* attach: HOST [ID], the run from the kept session's note */
     const char *host = dir, *id = NULL;
     char *note = NULL;
     if (attach) {
-        if (optind < argc && strcmp(argv[optind], "--") != 0)
-            id = argv[optind++];
+        if (npos > 1)
+            id = pos[1];
         if (optind < argc) {
             fe_subcmd_usage(&fe_sub_attach, stderr);
             return 2;
@@ -457,16 +462,23 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         snprintf(spec + spec_len, sizeof spec - spec_len, "run %s\n", dir);
     }
     if (batch_cmd) {
-        if (optind >= argc || strcmp(argv[optind], "--") == 0) {
+        if (npos < 2) {
             fe_error("drdb batch RUNDIR SCRIPT: which script?");
             return 2;
         }
-        script = argv[optind++];
+        script = pos[1];
     }
     /* "-- PROGRAM ARGS": replay another build of the program. */
     char **prog = NULL;
-    if (optind < argc && strcmp(argv[optind], "--") == 0 &&
-        optind + 1 < argc)
+    if (optind < argc && strcmp(argv[optind], "--") != 0) {
+        fe_error("what is '%s'? a program to replay instead of the "
+                 "recorded one goes after '--': drdb %s %s%s%s -- PROGRAM "
+                 "ARGS", argv[optind], batch_cmd ? "batch" : "console", dir,
+                 batch_cmd ? " " : "", batch_cmd ? script : "");
+        free(note);
+        return 2;
+    }
+    if (optind < argc && optind + 1 < argc)
         prog = argv + optind + 1;
     if (batch && !script) {
         fe_error("--batch needs a script: -x SCRIPT");

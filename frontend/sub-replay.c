@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "drdb-stub.h"
 #include "fe.h"
 #include "launch.h"
@@ -237,7 +238,11 @@ static int run(int argc, char **argv)
     int nfwd = 0, nd = 0;
     const char *ranks = "0", *cwd_opt = NULL, *pattern = NULL;
     int quiet = 0, trust = 0, in_place = 0, c;
-    while ((c = getopt_long(argc, argv, "+r:R:C:o:q", opts, NULL)) != -1) {
+    /* RUNDIR, with options before or after it */
+    const char *dirarg = NULL;
+    int npos = 0;
+    while ((c = fe_getopt(argc, argv, "+r:R:C:o:q", opts, NULL, &dirarg, 1,
+                          &npos)) != -1) {
         /* Forwarded as --NAME [ARG]: the option's own table entry. */
         for (int i = 0; !strchr("HODL", c) && opts[i].name; i++)
             if (opts[i].val == c && nd < 16) {
@@ -293,13 +298,16 @@ static int run(int argc, char **argv)
             return 2;
         }
     }
-    if (optind >= argc) {
+    if (!npos && optind + 1 < argc && !strcmp(argv[optind], "--")) {
+        dirarg = argv[optind + 1]; /* drdb replay [OPTIONS] -- RUNDIR */
+        optind += 2;
+        npos = 1;
+    }
+    if (!npos) {
         fe_error("which run? for example: drdb replay --rank 1 run1");
         return 2;
     }
-    const char *dirarg = argv[optind++];
-    if (optind < argc && strcmp(argv[optind - 1], "--") != 0 &&
-        strcmp(argv[optind], "--") == 0)
+    if (optind < argc && strcmp(argv[optind], "--") == 0)
         optind++;
 
     /* HOST:RUNDIR, or --host HOST: RUNDIR is a path there (relative: to

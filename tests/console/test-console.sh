@@ -200,6 +200,17 @@ has "ambiguous and unknown commands" "$tmp/help.err" \
     "drdb: ambiguous command 'co', could be: condition continue"
 [ "$(grep -c '^  ' "$tmp/help")" -ge 30 ] && ok "help lists the commands" ||
     fail "help lists $(grep -c '^  ' "$tmp/help") commands"
+# options after RUNDIR (and SCRIPT) are options: here rank 2 alone; a
+# stray argument is refused, naming '--' for a program
+printf 'status\n' > "$tmp/st.drdb"
+"$drdb" batch "$tmp/jac" "$tmp/st.drdb" --ranks 2 > "$tmp/after" 2>&1
+grep -q '^2  *stopped' "$tmp/after" && ! grep -q '^[013]  *stopped' "$tmp/after" &&
+    ok "batch RUNDIR SCRIPT --ranks 2: rank 2 alone" ||
+    { fail "batch RUNDIR SCRIPT --ranks 2"; sed 's/^/#   /' "$tmp/after"; }
+"$drdb" console "$tmp/jac" stray > "$tmp/stray" 2>&1 < /dev/null
+[ $? = 2 ] && grep -q "what is 'stray'? a program to replay instead of the recorded one goes after '--'" "$tmp/stray" &&
+    ok "console RUNDIR stray: refused" ||
+    { fail "console RUNDIR stray: refused"; sed 's/^/#   /' "$tmp/stray"; }
 # every command answers --help with its help, and does nothing else
 batch helpopt -- "break --help" "status --help" "events --help" \
     "@1 continue --help" "status"

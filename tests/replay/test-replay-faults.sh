@@ -44,6 +44,15 @@ else
     fail "diverge: unchanged replay (exit $rc)"
     show "$tmp/div.same" "$tmp/div.same.err"
 fi
+# options after RUNDIR count as before it (drdb replay RUNDIR --rank 1)
+"$drdb" replay "$tmp/div" --rank 1 > "$tmp/div.after" 2> "$tmp/div.after.err"
+rc=$?
+if [ $rc = 0 ] && cmp -s "$tmp/div.same" "$tmp/div.after"; then
+    ok "drdb replay RUNDIR --rank 1: the same replay"
+else
+    fail "drdb replay RUNDIR --rank 1 (exit $rc)"
+    show "$tmp/div.after" "$tmp/div.after.err"
+fi
 
 "$drdb" replay --rank 0 "$tmp/div" -- "$diverge" count > /dev/null 2> "$tmp/e"
 expect_fail "changed argument: names the event, the argument, both calls" $? 97 \
