@@ -121,6 +121,32 @@ static struct con_bpt *bpt_find(struct con *c, const char *n)
     return NULL;
 }
 
+/* Whether A's explicit @SET leaves out some of SET's ranks: a command
+ * that acts on a whole breakpoint (or display) then refuses, never acting
+ * on ranks it was not given. */
+static int set_narrower(const struct con_args *a, const struct rankset *set)
+{
+    if (!a->given)
+        return 0;
+    for (int r = 0; r < set->n; r++)
+        if (rs_has(set, r) && !rs_has(&a->set, r))
+            return 1;
+    return 0;
+}
+
+/* Refuses WHAT on breakpoint B for A's @SET narrower than B's ranks. */
+static int whole_only(const struct con_args *a, const struct con_bpt *b,
+                      const char *what)
+{
+    if (!set_narrower(a, &b->set))
+        return 0;
+    char buf[256];
+    fprintf(stderr, "drdb: breakpoint %d is on ranks %s: '%s' acts on all of "
+            "them ('@SET delete %d' takes it off some ranks)\n", b->id,
+            rs_format(&b->set, buf, sizeof buf), what, b->id);
+    return -1;
+}
+
 /* Sends "OP GDBNO [ARG]" for breakpoint B to each of its ranks. */
 static int bpt_send(struct con *c, struct con_bpt *b, const char *op,
                     const char *arg)
@@ -164,6 +190,8 @@ static int cmd_condition(struct con *c, struct con_args *a)
             fprintf(stderr, "drdb: condition N [EXPRESSION]\n");
         return -1;
     }
+    if (whole_only(a, b, "condition") < 0)
+        return -1;
     snprintf(b->cond, sizeof b->cond, "%s", cond);
     return bpt_send(c, b, "-break-condition", cond);
 }
@@ -175,6 +203,10 @@ static int enable_common(struct con *c, struct con_args *a, int on)
     int rc = 0;
     if (*a->text && !one)
         return -1;
+    for (int i = 0; i < c->nbpts; i++)
+        if ((!one || &c->bpts[i] == one) &&
+            whole_only(a, &c->bpts[i], on ? "enable" : "disable") < 0)
+            return -1;
     for (int i = 0; i < c->nbpts; i++) {
         if (one && &c->bpts[i] != one)
             continue;
@@ -195,17 +227,34 @@ static int cmd_disable(struct con *c, struct con_args *a)
     return enable_common(c, a, 0);
 }
 
-void con_bpt_info(struct con *c)
+/* Whether SET and ONLY share a rank (ONLY NULL: every set does). */
+static int meets(const struct rankset *set, const struct rankset *only)
+{
+    if (!only)
+        return 1;
+    for (int r = 0; r < set->n; r++)
+        if (rs_has(set, r) && rs_has(only, r))
+            return 1;
+    return 0;
+}
+
+void con_bpt_info(struct con *c, const struct rankset *only)
 {
     char buf[256];
-    if (!c->nbpts) {
-        printf("no breakpoints\n");
+    int n = 0;
+    for (int i = 0; i < c->nbpts; i++)
+        n += meets(&c->bpts[i].set, only);
+    if (!n) {
+        printf(only ? "no breakpoints on ranks %s\n" : "no breakpoints\n",
+               only ? rs_format(only, buf, sizeof buf) : "");
         return;
     }
     printf("%-4s %-10s %-4s %-3s %-30s %s\n", "num", "type", "disp", "enb",
            "what", "ranks");
     for (int i = 0; i < c->nbpts; i++) {
         struct con_bpt *b = &c->bpts[i];
+        if (!meets(&b->set, only))
+            continue;
         printf("%-4d %-10s %-4s %-3s %-30s %s\n", b->id,
                b->watch ? "watchpoint" : "breakpoint", b->temp ? "del" : "keep",
                b->enabled ? "y" : "n", b->loc,
@@ -219,30 +268,55 @@ static int cmd_delete(struct con *c, struct con_args *a)
 {
     long long id = 0;
     int rc = -1;
+    struct rankset sent;
+    if (rs_init(&sent, c->nranks) < 0)
+        return -1;
     if (*a->text && fe_parse_int(a->text, 1, INT_MAX, &id) < 0)
         id = -1; /* none has it */
     for (int i = 0; i < c->nbpts; i++) {
         struct con_bpt *b = &c->bpts[i];
         if (b->id != id && *a->text)
             continue;
+        /* @SET delete: off those ranks only; the breakpoint stays on the
+         * others (and on them at every re-run) */
+        if (a->given && !meets(&b->set, &a->set)) {
+            if (*a->text) {
+                char buf[256];
+                fprintf(stderr, "drdb: breakpoint %s is not on ranks %s\n",
+                        a->text, rs_format(&a->set, buf, sizeof buf));
+                rc = -2;
+            }
+            continue;
+        }
+        rc = 0;
         for (int r = 0; r < c->nranks; r++) {
+            if (a->given && !rs_has(&a->set, r))
+                continue;
+            if (a->given)
+                b->all = 0; /* off these: no longer every rank's */
+            rs_del(&b->set, r);
             if (!b->gdbno[r] || !c->ranks[r].gdb)
                 continue;
             char mi[64];
             snprintf(mi, sizeof mi, "-break-delete %d", b->gdbno[r]);
-            mi_gdb_send(c->ranks[r].gdb, mi, 0, NULL, NULL);
+            if (mi_gdb_send(c->ranks[r].gdb, mi, 0, NULL, NULL) == 0)
+                rs_add(&sent, r);
+            b->gdbno[r] = 0;
         }
+        if (rs_count(&b->set))
+            continue;
         rs_release(&b->set);
         free(b->gdbno);
         *b = c->bpts[--c->nbpts];
         i--;
         rc = 0;
     }
-    con_wait(c, &c->focus, 0);
-    if (rc < 0)
+    con_wait(c, &sent, 0);
+    rs_release(&sent);
+    if (rc == -1)
         fprintf(stderr, "drdb: no breakpoint %s ('info breakpoints' lists "
                 "them)\n", a->text);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- displays ------------------------------------------------------------ */
@@ -283,15 +357,40 @@ static int cmd_display(struct con *c, struct con_args *a)
     return -1;
 }
 
-/* undisplay [N...]: those displays, or all. */
+/* Takes display I off the ranks of SET (NULL: all); a display left on
+ * no rank goes. Returns whether it went. */
+static int undisplay_on(struct con *c, int i, const struct rankset *set)
+{
+    struct con_display *d = &c->disps[i];
+    for (int r = 0; set && r < c->nranks; r++)
+        if (rs_has(set, r)) {
+            rs_del(&d->set, r);
+            d->all = 0;
+        }
+    if (set && rs_count(&d->set))
+        return 0;
+    rs_release(&d->set);
+    memmove(&c->disps[i], &c->disps[i + 1],
+            (size_t)(c->ndisps - i - 1) * sizeof *c->disps);
+    c->ndisps--;
+    return 1;
+}
+
+/* undisplay [N...]: those displays, or all (@SET: off its ranks). */
 static int cmd_undisplay(struct con *c, struct con_args *a)
 {
     const char *t = a->text;
     int rc = 0;
-    if (!*t) {
+    if (!*t && !a->given) {
         for (int i = 0; i < c->ndisps; i++)
             rs_release(&c->disps[i].set);
         c->ndisps = 0;
+        return 0;
+    }
+    if (!*t) { /* @SET undisplay: every display, off those ranks */
+        for (int i = 0; i < c->ndisps; i++)
+            if (undisplay_on(c, i, &a->set))
+                i--;
         return 0;
     }
     while (*t) {
@@ -308,10 +407,7 @@ static int cmd_undisplay(struct con *c, struct con_args *a)
                     "them)\n", w);
             rc = -1;
         } else {
-            rs_release(&c->disps[i].set);
-            memmove(&c->disps[i], &c->disps[i + 1],
-                    (size_t)(c->ndisps - i - 1) * sizeof *c->disps);
-            c->ndisps--;
+            undisplay_on(c, i, a->given ? &a->set : NULL);
         }
         for (t += len; *t == ' '; t++)
             ;
@@ -319,16 +415,22 @@ static int cmd_undisplay(struct con *c, struct con_args *a)
     return rc;
 }
 
-void con_display_info(struct con *c)
+void con_display_info(struct con *c, const struct rankset *only)
 {
     char buf[256];
-    if (!c->ndisps) {
-        printf("no displays\n");
+    int n = 0;
+    for (int i = 0; i < c->ndisps; i++)
+        n += meets(&c->disps[i].set, only);
+    if (!n) {
+        printf(only ? "no displays on ranks %s\n" : "no displays\n",
+               only ? rs_format(only, buf, sizeof buf) : "");
         return;
     }
     printf("%-4s %-30s %s\n", "num", "expression", "ranks");
     for (int i = 0; i < c->ndisps; i++) {
         char what[600];
+        if (!meets(&c->disps[i].set, only))
+            continue;
         snprintf(what, sizeof what, "%s%s%s", c->disps[i].fmt,
                  c->disps[i].fmt[0] ? " " : "", c->disps[i].expr);
         printf("%-4d %-30s %s\n", c->disps[i].id, what,

@@ -31,15 +31,35 @@ void con_check_free(struct con *c)
     c->check = NULL;
 }
 
-static void list_findings(struct con *c)
+/* Whether finding F has a site on a rank of SET. */
+static int involves(const struct ev_check_kept *f, const struct rankset *set)
+{
+    for (int s = 0; s < f->nsites; s++)
+        if (f->sites[s].rank >= 0 && rs_has(set, f->sites[s].rank))
+            return 1;
+    return 0;
+}
+
+/* The findings (those involving a rank of ONLY, when not NULL: numbered
+ * as in the whole list), the notes and the counts. */
+static void list_findings(struct con *c, const struct rankset *only)
 {
     struct con_check *k = c->check;
+    size_t shown = 0;
     for (size_t i = 0; i < k->rep.n; i++)
-        ev_check_print_finding(c->ev, &k->rep, i, (int)i + 1, stdout);
+        if (!only || involves(&k->rep.f[i], only)) {
+            ev_check_print_finding(c->ev, &k->rep, i, (int)i + 1, stdout);
+            shown++;
+        }
     for (size_t i = 0; i < k->rep.nnotes; i++)
         printf("note %s: %s\n", k->rep.notes[i].check, k->rep.notes[i].msg);
     if (k->interrupted)
         printf("interrupted: the checks stopped early\n");
+    if (only) {
+        char buf[256];
+        printf("%zu of the %zu findings involve ranks %s\n", shown, k->rep.n,
+               rs_format(only, buf, sizeof buf));
+    }
     ev_check_print_counts(&k->rep, stdout);
     if (k->rep.n)
         printf("'goto finding K' brings the replayed ranks to finding K's "
@@ -47,13 +67,13 @@ static void list_findings(struct con *c)
     fflush(stdout);
 }
 
-int con_check_info(struct con *c)
+int con_check_info(struct con *c, const struct rankset *only)
 {
     if (!c->check) {
         printf("no findings yet: 'check' runs the checks\n");
         return 0;
     }
-    list_findings(c);
+    list_findings(c, only);
     return 0;
 }
 
@@ -122,11 +142,12 @@ static int cmd_check(struct con *c, struct con_args *a)
     }
     con_check_free(c);
     c->check = k;
-    list_findings(c);
+    list_findings(c, a->given ? &a->set : NULL);
     return 0;
 }
 
-int con_check_goto(struct con *c, const char *text)
+int con_check_goto(struct con *c, const char *text,
+                   const struct rankset *in)
 {
     long long kk;
     struct con_check *k = c->check;
@@ -143,26 +164,35 @@ int con_check_goto(struct con *c, const char *text)
     }
     const struct ev_check_kept *f = &k->rep.f[kk - 1];
     uint64_t *t = calloc((size_t)c->nranks, sizeof *t);
-    struct rankset set, off;
+    struct rankset set, off, out;
     char buf[256];
     if (!t || rs_init(&set, c->nranks) < 0) {
         free(t);
         return -1;
     }
     rs_init(&off, c->nranks);
-    /* each rank to its first site's event (a finding's first site is
-     * its main one) */
+    rs_init(&out, c->nranks);
+    /* each rank of IN to its first site's event (a finding's first site
+     * is its main one) */
     for (int s = 0; s < f->nsites; s++) {
         int r = f->sites[s].rank;
-        if (r < 0 || r >= c->nranks || rs_has(&set, r) || rs_has(&off, r))
+        if (r < 0 || r >= c->nranks || rs_has(&set, r) || rs_has(&off, r) ||
+            rs_has(&out, r))
             continue;
         if (!c->ranks[r].gdb || f->sites[s].event == EV_NONE) {
             rs_add(&off, r);
             continue;
         }
+        if (!rs_has(in, r)) {
+            rs_add(&out, r);
+            continue;
+        }
         rs_add(&set, r);
         t[r] = f->sites[s].event;
     }
+    if (rs_count(&out))
+        printf("[%s] not moved: not in the command's ranks\n",
+               rs_format(&out, buf, sizeof buf));
     if (rs_count(&off))
         printf("[%s] not moved: %s\n", rs_format(&off, buf, sizeof buf),
                "not replayed ('replay @R' starts a rank), or its site is "
@@ -173,10 +203,12 @@ int con_check_goto(struct con *c, const char *text)
                rs_format(&set, buf, sizeof buf), kk);
         rc = con_goto(c, &set, t, 0);
     } else {
-        fprintf(stderr, "drdb: finding %lld involves no replayed rank\n", kk);
+        fprintf(stderr, "drdb: finding %lld involves no replayed rank%s\n",
+                kk, rs_count(&out) ? " of the command's" : "");
     }
     rs_release(&set);
     rs_release(&off);
+    rs_release(&out);
     free(t);
     return rc;
 }

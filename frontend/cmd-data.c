@@ -204,15 +204,15 @@ static int cmd_info(struct con *c, struct con_args *a)
     con_args_word(a, w, sizeof w, &rest);
     n = strlen(w);
     if (n && strncmp("breakpoints", w, n) == 0 && (n > 1 || w[0] == 'b')) {
-        con_bpt_info(c);
+        con_bpt_info(c, a->given ? &a->set : NULL);
         return 0;
     }
     if (n > 1 && strncmp("display", w, n) == 0) {
-        con_display_info(c);
+        con_display_info(c, a->given ? &a->set : NULL);
         return 0;
     }
     if (strcmp("findings", w) == 0)
-        return con_check_info(c);
+        return con_check_info(c, a->given ? &a->set : NULL);
     if (n > 1 && strncmp("sets", w, n) == 0) {
         char buf[256];
         for (int i = 0; i < c->nsets; i++)

@@ -35,7 +35,8 @@ static int cmd_goto(struct con *c, struct con_args *a)
     uint64_t n;
     if (strncmp(a->text, "finding", 7) == 0 &&
         (a->text[7] == ' ' || !a->text[7]))
-        return con_check_goto(c, a->text + 7 + (a->text[7] == ' '));
+        return con_check_goto(c, a->text + 7 + (a->text[7] == ' '),
+                              &a->set);
     if (*a->text == '{') {
         /* goto {SELECT rank, seq ...}: each rank to its own event */
         struct rankset set;

@@ -164,12 +164,12 @@ static int take_set(struct con *c, const char *tok, size_t n,
 /* The rank-set rule, for every command: a word starting with '@' before
  * the command's name, as its first argument, or as the line's last word
  * (before a trailing '&') is the command's rank set; the rest of the line,
- * without it, is the command's text (*ARGS, malloc'd). CMDLEN: the length
- * of the name at NAME. A command that takes a set as its argument
+ * without it, is the command's text (*ARGS, malloc'd); *GIVEN is set
+ * when the line has one. CMDLEN: the length of the name at NAME. A command that takes a set as its argument
  * (CON_SET_ARG) keeps the words after its name. 0, or -1 (reported). */
 static int split_sets(struct con *c, const struct con_cmd *cmd,
                       const char *name, size_t cmdlen, struct rankset *set,
-                      int given, char **args)
+                      int *given, char **args)
 {
     const char *p = name + cmdlen;
     p += strspn(p, " \t");
@@ -187,7 +187,7 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
     /* the first word */
     size_t n = con_word_len(t);
     if (set_token(t, n)) {
-        if (take_set(c, t, n, set, &given) < 0)
+        if (take_set(c, t, n, set, given) < 0)
             return -1;
         n += strspn(t + n, " \t");
         memmove(t, t + n, strlen(t + n) + 1);
@@ -207,7 +207,7 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
         w += con_word_len(t + w);
     }
     if (set_token(t + b, amp - b)) {
-        if (take_set(c, t + b, amp - b, set, &given) < 0)
+        if (take_set(c, t + b, amp - b, set, given) < 0)
             return -1;
         memmove(t + b, t + amp, end - amp + 1);
         size_t m = strlen(t);
@@ -273,7 +273,7 @@ static int execute(struct con *c, const char *line, struct rankset *set)
         return 0;
     }
     char *text = NULL;
-    if (split_sets(c, cmd, line, (size_t)(e - line), set, given, &text) < 0) {
+    if (split_sets(c, cmd, line, (size_t)(e - line), set, &given, &text) < 0) {
         free(text);
         return -1;
     }
@@ -288,6 +288,7 @@ static int execute(struct con *c, const char *line, struct rankset *set)
     free(text);
     if (rc < 0)
         return -1;
+    args.given = given;
     int64_t t0 = mi_now_ms();
     rc = cmd->run(c, &args);
     con_args_release(&args);

@@ -629,6 +629,7 @@ int con_goto(struct con *c, const struct rankset *set,
 struct con_args {
     const struct con_cmd *cmd;
     struct rankset set;  /* its ranks: the line's @SET, else the focus */
+    int given;           /* the line named its @SET */
     const char *text;    /* the rest (no options, @SET or '&'), trimmed */
     int bg;              /* a trailing '&': run in the background */
     char *opts[8];       /* the template's options in order: a value, ""
@@ -705,10 +706,13 @@ extern const struct con_cmd con_cmds_user[];    /* con-flow-user.c */
 extern const struct con_cmd con_cmds_graph[];   /* cmd-graph.c */
 extern const struct con_cmd con_cmds_check[];   /* cmd-check.c */
 
-/* The checks (cmd-check.c): `goto finding K` with TEXT "K" (0, or -1
- * after an error); `info findings` (0); freeing c->check. */
-int con_check_goto(struct con *c, const char *text);
-int con_check_info(struct con *c);
+/* The checks (cmd-check.c): `goto finding K` with TEXT "K", moving the
+ * ranks of SET among the finding's (0, or -1 after an error); `info
+ * findings`, those involving a rank of ONLY when not NULL (0); freeing
+ * c->check. */
+int con_check_goto(struct con *c, const char *text,
+                   const struct rankset *set);
+int con_check_info(struct con *c, const struct rankset *only);
 void con_check_free(struct con *c);
 
 /* The one table, in its order (alphabetical, a name's '-' forms first):
@@ -747,7 +751,7 @@ void con_flow_help(struct con *c);
 void con_flow_release(struct con *c);
 
 /* Breakpoints (cmd-break.c): `info breakpoints`, `info display`. */
-void con_bpt_info(struct con *c);
-void con_display_info(struct con *c);
+void con_bpt_info(struct con *c, const struct rankset *only);
+void con_display_info(struct con *c, const struct rankset *only);
 
 #endif

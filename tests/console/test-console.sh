@@ -222,6 +222,30 @@ grep -q "^[0-3] *stopped" "$tmp/helpopt" && ! grep -q "exited" "$tmp/helpopt" &&
     [ "$(cat "$tmp/helpopt.rc")" = 0 ] && ok "CMD --help: runs nothing" ||
     { fail "CMD --help: runs nothing"; sed 's/^/#   /' "$tmp/helpopt" | tail; }
 
+# ---- @SET on breakpoints: '@1 delete 1' takes breakpoint 1 off rank 1
+# alone (the others keep it, and keep it after a re-run); a command on a
+# whole breakpoint refuses a narrower @SET; '@1 info breakpoints' lists
+# rank 1's
+batch bset -k -- "break jacobi.c:$line" "@1 delete 1" "info breakpoints" \
+    "@1 info breakpoints" "@1 disable 1" continue status restart continue \
+    status
+after() { batch_after "$1" "$2"; }
+after bset "info breakpoints" > "$tmp/bset1"
+grep -Eq "^1 +breakpoint +keep +y +jacobi.c:$line +0,2,3\$" "$tmp/bset1" &&
+    ok "@1 delete 1: breakpoint 1 on ranks 0,2,3" ||
+    { fail "@1 delete 1: breakpoint 1 on ranks 0,2,3"; sed 's/^/#   /' "$tmp/bset1"; }
+has "@1 info breakpoints: none on rank 1" "$tmp/bset" "no breakpoints on ranks 1"
+has "@1 disable 1: refused, saying why" "$tmp/bset.err" \
+    "drdb: breakpoint 1 is on ranks 0,2,3: 'disable' acts on all of them ('@SET delete 1' takes it off some ranks)"
+for k in 1 2; do
+    awk -v c="(drdb) status" '$0 == c { k++; on = (k == '$k'); next }
+        /^\(drdb\) / { on = 0 } on' "$tmp/bset" > "$tmp/bset.st$k"
+    grep -Eq "^1 +exited " "$tmp/bset.st$k" &&
+        [ "$(grep -Ec "^[023] +stopped .*jacobi.c:$line, breakpoint-hit" "$tmp/bset.st$k")" = 3 ] &&
+        ok "continue ($k): rank 1 runs past the line, 0,2,3 stop there" ||
+        { fail "continue ($k): rank 1 past, 0,2,3 at the line"; sed 's/^/#   /' "$tmp/bset.st$k"; }
+done
+
 # ---- a lost GDB: its rank is marked lost, the others go on
 batch lost -k -- "break jacobi.c:$line" continue '@1 gdb shell kill -9 $PPID' \
     "status" "@0,2-3 print rank"

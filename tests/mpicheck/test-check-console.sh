@@ -97,5 +97,28 @@ hasre "check --list: every check, as drdb check --list" "$tmp/d3" \
 after d "check --help" > "$tmp/d4"
 hasre "check --help: its usage" "$tmp/d4" '^usage: \[@SET\] check '
 check "batch d: every command succeeded" "[ \$(rc d) = 0 ]"
+
+# @SET is heard: '@0 check' lists the findings involving rank 0 (finding
+# 2, numbered as in the whole list); '@0 goto finding 1' (rank 1's)
+# moves no one, '@1 goto finding 1' moves rank 1; '@1 info findings'
+console_batch e "$tmp/bad.run" 0-1 -k -- "@0 check err.*" "@0 goto finding 1" \
+    "@1 goto finding 1" "@1 info findings"
+after e "@0 check err.*" > "$tmp/e1"
+hasre "@0 check: rank 0's finding alone, with its number" "$tmp/e1" \
+    '^\[2\] warning err.ignored: MPI_Send returned error' \
+    '^1 of the 2 findings involve ranks 0$'
+check "@0 check: not rank 1's finding" "! grep -q '^\[1\]' $tmp/e1"
+after e "@0 goto finding 1" > "$tmp/e2"
+has "@0 goto finding 1: rank 1 not moved, not in the set" "$tmp/e2" \
+    "[1] not moved: not in the command's ranks"
+hasre "@0 goto finding 1: an error" "$tmp/e.err" \
+    "finding 1 involves no replayed rank of the command's"
+after e "@1 goto finding 1" > "$tmp/e3"
+has "@1 goto finding 1: rank 1 moved" "$tmp/e3" \
+    "[1] to finding 1's events"
+after e "@1 info findings" > "$tmp/e4"
+hasre "@1 info findings: rank 1's" "$tmp/e4" \
+    '^\[1\] error err.output-used' '^1 of the 2 findings involve ranks 1$'
+check "@1 info findings: not rank 0's" "! grep -q '^\[2\]' $tmp/e4"
 echo "1..$n"
 exit $status
