@@ -568,12 +568,15 @@ static int run(int argc, char **argv)
     free(cmdline);
 
     /* The child reports a failed exec through a close-on-exec pipe: then
-     * nothing ran, and the empty run directory goes. */
+     * nothing ran, and the empty run directory goes. Made after the stdin
+     * tee: the tee, which execs nothing and lives as long as the terminal
+     * gives input, must not hold its writing end (the read below would
+     * then wait for the user's Ctrl-D, the run long over). */
+    int launcher_in = -1;
+    pid_t tee = record_stdin ? tee_stdin(dir, &launcher_in) : -1;
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) < 0)
         return fe_error("cannot create a pipe: %s", strerror(errno));
-    int launcher_in = -1;
-    pid_t tee = record_stdin ? tee_stdin(dir, &launcher_in) : -1;
     fflush(NULL);
     child = fork();
     if (child < 0)

@@ -208,6 +208,24 @@ if [ -n "$param_f" ]; then
     fi
 fi
 
+# ---- a standard input that stays open and gives nothing (a terminal the
+# user types nothing into): drdb record ends with the run, not with its
+# input (the stdin recorder once held the exec-report pipe open: drdb
+# waited for a Ctrl-D the run long over)
+mkdir -p "$tmp/open.w"
+mkfifo "$tmp/open.in"
+sleep 300 > "$tmp/open.in" &
+holder=$!
+if (cd "$tmp/open.w" && timeout 60 "$drdb" record -o run -- "$mpiexec" \
+        -n 2 "$output" > "$tmp/open.log" 2>&1 < "$tmp/open.in") &&
+   grep -q "^drdb: recorded run: " "$tmp/open.log"; then
+    ok "stdin left open: drdb record ends with the run"
+else
+    fail "stdin left open: drdb record did not end with the run"
+    sed 's/^/# /' "$tmp/open.log" | tail -5
+fi
+kill $holder 2> /dev/null
+
 # ---- rank 0's standard input ---------------------------------------------
 mkdir -p "$tmp/stdin.w"
 printf 'title cavity\nsteps 12\ndt 0.25\n' > "$tmp/deck"
