@@ -219,8 +219,9 @@ int fe_log_compress(int argc, char **argv);
  * have a log (RANKS: the --ranks list, NULL all) and has none, or whose
  * log is truncated, killed or damaged, named on stderr: the number of
  * ranks whose recording failed (a log cut at --max-log-size is not), or
- * -1 when the run cannot be opened. */
-int fe_rec_verdict(const char *dir, const char *ranks);
+ * -1 when the run cannot be opened; *ENDED: how many ranks the program
+ * itself ended early (killed mid-run, MPI_Abort). */
+int fe_rec_verdict(const char *dir, const char *ranks, int *ended);
 /* "drdb: logs: 1.2 GB for 4 ranks in 4.1 s of run: 75.0 MB/s per rank" */
 void fe_rec_volume_print(const struct fe_rec_volume *v, FILE *out);
 

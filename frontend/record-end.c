@@ -20,8 +20,9 @@
  * log is truncated, killed or damaged, named on stderr. RANKS: the
  * --ranks list (NULL: all). Returns the number of ranks named, or -1 when
  * the run cannot be opened at all. */
-int fe_rec_verdict(const char *dir, const char *ranks)
+int fe_rec_verdict(const char *dir, const char *ranks, int *ended)
 {
+    *ended = 0;
     struct log_run run;
     char err[512], buf[256];
     if (log_run_open(&run, dir, err, sizeof err) < 0) {
@@ -80,6 +81,8 @@ int fe_rec_verdict(const char *dir, const char *ranks)
              * the limit asked for, it is what was asked). */
             if (i == 0 || i == 1 || i == 4)
                 named += rs_count(&sets[i]);
+            else if (i == 2 || i == 3)
+                *ended += rs_count(&sets[i]);
         }
         rs_release(&sets[i]);
     }

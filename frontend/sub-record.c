@@ -403,11 +403,19 @@ static pid_t tee_stdin(const char *dir, int *launcher_in)
 }
 
 static pid_t child;
+static volatile sig_atomic_t interrupted;
 
 static void forward(int sig)
 {
     if (child > 0)
         kill(child, sig);
+}
+
+/* Ctrl-C reaches the launcher through the terminal; drdb notes it. */
+static void on_int(int sig)
+{
+    (void)sig;
+    interrupted = 1;
 }
 
 static int run(int argc, char **argv)
@@ -639,7 +647,12 @@ static int run(int argc, char **argv)
     fprintf(stderr, "drdb: recording into %s\n", dir);
     /* Ctrl-C reaches the launcher through the terminal; TERM/HUP sent to
      * drdb alone are passed on, so the ranks are not left behind. */
-    signal(SIGINT, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_int;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     signal(SIGTERM, forward);
     signal(SIGHUP, forward);
     int status = 0;
@@ -671,13 +684,23 @@ static int run(int argc, char **argv)
     fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
             code ? " (the launcher failed: see its output above)" : "");
     /* The launcher's status, unless it succeeded and the recording is not
-     * whole: then 1, with the ranks named. */
-    int lost = fe_rec_verdict(dir, getenv("DRDB_RANKS"));
+     * whole, or ranks ended early (a launcher may say success when its
+     * ranks were interrupted): then 1, with the ranks named; 130 after a
+     * Ctrl-C the launcher took for a success. */
+    int ended = 0;
+    int lost = fe_rec_verdict(dir, getenv("DRDB_RANKS"), &ended);
     if (lost)
         fprintf(stderr, "drdb: the recording is not whole: %s\n",
                 lost < 0 ? "the run cannot be opened"
                          : "the ranks above have no log or a cut one");
-    return code ? code : lost ? 1 : 0;
+    if (interrupted)
+        fprintf(stderr, "drdb: the run was interrupted (Ctrl-C): each log "
+                "ends at its rank's last completed call, replayable that "
+                "far\n");
+    else if (!code && !lost && ended)
+        fprintf(stderr, "drdb: the launcher exited with status 0, but the "
+                "ranks above ended before MPI_Finalize\n");
+    return code ? code : lost ? 1 : interrupted ? 130 : ended ? 1 : 0;
 }
 
 const struct fe_subcmd fe_sub_record = {

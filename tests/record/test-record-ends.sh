@@ -10,7 +10,9 @@
 #  - a disk with almost no room: drdb.run is still written, the ranks
 #    without a log are named;
 #  - log info's ending of each rank: completed, MPI_Abort, killed, corrupt;
-#    log dump exits non-zero on a corrupt log.
+#    log dump exits non-zero on a corrupt log;
+#  - a launcher that exits 0 though ranks ended early, and Ctrl-C: drdb
+#    record does not say success.
 # usage: test-record-ends.sh DRDB MPIEXEC JACOBI CRASH
 set -u
 drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3") crash=$(realpath "$4")
@@ -90,6 +92,32 @@ check "log info: a rank that called MPI_Abort" \
     'grep -qE "^1 .*ended in MPI_Abort\(comm 0x44000000, 3\) at event [0-9]+$" ab.info' ab.info
 check "log info: the ranks MPI_Abort took down were killed mid-run" \
     'grep -qE "^0 .*killed mid-run" ab.info' ab.info
+# a launcher that says success while its ranks ended early (some do, when
+# interrupted): drdb record does not say success
+"$drdb" record -o ab0 -- sh -c '"$1" -n 3 "$2" mpi_abort 2; exit 0' sh \
+    "$mpiexec" "$crash" > /dev/null 2> ab0.err
+check "launcher status 0, ranks ended early: drdb record exits 1, says why" \
+    '[ $? = 1 ] && grep -q "^drdb: the launcher exited with status 0, but the ranks above ended before MPI_Finalize$" ab0.err' ab0.err
+# Ctrl-C (SIGINT to the job's process group, as a terminal sends it): the
+# launcher ends its ranks; drdb, which waits, says the run was interrupted
+setsid "$drdb" record -o int -- "$mpiexec" -n 2 -outfile-pattern \
+    int.out.%r "$crash" sleep 2 > /dev/null 2> int.err &
+job=$!
+for _ in $(seq 300); do
+    grep -q "sleeping" int.out.1 2> /dev/null && break
+    sleep 0.1
+done
+sleep 0.5
+pg=$(cut -d' ' -f5 "/proc/$job/stat" 2> /dev/null)
+if [ "$pg" = "$job" ]; then
+    kill -INT -- "-$pg"
+else
+    kill -KILL "$job" # not its own group here: no Ctrl-C to send
+fi
+wait $job
+rc=$?
+check "Ctrl-C: drdb record fails and says the run was interrupted" \
+    '[ $rc != 0 ] && grep -q "^drdb: the run was interrupted (Ctrl-C): each log ends at its rank.s last completed call" int.err' int.err
 "$drdb" record -o ok -- "$mpiexec" -n 2 "$jacobi" 40 3 > /dev/null 2>&1
 "$drdb" log info ok > ok.info 2>&1
 check "log info: completed ranks" '[ $? = 0 ] && [ "$(grep -c " complete$" ok.info)" = 2 ]' ok.info
