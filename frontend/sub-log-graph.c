@@ -1,12 +1,15 @@
 /* drdb log graph and drdb log trace: pictures of a run's events
  * (events/ev-graph.h, docs/pictures.md). */
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "ev-graph.h"
@@ -83,28 +86,61 @@ static int kind_of(const char *file)
     return 0;
 }
 
-/* Opens FILE for writing: the stream, or NULL after an error message. */
+/* The picture or trace being written: a temporary beside FILE, renamed
+ * over it once whole, so that an interrupted or failed write leaves no
+ * half file (and FILE as it was). Ctrl-C during `drdb log graph|trace`
+ * removes it (on_int; the console takes Ctrl-C itself). */
+static char tmp_path[4200];
+
+static void on_int(int sig)
+{
+    static const char msg[] = "drdb: interrupted: nothing written\n";
+    (void)sig;
+    if (tmp_path[0])
+        unlink(tmp_path);
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(130);
+    _exit(130);
+}
+
+/* Opens FILE for writing (through its temporary): the stream, or NULL
+ * after an error message. */
 static FILE *open_out(const char *file)
 {
-    FILE *f = fopen(file, "w");
-    if (!f)
+    int n = snprintf(tmp_path, sizeof tmp_path, "%s.drdb-XXXXXX", file);
+    int fd = n > 0 && (size_t)n < sizeof tmp_path ? mkstemp(tmp_path) : -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
         fe_error("cannot write '%s': %s; give -o a path in a writable "
                  "directory", file, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp_path);
+        }
+        tmp_path[0] = '\0';
+    } else { /* as fopen would make it */
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
     return f;
 }
 
-/* Closes F (FILE): 0, or 1 after an error message (the file removed). */
+/* Closes F and puts it in FILE's place: 0, or 1 after an error message
+ * (nothing written). */
 static int close_out(FILE *f, const char *file, int failed)
 {
     int bad = failed || ferror(f);
     if (fclose(f) != 0)
         bad = 1;
+    if (!bad && rename(tmp_path, file) < 0)
+        bad = 1;
     if (bad) {
         fe_error("writing '%s' failed: %s", file, strerror(errno));
-        remove(file);
-        return 1;
+        unlink(tmp_path);
     }
-    return 0;
+    tmp_path[0] = '\0';
+    return bad;
 }
 
 int fe_graph_kind(const char *file)
@@ -191,6 +227,7 @@ static int parse_ranks(struct ev_run *x, const char *text,
 
 int fe_log_graph(int argc, char **argv, const struct fe_run_opts *ro)
 {
+    signal(SIGINT, on_int);
     static const struct option opts[] = {
         {"ranks", required_argument, NULL, 'r'},
         {"around", required_argument, NULL, 'a'},
@@ -296,6 +333,7 @@ done:
 
 int fe_log_trace(int argc, char **argv, const struct fe_run_opts *ro)
 {
+    signal(SIGINT, on_int);
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {NULL, 0, NULL, 0},

@@ -8,10 +8,10 @@
 # Chromium (a script in the page drives a hover, a zoom and a click and
 # reports what the rendered DOM holds). A tool that is missing skips its
 # checks, saying so.
-# usage: test-graph.sh DRDB MPIEXEC SQL_PATTERN JACOBI THR_ANYSRC
+# usage: test-graph.sh DRDB MPIEXEC SQL_PATTERN JACOBI THR_ANYSRC GEN_RUN
 set -u
 drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3") jacobi=$(realpath "$4")
-thr=$(realpath "$5")
+thr=$(realpath "$5") gen=$(realpath "$6")
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -497,5 +497,27 @@ then
 else
     fail "record jacobi, no iteration"; sed 's/^/# /' small.out
 fi
+# ---- Ctrl-C while a large trace is being written (a synthetic 64-rank
+# run of 1,000,000 events, tests/bench/gen-run.c): drdb says nothing was
+# written, the file that was there is untouched, no temporary is left
+"$gen" big 64 15625 > /dev/null 2>&1
+echo keep > big.json
+"$drdb" log trace big -o big.json > /dev/null 2> bigint.err &
+job=$!
+for _ in $(seq 600); do
+    ls big.json.drdb-* > /dev/null 2>&1 && break
+    sleep 0.05
+done
+kill -INT $job
+wait $job
+rc=$?
+if [ $rc = 130 ] && grep -q "^drdb: interrupted: nothing written$" bigint.err &&
+   [ "$(cat big.json)" = keep ] && ! ls big.json.drdb-* > /dev/null 2>&1; then
+    ok "Ctrl-C during a trace: nothing written, the old file kept"
+else
+    fail "Ctrl-C during a trace (exit $rc)"; sed 's/^/#   /' bigint.err
+    ls -la big.json* | sed 's/^/#   /'
+fi
+
 echo "1..$n"
 exit $status
