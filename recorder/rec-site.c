@@ -29,7 +29,7 @@
  * outside MPI's libraries and the recorder, and refills the cache entry
  * when its slots hold what the unwinder found. A wrong site is never
  * logged: a cached guess is used only when checked. Callgrind, Fortran
- * MPI_Bsend + MPI_Recv loop (bench-sites.sh): 17,030 instructions a call
+ * MPI_Bsend + MPI_Recv loop (bench-sites.sh): 16,538 instructions a call
  * with unwinding every call, 1,704 with the cache, 1,545 without sites.
  * x86-64 only (the return address just below the CFA, the call
  * encodings): elsewhere every such call unwinds.

@@ -51,16 +51,23 @@ per_call() {
 }
 
 # ns MODE CALLS: median ns per call of 5 runs of 200000 pairs with each
-# recorder, the runs alternating (so that the machine's load drifts
-# evenly over both): "NOSITES SITES".
+# recorder, the runs alternating, first one recorder then the other each
+# round (so that the machine's load drifts evenly over both, and neither
+# always runs while the kernel writes back the log of the one before:
+# each run's log is removed as soon as it is measured, its dirty pages
+# dropped): "NOSITES SITES".
 ns() {
-    local i l v0=() v1=()
+    local i l d v0=() v1=() order
     for i in 1 2 3 4 5; do
-        for l in "$nolib" "$lib"; do
-            x=$(DRDB_RECORD_LIB=$l "$drdb" record -o "$tmp/ns-$i-$RANDOM" -- \
+        order=("$nolib" "$lib")
+        [ $((i % 2)) = 0 ] && order=("$lib" "$nolib")
+        for l in "${order[@]}"; do
+            d=$tmp/ns-$i-$RANDOM
+            x=$(DRDB_RECORD_LIB=$l "$drdb" record -o "$d" -- \
                     "$mpiexec" -n 1 "$(prog "$1")" 200000 $(args "$1") \
                     2>/dev/null |
                 awk -v c="$2" '/^pair_ns/ { print $2 / c }')
+            rm -rf "$d"
             if [ "$l" = "$lib" ]; then v1+=("$x"); else v0+=("$x"); fi
         done
     done
