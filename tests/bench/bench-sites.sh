@@ -5,10 +5,13 @@
 # (libdrdb-record-nosites.so, REC_NO_SITES).
 #
 # usage: bench-sites.sh DRDB MPIEXEC SELFPAIR RECORDER NOSITES_RECORDER
+#                       [SELFPAIR_FORTRAN]
 #
 # For the blocking pair (MPI_Bsend + MPI_Recv: 2 calls) and the
 # nonblocking one (MPI_Irecv + MPI_Ibsend + MPI_Waitall: 3 calls), one
-# rank to itself (kernels/selfpair.c), prints:
+# rank to itself (kernels/selfpair.c), and, given SELFPAIR_FORTRAN
+# (kernels/selfpair-f.f90), the blocking pair from Fortran (the site is
+# found above MPICH's binding: rec-site.c), prints:
 #   - callgrind's instructions per MPI call with each recorder (the
 #     difference of two runs of N1 and N2 pairs, so that start-up cancels
 #     out), and the difference;
@@ -20,16 +23,21 @@
 #     MPI_Waitall's record varies by a few bytes from run to run with
 #     what MPI leaves in a send request's status).
 set -u
-drdb=$1 mpiexec=$2 selfpair=$3 lib=$4 nolib=$5
+drdb=$1 mpiexec=$2 selfpair=$3 lib=$4 nolib=$5 fselfpair=${6:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 N1=20000 N2=40000
+
+# prog MODE: the kernel of MODE ("f": the Fortran one, blocking).
+prog() { if [ "$1" = f ]; then echo "$fselfpair"; else echo "$selfpair"; fi; }
+# args MODE: the kernel's mode argument.
+args() { if [ "$1" = nb ]; then echo nb; fi; }
 
 # instr LIB N MODE: callgrind's total instructions of a recorded run.
 instr() {
     DRDB_RECORD_LIB=$1 "$drdb" record -o "$tmp/cg-$$-$RANDOM" -- \
         "$mpiexec" -n 1 valgrind --tool=callgrind \
-        --callgrind-out-file="$tmp/cg.out" "$selfpair" "$2" $3 \
+        --callgrind-out-file="$tmp/cg.out" "$(prog "$3")" "$2" $(args "$3") \
         > /dev/null 2>&1 || { echo "callgrind run failed" >&2; exit 1; }
     awk '/^(summary|totals):/ { print $2; exit }' "$tmp/cg.out"
 }
@@ -43,15 +51,23 @@ per_call() {
 }
 
 # ns MODE CALLS: median ns per call of 5 runs of 200000 pairs with each
-# recorder, the runs alternating (so that the machine's load drifts
-# evenly over both): "NOSITES SITES".
+# recorder, the runs alternating, first one recorder then the other each
+# round (so that the machine's load drifts evenly over both, and neither
+# always runs while the kernel writes back the log of the one before:
+# each run's log is removed as soon as it is measured, its dirty pages
+# dropped): "NOSITES SITES".
 ns() {
-    local i l v0=() v1=()
+    local i l d v0=() v1=() order
     for i in 1 2 3 4 5; do
-        for l in "$nolib" "$lib"; do
-            x=$(DRDB_RECORD_LIB=$l "$drdb" record -o "$tmp/ns-$i-$RANDOM" -- \
-                    "$mpiexec" -n 1 "$selfpair" 200000 $1 2>/dev/null |
+        order=("$nolib" "$lib")
+        [ $((i % 2)) = 0 ] && order=("$lib" "$nolib")
+        for l in "${order[@]}"; do
+            d=$tmp/ns-$i-$RANDOM
+            x=$(DRDB_RECORD_LIB=$l "$drdb" record -o "$d" -- \
+                    "$mpiexec" -n 1 "$(prog "$1")" 200000 $(args "$1") \
+                    2>/dev/null |
                 awk -v c="$2" '/^pair_ns/ { print $2 / c }')
+            rm -rf "$d"
             if [ "$l" = "$lib" ]; then v1+=("$x"); else v0+=("$x"); fi
         done
     done
@@ -62,13 +78,15 @@ ns() {
 bytes() {
     local run=$tmp/b-$RANDOM
     DRDB_RECORD_LIB=$1 "$drdb" record --no-compress -o "$run" -- \
-        "$mpiexec" -n 1 "$selfpair" 20000 $2 > /dev/null 2>&1
+        "$mpiexec" -n 1 "$(prog "$2")" 20000 $(args "$2") > /dev/null 2>&1
     "$drdb" log info "$run" 2>/dev/null |
         awk '/^0 / { printf "%.2f", ($3 - 256) / $2 }'
 }
 
 printf "%-34s %12s %12s %10s\n" "" "no sites" "sites" "added"
-for m in "blocking:Bsend+Recv::2" "nonblocking:Irecv+Ibsend+Waitall:nb:3"; do
+modes="blocking:Bsend+Recv::2 nonblocking:Irecv+Ibsend+Waitall:nb:3"
+[ -n "$fselfpair" ] && modes="$modes Fortran-blocking:Bsend+Recv:f:2"
+for m in $modes; do
     IFS=: read -r name calls mode ncalls <<< "$m"
     i0=$(per_call "$nolib" "$mode" "$ncalls")
     i1=$(per_call "$lib" "$mode" "$ncalls")

@@ -100,6 +100,19 @@ if [ -n "$fprog" ]; then
         irecv:MPI_Irecv:srcline isend:MPI_Isend:srcline \
         waitall:MPI_Waitall:srcline barrier:MPI_Barrier:srcline_barrier \
         finalize:MPI_Finalize:srcline
+    # MPI_Comm_size, six times: from size_a and size_b in turn (one
+    # binding; the recorder must not reuse the previous call's site).
+    la=$(grep -n 'site:size_a' "$fsrc" | cut -d: -f1)
+    lb=$(grep -n 'site:size_b' "$fsrc" | cut -d: -f1)
+    for r in 0 1; do
+        got=$("$drdb" log events "$tmp/f-run" --rank $r --call MPI_Comm_size |
+            awk 'NR > 1 { print $2 }' | while read -r e; do
+                site f $r "$e" | sed 's/ (.*//'
+            done | tr '\n' ' ')
+        want="srcline.f90:$la srcline.f90:$lb srcline.f90:$la srcline.f90:$lb srcline.f90:$la srcline.f90:$lb "
+        check "f rank $r: MPI_Comm_size's 6 calls from lines $la and $lb in turn" \
+            '[ -n "$la" ] && [ "$got" = "$want" ]' || echo "# got '$got'"
+    done
 else
     skip "Fortran: no mpif90"
 fi
