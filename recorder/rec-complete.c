@@ -45,6 +45,7 @@ static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
 {
     struct log_buf *e = rec_req_find(r);
     int keep = st && !(bst && !e && status_untouched(bst, st));
+    rec_pending_done(r);
     log_put_done(rec, arg, elem, (uint32_t)r, keep ? st : NULL);
     if (e) {
         rec_put_buf(rec, arg, elem, e, bytes);

@@ -182,6 +182,28 @@ static inline void rec_put_bufaddr(struct log_rec *rec, const void *buf,
     else
         rec__put_bufaddr(rec, buf, n, type);
 }
+/*
+ * Pending operations with a buffer (rec-pending.c): a call that logs its
+ * buffers' addresses and returns a request adds it (rec_pending_add, the
+ * generated code); its completion (rec_pending_done, put_done) or
+ * MPI_Request_free (rec_pending_free, before the PMPI call) ends it.
+ * rec_pending_any: whether one may be pending, so that a blocking call
+ * logs its buffers (LOG_REC_BUFS); never 0 while one is. Under the
+ * recorder's lock but rec_pending_any.
+ */
+extern int rec_pending_n;
+static inline int rec_pending_any(void)
+{
+    return __atomic_load_n(&rec_pending_n, __ATOMIC_RELAXED) != 0;
+}
+void rec_pending_add(MPI_Request req, int persistent);
+void rec__pending_done(MPI_Request req);
+static inline void rec_pending_done(MPI_Request req)
+{
+    if (__builtin_expect(rec_pending_n != 0, 0))
+        rec__pending_done(req);
+}
+void rec_pending_free(MPI_Request req);
 #define REC_CB_ENTRY (1u << 30)
 /* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
  * FN is the constructor that registered it (log-codec.h, log_put_cb).
