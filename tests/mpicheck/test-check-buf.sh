@@ -107,5 +107,13 @@ check "buf.overlap: every blocking call checked (no note of calls left out)" \
 run bok "$bgood"
 check "buf.overlap: silent on the blocking calls' fixed twin" \
     '[ ! -s "$tmp/bok.sites" ]' || sed 's/^/# /' "$tmp/bok.out"
+# Which blocking calls logged their buffers (drdb log event: "buffers"):
+# those made while a request with a buffer was pending, and no other
+# (buf-overlap-blocking-ok.c's comment lists the events).
+bufs_at() { "$drdb" log event "$tmp/bok" "$1" 2>&1 | grep -q '^  buffers'; }
+check "recorder: blocking calls log their buffers while a request is pending (MPI_Sendrecv, MPI_Allreduce, MPI_Recv during a persistent send)" \
+    'bufs_at 0:3 && bufs_at 0:10 && bufs_at 1:10 && bufs_at 0:19'
+check "recorder: and not once it completed (MPI_Wait, MPI_Request_free of a persistent request, MPI_Waitall)" \
+    '! bufs_at 0:5 && ! bufs_at 0:22 && ! bufs_at 1:22 && ! bufs_at 0:26'
 echo "1..$n"
 exit $status
