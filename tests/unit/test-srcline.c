@@ -2,7 +2,8 @@
  * log, and a version 5 record without one, have none ("unknown"); a site
  * in this test program maps to the line it was taken at; the program
  * under another build id, or missing, gives no line; buffer addresses
- * read back as written. */
+ * read back as written; a blocking call's only with LOG_REC_BUFS
+ * (version 6). */
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <link.h>
@@ -179,6 +180,56 @@ TEST(site_maps_to_its_line)
     dwfl_end(dwfl);
 }
 
+/* A blocking call's buffers follow its site only with LOG_REC_BUFS: an
+ * MPI_Recv record without (as version 5 wrote them all) has none and its
+ * arguments right after the site; one with has its buffer. */
+TEST(blocking_buffers_only_with_flag)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/drdb.run", dir);
+    FILE *f = fopen(p, "w");
+    REQUIRE(f);
+    fprintf(f, "format drdb-run 1\nworld_size 1\n");
+    fclose(f);
+    unlink("rank-0.log");
+    struct log_file_header h = {0};
+    memcpy(h.magic, LOG_MAGIC, 8);
+    h.world_size = 1;
+    struct log_writer w;
+    REQUIRE(log_writer_openat_version(&w, AT_FDCWD, "rank-0.log", &h,
+                                      LOG_VERSION) == 0);
+    for (int with = 0; with < 2; with++) {
+        struct log_rec rec;
+        REQUIRE(log_writer_begin(&w, &rec, 256, LOG_FN_MPI_Recv,
+                                 LOG_REC_SITE | (with ? LOG_REC_BUFS : 0),
+                                 0, 1));
+        log_put_site(&rec, 0, 0x40);
+        if (with)
+            log_put_bufaddr(&rec, 0x2000, 0, 1, 12);
+        log_put_arg_int(&rec, 3);             /* count */
+        log_put_arg_handle(&rec, 0x4c000405); /* MPI_INT */
+        log_put_arg_int(&rec, 0);             /* source */
+        log_put_arg_int(&rec, 7);             /* tag */
+        log_put_arg_handle(&rec, 0x44000000);
+        log_writer_commit(&w, &rec);
+    }
+    REQUIRE(log_writer_close(&w, 0) == 0);
+
+    struct ev_run x;
+    struct log_event ev;
+    struct log_bufaddr b;
+    char err[256];
+    REQUIRE(ev_open(&x, dir, err, sizeof err) == 0);
+    REQUIRE(ev_event(&x, 0, 0, &ev, err, sizeof err) == 0);
+    CHECK_INT_EQ(log_event_bufaddr(&ev, 0, &b), 0);
+    CHECK_INT_EQ((int)log_event_arg(&ev, 4), 7);
+    REQUIRE(ev_event(&x, 0, 1, &ev, err, sizeof err) == 0);
+    CHECK_INT_EQ(log_event_bufaddr(&ev, 0, &b), 1);
+    CHECK(b.arg == 0 && b.addr == 0x2000 && b.known && b.span == 12);
+    CHECK_INT_EQ((int)log_event_arg(&ev, 4), 7);
+    ev_close(&x);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir) || chdir(dir) != 0) {
@@ -187,6 +238,7 @@ int main(void)
     }
     RUN(older_log_has_no_site);
     RUN(site_maps_to_its_line);
+    RUN(blocking_buffers_only_with_flag);
     char p[256];
     snprintf(p, sizeof p, "%s/rank-0.log", dir);
     unlink(p);
