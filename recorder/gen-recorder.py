@@ -268,7 +268,12 @@ def put_bufs(fn, out, rec, started, flags, ret, ref):
     succeeded (a failed call's datatype may be no datatype), the buffer is
     not MPI_IN_PLACE, and a rooted collective's buffer is significant here
     (elsewhere its count and type may be anything). A call that starts a
-    request adds it to the pending ones (rec_pending_add)."""
+    request counts it as pending (rec_pending_add)."""
+    if S.starts_request(fn):
+        req = next(a for a in fn.args if a.ctype == "MPI_Request *" and
+                   a.direction == "out" and not a.array)
+        out.write(f"    if ({ret} == MPI_SUCCESS)\n"
+                  f"        rec_pending_add(*{ref(req.name)});\n")
     bufs = S.site_buffers(fn)
     if not bufs:
         return
@@ -276,11 +281,6 @@ def put_bufs(fn, out, rec, started, flags, ret, ref):
         out.write(f"    if ({started} == REC_SITE_PUT && "
                   f"(({flags}) & LOG_REC_BUFS)) {{\n")
     else:
-        req = next(a for a in fn.args if a.ctype == "MPI_Request *" and
-                   a.direction == "out" and not a.array)
-        out.write(f"    if ({ret} == MPI_SUCCESS)\n"
-                  f"        rec_pending_add(*{ref(req.name)}, "
-                  f"{1 if S.is_persistent(fn) else 0});\n")
         out.write(f"    if ({started} == REC_SITE_PUT) {{\n")
     for a, n, dtype in bufs:
         if n is None:
