@@ -199,10 +199,10 @@ static int page_key(uint64_t page)
  * of them written: a sweep in order of start, each operation compared
  * with the pending ones on its granules (a hash of them; wide ones with
  * every pending one), so the cost follows the pairs that could clash, not
- * the square of the operations. -1 out of memory. */
+ * the square of the operations. O is in order of start (add_blocking).
+ * -1 out of memory. */
 static int sweep(struct ev_check_ctx *c, int r, struct ops *o)
 {
-    qsort(o->v, o->n, sizeof *o->v, by_start);
     struct util_htab pages = UTIL_HTAB_INIT(struct page, key, -1);
     struct act wide = {0}, narrow = {0};
     int rc = 0;
@@ -282,18 +282,43 @@ static int spans_cover(const struct span *v, size_t n, uint64_t e)
     return lo < n && v[lo].start < e;
 }
 
-/* Adds to PER the blocking calls made while an operation with memory was
- * pending at their rank (only their records can carry buffers: the
- * recorder logs them then, LOG_REC_BUFS); the others are not looked at,
- * so the cost follows the calls that overlap pending operations. */
+/* Merges B's operations (sorted here) into O's (sorted), B emptied: -1
+ * out of memory. */
+static int merge(struct ops *o, struct ops *b)
+{
+    if (!b->n)
+        return 0;
+    qsort(b->v, b->n, sizeof *b->v, by_start);
+    struct op *v = malloc((o->n + b->n) * sizeof *v);
+    if (!v)
+        return -1;
+    size_t i = 0, j = 0, k = 0;
+    while (i < o->n || j < b->n)
+        v[k++] = j == b->n || (i < o->n && o->v[i].start <= b->v[j].start)
+                     ? o->v[i++] : b->v[j++];
+    free(o->v);
+    o->v = v;
+    o->n = o->cap = k;
+    o->unknown += b->unknown;
+    free(b->v);
+    *b = (struct ops){0};
+    return 0;
+}
+
+/* Sorts each rank's operations in PER by start and adds the blocking
+ * calls made while an operation with memory was pending at their rank
+ * (only their records can carry buffers: the recorder logs them then,
+ * LOG_REC_BUFS); the others are not looked at, so the cost follows the
+ * calls that overlap pending operations. */
 static int add_blocking(struct ev_run *x, struct ops *per)
 {
     int n = x->world_size, rc = 0;
     struct span **sp = calloc((size_t)n, sizeof *sp);
     size_t *nsp = calloc((size_t)n, sizeof *nsp);
+    struct ops *blk = calloc((size_t)n, sizeof *blk);
     for (int r = 0; sp && nsp && r < n && rc == 0; r++)
         rc = pending_spans(&per[r], &sp[r], &nsp[r]);
-    if (!sp || !nsp)
+    if (!sp || !nsp || !blk)
         rc = -1;
     for (size_t i = 0; i < ev_nmsgs(x) && rc == 0; i++) {
         const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
@@ -301,19 +326,25 @@ static int add_blocking(struct ev_run *x, struct ops *per)
             m->rank >= 0 && m->rank < n &&
             spans_cover(sp[m->rank], nsp[m->rank], m->event))
             rc = add_bufs(x, m->rank, m->event, m->event, m->event + 1,
-                          m->flags & EV_M_SEND ? 1 : 2, 1, &per[m->rank]);
+                          m->flags & EV_M_SEND ? 1 : 2, 1, &blk[m->rank]);
     }
     for (size_t i = 0; i < ev_ncolls(x) && rc == 0; i++) {
         const struct ev_coll *k = ev_coll_at(x, (int32_t)i);
         if (!k->nonblocking && k->rank >= 0 && k->rank < n &&
             spans_cover(sp[k->rank], nsp[k->rank], k->event))
             rc = add_bufs(x, k->rank, k->event, k->event, k->event + 1, 0,
-                          1, &per[k->rank]);
+                          1, &blk[k->rank]);
+    }
+    for (int r = 0; blk && r < n; r++) {
+        if (rc == 0)
+            rc = merge(&per[r], &blk[r]);
+        free(blk[r].v);
     }
     for (int r = 0; sp && r < n; r++)
         free(sp[r]);
     free(sp);
     free(nsp);
+    free(blk);
     return rc;
 }
 
