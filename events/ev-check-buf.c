@@ -17,8 +17,8 @@
  *
  * The memory is what the recorder logged at the call that started the
  * operation (log-format.h, LOG_REC_SITE: the address, and the bytes
- * count x datatype spans), and at a blocking call while its rank had an
- * operation with a buffer pending (LOG_REC_BUFS, format 6); calls of an
+ * count x datatype spans), and at a blocking call while its rank had a
+ * request pending (LOG_REC_BUFS, format 6); calls of an
  * older log, or whose span the recorder could not tell (v- and
  * w-collectives), are left out and said so.
  */

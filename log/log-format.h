@@ -185,7 +185,7 @@ enum {
     LOG_REC_SITE = 1u << 7,
     /* With LOG_REC_SITE (version 6): a blocking call's buffers follow its
      * site (log_func_desc.bufs_if_pending), which the recorder logs only
-     * while the rank has a pending operation with a buffer: the checks
+     * while the rank has a pending request: the checks
      * of a blocking call on a pending operation's memory. */
     LOG_REC_BUFS = 1u << 8,
     /* Any other bit: a record this reader cannot read. */

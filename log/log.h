@@ -96,7 +96,7 @@ struct log_func_desc {
     int nbufs;
     int8_t bufs[LOG_SITE_BUFS];
     /* A blocking call: a record carries its buffers only with
-     * LOG_REC_BUFS (its rank had a pending operation with a buffer); a
+     * LOG_REC_BUFS (its rank had a request pending); a
      * call that starts a request (0) carries them with every site. */
     int bufs_if_pending;
 };

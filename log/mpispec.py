@@ -679,7 +679,7 @@ def starts_request(fn):
 
 
 # The blocking calls whose buffers a record carries only while the rank
-# has a pending operation with a buffer (LOG_REC_BUFS): communication
+# has a request pending (LOG_REC_BUFS): communication
 # that reads or writes a message buffer before it returns.
 PENDING_KINDS = ("send", "recv", "sendrecv", "mrecv", "coll")
 
@@ -687,7 +687,7 @@ PENDING_KINDS = ("send", "recv", "sendrecv", "mrecv", "coll")
 def buffers_if_pending(fn):
     """Whether FN is a blocking call whose buffers (site_buffers) a record
     carries only with LOG_REC_BUFS (log-format.h): while its rank has a
-    pending operation with a buffer, for the checks of a blocking call on
+    request pending, for the checks of a blocking call on
     a pending operation's memory. Calls that start a request carry theirs
     in every record with a site."""
     return fn.kind in PENDING_KINDS and not starts_request(fn) and \

@@ -253,7 +253,7 @@ def put_args(fn, out, rec, ref):
 
 def pending_flag(fn, flags):
     """The C of the record flags FLAGS of FN, with LOG_REC_BUFS while a
-    request with a buffer is pending when FN is a blocking call that logs
+    request is pending when FN is a blocking call that logs
     its buffers then (log/mpispec.py: buffers_if_pending)."""
     if S.site_buffers(fn) and S.buffers_if_pending(fn):
         return f"({flags}) | (rec_pending_any() ? LOG_REC_BUFS : 0)"

@@ -6,9 +6,11 @@
 #
 # usage: bench-sites.sh DRDB MPIEXEC SELFPAIR RECORDER NOSITES_RECORDER
 #
-# For the blocking pair (MPI_Bsend + MPI_Recv: 2 calls) and the
-# nonblocking one (MPI_Irecv + MPI_Ibsend + MPI_Waitall: 3 calls), one
-# rank to itself (kernels/selfpair.c), prints:
+# For the blocking pair (MPI_Bsend + MPI_Recv: 2 calls), the
+# nonblocking one (MPI_Irecv + MPI_Ibsend + MPI_Waitall: 3 calls), and
+# the blocking pair while an MPI_Irecv is pending (its calls then log
+# their buffers' addresses), one rank to itself (kernels/selfpair.c),
+# prints:
 #   - callgrind's instructions per MPI call with each recorder (the
 #     difference of two runs of N1 and N2 pairs, so that start-up cancels
 #     out), and the difference;
@@ -68,7 +70,8 @@ bytes() {
 }
 
 printf "%-34s %12s %12s %10s\n" "" "no sites" "sites" "added"
-for m in "blocking:Bsend+Recv::2" "nonblocking:Irecv+Ibsend+Waitall:nb:3"; do
+for m in "blocking:Bsend+Recv::2" "nonblocking:Irecv+Ibsend+Waitall:nb:3" \
+         "blocking, an Irecv pending:Bsend+Recv:pend:2"; do
     IFS=: read -r name calls mode ncalls <<< "$m"
     i0=$(per_call "$nolib" "$mode" "$ncalls")
     i1=$(per_call "$lib" "$mode" "$ncalls")

@@ -68,7 +68,7 @@ check "buf.overlap: exit status 0 on the twin" \
     '[ "$(cat "$tmp/ok.status")" = 0 ]'
 # A blocking call on a pending operation's memory (buf-overlap-blocking-
 # bad.c's comment lists the events): the recorder logs its buffers only
-# while an operation with a buffer is pending (LOG_REC_BUFS).
+# while a request is pending (LOG_REC_BUFS).
 run bbad "$bbad"
 cat > "$tmp/want" <<'WANT'
 error buf.overlap
@@ -108,7 +108,7 @@ run bok "$bgood"
 check "buf.overlap: silent on the blocking calls' fixed twin" \
     '[ ! -s "$tmp/bok.sites" ]' || sed 's/^/# /' "$tmp/bok.out"
 # Which blocking calls logged their buffers (drdb log event: "buffers"):
-# those made while a request with a buffer was pending, and no other
+# those made while a request was pending, and no other
 # (buf-overlap-blocking-ok.c's comment lists the events).
 bufs_at() { "$drdb" log event "$tmp/bok" "$1" 2>&1 | grep -q '^  buffers'; }
 check "recorder: blocking calls log their buffers while a request is pending (MPI_Sendrecv, MPI_Allreduce, MPI_Recv during a persistent send)" \
