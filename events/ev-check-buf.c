@@ -9,14 +9,18 @@
  * "the buffer ... should not be accessed" while a receive is pending; a
  * send buffer may be shared by pending sends since MPI 3.0, so two reads
  * are not reported). A pending MPI_Isend's buffer written by another
- * nonblocking receive is one such pair.
+ * nonblocking receive is one such pair; so is a blocking call made while
+ * an operation is pending that writes its memory (a pending MPI_Isend's
+ * buffer received into by MPI_Recv, a collective, MPI_Sendrecv_replace)
+ * or reads a pending receive's (MPI_Send from an MPI_Irecv's buffer): the
+ * blocking call is pending for its own event only.
  *
  * The memory is what the recorder logged at the call that started the
  * operation (log-format.h, LOG_REC_SITE: the address, and the bytes
- * count x datatype spans); calls of an older log, or whose span the
- * recorder could not tell (v- and w-collectives), are left out and said
- * so. Blocking calls log no address: a pending send's buffer written by
- * a blocking receive is not seen.
+ * count x datatype spans), and at a blocking call while its rank had a
+ * request pending (LOG_REC_BUFS, format 6); calls of an
+ * older log, or whose span the recorder could not tell (v- and
+ * w-collectives), are left out and said so.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,6 +37,7 @@ struct op {
     uint64_t event;      /* its call (a persistent one's MPI_Start) */
     int writes;          /* MPI writes there */
     int fn;
+    int blocking;        /* a blocking call: pending in [event, event + 1) */
 };
 
 struct ops {
@@ -60,9 +65,11 @@ static int add(struct ops *o, const struct op *p)
  * request's _init) as operations pending in [START, END): the one MPI
  * reads for a send (SIDE 1), writes for a receive (SIDE 2), every one of
  * a collective (SIDE 0). MPI_IN_PLACE and empty buffers are no memory.
+ * BLOCKING: a blocking call, whose one buffer (MPI_Sendrecv_replace's) is
+ * taken once, by its receive.
  */
 static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
-                    uint64_t end, int side, struct ops *o)
+                    uint64_t end, int side, int blocking, struct ops *o)
 {
     struct log_event ev;
     if (ev_event(x, r, bev, &ev, NULL, 0) < 0 || !ev.desc)
@@ -74,10 +81,11 @@ static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
             break;
         int dir = ev.desc->args[b.arg].dir;
         int writes = dir != LOG_DIR_IN;
-        /* MPI_Isendrecv_replace: one buffer, read and written. */
-        if (side && ev.desc->nbufs > 1 && writes != (side == 2))
-            continue;
         found = 1;
+        /* MPI_Isendrecv_replace: one buffer, read and written. */
+        if (side && (ev.desc->nbufs > 1 || blocking) &&
+            writes != (side == 2))
+            continue;
         if (!b.known) {
             o->unknown++;
             continue;
@@ -87,7 +95,7 @@ static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
         struct op p = {start, end == EV_NONE ? UINT64_MAX : end,
                        b.addr + (uint64_t)b.lb,
                        b.addr + (uint64_t)b.lb + b.span, start, writes,
-                       ev.fn};
+                       ev.fn, blocking};
         if (add(o, &p) < 0)
             return -1;
     }
@@ -111,10 +119,10 @@ static void report(struct ev_check_ctx *c, int r, const struct op *a,
     uint64_t hi = a->hi < b->hi ? a->hi : b->hi;
     snprintf(f.message, sizeof f.message,
              "%s's buffer [%#" PRIx64 ", %#" PRIx64 ") and %s's [%#" PRIx64
-             ", %#" PRIx64 ") share %" PRIu64 " bytes while both are "
-             "pending, and MPI writes %s",
+             ", %#" PRIx64 ") share %" PRIu64 " bytes while %s pending, and "
+             "MPI writes %s",
              log_func_name(a->fn), a->lo, a->hi, log_func_name(b->fn),
-             b->lo, b->hi, hi - lo,
+             b->lo, b->hi, hi - lo, b->blocking ? "the first is" : "both are",
              a->writes && b->writes ? "both" : a->writes ? "the first"
                                                          : "the second");
     struct ev_check_site s[2] = {
@@ -191,10 +199,10 @@ static int page_key(uint64_t page)
  * of them written: a sweep in order of start, each operation compared
  * with the pending ones on its granules (a hash of them; wide ones with
  * every pending one), so the cost follows the pairs that could clash, not
- * the square of the operations. -1 out of memory. */
+ * the square of the operations. O is in order of start (add_blocking).
+ * -1 out of memory. */
 static int sweep(struct ev_check_ctx *c, int r, struct ops *o)
 {
-    qsort(o->v, o->n, sizeof *o->v, by_start);
     struct util_htab pages = UTIL_HTAB_INIT(struct page, key, -1);
     struct act wide = {0}, narrow = {0};
     int rc = 0;
@@ -233,6 +241,113 @@ static int sweep(struct ev_check_ctx *c, int r, struct ops *o)
     return rc;
 }
 
+/* The events during which some operation of O is pending: the union of
+ * their [start, end), in order, disjoint; *N of them (O sorted by start
+ * here). -1 out of memory. */
+struct span {
+    uint64_t start, end;
+};
+
+static int pending_spans(struct ops *o, struct span **out, size_t *n)
+{
+    qsort(o->v, o->n, sizeof *o->v, by_start);
+    struct span *v = o->n ? malloc(o->n * sizeof *v) : NULL;
+    size_t k = 0;
+    if (o->n && !v)
+        return -1;
+    for (size_t i = 0; i < o->n; i++) {
+        if (k && o->v[i].start <= v[k - 1].end) {
+            if (o->v[i].end > v[k - 1].end)
+                v[k - 1].end = o->v[i].end;
+            continue;
+        }
+        v[k++] = (struct span){o->v[i].start, o->v[i].end};
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+/* Whether event E is inside one of the N spans V. */
+static int spans_cover(const struct span *v, size_t n, uint64_t e)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].end <= e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].start < e;
+}
+
+/* Merges B's operations (sorted here) into O's (sorted), B emptied: -1
+ * out of memory. */
+static int merge(struct ops *o, struct ops *b)
+{
+    if (!b->n)
+        return 0;
+    qsort(b->v, b->n, sizeof *b->v, by_start);
+    struct op *v = malloc((o->n + b->n) * sizeof *v);
+    if (!v)
+        return -1;
+    size_t i = 0, j = 0, k = 0;
+    while (i < o->n || j < b->n)
+        v[k++] = j == b->n || (i < o->n && o->v[i].start <= b->v[j].start)
+                     ? o->v[i++] : b->v[j++];
+    free(o->v);
+    o->v = v;
+    o->n = o->cap = k;
+    o->unknown += b->unknown;
+    free(b->v);
+    *b = (struct ops){0};
+    return 0;
+}
+
+/* Sorts each rank's operations in PER by start and adds the blocking
+ * calls made while an operation with memory was pending at their rank
+ * (only their records can carry buffers: the recorder logs them then,
+ * LOG_REC_BUFS); the others are not looked at, so the cost follows the
+ * calls that overlap pending operations. */
+static int add_blocking(struct ev_run *x, struct ops *per)
+{
+    int n = x->world_size, rc = 0;
+    struct span **sp = calloc((size_t)n, sizeof *sp);
+    size_t *nsp = calloc((size_t)n, sizeof *nsp);
+    struct ops *blk = calloc((size_t)n, sizeof *blk);
+    for (int r = 0; sp && nsp && r < n && rc == 0; r++)
+        rc = pending_spans(&per[r], &sp[r], &nsp[r]);
+    if (!sp || !nsp || !blk)
+        rc = -1;
+    for (size_t i = 0; i < ev_nmsgs(x) && rc == 0; i++) {
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        if (!(m->flags & (EV_M_NONBLOCKING | EV_M_PROC_NULL)) &&
+            m->rank >= 0 && m->rank < n &&
+            spans_cover(sp[m->rank], nsp[m->rank], m->event))
+            rc = add_bufs(x, m->rank, m->event, m->event, m->event + 1,
+                          m->flags & EV_M_SEND ? 1 : 2, 1, &blk[m->rank]);
+    }
+    for (size_t i = 0; i < ev_ncolls(x) && rc == 0; i++) {
+        const struct ev_coll *k = ev_coll_at(x, (int32_t)i);
+        if (!k->nonblocking && k->rank >= 0 && k->rank < n &&
+            spans_cover(sp[k->rank], nsp[k->rank], k->event))
+            rc = add_bufs(x, k->rank, k->event, k->event, k->event + 1, 0,
+                          1, &blk[k->rank]);
+    }
+    for (int r = 0; blk && r < n; r++) {
+        if (rc == 0)
+            rc = merge(&per[r], &blk[r]);
+        free(blk[r].v);
+    }
+    for (int r = 0; sp && r < n; r++)
+        free(sp[r]);
+    free(sp);
+    free(nsp);
+    free(blk);
+    return rc;
+}
+
 static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
 {
     struct ev_run *x = c->x;
@@ -248,22 +363,25 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
             continue;
         uint64_t bev = m->init != EV_NONE ? m->init : m->event;
         rc = add_bufs(x, m->rank, bev, m->event, m->done,
-                      m->flags & EV_M_SEND ? 1 : 2, &per[m->rank]);
+                      m->flags & EV_M_SEND ? 1 : 2, 0, &per[m->rank]);
     }
     for (size_t i = 0; i < ev_ncolls(x) && rc == 0; i++) {
         const struct ev_coll *k = ev_coll_at(x, (int32_t)i);
         if (k->nonblocking)
-            rc = add_bufs(x, k->rank, k->event, k->event, k->done, 0,
+            rc = add_bufs(x, k->rank, k->event, k->event, k->done, 0, 0,
                           &per[k->rank]);
     }
+    if (rc == 0)
+        rc = add_blocking(x, per);
     for (int r = 0; r < x->world_size; r++) {
         if (rc == 0 && !(c->interrupted && *c->interrupted))
             rc = sweep(c, r, &per[r]);
         if (per[r].unknown) {
             char msg[200];
-            snprintf(msg, sizeof msg, "rank %d: %zu nonblocking operations "
-                     "without a logged buffer extent (an older log, v- or "
-                     "w-collectives) are not checked", r, per[r].unknown);
+            snprintf(msg, sizeof msg, "rank %d: %zu operations without a "
+                     "logged buffer extent (a log older than format 5, or "
+                     "6 for blocking calls; v- or w-collectives) are not "
+                     "checked", r, per[r].unknown);
             c->note(c->ud, "buf.overlap", msg);
         }
         free(per[r].v);
@@ -276,8 +394,8 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
 
 const struct ev_check_def ev_check_buf_defs[] = {
     {"buf.overlap", EV_CHECK_ERROR,
-     "two pending nonblocking operations on overlapping memory that MPI "
-     "writes",
+     "two pending nonblocking operations, or a blocking call and a "
+     "pending one, on overlapping memory that MPI writes",
      check_overlap},
     {NULL, 0, NULL, NULL},
 };

@@ -215,7 +215,8 @@ static void print_site(struct ev_run *x, FILE *out, int rank,
             why[0] ? " (no line: " : "", why, why[0] ? ")" : "");
 }
 
-/* The buffers of a call that starts a request (log_event_bufaddr). */
+/* The buffers of a call that starts a request, or of a blocking one made
+ * while one was pending (log_event_bufaddr). */
 static void print_bufs(FILE *out, const struct log_event *ev)
 {
     struct log_bufaddr b;

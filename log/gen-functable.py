@@ -162,7 +162,8 @@ def write_desc_c(S, spec, path):
                     f"{c_string(fn.ret)}, {len(fn.args)}, "
                     f"{1 if fn.variadic else 0}, {args}, "
                     f"LOG_K_{c_ident(fn.kind)}, {flags}, {hooks}, "
-                    f"{{{slots}}}, {why}, {len(bufs)}, {{{bufidx}}} }},\n")
+                    f"{{{slots}}}, {why}, {len(bufs)}, {{{bufidx}}}, "
+                    f"{1 if bufs and S.buffers_if_pending(fn) else 0} }},\n")
         f.write("};\n")
         f.write(f"const int log_funcs_count = {len(funcs)};\n")
 

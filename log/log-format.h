@@ -27,7 +27,9 @@
  *   [varint thread]           when LOG_REC_THREAD (the calling thread)
  *   [site]                    when LOG_REC_SITE (version 5): where the
  *                             program called from and, for a call that
- *                             starts a request, its buffers (below)
+ *                             starts a request, its buffers (below); a
+ *                             blocking call's buffers only with
+ *                             LOG_REC_BUFS (version 6)
  *   [varint k]                when LOG_REC_CYCLE: the calls in the cycle
  *                             (1 to LOG_CYCLE_MAX); the body that follows
  *                             is the cycle's (below), not one call's
@@ -58,7 +60,10 @@
 #include <stdint.h>
 
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 5            /* 5: call sites and buffer addresses
+#define LOG_VERSION 6            /* 6: buffer addresses of blocking calls
+                                  * while a request is pending
+                                  * (LOG_REC_BUFS);
+                                  * 5: call sites and buffer addresses
                                   * (LOG_REC_SITE, LOG_F_OBJECT);
                                   * 4: records of threads, callbacks, polling
                                   * cycles, 4 GiB and more; early and libc
@@ -178,10 +183,15 @@ enum {
      * table names buffers for the function (log_func_desc.nbufs: calls
      * that start a request), one log_put_bufaddr per buffer. */
     LOG_REC_SITE = 1u << 7,
+    /* With LOG_REC_SITE (version 6): a blocking call's buffers follow its
+     * site (log_func_desc.bufs_if_pending), which the recorder logs only
+     * while the rank has a pending request: the checks
+     * of a blocking call on a pending operation's memory. */
+    LOG_REC_BUFS = 1u << 8,
     /* Any other bit: a record this reader cannot read. */
     LOG_REC_KNOWN = LOG_REC_RET | LOG_REC_REPEAT | LOG_REC_PARTIAL |
                     LOG_REC_TRUNC | LOG_REC_CALLBACK | LOG_REC_CYCLE |
-                    LOG_REC_THREAD | LOG_REC_SITE,
+                    LOG_REC_THREAD | LOG_REC_SITE | LOG_REC_BUFS,
 };
 
 /* Polling cycles (LOG_REC_CYCLE): at most this many calls in one, and the
@@ -393,7 +403,8 @@ static inline void log_put_site(struct log_rec *r, uint32_t obj,
     }
 }
 /*
- * A buffer's address (LOG_REC_SITE, calls that start a request): the
+ * A buffer's address (LOG_REC_SITE, calls that start a request; a
+ * blocking call's with LOG_REC_BUFS): the
  * address as the program passed it, in 6 bytes (a user-space address of
  * x86-64 and AArch64 is under 2^48: fixed bytes are one store, where a
  * varint is a loop of 7), or 6 bytes 0xff then a varint of it (above:

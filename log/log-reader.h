@@ -209,6 +209,15 @@ int log_cycle_value_next(struct log_cycle_values *it, double *v);
  * members. 0, or -1 with the reason in WHY. */
 int log__cycle_parse(struct log_event *ev, uint64_t k, const uint8_t *p,
                      const uint8_t *end, char *why, size_t len);
+/* Internal to the reader (reader.c, site.c): whether a record of DESC
+ * with FLAGS carries buffer addresses after its site (log-format.h:
+ * LOG_REC_SITE, LOG_REC_BUFS). */
+static inline int log__has_bufs(const struct log_func_desc *desc,
+                                unsigned flags)
+{
+    return desc && desc->nbufs && (flags & LOG_REC_SITE) &&
+           (!desc->bufs_if_pending || (flags & LOG_REC_BUFS));
+}
 /* Internal to the readers (reader.c, sys-reader.c): opens PATH read-only
  * and maps it whole into *FD, *MAP, *SIZE: a regular file of at least a
  * header (WHAT names the kind of file in the message). 0, or -errno with
@@ -225,7 +234,8 @@ int log__map_file(const char *path, const char *what, int *fd,
  * entry, a poll held back).
  */
 int log_event_site(const struct log_event *ev, uint32_t *obj, uint64_t *off);
-/* One of the buffers of a call that starts a request. */
+/* One of the buffers of a call that starts a request, or of a blocking
+ * one made while one was pending. */
 struct log_bufaddr {
     int arg;       /* its argument index (desc->args) */
     uint64_t addr; /* as the program passed it */
@@ -234,7 +244,8 @@ struct log_bufaddr {
     uint64_t span;
 };
 /* Buffer I (0 to desc->nbufs - 1) of EV: 1 with *B, 0 when the record has
- * no buffer addresses, -EINVAL malformed. */
+ * no buffer addresses (a blocking call's: only while a request was
+ * pending, LOG_REC_BUFS), -EINVAL malformed. */
 int log_event_bufaddr(const struct log_event *ev, int i,
                       struct log_bufaddr *b);
 /* A loaded object call sites name (LOG_F_OBJECT). */

@@ -92,9 +92,13 @@ struct log_func_desc {
                                 * NULL when it can */
     /* The buffers whose addresses a record with LOG_REC_SITE carries
      * (log-format.h: log_put_bufaddr), in this order: argument indices
-     * (log/mpispec.py: site_buffers). */
+     * (log/mpispec.py: site_buffers). See bufs_if_pending. */
     int nbufs;
     int8_t bufs[LOG_SITE_BUFS];
+    /* A blocking call: a record carries its buffers only with
+     * LOG_REC_BUFS (its rank had a request pending); a
+     * call that starts a request (0) carries them with every site. */
+    int bufs_if_pending;
 };
 
 /* Names of the role kinds, flags and slots, as the spec writes them. */

@@ -653,11 +653,11 @@ def site_buffers(fn):
     (log-format.h, LOG_REC_SITE), in argument order: the choice buffers
     (void *) of a call that starts a request (nonblocking, persistent,
     partitioned, file and RMA request calls), for the checks of memory
-    that pending operations share. Each as (arg, count term, datatype
+    that pending operations share; of a blocking communication call
+    (buffers_if_pending), only in records with LOG_REC_BUFS. Each as (arg, count term, datatype
     argument), the term and type None when the span is not COUNT x TYPE
     (v- and w-collectives)."""
-    if not any(a.ctype == "MPI_Request *" and a.direction == "out" and
-               not a.array for a in fn.args):
+    if not starts_request(fn) and not buffers_if_pending(fn):
         return []
     bufs = []
     for a in fn.args:
@@ -670,6 +670,28 @@ def site_buffers(fn):
                 bufs.append((a, None, None))
     assert len(bufs) <= 2, fn.name
     return bufs
+
+
+def starts_request(fn):
+    """Whether FN returns a new request (MPI_Request *request out)."""
+    return any(a.ctype == "MPI_Request *" and a.direction == "out" and
+               not a.array for a in fn.args)
+
+
+# The blocking calls whose buffers a record carries only while the rank
+# has a request pending (LOG_REC_BUFS): communication
+# that reads or writes a message buffer before it returns.
+PENDING_KINDS = ("send", "recv", "sendrecv", "mrecv", "coll")
+
+
+def buffers_if_pending(fn):
+    """Whether FN is a blocking call whose buffers (site_buffers) a record
+    carries only with LOG_REC_BUFS (log-format.h): while its rank has a
+    request pending, for the checks of a blocking call on
+    a pending operation's memory. Calls that start a request carry theirs
+    in every record with a site."""
+    return fn.kind in PENDING_KINDS and not starts_request(fn) and \
+        not ({"nb", "persistent", "poll"} & fn.flags)
 
 
 def is_persistent(fn):

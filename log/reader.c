@@ -181,7 +181,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
         return -1;
     }
     ev->bufs = p;
-    if (ev->desc && (flags & LOG_REC_SITE))
+    if (log__has_bufs(ev->desc, flags))
         for (int i = 0; i < ev->desc->nbufs; i++) {
             uint64_t addr, span1;
             int64_t lb;

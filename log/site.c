@@ -19,7 +19,7 @@ int log_event_site(const struct log_event *ev, uint32_t *obj, uint64_t *off)
 int log_event_bufaddr(const struct log_event *ev, int i,
                       struct log_bufaddr *b)
 {
-    if (!(ev->flags & LOG_REC_SITE) || !ev->desc || ev->cycle || i < 0 ||
+    if (!log__has_bufs(ev->desc, ev->flags) || ev->cycle || i < 0 ||
         i >= ev->desc->nbufs)
         return 0;
     const uint8_t *p = ev->bufs, *end = ev->bufs + ev->bufs_len;

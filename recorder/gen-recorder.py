@@ -251,17 +251,37 @@ def put_args(fn, out, rec, ref):
             out.write(f"    log_put_arg_ptr({rec}, (uint64_t)(uintptr_t){v});\n")
 
 
-def put_bufs(fn, out, rec, started, ret, ref):
+def pending_flag(fn, flags):
+    """The C of the record flags FLAGS of FN, with LOG_REC_BUFS while a
+    request is pending when FN is a blocking call that logs
+    its buffers then (log/mpispec.py: buffers_if_pending)."""
+    if S.site_buffers(fn) and S.buffers_if_pending(fn):
+        return f"({flags}) | (rec_pending_any() ? LOG_REC_BUFS : 0)"
+    return flags
+
+
+def put_bufs(fn, out, rec, started, flags, ret, ref):
     """Writes the addresses of FN's buffers (log/mpispec.py: site_buffers)
-    into REC when STARTED says rec_begin_at wrote a call site; the
+    into REC when STARTED says rec_begin_at wrote a call site (and, for a
+    blocking call, its record FLAGS have LOG_REC_BUFS); the
     extent only when its count and datatype mean something: the call (RET)
     succeeded (a failed call's datatype may be no datatype), the buffer is
     not MPI_IN_PLACE, and a rooted collective's buffer is significant here
-    (elsewhere its count and type may be anything)."""
+    (elsewhere its count and type may be anything). A call that starts a
+    request counts it as pending (rec_pending_add)."""
+    if S.starts_request(fn):
+        req = next(a for a in fn.args if a.ctype == "MPI_Request *" and
+                   a.direction == "out" and not a.array)
+        out.write(f"    if ({ret} == MPI_SUCCESS)\n"
+                  f"        rec_pending_add(*{ref(req.name)});\n")
     bufs = S.site_buffers(fn)
     if not bufs:
         return
-    out.write(f"    if ({started} == REC_SITE_PUT) {{\n")
+    if S.buffers_if_pending(fn):
+        out.write(f"    if ({started} == REC_SITE_PUT && "
+                  f"(({flags}) & LOG_REC_BUFS)) {{\n")
+    else:
+        out.write(f"    if ({started} == REC_SITE_PUT) {{\n")
     for a, n, dtype in bufs:
         if n is None:
             out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, -1, "
@@ -400,11 +420,13 @@ def gen_wrapper(fn, out):
         out.write("    {\n    ")
     bufs = S.site_buffers(fn)
     assert not (poll and bufs), fn.name
-    out.write(f"int rec_started = rec_begin_at(&rec, {fn.id}, {flags}, "
+    out.write(f"unsigned rec_flags = {pending_flag(fn, flags)};\n"
+              f"    int rec_started = rec_begin_at(&rec, {fn.id}, rec_flags, "
               f"{ret_int}, t0, t1, {room}, __builtin_return_address(0));\n"
               f"    if (!rec_started) {{\n        {unlock}return ret;\n"
               f"    }}\n")
-    put_bufs(fn, out, "&rec", "rec_started", "ret", lambda n: n)
+    put_bufs(fn, out, "&rec", "rec_started", "rec_flags", "ret",
+             lambda n: n)
     out.write("    }\n")
     put_args(fn, out, "&rec", lambda n: n)
     out.write("".join(put))
@@ -512,11 +534,14 @@ def gen_skeleton(fn, out, hdr):
     hdr.write("}\n")
     hdr.write(f"static inline int rec_frame_{fn.name}(const struct rec_call "
               f"*c, const struct args_{fn.name} *a, struct log_rec *rec, "
-              f"unsigned flags, size_t room)\n{{\n"
-              f"    int started = rec_begin_at(rec, c->fn, flags, c->ret, "
+              f"unsigned flags, size_t room)\n{{\n")
+    if pending_flag(fn, "flags") != "flags":
+        hdr.write(f"    flags = {pending_flag(fn, 'flags')};\n")
+    hdr.write(f"    int started = rec_begin_at(rec, c->fn, flags, c->ret, "
               f"c->t0, c->t1, {args_room(fn)} + room, c->caller);\n"
               f"    if (!started)\n        return 0;\n")
-    put_bufs(fn, hdr, "rec", "started", "c->ret", lambda n: f"a->{n}")
+    put_bufs(fn, hdr, "rec", "started", "flags", "c->ret",
+             lambda n: f"a->{n}")
     hdr.write(f"    rec_put_args_{fn.name}(rec, a);\n"
               f"    return 1;\n}}\n\n")
 

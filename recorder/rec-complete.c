@@ -84,6 +84,7 @@ void rec_MPI_Wait(struct rec_call *c, struct args_MPI_Wait *a)
         if (*a->request != MPI_REQUEST_NULL)
             rec_put_raw(&rec, 0, 0, a->request, 4);
         put_done(&rec, 0, 0, before, st, bytes, &bst);
+        rec_pending_done(before, *a->request);
         rec_end(&rec);
     }
 }
@@ -115,8 +116,10 @@ void rec_MPI_Test(struct rec_call *c, struct args_MPI_Test *a)
         if (*a->request != MPI_REQUEST_NULL)
             rec_put_raw(&rec, 0, 0, a->request, 4);
         rec_put_raw(&rec, 1, 0, a->flag, 4);
-        if (*a->flag)
+        if (*a->flag) {
             put_done(&rec, 0, 0, before, st, bytes, &bst);
+            rec_pending_done(before, *a->request);
+        }
         rec_end(&rec);
     }
 }
@@ -281,9 +284,11 @@ static void cpl_put(struct log_rec *rec, struct cpl *k,
     if (extra_len)
         rec_put_raw(rec, LOG_ARG_NONE, 0, extra, extra_len);
     for (int i = 0; i < k->count; i++)
-        if (k->pdone[i])
+        if (k->pdone[i]) {
             put_done(rec, 1, (uint64_t)i, k->preq[i], &st[i], k->pbytes[i],
                      bst ? &bst[i] : NULL);
+            rec_pending_done(k->preq[i], after[i]);
+        }
 }
 
 /* An unsuccessful Testall/Testany/Testsome: the same layout with nothing

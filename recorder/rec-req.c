@@ -122,6 +122,7 @@ void rec_MPI_Type_free(struct rec_call *c, struct args_MPI_Type_free *a)
 void rec_MPI_Request_free(struct rec_call *c, struct args_MPI_Request_free *a)
 {
     rec_req_done(rec_req_find(*a->request), 1);
+    rec_pending_free(*a->request);
     MPI_Request before = *a->request;
     rec_pmpi_MPI_Request_free(c, a);
     struct log_rec rec;

@@ -191,6 +191,8 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
         room += LOG_SITE_ROOM + LOG_SITE_BUFS * LOG_BUFADDR_ROOM;
         if (__builtin_expect(site.announce != NULL, 0))
             room += rec_site_room(site.announce);
+    } else {
+        flags &= ~(unsigned)LOG_REC_BUFS; /* buffers follow a site only */
     }
     if (!log_writer_begin(&writer, rec, room + 30, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */

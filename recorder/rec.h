@@ -182,6 +182,33 @@ static inline void rec_put_bufaddr(struct log_rec *rec, const void *buf,
     else
         rec__put_bufaddr(rec, buf, n, type);
 }
+/*
+ * Pending requests (rec-pending.c): a call that returns a new request
+ * counts it (rec_pending_add, the generated code); a completion that frees
+ * it (rec_pending_done with the handle before and after the call, the
+ * Wait and Test families) or MPI_Request_free (rec_pending_free, before
+ * the PMPI call) ends it. rec_pending_any: whether one may be pending,
+ * so that a blocking call logs its buffers (LOG_REC_BUFS); never 0 while
+ * one is. Under the recorder's lock but rec_pending_any.
+ */
+extern int rec_pending_n;
+static inline int rec_pending_any(void)
+{
+    return __atomic_load_n(&rec_pending_n, __ATOMIC_RELAXED) != 0;
+}
+static inline void rec_pending_add(MPI_Request req)
+{
+    if (req != MPI_REQUEST_NULL)
+        __atomic_store_n(&rec_pending_n, rec_pending_n + 1,
+                         __ATOMIC_RELAXED);
+}
+void rec__pending_end(void);
+static inline void rec_pending_done(MPI_Request before, MPI_Request after)
+{
+    if (before != MPI_REQUEST_NULL && after == MPI_REQUEST_NULL)
+        rec__pending_end();
+}
+void rec_pending_free(MPI_Request req);
 #define REC_CB_ENTRY (1u << 30)
 /* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
  * FN is the constructor that registered it (log-codec.h, log_put_cb).

@@ -7,11 +7,13 @@
 # usage: bench-sites.sh DRDB MPIEXEC SELFPAIR RECORDER NOSITES_RECORDER
 #                       [SELFPAIR_FORTRAN]
 #
-# For the blocking pair (MPI_Bsend + MPI_Recv: 2 calls) and the
-# nonblocking one (MPI_Irecv + MPI_Ibsend + MPI_Waitall: 3 calls), one
-# rank to itself (kernels/selfpair.c), and, given SELFPAIR_FORTRAN
-# (kernels/selfpair-f.f90), the blocking pair from Fortran (the site is
-# found above MPICH's binding: rec-site.c), prints:
+# For the blocking pair (MPI_Bsend + MPI_Recv: 2 calls), the
+# nonblocking one (MPI_Irecv + MPI_Ibsend + MPI_Waitall: 3 calls), and
+# the blocking pair while an MPI_Irecv is pending (its calls then log
+# their buffers' addresses), one rank to itself (kernels/selfpair.c),
+# and, given SELFPAIR_FORTRAN (kernels/selfpair-f.f90), the blocking pair
+# from Fortran (the site is found above MPICH's binding: rec-site.c),
+# prints:
 #   - callgrind's instructions per MPI call with each recorder (the
 #     difference of two runs of N1 and N2 pairs, so that start-up cancels
 #     out), and the difference;
@@ -30,8 +32,8 @@ N1=20000 N2=40000
 
 # prog MODE: the kernel of MODE ("f": the Fortran one, blocking).
 prog() { if [ "$1" = f ]; then echo "$fselfpair"; else echo "$selfpair"; fi; }
-# args MODE: the kernel's mode argument.
-args() { if [ "$1" = nb ]; then echo nb; fi; }
+# args MODE: the kernel's mode argument (nb, pend; none for the others).
+args() { case $1 in nb|pend) echo "$1" ;; esac; }
 
 # instr LIB N MODE: callgrind's total instructions of a recorded run.
 instr() {
@@ -84,9 +86,10 @@ bytes() {
 }
 
 printf "%-34s %12s %12s %10s\n" "" "no sites" "sites" "added"
-modes="blocking:Bsend+Recv::2 nonblocking:Irecv+Ibsend+Waitall:nb:3"
-[ -n "$fselfpair" ] && modes="$modes Fortran-blocking:Bsend+Recv:f:2"
-for m in $modes; do
+modes=("blocking:Bsend+Recv::2" "nonblocking:Irecv+Ibsend+Waitall:nb:3"
+       "blocking, an Irecv pending:Bsend+Recv:pend:2")
+[ -n "$fselfpair" ] && modes+=("Fortran-blocking:Bsend+Recv:f:2")
+for m in "${modes[@]}"; do
     IFS=: read -r name calls mode ncalls <<< "$m"
     i0=$(per_call "$nolib" "$mode" "$ncalls")
     i1=$(per_call "$lib" "$mode" "$ncalls")

@@ -1,10 +1,13 @@
 #!/bin/sh
 # drdb check's buf.* checks (events/ev-check-buf.c) on programs with the
-# error planted (AREA-NAME-bad.c) and their fixed twins (-ok.c); the
+# error planted (AREA-NAME-bad.c, AREA-NAME-blocking-bad.c) and their
+# fixed twins (-ok.c); the
 # expected findings are written here from the programs' comments.
 # usage: test-check-buf.sh DRDB MPIEXEC OVERLAP_BAD OVERLAP_OK
+#                          BLOCKING_BAD BLOCKING_OK
 set -u
 drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") good=$(realpath "$4")
+bbad=$(realpath "$5") bgood=$(realpath "$6")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -63,5 +66,54 @@ check "buf.overlap: silent on the fixed twin" '[ ! -s "$tmp/ok.sites" ]' ||
     sed 's/^/# /' "$tmp/ok.out"
 check "buf.overlap: exit status 0 on the twin" \
     '[ "$(cat "$tmp/ok.status")" = 0 ]'
+# A blocking call on a pending operation's memory (buf-overlap-blocking-
+# bad.c's comment lists the events): the recorder logs its buffers only
+# while a request is pending (LOG_REC_BUFS).
+run bbad "$bbad"
+cat > "$tmp/want" <<'WANT'
+error buf.overlap
+    0:2 reads here
+    0:3 writes here
+error buf.overlap
+    0:5 writes here
+    0:6 reads here
+error buf.overlap
+    0:8 reads here
+    0:9 writes here
+error buf.overlap
+    0:12 writes here
+    0:13 writes here
+error buf.overlap
+    1:2 reads here
+    1:3 writes here
+error buf.overlap
+    1:5 writes here
+    1:6 reads here
+error buf.overlap
+    1:8 reads here
+    1:9 writes here
+error buf.overlap
+    1:12 writes here
+    1:13 writes here
+WANT
+sed 's/^\(error buf.overlap\): .*/\1/' "$tmp/bbad.sites" > "$tmp/got"
+check "buf.overlap: MPI_Recv into a pending MPI_Isend's buffer, MPI_Send from a pending MPI_Irecv's, MPI_Allreduce and MPI_Sendrecv_replace writing pending operations' memory, on each rank" \
+    'cmp -s "$tmp/want" "$tmp/got"' ||
+    { diff "$tmp/want" "$tmp/got" | sed 's/^/# /'; sed 's/^/# /' "$tmp/bbad.out"; }
+check "buf.overlap: the message names both calls, the bytes shared, and the pending one" \
+    'grep -q "^error buf.overlap: MPI_Isend.s buffer \[0x[0-9a-f]*, 0x[0-9a-f]*) and MPI_Recv.s \[0x[0-9a-f]*, 0x[0-9a-f]*) share 16 bytes while the first is pending, and MPI writes the second" "$tmp/bbad.out"'
+check "buf.overlap: every blocking call checked (no note of calls left out)" \
+    '! grep -q "not checked" "$tmp/bbad.out"' || sed 's/^/# /' "$tmp/bbad.out"
+run bok "$bgood"
+check "buf.overlap: silent on the blocking calls' fixed twin" \
+    '[ ! -s "$tmp/bok.sites" ]' || sed 's/^/# /' "$tmp/bok.out"
+# Which blocking calls logged their buffers (drdb log event: "buffers"):
+# those made while a request was pending, and no other
+# (buf-overlap-blocking-ok.c's comment lists the events).
+bufs_at() { "$drdb" log event "$tmp/bok" "$1" 2>&1 | grep -q '^  buffers'; }
+check "recorder: blocking calls log their buffers while a request is pending (MPI_Sendrecv, MPI_Allreduce, MPI_Recv during a persistent send)" \
+    'bufs_at 0:3 && bufs_at 0:10 && bufs_at 1:10 && bufs_at 0:19'
+check "recorder: and not once it completed (MPI_Wait, MPI_Request_free of a persistent request, MPI_Waitall)" \
+    '! bufs_at 0:5 && ! bufs_at 0:22 && ! bufs_at 1:22 && ! bufs_at 0:26'
 echo "1..$n"
 exit $status

@@ -2,7 +2,8 @@
  * log, and a version 5 record without one, have none ("unknown"); a site
  * in this test program maps to the line it was taken at; the program
  * under another build id, or missing, gives no line; buffer addresses
- * read back as written. */
+ * read back as written; a blocking call's only with LOG_REC_BUFS
+ * (version 6). */
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <link.h>
@@ -45,11 +46,9 @@ __attribute__((noinline)) static const void *return_address(void)
     return __builtin_return_address(0);
 }
 
-/* Writes DIR/rank-0.log, version VERSION, of one MPI_Isend record; with
- * SITE, called from OFF in object 0 (PATH, build id ID) and its buffer
- * at 0x1000, 24 bytes from offset -8. */
-static void write_log(uint32_t version, int site, uint64_t off,
-                      const char *path, const uint8_t *id, size_t idlen)
+/* Starts a run of one rank in DIR: its drdb.run and rank-0.log, version
+ * VERSION, open in W. */
+static void open_log(struct log_writer *w, uint32_t version)
 {
     char p[256];
     snprintf(p, sizeof p, "%s/drdb.run", dir);
@@ -60,12 +59,21 @@ static void write_log(uint32_t version, int site, uint64_t off,
     struct log_file_header h = {0};
     memcpy(h.magic, LOG_MAGIC, 8);
     h.world_size = 1;
-    struct log_writer w;
-    REQUIRE(log_writer_openat_version(&w, AT_FDCWD, "rank-0.log", &h,
+    REQUIRE(log_writer_openat_version(w, AT_FDCWD, "rank-0.log", &h,
                                       version) == 0 ||
             (unlink("rank-0.log") == 0 &&
-             log_writer_openat_version(&w, AT_FDCWD, "rank-0.log", &h,
+             log_writer_openat_version(w, AT_FDCWD, "rank-0.log", &h,
                                        version) == 0));
+}
+
+/* Writes DIR/rank-0.log, version VERSION, of one MPI_Isend record; with
+ * SITE, called from OFF in object 0 (PATH, build id ID) and its buffer
+ * at 0x1000, 24 bytes from offset -8. */
+static void write_log(uint32_t version, int site, uint64_t off,
+                      const char *path, const uint8_t *id, size_t idlen)
+{
+    struct log_writer w;
+    open_log(&w, version);
     struct log_rec rec;
     REQUIRE(log_writer_begin(&w, &rec, 8192, LOG_FN_MPI_Isend,
                              site ? LOG_REC_SITE : 0, 0, 1));
@@ -91,6 +99,22 @@ static void write_log(uint32_t version, int site, uint64_t off,
     }
     log_writer_commit(&w, &rec);
     REQUIRE(log_writer_close(&w, 0) == 0);
+}
+
+/* Buffer I of event N of the log written (log_event_bufaddr's result,
+ * *B) and the event's argument 4 (the tag: the arguments follow the
+ * buffers) in *TAG. */
+static int event_buf(uint64_t n, int i, struct log_bufaddr *b, int *tag)
+{
+    struct ev_run x;
+    struct log_event ev;
+    char err[256];
+    REQUIRE(ev_open(&x, dir, err, sizeof err) == 0);
+    REQUIRE(ev_event(&x, 0, n, &ev, err, sizeof err) == 0);
+    int rc = log_event_bufaddr(&ev, i, b);
+    *tag = (int)log_event_arg(&ev, 4);
+    ev_close(&x);
+    return rc;
 }
 
 /* ev_srcline_why on the log written, into LOC and WHY. */
@@ -149,18 +173,13 @@ TEST(site_maps_to_its_line)
     CHECK_STR_EQ(loc.function, "test_site_maps_to_its_line");
 
     /* The buffer as written. */
-    struct ev_run x;
-    struct log_event ev;
     struct log_bufaddr b;
-    char err[256];
-    REQUIRE(ev_open(&x, dir, err, sizeof err) == 0);
-    REQUIRE(ev_event(&x, 0, 0, &ev, err, sizeof err) == 0);
-    CHECK_INT_EQ(log_event_bufaddr(&ev, 0, &b), 1);
+    int tag;
+    CHECK_INT_EQ(event_buf(0, 0, &b, &tag), 1);
     CHECK(b.arg == 0 && b.addr == 0x1000 && b.lb == -8 && b.known &&
           b.span == 24);
-    CHECK_INT_EQ(log_event_bufaddr(&ev, 1, &b), 0);
-    CHECK_INT_EQ((int)log_event_arg(&ev, 4), 7); /* tag: the arguments follow */
-    ev_close(&x);
+    CHECK_INT_EQ(event_buf(0, 1, &b, &tag), 0);
+    CHECK_INT_EQ(tag, 7);
 
     /* Another build at the same path. */
     uint8_t other[20] = {1, 2, 3};
@@ -179,6 +198,39 @@ TEST(site_maps_to_its_line)
     dwfl_end(dwfl);
 }
 
+/* A blocking call's buffers follow its site only with LOG_REC_BUFS: an
+ * MPI_Recv record without (as version 5 wrote them all) has none and its
+ * arguments right after the site; one with has its buffer. */
+TEST(blocking_buffers_only_with_flag)
+{
+    struct log_writer w;
+    open_log(&w, LOG_VERSION);
+    for (int with = 0; with < 2; with++) {
+        struct log_rec rec;
+        REQUIRE(log_writer_begin(&w, &rec, 256, LOG_FN_MPI_Recv,
+                                 LOG_REC_SITE | (with ? LOG_REC_BUFS : 0),
+                                 0, 1));
+        log_put_site(&rec, 0, 0x40);
+        if (with)
+            log_put_bufaddr(&rec, 0x2000, 0, 1, 12);
+        log_put_arg_int(&rec, 3);             /* count */
+        log_put_arg_handle(&rec, 0x4c000405); /* MPI_INT */
+        log_put_arg_int(&rec, 0);             /* source */
+        log_put_arg_int(&rec, 7);             /* tag */
+        log_put_arg_handle(&rec, 0x44000000);
+        log_writer_commit(&w, &rec);
+    }
+    REQUIRE(log_writer_close(&w, 0) == 0);
+
+    struct log_bufaddr b;
+    int tag;
+    CHECK_INT_EQ(event_buf(0, 0, &b, &tag), 0);
+    CHECK_INT_EQ(tag, 7);
+    CHECK_INT_EQ(event_buf(1, 0, &b, &tag), 1);
+    CHECK(b.arg == 0 && b.addr == 0x2000 && b.known && b.span == 12);
+    CHECK_INT_EQ(tag, 7);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir) || chdir(dir) != 0) {
@@ -187,6 +239,7 @@ int main(void)
     }
     RUN(older_log_has_no_site);
     RUN(site_maps_to_its_line);
+    RUN(blocking_buffers_only_with_flag);
     char p[256];
     snprintf(p, sizeof p, "%s/rank-0.log", dir);
     unlink(p);

@@ -5,9 +5,12 @@
  * before the receive is posted may wait forever (it does with MPICH 4.0.2
  * ch4), a buffered one completes at once. Prints "pair_ns NS" and
  * "time_s S". With "nb", each pair is nonblocking: MPI_Irecv, MPI_Ibsend
- * and one MPI_Waitall (three calls, the Wait family's path).
+ * and one MPI_Waitall (three calls, the Wait family's path). With "pend",
+ * the blocking pairs run while an MPI_Irecv that nothing matches is
+ * pending (then cancelled): the blocking calls log their buffers'
+ * addresses (docs/recording.md).
  *
- *   mpiexec -n 1 ./bench-selfpair [N [nb]]
+ *   mpiexec -n 1 ./bench-selfpair [N [nb|pend]]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -18,8 +21,9 @@ int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000000;
     int nb = argc > 2 && strcmp(argv[2], "nb") == 0;
-    double x = 1.0, y = 0.0;
-    MPI_Request r[2];
+    int pend = argc > 2 && strcmp(argv[2], "pend") == 0;
+    double x = 1.0, y = 0.0, z;
+    MPI_Request r[2], pr = MPI_REQUEST_NULL;
     MPI_Status st[2];
 
     MPI_Init(&argc, &argv);
@@ -29,6 +33,8 @@ int main(int argc, char **argv)
         MPI_Bsend(&x, 1, MPI_DOUBLE, 0, 1, MPI_COMM_SELF);
         MPI_Recv(&y, 1, MPI_DOUBLE, 0, 1, MPI_COMM_SELF, MPI_STATUS_IGNORE);
     }
+    if (pend)
+        MPI_Irecv(&z, 1, MPI_DOUBLE, 0, 99, MPI_COMM_SELF, &pr);
     double t0 = MPI_Wtime();
     for (long i = 0; i < n; i++) {
         x += 1.0;
@@ -42,6 +48,10 @@ int main(int argc, char **argv)
         MPI_Recv(&y, 1, MPI_DOUBLE, 0, 1, MPI_COMM_SELF, MPI_STATUS_IGNORE);
     }
     double t = MPI_Wtime() - t0;
+    if (pend) {
+        MPI_Cancel(&pr);
+        MPI_Wait(&pr, MPI_STATUS_IGNORE);
+    }
     if (y != x) {
         fprintf(stderr, "selfpair: received %g, sent %g\n", y, x);
         MPI_Abort(MPI_COMM_WORLD, 1);
