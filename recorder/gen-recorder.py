@@ -388,11 +388,12 @@ def gen_wrapper(fn, out):
                    "        rec_put_array(&rec, 0, &rec_freed_fh, 1, "
                    "LOG_ENC_PTR);\n")
     for i, a, where in S.count_arrays(fn):
-        n = count(a.length)
-        enc = array_enc(a)
+        # Its length once (rec_peers asks MPI), 0 when not significant.
+        n, enc = f"n_{a.name}", array_enc(a)
+        pre.append(f"    int64_t {n} = ret == MPI_SUCCESS && "
+                   f"{array_cond(where, str)} ? {count(a.length)} : 0;\n")
         size.append(f"rec_array_room({n}, {enc})")
-        put.append(f"    if (ret == MPI_SUCCESS && {array_cond(where, str)})\n"
-                   f"        rec_put_array(&rec, {i}, {a.name}, {n}, {enc});\n")
+        put.append(f"    rec_put_array(&rec, {i}, {a.name}, {n}, {enc});\n")
     out.write("    uint64_t t0 = rec_now();\n")
     slot = call_slot(fn, lambda n: n)
     if slot:
