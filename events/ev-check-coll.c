@@ -14,9 +14,11 @@
  * every member). Unlike point to point, the amounts must be equal, not a
  * prefix.
  *
- * What is left out: the v- and w-forms (their counts are arrays the log
- * does not hold), neighbourhood collectives (their peers are topology
- * neighbours), the signatures and roots of intercommunicator collectives,
+ * The v- and w-forms and Reduce_scatter are compared per pair from their
+ * logged count and datatype arrays (LOG_F_ARRAY). What is left out: the
+ * signatures of neighbourhood collectives (their peers are topology
+ * neighbours, whose arrays the log does not hold), the signatures and
+ * roots of intercommunicator collectives,
  * and the send side of Allgather/Alltoall when it is MPI_IN_PLACE (the log
  * does not say: a zero count or MPI_DATATYPE_NULL is taken for it), as is
  * the root's own piece of Gather and Scatter. User-defined ops are handles

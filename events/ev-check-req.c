@@ -9,8 +9,9 @@
  *                         freed (the program kept a copy of the handle)
  *   req.restart-active    MPI_Start of a persistent request still active
  *   res.leak              a communicator, group, datatype, window, error
- *                         handler, operation or info object never freed
- *                         before MPI_Finalize (predefined ones excluded)
+ *                         handler, operation or info object never freed,
+ *                         or a file never closed, before MPI_Finalize
+ *                         (predefined ones excluded)
  *   msg.unreceived        a message sent and never received
  *   msg.unmatched-receive a receive posted and never matched
  *
