@@ -14,9 +14,11 @@
  * every member). Unlike point to point, the amounts must be equal, not a
  * prefix.
  *
- * What is left out: the v- and w-forms (their counts are arrays the log
- * does not hold), neighbourhood collectives (their peers are topology
- * neighbours), the signatures and roots of intercommunicator collectives,
+ * The v- and w-forms and Reduce_scatter are compared per pair from their
+ * logged count and datatype arrays (LOG_F_ARRAY). What is left out: the
+ * signatures of neighbourhood collectives (their peers are topology
+ * neighbours, whose arrays the log does not hold), the signatures and
+ * roots of intercommunicator collectives,
  * and the send side of Allgather/Alltoall when it is MPI_IN_PLACE (the log
  * does not say: a zero count or MPI_DATATYPE_NULL is taken for it), as is
  * the root's own piece of Gather and Scatter. User-defined ops are handles
@@ -52,7 +54,15 @@ struct member {
     int local;        /* its rank in the communicator, -1 unknown */
     int64_t count, rcount, root;
     uint32_t type, rtype, op;
+    /* A v- or w-form's logged arrays (LOG_F_ARRAY; NULL: not logged),
+     * n elements each: sendcounts, recvcounts, sendtypes, recvtypes. */
+    int64_t *arr[4];
+    int narr[4];
+    int has_arrays; /* its record logged any (a drdb that logs them) */
 };
+
+static const char *const arr_names[4] = {"sendcounts", "recvcounts",
+                                         "sendtypes", "recvtypes"};
 
 struct scan {
     struct ev_check_ctx *c;
@@ -71,6 +81,8 @@ struct scan {
     /* Per rank, the communicators on which a collective call of it failed
      * (not in the index), read when first needed: -1 ends a list. */
     int32_t **failed;
+    /* v- and w-form instances whose arrays the log does not hold. */
+    size_t no_arrays;
 };
 
 static int64_t val(const struct log_event *ev, int slot)
@@ -96,7 +108,47 @@ static int read_member(struct scan *s, struct member *m, int32_t ci)
     m->op = (uint32_t)val(&ev, d->slot[LOG_S_OP]);
     m->local = s->local && m->k->rank < s->c->x->world_size
                    ? s->local[m->k->rank] : -1;
+    memset(m->arr, 0, sizeof m->arr);
+    memset(m->narr, 0, sizeof m->narr);
+    m->has_arrays = 0;
+    if (s->want != K_SIGNATURE)
+        return 0;
+    /* The count and datatype arrays: ARRAY fields of argument none, elem
+     * the argument's number (log-format.h). */
+    for (int a = 0; a < d->nargs; a++) {
+        int w = 0;
+        while (w < 4 && strcmp(d->args[a].name, arr_names[w]))
+            w++;
+        struct log_field f;
+        size_t cur = 0;
+        int found = 0;
+        if (w == 4 || d->args[a].vpos >= 0)
+            continue;
+        while (!found && log_event_next_stored(&ev, &cur, &f) == 1)
+            found = f.kind == LOG_F_ARRAY && f.arg == LOG_ARG_NONE &&
+                    f.elem == (uint64_t)a;
+        if (!found)
+            continue;
+        int enc = w >= 2 ? LOG_ENC_HANDLE
+                  : strstr(d->args[a].ctype, "MPI_Count") ? LOG_ENC_AINT
+                                                           : LOG_ENC_INT;
+        int64_t *v = malloc((f.len + 1) * sizeof *v);
+        const uint8_t *p = f.data, *end = f.data + f.len;
+        int n = 0;
+        while (v && p < end && log_get_array_elem(&p, end, enc, &v[n]) == 0)
+            n++;
+        m->arr[w] = v;
+        m->narr[w] = n;
+        m->has_arrays = 1;
+    }
     return 0;
+}
+
+static void free_members(struct scan *s)
+{
+    for (int i = 0; i < s->n; i++)
+        for (int w = 0; w < 4; w++)
+            free(s->mem[i].arr[w]);
 }
 
 /* The operation of a function: its name without the large-count "_c". */
@@ -312,12 +364,100 @@ static void compare_piece(struct scan *s, const struct piece *a,
          "%s", inst, ca, a->m->k->rank, cb, b->m->k->rank, why);
 }
 
+/* ---- v- and w-forms: per-peer counts (and types) from logged arrays ----- */
+
+/* Element J of member M's array W (0 sendcounts .. 3 recvtypes); -1 when
+ * not logged. */
+static int64_t arr_at(const struct member *m, int w, int j)
+{
+    return m->arr[w] && j >= 0 && j < m->narr[w] ? m->arr[w][j] : -1;
+}
+
+/* Compares the piece sender S sends to receiver R with the piece R
+ * expects from S (Alltoallv/w: S's sendcounts[r] against R's
+ * recvcounts[s]; in place, S sends what its receive arrays say). */
+static void vpair(struct scan *s, const struct member *snd,
+                  const struct member *rcv, int w_form)
+{
+    int sw = snd->arr[0] ? 0 : 1; /* no sendcounts logged: in place */
+    int64_t sc = arr_at(snd, sw, rcv->local), rc = arr_at(rcv, 1, snd->local);
+    int64_t st = w_form ? arr_at(snd, sw + 2, rcv->local)
+                 : sw ? snd->rtype : snd->type;
+    int64_t rt = w_form ? arr_at(rcv, 3, snd->local) : rcv->rtype;
+    if (sc < 0 || rc < 0 || st < 0 || rt < 0)
+        return;
+    struct piece a = {rcv, rc, (uint32_t)rt}, b = {snd, sc, (uint32_t)st};
+    compare_piece(s, &a, &b);
+}
+
+static void check_vsignature(struct scan *s)
+{
+    const struct log_func_desc *d = s->mem[0].d;
+    int has[4] = {0}, any = 0;
+    for (int a = 0; a < d->nargs; a++)
+        for (int w = 0; w < 4; w++)
+            has[w] |= !strcmp(d->args[a].name, arr_names[w]);
+    for (int i = 0; i < s->n; i++)
+        any |= s->mem[i].has_arrays;
+    if (!any) {
+        s->no_arrays++;
+        return;
+    }
+    int ref = reference(s);
+    const struct member *r = &s->mem[ref];
+    int rooted = d->slot[LOG_S_ROOT] >= 0;
+    for (int i = 0; i < s->n; i++) {
+        const struct member *m = &s->mem[i];
+        int before = s->shown + s->more; /* one finding per member */
+        if (m->local < 0)
+            continue;
+        if (rooted && i != ref && has[1]) { /* Gatherv */
+            struct piece a = {r, arr_at(r, 1, m->local), r->rtype};
+            struct piece b = {m, m->count, m->type};
+            if (a.count >= 0)
+                compare_piece(s, &a, &b);
+        } else if (rooted && i != ref && has[0]) { /* Scatterv */
+            struct piece a = {r, arr_at(r, 0, m->local), r->type};
+            struct piece b = {m, m->rcount, m->rtype};
+            if (a.count >= 0)
+                compare_piece(s, &a, &b);
+        } else if (!rooted && has[0]) { /* Alltoallv, Alltoallw */
+            for (int j = 0; j < s->n && s->shown + s->more == before; j++)
+                if (s->mem[j].local >= 0)
+                    vpair(s, m, &s->mem[j], has[2]);
+        } else if (!rooted && d->slot[LOG_S_COUNT] >= 0) { /* Allgatherv */
+            if (m->count == 0 || m->type == DRDB_MPI_DATATYPE_NULL)
+                continue; /* in place (the log does not say) */
+            struct piece b = {m, m->count, m->type};
+            for (int j = 0; j < s->n && s->shown + s->more == before; j++) {
+                const struct member *q = &s->mem[j];
+                struct piece a = {q, arr_at(q, 1, m->local), q->rtype};
+                if (j != i && a.count >= 0)
+                    compare_piece(s, &a, &b);
+            }
+        } else if (!rooted && i != ref) { /* Reduce_scatter */
+            for (int k = 0; k < r->narr[1] && s->shown + s->more == before;
+                 k++) {
+                struct piece a = {r, arr_at(r, 1, k), r->type};
+                struct piece b = {m, arr_at(m, 1, k), m->type};
+                if (b.count >= 0)
+                    compare_piece(s, &a, &b);
+            }
+        }
+    }
+}
+
 static void check_signature(struct scan *s)
 {
     const struct log_func_desc *d = s->mem[0].d;
     int t = d->slot[LOG_S_DATATYPE], rt = d->slot[LOG_S_RECVTYPE];
-    if (s->cm->inter || (d->roles & LOG_R_NEIGHBOR) || has_count_arrays(d) ||
-        rt < 0)
+    if (s->cm->inter || (d->roles & LOG_R_NEIGHBOR))
+        return;
+    if (has_count_arrays(d)) {
+        check_vsignature(s);
+        return;
+    }
+    if (rt < 0)
         return;
     int ref = reference(s);
     int rooted = d->slot[LOG_S_ROOT] >= 0;
@@ -481,6 +621,8 @@ static void enter_comm(struct scan *s, int32_t comm)
             s->local[s->cm->a[g]] = g;
 }
 
+static void one_compare(struct scan *s);
+
 static void one_instance(struct scan *s, const int32_t *ci, int n)
 {
     s->n = 0;
@@ -490,6 +632,13 @@ static void one_instance(struct scan *s, const int32_t *ci, int n)
             s->n++;
     if (!s->n || !s->cm)
         return;
+    one_compare(s);
+    free_members(s);
+}
+
+/* The checks of the instance read into S. */
+static void one_compare(struct scan *s)
+{
     if (s->want == K_MISSING) {
         check_missing(s);
         return;
@@ -555,6 +704,14 @@ static int run(struct ev_check_ctx *c, int want, char *err, size_t errlen)
         i = j;
     }
     flush_comm(&s);
+    if (s.no_arrays) {
+        char msg[240];
+        snprintf(msg, sizeof msg, "%zu v- or w-collective instance%s not "
+                 "compared: %s count arrays are not in the log (recorded by "
+                 "an older drdb)", s.no_arrays, s.no_arrays > 1 ? "s" : "",
+                 s.no_arrays > 1 ? "their" : "its");
+        c->note(c->ud, names[want], msg);
+    }
     if (s.more_total) {
         char msg[200];
         snprintf(msg, sizeof msg, "%zu more findings not listed (at most %d "

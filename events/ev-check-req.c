@@ -9,8 +9,9 @@
  *                         freed (the program kept a copy of the handle)
  *   req.restart-active    MPI_Start of a persistent request still active
  *   res.leak              a communicator, group, datatype, window, error
- *                         handler, operation or info object never freed
- *                         before MPI_Finalize (predefined ones excluded)
+ *                         handler, operation or info object never freed,
+ *                         or a file never closed, before MPI_Finalize
+ *                         (predefined ones excluded)
  *   msg.unreceived        a message sent and never received
  *   msg.unmatched-receive a receive posted and never matched
  *
@@ -487,8 +488,11 @@ static const struct {
     {HKIND(DRDB_MPI_OP_NULL), "operation", "operations", "MPI_Op_free"},
     {HKIND(DRDB_MPI_INFO_NULL), "info object", "info objects",
      "MPI_Info_free"},
+    /* An MPI_File is a pointer, no handle: no HKIND is 16. */
+    {16, "file", "files", "MPI_File_close"},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
+#define K_FILE (N_KINDS - 1)
 
 /* The entry of kinds[] of handle H, or -1 (another kind, a null or
  * predefined handle: MPICH's handle kinds 0 and 1). */
@@ -504,7 +508,9 @@ static int kind_of(uint32_t h)
 
 /* What a function is to res.leak (by id): 1 it returns new objects in
  * `out` handle arguments, 2 it frees the object its `inout` handle names
- * (logged before the call: REQUEST of no argument, docs/log-format.md).
+ * (logged before the call: REQUEST of no argument, docs/log-format.md),
+ * 3 it opens a file (its `out MPI_File *`, logged RAW), 4 it closes one
+ * (the file handle logged before the call: ARRAY of no argument).
  * The Fortran 90 types MPI_Type_create_f90_* return are predefined ones
  * the program must not free (MPI 4.0, 19.1.9); MPI_Comm_get_parent's
  * communicator is MPI's own. */
@@ -539,6 +545,10 @@ static uint8_t *res_roles(int *max)
                 t[d->id] = 1;
             else if (handle && ad->dir == LOG_DIR_INOUT && frees)
                 t[d->id] = 2;
+            else if (!strcmp(ct, "MPI_File"))
+                t[d->id] = ad->dir == LOG_DIR_OUT     ? 3
+                           : ad->dir == LOG_DIR_INOUT ? 4
+                                                      : t[d->id];
         }
     }
     return t;
@@ -552,12 +562,55 @@ struct obj {
     uint32_t handle;
 };
 
+/* Rank R's open files: each MPI_File_open's event and file handle, the
+ * handle zeroed by its MPI_File_close. */
+struct file {
+    uint64_t event, fh;
+};
+
+/* Files: F, the event of an opening call, into FS; a closing one closes the
+ * latest open file with its handle. 0; 1 when the close does not say which
+ * file (recorded before drdb logged it); -1 out of memory. */
+static int res_file(const struct log_event *ev, uint64_t n, int role,
+                    struct file **fs, size_t *nf, size_t *cap)
+{
+    struct log_field f;
+    uint64_t fh = 0;
+    if (role == 4) {
+        const uint8_t *p;
+        int64_t v;
+        if (!log_event_find(ev, LOG_ARG_NONE, LOG_F_ARRAY, &f))
+            return 1;
+        p = f.data;
+        if (log_get_array_elem(&p, f.data + f.len, LOG_ENC_PTR, &v) < 0)
+            return 1;
+        for (size_t i = *nf; i-- > 0;)
+            if ((*fs)[i].fh == (uint64_t)v) {
+                (*fs)[i].fh = 0;
+                break;
+            }
+        return 0;
+    }
+    for (int a = 0; a < ev->desc->nargs; a++)
+        if (ev->desc->args[a].dir == LOG_DIR_OUT &&
+            log_event_find(ev, (unsigned)a, LOG_F_RAW, &f) && f.len == 8)
+            memcpy(&fh, f.data, 8);
+    if (!fh)
+        return 0;
+    if (util_grow(fs, cap, *nf + 1, sizeof **fs) < 0)
+        return -1;
+    (*fs)[(*nf)++] = (struct file){n, fh};
+    return 0;
+}
+
 /* Rank R's objects still live at its end into IT. 0; 1 when its log does
  * not say what a freeing call freed (recorded before drdb logged it); -1
- * out of memory. */
+ * out of memory. *NOFILES: its file closes do not say which file. */
 static int res_rank(struct ev_run *x, int r, const uint8_t *roles, int max,
-                    struct items *it)
+                    struct items *it, int *nofiles)
 {
+    struct file *fs = NULL;
+    size_t nf = 0, fcap = 0;
     const struct log_rank *lr = &x->ranks[r].log;
     struct util_htab live = EV__HMAP_INIT; /* handle -> latest obj */
     struct obj *o = NULL;
@@ -573,6 +626,14 @@ static int res_rank(struct ev_run *x, int r, const uint8_t *roles, int max,
             (ev.flags & (LOG_REC_REPEAT | LOG_REC_TRUNC)))
             continue;
         const struct log_func_desc *d = log_func_by_id(fn);
+        if (roles[fn] >= 3 && !*nofiles) {
+            int frc = res_file(&ev, n, roles[fn], &fs, &nf, &fcap);
+            rc = frc < 0 ? -1 : rc;
+            *nofiles = frc > 0;
+            continue;
+        }
+        if (roles[fn] >= 3)
+            continue;
         if (roles[fn] == 2) {
             uint32_t h;
             if (!log_event_find(&ev, LOG_ARG_NONE, LOG_F_REQUEST, &f) ||
@@ -614,8 +675,15 @@ static int res_rank(struct ev_run *x, int r, const uint8_t *roles, int max,
                 rc = -1;
         }
     }
+    for (size_t i = 0; rc == 0 && !*nofiles && i < nf; i++) {
+        struct item f = {{(uint32_t)K_FILE, (uint32_t)ev_fn(x, r, fs[i].event),
+                          0, 0}, r, fs[i].event, EV_NONE, EV_NONE};
+        if (fs[i].fh && items_add(it, &f) < 0)
+            rc = -1;
+    }
     util_htab_release(&live);
     free(o);
+    free(fs);
     return rc;
 }
 
@@ -625,9 +693,11 @@ static void res_msg(struct ev_check_ctx *c, const struct item *g, size_t n,
     char call[300], rk[32];
     call_desc(c->x, g->rank, g->event, call, sizeof call);
     int k = (int)g->key[0];
-    snprintf(buf, len, "%zu %s made by %s%s %s never freed (%s) before "
+    int file = k == (int)K_FILE;
+    snprintf(buf, len, "%zu %s %s by %s%s %s never %s (%s) before "
              "MPI_Finalize", n, n > 1 ? kinds[k].what_pl : kinds[k].what,
-             call, on_ranks(nranks, rk, sizeof rk), n > 1 ? "were" : "was",
+             file ? "opened" : "made", call, on_ranks(nranks, rk, sizeof rk),
+             n > 1 ? "were" : "was", file ? "closed" : "freed",
              kinds[k].freed_by);
 }
 
@@ -646,7 +716,8 @@ static int run_res_leak(struct ev_check_ctx *c, char *err, size_t errlen)
             break;
         if (!finalized(x, r))
             continue;
-        int rc = res_rank(x, r, roles, max, &it);
+        int nofiles = 0;
+        int rc = res_rank(x, r, roles, max, &it, &nofiles);
         if (rc < 0) {
             free(roles);
             free(it.v);
@@ -658,6 +729,12 @@ static int run_res_leak(struct ev_check_ctx *c, char *err, size_t errlen)
             snprintf(msg, sizeof msg, "rank %d's log does not say which "
                      "objects its MPI_*_free calls freed (recorded by an "
                      "older drdb): its objects are not checked", r);
+            c->note(c->ud, "res.leak", msg);
+        } else if (nofiles) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "rank %d's log does not say which "
+                     "file its MPI_File_close calls closed (recorded by an "
+                     "older drdb): its files are not checked", r);
             c->note(c->ud, "res.leak", msg);
         }
     }
@@ -683,7 +760,8 @@ const struct ev_check_def ev_check_req_defs[] = {
      "MPI_Start of a persistent request still active", run_req_restart},
     {"res.leak", EV_CHECK_WARNING,
      "a communicator, group, datatype, window, error handler, operation or "
-     "info object never freed before MPI_Finalize", run_res_leak},
+     "info object never freed, or a file never closed, before MPI_Finalize",
+     run_res_leak},
     {"msg.unreceived", EV_CHECK_WARNING,
      "a message sent and never received", run_msg_unreceived},
     {"msg.unmatched-receive", EV_CHECK_WARNING,

@@ -146,7 +146,7 @@ static const char *kind_name(unsigned k)
 {
     static const char *const names[] = {
         "?", "raw", "data", "status", "string", "members", "request", "size",
-        "handle", "data", "windiff", "elided", "object",
+        "handle", "data", "windiff", "elided", "object", "array",
     };
     return k < sizeof names / sizeof names[0] ? names[k] : "?";
 }

@@ -62,7 +62,9 @@
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
 #define LOG_VERSION 6            /* 6: buffer addresses of blocking calls
                                   * while a request is pending
-                                  * (LOG_REC_BUFS);
+                                  * (LOG_REC_BUFS); v- and w-collectives'
+                                  * counts arrays, MPI_File_close's file
+                                  * (LOG_F_ARRAY);
                                   * 5: call sites and buffer addresses
                                   * (LOG_REC_SITE, LOG_F_OBJECT);
                                   * 4: records of threads, callbacks, polling
@@ -232,6 +234,14 @@ enum log_field_kind {
                           * LOG_ARG_NONE, elem = its number): varint load
                           * bias, varint build id length, the build id,
                           * the path (to the end) */
+    LOG_F_ARRAY = 13,    /* an input the checks read and the replay
+                          * ignores (arg LOG_ARG_NONE, elem = the number
+                          * of the argument): its elements, each a varint
+                          * as a by-value argument of its element type is
+                          * stored (enum log_enc), to the field's end. A v-
+                          * or w-collective's counts and datatypes
+                          * arrays (log/mpispec.py count_arrays);
+                          * MPI_File_close's file handle before the call */
 };
 /* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
  * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */
@@ -485,6 +495,20 @@ static inline int64_t log_unzigzag64(uint64_t v)
 static inline uint32_t log_unrotate_handle(uint64_t v)
 {
     return (uint32_t)v >> 8 | (uint32_t)v << 24;
+}
+/* Reads one element of an ARRAY field (LOG_F_ARRAY) stored with encoding
+ * ENC from [*p, end) into *V, advancing *P: 0, or -1 when malformed. */
+static inline int log_get_array_elem(const uint8_t **p, const uint8_t *end,
+                                     int enc, int64_t *v)
+{
+    uint64_t x;
+    if (log_get_varint(p, end, &x) < 0)
+        return -1;
+    *v = enc == LOG_ENC_INT ? log_unzigzag32(x)
+         : enc == LOG_ENC_AINT ? log_unzigzag64(x)
+         : enc == LOG_ENC_HANDLE ? (int64_t)log_unrotate_handle(x)
+                                 : (int64_t)x;
+    return 0;
 }
 
 /* Reads a buffer address (log_put_bufaddr) from [*P, END) into *ADDR,

@@ -696,3 +696,33 @@ def buffers_if_pending(fn):
 
 def is_persistent(fn):
     return "persistent" in fn.flags
+
+
+# The count and datatype arrays of a v- or w-collective the checks read.
+COUNT_ARRAYS = ("sendcounts", "recvcounts", "sendtypes", "recvtypes")
+
+
+def count_arrays(fn):
+    """The input arrays a record of FN logs for `drdb check`'s signature
+    comparison (log-format.h, LOG_F_ARRAY): the per-peer counts and
+    datatypes of a v- or w-collective, MPI_Reduce_scatter's recvcounts;
+    not a neighbourhood collective's (their peers are its topology, which
+    the log does not hold). Each as (number of the argument, arg, where:
+    'root' significant at the root only, 'send' only when sendbuf is not
+    MPI_IN_PLACE, None everywhere)."""
+    if fn.kind != "coll" or "neighbor" in fn.flags:
+        return []
+    rooted = any(a.name == "root" for a in fn.args)
+    out = []
+    for i, a in enumerate(fn.args):
+        if a.direction != "in" or not a.array or a.name not in COUNT_ARRAYS:
+            continue
+        if rooted:
+            # Gatherv's recvcounts, Scatterv's sendcounts: the root's.
+            where = "root"
+        elif a.name.startswith("send"):
+            where = "send"
+        else:
+            where = None
+        out.append((i, a, where))
+    return out

@@ -217,6 +217,22 @@ def freed_arg(fn):
     return None
 
 
+def array_enc(a):
+    """The encoding of an element of count array A (mpispec count_arrays)."""
+    return S.value_encoding(S.elem_type(a).replace("const ", ""))
+
+
+def array_cond(where, ref):
+    """C condition under which a count array (where: mpispec count_arrays)
+    is significant here, its arguments as REF(name)."""
+    if where == "root":
+        return (f"rec_coll_writes({ref('comm')}, {ref('root')}, "
+                f"REC_AT_ROOT)")
+    if where == "send":
+        return f"{ref('sendbuf')} != MPI_IN_PLACE"
+    return "1"
+
+
 def new_handles(fn):
     """The arguments in which FN returns a new handle (a request, a
     communicator, a datatype, ...), which MPI may have taken from an object
@@ -382,6 +398,22 @@ def gen_wrapper(fn, out):
         put.append("    if (ret == MPI_SUCCESS && rec_freed)\n"
                    "        log_put_handle(&rec, LOG_ARG_NONE, LOG_F_REQUEST, "
                    "0, rec_freed);\n")
+    if fn.name == "MPI_File_close":
+        # An MPI_File is a pointer, no 32-bit handle: its value before the
+        # call as an ARRAY field of one element (docs/log-format.md).
+        out.write("    uint64_t rec_freed_fh = fh ? (uint64_t)(uintptr_t)*fh "
+                  ": 0;\n")
+        size.append("rec_array_room(1, LOG_ENC_PTR)")
+        put.append("    if (ret == MPI_SUCCESS && rec_freed_fh)\n"
+                   "        rec_put_array(&rec, 0, &rec_freed_fh, 1, "
+                   "LOG_ENC_PTR);\n")
+    for i, a, where in S.count_arrays(fn):
+        # Its length once (rec_peers asks MPI), 0 when not significant.
+        n, enc = f"n_{a.name}", array_enc(a)
+        pre.append(f"    int64_t {n} = ret == MPI_SUCCESS && "
+                   f"{array_cond(where, str)} ? {count(a.length)} : 0;\n")
+        size.append(f"rec_array_room({n}, {enc})")
+        put.append(f"    rec_put_array(&rec, {i}, {a.name}, {n}, {enc});\n")
     out.write("    uint64_t t0 = rec_now();\n")
     slot = call_slot(fn, lambda n: n)
     if slot:
@@ -532,18 +564,29 @@ def gen_skeleton(fn, out, hdr):
               f"    (void)rec;\n    (void)a;\n")
     put_args(fn, hdr, "rec", lambda n: f"a->{n}")
     hdr.write("}\n")
+    arrays_room = "".join(
+        f" + rec_array_room({S.count_expr(a.length, peers, lambda n: 'a->' + n)}"
+        f", {array_enc(a)})" for _, a, _ in S.count_arrays(fn))
     hdr.write(f"static inline int rec_frame_{fn.name}(const struct rec_call "
               f"*c, const struct args_{fn.name} *a, struct log_rec *rec, "
               f"unsigned flags, size_t room)\n{{\n")
     if pending_flag(fn, "flags") != "flags":
         hdr.write(f"    flags = {pending_flag(fn, 'flags')};\n")
     hdr.write(f"    int started = rec_begin_at(rec, c->fn, flags, c->ret, "
-              f"c->t0, c->t1, {args_room(fn)} + room, c->caller);\n"
+              f"c->t0, c->t1, {args_room(fn)} + room{arrays_room}, "
+              f"c->caller);\n"
               f"    if (!started)\n        return 0;\n")
     put_bufs(fn, hdr, "rec", "started", "flags", "c->ret",
              lambda n: f"a->{n}")
-    hdr.write(f"    rec_put_args_{fn.name}(rec, a);\n"
-              f"    return 1;\n}}\n\n")
+    hdr.write(f"    rec_put_args_{fn.name}(rec, a);\n")
+    for i, a, where in S.count_arrays(fn):
+        ref = lambda n: f"a->{n}"  # noqa: E731
+        cnt = S.count_expr(a.length, peers, ref)
+        hdr.write(f"    if (c->ret == MPI_SUCCESS && "
+                  f"{array_cond(where, ref)})\n"
+                  f"        rec_put_array(rec, {i}, a->{a.name}, {cnt}, "
+                  f"{array_enc(a)});\n")
+    hdr.write("    return 1;\n}\n\n")
 
 
 def main(argv):

@@ -263,6 +263,44 @@ static inline void rec_put_raw(struct log_rec *rec, unsigned arg,
     rec_put_field(rec, arg, LOG_F_RAW, elem, p, len);
 }
 
+/* The counts or datatypes array V of N elements of argument ARGNO (a v-
+ * or w-collective's: log/mpispec.py count_arrays) as an ARRAY field, each
+ * element as a by-value argument of encoding ENC (LOG_ENC_INT: int,
+ * LOG_ENC_AINT: MPI_Count, LOG_ENC_HANDLE: MPI_Datatype, LOG_ENC_PTR: a
+ * uint64_t, MPI_File_close's file handle). Room: at most
+ * rec_array_room(N, ENC) bytes. */
+static inline size_t rec_array_room(int64_t n, int enc)
+{
+    return n > 0 ? LOG_FIELD_HEAD + (size_t)n * (enc == LOG_ENC_AINT ||
+                   enc == LOG_ENC_PTR ? LOG_ARG_ROOM64 : LOG_ARG_ROOM32) : 0;
+}
+static inline int64_t rec__array_elem(const void *v, int64_t i, int enc)
+{
+    if (enc == LOG_ENC_AINT || enc == LOG_ENC_PTR)
+        return ((const int64_t *)v)[i];
+    if (enc == LOG_ENC_HANDLE)
+        return (int64_t)((const uint32_t *)v)[i];
+    return ((const int *)v)[i];
+}
+static inline void rec_put_array(struct log_rec *rec, unsigned argno,
+                                 const void *v, int64_t n, int enc)
+{
+    if (n <= 0 || !v)
+        return;
+    /* Written after a header of the largest length, then moved back:
+     * one pass over the array. */
+    uint8_t *head = rec->p;
+    rec->p += LOG_FIELD_HEAD;
+    uint8_t *body = rec->p;
+    for (int64_t i = 0; i < n; i++)
+        log_put_arg(rec, enc, rec__array_elem(v, i, enc));
+    size_t len = (size_t)(rec->p - body);
+    struct log_rec h = {head, head};
+    log_put_field(&h, LOG_ARG_NONE, LOG_F_ARRAY, argno, len);
+    __builtin_memmove(h.p, body, len);
+    rec->p = h.p + len;
+}
+
 /*
  * Polling loops (rec-poll.c): an unsuccessful poll (MPI_Test, Testany,
  * Testsome, Testall, Iprobe, Improbe, Request_get_status, Win_test: one

@@ -188,11 +188,11 @@ static void apply_result(struct rpl_call *c, const struct log_field *f)
 void rpl_out_other(struct rpl_call *c, const struct log_field *f)
 {
     /* MEMBERS and SIZE inform readers only; so do the handle a freeing
-     * call freed (REQUEST of no argument: docs/log-format.md) and a call
-     * site's object (LOG_F_OBJECT): they describe the recording, not an
-     * output. */
+     * call freed (REQUEST of no argument: docs/log-format.md), a call
+     * site's object (LOG_F_OBJECT) and the inputs the checks read
+     * (LOG_F_ARRAY): they describe the recording, not an output. */
     if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE ||
-        f->kind == LOG_F_OBJECT ||
+        f->kind == LOG_F_OBJECT || f->kind == LOG_F_ARRAY ||
         (f->kind == LOG_F_REQUEST && f->arg == LOG_ARG_NONE))
         return;
     if (f->kind == LOG_F_WINDIFF) {

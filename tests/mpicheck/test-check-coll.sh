@@ -48,6 +48,17 @@ has "coll-signature-bad: the calls and what differs" \
     "error coll.signature: collective #1 on MPI_COMM_WORLD: MPI_Gather(sendcount 4, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Gather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 1 do not move the same data: 16 bytes against 8 bytes"
 expect_findings coll-signature-ok 2 'coll.*'
 
+# v-collectives: MPI_Gatherv 3 (the root first), MPI_Alltoallv 4 (the
+# receiver that expects more, rank 1, first).
+expect_findings coll-vsignature-bad 2 'coll.*' \
+    "error coll.signature 0:3 1:3" \
+    "error coll.signature 1:4 0:4"
+has "coll-vsignature-bad: the pieces that differ" \
+    "$tmp/coll-vsignature-bad.out" \
+    "error coll.signature: collective #0 on MPI_COMM_WORLD: MPI_Gatherv(sendcount 2, MPI_INT, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Gatherv(sendcount 2, MPI_INT, MPI_INT, root 0, MPI_COMM_WORLD) at rank 1 do not move the same data: 12 bytes against 8 bytes" \
+    "error coll.signature: collective #1 on MPI_COMM_WORLD: MPI_Alltoallv(MPI_INT, MPI_INT, MPI_COMM_WORLD) at rank 1 and MPI_Alltoallv(MPI_INT, MPI_INT, MPI_COMM_WORLD) at rank 0 do not move the same data: 12 bytes against 8 bytes"
+expect_findings coll-vsignature-ok 2 'coll.*'
+
 # Ranks 0 and 1's MPI_Bcast 3; rank 2's last call, MPI_Finalize 3.
 expect_findings coll-missing-member-bad 3 'coll.*' \
     "error coll.missing-member 0:3 1:3 2:3"

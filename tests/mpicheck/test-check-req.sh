@@ -88,6 +88,14 @@ has "res-leak: communicators, type, group" res-leak-bad.check \
 findings res-leak-bad 3
 twin res-leak
 
+# A file opened and closed, then one opened and left open, at each rank.
+check res-file-leak-bad
+has "res-file-leak: the second file" res-file-leak-bad.check \
+    'warning res.leak: 2 files opened by MPI_File_open(comm MPI_COMM_SELF, amode 21, info MPI_INFO_NULL) on 2 ranks were never closed (MPI_File_close) before MPI_Finalize' \
+    '    0:4 created here' '    1:4 created here'
+findings res-file-leak-bad 1
+twin res-file-leak
+
 check msg-unreceived-bad
 has "msg-unreceived: the Isend nobody receives" msg-unreceived-bad.check \
     'warning msg.unreceived: 1 message of MPI_Isend(count 1, datatype MPI_INT, dest 1, tag 4, comm MPI_COMM_WORLD) from rank 0 to rank 1 was never received' \

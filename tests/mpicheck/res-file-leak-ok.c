@@ -1,0 +1,2 @@
+#define FIXED 1
+#include "res-file-leak-bad.c"
