@@ -228,10 +228,15 @@ int ev_sql_exec(struct ev_sql *q, const char *sql, ev_sql_row_fn *fn,
     q->deadline = now_s() + q->limit_s;
     int rc = sqlite3_prepare_v2(q->db, sql, -1, &st, &tail);
     if (rc != SQLITE_OK) {
+        const char *msg = sqlite3_errmsg(q->db);
         if (q->refused[0])
             log_errf(err, errlen, "%s", q->refused);
+        else if (!strncmp(msg, "no such table", 13))
+            log_errf(err, errlen, "%s (the tables: procs, comms, "
+                     "comm_members, events, matches, collectives, requests; "
+                     "docs/queries.md)", msg);
         else
-            log_errf(err, errlen, "%s", sqlite3_errmsg(q->db));
+            log_errf(err, errlen, "%s", msg);
         if (pos)
             *pos = sqlite3_error_offset(q->db);
         /* SQLite names no position for a query cut short: its end */

@@ -292,6 +292,9 @@ has "syntax error: SQLite's message and the position" syntax.err \
     "                  ^ (at character 17)"
 q nocol "SELECT nosuch FROM events"
 has "unknown column" nocol.err "drdb: no such column: nosuch"
+q notab "SELECT * FROM message"
+has "unknown table: the tables named" notab.err \
+    "drdb: no such table: message (the tables: procs, comms, comm_members, events, matches, collectives, requests; docs/queries.md)"
 q two "SELECT 1; SELECT 2"
 has "one statement per query" two.err \
     "drdb: one statement per query: remove what follows the first ';'"
