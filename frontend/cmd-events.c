@@ -268,24 +268,52 @@ static int cmd_match(struct con *c, struct con_args *a)
     return print_event(c, a, 1);
 }
 
+/* queues [R:N | N | {SELECT rank, seq ...}]: at those events, else at
+ * each rank's position. */
 static int cmd_queues(struct con *c, struct con_args *a)
 {
     struct ev_run *x = con_events(c);
+    struct rankset set;
     char err[512];
-    if (!x)
+    int rc = 0;
+    uint64_t *ev = calloc((size_t)c->nranks, sizeof *ev);
+    if (!x || !ev) {
+        free(ev);
         return -1;
-    for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(&a->set, r))
-            continue;
-        long long cur = con_current_event(c, r);
-        if (cur < 0) {
-            fprintf(stderr, "drdb: rank %d is not stopped: no position\n", r);
-            continue;
-        }
-        if (ev_print_queues(x, stdout, r, (uint64_t)cur, err, sizeof err) < 0)
-            fprintf(stderr, "drdb: %s\n", err);
     }
-    return 0;
+    if (*a->text) {
+        if (con_args_events(c, a, a->text, &set, ev) < 0) {
+            free(ev);
+            return -1;
+        }
+    } else if (rs_init(&set, c->nranks) < 0) {
+        free(ev);
+        return -1;
+    } else {
+        for (int r = 0; r < c->nranks; r++) {
+            if (!rs_has(&a->set, r))
+                continue;
+            long long cur = con_current_event(c, r);
+            if (cur < 0) {
+                fprintf(stderr, "drdb: rank %d has no position (not "
+                        "replayed, or not stopped): 'queues %d:N' shows its "
+                        "queues before its event N\n", r, r);
+                rc = -1;
+                continue;
+            }
+            rs_add(&set, r);
+            ev[r] = (uint64_t)cur;
+        }
+    }
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&set, r) &&
+            ev_print_queues(x, stdout, r, ev[r], err, sizeof err) < 0) {
+            fprintf(stderr, "drdb: %s\n", err);
+            rc = -1;
+        }
+    rs_release(&set);
+    free(ev);
+    return rc;
 }
 
 /* In --json mode, each row of RES as an object: numbers as numbers, SQL
@@ -477,9 +505,9 @@ const struct con_cmd con_cmds_events[] = {
     {"prev-event", "pe", "prev-event [K]",
      "back to just before the K-th previous MPI event (default 1)",
      CON_NEEDS_RANKS, NULL, cmd_prev_event},
-    {"queues", NULL, "queues",
-     "at each rank's position: messages sent to it not yet received, its "
-     "pending requests", 0, NULL, cmd_queues},
+    {"queues", NULL, "queues [RANK:N|{SELECT rank, seq ...}]",
+     "at each rank's position (or before event N): messages sent to it not "
+     "yet received, its pending requests", 0, NULL, cmd_queues},
     {"sql", NULL, "sql SELECT ...",
      "an SQL query over the run's events, matches, collectives, "
      "communicators (docs/queries.md)", 0, NULL, cmd_sql},

@@ -185,6 +185,16 @@ grep -q "^messages sent to rank 0 and not received before event $ev: " "$tmp/any
     grep -Eq "^ *0 +$ev  MPI_Recv .*  <= here\$" "$tmp/anyo" &&
     ok "queues and events at the rank's position" ||
     { fail "queues/events"; sed 's/^/#   /' "$tmp/anyo" | tail -12; }
+# queues R:N: before any rank's event N, replayed or not; a rank with no
+# position is an error (its argument was once ignored: rank 0's queues)
+printf '%s\n' "queues 2:1" "@2 queues" > "$tmp/anyq.drdb"
+"$drdb" batch -k --ranks 0 "$tmp/any" "$tmp/anyq.drdb" > "$tmp/anyq" 2>&1
+grep -q "^rank 2 before event 1 (MPI_Comm_rank)$" "$tmp/anyq" &&
+    grep -q "^messages sent to rank 2 and not received before event 1: 0$" "$tmp/anyq" &&
+    ! grep -q "^rank 0 before" "$tmp/anyq" &&
+    grep -q "^drdb: rank 2 has no position (not replayed, or not stopped): 'queues 2:N' shows its queues before its event N$" "$tmp/anyq" &&
+    ok "queues R:N at that event; @R queues with no position: an error" ||
+    { fail "queues R:N"; sed 's/^/#   /' "$tmp/anyq" | tail -12; }
 
 # ---- JSON
 batch json --json -- "print 6 * 7" "@0 print rank"
