@@ -255,6 +255,17 @@ static int cmd_dump(int argc, char **argv)
     log_path(path, sizeof path, dir, (int)rank);
     if (log_rank_open(&lr, path, err, sizeof err) < 0)
         return fe_error("%s", err);
+    if (from && from >= lr.nevents) {
+        uint64_t nev = lr.nevents;
+        log_rank_release(&lr);
+        if (!nev)
+            fe_error("rank %lld has no events", rank);
+        else
+            fe_error("rank %lld has no event %llu: its events are 0-%llu",
+                     rank, (unsigned long long)from,
+                     (unsigned long long)(nev - 1));
+        return 2;
+    }
     printf("%8s  %-22s %6s %6s %-11s %7s %9s %10s\n", "event", "function",
            "peer", "tag", "comm", "count", "bytes", "dur (us)");
     int status = 0;
@@ -415,9 +426,9 @@ static int cmd_events(int argc, char **argv)
     char err[512];
     if (run_open(&x, argv[optind], err, sizeof err) < 0)
         return fe_error("%s", err);
-    if (rank >= x.world_size) {
-        fe_error("no rank %lld: the run has ranks 0-%d", rank,
-                 x.world_size - 1);
+    if (rank >= x.world_size || peer >= x.world_size) {
+        fe_error("no rank %lld: the run has ranks 0-%d",
+                 rank >= x.world_size ? rank : peer, x.world_size - 1);
         run_close(&x);
         return 2;
     }

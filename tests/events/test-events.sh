@@ -335,6 +335,11 @@ check "a rank not in the run: exit 2" '[ $st = 2 ] && grep -q "no rank 7" err'
 "$drdb" log event com 1:999999 > /dev/null 2> err; st=$?
 check "an event out of range: exit 2, naming the range" \
     '[ $st = 2 ] && grep -q "rank 1 has no event 999999: its events are 0-" err'
+"$drdb" log dump com --rank 1 --from 999999 > /dev/null 2> err; st=$?
+check "dump --from past the end: exit 2, naming the range" \
+    '[ $st = 2 ] && grep -q "rank 1 has no event 999999: its events are 0-" err'
+"$drdb" log events com --peer 77 > /dev/null 2> err; st=$?
+check "events --peer not a rank: exit 2" '[ $st = 2 ] && grep -q "no rank 77: the run has ranks 0-" err'
 "$drdb" log match com "1:$(ev com 1 MPI_Comm_rank 1)" > /dev/null 2> err; st=$?
 check "a call without a partner: exit 1" \
     '[ $st = 1 ] && grep -q "(MPI_Comm_rank) has no partner" err'
