@@ -612,12 +612,17 @@ static int run_wait(struct ev_check_ctx *c, char *err, size_t errlen)
     for (int u = 0; u < h.n && h.nblocked; u++) {
         if (reach[u] != h.nblocked)
             continue;
-        struct ev_check_site sites[2];
+        /* the rank waited for, then the blocked ranks (the first 16) */
+        struct ev_check_site sites[17];
         int ns = 0;
         uint64_t last = h.x->ranks[u].present && h.x->ranks[u].log.nevents
                             ? h.x->ranks[u].log.nevents - 1
                             : EV_NONE;
         sites[ns++] = (struct ev_check_site){u, last, "its last call"};
+        for (int v = 0; v < h.n && ns < 17; v++)
+            if (h.w[v].state == ST_BLOCKED)
+                sites[ns++] = (struct ev_check_site){v, EV_NONE,
+                                                     "blocked here"};
         struct ev_check_finding f = {"deadlock.wait", EV_CHECK_ERROR, "",
                                      sites, ns};
         snprintf(f.message, sizeof f.message,

@@ -63,7 +63,8 @@ check wait
 has "deadlock.wait names the rank every blocked rank waits for" \
     "$tmp/wait.out" \
     "error deadlock.wait: every blocked rank (2) waits, directly or not, for rank 1, which will not answer: it was in no blocking MPI call (computing, stuck outside MPI, or dead)" \
-    "    1:2 its last call" "1 errors, 0 warnings, 0 portability"
+    "    1:2 its last call" "    0:end blocked here" "    2:end blocked here" \
+    "1 errors, 0 warnings, 0 portability"
 record wait-ok 3 "$wait_ok" --timeout 60
 check wait-ok
 has "deadlock.wait: the fixed twin, no finding" "$tmp/wait-ok.out" \
@@ -78,7 +79,8 @@ check crash2
 has "deadlock.wait through MPI_Sendrecv and MPI_Allreduce: rank 1" \
     "$tmp/crash2.out" \
     "error deadlock.wait: every blocked rank (3) waits, directly or not, for rank 1, which will not answer: it was in no blocking MPI call (computing, stuck outside MPI, or dead)" \
-    "    1:17 its last call" "1 errors, 0 warnings, 0 portability"
+    "    1:17 its last call" "    0:end blocked here" "    2:end blocked here" \
+    "    3:end blocked here" "1 errors, 0 warnings, 0 portability"
 
 # MPI_Waitall on one of two receive requests: the cycle is through the
 # request it waits on; rank 2 (MPI_Barrier) waits for both, in no cycle.
