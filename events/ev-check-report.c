@@ -158,6 +158,72 @@ static size_t count_of(const struct ev_check_report *r, size_t d)
     return c;
 }
 
+/* Under a check's heading, when it has many findings: the source lines
+ * of their main sites, the most frequent first (at most 5), so that 300
+ * findings from two calls read as two places. */
+static void print_where(struct ev_run *x, const struct ev_check_report *r,
+                        size_t d, FILE *out)
+{
+    enum { MAXW = 64 };
+    struct {
+        char at[300];
+        size_t n;
+    } w[MAXW];
+    int nw = 0;
+    size_t other = 0;
+    struct ev_srcloc src;
+    for (size_t i = 0; i < r->n; i++) {
+        const struct ev_check_kept *f = &r->f[i];
+        if (f->def != d || !f->nsites ||
+            !ev_check_site_src(x, f->sites[0].rank, f->sites[0].event,
+                               &src) ||
+            !src.file[0] || src.line <= 0) {
+            other += f->def == d;
+            continue;
+        }
+        const char *base = strrchr(src.file, '/');
+        char at[300];
+        snprintf(at, sizeof at, "%.250s:%d", base ? base + 1 : src.file,
+                 src.line);
+        int k = 0;
+        while (k < nw && strcmp(w[k].at, at))
+            k++;
+        if (k == nw && nw == MAXW) {
+            other++;
+            continue;
+        }
+        if (k == nw) {
+            snprintf(w[k].at, sizeof w[k].at, "%s", at);
+            w[nw++].n = 0;
+        }
+        w[k].n++;
+    }
+    if (!nw)
+        return;
+    fputs("   from", out);
+    for (int shown = 0; shown < 5 && shown < nw; shown++) {
+        int best = shown;
+        for (int k = shown + 1; k < nw; k++)
+            if (w[k].n > w[best].n)
+                best = k;
+        if (best != shown) {
+            char at[300];
+            size_t n = w[best].n;
+            memcpy(at, w[best].at, sizeof at);
+            w[best] = w[shown];
+            memcpy(w[shown].at, at, sizeof at);
+            w[shown].n = n;
+        }
+        fprintf(out, "%s %s (%zu)", shown ? "," : "", w[shown].at,
+                w[shown].n);
+    }
+    for (int k = 5; k < nw; k++)
+        other += w[k].n;
+    if (other)
+        fprintf(out, ", elsewhere (%zu)", other);
+    fputc('\n', out);
+}
+
 static void print_human(struct ev_run *x, const struct ev_check_report *r,
                         const unsigned char *on, int interrupted, FILE *out)
 {
@@ -173,6 +239,8 @@ static void print_human(struct ev_run *x, const struct ev_check_report *r,
                 d < nd ? ev_check_severity_name(ev_check_at(d)->severity)
                        : "?",
                 c, c == 1 ? "" : "s");
+        if (c > 3)
+            print_where(x, r, d, out);
         for (size_t i = 0; i < r->n; i++)
             if (r->f[i].def == d)
                 ev_check_print_finding(x, r, i, 0, out);
