@@ -191,7 +191,8 @@ static int compress_all(const char *dir, uint64_t total, int nlogs,
         log_zstatus_write(dir, &zs);
     } else if (*stop)
         fprintf(stderr, "drdb: compression stopped: the logs not yet "
-                "compressed stay as they are\n");
+                "compressed stay as they are ('drdb log compress %s' "
+                "finishes it)\n", dir);
     else if (j.in > j.out)
         fprintf(stderr, "drdb: compressed message data: %.1f MB of logs "
                 "now take %.1f MB (%.0f%%), in %.1f s\n", (double)j.in / 1e6,
@@ -267,8 +268,9 @@ void fe_rec_compress(const char *dir, int mode)
         return;
     if (mode == FE_Z_AUTO)
         mode = total >= FOREGROUND_MAX ? FE_Z_BACKGROUND : FE_Z_NOW;
-    if (mode == FE_Z_NOW) {
+    if (mode == FE_Z_NOW) { /* Ctrl-C stops it: the logs stay valid */
         stopped = 0;
+        catch_stop();
         compress_all(dir, total, nlogs, world, 0, &stopped, -1);
         return;
     }
@@ -281,6 +283,8 @@ void fe_rec_compress(const char *dir, int mode)
     if (pid < 0) {
         fprintf(stderr, "drdb: cannot start the compression in the "
                 "background (%s): compressing now\n", strerror(errno));
+        stopped = 0;
+        catch_stop();
         compress_all(dir, total, nlogs, world, 0, &stopped, -1);
         return;
     }

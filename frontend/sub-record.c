@@ -660,6 +660,7 @@ static int run(int argc, char **argv)
     fe_rec_wait(child, dir, &limits, &status, &vol);
     int code = WIFEXITED(status) ? WEXITSTATUS(status)
                                  : 128 + WTERMSIG(status);
+    int run_interrupted = interrupted; /* (not a Ctrl-C after the run) */
     /* The launcher is gone: what it did not read is not rank 0's. (KILL:
      * a tee reading a terminal in the background is stopped.) */
     if (tee > 0) {
@@ -693,14 +694,14 @@ static int run(int argc, char **argv)
         fprintf(stderr, "drdb: the recording is not whole: %s\n",
                 lost < 0 ? "the run cannot be opened"
                          : "the ranks above have no log or a cut one");
-    if (interrupted)
+    if (run_interrupted)
         fprintf(stderr, "drdb: the run was interrupted (Ctrl-C): each log "
                 "ends at its rank's last completed call, replayable that "
                 "far\n");
     else if (!code && !lost && ended)
         fprintf(stderr, "drdb: the launcher exited with status 0, but the "
                 "ranks above ended before MPI_Finalize\n");
-    return code ? code : lost ? 1 : interrupted ? 130 : ended ? 1 : 0;
+    return code ? code : lost ? 1 : run_interrupted ? 130 : ended ? 1 : 0;
 }
 
 const struct fe_subcmd fe_sub_record = {
