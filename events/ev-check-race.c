@@ -144,15 +144,18 @@ static int32_t first_untaken(const struct ev_index *ix,
 
 /* What made rank Q send its event N to rank R: the sends of the messages
  * Q completed since its previous send to R (what a reply answers: its
- * request, and what came after it), the latest MAX of them, in order,
- * into OUT (message indices); returns how many. */
+ * request, and what came after it), in order, into OUT (message indices);
+ * returns how many. More than MAX: the first (the request) and the latest
+ * MAX - 1 (a Search followed by many window updates keeps its Search). */
 static int causes(const struct ev_index *ix, int q, uint64_t n, int r,
                   int32_t *out, int max)
 {
+    enum { LOOK = 1024 };
+    int32_t got[LOOK]; /* the latest first */
     const struct ev__rank_ix *ri = &ix->r[q];
     size_t i = ev__ref_lower(ri, n);
     int k = 0;
-    for (int look = 0; i > 0 && look < 1024 && k < max; look++) {
+    for (int look = 0; i > 0 && look < LOOK; look++) {
         const struct ev__xref *e = &ri->refs[--i];
         if (e->role != EV_CALL && e->role != EV_DONE)
             continue;
@@ -160,14 +163,16 @@ static int causes(const struct ev_index *ix, int q, uint64_t n, int r,
         if ((m->flags & EV_M_SEND) && m->peer == r && e->role == EV_CALL)
             break;
         if (!(m->flags & EV_M_SEND) && m->done == e->event && m->match >= 0)
-            out[k++] = m->match; /* the latest first */
+            got[k++] = m->match;
     }
-    for (int a = 0, b = k - 1; a < b; a++, b--) {
-        int32_t t = out[a];
-        out[a] = out[b];
-        out[b] = t;
-    }
-    return k;
+    if (max < 1)
+        return 0;
+    int keep = k <= max ? k : max, o = 0;
+    if (k > max)
+        out[o++] = got[k - 1]; /* the first: the request */
+    for (int j = keep - o - 1; j >= 0; j--)
+        out[o++] = got[j];
+    return o;
 }
 
 static const char *comm_name(int32_t comm, char *buf, size_t len)
