@@ -17,11 +17,14 @@
  * The v- and w-forms and Reduce_scatter are compared per pair from their
  * logged count and datatype arrays (LOG_F_ARRAY). What is left out: the
  * signatures of neighbourhood collectives (their peers are topology
- * neighbours, whose arrays the log does not hold), and the send side of
- * Allgather/Alltoall when it is MPI_IN_PLACE (the log does not say: a zero
- * count or MPI_DATATYPE_NULL is taken for it), as is the root's own piece
- * of Gather and Scatter. User-defined ops are handles of each process:
- * only a predefined op against another op is compared.
+ * neighbours, whose arrays the log does not hold). A send piece that is
+ * MPI_IN_PLACE (the root's own piece of Gather(v), Scatter(v)'s receive
+ * piece at the root, Allgather(v)'s and Alltoall's) is told from the
+ * record's buffer addresses where it has them (a call that starts a
+ * request; a blocking one only while one was pending): without them the
+ * root's own piece is not compared, and a zero count or MPI_DATATYPE_NULL
+ * is taken for MPI_IN_PLACE. User-defined ops are handles
+ * of each process: only a predefined op against another op is compared.
  * Intercommunicators' roots and signatures follow their own rules
  * (ev-check-coll-inter.c).
  */
@@ -74,8 +77,16 @@ static int read_member(struct scan *s, struct member *m, int32_t ci)
     memset(m->arr, 0, sizeof m->arr);
     memset(m->narr, 0, sizeof m->narr);
     m->has_arrays = 0;
+    m->in_place = -1;
     if (s->want != K_SIGNATURE)
         return 0;
+    /* MPI_IN_PLACE among its buffers' logged addresses (LOG_REC_SITE). */
+    for (int b = 0; b < d->nbufs; b++) {
+        struct log_bufaddr ba;
+        if (log_event_bufaddr(&ev, b, &ba) != 1)
+            break;
+        m->in_place = m->in_place == 1 || ba.addr == UINT64_MAX;
+    }
     /* The count and datatype arrays: ARRAY fields of argument none, elem
      * the argument's number (log-format.h). */
     for (int a = 0; a < d->nargs; a++) {
@@ -328,6 +339,15 @@ void ev__coll_compare_piece(struct scan *s, const struct piece *a,
                   why);
 }
 
+/* Whether M's send piece is not MPI_IN_PLACE. Where the log does not say
+ * (no buffer addresses), a zero count or MPI_DATATYPE_NULL stands for it. */
+static int sends(const struct member *m)
+{
+    return m->in_place == 0 ||
+           (m->in_place < 0 && m->count > 0 &&
+            m->type != DRDB_MPI_DATATYPE_NULL);
+}
+
 /* ---- v- and w-forms: per-peer counts (and types) from logged arrays ----- */
 
 /* Element J of member M's array W (0 sendcounts .. 3 recvtypes); -1 when
@@ -376,12 +396,13 @@ static void check_vsignature(struct scan *s)
         int before = s->shown + s->more; /* one finding per member */
         if (m->local < 0)
             continue;
-        if (rooted && i != ref && has[1]) { /* Gatherv */
+        if (rooted && (i != ref || r->in_place == 0) && has[1]) { /* Gatherv */
             struct piece a = {r, ev__coll_arr_at(r, 1, m->local), r->rtype};
             struct piece b = {m, m->count, m->type};
             if (a.count >= 0)
                 ev__coll_compare_piece(s, &a, &b);
-        } else if (rooted && i != ref && has[0]) { /* Scatterv */
+        } else if (rooted && (i != ref || r->in_place == 0) && has[0]) {
+            /* Scatterv */
             struct piece a = {r, ev__coll_arr_at(r, 0, m->local), r->type};
             struct piece b = {m, m->rcount, m->rtype};
             if (a.count >= 0)
@@ -391,8 +412,8 @@ static void check_vsignature(struct scan *s)
                 if (s->mem[j].local >= 0)
                     ev__coll_vpair(s, m, &s->mem[j], has[2]);
         } else if (!rooted && d->slot[LOG_S_COUNT] >= 0) { /* Allgatherv */
-            if (m->count == 0 || m->type == DRDB_MPI_DATATYPE_NULL)
-                continue; /* in place (the log does not say) */
+            if (!sends(m))
+                continue; /* in place */
             struct piece b = {m, m->count, m->type};
             for (int j = 0; j < s->n && s->shown + s->more == before; j++) {
                 const struct member *q = &s->mem[j];
@@ -449,14 +470,14 @@ static void check_signature(struct scan *s)
         struct piece a = {r, r->count, r->type};
         for (int i = 0; i < s->n; i++) {
             struct piece b = {&s->mem[i], s->mem[i].rcount, s->mem[i].rtype};
-            if (i != ref)
+            if (i != ref || r->in_place == 0) /* the root's own piece */
                 ev__coll_compare_piece(s, &a, &b);
         }
     } else if (rooted && recv_at == LOG_AT_ROOT) { /* Gather */
         struct piece a = {r, r->rcount, r->rtype};
         for (int i = 0; i < s->n; i++) {
             struct piece b = {&s->mem[i], s->mem[i].count, s->mem[i].type};
-            if (i != ref)
+            if (i != ref || r->in_place == 0)
                 ev__coll_compare_piece(s, &a, &b);
         }
     } else if (!rooted) { /* Allgather, Alltoall */
@@ -468,8 +489,7 @@ static void check_signature(struct scan *s)
             int before = s->shown + s->more;
             if (i != ref)
                 ev__coll_compare_piece(s, &a, &rb);
-            if (s->shown + s->more == before && m->count > 0 &&
-                m->type != DRDB_MPI_DATATYPE_NULL)
+            if (s->shown + s->more == before && sends(m))
                 ev__coll_compare_piece(s, &a, &sb); /* one finding per
                                                      * member */
         }

@@ -30,6 +30,8 @@ struct member {
     int idle;         /* takes no part: passes MPI_PROC_NULL as the root
                        * of an intercommunicator collective (a member of
                        * the root's group but the root) */
+    int in_place;     /* K_SIGNATURE: a buffer of its call is MPI_IN_PLACE
+                       * 1, none 0, -1 the record has no addresses */
     int64_t count, rcount, root;
     uint32_t type, rtype, op;
     /* A v- or w-form's logged arrays (LOG_F_ARRAY; NULL: not logged),

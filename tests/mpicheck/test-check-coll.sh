@@ -59,6 +59,18 @@ has "coll-vsignature-bad: the pieces that differ" \
     "error coll.signature: collective #1 on MPI_COMM_WORLD: MPI_Alltoallv(MPI_INT, MPI_INT, MPI_COMM_WORLD) at rank 1 and MPI_Alltoallv(MPI_INT, MPI_INT, MPI_COMM_WORLD) at rank 0 do not move the same data: 12 bytes against 8 bytes"
 expect_findings coll-vsignature-ok 2 'coll.*'
 
+# Buffer addresses (calls that start a request): the root's own piece,
+# its call twice (receive piece and send piece for MPI_Igather 3, send
+# piece and receive piece for MPI_Iscatter 5).
+expect_findings coll-inplace-bad 2 'coll.*' \
+    "error coll.signature 0:3 0:3" \
+    "error coll.signature 0:5 0:5"
+hasre "coll-inplace-bad: the root's own pieces" \
+    "$tmp/coll-inplace-bad.out" \
+    '^error coll\.signature: collective #0 on MPI_COMM_WORLD: MPI_Igather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Igather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 do not move the same data: 16 bytes against 8 bytes$' \
+    '^error coll\.signature: collective #1 on MPI_COMM_WORLD: MPI_Iscatter(.*) at rank 0 and .* at rank 0 do not move the same data: the same bytes, but the type signatures differ at byte 0 (MPI_INT against MPI_FLOAT)$'
+expect_findings coll-inplace-ok 2 'coll.*'
+
 # Ranks 0 and 1's MPI_Bcast 3; rank 2's last call, MPI_Finalize 3.
 expect_findings coll-missing-member-bad 3 'coll.*' \
     "error coll.missing-member 0:3 1:3 2:3"
