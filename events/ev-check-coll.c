@@ -778,7 +778,9 @@ const struct ev_check_def ev_check_coll_defs[] = {
      "(MPI_Bcast against MPI_Reduce, blocking against nonblocking)",
      run_operation},
     {"coll.root", EV_CHECK_ERROR,
-     "the members of one rooted collective instance name different roots",
+     "the members of one rooted collective instance name different roots "
+     "(on an intercommunicator, other than MPI_ROOT at the root, "
+     "MPI_PROC_NULL in the rest of its group, its rank in the other group)",
      run_root},
     {"coll.op", EV_CHECK_ERROR,
      "the members of one reduction instance name different ops", run_op},
