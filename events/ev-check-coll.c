@@ -17,12 +17,16 @@
  * The v- and w-forms and Reduce_scatter are compared per pair from their
  * logged count and datatype arrays (LOG_F_ARRAY). What is left out: the
  * signatures of neighbourhood collectives (their peers are topology
- * neighbours, whose arrays the log does not hold), the signatures and
- * roots of intercommunicator collectives,
- * and the send side of Allgather/Alltoall when it is MPI_IN_PLACE (the log
- * does not say: a zero count or MPI_DATATYPE_NULL is taken for it), as is
- * the root's own piece of Gather and Scatter. User-defined ops are handles
+ * neighbours, whose arrays the log does not hold). A send piece that is
+ * MPI_IN_PLACE (the root's own piece of Gather(v), Scatter(v)'s receive
+ * piece at the root, Allgather(v)'s and Alltoall's) is told from the
+ * record's buffer addresses where it has them (a call that starts a
+ * request; a blocking one only while one was pending): without them the
+ * root's own piece is not compared, and a zero count or MPI_DATATYPE_NULL
+ * is taken for MPI_IN_PLACE. User-defined ops are handles
  * of each process: only a predefined op against another op is compared.
+ * Intercommunicators' roots and signatures follow their own rules
+ * (ev-check-coll-inter.c).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -31,12 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ev-check-types.h"
-#include "ev-check.h"
-#include "ev-int.h"
+#include "ev-check-coll.h"
 #include "log-abi.h"
-
-enum { K_OPERATION, K_ROOT, K_OP, K_SIGNATURE, K_MISSING };
 
 static const char *const names[] = {"coll.operation", "coll.root", "coll.op",
                                     "coll.signature", "coll.missing-member"};
@@ -44,46 +44,9 @@ static const char *const names[] = {"coll.operation", "coll.root", "coll.op",
 /* Findings of one check on one communicator listed before the rest are
  * only counted (a member that skipped a call shifts every later instance). */
 #define MAX_PER_COMM 8
-/* Sites of one finding. */
-#define MAX_SITES 64
-
-/* One member's call of the instance. */
-struct member {
-    const struct ev_coll *k;
-    const struct log_func_desc *d;
-    int local;        /* its rank in the communicator, -1 unknown */
-    int64_t count, rcount, root;
-    uint32_t type, rtype, op;
-    /* A v- or w-form's logged arrays (LOG_F_ARRAY; NULL: not logged),
-     * n elements each: sendcounts, recvcounts, sendtypes, recvtypes. */
-    int64_t *arr[4];
-    int narr[4];
-    int has_arrays; /* its record logged any (a drdb that logs them) */
-};
 
 static const char *const arr_names[4] = {"sendcounts", "recvcounts",
                                          "sendtypes", "recvtypes"};
-
-struct scan {
-    struct ev_check_ctx *c;
-    struct ev__types *t;   /* K_SIGNATURE only */
-    int want;
-    int32_t comm;          /* of the instance */
-    const struct ev_comm *cm;
-    int32_t *local;        /* world rank -> rank in cm's group a, -1 */
-    int shown, more;       /* findings on this communicator */
-    size_t more_total;
-    int32_t *idx;
-    struct member *mem;
-    int n;                 /* members of the instance */
-    struct ev_check_site sites[MAX_SITES];
-    int nsites;
-    /* Per rank, the communicators on which a collective call of it failed
-     * (not in the index), read when first needed: -1 ends a list. */
-    int32_t **failed;
-    /* v- and w-form instances whose arrays the log does not hold. */
-    size_t no_arrays;
-};
 
 static int64_t val(const struct log_event *ev, int slot)
 {
@@ -108,11 +71,22 @@ static int read_member(struct scan *s, struct member *m, int32_t ci)
     m->op = (uint32_t)val(&ev, d->slot[LOG_S_OP]);
     m->local = s->local && m->k->rank < s->c->x->world_size
                    ? s->local[m->k->rank] : -1;
+    m->group = m->local >= 0 ? s->group[m->k->rank] : 0;
+    m->idle = s->cm && s->cm->inter && d->slot[LOG_S_ROOT] >= 0 &&
+              m->root == DRDB_MPI_PROC_NULL;
     memset(m->arr, 0, sizeof m->arr);
     memset(m->narr, 0, sizeof m->narr);
     m->has_arrays = 0;
+    m->in_place = -1;
     if (s->want != K_SIGNATURE)
         return 0;
+    /* MPI_IN_PLACE among its buffers' logged addresses (LOG_REC_SITE). */
+    for (int b = 0; b < d->nbufs; b++) {
+        struct log_bufaddr ba;
+        if (log_event_bufaddr(&ev, b, &ba) != 1)
+            break;
+        m->in_place = m->in_place == 1 || ba.addr == UINT64_MAX;
+    }
     /* The count and datatype arrays: ARRAY fields of argument none, elem
      * the argument's number (log-format.h). */
     for (int a = 0; a < d->nargs; a++) {
@@ -171,22 +145,21 @@ static void site(struct scan *s, int rank, uint64_t event, const char *role)
         s->sites[s->nsites++] = (struct ev_check_site){rank, event, role};
 }
 
-static void member_site(struct scan *s, const struct member *m)
+void ev__coll_member_site(struct scan *s, const struct member *m)
 {
-    site(s, m->k->rank, m->k->event,
-         m->d->slot[LOG_S_ROOT] >= 0 && m->local >= 0 && m->local == m->root
-             ? "root" : "member");
+    int root = m->d->slot[LOG_S_ROOT] >= 0 &&
+               (s->cm->inter ? m->root == DRDB_MPI_ROOT
+                             : m->local >= 0 && m->local == m->root);
+    site(s, m->k->rank, m->k->event, root ? "root" : "member");
 }
 
-static void call(struct scan *s, const struct member *m, char *buf,
-                 size_t len)
+void ev__coll_call(struct scan *s, const struct member *m, char *buf,
+                   size_t len)
 {
     ev__call_str(s->c->x, s->t, m->k->rank, m->k->event, buf, len);
 }
 
-static void emit(struct scan *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void emit(struct scan *s, const char *fmt, ...)
+void ev__coll_emit(struct scan *s, const char *fmt, ...)
 {
     if (s->shown >= MAX_PER_COMM) {
         s->more++;
@@ -208,7 +181,7 @@ static void emit(struct scan *s, const char *fmt, ...)
 }
 
 /* "collective #3 on MPI_COMM_WORLD" (numbered from 0). */
-static void instance_str(const struct scan *s, char *buf, size_t len)
+void ev__coll_instance_str(const struct scan *s, char *buf, size_t len)
 {
     if (s->comm == 0)
         snprintf(buf, len, "collective #%d on MPI_COMM_WORLD",
@@ -248,18 +221,18 @@ static void disagreement(struct scan *s, int ref,
     for (int i = 0; i < s->n; i++)
         if (i != ref && differs(&s->mem[ref], &s->mem[i])) {
             if (bad < 0)
-                member_site(s, &s->mem[ref]);
+                ev__coll_member_site(s, &s->mem[ref]);
             bad = bad < 0 ? i : bad;
-            member_site(s, &s->mem[i]);
+            ev__coll_member_site(s, &s->mem[i]);
         }
     if (bad < 0)
         return;
     char inst[64], a[200], b[200];
-    instance_str(s, inst, sizeof inst);
-    call(s, &s->mem[ref], a, sizeof a);
-    call(s, &s->mem[bad], b, sizeof b);
-    emit(s, "%s: the members %s: %s at rank %d, %s at rank %d", inst, what,
-         a, s->mem[ref].k->rank, b, s->mem[bad].k->rank);
+    ev__coll_instance_str(s, inst, sizeof inst);
+    ev__coll_call(s, &s->mem[ref], a, sizeof a);
+    ev__coll_call(s, &s->mem[bad], b, sizeof b);
+    ev__coll_emit(s, "%s: the members %s: %s at rank %d, %s at rank %d", inst,
+                  what, a, s->mem[ref].k->rank, b, s->mem[bad].k->rank);
 }
 
 static int other_operation(const struct member *a, const struct member *b)
@@ -273,11 +246,12 @@ static int other_root(const struct member *a, const struct member *b)
 }
 
 /* Ops differ where one is predefined: user-defined ops are handles of
- * each process, not comparable. */
+ * each process, not comparable. An idle member's op is not significant. */
 static int other_op(const struct member *a, const struct member *b)
 {
-    return a->op != b->op && (log_mpi_handle_name("MPI_Op", a->op) ||
-                              log_mpi_handle_name("MPI_Op", b->op));
+    return a->op != b->op && !a->idle && !b->idle &&
+           (log_mpi_handle_name("MPI_Op", a->op) ||
+            log_mpi_handle_name("MPI_Op", b->op));
 }
 
 static void check_operation(struct scan *s)
@@ -287,26 +261,26 @@ static void check_operation(struct scan *s)
 
 static void check_root(struct scan *s)
 {
-    if (s->mem[0].d->slot[LOG_S_ROOT] >= 0 && !s->cm->inter)
+    if (s->mem[0].d->slot[LOG_S_ROOT] < 0)
+        return;
+    if (s->cm->inter)
+        ev__coll_inter_root(s);
+    else
         disagreement(s, reference(s), other_root, "name different roots");
 }
 
 static void check_op(struct scan *s)
 {
+    int ref = 0;
+    while (ref + 1 < s->n && s->mem[ref].idle)
+        ref++;
     if (s->mem[0].d->slot[LOG_S_OP] >= 0)
-        disagreement(s, 0, other_op, "reduce with different ops");
+        disagreement(s, ref, other_op, "reduce with different ops");
 }
-
-/* A member's piece: COUNT elements of datatype TYPE. */
-struct piece {
-    const struct member *m;
-    int64_t count;
-    uint32_t type;
-};
 
 /* Whether the function's counts are arrays (v- and w-forms,
  * Reduce_scatter). */
-static int has_count_arrays(const struct log_func_desc *d)
+int ev__coll_has_count_arrays(const struct log_func_desc *d)
 {
     for (int i = 0; i < d->nargs; i++)
         if (d->args[i].vpos < 0 && strstr(d->args[i].name, "counts"))
@@ -316,7 +290,7 @@ static int has_count_arrays(const struct log_func_desc *d)
 
 /* Where the buffer described by datatype argument T is significant
  * (enum log_at; 0 unqualified: everywhere). */
-static int buffer_at(const struct log_func_desc *d, int t)
+int ev__coll_buffer_at(const struct log_func_desc *d, int t)
 {
     const char *tn = d->args[t].name;
     for (int i = 0; i < d->nargs; i++) {
@@ -330,7 +304,7 @@ static int buffer_at(const struct log_func_desc *d, int t)
 }
 
 /* Compares piece B with the reference A; a finding when they differ. */
-static void compare_piece(struct scan *s, const struct piece *a,
+void ev__coll_compare_piece(struct scan *s, const struct piece *a,
                           const struct piece *b)
 {
     struct ev__sig sa, sb;
@@ -355,20 +329,30 @@ static void compare_piece(struct scan *s, const struct piece *a,
                  PRId64 " (%s against %s)", ba >= 0 ? "the same bytes, but the"
                  : "the", d.offset, ta ? ta : "?", tb ? tb : "?");
     }
-    member_site(s, a->m);
-    member_site(s, b->m);
-    instance_str(s, inst, sizeof inst);
-    call(s, a->m, ca, sizeof ca);
-    call(s, b->m, cb, sizeof cb);
-    emit(s, "%s: %s at rank %d and %s at rank %d do not move the same data: "
-         "%s", inst, ca, a->m->k->rank, cb, b->m->k->rank, why);
+    ev__coll_member_site(s, a->m);
+    ev__coll_member_site(s, b->m);
+    ev__coll_instance_str(s, inst, sizeof inst);
+    ev__coll_call(s, a->m, ca, sizeof ca);
+    ev__coll_call(s, b->m, cb, sizeof cb);
+    ev__coll_emit(s, "%s: %s at rank %d and %s at rank %d do not move the "
+                  "same data: %s", inst, ca, a->m->k->rank, cb, b->m->k->rank,
+                  why);
+}
+
+/* Whether M's send piece is not MPI_IN_PLACE. Where the log does not say
+ * (no buffer addresses), a zero count or MPI_DATATYPE_NULL stands for it. */
+static int sends(const struct member *m)
+{
+    return m->in_place == 0 ||
+           (m->in_place < 0 && m->count > 0 &&
+            m->type != DRDB_MPI_DATATYPE_NULL);
 }
 
 /* ---- v- and w-forms: per-peer counts (and types) from logged arrays ----- */
 
 /* Element J of member M's array W (0 sendcounts .. 3 recvtypes); -1 when
  * not logged. */
-static int64_t arr_at(const struct member *m, int w, int j)
+int64_t ev__coll_arr_at(const struct member *m, int w, int j)
 {
     return m->arr[w] && j >= 0 && j < m->narr[w] ? m->arr[w][j] : -1;
 }
@@ -376,18 +360,19 @@ static int64_t arr_at(const struct member *m, int w, int j)
 /* Compares the piece sender S sends to receiver R with the piece R
  * expects from S (Alltoallv/w: S's sendcounts[r] against R's
  * recvcounts[s]; in place, S sends what its receive arrays say). */
-static void vpair(struct scan *s, const struct member *snd,
+void ev__coll_vpair(struct scan *s, const struct member *snd,
                   const struct member *rcv, int w_form)
 {
     int sw = snd->arr[0] ? 0 : 1; /* no sendcounts logged: in place */
-    int64_t sc = arr_at(snd, sw, rcv->local), rc = arr_at(rcv, 1, snd->local);
-    int64_t st = w_form ? arr_at(snd, sw + 2, rcv->local)
+    int64_t sc = ev__coll_arr_at(snd, sw, rcv->local);
+    int64_t rc = ev__coll_arr_at(rcv, 1, snd->local);
+    int64_t st = w_form ? ev__coll_arr_at(snd, sw + 2, rcv->local)
                  : sw ? snd->rtype : snd->type;
-    int64_t rt = w_form ? arr_at(rcv, 3, snd->local) : rcv->rtype;
+    int64_t rt = w_form ? ev__coll_arr_at(rcv, 3, snd->local) : rcv->rtype;
     if (sc < 0 || rc < 0 || st < 0 || rt < 0)
         return;
     struct piece a = {rcv, rc, (uint32_t)rt}, b = {snd, sc, (uint32_t)st};
-    compare_piece(s, &a, &b);
+    ev__coll_compare_piece(s, &a, &b);
 }
 
 static void check_vsignature(struct scan *s)
@@ -411,37 +396,39 @@ static void check_vsignature(struct scan *s)
         int before = s->shown + s->more; /* one finding per member */
         if (m->local < 0)
             continue;
-        if (rooted && i != ref && has[1]) { /* Gatherv */
-            struct piece a = {r, arr_at(r, 1, m->local), r->rtype};
+        if (rooted && (i != ref || r->in_place == 0) && has[1]) { /* Gatherv */
+            struct piece a = {r, ev__coll_arr_at(r, 1, m->local), r->rtype};
             struct piece b = {m, m->count, m->type};
             if (a.count >= 0)
-                compare_piece(s, &a, &b);
-        } else if (rooted && i != ref && has[0]) { /* Scatterv */
-            struct piece a = {r, arr_at(r, 0, m->local), r->type};
+                ev__coll_compare_piece(s, &a, &b);
+        } else if (rooted && (i != ref || r->in_place == 0) && has[0]) {
+            /* Scatterv */
+            struct piece a = {r, ev__coll_arr_at(r, 0, m->local), r->type};
             struct piece b = {m, m->rcount, m->rtype};
             if (a.count >= 0)
-                compare_piece(s, &a, &b);
+                ev__coll_compare_piece(s, &a, &b);
         } else if (!rooted && has[0]) { /* Alltoallv, Alltoallw */
             for (int j = 0; j < s->n && s->shown + s->more == before; j++)
                 if (s->mem[j].local >= 0)
-                    vpair(s, m, &s->mem[j], has[2]);
+                    ev__coll_vpair(s, m, &s->mem[j], has[2]);
         } else if (!rooted && d->slot[LOG_S_COUNT] >= 0) { /* Allgatherv */
-            if (m->count == 0 || m->type == DRDB_MPI_DATATYPE_NULL)
-                continue; /* in place (the log does not say) */
+            if (!sends(m))
+                continue; /* in place */
             struct piece b = {m, m->count, m->type};
             for (int j = 0; j < s->n && s->shown + s->more == before; j++) {
                 const struct member *q = &s->mem[j];
-                struct piece a = {q, arr_at(q, 1, m->local), q->rtype};
+                struct piece a = {q, ev__coll_arr_at(q, 1, m->local),
+                                  q->rtype};
                 if (j != i && a.count >= 0)
-                    compare_piece(s, &a, &b);
+                    ev__coll_compare_piece(s, &a, &b);
             }
         } else if (!rooted && i != ref) { /* Reduce_scatter */
             for (int k = 0; k < r->narr[1] && s->shown + s->more == before;
                  k++) {
-                struct piece a = {r, arr_at(r, 1, k), r->type};
-                struct piece b = {m, arr_at(m, 1, k), m->type};
+                struct piece a = {r, ev__coll_arr_at(r, 1, k), r->type};
+                struct piece b = {m, ev__coll_arr_at(m, 1, k), m->type};
                 if (b.count >= 0)
-                    compare_piece(s, &a, &b);
+                    ev__coll_compare_piece(s, &a, &b);
             }
         }
     }
@@ -451,9 +438,13 @@ static void check_signature(struct scan *s)
 {
     const struct log_func_desc *d = s->mem[0].d;
     int t = d->slot[LOG_S_DATATYPE], rt = d->slot[LOG_S_RECVTYPE];
-    if (s->cm->inter || (d->roles & LOG_R_NEIGHBOR))
+    if (s->cm->inter) {
+        ev__coll_inter_signature(s);
         return;
-    if (has_count_arrays(d)) {
+    }
+    if (d->roles & LOG_R_NEIGHBOR)
+        return;
+    if (ev__coll_has_count_arrays(d)) {
         check_vsignature(s);
         return;
     }
@@ -467,26 +458,27 @@ static void check_signature(struct scan *s)
         for (int i = 0; i < s->n; i++) {
             struct piece b = {&s->mem[i], s->mem[i].rcount, s->mem[i].rtype};
             if (i != ref)
-                compare_piece(s, &a, &b);
+                ev__coll_compare_piece(s, &a, &b);
         }
         return;
     }
     /* A send piece and a receive piece: where each is significant. */
-    int send_at = buffer_at(d, t), recv_at = buffer_at(d, rt);
+    int send_at = ev__coll_buffer_at(d, t);
+    int recv_at = ev__coll_buffer_at(d, rt);
     const struct member *r = &s->mem[ref];
     if (rooted && send_at == LOG_AT_ROOT) { /* Scatter */
         struct piece a = {r, r->count, r->type};
         for (int i = 0; i < s->n; i++) {
             struct piece b = {&s->mem[i], s->mem[i].rcount, s->mem[i].rtype};
-            if (i != ref)
-                compare_piece(s, &a, &b);
+            if (i != ref || r->in_place == 0) /* the root's own piece */
+                ev__coll_compare_piece(s, &a, &b);
         }
     } else if (rooted && recv_at == LOG_AT_ROOT) { /* Gather */
         struct piece a = {r, r->rcount, r->rtype};
         for (int i = 0; i < s->n; i++) {
             struct piece b = {&s->mem[i], s->mem[i].count, s->mem[i].type};
-            if (i != ref)
-                compare_piece(s, &a, &b);
+            if (i != ref || r->in_place == 0)
+                ev__coll_compare_piece(s, &a, &b);
         }
     } else if (!rooted) { /* Allgather, Alltoall */
         struct piece a = {r, r->rcount, r->rtype};
@@ -496,10 +488,10 @@ static void check_signature(struct scan *s)
             struct piece sb = {m, m->count, m->type};
             int before = s->shown + s->more;
             if (i != ref)
-                compare_piece(s, &a, &rb);
-            if (s->shown + s->more == before && m->count > 0 &&
-                m->type != DRDB_MPI_DATATYPE_NULL)
-                compare_piece(s, &a, &sb); /* one finding per member */
+                ev__coll_compare_piece(s, &a, &rb);
+            if (s->shown + s->more == before && sends(m))
+                ev__coll_compare_piece(s, &a, &sb); /* one finding per
+                                                     * member */
         }
     }
 }
@@ -578,7 +570,7 @@ static void check_missing(struct scan *s)
         uint64_t nev = x->ranks[w].log.nevents;
         if (first_missing < 0) {
             for (int i = 0; i < s->n; i++)
-                member_site(s, &s->mem[i]);
+                ev__coll_member_site(s, &s->mem[i]);
             first_missing = w;
         }
         site(s, w, nev ? nev - 1 : EV_NONE, "never joined; its last call");
@@ -587,11 +579,11 @@ static void check_missing(struct scan *s)
     if (!nmissing)
         return;
     char inst[64], a[200];
-    instance_str(s, inst, sizeof inst);
-    call(s, &s->mem[0], a, sizeof a);
+    ev__coll_instance_str(s, inst, sizeof inst);
+    ev__coll_call(s, &s->mem[0], a, sizeof a);
     uint64_t nev = x->ranks[first_missing].log.nevents;
     int lastfn = nev ? ev_fn(x, first_missing, nev - 1) : -1;
-    emit(s, "%s: %s at rank %d (%d of %d members called it, and it "
+    ev__coll_emit(s, "%s: %s at rank %d (%d of %d members called it, and it "
          "completed) is never called by %d member%s: rank %d's log ends "
          "%s%s", inst, a, s->mem[0].k->rank, s->n, cm->na + cm->nb,
          nmissing, nmissing > 1 ? "s" : "", first_missing,
@@ -616,9 +608,16 @@ static void enter_comm(struct scan *s, int32_t comm)
     s->cm = ev_comm_at(s->c->x, comm);
     for (int w = 0; w < s->c->x->world_size; w++)
         s->local[w] = -1;
-    for (int g = 0; s->cm && g < s->cm->na; g++)
-        if (s->cm->a[g] >= 0 && s->cm->a[g] < s->c->x->world_size)
-            s->local[s->cm->a[g]] = g;
+    /* An intercommunicator's groups are disjoint: each member has one
+     * group and its rank there. */
+    for (int side = 0; s->cm && side < 2; side++) {
+        const int32_t *v = side ? s->cm->b : s->cm->a;
+        for (int g = 0; g < (side ? s->cm->nb : s->cm->na); g++)
+            if (v[g] >= 0 && v[g] < s->c->x->world_size) {
+                s->local[v[g]] = g;
+                s->group[v[g]] = (int8_t)side;
+            }
+    }
 }
 
 static void one_compare(struct scan *s);
@@ -673,11 +672,13 @@ static int run(struct ev_check_ctx *c, int want, char *err, size_t errlen)
     s.want = want;
     s.comm = -1;
     s.local = malloc(((size_t)x->world_size + 1) * sizeof *s.local);
+    s.group = malloc(((size_t)x->world_size + 1) * sizeof *s.group);
     s.mem = malloc(((size_t)x->world_size + 1) * 2 * sizeof *s.mem);
     s.failed = calloc((size_t)x->world_size + 1, sizeof *s.failed);
     s.t = ev__types_build(x); /* signatures, and derived types' names */
-    if (!s.local || !s.mem || !s.t || !s.failed) {
+    if (!s.local || !s.group || !s.mem || !s.t || !s.failed) {
         free(s.local);
+        free(s.group);
         free(s.mem);
         free(s.failed);
         ev__types_free(s.t);
@@ -740,6 +741,7 @@ static int run(struct ev_check_ctx *c, int want, char *err, size_t errlen)
         free(s.failed[r]);
     free(s.failed);
     free(s.local);
+    free(s.group);
     free(s.mem);
     ev__types_free(s.t);
     return 0;
@@ -776,7 +778,9 @@ const struct ev_check_def ev_check_coll_defs[] = {
      "(MPI_Bcast against MPI_Reduce, blocking against nonblocking)",
      run_operation},
     {"coll.root", EV_CHECK_ERROR,
-     "the members of one rooted collective instance name different roots",
+     "the members of one rooted collective instance name different roots "
+     "(on an intercommunicator, other than MPI_ROOT at the root, "
+     "MPI_PROC_NULL in the rest of its group, its rank in the other group)",
      run_root},
     {"coll.op", EV_CHECK_ERROR,
      "the members of one reduction instance name different ops", run_op},

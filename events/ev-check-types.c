@@ -644,6 +644,8 @@ static void arg_str(struct ev_run *x, const struct ev__types *t, int rank,
         snprintf(buf, len, "MPI_ANY_TAG");
     } else if (!strcmp(a->name, "root") && v == DRDB_MPI_ROOT) {
         snprintf(buf, len, "root MPI_ROOT");
+    } else if (!strcmp(a->name, "root") && v == EV_PROC_NULL) {
+        snprintf(buf, len, "root MPI_PROC_NULL");
     } else {
         snprintf(buf, len, "%s %" PRId64, a->name, v);
     }

@@ -59,10 +59,52 @@ has "coll-vsignature-bad: the pieces that differ" \
     "error coll.signature: collective #1 on MPI_COMM_WORLD: MPI_Alltoallv(MPI_INT, MPI_INT, MPI_COMM_WORLD) at rank 1 and MPI_Alltoallv(MPI_INT, MPI_INT, MPI_COMM_WORLD) at rank 0 do not move the same data: 12 bytes against 8 bytes"
 expect_findings coll-vsignature-ok 2 'coll.*'
 
+# Buffer addresses (calls that start a request): the root's own piece,
+# its call twice (receive piece and send piece for MPI_Igather 3, send
+# piece and receive piece for MPI_Iscatter 5).
+expect_findings coll-inplace-bad 2 'coll.*' \
+    "error coll.signature 0:3 0:3" \
+    "error coll.signature 0:5 0:5"
+hasre "coll-inplace-bad: the root's own pieces" \
+    "$tmp/coll-inplace-bad.out" \
+    '^error coll\.signature: collective #0 on MPI_COMM_WORLD: MPI_Igather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Igather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 do not move the same data: 16 bytes against 8 bytes$' \
+    '^error coll\.signature: collective #1 on MPI_COMM_WORLD: MPI_Iscatter(.*) at rank 0 and .* at rank 0 do not move the same data: the same bytes, but the type signatures differ at byte 0 (MPI_INT against MPI_FLOAT)$'
+expect_findings coll-inplace-ok 2 'coll.*'
+
 # Ranks 0 and 1's MPI_Bcast 3; rank 2's last call, MPI_Finalize 3.
 expect_findings coll-missing-member-bad 3 'coll.*' \
     "error coll.missing-member 0:3 1:3 2:3"
 expect_findings coll-missing-member-ok 3 'coll.*'
+
+# Intercommunicators (mpicheck-inter.h: world ranks 0, 1 against 2, 3;
+# the collectives from event 6). MPI_Bcast #0 6: the root (world rank 0)
+# first, then world rank 3, which names root 1; #1 7: world ranks 0 and 1
+# both pass MPI_ROOT.
+expect_findings coll-inter-root-bad 4 'coll.*' \
+    "error coll.root 0:6 3:6" \
+    "error coll.root 0:7 1:7"
+hasre "coll-inter-root-bad: the wrong root, the two MPI_ROOTs" \
+    "$tmp/coll-inter-root-bad.out" \
+    '^error coll\.root: collective #0 on comm #[0-9]*: MPI_Bcast(count 4, MPI_INT, root 1, comm #[0-9]* (0x[0-9a-f]*)) at rank 3 passes root 1, but the root is rank 0 of the other group (MPI_Bcast(count 4, MPI_INT, root MPI_ROOT, comm #[0-9]* (0x[0-9a-f]*)) at rank 0)$' \
+    '^error coll\.root: collective #1 on comm #[0-9]*: 2 members pass MPI_ROOT: MPI_Bcast(count 4, MPI_INT, root MPI_ROOT, comm [^)]*)) at rank 0 and MPI_Bcast(count 4, MPI_INT, root MPI_ROOT, comm [^)]*)) at rank 1 '
+expect_findings coll-inter-root-ok 4 'coll.*'
+
+# MPI_Gather 6: the root (world rank 0) against each member of the other
+# group; MPI_Allgather 7: world rank 3 (receiving MPI_FLOAT) against the
+# first sender of the other group, world rank 0.
+expect_findings coll-inter-signature-bad 4 'coll.*' \
+    "error coll.signature 0:6 2:6" \
+    "error coll.signature 0:6 3:6" \
+    "error coll.signature 3:7 0:7"
+hasre "coll-inter-signature-bad: the pieces that differ" \
+    "$tmp/coll-inter-signature-bad.out" \
+    '^error coll\.signature: collective #0 on comm #[0-9]*: MPI_Gather(sendcount 2, MPI_INT, recvcount 3, MPI_INT, root MPI_ROOT, comm [^)]*)) at rank 0 and MPI_Gather(sendcount 2, MPI_INT, recvcount 3, MPI_INT, root 0, comm [^)]*)) at rank 3 do not move the same data: 12 bytes against 8 bytes$' \
+    '^error coll\.signature: collective #1 on comm #[0-9]*: MPI_Allgather(sendcount 1, MPI_INT, recvcount 1, MPI_FLOAT, comm [^)]*)) at rank 3 and MPI_Allgather(sendcount 1, MPI_INT, recvcount 1, MPI_INT, comm [^)]*)) at rank 0 do not move the same data: the same bytes, but the type signatures differ at byte 0 (MPI_FLOAT against MPI_INT)$'
+expect_findings coll-inter-signature-ok 4 'coll.*'
+
+# Every intercommunicator collective used correctly, groups of 3 and 1
+# whose world ranks interleave: nothing.
+expect_findings coll-inter-many-ok 4 'coll.*'
 
 echo "1..$n"
 exit $status
