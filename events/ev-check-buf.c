@@ -13,7 +13,10 @@
  * an operation is pending that writes its memory (a pending MPI_Isend's
  * buffer received into by MPI_Recv, a collective, MPI_Sendrecv_replace)
  * or reads a pending receive's (MPI_Send from an MPI_Irecv's buffer): the
- * blocking call is pending for its own event only.
+ * blocking call is pending for its own event only. An operation whose
+ * request MPI_Request_free freed while active is pending until its rank
+ * could know that it completed: its first event in the causal future of
+ * its match's completion (freed_ends).
  *
  * The memory is what the recorder logged at the call that started the
  * operation (log-format.h, LOG_REC_SITE: the address, and the bytes
@@ -27,6 +30,7 @@
 #include <stdlib.h>
 
 #include "ev-check.h"
+#include "ev-int.h"
 #include "util.h"
 
 /* One pending operation's memory at one rank. */
@@ -348,11 +352,74 @@ static int add_blocking(struct ev_run *x, struct ops *per)
     return rc;
 }
 
+/* A freed operation (EV_M_FREED) that matched one completed at rank P's
+ * event D. */
+struct freed {
+    int32_t msg, p;
+    uint64_t d;
+};
+
+static int by_peer_done(const void *a, const void *b)
+{
+    const struct freed *x = a, *y = b;
+    if (x->p != y->p)
+        return x->p < y->p ? -1 : 1;
+    return x->d > y->d ? -1 : x->d < y->d; /* futures in decreasing order */
+}
+
+/*
+ * The end of each operation whose request MPI_Request_free freed while
+ * active (MPI 4.0 3.7.3: the program may reuse the buffer once it knows
+ * otherwise that the operation completed, as by a reply or a barrier
+ * after the message was received): its rank's first event in the causal
+ * future of its match's completion, EV_NONE (pending to the end) without
+ * one. END[i] for message i; 0, or -1 out of memory.
+ */
+static int freed_ends(struct ev_run *x, uint64_t *end)
+{
+    struct freed *f = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < ev_nmsgs(x); i++) {
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        end[i] = m->done;
+        if (!(m->flags & EV_M_FREED) || m->match < 0)
+            continue;
+        const struct ev_msg *o = ev_msg_at(x, m->match);
+        if (o->done == EV_NONE)
+            continue;
+        if (util_grow((void **)&f, &cap, n + 1, sizeof *f) < 0) {
+            free(f);
+            return -1;
+        }
+        f[n++] = (struct freed){(int32_t)i, o->rank, o->done};
+    }
+    if (n == 0)
+        return 0;
+    struct ev__causal *k = ev__causal_build(x);
+    if (!k) {
+        free(f);
+        return -1;
+    }
+    qsort(f, n, sizeof *f, by_peer_done);
+    for (size_t j = 0; j < n; j++) {
+        const struct ev_msg *m = ev_msg_at(x, f[j].msg);
+        const int64_t *fut = ev__causal_walk(k, x, f[j].p, f[j].d, 1);
+        if (fut[m->rank] != INT64_MAX && fut[m->rank] > (int64_t)m->event)
+            end[f[j].msg] = (uint64_t)fut[m->rank];
+    }
+    ev__causal_free(k);
+    free(f);
+    return 0;
+}
+
 static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
 {
     struct ev_run *x = c->x;
     struct ops *per = calloc((size_t)x->world_size, sizeof *per);
-    if (!per) {
+    uint64_t *end = malloc((ev_nmsgs(x) + 1) * sizeof *end);
+    if (!per || !end || freed_ends(x, end) < 0) {
+        free(per);
+        free(end);
         log_errf(err, errlen, "out of memory");
         return -1;
     }
@@ -362,9 +429,10 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         if (!(m->flags & EV_M_NONBLOCKING) || (m->flags & EV_M_PROC_NULL))
             continue;
         uint64_t bev = m->init != EV_NONE ? m->init : m->event;
-        rc = add_bufs(x, m->rank, bev, m->event, m->done,
+        rc = add_bufs(x, m->rank, bev, m->event, end[i],
                       m->flags & EV_M_SEND ? 1 : 2, 0, &per[m->rank]);
     }
+    free(end);
     for (size_t i = 0; i < ev_ncolls(x) && rc == 0; i++) {
         const struct ev_coll *k = ev_coll_at(x, (int32_t)i);
         if (k->nonblocking)

@@ -159,9 +159,15 @@ static void dead_handle(struct ev__pass *p, uint32_t h, uint64_t event)
 void ev__req_free(struct ev__pass *p, uint32_t h, uint64_t event)
 {
     int32_t qi = ev__req_find(p, h);
-    if (qi >= 0)
+    if (qi >= 0) {
+        /* An active operation goes on; the program learns it is over only
+         * from other messages (buf.overlap). */
+        const int32_t ms[2] = {p->rq[qi].m0, p->rq[qi].m1};
+        for (int i = 0; i < 2; i++)
+            if (ms[i] >= 0 && p->ix->msgs[ms[i]].done == EV_NONE)
+                p->ix->msgs[ms[i]].flags |= EV_M_FREED;
         ev__req_drop(p, qi, event);
-    else
+    } else
         dead_handle(p, h, event);
 }
 

@@ -61,6 +61,8 @@ enum {
     EV_M_UNKNOWN = 1u << 5,   /* peer or communicator unknown: unmatchable */
     EV_M_PROBED = 1u << 6,    /* matched by MPI_Mprobe / MPI_Improbe */
     EV_M_NOSTATUS = 1u << 7,  /* a receive never completed: no status */
+    EV_M_FREED = 1u << 8,     /* its request freed by MPI_Request_free
+                               * while active: `done` stays EV_NONE */
 };
 
 /* One send or receive instance. */

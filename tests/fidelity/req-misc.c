@@ -141,7 +141,8 @@ int main(int argc, char **argv)
         MPI_Request r[NC];
         MPI_Ibcast(bc, 1, v4, 0, MPI_COMM_WORLD, &r[0]);
         MPI_Iallgather(mine, 4, MPI_INT, ag, 2, v2, MPI_COMM_WORLD, &r[1]);
-        MPI_Ialltoallv(sv, cnt, dis, MPI_INT, av, cnt, rdis, v2, MPI_COMM_WORLD, &r[2]);
+        /* 2 ints to each peer, one v2 (2 ints) from each */
+        MPI_Ialltoallv(sv, cnt, dis, MPI_INT, av, wcnt, rdis, v2, MPI_COMM_WORLD, &r[2]);
         int *swcnt = malloc((size_t)size * sizeof(int)), *swdis = malloc((size_t)size * sizeof(int));
         MPI_Datatype *swt = malloc((size_t)size * sizeof(MPI_Datatype));
         for (int p = 0; p < size; p++) {

@@ -4,10 +4,11 @@
 # fixed twins (-ok.c); the
 # expected findings are written here from the programs' comments.
 # usage: test-check-buf.sh DRDB MPIEXEC OVERLAP_BAD OVERLAP_OK
-#                          BLOCKING_BAD BLOCKING_OK
+#                          BLOCKING_BAD BLOCKING_OK FREED_BAD FREED_OK
 set -u
 drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") good=$(realpath "$4")
 bbad=$(realpath "$5") bgood=$(realpath "$6")
+fbad=$(realpath "$7") fgood=$(realpath "$8")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -115,5 +116,18 @@ check "recorder: blocking calls log their buffers while a request is pending (MP
     'bufs_at 0:3 && bufs_at 0:10 && bufs_at 1:10 && bufs_at 0:19'
 check "recorder: and not once it completed (MPI_Wait, MPI_Request_free of a persistent request, MPI_Waitall)" \
     '! bufs_at 0:5 && ! bufs_at 0:22 && ! bufs_at 1:22 && ! bufs_at 0:26'
+# A send freed by MPI_Request_free while active: its buffer received into
+# before anything says the send is over (buf-overlap-freed-bad.c's comment
+# lists the events), and only after a barrier that follows its receipt.
+run fbad "$fbad"
+printf '%s\n' 'error buf.overlap' '    0:2 reads here' '    0:4 writes here' \
+    'error buf.overlap' '    1:2 reads here' '    1:4 writes here' > "$tmp/want"
+sed 's/^\(error buf.overlap\): .*/\1/' "$tmp/fbad.sites" > "$tmp/got"
+check "buf.overlap: a freed MPI_Isend's buffer received into before its receipt is known, on each rank" \
+    'cmp -s "$tmp/want" "$tmp/got"' ||
+    { diff "$tmp/want" "$tmp/got" | sed 's/^/# /'; sed 's/^/# /' "$tmp/fbad.out"; }
+run fok "$fgood"
+check "buf.overlap: silent when the freed send's buffer is reused after a barrier that follows its receipt" \
+    '[ ! -s "$tmp/fok.sites" ]' || sed 's/^/# /' "$tmp/fok.out"
 echo "1..$n"
 exit $status
