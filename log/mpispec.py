@@ -57,7 +57,7 @@ SLOTS = tuple(s for s, _ in VALUE_SLOTS) + tuple(s for s, _ in POINTER_SLOTS)
 KEYWORD_LENGTHS = ("string", "string[]", "ptr", "opaque", "callback", "?")
 # Where a rooted collective's buffer is significant (the `at` qualifier).
 AT_SIDES = ("root", "nonroot", "all")
-PEER_TERMS = ("size", "indegree", "outdegree")
+PEER_TERMS = ("size", "lsize", "indegree", "outdegree")
 
 # Bytes a by-value argument takes in a record's argument block: its size in
 # MPICH 4.0.2's ABI (checked by _Static_assert in the generated prototypes).
@@ -86,7 +86,7 @@ def value_encoding(ctype):
 
 
 LEN_TERM = re.compile(
-    r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|(?:size|indegree|outdegree|cartdim)"
+    r"^(?:\d+|\*?[A-Za-z_]\w*(?:\+1)?|(?:l?size|indegree|outdegree|cartdim)"
     r"\(\w+\))$")
 LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
 # string(*ARG): an output string MPI writes into a buffer of *ARG bytes,
@@ -97,7 +97,7 @@ LEN_VEC = re.compile(r"^(\w+)\[\] x (\w+) @ (\w+)$")
 LEN_SPLIT = re.compile(r"^split\((\w+)\)$")
 LEN_STR_ENTRY = re.compile(r"^string\(\*(\w+)\)$")
 LEN_BUF = re.compile(r"^(\S+(?: \* \S+)*) x (\w+)$")
-PEER_TERM = re.compile(r"^(size|indegree|outdegree|cartdim)\((\w+)\)$")
+PEER_TERM = re.compile(r"^(l?size|indegree|outdegree|cartdim)\((\w+)\)$")
 
 
 class SpecError(Exception):
@@ -501,7 +501,7 @@ def elem_type(arg):
 
 def count_expr(term, peers, ref=lambda name: name):
     """C expression (int64_t) for a LENGTH term: a product of terms. A peer
-    term (size, indegree, outdegree of a communicator) becomes
+    term (size, lsize, indegree, outdegree of a communicator) becomes
     PEERS(kind, comm), the back end's own C expression; an argument NAME
     becomes REF(NAME) (a hook's code reads its argument struct)."""
     def ident(t):
@@ -521,7 +521,7 @@ def count_expr(term, peers, ref=lambda name: name):
 
 
 def has_peer_term(term):
-    return bool(re.search(r"\b(size|indegree|outdegree)\(", term))
+    return bool(re.search(r"\b(l?size|indegree|outdegree)\(", term))
 
 
 # ---- what each argument carries: the plan both back ends render ----------

@@ -35,7 +35,8 @@ import mpispec as S  # log/mpispec.py: meson puts log/ on PYTHONPATH
 
 
 def peers(kind, comm):
-    return {"size": "rec_peers", "indegree": "rec_in_degree",
+    return {"size": "rec_peers", "lsize": "rec_comm_size",
+            "indegree": "rec_in_degree",
             "outdegree": "rec_out_degree"}[kind] + f"({comm})"
 
 

@@ -20,6 +20,13 @@ int rec_peers(MPI_Comm comm)
     return n;
 }
 
+int rec_comm_size(MPI_Comm comm)
+{
+    int n = 0;
+    PMPI_Comm_size(comm, &n);
+    return n;
+}
+
 /* The topology's neighbour counts: in-degree, out-degree. */
 static void degrees(MPI_Comm comm, int *in, int *out)
 {

@@ -363,8 +363,10 @@ int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
                   uint64_t dur, size_t room);
 void rec_end_raw(struct log_rec *rec);
 
-/* Peers of a collective on COMM: the remote group of an intercommunicator. */
+/* Peers of a collective on COMM: the remote group of an intercommunicator.
+ * rec_comm_size: COMM's own (local) group. */
 int rec_peers(MPI_Comm comm);
+int rec_comm_size(MPI_Comm comm);
 /* Neighbours of a neighbourhood collective on COMM's topology: sources
  * (in-degree) and destinations (out-degree). Cartesian: 2 * ndims (the
  * MPI_PROC_NULL ones included); graph: MPI_Graph_neighbors_count; distributed

@@ -30,6 +30,7 @@ def peers(kind, comm):
     (from the members the recorder logged), not their topologies: a
     neighbourhood collective's logged data is the only bound."""
     return "RPL_MANY_PEERS" if kind in ("indegree", "outdegree") \
+        else f"rpl_comm_size({comm})" if kind == "lsize" \
         else f"rpl_comm_peers({comm})"
 
 

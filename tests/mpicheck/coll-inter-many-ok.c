@@ -43,8 +43,7 @@ int main(int argc, char **argv)
     MPI_Alltoall(s, 1, MPI_INT, r, 1, MPI_INT, inter);
     MPI_Allreduce(s, r, 2, MPI_INT, MPI_MAX, inter);
     /* recvcounts: one per member of the caller's group, 3 in a (1 each)
-     * and 1 in b (3): each group's vector has 3 elements. (b's array has
-     * room for 3: the recorder logs as many as the remote group has.) */
+     * and 1 in b (3): each group's vector has 3 elements. */
     MPI_Reduce_scatter(s, r, in_b ? three : one, MPI_INT, MPI_SUM, inter);
     MPI_Barrier(inter);
     MPI_Comm_free(&inter);

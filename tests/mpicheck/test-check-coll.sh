@@ -105,6 +105,20 @@ expect_findings coll-inter-signature-ok 4 'coll.*'
 # Every intercommunicator collective used correctly, groups of 3 and 1
 # whose world ranks interleave: nothing.
 expect_findings coll-inter-many-ok 4 'coll.*'
+# Its MPI_Reduce_scatter (event 18 at every rank): recvcounts logged with
+# one element per member of the caller's own group: world rank 1 (group
+# b, alone) logs {3}, world rank 0 (group a, 3 members) logs {1, 1, 1}
+# (LOG_F_ARRAY, zigzag varints: 06; 02 02 02), not as many as the remote
+# group has, which read past b's array.
+"$drdb" log event "$tmp/coll-inter-many-ok.run" 1:18 > "$tmp/rs1" 2>&1
+"$drdb" log event "$tmp/coll-inter-many-ok.run" 0:18 > "$tmp/rs0" 2>&1
+if grep -Eq '^    array +- +1 bytes: 06$' "$tmp/rs1" &&
+    grep -Eq '^    array +- +3 bytes: 020202$' "$tmp/rs0"; then
+    ok "recorder: an intercommunicator MPI_Reduce_scatter's recvcounts has its own group's length"
+else
+    fail "recorder: an intercommunicator MPI_Reduce_scatter's recvcounts length"
+    sed 's/^/#   /' "$tmp/rs1" "$tmp/rs0"
+fi
 
 echo "1..$n"
 exit $status
