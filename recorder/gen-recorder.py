@@ -39,6 +39,17 @@ def peers(kind, comm):
             "outdegree": "rec_out_degree"}[kind] + f"({comm})"
 
 
+def topo_peers(kind, comm):
+    """A neighbourhood collective's peer terms, from the rec_topo its
+    wrapper asked MPI for once (rec.h)."""
+    return {"indegree": "rec_topo.in", "outdegree": "rec_topo.out"}[kind]
+
+
+def array_peers(fn):
+    """How the lengths of FN's count arrays are computed."""
+    return topo_peers if S.is_neighbor_coll(fn) else peers
+
+
 def count(term):
     return S.count_expr(term, peers)
 
@@ -407,13 +418,22 @@ def gen_wrapper(fn, out):
         put.append("    if (ret == MPI_SUCCESS && rec_freed_fh)\n"
                    "        rec_put_array(&rec, 0, &rec_freed_fh, 1, "
                    "LOG_ENC_PTR);\n")
+    if S.is_neighbor_coll(fn):
+        # The topology, asked for once: its field (LOG_F_NEIGHBORS) and
+        # the lengths of the count arrays.
+        pre.append("    struct rec_topo rec_topo;\n"
+                   "    rec_topo_get(&rec_topo, comm, ret == MPI_SUCCESS);\n")
+        size.append("rec_topo_room(&rec_topo)")
     for i, a, where in S.count_arrays(fn):
         # Its length once (rec_peers asks MPI), 0 when not significant.
         n, enc = f"n_{a.name}", array_enc(a)
         pre.append(f"    int64_t {n} = ret == MPI_SUCCESS && "
-                   f"{array_cond(where, str)} ? {count(a.length)} : 0;\n")
+                   f"{array_cond(where, str)} ? "
+                   f"{S.count_expr(a.length, array_peers(fn))} : 0;\n")
         size.append(f"rec_array_room({n}, {enc})")
         put.append(f"    rec_put_array(&rec, {i}, {a.name}, {n}, {enc});\n")
+    if S.is_neighbor_coll(fn):
+        put.append("    rec_put_topo(&rec, comm, &rec_topo);\n")
     out.write("    uint64_t t0 = rec_now();\n")
     slot = call_slot(fn, lambda n: n)
     if slot:
@@ -564,12 +584,18 @@ def gen_skeleton(fn, out, hdr):
               f"    (void)rec;\n    (void)a;\n")
     put_args(fn, hdr, "rec", lambda n: f"a->{n}")
     hdr.write("}\n")
+    apeers = array_peers(fn)
     arrays_room = "".join(
-        f" + rec_array_room({S.count_expr(a.length, peers, lambda n: 'a->' + n)}"
+        f" + rec_array_room({S.count_expr(a.length, apeers, lambda n: 'a->' + n)}"
         f", {array_enc(a)})" for _, a, _ in S.count_arrays(fn))
     hdr.write(f"static inline int rec_frame_{fn.name}(const struct rec_call "
               f"*c, const struct args_{fn.name} *a, struct log_rec *rec, "
               f"unsigned flags, size_t room)\n{{\n")
+    if S.is_neighbor_coll(fn):
+        hdr.write("    struct rec_topo rec_topo;\n"
+                  "    rec_topo_get(&rec_topo, a->comm, "
+                  "c->ret == MPI_SUCCESS);\n")
+        arrays_room += " + rec_topo_room(&rec_topo)"
     if pending_flag(fn, "flags") != "flags":
         hdr.write(f"    flags = {pending_flag(fn, 'flags')};\n")
     hdr.write(f"    int started = rec_begin_at(rec, c->fn, flags, c->ret, "
@@ -581,11 +607,13 @@ def gen_skeleton(fn, out, hdr):
     hdr.write(f"    rec_put_args_{fn.name}(rec, a);\n")
     for i, a, where in S.count_arrays(fn):
         ref = lambda n: f"a->{n}"  # noqa: E731
-        cnt = S.count_expr(a.length, peers, ref)
+        cnt = S.count_expr(a.length, apeers, ref)
         hdr.write(f"    if (c->ret == MPI_SUCCESS && "
                   f"{array_cond(where, ref)})\n"
                   f"        rec_put_array(rec, {i}, a->{a.name}, {cnt}, "
                   f"{array_enc(a)});\n")
+    if S.is_neighbor_coll(fn):
+        hdr.write("    rec_put_topo(rec, a->comm, &rec_topo);\n")
     hdr.write("    return 1;\n}\n\n")
 
 
