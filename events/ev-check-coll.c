@@ -15,9 +15,9 @@
  * prefix.
  *
  * The v- and w-forms and Reduce_scatter are compared per pair from their
- * logged count and datatype arrays (LOG_F_ARRAY). What is left out: the
- * signatures of neighbourhood collectives (their peers are topology
- * neighbours, whose arrays the log does not hold), the signatures and
+ * logged count and datatype arrays (LOG_F_ARRAY); neighbourhood
+ * collectives per pair of topology neighbours (ev-check-coll-nbr.c). What
+ * is left out: the signatures and
  * roots of intercommunicator collectives,
  * and the send side of Allgather/Alltoall when it is MPI_IN_PLACE (the log
  * does not say: a zero count or MPI_DATATYPE_NULL is taken for it), as is
@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ev-check-coll.h"
 #include "ev-check-types.h"
 #include "ev-check.h"
 #include "ev-int.h"
@@ -81,7 +82,8 @@ struct scan {
     /* Per rank, the communicators on which a collective call of it failed
      * (not in the index), read when first needed: -1 ends a list. */
     int32_t **failed;
-    /* v- and w-form instances whose arrays the log does not hold. */
+    /* v-, w- and neighbourhood collective instances whose arrays or
+     * neighbours the log does not hold. */
     size_t no_arrays;
 };
 
@@ -447,9 +449,44 @@ static void check_vsignature(struct scan *s)
     }
 }
 
+/* ---- neighbourhood collectives: per pair of neighbours ----------------- */
+
+/* ev__nbr_compare over the instance in UD (a struct scan). */
+static int nbr_compare(void *ud, int snd, int64_t sc, uint32_t st, int rcv,
+                       int64_t rc, uint32_t rt)
+{
+    struct scan *s = ud;
+    int before = s->shown + s->more;
+    struct piece a = {&s->mem[rcv], rc, rt}, b = {&s->mem[snd], sc, st};
+    compare_piece(s, &a, &b);
+    return s->shown + s->more != before;
+}
+
+static void check_nsignature(struct scan *s)
+{
+    struct ev__nbr_member *nm = malloc(((size_t)s->n + 1) * sizeof *nm);
+    if (!nm)
+        return;
+    for (int i = 0; i < s->n; i++) {
+        const struct member *m = &s->mem[i];
+        nm[i] = (struct ev__nbr_member){m->k->rank, m->k->event, m->local,
+                                        m->count, m->rcount, m->type,
+                                        m->rtype, {NULL}, {0}};
+        memcpy(nm[i].arr, m->arr, sizeof nm[i].arr);
+        memcpy(nm[i].narr, m->narr, sizeof nm[i].narr);
+    }
+    if (ev__nbr_signature(s->c->x, nm, s->n, nbr_compare, s) == 1)
+        s->no_arrays++;
+    free(nm);
+}
+
 static void check_signature(struct scan *s)
 {
     const struct log_func_desc *d = s->mem[0].d;
+    if (d->roles & LOG_R_NEIGHBOR) {
+        check_nsignature(s);
+        return;
+    }
     int t = d->slot[LOG_S_DATATYPE], rt = d->slot[LOG_S_RECVTYPE];
     if (s->cm->inter || (d->roles & LOG_R_NEIGHBOR))
         return;
@@ -706,9 +743,10 @@ static int run(struct ev_check_ctx *c, int want, char *err, size_t errlen)
     flush_comm(&s);
     if (s.no_arrays) {
         char msg[240];
-        snprintf(msg, sizeof msg, "%zu v- or w-collective instance%s not "
-                 "compared: %s count arrays are not in the log (recorded by "
-                 "an older drdb)", s.no_arrays, s.no_arrays > 1 ? "s" : "",
+        snprintf(msg, sizeof msg, "%zu v-, w- or neighbourhood collective "
+                 "instance%s not compared: %s count arrays or topology "
+                 "neighbours are not in the log (recorded by an older drdb)",
+                 s.no_arrays, s.no_arrays > 1 ? "s" : "",
                  s.no_arrays > 1 ? "their" : "its");
         c->note(c->ud, names[want], msg);
     }
