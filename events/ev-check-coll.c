@@ -15,15 +15,14 @@
  * prefix.
  *
  * The v- and w-forms and Reduce_scatter are compared per pair from their
- * logged count and datatype arrays (LOG_F_ARRAY). What is left out: the
- * signatures of neighbourhood collectives (their peers are topology
- * neighbours, whose arrays the log does not hold). A send piece that is
- * MPI_IN_PLACE (the root's own piece of Gather(v), Scatter(v)'s receive
- * piece at the root, Allgather(v)'s and Alltoall's) is told from the
- * record's buffer addresses where it has them (a call that starts a
- * request; a blocking one only while one was pending): without them the
- * root's own piece is not compared, and a zero count or MPI_DATATYPE_NULL
- * is taken for MPI_IN_PLACE. User-defined ops are handles
+ * logged count and datatype arrays (LOG_F_ARRAY); neighbourhood
+ * collectives per pair of topology neighbours (ev-check-coll-nbr.c). A
+ * send piece that is MPI_IN_PLACE (the root's own piece of Gather(v),
+ * Scatter(v)'s receive piece at the root, Allgather(v)'s and Alltoall's)
+ * is told from the record's buffer addresses where it has them (a call
+ * that starts a request; a blocking one only while one was pending):
+ * without them the root's own piece is not compared, and a zero count or
+ * MPI_DATATYPE_NULL is taken for MPI_IN_PLACE. User-defined ops are handles
  * of each process: only a predefined op against another op is compared.
  * Intercommunicators' roots and signatures follow their own rules
  * (ev-check-coll-inter.c).
@@ -437,13 +436,15 @@ static void check_vsignature(struct scan *s)
 static void check_signature(struct scan *s)
 {
     const struct log_func_desc *d = s->mem[0].d;
+    if (d->roles & LOG_R_NEIGHBOR) {
+        ev__coll_nbr_signature(s);
+        return;
+    }
     int t = d->slot[LOG_S_DATATYPE], rt = d->slot[LOG_S_RECVTYPE];
     if (s->cm->inter) {
         ev__coll_inter_signature(s);
         return;
     }
-    if (d->roles & LOG_R_NEIGHBOR)
-        return;
     if (ev__coll_has_count_arrays(d)) {
         check_vsignature(s);
         return;
@@ -707,9 +708,10 @@ static int run(struct ev_check_ctx *c, int want, char *err, size_t errlen)
     flush_comm(&s);
     if (s.no_arrays) {
         char msg[240];
-        snprintf(msg, sizeof msg, "%zu v- or w-collective instance%s not "
-                 "compared: %s count arrays are not in the log (recorded by "
-                 "an older drdb)", s.no_arrays, s.no_arrays > 1 ? "s" : "",
+        snprintf(msg, sizeof msg, "%zu v-, w- or neighbourhood collective "
+                 "instance%s not compared: %s count arrays or topology "
+                 "neighbours are not in the log (recorded by an older drdb)",
+                 s.no_arrays, s.no_arrays > 1 ? "s" : "",
                  s.no_arrays > 1 ? "their" : "its");
         c->note(c->ud, names[want], msg);
     }

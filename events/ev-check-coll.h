@@ -1,8 +1,9 @@
 /* ev-check-coll.h - what the coll.* checks' files share (internal to
  * events/): ev-check-coll.c reads each collective instance's members and
  * runs the checks, ev-check-coll-inter.c holds the intercommunicator
- * rules (roots, signatures). The checks themselves are in ev-check.h's
- * table (ev_check_coll_defs).
+ * rules (roots, signatures), ev-check-coll-nbr.c neighbourhood
+ * collectives' signatures (its pairing of blocks: ev-check-coll-nbr.h).
+ * The checks themselves are in ev-check.h's table (ev_check_coll_defs).
  */
 #ifndef DRDB_EV_CHECK_COLL_H
 #define DRDB_EV_CHECK_COLL_H
@@ -58,7 +59,8 @@ struct scan {
     /* Per rank, the communicators on which a collective call of it failed
      * (not in the index), read when first needed: -1 ends a list. */
     int32_t **failed;
-    /* v- and w-form instances whose arrays the log does not hold. */
+    /* v-, w- and neighbourhood collective instances whose arrays or
+     * neighbours the log does not hold. */
     size_t no_arrays;
 };
 
@@ -99,6 +101,13 @@ int ev__coll_has_count_arrays(const struct log_func_desc *d);
 /* Where the buffer described by datatype argument T is significant
  * (enum log_at; 0 unqualified: everywhere). */
 int ev__coll_buffer_at(const struct log_func_desc *d, int t);
+
+/* ---- ev-check-coll-nbr.c: neighbourhood collectives -------------------- */
+
+/* coll.signature on a neighbourhood collective's instance, per pair of
+ * topology neighbours (ev__nbr_signature); an instance whose records hold
+ * no neighbours counts in S's no_arrays. */
+void ev__coll_nbr_signature(struct scan *s);
 
 /* ---- ev-check-coll-inter.c: intercommunicators -------------------------- */
 

@@ -146,7 +146,7 @@ static const char *kind_name(unsigned k)
 {
     static const char *const names[] = {
         "?", "raw", "data", "status", "string", "members", "request", "size",
-        "handle", "data", "windiff", "elided", "object", "array",
+        "handle", "data", "windiff", "elided", "object", "array", "neighbors",
     };
     return k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -336,6 +336,28 @@ static void print_members(FILE *out, const struct log_field *f)
         fputs(" ...", out);
 }
 
+/* A neighbourhood collective's neighbours (NEIGHBORS): "cartesian, in
+ * 3 1, out 3 1" (local ranks, -1 MPI_PROC_NULL). */
+static void print_neighbors(FILE *out, const struct log_field *f)
+{
+    static const char *const topo[] = {"?", "cartesian", "graph",
+                                       "distributed graph"};
+    int32_t *v = malloc((f->len + 1) * sizeof *v);
+    struct log_neighbors nb;
+    if (!v || log_field_neighbors(f, v, f->len + 1, &nb) < 0) {
+        fputs("(malformed)", out);
+        free(v);
+        return;
+    }
+    fprintf(out, "%s, in", topo[nb.kind]);
+    for (int i = 0; i < nb.in; i++)
+        fprintf(out, " %d", nb.src[i]);
+    fputs(", out", out);
+    for (int i = 0; i < nb.out; i++)
+        fprintf(out, " %d", nb.dst[i]);
+    free(v);
+}
+
 /* A HANDLE or REQUEST: its name, the communicator it is, the call a
  * completed request stood for. */
 static void print_handle(const struct shown *s, const struct log_field *f)
@@ -384,6 +406,9 @@ static void print_field(const struct shown *s, const struct log_field *f)
         break;
     case LOG_F_MEMBERS:
         print_members(out, f);
+        break;
+    case LOG_F_NEIGHBORS:
+        print_neighbors(out, f);
         break;
     case LOG_F_REQUEST:
     case LOG_F_HANDLE:

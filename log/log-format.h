@@ -60,7 +60,10 @@
 #include <stdint.h>
 
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 6            /* 6: buffer addresses of blocking calls
+#define LOG_VERSION 7            /* 7: neighbourhood collectives' topology
+                                  * (LOG_F_NEIGHBORS) and counts arrays
+                                  * (LOG_F_ARRAY);
+                                  * 6: buffer addresses of blocking calls
                                   * while a request is pending
                                   * (LOG_REC_BUFS); v- and w-collectives'
                                   * counts arrays, MPI_File_close's file
@@ -242,6 +245,27 @@ enum log_field_kind {
                           * or w-collective's counts and datatypes
                           * arrays (log/mpispec.py count_arrays);
                           * MPI_File_close's file handle before the call */
+    LOG_F_NEIGHBORS = 14, /* version 7: a neighbourhood collective's
+                           * topology at the calling process (arg
+                           * LOG_ARG_NONE, elem = enum log_topo), which the
+                           * checks read and the replay ignores: varint
+                           * the in-degree, then the in-neighbours
+                           * (sources) and the out-neighbours
+                           * (destinations), to the field's end, each a
+                           * zigzag varint (LOG_ENC_INT) of its rank in
+                           * the communicator, MPI_PROC_NULL as -1, in the
+                           * order MPI gives them (MPI 4.0 section 8.6).
+                           * A Cartesian or graph topology's
+                           * out-neighbours are its in-neighbours: not
+                           * repeated */
+};
+/* The topology of a LOG_F_NEIGHBORS field (its elem). */
+enum log_topo {
+    LOG_TOPO_CART = 1,       /* per dimension k, the source then the
+                              * destination of MPI_Cart_shift(k, 1) */
+    LOG_TOPO_GRAPH = 2,      /* MPI_Graph_neighbors */
+    LOG_TOPO_DIST_GRAPH = 3, /* MPI_Dist_graph_neighbors' sources, then
+                              * destinations */
 };
 /* REQUEST and HANDLE fields hold the handle as log_put_arg_handle() writes
  * it: a varint of the value rotated left 8 bits (1 to 3 bytes). */

@@ -266,6 +266,17 @@ int log_rank_object(const struct log_rank *r, uint32_t id,
 
 /* Decodes a REQUEST or HANDLE field: 0 or -EINVAL. */
 int log_field_handle(const struct log_field *f, uint32_t *v);
+/* A NEIGHBORS field (log-format.h), decoded: the topology (enum
+ * log_topo), the degrees, the in- and out-neighbours (local ranks, -1
+ * MPI_PROC_NULL), which point into the caller's array. */
+struct log_neighbors {
+    int kind, in, out;
+    const int32_t *src, *dst;
+};
+/* Decodes F into *NB, its neighbours into V (CAP elements: F's length
+ * is always enough, each takes a byte at least): 0 or -EINVAL. */
+int log_field_neighbors(const struct log_field *f, int32_t *v, size_t cap,
+                        struct log_neighbors *nb);
 /* The first field of KIND for argument ARG, or NULL. */
 int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
                    struct log_field *f);

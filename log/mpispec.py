@@ -702,15 +702,21 @@ def is_persistent(fn):
 COUNT_ARRAYS = ("sendcounts", "recvcounts", "sendtypes", "recvtypes")
 
 
+def is_neighbor_coll(fn):
+    """Whether FN is a neighbourhood collective: its record holds the
+    topology at the calling process (log-format.h, LOG_F_NEIGHBORS)."""
+    return fn.kind == "coll" and "neighbor" in fn.flags
+
+
 def count_arrays(fn):
     """The input arrays a record of FN logs for `drdb check`'s signature
     comparison (log-format.h, LOG_F_ARRAY): the per-peer counts and
-    datatypes of a v- or w-collective, MPI_Reduce_scatter's recvcounts;
-    not a neighbourhood collective's (their peers are its topology, which
-    the log does not hold). Each as (number of the argument, arg, where:
-    'root' significant at the root only, 'send' only when sendbuf is not
-    MPI_IN_PLACE, None everywhere)."""
-    if fn.kind != "coll" or "neighbor" in fn.flags:
+    datatypes of a v- or w-collective (a neighbourhood one's too: per
+    neighbour, in its topology's order), MPI_Reduce_scatter's recvcounts.
+    Each as (number of the argument, arg, where: 'root' significant at
+    the root only, 'send' only when sendbuf is not MPI_IN_PLACE, None
+    everywhere)."""
+    if fn.kind != "coll":
         return []
     rooted = any(a.name == "root" for a in fn.args)
     out = []

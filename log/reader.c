@@ -572,6 +572,30 @@ int log_event_find(const struct log_event *ev, unsigned arg, unsigned kind,
     return 0;
 }
 
+int log_field_neighbors(const struct log_field *f, int32_t *v, size_t cap,
+                        struct log_neighbors *nb)
+{
+    const uint8_t *p = f->data, *end = f->data + f->len;
+    uint64_t in;
+    int64_t e;
+    size_t n = 0;
+    if (f->kind != LOG_F_NEIGHBORS || f->elem < LOG_TOPO_CART ||
+        f->elem > LOG_TOPO_DIST_GRAPH || log_get_varint(&p, end, &in) < 0)
+        return -EINVAL;
+    while (p < end && n < cap && log_get_array_elem(&p, end, LOG_ENC_INT,
+                                                    &e) == 0)
+        v[n++] = (int32_t)e;
+    int dist = f->elem == LOG_TOPO_DIST_GRAPH;
+    if (p != end || n < in || (!dist && n != in))
+        return -EINVAL;
+    nb->kind = (int)f->elem;
+    nb->in = (int)in;
+    nb->out = (int)(dist ? n - in : n);
+    nb->src = v;
+    nb->dst = dist ? v + in : v;
+    return 0;
+}
+
 static int64_t get_arg(const uint8_t **p, const uint8_t *end, int enc)
 {
     uint64_t v = 0;

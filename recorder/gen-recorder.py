@@ -40,8 +40,21 @@ def peers(kind, comm):
             "outdegree": "rec_out_degree"}[kind] + f"({comm})"
 
 
-def count(term):
-    return S.count_expr(term, peers)
+def topo_peers(kind, comm):
+    """A neighbourhood collective's peer terms, from the rec_topo its
+    wrapper asked MPI for once (rec.h)."""
+    return {"indegree": "rec_topo.in", "outdegree": "rec_topo.out"}[kind]
+
+
+def array_peers(fn):
+    """How the lengths of FN's count arrays are computed."""
+    return topo_peers if S.is_neighbor_coll(fn) else peers
+
+
+def count(term, fn=None):
+    """C of a LENGTH term; FN's peer terms from its rec_topo when it is a
+    neighbourhood collective (array_peers)."""
+    return S.count_expr(term, array_peers(fn) if fn else peers)
 
 
 def at_cond(o):
@@ -55,7 +68,7 @@ def at_cond(o):
 def vec_peers(fn, counts):
     """The number of peers of a v-shaped buffer: its counts array's
     length."""
-    return count(fn.arg(counts).length)
+    return count(fn.arg(counts).length, fn)
 
 
 def render(fn, i, o, pre, size, put):
@@ -64,14 +77,14 @@ def render(fn, i, o, pre, size, put):
     x = o.arg.name
     k = o.kind
     if k == "LOGGED_IN":
-        n = f"({count(o.n)} > 0 ? {count(o.n)} : 0)"
+        n = f"({count(o.n, fn)} > 0 ? {count(o.n, fn)} : 0)"
         size.append(f"(LOG_FIELD_HEAD + (size_t)({n}) * sizeof({o.etype}))")
         put.append(f"    if (ret == MPI_SUCCESS && ({n}) > 0) "
                    f"rec_put_raw(&rec, {i}, 0, {x}, "
                    f"(size_t)({n}) * sizeof({o.etype}));\n")
     elif k == "SEND":
         # Sends log no data (the receiver has it) unless --send-data.
-        n = count(o.n)
+        n = count(o.n, fn)
         pre.append(f"    int64_t bytes_{x} = (rec_send_data && ret == "
                    f"MPI_SUCCESS && ({at_cond(o)}) && {x} != MPI_IN_PLACE) ? "
                    f"rec_data_bytes({n}, {o.type}) : 0;\n")
@@ -86,7 +99,7 @@ def render(fn, i, o, pre, size, put):
         persistent = 1 if S.is_persistent(fn) else 0
         if o.shape == "recv":
             put.append(f"    if (ret == MPI_SUCCESS) rec_req_recv(*request, "
-                       f"{fn.id}, {x}, {count(o.n)}, {o.type}, "
+                       f"{fn.id}, {x}, {count(o.n, fn)}, {o.type}, "
                        f"{persistent});\n")
             return False
         if o.shape == "vcoll":
@@ -95,13 +108,13 @@ def render(fn, i, o, pre, size, put):
                     f"sizeof(*{o.counts}), {o.displs}, sizeof(*{o.displs}), "
                     f"{o.type}, {persistent})")
         else:
-            call = (f"rec_req_coll(*request, {fn.id}, {x}, {count(o.n)}, "
+            call = (f"rec_req_coll(*request, {fn.id}, {x}, {count(o.n, fn)}, "
                     f"{o.type}, {persistent})")
         put.append(f"    if (ret == MPI_SUCCESS && ({at_cond(o)}) && "
                    f"{x} != MPI_IN_PLACE) {call};\n")
     elif k == "SPLIT_BEGIN":
         put.append(f"    if (ret == MPI_SUCCESS) rec_split_begin(fh, {x}, "
-                   f"{count(o.n)}, {o.type});\n")
+                   f"{count(o.n, fn)}, {o.type});\n")
     elif k == "SPLIT_END":
         st = S.status_arg(fn)
         pre.append(f"    struct log_buf *sb_{x} = rec_split_end({o.fh});\n")
@@ -143,7 +156,7 @@ def render(fn, i, o, pre, size, put):
                    f"peers_{x}, {o.counts}, sizeof(*{o.counts}), {o.displs}, "
                    f"sizeof(*{o.displs}), {o.type}, bytes_{x});\n")
     elif k == "DATA":
-        n = count(o.n)
+        n = count(o.n, fn)
         st = S.status_arg(fn)
         if st and o.arg.direction == "out":
             nbytes = f"rec_status_bytes({st}, {n}, {o.type})"
@@ -175,7 +188,7 @@ def render(fn, i, o, pre, size, put):
     elif k == "RAW":
         # One element also on an error: what MPI left there (a file
         # handle it did not set) is what the program sees.
-        nelem = "1" if o.n is None else count(o.n)
+        nelem = "1" if o.n is None else count(o.n, fn)
         ok = f"{x}" if o.n is None else f"ret == MPI_SUCCESS && {x}"
         pre.append(f"    int64_t n_{x} = ({ok}) ? {nelem} : 0;\n")
         pre.append(f"    if (n_{x} < 0) n_{x} = 0;\n")
@@ -368,6 +381,12 @@ def gen_wrapper(fn, out):
         gen_timer(fn, out)
         return
     pre, size, put = [], ["0"], []
+    if S.is_neighbor_coll(fn):
+        # The topology, asked for once: its field (LOG_F_NEIGHBORS), the
+        # peers of the buffers and the lengths of the count arrays.
+        pre.append("    struct rec_topo rec_topo;\n"
+                   "    rec_topo_get(&rec_topo, comm, ret == MPI_SUCCESS);\n")
+        size.append("rec_topo_room(&rec_topo)")
     partial = False
     for i, o in enumerate(S.plan(fn)):
         if o is not None and render(fn, i, o, pre, size, put):
@@ -412,9 +431,12 @@ def gen_wrapper(fn, out):
         # Its length once (rec_peers asks MPI), 0 when not significant.
         n, enc = f"n_{a.name}", array_enc(a)
         pre.append(f"    int64_t {n} = ret == MPI_SUCCESS && "
-                   f"{array_cond(where, str)} ? {count(a.length)} : 0;\n")
+                   f"{array_cond(where, str)} ? "
+                   f"{S.count_expr(a.length, array_peers(fn))} : 0;\n")
         size.append(f"rec_array_room({n}, {enc})")
         put.append(f"    rec_put_array(&rec, {i}, {a.name}, {n}, {enc});\n")
+    if S.is_neighbor_coll(fn):
+        put.append("    rec_put_topo(&rec, comm, &rec_topo);\n")
     out.write("    uint64_t t0 = rec_now();\n")
     slot = call_slot(fn, lambda n: n)
     if slot:
@@ -565,12 +587,18 @@ def gen_skeleton(fn, out, hdr):
               f"    (void)rec;\n    (void)a;\n")
     put_args(fn, hdr, "rec", lambda n: f"a->{n}")
     hdr.write("}\n")
+    apeers = array_peers(fn)
     arrays_room = "".join(
-        f" + rec_array_room({S.count_expr(a.length, peers, lambda n: 'a->' + n)}"
+        f" + rec_array_room({S.count_expr(a.length, apeers, lambda n: 'a->' + n)}"
         f", {array_enc(a)})" for _, a, _ in S.count_arrays(fn))
     hdr.write(f"static inline int rec_frame_{fn.name}(const struct rec_call "
               f"*c, const struct args_{fn.name} *a, struct log_rec *rec, "
               f"unsigned flags, size_t room)\n{{\n")
+    if S.is_neighbor_coll(fn):
+        hdr.write("    struct rec_topo rec_topo;\n"
+                  "    rec_topo_get(&rec_topo, a->comm, "
+                  "c->ret == MPI_SUCCESS);\n")
+        arrays_room += " + rec_topo_room(&rec_topo)"
     if pending_flag(fn, "flags") != "flags":
         hdr.write(f"    flags = {pending_flag(fn, 'flags')};\n")
     hdr.write(f"    int started = rec_begin_at(rec, c->fn, flags, c->ret, "
@@ -582,11 +610,13 @@ def gen_skeleton(fn, out, hdr):
     hdr.write(f"    rec_put_args_{fn.name}(rec, a);\n")
     for i, a, where in S.count_arrays(fn):
         ref = lambda n: f"a->{n}"  # noqa: E731
-        cnt = S.count_expr(a.length, peers, ref)
+        cnt = S.count_expr(a.length, apeers, ref)
         hdr.write(f"    if (c->ret == MPI_SUCCESS && "
                   f"{array_cond(where, ref)})\n"
                   f"        rec_put_array(rec, {i}, a->{a.name}, {cnt}, "
                   f"{array_enc(a)});\n")
+    if S.is_neighbor_coll(fn):
+        hdr.write("    rec_put_topo(rec, a->comm, &rec_topo);\n")
     hdr.write("    return 1;\n}\n\n")
 
 

@@ -27,41 +27,105 @@ int rec_comm_size(MPI_Comm comm)
     return n;
 }
 
-/* The topology's neighbour counts: in-degree, out-degree. */
-static void degrees(MPI_Comm comm, int *in, int *out)
+void rec_topo_get(struct rec_topo *t, MPI_Comm comm, int ok)
 {
-    int topo = MPI_UNDEFINED, n = 0, rank = 0, weighted = 0;
-    *in = *out = 0;
-    if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+    int topo = MPI_UNDEFINED, rank = 0, weighted = 0;
+    *t = (struct rec_topo){0, 0, 0, 0};
+    if (!ok || PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
         return;
     switch (topo) {
     case MPI_CART:
-        if (PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS)
-            *in = *out = 2 * n;
+        if (PMPI_Cartdim_get(comm, &t->ndims) == MPI_SUCCESS) {
+            t->kind = LOG_TOPO_CART;
+            t->in = t->out = 2 * t->ndims;
+        }
         break;
     case MPI_GRAPH:
         PMPI_Comm_rank(comm, &rank);
-        if (PMPI_Graph_neighbors_count(comm, rank, &n) == MPI_SUCCESS)
-            *in = *out = n;
+        if (PMPI_Graph_neighbors_count(comm, rank, &t->in) == MPI_SUCCESS) {
+            t->kind = LOG_TOPO_GRAPH;
+            t->out = t->in;
+        }
         break;
     case MPI_DIST_GRAPH:
-        PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+        if (PMPI_Dist_graph_neighbors_count(comm, &t->in, &t->out,
+                                            &weighted) == MPI_SUCCESS)
+            t->kind = LOG_TOPO_DIST_GRAPH;
         break;
     }
 }
 
 int rec_in_degree(MPI_Comm comm)
 {
-    int in, out;
-    degrees(comm, &in, &out);
-    return in;
+    struct rec_topo t;
+    rec_topo_get(&t, comm, 1);
+    return t.in;
 }
 
 int rec_out_degree(MPI_Comm comm)
 {
-    int in, out;
-    degrees(comm, &in, &out);
-    return out;
+    struct rec_topo t;
+    rec_topo_get(&t, comm, 1);
+    return t.out;
+}
+
+/* The neighbours a field holds: a Cartesian or graph topology's
+ * out-neighbours are its in-neighbours (log-format.h). */
+static int topo_listed(const struct rec_topo *t)
+{
+    return t->kind == LOG_TOPO_DIST_GRAPH ? t->in + t->out : t->in;
+}
+
+/* The field's most (head, in-degree, the neighbours) and the scratch the
+ * neighbours are asked for into (lists and weights, aligned). */
+size_t rec_topo_room(const struct rec_topo *t)
+{
+    size_t n = (size_t)t->in + (size_t)t->out;
+    return t->kind ? LOG_FIELD_HEAD + LOG_ARG_ROOM32 +
+                         (size_t)topo_listed(t) * LOG_ARG_ROOM32 + 8 + 8 * n
+                   : 0;
+}
+
+void rec_put_topo(struct log_rec *rec, MPI_Comm comm,
+                  const struct rec_topo *t)
+{
+    if (!t->kind)
+        return;
+    int listed = topo_listed(t), rank = 0, ok = 1;
+    uint8_t *head = rec->p, *body = head + LOG_FIELD_HEAD;
+    /* Past the most the encoded neighbours take: written before read. */
+    uintptr_t scratch = (uintptr_t)(body + LOG_ARG_ROOM32 +
+                                    (size_t)listed * LOG_ARG_ROOM32);
+    int *nb = (int *)((scratch + 7) & ~(uintptr_t)7);
+    int *w = nb + t->in + t->out;
+    switch (t->kind) {
+    case LOG_TOPO_CART:
+        for (int k = 0; k < t->ndims && ok; k++)
+            ok = PMPI_Cart_shift(comm, k, 1, &nb[2 * k], &nb[2 * k + 1]) ==
+                 MPI_SUCCESS;
+        break;
+    case LOG_TOPO_GRAPH:
+        PMPI_Comm_rank(comm, &rank);
+        ok = PMPI_Graph_neighbors(comm, rank, t->in, nb) == MPI_SUCCESS;
+        break;
+    default:
+        /* Weights asked for too: MPI_UNWEIGHTED as an output is not the
+         * standard's. */
+        ok = PMPI_Dist_graph_neighbors(comm, t->in, nb, w, t->out,
+                                       nb + t->in, w + t->in) == MPI_SUCCESS;
+        break;
+    }
+    if (!ok)
+        return;
+    struct log_rec b = {body, body};
+    log_put_varint(&b, (uint64_t)t->in);
+    for (int i = 0; i < listed; i++)
+        log_put_arg_int(&b, nb[i] == MPI_PROC_NULL ? -1 : nb[i]);
+    size_t len = (size_t)(b.p - body);
+    struct log_rec h = {head, head};
+    log_put_field(&h, LOG_ARG_NONE, LOG_F_NEIGHBORS, (uint64_t)t->kind, len);
+    memmove(h.p, body, len);
+    rec->p = h.p + len;
 }
 
 int rec_coll_writes(MPI_Comm comm, int root, enum rec_side side)

@@ -373,6 +373,21 @@ int rec_comm_size(MPI_Comm comm);
  * graph: MPI_Dist_graph_neighbors_count. 0 without a topology. */
 int rec_in_degree(MPI_Comm comm);
 int rec_out_degree(MPI_Comm comm);
+/*
+ * A neighbourhood collective's topology at this process, logged in its
+ * record (LOG_F_NEIGHBORS) for drdb check: KIND (enum log_topo; 0: none,
+ * or not logged), the degrees, a Cartesian topology's dimensions.
+ * rec_topo_get asks MPI for them when OK (the call succeeded: COMM is
+ * valid); rec_topo_room is the room rec_put_topo needs, which writes the
+ * field, asking MPI for the neighbours into that room (no allocation).
+ */
+struct rec_topo {
+    int kind, in, out, ndims;
+};
+void rec_topo_get(struct rec_topo *t, MPI_Comm comm, int ok);
+size_t rec_topo_room(const struct rec_topo *t);
+void rec_put_topo(struct log_rec *rec, MPI_Comm comm,
+                  const struct rec_topo *t);
 /* Which processes a rooted collective's buffer is significant at. */
 enum rec_side {
     REC_AT_ROOT,    /* Gather(v), Reduce: recvbuf; Scatter(v): sendbuf */

@@ -70,6 +70,47 @@ hasre "coll-inplace-bad: the root's own pieces" \
     '^error coll\.signature: collective #0 on MPI_COMM_WORLD: MPI_Igather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 and MPI_Igather(sendcount 2, MPI_INT, recvcount 4, MPI_INT, root 0, MPI_COMM_WORLD) at rank 0 do not move the same data: 16 bytes against 8 bytes$' \
     '^error coll\.signature: collective #1 on MPI_COMM_WORLD: MPI_Iscatter(.*) at rank 0 and .* at rank 0 do not move the same data: the same bytes, but the type signatures differ at byte 0 (MPI_INT against MPI_FLOAT)$'
 expect_findings coll-inplace-ok 2 'coll.*'
+# Neighbourhood collectives, 4 ranks, each pair of neighbours (the
+# receiver first). A periodic ring's MPI_Neighbor_alltoall 4 (on comm #2,
+# after MPI_COMM_WORLD and MPI_COMM_SELF): rank 2 expects 2 ints from each
+# neighbour, ranks 1 and 3 send it 1.
+expect_findings coll-nsignature-cart-bad 4 'coll.*' \
+    "error coll.signature 2:4 1:4" \
+    "error coll.signature 2:4 3:4"
+has "coll-nsignature-cart-bad: the pieces that differ" \
+    "$tmp/coll-nsignature-cart-bad.out" \
+    "error coll.signature: collective #0 on comm #2: MPI_Neighbor_alltoall(sendcount 1, MPI_INT, recvcount 2, MPI_INT, comm #2 (0x84000001)) at rank 2 and MPI_Neighbor_alltoall(sendcount 1, MPI_INT, recvcount 1, MPI_INT, comm #2 (0x84000001)) at rank 1 do not move the same data: 8 bytes against 4 bytes"
+expect_findings coll-nsignature-cart-ok 4 'coll.*'
+
+# A distributed graph's MPI_Ineighbor_alltoallv 4: rank 2 expects 5 ints
+# from rank 1, which sends it 4.
+expect_findings coll-nsignature-graph-bad 4 'coll.*' \
+    "error coll.signature 2:4 1:4"
+expect_findings coll-nsignature-graph-ok 4 'coll.*'
+
+# A 2 x 2 grid periodic in dimension 0, MPI_Neighbor_alltoallw 4: each
+# rank's MPI_INT sent to its neighbour in dimension 0 (rank ^ 2) arrives
+# in an MPI_FLOAT block under MPI's pairing of blocks; the fixed twin
+# agrees under it (and would not block by block).
+expect_findings coll-nsignature-dir-bad 4 'coll.*' \
+    "error coll.signature 2:4 0:4" \
+    "error coll.signature 3:4 1:4" \
+    "error coll.signature 0:4 2:4" \
+    "error coll.signature 1:4 3:4"
+expect_findings coll-nsignature-dir-ok 4 'coll.*'
+# What the recorder logged of the topologies (MPI 4.0 section 8.6's
+# order): rank 0 of the grid, dimension 0 source and destination 2,
+# dimension 1 none (-1) and 1; rank 2 of the distributed graph, its
+# sources 1 0 and destinations 3 0 as the program lists them.
+"$drdb" log event "$tmp/coll-nsignature-dir-bad.run" 0:4 \
+    > "$tmp/nbr-cart.ev" 2>&1
+hasre "the recorder logs a Cartesian rank's neighbours" "$tmp/nbr-cart.ev" \
+    '^    neighbors *- *cartesian, in 2 2 -1 1, out 2 2 -1 1$'
+"$drdb" log event "$tmp/coll-nsignature-graph-bad.run" 2:4 \
+    > "$tmp/nbr-graph.ev" 2>&1
+hasre "the recorder logs a distributed graph rank's neighbours" \
+    "$tmp/nbr-graph.ev" \
+    '^    neighbors *- *distributed graph, in 1 0, out 3 0$'
 
 # Ranks 0 and 1's MPI_Bcast 3; rank 2's last call, MPI_Finalize 3.
 expect_findings coll-missing-member-bad 3 'coll.*' \

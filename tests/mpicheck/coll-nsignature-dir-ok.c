@@ -1,0 +1,2 @@
+#define FIXED 1
+#include "coll-nsignature-dir-bad.c"
