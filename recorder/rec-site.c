@@ -5,11 +5,12 @@
  * whatever address the object was loaded at.
  *
  * The objects seen so far are kept with their address ranges; the last
- * one of the program's hit is tried first, inline (rec_site_last), so
- * the common case (the program's calls, from one object) is one
- * subtraction and one compare. A miss walks the loaded
- * objects once (dl_iterate_phdr) and adds the one found, with its path
- * and build id, which the next record written carries (LOG_F_OBJECT).
+ * one hit is tried first. A miss walks the loaded objects once
+ * (dl_iterate_phdr) and adds the one found, with its path and build id,
+ * which the next record written carries (LOG_F_OBJECT). A program's own
+ * call site, once its object is described, is kept encoded in
+ * rec_site_enc by return address (rec.h: rec_site, the inline common
+ * case); a Fortran call's is computed every time (below).
  *
  * A Fortran program calls MPI through MPICH's bindings (libmpifort's
  * mpi_send_ calls MPI_Send): the return address RA is in MPI's library,
@@ -326,18 +327,16 @@ static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
     return u.found;
 }
 
-struct rec_site_last rec_site_last;
+struct rec_site_enc rec_site_enc[REC_SITE_ENC];
+struct rec_obj *rec_site_announce;
+/* The site of a call not kept in rec_site_enc (a Fortran program's, an
+ * object's first): valid until the next call of rec__site. */
+static struct rec_site_enc scratch;
 
-/* O is the object of the last site: rec_site's inline test takes it. */
-static void set_last(const struct rec_obj *o)
-{
-    rec_site_last = (struct rec_site_last){o->lo, o->hi - o->lo, o->bias,
-                                           o->id};
-}
-
-int rec__site(const void *ra, struct rec_site *s)
+const struct rec_site_enc *rec__site(const void *ra)
 {
     uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
+    const void *from = ra;
     struct rec_obj *o;
     struct ra_cache *c = __ra_slot((uintptr_t)ra);
     if (c->ra == (uintptr_t)ra) {
@@ -361,15 +360,26 @@ int rec__site(const void *ra, struct rec_site *s)
         }
     }
     if (!o)
-        return 0;
+        return NULL;
     if (o->id == UINT32_MAX)
         o->id = next_id++;
-    s->obj = o->id;
-    s->off = (uint64_t)((uintptr_t)ra - o->bias);
-    s->announce = o->announced ? NULL : o;
-    if (o->announced && !o->skip)
-        set_last(o);
-    return 1;
+    /* The program's own call, of an object already described: the same
+     * bytes every time, kept for rec_site's inline lookup. */
+    struct rec_site_enc *e = &scratch;
+    if (ra == from && o->announced && !o->skip)
+        e = rec_site_slot((uintptr_t)ra);
+    memset(e, 0, sizeof *e);
+    struct log_rec r = {e->bytes, e->bytes};
+    log_put_site(&r, o->id, (uint64_t)((uintptr_t)ra - o->bias));
+    e->len = (uint32_t)(r.p - e->bytes);
+    e->room = LOG_SITE_ROOM + LOG_SITE_BUFS * LOG_BUFADDR_ROOM;
+    if (!o->announced) {
+        e->room += (uint32_t)rec_site_room(o);
+        rec_site_announce = o;
+    }
+    if (e != &scratch)
+        e->ra = (uintptr_t)ra;
+    return e;
 }
 
 size_t rec_site_room(const struct rec_obj *o)
@@ -391,8 +401,6 @@ void rec_site_put_object(struct log_rec *rec, struct rec_obj *o)
     log_put_bytes(rec, o->build_id, o->build_id_len);
     log_put_bytes(rec, o->path, plen);
     o->announced = 1;
-    if (!o->skip)
-        set_last(o);
 }
 
 void rec__put_bufaddr(struct log_rec *rec, const void *buf, int64_t n,
