@@ -251,6 +251,10 @@ struct ra_cache {
     ptrdiff_t wrap, at;
     struct rec_obj *o; /* the object of the last return address found */
     uintptr_t ok;      /* that address (__calls is true of it) */
+    /* OK's site, encoded, once O is described (len 0: not yet): a call
+     * through the binding from the same place is a few loads and
+     * compares (rec__site). */
+    struct rec_site_enc enc;
 };
 #define RA_CACHE 64
 static struct ra_cache ra_cache[RA_CACHE];
@@ -308,6 +312,7 @@ static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
         if (o && !o->skip && __calls(o, v, c->fn)) {
             c->ok = v;
             c->o = o;
+            c->enc.len = 0;
             return v;
         }
     }
@@ -322,7 +327,8 @@ static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
         *(const uintptr_t *)(cfa + (uintptr_t)u.at) == u.found) {
         struct rec_obj *o = find(u.found);
         if (o && __calls(o, u.found, u.fn))
-            *c = (struct ra_cache){ra, u.fn, u.wrap, u.at, o, u.found};
+            *c = (struct ra_cache){ra, u.fn, u.wrap, u.at, o, u.found,
+                                   {0, {0}, 0, 0}};
     }
     return u.found;
 }
@@ -333,18 +339,21 @@ struct rec_obj *rec_site_announce;
  * object's first): valid until the next call of rec__site. */
 static struct rec_site_enc scratch;
 
-const struct rec_site_enc *rec__site(const void *ra)
+/* rec__site but its common Fortran case, from rec__site's frame's CFA. */
+static __attribute__((noinline)) const struct rec_site_enc *
+__site(const void *ra, uintptr_t cfa, struct ra_cache *c)
 {
-    uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
     const void *from = ra;
     struct rec_obj *o;
-    struct ra_cache *c = __ra_slot((uintptr_t)ra);
+    struct rec_site_enc *e = &scratch;
     if (c->ra == (uintptr_t)ra) {
         /* A binding's, found above before: its object is skipped. */
         uintptr_t up = __caller_above((uintptr_t)ra, cfa);
         if (up == c->ok) {
             ra = (const void *)up;
             o = c->o;
+            if (o->announced)
+                e = &c->enc;
         } else if (up) {
             ra = (const void *)up;
             o = find(up);
@@ -365,7 +374,6 @@ const struct rec_site_enc *rec__site(const void *ra)
         o->id = next_id++;
     /* The program's own call, of an object already described: the same
      * bytes every time, kept for rec_site's inline lookup. */
-    struct rec_site_enc *e = &scratch;
     if (ra == from && o->announced && !o->skip)
         e = rec_site_slot((uintptr_t)ra);
     memset(e, 0, sizeof *e);
@@ -377,9 +385,23 @@ const struct rec_site_enc *rec__site(const void *ra)
         e->room += (uint32_t)rec_site_room(o);
         rec_site_announce = o;
     }
-    if (e != &scratch)
+    if (e == rec_site_slot((uintptr_t)ra))
         e->ra = (uintptr_t)ra;
     return e;
+}
+
+const struct rec_site_enc *rec__site(const void *ra)
+{
+    uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
+    struct ra_cache *c = __ra_slot((uintptr_t)ra);
+    /* A binding's, and the same program call as last time
+     * (__caller_above's check): its bytes are kept. A few loads and
+     * compares in a frame of its own (the rest takes many registers). */
+    if (c->ra == (uintptr_t)ra && c->enc.len &&
+        *(const uintptr_t *)(cfa + (uintptr_t)c->wrap) == c->ra &&
+        *(const uintptr_t *)(cfa + (uintptr_t)c->at) == c->ok)
+        return &c->enc;
+    return __site(ra, cfa, c);
 }
 
 size_t rec_site_room(const struct rec_obj *o)
