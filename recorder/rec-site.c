@@ -10,7 +10,7 @@
  * which the next record written carries (LOG_F_OBJECT). A program's own
  * call site, once its object is described, is kept encoded in
  * rec_site_enc by return address (rec.h: rec_site, the inline common
- * case); a Fortran call's is computed every time (below).
+ * case); a Fortran call's in its binding's cache entry (below).
  *
  * A Fortran program calls MPI through MPICH's bindings (libmpifort's
  * mpi_send_ calls MPI_Send): the return address RA is in MPI's library,
