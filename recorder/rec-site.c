@@ -29,9 +29,11 @@
  * objects' .eh_frame, about 15,500 instructions) to the first frame
  * outside MPI's libraries and the recorder, and refills the cache entry
  * when its slots hold what the unwinder found. A wrong site is never
- * logged: a cached guess is used only when checked. Callgrind, Fortran
+ * logged: a cached guess is used only when checked, and the entry keeps
+ * the site's bytes for the address it checked last. Callgrind, Fortran
  * MPI_Bsend + MPI_Recv loop (bench-sites.sh): 16,538 instructions a call
- * with unwinding every call, 1,704 with the cache, 1,545 without sites.
+ * with unwinding every call, 1,704 with the cache, 1,600 with the bytes
+ * kept, 1,527 without sites.
  * x86-64 only (the return address just below the CFA, the call
  * encodings): elsewhere every such call unwinds.
  *

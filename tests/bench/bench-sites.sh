@@ -35,6 +35,15 @@
 #     what MPI leaves in a send request's status).
 # Ratios and differences measured in one run: no timed assertion.
 # Environment: ROUNDS, CPU.
+#
+# Last printed (s29, load average 8 -> 3 during the run), per MPI call,
+# without -> with sites: instructions, blocking 1487.0 -> 1525.4 (+38),
+# nonblocking 1620.2 -> 1671.5 (+51), blocking with an Irecv pending
+# 1505.5 -> 1567.0 (+62), Fortran blocking 1522.7 -> 1600.4 (+78) (before
+# the site and buffer paths were made cheaper: +66, +89, +105, +159);
+# minimum ns of 11 runs moved by -25, +52, -30, +13 (noise still); at the
+# measured 3.0 to 4.0 instructions/ns the added instructions are 10.4,
+# 17.3, 15.4 and 25.7 ns (docs/recording.md).
 set -u
 drdb=$1 mpiexec=$2 selfpair=$3 lib=$4 nolib=$5 fselfpair=${6:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -102,29 +111,28 @@ bytes() {
         awk '/^0 / { printf "%.2f", ($3 - 256) / $2 }'
 }
 
-printf "%-34s %12s %12s %10s\n" "" "no sites" "sites" "added"
+# row LABEL A B ADDED [NOTE]: one line of the table.
+row() { printf "  %-30s %12s %12s %10s%s\n" "$@"; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+row "" "no sites" "sites" "added" ""
 modes=("blocking:Bsend+Recv::2" "nonblocking:Irecv+Ibsend+Waitall:nb:3"
        "blocking, an Irecv pending:Bsend+Recv:pend:2")
-[ -n "$fselfpair" ] && modes+=("Fortran-blocking:Bsend+Recv:f:2")
+[ -n "$fselfpair" ] && modes+=("Fortran blocking:Bsend+Recv:f:2")
 for m in "${modes[@]}"; do
     IFS=: read -r name calls mode ncalls <<< "$m"
+    echo "$name ($calls), per MPI call:"
     i0=$(per_call "$nolib" "$mode" "$ncalls")
     i1=$(per_call "$lib" "$mode" "$ncalls")
-    printf "%-34s %12s %12s %10.1f\n" "$name ($calls): instr/call" "$i0" "$i1" \
-        "$(awk -v a="$i0" -v b="$i1" 'BEGIN { print b - a }')"
+    row "instructions (callgrind)" "$i0" "$i1" "$(sub "$i0" "$i1")" ""
     read -r m0 d0 m1 d1 <<< "$(ns "$mode" "$ncalls")"
-    sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-    printf "%-34s %12.1f %12.1f %10s\n" "$name: ns/call, min of $ROUNDS" \
-        "$m0" "$m1" "$(sub "$m0" "$m1")"
-    printf "%-34s %12.1f %12.1f %10s\n" "$name: ns/call, median" \
-        "$d0" "$d1" "$(sub "$d0" "$d1")"
+    row "ns, min of $ROUNDS" "$m0" "$m1" "$(sub "$m0" "$m1")" ""
+    row "ns, median of $ROUNDS" "$d0" "$d1" "$(sub "$d0" "$d1")" ""
     r0=$(awk -v i="$i0" -v t="$m0" 'BEGIN { printf "%.2f", i / t }')
     r1=$(awk -v i="$i1" -v t="$m1" 'BEGIN { printf "%.2f", i / t }')
-    printf "%-34s %12s %12s %10s   (target: added < 20 ns)\n" \
-        "$name: instr/ns; added as ns" "$r0" "$r1" \
+    row "instructions/ns; added as ns" "$r0" "$r1" \
         "$(awk -v a="$i0" -v b="$i1" -v r="$r1" \
-            'BEGIN { printf "%.1f", (b - a) / r }')"
+            'BEGIN { printf "%.1f", (b - a) / r }')" \
+        "   (target: added < 20 ns)"
     b0=$(bytes "$nolib" "$mode") b1=$(bytes "$lib" "$mode")
-    printf "%-34s %12s %12s %10.2f\n" "$name: log bytes/record" "$b0" "$b1" \
-        "$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')"
+    row "log bytes/record" "$b0" "$b1" "$(sub "$b0" "$b1")" ""
 done
