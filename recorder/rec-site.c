@@ -10,12 +10,12 @@
  * which the next record written carries (LOG_F_OBJECT). A program's own
  * call site, once its object is described, is kept encoded in
  * rec_site_enc by return address (rec.h: rec_site, the inline common
- * case); a Fortran call's in its binding's cache entry (below).
+ * case); a Fortran call's too, with the binding cache's check (below).
  *
  * A Fortran program calls MPI through MPICH's bindings (libmpifort's
  * mpi_send_ calls MPI_Send): the return address RA is in MPI's library,
  * not the program. The program's return address is then in a stack slot
- * at a fixed distance above rec__site's frame for as long as the calls
+ * at a fixed distance above rec_begin_at's frame for as long as the calls
  * take the same path: per binding return address, a small cache holds
  * where RA itself was (the wrapper's return address slot), where the
  * program's return address was, and the function the program called (the
@@ -24,13 +24,14 @@
  * (checked once per new value) lies in the program's code right after a
  * call of that function (e8 to it or to a PLT entry whose GOT slot holds
  * it; ff 15 through a GOT slot holding it: __calls). Anything else (a
- * first call, another path to rec__site, a binding whose frame size
+ * first call, another path to rec_begin_at, a binding whose frame size
  * varies) unwinds the stack (libgcc's _Unwind_Backtrace, over the
  * objects' .eh_frame, about 15,500 instructions) to the first frame
  * outside MPI's libraries and the recorder, and refills the cache entry
  * when its slots hold what the unwinder found. A wrong site is never
- * logged: a cached guess is used only when checked, and the entry keeps
- * the site's bytes for the address it checked last. Callgrind, Fortran
+ * logged: a cached guess is used only when checked, and rec_site_enc
+ * keeps the site's bytes for the address checked last, with the two
+ * slots, checked inline (rec.h: rec_site). Callgrind, Fortran
  * MPI_Bsend + MPI_Recv loop (bench-sites.sh): 16,538 instructions a call
  * with unwinding every call, 1,704 with the cache, 1,600 with the bytes
  * kept, 1,527 without sites.
@@ -245,7 +246,7 @@ static int __calls(const struct rec_obj *o, uintptr_t ra, uintptr_t fn)
 }
 
 /* Where, for a binding's return address, the program's return address
- * lies: read from the stack at CFA + AT, CFA rec__site's own frame's (see
+ * lies: read from the stack at CFA + AT, CFA rec_begin_at's frame's (see
  * the header). WRAP: where RA itself lies (the wrapper's return address),
  * checked first; FN: the function the program called. */
 struct ra_cache {
@@ -253,10 +254,6 @@ struct ra_cache {
     ptrdiff_t wrap, at;
     struct rec_obj *o; /* the object of the last return address found */
     uintptr_t ok;      /* that address (__calls is true of it) */
-    /* OK's site, encoded, once O is described (len 0: not yet): a call
-     * through the binding from the same place is a few loads and
-     * compares (rec__site). */
-    struct rec_site_enc enc;
 };
 #define RA_CACHE 64
 static struct ra_cache ra_cache[RA_CACHE];
@@ -268,7 +265,7 @@ static struct ra_cache *__ra_slot(uintptr_t ra)
 
 struct unwind {
     uintptr_t ra;      /* the binding's return address */
-    uintptr_t cfa;     /* rec__site's frame's */
+    uintptr_t cfa;     /* rec_begin_at's frame's */
     uintptr_t prev_fn; /* the previous frame's function */
     ptrdiff_t wrap;    /* RA's slot, from CFA; -1: not seen yet */
     uintptr_t found;   /* the program's return address */
@@ -299,7 +296,7 @@ static _Unwind_Reason_Code unwind_cb(struct _Unwind_Context *ctx, void *data)
 }
 
 /* The program's return address above MPI's binding that returns to RA,
- * from rec__site's frame's CFA: the cached slot when it checks out (RA
+ * from rec_begin_at's frame's CFA: the cached slot when it checks out (RA
  * where it was, and the value a return address after a call of the same
  * function), or unwinding, which fills the cache. 0: none. */
 static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
@@ -314,7 +311,6 @@ static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
         if (o && !o->skip && __calls(o, v, c->fn)) {
             c->ok = v;
             c->o = o;
-            c->enc.len = 0;
             return v;
         }
     }
@@ -329,8 +325,7 @@ static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
         *(const uintptr_t *)(cfa + (uintptr_t)u.at) == u.found) {
         struct rec_obj *o = find(u.found);
         if (o && __calls(o, u.found, u.fn))
-            *c = (struct ra_cache){ra, u.fn, u.wrap, u.at, o, u.found,
-                                   {0, {0}, 0, 0}};
+            *c = (struct ra_cache){ra, u.fn, u.wrap, u.at, o, u.found};
     }
     return u.found;
 }
@@ -341,21 +336,21 @@ struct rec_obj *rec_site_announce;
  * object's first): valid until the next call of rec__site. */
 static struct rec_site_enc scratch;
 
-/* rec__site but its common Fortran case, from rec__site's frame's CFA. */
-static __attribute__((noinline)) const struct rec_site_enc *
-__site(const void *ra, uintptr_t cfa, struct ra_cache *c)
+/* CFA: rec_begin_at's frame's, which the binding cache's slots are
+ * relative to (rec_site checks them inline). */
+const struct rec_site_enc *rec__site(const void *ra, uintptr_t cfa)
 {
     const void *from = ra;
     struct rec_obj *o;
-    struct rec_site_enc *e = &scratch;
+    struct ra_cache *c = __ra_slot((uintptr_t)ra);
+    int above = 0; /* the site is C's checked program address */
     if (c->ra == (uintptr_t)ra) {
         /* A binding's, found above before: its object is skipped. */
         uintptr_t up = __caller_above((uintptr_t)ra, cfa);
         if (up == c->ok) {
             ra = (const void *)up;
             o = c->o;
-            if (o->announced)
-                e = &c->enc;
+            above = 1;
         } else if (up) {
             ra = (const void *)up;
             o = find(up);
@@ -368,16 +363,20 @@ __site(const void *ra, uintptr_t cfa, struct ra_cache *c)
         if (up) {
             ra = (const void *)up;
             o = find(up);
+            above = up == c->ok && c->ra == (uintptr_t)from;
         }
     }
     if (!o)
         return NULL;
     if (o->id == UINT32_MAX)
         o->id = next_id++;
-    /* The program's own call, of an object already described: the same
-     * bytes every time, kept for rec_site's inline lookup. */
-    if (ra == from && o->announced && !o->skip)
-        e = rec_site_slot((uintptr_t)ra);
+    /* The program's own call, or a binding's whose program call the
+     * binding's cache checks, of an object already described: the same
+     * bytes every time (checked, for a binding), kept for rec_site's
+     * inline lookup. */
+    struct rec_site_enc *e = &scratch;
+    if (o->announced && !o->skip && (ra == from || above))
+        e = rec_site_slot((uintptr_t)from);
     memset(e, 0, sizeof *e);
     struct log_rec r = {e->bytes, e->bytes};
     log_put_site(&r, o->id, (uint64_t)((uintptr_t)ra - o->bias));
@@ -387,23 +386,15 @@ __site(const void *ra, uintptr_t cfa, struct ra_cache *c)
         e->room += (uint32_t)rec_site_room(o);
         rec_site_announce = o;
     }
-    if (e == rec_site_slot((uintptr_t)ra))
-        e->ra = (uintptr_t)ra;
+    if (e != &scratch) {
+        e->ra = (uintptr_t)from;
+        if (ra != from) {
+            e->ok = c->ok;
+            e->wrap = c->wrap;
+            e->at = c->at;
+        }
+    }
     return e;
-}
-
-const struct rec_site_enc *rec__site(const void *ra)
-{
-    uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
-    struct ra_cache *c = __ra_slot((uintptr_t)ra);
-    /* A binding's, and the same program call as last time
-     * (__caller_above's check): its bytes are kept. A few loads and
-     * compares in a frame of its own (the rest takes many registers). */
-    if (c->ra == (uintptr_t)ra && c->enc.len &&
-        *(const uintptr_t *)(cfa + (uintptr_t)c->wrap) == c->ra &&
-        *(const uintptr_t *)(cfa + (uintptr_t)c->at) == c->ok)
-        return &c->enc;
-    return __site(ra, cfa, c);
 }
 
 size_t rec_site_room(const struct rec_obj *o)

@@ -184,7 +184,8 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
     const struct rec_site_enc *site = NULL;
-    if (ra && !entry && (site = rec_site(ra)) != NULL) {
+    if (ra && !entry &&
+        (site = rec_site(ra, (uintptr_t)__builtin_dwarf_cfa())) != NULL) {
         flags |= LOG_REC_SITE;
         room += site->room;
     } else {

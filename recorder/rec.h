@@ -143,9 +143,9 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
  * LOG_F_OBJECT field, which rec_end then appends (rec_site_announce,
  * rec_site_put_object).
  *
- * The common case is inline: a return address seen before (a call of the
- * program, not through a Fortran binding) hashes to an entry of
- * rec_site_enc that holds its bytes, so the site costs a hash, a compare
+ * The common case is inline: a return address seen before hashes to an
+ * entry of rec_site_enc that holds its bytes (a Fortran binding's, once
+ * two stack slots are checked), so the site costs a hash, a compare
  * and one 16-byte copy (rec_site_put) where computing it took a range
  * test, a shift and a varint loop (about 30 instructions more a call,
  * callgrind, bench-sites.sh). Runs under the recorder's lock
@@ -159,8 +159,16 @@ struct rec_site_enc {
     uint32_t len;      /* how many */
     uint32_t room;     /* the record's room for the site, its buffers' and
                         * the object's field */
+    /* RA a Fortran binding's (ok not 0): the site is the program's
+     * return address OK, valid while the stack at CFA + WRAP still holds
+     * RA and at CFA + AT holds OK, CFA rec_begin_at's frame's (rec-site.c:
+     * the binding's cache). */
+    uintptr_t ok;
+    ptrdiff_t wrap, at;
+    uintptr_t pad;
 };
 _Static_assert(LOG_SITE_ROOM < 16, "a site's bytes fit one entry");
+_Static_assert(sizeof(struct rec_site_enc) == 64, "an entry is 64 bytes");
 #define REC_SITE_ENC 128 /* entries, a power of 2 */
 extern struct rec_site_enc rec_site_enc[REC_SITE_ENC]
     __attribute__((visibility("hidden")));
@@ -170,13 +178,17 @@ static inline struct rec_site_enc *rec_site_slot(uintptr_t ra)
 {
     return &rec_site_enc[(ra ^ ra >> 7) & (REC_SITE_ENC - 1)];
 }
-const struct rec_site_enc *rec__site(const void *ra);
-static inline const struct rec_site_enc *rec_site(const void *ra)
+const struct rec_site_enc *rec__site(const void *ra, uintptr_t cfa);
+static inline const struct rec_site_enc *rec_site(const void *ra,
+                                                  uintptr_t cfa)
 {
     const struct rec_site_enc *e = rec_site_slot((uintptr_t)ra);
-    if (__builtin_expect(e->ra == (uintptr_t)ra, 1))
+    if (__builtin_expect(e->ra == (uintptr_t)ra, 1) &&
+        (__builtin_expect(!e->ok, 1) ||
+         (*(const uintptr_t *)(cfa + (uintptr_t)e->wrap) == e->ra &&
+          *(const uintptr_t *)(cfa + (uintptr_t)e->at) == e->ok)))
         return e;
-    return rec__site(ra);
+    return rec__site(ra, cfa);
 }
 /* Writes site E's bytes: the 16 bytes, of which the ones after E->len are
  * zeros that the rest of the record overwrites or that stay past its end,
