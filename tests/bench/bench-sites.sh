@@ -36,14 +36,15 @@
 # Ratios and differences measured in one run: no timed assertion.
 # Environment: ROUNDS, CPU.
 #
-# Last printed (s29, load average 8 -> 3 during the run), per MPI call,
-# without -> with sites: instructions, blocking 1487.0 -> 1525.4 (+38),
-# nonblocking 1620.2 -> 1671.5 (+51), blocking with an Irecv pending
-# 1505.5 -> 1567.0 (+62), Fortran blocking 1522.7 -> 1600.4 (+78) (before
-# the site and buffer paths were made cheaper: +66, +89, +105, +159);
-# minimum ns of 11 runs moved by -25, +52, -30, +13 (noise still); at the
-# measured 3.0 to 4.0 instructions/ns the added instructions are 10.4,
-# 17.3, 15.4 and 25.7 ns (docs/recording.md).
+# Last printed (s29, a quiet machine: load average 0.2 -> 0.6), per MPI
+# call, without -> with sites: instructions, blocking 1489.2 -> 1526.4
+# (+37), nonblocking 1617.0 -> 1682.7 (+66), blocking with an Irecv
+# pending 1506.4 -> 1580.3 (+74), Fortran blocking 1532.5 -> 1574.3 (+42)
+# (the run before: +35, +54, +62, +48; before the site and buffer paths
+# were made cheaper: +66, +89, +105, +159); minimum ns of 11 runs moved by
+# +19, -7, -27, -29 (noise still); at the measured 3.2 to 5.5
+# instructions/ns the added instructions are 11.5, 11.9, 17.6 and 7.6 ns
+# (docs/recording.md).
 set -u
 drdb=$1 mpiexec=$2 selfpair=$3 lib=$4 nolib=$5 fselfpair=${6:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
