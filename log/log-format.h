@@ -339,11 +339,15 @@ struct log_rec {
 /* Record-building helpers (the recorder's hot path: inline). */
 static inline void log_put_varint(struct log_rec *r, uint64_t v)
 {
+    /* Through a local pointer: a byte store may alias r->p, which the
+     * compiler would otherwise load and store around each byte. */
+    uint8_t *p = r->p;
     while (v >= 0x80) {
-        *r->p++ = (uint8_t)(v | 0x80);
+        *p++ = (uint8_t)(v | 0x80);
         v >>= 7;
     }
-    *r->p++ = (uint8_t)v;
+    *p++ = (uint8_t)v;
+    r->p = p;
 }
 static inline void log_put_bytes(struct log_rec *r, const void *src,
                                  size_t n)

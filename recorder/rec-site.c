@@ -5,16 +5,17 @@
  * whatever address the object was loaded at.
  *
  * The objects seen so far are kept with their address ranges; the last
- * one of the program's hit is tried first, inline (rec_site_last), so
- * the common case (the program's calls, from one object) is one
- * subtraction and one compare. A miss walks the loaded
- * objects once (dl_iterate_phdr) and adds the one found, with its path
- * and build id, which the next record written carries (LOG_F_OBJECT).
+ * one hit is tried first. A miss walks the loaded objects once
+ * (dl_iterate_phdr) and adds the one found, with its path and build id,
+ * which the next record written carries (LOG_F_OBJECT). A program's own
+ * call site, once its object is described, is kept encoded in
+ * rec_site_enc by return address (rec.h: rec_site, the inline common
+ * case); a Fortran call's too, with the binding cache's check (below).
  *
  * A Fortran program calls MPI through MPICH's bindings (libmpifort's
  * mpi_send_ calls MPI_Send): the return address RA is in MPI's library,
  * not the program. The program's return address is then in a stack slot
- * at a fixed distance above rec__site's frame for as long as the calls
+ * at a fixed distance above rec_begin_at's frame for as long as the calls
  * take the same path: per binding return address, a small cache holds
  * where RA itself was (the wrapper's return address slot), where the
  * program's return address was, and the function the program called (the
@@ -23,14 +24,17 @@
  * (checked once per new value) lies in the program's code right after a
  * call of that function (e8 to it or to a PLT entry whose GOT slot holds
  * it; ff 15 through a GOT slot holding it: __calls). Anything else (a
- * first call, another path to rec__site, a binding whose frame size
+ * first call, another path to rec_begin_at, a binding whose frame size
  * varies) unwinds the stack (libgcc's _Unwind_Backtrace, over the
  * objects' .eh_frame, about 15,500 instructions) to the first frame
  * outside MPI's libraries and the recorder, and refills the cache entry
  * when its slots hold what the unwinder found. A wrong site is never
- * logged: a cached guess is used only when checked. Callgrind, Fortran
+ * logged: a cached guess is used only when checked, and rec_site_enc
+ * keeps the site's bytes for the address checked last, with the two
+ * slots, checked inline (rec.h: rec_site). Callgrind, Fortran
  * MPI_Bsend + MPI_Recv loop (bench-sites.sh): 16,538 instructions a call
- * with unwinding every call, 1,704 with the cache, 1,545 without sites.
+ * with unwinding every call, 1,704 with the cache, 1,600 with the bytes
+ * kept, 1,527 without sites.
  * x86-64 only (the return address just below the CFA, the call
  * encodings): elsewhere every such call unwinds.
  *
@@ -242,7 +246,7 @@ static int __calls(const struct rec_obj *o, uintptr_t ra, uintptr_t fn)
 }
 
 /* Where, for a binding's return address, the program's return address
- * lies: read from the stack at CFA + AT, CFA rec__site's own frame's (see
+ * lies: read from the stack at CFA + AT, CFA rec_begin_at's frame's (see
  * the header). WRAP: where RA itself lies (the wrapper's return address),
  * checked first; FN: the function the program called. */
 struct ra_cache {
@@ -261,7 +265,7 @@ static struct ra_cache *__ra_slot(uintptr_t ra)
 
 struct unwind {
     uintptr_t ra;      /* the binding's return address */
-    uintptr_t cfa;     /* rec__site's frame's */
+    uintptr_t cfa;     /* rec_begin_at's frame's */
     uintptr_t prev_fn; /* the previous frame's function */
     ptrdiff_t wrap;    /* RA's slot, from CFA; -1: not seen yet */
     uintptr_t found;   /* the program's return address */
@@ -292,7 +296,7 @@ static _Unwind_Reason_Code unwind_cb(struct _Unwind_Context *ctx, void *data)
 }
 
 /* The program's return address above MPI's binding that returns to RA,
- * from rec__site's frame's CFA: the cached slot when it checks out (RA
+ * from rec_begin_at's frame's CFA: the cached slot when it checks out (RA
  * where it was, and the value a return address after a call of the same
  * function), or unwinding, which fills the cache. 0: none. */
 static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
@@ -326,26 +330,27 @@ static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
     return u.found;
 }
 
-struct rec_site_last rec_site_last;
+struct rec_site_enc rec_site_enc[REC_SITE_ENC];
+struct rec_obj *rec_site_announce;
+/* The site of a call not kept in rec_site_enc (a Fortran program's, an
+ * object's first): valid until the next call of rec__site. */
+static struct rec_site_enc scratch;
 
-/* O is the object of the last site: rec_site's inline test takes it. */
-static void set_last(const struct rec_obj *o)
+/* CFA: rec_begin_at's frame's, which the binding cache's slots are
+ * relative to (rec_site checks them inline). */
+const struct rec_site_enc *rec__site(const void *ra, uintptr_t cfa)
 {
-    rec_site_last = (struct rec_site_last){o->lo, o->hi - o->lo, o->bias,
-                                           o->id};
-}
-
-int rec__site(const void *ra, struct rec_site *s)
-{
-    uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
+    const void *from = ra;
     struct rec_obj *o;
     struct ra_cache *c = __ra_slot((uintptr_t)ra);
+    int above = 0; /* the site is C's checked program address */
     if (c->ra == (uintptr_t)ra) {
         /* A binding's, found above before: its object is skipped. */
         uintptr_t up = __caller_above((uintptr_t)ra, cfa);
         if (up == c->ok) {
             ra = (const void *)up;
             o = c->o;
+            above = 1;
         } else if (up) {
             ra = (const void *)up;
             o = find(up);
@@ -358,18 +363,38 @@ int rec__site(const void *ra, struct rec_site *s)
         if (up) {
             ra = (const void *)up;
             o = find(up);
+            above = up == c->ok && c->ra == (uintptr_t)from;
         }
     }
     if (!o)
-        return 0;
+        return NULL;
     if (o->id == UINT32_MAX)
         o->id = next_id++;
-    s->obj = o->id;
-    s->off = (uint64_t)((uintptr_t)ra - o->bias);
-    s->announce = o->announced ? NULL : o;
-    if (o->announced && !o->skip)
-        set_last(o);
-    return 1;
+    /* The program's own call, or a binding's whose program call the
+     * binding's cache checks, of an object already described: the same
+     * bytes every time (checked, for a binding), kept for rec_site's
+     * inline lookup. */
+    struct rec_site_enc *e = &scratch;
+    if (o->announced && !o->skip && (ra == from || above))
+        e = rec_site_slot((uintptr_t)from);
+    memset(e, 0, sizeof *e);
+    struct log_rec r = {e->bytes, e->bytes};
+    log_put_site(&r, o->id, (uint64_t)((uintptr_t)ra - o->bias));
+    e->len = (uint32_t)(r.p - e->bytes);
+    e->room = LOG_SITE_ROOM + LOG_SITE_BUFS * LOG_BUFADDR_ROOM;
+    if (!o->announced) {
+        e->room += (uint32_t)rec_site_room(o);
+        rec_site_announce = o;
+    }
+    if (e != &scratch) {
+        e->ra = (uintptr_t)from;
+        if (ra != from) {
+            e->ok = c->ok;
+            e->wrap = c->wrap;
+            e->at = c->at;
+        }
+    }
+    return e;
 }
 
 size_t rec_site_room(const struct rec_obj *o)
@@ -391,8 +416,6 @@ void rec_site_put_object(struct log_rec *rec, struct rec_obj *o)
     log_put_bytes(rec, o->build_id, o->build_id_len);
     log_put_bytes(rec, o->path, plen);
     o->announced = 1;
-    if (!o->skip)
-        set_last(o);
 }
 
 void rec__put_bufaddr(struct log_rec *rec, const void *buf, int64_t n,

@@ -35,8 +35,6 @@ static __thread int held; /* this thread's rec_lock depth */
 static uint64_t busy_ns, cur_t1;
 /* The record being built carries the shared-memory segments' changes. */
 static int cur_shm;
-/* ... and the object its call site names for the first time. */
-static struct rec_obj *cur_announce;
 
 /* "drdb-record: MSG" on stderr, with one write(2): no stdio in the
  * recorded process, whose own streams may be in any state. */
@@ -185,18 +183,18 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
         flags |= LOG_REC_RET;
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
-    struct rec_site site = {0, 0, NULL};
-    if (ra && !entry && rec_site(ra, &site)) {
+    const struct rec_site_enc *site = NULL;
+    if (ra && !entry &&
+        (site = rec_site(ra, (uintptr_t)__builtin_dwarf_cfa())) != NULL) {
         flags |= LOG_REC_SITE;
-        room += LOG_SITE_ROOM + LOG_SITE_BUFS * LOG_BUFADDR_ROOM;
-        if (__builtin_expect(site.announce != NULL, 0))
-            room += rec_site_room(site.announce);
+        room += site->room;
     } else {
         flags &= ~(unsigned)LOG_REC_BUFS; /* buffers follow a site only */
     }
     if (!log_writer_begin(&writer, rec, room + 30, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
         cur_shm = 0;
+        rec_site_announce = NULL;
         rec_unlock();
         return 0;
     }
@@ -209,8 +207,7 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
     if (flags & LOG_REC_THREAD)
         log_put_varint(rec, util_thread_self());
     if (flags & LOG_REC_SITE) {
-        log_put_site(rec, site.obj, site.off);
-        cur_announce = site.announce;
+        rec_site_put(rec, site);
         return REC_SITE_PUT;
     }
     return 1;
@@ -242,9 +239,9 @@ void rec_end(struct log_rec *rec)
         rec_shm_put(rec);
         cur_shm = 0;
     }
-    if (__builtin_expect(cur_announce != NULL, 0)) {
-        rec_site_put_object(rec, cur_announce);
-        cur_announce = NULL;
+    if (__builtin_expect(rec_site_announce != NULL, 0)) {
+        rec_site_put_object(rec, rec_site_announce);
+        rec_site_announce = NULL;
     }
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;

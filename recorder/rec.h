@@ -135,36 +135,70 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
                  uint64_t t0, uint64_t t1, size_t room, const void *ra);
 
 /*
- * Call sites (rec-site.c). rec_site: the object and offset of return
- * address RA (a Fortran program's: the first frame outside MPI's
- * libraries): 1, or 0 when no loaded object holds it. ANNOUNCE: the
- * object's first site, whose record must carry its LOG_F_OBJECT field
- * (rec_site_put_object; rec_site_room bytes).
+ * Call sites (rec-site.c). rec_site: where the program made the call that
+ * returns to RA (a Fortran program's: the first frame outside MPI's
+ * libraries), as the bytes log_put_site writes, or NULL when no loaded
+ * object holds it. The record needs ROOM bytes more for them, its buffer
+ * addresses (LOG_SITE_BUFS) and, for an object's first site, the object's
+ * LOG_F_OBJECT field, which rec_end then appends (rec_site_announce,
+ * rec_site_put_object).
+ *
+ * The common case is inline: a return address seen before hashes to an
+ * entry of rec_site_enc that holds its bytes (a Fortran binding's, once
+ * two stack slots are checked), so the site costs a hash, a compare
+ * and one 16-byte copy (rec_site_put) where computing it took a range
+ * test, a shift and a varint loop (about 30 instructions more a call,
+ * callgrind, bench-sites.sh). Runs under the recorder's lock
+ * (rec_begin).
  */
 struct rec_obj;
-struct rec_site {
-    uint32_t obj;
-    uint64_t off;
-    struct rec_obj *announce;
+struct rec_site_enc {
+    uintptr_t ra;      /* the return address; 0: an empty entry */
+    uint8_t bytes[16]; /* log_put_site's bytes (at most LOG_SITE_ROOM),
+                        * zeros after them */
+    uint32_t len;      /* how many */
+    uint32_t room;     /* the record's room for the site, its buffers' and
+                        * the object's field */
+    /* RA a Fortran binding's (ok not 0): the site is the program's
+     * return address OK, valid while the stack at CFA + WRAP still holds
+     * RA and at CFA + AT holds OK, CFA rec_begin_at's frame's (rec-site.c:
+     * the binding's cache). */
+    uintptr_t ok;
+    ptrdiff_t wrap, at;
+    uintptr_t pad;
 };
-int rec__site(const void *ra, struct rec_site *s);
-/* The object the last site was in, once announced and the program's
- * (not MPI's): the common case, inline. len 0: none yet. */
-struct rec_site_last {
-    uintptr_t lo, len, bias;
-    uint32_t obj;
-};
-extern struct rec_site_last rec_site_last;
-static inline int rec_site(const void *ra, struct rec_site *s)
+_Static_assert(LOG_SITE_ROOM < 16, "a site's bytes fit one entry");
+_Static_assert(sizeof(struct rec_site_enc) == 64, "an entry is 64 bytes");
+#define REC_SITE_ENC 128 /* entries, a power of 2 */
+extern struct rec_site_enc rec_site_enc[REC_SITE_ENC]
+    __attribute__((visibility("hidden")));
+extern struct rec_obj *rec_site_announce
+    __attribute__((visibility("hidden")));
+static inline struct rec_site_enc *rec_site_slot(uintptr_t ra)
 {
-    uintptr_t a = (uintptr_t)ra;
-    if (__builtin_expect(a - rec_site_last.lo < rec_site_last.len, 1)) {
-        s->obj = rec_site_last.obj;
-        s->off = (uint64_t)(a - rec_site_last.bias);
-        s->announce = NULL;
-        return 1;
-    }
-    return rec__site(ra, s);
+    return &rec_site_enc[(ra ^ ra >> 7) & (REC_SITE_ENC - 1)];
+}
+const struct rec_site_enc *rec__site(const void *ra, uintptr_t cfa);
+static inline const struct rec_site_enc *rec_site(const void *ra,
+                                                  uintptr_t cfa)
+{
+    const struct rec_site_enc *e = rec_site_slot((uintptr_t)ra);
+    if (__builtin_expect(e->ra == (uintptr_t)ra, 1) &&
+        (__builtin_expect(!e->ok, 1) ||
+         (*(const uintptr_t *)(cfa + (uintptr_t)e->wrap) == e->ra &&
+          *(const uintptr_t *)(cfa + (uintptr_t)e->at) == e->ok)))
+        return e;
+    return rec__site(ra, cfa);
+}
+/* Writes site E's bytes: the 16 bytes, of which the ones after E->len are
+ * zeros that the rest of the record overwrites or that stay past its end,
+ * as the mapping's zeros there do (log_put_bufaddr's stores do the same);
+ * the record has room for them (LOG_SITE_ROOM and the buffers' room). */
+static inline void rec_site_put(struct log_rec *rec,
+                                const struct rec_site_enc *e)
+{
+    __builtin_memcpy(rec->p, e->bytes, sizeof e->bytes);
+    rec->p += e->len;
 }
 size_t rec_site_room(const struct rec_obj *o);
 void rec_site_put_object(struct log_rec *rec, struct rec_obj *o);
@@ -173,14 +207,28 @@ void rec_site_put_object(struct log_rec *rec, struct rec_obj *o);
  * handle; another's costs two PMPI calls. */
 void rec__put_bufaddr(struct log_rec *rec, const void *buf, int64_t n,
                       MPI_Datatype type);
-static inline void rec_put_bufaddr(struct log_rec *rec, const void *buf,
-                                   int64_t n, MPI_Datatype type)
+static inline __attribute__((always_inline)) void
+rec_put_bufaddr(struct log_rec *rec, const void *buf, int64_t n,
+                MPI_Datatype type)
 {
     int64_t size = log_mpi_type_size((uint32_t)type);
-    if (__builtin_expect(size != 0 && n >= 0, 1))
-        log_put_bufaddr(rec, (uintptr_t)buf, 0, 1, (uint64_t)(n * size));
-    else
+    if (__builtin_expect(size == 0 || n < 0, 0)) {
         rec__put_bufaddr(rec, buf, n, type);
+        return;
+    }
+    uint64_t addr = (uintptr_t)buf, span1 = (uint64_t)(n * size) + 1;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The common case, log_put_bufaddr's 8 bytes in one store: the
+     * address's 6, the lower bound 0 (its zigzag varint: a zero byte, the
+     * address's 7th), 1 + the span under 128 (a one-byte varint). */
+    if (__builtin_expect(addr < LOG_BUFADDR_ESC && span1 < 0x80, 1)) {
+        uint64_t w = addr | span1 << 56;
+        __builtin_memcpy(rec->p, &w, 8);
+        rec->p += 8;
+        return;
+    }
+#endif
+    log_put_bufaddr(rec, addr, 0, 1, span1 - 1);
 }
 /*
  * Pending requests (rec-pending.c): a call that returns a new request
