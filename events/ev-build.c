@@ -272,6 +272,18 @@ static void on_request_free(struct ev__pass *p, const struct call *c)
 
 /* What else a call makes: a collective call (and its request when
  * nonblocking or persistent), another request, a new communicator. */
+/* A struct ev__op for the rank's call EVENT; -1 out of memory. */
+static int32_t op_new(struct ev__pass *p, uint64_t event)
+{
+    struct ev_index *ix = p->ix;
+    if (util_grow(&ix->ops, &ix->capops, ix->nops + 1, sizeof *ix->ops) < 0) {
+        ix->oom = 1;
+        return -1;
+    }
+    ix->ops[ix->nops] = (struct ev__op){event, EV_NONE, p->rank};
+    return (int32_t)ix->nops++;
+}
+
 static void on_other(struct ev__pass *p, const struct call *c)
 {
     const struct ev__fninfo *fi = c->fi;
@@ -289,12 +301,16 @@ static void on_other(struct ev__pass *p, const struct call *c)
         }
     } else if (fi->req_arg >= 0 && c->ok && fi->cls == EV__C_OTHER) {
         /* MPI_Psend_init, MPI_Precv_init: persistent, as an *_init
-         * collective's request (not freed by its completion). */
+         * collective's request (not freed by its completion). Another
+         * (MPI_File_iread, MPI_Rget, ...): an operation on the buffers
+         * its record may carry (struct ev__op). */
         const struct log_func_desc *d = log_func_by_id(ev->fn);
-        ev__req_new(p, ev__out_handle(ev, fi->req_arg),
-                    d && (d->roles & LOG_R_PERSISTENT) ? EV__RQ_PPART
-                                                      : EV__RQ_OTHER,
-                    ev->index);
+        int persistent = d && (d->roles & LOG_R_PERSISTENT);
+        int32_t qi = ev__req_new(p, ev__out_handle(ev, fi->req_arg),
+                                 persistent ? EV__RQ_PPART : EV__RQ_OTHER,
+                                 ev->index);
+        if (qi >= 0 && !persistent && d && d->nbufs)
+            p->rq[qi].op = op_new(p, ev->index);
     }
     if (fi->newcomm_arg >= 0 && c->ok)
         ev__comm_new(p, ev, fi->newcomm_arg);

@@ -13,10 +13,12 @@
  * an operation is pending that writes its memory (a pending MPI_Isend's
  * buffer received into by MPI_Recv, a collective, MPI_Sendrecv_replace)
  * or reads a pending receive's (MPI_Send from an MPI_Irecv's buffer): the
- * blocking call is pending for its own event only. An operation whose
- * request MPI_Request_free freed while active is pending until its rank
- * could know that it completed: its first event in the causal future of
- * its match's completion (freed_ends).
+ * blocking call is pending for its own event only. File and one-sided
+ * operations that return a request (MPI_File_iread_at, MPI_Rget, ...:
+ * struct ev__op) are pending from their call to its completion. A
+ * message whose request MPI_Request_free freed while active is pending
+ * until its rank could know that it completed: its first event in the
+ * causal future of its match's completion (freed_ends).
  *
  * The memory is what the recorder logged at the call that started the
  * operation (log-format.h, LOG_REC_SITE: the address, and the bytes
@@ -438,6 +440,11 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         if (k->nonblocking)
             rc = add_bufs(x, k->rank, k->event, k->event, k->done, 0, 0,
                           &per[k->rank]);
+    }
+    for (size_t i = 0; i < x->ix->nops && rc == 0; i++) {
+        const struct ev__op *op = &x->ix->ops[i];
+        rc = add_bufs(x, op->rank, op->event, op->event, op->done, 0, 0,
+                      &per[op->rank]);
     }
     if (rc == 0)
         rc = add_blocking(x, per);

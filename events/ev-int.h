@@ -127,6 +127,15 @@ struct ev__chan {
     uint32_t s_first, s_n, r_first, r_n;
 };
 
+/* An operation started by a call that returns a request and is not a
+ * message or a collective (MPI_File_iread, MPI_Rget, ...): its call and
+ * the call completing it (EV_NONE never; its free, when MPI_Request_free
+ * freed it), for buf.overlap. */
+struct ev__op {
+    uint64_t event, done;
+    int32_t rank;
+};
+
 struct ev_index {
     /* What each function is, by id (ev-func.c). The index's own copy,
      * derived from the immutable role table when the index is built: no
@@ -157,6 +166,8 @@ struct ev_index {
     struct ev__rank_ix *r;
     struct ev_req_issue *rqis; /* ev_req_issue_at, by rank and event */
     size_t nrqis, caprqis;
+    struct ev__op *ops;
+    size_t nops, capops;
     int oom;
 };
 
@@ -184,6 +195,7 @@ struct ev__req {
     int active;         /* persistent: started by MPI_Start */
     int32_t m0, m1;     /* messages (m1: Isendrecv's receive) */
     int32_t coll;
+    int32_t op;         /* EV__RQ_OTHER: its struct ev__op, -1 */
     uint64_t event;     /* the call that created it */
     uint64_t last_done; /* persistent: its last completion (or init) */
     uint64_t started;   /* persistent: its last start */

@@ -89,6 +89,7 @@ void ev__index_free(struct ev_index *ix, int world_size)
     free(ix->fninfo);
     free(ix->msgs);
     free(ix->colls);
+    free(ix->ops);
     free(ix->comms);
     free(ix->comm_aoff);
     free(ix->comm_boff);

@@ -33,7 +33,7 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type, uint64_t event)
     memset(q, 0, sizeof *q);
     q->handle = h;
     q->type = type;
-    q->m0 = q->m1 = q->coll = -1;
+    q->m0 = q->m1 = q->coll = q->op = -1;
     q->event = q->last_done = event;
     q->started = EV_NONE;
     struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
@@ -166,6 +166,8 @@ void ev__req_free(struct ev__pass *p, uint32_t h, uint64_t event)
         for (int i = 0; i < 2; i++)
             if (ms[i] >= 0 && p->ix->msgs[ms[i]].done == EV_NONE)
                 p->ix->msgs[ms[i]].flags |= EV_M_FREED;
+        if (p->rq[qi].op >= 0)
+            p->ix->ops[p->rq[qi].op].done = event;
         ev__req_drop(p, qi, event);
     } else
         dead_handle(p, h, event);
@@ -391,6 +393,8 @@ static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
         q->last_done = event;
         break;
     default:
+        if (q->op >= 0)
+            p->ix->ops[q->op].done = event;
         ev__req_drop(p, qi, event);
         break;
     }

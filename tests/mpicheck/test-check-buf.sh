@@ -5,10 +5,12 @@
 # expected findings are written here from the programs' comments.
 # usage: test-check-buf.sh DRDB MPIEXEC OVERLAP_BAD OVERLAP_OK
 #                          BLOCKING_BAD BLOCKING_OK FREED_BAD FREED_OK
+#                          FILE_BAD FILE_OK
 set -u
 drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") good=$(realpath "$4")
 bbad=$(realpath "$5") bgood=$(realpath "$6")
 fbad=$(realpath "$7") fgood=$(realpath "$8")
+iobad=$(realpath "$9") iogood=$(realpath "${10}")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
@@ -129,5 +131,22 @@ check "buf.overlap: a freed MPI_Isend's buffer received into before its receipt 
 run fok "$fgood"
 check "buf.overlap: silent when the freed send's buffer is reused after a barrier that follows its receipt" \
     '[ ! -s "$tmp/fok.sites" ]' || sed 's/^/# /' "$tmp/fok.out"
+# File and one-sided operations that return a request
+# (buf-overlap-file-bad.c's comment lists the events): a receive into a
+# pending MPI_File_iwrite_at's buffer, an MPI_Rget into a pending
+# MPI_File_iread_at's.
+run iobad "$iobad"
+printf '%s\n' 'error buf.overlap' '    0:5 reads here' '    0:6 writes here' \
+    'error buf.overlap' '    0:9 writes here' '    0:10 writes here' \
+    'error buf.overlap' '    1:5 reads here' '    1:6 writes here' \
+    'error buf.overlap' '    1:9 writes here' '    1:10 writes here' \
+    > "$tmp/want"
+sed 's/^\(error buf.overlap\): .*/\1/' "$tmp/iobad.sites" > "$tmp/got"
+check "buf.overlap: MPI_Irecv into a pending MPI_File_iwrite_at's buffer, MPI_Rget into a pending MPI_File_iread_at's, on each rank" \
+    'cmp -s "$tmp/want" "$tmp/got"' ||
+    { diff "$tmp/want" "$tmp/got" | sed 's/^/# /'; sed 's/^/# /' "$tmp/iobad.out"; }
+run iook "$iogood"
+check "buf.overlap: silent on the file and one-sided twin" \
+    '[ ! -s "$tmp/iook.sites" ]' || sed 's/^/# /' "$tmp/iook.out"
 echo "1..$n"
 exit $status
