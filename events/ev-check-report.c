@@ -165,7 +165,7 @@ static void print_where(struct ev_run *x, const struct ev_check_report *r,
                         size_t d, FILE *out)
 {
     enum { MAXW = 64 };
-    struct {
+    struct where {
         char at[300];
         size_t n;
     } w[MAXW];
@@ -206,14 +206,9 @@ static void print_where(struct ev_run *x, const struct ev_check_report *r,
         for (int k = shown + 1; k < nw; k++)
             if (w[k].n > w[best].n)
                 best = k;
-        if (best != shown) {
-            char at[300];
-            size_t n = w[best].n;
-            memcpy(at, w[best].at, sizeof at);
-            w[best] = w[shown];
-            memcpy(w[shown].at, at, sizeof at);
-            w[shown].n = n;
-        }
+        struct where t = w[best];
+        w[best] = w[shown];
+        w[shown] = t;
         fprintf(out, "%s %s (%zu)", shown ? "," : "", w[shown].at,
                 w[shown].n);
     }

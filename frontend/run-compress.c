@@ -260,6 +260,16 @@ static long spawn_background(const char *dir, uint64_t total, int nlogs,
     return pid;
 }
 
+/* Compresses DIR's logs here and now; Ctrl-C stops it (the logs stay
+ * valid). compress_all's result. */
+static int compress_now(const char *dir, uint64_t total, int nlogs,
+                        int world)
+{
+    stopped = 0;
+    catch_stop();
+    return compress_all(dir, total, nlogs, world, 0, &stopped, -1);
+}
+
 void fe_rec_compress(const char *dir, int mode)
 {
     uint64_t total;
@@ -268,10 +278,8 @@ void fe_rec_compress(const char *dir, int mode)
         return;
     if (mode == FE_Z_AUTO)
         mode = total >= FOREGROUND_MAX ? FE_Z_BACKGROUND : FE_Z_NOW;
-    if (mode == FE_Z_NOW) { /* Ctrl-C stops it: the logs stay valid */
-        stopped = 0;
-        catch_stop();
-        compress_all(dir, total, nlogs, world, 0, &stopped, -1);
+    if (mode == FE_Z_NOW) {
+        compress_now(dir, total, nlogs, world);
         return;
     }
     long pid = spawn_background(dir, total, nlogs, world);
@@ -283,9 +291,7 @@ void fe_rec_compress(const char *dir, int mode)
     if (pid < 0) {
         fprintf(stderr, "drdb: cannot start the compression in the "
                 "background (%s): compressing now\n", strerror(errno));
-        stopped = 0;
-        catch_stop();
-        compress_all(dir, total, nlogs, world, 0, &stopped, -1);
+        compress_now(dir, total, nlogs, world);
         return;
     }
     fprintf(stderr, "drdb: compressing %.1f MB of logs in the background "
@@ -412,9 +418,7 @@ int fe_log_compress(int argc, char **argv)
         fe_rec_compress(dir, FE_Z_BACKGROUND);
         return 0;
     }
-    stopped = 0;
-    catch_stop();
-    return compress_all(dir, total, nlogs, world, 0, &stopped, -1) ? 1 : 0;
+    return compress_now(dir, total, nlogs, world) ? 1 : 0;
 usage:
     fputs("usage: drdb log compress [--background | --wait | --status] "
           "RUNDIR\n"

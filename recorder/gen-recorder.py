@@ -35,9 +35,10 @@ import mpispec as S  # log/mpispec.py: meson puts log/ on PYTHONPATH
 
 
 def peers(kind, comm):
-    return {"size": "rec_peers", "lsize": "rec_comm_size",
-            "indegree": "rec_in_degree",
-            "outdegree": "rec_out_degree"}[kind] + f"({comm})"
+    """A collective's peer terms (a neighbourhood collective's, indegree
+    and outdegree: topo_peers)."""
+    return {"size": "rec_peers", "lsize": "rec_comm_size"}[kind] + \
+        f"({comm})"
 
 
 def topo_peers(kind, comm):
@@ -47,14 +48,14 @@ def topo_peers(kind, comm):
 
 
 def array_peers(fn):
-    """How the lengths of FN's count arrays are computed."""
+    """How FN's peer terms are computed (its count arrays' lengths, its
+    buffers' spans): a neighbourhood collective's from its rec_topo."""
     return topo_peers if S.is_neighbor_coll(fn) else peers
 
 
-def count(term, fn=None):
-    """C of a LENGTH term; FN's peer terms from its rec_topo when it is a
-    neighbourhood collective (array_peers)."""
-    return S.count_expr(term, array_peers(fn) if fn else peers)
+def count(term, fn):
+    """C of a LENGTH term of FN (its peer terms: array_peers)."""
+    return S.count_expr(term, array_peers(fn))
 
 
 def at_cond(o):
@@ -321,7 +322,7 @@ def put_bufs(fn, out, rec, started, flags, ret, ref):
         if a.at:
             cond += (f" && rec_coll_writes({ref('comm')}, {ref('root')}, "
                      f"REC_AT_{a.at.upper()})")
-        cnt = S.count_expr(n, peers, ref)
+        cnt = S.count_expr(n, array_peers(fn), ref)
         out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, "
                   f"({cond}) ? {cnt} : -1, {ref(dtype)});\n")
     out.write("    }\n")

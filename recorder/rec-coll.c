@@ -131,13 +131,16 @@ static void w_bufs(struct coll *k, const struct rec_call *c, MPI_Comm comm,
 {
     if (c->ret != MPI_SUCCESS)
         return;
+    struct rec_topo t = {0, 0, 0, 0};
     int neighbor = (log_func_by_id(c->fn)->roles & LOG_R_NEIGHBOR) != 0;
+    if (neighbor)
+        rec_topo_get(&t, comm, 1); /* asked once for both sides */
     *recv = (struct log_buf){
         .buf = recvbuf, .counts = rcounts, .displs = rdispls,
         .types = (const uint32_t *)rtypes, .shape = LOG_BUF_WCOLL,
         .flags = (uint8_t)((persistent ? LOG_BUF_PERSISTENT : 0) |
                            log_buf_sizes(csize, dsize)),
-        .peers = neighbor ? rec_in_degree(comm) : rec_peers(comm)};
+        .peers = neighbor ? t.in : rec_peers(comm)};
     k->recv = recv;
     if (rec_send_data && sendbuf != MPI_IN_PLACE) {
         *send = *recv;
@@ -146,7 +149,7 @@ static void w_bufs(struct coll *k, const struct rec_call *c, MPI_Comm comm,
         send->displs = sdispls;
         send->types = (const uint32_t *)stypes;
         if (neighbor)
-            send->peers = rec_out_degree(comm);
+            send->peers = t.out;
         k->send = send;
     }
 }

@@ -55,20 +55,6 @@ void rec_topo_get(struct rec_topo *t, MPI_Comm comm, int ok)
     }
 }
 
-int rec_in_degree(MPI_Comm comm)
-{
-    struct rec_topo t;
-    rec_topo_get(&t, comm, 1);
-    return t.in;
-}
-
-int rec_out_degree(MPI_Comm comm)
-{
-    struct rec_topo t;
-    rec_topo_get(&t, comm, 1);
-    return t.out;
-}
-
 /* The neighbours a field holds: a Cartesian or graph topology's
  * out-neighbours are its in-neighbours (log-format.h). */
 static int topo_listed(const struct rec_topo *t)

@@ -415,16 +415,14 @@ void rec_end_raw(struct log_rec *rec);
  * rec_comm_size: COMM's own (local) group. */
 int rec_peers(MPI_Comm comm);
 int rec_comm_size(MPI_Comm comm);
-/* Neighbours of a neighbourhood collective on COMM's topology: sources
- * (in-degree) and destinations (out-degree). Cartesian: 2 * ndims (the
- * MPI_PROC_NULL ones included); graph: MPI_Graph_neighbors_count; distributed
- * graph: MPI_Dist_graph_neighbors_count. 0 without a topology. */
-int rec_in_degree(MPI_Comm comm);
-int rec_out_degree(MPI_Comm comm);
 /*
  * A neighbourhood collective's topology at this process, logged in its
- * record (LOG_F_NEIGHBORS) for drdb check: KIND (enum log_topo; 0: none,
- * or not logged), the degrees, a Cartesian topology's dimensions.
+ * record (LOG_F_NEIGHBORS) for drdb check and sizing its buffers: KIND
+ * (enum log_topo; 0: none, or not logged), the degrees (sources IN and
+ * destinations OUT: Cartesian 2 * ndims, the MPI_PROC_NULL ones included;
+ * graph MPI_Graph_neighbors_count; distributed graph
+ * MPI_Dist_graph_neighbors_count; 0 without a topology), a Cartesian
+ * topology's dimensions.
  * rec_topo_get asks MPI for them when OK (the call succeeded: COMM is
  * valid); rec_topo_room is the room rec_put_topo needs, which writes the
  * field, asking MPI for the neighbours into that room (no allocation).
