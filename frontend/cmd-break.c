@@ -19,10 +19,36 @@
 static int set_is_all(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
-        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST &&
-            !rs_has(set, r))
+        if ((c->ranks[r].gdb || c->ranks[r].state == CON_DEFERRED) &&
+            c->ranks[r].state != CON_LOST && !rs_has(set, r))
             return 0;
     return 1;
+}
+
+/* A breakpoint on ranks not started yet is theirs once their GDBs start
+ * (con_bpt_apply); GDB checks its place now in one rank's: when none of
+ * SET's has a GDB, the first not started of SET starts (0, or -1 when
+ * none could). */
+static int one_started(struct con *c, const struct rankset *set)
+{
+    int first = -1;
+    for (int r = 0; r < c->nranks; r++) {
+        if (!rs_has(set, r))
+            continue;
+        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST)
+            return 0;
+        if (first < 0 && c->ranks[r].state == CON_DEFERRED)
+            first = r;
+    }
+    if (first < 0)
+        return -1;
+    struct rankset one;
+    if (rs_init(&one, c->nranks) < 0)
+        return -1;
+    rs_add(&one, first);
+    int rc = con_start_deferred(c, &one);
+    rs_release(&one);
+    return rc;
 }
 
 static int break_common(struct con *c, struct con_args *a, int temp,
@@ -45,6 +71,10 @@ static int break_common(struct con *c, struct con_args *a, int temp,
     if (watch) {
         snprintf(loc, sizeof loc, "%s", text);
         cond[0] = '\0';
+    }
+    if (one_started(c, set) < 0) {
+        fprintf(stderr, "drdb: no rank of the set could take it\n");
+        return -1;
     }
     if (util_grow(&c->bpts, &c->cap_bpts, (size_t)c->nbpts + 1,
                   sizeof *c->bpts) < 0)
@@ -71,6 +101,10 @@ static int break_common(struct con *c, struct con_args *a, int temp,
         if (!rs_has(set, r))
             continue;
         ans[n].rank = r;
+        if (c->ranks[r].state == CON_DEFERRED) {
+            ans[n++].text = strdup("set when its GDB starts");
+            continue;
+        }
         rc |= con_bpt_insert(c, b, r, &ans[n++].text);
         took += b->gdbno[r] != 0;
     }
@@ -79,6 +113,12 @@ static int break_common(struct con *c, struct con_args *a, int temp,
     if (took)
         printf("%s %d: %s\n", watch ? "watchpoint" : "breakpoint", b->id,
                text);
+    else
+        for (int i = 0; i < n; i++)
+            if (c->ranks[ans[i].rank].state == CON_DEFERRED) {
+                free(ans[i].text);
+                ans[i].text = NULL;
+            }
     con_print_merged(c, ans, n);
     for (int i = 0; i < n; i++)
         free(ans[i].text);
@@ -440,7 +480,7 @@ void con_display_info(struct con *c, const struct rankset *only)
 
 const struct con_cmd con_cmds_break[] = {
     {"break", "b", "break LOCATION [if CONDITION]",
-     "a breakpoint on every rank of the set", CON_NEEDS_RANKS, NULL,
+     "a breakpoint on every rank of the set", CON_NEEDS_RANKS | CON_LAZY_OK, NULL,
      cmd_break},
     {"condition", NULL, "condition N [EXPRESSION]",
      "stop at breakpoint N only if EXPRESSION (none: always)", 0, NULL,
@@ -455,7 +495,7 @@ const struct con_cmd con_cmds_break[] = {
     {"enable", NULL, "enable [N]", "enable breakpoint N (all: no N)", 0,
      NULL, cmd_enable},
     {"tbreak", NULL, "tbreak LOCATION [if CONDITION]",
-     "a breakpoint that deletes itself", CON_NEEDS_RANKS, NULL, cmd_tbreak},
+     "a breakpoint that deletes itself", CON_NEEDS_RANKS | CON_LAZY_OK, NULL, cmd_tbreak},
     {"undisplay", NULL, "undisplay [N...]",
      "delete displays N... (all: no N)", 0, NULL, cmd_undisplay},
     {"watch", NULL, "watch EXPRESSION", "stop when EXPRESSION changes",

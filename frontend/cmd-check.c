@@ -179,7 +179,8 @@ int con_check_goto(struct con *c, const char *text,
         if (r < 0 || r >= c->nranks || rs_has(&set, r) || rs_has(&off, r) ||
             rs_has(&out, r))
             continue;
-        if (!c->ranks[r].gdb || f->sites[s].event == EV_NONE) {
+        if ((!c->ranks[r].gdb && c->ranks[r].state != CON_DEFERRED) ||
+            f->sites[s].event == EV_NONE) {
             rs_add(&off, r);
             continue;
         }

@@ -495,7 +495,7 @@ const struct con_cmd con_cmds_events[] = {
     {"goto", NULL, "goto N | {SELECT rank, seq ...} | finding K",
      "run to just before MPI event N (from the nearest checkpoint, or the "
      "start); finding K: the replayed ranks to finding K's events",
-     CON_NEEDS_RANKS, NULL, cmd_goto},
+     CON_NEEDS_RANKS | CON_LAZY_OK, NULL, cmd_goto},
     {"match", NULL, "match RANK:N|{SELECT rank, seq ...}",
      "the partners of an event: the send of a receive, a collective's "
      "members", 0, NULL, cmd_match},

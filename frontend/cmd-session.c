@@ -30,21 +30,34 @@ static int cmd_status(struct con *c, struct con_args *a)
                 rs_add(&set, r);
     /* With remote ranks, each rank's host ("local": here). */
     int hosts = c->nhosts > 0;
+    char buf2[256];
     if (!c->json_f && hosts)
         printf("%-5s %-9s %-22s %-15s %s\n", "rank", "state", "event",
                "host", "where");
     else if (!c->json_f)
         printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
+    /* Many ranks not started: one line for them (but a row each in
+     * JSON). */
+    struct rankset later;
+    rs_init(&later, c->nranks);
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&set, r) && c->ranks[r].state == CON_DEFERRED)
+            rs_add(&later, r);
+    if (c->json_f || rs_count(&later) <= 16)
+        rs_clear(&later);
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
-        if (!rs_has(&set, r) || (!k->gdb && k->state == CON_OFF &&
-                                 !k->killed && rs_count(&set) > 16))
+        if (!rs_has(&set, r) || rs_has(&later, r) ||
+            (!k->gdb && k->state == CON_OFF && !k->killed &&
+             rs_count(&set) > 16))
             continue;
         con_stub_failure(c, k);
         int at = con_rank_halted(k);
         char ev[64];
         const char *fn = "";
-        snprintf(ev, sizeof ev, "-/%llu", (unsigned long long)c->nevents[r]);
+        snprintf(ev, sizeof ev, "%s/%llu",
+                 k->state == CON_DEFERRED ? "0" : "-",
+                 (unsigned long long)c->nevents[r]);
         if (k->gdb && at) {
             int ok;
             long long e = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
@@ -88,6 +101,12 @@ static int cmd_status(struct con *c, struct con_args *a)
         if (sh[0])
             printf("      %s\n", sh);
     }
+    if (rs_count(&later))
+        printf("%s (%d ranks): not started, each before its event 0; its "
+               "GDB starts when a command needs it ('replay @SET' starts "
+               "ranks now)\n", rs_format(&later, buf2, sizeof buf2),
+               rs_count(&later));
+    rs_release(&later);
     rs_release(&set);
     fflush(stdout);
     return 0;
@@ -193,12 +212,14 @@ static int set_usage(void)
     return -1;
 }
 
-/* set width N: every rank that can take it. */
+/* set width N: every rank that can take it, and every rank started
+ * later. */
 static int set_width(struct con *c, long long n)
 {
     char cli[64];
     struct rankset all;
     snprintf(cli, sizeof cli, "set width %lld", n);
+    c->width = n; /* for the GDBs started later (con-rank.c) */
     rs_init(&all, c->nranks);
     for (int r = 0; r < c->nranks; r++)
         if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST &&

@@ -220,6 +220,11 @@ static int split_sets(struct con *c, const struct con_cmd *cmd,
 int con_runnable(struct con *c, struct rankset *set, int flags,
                  const char *name)
 {
+    /* Ranks not started yet start now, unless the command starts those
+     * it needs itself. */
+    if (!(flags & CON_LAZY_OK) && con_start_deferred(c, set) < 0 &&
+        c->interrupted)
+        return -1;
     /* Only replayed ranks take commands; say which are left out. */
     struct rankset off;
     char buf[256];
@@ -227,6 +232,7 @@ int con_runnable(struct con *c, struct rankset *set, int flags,
         return -1;
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) &&
+            !(c->ranks[r].state == CON_DEFERRED && (flags & CON_LAZY_OK)) &&
             (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
              ((flags & CON_NEEDS_STOPPED) && !con_rank_halted(&c->ranks[r])))) {
             rs_add(&off, r);
@@ -278,6 +284,7 @@ static int execute(struct con *c, const char *line, struct rankset *set)
         return -1;
     }
     int rc;
+    int64_t t0 = mi_now_ms(); /* with the ranks it starts */
     if ((cmd->flags & CON_NEEDS_RANKS) &&
         con_runnable(c, set, cmd->flags, cmd->name) < 0) {
         free(text);
@@ -289,7 +296,6 @@ static int execute(struct con *c, const char *line, struct rankset *set)
     if (rc < 0)
         return -1;
     args.given = given;
-    int64_t t0 = mi_now_ms();
     rc = cmd->run(c, &args);
     con_args_release(&args);
     if (c->timing)

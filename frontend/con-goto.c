@@ -23,6 +23,18 @@ int con_goto(struct con *c, const struct rankset *set,
 {
     struct rankset back, fwd, rerun;
     int rc = 0;
+    /* Ranks not started yet start (to main) when their target is in
+     * their logs. */
+    if (rs_init(&fwd, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED &&
+            target[r] < c->nevents[r])
+            rs_add(&fwd, r);
+    rc = con_start_deferred(c, &fwd) < 0 && c->interrupted ? -1 : 0;
+    rs_release(&fwd);
+    if (rc < 0)
+        return -1;
     /* Where each rank stood (LLONG_MAX: past its end): a re-run passes
      * the user's breakpoints behind it without stopping. */
     long long *from = calloc((size_t)c->nranks, sizeof *from);

@@ -96,6 +96,10 @@ static void setup_rank(struct con *c, struct con_rank *k,
         snprintf(cli, sizeof cli, "set environment %s", lg->env.v[i]);
         send_cli(k, cli);
     }
+    if (c->width >= 0) {
+        snprintf(cli, sizeof cli, "set width %lld", c->width);
+        send_cli(k, cli);
+    }
     send_setup(k, "-break-insert -t main");
     send_setup(k, "-break-insert -f " DRDB_SYM_DIVERGENCE_HOOK);
     /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
@@ -398,8 +402,9 @@ int con_replay(struct con *c, const struct rankset *set)
         if (con_wait(c, &now, 1) < 0)
             fprintf(stderr, "drdb: some ranks did not reach main in time\n");
         if (todo >= 16 || c->timing)
-            fprintf(stderr, "drdb: %d ranks started in %.2f s\n",
-                    rs_count(&now), (double)(mi_now_ms() - t0) / 1000);
+            fprintf(stderr, "drdb: %d rank%s started in %.2f s\n",
+                    rs_count(&now), rs_count(&now) > 1 ? "s" : "",
+                    (double)(mi_now_ms() - t0) / 1000);
     }
     /* The session's action points, in each new GDB (the one place they
      * are given to a rank: a restart, a re-run, a rank started later). */
@@ -419,10 +424,51 @@ int con_replay(struct con *c, const struct rankset *set)
     return failed ? -1 : 0;
 }
 
+void con_defer(struct con *c, const struct rankset *set)
+{
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && !c->ranks[r].gdb &&
+            c->ranks[r].state == CON_OFF) {
+            c->ranks[r].state = CON_DEFERRED;
+            c->ranks[r].killed = 0;
+            snprintf(c->ranks[r].reason, sizeof c->ranks[r].reason,
+                     "its GDB starts when a command needs it");
+        }
+}
+
+int con_start_deferred(struct con *c, const struct rankset *set)
+{
+    struct rankset s;
+    char buf[256];
+    if (rs_init(&s, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED)
+            rs_add(&s, r);
+    int rc = 0;
+    if (rs_count(&s)) {
+        fprintf(stderr, "drdb: starting %s %s (to main)\n",
+                rs_count(&s) > 1 ? "ranks" : "rank",
+                rs_format(&s, buf, sizeof buf));
+        rc = con_replay(c, &s);
+        if (c->interrupted) {
+            fprintf(stderr, "drdb: interrupted: the ranks not started stay "
+                    "so\n");
+            rc = -1;
+        }
+    }
+    rs_release(&s);
+    return rc;
+}
+
 void con_drop(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
+        if (rs_has(set, r) && !k->gdb && k->state == CON_DEFERRED) {
+            k->state = CON_OFF;
+            k->reason[0] = '\0';
+        }
         if (!rs_has(set, r) || !k->gdb)
             continue;
         mi_gdb_free(k->gdb);

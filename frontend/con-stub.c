@@ -41,6 +41,8 @@ long long con_current_event(struct con *c, int r)
 {
     int ok;
     struct con_rank *k = &c->ranks[r];
+    if (k->state == CON_DEFERRED) /* it starts before its event 0 */
+        return 0;
     if (!k->gdb || !con_rank_halted(k))
         return -1;
     long long v = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);

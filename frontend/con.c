@@ -23,7 +23,8 @@ const char *con_state_name(enum con_state s)
 {
     static const char *const names[] = {
         "not replayed", "starting", "stopped", "running",
-        "exited",       "diverged", "lost",    "end of log"};
+        "exited",       "diverged", "lost",    "end of log",
+        "not started"};
     return names[s];
 }
 
@@ -115,6 +116,7 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
     c->prefix = 1;
     c->ckpt_interval = -1;
     c->max_groups = 8;
+    c->width = -1;
     c->next_bpt = 1;
     c->ropts = o->ro;
     if (parts) {

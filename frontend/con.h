@@ -68,6 +68,10 @@ enum con_state {
     CON_LOST,     /* its GDB died or hung */
     CON_LOG_END,  /* stopped where its log ends (the recorded rank
                    * stopped there: killed, or the run aborted) */
+    CON_DEFERRED, /* in the session, its GDB not started yet: it starts
+                   * when a command needs it (con_start_deferred); the
+                   * logs answer for it meanwhile, and it stands before
+                   * its event 0 */
 };
 const char *con_state_name(enum con_state s);
 struct con_rank;
@@ -226,6 +230,8 @@ struct con {
     int prefix;          /* prefix program output with its rank */
     int timing;          /* print how long each command took */
     int max_groups;      /* more distinct answers: counts only (expand) */
+    long long width;     /* set width N: every GDB's, those started later
+                          * too; -1: not set */
     uint64_t *nevents;   /* per rank, from the logs */
     struct con_loginfo {
         int present, complete;
@@ -458,6 +464,16 @@ int con_keep_adopt(struct con *c, const char *note, const char *host,
  * GDB, and runs each to main. Progress on stderr for many ranks. 0, or -1
  * when a rank did not reach main. */
 int con_replay(struct con *c, const struct rankset *set);
+/* Puts every rank of SET that is not replayed in the session unstarted
+ * (CON_DEFERRED): its GDB starts when a command needs it. */
+void con_defer(struct con *c, const struct rankset *set);
+/* drdb console starts its ranks lazily when they are more than this
+ * (--start). */
+#define CON_LAZY_ABOVE 64
+/* Starts the ranks of SET not started yet (con_replay on them), saying
+ * so: 0, or -1 when one did not reach main or Ctrl-C stopped the start
+ * (the ranks not started stay unstarted). */
+int con_start_deferred(struct con *c, const struct rankset *set);
 /* Ends the replay of SET (kills the program and its GDB). */
 void con_drop(struct con *c, const struct rankset *set);
 /* Rank R has a process (started to main when it had none): 0 or -1. */
@@ -478,7 +494,7 @@ int con_rank_abnormal(const struct con_rank *k);
 /* An integer expression on rank R (0 and *ok = 0 when it fails). */
 long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
 /* The current event of rank R: drdb_event when it is replayed and
- * stopped, else -1. */
+ * stopped, 0 when not started yet (CON_DEFERRED), else -1. */
 long long con_current_event(struct con *c, int r);
 /* drdb_stop_event on rank R: stop before event N; con_stub_no_stop: none. */
 void con_stub_stop_at(struct con *c, int r, uint64_t n);
@@ -657,9 +673,10 @@ int con_args_event(struct con *c, const struct con_args *a, const char *text,
  * (reported). */
 int con_args_set(struct con *c, const struct con_args *a, const char *text,
                  struct rankset *out);
-/* Takes out of SET the ranks a command with FLAGS (CON_NEEDS_RANKS,
+/* Starts SET's ranks not started yet (unless FLAGS has CON_LAZY_OK), then
+ * takes out of SET the ranks a command with FLAGS (CON_NEEDS_RANKS,
  * CON_NEEDS_STOPPED) cannot run on, saying which: 0, or -1 when none is
- * left ("'NAME': no rank to run it on"). */
+ * left ("'NAME': no rank to run it on") or Ctrl-C stopped the start. */
 int con_runnable(struct con *c, struct rankset *set, int flags,
                  const char *name);
 /* Events: what con_args_event reads (one) or a "{SELECT rank, seq ...}"
@@ -691,6 +708,10 @@ enum {
     CON_SET_ARG = 1u << 2,       /* takes a rank set as its argument
                                   * (focus @1): @SET words after its name
                                   * are its text */
+    CON_LAZY_OK = 1u << 3,       /* with CON_NEEDS_RANKS: ranks not
+                                  * started yet (CON_DEFERRED) stay in its
+                                  * set unstarted; it starts those it
+                                  * needs itself */
 };
 
 /* Each family's table entries, ended by an entry with a NULL name. */

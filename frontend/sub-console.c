@@ -369,6 +369,7 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         {"also", required_argument, NULL, 'O'},
         {"hosts", required_argument, NULL, 'O'},
         {"keep", optional_argument, NULL, 'K'},
+        {"start", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     /* --keep: the run as given, for the session note */
@@ -384,7 +385,7 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
     const char *ranks = "0", *script = NULL;
     long long timeout = 0;
     int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
-    int in_place = 0;
+    int in_place = 0, lazy = -1; /* --start: -1 by the ranks' number */
     /* RUNDIR, then attach's ID or batch's SCRIPT; options before, between
      * or after them */
     const char *pos[2];
@@ -407,6 +408,15 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         case 'k': keep_going = 1; break;
         case 'T': trust = 1; break;
         case 'W': in_place = 1; break;
+        case 'S':
+            if (strcmp(optarg, "main") != 0 && strcmp(optarg, "lazy") != 0) {
+                fe_error("--start takes 'main' (every rank's GDB now, run "
+                         "to main) or 'lazy' (each when a command needs "
+                         "it), not '%s'", optarg);
+                return 2;
+            }
+            lazy = strcmp(optarg, "lazy") == 0;
+            break;
         case 'K':
             if (attach) {
                 fe_error("drdb attach keeps the session as it was kept");
@@ -586,12 +596,23 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
                   "starts): %s%s\n", c.dir[0] ? c.dir : "",
                 c.nhosts ? (c.dir[0] ? " here, and on each host"
                                      : "on each host") : "");
-        rc = con_replay(&c, &c.focus) < 0;
+        if (lazy < 0)
+            lazy = rs_count(&c.focus) > CON_LAZY_ABOVE;
+        if (lazy)
+            con_defer(&c, &c.focus);
+        else
+            rc = con_replay(&c, &c.focus) < 0;
     }
     if (!attach && !json) {
         char buf[256];
-        printf("replaying ranks %s, stopped at main\n",
-               rs_format(&c.focus, buf, sizeof buf));
+        if (lazy)
+            printf("ranks %s in the session, not started: each rank's GDB "
+                   "starts (and runs to main)\nwhen a command needs it; "
+                   "'replay' starts the ranks in focus now\n",
+                   rs_format(&c.focus, buf, sizeof buf));
+        else
+            printf("replaying ranks %s, stopped at main\n",
+                   rs_format(&c.focus, buf, sizeof buf));
     }
     if (script)
         rc |= con_source(&c, script) < 0;
@@ -638,7 +659,8 @@ static int run_batch(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
-    .args = "[--ranks SET] [-x SCRIPT [--batch]] [--timeout S] [--trust] "
+    .args = "[--ranks SET] [--start main|lazy] [-x SCRIPT [--batch]] "
+            "[--timeout S] [--trust] "
             "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
             "[--launcher ssh|srun] [--also PART]... [--hosts LIST] "
             "[--keep[=S]] [HOST:]RUNDIR [-- PROGRAM ARGS]",
@@ -648,7 +670,15 @@ const struct fe_subcmd fe_sub_console = {
             "and reads commands ('help' lists\nthem). Commands go to the "
             "ranks in focus, or to '@SET COMMAND's set.\nAfter '--', another "
             "program (a rebuilt one) runs instead of the recorded.\n\n"
-            "  -r, --ranks SET    ranks to replay at the start, e.g. 0-3,8\n"
+            "  -r, --ranks SET    ranks to replay, e.g. 0-3,8 (default: 0)\n"
+            "      --start main|lazy  main: every rank's GDB starts now, and "
+            "runs to main;\n"
+            "                     lazy: a rank's GDB starts when a command "
+            "needs it\n"
+            "                     (status, events, match, check, graph and "
+            "queries need\n"
+            "                     none). Default: main up to 64 ranks, "
+            "lazy above\n"
             "  -x, --execute F    run the commands of file F first\n"
             "  -b, --batch        then exit (no prompt); exit status 1 if a "
             "command\n"
@@ -710,7 +740,8 @@ const struct fe_subcmd fe_sub_console = {
 
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
-    .args = "[--ranks SET] [--timeout S] [--json] [-k] [--trust] "
+    .args = "[--ranks SET] [--start main|lazy] [--timeout S] [--json] [-k] "
+            "[--trust] "
             "[--write-in-place] RUNDIR SCRIPT [-- PROGRAM ARGS]",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "
