@@ -356,6 +356,10 @@ static void start_ranks(struct con *c, struct starting *v, int n,
     }
 }
 
+/* Ranks started together (a host's agent gets their steps back to
+ * back): Ctrl-C is seen between two chunks. */
+#define START_CHUNK 32
+
 int con_replay(struct con *c, const struct rankset *set)
 {
     int todo = 0, started = 0, failed = 0;
@@ -392,8 +396,17 @@ int con_replay(struct con *c, const struct rankset *set)
         if (started)
             con_wait(c, &now, 1);
     }
-    if (i < n && !c->interrupted) /* Ctrl-C: no more ranks */
-        start_ranks(c, &v[i], n - i, &now, todo, &started, &failed);
+    /* The rest, START_CHUNK at a time: Ctrl-C meanwhile starts no more
+     * (those started go on to main). */
+    while (i < n && !c->interrupted) {
+        int m = n - i < START_CHUNK ? n - i : START_CHUNK;
+        start_ranks(c, &v[i], m, &now, todo, &started, &failed);
+        i += m;
+        if (con_sigint) {
+            con_sigint = 0;
+            c->interrupted = 1;
+        }
+    }
     free(v);
     if (rs_count(&now)) {
         if (todo >= 16)
@@ -452,8 +465,15 @@ int con_start_deferred(struct con *c, const struct rankset *set)
                 rs_format(&s, buf, sizeof buf));
         rc = con_replay(c, &s);
         if (c->interrupted) {
-            fprintf(stderr, "drdb: interrupted: the ranks not started stay "
-                    "so\n");
+            for (int r = 0; r < c->nranks; r++)
+                if (c->ranks[r].state != CON_DEFERRED)
+                    rs_del(&s, r);
+            if (rs_count(&s))
+                fprintf(stderr, "drdb: interrupted: %s not started (%d; "
+                        "each starts when a command needs it)\n",
+                        rs_format(&s, buf, sizeof buf), rs_count(&s));
+            else
+                fprintf(stderr, "drdb: interrupted\n");
             rc = -1;
         }
     }

@@ -598,21 +598,36 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
                                      : "on each host") : "");
         if (lazy < 0)
             lazy = rs_count(&c.focus) > CON_LAZY_ABOVE;
-        if (lazy)
-            con_defer(&c, &c.focus);
-        else
+        if (!lazy)
             rc = con_replay(&c, &c.focus) < 0;
+        /* lazy, or those Ctrl-C kept from starting */
+        con_defer(&c, &c.focus);
+        c.interrupted = 0;
     }
     if (!attach && !json) {
         char buf[256];
+        struct rankset up, later;
+        rs_init(&up, c.nranks);
+        rs_init(&later, c.nranks);
+        rs_copy(&up, &c.focus);
+        for (int r = 0; r < c.nranks; r++)
+            if (c.ranks[r].state == CON_DEFERRED) {
+                rs_add(&later, r);
+                rs_del(&up, r);
+            }
         if (lazy)
             printf("ranks %s in the session, not started: each rank's GDB "
                    "starts (and runs to main)\nwhen a command needs it; "
                    "'replay' starts the ranks in focus now\n",
                    rs_format(&c.focus, buf, sizeof buf));
-        else
+        else if (rs_count(&up))
             printf("replaying ranks %s, stopped at main\n",
-                   rs_format(&c.focus, buf, sizeof buf));
+                   rs_format(&up, buf, sizeof buf));
+        if (!lazy && rs_count(&later))
+            printf("ranks %s not started (Ctrl-C): each starts when a "
+                   "command needs it\n", rs_format(&later, buf, sizeof buf));
+        rs_release(&up);
+        rs_release(&later);
     }
     if (script)
         rc |= con_source(&c, script) < 0;
