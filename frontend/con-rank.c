@@ -68,6 +68,13 @@ static void setup_rank(struct con *c, struct con_rank *k,
                        struct launch_gdb *lg)
 {
     char cli[8400];
+    /* No separate debug info of the system's libraries (libc6-dbg's:
+     * most of a GDB's time to main and a third of its memory) unless
+     * --debug-file-directory names where; never a debuginfod server (no
+     * network at a replay, and a GDB that asks would hang). */
+    snprintf(cli, sizeof cli, "set debug-file-directory %s", c->debug_dir);
+    send_cli(k, cli);
+    send_cli(k, "set debuginfod enabled off");
     if (lg->index[0]) {
         snprintf(cli, sizeof cli, "set index-cache directory %s", lg->index);
         send_cli(k, cli);

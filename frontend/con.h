@@ -218,6 +218,7 @@ struct con {
     int interrupted;     /* Ctrl-C or `interrupt` during this command */
     char exe[4096], args[65536], cwd[4096];
     char stub[4096];
+    char debug_dir[4096]; /* GDB's debug-file-directory ("": none) */
     char **gdb_env;       /* GDB's environment (con-rank.c), NULL: ours;
                            * its first entry is allocated, the rest are
                            * environ's */

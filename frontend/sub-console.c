@@ -370,6 +370,7 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         {"hosts", required_argument, NULL, 'O'},
         {"keep", optional_argument, NULL, 'K'},
         {"start", required_argument, NULL, 'S'},
+        {"debug-file-directory", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0},
     };
     /* --keep: the run as given, for the session note */
@@ -386,6 +387,7 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
     long long timeout = 0;
     int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
     int in_place = 0, lazy = -1; /* --start: -1 by the ranks' number */
+    const char *debug_dir = "";
     /* RUNDIR, then attach's ID or batch's SCRIPT; options before, between
      * or after them */
     const char *pos[2];
@@ -408,6 +410,7 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         case 'k': keep_going = 1; break;
         case 'T': trust = 1; break;
         case 'W': in_place = 1; break;
+        case 'D': debug_dir = optarg; break;
         case 'S':
             if (strcmp(optarg, "main") != 0 && strcmp(optarg, "lazy") != 0) {
                 fe_error("--start takes 'main' (every rank's GDB now, run "
@@ -520,6 +523,12 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
                                      "%s%s", i ? "\x1f" : "", prog[i]);
     }
     c.trust = trust;
+    if (strlen(debug_dir) >= sizeof c.debug_dir) {
+        con_close(&c);
+        free(note);
+        return fe_error("--debug-file-directory: too long a path");
+    }
+    snprintf(c.debug_dir, sizeof c.debug_dir, "%s", debug_dir);
     c.program = prog ? prog[0] : NULL;
     c.json = json;
     c.keep_going = keep_going;
@@ -675,7 +684,7 @@ static int run_batch(int argc, char **argv)
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
     .args = "[--ranks SET] [--start main|lazy] [-x SCRIPT [--batch]] "
-            "[--timeout S] [--trust] "
+            "[--timeout S] [--trust] [--debug-file-directory DIRS] "
             "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
             "[--launcher ssh|srun] [--also PART]... [--hosts LIST] "
             "[--keep[=S]] [HOST:]RUNDIR [-- PROGRAM ARGS]",
@@ -694,6 +703,14 @@ const struct fe_subcmd fe_sub_console = {
             "queries need\n"
             "                     none). Default: main up to 64 ranks, "
             "lazy above\n"
+            "      --debug-file-directory DIRS  where each GDB looks for "
+            "separate debug\n"
+            "                     info (GDB's setting): by default none, "
+            "so the system's\n"
+            "                     libraries (libc6-dbg) are not read: a GDB "
+            "starts in\n"
+            "                     half the time and memory; /usr/lib/debug "
+            "reads them\n"
             "  -x, --execute F    run the commands of file F first\n"
             "  -b, --batch        then exit (no prompt); exit status 1 if a "
             "command\n"
@@ -756,7 +773,7 @@ const struct fe_subcmd fe_sub_console = {
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
     .args = "[--ranks SET] [--start main|lazy] [--timeout S] [--json] [-k] "
-            "[--trust] "
+            "[--trust] [--debug-file-directory DIRS] "
             "[--write-in-place] RUNDIR SCRIPT [-- PROGRAM ARGS]",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "

@@ -7,7 +7,8 @@
 # checked in one rank's GDB and given to the others when they start; goto
 # starts only its ranks; kill and restart; `set width` reaches a GDB
 # started later. The GDBs alive are counted from outside (the console's
-# gdb children), not taken from drdb's word. Expected lines and events come
+# gdb children), not taken from drdb's word. Each GDB's
+# debug-file-directory. Expected lines and events come
 # from jacobi.c and its loop's MPI calls.
 # usage: test-console-lazy.sh DRDB MPIEXEC JACOBI JACOBI_SOURCE
 set -u
@@ -118,6 +119,16 @@ has_after kr "@1 restart" "restart brings a killed rank back to main" \
     "^\[1\] $(at "[0-9]+")"
 has_after kr "@2 gdb show width" "set width reaches a GDB started later" \
     'Number of characters gdb thinks are in a line is 47'
+
+# ---- each GDB reads no separate debug info of the system's libraries,
+# unless --debug-file-directory says where (GDB's own setting)
+batch dbg jac 0 -- "gdb show debug-file-directory"
+batch dbg2 jac 0 --debug-file-directory=/usr/lib/debug -- \
+    "gdb show debug-file-directory"
+has_after dbg "gdb show debug-file-directory" "no debug-file-directory by default" \
+    'separate debug symbols are searched for is ""'
+has_after dbg2 "gdb show debug-file-directory" "--debug-file-directory DIR reaches GDB" \
+    'separate debug symbols are searched for is "/usr/lib/debug"'
 
 # ---- --start: a bad value, and main
 "$drdb" console --start soon "$tmp/jac.run" < /dev/null > /dev/null \
