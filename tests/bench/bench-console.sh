@@ -9,7 +9,8 @@
 #      ranks takes minutes here), its program jacobi (it runs to main only).
 #   2. 16 and 64 real ranks of jacobi started under GDB and run to main
 #      (--start main; oversubscribed on this machine), a merged print on
-#      64 stopped ranks. Targets: 64 to main in < 5 s, the print < 100 ms.
+#      64 stopped ranks, goto an event and restart on all of them.
+#      Targets: 64 to main in < 5 s, the print < 100 ms.
 #   3. Each GDB's memory, read from /proc (smaps_rollup) while 64 ranks
 #      stand at main: RSS, and PSS (shared pages split among the GDBs that
 #      share them: what a GDB really adds).
@@ -23,18 +24,22 @@ trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; exec 3>&- 2>/dev/null;
 ms() { date +%s%N | cut -c1-13; }
 
 # ---- 2 first: the 64-rank run also lends its description to the synthetic
-printf '%s\n' "set timing on" "print rank" "print rank" "print rank" > "$tmp/s.drdb"
+printf '%s\n' "set timing on" "print rank" "print rank" "print rank" "goto 5" \
+    restart > "$tmp/s.drdb"
 for np in 16 64; do
     "$drdb" record -o "$tmp/r$np" -- "$mpiexec" -n $np "$jacobi" 32 2 \
         > /dev/null 2>&1 || { echo "recording $np ranks failed" >&2; exit 1; }
     "$drdb" batch --start main --ranks 0-$((np - 1)) "$tmp/r$np" "$tmp/s.drdb" \
         > "$tmp/out$np" 2> "$tmp/err$np" || { cat "$tmp/err$np" >&2; exit 1; }
-    start=$(sed -n 's/^drdb: \([0-9]*\) ranks started in \([0-9.]*\) s$/\2/p' "$tmp/err$np")
+    start=$(sed -n 's/^drdb: \([0-9]*\) ranks started in \([0-9.]*\) s$/\2/p' "$tmp/err$np" |
+            head -1)
     print=$(sed -n "s/^drdb: 'print rank' took \([0-9]*\) ms$/\1/p" "$tmp/err$np" |
             sort -n | sed -n 2p)
+    took() { sed -n "s/^drdb: '$1' took \([0-9]*\) ms$/\1/p" "$tmp/err$np"; }
     echo "$np ranks (--start main): started and stopped at main in $start s" \
          "($(awk -v s="$start" -v n=$np 'BEGIN { printf "%.0f", s * 1000 / n }') ms a rank);" \
-         "merged print: $print ms (median of 3)"
+         "merged print: $print ms (median of 3); goto 5 (forward):" \
+         "$(took 'goto 5') ms; restart (every GDB anew, to main): $(took restart) ms"
 done
 echo "  targets: 64 ranks to main < 5 s, print on 64 ranks < 100 ms"
 
