@@ -8,7 +8,8 @@
 # Covered: the ranks reach main there, status names their host; a
 # breakpoint, continue and print merged over the ranks; events and match;
 # goto and goto-send; a checkpoint and a rollback; the program's output
-# per rank (shadows: test-remote-shadow.sh). Then a session of the run in
+# per rank (shadows: test-remote-shadow.sh). Ranks not started yet
+# (--start lazy) there. Then a session of the run in
 # two parts, rank 0 here and rank 1 on the node, whose ssh connection is
 # killed: rank 1 is lost with the host named, rank 0 goes on, nothing of
 # the session is left running on the node, and `replay` reconnects and
@@ -111,6 +112,25 @@ gone
 grep -q '127\.0\.0\.2' "$tmp/b.st0" && [ -z "$left" ] &&
     ok "after the session, nothing of it runs on the node" ||
     fail "after the session that ran there, left running on the node: $left"
+
+# ---- ranks not started yet (--start lazy) on the host: the logs there
+# answer; a command that needs a GDB starts it there
+printf '%s\n' status "break jacobi.c:$line" "@1 continue" status > "$tmp/l.drdb"
+timeout 120 "$drdb" batch --start lazy --ranks 0-1 --timeout 60 "$@" \
+    "127.0.0.2:$run" "$tmp/l.drdb" > "$tmp/l" 2> "$tmp/l.err"
+srcpaths "$tmp/l"
+hasre "--start lazy: the host's ranks in the session, not started" "$tmp/l" \
+    '^0 \+not started \+0/23 \+127\.0\.0\.2 ' \
+    '^1 \+not started \+0/23 \+127\.0\.0\.2 '
+has "a breakpoint on them: rank 0's GDB started there, rank 1 promised it" \
+    "$tmp/l" "[1] set when its GDB starts" \
+    "[1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
+hasre "status: both started there, only as commands needed" "$tmp/l" \
+    '^0 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at ' \
+    '^1 \+stopped \+[0-9]*/23 \+127\.0\.0\.2 \+main () at .*breakpoint-hit'
+gone
+[ -z "$left" ] && ok "after the lazy session, nothing of it runs on the node" ||
+    fail "after the lazy session, left running on the node: $left"
 
 # ---- the connection killed mid-session, in a session with a local rank ---
 # The run in two parts (as nodes write them): rank 0's log here, rank 1's
