@@ -19,20 +19,6 @@ pid=
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; exec 3>&- 2>/dev/null;
       [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0 status=0
-after() { batch_after "$@"; }
-# has_after NAME CMD WHAT ERE...: CMD's output has a line matching each ERE.
-has_after() {
-    name=$1 cmd=$2 what=$3
-    shift 3
-    for want in "$@"; do
-        if ! after "$name" "$cmd" | grep -Eq -- "$want"; then
-            fail "$what: after '$cmd', no line /$want/"
-            sed 's/^/#   /' "$tmp/$name" "$tmp/$name.err" | tail -30
-            return
-        fi
-    done
-    ok "$what"
-}
 batch() { _n=$1 _r=$2; shift 2; console_batch "$_n" "$tmp/$_r.run" "$@"; }
 
 "$drdb" record -o "$tmp/jac.run" -- "$mpiexec" -n 4 "$jacobi" 16 3 \
