@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "fe.h"
 #include "launch.h"
 #include "life.h"
 #include "log-compress.h"
@@ -150,6 +151,7 @@ static void child(const struct launch_desc *d, const char *exe, int in,
             signal(sig, SIG_DFL);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
         goto fail;
+    fe_nofile_restore(); /* the limit the agent was given */
     if (d->cwd && chdir(d->cwd) < 0)
         goto fail;
     launch_env_apply(&d->env);

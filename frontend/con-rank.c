@@ -302,6 +302,7 @@ static int start_local(struct con *c, struct con_rank *k,
     opt.on_async = con_on_async;
     opt.ud = k;
     opt.envp = gdb_env(c, lg->xstate);
+    opt.nofile = fe_nofile_raise(); /* the limit drdb was given */
     if (mi_gdb_start(&k->gdb, &opt, msg, sizeof msg) < 0) {
         fprintf(stderr, "drdb: rank %d: cannot start gdb: %s\n", k->rank,
                 msg);

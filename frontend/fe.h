@@ -246,6 +246,17 @@ int fe_find_gdb_xstate(char *out, size_t len);
  * (a recording must use the real MPI). */
 void fe_env_drop_stub(const char *name);
 
+/* A console (or an agent) holds descriptors for each rank (its log, its
+ * GDB's pipes and terminal: about 5 a started rank): raises this
+ * process's soft limit of open files to the hard one, once. The limit it
+ * had: 0 when unchanged. The processes it starts get that limit back
+ * (fe_nofile_restore, or mi_gdb_options.nofile), as the recorded program
+ * had it. */
+unsigned long fe_nofile_raise(void);
+/* In a child before exec (async-signal-safe): the soft limit of open
+ * files fe_nofile_raise found, again. */
+void fe_nofile_restore(void);
+
 /* Prints "drdb: " + message + newline to stderr; returns 1 (an exit code). */
 int fe_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -572,6 +572,7 @@ static int run(int argc, char **argv)
     if (argc == 3 && keep_start(argv[2]))
         return 1;
     wire_conn_init(&keep.held, -1, -1);
+    fe_nofile_raise(); /* the host's ranks: their logs, GDBs' pipes */
     /* Everything started ends with the agent: at the connection's end
      * below (kept: at the time limit), on HUP and TERM (life.h), and by
      * SIGKILL (each child dies with it). A write to a closed connection

@@ -509,6 +509,7 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         free(note);
         return fe_error("%s", err);
     }
+    fe_nofile_raise(); /* each rank's log, its GDB's pipes and terminal */
     if (con_open(&c, dir, &runopts, err, sizeof err) < 0) {
         con_close(&c);
         free(note);

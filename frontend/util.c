@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "drdb-stub.h"
@@ -142,4 +143,29 @@ void fe_env_drop_stub(const char *name)
     setenv(name, out, 1);
     free(copy);
     free(out);
+}
+
+/* The soft limit of open files before fe_nofile_raise (0: not raised). */
+static rlim_t nofile_was;
+
+unsigned long fe_nofile_raise(void)
+{
+    struct rlimit rl;
+    if (nofile_was || getrlimit(RLIMIT_NOFILE, &rl) < 0 ||
+        rl.rlim_cur >= rl.rlim_max)
+        return (unsigned long)nofile_was;
+    rlim_t was = rl.rlim_cur;
+    rl.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+        nofile_was = was;
+    return (unsigned long)nofile_was;
+}
+
+void fe_nofile_restore(void)
+{
+    struct rlimit rl;
+    if (nofile_was && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = nofile_was;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
 }

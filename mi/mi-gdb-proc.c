@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -114,10 +115,12 @@ static const char *const mi__default_argv[] = {
  * GDB dies with PARENT (the driver), even by SIGKILL: a GDB driven through
  * pipes has no one to serve after it, and the programs GDB starts die with
  * GDB (it traces them with PTRACE_O_EXITKILL). */
-static void mi__child(char *const *argv, char *const *envp, int in, int out,
-                      int err, int status, pid_t parent)
+static void mi__child(char *const *argv, char *const *envp,
+                      unsigned long nofile, int in, int out, int err,
+                      int status, pid_t parent)
 {
     sigset_t none;
+    struct rlimit rl;
     int sig, e;
 
     setsid();
@@ -130,6 +133,10 @@ static void mi__child(char *const *argv, char *const *envp, int in, int out,
             signal(sig, SIG_DFL);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
         goto fail;
+    if (nofile && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = (rlim_t)nofile;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
     if (envp)
         execvpe(argv[0], argv, envp);
     else
@@ -287,7 +294,8 @@ int mi_gdb_start(struct mi_gdb **out, const struct mi_gdb_options *opt,
         goto fail;
     }
     if (g->pid == 0)
-        mi__child(argv, opt->envp, sv[1], po[1], pe[1], ps[1], parent);
+        mi__child(argv, opt->envp, opt->nofile, sv[1], po[1], pe[1], ps[1],
+                  parent);
     close(sv[1]);
     close(po[1]);
     close(pe[1]);

@@ -297,6 +297,9 @@ struct mi_gdb_options {
     /* Give the inferior its own pseudo-terminal (default on: set no_pty to
        disable, e.g. for a remote GDB whose inferior cannot see our pty). */
     int no_pty;
+    /* GDB's soft limit of open files (RLIMIT_NOFILE), which the program
+     * it starts inherits; 0: ours. */
+    unsigned long nofile;
     mi_record_fn *on_async;
     mi_record_fn *on_stream;
     void *ud;               /* passed to both callbacks */

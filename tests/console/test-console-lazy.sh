@@ -116,6 +116,14 @@ has_after dbg "gdb show debug-file-directory" "no debug-file-directory by defaul
 has_after dbg2 "gdb show debug-file-directory" "--debug-file-directory DIR reaches GDB" \
     'separate debug symbols are searched for is "/usr/lib/debug"'
 
+# ---- a soft limit of open files too low for the session's descriptors
+# (a log a rank, about 5 for each GDB: more than 24 for 4 ranks): drdb
+# raises its own, the programs keep the one they were given
+(ulimit -Sn 24 && batch nofile jac 0-3 -- "print (int)getdtablesize()")
+has_after nofile "print (int)getdtablesize()" \
+    "open files: drdb raises its limit, the replayed programs keep 24" \
+    '^\[0-3\] \(int\)getdtablesize\(\) = 24$'
+
 # ---- --start: a bad value, and main
 "$drdb" console --start soon "$tmp/jac.run" < /dev/null > /dev/null \
     2> "$tmp/bad.err"
