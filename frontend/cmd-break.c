@@ -480,8 +480,8 @@ void con_display_info(struct con *c, const struct rankset *only)
 
 const struct con_cmd con_cmds_break[] = {
     {"break", "b", "break LOCATION [if CONDITION]",
-     "a breakpoint on every rank of the set", CON_NEEDS_RANKS | CON_LAZY_OK, NULL,
-     cmd_break},
+     "a breakpoint on every rank of the set", CON_NEEDS_RANKS | CON_LAZY_OK,
+     NULL, cmd_break},
     {"condition", NULL, "condition N [EXPRESSION]",
      "stop at breakpoint N only if EXPRESSION (none: always)", 0, NULL,
      cmd_condition},
@@ -495,7 +495,8 @@ const struct con_cmd con_cmds_break[] = {
     {"enable", NULL, "enable [N]", "enable breakpoint N (all: no N)", 0,
      NULL, cmd_enable},
     {"tbreak", NULL, "tbreak LOCATION [if CONDITION]",
-     "a breakpoint that deletes itself", CON_NEEDS_RANKS | CON_LAZY_OK, NULL, cmd_tbreak},
+     "a breakpoint that deletes itself", CON_NEEDS_RANKS | CON_LAZY_OK, NULL,
+     cmd_tbreak},
     {"undisplay", NULL, "undisplay [N...]",
      "delete displays N... (all: no N)", 0, NULL, cmd_undisplay},
     {"watch", NULL, "watch EXPRESSION", "stop when EXPRESSION changes",

@@ -137,7 +137,7 @@ const struct con_cmd con_cmds_graph[] = {
      "[--logical] [--tag-names T=NAME,...] -o FILE",
      "a picture (.svg, .html, .dot) of the ranks' events around their "
      "positions, a query's events or R:N",
-     CON_NEEDS_RANKS | CON_LAZY_OK, "--around= --window= --logical --tag-names=",
-     cmd_graph},
+     CON_NEEDS_RANKS | CON_LAZY_OK,
+     "--around= --window= --logical --tag-names=", cmd_graph},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };

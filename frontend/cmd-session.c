@@ -30,7 +30,7 @@ static int cmd_status(struct con *c, struct con_args *a)
                 rs_add(&set, r);
     /* With remote ranks, each rank's host ("local": here). */
     int hosts = c->nhosts > 0;
-    char buf2[256];
+    char buf[256];
     if (!c->json_f && hosts)
         printf("%-5s %-9s %-22s %-15s %s\n", "rank", "state", "event",
                "host", "where");
@@ -104,7 +104,7 @@ static int cmd_status(struct con *c, struct con_args *a)
     if (rs_count(&later))
         printf("%s (%d ranks): not started, each before its event 0; its "
                "GDB starts when a command needs it ('replay @SET' starts "
-               "ranks now)\n", rs_format(&later, buf2, sizeof buf2),
+               "ranks now)\n", rs_format(&later, buf, sizeof buf),
                rs_count(&later));
     rs_release(&later);
     rs_release(&set);

@@ -21,18 +21,18 @@ static const char *event_name(struct con *c, int r, uint64_t n)
 int con_goto(struct con *c, const struct rankset *set,
              const uint64_t *target, int quiet)
 {
-    struct rankset back, fwd, rerun;
+    struct rankset back, fwd, rerun, start;
     int rc = 0;
     /* Ranks not started yet start (to main) when their target is in
      * their logs. */
-    if (rs_init(&fwd, c->nranks) < 0)
+    if (rs_init(&start, c->nranks) < 0)
         return -1;
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED &&
             target[r] < c->nevents[r])
-            rs_add(&fwd, r);
-    rc = con_start_deferred(c, &fwd) < 0 && c->interrupted ? -1 : 0;
-    rs_release(&fwd);
+            rs_add(&start, r);
+    rc = con_start_deferred(c, &start) < 0 && c->interrupted ? -1 : 0;
+    rs_release(&start);
     if (rc < 0)
         return -1;
     /* Where each rank stood (LLONG_MAX: past its end): a re-run passes

@@ -691,9 +691,10 @@ const struct fe_subcmd fe_sub_console = {
             "[--keep[=S]] [HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
-            "(default: rank 0),\neach under its own GDB, stopped at main, "
-            "and reads commands ('help' lists\nthem). Commands go to the "
-            "ranks in focus, or to '@SET COMMAND's set.\nAfter '--', another "
+            "(default: rank 0),\neach under its own GDB, stopped at main "
+            "(more than 64 ranks: each when a\ncommand needs it), and reads "
+            "commands ('help' lists them).\nCommands go to the "
+            "ranks in focus, or to '@SET COMMAND's set. After '--',\nanother "
             "program (a rebuilt one) runs instead of the recorded.\n\n"
             "  -r, --ranks SET    ranks to replay, e.g. 0-3,8 (default: 0)\n"
             "      --start main|lazy  main: every rank's GDB starts now, and "
