@@ -399,20 +399,26 @@ int con_replay(struct con *c, const struct rankset *set)
     /* The first rank alone first: its GDB fills the index cache that the
      * others' then use. */
     if (todo > 4) {
-        while (i < n && !started && !c->interrupted)
-            start_ranks(c, &v[i++], 1, &now, todo, &started, &failed);
+        start_ranks(c, &v[i++], 1, &now, todo, &started, &failed);
         if (started)
             con_wait(c, &now, 1);
     }
     /* The rest, START_CHUNK at a time: Ctrl-C meanwhile starts no more
-     * (those started go on to main). */
+     * (those started go on to main); a chunk none of whose GDBs started
+     * (no gdb, no processes left) ends it. */
     while (i < n && !c->interrupted) {
-        int m = n - i < START_CHUNK ? n - i : START_CHUNK;
+        int m = n - i < START_CHUNK ? n - i : START_CHUNK, was = failed;
         start_ranks(c, &v[i], m, &now, todo, &started, &failed);
         i += m;
         if (con_sigint) {
             con_sigint = 0;
             c->interrupted = 1;
+        }
+        if (failed - was == m && i < n) { /* a whole chunk: no more */
+            fprintf(stderr, "drdb: no GDB of the last %d ranks started: "
+                    "the other %d are not started\n", m, n - i);
+            failed += n - i;
+            break;
         }
     }
     free(v);
