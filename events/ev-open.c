@@ -191,7 +191,7 @@ int ev_fn(struct ev_run *x, int rank, uint64_t n)
     /* The index only holds records that were checked when it was built. */
     const struct log_rank *lr = &x->ranks[rank].log;
     uint16_t fn;
-    memcpy(&fn, lr->map + lr->offsets[n] + 8, 2);
+    memcpy(&fn, lr->map + log_rank_offset(lr, n) + 8, 2);
     return fn;
 }
 
@@ -200,5 +200,5 @@ uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n)
     if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present)
         return 0;
     const struct log_rank *lr = &x->ranks[rank].log;
-    return lr->hdr.start_ns + (n < lr->nevents ? lr->enter[n] : 0);
+    return lr->hdr.start_ns + (n < lr->nevents ? log_rank_enter(lr, n) : 0);
 }

@@ -418,9 +418,7 @@ void ev_stats(struct ev_run *x, struct ev_stats *st)
     st->index_bytes = ev__index_bytes(ix, x->world_size);
     for (int r = 0; r < x->world_size; r++)
         if (x->ranks[r].present)
-            st->table_bytes += x->ranks[r].log.nevents *
-                               (sizeof *x->ranks[r].log.offsets +
-                                sizeof *x->ranks[r].log.enter);
+            st->table_bytes += log_rank_table_bytes(&x->ranks[r].log);
 }
 
 int ev__wildcard_at(struct ev_run *x, int r, uint64_t e)

@@ -225,7 +225,7 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
         /* A callback entry is no call of its function (the record's id is
          * the function that registered the callback). */
         uint16_t flags;
-        memcpy(&flags, lr->map + lr->offsets[c->seq] + 10, 2);
+        memcpy(&flags, lr->map + log_rank_offset(lr, (uint64_t)c->seq) + 10, 2);
         if ((flags & LOG_REC_CALLBACK) && decode(c) &&
             ev_callback_kind(&c->ev))
             sqlite3_result_null(ctx);
@@ -267,7 +267,7 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
     }
     case 10: root_column(c, ctx); return;
     case 12:
-        sqlite3_result_double(ctx, t0 + (double)lr->enter[c->seq] / 1e3);
+        sqlite3_result_double(ctx, t0 + (double)log_rank_enter(lr, (uint64_t)c->seq) / 1e3);
         return;
     }
     if (!decode(c)) {

@@ -137,7 +137,7 @@ int fe_log_summary(const char *dir, FILE *out)
             }
         }
         double span = lr.nevents
-            ? (double)lr.enter[lr.nevents - 1] / 1e9 : 0.0;
+            ? (double)log_rank_enter(&lr, lr.nevents - 1) / 1e9 : 0.0;
         /* Overhead estimate: the time the recorder itself spent logging,
          * as a share of the rank's run (known once the log is closed). */
         char ovh[16] = "-", ending[256];
