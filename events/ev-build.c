@@ -475,6 +475,36 @@ static void sort_refs(struct ev__rank_ix *ri, uint64_t nevents)
     ri->caprefs = ri->nrefs;
 }
 
+/* RI's refs kept narrow (struct ev__xref32) when every event and index
+ * fits, else wide at their length; either way no room beyond them. */
+static void narrow_refs(struct ev__rank_ix *ri, uint64_t nevents)
+{
+    int fits = nevents < UINT32_MAX;
+    for (size_t k = 0; fits && k < ri->nrefs; k++)
+        fits = ri->refs[k].i >= 0 && ri->refs[k].i < EV__XREF32_MAX_I &&
+               ri->refs[k].role >= 0 && ri->refs[k].role < 8;
+    struct ev__xref32 *v =
+        fits && ri->nrefs ? malloc(ri->nrefs * sizeof *v) : NULL;
+    if (!v) {
+        /* wide: at their length (the array grew by doubling) */
+        struct ev__xref *w = ri->nrefs && ri->caprefs > ri->nrefs
+            ? realloc(ri->refs, ri->nrefs * sizeof *w) : NULL;
+        if (w) {
+            ri->refs = w;
+            ri->caprefs = ri->nrefs;
+        }
+        return;
+    }
+    for (size_t k = 0; k < ri->nrefs; k++)
+        v[k] = (struct ev__xref32){(uint32_t)ri->refs[k].event,
+                                   (uint32_t)ri->refs[k].i << 3 |
+                                       (uint32_t)ri->refs[k].role};
+    free(ri->refs);
+    ri->refs = NULL;
+    ri->refs32 = v;
+    ri->caprefs = ri->nrefs;
+}
+
 static void read_rank(struct ev__pass *p)
 {
     const struct log_rank *lr = &p->x->ranks[p->rank].log;
@@ -506,6 +536,7 @@ static void read_rank(struct ev__pass *p)
             sort_refs(ri, lr->nevents);
             break;
         }
+    narrow_refs(ri, lr->nevents);
 }
 
 /* qsort_r comparator over collective indices; ARG is the array. */

@@ -139,10 +139,11 @@ static int32_t colls_on(const struct ev_index *ix, int r, int32_t comm)
 {
     const struct ev__rank_ix *ri = &ix->r[r];
     int32_t k = 0;
-    for (size_t i = 0; i < ri->nrefs; i++)
-        if (ri->refs[i].role == EV_COLL &&
-            ix->colls[ri->refs[i].i].comm == comm)
+    for (size_t i = 0; i < ri->nrefs; i++) {
+        struct ev__xref e = ev__ref_at(ri, i);
+        if (e.role == EV_COLL && ix->colls[e.i].comm == comm)
             k++;
+    }
     return k;
 }
 

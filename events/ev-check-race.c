@@ -156,7 +156,7 @@ static int causes(const struct ev_index *ix, int q, uint64_t n, int r,
     size_t i = ev__ref_lower(ri, n);
     int k = 0;
     for (int look = 0; i > 0 && look < LOOK; look++) {
-        const struct ev__xref *e = &ri->refs[--i];
+        const struct ev__xref ee = ev__ref_at(ri, --i), *e = &ee;
         if (e->role != EV_CALL && e->role != EV_DONE)
             continue;
         const struct ev_msg *m = &ix->msgs[e->i];

@@ -82,6 +82,16 @@ struct ev__xref {
     int32_t role; /* enum ev_role */
 };
 
+/* The same, as a rank keeps it once its log is read: its event in 32 bits
+ * and the index shifted above the role (3 bits), 8 bytes where struct
+ * ev__xref takes 16. A rank with events or indices that do not fit
+ * (2^32 - 1 events or more, 2^29 messages or more) keeps the wide ones. */
+struct ev__xref32 {
+    uint32_t event;
+    uint32_t ir; /* i << 3 | role */
+};
+#define EV__XREF32_MAX_I ((int32_t)1 << 29)
+
 /* A communicator handle bound at an event. */
 struct ev__bind {
     uint64_t event;
@@ -90,12 +100,32 @@ struct ev__bind {
     int32_t side;
 };
 
+/* A rank's refs: wide (refs) while its log is read, then narrow (refs32)
+ * when they fit; read them through ev__ref_at(). */
 struct ev__rank_ix {
     struct ev__xref *refs;
+    struct ev__xref32 *refs32;
     size_t nrefs, caprefs;
     struct ev__bind *binds;
     size_t nbinds, capbinds;
 };
+
+/* RI's K-th ref (k < nrefs), as a wide one. */
+static inline struct ev__xref ev__ref_at(const struct ev__rank_ix *ri,
+                                         size_t k)
+{
+    if (ri->refs32)
+        return (struct ev__xref){ri->refs32[k].event,
+                                 (int32_t)(ri->refs32[k].ir >> 3),
+                                 (int32_t)(ri->refs32[k].ir & 7)};
+    return ri->refs[k];
+}
+
+/* The event of RI's K-th ref. */
+static inline uint64_t ev__ref_event(const struct ev__rank_ix *ri, size_t k)
+{
+    return ri->refs32 ? ri->refs32[k].event : ri->refs[k].event;
+}
 
 /* The first of RI's refs (sorted by event) at or after event N. */
 static inline size_t ev__ref_lower(const struct ev__rank_ix *ri, uint64_t n)
@@ -103,7 +133,7 @@ static inline size_t ev__ref_lower(const struct ev__rank_ix *ri, uint64_t n)
     size_t lo = 0, hi = ri->nrefs;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (ri->refs[mid].event < n)
+        if (ev__ref_event(ri, mid) < n)
             lo = mid + 1;
         else
             hi = mid;

@@ -107,6 +107,7 @@ void ev__index_free(struct ev_index *ix, int world_size)
     if (ix->r)
         for (int r = 0; r < world_size; r++) {
             free(ix->r[r].refs);
+            free(ix->r[r].refs32);
             free(ix->r[r].binds);
         }
     free(ix->r);
@@ -131,7 +132,9 @@ size_t ev__index_bytes(const struct ev_index *ix, int world_size)
     for (size_t i = 0; i < ix->nkeys; i++)
         b += ix->keys[i].capids * sizeof *ix->keys[i].ids;
     for (int r = 0; ix->r && r < world_size; r++)
-        b += sizeof *ix->r + ix->r[r].caprefs * sizeof *ix->r[r].refs +
+        b += sizeof *ix->r +
+             ix->r[r].caprefs * (ix->r[r].refs32 ? sizeof *ix->r[r].refs32
+                                                 : sizeof *ix->r[r].refs) +
              ix->r[r].capbinds * sizeof *ix->r[r].binds;
     return b;
 }

@@ -75,9 +75,11 @@ int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
     const struct ev__rank_ix *ri = &ix->r[rank];
     size_t lo = ev__ref_lower(ri, n);
     int k = 0;
-    for (; lo < ri->nrefs && ri->refs[lo].event == n; lo++, k++)
-        if (k < max)
-            out[k] = (struct ev_use){ri->refs[lo].role, ri->refs[lo].i};
+    for (; lo < ri->nrefs && ev__ref_event(ri, lo) == n; lo++, k++)
+        if (k < max) {
+            struct ev__xref e = ev__ref_at(ri, lo);
+            out[k] = (struct ev_use){e.role, e.i};
+        }
     return k;
 }
 
@@ -89,9 +91,10 @@ int64_t ev_sent_bytes(struct ev_run *x, int rank, uint64_t n)
     const struct ev__rank_ix *ri = &ix->r[rank];
     int64_t sent = -1;
     for (size_t lo = ev__ref_lower(ri, n);
-         lo < ri->nrefs && ri->refs[lo].event == n; lo++) {
-        const struct ev_msg *s = &ix->msgs[ri->refs[lo].i];
-        if (ri->refs[lo].role != EV_CALL || !(s->flags & EV_M_SEND))
+         lo < ri->nrefs && ev__ref_event(ri, lo) == n; lo++) {
+        struct ev__xref e = ev__ref_at(ri, lo);
+        const struct ev_msg *s = &ix->msgs[e.i];
+        if (e.role != EV_CALL || !(s->flags & EV_M_SEND))
             continue;
         int64_t b = s->match >= 0 && ix->msgs[s->match].bytes >= 0
                         ? ix->msgs[s->match].bytes : s->bytes;
@@ -333,9 +336,9 @@ int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
         }
     }
     const struct ev__rank_ix *ri = &ix->r[rank];
-    for (size_t k = 0; k < ri->nrefs && ri->refs[k].event < n && !bad;
+    for (size_t k = 0; k < ri->nrefs && ev__ref_event(ri, k) < n && !bad;
          k++) {
-        const struct ev__xref *r = &ri->refs[k];
+        const struct ev__xref rr = ev__ref_at(ri, k), *r = &rr;
         if (r->role == EV_CALL) {
             const struct ev_msg *m = &ix->msgs[r->i];
             if ((m->flags & EV_M_NONBLOCKING) && m->event == r->event &&

@@ -655,7 +655,7 @@ static void keyed_settle(struct cur *c, int bits)
 {
     const struct ev__rank_ix *ri = &c->q->x->ix->r[c->rank];
     for (; c->ref < ri->nrefs; c->ref++) {
-        const struct ev__xref *x = &ri->refs[c->ref];
+        const struct ev__xref xx = ev__ref_at(ri, c->ref), *x = &xx;
         if ((int64_t)x->event > c->seq_hi)
             break;
         if ((c->row = ref_row(c->q, c->t, bits, c->rank, x)) >= 0)
