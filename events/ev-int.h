@@ -192,6 +192,7 @@ struct ev_index {
     int32_t *chantab;
     size_t chantab_cap;
     int32_t *sorder, *rorder; /* message indices, grouped by channel */
+    size_t nsorder, nrorder;
     int32_t *coll_sorted;     /* by (comm, instance, rank) */
     struct ev__rank_ix *r;
     struct ev_req_issue *rqis; /* ev_req_issue_at, by rank and event */

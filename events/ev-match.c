@@ -204,10 +204,7 @@ void ev__match_p2p(struct ev_index *ix)
 {
     size_t n = ix->nmsgs;
     int32_t *chan = malloc((n ? n : 1) * sizeof *chan);
-    ix->sorder = malloc((n ? n : 1) * sizeof *ix->sorder);
-    ix->rorder = malloc((n ? n : 1) * sizeof *ix->rorder);
-    if (!chan || !ix->sorder || !ix->rorder) {
-        free(chan);
+    if (!chan) {
         ix->oom = 1;
         return;
     }
@@ -237,6 +234,16 @@ void ev__match_p2p(struct ev_index *ix)
         s += ix->chans[c].s_n;
         r += ix->chans[c].r_n;
         ix->chans[c].s_n = ix->chans[c].r_n = 0;
+    }
+    /* As long as the sends and receives that fall in channels. */
+    ix->sorder = malloc((s ? s : 1) * sizeof *ix->sorder);
+    ix->rorder = malloc((r ? r : 1) * sizeof *ix->rorder);
+    ix->nsorder = s;
+    ix->nrorder = r;
+    if (!ix->sorder || !ix->rorder) {
+        free(chan);
+        ix->oom = 1;
+        return;
     }
     for (size_t i = 0; i < n; i++) {
         if (chan[i] < 0)

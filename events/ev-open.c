@@ -125,7 +125,7 @@ size_t ev__index_bytes(const struct ev_index *ix, int world_size)
                ix->keytab_cap * sizeof *ix->keytab +
                ix->capchans * sizeof *ix->chans +
                ix->chantab_cap * sizeof *ix->chantab +
-               (ix->sorder ? 2 * ix->nmsgs * sizeof *ix->sorder : 0) +
+               (ix->nsorder + ix->nrorder) * sizeof *ix->sorder +
                (ix->coll_sorted ? ix->ncolls * sizeof *ix->coll_sorted : 0) +
                ix->caprqis * sizeof *ix->rqis +
                (size_t)(ix->fninfo_max + 1) * sizeof *ix->fninfo;
