@@ -80,7 +80,7 @@ static void on_send(struct ev__pass *p, const struct call *c)
     int32_t si = ev__msg_new(p, n, ev->fn, 1), ri = -1;
     if (si < 0)
         return;
-    struct ev_msg *m = &p->ix->msgs[si];
+    struct ev_msg *m = ev__pmsg(p, si);
     m->count = arg(c, fi->count);
     m->datatype = (uint32_t)arg(c, fi->type);
     m->tag = (int32_t)arg(c, fi->tag);
@@ -94,7 +94,7 @@ static void on_send(struct ev__pass *p, const struct call *c)
         ri = ev__msg_new(p, n, ev->fn, 0);
         if (ri < 0)
             return;
-        m = &p->ix->msgs[ri];
+        m = ev__pmsg(p, ri);
         m->count = arg(c, fi->rcount);
         m->datatype = (uint32_t)arg(c, fi->rtype);
         ev__recv_posted(p, m, c->comm, c->side, (int32_t)arg(c, fi->source),
@@ -130,7 +130,7 @@ static void on_recv(struct ev__pass *p, const struct call *c)
     int32_t mi = ev__msg_new(p, n, ev->fn, 0);
     if (mi < 0)
         return;
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->count = arg(c, fi->count);
     m->datatype = (uint32_t)arg(c, fi->type);
     ev__recv_posted(p, m, c->comm, c->side, (int32_t)arg(c, fi->source),
@@ -209,7 +209,7 @@ static void on_mprobe(struct ev__pass *p, const struct call *c)
     int32_t mi = ev__msg_new(p, ev->index, ev->fn, 0);
     if (mi < 0)
         return;
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->comm = c->comm;
     m->done = EV_NONE;
     ev__recv_status(p, m, c->side, st);
@@ -234,12 +234,12 @@ static void on_mrecv(struct ev__pass *p, const struct call *c)
         /* MPI_MESSAGE_NO_PROC: a receive from MPI_PROC_NULL */
         if ((mi = ev__msg_new(p, n, ev->fn, 0)) < 0)
             return;
-        p->ix->msgs[mi].flags |= EV_M_PROC_NULL;
-        p->ix->msgs[mi].peer_local = EV_PROC_NULL;
+        ev__pmsg(p, mi)->flags |= EV_M_PROC_NULL;
+        ev__pmsg(p, mi)->peer_local = EV_PROC_NULL;
     } else if ((mi = ev__probed_take(p, st)) < 0) {
         return;
     }
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->event = m->done = n;
     m->fn = (uint16_t)ev->fn;
     m->flags &= (uint16_t)~EV_M_NONBLOCKING;
@@ -475,16 +475,20 @@ static void sort_refs(struct ev__rank_ix *ri, uint64_t nevents)
     ri->caprefs = ri->nrefs;
 }
 
-/* RI's refs kept narrow (struct ev__xref32) when every event and index
- * fits, else wide at their length; either way no room beyond them. */
-static void narrow_refs(struct ev__rank_ix *ri, uint64_t nevents)
+/* RI's refs kept narrow (refs32) when every index fits and every event is
+ * the one its message or collective holds for the role (the messages of
+ * the rank are kept already: ev__msgs_keep), else wide at their length;
+ * either way no room beyond them. */
+static void narrow_refs(const struct ev_index *ix, struct ev__rank_ix *ri)
 {
-    int fits = nevents < UINT32_MAX;
-    for (size_t k = 0; fits && k < ri->nrefs; k++)
-        fits = ri->refs[k].i >= 0 && ri->refs[k].i < EV__XREF32_MAX_I &&
-               ri->refs[k].role >= 0 && ri->refs[k].role < 8;
-    struct ev__xref32 *v =
-        fits && ri->nrefs ? malloc(ri->nrefs * sizeof *v) : NULL;
+    int fits = 1;
+    for (size_t k = 0; fits && k < ri->nrefs; k++) {
+        const struct ev__xref *e = &ri->refs[k];
+        fits = e->i >= 0 && e->i < EV__XREF32_MAX_I && e->role >= EV_CALL &&
+               e->role <= EV_COLL_DONE &&
+               ev__ref_event_of(ix, e->role, e->i) == e->event;
+    }
+    uint32_t *v = fits && ri->nrefs ? malloc(ri->nrefs * sizeof *v) : NULL;
     if (!v) {
         /* wide: at their length (the array grew by doubling) */
         struct ev__xref *w = ri->nrefs && ri->caprefs > ri->nrefs
@@ -496,9 +500,7 @@ static void narrow_refs(struct ev__rank_ix *ri, uint64_t nevents)
         return;
     }
     for (size_t k = 0; k < ri->nrefs; k++)
-        v[k] = (struct ev__xref32){(uint32_t)ri->refs[k].event,
-                                   (uint32_t)ri->refs[k].i << 3 |
-                                       (uint32_t)ri->refs[k].role};
+        v[k] = (uint32_t)ri->refs[k].i << 3 | (uint32_t)ri->refs[k].role;
     free(ri->refs);
     ri->refs = NULL;
     ri->refs32 = v;
@@ -529,6 +531,7 @@ static void read_rank(struct ev__pass *p)
         one_event(p, &ev);
     }
     ev__req_live_at_end(p);
+    ev__msgs_keep(p);
 
     struct ev__rank_ix *ri = &p->ix->r[p->rank];
     for (size_t k = 1; k < ri->nrefs; k++)
@@ -536,7 +539,7 @@ static void read_rank(struct ev__pass *p)
             sort_refs(ri, lr->nevents);
             break;
         }
-    narrow_refs(ri, lr->nevents);
+    narrow_refs(p->ix, ri);
 }
 
 /* qsort_r comparator over collective indices; ARG is the array. */
@@ -581,7 +584,9 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     double t0 = now_s();
     struct ev_index *ix = calloc(1, sizeof *ix);
     if (!ix || ev__fninfo_build(ix) < 0 ||
-        !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r))) {
+        !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r)) ||
+        !(ix->mfirst = calloc((size_t)x->world_size + 1,
+                              sizeof *ix->mfirst))) {
         ev__index_free(ix, x->world_size);
         log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
         return -1;
@@ -604,12 +609,15 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     } else {
         ix->oom = 1;
     }
+    ix->nranks = x->world_size;
     for (int r = 0; r < x->world_size && !ix->oom; r++) {
+        ix->mfirst[r] = ix->nmsgs;
         if (!x->ranks[r].present)
             continue;
         p.rank = r;
         read_rank(&p);
     }
+    ix->mfirst[x->world_size] = ix->nmsgs;
     util_htab_release(&p.comms);
     util_htab_release(&p.reqs);
     free(p.rq);
@@ -618,6 +626,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     free(p.probed);
     free(p.coll_count);
     free(p.world);
+    free(p.cur);
 
     if (!ix->oom)
         ev__match_p2p(ix);

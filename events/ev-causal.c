@@ -109,10 +109,10 @@ struct ev__causal *ev__causal_build(struct ev_run *x)
               !c->capout || !c->grp_first || !c->lim || !c->scan ||
               !c->stack || !c->inq || !c->hb_past;
     for (size_t i = 0; i < ix->nmsgs && !bad; i++) {
-        const struct ev_msg *s = &ix->msgs[i];
+        const struct ev_msg *s = ev__msgp(ix, i, &(struct ev_msg){0});
         if (!(s->flags & EV_M_SEND) || s->match < 0)
             continue;
-        const struct ev_msg *rv = &ix->msgs[s->match];
+        const struct ev_msg *rv = ev__msgp(ix, s->match, &(struct ev_msg){0});
         uint64_t dst = (rv->flags & EV_M_PROBED) ? rv->order : rv->done;
         if (dst == EV_NONE || s->rank < 0 || rv->rank < 0)
             continue;

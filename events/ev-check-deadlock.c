@@ -140,7 +140,7 @@ static int32_t colls_on(const struct ev_index *ix, int r, int32_t comm)
     const struct ev__rank_ix *ri = &ix->r[r];
     int32_t k = 0;
     for (size_t i = 0; i < ri->nrefs; i++) {
-        struct ev__xref e = ev__ref_at(ri, i);
+        struct ev__xref e = ev__ref_at(ix, ri, i);
         if (e.role == EV_COLL && ix->colls[e.i].comm == comm)
             k++;
     }
@@ -206,7 +206,7 @@ static int wait_targets(struct hang *h, struct wrank *w, int r)
     w->any = (int)w->slot.fn != LOG_FN_MPI_Waitall;
     int rc = 0, found = 0;
     for (size_t i = 0; i < q.nrequests && rc >= 0; i++) {
-        const struct ev_msg *m = &ix->msgs[q.requests[i]];
+        const struct ev_msg *m = ev__msgp(ix, q.requests[i], &(struct ev_msg){0});
         uint64_t at = (m->flags & EV_M_PERSISTENT) ? m->init : m->event;
         int fn = at == m->event ? m->fn : ev_fn(h->x, r, at);
         if (!slot_has(&w->slot, req_handle(h, r, at, fn)))

@@ -53,7 +53,7 @@ static int passes(struct ev_run *x, const struct ev_filter *f,
     for (int u = 0; u < nu; u++) {
         if (use[u].role == EV_COLL || use[u].role == EV_COLL_DONE)
             continue;
-        const struct ev_msg *m = ev_msg_at(x, use[u].i);
+        const struct ev_msg *m = ev_msg_at(x, use[u].i, &(struct ev_msg){0});
         if ((f->peer < 0 || m->peer == f->peer) &&
             (f->tag < 0 || m->tag == f->tag))
             return 1;
@@ -73,6 +73,7 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
                      const struct ev_use *use, int nu, struct ev_row *row)
 {
     struct ev_brief in;
+    struct ev_msg mb;
     const struct ev_msg *m = NULL;
     int nmsg = 0;
 
@@ -85,7 +86,7 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
     for (int u = 0; u < nu; u++)
         if (use[u].role != EV_COLL && use[u].role != EV_COLL_DONE &&
             !nmsg++)
-            m = ev_msg_at(x, use[u].i);
+            m = ev_msg_at(x, use[u].i, &mb);
     if (m) {
         const char *more = nmsg > 1 ? "+" : "";
         if (m->flags & EV_M_PROC_NULL)

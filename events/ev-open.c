@@ -88,6 +88,10 @@ void ev__index_free(struct ev_index *ix, int world_size)
         return;
     free(ix->fninfo);
     free(ix->msgs);
+    free(ix->mfirst);
+    free(ix->mesc);
+    free(ix->shapes);
+    free(ix->shapetab);
     free(ix->colls);
     free(ix->ops);
     free(ix->comms);
@@ -117,6 +121,10 @@ void ev__index_free(struct ev_index *ix, int world_size)
 size_t ev__index_bytes(const struct ev_index *ix, int world_size)
 {
     size_t b = sizeof *ix + ix->capmsgs * sizeof *ix->msgs +
+               (size_t)(ix->nranks + 1) * sizeof *ix->mfirst +
+               ix->capmesc * sizeof *ix->mesc +
+               ix->capshapes * sizeof *ix->shapes +
+               ix->shapetab_cap * sizeof *ix->shapetab +
                ix->capcolls * sizeof *ix->colls +
                ix->capcomms * sizeof *ix->comms +
                (ix->capaoff + ix->capboff) * sizeof *ix->comm_aoff +

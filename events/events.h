@@ -162,7 +162,11 @@ int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
 /* ---- the index: raw access ---------------------------------------------- */
 
 size_t ev_nmsgs(struct ev_run *x);
-const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i);
+/* Message I in full into *M, which it returns; NULL when there is no
+ * message I. (The index keeps messages packed: struct ev_msg is made on
+ * each call, docs/events.md.) */
+const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i,
+                               struct ev_msg *m);
 size_t ev_ncolls(struct ev_run *x);
 const struct ev_coll *ev_coll_at(struct ev_run *x, int32_t i);
 int ev_ncomms(struct ev_run *x);
