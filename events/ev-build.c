@@ -570,6 +570,33 @@ static void sort_colls(struct ev_index *ix)
             ix->colls);
 }
 
+/* Array *P of N elements of SIZE bytes with room for *CAP: the room cut to
+ * N (the arrays grew by doubling; a built index is only read). Left as it
+ * is when realloc fails. */
+static void fit(void *pp, size_t *cap, size_t n, size_t size)
+{
+    void **p = pp;
+    if (!n || n >= *cap)
+        return;
+    void *q = realloc(*p, n * size);
+    if (q) {
+        *p = q;
+        *cap = n;
+    }
+}
+
+/* The index's arrays, each as long as what it holds. */
+static void fit_all(struct ev_index *ix)
+{
+    fit(&ix->msgs, &ix->capmsgs, ix->nmsgs, sizeof *ix->msgs);
+    fit(&ix->mesc, &ix->capmesc, ix->nmesc, sizeof *ix->mesc);
+    fit(&ix->shapes, &ix->capshapes, ix->nshapes, sizeof *ix->shapes);
+    fit(&ix->colls, &ix->capcolls, ix->ncolls, sizeof *ix->colls);
+    fit(&ix->chans, &ix->capchans, ix->nchans, sizeof *ix->chans);
+    fit(&ix->rqis, &ix->caprqis, ix->nrqis, sizeof *ix->rqis);
+    fit(&ix->ops, &ix->capops, ix->nops, sizeof *ix->ops);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -632,6 +659,8 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
         ev__match_p2p(ix);
     if (!ix->oom)
         sort_colls(ix);
+    if (!ix->oom)
+        fit_all(ix);
     if (ix->oom) {
         ev__index_free(ix, x->world_size);
         log_errf(err, errlen, "out of memory indexing '%s'", x->dir);

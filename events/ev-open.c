@@ -136,6 +136,7 @@ size_t ev__index_bytes(const struct ev_index *ix, int world_size)
                (ix->nsorder + ix->nrorder) * sizeof *ix->sorder +
                (ix->coll_sorted ? ix->ncolls * sizeof *ix->coll_sorted : 0) +
                ix->caprqis * sizeof *ix->rqis +
+               ix->capops * sizeof *ix->ops +
                (size_t)(ix->fninfo_max + 1) * sizeof *ix->fninfo;
     for (size_t i = 0; i < ix->nkeys; i++)
         b += ix->keys[i].capids * sizeof *ix->keys[i].ids;
