@@ -93,7 +93,8 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
     if (!u->by_rank || !u->nby)
         return -1;
     for (size_t i = 0; i < ix->nmsgs; i++) {
-        const struct ev_msg *m = ev__msgp(ix, i, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, i, &m_buf);
         if (!standard_send(m) || m->match < 0 || m->rank < 0 || m->rank >= n)
             continue;
         if (util_grow(&u->s, &cap, u->ns + 1, sizeof *u->s) < 0)
@@ -112,8 +113,10 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
         u->by_rank[r][u->nby[r]++] = (int32_t)i;
     }
     for (size_t i = 0; i < u->ns; i++) {
-        const struct ev_msg *m = ev__msgp(ix, u->s[i].msg, &(struct ev_msg){0});
-        const struct ev_msg *rv = ev__msgp(ix, m->match, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, u->s[i].msg, &m_buf);
+        struct ev_msg rv_buf;
+        const struct ev_msg *rv = ev__msgp(ix, m->match, &rv_buf);
         int q = rv->rank;
         if (q < 0 || q >= n || !u->nby[q] || wildcard(x, rv))
             continue;
@@ -156,8 +159,10 @@ static void unsafe_emit(struct ev_check_ctx *c, const struct unsafe *u,
                        "because MPI buffered them (each receive was posted "
                        "after the receiver's own send):");
     for (int j = 0; j < nm; j++) {
-        const struct ev_msg *m = ev__msgp(ix, u->s[members[j]].msg, &(struct ev_msg){0});
-        const struct ev_msg *rv = ev__msgp(ix, m->match, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, u->s[members[j]].msg, &m_buf);
+        struct ev_msg rv_buf;
+        const struct ev_msg *rv = ev__msgp(ix, m->match, &rv_buf);
         if (len < (int)sizeof f.message)
             len += snprintf(f.message + len, sizeof f.message - (size_t)len,
                             "%s rank %d %s to %d (tag %d%s%lld bytes)",
@@ -204,7 +209,8 @@ static uint64_t cycle_key(const struct unsafe *u, const struct ev_index *ix,
 {
     uint64_t k = (uint64_t)nm * 0x9e3779b97f4a7c15ull;
     for (int j = 0; j < nm; j++) {
-        const struct ev_msg *m = ev__msgp(ix, u->s[members[j]].msg, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, u->s[members[j]].msg, &m_buf);
         uint64_t h = util_hash32((uint32_t)m->rank * 0x85ebca6bu ^
                                  (uint32_t)ev__m_rank(ix, m->match));
         h = h << 32 | util_hash32((uint32_t)m->tag ^ (uint32_t)m->fn << 20 ^

@@ -206,7 +206,8 @@ static int wait_targets(struct hang *h, struct wrank *w, int r)
     w->any = (int)w->slot.fn != LOG_FN_MPI_Waitall;
     int rc = 0, found = 0;
     for (size_t i = 0; i < q.nrequests && rc >= 0; i++) {
-        const struct ev_msg *m = ev__msgp(ix, q.requests[i], &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, q.requests[i], &m_buf);
         uint64_t at = (m->flags & EV_M_PERSISTENT) ? m->init : m->event;
         int fn = at == m->event ? m->fn : ev_fn(h->x, r, at);
         if (!slot_has(&w->slot, req_handle(h, r, at, fn)))

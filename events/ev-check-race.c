@@ -159,7 +159,8 @@ static int causes(const struct ev_index *ix, int q, uint64_t n, int r,
         const struct ev__xref ee = ev__ref_at(ix, ri, --i), *e = &ee;
         if (e->role != EV_CALL && e->role != EV_DONE)
             continue;
-        const struct ev_msg *m = ev__msgp(ix, e->i, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, e->i, &m_buf);
         if ((m->flags & EV_M_SEND) && m->peer == r && e->role == EV_CALL)
             break;
         if (!(m->flags & EV_M_SEND) && m->done == e->event && m->match >= 0)
@@ -269,7 +270,8 @@ static void race_emit(struct race *k, const struct rfound *f0)
                        probe ? "saw" : "took", (int)p,
                        (int)ev__msg(ix, s).tag);
     for (int a = 0; a < keep; a++) {
-        const struct ev_msg *m = ev__msgp(ix, alt[a], &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, alt[a], &m_buf);
         sites[ns++] = (struct ev_check_site){m->rank, m->event,
                                              "could have been taken"};
         int32_t why[CAUSES];
@@ -325,7 +327,8 @@ static int scan_recv(struct race *k)
     struct ev_index *ix = k->ix;
     int rc = 0;
     for (size_t i = ix->nmsgs; i-- > 0 && rc == 0;) {
-        const struct ev_msg *m = ev__msgp(ix, i, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, i, &m_buf);
         if ((i & 4095) == 0 && interrupted(k->c))
             break;
         if ((m->flags & EV_M_SEND) || m->match < 0 || m->done == EV_NONE ||

@@ -53,7 +53,8 @@ static int passes(struct ev_run *x, const struct ev_filter *f,
     for (int u = 0; u < nu; u++) {
         if (use[u].role == EV_COLL || use[u].role == EV_COLL_DONE)
             continue;
-        const struct ev_msg *m = ev_msg_at(x, use[u].i, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, use[u].i, &m_buf);
         if ((f->peer < 0 || m->peer == f->peer) &&
             (f->tag < 0 || m->tag == f->tag))
             return 1;

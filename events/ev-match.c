@@ -37,7 +37,7 @@ int32_t ev__msg_new(struct ev__pass *p, uint64_t event, int fn, int send)
     return (int32_t)(p->mbase + p->ncur++);
 }
 
-/* ---- messages as the index keeps them (struct ev__msg) ------------------- */
+/* ---- messages as the index keeps them (struct ev__msg) ---------------- */
 
 _Static_assert(EV_M_FREED <= 0x100u, "EV_M_* fit in EV__MF_PUBLIC");
 
@@ -227,7 +227,8 @@ struct ev_msg ev__msg(const struct ev_index *ix, int32_t i)
     m.done = ev__m_done(ix, i);
     m.order = c->flags & EV__MF_ORDER ? ev__mesc_get(ix, i, EV__MX_ORDER)
                                       : m.event;
-    m.init = c->flags & EV__MF_INIT ? ev__mesc_get(ix, i, EV__MX_INIT) : EV_NONE;
+    m.init = c->flags & EV__MF_INIT ? ev__mesc_get(ix, i, EV__MX_INIT)
+                                    : EV_NONE;
     const struct ev__shape *sh =
         &ix->shapes[c->shape == EV__M16_ESC ? ev__mesc_get(ix, i, EV__MX_SHAPE)
                                              : c->shape];

@@ -382,9 +382,10 @@ void ev_stats(struct ev_run *x, struct ev_stats *st)
     if (!ix)
         return;
     for (size_t i = 0; i < ix->nmsgs; i++) {
-        const struct ev_msg mm = {.flags = (uint16_t)ev__m_flags(ix, (int32_t)i),
-                                  .match = ev__m_match(ix, (int32_t)i),
-                                  .done = ev__m_done(ix, (int32_t)i)},
+        int32_t k = (int32_t)i;
+        const struct ev_msg mm = {.flags = (uint16_t)ev__m_flags(ix, k),
+                                  .match = ev__m_match(ix, k),
+                                  .done = ev__m_done(ix, k)},
                             *m = &mm;
         int send = (m->flags & EV_M_SEND) != 0;
         send ? st->sends++ : st->recvs++;

@@ -271,7 +271,8 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
     }
     case 10: root_column(c, ctx); return;
     case 12:
-        sqlite3_result_double(ctx, t0 + (double)log_rank_enter(lr, (uint64_t)c->seq) / 1e3);
+        sqlite3_result_double(
+            ctx, t0 + (double)log_rank_enter(lr, (uint64_t)c->seq) / 1e3);
         return;
     }
     if (!decode(c)) {
@@ -320,7 +321,8 @@ static int wildcard(struct ev_sql *q, int32_t i)
         q->wild = calloc(ix->nmsgs + 1, 1);
     if (q->wild && (q->wild[i] & W_KNOWN))
         return q->wild[i];
-    const struct ev_msg *m = ev__msgp(ix, i, &(struct ev_msg){0});
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev__msgp(ix, i, &m_buf);
     int w = W_KNOWN | ev__wildcard_at(q->x, m->rank, ev__posting(m));
     if (q->wild)
         q->wild[i] = (unsigned char)w;
@@ -346,8 +348,11 @@ static void side_column(sqlite3_context *ctx, const struct ev_msg *m,
 static void match_column(struct cur *c, sqlite3_context *ctx, int col)
 {
     struct ev_index *ix = c->q->x->ix;
-    const struct ev_msg *m = ev__msgp(ix, c->row, &(struct ev_msg){0});
-    const struct ev_msg *o = m->match >= 0 ? ev__msgp(ix, m->match, &(struct ev_msg){0}) : NULL;
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev__msgp(ix, c->row, &m_buf);
+    struct ev_msg o_buf;
+    const struct ev_msg *o = m->match >= 0 ? ev__msgp(ix, m->match, &o_buf)
+                             : NULL;
     int send = (m->flags & EV_M_SEND) != 0;
     const struct ev_msg *s = send ? m : NULL, *rv = send ? o : m;
     if (col < 4) {
@@ -401,8 +406,10 @@ static void req_column(struct cur *c, sqlite3_context *ctx, int col)
     struct ev_index *ix = c->q->x->ix;
     int is_coll = (size_t)c->row < ix->ncolls;
     const struct ev_coll *k = is_coll ? &ix->colls[c->row] : NULL;
-    const struct ev_msg *m = is_coll ? NULL
-                                     : ev__msgp(ix, (size_t)c->row - ix->ncolls, &(struct ev_msg){0});
+    struct ev_msg m_buf;
+    const struct ev_msg *m =
+        is_coll ? NULL
+                : ev__msgp(ix, (int32_t)((size_t)c->row - ix->ncolls), &m_buf);
     int rank = k ? k->rank : m->rank;
     uint64_t done = k ? k->done : m->done;
     switch (col) {
@@ -436,7 +443,8 @@ static int is_row(struct ev_sql *q, int t, int64_t row)
 {
     struct ev_index *ix = q->x->ix;
     if (t == T_MATCHES) {
-        const struct ev_msg *m = ev__msgp(ix, row, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, row, &m_buf);
         return !(m->flags & EV_M_PROC_NULL) &&
                ((m->flags & EV_M_SEND) || m->match < 0);
     }
@@ -642,7 +650,8 @@ static int64_t ref_row(struct ev_sql *q, int t, int bits, int rank,
     }
     if (x->role != EV_CALL)
         return -1;
-    const struct ev_msg *m = ev__msgp(ix, x->i, &(struct ev_msg){0});
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev__msgp(ix, x->i, &m_buf);
     if (m->rank != rank || m->event != x->event)
         return -1;
     if (t == T_REQS)

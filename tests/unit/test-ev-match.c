@@ -140,7 +140,8 @@ TEST(non_overtaking_two_tags)
     struct ev_use u[4];
     CHECK_INT_EQ(ev_uses(&x, 0, wt, u, 4), 1);
     CHECK_INT_EQ(u[0].role, EV_DONE);
-    const struct ev_msg *m = ev_msg_at(&x, u[0].i, &(struct ev_msg){0});
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev_msg_at(&x, u[0].i, &m_buf);
     CHECK_INT_EQ(m->event, ir);
     CHECK_INT_EQ(m->done, wt);
     ev_close(&x);
@@ -424,9 +425,11 @@ TEST(pending)
     char err[200];
     REQUIRE(ev_pending(&x, 0, r, &q, err, sizeof err) == 0);
     CHECK_INT_EQ(q.nincoming, 1);
-    CHECK(q.nincoming == 1 && ev_msg_at(&x, q.incoming[0], &(struct ev_msg){0})->event == s);
+    CHECK(q.nincoming == 1 &&
+          ev_msg_at(&x, q.incoming[0], &(struct ev_msg){0})->event == s);
     CHECK_INT_EQ(q.nrequests, 1);
-    CHECK(q.nrequests == 1 && ev_msg_at(&x, q.requests[0], &(struct ev_msg){0})->event == ir);
+    CHECK(q.nrequests == 1 &&
+          ev_msg_at(&x, q.requests[0], &(struct ev_msg){0})->event == ir);
     ev_queue_release(&q);
     REQUIRE(ev_pending(&x, 0, r + 1, &q, err, sizeof err) == 0);
     CHECK_INT_EQ(q.nincoming, 0);
@@ -469,7 +472,8 @@ TEST(waitall_many_reversed)
     for (int k = 0; k < N; k++) {
         CHECK_INT_EQ(u[k].role, EV_DONE);
         CHECK(k == 0 || u[k].i > u[k - 1].i);
-        const struct ev_msg *m = ev_msg_at(&x, u[k].i, &(struct ev_msg){0});
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(&x, u[k].i, &m_buf);
         CHECK(m->done == wt);
     }
     for (int k = 0; k < N; k++) {

@@ -218,14 +218,16 @@ TEST(truncated_at_every_offset)
         /* Complete records: those that end at or before LEN. */
         uint64_t want = 0;
         while (want < full.nevents &&
-               (want + 1 == full.nevents ? (uint64_t)st.st_size
-                                          : log_rank_offset(&full, want + 1)) <= (uint64_t)len)
+               (want + 1 == full.nevents
+                    ? (uint64_t)st.st_size
+                    : log_rank_offset(&full, want + 1)) <= (uint64_t)len)
             want++;
         CHECK_MSG(r.nevents == want, "len %ld: %llu events, want %llu",
                   (long)len, (unsigned long long)r.nevents,
                   (unsigned long long)want);
         if (len < st.st_size && len > LOG_HEADER_SIZE &&
-            (uint64_t)len != log_rank_offset(&full, want < full.nevents ? want : 0))
+            (uint64_t)len !=
+                log_rank_offset(&full, want < full.nevents ? want : 0))
             CHECK_MSG(strncmp(r.stop_reason, "corrupt", 7) == 0,
                       "len %ld: '%s'", (long)len, r.stop_reason);
         check_events(&r, r.nevents);
@@ -251,7 +253,8 @@ TEST(corrupted_at_every_offset)
         copy_prefix(path, bad, st.st_size, at);
         REQUIRE(log_rank_open(&r, bad, err, sizeof err) == 0);
         uint64_t hit = 0; /* the record holding byte AT */
-        while (hit + 1 < full.nevents && log_rank_offset(&full, hit + 1) <= (uint64_t)at)
+        while (hit + 1 < full.nevents &&
+               log_rank_offset(&full, hit + 1) <= (uint64_t)at)
             hit++;
         CHECK_MSG(r.nevents == hit, "flip at %ld: %llu events, want %llu",
                   (long)at, (unsigned long long)r.nevents,
