@@ -604,19 +604,44 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int ev_build(struct ev_run *x, char *err, size_t errlen)
+/* Rank p->rank's communicator creations and nothing else: the ids a
+ * later rank's communicators get depend on them (ev__comm_create numbers
+ * communicators as ranks first make them). Only the records of functions
+ * that make one are decoded; the same gates as read_rank and one_event. */
+static void read_rank_comms(struct ev__pass *p)
 {
-    if (x->ix)
-        return 0;
-    double t0 = now_s();
+    const struct log_rank *lr = &p->x->ranks[p->rank].log;
+    util_htab_clear(&p->comms);
+    ev__comm_predefined(p);
+    for (uint64_t n = 0; n < lr->nevents && !p->ix->oom; n++) {
+        const struct ev__fninfo *fi =
+            ev__fn(p->ix, ev_fn(p->x, p->rank, n));
+        if (fi->cls == EV__C_NONE || fi->newcomm_arg < 0)
+            continue;
+        struct log_event ev;
+        if (log_rank_event(lr, n, &ev, NULL, 0) < 0 ||
+            (ev.flags & (LOG_REC_REPEAT | LOG_REC_TRUNC)) || ev.ret != 0)
+            continue;
+        ev__comm_new(p, &ev, fi->newcomm_arg);
+    }
+}
+
+/*
+ * The index of X: of every rank (ONLY -1), or of rank ONLY's events alone
+ * (its messages, collective calls, requests and communicator handles, with
+ * the communicator ids the whole index gives them: the ranks before it are
+ * read for their communicators only), without matching. NULL when out of
+ * memory.
+ */
+static struct ev_index *build(struct ev_run *x, int only)
+{
     struct ev_index *ix = calloc(1, sizeof *ix);
     if (!ix || ev__fninfo_build(ix) < 0 ||
         !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r)) ||
         !(ix->mfirst = calloc((size_t)x->world_size + 1,
                               sizeof *ix->mfirst))) {
         ev__index_free(ix, x->world_size);
-        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
-        return -1;
+        return NULL;
     }
     /* MPI_COMM_WORLD is communicator 0: created here first (by no rank),
      * then by each rank as its first communicator. */
@@ -639,10 +664,13 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     ix->nranks = x->world_size;
     for (int r = 0; r < x->world_size && !ix->oom; r++) {
         ix->mfirst[r] = ix->nmsgs;
-        if (!x->ranks[r].present)
+        if (!x->ranks[r].present || (only >= 0 && r > only))
             continue;
         p.rank = r;
-        read_rank(&p);
+        if (only >= 0 && r < only)
+            read_rank_comms(&p);
+        else
+            read_rank(&p);
     }
     ix->mfirst[x->world_size] = ix->nmsgs;
     util_htab_release(&p.comms);
@@ -655,7 +683,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     free(p.world);
     free(p.cur);
 
-    if (!ix->oom)
+    if (!ix->oom && only < 0)
         ev__match_p2p(ix);
     if (!ix->oom)
         sort_colls(ix);
@@ -663,14 +691,41 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
         fit_all(ix);
     if (ix->oom) {
         ev__index_free(ix, x->world_size);
-        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
-        return -1;
+        return NULL;
     }
     for (size_t c = 0; c < ix->ncomms; c++) {
         ix->comms[c].a = ix->pool + ix->comm_aoff[c];
         ix->comms[c].b = ix->pool + ix->comm_boff[c];
     }
-    x->ix = ix;
+    return ix;
+}
+
+int ev_build(struct ev_run *x, char *err, size_t errlen)
+{
+    if (x->ix)
+        return 0;
+    double t0 = now_s();
+    if (!(x->ix = build(x, -1))) {
+        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
+        return -1;
+    }
     x->build_s = now_s() - t0;
     return 0;
+}
+
+struct ev_index *ev__index_for(struct ev_run *x, int rank, char *err,
+                               size_t errlen)
+{
+    if (x->ix)
+        return x->ix;
+    if (x->rank_ix && x->rank_ix_rank == rank)
+        return x->rank_ix;
+    if (x->rank_ix || rank < 0 || rank >= x->world_size)
+        return ev_build(x, err, errlen) < 0 ? NULL : x->ix;
+    if (!(x->rank_ix = build(x, rank))) {
+        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
+        return NULL;
+    }
+    x->rank_ix_rank = rank;
+    return x->rank_ix;
 }

@@ -8,6 +8,8 @@
  * The files are layers: each calls only files below it in this list, so
  * names flow one way.
  *
+ *   ev-list.c         one-line listings of a rank's events (one rank's
+ *                     index alone when the whole one is not built)
  *   ev-print-event.c  an event in full (arguments, fields, what it matched)
  *   ev-print.c        matches, collective instances, queues, as text
  *   ev-print-data.c   values: data by datatype, outputs by C type, strings
@@ -343,6 +345,19 @@ static inline void ev__ref_add(struct ev__pass *p, uint64_t event, int role,
 void ev__index_free(struct ev_index *ix, int world_size);
 /* ev-open.c: the bytes IX holds (its arrays as allocated). */
 size_t ev__index_bytes(const struct ev_index *ix, int world_size);
+
+/* ev-build.c: the index to answer about rank RANK's own events: the whole
+ * one when it is built (or when another rank's alone was asked for
+ * before), else one of RANK's events alone, built once (their peers, tags
+ * and communicator ids are the whole index's; nothing is matched). NULL
+ * with ERR when out of memory. */
+struct ev_index *ev__index_for(struct ev_run *x, int rank, char *err,
+                               size_t errlen);
+/* ev-query.c: ev_uses() and ev_comm_of() in index IX. */
+int ev__uses(const struct ev_index *ix, int world_size, int rank,
+             uint64_t n, struct ev_use *out, int max);
+int ev__comm_of(const struct ev_index *ix, int world_size, int rank,
+                uint64_t n, uint32_t h, int *side);
 
 /* ev-func.c: fills ix->fninfo from the role table. 0, or -1 (no memory). */
 int ev__fninfo_build(struct ev_index *ix);

@@ -154,6 +154,7 @@ void ev_close(struct ev_run *x)
         x->sql_free(x->sql);
     ev__srcline_free(x);
     ev__index_free(x->ix, x->world_size);
+    ev__index_free(x->rank_ix, x->world_size);
     if (x->ranks)
         for (int r = 0; r < x->world_size; r++)
             if (x->ranks[r].present)

@@ -74,7 +74,13 @@ int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
             int max)
 {
     struct ev_index *ix = index_of(x);
-    if (!ix || rank < 0 || rank >= x->world_size)
+    return ix ? ev__uses(ix, x->world_size, rank, n, out, max) : -1;
+}
+
+int ev__uses(const struct ev_index *ix, int world_size, int rank,
+             uint64_t n, struct ev_use *out, int max)
+{
+    if (rank < 0 || rank >= world_size)
         return -1;
     const struct ev__rank_ix *ri = &ix->r[rank];
     size_t lo = ev__ref_lower(ix, ri, n);
@@ -113,7 +119,14 @@ int ev_comm_of(struct ev_run *x, int rank, uint64_t n, uint32_t h,
 {
     struct ev_index *ix = index_of(x);
     *side = 0;
-    if (!ix || rank < 0 || rank >= x->world_size)
+    return ix ? ev__comm_of(ix, x->world_size, rank, n, h, side) : -1;
+}
+
+int ev__comm_of(const struct ev_index *ix, int world_size, int rank,
+                uint64_t n, uint32_t h, int *side)
+{
+    *side = 0;
+    if (rank < 0 || rank >= world_size)
         return -1;
     const struct ev__rank_ix *ri = &ix->r[rank];
     for (size_t k = ri->nbinds; k-- > 0;)

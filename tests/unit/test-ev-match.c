@@ -548,6 +548,88 @@ TEST(packed_fields_aside)
     ev_close(&x);
 }
 
+/* Rows of a listing (ev_list_events), kept. */
+struct rows {
+    struct ev_row r[16];
+    int n;
+};
+
+static void keep_row(void *ud, const struct ev_row *row, int mark)
+{
+    struct rows *k = ud;
+    (void)mark;
+    if (k->n < 16)
+        k->r[k->n++] = *row;
+}
+
+/* A listing of one rank's events, while the whole index is not built,
+ * builds that rank's alone and shows what the whole index does: its
+ * peers, tags and the communicator ids that ranks before it gave their
+ * communicators (rank 0 makes {0,2} after others, rank 2 uses it). Listing
+ * another rank then builds the whole index. */
+TEST(listing_one_rank_alone)
+{
+    const uint32_t h0 = 0x84000000, h1 = 0x84000001;
+    run_begin(3);
+    for (int r = 0; r < 2; r++) { /* {0} and {1}: ids only 0 and 1 know */
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, 0x84000002);
+        f_members(0, 1, r);
+        end();
+    }
+    for (int r = 0; r < 3; r++) { /* {0,1} and {2} */
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 2), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, h0);
+        if (r < 2)
+            f_members(0, 2, 0, 1);
+        else
+            f_members(0, 1, 2);
+        end();
+    }
+    for (int r = 0; r < 3; r++) { /* {0,2} and {1} */
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 1), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, h1);
+        if (r == 1)
+            f_members(0, 1, 1);
+        else
+            f_members(0, 2, 0, 2);
+        end();
+    }
+    send(2, 0, 7, h1);
+    recv(0, ANY, ANY_TAG, h1, 1, 7);
+    send(2, 0, 8, WORLD);
+    recv(0, ANY, ANY_TAG, WORLD, 2, 8);
+    run_end(3);
+    char err[300];
+    struct rows alone = {.n = 0}, whole = {.n = 0}, first = {.n = 0};
+    REQUIRE(ev_open(&x, run, err, sizeof err) == 0);
+    CHECK_INT_EQ(ev_list_events(&x, 2, 0, 16, &(struct ev_filter){NULL, -1,
+                                -1}, -1, keep_row, &alone, err,
+                                sizeof err), 4);
+    CHECK(x.ix == NULL); /* rank 2's alone */
+    CHECK_INT_EQ(ev_list_events(&x, 0, 0, 16, &(struct ev_filter){NULL, -1,
+                                -1}, -1, keep_row, &first, err,
+                                sizeof err), 5);
+    CHECK(x.ix != NULL); /* another rank: the whole index */
+    CHECK_INT_EQ(ev_list_events(&x, 2, 0, 16, &(struct ev_filter){NULL, -1,
+                                -1}, -1, keep_row, &whole, err,
+                                sizeof err), 4);
+    for (int k = 0; k < 4; k++) {
+        CHECK_STR_EQ(alone.r[k].function, whole.r[k].function);
+        CHECK_STR_EQ(alone.r[k].peer, whole.r[k].peer);
+        CHECK_STR_EQ(alone.r[k].tag, whole.r[k].tag);
+        CHECK_STR_EQ(alone.r[k].comm, whole.r[k].comm);
+        CHECK_STR_EQ(alone.r[k].count, whole.r[k].count);
+    }
+    /* the send on {0,2}: to world rank 0, on the communicator rank 0's
+     * receive names */
+    CHECK_STR_EQ(alone.r[2].peer, "0");
+    CHECK_STR_EQ(alone.r[2].comm, first.r[3].comm);
+    CHECK(strcmp(alone.r[2].comm, alone.r[3].comm) != 0);
+    CHECK_STR_EQ(alone.r[3].comm, "#0");
+    ev_close(&x);
+}
+
 int main(void)
 {
     REQUIRE(mkdtemp(dir));
@@ -562,6 +644,7 @@ int main(void)
     RUN(mprobe);
     RUN(pending);
     RUN(packed_fields_aside);
+    RUN(listing_one_rank_alone);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
