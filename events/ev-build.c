@@ -80,7 +80,7 @@ static void on_send(struct ev__pass *p, const struct call *c)
     int32_t si = ev__msg_new(p, n, ev->fn, 1), ri = -1;
     if (si < 0)
         return;
-    struct ev_msg *m = &p->ix->msgs[si];
+    struct ev_msg *m = ev__pmsg(p, si);
     m->count = arg(c, fi->count);
     m->datatype = (uint32_t)arg(c, fi->type);
     m->tag = (int32_t)arg(c, fi->tag);
@@ -94,7 +94,7 @@ static void on_send(struct ev__pass *p, const struct call *c)
         ri = ev__msg_new(p, n, ev->fn, 0);
         if (ri < 0)
             return;
-        m = &p->ix->msgs[ri];
+        m = ev__pmsg(p, ri);
         m->count = arg(c, fi->rcount);
         m->datatype = (uint32_t)arg(c, fi->rtype);
         ev__recv_posted(p, m, c->comm, c->side, (int32_t)arg(c, fi->source),
@@ -130,7 +130,7 @@ static void on_recv(struct ev__pass *p, const struct call *c)
     int32_t mi = ev__msg_new(p, n, ev->fn, 0);
     if (mi < 0)
         return;
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->count = arg(c, fi->count);
     m->datatype = (uint32_t)arg(c, fi->type);
     ev__recv_posted(p, m, c->comm, c->side, (int32_t)arg(c, fi->source),
@@ -209,7 +209,7 @@ static void on_mprobe(struct ev__pass *p, const struct call *c)
     int32_t mi = ev__msg_new(p, ev->index, ev->fn, 0);
     if (mi < 0)
         return;
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->comm = c->comm;
     m->done = EV_NONE;
     ev__recv_status(p, m, c->side, st);
@@ -234,12 +234,12 @@ static void on_mrecv(struct ev__pass *p, const struct call *c)
         /* MPI_MESSAGE_NO_PROC: a receive from MPI_PROC_NULL */
         if ((mi = ev__msg_new(p, n, ev->fn, 0)) < 0)
             return;
-        p->ix->msgs[mi].flags |= EV_M_PROC_NULL;
-        p->ix->msgs[mi].peer_local = EV_PROC_NULL;
+        ev__pmsg(p, mi)->flags |= EV_M_PROC_NULL;
+        ev__pmsg(p, mi)->peer_local = EV_PROC_NULL;
     } else if ((mi = ev__probed_take(p, st)) < 0) {
         return;
     }
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->event = m->done = n;
     m->fn = (uint16_t)ev->fn;
     m->flags &= (uint16_t)~EV_M_NONBLOCKING;
@@ -475,6 +475,38 @@ static void sort_refs(struct ev__rank_ix *ri, uint64_t nevents)
     ri->caprefs = ri->nrefs;
 }
 
+/* RI's refs kept narrow (refs32) when every index fits and every event is
+ * the one its message or collective holds for the role (the messages of
+ * the rank are kept already: ev__msgs_keep), else wide at their length;
+ * either way no room beyond them. */
+static void narrow_refs(const struct ev_index *ix, struct ev__rank_ix *ri)
+{
+    int fits = 1;
+    for (size_t k = 0; fits && k < ri->nrefs; k++) {
+        const struct ev__xref *e = &ri->refs[k];
+        fits = e->i >= 0 && e->i < EV__XREF32_MAX_I && e->role >= EV_CALL &&
+               e->role <= EV_COLL_DONE &&
+               ev__ref_event_of(ix, e->role, e->i) == e->event;
+    }
+    uint32_t *v = fits && ri->nrefs ? malloc(ri->nrefs * sizeof *v) : NULL;
+    if (!v) {
+        /* wide: at their length (the array grew by doubling) */
+        struct ev__xref *w = ri->nrefs && ri->caprefs > ri->nrefs
+            ? realloc(ri->refs, ri->nrefs * sizeof *w) : NULL;
+        if (w) {
+            ri->refs = w;
+            ri->caprefs = ri->nrefs;
+        }
+        return;
+    }
+    for (size_t k = 0; k < ri->nrefs; k++)
+        v[k] = (uint32_t)ri->refs[k].i << 3 | (uint32_t)ri->refs[k].role;
+    free(ri->refs);
+    ri->refs = NULL;
+    ri->refs32 = v;
+    ri->caprefs = ri->nrefs;
+}
+
 static void read_rank(struct ev__pass *p)
 {
     const struct log_rank *lr = &p->x->ranks[p->rank].log;
@@ -499,6 +531,7 @@ static void read_rank(struct ev__pass *p)
         one_event(p, &ev);
     }
     ev__req_live_at_end(p);
+    ev__msgs_keep(p);
 
     struct ev__rank_ix *ri = &p->ix->r[p->rank];
     for (size_t k = 1; k < ri->nrefs; k++)
@@ -506,6 +539,7 @@ static void read_rank(struct ev__pass *p)
             sort_refs(ri, lr->nevents);
             break;
         }
+    narrow_refs(p->ix, ri);
 }
 
 /* qsort_r comparator over collective indices; ARG is the array. */
@@ -536,6 +570,33 @@ static void sort_colls(struct ev_index *ix)
             ix->colls);
 }
 
+/* Array *P of N elements of SIZE bytes with room for *CAP: the room cut to
+ * N (the arrays grew by doubling; a built index is only read). Left as it
+ * is when realloc fails. */
+static void fit(void *pp, size_t *cap, size_t n, size_t size)
+{
+    void **p = pp;
+    if (!n || n >= *cap)
+        return;
+    void *q = realloc(*p, n * size);
+    if (q) {
+        *p = q;
+        *cap = n;
+    }
+}
+
+/* The index's arrays, each as long as what it holds. */
+static void fit_all(struct ev_index *ix)
+{
+    fit(&ix->msgs, &ix->capmsgs, ix->nmsgs, sizeof *ix->msgs);
+    fit(&ix->mesc, &ix->capmesc, ix->nmesc, sizeof *ix->mesc);
+    fit(&ix->shapes, &ix->capshapes, ix->nshapes, sizeof *ix->shapes);
+    fit(&ix->colls, &ix->capcolls, ix->ncolls, sizeof *ix->colls);
+    fit(&ix->chans, &ix->capchans, ix->nchans, sizeof *ix->chans);
+    fit(&ix->rqis, &ix->caprqis, ix->nrqis, sizeof *ix->rqis);
+    fit(&ix->ops, &ix->capops, ix->nops, sizeof *ix->ops);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -543,17 +604,44 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int ev_build(struct ev_run *x, char *err, size_t errlen)
+/* Rank p->rank's communicator creations and nothing else: the ids a
+ * later rank's communicators get depend on them (ev__comm_create numbers
+ * communicators as ranks first make them). Only the records of functions
+ * that make one are decoded; the same gates as read_rank and one_event. */
+static void read_rank_comms(struct ev__pass *p)
 {
-    if (x->ix)
-        return 0;
-    double t0 = now_s();
+    const struct log_rank *lr = &p->x->ranks[p->rank].log;
+    util_htab_clear(&p->comms);
+    ev__comm_predefined(p);
+    for (uint64_t n = 0; n < lr->nevents && !p->ix->oom; n++) {
+        const struct ev__fninfo *fi =
+            ev__fn(p->ix, ev_fn(p->x, p->rank, n));
+        if (fi->cls == EV__C_NONE || fi->newcomm_arg < 0)
+            continue;
+        struct log_event ev;
+        if (log_rank_event(lr, n, &ev, NULL, 0) < 0 ||
+            (ev.flags & (LOG_REC_REPEAT | LOG_REC_TRUNC)) || ev.ret != 0)
+            continue;
+        ev__comm_new(p, &ev, fi->newcomm_arg);
+    }
+}
+
+/*
+ * The index of X: of every rank (ONLY -1), or of rank ONLY's events alone
+ * (its messages, collective calls, requests and communicator handles, with
+ * the communicator ids the whole index gives them: the ranks before it are
+ * read for their communicators only), without matching. NULL when out of
+ * memory.
+ */
+static struct ev_index *build(struct ev_run *x, int only)
+{
     struct ev_index *ix = calloc(1, sizeof *ix);
     if (!ix || ev__fninfo_build(ix) < 0 ||
-        !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r))) {
+        !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r)) ||
+        !(ix->mfirst = calloc((size_t)x->world_size + 1,
+                              sizeof *ix->mfirst))) {
         ev__index_free(ix, x->world_size);
-        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
-        return -1;
+        return NULL;
     }
     /* MPI_COMM_WORLD is communicator 0: created here first (by no rank),
      * then by each rank as its first communicator. */
@@ -573,12 +661,18 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     } else {
         ix->oom = 1;
     }
+    ix->nranks = x->world_size;
     for (int r = 0; r < x->world_size && !ix->oom; r++) {
-        if (!x->ranks[r].present)
+        ix->mfirst[r] = ix->nmsgs;
+        if (!x->ranks[r].present || (only >= 0 && r > only))
             continue;
         p.rank = r;
-        read_rank(&p);
+        if (only >= 0 && r < only)
+            read_rank_comms(&p);
+        else
+            read_rank(&p);
     }
+    ix->mfirst[x->world_size] = ix->nmsgs;
     util_htab_release(&p.comms);
     util_htab_release(&p.reqs);
     free(p.rq);
@@ -587,21 +681,51 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     free(p.probed);
     free(p.coll_count);
     free(p.world);
+    free(p.cur);
 
-    if (!ix->oom)
+    if (!ix->oom && only < 0)
         ev__match_p2p(ix);
     if (!ix->oom)
         sort_colls(ix);
+    if (!ix->oom)
+        fit_all(ix);
     if (ix->oom) {
         ev__index_free(ix, x->world_size);
-        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
-        return -1;
+        return NULL;
     }
     for (size_t c = 0; c < ix->ncomms; c++) {
         ix->comms[c].a = ix->pool + ix->comm_aoff[c];
         ix->comms[c].b = ix->pool + ix->comm_boff[c];
     }
-    x->ix = ix;
+    return ix;
+}
+
+int ev_build(struct ev_run *x, char *err, size_t errlen)
+{
+    if (x->ix)
+        return 0;
+    double t0 = now_s();
+    if (!(x->ix = build(x, -1))) {
+        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
+        return -1;
+    }
     x->build_s = now_s() - t0;
     return 0;
+}
+
+struct ev_index *ev__index_for(struct ev_run *x, int rank, char *err,
+                               size_t errlen)
+{
+    if (x->ix)
+        return x->ix;
+    if (x->rank_ix && x->rank_ix_rank == rank)
+        return x->rank_ix;
+    if (x->rank_ix || rank < 0 || rank >= x->world_size)
+        return ev_build(x, err, errlen) < 0 ? NULL : x->ix;
+    if (!(x->rank_ix = build(x, rank))) {
+        log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
+        return NULL;
+    }
+    x->rank_ix_rank = rank;
+    return x->rank_ix;
 }

@@ -109,10 +109,12 @@ struct ev__causal *ev__causal_build(struct ev_run *x)
               !c->capout || !c->grp_first || !c->lim || !c->scan ||
               !c->stack || !c->inq || !c->hb_past;
     for (size_t i = 0; i < ix->nmsgs && !bad; i++) {
-        const struct ev_msg *s = &ix->msgs[i];
+        struct ev_msg s_buf;
+        const struct ev_msg *s = ev__msgp(ix, i, &s_buf);
         if (!(s->flags & EV_M_SEND) || s->match < 0)
             continue;
-        const struct ev_msg *rv = &ix->msgs[s->match];
+        struct ev_msg rv_buf;
+        const struct ev_msg *rv = ev__msgp(ix, s->match, &rv_buf);
         uint64_t dst = (rv->flags & EV_M_PROBED) ? rv->order : rv->done;
         if (dst == EV_NONE || s->rank < 0 || rv->rank < 0)
             continue;

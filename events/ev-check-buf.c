@@ -327,7 +327,8 @@ static int add_blocking(struct ev_run *x, struct ops *per)
     if (!sp || !nsp || !blk)
         rc = -1;
     for (size_t i = 0; i < ev_nmsgs(x) && rc == 0; i++) {
-        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i, &m_buf);
         if (!(m->flags & (EV_M_NONBLOCKING | EV_M_PROC_NULL)) &&
             m->rank >= 0 && m->rank < n &&
             spans_cover(sp[m->rank], nsp[m->rank], m->event))
@@ -382,11 +383,13 @@ static int freed_ends(struct ev_run *x, uint64_t *end)
     struct freed *f = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < ev_nmsgs(x); i++) {
-        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i, &m_buf);
         end[i] = m->done;
         if (!(m->flags & EV_M_FREED) || m->match < 0)
             continue;
-        const struct ev_msg *o = ev_msg_at(x, m->match);
+        struct ev_msg o_buf;
+        const struct ev_msg *o = ev_msg_at(x, m->match, &o_buf);
         if (o->done == EV_NONE)
             continue;
         if (util_grow((void **)&f, &cap, n + 1, sizeof *f) < 0) {
@@ -404,7 +407,8 @@ static int freed_ends(struct ev_run *x, uint64_t *end)
     }
     qsort(f, n, sizeof *f, by_peer_done);
     for (size_t j = 0; j < n; j++) {
-        const struct ev_msg *m = ev_msg_at(x, f[j].msg);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, f[j].msg, &m_buf);
         const int64_t *fut = ev__causal_walk(k, x, f[j].p, f[j].d, 1);
         if (fut[m->rank] != INT64_MAX && fut[m->rank] > (int64_t)m->event)
             end[f[j].msg] = (uint64_t)fut[m->rank];
@@ -427,7 +431,8 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
     }
     int rc = 0;
     for (size_t i = 0; i < ev_nmsgs(x) && rc == 0; i++) {
-        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i, &m_buf);
         if (!(m->flags & EV_M_NONBLOCKING) || (m->flags & EV_M_PROC_NULL))
             continue;
         uint64_t bev = m->init != EV_NONE ? m->init : m->event;

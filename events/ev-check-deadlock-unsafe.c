@@ -72,7 +72,7 @@ static int32_t first_at(const struct unsafe *u, const struct ev_index *ix,
     size_t lo = 0, hi = u->nby[q];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (ix->msgs[u->s[u->by_rank[q][mid]].msg].event < e)
+        if (ev__m_event(ix, u->s[u->by_rank[q][mid]].msg) < e)
             lo = mid + 1;
         else
             hi = mid;
@@ -93,7 +93,8 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
     if (!u->by_rank || !u->nby)
         return -1;
     for (size_t i = 0; i < ix->nmsgs; i++) {
-        const struct ev_msg *m = &ix->msgs[i];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, i, &m_buf);
         if (!standard_send(m) || m->match < 0 || m->rank < 0 || m->rank >= n)
             continue;
         if (util_grow(&u->s, &cap, u->ns + 1, sizeof *u->s) < 0)
@@ -108,12 +109,14 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
     memset(u->nby, 0, (size_t)n * sizeof *u->nby);
     /* messages are numbered in each rank's order */
     for (size_t i = 0; i < u->ns; i++) {
-        int r = ix->msgs[u->s[i].msg].rank;
+        int r = ev__m_rank(ix, u->s[i].msg);
         u->by_rank[r][u->nby[r]++] = (int32_t)i;
     }
     for (size_t i = 0; i < u->ns; i++) {
-        const struct ev_msg *m = &ix->msgs[u->s[i].msg];
-        const struct ev_msg *rv = &ix->msgs[m->match];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, u->s[i].msg, &m_buf);
+        struct ev_msg rv_buf;
+        const struct ev_msg *rv = ev__msgp(ix, m->match, &rv_buf);
         int q = rv->rank;
         if (q < 0 || q >= n || !u->nby[q] || wildcard(x, rv))
             continue;
@@ -139,7 +142,7 @@ static int unsafe_build(struct unsafe *u, struct ev_run *x,
 static int usend_to(const struct unsafe *u, const struct ev_index *ix,
                     size_t i)
 {
-    return ix->msgs[ix->msgs[u->s[i].msg].match].rank;
+    return ev__m_rank(ix, ev__m_match(ix, u->s[i].msg));
 }
 
 /* Emits strongly connected component K (its nodes: MEMBERS[0..NM)). */
@@ -156,8 +159,10 @@ static void unsafe_emit(struct ev_check_ctx *c, const struct unsafe *u,
                        "because MPI buffered them (each receive was posted "
                        "after the receiver's own send):");
     for (int j = 0; j < nm; j++) {
-        const struct ev_msg *m = &ix->msgs[u->s[members[j]].msg];
-        const struct ev_msg *rv = &ix->msgs[m->match];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, u->s[members[j]].msg, &m_buf);
+        struct ev_msg rv_buf;
+        const struct ev_msg *rv = ev__msgp(ix, m->match, &rv_buf);
         if (len < (int)sizeof f.message)
             len += snprintf(f.message + len, sizeof f.message - (size_t)len,
                             "%s rank %d %s to %d (tag %d%s%lld bytes)",
@@ -204,9 +209,10 @@ static uint64_t cycle_key(const struct unsafe *u, const struct ev_index *ix,
 {
     uint64_t k = (uint64_t)nm * 0x9e3779b97f4a7c15ull;
     for (int j = 0; j < nm; j++) {
-        const struct ev_msg *m = &ix->msgs[u->s[members[j]].msg];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, u->s[members[j]].msg, &m_buf);
         uint64_t h = util_hash32((uint32_t)m->rank * 0x85ebca6bu ^
-                                 (uint32_t)ix->msgs[m->match].rank);
+                                 (uint32_t)ev__m_rank(ix, m->match));
         h = h << 32 | util_hash32((uint32_t)m->tag ^ (uint32_t)m->fn << 20 ^
                                   (uint32_t)m->comm * 0xc2b2ae35u);
         k += h * 0xff51afd7ed558ccdull; /* order-free: a sum */

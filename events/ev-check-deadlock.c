@@ -139,10 +139,11 @@ static int32_t colls_on(const struct ev_index *ix, int r, int32_t comm)
 {
     const struct ev__rank_ix *ri = &ix->r[r];
     int32_t k = 0;
-    for (size_t i = 0; i < ri->nrefs; i++)
-        if (ri->refs[i].role == EV_COLL &&
-            ix->colls[ri->refs[i].i].comm == comm)
+    for (size_t i = 0; i < ri->nrefs; i++) {
+        struct ev__xref e = ev__ref_at(ix, ri, i);
+        if (e.role == EV_COLL && ix->colls[e.i].comm == comm)
             k++;
+    }
     return k;
 }
 
@@ -205,7 +206,8 @@ static int wait_targets(struct hang *h, struct wrank *w, int r)
     w->any = (int)w->slot.fn != LOG_FN_MPI_Waitall;
     int rc = 0, found = 0;
     for (size_t i = 0; i < q.nrequests && rc >= 0; i++) {
-        const struct ev_msg *m = &ix->msgs[q.requests[i]];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, q.requests[i], &m_buf);
         uint64_t at = (m->flags & EV_M_PERSISTENT) ? m->init : m->event;
         int fn = at == m->event ? m->fn : ev_fn(h->x, r, at);
         if (!slot_has(&w->slot, req_handle(h, r, at, fn)))

@@ -201,10 +201,12 @@ static int run(struct ev_check_ctx *c, int want, char *err, size_t errlen)
     for (size_t i = 0; i < n; i++) {
         if ((i & 4095) == 0 && c->interrupted && *c->interrupted)
             break;
-        const struct ev_msg *m = ev_msg_at(c->x, (int32_t)i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(c->x, (int32_t)i, &m_buf);
         if (!(m->flags & EV_M_SEND) || m->match < 0)
             continue;
-        const struct ev_msg *r = ev_msg_at(c->x, m->match);
+        struct ev_msg r_buf;
+        const struct ev_msg *r = ev_msg_at(c->x, m->match, &r_buf);
         if (r)
             pair(&s, m, r);
     }

@@ -134,7 +134,7 @@ static int32_t first_untaken(const struct ev_index *ix,
     uint32_t lo = 0, hi = ch->r_n < ch->s_n ? ch->r_n : ch->s_n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (ix->msgs[ix->rorder[ch->r_first + mid]].order <= order)
+        if (ev__m_order(ix, ix->rorder[ch->r_first + mid]) <= order)
             lo = mid + 1;
         else
             hi = mid;
@@ -153,13 +153,14 @@ static int causes(const struct ev_index *ix, int q, uint64_t n, int r,
     enum { LOOK = 1024 };
     int32_t got[LOOK]; /* the latest first */
     const struct ev__rank_ix *ri = &ix->r[q];
-    size_t i = ev__ref_lower(ri, n);
+    size_t i = ev__ref_lower(ix, ri, n);
     int k = 0;
     for (int look = 0; i > 0 && look < LOOK; look++) {
-        const struct ev__xref *e = &ri->refs[--i];
+        const struct ev__xref ee = ev__ref_at(ix, ri, --i), *e = &ee;
         if (e->role != EV_CALL && e->role != EV_DONE)
             continue;
-        const struct ev_msg *m = &ix->msgs[e->i];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, e->i, &m_buf);
         if ((m->flags & EV_M_SEND) && m->peer == r && e->role == EV_CALL)
             break;
         if (!(m->flags & EV_M_SEND) && m->done == e->event && m->match >= 0)
@@ -195,7 +196,7 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
                    uint64_t done, const char *what)
 {
     struct ev_index *ix = k->ix;
-    int32_t p = ix->msgs[s].rank;
+    int32_t p = ev__m_rank(ix, s);
     /* per sender, its oldest message W could take */
     int32_t alt[64];
     int nalt = 0, more = 0;
@@ -208,8 +209,8 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
         int32_t m = first_untaken(ix, ch, order);
         if (m < 0)
             continue;
-        if (nalt > 0 && ix->msgs[alt[nalt - 1]].rank == ch->src) {
-            if (ix->msgs[m].event < ix->msgs[alt[nalt - 1]].event)
+        if (nalt > 0 && ev__m_rank(ix, alt[nalt - 1]) == ch->src) {
+            if (ev__m_event(ix, m) < ev__m_event(ix, alt[nalt - 1]))
                 alt[nalt - 1] = m;
         } else if (nalt < 64) {
             alt[nalt++] = m;
@@ -224,7 +225,7 @@ static int race_of(struct race *k, int r, int fn, uint64_t event,
     const int64_t *fut = ev__causal_walk(k->causal, k->x, r, done, 1);
     int keep = 0;
     for (int a = 0; a < nalt; a++)
-        if ((int64_t)ix->msgs[alt[a]].event < fut[ix->msgs[alt[a]].rank])
+        if ((int64_t)ev__m_event(ix, alt[a]) < fut[ev__m_rank(ix, alt[a])])
             alt[keep++] = alt[a];
     if (!keep)
         return 0;
@@ -247,14 +248,14 @@ static void race_emit(struct race *k, const struct rfound *f0)
     int r = f0->r, fn = f0->fn, more = f0->more, keep = f0->nalt;
     uint64_t event = f0->event;
     int32_t comm = f0->comm, tag = f0->tag, s = f0->s;
-    int32_t p = ix->msgs[s].rank;
+    int32_t p = ev__m_rank(ix, s);
     const int32_t *alt = k->alts + f0->alt0;
     const char *what = f0->what;
     struct ev_check_site sites[2 + (1 + CAUSES) * 64];
     int ns = 0;
     sites[ns++] = (struct ev_check_site){r, event, what};
     int probe = !strcmp(what, "wildcard probe");
-    sites[ns++] = (struct ev_check_site){p, ix->msgs[s].event,
+    sites[ns++] = (struct ev_check_site){p, ev__m_event(ix, s),
                                          probe ? "seen" : "took"};
     struct ev_check_finding f = {k->check, EV_CHECK_WARNING, "", sites, 0};
     char cb[32], tb[32];
@@ -267,16 +268,17 @@ static void race_emit(struct race *k, const struct rfound *f0)
                        "%d's message (tag %d);", log_func_name(fn), tb,
                        comm_name(comm, cb, sizeof cb), r,
                        probe ? "saw" : "took", (int)p,
-                       (int)ix->msgs[s].tag);
+                       (int)ev__msg(ix, s).tag);
     for (int a = 0; a < keep; a++) {
-        const struct ev_msg *m = &ix->msgs[alt[a]];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, alt[a], &m_buf);
         sites[ns++] = (struct ev_check_site){m->rank, m->event,
                                              "could have been taken"};
         int32_t why[CAUSES];
         int nwhy = causes(ix, m->rank, m->event, r, why, CAUSES);
         for (int j = 0; j < nwhy; j++)
             sites[ns++] = (struct ev_check_site){
-                ix->msgs[why[j]].rank, ix->msgs[why[j]].event,
+                ev__m_rank(ix, why[j]), ev__m_event(ix, why[j]),
                 "received by its sender before it"};
         if (len < (int)sizeof f.message)
             len += snprintf(f.message + len, sizeof f.message - (size_t)len,
@@ -325,7 +327,8 @@ static int scan_recv(struct race *k)
     struct ev_index *ix = k->ix;
     int rc = 0;
     for (size_t i = ix->nmsgs; i-- > 0 && rc == 0;) {
-        const struct ev_msg *m = &ix->msgs[i];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, i, &m_buf);
         if ((i & 4095) == 0 && interrupted(k->c))
             break;
         if ((m->flags & EV_M_SEND) || m->match < 0 || m->done == EV_NONE ||

@@ -394,16 +394,19 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
         goto oom;
     for (int r = 0; r < x->world_size; r++)
         fin[r] = (unsigned char)finalized(x, r);
-    for (size_t i = 0; i < nm; i++)
-        if (unmatched(ev_msg_at(x, (int32_t)i), recv, &key)) {
+    for (size_t i = 0; i < nm; i++) {
+        struct ev_msg m_buf;
+        if (unmatched(ev_msg_at(x, (int32_t)i, &m_buf), recv, &key)) {
             size_t cap = nother;
             if (util_grow(&other, &cap, nother + 1, sizeof *other) < 0)
                 goto oom;
             other[nother++] = key;
         }
+    }
     qsort(other, nother, sizeof *other, cmp_u64);
     for (size_t i = 0; i < nm; i++) {
-        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i, &m_buf);
         if (m->match >= 0 || !(m->flags & EV_M_SEND) == !recv ||
             (m->flags & (EV_M_PROC_NULL | EV_M_CANCELLED | EV_M_PROBED)))
             continue;

@@ -107,7 +107,8 @@ static int around(struct ev_run *x, const struct ev_graph_opts *o,
         widen(&lo[pr], &hi[pr], a, b, k, x->ranks[pr].log.nevents);
         /* R's own side: a receive's completing Wait, say */
         if (ref[i].kind != EV_K_COLL && ref[i].self >= 0) {
-            const struct ev_msg *m = ev_msg_at(x, ref[i].self);
+            struct ev_msg m_buf;
+            const struct ev_msg *m = ev_msg_at(x, ref[i].self, &m_buf);
             if (m && m->rank == r && m->done != EV_NONE)
                 widen(&lo[r], &hi[r], m->event < n ? m->event : n,
                       m->done > n ? m->done : n, k, nev);
@@ -328,10 +329,12 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
         }
         if (use[u].role != EV_CALL)
             continue;
-        const struct ev_msg *s = ev_msg_at(x, use[u].i);
+        struct ev_msg s_buf;
+        const struct ev_msg *s = ev_msg_at(x, use[u].i, &s_buf);
         if (!(s->flags & EV_M_SEND) || s->match < 0)
             continue;
-        const struct ev_msg *r = ev_msg_at(x, s->match);
+        struct ev_msg r_buf;
+        const struct ev_msg *r = ev_msg_at(x, s->match, &r_buf);
         uint64_t end = r->done != EV_NONE ? r->done : r->event;
         int32_t to = ev_graph_find(g, r->rank, end);
         if (to < 0)
@@ -396,7 +399,8 @@ static int positions(struct ev_run *x, struct ev_graph *g)
             continue;
         uint64_t now = ev_walltime(x, row->rank, row->here);
         for (size_t i = 0; i < q.nincoming; i++) {
-            const struct ev_msg *s = ev_msg_at(x, q.incoming[i]);
+            struct ev_msg s_buf;
+            const struct ev_msg *s = ev_msg_at(x, q.incoming[i], &s_buf);
             int sw = g->rowof[s->rank];
             uint64_t sh = sw >= 0 ? g->rows[sw].here : EV_NONE;
             int sent = sh != EV_NONE ? s->event < sh

@@ -8,6 +8,8 @@
  * The files are layers: each calls only files below it in this list, so
  * names flow one way.
  *
+ *   ev-list.c         one-line listings of a rank's events (one rank's
+ *                     index alone when the whole one is not built)
  *   ev-print-event.c  an event in full (arguments, fields, what it matched)
  *   ev-print.c        matches, collective instances, queues, as text
  *   ev-print-data.c   values: data by datatype, outputs by C type, strings
@@ -82,6 +84,14 @@ struct ev__xref {
     int32_t role; /* enum ev_role */
 };
 
+/* The same, as a rank keeps it once its log is read: the index above the
+ * role (3 bits), 4 bytes where struct ev__xref takes 16. Its event is the
+ * one the message or collective holds for the role (ev__ref_event): the
+ * call's, the probe's (order), the completion's (done). A rank whose refs
+ * do not fit (2^29 messages or more) or say otherwise keeps the wide
+ * ones. */
+#define EV__XREF32_MAX_I ((int32_t)1 << 29)
+
 /* A communicator handle bound at an event. */
 struct ev__bind {
     uint64_t event;
@@ -90,26 +100,63 @@ struct ev__bind {
     int32_t side;
 };
 
+/* A rank's refs: wide (refs) while its log is read, then narrow (refs32:
+ * i << 3 | role) when they can be; read them through ev__ref_at(). */
 struct ev__rank_ix {
     struct ev__xref *refs;
+    uint32_t *refs32;
     size_t nrefs, caprefs;
     struct ev__bind *binds;
     size_t nbinds, capbinds;
 };
 
-/* The first of RI's refs (sorted by event) at or after event N. */
-static inline size_t ev__ref_lower(const struct ev__rank_ix *ri, uint64_t n)
-{
-    size_t lo = 0, hi = ri->nrefs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ri->refs[mid].event < n)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+/*
+ * A message as the index keeps it once its rank's log is read (struct
+ * ev_msg is what ev__msg() makes of it): 32 bytes where struct ev_msg takes
+ * 88. What it does not hold is worked out or kept aside:
+ *
+ *   - rank: whose range of messages holds it (ev_index.mfirst: a rank's
+ *     messages are made while its log is read, so they are contiguous);
+ *   - peer: the world rank of peer_local on comm (from the side EV__MF_SIDE
+ *     says), -1 when PROC_NULL or UNKNOWN; aside (EV__MF_PEER) when that is
+ *     not it;
+ *   - count, bytes and datatype: a shape (struct ev__shape) that every
+ *     message with the same three shares;
+ *   - order and init: aside when not the event and EV_NONE (EV__MF_ORDER,
+ *     EV__MF_INIT: probed and persistent messages);
+ *   - event and done (32 bits), shape and elem (16): aside when they do
+ *     not fit (EV__MF_EVENT, EV__MF_DONE, EV__M16_ESC).
+ *
+ * "Aside" is one table (struct ev__mesc) sorted by message and field.
+ */
+struct ev__msg {
+    uint32_t event, done; /* done: EV__M32_NONE for EV_NONE */
+    int32_t match, peer_local, tag, comm;
+    uint16_t shape, elem; /* elem: done_elem */
+    uint16_t fn, flags;   /* flags: EV_M_* (EV__MF_PUBLIC) and EV__MF_* */
+};
+#define EV__MF_PUBLIC 0x1ffu
+enum {
+    EV__MF_ORDER = 1u << 9,
+    EV__MF_INIT = 1u << 10,
+    EV__MF_PEER = 1u << 11,
+    EV__MF_SIDE = 1u << 12, /* the peer is on side 1 of its communicator */
+    EV__MF_EVENT = 1u << 13,
+    EV__MF_DONE = 1u << 14,
+};
+#define EV__M32_NONE UINT32_MAX
+#define EV__M16_ESC UINT16_MAX
+/* struct ev__mesc.field, in the order a message's entries are kept */
+enum { EV__MX_EVENT, EV__MX_DONE, EV__MX_ORDER, EV__MX_INIT, EV__MX_PEER,
+       EV__MX_SHAPE, EV__MX_ELEM };
+struct ev__mesc {
+    uint32_t i, field;
+    uint64_t v;
+};
+struct ev__shape {
+    int64_t count, bytes;
+    uint32_t datatype;
+};
 
 /* A communicator's groups, as a key: the k-th with this key is one id. */
 struct ev__ckey {
@@ -143,8 +190,16 @@ struct ev_index {
      * nothing, for ~10 us per build. */
     struct ev__fninfo *fninfo;
     int fninfo_max;
-    struct ev_msg *msgs;
+    struct ev__msg *msgs;   /* read with ev__msg() and the ev__m_* */
     size_t nmsgs, capmsgs;
+    size_t *mfirst;         /* rank r's messages: [mfirst[r], mfirst[r + 1]) */
+    int nranks;             /* the run's world size */
+    struct ev__mesc *mesc;  /* by message, then field */
+    size_t nmesc, capmesc;
+    struct ev__shape *shapes;
+    size_t nshapes, capshapes;
+    int32_t *shapetab;      /* open addressing over shapes */
+    size_t shapetab_cap;
     struct ev_coll *colls;
     size_t ncolls, capcolls;
     struct ev_comm *comms;
@@ -162,6 +217,7 @@ struct ev_index {
     int32_t *chantab;
     size_t chantab_cap;
     int32_t *sorder, *rorder; /* message indices, grouped by channel */
+    size_t nsorder, nrorder;
     int32_t *coll_sorted;     /* by (comm, instance, rank) */
     struct ev__rank_ix *r;
     struct ev_req_issue *rqis; /* ev_req_issue_at, by rank and event */
@@ -218,6 +274,10 @@ struct ev__pass {
     struct ev_run *x;
     struct ev_index *ix;
     int rank;
+    /* The messages of the rank being read, in full until ev__msgs_keep():
+     * message i is cur[i - mbase]. */
+    struct ev_msg *cur;
+    size_t ncur, capcur, mbase;
     struct util_htab comms; /* handle -> binding index (rank_ix.binds) */
     struct util_htab reqs;  /* handle -> first request (chain), -1
                              * (struct ev__rqent) */
@@ -286,6 +346,19 @@ void ev__index_free(struct ev_index *ix, int world_size);
 /* ev-open.c: the bytes IX holds (its arrays as allocated). */
 size_t ev__index_bytes(const struct ev_index *ix, int world_size);
 
+/* ev-build.c: the index to answer about rank RANK's own events: the whole
+ * one when it is built (or when another rank's alone was asked for
+ * before), else one of RANK's events alone, built once (their peers, tags
+ * and communicator ids are the whole index's; nothing is matched). NULL
+ * with ERR when out of memory. */
+struct ev_index *ev__index_for(struct ev_run *x, int rank, char *err,
+                               size_t errlen);
+/* ev-query.c: ev_uses() and ev_comm_of() in index IX. */
+int ev__uses(const struct ev_index *ix, int world_size, int rank,
+             uint64_t n, struct ev_use *out, int max);
+int ev__comm_of(const struct ev_index *ix, int world_size, int rank,
+                uint64_t n, uint32_t h, int *side);
+
 /* ev-func.c: fills ix->fninfo from the role table. 0, or -1 (no memory). */
 int ev__fninfo_build(struct ev_index *ix);
 
@@ -312,6 +385,103 @@ void ev__comm_new(struct ev__pass *p, const struct log_event *ev, int arg);
 /* ev-match.c */
 /* A new message instance of the rank being read: its index, or -1. */
 int32_t ev__msg_new(struct ev__pass *p, uint64_t event, int fn, int send);
+/* Message MI of the rank being read (made by ev__msg_new in this pass). */
+static inline struct ev_msg *ev__pmsg(struct ev__pass *p, int32_t mi)
+{
+    return &p->cur[(size_t)mi - p->mbase];
+}
+/* The messages of the rank just read into the index (struct ev__msg). */
+void ev__msgs_keep(struct ev__pass *p);
+/* Message I (< ix->nmsgs) in full. */
+struct ev_msg ev__msg(const struct ev_index *ix, int32_t i);
+/* Message I made in *BUF, which it returns. */
+static inline const struct ev_msg *ev__msgp(const struct ev_index *ix,
+                                           int32_t i, struct ev_msg *buf)
+{
+    *buf = ev__msg(ix, i);
+    return buf;
+}
+/* Its fields one by one, cheaper. */
+int32_t ev__m_rank(const struct ev_index *ix, int32_t i);
+int32_t ev__m_peer(const struct ev_index *ix, int32_t i);
+/* Field F (EV__MX_*) of message I, kept aside (0 when it is not). */
+uint64_t ev__mesc_get(const struct ev_index *ix, int32_t i, unsigned f);
+static inline uint64_t ev__m_event(const struct ev_index *ix, int32_t i)
+{
+    const struct ev__msg *c = &ix->msgs[i];
+    return c->flags & EV__MF_EVENT ? ev__mesc_get(ix, i, EV__MX_EVENT)
+                                   : c->event;
+}
+static inline uint64_t ev__m_done(const struct ev_index *ix, int32_t i)
+{
+    const struct ev__msg *c = &ix->msgs[i];
+    return c->flags & EV__MF_DONE ? ev__mesc_get(ix, i, EV__MX_DONE)
+           : c->done == EV__M32_NONE ? EV_NONE
+                                     : c->done;
+}
+static inline uint64_t ev__m_order(const struct ev_index *ix, int32_t i)
+{
+    return ix->msgs[i].flags & EV__MF_ORDER
+               ? ev__mesc_get(ix, i, EV__MX_ORDER) : ev__m_event(ix, i);
+}
+static inline unsigned ev__m_flags(const struct ev_index *ix, int32_t i)
+{
+    return ix->msgs[i].flags & EV__MF_PUBLIC;
+}
+static inline int32_t ev__m_match(const struct ev_index *ix, int32_t i)
+{
+    return ix->msgs[i].match;
+}
+
+/* The event at which ROLE refers to message or collective I. */
+static inline uint64_t ev__ref_event_of(const struct ev_index *ix, int role,
+                                        int32_t i)
+{
+    switch (role) {
+    case EV_CALL: return ev__m_event(ix, i);
+    case EV_PROBE: return ev__m_order(ix, i);
+    case EV_DONE: return ev__m_done(ix, i);
+    case EV_COLL: return ix->colls[i].event;
+    default: return ix->colls[i].done;
+    }
+}
+
+/* The event of RI's K-th ref (k < nrefs). */
+static inline uint64_t ev__ref_event(const struct ev_index *ix,
+                                     const struct ev__rank_ix *ri, size_t k)
+{
+    if (ri->refs32)
+        return ev__ref_event_of(ix, (int)(ri->refs32[k] & 7),
+                                (int32_t)(ri->refs32[k] >> 3));
+    return ri->refs[k].event;
+}
+
+/* RI's K-th ref, as a wide one. */
+static inline struct ev__xref ev__ref_at(const struct ev_index *ix,
+                                         const struct ev__rank_ix *ri,
+                                         size_t k)
+{
+    if (ri->refs32)
+        return (struct ev__xref){ev__ref_event(ix, ri, k),
+                                 (int32_t)(ri->refs32[k] >> 3),
+                                 (int32_t)(ri->refs32[k] & 7)};
+    return ri->refs[k];
+}
+
+/* The first of RI's refs (sorted by event) at or after event N. */
+static inline size_t ev__ref_lower(const struct ev_index *ix,
+                                   const struct ev__rank_ix *ri, uint64_t n)
+{
+    size_t lo = 0, hi = ri->nrefs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev__ref_event(ix, ri, mid) < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 /* Sets a send's peer from its destination DEST on COMM (side SIDE). */
 void ev__send_peer(struct ev__pass *p, struct ev_msg *m, int32_t comm,
                    int side, int32_t dest);

@@ -4,6 +4,12 @@
  * event's peer and tag are what its message matched (the index's), so a
  * wildcard receive shows its source and tag and `--peer 3` finds the
  * receives that matched rank 3.
+ *
+ * A listing shows nothing that other ranks' logs decide but communicator
+ * ids (a receive's peer and tag come from its own status): while the
+ * whole index is not built, the listing of one rank builds that rank's
+ * alone (ev__index_for: its events, and the ranks before it read for
+ * their communicators only).
  */
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -11,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "events.h"
+#include "ev-int.h"
 
 int ev_filter_check(const struct ev_filter *f, char *err, size_t errlen)
 {
@@ -41,8 +47,8 @@ static int call_is(int fn, const char *name)
     return fnmatch(name, f, FNM_CASEFOLD) == 0;
 }
 
-/* Whether EV (rank R's, its uses USE[0..NU)) passes F. */
-static int passes(struct ev_run *x, const struct ev_filter *f,
+/* Whether EV (rank R's, its uses USE[0..NU) in IX) passes F. */
+static int passes(const struct ev_index *ix, const struct ev_filter *f,
                   const struct log_event *ev, const struct ev_use *use,
                   int nu)
 {
@@ -53,7 +59,8 @@ static int passes(struct ev_run *x, const struct ev_filter *f,
     for (int u = 0; u < nu; u++) {
         if (use[u].role == EV_COLL || use[u].role == EV_COLL_DONE)
             continue;
-        const struct ev_msg *m = ev_msg_at(x, use[u].i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, use[u].i, &m_buf);
         if ((f->peer < 0 || m->peer == f->peer) &&
             (f->tag < 0 || m->tag == f->tag))
             return 1;
@@ -69,10 +76,12 @@ void ev_print_events_header(FILE *out)
 }
 
 /* The columns of EV (rank R's, its uses USE[0..NU)) into *ROW. */
-static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
-                     const struct ev_use *use, int nu, struct ev_row *row)
+static void fill_row(struct ev_run *x, const struct ev_index *ix, int rank,
+                     const struct log_event *ev, const struct ev_use *use,
+                     int nu, struct ev_row *row)
 {
     struct ev_brief in;
+    struct ev_msg mb;
     const struct ev_msg *m = NULL;
     int nmsg = 0;
 
@@ -85,7 +94,7 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
     for (int u = 0; u < nu; u++)
         if (use[u].role != EV_COLL && use[u].role != EV_COLL_DONE &&
             !nmsg++)
-            m = ev_msg_at(x, use[u].i);
+            m = ev__msgp(ix, use[u].i, &mb);
     if (m) {
         const char *more = nmsg > 1 ? "+" : "";
         if (m->flags & EV_M_PROC_NULL)
@@ -103,7 +112,8 @@ static void fill_row(struct ev_run *x, int rank, const struct log_event *ev,
     }
     if (!m && in.has_comm) {
         int side;
-        int c = ev_comm_of(x, rank, ev->index, (uint32_t)in.comm, &side);
+        int c = ev__comm_of(ix, x->world_size, rank, ev->index,
+                            (uint32_t)in.comm, &side);
         if (c >= 0)
             snprintf(row->comm, sizeof row->comm, "#%d", c);
         else
@@ -169,10 +179,11 @@ long long ev_list_events(struct ev_run *x, int rank, uint64_t from,
                          long long mark, ev_row_fn *fn, void *ud, char *err,
                          size_t errlen)
 {
-    if (ev_build(x, err, errlen) < 0)
-        return -1;
     if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present)
-        return 0;
+        return ev_build(x, err, errlen) < 0 ? -1 : 0;
+    const struct ev_index *ix = ev__index_for(x, rank, err, errlen);
+    if (!ix)
+        return -1;
     const struct log_rank *lr = &x->ranks[rank].log;
     uint64_t shown = 0;
     for (uint64_t n = from; n < lr->nevents && shown < count; n++) {
@@ -180,15 +191,15 @@ long long ev_list_events(struct ev_run *x, int rank, uint64_t from,
         struct ev_use use[64];
         if (ev_event(x, rank, n, &ev, err, errlen) < 0)
             return -1;
-        int nu = ev_uses(x, rank, n, use, 64);
+        int nu = ev__uses(ix, x->world_size, rank, n, use, 64);
         if (nu > 64)
             nu = 64;
         if (nu < 0)
             nu = 0;
-        if (!passes(x, f, &ev, use, nu))
+        if (!passes(ix, f, &ev, use, nu))
             continue;
         struct ev_row row;
-        fill_row(x, rank, &ev, use, nu, &row);
+        fill_row(x, ix, rank, &ev, use, nu, &row);
         fn(ud, &row, mark >= 0 && (uint64_t)mark == n);
         shown++;
     }

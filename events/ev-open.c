@@ -88,6 +88,10 @@ void ev__index_free(struct ev_index *ix, int world_size)
         return;
     free(ix->fninfo);
     free(ix->msgs);
+    free(ix->mfirst);
+    free(ix->mesc);
+    free(ix->shapes);
+    free(ix->shapetab);
     free(ix->colls);
     free(ix->ops);
     free(ix->comms);
@@ -107,6 +111,7 @@ void ev__index_free(struct ev_index *ix, int world_size)
     if (ix->r)
         for (int r = 0; r < world_size; r++) {
             free(ix->r[r].refs);
+            free(ix->r[r].refs32);
             free(ix->r[r].binds);
         }
     free(ix->r);
@@ -116,6 +121,10 @@ void ev__index_free(struct ev_index *ix, int world_size)
 size_t ev__index_bytes(const struct ev_index *ix, int world_size)
 {
     size_t b = sizeof *ix + ix->capmsgs * sizeof *ix->msgs +
+               (size_t)(ix->nranks + 1) * sizeof *ix->mfirst +
+               ix->capmesc * sizeof *ix->mesc +
+               ix->capshapes * sizeof *ix->shapes +
+               ix->shapetab_cap * sizeof *ix->shapetab +
                ix->capcolls * sizeof *ix->colls +
                ix->capcomms * sizeof *ix->comms +
                (ix->capaoff + ix->capboff) * sizeof *ix->comm_aoff +
@@ -124,14 +133,17 @@ size_t ev__index_bytes(const struct ev_index *ix, int world_size)
                ix->keytab_cap * sizeof *ix->keytab +
                ix->capchans * sizeof *ix->chans +
                ix->chantab_cap * sizeof *ix->chantab +
-               (ix->sorder ? 2 * ix->nmsgs * sizeof *ix->sorder : 0) +
+               (ix->nsorder + ix->nrorder) * sizeof *ix->sorder +
                (ix->coll_sorted ? ix->ncolls * sizeof *ix->coll_sorted : 0) +
                ix->caprqis * sizeof *ix->rqis +
+               ix->capops * sizeof *ix->ops +
                (size_t)(ix->fninfo_max + 1) * sizeof *ix->fninfo;
     for (size_t i = 0; i < ix->nkeys; i++)
         b += ix->keys[i].capids * sizeof *ix->keys[i].ids;
     for (int r = 0; ix->r && r < world_size; r++)
-        b += sizeof *ix->r + ix->r[r].caprefs * sizeof *ix->r[r].refs +
+        b += sizeof *ix->r +
+             ix->r[r].caprefs * (ix->r[r].refs32 ? sizeof *ix->r[r].refs32
+                                                 : sizeof *ix->r[r].refs) +
              ix->r[r].capbinds * sizeof *ix->r[r].binds;
     return b;
 }
@@ -142,6 +154,7 @@ void ev_close(struct ev_run *x)
         x->sql_free(x->sql);
     ev__srcline_free(x);
     ev__index_free(x->ix, x->world_size);
+    ev__index_free(x->rank_ix, x->world_size);
     if (x->ranks)
         for (int r = 0; r < x->world_size; r++)
             if (x->ranks[r].present)
@@ -191,7 +204,7 @@ int ev_fn(struct ev_run *x, int rank, uint64_t n)
     /* The index only holds records that were checked when it was built. */
     const struct log_rank *lr = &x->ranks[rank].log;
     uint16_t fn;
-    memcpy(&fn, lr->map + lr->offsets[n] + 8, 2);
+    memcpy(&fn, lr->map + log_rank_offset(lr, n) + 8, 2);
     return fn;
 }
 
@@ -200,5 +213,5 @@ uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n)
     if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present)
         return 0;
     const struct log_rank *lr = &x->ranks[rank].log;
-    return lr->hdr.start_ns + (n < lr->nevents ? lr->enter[n] : 0);
+    return lr->hdr.start_ns + (n < lr->nevents ? log_rank_enter(lr, n) : 0);
 }

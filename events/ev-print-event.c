@@ -79,8 +79,9 @@ static void subjects_of(struct ev_run *x, int rank, uint64_t n,
     ev_uses(x, rank, n, use, nu);
     uint64_t max = 0;
     for (int u = 0; u < nu; u++) {
+        struct ev_msg mb;
         uint64_t e = use[u].role == EV_DONE
-                         ? ev_msg_at(x, use[u].i)->done_elem
+                         ? ev_msg_at(x, use[u].i, &mb)->done_elem
                      : use[u].role == EV_COLL_DONE
                          ? ev_coll_at(x, use[u].i)->done_elem : 0;
         if (e + 1 > max && e < (1u << 24))
@@ -99,10 +100,11 @@ static void subjects_of(struct ev_run *x, int rank, uint64_t n,
     for (uint64_t e = 0; e < max; e++)
         s->msg[e] = s->coll[e] = -1;
     for (int u = 0; u < nu; u++) {
+        struct ev_msg mb;
         const struct ev_msg *m;
         switch (use[u].role) {
         case EV_DONE:
-            m = ev_msg_at(x, use[u].i);
+            m = ev_msg_at(x, use[u].i, &mb);
             /* An Isendrecv's two halves share the element: the receive
              * is what the fields describe. */
             if (m->done_elem < max &&
@@ -115,7 +117,7 @@ static void subjects_of(struct ev_run *x, int rank, uint64_t n,
             break;
         case EV_CALL:
         case EV_PROBE:
-            m = ev_msg_at(x, use[u].i);
+            m = ev_msg_at(x, use[u].i, &mb);
             if (!(m->flags & EV_M_SEND) && s->recv < 0)
                 s->recv = use[u].i;
             break;
@@ -137,7 +139,7 @@ static int32_t subject_recv(struct ev_run *x, const struct subjects *s,
     if (!completion)
         return s->recv;
     if (elem >= s->n || s->msg[elem] < 0 ||
-        ev_msg_at(x, s->msg[elem])->flags & EV_M_SEND)
+        ev_msg_at(x, s->msg[elem], &(struct ev_msg){0})->flags & EV_M_SEND)
         return -1;
     return s->msg[elem];
 }
@@ -288,7 +290,8 @@ static void print_status(const struct shown *s, const struct log_field *f)
     else
         fprintf(out, "%d", st[LOG_ST_SOURCE]);
     int32_t mi = subject_recv(s->x, &s->subj, s->completion, f->elem);
-    const struct ev_msg *m = mi >= 0 ? ev_msg_at(s->x, mi) : NULL;
+    struct ev_msg m_buf;
+    const struct ev_msg *m = mi >= 0 ? ev_msg_at(s->x, mi, &m_buf) : NULL;
     if (m && m->peer >= 0 && m->comm != 0 &&
         st[LOG_ST_SOURCE] == m->peer_local)
         fprintf(out, " (world rank %d)", m->peer);
@@ -318,7 +321,8 @@ static void print_field_data(const struct shown *s, const struct log_field *f)
     if (!s->completion)
         type = ev__data_type(s->ev, f->arg);
     else if (f->elem < subj->n && subj->msg[f->elem] >= 0)
-        type = ev_msg_at(s->x, subj->msg[f->elem])->datatype;
+        type = ev_msg_at(s->x, subj->msg[f->elem], &(struct ev_msg){0})
+                   ->datatype;
     else if (f->elem < subj->n && subj->coll[f->elem] >= 0)
         type = ev_coll_at(s->x, subj->coll[f->elem])->datatype;
     ev__print_data(s->x, s->out, s->rank, s->ev->index, f, type, s->raw);
@@ -383,7 +387,9 @@ static void print_handle(const struct shown *s, const struct log_field *f)
     }
     if (f->kind == LOG_F_REQUEST && f->elem < subj->n) {
         if (subj->msg[f->elem] >= 0) {
-            const struct ev_msg *m = ev_msg_at(s->x, subj->msg[f->elem]);
+            struct ev_msg m_buf;
+            const struct ev_msg *m =
+                ev_msg_at(s->x, subj->msg[f->elem], &m_buf);
             fprintf(out, ": event %" PRIu64 " %s", m->event,
                     log_func_name(m->fn));
         } else if (subj->coll[f->elem] >= 0) {

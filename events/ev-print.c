@@ -116,7 +116,8 @@ static const char *no_match_why(struct ev_run *x, const struct ev_msg *m)
 static void print_msg_line(struct ev_run *x, FILE *out, int32_t mi,
                            uint64_t at, const char *at_fn)
 {
-    const struct ev_msg *m = ev_msg_at(x, mi);
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev_msg_at(x, mi, &m_buf);
     char side[96], call[160];
     msg_side(x, side, sizeof side, m);
     msg_call(x, call, sizeof call, m);
@@ -129,7 +130,8 @@ static void print_msg_line(struct ev_run *x, FILE *out, int32_t mi,
         fprintf(out, "%s\n", no_match_why(x, m));
         return;
     }
-    const struct ev_msg *o = ev_msg_at(x, m->match);
+    struct ev_msg o_buf;
+    const struct ev_msg *o = ev_msg_at(x, m->match, &o_buf);
     char ocall[160];
     msg_call(x, ocall, sizeof ocall, o);
     fprintf(out, "rank %d %s", o->rank, ocall);
@@ -226,13 +228,15 @@ int ev_print_match(struct ev_run *x, FILE *out, int rank, uint64_t n,
             continue;
         }
         if (use[u].role == EV_PROBE) {
-            const struct ev_msg *m = ev_msg_at(x, use[u].i);
+            struct ev_msg m_buf;
+            const struct ev_msg *m = ev_msg_at(x, use[u].i, &m_buf);
             char side[96];
             msg_side(x, side, sizeof side, m);
             fprintf(out, "rank %d event %" PRIu64 " %s matched a message "
                     "%s <- ", rank, n, fn, side);
             if (m->match >= 0) {
-                const struct ev_msg *o = ev_msg_at(x, m->match);
+                struct ev_msg o_buf;
+                const struct ev_msg *o = ev_msg_at(x, m->match, &o_buf);
                 char ocall[160];
                 msg_call(x, ocall, sizeof ocall, o);
                 fprintf(out, "rank %d %s", o->rank, ocall);
@@ -258,14 +262,16 @@ int ev_print_match(struct ev_run *x, FILE *out, int rank, uint64_t n,
     int k = ev_partners(x, rank, n, &ref, 1, err, errlen);
     if (k < 0)
         return 1;
-    const struct ev_msg *s = ev_msg_at(x, ref.other);
+    struct ev_msg s_buf;
+    const struct ev_msg *s = ev_msg_at(x, ref.other, &s_buf);
     char side[96], call[160];
     msg_call(x, call, sizeof call, s);
     msg_side(x, side, sizeof side, s);
     fprintf(out, "rank %d event %" PRIu64 " %s sees rank %d %s %s", rank, n,
             fn, s->rank, call, side);
     if (s->match >= 0) {
-        const struct ev_msg *r = ev_msg_at(x, s->match);
+        struct ev_msg r_buf;
+        const struct ev_msg *r = ev_msg_at(x, s->match, &r_buf);
         fprintf(out, "; received by event %" PRIu64 " %s", r->event,
                 log_func_name(r->fn));
     }
@@ -277,7 +283,8 @@ void ev_print_all_matches(struct ev_run *x, FILE *out)
 {
     size_t nm = ev_nmsgs(x);
     for (size_t i = 0; i < nm; i++) {
-        const struct ev_msg *m = ev_msg_at(x, (int32_t)i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, (int32_t)i, &m_buf);
         if (!(m->flags & EV_M_SEND) || m->match < 0)
             print_msg_line(x, out, (int32_t)i, EV_NONE, "");
     }
@@ -326,9 +333,12 @@ int ev_print_queues(struct ev_run *x, FILE *out, int rank, uint64_t n,
                 "event", "function", "tag", "comm", "bytes", "sent",
                 "received by");
     for (size_t i = 0; i < q.nincoming; i++) {
-        const struct ev_msg *s = ev_msg_at(x, q.incoming[i]);
-        const struct ev_msg *r = s->match >= 0 ? ev_msg_at(x, s->match)
-                                               : NULL;
+        struct ev_msg s_buf;
+        const struct ev_msg *s = ev_msg_at(x, q.incoming[i], &s_buf);
+        struct ev_msg r_buf;
+        const struct ev_msg *r = s->match >= 0
+                                     ? ev_msg_at(x, s->match, &r_buf)
+                                     : NULL;
         int64_t bytes = r && r->bytes >= 0 ? r->bytes : s->bytes;
         char comm[16], by[96], b[24];
         comm_str(comm, sizeof comm, s->comm);
@@ -360,7 +370,8 @@ int ev_print_queues(struct ev_run *x, FILE *out, int rank, uint64_t n,
         fprintf(out, "  %9s  %-18s %6s %6s %-5s %s\n", "event", "function",
                 "peer", "tag", "comm", "completed by");
     for (size_t i = 0; i < q.nrequests; i++) {
-        const struct ev_msg *m = ev_msg_at(x, q.requests[i]);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, q.requests[i], &m_buf);
         char peer[16], tag[16];
         if (m->flags & EV_M_PROC_NULL)
             snprintf(peer, sizeof peer, "null");

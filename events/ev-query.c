@@ -24,10 +24,14 @@ size_t ev_nmsgs(struct ev_run *x)
     return ix ? ix->nmsgs : 0;
 }
 
-const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i)
+const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i,
+                               struct ev_msg *m)
 {
     struct ev_index *ix = index_of(x);
-    return ix && i >= 0 && (size_t)i < ix->nmsgs ? &ix->msgs[i] : NULL;
+    if (!ix || i < 0 || (size_t)i >= ix->nmsgs)
+        return NULL;
+    *m = ev__msg(ix, i);
+    return m;
 }
 
 size_t ev_nreq_issues(struct ev_run *x)
@@ -70,14 +74,22 @@ int ev_uses(struct ev_run *x, int rank, uint64_t n, struct ev_use *out,
             int max)
 {
     struct ev_index *ix = index_of(x);
-    if (!ix || rank < 0 || rank >= x->world_size)
+    return ix ? ev__uses(ix, x->world_size, rank, n, out, max) : -1;
+}
+
+int ev__uses(const struct ev_index *ix, int world_size, int rank,
+             uint64_t n, struct ev_use *out, int max)
+{
+    if (rank < 0 || rank >= world_size)
         return -1;
     const struct ev__rank_ix *ri = &ix->r[rank];
-    size_t lo = ev__ref_lower(ri, n);
+    size_t lo = ev__ref_lower(ix, ri, n);
     int k = 0;
-    for (; lo < ri->nrefs && ri->refs[lo].event == n; lo++, k++)
-        if (k < max)
-            out[k] = (struct ev_use){ri->refs[lo].role, ri->refs[lo].i};
+    for (; lo < ri->nrefs && ev__ref_event(ix, ri, lo) == n; lo++, k++)
+        if (k < max) {
+            struct ev__xref e = ev__ref_at(ix, ri, lo);
+            out[k] = (struct ev_use){e.role, e.i};
+        }
     return k;
 }
 
@@ -88,13 +100,14 @@ int64_t ev_sent_bytes(struct ev_run *x, int rank, uint64_t n)
         return -1;
     const struct ev__rank_ix *ri = &ix->r[rank];
     int64_t sent = -1;
-    for (size_t lo = ev__ref_lower(ri, n);
-         lo < ri->nrefs && ri->refs[lo].event == n; lo++) {
-        const struct ev_msg *s = &ix->msgs[ri->refs[lo].i];
-        if (ri->refs[lo].role != EV_CALL || !(s->flags & EV_M_SEND))
+    for (size_t lo = ev__ref_lower(ix, ri, n);
+         lo < ri->nrefs && ev__ref_event(ix, ri, lo) == n; lo++) {
+        struct ev__xref e = ev__ref_at(ix, ri, lo);
+        if (e.role != EV_CALL || !(ev__m_flags(ix, e.i) & EV_M_SEND))
             continue;
-        int64_t b = s->match >= 0 && ix->msgs[s->match].bytes >= 0
-                        ? ix->msgs[s->match].bytes : s->bytes;
+        const struct ev_msg sm = ev__msg(ix, e.i), *s = &sm;
+        int64_t mb = s->match >= 0 ? ev__msg(ix, s->match).bytes : -1;
+        int64_t b = mb >= 0 ? mb : s->bytes;
         if (b >= 0)
             sent = (sent < 0 ? 0 : sent) + b;
     }
@@ -106,7 +119,14 @@ int ev_comm_of(struct ev_run *x, int rank, uint64_t n, uint32_t h,
 {
     struct ev_index *ix = index_of(x);
     *side = 0;
-    if (!ix || rank < 0 || rank >= x->world_size)
+    return ix ? ev__comm_of(ix, x->world_size, rank, n, h, side) : -1;
+}
+
+int ev__comm_of(const struct ev_index *ix, int world_size, int rank,
+                uint64_t n, uint32_t h, int *side)
+{
+    *side = 0;
+    if (rank < 0 || rank >= world_size)
         return -1;
     const struct ev__rank_ix *ri = &ix->r[rank];
     for (size_t k = ri->nbinds; k-- > 0;)
@@ -122,7 +142,7 @@ int ev_comm_of(struct ev_run *x, int rank, uint64_t n, uint32_t h,
 static void ref_msg(struct ev_index *ix, struct ev_ref *r, int32_t self,
                     int32_t other)
 {
-    const struct ev_msg *o = &ix->msgs[other];
+    const struct ev_msg om = ev__msg(ix, other), *o = &om;
     memset(r, 0, sizeof *r);
     r->kind = o->flags & EV_M_SEND ? EV_K_SEND : EV_K_RECV;
     r->rank = o->rank;
@@ -132,8 +152,8 @@ static void ref_msg(struct ev_index *ix, struct ev_ref *r, int32_t self,
     r->tag = o->tag;
     /* A send's status says nothing: the size is the receive's. */
     r->bytes = !(o->flags & EV_M_SEND) ? o->bytes
-               : self >= 0 ? ix->msgs[self].bytes
-               : o->match >= 0 ? ix->msgs[o->match].bytes : o->bytes;
+               : self >= 0 ? ev__msg(ix, self).bytes
+               : o->match >= 0 ? ev__msg(ix, o->match).bytes : o->bytes;
     r->instance = -1;
     r->self = self;
     r->other = other;
@@ -194,7 +214,7 @@ static int32_t probed_send(struct ev_run *x, int rank, uint64_t n)
      * ordered before the probe took. */
     const struct ev__chan *ch = &ix->chans[c];
     uint32_t k = 0;
-    while (k < ch->r_n && ix->msgs[ix->rorder[ch->r_first + k]].order < n)
+    while (k < ch->r_n && ev__m_order(ix, ix->rorder[ch->r_first + k]) < n)
         k++;
     return k < ch->s_n ? ix->sorder[ch->s_first + k] : -1;
 }
@@ -246,10 +266,10 @@ int ev_partners(struct ev_run *x, int rank, uint64_t n, struct ev_ref *out,
                 free(mp);
             continue;
         }
-        const struct ev_msg *m = &ix->msgs[use[u].i];
-        if (m->match >= 0) {
+        int32_t match = ev__m_match(ix, use[u].i);
+        if (match >= 0) {
             if (k < max)
-                ref_msg(ix, &out[k], use[u].i, m->match);
+                ref_msg(ix, &out[k], use[u].i, match);
             k++;
         }
     }
@@ -286,13 +306,14 @@ int ev_partners(struct ev_run *x, int rank, uint64_t n, struct ev_ref *out,
 /* By rank, then event (then index). */
 static int cmp_sender(const void *a, const void *b, void *arg)
 {
-    const struct ev_msg *msgs = arg;
-    const struct ev_msg *x = &msgs[*(const int32_t *)a];
-    const struct ev_msg *y = &msgs[*(const int32_t *)b];
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    if (x->event != y->event)
-        return x->event < y->event ? -1 : 1;
+    const struct ev_index *ix = arg;
+    int32_t i = *(const int32_t *)a, j = *(const int32_t *)b;
+    int32_t xr = ev__m_rank(ix, i), yr = ev__m_rank(ix, j);
+    if (xr != yr)
+        return xr < yr ? -1 : 1;
+    uint64_t xe = ev__m_event(ix, i), ye = ev__m_event(ix, j);
+    if (xe != ye)
+        return xe < ye ? -1 : 1;
     return (*(const int32_t *)a > *(const int32_t *)b) -
            (*(const int32_t *)a < *(const int32_t *)b);
 }
@@ -326,18 +347,18 @@ int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
             continue;
         for (uint32_t k = 0; k < ch->s_n && !bad; k++) {
             int32_t si = ix->sorder[ch->s_first + k];
-            int32_t ri = ix->msgs[si].match;
-            if (ri < 0 || ix->msgs[ri].done == EV_NONE ||
-                ix->msgs[ri].done >= n)
+            int32_t ri = ev__m_match(ix, si);
+            if (ri < 0 || ev__m_done(ix, ri) == EV_NONE ||
+                ev__m_done(ix, ri) >= n)
                 bad = push(&q->incoming, &q->nincoming, &capi, si) < 0;
         }
     }
     const struct ev__rank_ix *ri = &ix->r[rank];
-    for (size_t k = 0; k < ri->nrefs && ri->refs[k].event < n && !bad;
+    for (size_t k = 0; k < ri->nrefs && ev__ref_event(ix, ri, k) < n && !bad;
          k++) {
-        const struct ev__xref *r = &ri->refs[k];
+        const struct ev__xref rr = ev__ref_at(ix, ri, k), *r = &rr;
         if (r->role == EV_CALL) {
-            const struct ev_msg *m = &ix->msgs[r->i];
+            const struct ev_msg mm = ev__msg(ix, r->i), *m = &mm;
             if ((m->flags & EV_M_NONBLOCKING) && m->event == r->event &&
                 (m->done == EV_NONE || m->done >= n))
                 bad = push(&q->requests, &q->nrequests, &capr, r->i) < 0;
@@ -355,7 +376,7 @@ int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
     /* No incoming message: the array is NULL, which qsort_r must not get. */
     if (q->nincoming > 1)
         qsort_r(q->incoming, q->nincoming, sizeof *q->incoming, cmp_sender,
-                ix->msgs);
+                ix);
     return 0;
 }
 
@@ -374,7 +395,11 @@ void ev_stats(struct ev_run *x, struct ev_stats *st)
     if (!ix)
         return;
     for (size_t i = 0; i < ix->nmsgs; i++) {
-        const struct ev_msg *m = &ix->msgs[i];
+        int32_t k = (int32_t)i;
+        const struct ev_msg mm = {.flags = (uint16_t)ev__m_flags(ix, k),
+                                  .match = ev__m_match(ix, k),
+                                  .done = ev__m_done(ix, k)},
+                            *m = &mm;
         int send = (m->flags & EV_M_SEND) != 0;
         send ? st->sends++ : st->recvs++;
         if (m->match >= 0) {
@@ -418,9 +443,7 @@ void ev_stats(struct ev_run *x, struct ev_stats *st)
     st->index_bytes = ev__index_bytes(ix, x->world_size);
     for (int r = 0; r < x->world_size; r++)
         if (x->ranks[r].present)
-            st->table_bytes += x->ranks[r].log.nevents *
-                               (sizeof *x->ranks[r].log.offsets +
-                                sizeof *x->ranks[r].log.enter);
+            st->table_bytes += log_rank_table_bytes(&x->ranks[r].log);
 }
 
 int ev__wildcard_at(struct ev_run *x, int r, uint64_t e)

@@ -164,8 +164,8 @@ void ev__req_free(struct ev__pass *p, uint32_t h, uint64_t event)
          * from other messages (buf.overlap). */
         const int32_t ms[2] = {p->rq[qi].m0, p->rq[qi].m1};
         for (int i = 0; i < 2; i++)
-            if (ms[i] >= 0 && p->ix->msgs[ms[i]].done == EV_NONE)
-                p->ix->msgs[ms[i]].flags |= EV_M_FREED;
+            if (ms[i] >= 0 && ev__pmsg(p, ms[i])->done == EV_NONE)
+                ev__pmsg(p, ms[i])->flags |= EV_M_FREED;
         if (p->rq[qi].op >= 0)
             p->ix->ops[p->rq[qi].op].done = event;
         ev__req_drop(p, qi, event);
@@ -208,7 +208,7 @@ static int32_t instance_new(struct ev__pass *p, struct ev__req *q,
     int32_t mi = ev__msg_new(p, event, fn, q->send);
     if (mi < 0)
         return -1;
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->flags |= EV_M_NONBLOCKING | EV_M_PERSISTENT;
     m->count = q->count;
     m->datatype = q->datatype;
@@ -284,7 +284,7 @@ static const struct ev__startall *startall_take(struct ev__pass *p,
 static void msg_done(struct ev__pass *p, int32_t mi, uint64_t event,
                      uint64_t elem, const int32_t *st, int side)
 {
-    struct ev_msg *m = &p->ix->msgs[mi];
+    struct ev_msg *m = ev__pmsg(p, mi);
     m->done = event;
     m->done_elem = (uint32_t)elem;
     if (m->flags & EV_M_SEND) {
@@ -303,7 +303,7 @@ int32_t ev__probed_take(struct ev__pass *p, const int32_t *st)
         return -1;
     if (st)
         for (size_t j = 0; j < p->nprobed; j++) {
-            const struct ev_msg *m = &p->ix->msgs[p->probed[j]];
+            const struct ev_msg *m = ev__pmsg(p, p->probed[j]);
             if (m->peer_local == st[LOG_ST_SOURCE] &&
                 m->tag == st[LOG_ST_TAG]) {
                 k = j;
@@ -343,7 +343,7 @@ static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
     case EV__RQ_IMRECV: {
         int32_t mi = ev__probed_take(p, st);
         if (mi >= 0) {
-            struct ev_msg *m = &p->ix->msgs[mi];
+            struct ev_msg *m = ev__pmsg(p, mi);
             m->event = q->event;
             m->fn = (uint16_t)q->fn;
             m->count = q->count;

@@ -272,7 +272,8 @@ static void result_int(sqlite3_context *ctx, int64_t v, int null)
 static void pending_column(struct ev_index *ix, const struct prow *p,
                            sqlite3_context *ctx, int col)
 {
-    const struct ev_msg *m = p->coll ? NULL : &ix->msgs[p->i];
+    struct ev_msg m_buf;
+    const struct ev_msg *m = p->coll ? NULL : ev__msgp(ix, p->i, &m_buf);
     const struct ev_coll *k = p->coll ? &ix->colls[p->i] : NULL;
     switch (col) {
     case 0: sqlite3_result_text(ctx, p->kind, -1, SQLITE_STATIC); break;

@@ -96,9 +96,10 @@ static int decode(struct cur *c)
     return c->ev_ok;
 }
 
-/* The one message the row is about (NULL: none or several), the
- * collective. */
-static const struct ev_msg *row_msg(struct cur *c, int32_t *coll)
+/* The one message the row is about (made in *BUF; NULL: none or
+ * several), the collective. */
+static const struct ev_msg *row_msg(struct cur *c, int32_t *coll,
+                                    struct ev_msg *buf)
 {
     struct ev_index *ix = c->q->x->ix;
     int32_t msg = -1;
@@ -113,7 +114,7 @@ static const struct ev_msg *row_msg(struct cur *c, int32_t *coll)
             nmsg++;
         }
     }
-    return nmsg == 1 ? &ix->msgs[msg] : NULL;
+    return nmsg == 1 ? ev__msgp(ix, msg, buf) : NULL;
 }
 
 static const char *role_of(struct cur *c, int fn)
@@ -124,7 +125,7 @@ static const char *role_of(struct cur *c, int fn)
     for (int i = 0; i < c->nuses; i++) {
         switch (c->uses[i].role) {
         case EV_CALL:
-            (ix->msgs[c->uses[i].i].flags & EV_M_SEND) ? send++ : recv++;
+            (ev__m_flags(ix, c->uses[i].i) & EV_M_SEND) ? send++ : recv++;
             break;
         case EV_COLL: coll++; break;
         case EV_PROBE: probe++; break;
@@ -178,7 +179,8 @@ static void result_handle(sqlite3_context *ctx, const struct log_event *ev,
 static int32_t row_comm(struct cur *c, int *side)
 {
     int32_t coll;
-    const struct ev_msg *m = row_msg(c, &coll);
+    struct ev_msg mb;
+    const struct ev_msg *m = row_msg(c, &coll, &mb);
     int32_t comm = coll >= 0 ? c->q->x->ix->colls[coll].comm
                  : m ? m->comm : -1;
     *side = 0;
@@ -216,6 +218,7 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
     const struct log_rank *lr = &x->ranks[c->rank].log;
     int fn = ev_fn(x, c->rank, (uint64_t)c->seq);
     int32_t coll;
+    struct ev_msg mb;
     const struct ev_msg *m;
     double t0 = (double)(lr->hdr.start_ns - c->q->run0) / 1e3;
     switch (col) {
@@ -225,7 +228,8 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
         /* A callback entry is no call of its function (the record's id is
          * the function that registered the callback). */
         uint16_t flags;
-        memcpy(&flags, lr->map + lr->offsets[c->seq] + 10, 2);
+        memcpy(&flags,
+               lr->map + log_rank_offset(lr, (uint64_t)c->seq) + 10, 2);
         if ((flags & LOG_REC_CALLBACK) && decode(c) &&
             ev_callback_kind(&c->ev))
             sqlite3_result_null(ctx);
@@ -242,7 +246,7 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
         return;
     }
     case 4: case 5: case 9:
-        if ((m = row_msg(c, &coll)) != NULL) {
+        if ((m = row_msg(c, &coll, &mb)) != NULL) {
             int64_t v = col == 4 ? m->peer : col == 5 ? m->tag : m->bytes;
             int null = col == 4 ? m->peer < 0
                      : col == 9 ? m->bytes < 0
@@ -267,7 +271,8 @@ static void event_column(struct cur *c, sqlite3_context *ctx, int col)
     }
     case 10: root_column(c, ctx); return;
     case 12:
-        sqlite3_result_double(ctx, t0 + (double)lr->enter[c->seq] / 1e3);
+        sqlite3_result_double(
+            ctx, t0 + (double)log_rank_enter(lr, (uint64_t)c->seq) / 1e3);
         return;
     }
     if (!decode(c)) {
@@ -316,7 +321,8 @@ static int wildcard(struct ev_sql *q, int32_t i)
         q->wild = calloc(ix->nmsgs + 1, 1);
     if (q->wild && (q->wild[i] & W_KNOWN))
         return q->wild[i];
-    const struct ev_msg *m = &ix->msgs[i];
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev__msgp(ix, i, &m_buf);
     int w = W_KNOWN | ev__wildcard_at(q->x, m->rank, ev__posting(m));
     if (q->wild)
         q->wild[i] = (unsigned char)w;
@@ -342,8 +348,11 @@ static void side_column(sqlite3_context *ctx, const struct ev_msg *m,
 static void match_column(struct cur *c, sqlite3_context *ctx, int col)
 {
     struct ev_index *ix = c->q->x->ix;
-    const struct ev_msg *m = &ix->msgs[c->row];
-    const struct ev_msg *o = m->match >= 0 ? &ix->msgs[m->match] : NULL;
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev__msgp(ix, c->row, &m_buf);
+    struct ev_msg o_buf;
+    const struct ev_msg *o = m->match >= 0 ? ev__msgp(ix, m->match, &o_buf)
+                             : NULL;
     int send = (m->flags & EV_M_SEND) != 0;
     const struct ev_msg *s = send ? m : NULL, *rv = send ? o : m;
     if (col < 4) {
@@ -369,7 +378,8 @@ static void match_column(struct cur *c, sqlite3_context *ctx, int col)
             sqlite3_result_null(ctx);
         else
             sqlite3_result_int(ctx,
-                               (wildcard(c->q, (int32_t)(rv - ix->msgs)) &
+                               (wildcard(c->q, send ? m->match
+                                                    : (int32_t)c->row) &
                                 (col == 11 ? W_SOURCE : W_TAG)) != 0);
     }
 }
@@ -396,8 +406,10 @@ static void req_column(struct cur *c, sqlite3_context *ctx, int col)
     struct ev_index *ix = c->q->x->ix;
     int is_coll = (size_t)c->row < ix->ncolls;
     const struct ev_coll *k = is_coll ? &ix->colls[c->row] : NULL;
-    const struct ev_msg *m = is_coll ? NULL
-                                     : &ix->msgs[(size_t)c->row - ix->ncolls];
+    struct ev_msg m_buf;
+    const struct ev_msg *m =
+        is_coll ? NULL
+                : ev__msgp(ix, (int32_t)((size_t)c->row - ix->ncolls), &m_buf);
     int rank = k ? k->rank : m->rank;
     uint64_t done = k ? k->done : m->done;
     switch (col) {
@@ -431,14 +443,15 @@ static int is_row(struct ev_sql *q, int t, int64_t row)
 {
     struct ev_index *ix = q->x->ix;
     if (t == T_MATCHES) {
-        const struct ev_msg *m = &ix->msgs[row];
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev__msgp(ix, row, &m_buf);
         return !(m->flags & EV_M_PROC_NULL) &&
                ((m->flags & EV_M_SEND) || m->match < 0);
     }
     if (t == T_REQS)
         return (size_t)row < ix->ncolls
                    ? ix->colls[row].nonblocking
-                   : (ix->msgs[(size_t)row - ix->ncolls].flags &
+                   : (ev__m_flags(ix, (size_t)row - ix->ncolls) &
                       EV_M_NONBLOCKING) != 0;
     return 1;
 }
@@ -637,7 +650,8 @@ static int64_t ref_row(struct ev_sql *q, int t, int bits, int rank,
     }
     if (x->role != EV_CALL)
         return -1;
-    const struct ev_msg *m = &ix->msgs[x->i];
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev__msgp(ix, x->i, &m_buf);
     if (m->rank != rank || m->event != x->event)
         return -1;
     if (t == T_REQS)
@@ -653,9 +667,10 @@ static int64_t ref_row(struct ev_sql *q, int t, int bits, int rank,
 /* By key: settles on the first ref at or after c->ref that is a row. */
 static void keyed_settle(struct cur *c, int bits)
 {
-    const struct ev__rank_ix *ri = &c->q->x->ix->r[c->rank];
+    const struct ev_index *ix = c->q->x->ix;
+    const struct ev__rank_ix *ri = &ix->r[c->rank];
     for (; c->ref < ri->nrefs; c->ref++) {
-        const struct ev__xref *x = &ri->refs[c->ref];
+        const struct ev__xref xx = ev__ref_at(ix, ri, c->ref), *x = &xx;
         if ((int64_t)x->event > c->seq_hi)
             break;
         if ((c->row = ref_row(c->q, c->t, bits, c->rank, x)) >= 0)
@@ -731,7 +746,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
     }
     /* by key: from the first of the rank's refs at seq_lo */
     c->keyed = idx;
-    c->ref = ev__ref_lower(&ix->r[c->rank], (uint64_t)c->seq_lo);
+    c->ref = ev__ref_lower(ix, &ix->r[c->rank], (uint64_t)c->seq_lo);
     keyed_settle(c, idx);
     return SQLITE_OK;
 }

@@ -246,10 +246,12 @@ int ev_trace_write(struct ev_run *x, FILE *out, struct ev_trace_stats *st,
     }
     size_t nm = ev_nmsgs(x);
     for (size_t i = 0; i < nm; i++) {
-        const struct ev_msg *s = ev_msg_at(x, (int32_t)i);
+        struct ev_msg s_buf;
+        const struct ev_msg *s = ev_msg_at(x, (int32_t)i, &s_buf);
         if (!(s->flags & EV_M_SEND) || s->match < 0)
             continue;
-        const struct ev_msg *m = ev_msg_at(x, s->match);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(x, s->match, &m_buf);
         if (m->done == EV_NONE || !present(x, s->rank) ||
             !present(x, m->rank))
             continue;

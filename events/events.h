@@ -118,6 +118,10 @@ struct ev_run {
     int world_size;
     struct ev_rank *ranks; /* world_size of them */
     struct ev_index *ix;   /* built by the first query (ev_build) */
+    /* The index of one rank's events alone, for a listing of that rank
+     * (ev_list_events) while ix is not built. */
+    struct ev_index *rank_ix;
+    int rank_ix_rank;
     double build_s;        /* seconds ev_build took */
     /* The query database (ev-sql.h: ev_sql_get), freed by ev_close()
      * through sql_free. */
@@ -162,7 +166,11 @@ int ev_event(struct ev_run *x, int rank, uint64_t n, struct log_event *ev,
 /* ---- the index: raw access ---------------------------------------------- */
 
 size_t ev_nmsgs(struct ev_run *x);
-const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i);
+/* Message I in full into *M, which it returns; NULL when there is no
+ * message I. (The index keeps messages packed: struct ev_msg is made on
+ * each call, docs/events.md.) */
+const struct ev_msg *ev_msg_at(struct ev_run *x, int32_t i,
+                               struct ev_msg *m);
 size_t ev_ncolls(struct ev_run *x);
 const struct ev_coll *ev_coll_at(struct ev_run *x, int32_t i);
 int ev_ncomms(struct ev_run *x);
@@ -375,7 +383,10 @@ struct ev_row {
  * position). */
 typedef void ev_row_fn(void *ud, const struct ev_row *row, int mark);
 /* Calls FN for rank R's events from FROM on that pass F, at most COUNT of
- * them (counted after the filter). Builds the index. How many (0 for a
+ * them (counted after the filter). Builds the index, or while it is not
+ * built, R's alone (its own events are all a listing shows; the ranks
+ * before R are read for their communicators only, whose ids it shows):
+ * listing another rank then builds the whole index. How many (0 for a
  * rank without a log), or -1 with ERR. */
 long long ev_list_events(struct ev_run *x, int rank, uint64_t from,
                          uint64_t count, const struct ev_filter *f,

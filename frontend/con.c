@@ -174,8 +174,9 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
         li->complete = (lr->hdr.flags & LOG_HDR_COMPLETE) &&
                        !lr->stop_reason[0];
         snprintf(li->host, sizeof li->host, "%s", lr->hdr.host);
-        li->span_s = lr->nevents ? (double)lr->enter[lr->nevents - 1] / 1e9
-                                 : 0;
+        li->span_s = lr->nevents
+                         ? (double)log_rank_enter(lr, lr->nevents - 1) / 1e9
+                         : 0;
         snprintf(li->why, sizeof li->why, "%s", lr->stop_reason);
     }
     if (!log_run_get(&c->run, "exe", c->exe, sizeof c->exe) ||

@@ -137,7 +137,7 @@ int fe_log_summary(const char *dir, FILE *out)
             }
         }
         double span = lr.nevents
-            ? (double)lr.enter[lr.nevents - 1] / 1e9 : 0.0;
+            ? (double)log_rank_enter(&lr, lr.nevents - 1) / 1e9 : 0.0;
         /* Overhead estimate: the time the recorder itself spent logging,
          * as a share of the rank's run (known once the log is closed). */
         char ovh[16] = "-", ending[256];
@@ -444,7 +444,12 @@ static int cmd_events(int argc, char **argv)
         run_close(&x);
         return 2;
     }
-    if (ev_build(&x, err, sizeof err) < 0) {
+    /* The index before the header, so that an error comes alone: one
+     * rank's listing builds that rank's alone (events.h: ev_list_events,
+     * listing none here). */
+    if (rank >= 0 ? ev_list_events(&x, (int)rank, 0, 0, &f, -1, NULL, NULL,
+                                   err, sizeof err) < 0
+                  : ev_build(&x, err, sizeof err) < 0) {
         run_close(&x);
         return fe_error("%s", err);
     }

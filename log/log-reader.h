@@ -31,8 +31,16 @@ struct log_rank {
     void *fetch_ud;
     struct log_file_header hdr;
     uint64_t nevents;  /* complete records */
-    uint64_t *offsets; /* nevents offsets */
-    uint64_t *enter;   /* nevents enter times, ns since start */
+    /* The offset and enter time (ns since start) of every
+     * LOG_RANK_STRIDE-th record (nevents / LOG_RANK_STRIDE + 1 of each):
+     * the others are a walk over at most LOG_RANK_STRIDE - 1 frames from
+     * there (log_rank_offset, log_rank_enter), 1 byte per event where a
+     * table of every record took 16. */
+    uint64_t *ck_off;
+    uint64_t *ck_enter;
+    uint64_t ck_cap;   /* the tables' room (entries) */
+    uint64_t serial;   /* tells this opening apart from any other (the
+                        * walk's cursor, reader.c) */
     uint64_t end_off;  /* where reading stopped */
     /* Why reading stopped before the end of the file, "" when it did not:
      * "incomplete ..." (the rank stopped mid-run) or "corrupt ..." */
@@ -45,6 +53,18 @@ struct log_rank {
      * by several threads, under MPI_THREAD_MULTIPLE. */
     int threads;
 };
+
+/* Every how many records struct log_rank keeps an offset and a time. */
+#define LOG_RANK_STRIDE 16
+
+/* Where record N (< nevents) of R starts in R's map, and its enter time
+ * (ns since the log's start). Cheap: from the nearest kept record before
+ * it, or from the record this thread located last when that is closer
+ * (reading records in order costs one frame each). */
+uint64_t log_rank_offset(const struct log_rank *r, uint64_t n);
+uint64_t log_rank_enter(const struct log_rank *r, uint64_t n);
+/* The bytes of R's tables of records (the offsets and times it keeps). */
+size_t log_rank_table_bytes(const struct log_rank *r);
 
 /* A decoded record. Pointers point into the mapping. */
 struct log_event {

@@ -241,6 +241,11 @@ fail:
     return rc;
 }
 
+/* The number of the last log opened in this process (struct
+ * log_rank.serial): what tells a cursor's log from one opened later at the
+ * same address. */
+static uint64_t log__serials;
+
 /* Checks the header of R's mapping and indexes its records; NAME names
  * the log in messages. As log_rank_open(); releases R on failure. */
 static int index_log(struct log_rank *r, const char *path, char *err,
@@ -283,22 +288,27 @@ static int index_log(struct log_rank *r, const char *path, char *err,
                      (unsigned long long)r->nevents);
             break;
         }
-        if (r->nevents == cap) {
-            cap = cap ? cap * 2 : 1024;
-            uint64_t *o = realloc(r->offsets, cap * sizeof *o);
-            uint64_t *e = o ? realloc(r->enter, cap * sizeof *e) : NULL;
-            if (o)
-                r->offsets = o;
-            if (!o || !e) {
-                log_errf(err, errlen, "out of memory indexing '%s'", path);
-                log_rank_release(r);
-                return -ENOMEM;
-            }
-            r->enter = e;
-        }
         t += ev.enter_ns;
-        r->offsets[r->nevents] = off;
-        r->enter[r->nevents] = t;
+        if (r->nevents % LOG_RANK_STRIDE == 0) {
+            uint64_t k = r->nevents / LOG_RANK_STRIDE;
+            if (k == cap) {
+                cap = cap ? cap * 2 : 64;
+                uint64_t *o = realloc(r->ck_off, cap * sizeof *o);
+                uint64_t *e = o ? realloc(r->ck_enter, cap * sizeof *e)
+                                : NULL;
+                if (o)
+                    r->ck_off = o;
+                if (!o || !e) {
+                    log_errf(err, errlen, "out of memory indexing '%s'",
+                             path);
+                    log_rank_release(r);
+                    return -ENOMEM;
+                }
+                r->ck_enter = e;
+            }
+            r->ck_off[k] = off;
+            r->ck_enter[k] = t;
+        }
         r->nevents++;
         if (ev.flags & LOG_REC_THREAD)
             r->threads = 1;
@@ -312,6 +322,21 @@ static int index_log(struct log_rank *r, const char *path, char *err,
         }
     }
     r->end_off = off;
+    /* The tables as long as they are: a log is opened once and read
+     * many times (the doubling would waste up to half). */
+    uint64_t nck = (r->nevents + LOG_RANK_STRIDE - 1) / LOG_RANK_STRIDE;
+    if (nck && nck < cap) {
+        uint64_t *o = realloc(r->ck_off, nck * sizeof *o);
+        uint64_t *e = realloc(r->ck_enter, nck * sizeof *e);
+        if (o)
+            r->ck_off = o;
+        if (e)
+            r->ck_enter = e;
+        if (o && e)
+            cap = nck;
+    }
+    r->ck_cap = cap;
+    r->serial = __atomic_add_fetch(&log__serials, 1, __ATOMIC_RELAXED);
     if (!r->trunc_errno && (r->hdr.flags & LOG_HDR_TRUNCATED))
         r->trunc_errno = -1; /* no room was left for the TRUNC record */
     if (!r->stop_reason[0] && !(r->hdr.flags & LOG_HDR_COMPLETE))
@@ -358,10 +383,69 @@ void log_rank_release(struct log_rank *r)
         munmap((void *)r->map, r->size);
     if (r->fd >= 0)
         close(r->fd);
-    free(r->offsets);
-    free(r->enter);
+    free(r->ck_off);
+    free(r->ck_enter);
     memset(r, 0, sizeof *r);
     r->fd = -1;
+}
+
+/*
+ * Where record N of R starts (*OFF) and its enter time (*T): from the kept
+ * record at or before it, or from this thread's cursor (the record it
+ * located last, in the same opening of the same log) when that lies
+ * between, then frame by frame. Each record was checked when the log was
+ * indexed (index_log), so its size and time delta read back as they did.
+ * The cursor is per thread: the replay stub's threads and a front end's
+ * workers each read their own way.
+ */
+static void log__locate(const struct log_rank *r, uint64_t n, uint64_t *off,
+                        uint64_t *t)
+{
+    static __thread struct {
+        uint64_t serial, n, off, t;
+    } cur;
+    uint64_t k = n / LOG_RANK_STRIDE, at = k * LOG_RANK_STRIDE;
+    uint64_t o = r->ck_off[k], tt = r->ck_enter[k];
+    if (cur.serial == r->serial && cur.n <= n && cur.n > at) {
+        at = cur.n;
+        o = cur.off;
+        tt = cur.t;
+    }
+    for (; at < n; at++) {
+        uint64_t rsize, dt = 0;
+        unsigned fixed;
+        log_rec_size(r->map + o, r->size - o, &rsize, &fixed);
+        o += rsize;
+        log_rec_size(r->map + o, r->size - o, &rsize, &fixed);
+        const uint8_t *p = r->map + o + fixed;
+        log_get_varint(&p, r->map + o + rsize, &dt);
+        tt += dt;
+    }
+    cur.serial = r->serial;
+    cur.n = n;
+    cur.off = o;
+    cur.t = tt;
+    *off = o;
+    *t = tt;
+}
+
+uint64_t log_rank_offset(const struct log_rank *r, uint64_t n)
+{
+    uint64_t off, t;
+    log__locate(r, n, &off, &t);
+    return off;
+}
+
+uint64_t log_rank_enter(const struct log_rank *r, uint64_t n)
+{
+    uint64_t off, t;
+    log__locate(r, n, &off, &t);
+    return t;
+}
+
+size_t log_rank_table_bytes(const struct log_rank *r)
+{
+    return (size_t)r->ck_cap * (sizeof *r->ck_off + sizeof *r->ck_enter);
 }
 
 int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
@@ -372,11 +456,13 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
                 (unsigned long long)n, (unsigned long long)r->nevents);
         return -ERANGE;
     }
-    if (parse_record(r->map, r->size, r->offsets[n], ev, err, errlen) < 0)
+    uint64_t off, t;
+    log__locate(r, n, &off, &t);
+    if (parse_record(r->map, r->size, off, ev, err, errlen) < 0)
         return -EINVAL;
     ev->rank = r;
     ev->index = n;
-    ev->enter_ns = r->enter[n];
+    ev->enter_ns = t;
     return 0;
 }
 

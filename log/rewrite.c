@@ -49,10 +49,10 @@ int log__rewrite_record(const struct log_rank *r, uint64_t n,
     int rc;
     if (log_rank_event(r, n, &ev, err, errlen) < 0)
         return -EINVAL;
-    const uint8_t *rec = r->map + r->offsets[n];
+    const uint8_t *rec = r->map + log_rank_offset(r, n);
     uint64_t rsize;
     unsigned fixed;
-    log_rec_size(rec, r->size - r->offsets[n], &rsize, &fixed);
+    log_rec_size(rec, r->size - (uint64_t)(rec - r->map), &rsize, &fixed);
     if (ev.cycle) {
         /* A polling cycle: polls and timers log no data; as it is. */
         if (log__obuf_room(out, rsize) < 0)

@@ -140,7 +140,8 @@ TEST(non_overtaking_two_tags)
     struct ev_use u[4];
     CHECK_INT_EQ(ev_uses(&x, 0, wt, u, 4), 1);
     CHECK_INT_EQ(u[0].role, EV_DONE);
-    const struct ev_msg *m = ev_msg_at(&x, u[0].i);
+    struct ev_msg m_buf;
+    const struct ev_msg *m = ev_msg_at(&x, u[0].i, &m_buf);
     CHECK_INT_EQ(m->event, ir);
     CHECK_INT_EQ(m->done, wt);
     ev_close(&x);
@@ -163,7 +164,7 @@ TEST(proc_null)
     CHECK_PARTNER(0, s1, 1, r1);
     struct ev_use u;
     REQUIRE(ev_uses(&x, 1, r0, &u, 1) == 1);
-    CHECK(ev_msg_at(&x, u.i)->flags & EV_M_PROC_NULL);
+    CHECK(ev_msg_at(&x, u.i, &(struct ev_msg){0})->flags & EV_M_PROC_NULL);
     ev_close(&x);
 }
 
@@ -203,7 +204,7 @@ TEST(cancelled_receive)
     CHECK_PARTNER(1, s, 0, r2);
     struct ev_use u;
     REQUIRE(ev_uses(&x, 0, r1, &u, 1) == 1);
-    CHECK(ev_msg_at(&x, u.i)->flags & EV_M_CANCELLED);
+    CHECK(ev_msg_at(&x, u.i, &(struct ev_msg){0})->flags & EV_M_CANCELLED);
     ev_close(&x);
 }
 
@@ -424,9 +425,11 @@ TEST(pending)
     char err[200];
     REQUIRE(ev_pending(&x, 0, r, &q, err, sizeof err) == 0);
     CHECK_INT_EQ(q.nincoming, 1);
-    CHECK(q.nincoming == 1 && ev_msg_at(&x, q.incoming[0])->event == s);
+    CHECK(q.nincoming == 1 &&
+          ev_msg_at(&x, q.incoming[0], &(struct ev_msg){0})->event == s);
     CHECK_INT_EQ(q.nrequests, 1);
-    CHECK(q.nrequests == 1 && ev_msg_at(&x, q.requests[0])->event == ir);
+    CHECK(q.nrequests == 1 &&
+          ev_msg_at(&x, q.requests[0], &(struct ev_msg){0})->event == ir);
     ev_queue_release(&q);
     REQUIRE(ev_pending(&x, 0, r + 1, &q, err, sizeof err) == 0);
     CHECK_INT_EQ(q.nincoming, 0);
@@ -469,15 +472,161 @@ TEST(waitall_many_reversed)
     for (int k = 0; k < N; k++) {
         CHECK_INT_EQ(u[k].role, EV_DONE);
         CHECK(k == 0 || u[k].i > u[k - 1].i);
-        const struct ev_msg *m = ev_msg_at(&x, u[k].i);
+        struct ev_msg m_buf;
+        const struct ev_msg *m = ev_msg_at(&x, u[k].i, &m_buf);
         CHECK(m->done == wt);
     }
     for (int k = 0; k < N; k++) {
         CHECK_PARTNER(0, ir[k], 1, s[k]);
         REQUIRE(ev_uses(&x, 0, ir[k], u, 2) == 1);
         CHECK_INT_EQ(u[0].role, EV_CALL);
-        CHECK(ev_msg_at(&x, u[0].i)->event == ir[k]);
+        CHECK(ev_msg_at(&x, u[0].i, &(struct ev_msg){0})->event == ir[k]);
     }
+    ev_close(&x);
+}
+
+/* The index keeps a message in 32 bytes and what does not fit there
+ * aside (docs/events.md): a Waitall of more requests than 16 bits count
+ * (done_elem), and more distinct (count, bytes, datatype) shapes than 16
+ * bits count, read back in full. Rank 0's K-th Isend sends K + 1 ints,
+ * rank 1's K-th Recv gets them; one Waitall completes every Isend. */
+TEST(packed_fields_aside)
+{
+    enum { N = 70000 };
+    run_begin(2);
+    uint64_t *s = malloc(N * sizeof *s), *r = malloc(N * sizeof *r);
+    REQUIRE(s && r);
+    for (int k = 0; k < N; k++) {
+        s[k] = call(0, LOG_FN_MPI_Isend, I(k + 1), I(INT_T), I(1), I(3),
+                    I(WORLD));
+        f_handle(6, LOG_F_HANDLE, 0, 0xac000000u + (uint32_t)k);
+        end();
+        r[k] = call(1, LOG_FN_MPI_Recv, I(k + 1), I(INT_T), I(0), I(3),
+                    I(WORLD));
+        f_status(6, 0, 0, 3, 4 * (k + 1), 0);
+        end();
+    }
+    /* the Waitall: too long for call()'s records */
+    REQUIRE(log_writer_begin(&w[0], &rec, 64 * N, LOG_FN_MPI_Waitall, 0,
+                             t[0] += 1000, 100));
+    log_put_arg(&rec, log_func_by_id(LOG_FN_MPI_Waitall)->args[0].enc, N);
+    for (int e = 0; e < N; e++)
+        f_handle(1, LOG_F_REQUEST, (uint64_t)e, 0xac000000u + (uint32_t)e);
+    cur = 0;
+    end();
+    uint64_t wt = nev[0]++;
+    run_end(2);
+    open_run();
+    CHECK_INT_EQ(ev_nmsgs(&x), 2 * N);
+    struct ev_use u[4];
+    int bad = 0;
+    for (int k = 0; k < N && bad < 5; k++) {
+        struct ev_msg mb, ob;
+        REQUIRE(ev_uses(&x, 0, s[k], u, 4) == 1);
+        const struct ev_msg *m = ev_msg_at(&x, u[0].i, &mb);
+        REQUIRE(m && m->match >= 0);
+        const struct ev_msg *o = ev_msg_at(&x, m->match, &ob);
+        if (m->count != k + 1 || m->bytes != 4 * (int64_t)(k + 1) ||
+            m->datatype != INT_T || m->done != wt ||
+            m->done_elem != (uint32_t)k || m->event != s[k] ||
+            m->rank != 0 || m->peer != 1 || m->peer_local != 1 ||
+            m->tag != 3 || m->comm != 0 || o->event != r[k] ||
+            o->rank != 1 || o->peer != 0 || o->count != k + 1 ||
+            o->bytes != 4 * (int64_t)(k + 1) || o->done != r[k]) {
+            CHECK_MSG(0, "message %d: count %lld bytes %lld elem %u done "
+                      "%llu, its receive at %llu count %lld bytes %lld", k,
+                      (long long)m->count, (long long)m->bytes,
+                      m->done_elem, (unsigned long long)m->done,
+                      (unsigned long long)o->event, (long long)o->count,
+                      (long long)o->bytes);
+            bad++;
+        }
+    }
+    REQUIRE(ev_uses(&x, 0, wt, u, 4) == N);
+    free(s);
+    free(r);
+    ev_close(&x);
+}
+
+/* Rows of a listing (ev_list_events), kept. */
+struct rows {
+    struct ev_row r[16];
+    int n;
+};
+
+static void keep_row(void *ud, const struct ev_row *row, int mark)
+{
+    struct rows *k = ud;
+    (void)mark;
+    if (k->n < 16)
+        k->r[k->n++] = *row;
+}
+
+/* A listing of one rank's events, while the whole index is not built,
+ * builds that rank's alone and shows what the whole index does: its
+ * peers, tags and the communicator ids that ranks before it gave their
+ * communicators (rank 0 makes {0,2} after others, rank 2 uses it). Listing
+ * another rank then builds the whole index. */
+TEST(listing_one_rank_alone)
+{
+    const uint32_t h0 = 0x84000000, h1 = 0x84000001;
+    run_begin(3);
+    for (int r = 0; r < 2; r++) { /* {0} and {1}: ids only 0 and 1 know */
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, 0x84000002);
+        f_members(0, 1, r);
+        end();
+    }
+    for (int r = 0; r < 3; r++) { /* {0,1} and {2} */
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 2), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, h0);
+        if (r < 2)
+            f_members(0, 2, 0, 1);
+        else
+            f_members(0, 1, 2);
+        end();
+    }
+    for (int r = 0; r < 3; r++) { /* {0,2} and {1} */
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 1), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, h1);
+        if (r == 1)
+            f_members(0, 1, 1);
+        else
+            f_members(0, 2, 0, 2);
+        end();
+    }
+    send(2, 0, 7, h1);
+    recv(0, ANY, ANY_TAG, h1, 1, 7);
+    send(2, 0, 8, WORLD);
+    recv(0, ANY, ANY_TAG, WORLD, 2, 8);
+    run_end(3);
+    char err[300];
+    struct rows alone = {.n = 0}, whole = {.n = 0}, first = {.n = 0};
+    REQUIRE(ev_open(&x, run, err, sizeof err) == 0);
+    CHECK_INT_EQ(ev_list_events(&x, 2, 0, 16, &(struct ev_filter){NULL, -1,
+                                -1}, -1, keep_row, &alone, err,
+                                sizeof err), 4);
+    CHECK(x.ix == NULL); /* rank 2's alone */
+    CHECK_INT_EQ(ev_list_events(&x, 0, 0, 16, &(struct ev_filter){NULL, -1,
+                                -1}, -1, keep_row, &first, err,
+                                sizeof err), 5);
+    CHECK(x.ix != NULL); /* another rank: the whole index */
+    CHECK_INT_EQ(ev_list_events(&x, 2, 0, 16, &(struct ev_filter){NULL, -1,
+                                -1}, -1, keep_row, &whole, err,
+                                sizeof err), 4);
+    for (int k = 0; k < 4; k++) {
+        CHECK_STR_EQ(alone.r[k].function, whole.r[k].function);
+        CHECK_STR_EQ(alone.r[k].peer, whole.r[k].peer);
+        CHECK_STR_EQ(alone.r[k].tag, whole.r[k].tag);
+        CHECK_STR_EQ(alone.r[k].comm, whole.r[k].comm);
+        CHECK_STR_EQ(alone.r[k].count, whole.r[k].count);
+    }
+    /* the send on {0,2}: to world rank 0, on the communicator rank 0's
+     * receive names */
+    CHECK_STR_EQ(alone.r[2].peer, "0");
+    CHECK_STR_EQ(alone.r[2].comm, first.r[3].comm);
+    CHECK(strcmp(alone.r[2].comm, alone.r[3].comm) != 0);
+    CHECK_STR_EQ(alone.r[3].comm, "#0");
     ev_close(&x);
 }
 
@@ -494,6 +643,8 @@ int main(void)
     RUN(persistent_startall);
     RUN(mprobe);
     RUN(pending);
+    RUN(packed_fields_aside);
+    RUN(listing_one_rank_alone);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

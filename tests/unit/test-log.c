@@ -30,6 +30,10 @@ static void open_log(struct log_writer *w, const char *p)
     REQUIRE(log_writer_open(w, p, &h) == 0);
 }
 
+/* Added to the index of each event's DATA field's length (write_log):
+ * another log than the usual one with the same number of events. */
+static int data_shift;
+
 /* Writes N events of MPI_Recv with a DATA field of (i % 50) bytes. */
 static void write_log(const char *p, int n, int close_it)
 {
@@ -51,8 +55,9 @@ static void write_log(const char *p, int n, int close_it)
         log_put_arg_int(&rec, i % 5 == 4 ? -2 : i % 4);
         log_put_arg_int(&rec, 100 + i);
         log_put_arg_handle(&rec, i % 2 ? 0x44000000 : 0x84000003);
-        log_put_field(&rec, 0, LOG_F_DATA, 0, (uint64_t)(i % 50));
-        log_put_bytes(&rec, data, (size_t)(i % 50));
+        log_put_field(&rec, 0, LOG_F_DATA, 0,
+                      (uint64_t)((i + data_shift) % 50));
+        log_put_bytes(&rec, data, (size_t)((i + data_shift) % 50));
         log_writer_commit(&w, &rec);
     }
     if (close_it)
@@ -108,6 +113,50 @@ TEST(roundtrip)
     struct log_event ev;
     CHECK(log_rank_event(&r, 1000, &ev, err, sizeof err) == -ERANGE);
     log_rank_release(&r);
+}
+
+/* The reader keeps the offset and time of every LOG_RANK_STRIDE-th record
+ * only: any record, in any order, from any of two logs read in turn, reads
+ * back as written (its time, its count), and each starts where the one
+ * before it ended. */
+TEST(random_access)
+{
+    struct log_rank r, r2;
+    char err[200], path2[160];
+    snprintf(path2, sizeof path2, "%s/second.log", dir);
+    write_log(path, 1000, 1);
+    data_shift = 17; /* records of other sizes */
+    write_log(path2, 300, 1);
+    data_shift = 0;
+    REQUIRE(log_rank_open(&r, path, err, sizeof err) == 0);
+    REQUIRE(log_rank_open(&r2, path2, err, sizeof err) == 0);
+    CHECK(log_rank_table_bytes(&r) < 1000 * 2);
+    uint64_t seed = 7;
+    for (int q = 0; q < 5000; q++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        const struct log_rank *lr = q % 3 == 2 ? &r2 : &r;
+        /* backwards, forwards, and at random */
+        uint64_t i = (q < 1000 ? 999 - (uint64_t)q
+                      : q < 2000 ? (uint64_t)q - 1000
+                                 : seed >> 17) % lr->nevents;
+        struct log_event ev;
+        REQUIRE(log_rank_event(lr, i, &ev, err, sizeof err) == 0);
+        CHECK_MSG(ev.enter_ns == i * 1000 && log_event_arg(&ev, 1) ==
+                  (int64_t)i, "query %d: event %llu", q,
+                  (unsigned long long)i);
+        CHECK_INT_EQ(log_rank_enter(lr, i), i * 1000);
+        if (i + 1 < lr->nevents) {
+            uint64_t size;
+            unsigned fixed;
+            uint64_t off = log_rank_offset(lr, i);
+            REQUIRE(log_rec_size(lr->map + off, lr->size - off, &size,
+                                 &fixed) == 0);
+            CHECK_INT_EQ(log_rank_offset(lr, i + 1), off + size);
+        }
+    }
+    CHECK_INT_EQ(log_rank_offset(&r, 0), LOG_HEADER_SIZE);
+    log_rank_release(&r);
+    log_rank_release(&r2);
 }
 
 TEST(private_mode)
@@ -169,14 +218,16 @@ TEST(truncated_at_every_offset)
         /* Complete records: those that end at or before LEN. */
         uint64_t want = 0;
         while (want < full.nevents &&
-               (want + 1 == full.nevents ? (uint64_t)st.st_size
-                                          : full.offsets[want + 1]) <= (uint64_t)len)
+               (want + 1 == full.nevents
+                    ? (uint64_t)st.st_size
+                    : log_rank_offset(&full, want + 1)) <= (uint64_t)len)
             want++;
         CHECK_MSG(r.nevents == want, "len %ld: %llu events, want %llu",
                   (long)len, (unsigned long long)r.nevents,
                   (unsigned long long)want);
         if (len < st.st_size && len > LOG_HEADER_SIZE &&
-            (uint64_t)len != full.offsets[want < full.nevents ? want : 0])
+            (uint64_t)len !=
+                log_rank_offset(&full, want < full.nevents ? want : 0))
             CHECK_MSG(strncmp(r.stop_reason, "corrupt", 7) == 0,
                       "len %ld: '%s'", (long)len, r.stop_reason);
         check_events(&r, r.nevents);
@@ -202,7 +253,8 @@ TEST(corrupted_at_every_offset)
         copy_prefix(path, bad, st.st_size, at);
         REQUIRE(log_rank_open(&r, bad, err, sizeof err) == 0);
         uint64_t hit = 0; /* the record holding byte AT */
-        while (hit + 1 < full.nevents && full.offsets[hit + 1] <= (uint64_t)at)
+        while (hit + 1 < full.nevents &&
+               log_rank_offset(&full, hit + 1) <= (uint64_t)at)
             hit++;
         CHECK_MSG(r.nevents == hit, "flip at %ld: %llu events, want %llu",
                   (long)at, (unsigned long long)r.nevents,
@@ -339,8 +391,8 @@ static void compress_roundtrip(int large)
         CHECK_INT_EQ(r0.nevents, (uint64_t)n);
         CHECK_STR_EQ(r0.stop_reason, "");
         uint32_t s0, s1;
-        memcpy(&s0, r0.map + r0.offsets[0], 4);
-        memcpy(&s1, r0.map + r0.offsets[1], 4);
+        memcpy(&s0, r0.map + log_rank_offset(&r0, 0), 4);
+        memcpy(&s1, r0.map + log_rank_offset(&r0, 1), 4);
         CHECK(s0 != LOG_REC_LARGE && s1 == LOG_REC_LARGE);
         log_rank_release(&r0);
     }
@@ -646,6 +698,7 @@ int main(void)
     }
     snprintf(path, sizeof path, "%s/rank-3.log", dir);
     RUN(roundtrip);
+    RUN(random_access);
     RUN(private_mode);
     RUN(killed_writer_reads_to_last_record);
     RUN(truncated_at_every_offset);
