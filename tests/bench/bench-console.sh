@@ -85,5 +85,5 @@ cmds=$(sed -n "s/^drdb: '.*' took \([0-9]*\) ms$/\1/p" "$tmp/err1024" |
 took() { sed -n "s/^drdb: '$1' took \([0-9]*\) ms$/\1/p" "$tmp/err1024"; }
 echo "1024 ranks (lazy): at the prompt in $((t1 - t0 - cmds)) ms (target < 2000 ms);" \
      "status $(took status) ms, events of one rank $(took 'events @517 --count 2') ms" \
-     "(the event index built then), print on one rank $(took 'print rank @517') ms" \
+     "(its index alone built then), print on one rank $(took 'print rank @517') ms" \
      "(its GDB started to main then)"
