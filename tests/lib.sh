@@ -57,13 +57,19 @@ batch_after() {
     awk -v c="(drdb) $2" '$0 == c && !seen { on = 1; seen = 1; next }
         /^\(drdb\) / { on = 0 } on' "$tmp/$1"
 }
-# has_after NAME CMD WHAT ERE...: that output has a line matching each
+# batch_every NAME CMD: the outputs of every command line CMD of batch
+# output $tmp/NAME.
+batch_every() {
+    awk -v c="(drdb) $2" '$0 == c { on = 1; next } /^\(drdb\) / { on = 0 } on' \
+        "$tmp/$1"
+}
+# has_after NAME CMD WHAT ERE...: those outputs have a line matching each
 # ERE (else a failure showing the batch's end).
 has_after() {
     _name=$1 _cmd=$2 _what=$3
     shift 3
     for _want in "$@"; do
-        if ! batch_after "$_name" "$_cmd" | grep -Eq -- "$_want"; then
+        if ! batch_every "$_name" "$_cmd" | grep -Eq -- "$_want"; then
             fail "$_what: after '$_cmd', no line /$_want/"
             sed 's/^/#   /' "$tmp/$_name" "$tmp/$_name.err" | tail -30
             return

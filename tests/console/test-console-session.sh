@@ -14,24 +14,6 @@ drdb=$1 mpiexec=$2 jacobi=$3 src=$4 crash=$5
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0 status=0
-# after NAME CMD: the output of command CMD of batch NAME (to the next one).
-after() {
-    awk -v c="(drdb) $2" '$0 == c { on = 1; next } /^\(drdb\) / { on = 0 } on' \
-        "$tmp/$1"
-}
-# has_after NAME CMD WHAT ERE...: CMD's output has a line matching each ERE.
-has_after() {
-    name=$1 cmd=$2 what=$3
-    shift 3
-    for want in "$@"; do
-        if ! after "$name" "$cmd" | grep -Eq -- "$want"; then
-            fail "$what: after '$cmd', no line /$want/"
-            sed 's/^/#   /' "$tmp/$name" "$tmp/$name.err" | tail -30
-            return
-        fi
-    done
-    ok "$what"
-}
 # batch NAME RUN RANKS [OPTIONS] -- SCRIPT-LINES...: on $tmp/RUN.run
 # (tests/lib.sh's console_batch).
 batch() { _n=$1 _r=$2; shift 2; console_batch "$_n" "$tmp/$_r.run" "$@"; }
@@ -67,7 +49,7 @@ has_after keep "info breakpoints" "info breakpoints after re-runs" \
 has_after keep "info display" "info display" '^1 +it +0-3$'
 has_after keep "@0 continue" "undisplay: no display at the next stop" \
     "^\[0\] exited: exited with status 0$"
-after keep "@0 continue" | grep -q ': it = ' &&
+batch_every keep "@0 continue" | grep -q ': it = ' &&
     fail "undisplay: still displayed" || ok "undisplay: not shown any more"
 
 # Ranks started later get what was set on every replayed rank, not what
@@ -131,7 +113,7 @@ grep -Eq '^0 +end of log ' "$tmp/seg0" && [ "$(rc seg0)" != 0 ] &&
 batch fin jac 0 -k -- finish status
 has_after fin "status" "status after a refused finish: where the rank stands" \
     "^0 +stopped +0/23 +$(at 20)"
-after fin status | grep -q 'not meaningful' &&
+batch_every fin status | grep -q 'not meaningful' &&
     fail "GDB's error became the rank's where" || ok "GDB's error is not the rank's where"
 [ "$(rc fin)" != 0 ] && grep -q 'not meaningful in the outermost frame' "$tmp/fin.err" &&
     ok "a refused finish fails, with GDB's error" ||
