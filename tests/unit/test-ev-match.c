@@ -208,6 +208,22 @@ TEST(cancelled_receive)
     ev_close(&x);
 }
 
+/* MPI_Comm_split of a 3-rank world: rank LONE alone, the other two
+ * together; the new communicator's handle at each rank from H (rank 2's
+ * from H2). */
+static void split3(int lone, uint32_t h, uint32_t h2)
+{
+    for (int r = 0; r < 3; r++) {
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == lone), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, r == 2 ? h2 : h);
+        if (r == lone)
+            f_members(0, 1, lone);
+        else
+            f_members(0, 2, lone == 0 ? 1 : 0, lone == 2 ? 1 : 2);
+        end();
+    }
+}
+
 /* Communicators: a split handle freed and reused for another group is
  * another communicator; messages on each go to the right world ranks; a
  * collective on each is one instance of its own members. */
@@ -215,16 +231,7 @@ TEST(comm_handle_reused)
 {
     const uint32_t h0 = 0x84000000, h1 = 0x84000001;
     run_begin(3);
-    /* Split 1: {0,1} and {2}, all on handle h0. */
-    for (int r = 0; r < 3; r++) {
-        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 2), I(0));
-        f_handle(3, LOG_F_HANDLE, 0, h0);
-        if (r < 2)
-            f_members(0, 2, 0, 1);
-        else
-            f_members(0, 1, 2);
-        end();
-    }
+    split3(2, h0, h0); /* split 1: {0,1} and {2}, all on handle h0 */
     uint64_t s1 = send(1, 0, 3, h0);                /* to world 0 */
     uint64_t r1 = recv(0, ANY, 3, h0, 1, 3);        /* from comm rank 1 */
     uint64_t a0 = call(0, LOG_FN_MPI_Allreduce, I(1), I(INT_T), I(SUM),
@@ -239,15 +246,7 @@ TEST(comm_handle_reused)
         end();
     }
     /* Split 2: {0,2} (h0 again at rank 0, h1 at rank 2) and {1}. */
-    for (int r = 0; r < 3; r++) {
-        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 1), I(0));
-        f_handle(3, LOG_F_HANDLE, 0, r == 2 ? h1 : h0);
-        if (r == 1)
-            f_members(0, 1, 1);
-        else
-            f_members(0, 2, 0, 2);
-        end();
-    }
+    split3(1, h0, h1);
     uint64_t s2 = send(2, 0, 3, h1);                /* world 0 */
     uint64_t r2 = recv(0, ANY, 3, h0, 1, 3);        /* comm rank 1 = 2 */
     uint64_t b0 = call(0, LOG_FN_MPI_Allreduce, I(1), I(INT_T), I(SUM),
@@ -577,24 +576,8 @@ TEST(listing_one_rank_alone)
         f_members(0, 1, r);
         end();
     }
-    for (int r = 0; r < 3; r++) { /* {0,1} and {2} */
-        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 2), I(0));
-        f_handle(3, LOG_F_HANDLE, 0, h0);
-        if (r < 2)
-            f_members(0, 2, 0, 1);
-        else
-            f_members(0, 1, 2);
-        end();
-    }
-    for (int r = 0; r < 3; r++) { /* {0,2} and {1} */
-        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r == 1), I(0));
-        f_handle(3, LOG_F_HANDLE, 0, h1);
-        if (r == 1)
-            f_members(0, 1, 1);
-        else
-            f_members(0, 2, 0, 2);
-        end();
-    }
+    split3(2, h0, h0); /* {0,1} and {2} */
+    split3(1, h1, h1); /* {0,2} and {1} */
     send(2, 0, 7, h1);
     recv(0, ANY, ANY_TAG, h1, 1, 7);
     send(2, 0, 8, WORLD);
