@@ -48,24 +48,9 @@ static int32_t pool_add(struct ev_index *ix, const int32_t *v, int n)
     return 0;
 }
 
-static int keytab_rehash(struct ev_index *ix)
+static uint64_t key_hash(const struct ev_index *ix, size_t k)
 {
-    size_t cap = ix->keytab_cap ? ix->keytab_cap * 2 : 64;
-    int32_t *t = malloc(cap * sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        t[i] = -1;
-    for (size_t k = 0; k < ix->nkeys; k++) {
-        size_t i = ix->keys[k].hash & (cap - 1);
-        while (t[i] >= 0)
-            i = (i + 1) & (cap - 1);
-        t[i] = (int32_t)k;
-    }
-    free(ix->keytab);
-    ix->keytab = t;
-    ix->keytab_cap = cap;
-    return 0;
+    return ix->keys[k].hash;
 }
 
 /* The key of these groups (created when new): an index, or -1. */
@@ -73,7 +58,9 @@ static int32_t key_of(struct ev_index *ix, int inter, const int32_t *a,
                       int na, const int32_t *b, int nb)
 {
     uint64_t h = hash_groups(inter, a, na, b, nb);
-    if ((ix->nkeys + 1) * 2 > ix->keytab_cap && keytab_rehash(ix) < 0) {
+    if ((ix->nkeys + 1) * 2 > ix->keytab_cap &&
+        ev__itab_grow(&ix->keytab, &ix->keytab_cap, 64, ix, ix->nkeys,
+                      key_hash) < 0) {
         ix->oom = 1;
         return -1;
     }

@@ -158,6 +158,33 @@ struct ev__shape {
     uint32_t datatype;
 };
 
+/* An open-addressing table of indices into one of the index's arrays
+ * (-1: a free slot, linear probing; keys, channels, shapes): *TAB of *CAP
+ * slots rebuilt at twice the size (MIN the first time) from the N
+ * entries' hashes, HASH(IX, K). 0, or -1 out of memory (unchanged). */
+static inline int ev__itab_grow(int32_t **tab, size_t *cap, size_t min,
+                                const struct ev_index *ix, size_t n,
+                                uint64_t (*hash)(const struct ev_index *,
+                                                 size_t))
+{
+    size_t c = *cap ? *cap * 2 : min;
+    int32_t *t = malloc(c * sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < c; i++)
+        t[i] = -1;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = hash(ix, k) & (c - 1);
+        while (t[i] >= 0)
+            i = (i + 1) & (c - 1);
+        t[i] = (int32_t)k;
+    }
+    free(*tab);
+    *tab = t;
+    *cap = c;
+    return 0;
+}
+
 /* A communicator's groups, as a key: the k-th with this key is one id. */
 struct ev__ckey {
     uint64_t hash;

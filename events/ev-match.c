@@ -56,30 +56,17 @@ static int shape_same(const struct ev__shape *a, const struct ev__shape *b)
            a->datatype == b->datatype;
 }
 
-static int shapetab_rehash(struct ev_index *ix)
+static uint64_t shape_hash_at(const struct ev_index *ix, size_t k)
 {
-    size_t cap = ix->shapetab_cap ? ix->shapetab_cap * 2 : 64;
-    int32_t *t = malloc(cap * sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        t[i] = -1;
-    for (size_t k = 0; k < ix->nshapes; k++) {
-        size_t i = shape_hash(&ix->shapes[k]) & (cap - 1);
-        while (t[i] >= 0)
-            i = (i + 1) & (cap - 1);
-        t[i] = (int32_t)k;
-    }
-    free(ix->shapetab);
-    ix->shapetab = t;
-    ix->shapetab_cap = cap;
-    return 0;
+    return shape_hash(&ix->shapes[k]);
 }
 
 /* The shape S's id (made when new), or -1 (no memory). */
 static int32_t shape_of(struct ev_index *ix, const struct ev__shape *s)
 {
-    if ((ix->nshapes + 1) * 2 > ix->shapetab_cap && shapetab_rehash(ix) < 0)
+    if ((ix->nshapes + 1) * 2 > ix->shapetab_cap &&
+        ev__itab_grow(&ix->shapetab, &ix->shapetab_cap, 64, ix, ix->nshapes,
+                      shape_hash_at) < 0)
         return -1;
     size_t i = shape_hash(s) & (ix->shapetab_cap - 1);
     for (; ix->shapetab[i] >= 0; i = (i + 1) & (ix->shapetab_cap - 1))
@@ -323,32 +310,18 @@ static uint32_t chan_hash(int32_t comm, int32_t src, int32_t dst,
     return util_hash32(h ^ (uint32_t)tag);
 }
 
-static int chantab_rehash(struct ev_index *ix)
+static uint64_t chan_hash_at(const struct ev_index *ix, size_t c)
 {
-    size_t cap = ix->chantab_cap ? ix->chantab_cap * 2 : 256;
-    int32_t *t = malloc(cap * sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        t[i] = -1;
-    for (size_t c = 0; c < ix->nchans; c++) {
-        const struct ev__chan *ch = &ix->chans[c];
-        size_t i = chan_hash(ch->comm, ch->src, ch->dst, ch->tag) & (cap - 1);
-        while (t[i] >= 0)
-            i = (i + 1) & (cap - 1);
-        t[i] = (int32_t)c;
-    }
-    free(ix->chantab);
-    ix->chantab = t;
-    ix->chantab_cap = cap;
-    return 0;
+    const struct ev__chan *ch = &ix->chans[c];
+    return chan_hash(ch->comm, ch->src, ch->dst, ch->tag);
 }
 
 int32_t ev__chan_of(struct ev_index *ix, int32_t comm, int32_t src,
                     int32_t dst, int32_t tag, int create)
 {
     if (create && (ix->nchans + 1) * 2 > ix->chantab_cap &&
-        chantab_rehash(ix) < 0) {
+        ev__itab_grow(&ix->chantab, &ix->chantab_cap, 256, ix, ix->nchans,
+                      chan_hash_at) < 0) {
         ix->oom = 1;
         return -1;
     }
