@@ -36,11 +36,9 @@ int agent_index(struct wire_conn *c, const struct wire_frame *f, char *err,
     size_t size = 0;
     uint64_t kept = 0;
     log_path(path, sizeof path, dir, (int)rank);
-    if (log_rank_open(&lr, path, err, errlen) < 0)
+    if (log_strip_open(&lr, path, AGENT_ELIDE_MIN, &img, &size, NULL, &kept,
+                       err, errlen) < 0)
         goto out;
-    if (log_strip(&lr, AGENT_ELIDE_MIN, &img, &size, NULL, &kept, err,
-                  errlen) < 0)
-        goto release;
     for (size_t off = 0; off < size; off += WIRE_MAX_READ) {
         size_t n = size - off < WIRE_MAX_READ ? size - off : WIRE_MAX_READ;
         if (wire_send(c, WIRE_IMAGE, f->channel, img + off, n) < 0)

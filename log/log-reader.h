@@ -121,7 +121,7 @@ int log_rank_open(struct log_rank *r, const char *path, char *err,
 /*
  * As log_rank_open(), over IMAGE (SIZE bytes, malloc'd: R owns it from
  * here, even on failure), named NAME in messages: a log received from
- * elsewhere, e.g. a stripped copy (log_strip()) sent by the host that
+ * elsewhere, e.g. a stripped copy (log_strip_open()) sent by the host that
  * holds the log. FETCH (may be NULL) gives its elided fields' bytes when
  * a field is read (log_event_field()); with none, they read as
  * LOG_F_ELIDED.

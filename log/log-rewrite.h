@@ -36,10 +36,31 @@ typedef int (*log__field_fn)(void *ctx, const struct log_rank *r, uint64_t n,
                              const struct log_field *f, struct log__obuf *out);
 
 /* Appends record N of R to OUT with each field passed through FN, framed
- * and checksummed again (a polling cycle, which has no data, is copied as
- * it is). 0, or -errno with a message in ERR. */
+ * and checksummed again (a polling cycle, which has no data, and a record
+ * whose fields FN all keep are copied as they are). 0, or -errno with a
+ * message in ERR. */
 int log__rewrite_record(const struct log_rank *r, uint64_t n,
                         struct log__obuf *out, log__field_fn fn, void *ctx,
                         char *err, size_t errlen);
+/* As log__rewrite_record(), of EV, the record at offset OFF of R, read
+ * already. */
+int log__rewrite_event(const struct log_rank *r, const struct log_event *ev,
+                       uint64_t off, struct log__obuf *out, log__field_fn fn,
+                       void *ctx, char *err, size_t errlen);
+
+/*
+ * What log__rank_open_visit() calls with each readable record as it
+ * indexes the log: EV (its rank and index set; enter_ns is the delta from
+ * the record before), at offset OFF of R's mapping. 0 to go on; -errno,
+ * with a message in ERR, ends the opening with that error.
+ */
+typedef int (*log__visit_fn)(void *ctx, const struct log_rank *r,
+                             const struct log_event *ev, uint64_t off,
+                             char *err, size_t errlen);
+/* log_rank_open() with VISIT (may be NULL) called on each record read:
+ * what reads a whole log once reads it as it is opened (strip.c). */
+int log__rank_open_visit(struct log_rank *r, const char *path,
+                         log__visit_fn visit, void *ctx, char *err,
+                         size_t errlen);
 
 #endif

@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "log-reader.h"
+#include "log-rewrite.h"
 #include "util.h"
 
 void log_errf(char *err, size_t len, const char *fmt, ...)
@@ -248,8 +249,8 @@ static uint64_t log__serials;
 
 /* Checks the header of R's mapping and indexes its records; NAME names
  * the log in messages. As log_rank_open(); releases R on failure. */
-static int index_log(struct log_rank *r, const char *path, char *err,
-                     size_t errlen)
+static int index_log(struct log_rank *r, const char *path,
+                     log__visit_fn visit, void *ctx, char *err, size_t errlen)
 {
     memcpy(&r->hdr, r->map, sizeof r->hdr);
     if (memcmp(r->hdr.magic, LOG_MAGIC, 8) != 0) {
@@ -309,12 +310,21 @@ static int index_log(struct log_rank *r, const char *path, char *err,
             r->ck_off[k] = off;
             r->ck_enter[k] = t;
         }
-        r->nevents++;
-        if (ev.flags & LOG_REC_THREAD)
-            r->threads = 1;
         uint64_t rsize;
         unsigned fixed;
         log_rec_size(r->map + off, r->size - off, &rsize, &fixed);
+        if (visit) {
+            ev.rank = r;
+            ev.index = r->nevents;
+            int rc = visit(ctx, r, &ev, off, err, errlen);
+            if (rc < 0) {
+                log_rank_release(r);
+                return rc;
+            }
+        }
+        r->nevents++;
+        if (ev.flags & LOG_REC_THREAD)
+            r->threads = 1;
         off += rsize;
         if (ev.flags & LOG_REC_TRUNC) {
             r->trunc_errno = ev.ret ? (ev.ret < 0 ? -ev.ret : ev.ret) : -1;
@@ -345,13 +355,20 @@ static int index_log(struct log_rank *r, const char *path, char *err,
     return 0;
 }
 
-int log_rank_open(struct log_rank *r, const char *path, char *err,
-                  size_t errlen)
+int log__rank_open_visit(struct log_rank *r, const char *path,
+                         log__visit_fn visit, void *ctx, char *err,
+                         size_t errlen)
 {
     memset(r, 0, sizeof *r);
     int rc = log__map_file(path, "drdb log", &r->fd, &r->map, &r->size, err,
                            errlen);
-    return rc < 0 ? rc : index_log(r, path, err, errlen);
+    return rc < 0 ? rc : index_log(r, path, visit, ctx, err, errlen);
+}
+
+int log_rank_open(struct log_rank *r, const char *path, char *err,
+                  size_t errlen)
+{
+    return log__rank_open_visit(r, path, NULL, NULL, err, errlen);
 }
 
 int log_rank_open_mem(struct log_rank *r, uint8_t *image, size_t size,
@@ -372,7 +389,7 @@ int log_rank_open_mem(struct log_rank *r, uint8_t *image, size_t size,
         log_rank_release(r);
         return -EINVAL;
     }
-    return index_log(r, name, err, errlen);
+    return index_log(r, name, NULL, NULL, err, errlen);
 }
 
 void log_rank_release(struct log_rank *r)

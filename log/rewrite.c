@@ -46,14 +46,22 @@ int log__rewrite_record(const struct log_rank *r, uint64_t n,
                         char *err, size_t errlen)
 {
     struct log_event ev;
-    int rc;
     if (log_rank_event(r, n, &ev, err, errlen) < 0)
         return -EINVAL;
-    const uint8_t *rec = r->map + log_rank_offset(r, n);
+    return log__rewrite_event(r, &ev, log_rank_offset(r, n), out, fn, ctx,
+                              err, errlen);
+}
+
+int log__rewrite_event(const struct log_rank *r, const struct log_event *ev,
+                       uint64_t off, struct log__obuf *out, log__field_fn fn,
+                       void *ctx, char *err, size_t errlen)
+{
+    const uint8_t *rec = r->map + off;
     uint64_t rsize;
     unsigned fixed;
-    log_rec_size(rec, r->size - (uint64_t)(rec - r->map), &rsize, &fixed);
-    if (ev.cycle) {
+    int rc, changed = 0;
+    log_rec_size(rec, r->size - off, &rsize, &fixed);
+    if (ev->cycle) {
         /* A polling cycle: polls and timers log no data; as it is. */
         if (log__obuf_room(out, rsize) < 0)
             return -ENOMEM;
@@ -61,7 +69,7 @@ int log__rewrite_record(const struct log_rank *r, uint64_t n,
         out->len += rsize;
         return 0;
     }
-    size_t head = (size_t)(ev.fields - rec); /* fixed part + varints + args */
+    size_t head = (size_t)(ev->fields - rec); /* fixed part + varints + args */
     size_t start = out->len;
     if (log__obuf_room(out, head) < 0)
         return -ENOMEM;
@@ -69,23 +77,26 @@ int log__rewrite_record(const struct log_rank *r, uint64_t n,
     out->len += head;
     size_t cur = 0, prev = 0;
     struct log_field f;
-    while ((rc = log_event_next_stored(&ev, &cur, &f)) == 1) {
-        rc = fn(ctx, r, n, &f, out);
+    while ((rc = log_event_next_stored(ev, &cur, &f)) == 1) {
+        rc = fn(ctx, r, ev->index, &f, out);
         if (rc < 0)
             return rc;
+        changed |= rc;
         if (rc == 0) {
             if (log__obuf_room(out, cur - prev) < 0)
                 return -ENOMEM;
-            memcpy(out->p + out->len, ev.fields + prev, cur - prev);
+            memcpy(out->p + out->len, ev->fields + prev, cur - prev);
             out->len += cur - prev;
         }
         prev = cur;
     }
     if (rc < 0) {
         log_errf(err, errlen, "malformed field in event %llu",
-                 (unsigned long long)n);
+                 (unsigned long long)ev->index);
         return -EINVAL;
     }
+    if (!changed && out->len - start == rsize)
+        return 0; /* the record as it was, its frame and CRC included */
     /* Frame it again: the size and the CRC of what follows them. The head
      * was copied as it was: a large record stays large (rewrites only
      * shrink, so a small one stays under 4 GiB). */

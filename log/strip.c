@@ -10,6 +10,7 @@
 
 struct strip {
     uint64_t min_bytes, elided, kept;
+    struct log__obuf out;
 };
 
 /* The stripper's per-field step (log__field_fn). */
@@ -42,31 +43,52 @@ static int strip_field(void *ctx, const struct log_rank *r, uint64_t n,
     return 1;
 }
 
-int log_strip(const struct log_rank *r, uint64_t min_bytes, uint8_t **image,
-              size_t *size, uint64_t *elided, uint64_t *kept, char *err,
-              size_t errlen)
+/* The copy's header, R's with the flag LOG_HDR_STRIPPED, first in S->out,
+ * with room for about R's size after it: 0 or -ENOMEM. */
+static int put_header(struct strip *s, const struct log_rank *r)
 {
-    struct strip s = {min_bytes ? min_bytes : 1, 0, 0};
-    struct log__obuf out = {0};
     struct log_file_header hdr = r->hdr;
-    int rc = log__obuf_room(&out, LOG_HEADER_SIZE);
-    if (rc == 0) {
-        hdr.flags |= LOG_HDR_STRIPPED;
-        hdr.hdr_crc = log_header_crc(&hdr);
-        memset(out.p, 0, LOG_HEADER_SIZE);
-        memcpy(out.p, &hdr, sizeof hdr);
-        out.len = LOG_HEADER_SIZE;
+    if (log__obuf_room(&s->out, LOG_HEADER_SIZE + r->size) < 0)
+        return -ENOMEM;
+    hdr.flags |= LOG_HDR_STRIPPED;
+    hdr.hdr_crc = log_header_crc(&hdr);
+    memset(s->out.p, 0, LOG_HEADER_SIZE);
+    memcpy(s->out.p, &hdr, sizeof hdr);
+    s->out.len = LOG_HEADER_SIZE;
+    return 0;
+}
+
+/* Each record as the log is opened (log__visit_fn): into the copy. */
+static int strip_record(void *ctx, const struct log_rank *r,
+                        const struct log_event *ev, uint64_t off, char *err,
+                        size_t errlen)
+{
+    struct strip *s = ctx;
+    int rc = s->out.len ? 0 : put_header(s, r);
+    if (rc == 0)
+        rc = log__rewrite_event(r, ev, off, &s->out, strip_field, s, err,
+                                errlen);
+    if (rc == -ENOMEM)
+        log_errf(err, errlen, "out of memory stripping a log");
+    return rc;
+}
+
+int log_strip_open(struct log_rank *r, const char *path, uint64_t min_bytes,
+                   uint8_t **image, size_t *size, uint64_t *elided,
+                   uint64_t *kept, char *err, size_t errlen)
+{
+    struct strip s = {min_bytes ? min_bytes : 1, 0, 0, {0}};
+    int rc = log__rank_open_visit(r, path, strip_record, &s, err, errlen);
+    if (rc == 0 && !s.out.len && (rc = put_header(&s, r)) < 0) {
+        log_errf(err, errlen, "out of memory stripping a log");
+        log_rank_release(r);
     }
-    for (uint64_t n = 0; rc == 0 && n < r->nevents; n++)
-        rc = log__rewrite_record(r, n, &out, strip_field, &s, err, errlen);
     if (rc < 0) {
-        if (rc == -ENOMEM)
-            log_errf(err, errlen, "out of memory stripping a log");
-        free(out.p);
+        free(s.out.p);
         return rc;
     }
-    *image = out.p;
-    *size = out.len;
+    *image = s.out.p;
+    *size = s.out.len;
     if (elided)
         *elided = s.elided;
     if (kept)

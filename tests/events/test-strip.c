@@ -1,6 +1,6 @@
 /*
  * test-strip: the event index built from logs stripped of their message
- * data (log_strip(), as a remote host sends them) is the index built from
+ * data (log_strip_open(), as a remote host sends them) is the index built from
  * the logs themselves, and no message byte is fetched to build it; the
  * data is fetched when an event is shown, and shows as the original's.
  *
@@ -91,12 +91,17 @@ int main(int argc, char **argv)
         uint8_t *img, *img2;
         size_t size;
         uint64_t gone;
-        int rc = log_strip(lr, 64, &img, &size, &gone, NULL, err,
-                           sizeof err);
-        ok(rc == 0, "rank %d: stripped (%zu of %zu bytes, %llu elided)", r,
-           size, lr->size, (unsigned long long)gone);
+        char path[4200];
+        struct log_rank again;
+        log_path(path, sizeof path, dir, r);
+        int rc = log_strip_open(&again, path, 64, &img, &size, &gone, NULL,
+                                err, sizeof err);
+        ok(rc == 0 && again.nevents == lr->nevents,
+           "rank %d: stripped (%zu of %zu bytes, %llu elided)", r, size,
+           lr->size, (unsigned long long)gone);
         if (rc < 0)
             continue;
+        log_rank_release(&again);
         logs += lr->size;
         copies += size;
         elided += gone;
@@ -105,7 +110,6 @@ int main(int argc, char **argv)
         img2 = malloc(size);
         memcpy(img2, img, size);
         if (into) {
-            char path[4200];
             log_path(path, sizeof path, into, r);
             FILE *f = fopen(path, "w");
             ok(f && fwrite(img, 1, size, f) == size && fclose(f) == 0,
