@@ -626,14 +626,10 @@ static void read_rank_comms(struct ev__pass *p)
     }
 }
 
-/*
- * The index of X: of every rank (ONLY -1), or of rank ONLY's events alone
- * (its messages, collective calls, requests and communicator handles, with
- * the communicator ids the whole index gives them: the ranks before it are
- * read for their communicators only), without matching. NULL when out of
- * memory.
- */
-static struct ev_index *build(struct ev_run *x, int only)
+/* The index of X begun in P (cleared here): MPI_COMM_WORLD made, no rank
+ * read. The index, or NULL when out of memory (P left with nothing to
+ * free). */
+static struct ev_index *begin(struct ev_run *x, struct ev__pass *p)
 {
     struct ev_index *ix = calloc(1, sizeof *ix);
     if (!ix || ev__fninfo_build(ix) < 0 ||
@@ -645,43 +641,59 @@ static struct ev_index *build(struct ev_run *x, int only)
     }
     /* MPI_COMM_WORLD is communicator 0: created here first (by no rank),
      * then by each rank as its first communicator. */
-    struct ev__pass p;
-    memset(&p, 0, sizeof p);
-    p.comms = (struct util_htab)EV__HMAP_INIT;
-    p.reqs = (struct util_htab)EV__RQMAP_INIT;
-    p.x = x;
-    p.ix = ix;
-    p.world = malloc((size_t)x->world_size * sizeof *p.world);
-    if (p.world) {
+    memset(p, 0, sizeof *p);
+    p->comms = (struct util_htab)EV__HMAP_INIT;
+    p->reqs = (struct util_htab)EV__RQMAP_INIT;
+    p->x = x;
+    p->ix = ix;
+    p->world = malloc((size_t)x->world_size * sizeof *p->world);
+    if (p->world) {
         int side;
         for (int r = 0; r < x->world_size; r++)
-            p.world[r] = r;
-        ev__comm_create(ix, -1, EV_NONE, p.world, x->world_size, NULL, 0,
+            p->world[r] = r;
+        ev__comm_create(ix, -1, EV_NONE, p->world, x->world_size, NULL, 0,
                         &side);
     } else {
         ix->oom = 1;
     }
     ix->nranks = x->world_size;
-    for (int r = 0; r < x->world_size && !ix->oom; r++) {
-        ix->mfirst[r] = ix->nmsgs;
-        if (!x->ranks[r].present || (only >= 0 && r > only))
-            continue;
-        p.rank = r;
-        if (only >= 0 && r < only)
-            read_rank_comms(&p);
-        else
-            read_rank(&p);
-    }
+    return ix;
+}
+
+/* Rank R read into P's index, in rank order (after every rank below R):
+ * all of it, or (ONLY > R) its communicator creations alone, or (ONLY >= 0
+ * and below R) nothing. */
+static void pass_rank(struct ev__pass *p, int r, int only)
+{
+    struct ev_index *ix = p->ix;
+    ix->mfirst[r] = ix->nmsgs;
+    if (ix->oom || !p->x->ranks[r].present || (only >= 0 && r > only))
+        return;
+    p->rank = r;
+    if (only >= 0 && r < only)
+        read_rank_comms(p);
+    else
+        read_rank(p);
+}
+
+/* P's index with every rank read: P's state freed, the messages matched
+ * (unless ONLY >= 0), the collective calls sorted. The index, or NULL when
+ * out of memory (freed). */
+static struct ev_index *finish(struct ev__pass *p, int only)
+{
+    struct ev_run *x = p->x;
+    struct ev_index *ix = p->ix;
     ix->mfirst[x->world_size] = ix->nmsgs;
-    util_htab_release(&p.comms);
-    util_htab_release(&p.reqs);
-    free(p.rq);
-    free(p.rq_free);
-    free(p.sa);
-    free(p.probed);
-    free(p.coll_count);
-    free(p.world);
-    free(p.cur);
+    util_htab_release(&p->comms);
+    util_htab_release(&p->reqs);
+    free(p->rq);
+    free(p->rq_free);
+    free(p->sa);
+    free(p->probed);
+    free(p->coll_count);
+    free(p->world);
+    free(p->cur);
+    memset(p, 0, sizeof *p);
 
     if (!ix->oom && only < 0)
         ev__match_p2p(ix);
@@ -700,12 +712,74 @@ static struct ev_index *build(struct ev_run *x, int only)
     return ix;
 }
 
+/*
+ * The index of X: of every rank (ONLY -1), or of rank ONLY's events alone
+ * (its messages, collective calls, requests and communicator handles, with
+ * the communicator ids the whole index gives them: the ranks before it are
+ * read for their communicators only), without matching. NULL when out of
+ * memory.
+ */
+static struct ev_index *build(struct ev_run *x, int only)
+{
+    struct ev__pass p;
+    if (!begin(x, &p))
+        return NULL;
+    for (int r = 0; r < x->world_size; r++)
+        pass_rank(&p, r, only);
+    return finish(&p, only);
+}
+
+/* The build ev_build_feed() began: its pass, the next rank to read. */
+struct ev__feed {
+    struct ev__pass p;
+    int next;
+};
+
+void ev__feed_free(struct ev_run *x)
+{
+    if (!x->feed)
+        return;
+    struct ev_index *ix = x->feed->p.ix;
+    ix->oom = 1; /* finish() frees it */
+    finish(&x->feed->p, -1);
+    free(x->feed);
+    x->feed = NULL;
+}
+
+void ev_build_feed(struct ev_run *x, int upto)
+{
+    if (x->ix || upto <= 0)
+        return;
+    double t0 = now_s();
+    if (!x->feed) {
+        if (!(x->feed = calloc(1, sizeof *x->feed)))
+            return;
+        if (!begin(x, &x->feed->p)) {
+            free(x->feed);
+            x->feed = NULL;
+            return;
+        }
+    }
+    struct ev__feed *f = x->feed;
+    for (; f->next < upto && f->next < x->world_size; f->next++)
+        pass_rank(&f->p, f->next, -1);
+    x->feed_s += now_s() - t0;
+}
+
 int ev_build(struct ev_run *x, char *err, size_t errlen)
 {
     if (x->ix)
         return 0;
     double t0 = now_s();
-    if (!(x->ix = build(x, -1))) {
+    if (x->feed) { /* the ranks left, then matched */
+        ev_build_feed(x, x->world_size);
+        x->ix = finish(&x->feed->p, -1);
+        free(x->feed);
+        x->feed = NULL;
+    } else {
+        x->ix = build(x, -1);
+    }
+    if (!x->ix) {
         log_errf(err, errlen, "out of memory indexing '%s'", x->dir);
         return -1;
     }
@@ -718,6 +792,8 @@ struct ev_index *ev__index_for(struct ev_run *x, int rank, char *err,
 {
     if (x->ix)
         return x->ix;
+    if (x->feed) /* the whole index is being built */
+        return ev_build(x, err, errlen) < 0 ? NULL : x->ix;
     if (x->rank_ix && x->rank_ix_rank == rank)
         return x->rank_ix;
     if (x->rank_ix || rank < 0 || rank >= x->world_size)

@@ -370,6 +370,8 @@ static inline void ev__ref_add(struct ev__pass *p, uint64_t event, int role,
 
 /* ev-open.c: frees an index. (Error messages: log_errf, log-reader.h.) */
 void ev__index_free(struct ev_index *ix, int world_size);
+/* Frees the build ev_build_feed() began and ev_build() did not finish. */
+void ev__feed_free(struct ev_run *x);
 /* ev-open.c: the bytes IX holds (its arrays as allocated). */
 size_t ev__index_bytes(const struct ev_index *ix, int world_size);
 

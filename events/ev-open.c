@@ -153,6 +153,7 @@ void ev_close(struct ev_run *x)
     if (x->sql && x->sql_free)
         x->sql_free(x->sql);
     ev__srcline_free(x);
+    ev__feed_free(x);
     ev__index_free(x->ix, x->world_size);
     ev__index_free(x->rank_ix, x->world_size);
     if (x->ranks)

@@ -113,6 +113,7 @@ struct ev_rank {
 
 struct ev_index;
 
+struct ev__feed;
 struct ev_run {
     char dir[4096];
     int world_size;
@@ -123,6 +124,10 @@ struct ev_run {
     struct ev_index *rank_ix;
     int rank_ix_rank;
     double build_s;        /* seconds ev_build took */
+    /* The build begun before the query (ev_build_feed), and the seconds
+     * it took so far. */
+    struct ev__feed *feed;
+    double feed_s;
     /* The query database (ev-sql.h: ev_sql_get), freed by ev_close()
      * through sql_free. */
     struct ev_sql *sql;
@@ -150,6 +155,12 @@ int ev_open_empty(struct ev_run *x, const char *name, int world_size,
 int ev_take_rank(struct ev_run *x, int r, struct log_rank *log, char *err,
                  size_t errlen);
 void ev_close(struct ev_run *x);
+/* Begins the whole index (ev_build) with ranks 0 to UPTO - 1, whose logs
+ * are all given (ev_take_rank) or known missing: a caller that gets the
+ * logs one after another (from other hosts) reads each as it comes,
+ * while the next is on its way; ev_build() reads the rest, matches and
+ * finishes. Out of memory here, ev_build() says so. */
+void ev_build_feed(struct ev_run *x, int upto);
 /* Why rank R (not present) has no log: "the run directory has no ...", or
  * the reader's reason. */
 const char *ev_rank_missing(struct ev_run *x, int r);

@@ -613,6 +613,75 @@ TEST(listing_one_rank_alone)
     ev_close(&x);
 }
 
+/* What X's index says of every match and of each rank's events. */
+static char *index_text(struct ev_run *r)
+{
+    char *text, err[300];
+    size_t len;
+    FILE *out = open_memstream(&text, &len);
+    ev_print_all_matches(r, out);
+    for (int k = 0; k < r->world_size; k++)
+        ev_print_events(r, out, k, 0, UINT64_MAX,
+                        &(struct ev_filter){NULL, -1, -1}, -1, err,
+                        sizeof err);
+    fclose(out);
+    return text;
+}
+
+/* The index read rank by rank as the logs arrive, out of order
+ * (ev_build_feed: a rank is read once every rank before it is in), is the
+ * one built at once, communicator ids included (rank 0 makes {0,2} after
+ * others: the ids depend on rank order). A build begun and not finished
+ * is freed by ev_close. */
+TEST(built_as_ranks_arrive)
+{
+    const uint32_t h0 = 0x84000000, h1 = 0x84000001;
+    run_begin(3);
+    for (int r = 0; r < 2; r++) {
+        call(r, LOG_FN_MPI_Comm_split, I(WORLD), I(r), I(0));
+        f_handle(3, LOG_F_HANDLE, 0, 0x84000002);
+        f_members(0, 1, r);
+        end();
+    }
+    split3(2, h0, h0);
+    split3(1, h1, h1);
+    send(2, 0, 7, h1);
+    recv(0, ANY, ANY_TAG, h1, 1, 7);
+    send(2, 0, 8, WORLD);
+    recv(0, ANY, ANY_TAG, WORLD, 2, 8);
+    run_end(3);
+    char err[300], path[300];
+    struct ev_run y, z;
+    REQUIRE(ev_open(&x, run, err, sizeof err) == 0);
+    REQUIRE(ev_build(&x, err, sizeof err) == 0);
+    REQUIRE(ev_open_empty(&y, run, 3, err, sizeof err) == 0);
+    REQUIRE(ev_open_empty(&z, run, 3, err, sizeof err) == 0);
+    const int order[3] = {2, 0, 1}, settled[3] = {0, 1, 3};
+    for (int k = 0; k < 3; k++) {
+        struct log_rank lr, lz;
+        log_path(path, sizeof path, run, order[k]);
+        REQUIRE(log_rank_open(&lr, path, err, sizeof err) == 0);
+        REQUIRE(ev_take_rank(&y, order[k], &lr, err, sizeof err) == 0);
+        ev_build_feed(&y, settled[k]);
+        REQUIRE(log_rank_open(&lz, path, err, sizeof err) == 0);
+        REQUIRE(ev_take_rank(&z, order[k], &lz, err, sizeof err) == 0);
+    }
+    CHECK(y.ix == NULL && y.feed != NULL); /* read, not matched */
+    ev_build_feed(&z, 2);
+    CHECK(z.feed != NULL);
+    ev_close(&z); /* begun, not finished: freed */
+    REQUIRE(ev_build(&y, err, sizeof err) == 0);
+    CHECK(y.feed == NULL);
+    char *a = index_text(&x), *b = index_text(&y);
+    /* {0,2}, numbered after the ranks' own {0}, {1}, {0,1} and {2} */
+    CHECK(strstr(a, "tag 7 on comm #4") != NULL);
+    CHECK_STR_EQ(a, b);
+    free(a);
+    free(b);
+    ev_close(&y);
+    ev_close(&x);
+}
+
 int main(void)
 {
     REQUIRE(mkdtemp(dir));
@@ -628,6 +697,7 @@ int main(void)
     RUN(pending);
     RUN(packed_fields_aside);
     RUN(listing_one_rank_alone);
+    RUN(built_as_ranks_arrive);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
