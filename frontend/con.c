@@ -49,7 +49,7 @@ static int open_parts(struct con *c, const char *dir,
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (fe_ev_open(c->ev, &fr, dir, o, err, errlen) < 0) {
+    if (fe_ev_open(c->ev, &fr, dir, o, 0, err, errlen) < 0) {
         free(c->ev);
         c->ev = NULL;
         return -1;

@@ -111,9 +111,11 @@ int fe_run_open(struct fe_run *fr, char *const *specs, int nspecs,
 /* The run's description (drdb.run of its first part that opened). */
 const struct log_run *fe_run_desc(const struct fe_run *fr);
 /* An event session X over FR's logs: local logs opened as they are,
- * remote ones as copies without message data (fetched when shown). X uses
+ * remote ones as copies without message data (fetched when shown); with
+ * FEED (the caller builds the whole index next), each rank read into the
+ * index while the next copies are on their way (ev_build_feed). X uses
  * FR's connections: ev_close(X) before fe_run_close(FR). 0, or -1. */
-int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
+int fe_run_events(struct fe_run *fr, struct ev_run *x, int feed, char *err,
                   size_t errlen);
 void fe_run_close(struct fe_run *fr);
 
@@ -141,10 +143,12 @@ int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg);
 int fe_run_opts_alloc(struct fe_run_opts *o, const char *rundir, char *err,
                       size_t errlen);
 /* The run RUNDIR and O's parts name, opened into FR with its event
- * session X (fe_run_open, fe_run_events): 0, or -1 with ERR. Close with
- * ev_close(X), fe_run_close(FR). */
+ * session X (fe_run_open, fe_run_events; WHOLE: the caller builds the
+ * whole index next, begun as the copies arrive): 0, or -1 with ERR. Close
+ * with ev_close(X), fe_run_close(FR). */
 int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
-               const struct fe_run_opts *o, char *err, size_t errlen);
+               const struct fe_run_opts *o, int whole, char *err,
+               size_t errlen);
 
 /* The libc streams (sub-log-libc.c): one line saying how many results the
  * ranks of DIR with a log (PRESENT, NPRESENT of them) recorded; `drdb log

@@ -5,6 +5,9 @@
  * message data, the data fetched when an event is shown.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,16 +249,71 @@ static int lost_part(const struct fe_run *fr, char *err, size_t errlen)
     return 0;
 }
 
+/* The thread that reads ranks into the index (ev_build_feed) while the
+ * copies of the next are on their way: the main thread pumps the
+ * connections and takes each copy; once a rank and every rank before it
+ * are in (or known missing), it tells the thread how far it may read. */
+struct feeder {
+    struct ev_run *x;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int upto, done; /* ranks it may read; no more will come */
+};
+
+static void *feed_ranks(void *arg)
+{
+    struct feeder *f = arg;
+    int fed = 0;
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        while (fed == f->upto && !f->done)
+            pthread_cond_wait(&f->cv, &f->mu);
+        int upto = f->upto;
+        if (fed == upto)
+            break;
+        pthread_mutex_unlock(&f->mu);
+        ev_build_feed(f->x, upto);
+        fed = upto;
+        pthread_mutex_lock(&f->mu);
+    }
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+/* F may read the ranks below UPTO (DONE: no more will come). */
+static void feeder_allow(struct feeder *f, int upto, int done)
+{
+    pthread_mutex_lock(&f->mu);
+    f->upto = upto;
+    f->done = done;
+    pthread_cond_signal(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+}
+
 /* Takes the copies of ASKS (one per rank, NULL: none) into X as they
- * arrive, pumping all of FR's connections together: 0, or -1 with ERR (a
- * connection lost; the requests left are freed). */
+ * arrive, pumping all of FR's connections together; with FEED, each rank
+ * is read into the index by a thread as soon as it and the ranks before
+ * it are in: 0, or -1 with ERR (a connection lost; the requests left are
+ * freed). */
 static int take_copies(struct fe_run *fr, struct ev_run *x,
-                       struct remote_index **asks, char *err, size_t errlen)
+                       struct remote_index **asks, int feed, char *err,
+                       size_t errlen)
 {
     struct remote **rs = calloc((size_t)fr->nsrc, sizeof *rs);
-    int rc = rs ? 0 : -1;
+    struct feeder f = {x, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+                       0, 0};
+    pthread_t th;
+    int rc = rs ? 0 : -1, settled = 0;
     if (!rs)
         snprintf(err, errlen, "out of memory");
+    if (feed && rc == 0) { /* signals stay with this thread */
+        sigset_t all, was;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &was);
+        if (pthread_create(&th, NULL, feed_ranks, &f))
+            feed = 0; /* ev_build() reads them all */
+        pthread_sigmask(SIG_SETMASK, &was, NULL);
+    }
     for (int left = 1; rc == 0 && left;) {
         left = 0;
         for (int r = 0; r < fr->world_size; r++) {
@@ -271,6 +329,11 @@ static int take_copies(struct fe_run *fr, struct ev_run *x,
             if (got == 0)
                 ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
         }
+        int was = settled;
+        while (settled < fr->world_size && !asks[settled])
+            settled++;
+        if (feed && settled > was)
+            feeder_allow(&f, settled, 0);
         rc = lost_part(fr, err, errlen);
         for (int i = 0; rc == 0 && i < fr->nsrc; i++)
             rs[i] = fr->src[i].conn;
@@ -280,6 +343,10 @@ static int take_copies(struct fe_run *fr, struct ev_run *x,
             rc = -1;
         }
     }
+    if (feed) {
+        feeder_allow(&f, settled, 1);
+        pthread_join(th, NULL);
+    }
     for (int r = 0; r < fr->world_size; r++)
         if (asks[r])
             remote_index_free(asks[r]);
@@ -287,7 +354,7 @@ static int take_copies(struct fe_run *fr, struct ev_run *x,
     return rc;
 }
 
-int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
+int fe_run_events(struct fe_run *fr, struct ev_run *x, int feed, char *err,
                   size_t errlen)
 {
     if (fr->nsrc == 1 && !fr->src[0].host[0])
@@ -335,7 +402,7 @@ int fe_run_events(struct fe_run *fr, struct ev_run *x, char *err,
                 ev_take_rank(x, r, &lr, rk->err, sizeof rk->err);
         }
     }
-    int rc = take_copies(fr, x, asks, err, errlen);
+    int rc = take_copies(fr, x, asks, feed, err, errlen);
     free(asks);
     if (rc < 0)
         ev_close(x);
@@ -436,7 +503,8 @@ int fe_run_opts_alloc(struct fe_run_opts *o, const char *rundir, char *err,
 }
 
 int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
-               const struct fe_run_opts *o, char *err, size_t errlen)
+               const struct fe_run_opts *o, int whole, char *err,
+               size_t errlen)
 {
     char *specs[65];
     int n = 0;
@@ -450,7 +518,7 @@ int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
     }
     if (fe_run_open(fr, specs, n, &o->hosts, o->ro, err, errlen) < 0)
         return -1;
-    if (fe_run_events(fr, x, err, errlen) < 0) {
+    if (fe_run_events(fr, x, whole, err, errlen) < 0) {
         fe_run_close(fr);
         return -1;
     }

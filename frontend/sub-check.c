@@ -75,7 +75,7 @@ static int run(int argc, char **argv)
     struct fe_run fr;
     if (!on || ev_check_select(spec, on, err, sizeof err) < 0 ||
         fe_run_opts_alloc(&runopts, argv[optind], err, sizeof err) < 0 ||
-        fe_ev_open(&x, &fr, argv[optind], &runopts, err, sizeof err) < 0) {
+        fe_ev_open(&x, &fr, argv[optind], &runopts, 1, err, sizeof err) < 0) {
         fe_error("%s", on ? err : "out of memory");
         free(on);
         fe_run_opts_release(&runopts);

@@ -299,7 +299,7 @@ int fe_log_graph(int argc, char **argv, const struct fe_run_opts *ro)
     struct ev_run x;
     struct fe_run fr;
     char err[512];
-    if (fe_ev_open(&x, &fr, argv[optind], ro, err, sizeof err) < 0)
+    if (fe_ev_open(&x, &fr, argv[optind], ro, 1, err, sizeof err) < 0)
         return fe_error("%s", err);
     unsigned char *flags = NULL;
     struct ev_graph g = {0};
@@ -355,7 +355,7 @@ int fe_log_trace(int argc, char **argv, const struct fe_run_opts *ro)
     struct ev_run x;
     struct fe_run fr;
     char err[512];
-    if (fe_ev_open(&x, &fr, argv[optind], ro, err, sizeof err) < 0)
+    if (fe_ev_open(&x, &fr, argv[optind], ro, 1, err, sizeof err) < 0)
         return fe_error("%s", err);
     int st;
     err[0] = '\0';

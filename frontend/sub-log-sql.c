@@ -59,7 +59,7 @@ int fe_log_sql(int argc, char **argv, const struct fe_run_opts *o)
     struct fe_run fr;
     char err[512];
     double t0 = now_s();
-    if (fe_ev_open(&x, &fr, dir, o, err, sizeof err) < 0)
+    if (fe_ev_open(&x, &fr, dir, o, 1, err, sizeof err) < 0)
         return fe_error("%s", err);
     double t_ix = now_s();
     struct ev_sql *q = ev_build(&x, err, sizeof err) == 0
