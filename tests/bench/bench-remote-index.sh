@@ -22,7 +22,10 @@
 #                  when the throwaway sshd of tests/lib-sshd.sh starts,
 #                  '127.0.0.2:TMP/ssh' and the run split over two hosts,
 #                  '127.0.0.2:TMP/ssh2a 127.0.0.3:TMP/ssh2b' (two
-#                  agents, the second part given with --also).
+#                  agents, the second part given with --also); then that
+#                  last way again over ssh connections made beforehand
+#                  (ControlMaster), as a console's are when it builds
+#                  its index.
 #
 # Each way is `drdb log match SPEC --bench 0`: the time to open (connect,
 # receive the logs' copies without message data) and to build the index;
@@ -98,16 +101,22 @@ spec() {
     done
     echo "$out ${srcs[0]}"
 }
-# sshd_cpu: the CPU seconds of the test sshd's finished sessions (its
-# connections' processes, the agents they ran included), or 0.
-tck=$(getconf CLK_TCK)
+# sshd_cpu: the CPU seconds of the test sshd's sessions (its finished
+# connections' processes, the agents they ran included, and those of the
+# connections still open: a ControlMaster's), and of the ControlMaster ssh
+# processes ($masters_pids), or 0.
+tck=$(getconf CLK_TCK) masters_pids=
 sshd_cpu() {
-    if [ -n "$sshd_pid" ] && [ -r "/proc/$sshd_pid/stat" ]; then
-        sed 's/.*) //' "/proc/$sshd_pid/stat" |
-            awk -v t="$tck" '{ printf "%.3f\n", ($14 + $15) / t }'
-    else
-        echo 0
-    fi
+    local p pids=$masters_pids
+    [ -n "$sshd_pid" ] && pids="$pids $(pgrep -P "$sshd_pid" | tr '\n' ' ')"
+    {
+        [ -n "$sshd_pid" ] && [ -r "/proc/$sshd_pid/stat" ] &&
+            sed 's/.*) //' "/proc/$sshd_pid/stat" | awk '{ print $14 + $15 }'
+        for p in $pids; do
+            [ -r "/proc/$p/stat" ] &&
+                sed 's/.*) //' "/proc/$p/stat" | awk '{ print $12 + $13 + $14 + $15 }'
+        done
+    } | awk -v t="$tck" '{ s += $1 } END { printf "%.3f\n", s / t }'
 }
 # measure NAME SPEC: $reps runs of the index built from SPEC; two lines:
 # the median wall time to ready (open, build), the median CPU time of all
@@ -163,6 +172,30 @@ for w in "${ways[@]}"; do
     place "$w" || { echo "cannot place the run in $w" >&2; exit 1; }
     measure "$w" "$s" || exit 1
 done
+
+# The last way again over ssh connections made beforehand (a ControlMaster
+# for each host, as a console's connections are when it builds its index):
+# the index without the ssh handshakes.
+masters=()
+stop_masters() {
+    for h in "${masters[@]}"; do
+        ssh -S "$tmp/cm-$h" -O exit "$h" 2> /dev/null
+    done
+}
+trap 'stop_masters; sshd_stop; rm -rf "$tmp"' EXIT
+if [ -n "$port" ] && [ ${#ways[@]} -gt 1 ]; then
+    w=${ways[-1]}
+    for src in $w; do
+        h=${src%%:*}
+        ssh -p "$port" -i "$tmp/userkey" -o IdentitiesOnly=yes \
+            -o UserKnownHostsFile="$tmp/known_hosts" -o BatchMode=yes \
+            -o ControlMaster=yes -o ControlPath="$tmp/cm-%h" \
+            -o ControlPersist=yes -fN "$h" && masters+=("$h")
+    done
+    masters_pids=$(pgrep -f "ControlPath=$tmp/cm-" | tr '\n' ' ')
+    sshopts+=(--ssh-option "ControlPath=$tmp/cm-%h")
+    measure "$w (connections made beforehand)" "$(spec "$w")" || exit 1
+fi
 
 if [ $callgrind = 1 ]; then
     command -v valgrind > /dev/null || { echo "no valgrind: no instruction counts"; exit 0; }
