@@ -5,10 +5,9 @@
  * message data, the data fetched when an event is shown.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
