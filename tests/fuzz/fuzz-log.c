@@ -3,8 +3,10 @@
  *
  * Input: a rank log. When the input does not start with the magic, a valid
  * header is put in front so the fuzzer spends its time on records. Every
- * indexed event is decoded, its fields walked and its arguments read: no
- * crash, no out-of-bounds read, no leak, whatever the bytes.
+ * indexed event is decoded, its fields walked and its arguments read, and
+ * the log is stripped as a host strips it for the event index: no crash,
+ * no out-of-bounds read, no leak, whatever the bytes; the copy reads, with
+ * the same records.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "log-reader.h"
+#include "log-strip.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -79,6 +82,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             log_cycle_values_init(&ev, &it);
             while (log_cycle_value_next(&it, &v) == 1)
                 ;
+        }
+        /* The copy a host sends for the index (log_strip_open: stripped
+         * as it is opened) holds the same readable records, and reads. */
+        struct log_rank s, c;
+        uint8_t *img;
+        size_t isize;
+        if (log_strip_open(&s, path, 1, &img, &isize, NULL, NULL, err,
+                           sizeof err) == 0) {
+            if (s.nevents != r.nevents)
+                abort();
+            if (log_rank_open_mem(&c, img, isize, "copy", NULL, NULL, err,
+                                  sizeof err) == 0) {
+                if (c.nevents != r.nevents)
+                    abort();
+                log_rank_release(&c);
+            }
+            log_rank_release(&s);
         }
         log_rank_release(&r);
     }
