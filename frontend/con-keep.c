@@ -6,13 +6,19 @@
  * it: the kept GDBs driven as the ranks' GDBs, each rank's state asked of
  * its GDB, the breakpoint table restored.
  *
- * The note, version 1: lines "WORD ARGS"; fields after the first tab of a
- * line are free text with '\\', tab and newline escaped as \\, \t, \n.
+ * The note, version 2: lines "WORD ARGS"; TEXT, and fields after the
+ * first tab of a line, are free text with '\\', tab and newline escaped as
+ * \\, \t, \n.
  *
- *   drdb-console-note 1
+ *   drdb-console-note 2
  *   keep SECONDS
  *   run [HOST:]DIR                 the run as given
  *   opt NAME\tARG                  each --also / --hosts as given
+ *   exe TEXT                       the program GDB loads
+ *   args TEXT                      its arguments (0x1f between them)
+ *   program TEXT                   -- PROGRAM, when given
+ *   debugdir TEXT                  --debug-file-directory
+ *   start TRUST IN_PLACE WIDTH     --trust, --write-in-place, set width
  *   session HOST ID                each host's kept session
  *   focus SET
  *   next BPT DISP                  the next drdb numbers
@@ -30,7 +36,11 @@
 #include "remote.h"
 #include "util.h"
 
-#define NOTE_MAGIC "drdb-console-note 1"
+/* Version 2 adds how the ranks' GDBs start (the program, -- PROGRAM,
+ * --trust, --write-in-place, --debug-file-directory, set width); a
+ * version 1 note is read as one without them. */
+#define NOTE_MAGIC "drdb-console-note 2"
+#define NOTE_MAGIC_1 "drdb-console-note 1"
 
 /* ---- writing ------------------------------------------------------------- */
 
@@ -57,6 +67,18 @@ char *con_keep_note(const struct con *c)
         return NULL;
     fprintf(f, NOTE_MAGIC "\nkeep %d\n%s", c->keep_s,
             c->keep_spec ? c->keep_spec : "");
+    /* how a rank's GDB starts: what replay, restart and rollback run */
+    fputs("exe ", f);
+    put_text(f, c->exe);
+    fputs("\nargs ", f);
+    put_text(f, c->args);
+    if (c->program) {
+        fputs("\nprogram ", f);
+        put_text(f, c->program);
+    }
+    fputs("\ndebugdir ", f);
+    put_text(f, c->debug_dir);
+    fprintf(f, "\nstart %d %d %lld\n", c->trust, c->in_place, c->width);
     for (int h = 0; h < c->nhosts; h++)
         fprintf(f, "session %s %s\n", c->hosts[h].name,
                 remote_session(c->hosts[h].conn));
@@ -211,10 +233,11 @@ int con_keep_note_run(const char *note, struct fe_run_opts *o, char *dir,
                       size_t dirlen, char *err, size_t errlen)
 {
     const char *p;
-    if (strncmp(note, NOTE_MAGIC "\n", strlen(NOTE_MAGIC) + 1) != 0 ||
+    if ((strncmp(note, NOTE_MAGIC "\n", strlen(NOTE_MAGIC) + 1) != 0 &&
+         strncmp(note, NOTE_MAGIC_1 "\n", strlen(NOTE_MAGIC_1) + 1) != 0) ||
         !(p = next_line(note, NULL, "run"))) {
         snprintf(err, errlen, "the session's note is not a console's of "
-                 "this drdb (version 1): end it with drdb attach --end");
+                 "this drdb (version 1 or 2): end it with drdb attach --end");
         return -1;
     }
     get_text(p, dir, dirlen);
@@ -247,10 +270,36 @@ static int note_session(const char *note, const char *name, char *id,
     return -1;
 }
 
+/* How the note's GDBs started, for C's next ones (a version 1 note has
+ * none of it: the recorded program, as it was then). */
+static void restore_start(struct con *c, const char *note)
+{
+    const char *p;
+    if ((p = next_line(note, NULL, "exe")))
+        get_text(p, c->exe, sizeof c->exe);
+    if ((p = next_line(note, NULL, "args")))
+        get_text(p, c->args, sizeof c->args);
+    if ((p = next_line(note, NULL, "program"))) {
+        get_text(p, c->program_kept, sizeof c->program_kept);
+        c->program = c->program_kept;
+    }
+    if ((p = next_line(note, NULL, "debugdir")))
+        get_text(p, c->debug_dir, sizeof c->debug_dir);
+    int trust, in_place;
+    long long width;
+    if ((p = next_line(note, NULL, "start")) &&
+        sscanf(p, "%d %d %lld", &trust, &in_place, &width) == 3) {
+        c->trust |= trust;
+        c->in_place = in_place;
+        c->width = width;
+    }
+}
+
 /* The note's sets, breakpoints and displays into C's tables. */
 static int restore_tables(struct con *c, const char *note)
 {
     const char *p;
+    restore_start(c, note);
     if ((p = next_line(note, NULL, "keep")))
         c->keep_s = atoi(p);
     if ((p = next_line(note, NULL, "focus"))) {

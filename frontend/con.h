@@ -266,6 +266,7 @@ struct con {
     const struct remote_opts *ropts; /* how to reach them */
     int trust;           /* --trust: a host's trust check only warns */
     const char *program; /* -- PROGRAM: run instead of the recorded one */
+    char program_kept[4096]; /* program as a kept session's note gave it */
     /* Where the body of a block (foreach, if, while, define, document)
      * comes from: a script's next lines (con_source), or the '>' prompt
      * (sub-console.c). The next line, malloc'd (INTRO, when not NULL,

@@ -584,6 +584,9 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
         if (!json)
             printf("attached on %s: ranks %s as they were\n", host,
                    rs_format(&c.focus, buf, sizeof buf));
+        if (!json && c.program) /* what a replay or restart runs */
+            printf("  program: %s (the kept session's, not the recorded "
+                   "one)\n", c.program);
     }
     if (!attach && c.nhosts)
         fprintf(json ? stderr : stdout, "  program: %s, checked on %s%s "

@@ -10,8 +10,11 @@
 # `info breakpoints` with their drdb numbers, sets and condition, the
 # display and the named set are back, `next` goes to the next line,
 # `print` answers; the attach's end ends the session (nothing left on the
-# node). Then a kept session nobody attaches to: it outlives its
-# connection, and nothing of it is left after its time limit.
+# node). The session ran `-- PROGRAM` (the same build at another path)
+# with `set width 97`: a rank replayed again after the attach runs that
+# program, with that width. Then a kept session nobody attaches to: it
+# outlives its connection, and nothing of it is left after its time
+# limit.
 #
 # Expected answers by hand: the breakpoint is on jacobi.c's
 # "double local = 0.0;", the loop's `for` on the next line; both ranks
@@ -68,12 +71,13 @@ live_console() {
     rm -f "$tmp/in"
     mkfifo "$tmp/in"
     "$drdb" console --keep="$k" --ranks 0-1 --timeout 60 "$@" "$h:$run" \
-        < "$tmp/in" > "$tmp/$o" 2> "$tmp/$o.err" &
+        ${prog:+-- "$prog" 16 3} < "$tmp/in" > "$tmp/$o" 2> "$tmp/$o.err" &
     console=$!
     exec 3> "$tmp/in"
     printf 'break jacobi.c:%s\nbreak jacobi.c:%s if rank == 1\n' "$line" \
         "$((line + 2))" >&3
-    printf 'display /x size\ndefset odd 1\ncontinue\nstatus\n' >&3
+    printf 'display /x size\ndefset odd 1\nset width 97\ncontinue\n' >&3
+    printf 'status\n' >&3
     for _ in $(seq 300); do
         [ "$(grep -c "^[01] .*stopped" "$tmp/$o")" -ge 2 ] && break
         kill -0 "$console" 2> /dev/null || break
@@ -89,7 +93,12 @@ live_console() {
 }
 
 # ---- kept, the connection killed, attached ---------------------------------
+# (with -- PROGRAM: the same build at another path, which a rank started
+# after the attach must run too; and set width, which its GDB must get)
+prog=$tmp/node/jacobi-again
+cp "$jacobi" "$prog"
 live_console 127.0.0.2 60 live "$@"
+prog=
 id=$(sed -n 's/^  kept on 127\.0\.0\.2 as session \([^:]*\): drdb attach 127\.0\.0\.2 \1$/\1/p' "$tmp/live")
 [ -n "$id" ] && ok "--keep says the session's id and how to attach" ||
     fail "no 'kept on 127.0.0.2 as session ID: drdb attach 127.0.0.2 ID' line"
@@ -109,6 +118,10 @@ next
 print rank
 print size
 status
+kill @1
+replay @1
+@1 gdb info inferiors
+@1 gdb show width
 EOF
 timeout 120 "$drdb" attach --batch -x "$tmp/a.drdb" --timeout 60 "$@" \
     127.0.0.2 "$id" > "$tmp/a" 2> "$tmp/a.err"
@@ -134,6 +147,14 @@ hasre "attach: next goes on from there to the loop's line" "$tmp/a" \
     "^1 \+stopped .*main () at SRC/examples/jacobi\.c:$((line + 1)), end-stepping-range$"
 has "attach: print on the adopted GDBs" "$tmp/a" \
     "[0] rank = 0" "[1] rank = 1" "[0,1] size = 2"
+has "attach: says the program is the session's -- PROGRAM" "$tmp/a" \
+    "  program: $tmp/node/jacobi-again (the kept session's, not the recorded one)"
+batch_after a "@1 gdb info inferiors" > "$tmp/a.inf"
+hasre "attach: rank 1 replayed again runs the session's -- PROGRAM" \
+    "$tmp/a.inf" "jacobi-again"
+batch_after a "@1 gdb show width" > "$tmp/a.w"
+has "attach: rank 1's new GDB has the session's set width" "$tmp/a.w" \
+    "[1] Number of characters gdb thinks are in a line is 97."
 [ "$(cat "$tmp/a.rc")" = 0 ] && ok "the attached batch succeeds" ||
     fail "attach exit $(cat "$tmp/a.rc"): $(cat "$tmp/a.err")"
 [ -n "$kept" ] && gone_from_node 10 &&
