@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "con.h"
 #include "drdb-stub.h"
@@ -423,6 +424,10 @@ int con_keep_adopt(struct con *c, const char *note, const char *host,
 {
     char err[1200], nid[128];
     *adopted = 0;
+    /* The kept GDBs may still answer the old console's last commands:
+     * their tokens counted from 1 (or from its own attach's base, an
+     * earlier time), ours from now's seconds times 2^24. */
+    c->first_token = (uint64_t)time(NULL) << 24;
     if (restore_tables(c, note) < 0) {
         fprintf(stderr, "drdb: out of memory\n");
         return -1;

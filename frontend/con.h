@@ -267,6 +267,9 @@ struct con {
     int trust;           /* --trust: a host's trust check only warns */
     const char *program; /* -- PROGRAM: run instead of the recorded one */
     char program_kept[4096]; /* program as a kept session's note gave it */
+    /* The first MI token of the GDBs driven from here (0: 1): above what
+     * a kept session's console used, once attached (con-keep.c). */
+    uint64_t first_token;
     /* Where the body of a block (foreach, if, while, define, document)
      * comes from: a script's next lines (con_source), or the '>' prompt
      * (sub-console.c). The next line, malloc'd (INTRO, when not NULL,

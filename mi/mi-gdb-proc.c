@@ -159,7 +159,7 @@ static struct mi_gdb *mi__new(const struct mi_gdb_options *opt)
         return NULL;
     g->in_fd = g->out_fd = g->err_fd = g->pty_master = g->pty_slave = -1;
     g->wait_status = -1;
-    g->next_token = 1;
+    g->next_token = opt && opt->first_token ? opt->first_token : 1;
     if (opt) {
         g->on_async = opt->on_async;
         g->on_stream = opt->on_stream;

@@ -300,6 +300,11 @@ struct mi_gdb_options {
     /* GDB's soft limit of open files (RLIMIT_NOFILE), which the program
      * it starts inherits; 0: ours. */
     unsigned long nofile;
+    /* The token of the first command (0: 1). A GDB that another driver
+     * drove before (mi_gdb_attach of a kept GDB) may still answer that
+     * driver's commands: tokens above any it used keep a late answer
+     * from being taken for one of ours. */
+    uint64_t first_token;
     mi_record_fn *on_async;
     mi_record_fn *on_stream;
     void *ud;               /* passed to both callbacks */

@@ -4,7 +4,9 @@
  * drives a GDB on another host. Between GDB and the driver a relay moves
  * bytes only when the driver calls the link's pump (as a remote
  * connection does), so every blocking call must pump; the program's
- * terminal is the test's own pty, named to GDB by tty_name.
+ * terminal is the test's own pty, named to GDB by tty_name. A GDB that
+ * still answers an earlier driver's commands: first_token keeps those
+ * answers from being taken for the new driver's.
  *
  * usage: test-mi-link PATH-TO-MI-INFERIOR
  */
@@ -97,8 +99,12 @@ static void link_release(void *ud)
     h->released++;
 }
 
-/* Starts GDB in its own session with pipes, and the driver on a link. */
-static struct mi_gdb *start(struct host *h)
+/* Starts GDB in its own session with pipes, and the driver on a link
+ * with OPT (may be NULL); STALE commands (may be NULL) reach GDB first,
+ * as an earlier driver's last ones would. */
+static struct mi_gdb *start_with(struct host *h,
+                                 const struct mi_gdb_options *opt,
+                                 const char *stale)
 {
     int in[2], out[2], err[2], sin[2], sout[2], serr[2];
     struct termios t;
@@ -145,11 +151,19 @@ static struct mi_gdb *start(struct host *h)
         .alive = link_alive, .signal = link_signal, .pump = link_pump,
         .release = link_release, .ud = h,
     };
+    if (stale)
+        REQUIRE(write(h->gin, stale, strlen(stale)) ==
+                (ssize_t)strlen(stale));
     struct mi_gdb *g = NULL;
     char msg[256];
-    int r = mi_gdb_attach(&g, NULL, &l, msg, sizeof msg);
+    int r = mi_gdb_attach(&g, opt, &l, msg, sizeof msg);
     CHECK_MSG(r == 0, "attach: %s: %s", mi_strerror(r), msg);
     return g;
+}
+
+static struct mi_gdb *start(struct host *h)
+{
+    return start_with(h, NULL, NULL);
 }
 
 static void host_close(struct host *h)
@@ -245,6 +259,49 @@ TEST(free_kills)
     host_close(&h);
 }
 
+/* A GDB an earlier driver drove (a kept session's, attached again) may
+ * still answer that driver's last commands, tokens 1 to 40 here: with
+ * first_token above them, those answers are not taken for this driver's
+ * (with tokens from 1, its setup and its first command got them). */
+static void stale_answers(uint64_t first, int *features, char *value,
+                          size_t len)
+{
+    char stale[2048] = "";
+    for (int t = 1; t <= 40; t++)
+        snprintf(stale + strlen(stale), sizeof stale - strlen(stale),
+                 "%d-data-evaluate-expression 111\n", t);
+    struct host h;
+    struct mi_gdb_options opt = {.first_token = first};
+    struct mi_gdb *g = start_with(&h, &opt, stale);
+    struct mi_reply rep;
+    REQUIRE(g);
+    int ready = mi_gdb_wait_ready(g, 20000);
+    CHECK_MSG(!first || ready == 0, "ready: %s", mi_strerror(ready));
+    *features = mi_gdb_has_feature(g, "thread-info");
+    int r = mi_gdb_exec_sync(g, "-data-evaluate-expression 2+3", &rep,
+                             20000);
+    CHECK_MSG(!first || r == 0, "2+3: %s", mi_strerror(r));
+    const char *v = rep.record ? mi_get_str(rep.record, "value") : NULL;
+    snprintf(value, len, "%s", v ? v : "(none)");
+    mi_reply_release(&rep);
+    mi_gdb_free(g);
+    host_close(&h);
+}
+
+TEST(first_token)
+{
+    int features;
+    char value[64];
+    stale_answers(1000, &features, value, sizeof value);
+    CHECK(features);
+    CHECK_STR_EQ(value, "5");
+    /* the control: from 1, the earlier answers are taken */
+    stale_answers(0, &features, value, sizeof value);
+    CHECK_MSG(!features || strcmp(value, "5") != 0,
+              "tokens from 1 took no stale answer (features %d, value %s): "
+              "the test shows nothing", features, value);
+}
+
 /* A link without its callbacks is refused, its descriptors closed. */
 TEST(bad_link)
 {
@@ -268,6 +325,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     RUN(linked_gdb);
     RUN(free_kills);
+    RUN(first_token);
     RUN(bad_link);
     return check_done();
 }
