@@ -22,8 +22,12 @@ static int cmd_checkpoint(struct con *c, struct con_args *a)
         if (id > 0) {
             int ok;
             long long ev = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-            asprintf(&ans[i].text, "checkpoint %ld (before event %lld)", id,
-                     ev);
+            if (ok)
+                asprintf(&ans[i].text, "checkpoint %ld (before event %lld)",
+                         id, ev);
+            else /* taken, but the rank no longer answers (lost?) */
+                asprintf(&ans[i].text, "checkpoint %ld (its event unknown: "
+                         "rank %s)", id, con_state_name(c->ranks[r].state));
         } else {
             rc = -1;
         }

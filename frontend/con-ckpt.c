@@ -205,6 +205,11 @@ long con_ckpt_take(struct con *c, int r)
     long last = (long)con_eval_int(c, r, DRDB_SYM_CKPT_LAST, &ok);
     con_eval_int(c, r, DRDB_SYM_CKPT_EVENT_TAG " = " DRDB_SYM_EVENT, &ok);
     unsigned long long pc = ok ? con_stub_resume_pc(c, r) : 0;
+    if (k->state == CON_LOST) { /* its GDB or connection went meanwhile */
+        fprintf(stderr, "drdb: rank %d: no checkpoint: lost (%s)\n", r,
+                k->reason);
+        return -1;
+    }
     if (!q || !pc) {
         fprintf(stderr, "drdb: rank %d: no checkpoint library in this "
                 "process (" DRDB_ENV_CKPT "=off?)\n", r);
