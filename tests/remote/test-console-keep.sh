@@ -10,7 +10,9 @@
 # `info breakpoints` with their drdb numbers, sets and condition, the
 # display and the named set are back, `next` goes to the next line,
 # `print` answers; the attach's end ends the session (nothing left on the
-# node). The session ran `-- PROGRAM` (the same build at another path)
+# node). A checkpoint taken before the drop is listed after the attach
+# (it lives in the kept process) and rolled back to. The session ran
+# `-- PROGRAM` (the same build at another path)
 # with `set width 97`: a rank replayed again after the attach runs that
 # program, with that width. Then a kept session nobody attaches to: it
 # outlives its connection, and nothing of it is left after its time
@@ -83,6 +85,12 @@ live_console() {
         kill -0 "$console" 2> /dev/null || break
         sleep 0.1
     done
+    printf 'checkpoint\n' >&3
+    for _ in $(seq 300); do
+        grep -q "checkpoint 1 (before event 8)" "$tmp/$o" && break
+        kill -0 "$console" 2> /dev/null || break
+        sleep 0.1
+    done
     sshp=$(pgrep -P "$console" -x ssh)
     [ -n "$sshp" ] && kill -KILL "$sshp"
     sleep 1
@@ -118,6 +126,8 @@ next
 print rank
 print size
 status
+checkpoints
+rollback 1
 kill @1
 replay @1
 @1 gdb info inferiors
@@ -147,6 +157,12 @@ hasre "attach: next goes on from there to the loop's line" "$tmp/a" \
     "^1 \+stopped .*main () at SRC/examples/jacobi\.c:$((line + 1)), end-stepping-range$"
 has "attach: print on the adopted GDBs" "$tmp/a" \
     "[0] rank = 0" "[1] rank = 1" "[0,1] size = 2"
+batch_after a checkpoints > "$tmp/a.ck"
+hasre "attach: the ranks' checkpoints, in their kept processes" \
+    "$tmp/a.ck" "^rank 0: 1 checkpoint$" "^rank 1: 1 checkpoint$" \
+    "^  1 \+8 "
+has "attach: rollback to a checkpoint taken before the drop" "$tmp/a" \
+    "[0,1] main () at SRC/examples/jacobi.c:$line, rolled back to checkpoint 1 (before event 8)"
 has "attach: says the program is the session's -- PROGRAM" "$tmp/a" \
     "  program: $tmp/node/jacobi-again (the kept session's, not the recorded one)"
 batch_after a "@1 gdb info inferiors" > "$tmp/a.inf"
