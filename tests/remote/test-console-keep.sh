@@ -12,11 +12,13 @@
 # `print` answers; the attach's end ends the session (nothing left on the
 # node). A checkpoint taken before the drop is listed after the attach
 # (it lives in the kept process) and rolled back to. The session ran
-# `-- PROGRAM` (the same build at another path)
-# with `set width 97`: a rank replayed again after the attach runs that
-# program, with that width. Then a kept session nobody attaches to: it
-# outlives its connection, and nothing of it is left after its time
-# limit.
+# `-- PROGRAM` (the same build at another path) with `set width 97`: a
+# rank replayed again after the attach runs that program, with that
+# width. Then a session of two hosts (--hosts, a rank on each), both
+# connections killed: `drdb attach` on one host takes both hosts' ranks
+# back (the other's session from the note). Then a kept session nobody
+# attaches to: it outlives its connection, and nothing of it is left
+# after its time limit.
 #
 # Expected answers by hand: the breakpoint is on jacobi.c's
 # "double local = 0.0;", the loop's `for` on the next line; both ranks
@@ -63,16 +65,21 @@ run="$tmp/node/run"
 line=$(grep -n 'double local = 0.0;' "$src" | cut -d: -f1)
 cd "$tmp/here" || exit 1
 
-# live_console HOST KEEP OUT: a console with --keep=KEEP on HOST, reading
-# the fifo $tmp/in (fd 3), its output in $tmp/OUT; a breakpoint, another
-# with a condition, a display, a named set, continue to the first, status;
-# then its ssh killed and the console told to quit.
+# live_console HOST[,HOST] KEEP OUT: a console with --keep=KEEP on HOST
+# (two hosts: --hosts, a rank on each), reading the fifo $tmp/in (fd 3),
+# its output in $tmp/OUT; a breakpoint, another with a condition, a
+# display, a named set, continue to the first, status, a checkpoint; then
+# its ssh connections killed and the console told to quit.
 live_console() {
     h=$1 k=$2 o=$3
     shift 3
     rm -f "$tmp/in"
     mkfifo "$tmp/in"
-    "$drdb" console --keep="$k" --ranks 0-1 --timeout 60 "$@" "$h:$run" \
+    case $h in
+    *,*) set -- "$@" --hosts "$h" "$run" ;;
+    *) set -- "$@" "$h:$run" ;;
+    esac
+    "$drdb" console --keep="$k" --ranks 0-1 --timeout 60 "$@" \
         ${prog:+-- "$prog" 16 3} < "$tmp/in" > "$tmp/$o" 2> "$tmp/$o.err" &
     console=$!
     exec 3> "$tmp/in"
@@ -91,8 +98,9 @@ live_console() {
         kill -0 "$console" 2> /dev/null || break
         sleep 0.1
     done
-    sshp=$(pgrep -P "$console" -x ssh)
-    [ -n "$sshp" ] && kill -KILL "$sshp"
+    for sshp in $(pgrep -P "$console" -x ssh); do
+        kill -KILL "$sshp"
+    done
     sleep 1
     printf 'quit\n' >&3
     exec 3>&-
@@ -176,6 +184,28 @@ has "attach: rank 1's new GDB has the session's set width" "$tmp/a.w" \
 [ -n "$kept" ] && gone_from_node 10 &&
     ok "the attach's end ends the session on the node" ||
     fail "the attach's end: kept '$kept', left on the node: $(on_node)"
+
+# ---- two hosts kept, both connections killed, attached from one ------------
+live_console 127.0.0.2,127.0.0.3 60 live3 "$@"
+id2=$(sed -n 's/^  kept on 127\.0\.0\.2 as session \([^:]*\): .*/\1/p' "$tmp/live3")
+id3=$(sed -n 's/^  kept on 127\.0\.0\.3 as session \([^:]*\): .*/\1/p' "$tmp/live3")
+[ -n "$id2" ] && [ -n "$id3" ] && ok "two hosts: each says its kept session" ||
+    fail "two hosts: no 'kept on' line for each host: $(grep kept "$tmp/live3")"
+printf 'status\nprint rank\nnext\n' > "$tmp/b.drdb"
+timeout 120 "$drdb" attach --batch -x "$tmp/b.drdb" --timeout 60 "$@" \
+    127.0.0.2 "$id2" > "$tmp/b" 2> "$tmp/b.err"
+echo $? > "$tmp/b.rc"
+batch_after b status > "$tmp/b.st"
+hasre "two hosts: attach on one takes both hosts' ranks back, as they were" \
+    "$tmp/b.st" \
+    "^0 \+stopped \+8/23 \+127\.0\.0\.2 \+main () at .*jacobi\.c:$line" \
+    "^1 \+stopped \+8/23 \+127\.0\.0\.3 \+main () at .*jacobi\.c:$line"
+has "two hosts: print on both adopted GDBs" "$tmp/b" "[0] rank = 0" \
+    "[1] rank = 1"
+[ "$(cat "$tmp/b.rc")" = 0 ] && ok "two hosts: the attached batch succeeds" ||
+    fail "two hosts: attach exit $(cat "$tmp/b.rc"): $(cat "$tmp/b.err")"
+gone_from_node 10 && ok "two hosts: the attach's end ends both sessions" ||
+    fail "two hosts: left on the node after the attach: $(on_node)"
 
 # ---- kept, nobody attaches: its time limit ----------------------------------
 live_console 127.0.0.3 3 live2 "$@"
