@@ -35,7 +35,7 @@
 #include "life.h"
 #include "remote.h"
 
-static struct con_ckpt_rank *ck(struct con_rank *k)
+struct con_ckpt_rank *con_ckpt_state(struct con_rank *k)
 {
     if (!k->ck)
         k->ck = calloc(1, sizeof *k->ck);
@@ -190,7 +190,7 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
 long con_ckpt_take(struct con *c, int r)
 {
     struct con_rank *k = &c->ranks[r];
-    struct con_ckpt_rank *q = ck(k);
+    struct con_ckpt_rank *q = con_ckpt_state(k);
     if (!k->gdb) {
         fprintf(stderr, "drdb: rank %d is not replayed ('replay @%d' starts "
                 "it)\n", r, r);
@@ -264,7 +264,7 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
                   const struct con_ckpt *known)
 {
     struct con_rank *k = &c->ranks[r];
-    struct con_ckpt_rank *q = ck(k);
+    struct con_ckpt_rank *q = con_ckpt_state(k);
     int shadow = id[0] == 's';
     long long num;
     if (fe_parse_int(id + shadow, 1, LONG_MAX, &num) < 0) {
@@ -414,7 +414,7 @@ int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur,
 void con_ckpt_keep_at_exit(struct con *c, int r)
 {
     struct con_rank *k = &c->ranks[r];
-    struct con_ckpt_rank *q = ck(k);
+    struct con_ckpt_rank *q = con_ckpt_state(k);
     if (!q || q->at_exit || !k->gdb)
         return;
     struct mi_reply rep;
@@ -429,7 +429,7 @@ void con_ckpt_keep_at_exit(struct con *c, int r)
 int con_shadow_start(struct con *c, int r)
 {
     struct con_rank *k = &c->ranks[r];
-    struct con_ckpt_rank *q = ck(k);
+    struct con_ckpt_rank *q = con_ckpt_state(k);
     if (!q)
         return -1;
     shadow_poll(c, r);

@@ -25,6 +25,10 @@
  *   set NAME SET                   each defset
  *   bpt ID TEMP WATCH ENABLED ALL SET R:GDBNO,...|-\tLOC\tCOND
  *   disp ID ALL SET\tFMT\tEXPR
+ *   shadow R PID STATUS\tDIR       rank R's shadow on its host (STATUS -1:
+ *                                  running), its files in DIR there
+ *   ckext R ID AT                  a checkpoint `checkpoint` took (AT: at
+ *                                  an event, not a line)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +105,18 @@ char *con_keep_note(const struct con *c)
         fputc('\t', f);
         put_text(f, b->cond);
         fputc('\n', f);
+    }
+    for (int r = 0; r < c->nranks; r++) {
+        const struct con_ckpt_rank *q = c->ranks[r].ck;
+        if (q && q->shadow_dir[0]) {
+            fprintf(f, "shadow %d %d %d\t", r, (int)q->shadow,
+                    q->shadow_status);
+            put_text(f, q->shadow_dir);
+            fputc('\n', f);
+        }
+        for (size_t i = 0; q && i < q->next; i++)
+            fprintf(f, "ckext %d %ld %d\n", r, q->ext[i].id,
+                    q->ext[i].at_event);
     }
     for (int i = 0; i < c->ndisps; i++) {
         const struct con_display *d = &c->disps[i];
@@ -296,11 +312,48 @@ static void restore_start(struct con *c, const char *note)
     }
 }
 
+/* The note's shadows and `checkpoint` marks into C's ranks: the kept
+ * agent still has the shadows (its processes) and their files. */
+static int restore_ckpts(struct con *c, const char *note)
+{
+    const char *p;
+    for (p = next_line(note, NULL, "shadow"); p;
+         p = next_line(note, p, "shadow")) {
+        int r, pid, st, at = 0;
+        struct con_ckpt_rank *q;
+        if (sscanf(p, "%d %d %d%n", &r, &pid, &st, &at) < 3 || r < 0 ||
+            r >= c->nranks)
+            continue;
+        if (!(q = con_ckpt_state(&c->ranks[r])))
+            return -1;
+        q->shadow = pid;
+        q->shadow_status = st;
+        get_text(p[at] == '\t' ? p + at + 1 : p + at, q->shadow_dir,
+                 sizeof q->shadow_dir);
+    }
+    for (p = next_line(note, NULL, "ckext"); p;
+         p = next_line(note, p, "ckext")) {
+        int r, at;
+        long id;
+        struct con_ckpt_rank *q;
+        if (sscanf(p, "%d %ld %d", &r, &id, &at) != 3 || r < 0 ||
+            r >= c->nranks)
+            continue;
+        if (!(q = con_ckpt_state(&c->ranks[r])) ||
+            util_grow(&q->ext, &q->cap, q->next + 1, sizeof *q->ext) < 0)
+            return -1;
+        q->ext[q->next++] = (struct con_ckext){id, at};
+    }
+    return 0;
+}
+
 /* The note's sets, breakpoints and displays into C's tables. */
 static int restore_tables(struct con *c, const char *note)
 {
     const char *p;
     restore_start(c, note);
+    if (restore_ckpts(c, note) < 0)
+        return -1;
     if ((p = next_line(note, NULL, "keep")))
         c->keep_s = atoi(p);
     if ((p = next_line(note, NULL, "focus"))) {

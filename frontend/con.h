@@ -553,6 +553,9 @@ struct con_ckpt {
     unsigned long long pc; /* where a debugger's checkpoint resumes */
     char path[8400];
 };
+/* Rank K's checkpoint state (k->ck), made when it has none: NULL out of
+ * memory. */
+struct con_ckpt_rank *con_ckpt_state(struct con_rank *k);
 /* Rank R's checkpoints by event, the live process's and its shadow's
  * (*OUT malloc'd): their number. */
 int con_ckpt_list(struct con *c, int r, struct con_ckpt **out);

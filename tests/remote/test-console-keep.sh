@@ -11,7 +11,9 @@
 # display and the named set are back, `next` goes to the next line,
 # `print` answers; the attach's end ends the session (nothing left on the
 # node). A checkpoint taken before the drop is listed after the attach
-# (it lives in the kept process) and rolled back to. The session ran
+# (it lives in the kept process) and rolled back to; so are the files of
+# the ranks' shadows, which ran on the node before the drop, and status
+# shows the shadows. The session ran
 # `-- PROGRAM` (the same build at another path) with `set width 97`: a
 # rank replayed again after the attach runs that program, with that
 # width. Then a session of two hosts (--hosts, a rank on each), both
@@ -68,8 +70,9 @@ cd "$tmp/here" || exit 1
 # live_console HOST[,HOST] KEEP OUT: a console with --keep=KEEP on HOST
 # (two hosts: --hosts, a rank on each), reading the fifo $tmp/in (fd 3),
 # its output in $tmp/OUT; a breakpoint, another with a condition, a
-# display, a named set, continue to the first, status, a checkpoint; then
-# its ssh connections killed and the console told to quit.
+# display, a named set, continue to the first, status, a checkpoint, the
+# ranks' shadows run to their end; then its ssh connections killed and
+# the console told to quit.
 live_console() {
     h=$1 k=$2 o=$3
     shift 3
@@ -92,9 +95,9 @@ live_console() {
         kill -0 "$console" 2> /dev/null || break
         sleep 0.1
     done
-    printf 'checkpoint\n' >&3
+    printf 'checkpoint\nshadow\nshadow wait\nstatus\n' >&3
     for _ in $(seq 300); do
-        grep -q "checkpoint 1 (before event 8)" "$tmp/$o" && break
+        [ "$(grep -c "^ *shadow: finished" "$tmp/$o")" -ge 2 ] && break
         kill -0 "$console" 2> /dev/null || break
         sleep 0.1
     done
@@ -136,6 +139,7 @@ print size
 status
 checkpoints
 rollback 1
+rollback s5
 kill @1
 replay @1
 @1 gdb info inferiors
@@ -167,10 +171,18 @@ has "attach: print on the adopted GDBs" "$tmp/a" \
     "[0] rank = 0" "[1] rank = 1" "[0,1] size = 2"
 batch_after a checkpoints > "$tmp/a.ck"
 hasre "attach: the ranks' checkpoints, in their kept processes" \
-    "$tmp/a.ck" "^rank 0: 1 checkpoint$" "^rank 1: 1 checkpoint$" \
-    "^  1 \+8 "
+    "$tmp/a.ck" "^  1 \+8 .* taken here (checkpoint), full$"
+[ "$(grep -c "^  1 \+8 " "$tmp/a.ck")" = 2 ] ||
+    fail "attach: not both ranks' checkpoint 1: $(cat "$tmp/a.ck")"
+# the shadows ran to the end: a file before each event from 1 to 22
+hasre "attach: the ranks' shadows' files, kept on the node" "$tmp/a.ck" \
+    "^  s1 \+1 .*shadow file, full$" "^  s22 \+22 .*shadow file$"
+has "attach: status shows the kept shadows" "$tmp/a.st0" \
+    "      shadow: finished (status 0), 22 checkpoints, latest before event 22 of 23"
 has "attach: rollback to a checkpoint taken before the drop" "$tmp/a" \
     "[0,1] main () at SRC/examples/jacobi.c:$line, rolled back to checkpoint 1 (before event 8)"
+hasre "attach: rollback to a kept shadow's file" "$tmp/a" \
+    "^\[0,1\] .*rolled back to checkpoint s5 (before event 5)$"
 has "attach: says the program is the session's -- PROGRAM" "$tmp/a" \
     "  program: $tmp/node/jacobi-again (the kept session's, not the recorded one)"
 batch_after a "@1 gdb info inferiors" > "$tmp/a.inf"
