@@ -42,8 +42,9 @@
 #include "util.h"
 
 /* Version 2 adds how the ranks' GDBs start (the program, -- PROGRAM,
- * --trust, --write-in-place, --debug-file-directory, set width); a
- * version 1 note is read as one without them. */
+ * --trust, --write-in-place, --debug-file-directory, set width), the
+ * ranks' shadows and checkpoint marks; a version 1 note is read as one
+ * without them. */
 #define NOTE_MAGIC "drdb-console-note 2"
 #define NOTE_MAGIC_1 "drdb-console-note 1"
 
