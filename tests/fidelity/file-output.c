@@ -55,7 +55,12 @@ int main(int argc, char **argv)
     }
     cat(rank, "changed", tmp);
 
-    /* the log from before the run, appended to through open(2) */
+    /* the log from before the run, appended to through open(2): rank 0
+     * first, which reads it back before the others append (a replayed
+     * rank sees its own writes to a file, not another rank's:
+     * docs/recording.md, "Input files") */
+    if (rank != 0)
+        MPI_Barrier(MPI_COMM_WORLD);
     int fd = open("history.log", O_WRONLY | O_APPEND);
     char line[64];
     int n = snprintf(line, sizeof line, "run by rank %d\n", rank);
@@ -63,8 +68,10 @@ int main(int argc, char **argv)
         printf("rank %d: short write\n", rank);
     if (fd >= 0)
         close(fd);
-    if (rank == 0)
+    if (rank == 0) {
         cat(rank, "history", "history.log");
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
 
     /* a directory of results, a renamed file, a removed one */
     char dir[64], inner[96];
