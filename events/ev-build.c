@@ -735,15 +735,23 @@ struct ev__feed {
     int next;
 };
 
+/* The build ev_build_feed() began, finished (every rank read already),
+ * or with DROP freed: the index, or NULL. */
+static struct ev_index *feed_end(struct ev_run *x, int drop)
+{
+    struct ev__feed *f = x->feed;
+    if (drop)
+        f->p.ix->oom = 1; /* finish() frees it */
+    struct ev_index *ix = finish(&f->p, -1);
+    free(f);
+    x->feed = NULL;
+    return ix;
+}
+
 void ev__feed_free(struct ev_run *x)
 {
-    if (!x->feed)
-        return;
-    struct ev_index *ix = x->feed->p.ix;
-    ix->oom = 1; /* finish() frees it */
-    finish(&x->feed->p, -1);
-    free(x->feed);
-    x->feed = NULL;
+    if (x->feed)
+        feed_end(x, 1);
 }
 
 void ev_build_feed(struct ev_run *x, int upto)
@@ -773,9 +781,7 @@ int ev_build(struct ev_run *x, char *err, size_t errlen)
     double t0 = now_s();
     if (x->feed) { /* the ranks left, then matched */
         ev_build_feed(x, x->world_size);
-        x->ix = finish(&x->feed->p, -1);
-        free(x->feed);
-        x->feed = NULL;
+        x->ix = feed_end(x, 0);
     } else {
         x->ix = build(x, -1);
     }
