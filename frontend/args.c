@@ -1,6 +1,5 @@
 /* The values on drdb's command lines (args.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,23 +92,4 @@ int fe_parse_size(const char *s, uint64_t *out)
         return -1;
     *out = (uint64_t)(v * mult);
     return 0;
-}
-
-int fe_getopt(int argc, char **argv, const char *opts,
-              const struct option *longopts, int *longindex,
-              const char **pos, int maxpos, int *npos)
-{
-    for (;;) {
-        int at = optind;
-        int ch = getopt_long(argc, argv, opts, longopts, longindex);
-        if (ch != -1)
-            return ch;
-        if (optind == at + 1 && at < argc && !strcmp(argv[at], "--")) {
-            optind = at; /* the caller's "-- PROGRAM" */
-            return -1;
-        }
-        if (optind >= argc || *npos >= maxpos)
-            return -1;
-        pos[(*npos)++] = argv[optind++];
-    }
 }

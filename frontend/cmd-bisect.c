@@ -341,6 +341,6 @@ const struct con_cmd con_cmds_bisect[] = {
      "seq ...}]",
      "the first event of rank R before which GDB's COND holds (binary "
      "search with checkpoints; docs/console.md)", CON_NEEDS_RANKS,
-     "--from= --to= --events=", cmd_bisect},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+     "--from= --to= --events=", cmd_bisect, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

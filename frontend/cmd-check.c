@@ -219,6 +219,6 @@ const struct con_cmd con_cmds_check[] = {
      "run drdb check's MPI checks on the run (LIST: names or patterns, as "
      "drdb check --checks) and list the findings numbered, for 'goto "
      "finding K'; --list: the checks", 0,
-     NULL, cmd_check},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+     NULL, cmd_check, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

@@ -172,30 +172,23 @@ static void event_row(void *ud, const struct ev_row *row, int mark)
     free(line);
 }
 
-/* events [--from N] [--count K] [--call NAME] [--peer P] [--tag T] */
 /* events [--from N] [--count K] [--call F] [--peer P] [--tag T]: the
- * listing of `drdb log events` (events.h: ev_print_events), per rank of
- * the set: from N, else around the rank's position (marked "<= here"). */
+ * listing of `drdb log events` (events.h: ev_print_events; its options,
+ * fe_events_opt_table), per rank of the set: from N, else around the
+ * rank's position (marked "<= here"). */
 static int cmd_events(struct con *c, struct con_args *a)
 {
-    static const char *const opts[] = {"--from", "--count", "--peer",
-                                       "--tag"};
-    long long v[4] = {-1, 20, -1, -1};
-    for (int i = 0; i < 4; i++) {
-        const char *val = con_args_opt(a, opts[i]);
-        if (!val || fe_parse_int(val, 0, i < 2 ? LLONG_MAX : INT_MAX,
-                                 &v[i]) == 0)
-            continue;
-        fprintf(stderr, "drdb: events %s takes a number, not '%s'\n",
-                opts[i], val);
+    struct fe_events_opts o = {.from = UINT64_MAX, .count = 20, .peer = -1,
+                               .tag = -1};
+    struct fe_pos pos;
+    if (con_args_opts(a, fe_events_opt_table, &o, 0, &pos) < 0)
+        return -1;
+    if (pos.rest < a->argc) {
+        fprintf(stderr, "drdb: events takes no '%s' ('events --help')\n",
+                a->argv[pos.rest]);
         return -1;
     }
-    if (*a->text) {
-        fprintf(stderr, "drdb: events [--from N] [--count K] [--call "
-                "NAME] [--peer P] [--tag T]: bad '%s'\n", a->text);
-        return -1;
-    }
-    struct ev_filter f = {con_args_opt(a, "--call"), v[2], v[3]};
+    struct ev_filter f = {o.call, o.peer, o.tag};
     char err[512];
     struct ev_run *x = con_events(c);
     if (!x)
@@ -204,7 +197,7 @@ static int cmd_events(struct con *c, struct con_args *a)
         fprintf(stderr, "drdb: %s\n", err);
         return -1;
     }
-    long long from = v[0], count = v[1];
+    uint64_t count = o.count;
     if (!c->json_f)
         ev_print_events_header(stdout);
     for (int r = 0; r < c->nranks; r++) {
@@ -212,10 +205,10 @@ static int cmd_events(struct con *c, struct con_args *a)
             continue;
         long long cur = con_current_event(c, r);
         /* Around the current event by default. */
-        uint64_t n = from >= 0          ? (uint64_t)from
-                     : cur > count / 2 ? (uint64_t)(cur - count / 2)
-                                       : 0;
-        if (ev_list_events(x, r, n, (uint64_t)count, &f, cur, event_row, c,
+        uint64_t n = o.from != UINT64_MAX        ? o.from
+                     : cur > (long long)(count / 2) ? (uint64_t)cur - count / 2
+                                                   : 0;
+        if (ev_list_events(x, r, n, count, &f, cur, event_row, c,
                            err, sizeof err) < 0) {
             fprintf(stderr, "drdb: %s\n", err);
             return -1;
@@ -481,38 +474,38 @@ static int cmd_goto_collective(struct con *c, struct con_args *a)
 const struct con_cmd con_cmds_events[] = {
     {"event", NULL, "event RANK:N|{SELECT rank, seq ...} [--raw]",
      "one MPI event in full: arguments, times, status, data", 0, "--raw",
-     cmd_event},
-    {"events", NULL, "events [--from N] [--count K] [--call F] [--peer P]",
+     cmd_event, NULL},
+    {"events", NULL, "events [OPTIONS]",
      "the MPI events of the set's ranks (as drdb log events), the "
-     "current one marked <= here", 0,
-     "--from= --count= --peer= --tag= --call=", cmd_events},
+     "current one marked <= here", 0, NULL, cmd_events,
+     fe_events_opt_table},
     {"goto-collective", NULL, "goto-collective RANK:N",
      "every replayed member to the same instance of a collective", 0, NULL,
-     cmd_goto_collective},
+     cmd_goto_collective, NULL},
     {"goto-send", NULL, "goto-send [RANK:N]",
      "run the sender (started if needed) to the send a receive matched "
-     "(no event: @R's last receive)", 0, NULL, cmd_goto_send},
+     "(no event: @R's last receive)", 0, NULL, cmd_goto_send, NULL},
     {"goto", NULL, "goto N | {SELECT rank, seq ...} | finding K",
      "run to just before MPI event N (from the nearest checkpoint, or the "
      "start); finding K: the replayed ranks to finding K's events",
-     CON_NEEDS_RANKS | CON_LAZY_OK, NULL, cmd_goto},
+     CON_NEEDS_RANKS | CON_LAZY_OK, NULL, cmd_goto, NULL},
     {"match", NULL, "match RANK:N|{SELECT rank, seq ...}",
      "the partners of an event: the send of a receive, a collective's "
-     "members", 0, NULL, cmd_match},
+     "members", 0, NULL, cmd_match, NULL},
     {"next-event", "ne", "next-event [K]",
      "run to just before the K-th next MPI event (default 1)",
-     CON_NEEDS_RANKS, NULL, cmd_next_event},
+     CON_NEEDS_RANKS, NULL, cmd_next_event, NULL},
     {"prev-event", "pe", "prev-event [K]",
      "back to just before the K-th previous MPI event (default 1)",
-     CON_NEEDS_RANKS, NULL, cmd_prev_event},
+     CON_NEEDS_RANKS, NULL, cmd_prev_event, NULL},
     {"queues", NULL, "queues [RANK:N|{SELECT rank, seq ...}]",
      "at each rank's position (or before event N): messages sent to it not "
-     "yet received, its pending requests", 0, NULL, cmd_queues},
+     "yet received, its pending requests", 0, NULL, cmd_queues, NULL},
     {"sql", NULL, "sql SELECT ...",
      "an SQL query over the run's events, matches, collectives, "
-     "communicators (docs/queries.md)", 0, NULL, cmd_sql},
+     "communicators (docs/queries.md)", 0, NULL, cmd_sql, NULL},
     {"until-call", NULL, "until-call MPI_FUNCTION",
      "run to just before the next call of an MPI function",
-     CON_NEEDS_RANKS, NULL, cmd_until_call},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+     CON_NEEDS_RANKS, NULL, cmd_until_call, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

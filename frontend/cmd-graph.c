@@ -4,6 +4,7 @@
  * its position marked ("here"), its next event, and the messages already
  * sent to it that it has not received yet.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,61 +14,50 @@
 #include "ev-graph.h"
 #include "events.h"
 #include "fe.h"
+#include "graph.h"
 
-/* The output file of TEXT (after a query, if any): "-o FILE" or "FILE",
- * into BUF; else NULL. */
-static const char *out_file(const char *text, char *buf, size_t len)
-{
-    text += strspn(text, " ");
-    if (!strncmp(text, "-o ", 3))
-        text += 3 + strspn(text + 3, " ");
-    if (!*text || *text == '-' || strchr(text, ' '))
-        return NULL;
-    snprintf(buf, len, "%s", text);
-    return buf;
-}
+/* The console's graph: the options of drdb log graph (graph.h) and the
+ * file. */
+struct graph_opts {
+    const char *file;
+    struct fe_graph_opts pic;
+};
+
+#define OFF(f) offsetof(struct graph_opts, f)
+static const struct fe_opt graph_opts[] = {
+    FE_STR('o', "output", "FILE", OFF(file), "FILE.svg, FILE.html or "
+     "FILE.dot (or FILE as the last word)"),
+    FE_GROUP(OFF(pic), fe_graph_opt_table),
+    FE_END,
+};
+#undef OFF
 
 static int cmd_graph(struct con *c, struct con_args *a)
 {
     struct ev_run *x = con_events(c);
-    char fbuf[4096], err[512];
-    /* {SELECT rank, seq ...}: the events to draw around */
-    const char *text = a->text, *close = NULL;
-    if (*text == '{')
-        close = strrchr(text, '}');
-    const char *file = out_file(close ? close + 1 : text, fbuf,
-                                sizeof fbuf);
-    const char *around = con_args_opt(a, "--around"),
-               *window = con_args_opt(a, "--window"),
-               *tagnames = con_args_opt(a, "--tag-names");
-    struct ev_gtag tags[FE_GRAPH_MAX_TAGS];
-    if (!x)
+    char err[512];
+    struct graph_opts go = {.pic.g.around_rank = -1};
+    struct ev_graph_opts *o = &go.pic.g;
+    struct fe_pos pos;
+    if (!x || con_args_opts(a, graph_opts, &go, 2, &pos) < 0)
         return -1;
-    if (!file || !fe_graph_kind(file)) {
+    /* [{SELECT rank, seq ...}] (the events to draw around) [FILE] */
+    int q = pos.n && pos.v[0][0] == '{';
+    const char *query = q ? pos.v[0] : NULL;
+    int bad = pos.rest < a->argc || pos.n > q + 1 ||
+              (pos.n == q + 1 && go.file);
+    if (pos.n == q + 1)
+        go.file = pos.v[q];
+    if (bad || !go.file || !fe_graph_kind(go.file)) {
         fprintf(stderr, "drdb: usage: %s (FILE: .svg, .html or .dot)\n",
                 a->cmd->usage);
         return -1;
     }
-    struct ev_graph_opts o = {0};
-    o.around_rank = -1;
-    o.logical = con_args_opt(a, "--logical") != NULL;
-    if (tagnames && (o.ntags = fe_graph_tags(tagnames, tags)) < 0)
-        return -1;
-    o.tags = tags;
-    if (around && fe_parse_event(around, &o.around_rank,
-                                 &o.around_event) < 0) {
-        fprintf(stderr, "drdb: --around takes an event of the run, like "
-                "0:17, not '%s'\n", around);
-        return -1;
-    }
-    if (around && o.around_rank >= x->world_size) {
-        fprintf(stderr, "drdb: --around %s: no rank %d in this run (0-%d)\n",
-                around, o.around_rank, x->world_size - 1);
-        return -1;
-    }
-    if (window && (fe_parse_u64(window, &o.window) < 0 || !o.window)) {
-        fprintf(stderr, "drdb: --window takes a number of events (1 or "
-                "more), not '%s'\n", window);
+    if (o->around_rank >= x->world_size) {
+        fprintf(stderr, "drdb: --around %d:%llu: no rank %d in this run "
+                "(0-%d)\n", o->around_rank,
+                (unsigned long long)o->around_event, o->around_rank,
+                x->world_size - 1);
         return -1;
     }
     uint64_t *here = malloc((size_t)x->world_size * sizeof *here),
@@ -76,15 +66,14 @@ static int cmd_graph(struct con *c, struct con_args *a)
     int rc = -1, npos = 0;
     if (!here || !ranks)
         goto out;
-    if (close) {
+    if (query) {
         struct rankset qs;
         if (!(focus = malloc((size_t)x->world_size * sizeof *focus)))
             goto out;
         for (int r = 0; r < x->world_size; r++)
             focus[r] = EV_NONE;
         rs_init(&qs, c->nranks);
-        if (con_query_events(c, text, (size_t)(close + 1 - text), &qs,
-                             focus) < 0) {
+        if (con_query_events(c, query, strlen(query), &qs, focus) < 0) {
             rs_release(&qs);
             goto out;
         }
@@ -92,7 +81,7 @@ static int cmd_graph(struct con *c, struct con_args *a)
             if (!rs_has(&qs, r))
                 focus[r] = EV_NONE;
         rs_release(&qs);
-        o.focus = focus;
+        o->focus = focus;
     }
     for (int r = 0; r < x->world_size; r++) {
         here[r] = EV_NONE;
@@ -110,19 +99,19 @@ static int cmd_graph(struct con *c, struct con_args *a)
         ranks[r] = 1;
         npos++;
     }
-    if (!npos && o.around_rank < 0 && !focus) {
+    if (!npos && o->around_rank < 0 && !focus) {
         fprintf(stderr, "drdb: graph: no rank has a position to draw\n");
         goto out;
     }
-    o.here = here;
-    o.ranks = o.around_rank < 0 && !focus ? ranks : NULL;
+    o->here = here;
+    o->ranks = o->around_rank < 0 && !focus ? ranks : NULL;
     struct ev_graph g;
-    if (ev_graph_build(x, &o, &g, err, sizeof err) < 0) {
+    if (ev_graph_build(x, o, &g, err, sizeof err) < 0) {
         fprintf(stderr, "drdb: %s\n", err);
         ev_graph_release(&g);
         goto out;
     }
-    rc = fe_graph_write(&g, file) ? -1 : 0;
+    rc = fe_graph_write(&g, go.file) ? -1 : 0;
     ev_graph_release(&g);
 out:
     free(focus);
@@ -132,12 +121,9 @@ out:
 }
 
 const struct con_cmd con_cmds_graph[] = {
-    {"graph", NULL,
-     "graph [{SELECT rank, seq ...}] [--around R:N] [--window K] "
-     "[--logical] [--tag-names T=NAME,...] -o FILE",
+    {"graph", NULL, "graph [{SELECT rank, seq ...}] [OPTIONS] -o FILE",
      "a picture (.svg, .html, .dot) of the ranks' events around their "
      "positions, a query's events or R:N",
-     CON_NEEDS_RANKS | CON_LAZY_OK,
-     "--around= --window= --logical --tag-names=", cmd_graph},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+     CON_NEEDS_RANKS | CON_LAZY_OK, NULL, cmd_graph, graph_opts},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

@@ -172,8 +172,44 @@ void con_args_release(struct con_args *a)
     if (a->set.bits)
         rs_release(&a->set);
     free(a->buf);
-    a->buf = NULL;
+    free(a->argv);
+    free(a->words);
+    a->buf = a->words = NULL;
+    a->argv = NULL;
     a->text = "";
+}
+
+int con_args_opts(struct con_args *a, const struct fe_opt *table, void *dst,
+                  int npos, struct fe_pos *pos)
+{
+    size_t len = strlen(a->text);
+    int argc = 1;
+    free(a->argv);
+    free(a->words);
+    a->words = malloc(len + 1);
+    a->argv = calloc(len / 2 + 3, sizeof *a->argv);
+    if (!a->words || !a->argv) {
+        fprintf(stderr, "drdb: out of memory\n");
+        return -1;
+    }
+    memcpy(a->words, a->text, len + 1);
+    a->argv[0] = (char *)a->cmd->name;
+    for (char *w = a->words + strspn(a->words, " \t"); *w;
+         w += strspn(w, " \t")) {
+        size_t wl = con_word_len(w);
+        char *next = w[wl] ? w + wl + 1 : w + wl;
+        w[wl] = '\0';
+        a->argv[argc++] = unquote(w);
+        w = next;
+    }
+    a->argv[argc] = NULL;
+    a->argc = argc;
+    int rc = fe_opts_parse(table, a->cmd->name, argc, a->argv, dst, npos,
+                           pos);
+    if (rc == -2)
+        fprintf(stderr, "       '%s --help' lists its options\n",
+                a->cmd->name);
+    return rc < 0 ? -1 : 0;
 }
 
 const char *con_args_opt(const struct con_args *a, const char *name)

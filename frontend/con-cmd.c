@@ -22,10 +22,10 @@ static int cmd_source(struct con *c, struct con_args *a);
 
 static const struct con_cmd con_cmds_dispatch[] = {
     {"help", "h", "help [COMMAND]", "the commands, or one in full", 0, NULL,
-     cmd_help},
+     cmd_help, NULL},
     {"source", NULL, "source FILE", "run the commands of FILE", 0, NULL,
-     cmd_source},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+     cmd_source, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };
 
 static const struct con_cmd *const families[] = {
@@ -120,6 +120,18 @@ const struct con_cmd *con_cmd_find(const char *name, size_t len)
     return NULL;
 }
 
+const char *con_cmd_usage(const struct con_cmd *k, char *buf, size_t len)
+{
+    char syn[900];
+    const char *o = strstr(k->usage, "[OPTIONS]");
+    if (!o || !k->opts)
+        return k->usage;
+    fe_opts_synopsis(k->opts, syn, sizeof syn);
+    snprintf(buf, len, "%.*s%s%s", (int)(o - k->usage), k->usage, syn,
+             o + strlen("[OPTIONS]"));
+    return buf;
+}
+
 void con_cmds_markdown(FILE *out)
 {
     fprintf(out, "# Console commands\n\nGenerated from the console's command "
@@ -131,8 +143,9 @@ void con_cmds_markdown(FILE *out)
     for (const struct con_cmd *k = con_cmd_next(NULL); k;
          k = con_cmd_next(k)) {
         /* a '|' splits a table cell, even in a code span: escaped */
+        char usage[1024];
         fputs("| `", out);
-        for (const char *u = k->usage; *u; u++)
+        for (const char *u = con_cmd_usage(k, usage, sizeof usage); *u; u++)
             fputs(*u == '|' ? "\\|" : (char[]){*u, 0}, out);
         fprintf(out, "` | %s | %s |\n", k->alias ? k->alias : "",
                 k->summary);
@@ -397,8 +410,15 @@ int con_source(struct con *c, const char *file)
 
 static void print_help(const struct con_cmd *k)
 {
-    printf("usage: [@SET] %s\n%s%s%s\n", k->usage, k->summary,
+    char usage[1024];
+    printf("usage: [@SET] %s\n%s%s%s\n", con_cmd_usage(k, usage,
+                                                         sizeof usage),
+           k->summary,
            k->alias ? "\nalias: " : "", k->alias ? k->alias : "");
+    if (k->opts) {
+        printf("options:\n");
+        fe_opts_help(k->opts, stdout);
+    }
 }
 
 /* Whether the rest of a command line REST is "--help": every command

@@ -116,7 +116,7 @@ static int cmd_define(struct con *c, struct con_args *a)
             return -1;
         }
         u->cmd = (struct con_cmd){u->name, NULL, u->usage, "User-defined.", 0,
-                                  NULL, cmd_user};
+                                  NULL, cmd_user, NULL};
         f->users[f->nusers++] = u;
     }
     /* keep the lines: borrowed ones are copied */
@@ -249,8 +249,9 @@ static int cmd_stray(struct con *c, struct con_args *a)
 }
 
 static const struct con_cmd stray[] = {
-    {"end", NULL, "end", "ends a block", 0, NULL, cmd_stray},
-    {"else", NULL, "else", "the other branch of an if", 0, NULL, cmd_stray},
+    {"end", NULL, "end", "ends a block", 0, NULL, cmd_stray, NULL},
+    {"else", NULL, "else", "the other branch of an if", 0, NULL, cmd_stray,
+     NULL},
 };
 
 const struct con_cmd *con_flow_cmd(struct con *c, const char *name,
@@ -283,9 +284,9 @@ void con_flow_help(struct con *c)
 const struct con_cmd con_cmds_user[] = {
     {"define", NULL, "define NAME",
      "a user command: the lines up to 'end', with $arg0... and $argc", 0,
-     NULL, cmd_define},
+     NULL, cmd_define, NULL},
     {"document", NULL, "document NAME",
      "the help of user command NAME: the lines up to 'end'", 0, NULL,
-     cmd_document},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+     cmd_document, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

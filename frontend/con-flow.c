@@ -739,17 +739,17 @@ static int cmd_loop_continue(struct con *c, struct con_args *a)
 const struct con_cmd con_cmds_flow[] = {
     {"foreach", NULL, "foreach (SELECT ...)",
      "run the lines up to 'end' once per row; $COLUMN: its value, the "
-     "row's rank the focus", 0, NULL, cmd_foreach},
+     "row's rank the focus", 0, NULL, cmd_foreach, NULL},
     {"if", NULL, "if COND|(SELECT ...)",
      "run the lines up to 'else' or 'end' if COND is true on every rank", 0,
-     NULL, cmd_if},
+     NULL, cmd_if, NULL},
     {"loop_break", NULL, "loop_break", "leave the innermost while or foreach",
-     0, ".", cmd_loop_break},
+     0, ".", cmd_loop_break, NULL},
     {"loop_continue", NULL, "loop_continue",
      "the next iteration of the innermost while or foreach", 0, ".",
-     cmd_loop_continue},
+     cmd_loop_continue, NULL},
     {"while", NULL, "while COND|(SELECT ...)",
      "run the lines up to 'end' while COND is true on every rank", 0, NULL,
-     cmd_while},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+     cmd_while, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

@@ -118,7 +118,7 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
     c->max_groups = 8;
     c->width = -1;
     c->next_bpt = 1;
-    c->ropts = o->ro;
+    c->ropts = &o->ro;
     if (parts) {
         if (open_parts(c, dir, o, &host_of, err, errlen) < 0) {
             free(host_of);

@@ -659,6 +659,9 @@ struct con_args {
     char *opts[8];       /* the template's options in order: a value, ""
                             for a flag given, NULL when not given */
     char *buf;           /* storage for text and opts */
+    char **argv;         /* con_args_opts's words, and their storage */
+    int argc;
+    char *words;
 };
 /* Parses TEXT for CMD (template cmd->args) into A, SET the ranks the line
  * targets: 0, or -1 after an error on stderr (A is then released). */
@@ -668,6 +671,13 @@ int con_args_parse(struct con *c, const struct con_cmd *cmd,
 void con_args_release(struct con_args *a);
 /* The value of option NAME ("--from") of the template, or NULL. */
 const char *con_args_opt(const struct con_args *a, const char *name);
+/* A's text split into words as a shell would ("{...}" one word) and
+ * parsed by TABLE (fe_opts_parse: its options into DST, up to NPOS other
+ * words into POS, valid while A is): 0, or -1 after an error message. */
+struct fe_opt;
+struct fe_pos;
+int con_args_opts(struct con_args *a, const struct fe_opt *table, void *dst,
+                  int npos, struct fe_pos *pos);
 /* The first word of A's text into WORD (cut at LEN); the rest after it,
  * trimmed, in *REST. */
 void con_args_word(const struct con_args *a, char *word, size_t len,
@@ -709,6 +719,9 @@ struct con_cmd {
      * error). NULL or "": the text as typed. */
     const char *args;
     int (*run)(struct con *c, struct con_args *a);
+    /* Its options as a table (args.h), listed by its help; its handler
+     * parses them (con_args_opts). NULL: none, or in ARGS. */
+    const struct fe_opt *opts;
 };
 enum {
     CON_NEEDS_RANKS = 1u << 0,   /* targets replayed ranks */
@@ -721,6 +734,10 @@ enum {
                                   * set unstarted; it starts those it
                                   * needs itself */
 };
+
+/* K's usage line, its "[OPTIONS]" spelled out from its table (into BUF,
+ * cut at LEN). */
+const char *con_cmd_usage(const struct con_cmd *k, char *buf, size_t len);
 
 /* Each family's table entries, ended by an entry with a NULL name. */
 extern const struct con_cmd con_cmds_exec[];    /* cmd-exec.c */

@@ -2,9 +2,11 @@
  * fe.h - the drdb program: subcommand table and shared helpers.
  *
  * Each subcommand (`drdb record`, `drdb log`, ...) lives in its own file
- * (sub-NAME.c) and defines a `const struct fe_subcmd`. main() finds it by
- * name (unique prefixes accepted), answers --help from the table, and runs
- * it with argv[0] set to the subcommand name.
+ * (sub-NAME.c) and defines a `const struct fe_subcmd` with its table of
+ * options (args.h). main() finds it by name (unique prefixes accepted),
+ * answers --help from the table, and runs it with argv[0] set to the
+ * subcommand name; the command parses its argv by its table
+ * (fe_opts_parse).
  */
 #ifndef DRDB_FE_H
 #define DRDB_FE_H
@@ -13,11 +15,21 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "args.h"
+#include "remote.h"
+
 struct fe_subcmd {
     const char *name;
-    const char *args;    /* argument template for the usage line */
+    const char *args;    /* the words other than options, for the usage
+                          * line ("[HOST:]RUNDIR [-- PROGRAM ARGS]") */
     const char *summary; /* one line, for `drdb --help` */
-    const char *help;    /* the rest of `drdb NAME --help` */
+    const char *help;    /* what the command does, before its options in
+                          * `drdb NAME --help` (lines as written) */
+    const struct fe_opt *opts; /* its options (args.h), rendered after */
+    const char *more;    /* after the options: notes, examples */
+    const struct fe_subcmd *const *subs; /* its own commands (drdb log's),
+                                          * NULL-terminated */
+    const struct fe_subcmd *parent;      /* for those: drdb log */
     int hidden;          /* not listed, no prefix: drdb starts it itself */
     int (*run)(int argc, char **argv);
 };
@@ -119,29 +131,35 @@ int fe_run_events(struct fe_run *fr, struct ev_run *x, int feed, char *err,
                   size_t errlen);
 void fe_run_close(struct fe_run *fr);
 
-/* How a command names a run beyond its RUNDIR argument: the options
- * --ssh-option OPT, --remote-drdb PATH, --launcher ssh|srun, --hosts
- * LIST, --also PART. */
+/* How a command names a run beyond its RUNDIR argument: the options of
+ * fe_run_opt_table (--host HOST, --also PART, --hosts LIST, --ssh-option
+ * OPT, --remote-drdb PATH, --launcher ssh|srun), one group shared by
+ * every command that takes them. */
 struct fe_run_opts {
-    struct remote_opts *ro;
+    struct remote_opts ro; /* its host stays NULL: each part's own */
+    const char *host;      /* --host: RUNDIR is there */
+    const char *hosts_arg; /* --hosts as given */
     const char *ssh_opts[32];
     const char *parts[64]; /* --also: more parts of the run */
     int nparts;
     struct fe_hosts hosts;  /* --hosts */
+    char spec[4400];        /* HOST:RUNDIR, made by fe_run_opts_done */
 };
-/* O ready for fe_run_opt (RO: its remote options, zeroed here). */
-void fe_run_opts_init(struct fe_run_opts *o, struct remote_opts *ro);
+extern const struct fe_opt fe_run_opt_table[];
+/* O ready for fe_run_opt: zeroed, its ro naming its ssh options. */
+void fe_run_opts_init(struct fe_run_opts *o);
 void fe_run_opts_release(struct fe_run_opts *o);
 /* Takes option NAME (without "--") with value ARG into O: 1, 0 when NAME
  * is not one of them, or -1 after an error message. */
 int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg);
-/* With --launcher srun and the run named by RUNDIR alone (no HOST:,
- * --hosts or --also): the nodes of the allocation drdb runs in
- * (remote_alloc_hosts) into O's hosts, as if given with --hosts, so that
- * each rank is read and replayed on its node. 1 when it did, 0 when not
- * asked, -1 with ERR (not inside an allocation, scontrol failed). */
-int fe_run_opts_alloc(struct fe_run_opts *o, const char *rundir, char *err,
-                      size_t errlen);
+/* After the options: *RUNDIR as HOST:RUNDIR with --host HOST (a RUNDIR
+ * with a host of its own is refused); with --launcher srun and the run
+ * named by RUNDIR alone (no HOST:, --hosts or --also), the nodes of the
+ * allocation drdb runs in (remote_alloc_hosts) into O's hosts, as if
+ * given with --hosts, so that each rank is read and replayed on its node.
+ * 0, or -1 with ERR (not inside an allocation, scontrol failed). */
+int fe_run_opts_done(struct fe_run_opts *o, const char **rundir, char *err,
+                     size_t errlen);
 /* The run RUNDIR and O's parts name, opened into FR with its event
  * session X (fe_run_open, fe_run_events; WHOLE: the caller builds the
  * whole index next, begun as the copies arrive): 0, or -1 with ERR. Close
@@ -150,31 +168,25 @@ int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
                const struct fe_run_opts *o, int whole, char *err,
                size_t errlen);
 
+/* drdb log's commands (sub-log*.c, run-compress.c). */
+extern const struct fe_subcmd fe_sub_log_info, fe_sub_log_dump,
+    fe_sub_log_events, fe_sub_log_event, fe_sub_log_match, fe_sub_log_queues,
+    fe_sub_log_sql, fe_sub_log_graph, fe_sub_log_trace, fe_sub_log_libc,
+    fe_sub_log_compress;
+/* Which events of a rank to list: the options shared by drdb log events
+ * and the console's events (fe_events_opt_table, sub-log.c). */
+struct fe_events_opts {
+    uint64_t from, count;
+    const char *call;
+    long long peer, tag;
+};
+extern const struct fe_opt fe_events_opt_table[];
+
 /* The libc streams (sub-log-libc.c): one line saying how many results the
  * ranks of DIR with a log (PRESENT, NPRESENT of them) recorded; `drdb log
  * libc`. */
 void fe_log_libc_summary(const char *dir, const int *present, int npresent,
                          FILE *out);
-int fe_log_libc(int argc, char **argv);
-/* drdb log sql (sub-log-sql.c): ARGV[0] is "sql"; O: how the run is
- * named (HOST:RUNDIR, --also, --hosts). */
-int fe_log_sql(int argc, char **argv, const struct fe_run_opts *o);
-/* drdb log graph and drdb log trace (sub-log-graph.c): ARGV[0] is the
- * command's name; O as for fe_log_sql(). */
-int fe_log_graph(int argc, char **argv, const struct fe_run_opts *o);
-int fe_log_trace(int argc, char **argv, const struct fe_run_opts *o);
-/* The picture G into FILE, its kind by its name (.svg, .html, .dot),
- * saying on stderr what it holds: 0, or 1 after an error message (a file
- * not written is removed). fe_graph_kind(): 0 for a name of no kind. The
- * console's `graph` uses them too. */
-struct ev_graph;
-int fe_graph_write(const struct ev_graph *g, const char *file);
-int fe_graph_kind(const char *file);
-/* --tag-names "1=Search,2=Control" into TAGS (FE_GRAPH_MAX_TAGS of them):
- * how many, or -1 after an error message. */
-#define FE_GRAPH_MAX_TAGS 64
-struct ev_gtag;
-int fe_graph_tags(const char *text, struct ev_gtag *tags);
 
 /*
  * drdb record's guards on log volume (record-watch.c).
@@ -217,8 +229,6 @@ void fe_rec_compress(const char *dir, int mode);
 /* The state of DIR's background compression, one line on OUT ("" when
  * none was started). */
 void fe_zstatus_print(const char *dir, FILE *out);
-/* `drdb log compress [--wait|--status] RUNDIR` (ARGV[0] "compress"). */
-int fe_log_compress(int argc, char **argv);
 /* After the run (record-end.c): each rank that should
  * have a log (RANKS: the --ranks list, NULL all) and has none, or whose
  * log is truncated, killed or damaged, named on stderr: the number of
@@ -264,8 +274,22 @@ void fe_nofile_restore(void);
 /* Prints "drdb: " + message + newline to stderr; returns 1 (an exit code). */
 int fe_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints the usage of a subcommand to the stream. */
+/* `drdb NAME --help`: the usage line, the help, the options rendered from
+ * CMD's table, the rest; for a command with commands of its own, theirs. */
 void fe_subcmd_usage(const struct fe_subcmd *cmd, FILE *out);
+/* The usage line alone, and where the help is, on stderr (after a bad
+ * command line); returns 2, the exit status. */
+int fe_subcmd_misuse(const struct fe_subcmd *cmd);
+/* fe_opts_parse by CMD's table, CMD named in messages ("drdb log
+ * events: ..."). */
+int fe_subcmd_parse(const struct fe_subcmd *cmd, int argc, char **argv,
+                    void *dst, int npos, struct fe_pos *pos);
+/* The command of LIST (NULL-terminated) named NAME, or that a unique
+ * prefix of NAME names (not a hidden one); NULL after an error message
+ * (PARENT: whose commands they are, NULL for drdb's). */
+const struct fe_subcmd *fe_subcmd_find(const struct fe_subcmd *const *list,
+                                       const char *name,
+                                       const struct fe_subcmd *parent);
 
 /* True when argv holds -h or --help before any "--". */
 int fe_wants_help(int argc, char **argv);

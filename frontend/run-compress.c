@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -371,29 +371,33 @@ void fe_zstatus_print(const char *dir, FILE *out)
     print_state(out, dir, &s);
 }
 
-int fe_log_compress(int argc, char **argv)
+struct compress_opts {
+    int wait, status, background;
+};
+
+#define OFF(f) offsetof(struct compress_opts, f)
+static const struct fe_opt compress_opts[] = {
+    FE_FLAG(0, "background", OFF(background), "compress in a process of its "
+     "own"),
+    FE_FLAG(0, "wait", OFF(wait), "with a compression running in the "
+     "background (drdb record's): wait for it, showing its progress and "
+     "result"),
+    FE_FLAG(0, "status", OFF(status), "print the state of the compression in "
+     "the background"),
+    FE_END,
+};
+#undef OFF
+
+static int cmd_compress(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"wait", no_argument, NULL, 'w'},
-        {"status", no_argument, NULL, 's'},
-        {"background", no_argument, NULL, 'b'},
-        {NULL, 0, NULL, 0},
-    };
-    int c, wait = 0, status = 0, background = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'w')
-            wait = 1;
-        else if (c == 's')
-            status = 1;
-        else if (c == 'b')
-            background = 1;
-        else
-            goto usage;
-    }
-    if (optind + 1 != argc)
-        goto usage;
-    const char *dir = argv[optind];
+    struct compress_opts o = {0};
+    struct fe_pos pos;
+    if (fe_subcmd_parse(&fe_sub_log_compress, argc, argv, &o, 1, &pos) < 0)
+        return 2;
+    if (pos.n != 1 || pos.rest < argc)
+        return fe_subcmd_misuse(&fe_sub_log_compress);
+    const char *dir = pos.v[0];
+    int wait = o.wait, status = o.status;
     uint64_t total;
     int nlogs, world;
     if (run_size(dir, &total, &nlogs, &world) < 0)
@@ -414,21 +418,24 @@ int fe_log_compress(int argc, char **argv)
         print_state(stdout, dir, &s);
         return running || !strcmp(s.state, "done") ? 0 : 1;
     }
-    if (background) {
+    if (o.background) {
         fe_rec_compress(dir, FE_Z_BACKGROUND);
         return 0;
     }
     return compress_now(dir, total, nlogs, world) ? 1 : 0;
-usage:
-    fputs("usage: drdb log compress [--background | --wait | --status] "
-          "RUNDIR\n"
-          "  Compresses the message data of the run's logs now (progress "
-          "on stderr;\n  Ctrl-C stops, the logs not yet done stay as they "
-          "are), or with\n  --background in a process of its own. While "
-          "one runs in the background\n  (drdb record's): --wait waits "
-          "for it, showing its progress and result;\n  --status prints its "
-          "state; both exit 1 when it failed or ended without a\n  result. A "
-          "log is replaced only while no console session uses the run.\n",
-          stderr);
-    return 2;
 }
+
+const struct fe_subcmd fe_sub_log_compress = {
+    .name = "compress",
+    .args = "RUNDIR",
+    .summary = "compress the logs' message data now, or in the background; "
+               "or wait for, or show, a compression in the background",
+    .help = "Compresses the message data of the run's logs now (progress "
+            "on stderr; Ctrl-C\nstops, the logs not yet done stay as they "
+            "are), or with --background in a\nprocess of its own. --wait "
+            "and --status exit 1 when it failed or ended\nwithout a result. "
+            "A log is replaced only while no console session uses the run.\n",
+    .opts = compress_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_compress,
+};

@@ -423,12 +423,10 @@ void fe_run_close(struct fe_run *fr)
     memset(fr, 0, sizeof *fr);
 }
 
-void fe_run_opts_init(struct fe_run_opts *o, struct remote_opts *ro)
+void fe_run_opts_init(struct fe_run_opts *o)
 {
     memset(o, 0, sizeof *o);
-    memset(ro, 0, sizeof *ro);
-    ro->ssh_opts = o->ssh_opts;
-    o->ro = ro;
+    o->ro.ssh_opts = o->ssh_opts;
 }
 
 void fe_run_opts_release(struct fe_run_opts *o)
@@ -439,21 +437,23 @@ void fe_run_opts_release(struct fe_run_opts *o)
 int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg)
 {
     char err[512];
-    if (strcmp(name, "remote-drdb") == 0) {
-        o->ro->drdb = arg;
+    if (strcmp(name, "host") == 0) {
+        o->host = arg;
+    } else if (strcmp(name, "remote-drdb") == 0) {
+        o->ro.drdb = arg;
     } else if (strcmp(name, "ssh-option") == 0) {
-        if (o->ro->nssh_opts == (int)(sizeof o->ssh_opts /
-                                      sizeof o->ssh_opts[0])) {
+        if (o->ro.nssh_opts == (int)(sizeof o->ssh_opts /
+                                     sizeof o->ssh_opts[0])) {
             fe_error("too many --ssh-option");
             return -1;
         }
-        o->ssh_opts[o->ro->nssh_opts++] = arg;
+        o->ssh_opts[o->ro.nssh_opts++] = arg;
     } else if (strcmp(name, "launcher") == 0) {
         if (strcmp(arg, "ssh") && strcmp(arg, "srun")) {
             fe_error("--launcher takes ssh or srun, not '%s'", arg);
             return -1;
         }
-        o->ro->launcher = arg;
+        o->ro.launcher = arg;
     } else if (strcmp(name, "also") == 0) {
         if (o->nparts == (int)(sizeof o->parts / sizeof o->parts[0])) {
             fe_error("too many --also: a run in more than %d parts",
@@ -467,18 +467,58 @@ int fe_run_opt(struct fe_run_opts *o, const char *name, const char *arg)
             fe_error("%s", err);
             return -1;
         }
+        o->hosts_arg = arg;
     } else {
         return 0;
     }
     return 1;
 }
 
-int fe_run_opts_alloc(struct fe_run_opts *o, const char *rundir, char *err,
-                      size_t errlen)
+static int run_opt_fn(void *dst, const struct fe_opt *o, const char *arg)
+{
+    return fe_run_opt(dst, o->name, arg) < 0 ? -1 : 0;
+}
+
+const struct fe_opt fe_run_opt_table[] = {
+    FE_CALL(0, "host", "HOST", 0, run_opt_fn, "RUNDIR is on HOST: read, and "
+     "its ranks replayed, there by HOST's drdb agent started over ssh "
+     "(HOST:RUNDIR says the same; docs/remote.md)"),
+    FE_CALL(0, "also", "PART", 0, run_opt_fn, "another part of the run "
+     "(repeatable): a DIR or HOST:DIR holding some ranks' logs (and a copy "
+     "of drdb.run)"),
+    FE_CALL(0, "hosts", "LIST", 0, run_opt_fn, "RUNDIR on each host of LIST "
+     "(h1,h2:N or @FILE, an MPICH host file): each rank read and replayed on "
+     "the host that has its log, the one mpiexec placed it on first"),
+    FE_CALL(0, "ssh-option", "OPT", 0, run_opt_fn, "passed to ssh as -o OPT "
+     "(repeatable)"),
+    FE_CALL(0, "remote-drdb", "PATH", 0, run_opt_fn, "the drdb to run on the "
+     "hosts (default: drdb on their PATH)"),
+    FE_CALL(0, "launcher", "ssh|srun", 0, run_opt_fn, "how each host's agent "
+     "starts: over ssh (default), or by srun as a step of the Slurm "
+     "allocation drdb runs in (no ssh); srun with a RUNDIR of no host: "
+     "RUNDIR on the allocation's nodes"),
+    FE_END,
+};
+
+int fe_run_opts_done(struct fe_run_opts *o, const char **rundir, char *err,
+                     size_t errlen)
 {
     char host[256], **nodes;
-    if (!o->ro->launcher || strcmp(o->ro->launcher, "srun") ||
-        o->hosts.n || o->nparts || fe_split_host(rundir, host, sizeof host))
+    if (o->host) {
+        if (fe_split_host(*rundir, host, sizeof host)) {
+            snprintf(err, errlen, "--host %s and '%s': say the host once",
+                     o->host, *rundir);
+            return -1;
+        }
+        if (snprintf(o->spec, sizeof o->spec, "%s:%s", o->host, *rundir) >=
+            (int)sizeof o->spec) {
+            snprintf(err, errlen, "'%s': too long a path", *rundir);
+            return -1;
+        }
+        *rundir = o->spec;
+    }
+    if (!o->ro.launcher || strcmp(o->ro.launcher, "srun") ||
+        o->hosts.n || o->nparts || fe_split_host(*rundir, host, sizeof host))
         return 0;
     int k = remote_alloc_hosts(&nodes, err, errlen);
     if (k < 0)
@@ -494,7 +534,7 @@ int fe_run_opts_alloc(struct fe_run_opts *o, const char *rundir, char *err,
         list[0] = '\0';
         for (int i = 0; i < k; i++)
             strcat(strcat(list, i ? "," : ""), nodes[i]);
-        rc = fe_hosts_parse(&o->hosts, list, err, errlen) < 0 ? -1 : 1;
+        rc = fe_hosts_parse(&o->hosts, list, err, errlen) < 0 ? -1 : 0;
     }
     free(list);
     remote_argv_free(nodes);
@@ -515,7 +555,7 @@ int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
                  "host) or --also (the parts of a run), not both");
         return -1;
     }
-    if (fe_run_open(fr, specs, n, &o->hosts, o->ro, err, errlen) < 0)
+    if (fe_run_open(fr, specs, n, &o->hosts, &o->ro, err, errlen) < 0)
         return -1;
     if (fe_run_events(fr, x, whole, err, errlen) < 0) {
         fe_run_close(fr);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,12 +532,9 @@ static int serve(struct wire_conn *c)
 
 /* `drdb agent --keep S`: this process becomes the kept agent (agent.h):
  * 0, or 1 after saying why not. */
-static int keep_start(const char *arg)
+static int keep_start(long long secs)
 {
-    char *end, err[4400];
-    long secs = strtol(arg, &end, 10);
-    if (*end || secs < 1 || secs > MAX_KEEP_S)
-        return fe_error("--keep takes seconds, 1 to %d", MAX_KEEP_S);
+    char err[4400];
     if (agent_keep_fork(&keep.done) < 0)
         return fe_error("cannot fork: %s", strerror(errno));
     snprintf(keep.id, sizeof keep.id, "%d", (int)getpid());
@@ -549,19 +547,46 @@ static int keep_start(const char *arg)
     return 0;
 }
 
+struct agent_opts {
+    long long keep_s;
+    const char *attach; /* "": the only kept session */
+};
+
+static int attach_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    if (arg && !agent_id_ok(arg))
+        return fe_error("'%s' is not a session id (digits)", arg), -1;
+    *(const char **)dst = arg ? arg : "";
+    return 0;
+}
+
+#define OFF(f) offsetof(struct agent_opts, f)
+static const struct fe_opt agent_opts[] = {
+    FE_INT(0, "keep", "SECONDS", OFF(keep_s), 1, MAX_KEEP_S, "seconds, 1 to "
+     "604800", "the client may ask (KEEP) that the processes go on when the "
+     "connection ends, for SECONDS with nobody attached; the agent listens "
+     "on a socket of its user's meanwhile"),
+    FE_CALL_OPT(0, "attach", "ID", OFF(attach), attach_opt, "hand this "
+     "connection to kept session ID (the only one when not given): what "
+     "'drdb attach HOST' runs there"),
+    FE_END,
+};
+#undef OFF
+
 static int run(int argc, char **argv)
 {
-    if (argc == 2 && !strcmp(argv[1], "--attach"))
-        return agent_attach(NULL);
-    if (argc == 3 && !strcmp(argv[1], "--attach")) {
-        if (!agent_id_ok(argv[2]))
-            return fe_error("'%s' is not a session id (digits)", argv[2]);
-        return agent_attach(argv[2]);
-    }
-    if (argc > 1 && !(argc == 3 && !strcmp(argv[1], "--keep"))) {
-        fe_subcmd_usage(&fe_sub_agent, stderr);
+    struct agent_opts o = {0};
+    struct fe_pos pos;
+    /* --attach ID: the id as the next word too */
+    if (fe_subcmd_parse(&fe_sub_agent, argc, argv, &o, 1, &pos) < 0)
         return 2;
-    }
+    if (o.attach && pos.n && attach_opt(&o.attach, NULL, pos.v[0]) < 0)
+        return 2;
+    if (pos.rest < argc || (pos.n && !o.attach) || (o.attach && o.keep_s))
+        return fe_subcmd_misuse(&fe_sub_agent);
+    if (o.attach)
+        return agent_attach(o.attach[0] ? o.attach : NULL);
     if (isatty(0)) {
         fe_error("the agent speaks drdb's protocol on its standard input "
                  "and output: drdb starts it (drdb replay --host HOST)");
@@ -569,7 +594,7 @@ static int run(int argc, char **argv)
     }
     /* Before anything is started or installed: the parent of the fork
      * stays behind for ssh. */
-    if (argc == 3 && keep_start(argv[2]))
+    if (o.keep_s && keep_start(o.keep_s))
         return 1;
     wire_conn_init(&keep.held, -1, -1);
     fe_nofile_raise(); /* the host's ranks: their logs, GDBs' pipes */
@@ -616,7 +641,7 @@ static int run(int argc, char **argv)
 const struct fe_subcmd fe_sub_agent = {
     .name = "agent",
     .hidden = 1,
-    .args = "[--keep SECONDS | --attach [ID]]",
+    .args = "",
     .summary = "serve remote replays on this host (started by drdb itself)",
     .help =
         "Not for typing: 'drdb replay --host HOST' starts 'drdb agent' on "
@@ -624,16 +649,8 @@ const struct fe_subcmd fe_sub_agent = {
         "localhost. The agent speaks\ndrdb's framed protocol on its "
         "standard input and output (docs/architecture.md):\nit starts the "
         "replays there, relays their output and exit statuses, and reads\n"
-        "run files. Everything it started ends when its connection ends.\n"
-        "\n"
-        "--keep SECONDS  the client may ask (KEEP) that the processes go on "
-        "when the\n"
-        "                connection ends, for SECONDS with nobody attached;"
-        " the agent\n"
-        "                listens on a socket of its user's meanwhile\n"
-        "--attach [ID]   hand this connection to kept session ID (the only "
-        "one when\n"
-        "                not given): what 'drdb attach HOST' runs there\n"
-        "See docs/remote.md, \"Keeping a session\".\n",
+        "run files. Everything it started ends when its connection ends.\n",
+    .opts = agent_opts,
+    .more = "See docs/remote.md, \"Keeping a session\".\n",
     .run = run,
 };

@@ -1,7 +1,7 @@
 /* drdb attach: the kept sessions on a host (remote.h, "keeping a
  * session"; docs/remote.md): lists them and ends one here; HOST [ID]
  * alone is the console on one (fe_console_attach, sub-console.c). */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,58 +52,52 @@ static int show(const struct remote_opts *o, const char *id, int end)
     return rc;
 }
 
+struct attach_opts {
+    int list, end;
+    struct fe_run_opts run;
+};
+
+#define OFF(f) offsetof(struct attach_opts, f)
+static const struct fe_opt attach_opts[] = {
+    FE_FLAG(0, "list", OFF(list), "each kept session of yours on HOST: its "
+     "id, note and processes (label, pid, running or exited); nothing changes"),
+    FE_FLAG(0, "end", OFF(end), "end session ID on HOST (the only one when "
+     "ID is not given): its processes are killed, as when a connection "
+     "without keeping ends"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+#undef OFF
+
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"list", no_argument, NULL, 'l'},
-        {"end", no_argument, NULL, 'e'},
-        {"ssh-option", required_argument, NULL, 'O'},
-        {"remote-drdb", required_argument, NULL, 'D'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *ssh_opts[64];
-    struct remote_opts o = {.ssh_opts = ssh_opts};
-    int list = 0, end = 0, c;
     /* without --list or --end: the console takes the session over */
+    int c;
     for (c = 1; c < argc && strcmp(argv[c], "--") != 0; c++)
         if (strcmp(argv[c], "--list") == 0 || strcmp(argv[c], "--end") == 0)
             break;
     if (c == argc || strcmp(argv[c], "--") == 0)
         return fe_console_attach(argc, argv);
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'l':
-            list = 1;
-            break;
-        case 'e':
-            end = 1;
-            break;
-        case 'O':
-            if (o.nssh_opts == (int)(sizeof ssh_opts / sizeof *ssh_opts))
-                return fe_error("too many --ssh-option");
-            ssh_opts[o.nssh_opts++] = optarg;
-            break;
-        case 'D':
-            o.drdb = optarg;
-            break;
-        default:
-            fe_subcmd_usage(&fe_sub_attach, stderr);
-            return 2;
-        }
-    }
-    if (optind >= argc || argc - optind > 2 || (list && end) ||
-        (list && argc - optind > 1)) {
-        fe_subcmd_usage(&fe_sub_attach, stderr);
+    static struct attach_opts o;
+    struct fe_pos pos;
+    fe_run_opts_init(&o.run);
+    if (fe_subcmd_parse(&fe_sub_attach, argc, argv, &o, 2, &pos) < 0)
         return 2;
-    }
-    o.host = argv[optind];
-    const char *id = optind + 1 < argc ? argv[optind + 1] : NULL;
-    if (!list)
-        return show(&o, id, end);
+    if (!pos.n || pos.rest < argc || (o.list && o.end) ||
+        (o.list && pos.n > 1))
+        return fe_subcmd_misuse(&fe_sub_attach);
+    if (o.run.host || o.run.nparts || o.run.hosts.n)
+        return fe_error("attach: the host is HOST, not --host, --hosts or "
+                        "--also"), 2;
+    struct remote_opts ro = o.run.ro;
+    ro.host = pos.v[0];
+    const char *id = pos.n > 1 ? pos.v[1] : NULL;
+    if (!o.list)
+        return show(&ro, id, o.end);
     struct remote *r;
     char **ids, err[1200];
     size_t n;
-    if (remote_connect(&r, &o, err, sizeof err) < 0)
+    if (remote_connect(&r, &ro, err, sizeof err) < 0)
         return fe_error("%s", err);
     if (remote_sessions(r, &ids, &n, err, sizeof err) < 0) {
         remote_close(r);
@@ -111,10 +105,10 @@ static int run(int argc, char **argv)
     }
     remote_close(r);
     if (!n)
-        printf("no kept session on %s\n", o.host);
+        printf("no kept session on %s\n", ro.host);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        rc |= show(&o, ids[i], 0);
+        rc |= show(&ro, ids[i], 0);
         free(ids[i]);
     }
     free(ids);
@@ -123,8 +117,7 @@ static int run(int argc, char **argv)
 
 const struct fe_subcmd fe_sub_attach = {
     .name = "attach",
-    .args = "[--ssh-option OPT]... [--remote-drdb PATH] "
-            "(--list HOST | --end HOST [ID] | [CONSOLE-OPTIONS] HOST [ID])",
+    .args = "--list HOST | --end HOST [ID] | HOST [ID]",
     .summary = "the console sessions kept on a host: take one back, list, "
                "end",
     .help =
@@ -132,28 +125,16 @@ const struct fe_subcmd fe_sub_attach = {
         "connection drops:\nits GDBs wait where they are, their output held "
         "there, until a client\nattaches again or the time limit passes "
         "with nobody attached (then everything\nends).\n\n"
-        "  HOST [ID]     the console again on that session (the only one on "
-        "HOST when\n"
-        "                ID is not given): its run opened from the session's "
-        "note, the\n"
-        "                kept GDBs as the ranks' GDBs, stopped where they "
-        "were, the\n"
-        "                breakpoints, displays, sets and focus as they were; "
-        "the\n"
-        "                console's options apply (-x F, --batch, --timeout "
-        "S, --json,\n"
-        "                -k); its end ends the session\n"
-        "  --list HOST   each kept session of yours on HOST: its id, note "
-        "and processes\n"
-        "                (label, pid, running or exited); nothing changes\n"
-        "  --end HOST [ID]  ends it: its processes are killed, as when a "
-        "connection\n"
-        "                without keeping ends\n"
-        "  --ssh-option OPT, --remote-drdb PATH  as for drdb replay "
-        "--host\n\n"
-        "HOST localhost reaches the sessions of local agents. See "
-        "docs/remote.md,\n\"Keeping a session\".\n\n"
-        "example:\n  drdb attach node17 1234\n"
-        "  drdb attach --batch -x check.drdb node17 1234\n",
+        "HOST [ID] is the console again on that session (the only one on "
+        "HOST when ID\nis not given): its run opened from the session's "
+        "note, the kept GDBs as the\nranks' GDBs, stopped where they were, "
+        "the breakpoints, displays, sets and\nfocus as they were. The "
+        "console's options apply (-x F, --batch, --timeout S,\n--json, -k: "
+        "'drdb console --help'); its end ends the session.\n",
+    .opts = attach_opts,
+    .more = "HOST localhost reaches the sessions of local agents. See "
+            "docs/remote.md,\n\"Keeping a session\".\n\n"
+            "example:\n  drdb attach node17 1234\n"
+            "  drdb attach --batch -x check.drdb node17 1234\n",
     .run = run,
 };

@@ -1,7 +1,7 @@
 /* drdb check: MPI usage checks over a recorded run, offline
  * (events/ev-check.h, docs/check.md). */
-#include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,65 +20,55 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
-static int usage(void)
-{
-    fe_subcmd_usage(&fe_sub_check, stderr);
-    return 2;
-}
+struct check_opts {
+    const char *checks;
+    int list, json, sarif, werror;
+    struct fe_run_opts run;
+};
+
+#define OFF(f) offsetof(struct check_opts, f)
+static const struct fe_opt check_opts[] = {
+    FE_STR(0, "checks", "LIST", OFF(checks), "only these: names or patterns "
+     "separated by commas, '-' before one turns it off (all,-race.*)"),
+    FE_FLAG(0, "list", OFF(list), "the checks, with their severity"),
+    FE_FLAG(0, "json", OFF(json), "one JSON document: checks, findings with "
+     "their sites, notes, counts"),
+    FE_FLAG(0, "sarif", OFF(sarif), "SARIF 2.1.0, for code-scanning tools: a "
+     "rule per check, a result per finding at its source line"),
+    FE_FLAG(0, "werror", OFF(werror), "warnings and portability findings "
+     "count as errors"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+#undef OFF
 
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"checks", required_argument, NULL, 'c'},
-        {"list", no_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'j'},
-        {"sarif", no_argument, NULL, 's'},
-        {"werror", no_argument, NULL, 'w'},
-        {"ssh-option", required_argument, NULL, 'O'},
-        {"remote-drdb", required_argument, NULL, 'O'},
-        {"launcher", required_argument, NULL, 'O'},
-        {"also", required_argument, NULL, 'O'},
-        {"hosts", required_argument, NULL, 'O'},
-        {NULL, 0, NULL, 0},
-    };
-    static struct remote_opts ropts;
-    static struct fe_run_opts runopts;
-    const char *spec = NULL;
-    int c, optidx = 0, format = EV_CHECK_HUMAN, werror = 0;
-    fe_run_opts_init(&runopts, &ropts);
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, &optidx)) != -1) {
-        switch (c) {
-        case 'c': spec = optarg; break;
-        case 'l': ev_check_print_list(stdout); return 0;
-        case 'j':
-        case 's':
-            if (format != EV_CHECK_HUMAN) {
-                fe_error("--json and --sarif: one format at a time");
-                return 2;
-            }
-            format = c == 'j' ? EV_CHECK_JSON : EV_CHECK_SARIF;
-            break;
-        case 'w': werror = 1; break;
-        case 'O':
-            if (fe_run_opt(&runopts, opts[optidx].name, optarg) < 0)
-                return 2;
-            break;
-        default: return usage();
-        }
-    }
-    if (optind + 1 != argc)
-        return usage();
+    static struct check_opts o;
+    struct fe_pos pos;
+    fe_run_opts_init(&o.run);
+    if (fe_subcmd_parse(&fe_sub_check, argc, argv, &o, 1, &pos) < 0)
+        return 2;
+    if (o.list)
+        return ev_check_print_list(stdout), 0;
+    if (o.json && o.sarif)
+        return fe_error("--json and --sarif: one format at a time"), 2;
+    if (pos.n != 1 || pos.rest < argc)
+        return fe_subcmd_misuse(&fe_sub_check);
+    const char *spec = o.checks, *dir = pos.v[0];
+    int format = o.json ? EV_CHECK_JSON : o.sarif ? EV_CHECK_SARIF
+                                                  : EV_CHECK_HUMAN;
+    int werror = o.werror;
     char err[512];
     unsigned char *on = malloc(ev_check_count() + 1);
     struct ev_run x;
     struct fe_run fr;
     if (!on || ev_check_select(spec, on, err, sizeof err) < 0 ||
-        fe_run_opts_alloc(&runopts, argv[optind], err, sizeof err) < 0 ||
-        fe_ev_open(&x, &fr, argv[optind], &runopts, 1, err, sizeof err) < 0) {
+        fe_run_opts_done(&o.run, &dir, err, sizeof err) < 0 ||
+        fe_ev_open(&x, &fr, dir, &o.run, 1, err, sizeof err) < 0) {
         fe_error("%s", on ? err : "out of memory");
         free(on);
-        fe_run_opts_release(&runopts);
+        fe_run_opts_release(&o.run);
         return 2;
     }
     struct ev_check_report rep;
@@ -109,40 +99,24 @@ static int run(int argc, char **argv)
     free(on);
     ev_close(&x);
     fe_run_close(&fr);
-    fe_run_opts_release(&runopts);
+    fe_run_opts_release(&o.run);
     return st;
 }
 
 const struct fe_subcmd fe_sub_check = {
     .name = "check",
-    .args = "[--checks LIST] [--list] [--json|--sarif] [--werror] "
-            "[--ssh-option OPT]... [--remote-drdb PATH] [--launcher "
-            "ssh|srun] [--also PART]... [--hosts LIST] [HOST:]RUNDIR",
+    .args = "[HOST:]RUNDIR",
     .summary = "check a recorded run's MPI usage, offline",
-    .help = "  Reads every rank's log and reports MPI usage errors, grouped "
-            "by check with\n  a count per check: each finding its check's "
-            "name, severity and the events\n  involved (R:N), each with its "
-            "call and arguments and, when the log has\n  its return "
-            "address, its source line; then what a check could not see\n"
-            "  (notes) and the total (docs/check.md).\n"
-            "  --checks LIST  only these: names or patterns separated by "
-            "commas,\n                 '-' before one turns it off "
-            "(all,-race.*)\n"
-            "  --list         the checks, with their severity\n"
-            "  --json         one JSON document: checks, findings with "
-            "their sites,\n                 notes, counts\n"
-            "  --sarif        SARIF 2.1.0, for code-scanning tools: a rule "
-            "per check, a\n                 result per finding at its "
-            "source line\n"
-            "  --werror       warnings and portability findings count as "
-            "errors\n"
-            "  --ssh-option OPT, --remote-drdb PATH, --launcher ssh|srun, "
-            "--also PART,\n  --hosts LIST, HOST:RUNDIR: a run whose logs "
-            "are on other hosts, read\n  there by drdb's agent (as `drdb "
-            "log` and `drdb console` take them)\n"
-            "  Ctrl-C stops between checks and says so (exit status 130).\n"
-            "  Exit status: 1 when errors were found (with --werror: any "
-            "finding), 0\n  otherwise, 2 on bad usage or a run that cannot "
+    .help = "Reads every rank's log and reports MPI usage errors, grouped "
+            "by check with a\ncount per check: each finding its check's "
+            "name, severity and the events\ninvolved (R:N), each with its "
+            "call and arguments and, when the log has its\nreturn "
+            "address, its source line; then what a check could not see "
+            "(notes)\nand the total (docs/check.md).\n",
+    .opts = check_opts,
+    .more = "Ctrl-C stops between checks and says so (exit status 130).\n"
+            "Exit status: 1 when errors were found (with --werror: any "
+            "finding), 0\notherwise, 2 on bad usage or a run that cannot "
             "be read.\n",
     .run = run,
 };

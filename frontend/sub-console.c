@@ -1,9 +1,9 @@
 /* drdb console / drdb batch: debug replayed ranks, each under its own GDB. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -329,11 +329,10 @@ static int interactive(struct con *c)
 /* `drdb attach HOST [ID]`: the kept session's note (remote_peek: its
  * processes' output stays held for the attach), and the run it names
  * into DIR and O. 0, or -1 (said). */
-static int attach_note(const struct remote_opts *ro, const char *host,
-                       const char *id, struct fe_run_opts *o, char *dir,
-                       size_t dirlen, char **note)
+static int attach_note(struct fe_run_opts *o, const char *host,
+                       const char *id, char *dir, size_t dirlen, char **note)
 {
-    struct remote_opts po = *ro;
+    struct remote_opts po = o->ro;
     struct remote *r;
     struct remote_proc **procs;
     size_t n;
@@ -351,193 +350,301 @@ static int attach_note(const struct remote_opts *ro, const char *host,
     return 0;
 }
 
-static int start(int argc, char **argv, int batch_cmd, int attach)
-{
-    static const struct option opts[] = {
-        {"ranks", required_argument, NULL, 'r'},
-        {"batch", no_argument, NULL, 'b'},
-        {"execute", required_argument, NULL, 'x'},
-        {"timeout", required_argument, NULL, 't'},
-        {"commands-markdown", no_argument, NULL, 'M'},
-        {"json", no_argument, NULL, 'j'},
-        {"keep-going", no_argument, NULL, 'k'},
-        {"trust", no_argument, NULL, 'T'},
-        {"write-in-place", no_argument, NULL, 'W'},
-        {"ssh-option", required_argument, NULL, 'O'},
-        {"remote-drdb", required_argument, NULL, 'O'},
-        {"launcher", required_argument, NULL, 'O'},
-        {"also", required_argument, NULL, 'O'},
-        {"hosts", required_argument, NULL, 'O'},
-        {"keep", optional_argument, NULL, 'K'},
-        {"start", required_argument, NULL, 'S'},
-        {"debug-file-directory", required_argument, NULL, 'D'},
-        {NULL, 0, NULL, 0},
-    };
-    /* --keep: the run as given, for the session note */
-    char spec[16384] = "", run_dir[4096];
-    size_t spec_len = 0;
-    long long keep_s = 0;
-    /* HOST:RUNDIR, --also, --hosts: the run's parts and how their hosts
-     * are reached (fe.h). */
-    static struct remote_opts ro;
-    static struct fe_run_opts runopts;
-    int optidx = 0;
-    fe_run_opts_init(&runopts, &ro);
-    const char *ranks = "0", *script = NULL;
-    long long timeout = 0;
-    int batch = batch_cmd, json = 0, keep_going = 0, trust = 0, ch;
-    int in_place = 0, lazy = -1; /* --start: -1 by the ranks' number */
-    const char *debug_dir = "";
-    /* RUNDIR, then attach's ID or batch's SCRIPT; options before, between
-     * or after them */
-    const char *pos[2];
-    int npos = 0;
-    while ((ch = fe_getopt(argc, argv, "+r:bx:t:k", opts, &optidx, pos,
-                           attach || batch_cmd ? 2 : 1, &npos)) != -1) {
-        switch (ch) {
-        case 'r': ranks = optarg; break;
-        case 'b': batch = 1; break;
-        case 'x': script = optarg; break;
-        case 't':
-            if (fe_parse_int(optarg, 0, INT_MAX / 1000, &timeout) < 0) {
-                fe_error("--timeout takes a number of seconds, not '%s'",
-                         optarg);
-                return 2;
-            }
-            break;
-        case 'M': con_cmds_markdown(stdout); return 0;
-        case 'j': json = 1; break;
-        case 'k': keep_going = 1; break;
-        case 'T': trust = 1; break;
-        case 'W': in_place = 1; break;
-        case 'D': debug_dir = optarg; break;
-        case 'S':
-            if (strcmp(optarg, "main") != 0 && strcmp(optarg, "lazy") != 0) {
-                fe_error("--start takes 'main' (every rank's GDB now, run "
-                         "to main) or 'lazy' (each when a command needs "
-                         "it), not '%s'", optarg);
-                return 2;
-            }
-            lazy = strcmp(optarg, "lazy") == 0;
-            break;
-        case 'K':
-            if (attach) {
-                fe_error("drdb attach keeps the session as it was kept");
-                return 2;
-            }
-            keep_s = 600;
-            if (optarg && fe_parse_int(optarg, 1, 7 * 86400, &keep_s) < 0) {
-                fe_error("--keep takes a number of seconds (1 to 604800), "
-                         "not '%s'", optarg);
-                return 2;
-            }
-            break;
-        case 'O':
-            if (fe_run_opt(&runopts, opts[optidx].name, optarg) < 0)
-                return 2;
-            if (strcmp(opts[optidx].name, "also") == 0 ||
-                strcmp(opts[optidx].name, "hosts") == 0)
-                spec_len += (size_t)snprintf(
-                    spec + spec_len, sizeof spec - spec_len, "opt %s\t%s\n",
-                    opts[optidx].name, optarg);
-            if (spec_len >= sizeof spec) {
-                fe_error("too many parts for --keep");
-                return 2;
-            }
-            break;
-        default:
-            fe_subcmd_usage(batch_cmd ? &fe_sub_batch : &fe_sub_console,
-                            stderr);
-            return 2;
-        }
-    }
-    if (!npos) {
-        fe_error(attach ? "which host? for example: drdb attach node17"
-                        : "which run? for example: drdb console run1");
-        return 2;
-    }
-    const char *dir = pos[0];
-    /* attach: HOST [ID], the run from the kept session's note */
-    const char *host = dir, *id = NULL;
-    char *note = NULL;
-    if (attach) {
-        if (npos > 1)
-            id = pos[1];
-        if (optind < argc) {
-            fe_subcmd_usage(&fe_sub_attach, stderr);
-            return 2;
-        }
-        if (attach_note(&ro, host, id, &runopts, run_dir, sizeof run_dir,
-                        &note) < 0)
-            return 1;
-        dir = run_dir;
-    } else if (keep_s) {
-        snprintf(spec + spec_len, sizeof spec - spec_len, "run %s\n", dir);
-    }
-    if (batch_cmd) {
-        if (npos < 2) {
-            fe_error("drdb batch RUNDIR SCRIPT: which script?");
-            return 2;
-        }
-        script = pos[1];
-    }
-    /* "-- PROGRAM ARGS": replay another build of the program. */
-    char **prog = NULL;
-    if (optind < argc && strcmp(argv[optind], "--") != 0) {
-        fe_error("what is '%s'? a program to replay instead of the "
-                 "recorded one goes after '--': drdb %s %s%s%s -- PROGRAM "
-                 "ARGS", argv[optind], batch_cmd ? "batch" : "console", dir,
-                 batch_cmd ? " " : "", batch_cmd ? script : "");
-        free(note);
-        return 2;
-    }
-    if (optind < argc && optind + 1 < argc)
-        prog = argv + optind + 1;
-    if (batch && !script) {
-        fe_error("--batch needs a script: -x SCRIPT");
-        return 2;
-    }
-    if (json && !batch && isatty(0)) {
-        fe_error("--json is for scripts: drdb batch --json RUNDIR SCRIPT");
-        return 2;
-    }
+/* The options of drdb console, batch and attach (HOST [ID]). */
+struct console_opts {
+    const char *ranks, *script, *debug_dir;
+    long long timeout, keep_s;
+    int batch, json, keep_going, trust, in_place, markdown;
+    int lazy; /* --start: -1 by the ranks' number */
+    struct fe_run_opts run;
+};
 
-    struct con c;
-    char err[512];
-    ro.keep_s = (int)keep_s; /* each host's connection is kept */
-    if (fe_run_opts_alloc(&runopts, dir, err, sizeof err) < 0) {
-        free(note);
-        return fe_error("%s", err);
+static int start_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    if (strcmp(arg, "main") != 0 && strcmp(arg, "lazy") != 0)
+        return fe_error("--start takes 'main' (every rank's GDB now, run "
+                        "to main) or 'lazy' (each when a command needs "
+                        "it), not '%s'", arg), -1;
+    *(int *)dst = strcmp(arg, "lazy") == 0;
+    return 0;
+}
+
+static int keep_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    *(long long *)dst = 600;
+    if (arg && fe_parse_int(arg, 1, 7 * 86400, dst) < 0)
+        return fe_error("--keep takes a number of seconds (1 to 604800), "
+                        "not '%s'", arg), -1;
+    return 0;
+}
+
+#define OFF(f) offsetof(struct console_opts, f)
+static const struct fe_opt console_opts[] = {
+    FE_STR('r', "ranks", "SET", OFF(ranks), "ranks to replay, e.g. 0-3,8 "
+     "(default: 0)"),
+    FE_CALL(0, "start", "main|lazy", OFF(lazy), start_opt, "main: every "
+     "rank's GDB starts now, and runs to main; lazy: a rank's GDB starts "
+     "when a command needs it (status, events, match, check, graph and "
+     "queries need none). Default: main up to 64 ranks, lazy above"),
+    FE_STR(0, "debug-file-directory", "DIRS", OFF(debug_dir), "where each "
+     "GDB looks for separate debug info (GDB's setting): by default none, so "
+     "the system's libraries (libc6-dbg) are not read: a GDB starts in half "
+     "the time and memory; /usr/lib/debug reads them"),
+    FE_STR('x', "execute", "F", OFF(script), "run the commands of file F "
+     "first"),
+    FE_FLAG('b', "batch", OFF(batch), "then exit (no prompt); exit status 1 "
+     "if a command failed or a rank diverged or was lost"),
+    FE_INT('t', "timeout", "S", OFF(timeout), 0, INT_MAX / 1000, "a number "
+     "of seconds", "a command that does not complete in S seconds fails"),
+    FE_FLAG(0, "json", OFF(json), "with --batch: one JSON object per command "
+     "on stdout"),
+    FE_FLAG('k', "keep-going", OFF(keep_going), "with --batch: run the whole "
+     "script even after a failure"),
+    FE_FLAG(0, "trust", OFF(trust), "run the recorded program even when the "
+     "run or the program is another user's or writable by others, or the "
+     "program is not the recorded build"),
+    FE_FLAG(0, "write-in-place", OFF(in_place), "let the program write its "
+     "files where it says, over the recorded run's (by default rank R writes "
+     "in RUNDIR/replay-out/rank-R/, emptied when it starts)"),
+    FE_CALL_OPT(0, "keep", "S", OFF(keep_s), keep_opt, "ranks on hosts: a "
+     "dropped connection leaves their GDBs kept there S seconds (default "
+     "600) for 'drdb attach HOST ID' (the session's id is printed); quit "
+     "ends them"),
+    FE_FLAG(0, "commands-markdown", OFF(markdown), NULL),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+#undef OFF
+
+/* The session's end: a rank that ended abnormally fails a batch, unless
+ * an `assert` on it passed after it ended (the script expected it);
+ * interactively, a divergence or a lost rank. The exit status. */
+static int finish(struct con *c, int batch, int rc)
+{
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!batch ? k->state != CON_DIVERGED && k->state != CON_LOST
+                   : !con_rank_abnormal(k) || k->end_checked)
+            continue;
+        con_stub_failure(c, k);
+        fprintf(stderr, "drdb: rank %d ended abnormally: %s%s%s (an 'assert' "
+                "on it after its end accepts it)\n", r,
+                con_state_name(k->state), k->reason[0] ? ": " : "",
+                k->reason);
+        rc = 1;
     }
+    con_flow_release(c);
+    con_keep_end(c); /* kept sessions end with the console's own end */
+    con_close(c);
+    con_json_close(c);
+    return rc;
+}
+
+/* A session ended before its script or prompt: the exit status ST. */
+static int abandon(struct con *c, int st)
+{
+    con_close(c);
+    con_json_close(c);
+    return st;
+}
+
+/* The program that will run and where its files go, shown and checked
+ * before any GDB starts; then the ranks in focus started (or not: lazy).
+ * 0, 1 when a rank did not start, or -1 (refused). */
+static int begin(struct con *c, const struct console_opts *o, int lazy)
+{
+    FILE *out = o->json ? stderr : stdout;
+    if (c->nhosts)
+        fprintf(out, "  program: %s, checked on %s%s when a rank starts "
+                "there\n", c->exe, c->hosts[0].name,
+                c->nhosts > 1 ? " and the other hosts" : "");
+    if (c->dir[0] && launch_check(&c->run, c->dir, c->exe, c->program != NULL,
+                                  o->trust, out, "  ") < 0)
+        return -1;
+    /* Where the ranks' writes go (docs/replaying.md, "Files"). */
+    fprintf(out, o->in_place
+            ? "  files: --write-in-place: the program writes its files "
+              "where it says, over the recorded run's\n"
+            : "  files: rank R writes its files in " LAUNCH_OUT_DIR
+              "/rank-R of its run directory (emptied when the rank "
+              "starts): %s%s\n", c->dir[0] ? c->dir : "",
+            c->nhosts ? (c->dir[0] ? " here, and on each host"
+                                   : "on each host") : "");
+    int rc = lazy ? 0 : con_replay(c, &c->focus) < 0;
+    /* lazy, or those Ctrl-C kept from starting */
+    con_defer(c, &c->focus);
+    c->interrupted = 0;
+    if (o->json)
+        return rc;
+    char buf[256];
+    struct rankset up, later;
+    rs_init(&up, c->nranks);
+    rs_init(&later, c->nranks);
+    rs_copy(&up, &c->focus);
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].state == CON_DEFERRED) {
+            rs_add(&later, r);
+            rs_del(&up, r);
+        }
+    if (lazy)
+        printf("ranks %s in the session, not started: each rank's GDB "
+               "starts (and runs to main)\nwhen a command needs it; "
+               "'replay' starts the ranks in focus now\n",
+               rs_format(&c->focus, buf, sizeof buf));
+    else if (rs_count(&up))
+        printf("replaying ranks %s, stopped at main\n",
+               rs_format(&up, buf, sizeof buf));
+    if (!lazy && rs_count(&later))
+        printf("ranks %s not started (Ctrl-C): each starts when a "
+               "command needs it\n", rs_format(&later, buf, sizeof buf));
+    rs_release(&up);
+    rs_release(&later);
+    return rc;
+}
+
+/* The kept GDBs of NOTE's session (drdb attach HOST [ID]) as the ranks',
+ * where they stand: 0, 1 when not all of them (said), or -1 when none
+ * (said; the session stays kept as it is). */
+static int adopt(struct con *c, const struct console_opts *o,
+                 const char *note, const char *host, const char *id)
+{
+    int n = 0;
+    char buf[256];
+    int rc = con_keep_adopt(c, note, host, id, &n) < 0 || !n;
+    if (!n) {
+        fprintf(stderr, "drdb: no rank's GDB to take over in the session on "
+                "%s: 'drdb attach --list %s' shows it\n", host, host);
+        return -1;
+    }
+    if (!o->json)
+        printf("attached on %s: ranks %s as they were\n", host,
+               rs_format(&c->focus, buf, sizeof buf));
+    if (!o->json && c->program) /* what a replay or restart runs */
+        printf("  program: %s (the kept session's, not the recorded one)\n",
+               c->program);
+    return rc;
+}
+
+/* C opened on run DIR as O says, PROG (NULL: the recorded program) run
+ * instead: 0, or the exit status (said). */
+static int open_session(struct con *c, struct console_opts *o,
+                        const char *dir, char **prog)
+{
+    char err[512];
     fe_nofile_raise(); /* each rank's log, its GDB's pipes and terminal */
-    if (con_open(&c, dir, &runopts, err, sizeof err) < 0) {
-        con_close(&c);
-        free(note);
+    if (con_open(c, dir, &o->run, err, sizeof err) < 0) {
+        con_close(c);
         return fe_error("%s", err);
     }
     if (prog) {
         size_t used = 0;
-        if (!realpath(prog[0], c.exe))
-            snprintf(c.exe, sizeof c.exe, "%s", prog[0]);
-        for (int i = 0; prog[i] && used < sizeof c.args; i++)
-            used += (size_t)snprintf(c.args + used, sizeof c.args - used,
+        if (!realpath(prog[0], c->exe))
+            snprintf(c->exe, sizeof c->exe, "%s", prog[0]);
+        for (int i = 0; prog[i] && used < sizeof c->args; i++)
+            used += (size_t)snprintf(c->args + used, sizeof c->args - used,
                                      "%s%s", i ? "\x1f" : "", prog[i]);
     }
-    c.trust = trust;
-    if (strlen(debug_dir) >= sizeof c.debug_dir) {
-        con_close(&c);
-        free(note);
+    if (snprintf(c->debug_dir, sizeof c->debug_dir, "%s", o->debug_dir) >=
+        (int)sizeof c->debug_dir) {
+        con_close(c);
         return fe_error("--debug-file-directory: too long a path");
     }
-    snprintf(c.debug_dir, sizeof c.debug_dir, "%s", debug_dir);
-    c.program = prog ? prog[0] : NULL;
-    c.json = json;
-    c.keep_going = keep_going;
-    c.in_place = in_place;
-    c.timeout_ms = (int)timeout * 1000;
-    if (con_parse_set(&c, ranks, strlen(ranks), &c.focus) < 0) {
-        con_close(&c);
+    c->trust = o->trust;
+    c->program = prog ? prog[0] : NULL;
+    c->json = o->json;
+    c->keep_going = o->keep_going;
+    c->in_place = o->in_place;
+    c->timeout_ms = (int)o->timeout * 1000;
+    if (con_parse_set(c, o->ranks, strlen(o->ranks), &c->focus) < 0) {
+        con_close(c);
         return 2;
+    }
+    if (o->json && con_json_open(c) < 0) {
+        con_close(c);
+        return 2;
+    }
+    return 0;
+}
+
+/* --keep: the run as given, for the session note. */
+static void keep_spec(const struct console_opts *o, const char *dir,
+                      char *spec, size_t len)
+{
+    size_t used = 0;
+    for (int i = 0; i < o->run.nparts && used < len; i++)
+        used += (size_t)snprintf(spec + used, len - used, "opt also\t%s\n",
+                                 o->run.parts[i]);
+    if (o->run.hosts_arg && used < len)
+        used += (size_t)snprintf(spec + used, len - used, "opt hosts\t%s\n",
+                                 o->run.hosts_arg);
+    if (used < len)
+        snprintf(spec + used, len - used, "run %s\n", dir);
+}
+
+/* drdb console, drdb batch (CMD), and drdb attach HOST [ID] (ATTACH). */
+static int start(int argc, char **argv, const struct fe_subcmd *cmd,
+                 int attach)
+{
+    static struct console_opts o = {.ranks = "0", .debug_dir = "",
+                                    .lazy = -1};
+    struct fe_pos pos;
+    int batch_cmd = cmd == &fe_sub_batch;
+    fe_run_opts_init(&o.run);
+    /* RUNDIR, then attach's ID or batch's SCRIPT; options before, between
+     * or after them; then "-- PROGRAM ARGS": another build of the
+     * program */
+    int rc = fe_opts_parse(console_opts, cmd->name, argc, argv, &o,
+                           attach || batch_cmd ? 2 : 1, &pos);
+    if (rc == -2)
+        fprintf(stderr, "       'drdb %s --help' lists its options\n",
+                cmd == &fe_sub_attach ? "console" : cmd->name);
+    if (rc < 0)
+        return 2;
+    if (o.markdown)
+        return con_cmds_markdown(stdout), 0;
+    if (attach && o.keep_s)
+        return fe_error("drdb attach keeps the session as it was kept"), 2;
+    if (!pos.n)
+        return fe_error(attach ? "which host? for example: drdb attach node17"
+                               : "which run? for example: drdb console "
+                                 "run1"), 2;
+    if (batch_cmd && pos.n < 2)
+        return fe_error("drdb batch RUNDIR SCRIPT: which script?"), 2;
+    if (pos.rest < argc && !pos.dashdash)
+        return fe_error("what is '%s'? a program to replay instead of the "
+                        "recorded one goes after '--': drdb %s %s%s%s -- "
+                        "PROGRAM ARGS", argv[pos.rest], cmd->name, pos.v[0],
+                        pos.n > 1 ? " " : "", pos.n > 1 ? pos.v[1] : ""), 2;
+    char **prog = pos.dashdash && pos.rest < argc ? argv + pos.rest : NULL;
+    int batch = o.batch || batch_cmd;
+    const char *script = batch_cmd ? pos.v[1] : o.script;
+    if (batch && !script)
+        return fe_error("--batch needs a script: -x SCRIPT"), 2;
+    if (o.json && !batch && isatty(0))
+        return fe_error("--json is for scripts: drdb batch --json RUNDIR "
+                        "SCRIPT"), 2;
+
+    /* attach: HOST [ID], the run from the kept session's note */
+    const char *dir = pos.v[0], *host = pos.v[0];
+    const char *id = attach && pos.n > 1 ? pos.v[1] : NULL;
+    char *note = NULL, run_dir[4096], spec[16384], err[512];
+    if (attach && attach_note(&o.run, host, id, run_dir, sizeof run_dir,
+                              &note) < 0)
+        return 1;
+    if (attach)
+        dir = run_dir;
+    o.run.ro.keep_s = (int)o.keep_s; /* each host's connection is kept */
+    if (fe_run_opts_done(&o.run, &dir, err, sizeof err) < 0) {
+        free(note);
+        return fe_error("%s", err);
+    }
+    struct con c;
+    rc = open_session(&c, &o, dir, prog);
+    if (rc) {
+        free(note);
+        return rc;
     }
     /* Ctrl-C pauses the ranks in focus, never drdb (no SA_RESTART: the
      * poll loop sees it at once). */
@@ -550,97 +657,25 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
      * shadows of a console killed before are removed now. */
     life_install(LIFE_TERM);
     life_sweep(life_tmpdir(), LIFE_SHADOW_PREFIX);
-
-    if (json && con_json_open(&c) < 0) {
-        con_close(&c);
-        return 2;
-    }
-    if (!json)
+    if (!o.json)
         con_summary(&c, stdout);
-    /* The program that will run, shown and checked before any GDB
-     * starts. */
     fflush(stdout);
-    if (keep_s && con_keep_start(&c, (int)keep_s, spec,
-                                 json ? stderr : stdout) < 0) {
-        con_close(&c);
-        con_json_close(&c);
-        return 2;
-    }
-    int rc = 0;
-    if (attach) {
-        /* the kept GDBs as the ranks', where they stand */
-        int n = 0;
-        char buf[256];
-        rc = con_keep_adopt(&c, note, host, id, &n) < 0 || !n;
+    keep_spec(&o, dir, spec, sizeof spec);
+    if (o.keep_s && con_keep_start(&c, (int)o.keep_s, spec,
+                                   o.json ? stderr : stdout) < 0) {
         free(note);
-        if (!n) { /* the session stays kept as it is */
-            fprintf(stderr, "drdb: no rank's GDB to take over in the "
-                    "session on %s: 'drdb attach --list %s' shows it\n",
-                    host, host);
-            con_close(&c);
-            con_json_close(&c);
-            return 1;
-        }
-        if (!json)
-            printf("attached on %s: ranks %s as they were\n", host,
-                   rs_format(&c.focus, buf, sizeof buf));
-        if (!json && c.program) /* what a replay or restart runs */
-            printf("  program: %s (the kept session's, not the recorded "
-                   "one)\n", c.program);
+        return abandon(&c, 2);
     }
-    if (!attach && c.nhosts)
-        fprintf(json ? stderr : stdout, "  program: %s, checked on %s%s "
-                "when a rank starts there\n", c.exe, c.hosts[0].name,
-                c.nhosts > 1 ? " and the other hosts" : "");
-    if (!attach && c.dir[0] &&
-        launch_check(&c.run, c.dir, c.exe, prog != NULL, trust,
-                     json ? stderr : stdout, "  ") < 0) {
-        con_close(&c);
-        con_json_close(&c);
-        return 2;
-    }
-    if (!attach) {
-        /* Where the ranks' writes go (docs/replaying.md, "Files"). */
-        fprintf(json ? stderr : stdout, in_place
-                ? "  files: --write-in-place: the program writes its files "
-                  "where it says, over the recorded run's\n"
-                : "  files: rank R writes its files in " LAUNCH_OUT_DIR
-                  "/rank-R of its run directory (emptied when the rank "
-                  "starts): %s%s\n", c.dir[0] ? c.dir : "",
-                c.nhosts ? (c.dir[0] ? " here, and on each host"
-                                     : "on each host") : "");
-        if (lazy < 0)
-            lazy = rs_count(&c.focus) > CON_LAZY_ABOVE;
-        if (!lazy)
-            rc = con_replay(&c, &c.focus) < 0;
-        /* lazy, or those Ctrl-C kept from starting */
-        con_defer(&c, &c.focus);
-        c.interrupted = 0;
-    }
-    if (!attach && !json) {
-        char buf[256];
-        struct rankset up, later;
-        rs_init(&up, c.nranks);
-        rs_init(&later, c.nranks);
-        rs_copy(&up, &c.focus);
-        for (int r = 0; r < c.nranks; r++)
-            if (c.ranks[r].state == CON_DEFERRED) {
-                rs_add(&later, r);
-                rs_del(&up, r);
-            }
-        if (lazy)
-            printf("ranks %s in the session, not started: each rank's GDB "
-                   "starts (and runs to main)\nwhen a command needs it; "
-                   "'replay' starts the ranks in focus now\n",
-                   rs_format(&c.focus, buf, sizeof buf));
-        else if (rs_count(&up))
-            printf("replaying ranks %s, stopped at main\n",
-                   rs_format(&up, buf, sizeof buf));
-        if (!lazy && rs_count(&later))
-            printf("ranks %s not started (Ctrl-C): each starts when a "
-                   "command needs it\n", rs_format(&later, buf, sizeof buf));
-        rs_release(&up);
-        rs_release(&later);
+    if (attach) {
+        rc = adopt(&c, &o, note, host, id);
+        free(note);
+        if (rc < 0)
+            return abandon(&c, 1);
+    } else {
+        rc = begin(&c, &o, o.lazy < 0 ? rs_count(&c.focus) > CON_LAZY_ABOVE
+                                      : o.lazy);
+        if (rc < 0)
+            return abandon(&c, 2);
     }
     if (script)
         rc |= con_source(&c, script) < 0;
@@ -648,122 +683,36 @@ static int start(int argc, char **argv, int batch_cmd, int attach)
      * order), without readline's prompt. */
     if (!batch && !c.quit)
         rc |= isatty(0) ? interactive(&c) : con_source(&c, "-") < 0;
-    /* In batch, a rank that ended abnormally fails the run, unless an
-     * `assert` on it passed after it ended (the script expected it);
-     * interactively, a divergence or a lost rank. */
-    for (int r = 0; r < c.nranks; r++) {
-        struct con_rank *k = &c.ranks[r];
-        if (!batch ? k->state != CON_DIVERGED && k->state != CON_LOST
-                   : !con_rank_abnormal(k) || k->end_checked)
-            continue;
-        con_stub_failure(&c, k);
-        fprintf(stderr, "drdb: rank %d ended abnormally: %s%s%s (an 'assert' "
-                "on it after its end accepts it)\n", r,
-                con_state_name(k->state), k->reason[0] ? ": " : "",
-                k->reason);
-        rc = 1;
-    }
-    con_flow_release(&c);
-    con_keep_end(&c); /* kept sessions end with the console's own end */
-    con_close(&c);
-    con_json_close(&c);
-    return rc;
+    return finish(&c, batch, rc);
 }
 
 int fe_console_attach(int argc, char **argv)
 {
-    return start(argc, argv, 0, 1);
+    return start(argc, argv, &fe_sub_attach, 1);
 }
 
 static int run_console(int argc, char **argv)
 {
-    return start(argc, argv, 0, 0);
+    return start(argc, argv, &fe_sub_console, 0);
 }
 
 static int run_batch(int argc, char **argv)
 {
-    return start(argc, argv, 1, 0);
+    return start(argc, argv, &fe_sub_batch, 0);
 }
 
 const struct fe_subcmd fe_sub_console = {
     .name = "console",
-    .args = "[--ranks SET] [--start main|lazy] [-x SCRIPT [--batch]] "
-            "[--timeout S] [--trust] [--debug-file-directory DIRS] "
-            "[--write-in-place] [--ssh-option OPT]... [--remote-drdb PATH] "
-            "[--launcher ssh|srun] [--also PART]... [--hosts LIST] "
-            "[--keep[=S]] [HOST:]RUNDIR [-- PROGRAM ARGS]",
+    .args = "[HOST:]RUNDIR [-- PROGRAM ARGS]",
     .summary = "debug replayed ranks interactively, each under its own GDB",
     .help = "Opens a recorded run, starts the replay of the chosen ranks "
             "(default: rank 0),\neach under its own GDB, stopped at main "
             "(more than 64 ranks: each when a\ncommand needs it), and reads "
             "commands ('help' lists them).\nCommands go to the "
             "ranks in focus, or to '@SET COMMAND's set. After '--',\nanother "
-            "program (a rebuilt one) runs instead of the recorded.\n\n"
-            "  -r, --ranks SET    ranks to replay, e.g. 0-3,8 (default: 0)\n"
-            "      --start main|lazy  main: every rank's GDB starts now, and "
-            "runs to main;\n"
-            "                     lazy: a rank's GDB starts when a command "
-            "needs it\n"
-            "                     (status, events, match, check, graph and "
-            "queries need\n"
-            "                     none). Default: main up to 64 ranks, "
-            "lazy above\n"
-            "      --debug-file-directory DIRS  where each GDB looks for "
-            "separate debug\n"
-            "                     info (GDB's setting): by default none, "
-            "so the system's\n"
-            "                     libraries (libc6-dbg) are not read: a GDB "
-            "starts in\n"
-            "                     half the time and memory; /usr/lib/debug "
-            "reads them\n"
-            "  -x, --execute F    run the commands of file F first\n"
-            "  -b, --batch        then exit (no prompt); exit status 1 if a "
-            "command\n"
-            "                     failed or a rank diverged or was lost\n"
-            "  -t, --timeout S    a command that does not complete in S "
-            "seconds fails\n"
-            "      --json         with --batch: one JSON object per command "
-            "on stdout\n"
-            "  -k, --keep-going   with --batch: run the whole script even "
-            "after a failure\n"
-            "      --trust        run the recorded program even when the run "
-            "or the\n"
-            "                     program is another user's or writable by "
-            "others, or the\n"
-            "                     program is not the recorded build\n"
-            "      --write-in-place  let the program write its files where "
-            "it says, over\n"
-            "                     the recorded run's (by default rank R "
-            "writes in\n"
-            "                     RUNDIR/replay-out/rank-R/, emptied when it "
-            "starts)\n"
-            "      --ssh-option OPT  for HOST:RUNDIR: passed to ssh as -o OPT\n"
-            "      --remote-drdb PATH  for HOST:RUNDIR: the drdb there "
-            "(default: drdb\n"
-            "                     on its PATH)\n"
-            "      --launcher ssh|srun  how each host's agent starts: over "
-            "ssh (default),\n"
-            "                     or by srun as a step of the Slurm "
-            "allocation drdb\n"
-            "                     runs in; srun with RUNDIR alone: RUNDIR "
-            "on every node\n"
-            "                     of the allocation, as --hosts lists them\n"
-            "      --also PART    another part of the run (repeatable): a "
-            "DIR or\n"
-            "                     HOST:DIR holding some ranks' logs\n"
-            "      --hosts LIST   RUNDIR on each host of LIST (h1,h2:N or "
-            "@FILE, an\n"
-            "                     MPICH host file): each rank replays on "
-            "the host\n"
-            "                     that has its log, the one mpiexec placed "
-            "it on first\n"
-            "      --keep[=S]     ranks on hosts: a dropped connection "
-            "leaves their GDBs\n"
-            "                     kept there S seconds (default 600) for "
-            "'drdb attach HOST ID'\n"
-            "                     (the session's id is printed); quit ends "
-            "them\n\n"
-            "Before any GDB starts, the console shows the program that will "
+            "program (a rebuilt one) runs instead of the recorded.\n",
+    .opts = console_opts,
+    .more = "Before any GDB starts, the console shows the program that will "
             "run (path,\nowner, build id) and checks it. HOST:RUNDIR: the "
             "ranks replay on HOST, each\nGDB started there by its drdb agent "
             "over one ssh connection, which checks\nthe program when a rank "
@@ -777,14 +726,14 @@ const struct fe_subcmd fe_sub_console = {
 
 const struct fe_subcmd fe_sub_batch = {
     .name = "batch",
-    .args = "[--ranks SET] [--start main|lazy] [--timeout S] [--json] [-k] "
-            "[--trust] [--debug-file-directory DIRS] "
-            "[--write-in-place] RUNDIR SCRIPT [-- PROGRAM ARGS]",
+    .args = "[HOST:]RUNDIR SCRIPT [-- PROGRAM ARGS]",
     .summary = "run a console script non-interactively",
     .help = "Like 'drdb console --batch -x SCRIPT RUNDIR': each command "
             "completes on every\ntargeted rank before the next starts; the "
             "first failing command ends the\nscript (-k: goes on). Exit status 1 if a "
-            "command or an assert failed, or a rank diverged\nor was lost.\n"
-            "\nexample:\n  drdb batch --ranks 0-3 run1 check.drdb\n",
+            "command or an assert failed, or a rank diverged\nor was lost. "
+            "It takes the options of drdb console.\n",
+    .opts = console_opts,
+    .more = "example:\n  drdb batch --ranks 0-3 run1 check.drdb\n",
     .run = run_batch,
 };

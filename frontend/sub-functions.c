@@ -1,5 +1,5 @@
 /* drdb functions: list the MPI function table. */
-#include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "fe.h"
@@ -69,49 +69,56 @@ static int class_matches(const struct log_func_desc *fn, int cls)
     return cls == ANY_HOOK ? fn->hooks != 0 : (int)fn->hooks == cls;
 }
 
+struct functions_opts {
+    int names_only, cls, kind;
+};
+
+static int class_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    int *cls = dst;
+    for (*cls = 0; *cls < ANY_HOOK; ++*cls)
+        if (strcmp(arg, class_names[*cls]) == 0)
+            return 0;
+    if (strcmp(arg, "manual") == 0)
+        return 0; /* ANY_HOOK */
+    return fe_error("--class takes auto, manual, manual(rec) or "
+                    "manual(rpl), not '%s'", arg), -1;
+}
+
+static int kind_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    if ((*(int *)dst = kind_by_name(arg)) < 0)
+        return fe_error("no role kind '%s': see the header of "
+                        "log/mpi-functions.spec", arg), -1;
+    return 0;
+}
+
+#define OFF(f) offsetof(struct functions_opts, f)
+static const struct fe_opt functions_opts[] = {
+    FE_FLAG('n', "names", OFF(names_only), "print names only"),
+    FE_CALL('c', "class", "C", OFF(cls), class_opt, "only functions of class "
+     "C (manual: a hook on either side)"),
+    FE_CALL('k', "kind", "K", OFF(kind), kind_opt, "only functions of role "
+     "kind K (send, coll, completion, ...)"),
+    FE_END,
+};
+#undef OFF
+
 static int run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"names", no_argument, NULL, 'n'},
-        {"class", required_argument, NULL, 'c'},
-        {"kind", required_argument, NULL, 'k'},
-        {NULL, 0, NULL, 0},
-    };
-    int names_only = 0, cls = ANY_CLASS, kind = -1, c;
-
-    while ((c = getopt_long(argc, argv, "+nc:k:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            names_only = 1;
-            break;
-        case 'c':
-            for (cls = 0; cls < ANY_HOOK; cls++)
-                if (strcmp(optarg, class_names[cls]) == 0)
-                    break;
-            if (strcmp(optarg, "manual") == 0)
-                cls = ANY_HOOK;
-            else if (cls == ANY_HOOK)
-                return fe_error("--class takes auto, manual, manual(rec) or "
-                                "manual(rpl), not '%s'", optarg);
-            break;
-        case 'k':
-            kind = kind_by_name(optarg);
-            if (kind < 0)
-                return fe_error("no role kind '%s': see the header of "
-                                "log/mpi-functions.spec", optarg);
-            break;
-        default:
-            fe_subcmd_usage(&fe_sub_functions, stderr);
-            return 2;
-        }
-    }
-
-    if (optind < argc) {
+    struct functions_opts o = {0, ANY_CLASS, -1};
+    struct fe_pos pos;
+    /* options first, then the names */
+    if (fe_subcmd_parse(&fe_sub_functions, argc, argv, &o, 0, &pos) < 0)
+        return 2;
+    if (pos.rest < argc) {
         int status = 0;
-        for (int i = optind; i < argc; i++) {
+        for (int i = pos.rest; i < argc; i++) {
             const struct log_func_desc *fn = log_func_by_name(argv[i]);
             if (fn)
-                print_func(fn, names_only);
+                print_func(fn, o.names_only);
             else
                 status = fe_error("no MPI function '%s' in the table",
                                   argv[i]);
@@ -119,26 +126,22 @@ static int run(int argc, char **argv)
         return status;
     }
     for (int i = 0; i < log_funcs_count; i++)
-        if (class_matches(&log_funcs[i], cls) &&
-            (kind < 0 || log_funcs[i].kind == kind))
-            print_func(&log_funcs[i], names_only);
+        if (class_matches(&log_funcs[i], o.cls) &&
+            (o.kind < 0 || log_funcs[i].kind == o.kind))
+            print_func(&log_funcs[i], o.names_only);
     return 0;
 }
 
 const struct fe_subcmd fe_sub_functions = {
     .name = "functions",
-    .args = "[--names] [--class C] [--kind K] [NAME...]",
+    .args = "[NAME...]",
     .summary = "list the MPI functions drdb knows, with ids and prototypes",
     .help = "Prints one line per function, as log/mpi-functions.spec has "
             "it: permanent id,\nclass (auto: generated; manual(rec), "
             "manual(rpl), manual: a hand-written hook\nin the recorder, "
             "the replay stub, or both), roles (what the call is), and\n"
             "the annotated prototype. NAME may be MPI_ or PMPI_, in any "
-            "case.\n\n"
-            "  -n, --names     print names only\n"
-            "  -c, --class C   only functions of class C (manual: a hook on "
-            "either side)\n"
-            "  -k, --kind K    only functions of role kind K (send, coll, "
-            "completion, ...)\n",
+            "case.\n",
+    .opts = functions_opts,
     .run = run,
 };

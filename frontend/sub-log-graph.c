@@ -2,7 +2,7 @@
  * (events/ev-graph.h, docs/pictures.md). */
 #include <errno.h>
 #include <signal.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,40 +14,9 @@
 #include "args.h"
 #include "ev-graph.h"
 #include "fe.h"
+#include "graph.h"
 #include "rankset.h"
 #include "remote.h"
-
-static const char graph_usage[] =
-    "usage: drdb log graph RUNDIR [--ranks SET] [--around R:N [--window K]]\n"
-    "                      [--from T] [--to T] [--logical]\n"
-    "                      [--tag-names T=NAME,...] -o FILE\n"
-    "  The time-space diagram: a line per rank, a mark per MPI event (at\n"
-    "  its recorded time, or its logical time with --logical), an arrow\n"
-    "  per message from the send to the call that completed the receive\n"
-    "  (the posting Irecv tied to it dotted), a band across the members of\n"
-    "  each collective; labels the call and the tag.\n"
-    "  -o FILE      FILE.svg (standalone), FILE.html (one page: pan, zoom,\n"
-    "               hover details, click to copy R:N; fetches nothing) or\n"
-    "               FILE.dot (graphviz: dot -Tsvg)\n"
-    "  --ranks SET  these ranks only (0-3,8)\n"
-    "  --around R:N the events near rank R's event N: on R and the ranks of\n"
-    "               its partners, K events each side of it and of the\n"
-    "               partner's call and completion (--window K, default 8);\n"
-    "               the event and its partner highlighted\n"
-    "  --from T, --to T  the events that entered in this time since the\n"
-    "               run's start: 1.5s, 200ms, 30us, 1000ns (no unit: us)\n"
-    "  --logical    place by logical (Lamport) time: readable for short\n"
-    "               programs whose calls take no time\n"
-    "  --tag-names 1=Search,2=Control\n"
-    "               the program's names of its tags, for the labels\n";
-
-static const char trace_usage[] =
-    "usage: drdb log trace RUNDIR -o FILE.json\n"
-    "  The run as Chrome trace-event JSON for Perfetto (ui.perfetto.dev)\n"
-    "  and chrome://tracing: a process per rank, each MPI call a slice\n"
-    "  with its arguments, each message a flow arrow from the send to the\n"
-    "  receive's completion, each collective a flow from its first\n"
-    "  member's call to every other's.\n";
 
 /* "1.5s", "200ms", "30us", "1000ns", "12" (us) as ns: 0, or -1. */
 static int parse_time(const char *s, uint64_t *ns)
@@ -225,104 +194,150 @@ static int parse_ranks(struct ev_run *x, const char *text,
     return 0;
 }
 
-int fe_log_graph(int argc, char **argv, const struct fe_run_opts *ro)
+static int around_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    struct ev_graph_opts *g = dst;
+    if (fe_parse_event(arg, &g->around_rank, &g->around_event) < 0)
+        return fe_error("--around takes an event: write RANK:EVENT, like "
+                        "0:17, not '%s'", arg), -1;
+    return 0;
+}
+
+static int tags_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    struct fe_graph_opts *g = dst;
+    if ((g->g.ntags = fe_graph_tags(arg, g->tags)) < 0)
+        return -1;
+    g->g.tags = g->tags;
+    return 0;
+}
+
+#define OFF(f) offsetof(struct fe_graph_opts, f)
+const struct fe_opt fe_graph_opt_table[] = {
+    FE_CALL(0, "around", "R:N", OFF(g), around_opt, "the events near rank "
+     "R's event N: on R and the ranks of its partners, K events each side of "
+     "it and of the partner's call and completion (--window K, default 8); "
+     "the event and its partner highlighted"),
+    FE_U64(0, "window", "K", OFF(g.window), 1, "a number of events (1 or "
+     "more)", "with --around: K events each side"),
+    FE_FLAG(0, "logical", OFF(g.logical), "place by logical (Lamport) time: "
+     "readable for short programs whose calls take no time"),
+    FE_CALL(0, "tag-names", "T=NAME,...", 0, tags_opt, "the program's names "
+     "of its tags, for the labels: 1=Search,2=Control"),
+    FE_END,
+};
+#undef OFF
+
+/* The options of drdb log graph and trace. */
+struct graph_opts {
+    const char *ranks, *file, *from, *to;
+    struct fe_graph_opts pic;
+    struct fe_run_opts run;
+};
+
+#define OFF(f) offsetof(struct graph_opts, f)
+static const struct fe_opt graph_opts[] = {
+    FE_STR('o', "output", "FILE", OFF(file), "FILE.svg (standalone), "
+     "FILE.html (one page: pan, zoom, hover details, click to copy R:N; "
+     "fetches nothing) or FILE.dot (graphviz: dot -Tsvg)"),
+    FE_STR(0, "ranks", "SET", OFF(ranks), "these ranks only (0-3,8)"),
+    FE_GROUP(OFF(pic), fe_graph_opt_table),
+    FE_STR(0, "from", "T", OFF(from), "the events that entered from this "
+     "time since the run's start on: 1.5s, 200ms, 30us, 1000ns (no unit: us)"),
+    FE_STR(0, "to", "T", OFF(to), "the events that entered up to this time"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+static const struct fe_opt trace_opts[] = {
+    FE_STR('o', "output", "FILE", OFF(file), "the trace, FILE.json"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+#undef OFF
+
+/* Parses drdb log CMD's command line (RUNDIR and -o FILE) into O: the run
+ * (HOST:RUNDIR with --host), or NULL with *ST the exit status. */
+static const char *parse(const struct fe_subcmd *cmd, int argc, char **argv,
+                         struct graph_opts *o, int *st)
+{
+    struct fe_pos pos;
+    char err[512];
+    fe_run_opts_init(&o->run);
+    o->pic.g.around_rank = -1;
+    *st = 2;
+    if (fe_subcmd_parse(cmd, argc, argv, o, 1, &pos) < 0)
+        return NULL;
+    if (pos.n != 1 || pos.rest < argc || !o->file) {
+        fe_subcmd_misuse(cmd);
+        return NULL;
+    }
+    const char *dir = pos.v[0];
+    if (fe_run_opts_done(&o->run, &dir, err, sizeof err) < 0) {
+        *st = fe_error("%s", err);
+        return NULL;
+    }
+    return dir;
+}
+
+/* --from T or --to T (NAME) into *NS: 0, or -1 after an error message. */
+static int time_opt(const char *name, const char *t, uint64_t *ns)
+{
+    if (parse_time(t, ns) == 0)
+        return 0;
+    fe_error("--%s takes a time since the run's start (1.5s, 200ms, 30us, "
+             "1000ns), not '%s'", name, t);
+    return -1;
+}
+
+static int cmd_graph(int argc, char **argv)
 {
     signal(SIGINT, on_int);
-    static const struct option opts[] = {
-        {"ranks", required_argument, NULL, 'r'},
-        {"around", required_argument, NULL, 'a'},
-        {"window", required_argument, NULL, 'w'},
-        {"from", required_argument, NULL, 'f'},
-        {"to", required_argument, NULL, 't'},
-        {"logical", no_argument, NULL, 'l'},
-        {"tag-names", required_argument, NULL, 'n'},
-        {"output", required_argument, NULL, 'o'},
-        {NULL, 0, NULL, 0},
-    };
-    struct ev_graph_opts o = {0};
-    struct ev_gtag tags[FE_GRAPH_MAX_TAGS];
-    const char *ranks = NULL, *file = NULL;
-    int c, has_window = 0;
-    o.around_rank = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'r':
-            ranks = optarg;
-            break;
-        case 'a':
-            if (fe_parse_event(optarg, &o.around_rank, &o.around_event) < 0)
-                return fe_error("--around takes an event: write RANK:EVENT, "
-                                "like 0:17, not '%s'", optarg);
-            break;
-        case 'w':
-            if (fe_parse_u64(optarg, &o.window) < 0 || !o.window)
-                return fe_error("--window takes a number of events (1 or "
-                                "more), not '%s'", optarg);
-            has_window = 1;
-            break;
-        case 'f':
-        case 't':
-            if (parse_time(optarg, c == 'f' ? &o.from_ns : &o.to_ns) < 0)
-                return fe_error("--%s takes a time since the run's start "
-                                "(1.5s, 200ms, 30us, 1000ns), not '%s'",
-                                c == 'f' ? "from" : "to", optarg);
-            *(c == 'f' ? &o.has_from : &o.has_to) = 1;
-            break;
-        case 'l':
-            o.logical = 1;
-            break;
-        case 'n':
-            if ((o.ntags = fe_graph_tags(optarg, tags)) < 0)
-                return 2;
-            o.tags = tags;
-            break;
-        case 'o':
-            file = optarg;
-            break;
-        default:
-            fputs(graph_usage, stderr);
-            return 2;
-        }
-    }
-    if (optind + 1 != argc || !file) {
-        fputs(graph_usage, stderr);
-        return 2;
-    }
-    if (!kind_of(file))
-        return fe_error("-o '%s': name a .svg, .html or .dot file", file);
-    if (has_window && o.around_rank < 0)
+    static struct graph_opts go;
+    struct ev_graph_opts *o = &go.pic.g;
+    int st;
+    const char *dir = parse(&fe_sub_log_graph, argc, argv, &go, &st);
+    if (!dir)
+        return st;
+    if (!kind_of(go.file))
+        return fe_error("-o '%s': name a .svg, .html or .dot file", go.file);
+    if (o->window && o->around_rank < 0)
         return fe_error("--window goes with --around R:N");
-    if (o.has_from && o.has_to && o.from_ns > o.to_ns)
+    if ((go.from && time_opt("from", go.from, &o->from_ns) < 0) ||
+        (go.to && time_opt("to", go.to, &o->to_ns) < 0))
+        return 1;
+    o->has_from = go.from != NULL;
+    o->has_to = go.to != NULL;
+    if (o->has_from && o->has_to && o->from_ns > o->to_ns)
         return fe_error("--from is after --to: nothing to draw");
 
     struct ev_run x;
     struct fe_run fr;
     char err[512];
-    if (fe_ev_open(&x, &fr, argv[optind], ro, 1, err, sizeof err) < 0)
+    if (fe_ev_open(&x, &fr, dir, &go.run, 1, err, sizeof err) < 0)
         return fe_error("%s", err);
     unsigned char *flags = NULL;
     struct ev_graph g = {0};
-    int st = 0;
-    if (o.around_rank >= x.world_size) {
-        st = fe_error("no rank %d: the run has ranks 0-%d", o.around_rank,
+    if (o->around_rank >= x.world_size) {
+        st = fe_error("no rank %d: the run has ranks 0-%d", o->around_rank,
                       x.world_size - 1);
         goto done;
     }
-    if (ranks) {
+    if (go.ranks) {
         if (!(flags = calloc((size_t)x.world_size, 1))) {
             st = fe_error("out of memory");
             goto done;
         }
-        if ((st = parse_ranks(&x, ranks, flags)))
+        if ((st = parse_ranks(&x, go.ranks, flags)))
             goto done;
-        o.ranks = flags;
+        o->ranks = flags;
     }
-    if (ev_graph_build(&x, &o, &g, err, sizeof err) < 0) {
+    if (ev_graph_build(&x, o, &g, err, sizeof err) < 0) {
         st = fe_error("%s", err);
         goto done;
     }
-    st = fe_graph_write(&g, file);
+    st = fe_graph_write(&g, go.file);
 done:
     ev_graph_release(&g);
     free(flags);
@@ -331,44 +346,47 @@ done:
     return st;
 }
 
-int fe_log_trace(int argc, char **argv, const struct fe_run_opts *ro)
+const struct fe_subcmd fe_sub_log_graph = {
+    .name = "graph",
+    .args = "RUNDIR -o FILE",
+    .summary = "the time-space diagram: a line per rank, a mark per event, "
+               "an arrow per message, a band per collective "
+               "(docs/pictures.md)",
+    .help = "The time-space diagram: a line per rank, a mark per MPI event "
+            "(at its recorded\ntime, or its logical time with --logical), "
+            "an arrow per message from the send\nto the call that completed "
+            "the receive (the posting Irecv tied to it dotted),\na band "
+            "across the members of each collective; labels the call and "
+            "the tag.\n",
+    .opts = graph_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_graph,
+};
+
+static int cmd_trace(int argc, char **argv)
 {
     signal(SIGINT, on_int);
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *file = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-        if (c != 'o') {
-            fputs(trace_usage, stderr);
-            return 2;
-        }
-        file = optarg;
-    }
-    if (optind + 1 != argc || !file) {
-        fputs(trace_usage, stderr);
-        return 2;
-    }
+    static struct graph_opts go;
+    int st;
+    const char *dir = parse(&fe_sub_log_trace, argc, argv, &go, &st);
+    if (!dir)
+        return st;
     struct ev_run x;
     struct fe_run fr;
     char err[512];
-    if (fe_ev_open(&x, &fr, argv[optind], ro, 1, err, sizeof err) < 0)
+    if (fe_ev_open(&x, &fr, dir, &go.run, 1, err, sizeof err) < 0)
         return fe_error("%s", err);
-    int st;
     err[0] = '\0';
-    FILE *out = ev_build(&x, err, sizeof err) < 0 ? NULL : open_out(file);
+    FILE *out = ev_build(&x, err, sizeof err) < 0 ? NULL : open_out(go.file);
     if (!out) {
         st = err[0] ? fe_error("%s", err) : 1;
     } else {
         struct ev_trace_stats ts;
         int rc = ev_trace_write(&x, out, &ts, err, sizeof err);
-        st = close_out(out, file, rc < 0);
+        st = close_out(out, go.file, rc < 0);
         if (!st)
             fprintf(stderr, "drdb: %s: %llu slices, %llu message flows, "
-                    "%llu collective flows\n", file,
+                    "%llu collective flows\n", go.file,
                     (unsigned long long)ts.slices,
                     (unsigned long long)ts.flows,
                     (unsigned long long)ts.coll_flows);
@@ -377,3 +395,20 @@ int fe_log_trace(int argc, char **argv, const struct fe_run_opts *ro)
     fe_run_close(&fr);
     return st;
 }
+
+const struct fe_subcmd fe_sub_log_trace = {
+    .name = "trace",
+    .args = "RUNDIR -o FILE.json",
+    .summary = "Chrome trace-event JSON for Perfetto and chrome://tracing: "
+               "a track per rank, a slice per call, flows for messages and "
+               "collectives",
+    .help = "The run as Chrome trace-event JSON for Perfetto "
+            "(ui.perfetto.dev) and\nchrome://tracing: a process per rank, "
+            "each MPI call a slice with its arguments,\neach message a flow "
+            "arrow from the send to the receive's completion, each\n"
+            "collective a flow from its first member's call to every "
+            "other's.\n",
+    .opts = trace_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_trace,
+};

@@ -2,7 +2,7 @@
  * each rank recorded (info), and one line per recorded call (libc). */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -97,40 +97,40 @@ static void show_bytes(const uint8_t *p, size_t n)
         printf("... (%zu bytes)", n);
 }
 
-int fe_log_libc(int argc, char **argv)
+struct libc_opts {
+    long long rank;
+    const char *thread;
+};
+
+#define OFF(f) offsetof(struct libc_opts, f)
+static const struct fe_opt libc_opts[] = {
+    FE_INT('r', "rank", "R", OFF(rank), 0, INT_MAX, NULL, "the rank "
+     "(required)"),
+    FE_STR('t', "thread", "T", OFF(thread), "thread T as drdb log shows it: "
+     "0 the main thread (default), 1, 1.2; u1 the first unnumbered one"),
+    FE_END,
+};
+#undef OFF
+
+static int cmd_libc(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"rank", required_argument, NULL, 'r'},
-        {"thread", required_argument, NULL, 't'},
-        {NULL, 0, NULL, 0},
-    };
-    long long rank = -1;
-    const char *thread = "0";
+    struct libc_opts o = {.rank = -1, .thread = "0"};
+    struct fe_pos pos;
     uint64_t tnum = 0;
     uint32_t tnth = 0;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "r:t:", opts, NULL)) != -1) {
-        if (c == 'r' && fe_parse_int(optarg, 0, INT_MAX, &rank) == 0)
-            continue;
-        if (c == 't' && log_sys_thread_parse(optarg, &tnum, &tnth) == 0) {
-            thread = optarg;
-            continue;
-        }
-        if (c == 'r')
-            return fe_error("--rank takes a number, not '%s'", optarg);
-        if (c == 't')
-            return fe_error("--thread takes a thread number as drdb log "
-                            "shows it ('0' the main thread, '1', '1.2'; "
-                            "'u1' the first unnumbered one), not '%s'",
-                            optarg);
+    if (fe_subcmd_parse(&fe_sub_log_libc, argc, argv, &o, 1, &pos) < 0)
         return 2;
-    }
-    if (optind + 1 != argc || rank < 0)
-        return fe_error("usage: drdb log libc RUNDIR --rank R [--thread T]");
+    if (log_sys_thread_parse(o.thread, &tnum, &tnth) < 0)
+        return fe_error("--thread takes a thread number as drdb log shows it "
+                        "('0' the main thread, '1', '1.2'; 'u1' the first "
+                        "unnumbered one), not '%s'", o.thread);
+    if (pos.n != 1 || pos.rest < argc || o.rank < 0)
+        return fe_subcmd_misuse(&fe_sub_log_libc);
+    long long rank = o.rank;
+    const char *thread = o.thread;
     char path[PATH_MAX], err[512];
     struct log_sys s;
-    log_sys_path(path, sizeof path, argv[optind], (int)rank, tnum, tnth);
+    log_sys_path(path, sizeof path, pos.v[0], (int)rank, tnum, tnth);
     int rc = log_sys_open(&s, path, err, sizeof err);
     if (rc == -ENOENT)
         return fe_error("rank %lld thread %s has no libc results ('%s'): "
@@ -157,3 +157,14 @@ int fe_log_libc(int argc, char **argv)
     log_sys_release(&s);
     return bad ? fe_error("the libc stream is damaged") : 0;
 }
+
+const struct fe_subcmd fe_sub_log_libc = {
+    .name = "libc",
+    .args = "RUNDIR --rank R",
+    .summary = "the results of rank R's calls of time, clocks, getpid, "
+               "random bytes, host names... in order, as the replay returns "
+               "them",
+    .opts = libc_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_libc,
+};

@@ -1,9 +1,9 @@
 /* drdb log: inspect a recorded run (info, dump, events, event, match,
  * queues). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -184,62 +184,89 @@ static int cmd_info(int argc, char **argv)
     char err[512], buf[4096];
     static const char *const keys[] = {"exe", "cwd", "command", "mpi_library",
                                        "recorder"};
-
-    if (argc != 2)
-        return fe_error("usage: drdb log info RUNDIR");
-    if (log_run_open(&run, argv[1], err, sizeof err) < 0)
+    struct fe_pos pos;
+    if (fe_subcmd_parse(&fe_sub_log_info, argc, argv, NULL, 1, &pos) < 0)
+        return 2;
+    if (pos.n != 1 || pos.rest < argc)
+        return fe_subcmd_misuse(&fe_sub_log_info);
+    const char *dir = pos.v[0];
+    if (log_run_open(&run, dir, err, sizeof err) < 0)
         return fe_error("%s", err);
-    printf("run:        %s\nworld size: %d\nrank logs:  %d\n", argv[1],
+    printf("run:        %s\nworld size: %d\nrank logs:  %d\n", dir,
            run.world_size, run.nranks_present);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (log_run_get(&run, keys[i], buf, sizeof buf))
             printf("%-11s %s\n", keys[i], buf);
     putchar('\n');
-    int rc = fe_log_summary(argv[1], stdout) ? 1 : 0;
-    fe_log_libc_summary(argv[1], run.present, run.nranks_present, stdout);
-    fe_zstatus_print(argv[1], stdout);
+    int rc = fe_log_summary(dir, stdout) ? 1 : 0;
+    fe_log_libc_summary(dir, run.present, run.nranks_present, stdout);
+    fe_zstatus_print(dir, stdout);
     log_run_release(&run);
     return rc;
 }
 
+const struct fe_subcmd fe_sub_log_info = {
+    .name = "info",
+    .args = "RUNDIR",
+    .summary = "the run description and one line per rank: events, bytes, "
+               "time span, and whether the log is complete",
+    .parent = &fe_sub_log,
+    .run = cmd_info,
+};
+
+#define OFF(f) offsetof(struct fe_events_opts, f)
+const struct fe_opt fe_events_opt_table[] = {
+    FE_U64('f', "from", "N", OFF(from), 0, "an event number", "from event N"),
+    FE_U64('c', "count", "K", OFF(count), 0, NULL, "K events at most"),
+    FE_STR('n', "call", "NAME", OFF(call), "only calls of function NAME "
+     "(MPI_ optional, wildcards allowed: 'Wait*')"),
+    FE_INT('p', "peer", "P", OFF(peer), 0, INT_MAX, NULL, "only events that "
+     "send to or receive from world rank P"),
+    FE_INT('t', "tag", "T", OFF(tag), 0, INT_MAX, NULL, "only events of "
+     "message tag T"),
+    FE_END,
+};
+#undef OFF
+
+/* The options of drdb log dump and events: which events of which rank. */
+struct events_opts {
+    long long rank;
+    int lines;
+    struct fe_events_opts ev;
+    struct fe_run_opts run;
+};
+#define OFF(f) offsetof(struct events_opts, f)
+static const struct fe_opt dump_opts[] = {
+    FE_INT('r', "rank", "R", OFF(rank), 0, INT_MAX, "a rank number", "the "
+     "rank (required)"),
+    FE_U64('f', "from", "N", OFF(ev.from), 0, "an event number", "from event "
+     "N (default 0)"),
+    FE_U64('c', "count", "K", OFF(ev.count), 0, NULL, "K events at most"),
+    FE_END,
+};
+
+static const struct fe_opt events_opts[] = {
+    FE_INT('r', "rank", "R", OFF(rank), 0, INT_MAX, "a rank number", "rank "
+     "R's events only (default: every rank's)"),
+    FE_GROUP(OFF(ev), fe_events_opt_table),
+    FE_FLAG('l', "lines", OFF(lines), "each event with where the program "
+     "made the call (FILE:LINE, from its DWARF)"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+#undef OFF
+
 static int cmd_dump(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"rank", required_argument, NULL, 'r'},
-        {"from", required_argument, NULL, 'f'},
-        {"count", required_argument, NULL, 'c'},
-        {NULL, 0, NULL, 0},
-    };
-    long long rank = -1;
-    uint64_t from = 0, count = UINT64_MAX;
-    int c;
-
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "r:f:c:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'r':
-            if (fe_parse_int(optarg, 0, INT_MAX, &rank) < 0)
-                return fe_error("--rank takes a rank number, not '%s'",
-                                optarg);
-            break;
-        case 'f':
-            if (fe_parse_u64(optarg, &from) < 0)
-                return fe_error("--from takes an event number, not '%s'",
-                                optarg);
-            break;
-        case 'c':
-            if (fe_parse_u64(optarg, &count) < 0)
-                return fe_error("--count takes a number, not '%s'", optarg);
-            break;
-        default:
-            return 2;
-        }
-    }
-    if (optind + 1 != argc || rank < 0)
-        return fe_error("usage: drdb log dump RUNDIR --rank R [--from N] "
-                        "[--count K]");
-
-    const char *dir = argv[optind];
+    struct events_opts o = {.rank = -1, .ev = {.count = UINT64_MAX}};
+    struct fe_pos pos;
+    if (fe_subcmd_parse(&fe_sub_log_dump, argc, argv, &o, 1, &pos) < 0)
+        return 2;
+    if (pos.n != 1 || pos.rest < argc || o.rank < 0)
+        return fe_subcmd_misuse(&fe_sub_log_dump);
+    long long rank = o.rank;
+    uint64_t from = o.ev.from, count = o.ev.count;
+    const char *dir = pos.v[0];
     struct log_run run;
     char err[512], path[4200];
     if (log_run_open(&run, dir, err, sizeof err) < 0)
@@ -293,21 +320,31 @@ static int cmd_dump(int argc, char **argv)
     return status;
 }
 
+const struct fe_subcmd fe_sub_log_dump = {
+    .name = "dump",
+    .args = "RUNDIR --rank R",
+    .summary = "one line per event: number, function, peer, tag, "
+               "communicator, count, data bytes, duration. For receives, "
+               "peer and tag are the matched ones (from the status)",
+    .opts = dump_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_dump,
+};
+
 /* ---- events, event, match, queues: the event index (events.h) ---- */
 
-/* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
-/* How the run is named beyond RUNDIR (`drdb log --ssh-option ... --also
- * ...`), and the run opened (fe_ev_open). */
-static struct remote_opts ropts;
-static struct fe_run_opts runopts;
+/* The run opened (fe_ev_open). */
 static struct fe_run opened;
 
-/* Opens the run SPEC names (local, HOST:RUNDIR, parts) into X (WHOLE: to
- * build the whole index next): 0, or -1. */
-static int run_open(struct ev_run *x, const char *spec, int whole,
-                    char *err, size_t errlen)
+/* Opens the run SPEC and O name (local, HOST:RUNDIR, parts) into X
+ * (WHOLE: to build the whole index next): 0, or -1 with ERR. */
+static int run_open(struct ev_run *x, const char *spec,
+                    struct fe_run_opts *o, int whole, char *err,
+                    size_t errlen)
 {
-    return fe_ev_open(x, &opened, spec, &runopts, whole, err, errlen);
+    if (fe_run_opts_done(o, &spec, err, errlen) < 0)
+        return -1;
+    return fe_ev_open(x, &opened, spec, o, whole, err, errlen);
 }
 
 static void run_close(struct ev_run *x)
@@ -316,6 +353,7 @@ static void run_close(struct ev_run *x)
     fe_run_close(&opened);
 }
 
+/* Parses "R:N" into *RANK and *N: 0, or -1 after an error message. */
 static int parse_ref(const char *s, int *rank, uint64_t *n)
 {
     if (fe_parse_event(s, rank, n) == 0)
@@ -325,14 +363,14 @@ static int parse_ref(const char *s, int *rank, uint64_t *n)
 }
 
 /* Opens RUN for a query on R:N (checked): 0, or the exit status. */
-static int open_at(struct ev_run *x, const char *dir, const char *ref,
-                   int *rank, uint64_t *n)
+static int open_at(struct ev_run *x, const char *dir, struct fe_run_opts *o,
+                   const char *ref, int *rank, uint64_t *n)
 {
     char err[512];
     struct log_event ev;
     if (parse_ref(ref, rank, n) < 0)
         return 2;
-    if (run_open(x, dir, 1, err, sizeof err) < 0)
+    if (run_open(x, dir, o, 1, err, sizeof err) < 0)
         return fe_error("%s", err);
     if (ev_event(x, *rank, *n, &ev, err, sizeof err) < 0) {
         run_close(x);
@@ -371,61 +409,22 @@ static void print_row_line(void *ud, const struct ev_row *row, int mark)
 
 static int cmd_events(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"lines", no_argument, NULL, 'l'},
-        {"rank", required_argument, NULL, 'r'},
-        {"from", required_argument, NULL, 'f'},
-        {"count", required_argument, NULL, 'c'},
-        {"call", required_argument, NULL, 'n'},
-        {"peer", required_argument, NULL, 'p'},
-        {"tag", required_argument, NULL, 't'},
-        {NULL, 0, NULL, 0},
-    };
-    long long rank = -1, peer = -1, tag = -1;
-    uint64_t from = 0, count = UINT64_MAX;
-    const char *call = NULL;
-    int c, lines = 0;
-
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "r:f:c:n:p:t:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'l':
-            lines = 1;
-            break;
-        case 'r':
-        case 'p':
-        case 't':
-            if (fe_parse_int(optarg, 0, INT_MAX,
-                             c == 'r' ? &rank : c == 'p' ? &peer : &tag) < 0)
-                return fe_error("--%s takes a number, not '%s'",
-                                c == 'r' ? "rank" : c == 'p' ? "peer"
-                                                             : "tag",
-                                optarg);
-            break;
-        case 'f':
-            if (fe_parse_u64(optarg, &from) < 0)
-                return fe_error("--from takes an event number, not '%s'",
-                                optarg);
-            break;
-        case 'c':
-            if (fe_parse_u64(optarg, &count) < 0)
-                return fe_error("--count takes a number, not '%s'", optarg);
-            break;
-        case 'n':
-            call = optarg;
-            break;
-        default:
-            return 2;
-        }
-    }
-    if (optind + 1 != argc) {
-        fe_error("usage: drdb log events RUNDIR [--rank R] [--from N] "
-                 "[--count K] [--call NAME] [--peer P] [--tag T] [--lines]");
+    static struct events_opts o = {.rank = -1,
+                                   .ev = {.count = UINT64_MAX, .peer = -1,
+                                          .tag = -1}};
+    struct fe_pos pos;
+    fe_run_opts_init(&o.run);
+    if (fe_subcmd_parse(&fe_sub_log_events, argc, argv, &o, 1, &pos) < 0)
         return 2;
-    }
+    if (pos.n != 1 || pos.rest < argc)
+        return fe_subcmd_misuse(&fe_sub_log_events);
+    long long rank = o.rank, peer = o.ev.peer, tag = o.ev.tag;
+    uint64_t from = o.ev.from, count = o.ev.count;
+    const char *call = o.ev.call;
+    int lines = o.lines;
     struct ev_run x;
     char err[512];
-    if (run_open(&x, argv[optind], rank < 0, err, sizeof err) < 0)
+    if (run_open(&x, pos.v[0], &o.run, rank < 0, err, sizeof err) < 0)
         return fe_error("%s", err);
     if (rank >= x.world_size || peer >= x.world_size) {
         fe_error("no rank %lld: the run has ranks 0-%d",
@@ -477,34 +476,93 @@ static int cmd_events(int argc, char **argv)
     return status;
 }
 
+const struct fe_subcmd fe_sub_log_events = {
+    .name = "events",
+    .args = "RUNDIR",
+    .summary = "like dump, for one rank or all, filtered. Peers are world "
+               "ranks, communicators global ids (#0 is MPI_COMM_WORLD)",
+    .opts = events_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_events,
+};
+
+/* The options of drdb log event, match, queues. */
+struct at_opts {
+    int raw, all;
+    long long bench;
+    struct fe_run_opts run;
+};
+#define OFF(f) offsetof(struct at_opts, f)
+static const struct fe_opt event_opts[] = {
+    FE_FLAG(0, "raw", OFF(raw), "data in hex, not decoded by its datatype"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+static const struct fe_opt match_opts[] = {
+    FE_FLAG(0, "all", OFF(all), "every receive and unmatched send of the "
+     "run, and every collective instance, one line each (no R:N)"),
+    FE_INT(0, "bench", "Q", OFF(bench), 0, LONG_MAX, "a number of queries", "time "
+     "opening the run, building its index and Q random partner queries (no "
+     "R:N)"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+static const struct fe_opt queues_opts[] = {
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+#undef OFF
+
+/* Parses drdb log CMD's command line (RUNDIR R:N) into O and POS: 0, or
+ * the exit status. */
+static int parse_at(const struct fe_subcmd *cmd, int argc, char **argv,
+                    struct at_opts *o, struct fe_pos *pos)
+{
+    fe_run_opts_init(&o->run);
+    o->bench = -1;
+    if (fe_subcmd_parse(cmd, argc, argv, o, 2, pos) < 0)
+        return 2;
+    if (pos->rest < argc || pos->n != 2 - (o->all || o->bench >= 0))
+        return fe_subcmd_misuse(cmd);
+    return 0;
+}
+
+/* drdb log CMD RUNDIR R:N: its options into O, the run opened into X at
+ * rank *RANK's event *N (checked): 0, or the exit status. */
+static int open_cmd_at(const struct fe_subcmd *cmd, int argc, char **argv,
+                       struct at_opts *o, struct ev_run *x, int *rank,
+                       uint64_t *n)
+{
+    struct fe_pos pos;
+    int st = parse_at(cmd, argc, argv, o, &pos);
+    return st ? st : open_at(x, pos.v[0], &o->run, pos.v[1], rank, n);
+}
+
 static int cmd_event(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"raw", no_argument, NULL, 'x'},
-        {NULL, 0, NULL, 0},
-    };
-    int raw = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c != 'x')
-            return 2;
-        raw = 1;
-    }
-    if (optind + 2 != argc) {
-        fe_error("usage: drdb log event RUNDIR RANK:EVENT [--raw]");
-        return 2;
-    }
+    static struct at_opts o;
     struct ev_run x;
     int rank, st;
     uint64_t n;
     char err[512];
-    if ((st = open_at(&x, argv[optind], argv[optind + 1], &rank, &n)))
+    if ((st = open_cmd_at(&fe_sub_log_event, argc, argv, &o, &x, &rank, &n)))
         return st;
-    st = ev_print_event(&x, stdout, rank, n, raw, err, sizeof err) < 0
+    st = ev_print_event(&x, stdout, rank, n, o.raw, err, sizeof err) < 0
              ? fe_error("%s", err) : 0;
     run_close(&x);
     return st;
 }
+
+const struct fe_subcmd fe_sub_log_event = {
+    .name = "event",
+    .args = "RUNDIR R:N",
+    .summary = "rank R's event N in full: the source line it was called "
+               "from, arguments, buffers, return code, statuses, handles, "
+               "members, data decoded by its datatype, and what it matched",
+    .opts = event_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_event,
+};
 
 static double now_s(void)
 {
@@ -514,12 +572,12 @@ static double now_s(void)
 }
 
 /* --bench Q: times opening, building and Q random partner queries. */
-static int match_bench(const char *dir, long queries)
+static int match_bench(const char *dir, struct fe_run_opts *o, long queries)
 {
     struct ev_run x;
     char err[512];
     double t0 = now_s();
-    if (run_open(&x, dir, 1, err, sizeof err) < 0)
+    if (run_open(&x, dir, o, 1, err, sizeof err) < 0)
         return fe_error("%s", err);
     double t1 = now_s();
     if (ev_build(&x, err, sizeof err) < 0) {
@@ -583,31 +641,18 @@ static int match_bench(const char *dir, long queries)
 
 static int cmd_match(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"all", no_argument, NULL, 'a'},
-        {"bench", required_argument, NULL, 'b'},
-        {NULL, 0, NULL, 0},
-    };
-    int all = 0, c;
-    long long bench = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'a') {
-            all = 1;
-        } else if (c == 'b') {
-            if (fe_parse_int(optarg, 0, LONG_MAX, &bench) < 0)
-                return fe_error("--bench takes a number of queries, not "
-                                "'%s'", optarg);
-        } else {
-            return 2;
-        }
-    }
-    if (bench >= 0 && optind + 1 == argc)
-        return match_bench(argv[optind], bench);
-    if (all && optind + 1 == argc) {
-        struct ev_run x;
-        char err[512];
-        if (run_open(&x, argv[optind], 1, err, sizeof err) < 0)
+    static struct at_opts o;
+    struct fe_pos pos;
+    struct ev_run x;
+    int rank, st;
+    uint64_t n;
+    char err[512];
+    if ((st = parse_at(&fe_sub_log_match, argc, argv, &o, &pos)))
+        return st;
+    if (o.bench >= 0)
+        return match_bench(pos.v[0], &o.run, (long)o.bench);
+    if (o.all) {
+        if (run_open(&x, pos.v[0], &o.run, 1, err, sizeof err) < 0)
             return fe_error("%s", err);
         if (ev_build(&x, err, sizeof err) < 0) {
             run_close(&x);
@@ -617,16 +662,7 @@ static int cmd_match(int argc, char **argv)
         run_close(&x);
         return 0;
     }
-    if (all || optind + 2 != argc) {
-        fe_error("usage: drdb log match RUNDIR RANK:EVENT | "
-                 "drdb log match RUNDIR --all");
-        return 2;
-    }
-    struct ev_run x;
-    int rank, st;
-    uint64_t n;
-    char err[512];
-    if ((st = open_at(&x, argv[optind], argv[optind + 1], &rank, &n)))
+    if ((st = open_at(&x, pos.v[0], &o.run, pos.v[1], &rank, &n)))
         return st;
     st = ev_print_match(&x, stdout, rank, n, err, sizeof err);
     if (st)
@@ -635,17 +671,26 @@ static int cmd_match(int argc, char **argv)
     return st ? 1 : 0;
 }
 
+const struct fe_subcmd fe_sub_log_match = {
+    .name = "match",
+    .args = "RUNDIR R:N | RUNDIR --all",
+    .summary = "the partners of rank R's event N: the send a receive "
+               "matched, the receive of a send, the messages a Wait "
+               "completed, every member's call of a collective instance",
+    .opts = match_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_match,
+};
+
 static int cmd_queues(int argc, char **argv)
 {
-    if (argc != 3) {
-        fe_error("usage: drdb log queues RUNDIR RANK:EVENT");
-        return 2;
-    }
+    static struct at_opts o;
     struct ev_run x;
     int rank, st;
     uint64_t n;
     char err[512];
-    if ((st = open_at(&x, argv[1], argv[2], &rank, &n)))
+    if ((st = open_cmd_at(&fe_sub_log_queues, argc, argv, &o, &x, &rank,
+                          &n)))
         return st;
     st = ev_print_queues(&x, stdout, rank, n, err, sizeof err) < 0
              ? fe_error("%s", err) : 0;
@@ -653,146 +698,60 @@ static int cmd_queues(int argc, char **argv)
     return st;
 }
 
+const struct fe_subcmd fe_sub_log_queues = {
+    .name = "queues",
+    .args = "RUNDIR R:N",
+    .summary = "at rank R before its event N: messages sent to it and not "
+               "yet received, and its pending requests (docs/events.md "
+               "tells how messages are matched)",
+    .opts = queues_opts,
+    .parent = &fe_sub_log,
+    .run = cmd_queues,
+};
+
+static const struct fe_subcmd *const log_cmds[] = {
+    &fe_sub_log_info, &fe_sub_log_dump,  &fe_sub_log_events,
+    &fe_sub_log_event, &fe_sub_log_match, &fe_sub_log_queues,
+    &fe_sub_log_sql,  &fe_sub_log_graph, &fe_sub_log_trace,
+    &fe_sub_log_libc, &fe_sub_log_compress, NULL,
+};
+
 static int run(int argc, char **argv)
 {
-    /* Options naming the run (HOST:RUNDIR, parts), before the command. */
-    fe_run_opts_init(&runopts, &ropts);
-    while (argc >= 3 && strncmp(argv[1], "--", 2) == 0) {
-        int rc = fe_run_opt(&runopts, argv[1] + 2, argv[2]);
-        if (rc < 0)
-            return 2;
-        if (rc == 0)
-            break;
-        argv[2] = argv[0];
-        argc -= 2;
-        argv += 2;
-    }
-    if (argc < 2) {
-        fe_subcmd_usage(&fe_sub_log, stderr);
+    /* Options naming the run (HOST:RUNDIR, parts) may come before the
+     * command: they are moved after its name, where its table takes
+     * them. */
+    struct fe_run_opts ro;
+    struct fe_pos pos;
+    fe_run_opts_init(&ro);
+    int rc = fe_opts_parse(fe_run_opt_table, "log", argc, argv, &ro, 0,
+                           &pos);
+    fe_run_opts_release(&ro);
+    if (rc < 0)
         return 2;
-    }
-    if (strcmp(argv[1], "info") == 0)
-        return cmd_info(argc - 1, argv + 1);
-    if (strcmp(argv[1], "dump") == 0)
-        return cmd_dump(argc - 1, argv + 1);
-    if (strcmp(argv[1], "events") == 0)
-        return cmd_events(argc - 1, argv + 1);
-    if (strcmp(argv[1], "event") == 0)
-        return cmd_event(argc - 1, argv + 1);
-    if (strcmp(argv[1], "match") == 0)
-        return cmd_match(argc - 1, argv + 1);
-    if (strcmp(argv[1], "queues") == 0)
-        return cmd_queues(argc - 1, argv + 1);
-    if (strcmp(argv[1], "libc") == 0)
-        return fe_log_libc(argc - 1, argv + 1);
-    if (strcmp(argv[1], "compress") == 0)
-        return fe_log_compress(argc - 1, argv + 1);
-    if (strcmp(argv[1], "sql") == 0)
-        return fe_log_sql(argc - 1, argv + 1, &runopts);
-    if (strcmp(argv[1], "graph") == 0)
-        return fe_log_graph(argc - 1, argv + 1, &runopts);
-    if (strcmp(argv[1], "trace") == 0)
-        return fe_log_trace(argc - 1, argv + 1, &runopts);
-    fe_error("unknown 'drdb log' command '%s': use info, dump, events, "
-             "event, match, queues, sql, graph, trace, libc or compress",
-             argv[1]);
-    return 2;
+    if (pos.rest >= argc || pos.dashdash)
+        return fe_subcmd_misuse(&fe_sub_log);
+    const struct fe_subcmd *cmd = fe_subcmd_find(log_cmds, argv[pos.rest],
+                                                 &fe_sub_log);
+    if (!cmd)
+        return 2;
+    char *word = argv[pos.rest];
+    memmove(argv + 2, argv + 1, (size_t)(pos.rest - 1) * sizeof *argv);
+    argv[1] = word;
+    return cmd->run(argc - 1, argv + 1);
 }
 
 const struct fe_subcmd fe_sub_log = {
     .name = "log",
-    .args = "[--ssh-option OPT]... [--remote-drdb PATH] [--launcher ssh|srun] "
-            "[--also PART]... [--hosts LIST] "
-            "info|dump|events|event|match|queues|sql|graph|trace|libc|compress "
-            "RUNDIR [...]",
+    .args = "COMMAND RUNDIR [...]",
     .summary = "inspect a recorded run: ranks, events, matches, queues",
-    .help = "  info RUNDIR   the run description and one line per rank: "
-            "events, bytes,\n                time span, and whether the log "
-            "is complete\n"
-            "  dump RUNDIR --rank R [--from N] [--count K]\n"
-            "                one line per event: number, function, peer, tag, "
-            "communicator,\n                count, data bytes, duration. For "
-            "receives, peer and tag are\n                the matched ones "
-            "(from the status).\n"
-            "  events RUNDIR [--rank R] [--from N] [--count K] [--call NAME]\n"
-            "         [--peer P] [--tag T] [--lines]\n"
-            "                like dump, for one rank or all, filtered: NAME "
-            "is a function\n                (MPI_ optional, wildcards "
-            "allowed: 'Wait*'), P a world rank\n                the event "
-            "sends to or receives from, T a message tag. Peers\n"
-            "                are world ranks, communicators global ids "
-            "(#0 is\n                MPI_COMM_WORLD). --lines: each "
-            "with where the program\n                made the call "
-            "(FILE:LINE, from its DWARF)\n"
-            "  event RUNDIR R:N [--raw]\n"
-            "                rank R's event N in full: the source line it "
-            "was called from,\n                arguments, buffers, return "
-            "code, statuses, handles, members,\n                data "
-            "decoded by its datatype (--raw: hex), and what it\n"
-            "                matched\n"
-            "  match RUNDIR R:N\n"
-            "                the partners of rank R's event N: the send a "
-            "receive matched,\n                the receive of a send, the "
-            "messages a Wait completed, every\n                member's "
-            "call of a collective instance\n"
-            "  match RUNDIR --all\n"
-            "                every receive and unmatched send of the run, "
-            "and every\n                collective instance, one line each\n"
-            "  queues RUNDIR R:N\n"
-            "                at rank R before its event N: messages sent to "
-            "it and not yet\n                received, and its pending "
-            "requests\n"
-            "                (docs/events.md tells how messages are matched)\n"
-            "  sql RUNDIR [--csv | --json] [--time] 'SELECT ...' [...]\n"
-            "                each query (SQLite, read-only) over the tables "
-            "procs, comms,\n                comm_members, events, matches, "
-            "collectives, requests and\n                the functions "
-            "pending(R, N), causal_past(R, N),\n                "
-            "causal_future(R, N), happened_before(R1, N1, R2, N2)\n"
-            "                (docs/queries.md): an aligned table, --csv or "
-            "--json;\n                --time: load and query seconds on "
-            "stderr; exit status 1\n                on a bad query (its "
-            "message and position)\n"
-            "  graph RUNDIR [--ranks SET] [--around R:N [--window K]] "
-            "[--from T]\n        [--to T] [--logical] -o FILE.svg|.html|.dot\n"
-            "                the time-space diagram: a line per rank, a mark "
-            "per event,\n                an arrow per message, a band per "
-            "collective; --around:\n                the events near R:N, it "
-            "and its partner highlighted\n                (`drdb log graph` "
-            "alone explains every option;\n                "
-            "docs/pictures.md)\n"
-            "  trace RUNDIR -o FILE.json\n"
-            "                Chrome trace-event JSON for Perfetto and "
-            "chrome://tracing:\n                a track per rank, a slice "
-            "per call, flows for messages\n                and collectives\n"
-            "  libc RUNDIR --rank R [--thread T]\n"
-            "                the results of rank R's calls of time, clocks, "
-            "getpid, random\n                bytes, host names... in order, "
-            "as the replay returns them\n                (thread T as drdb "
-            "log shows it: 0 the main thread, 1, 1.2;\n                u1 "
-            "the first unnumbered one)\n"
-            "  compress [--background | --wait | --status] RUNDIR\n"
-            "                compress the logs' message data now (or in the "
-            "background);\n                with a compression running in "
-            "the background (drdb\n                record's): wait for it "
-            "(--wait) or print its state (--status)\n"
-            "  events, event, match, queues, sql, graph and trace also take HOST:RUNDIR, a run "
-            "directory on\n                another host, read through its "
-            "drdb agent over ssh: the\n                logs' metadata comes "
-            "here, message data only when an event\n                shows "
-            "it (docs/remote.md). --ssh-option OPT passes -o OPT\n"
-            "                to ssh; --remote-drdb PATH is the drdb there "
-            "(default: drdb\n                on its PATH); --launcher srun "
-            "starts the agent with srun\n                as a step of the "
-            "Slurm allocation drdb runs in, on node HOST,\n"
-            "                instead of over ssh\n"
-            "  A run whose logs were written on several hosts' disks: "
-            "--also PART (repeatable)\n                names each other "
-            "part, a DIR or HOST:DIR holding some ranks'\n                "
-            "logs (and a copy of drdb.run); --hosts h1,h2:N or --hosts "
-            "@FILE\n                (an MPICH host file) reads RUNDIR on "
-            "each host, a rank\n                from the host mpiexec "
-            "placed it on when that host has its log.\n                A "
-            "part that cannot be read is said, its ranks left out\n",
+    .subs = log_cmds,
+    .more = "events, event, match, queues, sql, graph and trace also take "
+            "HOST:RUNDIR, a run\ndirectory on another host, read through "
+            "its drdb agent over ssh: the logs'\nmetadata comes here, "
+            "message data only when an event shows it\n(docs/remote.md), "
+            "and a run whose logs were written on several hosts' disks\n"
+            "(--also, --hosts). Their options naming the run may come before "
+            "COMMAND.\n",
     .run = run,
 };

@@ -2,9 +2,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
@@ -418,123 +418,113 @@ static void on_int(int sig)
     interrupted = 1;
 }
 
-static int run(int argc, char **argv)
+struct record_opts {
+    const char *outdir;
+    char *ranks; /* as the recorder reads them (record_ranks) */
+    int send_data, no_compress, no_stdin, no_libc, aslr;
+    int zmode; /* --compress */
+    struct fe_words capture;
+    struct fe_rec_limits limits;
+};
+
+static int ranks_opt(void *dst, const struct fe_opt *o, const char *arg)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"ranks", required_argument, NULL, 'r'},
-        {"send-data", no_argument, NULL, 's'},
-        {"no-compress", no_argument, NULL, 'Z'},
-        {"compress", required_argument, NULL, 'z'},
-        {"capture-inputs", no_argument, NULL, 'I'},
-        {"no-stdin", no_argument, NULL, 'N'},
-        {"no-libc", no_argument, NULL, 'L'},
-        {"aslr", no_argument, NULL, 'A'},
-        {"max-log-size", required_argument, NULL, 'S'},
-        {"timeout", required_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0},
-    };
-    struct fe_rec_limits limits = {0, 0, 0};
-    const char *outdir = NULL;
-    char *ranks = NULL, *capture = NULL;
-    int send_data = 0, compress = 1, zmode = FE_Z_AUTO, record_stdin = 1, libc = 1, aslr = 0, c;
+    (void)o;
+    char **ranks = dst;
+    free(*ranks);
+    if (!(*ranks = record_ranks(arg)))
+        return fe_error("--ranks '%s' is not a rank list like '0-3,8'", arg),
+               -1;
+    return 0;
+}
 
-    while ((c = getopt_long(argc, argv, "+o:r:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            outdir = optarg;
-            break;
-        case 'r':
-            free(ranks);
-            if (!(ranks = record_ranks(optarg)))
-                return fe_error("--ranks '%s' is not a rank list like "
-                                "'0-3,8'", optarg);
-            break;
-        case 's':
-            send_data = 1;
-            break;
-        case 'Z':
-            compress = 0;
-            break;
-        case 'z':
-            if (!strcmp(optarg, "no"))
-                compress = 0;
-            else if (!strcmp(optarg, "now") || !strcmp(optarg, "background") ||
-                     !strcmp(optarg, "auto")) {
-                compress = 1;
-                zmode = optarg[0] == 'n'   ? FE_Z_NOW
-                        : optarg[0] == 'b' ? FE_Z_BACKGROUND
-                                           : FE_Z_AUTO;
-            } else
-                return fe_error("--compress takes auto, now, background or "
-                                "no, not '%s'", optarg);
-            break;
-        case 'I': {
-            /* the paths up to the next option or "--" */
-            int first = optind;
-            while (optind < argc && argv[optind][0] != '-')
-                optind++;
-            free(capture);
-            if (!(capture = capture_scope(argv + first, optind - first)))
-                return 2;
-            break;
+static int compress_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    struct record_opts *r = dst;
+    static const char *const modes[] = {"auto", "now", "background"};
+    r->no_compress = !strcmp(arg, "no");
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(arg, modes[i])) {
+            r->zmode = i == 0 ? FE_Z_AUTO : i == 1 ? FE_Z_NOW
+                                                   : FE_Z_BACKGROUND;
+            return 0;
         }
-        case 'N':
-            record_stdin = 0;
-            break;
-        case 'L':
-            libc = 0;
-            break;
-        case 'A':
-            aslr = 1;
-            break;
-        case 'S':
-            if (fe_rec_limit_opt(&limits, optarg) < 0)
-                return 2;
-            break;
-        case 'T':
-            if (fe_parse_double(optarg, &limits.timeout) < 0 ||
-                !(limits.timeout > 0))
-                return fe_error("--timeout '%s' is not a number of seconds "
-                                "above 0, like 30 or 2.5", optarg), 2;
-            break;
-        default:
-            fe_subcmd_usage(&fe_sub_record, stderr);
-            return 2;
-        }
-    }
-    if (optind >= argc) {
-        fe_error("no command to record; for example: drdb record -- "
-                 "mpiexec -n 4 ./app");
-        return 2;
-    }
+    if (r->no_compress)
+        return 0;
+    return fe_error("--compress takes auto, now, background or no, not "
+                    "'%s'", arg), -1;
+}
 
-    char lib[PATH_MAX], dir[PATH_MAX];
-    if (find_recorder(lib, sizeof lib) < 0)
-        return fe_error("cannot find libdrdb-record.so; set DRDB_RECORD_LIB "
-                        "to its path");
-    /* A launcher that cannot start is said once, before any directory is
-     * made (execvp's own failure below covers what this cannot see). */
-    int e = runnable(argv[optind]);
-    if (e) {
-        fe_error("cannot run '%s': %s; nothing was recorded", argv[optind],
-                 strerror(e));
-        return 127;
-    }
-    if (make_run_dir(outdir, dir, sizeof dir))
-        return 1;
-    if (reserve_run_file(dir)) {
-        rmdir(dir);
-        return 1;
-    }
-    if (fe_rec_limits_apply(&limits, dir) < 0) {
-        unreserve_run_file(dir);
-        rmdir(dir);
-        return 1;
-    }
+static int limit_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    return fe_rec_limit_opt(dst, arg);
+}
 
-    /* The environment the launcher passes on to every rank: the real MPI,
-     * never drdb's replay stub, even if the caller's paths name it. */
+static int timeout_opt(void *dst, const struct fe_opt *o, const char *arg)
+{
+    (void)o;
+    struct fe_rec_limits *l = dst;
+    if (fe_parse_double(arg, &l->timeout) < 0 || !(l->timeout > 0))
+        return fe_error("--timeout '%s' is not a number of seconds above 0, "
+                        "like 30 or 2.5", arg), -1;
+    return 0;
+}
+
+#define OFF(f) offsetof(struct record_opts, f)
+static const struct fe_opt record_opts[] = {
+    FE_STR('o', "output", "DIR", OFF(outdir), "run directory (default: a new "
+     "./drdb-run-DATE-TIME): made mode 0700 with its parents, or an existing "
+     "empty directory of yours that no one else can write"),
+    FE_CALL('r', "ranks", "LIST", OFF(ranks), ranks_opt, "record only these "
+     "ranks, e.g. 0-3,8 (default: all)"),
+    FE_FLAG(0, "send-data", OFF(send_data), "also log the data of sends (for "
+     "checking; larger logs)"),
+    FE_CALL(0, "compress", "MODE", 0, compress_opt, "when to compress "
+     "message data with zstd once the ranks have exited: now (drdb waits, "
+     "showing progress), background (drdb returns; the run is usable "
+     "meanwhile: 'drdb log compress --wait DIR' waits), no (--no-compress), "
+     "auto (the default: in the background when the logs take 512 MB or "
+     "more, else now)"),
+    FE_FLAG(0, "no-compress", OFF(no_compress), NULL),
+    FE_WORDS(0, "capture-inputs", "PATH", OFF(capture), "store in "
+     "DIR/inputs/ the regular files each rank opens for reading under the "
+     "working directory (and the PATHs, files or directories): the replay "
+     "reads them there, on any machine"),
+    FE_FLAG(0, "no-stdin", OFF(no_stdin), "do not record standard input (by "
+     "default it is passed on to the launcher and kept in DIR/stdin for rank "
+     "0's replay)"),
+    FE_FLAG(0, "no-libc", OFF(no_libc), "do not record the results of the "
+     "program's calls of time, gettimeofday, clock_gettime, getpid, getppid, "
+     "getrandom, gethostname, uname... (recorded by default into "
+     "DIR/rank-R.sys, so that the replay sees the same values); the replay "
+     "then runs them live"),
+    FE_FLAG(0, "aslr", OFF(aslr), "leave address-space randomization on (by "
+     "default the ranks run without it, as the replay does, so that heap and "
+     "stack addresses match)"),
+    FE_CALL(0, "max-log-size", "SIZE", OFF(limits), limit_opt, "stop logging "
+     "a rank when its log reaches SIZE (500M, 2G; at least 1M); total=SIZE: "
+     "when the run's logs together reach it (shared by the ranks of a "
+     "machine). The program goes on; the log is replayable up to the stop. "
+     "Both may be given. While the run goes on, drdb warns when the logs' "
+     "rate would fill the disk; the summary gives it"),
+    FE_CALL(0, "timeout", "SECONDS", OFF(limits), timeout_opt, "stop a run "
+     "still going after SECONDS (a hung run): SIGTERM to the launcher, "
+     "SIGKILL 10 s later; the logs are kept, each rank's call in progress "
+     "too, for `drdb check --checks 'deadlock.*'`"),
+    FE_END,
+};
+#undef OFF
+
+/* The environment the launcher passes on to every rank, for the recorder
+ * LIB to record run DIR as O says, LAUNCHER the command (CAPTURE: the
+ * inputs to capture, or NULL): 0, or -1 after an error message. */
+static int record_env(const struct record_opts *o, const char *lib,
+                      const char *dir, char **launcher, const char *capture)
+{
+    /* The real MPI, never drdb's replay stub, even if the caller's paths
+     * name it. */
     fe_env_drop_stub("LD_LIBRARY_PATH");
     fe_env_drop_stub("LD_PRELOAD");
     unsetenv(DRDB_ENV_REPLAY_DIR);
@@ -543,74 +533,90 @@ static int run(int argc, char **argv)
     size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) + 2;
     char *preload = malloc(plen);
     if (!preload)
-        return fe_error("out of memory");
+        return fe_error("out of memory"), -1;
     snprintf(preload, plen, "%s%s%s", lib, pre && *pre ? ":" : "",
              pre ? pre : "");
     size_t clen = 1;
-    for (int i = optind; i < argc; i++)
-        clen += strlen(argv[i]) + 1;
+    for (int i = 0; launcher[i]; i++)
+        clen += strlen(launcher[i]) + 1;
     char *cmdline = calloc(1, clen);
-    if (!cmdline)
-        return fe_error("out of memory");
-    for (int i = optind; i < argc; i++) {
-        strcat(cmdline, argv[i]);
-        if (i + 1 < argc)
+    if (!cmdline) {
+        free(preload);
+        return fe_error("out of memory"), -1;
+    }
+    for (int i = 0; launcher[i]; i++) {
+        strcat(cmdline, launcher[i]);
+        if (launcher[i + 1])
             strcat(cmdline, " ");
     }
     setenv("LD_PRELOAD", preload, 1);
     setenv("DRDB_RUN_DIR", dir, 1);
     setenv("DRDB_COMMAND", cmdline, 1);
-    if (ranks)
-        setenv("DRDB_RANKS", ranks, 1);
-    free(ranks);
-    if (send_data)
+    if (o->ranks)
+        setenv("DRDB_RANKS", o->ranks, 1);
+    if (o->send_data)
         setenv("DRDB_SEND_DATA", "1", 1);
     if (capture)
         setenv("DRDB_CAPTURE_INPUTS", capture, 1);
-    free(capture);
-    if (libc)
+    if (!o->no_libc)
         unsetenv("DRDB_NO_LIBC");
     else
         setenv("DRDB_NO_LIBC", "1", 1);
     free(preload);
     free(cmdline);
+    return 0;
+}
 
+/* In the launcher's process, before its exec: no address-space
+ * randomization (unless ASLR), for the ranks it starts. */
+static void child_layout(int aslr)
+{
+    /* The ranks inherit it through the launcher's fork and exec: a
+     * deterministic program's heap and stack are where the replay, run
+     * the same way, puts them (docs/replaying.md). A kernel that refuses
+     * it leaves randomization on: the run is still recorded. */
+    if (aslr)
+        return;
+    int pers = personality(0xffffffff);
+    if (pers != -1)
+        personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+    /* Room in the ranks' environment (and so on their stacks), which a
+     * replay, whose environment holds more of drdb's variables (paths in
+     * the run directory), gives back to lay the stack out as recorded
+     * (launch_pad_env). */
+    static char room[sizeof "DRDB_STACK_ROOM=" + 4096];
+    memset(room, 'x', sizeof room - 1);
+    memcpy(room, "DRDB_STACK_ROOM=", sizeof "DRDB_STACK_ROOM=" - 1);
+    putenv(room);
+}
+
+/* Starts LAUNCHER recording into DIR (rank 0's standard input through a
+ * tee unless NO_STDIN: *TEE). The launcher's pid; -1 when it could not
+ * start (its exec failed: said, and the empty run directory removed), -2
+ * when drdb could not fork (said). */
+static pid_t launch(char **launcher, const char *dir, int no_stdin,
+                    int aslr, pid_t *tee)
+{
     /* The child reports a failed exec through a close-on-exec pipe: then
      * nothing ran, and the empty run directory goes. Made after the stdin
      * tee: the tee, which execs nothing and lives as long as the terminal
      * gives input, must not hold its writing end (the read below would
      * then wait for the user's Ctrl-D, the run long over). */
     int launcher_in = -1;
-    pid_t tee = record_stdin ? tee_stdin(dir, &launcher_in) : -1;
+    *tee = no_stdin ? -1 : tee_stdin(dir, &launcher_in);
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) < 0)
-        return fe_error("cannot create a pipe: %s", strerror(errno));
+        return fe_error("cannot create a pipe: %s", strerror(errno)), -2;
     fflush(NULL);
-    child = fork();
-    if (child < 0)
-        return fe_error("cannot fork: %s", strerror(errno));
-    if (child == 0) {
+    pid_t pid = fork();
+    if (pid < 0)
+        return fe_error("cannot fork: %s", strerror(errno)), -2;
+    if (pid == 0) {
         close(pfd[0]);
         if (launcher_in >= 0)
             dup2(launcher_in, 0);
-        /* The ranks inherit it through the launcher's fork and exec: a
-         * deterministic program's heap and stack are where the replay,
-         * run the same way, puts them (docs/replaying.md). A kernel that
-         * refuses it leaves randomization on: the run is still recorded. */
-        if (!aslr) {
-            int pers = personality(0xffffffff);
-            if (pers != -1)
-                personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
-            /* Room in the ranks' environment (and so on their stacks),
-             * which a replay, whose environment holds more of drdb's
-             * variables (paths in the run directory), gives back to lay
-             * the stack out as recorded (launch_pad_env). */
-            static char room[sizeof "DRDB_STACK_ROOM=" + 4096];
-            memset(room, 'x', sizeof room - 1);
-            memcpy(room, "DRDB_STACK_ROOM=", sizeof "DRDB_STACK_ROOM=" - 1);
-            putenv(room);
-        }
-        execvp(argv[optind], argv + optind);
+        child_layout(aslr);
+        execvp(launcher[0], launcher);
         int err = errno;
         if (write(pfd[1], &err, sizeof err) < 0)
             _exit(127);
@@ -625,62 +631,47 @@ static int run(int argc, char **argv)
            errno == EINTR)
         ;
     close(pfd[0]);
-    if (got == (ssize_t)sizeof exec_err) {
-        while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-            ;
-        if (tee > 0) {
-            kill(tee, SIGKILL);
-            waitpid(tee, NULL, 0);
-            int dfd = util_dir_open(AT_FDCWD, dir, 1);
-            if (dfd >= 0) {
-                unlinkat(dfd, LOG_STDIN_FILE, 0);
-                close(dfd);
-            }
+    if (got != (ssize_t)sizeof exec_err)
+        return pid;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (*tee > 0) {
+        kill(*tee, SIGKILL);
+        waitpid(*tee, NULL, 0);
+        int dfd = util_dir_open(AT_FDCWD, dir, 1);
+        if (dfd >= 0) {
+            unlinkat(dfd, LOG_STDIN_FILE, 0);
+            close(dfd);
         }
-        unreserve_run_file(dir);
-        fe_rec_limits_done(dir);
-        rmdir(dir);
-        fe_error("cannot run '%s': %s; nothing was recorded", argv[optind],
-                 strerror(exec_err));
-        return 127;
     }
-    fprintf(stderr, "drdb: recording into %s\n", dir);
-    /* Ctrl-C reaches the launcher through the terminal; TERM/HUP sent to
-     * drdb alone are passed on, so the ranks are not left behind. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_int;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGTERM, forward);
-    signal(SIGHUP, forward);
-    int status = 0;
-    struct fe_rec_volume vol;
-    fe_rec_wait(child, dir, &limits, &status, &vol);
+    unreserve_run_file(dir);
+    fe_rec_limits_done(dir);
+    rmdir(dir);
+    fe_error("cannot run '%s': %s; nothing was recorded", launcher[0],
+             strerror(exec_err));
+    return -1;
+}
+
+/* After the launcher ended with STATUS: the run directory DIR finished,
+ * what it holds said; the exit status of drdb record. */
+static int conclude(const struct record_opts *o, const char *dir,
+                    int status, const struct fe_rec_volume *vol)
+{
     int code = WIFEXITED(status) ? WEXITSTATUS(status)
                                  : 128 + WTERMSIG(status);
     int run_interrupted = interrupted; /* (not a Ctrl-C after the run) */
-    /* The launcher is gone: what it did not read is not rank 0's. (KILL:
-     * a tee reading a terminal in the background is stopped.) */
-    if (tee > 0) {
-        kill(tee, SIGKILL);
-        while (waitpid(tee, NULL, 0) < 0 && errno == EINTR)
-            ;
-    }
-
     unreserve_run_file(dir);
     fe_rec_limits_done(dir);
     note_build_id(dir);
-    fe_rec_volume_print(&vol, stderr);
-    if (vol.stopped)
+    fe_rec_volume_print(vol, stderr);
+    if (vol->stopped)
         fprintf(stderr, "drdb: the run was stopped at --timeout %g s (%s): "
                 "each log ends at its rank's last completed call; `drdb "
                 "check --checks 'deadlock.*' %s` says what the ranks were "
-                "waiting for\n", limits.timeout,
-                vol.stopped == 2 ? "SIGTERM, then SIGKILL" : "SIGTERM", dir);
-    if (compress)
-        fe_rec_compress(dir, zmode);
+                "waiting for\n", o->limits.timeout,
+                vol->stopped == 2 ? "SIGTERM, then SIGKILL" : "SIGTERM", dir);
+    if (!o->no_compress)
+        fe_rec_compress(dir, o->zmode);
     fe_log_summary(dir, stderr);
     fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
             code ? " (the launcher failed: see its output above)" : "");
@@ -704,87 +695,89 @@ static int run(int argc, char **argv)
     return code ? code : lost ? 1 : run_interrupted ? 130 : ended ? 1 : 0;
 }
 
+static int run(int argc, char **argv)
+{
+    static struct record_opts o = {.zmode = FE_Z_AUTO};
+    struct fe_pos pos;
+    if (fe_subcmd_parse(&fe_sub_record, argc, argv, &o, 0, &pos) < 0)
+        return 2;
+    if (pos.rest >= argc) {
+        fe_error("no command to record; for example: drdb record -- "
+                 "mpiexec -n 4 ./app");
+        return 2;
+    }
+    char **launcher = argv + pos.rest;
+    char *capture = NULL;
+    if (o.capture.given &&
+        !(capture = capture_scope(o.capture.v, o.capture.n)))
+        return 2;
+
+    char lib[PATH_MAX], dir[PATH_MAX];
+    if (find_recorder(lib, sizeof lib) < 0)
+        return fe_error("cannot find libdrdb-record.so; set DRDB_RECORD_LIB "
+                        "to its path");
+    /* A launcher that cannot start is said once, before any directory is
+     * made (execvp's own failure below covers what this cannot see). */
+    int e = runnable(launcher[0]);
+    if (e) {
+        fe_error("cannot run '%s': %s; nothing was recorded", launcher[0],
+                 strerror(e));
+        return 127;
+    }
+    if (make_run_dir(o.outdir, dir, sizeof dir))
+        return 1;
+    if (reserve_run_file(dir)) {
+        rmdir(dir);
+        return 1;
+    }
+    if (fe_rec_limits_apply(&o.limits, dir) < 0) {
+        unreserve_run_file(dir);
+        rmdir(dir);
+        return 1;
+    }
+    int rc = record_env(&o, lib, dir, launcher, capture);
+    free(o.ranks);
+    free(capture);
+    if (rc < 0)
+        return 1;
+    pid_t tee;
+    child = launch(launcher, dir, o.no_stdin, o.aslr, &tee);
+    if (child < 0)
+        return child == -1 ? 127 : 1;
+    fprintf(stderr, "drdb: recording into %s\n", dir);
+    /* Ctrl-C reaches the launcher through the terminal; TERM/HUP sent to
+     * drdb alone are passed on, so the ranks are not left behind. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_int;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGTERM, forward);
+    signal(SIGHUP, forward);
+    int status = 0;
+    struct fe_rec_volume vol;
+    fe_rec_wait(child, dir, &o.limits, &status, &vol);
+    /* The launcher is gone: what it did not read is not rank 0's. (KILL:
+     * a tee reading a terminal in the background is stopped.) */
+    if (tee > 0) {
+        kill(tee, SIGKILL);
+        while (waitpid(tee, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    return conclude(&o, dir, status, &vol);
+}
+
 const struct fe_subcmd fe_sub_record = {
     .name = "record",
-    .args = "[-o DIR] [--ranks LIST] [--send-data] [--compress MODE] "
-            "[--capture-inputs [PATH...]] [--no-stdin] [--no-libc] [--aslr] "
-            "[--max-log-size [total=]SIZE]... [--timeout SECONDS] -- "
-            "LAUNCHER [ARGS...]",
+    .args = "-- LAUNCHER [ARGS...]",
     .summary = "record an MPI run: every rank's MPI calls into a run directory",
     .help = "Runs LAUNCHER (mpiexec, srun, or the program itself) with the "
             "recorder preloaded\ninto every rank; each rank writes DIR/rank-R.log "
             "and rank 0 writes DIR/drdb.run.\nThe exit status is the "
             "launcher's, or 1 when it succeeded but a rank's log is\n"
-            "missing or cut short (a full disk): the ranks are named.\n\n"
-            "  -o, --output DIR   run directory (default: a new "
-            "./drdb-run-DATE-TIME):\n"
-            "                     made mode 0700 with its parents, or an "
-            "existing empty\n"
-            "                     directory of yours that no one else can "
-            "write\n"
-            "  -r, --ranks LIST   record only these ranks, e.g. 0-3,8 "
-            "(default: all)\n"
-            "      --send-data    also log the data of sends (for checking; "
-            "larger logs)\n"
-            "      --compress MODE\n"
-            "                     when to compress message data with zstd "
-            "once the ranks\n"
-            "                     have exited: now (drdb waits, showing "
-            "progress),\n"
-            "                     background (drdb returns; the run is "
-            "usable meanwhile:\n"
-            "                     'drdb log compress --wait DIR' waits), "
-            "no (--no-compress),\n"
-            "                     auto (the default: in the background "
-            "when the logs\n"
-            "                     take 512 MB or more, else now)\n"
-            "      --capture-inputs [PATH...]\n"
-            "                     store in DIR/inputs/ the regular files each "
-            "rank opens\n"
-            "                     for reading under the working directory "
-            "(and the PATHs,\n"
-            "                     files or directories): the replay reads "
-            "them there, on\n"
-            "                     any machine\n"
-            "      --no-stdin     do not record standard input (by default it "
-            "is passed on\n"
-            "                     to the launcher and kept in DIR/stdin for "
-            "rank 0's replay)\n"
-            "      --no-libc      do not record the results of the program's "
-            "calls of\n"
-            "                     time, gettimeofday, clock_gettime, getpid, "
-            "getppid,\n"
-            "                     getrandom, gethostname, uname... (recorded "
-            "by default\n"
-            "                     into DIR/rank-R.sys, so that the replay "
-            "sees the same\n"
-            "                     values); the replay then runs them live\n"
-            "      --aslr         leave address-space randomization on (by "
-            "default the\n"
-            "                     ranks run without it, as the replay does, "
-            "so that heap\n"
-            "                     and stack addresses match)\n"
-            "      --max-log-size SIZE\n"
-            "                     stop logging a rank when its log reaches "
-            "SIZE (500M, 2G;\n"
-            "                     at least 1M); total=SIZE: when the "
-            "run's logs together\n"
-            "                     reach it (shared by the ranks of a "
-            "machine). The program\n"
-            "                     goes on; the log is replayable up to the "
-            "stop. Both may\n"
-            "                     be given. While the run goes on, drdb "
-            "warns when the\n"
-            "                     logs' rate would fill the disk; the "
-            "summary gives it\n"
-            "      --timeout SECONDS\n"
-            "                     stop a run still going after SECONDS (a "
-            "hung run):\n"
-            "                     SIGTERM to the launcher, SIGKILL 10 s "
-            "later; the logs\n"
-            "                     are kept, each rank's call in progress "
-            "too, for `drdb\n"
-            "                     check --checks 'deadlock.*'`\n\n"
-            "example:\n  drdb record -o run1 -- mpiexec -n 4 ./app input.dat\n",
+            "missing or cut short (a full disk): the ranks are named.\n",
+    .opts = record_opts,
+    .more = "example:\n  drdb record -o run1 -- mpiexec -n 4 ./app input.dat\n",
     .run = run,
 };

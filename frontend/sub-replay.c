@@ -1,10 +1,10 @@
 /* drdb replay: run ranks of a recorded run alone, against the replay stub. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
@@ -214,155 +214,77 @@ static int start(struct job *j, const char *stub, const char *dir,
     _exit(127);
 }
 
-static int run(int argc, char **argv)
+struct replay_opts {
+    const char *ranks, *cwd, *pattern, *stdin_file;
+    int quiet, trust, in_place;
+    struct fe_run_opts run;
+};
+
+#define OFF(f) offsetof(struct replay_opts, f)
+static const struct fe_opt replay_opts[] = {
+    FE_STR('r', "ranks", "LIST", OFF(ranks), "the ranks, e.g. 2 or 0-3,8 "
+     "(default 0; --rank R says the same); several ranks run in parallel"),
+    FE_STR('R', "rank", "R", OFF(ranks), NULL),
+    FE_STR('C', "cwd", "DIR", OFF(cwd), "run in DIR"),
+    FE_STR('o', "outfile-pattern", "PAT", OFF(pattern), "each rank's stdout "
+     "to PAT, %r is the rank"),
+    FE_FLAG('q', "quiet", OFF(quiet), "no progress lines"),
+    FE_FLAG(0, "trust", OFF(trust), "run the recorded program even when the "
+     "run directory, drdb.run or the program is another user's or writable "
+     "by others, or the program is not the recorded build"),
+    FE_FLAG(0, "write-in-place", OFF(in_place), "let the program write its "
+     "files where it says, over the recorded run's (by default they go to "
+     "RUNDIR/replay-out/rank-R/: cwd/ for the recorded working directory's, "
+     "root/PATH for others)"),
+    FE_STR(0, "stdin", "FILE", OFF(stdin_file), "rank 0's standard input "
+     "from FILE ('-': drdb's own); by default the recorded one"),
+    FE_GROUP(OFF(run), fe_run_opt_table),
+    FE_END,
+};
+#undef OFF
+
+/* --host: the options the replay there gets, as given here (all but the
+ * group's, which say how to reach the host). */
+struct fwd {
+    const struct replay_opts *o;
+    char *v[2 * 16];
+    char dashed[16][24];
+    int n, nd;
+};
+
+static int fwd_one(const struct fe_opt *e, size_t off, void *ud)
 {
-    static const struct option opts[] = {
-        {"rank", required_argument, NULL, 'r'},
-        {"ranks", required_argument, NULL, 'R'},
-        {"cwd", required_argument, NULL, 'C'},
-        {"outfile-pattern", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"trust", no_argument, NULL, 'T'},
-        {"write-in-place", no_argument, NULL, 'W'},
-        {"stdin", required_argument, NULL, 'S'},
-        {"host", required_argument, NULL, 'H'},
-        {"ssh-option", required_argument, NULL, 'O'},
-        {"remote-drdb", required_argument, NULL, 'D'},
-        {"launcher", required_argument, NULL, 'L'},
-        {NULL, 0, NULL, 0},
-    };
-    /* For --host: the options the replay there gets, as given here. */
-    static char *fwd[2 * 16], dashed[16][24];
-    const char *ssh_opts[64];
-    struct remote_opts ro = {.ssh_opts = ssh_opts};
-    int nfwd = 0, nd = 0;
-    const char *ranks = "0", *cwd_opt = NULL, *pattern = NULL;
-    int quiet = 0, trust = 0, in_place = 0, c;
-    /* RUNDIR, with options before or after it */
-    const char *dirarg = NULL;
-    int npos = 0;
-    while ((c = fe_getopt(argc, argv, "+r:R:C:o:q", opts, NULL, &dirarg, 1,
-                          &npos)) != -1) {
-        /* Forwarded as --NAME [ARG]: the option's own table entry. */
-        for (int i = 0; !strchr("HODL", c) && opts[i].name; i++)
-            if (opts[i].val == c && nd < 16) {
-                snprintf(dashed[nd], sizeof dashed[0], "--%s", opts[i].name);
-                fwd[nfwd++] = dashed[nd++];
-                if (optarg)
-                    fwd[nfwd++] = optarg;
-                break;
-            }
-        switch (c) {
-        case 'H':
-            ro.host = optarg;
-            break;
-        case 'O':
-            if (ro.nssh_opts == (int)(sizeof ssh_opts / sizeof *ssh_opts))
-                return fe_error("too many --ssh-option");
-            ssh_opts[ro.nssh_opts++] = optarg;
-            break;
-        case 'D':
-            ro.drdb = optarg;
-            break;
-        case 'L':
-            if (strcmp(optarg, "ssh") && strcmp(optarg, "srun")) {
-                fe_error("--launcher takes ssh or srun, not '%s'", optarg);
-                return 2;
-            }
-            ro.launcher = optarg;
-            break;
-        case 'r':
-        case 'R':
-            ranks = optarg;
-            break;
-        case 'C':
-            cwd_opt = optarg;
-            break;
-        case 'o':
-            pattern = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'T':
-            trust = 1;
-            break;
-        case 'W':
-            in_place = 1;
-            break;
-        case 'S':
-            stdin_file = optarg;
-            break;
-        default:
-            fe_subcmd_usage(&fe_sub_replay, stderr);
-            return 2;
-        }
-    }
-    if (!npos && optind + 1 < argc && !strcmp(argv[optind], "--")) {
-        dirarg = argv[optind + 1]; /* drdb replay [OPTIONS] -- RUNDIR */
-        optind += 2;
-        npos = 1;
-    }
-    if (!npos) {
-        fe_error("which run? for example: drdb replay --rank 1 run1");
-        return 2;
-    }
-    if (optind < argc && strcmp(argv[optind], "--") == 0)
-        optind++;
+    struct fwd *f = ud;
+    const char *at = (const char *)f->o + off;
+    if (!e->help || off >= offsetof(struct replay_opts, run) || f->nd == 16)
+        return 0;
+    const char *val = e->kind == FE_OPT_STR ? *(const char *const *)at : NULL;
+    if (e->kind == FE_OPT_STR ? !val : !*(const int *)at)
+        return 0;
+    snprintf(f->dashed[f->nd], sizeof f->dashed[0], "--%s", e->name);
+    f->v[f->n++] = f->dashed[f->nd++];
+    if (val)
+        f->v[f->n++] = (char *)val;
+    return 0;
+}
 
-    /* HOST:RUNDIR, or --host HOST: RUNDIR is a path there (relative: to
-     * the home directory there, as for scp). A directory here of that
-     * name stays one ("./a:b" always does). */
-    static char host[256];
-    const char *there = ro.host ? NULL
-                                : fe_split_host(dirarg, host, sizeof host);
-    if (there) {
-        ro.host = host;
-        dirarg = there;
-    }
-    /* --launcher srun alone: the allocation's node, when it has one. */
-    char **nodes = NULL;
-    if (!ro.host && ro.launcher && !strcmp(ro.launcher, "srun")) {
-        char err[512];
-        int k = remote_alloc_hosts(&nodes, err, sizeof err);
-        if (k < 0)
-            return fe_error("%s", err);
-        if (k > 1) {
-            fe_error("the allocation has %d nodes (%s, %s%s): say which "
-                     "holds the run with --host NODE or NODE:RUNDIR", k,
-                     nodes[0], nodes[1], k > 2 ? ", ..." : "");
-            remote_argv_free(nodes);
-            return 2;
-        }
-        snprintf(host, sizeof host, "%s", nodes[0]);
-        remote_argv_free(nodes);
-        ro.host = host;
-    }
-    if (ro.host)
-        return fe_replay_host(&ro, dirarg, fwd, nfwd,
-                              optind < argc ? argv + optind : NULL, trust,
-                              stdin_file && !strcmp(stdin_file, "-"));
-
-    char dir[PATH_MAX], err[512];
-    if (!realpath(dirarg, dir))
-        return fe_error("cannot open run '%s': %s", dirarg, strerror(errno));
-    struct log_run lrun;
-    if (log_run_open(&lrun, dir, err, sizeof err) < 0)
-        return fe_error("%s", err);
-    /* The ranks, in increasing order. */
+/* RUNDIR's ranks LIST names, increasing, into *OUT (malloc'd): how many,
+ * or -1 after an error message. */
+static int pick_ranks(const struct log_run *lrun, const char *dir,
+                      const char *dirarg, const char *ranks, int **out)
+{
     struct rankset set;
     int *list = NULL, n = 0, at;
     const char *why;
-    if (rs_init(&set, lrun.world_size) < 0)
-        return fe_error("out of memory");
+    if (rs_init(&set, lrun->world_size) < 0)
+        return fe_error("out of memory"), -1;
     if (rs_parse(ranks, strlen(ranks), &set, NULL, NULL, &at, &why) < 0 ||
         !rs_count(&set) ||
         !(list = calloc((size_t)rs_count(&set), sizeof *list))) {
         fe_error("'%s' is not a list of ranks of this run (0-%d), like "
-                 "'0-3,8'", ranks, lrun.world_size - 1);
+                 "'0-3,8'", ranks, lrun->world_size - 1);
         rs_release(&set);
-        log_run_release(&lrun);
-        return 2;
+        return -1;
     }
     for (int r = 0; r < set.n; r++)
         if (rs_has(&set, r))
@@ -375,117 +297,68 @@ static int run(int argc, char **argv)
             fe_error("rank %d was not recorded in '%s' (no %s); 'drdb log "
                      "info %s' lists the recorded ranks", list[i], dirarg,
                      strrchr(p, '/') + 1, dirarg);
-            log_run_release(&lrun);
             free(list);
-            return 2;
+            return -1;
         }
     }
+    *out = list;
+    return n;
+}
 
-    /* The program: as recorded, or the one given after "--". */
-    static char exe[PATH_MAX], args[65536], cwd[PATH_MAX];
-    char **pargv, **split = NULL;
-    if (optind < argc) {
-        pargv = argv + optind;
-    } else {
-        if (!log_run_get(&lrun, "exe", exe, sizeof exe) ||
-            !log_run_get(&lrun, "argv", args, sizeof args)) {
-            log_run_release(&lrun);
-            free(list);
+/* The program and its arguments: PROG when given, else the recorded ones
+ * (*SPLIT: their malloc'd array); its path made absolute. NULL after an
+ * error message. */
+static char **pick_program(const struct log_run *lrun, const char *dirarg,
+                           char **prog, char ***split)
+{
+    static char exe[PATH_MAX], args[65536], abs_prog[PATH_MAX];
+    char **pargv = prog;
+    *split = NULL;
+    if (!pargv) {
+        if (!log_run_get(lrun, "exe", exe, sizeof exe) ||
+            !log_run_get(lrun, "argv", args, sizeof args))
             return fe_error("'%s' does not say which program ran; give it: "
-                            "drdb replay %s -- ./app ARGS", dirarg, dirarg);
-        }
-        pargv = split = launch_split_argv(args);
-        if (!pargv)
-            return fe_error("out of memory");
+                            "drdb replay %s -- ./app ARGS", dirarg, dirarg),
+                   NULL;
+        if (!(pargv = *split = launch_split_argv(args)))
+            return fe_error("out of memory"), NULL;
         pargv[0] = exe;
     }
-    const char *run_cwd = cwd_opt;
-    if (!run_cwd && log_run_get(&lrun, "cwd", cwd, sizeof cwd)) {
-        if (launch_dir_ok(cwd))
-            run_cwd = cwd;
-        else
-            fprintf(stderr, "drdb: warning: the recorded working directory "
-                    "'%s' does not exist here; running in the current one "
-                    "(--cwd chooses)\n", cwd);
-    }
     /* A relative program path is relative to where the user is. */
-    static char prog[PATH_MAX];
-    if (strchr(pargv[0], '/') && realpath(pargv[0], prog))
-        pargv[0] = prog;
+    if (strchr(pargv[0], '/') && realpath(pargv[0], abs_prog))
+        pargv[0] = abs_prog;
     if (access(pargv[0], X_OK) != 0) {
-        log_run_release(&lrun);
-        free(list);
-        return fe_error("cannot run '%s': %s; give the program: drdb replay "
-                        "%s -- ./app ARGS", pargv[0], strerror(errno),
-                        dirarg);
+        fe_error("cannot run '%s': %s; give the program: drdb replay %s -- "
+                 "./app ARGS", pargv[0], strerror(errno), dirarg);
+        free(*split);
+        return *split = NULL;
     }
-    /* What will run, shown and checked before anything starts. */
-    /* On a terminal; a script's merged output keeps the program's own. */
-    int checked = launch_check(&lrun, dir, pargv[0], !split, trust,
-                               !quiet && isatty(2) ? stderr : NULL, "drdb: ");
-    if (checked < 0) {
-        log_run_release(&lrun);
-        free(list);
-        free(split);
-        return 2;
-    }
-    log_run_release(&lrun);
+    return pargv;
+}
 
-    char stub[PATH_MAX];
-    if (fe_find_stub(stub, sizeof stub) < 0) {
-        free(list);
-        return fe_error("cannot find the replay stub (" DRDB_STUB_LIB " of "
-                        "drdb); set " DRDB_ENV_REPLAY_LIB_DIR " to its "
-                        "directory");
-    }
-
-    jobs = calloc((size_t)n, sizeof *jobs);
-    if (!jobs)
-        return fe_error("out of memory");
-    /* The ranks end with drdb however it ends (life.h: TERM and HUP are
-     * forwarded to them below); the report directories of a drdb replay
-     * killed before are removed now. */
-    const char *t = life_tmpdir();
-    life_install(LIFE_CRASH);
-    life_sweep(t, LIFE_REPLAY_PREFIX);
-    snprintf(report_dir, sizeof report_dir, "%s/" LIFE_REPLAY_PREFIX
-             "-%d-XXXXXX", t, (int)getpid());
-    if (!mkdtemp(report_dir))
-        return fe_error("cannot create a directory in '%s': %s (TMPDIR "
-                        "chooses where)", t, strerror(errno));
-    life_dir_add(report_dir);
-    if (n > 1 && !quiet)
-        fprintf(stderr, "drdb: replaying %d ranks of %s\n", n, dir);
-    for (int i = 0; i < n && !in_place; i++)
-        if (launch_out_dir(dir, "rank", list[i], jobs[i].out, sizeof jobs[i].out))
-            return 1;
-    /* Said on a terminal, as the program check: a script's merged output
-     * keeps the program's own. */
-    if (quiet || !isatty(2))
+/* Where each of the N ranks writes, said on a terminal as the program
+ * check (a script's merged output keeps the program's own). */
+static void say_files(const struct replay_opts *o, const char *dir, int n)
+{
+    if (o->quiet || !isatty(2))
         ; /* the directory is documented: RUNDIR/replay-out/rank-R */
-    else if (in_place)
+    else if (o->in_place)
         fprintf(stderr, "drdb: --write-in-place: the program writes its "
                 "files where it says, over the recorded run's\n");
     else if (n == 1 || strncmp(jobs[0].out, dir, strlen(dir)) != 0)
         for (int i = 0; i < n; i++)
             fprintf(stderr, "drdb: rank %d writes its files in %s\n",
-                    list[i], jobs[i].out);
+                    jobs[i].rank, jobs[i].out);
     else
         fprintf(stderr, "drdb: each rank writes its files in %s/"
                 LAUNCH_OUT_DIR "/rank-R\n", dir);
-    signal(SIGINT, SIG_IGN);
-    signal(SIGTERM, forward);
-    signal(SIGHUP, forward);
-    int failed = 0, code = 0;
-    for (int i = 0; i < n; i++) {
-        jobs[i].rank = list[i];
-        njobs = i + 1;
-        if (start(&jobs[i], stub, dir, run_cwd, pargv, pattern, n)) {
-            failed = 1;
-            break;
-        }
-    }
-    int left = njobs, done = 0;
+}
+
+/* Waits for the jobs started; the first non-zero exit status, or 1 when
+ * one failed without one (FAILED: one did not start). */
+static int wait_all(const struct replay_opts *o, int n, int failed)
+{
+    int left = njobs, done = 0, code = 0;
     while (left > 0) {
         int st;
         pid_t pid = wait(&st);
@@ -513,30 +386,172 @@ static int run(int argc, char **argv)
             unlink(jobs[i].report);
             if (rc && !code)
                 code = rc;
-            if (n > 8 && !quiet && (done % 16 == 0 || left == 0))
+            if (n > 8 && !o->quiet && (done % 16 == 0 || left == 0))
                 fprintf(stderr, "drdb: %d of %d ranks done\n", done, n);
         }
     }
-    if (n > 1 && !quiet) {
+    if (n > 1 && !o->quiet) {
         int bad = 0;
         for (int i = 0; i < njobs; i++)
             bad += jobs[i].status != 0;
         fprintf(stderr, "drdb: replayed %d ranks: %d exited 0, %d did "
                 "not\n", njobs, njobs - bad, bad);
     }
+    return code ? code : failed;
+}
+
+/* The N ranks of LIST of run DIR, PARGV each, in parallel: the exit
+ * status. */
+static int replay_ranks(const struct replay_opts *o, const char *dir,
+                        const char *cwd, char **pargv, const int *list, int n)
+{
+    char stub[PATH_MAX];
+    if (fe_find_stub(stub, sizeof stub) < 0)
+        return fe_error("cannot find the replay stub (" DRDB_STUB_LIB " of "
+                        "drdb); set " DRDB_ENV_REPLAY_LIB_DIR " to its "
+                        "directory");
+    if (!(jobs = calloc((size_t)n, sizeof *jobs)))
+        return fe_error("out of memory");
+    /* The ranks end with drdb however it ends (life.h: TERM and HUP are
+     * forwarded to them below); the report directories of a drdb replay
+     * killed before are removed now. */
+    const char *t = life_tmpdir();
+    life_install(LIFE_CRASH);
+    life_sweep(t, LIFE_REPLAY_PREFIX);
+    snprintf(report_dir, sizeof report_dir, "%s/" LIFE_REPLAY_PREFIX
+             "-%d-XXXXXX", t, (int)getpid());
+    if (!mkdtemp(report_dir))
+        return fe_error("cannot create a directory in '%s': %s (TMPDIR "
+                        "chooses where)", t, strerror(errno));
+    life_dir_add(report_dir);
+    if (n > 1 && !o->quiet)
+        fprintf(stderr, "drdb: replaying %d ranks of %s\n", n, dir);
+    for (int i = 0; i < n; i++) {
+        jobs[i].rank = list[i];
+        if (!o->in_place && launch_out_dir(dir, "rank", list[i], jobs[i].out,
+                                           sizeof jobs[i].out))
+            return 1;
+    }
+    say_files(o, dir, n);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, forward);
+    signal(SIGHUP, forward);
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        njobs = i + 1;
+        if (start(&jobs[i], stub, dir, cwd, pargv, o->pattern, n)) {
+            failed = 1;
+            break;
+        }
+    }
+    int code = wait_all(o, n, failed);
     free(jobs);
+    rmdir(report_dir);
+    return code;
+}
+
+/* --launcher srun without a host: the allocation's node, when it has
+ * one, into HOST: 0, or the exit status (said). */
+static int alloc_host(char *host, size_t len)
+{
+    char **nodes, err[512];
+    int k = remote_alloc_hosts(&nodes, err, sizeof err);
+    if (k < 0)
+        return fe_error("%s", err);
+    if (k > 1) {
+        fe_error("the allocation has %d nodes (%s, %s%s): say which holds "
+                 "the run with --host NODE or NODE:RUNDIR", k, nodes[0],
+                 nodes[1], k > 2 ? ", ..." : "");
+        remote_argv_free(nodes);
+        return 2;
+    }
+    snprintf(host, len, "%s", nodes[0]);
+    remote_argv_free(nodes);
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    static struct replay_opts o = {.ranks = "0"};
+    struct fe_pos pos;
+    fe_run_opts_init(&o.run);
+    /* RUNDIR, with options before or after it */
+    if (fe_subcmd_parse(&fe_sub_replay, argc, argv, &o, 1, &pos) < 0)
+        return 2;
+    if (o.run.nparts || o.run.hosts.n)
+        return fe_error("drdb replay runs the ranks of one host: --host HOST "
+                        "(--also and --hosts are for console, log and "
+                        "check)"), 2;
+    const char *dirarg = pos.n ? pos.v[0] : NULL;
+    int rest = pos.rest;
+    if (!dirarg && pos.dashdash && rest < argc)
+        dirarg = argv[rest++]; /* drdb replay [OPTIONS] -- RUNDIR */
+    if (!dirarg)
+        return fe_error("which run? for example: drdb replay --rank 1 run1"),
+               2;
+    if (rest < argc && strcmp(argv[rest], "--") == 0)
+        rest++;
+    stdin_file = o.stdin_file;
+    char **prog = rest < argc ? argv + rest : NULL;
+
+    /* HOST:RUNDIR, or --host HOST: RUNDIR is a path there (relative: to
+     * the home directory there, as for scp). A directory here of that
+     * name stays one ("./a:b" always does). */
+    static char host[256];
+    struct remote_opts ro = o.run.ro;
+    const char *there = fe_split_host(dirarg, host, sizeof host);
+    ro.host = o.run.host;
+    if (!ro.host && there) {
+        ro.host = host;
+        dirarg = there;
+    }
+    int st;
+    if (!ro.host && ro.launcher && !strcmp(ro.launcher, "srun")) {
+        if ((st = alloc_host(host, sizeof host)))
+            return st;
+        ro.host = host;
+    }
+    if (ro.host) {
+        struct fwd f = {.o = &o};
+        fe_opts_each(replay_opts, fwd_one, &f);
+        return fe_replay_host(&ro, dirarg, f.v, f.n, prog, o.trust,
+                              o.stdin_file && !strcmp(o.stdin_file, "-"));
+    }
+
+    char dir[PATH_MAX], err[512], cwd[PATH_MAX], **split = NULL;
+    if (!realpath(dirarg, dir))
+        return fe_error("cannot open run '%s': %s", dirarg, strerror(errno));
+    struct log_run lrun;
+    if (log_run_open(&lrun, dir, err, sizeof err) < 0)
+        return fe_error("%s", err);
+    int *list = NULL, n = pick_ranks(&lrun, dir, dirarg, o.ranks, &list);
+    char **pargv = n < 0 ? NULL : pick_program(&lrun, dirarg, prog, &split);
+    const char *run_cwd = o.cwd;
+    if (pargv && !run_cwd && log_run_get(&lrun, "cwd", cwd, sizeof cwd)) {
+        if (launch_dir_ok(cwd))
+            run_cwd = cwd;
+        else
+            fprintf(stderr, "drdb: warning: the recorded working directory "
+                    "'%s' does not exist here; running in the current one "
+                    "(--cwd chooses)\n", cwd);
+    }
+    /* What will run, shown and checked before anything starts; on a
+     * terminal (a script's merged output keeps the program's own). */
+    st = n < 0 ? 2 : !pargv ? 1
+         : launch_check(&lrun, dir, pargv[0], !split, o.trust,
+                        !o.quiet && isatty(2) ? stderr : NULL, "drdb: ") < 0
+             ? 2 : 0;
+    log_run_release(&lrun);
+    if (!st)
+        st = replay_ranks(&o, dir, run_cwd, pargv, list, n);
     free(list);
     free(split);
-    rmdir(report_dir);
-    return code ? code : failed;
+    return st;
 }
 
 const struct fe_subcmd fe_sub_replay = {
     .name = "replay",
-    .args = "[--rank R | --ranks LIST] [--trust] [--write-in-place] "
-            "[--stdin FILE] [--host HOST [--ssh-option OPT] "
-            "[--remote-drdb PATH]] [--launcher ssh|srun] [HOST:]RUNDIR "
-            "[-- PROGRAM [ARGS...]]",
+    .args = "[HOST:]RUNDIR [-- PROGRAM [ARGS...]]",
     .summary = "re-execute ranks of a recorded run alone, from their logs",
     .help =
         "Runs each chosen rank as its own process, with no mpiexec and no "
@@ -546,47 +561,9 @@ const struct fe_subcmd fe_sub_replay = {
         "MPI_Wtime. The program's output is its own.\n\n"
         "By default the recorded executable runs with the recorded arguments "
         "in the\nrecorded working directory; give PROGRAM after '--' to run "
-        "another path.\n\n"
-        "  -r, --rank R, --ranks LIST  the ranks, e.g. 2 or 0-3,8 (default "
-        "0); several\n"
-        "                              ranks run in parallel\n"
-        "  -C, --cwd DIR               run in DIR\n"
-        "  -o, --outfile-pattern PAT   each rank's stdout to PAT, %r is "
-        "the rank\n"
-        "  -q, --quiet                 no progress lines\n"
-        "      --trust                 run the recorded program even when the "
-        "run\n"
-        "                              directory, drdb.run or the program is "
-        "another\n"
-        "                              user's or writable by others, or the "
-        "program is\n"
-        "                              not the recorded build\n"
-        "      --write-in-place        let the program write its files where "
-        "it says,\n"
-        "                              over the recorded run's (by default "
-        "they go to\n"
-        "                              RUNDIR/replay-out/rank-R/: cwd/ for "
-        "the recorded\n"
-        "                              working directory's, root/PATH for "
-        "others)\n"
-        "      --stdin FILE            rank 0's standard input from FILE "
-        "('-': drdb's\n"
-        "                              own); by default the recorded one\n"
-        "      --host HOST             replay on HOST, where RUNDIR is, "
-        "through its drdb\n"
-        "                              agent (HOST:RUNDIR says the same; "
-        "docs/remote.md)\n"
-        "      --ssh-option OPT        passes -o OPT to ssh (repeatable)\n"
-        "      --remote-drdb PATH      the drdb to run on HOST (default: "
-        "drdb on its PATH)\n"
-        "      --launcher ssh|srun     how the agent starts: over ssh "
-        "(default), or with\n"
-        "                              srun as a step of the Slurm "
-        "allocation drdb runs\n"
-        "                              in, on node HOST (no ssh; without "
-        "--host, the\n"
-        "                              allocation's node when it has "
-        "one)\n\n"
+        "another path.\n",
+    .opts = replay_opts,
+    .more =
         "Files the rank opens to read come from the replay's own writes, "
         "then from the\nrun's captured inputs (drdb record --capture-inputs), "
         "then from where they are.\n\n"

@@ -226,7 +226,8 @@ batch helpopt -- "break --help" "status --help" "events --help" \
     "@1 continue --help" "status"
 has "CMD --help: as 'help CMD'" "$tmp/helpopt" \
     "usage: [@SET] break LOCATION [if CONDITION]" \
-    "usage: [@SET] status" "usage: [@SET] events [--from N] [--count K] [--call F] [--peer P]" \
+    "usage: [@SET] status" \
+    "usage: [@SET] events [--from N] [--count K] [--call NAME] [--peer P] [--tag T]" \
     "usage: [@SET] continue [&]"
 grep -q "^[0-3] *stopped" "$tmp/helpopt" && ! grep -q "exited" "$tmp/helpopt" &&
     [ "$(cat "$tmp/helpopt.rc")" = 0 ] && ok "CMD --help: runs nothing" ||

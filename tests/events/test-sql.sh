@@ -341,8 +341,10 @@ timeout 100 "$drdb" batch --ranks 0 --timeout 2 run runaway.drdb \
 has "console: a runaway query stops at the session's --timeout" runaway.err \
     "drdb: query stopped after 2 s: narrow it (a LIMIT, a WHERE on rank and seq) or raise the limit"
 "$drdb" log --help > lhelp 2>&1
-hasre "drdb log --help: sql, its options" lhelp \
-    "^  sql RUNDIR \[--csv | --json\] \[--time\] 'SELECT ...'"
+"$drdb" log sql --help >> lhelp 2>&1
+hasre "drdb log --help: sql" lhelp "^  sql RUNDIR 'SELECT ...'"
+hasre "drdb log sql --help: its options" lhelp "^      --csv " \
+    "^      --json " "^      --time "
 echo "help sql" > help.drdb
 timeout 200 "$drdb" batch --ranks 0 --timeout 60 run help.drdb > help 2>&1
 hasre "console: help sql" help 'sql SELECT'
