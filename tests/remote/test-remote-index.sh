@@ -10,6 +10,11 @@
 # same session: no message data crosses (every data field elided: the
 # 32-byte ring messages included), and the answers are the local ones.
 #
+# Then the options naming a run on a host, one group for every command
+# (docs/remote.md "Options"): --host HOST gives what HOST:RUNDIR gives,
+# after the command or before drdb log's command; the host said twice,
+# and replay's refusal of --hosts.
+#
 # Expected answers, by hand from sendrecv.c with 2 ranks: after Init,
 # Comm_rank and Comm_size (events 0-2) each rank's first Sendrecv (event
 # 3, tag 1, 8 ints) receives the other's; the first Sendrecv_replace (5
@@ -76,5 +81,39 @@ else
     fail "--bench's payload and wire counts"
     sed 's/^/#   /' "$tmp/bench"
 fi
+
+# --host HOST: the same answers as HOST:RUNDIR and as the run read here
+run=$tmp/run
+"$drdb" log events "$run" > "$tmp/ev.local" 2>&1
+"$drdb" log events --host localhost "$run" > "$tmp/ev.host" 2>&1
+"$drdb" log --host localhost events "$run" -c 9 > "$tmp/ev.before" 2>&1
+"$drdb" log events "localhost:$run" -c 9 > "$tmp/ev.colon" 2>&1
+if cmp -s "$tmp/ev.local" "$tmp/ev.host" &&
+    cmp -s "$tmp/ev.before" "$tmp/ev.colon" &&
+    [ "$(wc -l < "$tmp/ev.colon")" = 10 ]; then
+    ok "log events --host localhost: the local listing; before the command as HOST:RUNDIR"
+else
+    fail "log events --host localhost"
+    diff "$tmp/ev.local" "$tmp/ev.host" | head -5 | sed 's/^/#   /'
+    sed 's/^/#   /' "$tmp/ev.before" | head -5
+fi
+"$drdb" check "$run" > "$tmp/ck.local" 2>&1; l=$?
+"$drdb" check --host localhost "$run" > "$tmp/ck.host" 2>&1; h=$?
+if [ $l = $h ] && cmp -s "$tmp/ck.local" "$tmp/ck.host"; then
+    ok "check --host localhost: the local findings (exit $l)"
+else
+    fail "check --host localhost (exit $h, local $l)"
+    diff "$tmp/ck.local" "$tmp/ck.host" | head -5 | sed 's/^/#   /'
+fi
+"$drdb" log events --host localhost "localhost:$run" > "$tmp/twice" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "say the host once" "$tmp/twice" &&
+    ok "--host and HOST:RUNDIR at once: refused" ||
+    { fail "--host and HOST:RUNDIR at once (rc $rc)"; sed 's/^/#   /' "$tmp/twice"; }
+"$drdb" replay --hosts a,b "$run" > "$tmp/rh" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "drdb replay runs the ranks of one host: --host HOST" "$tmp/rh" &&
+    ok "replay --hosts: refused, saying what to use" ||
+    { fail "replay --hosts (rc $rc)"; sed 's/^/#   /' "$tmp/rh"; }
 echo "1..$n"
 exit $status
