@@ -57,7 +57,10 @@ def write_funcs_h(S, spec, path):
         f.write("/* The spec's role flags. */\nenum {\n")
         for i, fl in enumerate(S.FLAGS):
             f.write(f"    LOG_R_{c_ident(fl)} = 1u << {i},\n")
-        f.write("};\n#define LOG_FLAG_COUNT %d\n\n" % len(S.FLAGS))
+        f.write("};\n#define LOG_FLAG_COUNT %d\n" % len(S.FLAGS))
+        f.write("/* The send modes: a send with none is a standard one. */\n"
+                "#define LOG_R_SEND_MODES (%s)\n\n" %
+                " | ".join(f"LOG_R_{c_ident(m)}" for m in S.SEND_MODES))
         f.write("/* Named argument slots (log/mpispec.py: VALUE_SLOTS, "
                 "POINTER_SLOTS). */\nenum log_slot {\n")
         for s in S.SLOTS:
