@@ -12,7 +12,8 @@ Usage: gen-functable.py SPEC FUNCS_H PROTOS_H ARGS_H DESC_C
   ARGS_H    the argument struct (struct args_<function>) of every function
             with a hook, shared by the recorder's and the stub's hooks
   DESC_C    the descriptors (log_funcs[]: arguments, roles, slots, hooks,
-            why a call cannot be replayed) for log/functable.c
+            why a call cannot be replayed, the classic twin of a
+            large-count function) for log/functable.c
 
 The spec is read by log/mpispec.py, the front end every generator shares
 (imported from PYTHONPATH: meson sets it to log/).
@@ -166,7 +167,8 @@ def write_desc_c(S, spec, path):
                     f"{1 if fn.variadic else 0}, {args}, "
                     f"LOG_K_{c_ident(fn.kind)}, {flags}, {hooks}, "
                     f"{{{slots}}}, {why}, {len(bufs)}, {{{bufidx}}}, "
-                    f"{1 if bufs and S.buffers_if_pending(fn) else 0} }},\n")
+                    f"{1 if bufs and S.buffers_if_pending(fn) else 0}, "
+                    f"{fn.classic.id} }},\n")
         f.write("};\n")
         f.write(f"const int log_funcs_count = {len(funcs)};\n")
 

@@ -160,6 +160,11 @@ class Func:
         self.variadic = variadic
         self.lineno = lineno
         self.slots = {}
+        # MPI 4's large-count functions: NAME_c is the twin of NAME, the
+        # same call with MPI_Count counts (parse_spec). classic: NAME's
+        # Func, on both; twin: NAME_c's, on NAME.
+        self.classic = self
+        self.twin = None
 
     @property
     def rec_hook(self):
@@ -522,6 +527,13 @@ def parse_spec(path):
         seen_ids[fn.id] = fn.name
         seen_names[fn.name] = fn.id
         prev = max(prev, fn.id)
+    by_name = {fn.name: fn for fn in funcs}
+    for fn in funcs:
+        classic = by_name.get(fn.name[:-2]) if fn.name.endswith("_c") \
+            else None
+        if classic is not None:
+            fn.classic = classic
+            classic.twin = fn
     used = {fn.unsupported for fn in funcs}
     for key in reasons:
         if key not in used:

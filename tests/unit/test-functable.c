@@ -296,6 +296,35 @@ TEST(roles_free_sync_all)
     CHECK_STR_EQ(log_slot_names[LOG_S_FREED], "freed");
 }
 
+/* MPI 4's large-count functions and their classic twins: one operation
+ * (drdb check's coll.operation), one hook where the classes agree. */
+TEST(large_count_twins)
+{
+    int twins = 0;
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send_c)->classic, LOG_FN_MPI_Send);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send)->classic, LOG_FN_MPI_Send);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Allreduce_init_c)->classic,
+                 LOG_FN_MPI_Allreduce_init);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Type_get_contents_c)->classic,
+                 LOG_FN_MPI_Type_get_contents);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Status_c2f)->classic,
+                 LOG_FN_MPI_Status_c2f);
+    for (int i = 0; i < log_funcs_count; i++) {
+        const struct log_func_desc *d = &log_funcs[i];
+        const struct log_func_desc *c = log_func_by_id(d->classic);
+        REQUIRE(c);
+        CHECK_MSG(c->classic == c->id, "%s: classic %s is a twin", d->name,
+                  c->name);
+        if (c == d)
+            continue;
+        twins++;
+        CHECK_MSG(d->kind == c->kind && d->roles == c->roles &&
+                      d->nargs >= c->nargs,
+                  "%s and %s: not the same call", d->name, c->name);
+    }
+    CHECK_INT_EQ(twins, 154);
+}
+
 /* Which side has hand-written code, and what the replay refuses. */
 TEST(hooks_and_unsupported)
 {
@@ -332,6 +361,7 @@ int main(void)
     RUN(every_pointer_has_a_direction);
     RUN(roles_and_slots);
     RUN(roles_free_sync_all);
+    RUN(large_count_twins);
     RUN(hooks_and_unsupported);
     return check_done();
 }
