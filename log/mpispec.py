@@ -543,6 +543,32 @@ def parse_spec(path):
     return Spec(funcs, reasons)
 
 
+def hook_twin(fn):
+    """The large-count twin that shares FN's hooks: FN_c when the two have
+    the same class (hooks on the same sides), else None. A C function takes
+    one argument struct, and the twins' differ in the width of their
+    counts (int or MPI_Count, arrays of them): one C function could serve
+    both only through a copy of the arguments and a dispatch on the
+    function at every call. Instead one hook is written once, as a body
+    over its function's NAME (the fields have the same names; counts read
+    as int64_t, arrays with their element size), and the back ends'
+    REC_TWINS_FN / RPL_TWINS_FN instantiate it for both."""
+    t = fn.twin
+    return t if t is not None and fn.cls != "auto" and t.cls == fn.cls \
+        else None
+
+
+def twins_define(fn, side):
+    """The C macro SIDE_TWINS_FN(M, ...), which expands M(FN, ...) M(FN_c,
+    ...), when FN_c shares FN's hooks (hook_twin); "" otherwise. SIDE: REC
+    (the recorder's hooks) or RPL (the stub's)."""
+    t = hook_twin(fn)
+    if t is None:
+        return ""
+    return (f"#define {side}_TWINS_{fn.name}(M, ...) "
+            f"M({fn.name}, ##__VA_ARGS__) M({t.name}, ##__VA_ARGS__)\n")
+
+
 def elem_type(arg):
     """C type of one element a pointer or array argument addresses."""
     t = arg.ctype.replace("const ", "").strip()

@@ -25,7 +25,10 @@ does a call arriving while rec_busy is set (MPI's own calls):
                (recorder/rec-*.c). OUT_H declares the hooks and, for each,
                rec_pmpi_<name> (times the PMPI call), rec_put_args_<name>
                (writes the by-value arguments) and rec_frame_<name> (starts
-               the record with them).
+               the record with them); for a function whose large-count
+               twin <name>_c shares its hook (log/mpispec.py: hook_twin),
+               REC_TWINS_<name>(M, ...), which instantiates the hook body
+               M for both.
 
 docs/log-format.md describes what is logged.
 """
@@ -642,6 +645,7 @@ def main(argv):
         for fn in logged:
             if fn.rec_hook:
                 gen_skeleton(fn, out, hdr)
+                hdr.write(S.twins_define(fn, "REC"))
             else:
                 gen_wrapper(fn, out)
             gen_alias(fn, out)
