@@ -124,18 +124,12 @@ static void free_members(struct scan *s)
             free(s->mem[i].arr[w]);
 }
 
-/* The operation of a function: its name without the large-count "_c". */
+/* Whether A and B are the same operation: one function, or a function
+ * and its large-count twin (MPI_Allreduce, MPI_Allreduce_c). */
 static int same_operation(const struct log_func_desc *a,
                           const struct log_func_desc *b)
 {
-    if (a == b)
-        return 1;
-    size_t la = strlen(a->name), lb = strlen(b->name);
-    if (la > 2 && !strcmp(a->name + la - 2, "_c"))
-        la -= 2;
-    if (lb > 2 && !strcmp(b->name + lb - 2, "_c"))
-        lb -= 2;
-    return la == lb && !strncmp(a->name, b->name, la);
+    return a->classic == b->classic;
 }
 
 static void site(struct scan *s, int rank, uint64_t event, const char *role)

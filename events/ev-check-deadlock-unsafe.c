@@ -42,10 +42,16 @@ struct unsafe {
     size_t *nby;
 };
 
+/* A blocking send in standard mode (MPI_Send, MPI_Send_c): a send that
+ * starts no request, with none of the spec's send modes (sync, buffered,
+ * ready). */
 static int standard_send(const struct ev_msg *m)
 {
-    return (m->flags & EV_M_SEND) && !(m->flags & EV_M_NONBLOCKING) &&
-           (m->fn == LOG_FN_MPI_Send || m->fn == LOG_FN_MPI_Send_c);
+    if (!(m->flags & EV_M_SEND) || (m->flags & EV_M_NONBLOCKING))
+        return 0;
+    const struct log_func_desc *d = log_func_by_id(m->fn);
+    return d && d->kind == LOG_K_SEND &&
+           !(d->roles & (LOG_R_NB | LOG_R_PERSISTENT | LOG_R_SEND_MODES));
 }
 
 static void unsafe_release(struct unsafe *u, int n)

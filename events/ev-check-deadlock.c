@@ -203,7 +203,10 @@ static int wait_targets(struct hang *h, struct wrank *w, int r)
     uint64_t n = h->x->ranks[r].log.nevents;
     if (ev_pending(h->x, r, n, &q, NULL, 0) < 0)
         return -1;
-    w->any = (int)w->slot.fn != LOG_FN_MPI_Waitall;
+    /* MPI_Waitall (the role all) waits for all of them, the others for
+     * any one. */
+    const struct log_func_desc *d = log_func_by_id((int)w->slot.fn);
+    w->any = !d || !(d->roles & LOG_R_ALL);
     int rc = 0, found = 0;
     for (size_t i = 0; i < q.nrequests && rc >= 0; i++) {
         struct ev_msg m_buf;
@@ -328,7 +331,8 @@ static int rank_waits(struct hang *h, int r)
                            : -1;
     describe(h, w, fn);
     const struct log_call_slot *s = &w->slot;
-    int synchronous = fn == LOG_FN_MPI_Ssend || fn == LOG_FN_MPI_Ssend_c;
+    const struct log_func_desc *d = log_func_by_id(fn);
+    int synchronous = d && (d->roles & LOG_R_SYNC); /* MPI_Ssend */
     int rc = 0;
     switch (fi->cls) {
     case EV__C_SEND:

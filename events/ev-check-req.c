@@ -473,26 +473,24 @@ static int run_msg_unmatched(struct ev_check_ctx *c, char *err,
 
 /* ---- res.leak ------------------------------------------------------------------ */
 
-/* The kinds of object res.leak follows: MPICH keeps an object's kind in
- * bits 26-29 of its handle (as in its null handle). */
+/* The kinds of object res.leak follows, by the C type of their handles:
+ * MPICH keeps an object's kind in bits 26-29 of its handle (as in its null
+ * handle). */
 #define HKIND(h) (((uint32_t)(h) >> 26) & 0xfu)
 static const struct {
     uint32_t kind;
-    const char *what, *what_pl, *freed_by;
+    const char *what, *what_pl, *ctype;
 } kinds[] = {
-    {HKIND(DRDB_MPI_COMM_NULL), "communicator", "communicators",
-     "MPI_Comm_free"},
-    {HKIND(DRDB_MPI_GROUP_NULL), "group", "groups", "MPI_Group_free"},
-    {HKIND(DRDB_MPI_DATATYPE_NULL), "datatype", "datatypes",
-     "MPI_Type_free"},
-    {HKIND(DRDB_MPI_WIN_NULL), "window", "windows", "MPI_Win_free"},
+    {HKIND(DRDB_MPI_COMM_NULL), "communicator", "communicators", "MPI_Comm"},
+    {HKIND(DRDB_MPI_GROUP_NULL), "group", "groups", "MPI_Group"},
+    {HKIND(DRDB_MPI_DATATYPE_NULL), "datatype", "datatypes", "MPI_Datatype"},
+    {HKIND(DRDB_MPI_WIN_NULL), "window", "windows", "MPI_Win"},
     {HKIND(DRDB_MPI_ERRHANDLER_NULL), "error handler", "error handlers",
-     "MPI_Errhandler_free"},
-    {HKIND(DRDB_MPI_OP_NULL), "operation", "operations", "MPI_Op_free"},
-    {HKIND(DRDB_MPI_INFO_NULL), "info object", "info objects",
-     "MPI_Info_free"},
+     "MPI_Errhandler"},
+    {HKIND(DRDB_MPI_OP_NULL), "operation", "operations", "MPI_Op"},
+    {HKIND(DRDB_MPI_INFO_NULL), "info object", "info objects", "MPI_Info"},
     /* An MPI_File is a pointer, no handle: no HKIND is 16. */
-    {16, "file", "files", "MPI_File_close"},
+    {16, "file", "files", "MPI_File"},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 #define K_FILE (N_KINDS - 1)
@@ -509,14 +507,44 @@ static int kind_of(uint32_t h)
     return -1;
 }
 
-/* What a function is to res.leak (by id): 1 it returns new objects in
- * `out` handle arguments, 2 it frees the object its `inout` handle names
- * (logged before the call: REQUEST of no argument, docs/log-format.md),
- * 3 it opens a file (its `out MPI_File *`, logged RAW), 4 it closes one
- * (the file handle logged before the call: ARRAY of no argument).
- * The Fortran 90 types MPI_Type_create_f90_* return are predefined ones
- * the program must not free (MPI 4.0, 19.1.9); MPI_Comm_get_parent's
- * communicator is MPI's own. */
+/* The entry of kinds[] an argument of C type CTYPE points to ("MPI_Comm
+ * *"), or -1. */
+static int kind_of_ctype(const char *ctype)
+{
+    size_t l = strlen(ctype);
+    if (l < 3 || strcmp(ctype + l - 2, " *"))
+        return -1;
+    for (size_t k = 0; k < N_KINDS; k++)
+        if (strlen(kinds[k].ctype) == l - 2 &&
+            !strncmp(ctype, kinds[k].ctype, l - 2))
+            return (int)k;
+    return -1;
+}
+
+/* The function that frees an object of kinds[K] (the first the spec gives
+ * the role free with a handle of its type: MPI_Comm_free before
+ * MPI_Comm_disconnect), for the findings. */
+static const char *freed_by(int k)
+{
+    for (int i = 0; i < log_funcs_count; i++) {
+        const struct log_func_desc *d = &log_funcs[i];
+        int a = (d->roles & LOG_R_FREE) ? d->slot[LOG_S_FREED] : -1;
+        if (a >= 0 && kind_of_ctype(d->args[a].ctype) == k)
+            return d->name;
+    }
+    return "?";
+}
+
+/* What a function is to res.leak, from its roles and the types of its
+ * arguments: 1 it returns new objects in `out` handle arguments, 2 it
+ * frees the object its `inout` handle names (the role free: logged before
+ * the call, REQUEST of no argument, docs/log-format.md), 3 it opens a file
+ * (its `out MPI_File *`, logged RAW), 4 it closes one (the role free of
+ * an MPI_File: the file handle logged before the call, ARRAY of no
+ * argument). A handle MPI keeps (the role mpi-owned: the Fortran 90 types
+ * MPI_Type_create_f90_* return are predefined ones the program must not
+ * free, MPI 4.0 19.1.9; MPI_Comm_get_parent's communicator is MPI's own)
+ * is no object of the program's. */
 static uint8_t *res_roles(int *max)
 {
     *max = 0;
@@ -526,32 +554,16 @@ static uint8_t *res_roles(int *max)
     uint8_t *t = calloc((size_t)*max + 1, 1);
     for (int i = 0; t && i < log_funcs_count; i++) {
         const struct log_func_desc *d = &log_funcs[i];
-        if (!strncmp(d->name, "MPI_Type_create_f90_", 20) ||
-            !strcmp(d->name, "MPI_Comm_get_parent"))
+        if (d->roles & LOG_R_MPI_OWNED)
             continue;
-        int frees = (strlen(d->name) > 5 &&
-                     !strcmp(d->name + strlen(d->name) - 5, "_free")) ||
-                    !strcmp(d->name, "MPI_Comm_disconnect");
+        int freed = (d->roles & LOG_R_FREE) ? d->slot[LOG_S_FREED] : -1;
         for (int a = 0; a < d->nargs; a++) {
-            const struct log_arg_desc *ad = &d->args[a];
-            char ct[64];
-            size_t l = strlen(ad->ctype);
-            if (l < 3 || l >= sizeof ct || strcmp(ad->ctype + l - 2, " *"))
-                continue;
-            memcpy(ct, ad->ctype, l - 2);
-            ct[l - 2] = 0;
-            int handle = !strcmp(ct, "MPI_Comm") || !strcmp(ct, "MPI_Group") ||
-                         !strcmp(ct, "MPI_Datatype") || !strcmp(ct, "MPI_Win") ||
-                         !strcmp(ct, "MPI_Errhandler") || !strcmp(ct, "MPI_Op") ||
-                         !strcmp(ct, "MPI_Info");
-            if (handle && ad->dir == LOG_DIR_OUT)
-                t[d->id] = 1;
-            else if (handle && ad->dir == LOG_DIR_INOUT && frees)
-                t[d->id] = 2;
-            else if (!strcmp(ct, "MPI_File"))
-                t[d->id] = ad->dir == LOG_DIR_OUT     ? 3
-                           : ad->dir == LOG_DIR_INOUT ? 4
-                                                      : t[d->id];
+            int k = kind_of_ctype(d->args[a].ctype);
+            int file = k == (int)K_FILE;
+            if (k >= 0 && d->args[a].dir == LOG_DIR_OUT)
+                t[d->id] = file ? 3 : 1;
+            else if (k >= 0 && a == freed)
+                t[d->id] = file ? 4 : 2;
         }
     }
     return t;
@@ -701,7 +713,7 @@ static void res_msg(struct ev_check_ctx *c, const struct item *g, size_t n,
              "MPI_Finalize", n, n > 1 ? kinds[k].what_pl : kinds[k].what,
              file ? "opened" : "made", call, on_ranks(nranks, rk, sizeof rk),
              n > 1 ? "were" : "was", file ? "closed" : "freed",
-             kinds[k].freed_by);
+             freed_by(k));
 }
 
 static int run_res_leak(struct ev_check_ctx *c, char *err, size_t errlen)

@@ -12,7 +12,8 @@ Usage: gen-functable.py SPEC FUNCS_H PROTOS_H ARGS_H DESC_C
   ARGS_H    the argument struct (struct args_<function>) of every function
             with a hook, shared by the recorder's and the stub's hooks
   DESC_C    the descriptors (log_funcs[]: arguments, roles, slots, hooks,
-            why a call cannot be replayed) for log/functable.c
+            why a call cannot be replayed, the classic twin of a
+            large-count function) for log/functable.c
 
 The spec is read by log/mpispec.py, the front end every generator shares
 (imported from PYTHONPATH: meson sets it to log/).
@@ -57,7 +58,10 @@ def write_funcs_h(S, spec, path):
         f.write("/* The spec's role flags. */\nenum {\n")
         for i, fl in enumerate(S.FLAGS):
             f.write(f"    LOG_R_{c_ident(fl)} = 1u << {i},\n")
-        f.write("};\n#define LOG_FLAG_COUNT %d\n\n" % len(S.FLAGS))
+        f.write("};\n#define LOG_FLAG_COUNT %d\n" % len(S.FLAGS))
+        f.write("/* The send modes: a send with none is a standard one. */\n"
+                "#define LOG_R_SEND_MODES (%s)\n\n" %
+                " | ".join(f"LOG_R_{c_ident(m)}" for m in S.SEND_MODES))
         f.write("/* Named argument slots (log/mpispec.py: VALUE_SLOTS, "
                 "POINTER_SLOTS). */\nenum log_slot {\n")
         for s in S.SLOTS:
@@ -163,7 +167,8 @@ def write_desc_c(S, spec, path):
                     f"{1 if fn.variadic else 0}, {args}, "
                     f"LOG_K_{c_ident(fn.kind)}, {flags}, {hooks}, "
                     f"{{{slots}}}, {why}, {len(bufs)}, {{{bufidx}}}, "
-                    f"{1 if bufs and S.buffers_if_pending(fn) else 0} }},\n")
+                    f"{1 if bufs and S.buffers_if_pending(fn) else 0}, "
+                    f"{fn.classic.id} }},\n")
         f.write("};\n")
         f.write(f"const int log_funcs_count = {len(funcs)};\n")
 

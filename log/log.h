@@ -99,6 +99,10 @@ struct log_func_desc {
      * LOG_REC_BUFS (its rank had a request pending); a
      * call that starts a request (0) carries them with every site. */
     int bufs_if_pending;
+    /* The function of which this one is MPI 4's large-count twin (of
+     * MPI_Send_c: MPI_Send's id), else its own id: two calls are the same
+     * operation when their classic is the same. */
+    int classic;
 };
 
 /* Names of the role kinds, flags and slots, as the spec writes them. */

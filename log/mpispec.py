@@ -21,8 +21,12 @@ CLASSES = ("auto", "manual", "manual(rec)", "manual(rpl)")
 KINDS = ("local", "lifecycle", "send", "recv", "sendrecv", "probe", "mprobe",
          "mrecv", "start", "startall", "completion", "request-free", "cancel",
          "coll", "comm-ctor", "type-ctor", "rma", "file", "partitioned")
-# Role flags, any number. The C flags LOG_R_* are generated from this list.
-FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic", "poll")
+# Role flags, any number. The C flags LOG_R_* are generated from this list
+# (append only: a flag's bit is its position).
+FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic", "poll", "free",
+         "sync", "buffered", "ready", "all", "mpi-owned")
+# The send modes (MPI 4.0 3.4): a send with none of them is a standard one.
+SEND_MODES = ("sync", "buffered", "ready")
 # Kinds a call of which starts a request (nb, persistent).
 STARTS = ("send", "recv", "sendrecv", "mrecv", "coll", "comm-ctor",
           "partitioned")
@@ -30,7 +34,8 @@ P2P = ("send", "recv", "sendrecv")
 
 # Named argument slots: the role table says which argument of a function
 # plays each part (docs/function-table.md). A slot is found by the first
-# argument name of its list (by-value slots) or by a C type and direction.
+# argument name of its list (by-value slots), by a C type and direction
+# (pointer slots) or by a role (ROLE_SLOTS).
 VALUE_SLOTS = (
     ("count", ("count", "sendcount")),
     ("datatype", ("datatype", "sendtype")),
@@ -52,7 +57,11 @@ POINTER_SLOTS = (
     ("newcomm", (("MPI_Comm *", "out"),)),
     ("newtype", (("MPI_Datatype *", "out"),)),
 )
-SLOTS = tuple(s for s, _ in VALUE_SLOTS) + tuple(s for s, _ in POINTER_SLOTS)
+# Slots a role gives: a 'free' call's one inout handle argument, the object
+# it frees (find_slots).
+ROLE_SLOTS = ("freed",)
+SLOTS = tuple(s for s, _ in VALUE_SLOTS) + \
+    tuple(s for s, _ in POINTER_SLOTS) + ROLE_SLOTS
 
 KEYWORD_LENGTHS = ("string", "string[]", "ptr", "opaque", "callback", "?")
 # Where a rooted collective's buffer is significant (the `at` qualifier).
@@ -151,6 +160,11 @@ class Func:
         self.variadic = variadic
         self.lineno = lineno
         self.slots = {}
+        # MPI 4's large-count functions: NAME_c is the twin of NAME, the
+        # same call with MPI_Count counts (parse_spec). classic: NAME's
+        # Func, on both; twin: NAME_c's, on NAME.
+        self.classic = self
+        self.twin = None
 
     @property
     def rec_hook(self):
@@ -327,7 +341,24 @@ def find_slots(fn):
             if a is not None:
                 slots[slot] = a.index
                 break
+    freed = [a for a in fn.args if a.direction == "inout" and not a.array]
+    if "free" in fn.flags and len(freed) == 1:
+        slots["freed"] = freed[0].index
     return slots
+
+
+def handle_size(arg):
+    """The size of the handle pointer argument ARG points to: 4 (MPI_Comm,
+    MPI_Datatype, ...), 8 (an MPI_File: a pointer in MPICH), 0 when it
+    points to no handle (an int, a buffer)."""
+    t = arg.ctype.replace("const ", "").strip()
+    if arg.array or not t.endswith("*"):
+        return 0
+    t = t[:-1].strip()
+    if t not in VALUE_SIZES or value_encoding(t) not in ("LOG_ENC_HANDLE",
+                                                          "LOG_ENC_PTR"):
+        return 0
+    return VALUE_SIZES[t]
 
 
 def is_data(arg):
@@ -354,6 +385,21 @@ def check_func(fn):
             a.ctype.replace(" ", "") == "int*"
             for a in fn.args):
         raise SpecError("an auto 'poll' needs an 'out int *flag' argument")
+    if "free" in fn.flags and ("freed" not in s or
+                               not handle_size(fn.args[s["freed"]])):
+        raise SpecError("a 'free' call has one inout handle argument (the "
+                        "object it frees)")
+    modes = [m for m in SEND_MODES if m in fn.flags]
+    if modes and fn.kind != "send":
+        raise SpecError(f"'{modes[0]}' is a send mode: for 'send' calls")
+    if len(modes) > 1:
+        raise SpecError(f"two send modes: '{modes[0]}' and '{modes[1]}'")
+    if "all" in fn.flags and (fn.kind != "completion" or
+                              "requests" not in s):
+        raise SpecError("'all' is for completions of a request array")
+    if "mpi-owned" in fn.flags and not any(
+            a.direction == "out" and handle_size(a) for a in fn.args):
+        raise SpecError("'mpi-owned' is for calls that return a handle")
     if fn.kind == "comm-ctor" and "newcomm" not in s:
         raise SpecError("a 'comm-ctor' has an out MPI_Comm argument")
     if fn.kind == "type-ctor" and "newtype" not in s:
@@ -481,6 +527,13 @@ def parse_spec(path):
         seen_ids[fn.id] = fn.name
         seen_names[fn.name] = fn.id
         prev = max(prev, fn.id)
+    by_name = {fn.name: fn for fn in funcs}
+    for fn in funcs:
+        classic = by_name.get(fn.name[:-2]) if fn.name.endswith("_c") \
+            else None
+        if classic is not None:
+            fn.classic = classic
+            classic.twin = fn
     used = {fn.unsupported for fn in funcs}
     for key in reasons:
         if key not in used:
@@ -488,6 +541,32 @@ def parse_spec(path):
     if errors:
         raise SystemExit("\n".join(errors))
     return Spec(funcs, reasons)
+
+
+def hook_twin(fn):
+    """The large-count twin that shares FN's hooks: FN_c when the two have
+    the same class (hooks on the same sides), else None. A C function takes
+    one argument struct, and the twins' differ in the width of their
+    counts (int or MPI_Count, arrays of them): one C function could serve
+    both only through a copy of the arguments and a dispatch on the
+    function at every call. Instead one hook is written once, as a body
+    over its function's NAME (the fields have the same names; counts read
+    as int64_t, arrays with their element size), and the back ends'
+    REC_TWINS_FN / RPL_TWINS_FN instantiate it for both."""
+    t = fn.twin
+    return t if t is not None and fn.cls != "auto" and t.cls == fn.cls \
+        else None
+
+
+def twins_define(fn, side):
+    """The C macro SIDE_TWINS_FN(M, ...), which expands M(FN, ...) M(FN_c,
+    ...), when FN_c shares FN's hooks (hook_twin); "" otherwise. SIDE: REC
+    (the recorder's hooks) or RPL (the stub's)."""
+    t = hook_twin(fn)
+    if t is None:
+        return ""
+    return (f"#define {side}_TWINS_{fn.name}(M, ...) "
+            f"M({fn.name}, ##__VA_ARGS__) M({t.name}, ##__VA_ARGS__)\n")
 
 
 def elem_type(arg):

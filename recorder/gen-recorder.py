@@ -25,7 +25,10 @@ does a call arriving while rec_busy is set (MPI's own calls):
                (recorder/rec-*.c). OUT_H declares the hooks and, for each,
                rec_pmpi_<name> (times the PMPI call), rec_put_args_<name>
                (writes the by-value arguments) and rec_frame_<name> (starts
-               the record with them).
+               the record with them); for a function whose large-count
+               twin <name>_c shares its hook (log/mpispec.py: hook_twin),
+               REC_TWINS_<name>(M, ...), which instantiates the hook body
+               M for both.
 
 docs/log-format.md describes what is logged.
 """
@@ -211,25 +214,24 @@ def pins(fn, ref):
             if a.name == "array_of_requests":
                 return (f"rec_pin_handles({ref('array_of_requests')}, "
                         f"{ref(a.length)})")
-    freed = freed_arg(fn)
-    if freed:
+    freed, size = freed_arg(fn)
+    if size == 4:
         return f"rec_pin_handles({ref(freed)}, 1)"
     return None
 
 
 def freed_arg(fn):
-    """The argument holding the object FN frees (MPI_Comm_free's comm,
-    MPI_Type_free's datatype, ...: a 32-bit handle MPI sets to its null
-    handle), None for other functions. The record logs its value before the
-    call (REQUEST, argument none: docs/log-format.md) for `drdb check`'s
-    leak checks."""
-    if fn.name.endswith("_free") or fn.name == "MPI_Comm_disconnect":
-        for a in fn.args:
-            if a.direction == "inout" and not a.array and \
-                    S.VALUE_SIZES.get(a.ctype.rstrip(" *")) == 4 and \
-                    S.value_encoding(a.ctype.rstrip(" *")) == "LOG_ENC_HANDLE":
-                return a.name
-    return None
+    """The argument holding the object FN frees (the spec's role 'free',
+    its slot 'freed': MPI_Comm_free's comm, MPI_File_close's fh, ...) and
+    the size of its handle: 4 (a 32-bit handle, which MPI sets to its null
+    handle), 8 (an MPI_File: a pointer); (None, 0) for other functions.
+    The record logs its value before the call (docs/log-format.md) for
+    `drdb check`'s leak check: a 32-bit handle as REQUEST of argument
+    none, a pointer as an ARRAY field of one element."""
+    if "freed" not in fn.slots:
+        return None, 0
+    a = fn.args[fn.slots["freed"]]
+    return a.name, S.handle_size(a)
 
 
 def array_enc(a):
@@ -351,7 +353,7 @@ def call_slot(fn, ref):
     def val(slot):
         return ref(fn.args[sl[slot]].name) if slot in sl else none
     comm = ref(fn.args[sl["comm"]].name) if "comm" in sl else "0"
-    if fn.kind == "completion" and fn.name.startswith("MPI_Wait"):
+    if fn.kind == "completion" and "poll" not in fn.flags:
         if "requests" in sl:
             n = ref(fn.args[0].name)
             return (f"rec_call_requests({fn.id}, {n}, "
@@ -411,19 +413,19 @@ def gen_wrapper(fn, out):
                       f": 0;\n")
     if pin:
         out.write(f"    if (__builtin_expect(rec_mt, 0))\n        {pin};\n")
-    freed = freed_arg(fn)
-    if freed:
+    freed, hsize = freed_arg(fn)
+    if hsize == 4:
         out.write(f"    uint32_t rec_freed = {freed} ? (uint32_t)*{freed} "
                   f": 0;\n")
         size.append("LOG_HANDLE_ROOM")
         put.append("    if (ret == MPI_SUCCESS && rec_freed)\n"
                    "        log_put_handle(&rec, LOG_ARG_NONE, LOG_F_REQUEST, "
                    "0, rec_freed);\n")
-    if fn.name == "MPI_File_close":
+    elif hsize == 8:
         # An MPI_File is a pointer, no 32-bit handle: its value before the
         # call as an ARRAY field of one element (docs/log-format.md).
-        out.write("    uint64_t rec_freed_fh = fh ? (uint64_t)(uintptr_t)*fh "
-                  ": 0;\n")
+        out.write(f"    uint64_t rec_freed_fh = {freed} ? "
+                  f"(uint64_t)(uintptr_t)*{freed} : 0;\n")
         size.append("rec_array_room(1, LOG_ENC_PTR)")
         put.append("    if (ret == MPI_SUCCESS && rec_freed_fh)\n"
                    "        rec_put_array(&rec, 0, &rec_freed_fh, 1, "
@@ -643,6 +645,7 @@ def main(argv):
         for fn in logged:
             if fn.rec_hook:
                 gen_skeleton(fn, out, hdr)
+                hdr.write(S.twins_define(fn, "REC"))
             else:
                 gen_wrapper(fn, out)
             gen_alias(fn, out)

@@ -372,16 +372,22 @@ static int op_slot(void (*fn)(void), int large, int commute)
     return nops++;
 }
 
-/* MPI_Op_create and MPI_Op_create_c: the trampoline given to MPI, the
- * program's arguments logged (commute; the new operator: HANDLE of
- * argument 2). */
-#define OP_HOOK(NAME, LARGE, TRAMP)                                           \
+/* Whether user function FN is a large-count one (its len an MPI_Count),
+ * and the trampolines of its type. */
+#define OP_LARGE(FN) _Generic((FN), MPI_User_function_c *: 1, default: 0)
+#define OP_TRAMP(FN)                                                          \
+    _Generic((FN), MPI_User_function_c *: opc_tramp, default: op_tramp)
+
+/* MPI_Op_create and its large-count twin MPI_Op_create_c: the trampoline
+ * given to MPI, the program's arguments logged (commute; the new operator:
+ * HANDLE of argument 2). */
+#define OP_HOOK(NAME)                                                         \
     void rec_##NAME(struct rec_call *c, struct args_##NAME *a)                \
     {                                                                         \
         __typeof__(a->user_fn) prog = a->user_fn;                             \
-        int slot = op_slot((void (*)(void))prog, LARGE, a->commute);          \
+        int slot = op_slot((void (*)(void))prog, OP_LARGE(prog), a->commute); \
         if (slot >= 0)                                                        \
-            a->user_fn = TRAMP[slot];                                         \
+            a->user_fn = OP_TRAMP(prog)[slot];                                \
         rec_pmpi_##NAME(c, a);                                                \
         a->user_fn = prog;                                                    \
         if (slot >= 0 && c->ret == MPI_SUCCESS && a->op)                      \
@@ -393,8 +399,7 @@ static int op_slot(void (*fn)(void), int large, int commute)
             rec_end(&rec);                                                    \
         }                                                                     \
     }
-OP_HOOK(MPI_Op_create, 0, op_tramp)
-OP_HOOK(MPI_Op_create_c, 1, opc_tramp)
+REC_TWINS_MPI_Op_create(OP_HOOK)
 
 /* ---- generalized requests ------------------------------------------------ */
 

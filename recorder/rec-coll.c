@@ -109,12 +109,10 @@ static void rs_bufs(struct coll *k, const void *sendbuf, void *recvbuf,
     }
 #define RS_IHOOK(NAME) RS_HOOK(NAME, 0, a->request, LOG_A_##NAME##_request)
 #define RS_PHOOK(NAME) RS_HOOK(NAME, 1, a->request, LOG_A_##NAME##_request)
-RS_HOOK(MPI_Reduce_scatter, 0, NULL, 0)
-RS_HOOK(MPI_Reduce_scatter_c, 0, NULL, 0)
-RS_IHOOK(MPI_Ireduce_scatter)
-RS_IHOOK(MPI_Ireduce_scatter_c)
-RS_PHOOK(MPI_Reduce_scatter_init)
-RS_PHOOK(MPI_Reduce_scatter_init_c)
+/* Each for its large-count twin too (REC_TWINS_NAME: rec_hooks.h). */
+REC_TWINS_MPI_Reduce_scatter(RS_HOOK, 0, NULL, 0)
+REC_TWINS_MPI_Ireduce_scatter(RS_IHOOK)
+REC_TWINS_MPI_Reduce_scatter_init(RS_PHOOK)
 
 /* ---- the w-variants -------------------------------------------------------- */
 
@@ -169,15 +167,9 @@ static void w_bufs(struct coll *k, const struct rec_call *c, MPI_Comm comm,
 /* The nonblocking and persistent ones register the receive buffer. */
 #define W_IHOOK(NAME) W_HOOK(NAME, 0, a->request, LOG_A_##NAME##_request)
 #define W_PHOOK(NAME) W_HOOK(NAME, 1, a->request, LOG_A_##NAME##_request)
-W_HOOK(MPI_Alltoallw, 0, NULL, 0)
-W_HOOK(MPI_Alltoallw_c, 0, NULL, 0)
-W_HOOK(MPI_Neighbor_alltoallw, 0, NULL, 0)
-W_HOOK(MPI_Neighbor_alltoallw_c, 0, NULL, 0)
-W_IHOOK(MPI_Ialltoallw)
-W_IHOOK(MPI_Ialltoallw_c)
-W_IHOOK(MPI_Ineighbor_alltoallw)
-W_IHOOK(MPI_Ineighbor_alltoallw_c)
-W_PHOOK(MPI_Alltoallw_init)
-W_PHOOK(MPI_Alltoallw_init_c)
-W_PHOOK(MPI_Neighbor_alltoallw_init)
-W_PHOOK(MPI_Neighbor_alltoallw_init_c)
+REC_TWINS_MPI_Alltoallw(W_HOOK, 0, NULL, 0)
+REC_TWINS_MPI_Neighbor_alltoallw(W_HOOK, 0, NULL, 0)
+REC_TWINS_MPI_Ialltoallw(W_IHOOK)
+REC_TWINS_MPI_Ineighbor_alltoallw(W_IHOOK)
+REC_TWINS_MPI_Alltoallw_init(W_PHOOK)
+REC_TWINS_MPI_Neighbor_alltoallw_init(W_PHOOK)

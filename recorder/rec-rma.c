@@ -343,8 +343,7 @@ static void op_put(struct log_rec *rec, const struct op *k, int ret)
             rec_end(&rec);                                                   \
         }                                                                    \
     }
-WIN_CREATE(MPI_Win_create)
-WIN_CREATE(MPI_Win_create_c)
+REC_TWINS_MPI_Win_create(WIN_CREATE)
 
 /* MPI_Win_allocate: the memory is MPI's; the record also logs how it
  * differs from zeros (the replay allocates zeroed memory). */
@@ -369,8 +368,7 @@ WIN_CREATE(MPI_Win_create_c)
             rec_end(&rec);                                                   \
         }                                                                    \
     }
-WIN_ALLOCATE(MPI_Win_allocate)
-WIN_ALLOCATE(MPI_Win_allocate_c)
+REC_TWINS_MPI_Win_allocate(WIN_ALLOCATE)
 
 void rec_MPI_Win_attach(struct rec_call *c, struct args_MPI_Win_attach *a)
 {
@@ -502,8 +500,7 @@ void rec_MPI_Barrier(struct rec_call *c, struct args_MPI_Barrier *a)
                        a->origin_count, a->origin_datatype);                 \
         OP_LOG(NAME, NULL, 0, 0, NULL);                                      \
     }
-GET(MPI_Get)
-GET(MPI_Get_c)
+REC_TWINS_MPI_Get(GET)
 
 #define GET_ACCUMULATE(NAME)                                                 \
     void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
@@ -517,8 +514,7 @@ GET(MPI_Get_c)
                        a->result_count, a->result_datatype);                 \
         OP_LOG(NAME, s, 1, 0, NULL);                                         \
     }
-GET_ACCUMULATE(MPI_Get_accumulate)
-GET_ACCUMULATE(MPI_Get_accumulate_c)
+REC_TWINS_MPI_Get_accumulate(GET_ACCUMULATE)
 
 void rec_MPI_Fetch_and_op(struct rec_call *c, struct args_MPI_Fetch_and_op *a)
 {
@@ -551,8 +547,7 @@ void rec_MPI_Compare_and_swap(struct rec_call *c,
                          a->origin_count, a->origin_datatype, 0);            \
         OP_LOG(NAME, NULL, 0, LOG_A_##NAME##_request, a->request);           \
     }
-RGET(MPI_Rget)
-RGET(MPI_Rget_c)
+REC_TWINS_MPI_Rget(RGET)
 
 #define RGET_ACCUMULATE(NAME)                                                \
     void rec_##NAME(struct rec_call *c, struct args_##NAME *a)               \
@@ -566,5 +561,4 @@ RGET(MPI_Rget_c)
                          a->result_count, a->result_datatype, 0);            \
         OP_LOG(NAME, s, 1, LOG_A_##NAME##_request, a->request);              \
     }
-RGET_ACCUMULATE(MPI_Rget_accumulate)
-RGET_ACCUMULATE(MPI_Rget_accumulate_c)
+REC_TWINS_MPI_Rget_accumulate(RGET_ACCUMULATE)

@@ -175,5 +175,4 @@ void rec_shm_drop(MPI_Win win)
             rec_end(&rec);                                                   \
         }                                                                    \
     }
-WIN_ALLOCATE_SHARED(MPI_Win_allocate_shared)
-WIN_ALLOCATE_SHARED(MPI_Win_allocate_shared_c)
+REC_TWINS_MPI_Win_allocate_shared(WIN_ALLOCATE_SHARED)

@@ -18,7 +18,10 @@ function F it emits MPI_F, which calls PMPI_F, and PMPI_F:
                logged function, the parts of the generic replay a hook
                composes: rpl_begin_F (the next event, its arguments
                checked), rpl_fields_F (the logged outputs written back,
-               buffers registered) and rpl_replay_F (the whole of it).
+               buffers registered) and rpl_replay_F (the whole of it); and
+               RPL_TWINS_F(M, ...), which instantiates the hook body M for
+               F and its large-count twin F_c when they share the hook
+               (log/mpispec.py: hook_twin).
 """
 import sys
 
@@ -252,6 +255,7 @@ def main(argv):
         for fn in spec.funcs:
             if fn.rpl_hook:
                 gen_hooked(fn, out, hdr)
+                hdr.write(S.twins_define(fn, "RPL"))
             elif not fn.logged:
                 raise SystemExit(f"{argv[1]}:{fn.lineno}: {fn.name} is not "
                                  "logged: the stub needs a hook for it "

@@ -37,21 +37,19 @@ static void op_create(MPI_Op op, void (*fn)(void), int large)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for operators");
 }
 
-int rpl_MPI_Op_create(struct args_MPI_Op_create *a)
-{
-    int ret = rpl_replay_MPI_Op_create(a);
-    if (ret == MPI_SUCCESS)
-        op_create(*a->op, (void (*)(void))a->user_fn, 0);
-    return ret;
-}
-
-int rpl_MPI_Op_create_c(struct args_MPI_Op_create_c *a)
-{
-    int ret = rpl_replay_MPI_Op_create_c(a);
-    if (ret == MPI_SUCCESS)
-        op_create(*a->op, (void (*)(void))a->user_fn, 1);
-    return ret;
-}
+/* MPI_Op_create and its large-count twin, whose function takes an
+ * MPI_Count len (its type says which). */
+#define OP_CREATE(NAME)                                                      \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        int ret = rpl_replay_##NAME(a);                                      \
+        if (ret == MPI_SUCCESS)                                              \
+            op_create(*a->op, (void (*)(void))a->user_fn,                    \
+                      _Generic(a->user_fn, MPI_User_function_c *: 1,        \
+                               default: 0));                                 \
+        return ret;                                                          \
+    }
+RPL_TWINS_MPI_Op_create(OP_CREATE)
 
 /* A copy of the logged bytes of one vector, in a buffer of the whole span
  * (zeros past what the recorder's limit kept). */
@@ -162,12 +160,9 @@ static int datarep(int ret, const char *name)
     return ret;
 }
 
-int rpl_MPI_Register_datarep(struct args_MPI_Register_datarep *a)
-{
-    return datarep(rpl_replay_MPI_Register_datarep(a), a->datarep);
-}
-
-int rpl_MPI_Register_datarep_c(struct args_MPI_Register_datarep_c *a)
-{
-    return datarep(rpl_replay_MPI_Register_datarep_c(a), a->datarep);
-}
+#define REGISTER_DATAREP(NAME)                                               \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        return datarep(rpl_replay_##NAME(a), a->datarep);                    \
+    }
+RPL_TWINS_MPI_Register_datarep(REGISTER_DATAREP)

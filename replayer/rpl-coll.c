@@ -56,12 +56,10 @@ static int coll(struct rpl_call *c, const struct coll_out *o,
         rpl_begin_##NAME(&c, a);                                             \
         return coll(&c, &o, REQUEST, PERSISTENT, a->comm);                   \
     }
-RS_HOOK(MPI_Reduce_scatter, 0, NULL)
-RS_HOOK(MPI_Reduce_scatter_c, 0, NULL)
-RS_HOOK(MPI_Ireduce_scatter, 0, a->request)
-RS_HOOK(MPI_Ireduce_scatter_c, 0, a->request)
-RS_HOOK(MPI_Reduce_scatter_init, 1, a->request)
-RS_HOOK(MPI_Reduce_scatter_init_c, 1, a->request)
+/* Each for its large-count twin too (RPL_TWINS_NAME: rpl_hooks.h). */
+RPL_TWINS_MPI_Reduce_scatter(RS_HOOK, 0, NULL)
+RPL_TWINS_MPI_Ireduce_scatter(RS_HOOK, 0, a->request)
+RPL_TWINS_MPI_Reduce_scatter_init(RS_HOOK, 1, a->request)
 
 /* The peers: the communicator's, or, for a neighbourhood collective, its
  * topology's neighbours, which the stub does not track (the logged data
@@ -78,15 +76,9 @@ RS_HOOK(MPI_Reduce_scatter_init_c, 1, a->request)
             neighbor ? RPL_MANY_PEERS : rpl_comm_peers(a->comm)};            \
         return coll(&c, &o, REQUEST, PERSISTENT, a->comm);                   \
     }
-W_HOOK(MPI_Alltoallw, 0, NULL)
-W_HOOK(MPI_Alltoallw_c, 0, NULL)
-W_HOOK(MPI_Neighbor_alltoallw, 0, NULL)
-W_HOOK(MPI_Neighbor_alltoallw_c, 0, NULL)
-W_HOOK(MPI_Ialltoallw, 0, a->request)
-W_HOOK(MPI_Ialltoallw_c, 0, a->request)
-W_HOOK(MPI_Ineighbor_alltoallw, 0, a->request)
-W_HOOK(MPI_Ineighbor_alltoallw_c, 0, a->request)
-W_HOOK(MPI_Alltoallw_init, 1, a->request)
-W_HOOK(MPI_Alltoallw_init_c, 1, a->request)
-W_HOOK(MPI_Neighbor_alltoallw_init, 1, a->request)
-W_HOOK(MPI_Neighbor_alltoallw_init_c, 1, a->request)
+RPL_TWINS_MPI_Alltoallw(W_HOOK, 0, NULL)
+RPL_TWINS_MPI_Neighbor_alltoallw(W_HOOK, 0, NULL)
+RPL_TWINS_MPI_Ialltoallw(W_HOOK, 0, a->request)
+RPL_TWINS_MPI_Ineighbor_alltoallw(W_HOOK, 0, a->request)
+RPL_TWINS_MPI_Alltoallw_init(W_HOOK, 1, a->request)
+RPL_TWINS_MPI_Neighbor_alltoallw_init(W_HOOK, 1, a->request)

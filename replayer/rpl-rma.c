@@ -20,8 +20,7 @@
             rpl_win_region_add(*a->win, a->base, a->size, MPI_WIN_FLAVOR_CREATE, 0); \
         return ret;                                                          \
     }
-WIN_CREATE(MPI_Win_create)
-WIN_CREATE(MPI_Win_create_c)
+RPL_TWINS_MPI_Win_create(WIN_CREATE)
 
 /* The memory is allocated here, zeroed: the record's WINDIFF holds how the
  * recorded process's differed. An address of NULL stays NULL. */
@@ -62,8 +61,7 @@ static void win_allocate(struct rpl_call *c, MPI_Aint size, void *baseptr,
         win_allocate(&c, a->size, a->baseptr, a->win);                       \
         return rpl_end(&c, a->comm);                                         \
     }
-WIN_ALLOCATE(MPI_Win_allocate)
-WIN_ALLOCATE(MPI_Win_allocate_c)
+RPL_TWINS_MPI_Win_allocate(WIN_ALLOCATE)
 
 int rpl_MPI_Win_attach(struct args_MPI_Win_attach *a)
 {
@@ -116,11 +114,9 @@ int rpl_MPI_Win_get_attr(struct args_MPI_Win_get_attr *a)
             rpl_win_result_add(a->win, a->target_rank, a->BUF, N, a->TYPE);          \
         return ret;                                                          \
     }
-RESULT_OP(MPI_Get, origin_addr, a->origin_count, origin_datatype)
-RESULT_OP(MPI_Get_c, origin_addr, a->origin_count, origin_datatype)
-RESULT_OP(MPI_Get_accumulate, result_addr, a->result_count, result_datatype)
-RESULT_OP(MPI_Get_accumulate_c, result_addr, a->result_count,
-          result_datatype)
+RPL_TWINS_MPI_Get(RESULT_OP, origin_addr, a->origin_count, origin_datatype)
+RPL_TWINS_MPI_Get_accumulate(RESULT_OP, result_addr, a->result_count,
+                             result_datatype)
 RESULT_OP(MPI_Fetch_and_op, result_addr, 1, datatype)
 RESULT_OP(MPI_Compare_and_swap, result_addr, 1, datatype)
 
@@ -135,8 +131,6 @@ RESULT_OP(MPI_Compare_and_swap, result_addr, 1, datatype)
                              a->TYPE, 0);                                    \
         return ret;                                                          \
     }
-REQUEST_OP(MPI_Rget, origin_addr, origin_count, origin_datatype)
-REQUEST_OP(MPI_Rget_c, origin_addr, origin_count, origin_datatype)
-REQUEST_OP(MPI_Rget_accumulate, result_addr, result_count, result_datatype)
-REQUEST_OP(MPI_Rget_accumulate_c, result_addr, result_count,
-           result_datatype)
+RPL_TWINS_MPI_Rget(REQUEST_OP, origin_addr, origin_count, origin_datatype)
+RPL_TWINS_MPI_Rget_accumulate(REQUEST_OP, result_addr, result_count,
+                              result_datatype)

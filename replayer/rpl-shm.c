@@ -96,8 +96,7 @@ static void allocate_shared(struct rpl_call *c, void *baseptr, MPI_Win *win)
         allocate_shared(&c, a->baseptr, a->win);                             \
         return rpl_end(&c, a->comm);                                         \
     }
-WIN_ALLOCATE_SHARED(MPI_Win_allocate_shared)
-WIN_ALLOCATE_SHARED(MPI_Win_allocate_shared_c)
+RPL_TWINS_MPI_Win_allocate_shared(WIN_ALLOCATE_SHARED)
 
 /* The logged size and displacement unit; the logged address of the part,
  * turned into this replay's segment. */
@@ -120,5 +119,4 @@ WIN_ALLOCATE_SHARED(MPI_Win_allocate_shared_c)
         }                                                                    \
         return rpl_end(&c, MPI_COMM_WORLD);                                  \
     }
-WIN_SHARED_QUERY(MPI_Win_shared_query)
-WIN_SHARED_QUERY(MPI_Win_shared_query_c)
+RPL_TWINS_MPI_Win_shared_query(WIN_SHARED_QUERY)

@@ -46,7 +46,9 @@ static int learned(int ret, int rc, MPI_Datatype t)
 }
 
 /* A constructor: its event replayed, then RC_EXPR (the engine's status,
- * an expression of a) registers the type the program built. */
+ * an expression of a) registers the type the program built. Written once
+ * for a constructor and its large-count twin (RPL_TWINS_NAME: rpl_hooks.h;
+ * ARR reads either's arrays). */
 #define TYPE_CTOR(NAME, RC_EXPR)                                             \
     int rpl_##NAME(struct args_##NAME *a)                                    \
     {                                                                        \
@@ -127,22 +129,18 @@ static int darray(int size, int rank, int ndims, const void *gsizes,
 }
 
 #define CONTIGUOUS rpl_type_contiguous(a->count, a->oldtype, *a->newtype)
-TYPE_CTOR(MPI_Type_contiguous, CONTIGUOUS)
-TYPE_CTOR(MPI_Type_contiguous_c, CONTIGUOUS)
+RPL_TWINS_MPI_Type_contiguous(TYPE_CTOR, CONTIGUOUS)
 #define VECTOR                                                               \
     rpl_type_vector(a->count, a->blocklength, a->stride, a->oldtype,         \
                     *a->newtype)
-TYPE_CTOR(MPI_Type_vector, VECTOR)
-TYPE_CTOR(MPI_Type_vector_c, VECTOR)
+RPL_TWINS_MPI_Type_vector(TYPE_CTOR, VECTOR)
 #define HVECTOR                                                              \
     rpl_type_hvector(a->count, a->blocklength, a->stride, a->oldtype,        \
                      *a->newtype)
-TYPE_CTOR(MPI_Type_create_hvector, HVECTOR)
+RPL_TWINS_MPI_Type_create_hvector(TYPE_CTOR, HVECTOR)
 TYPE_CTOR(MPI_Type_hvector, HVECTOR)
-TYPE_CTOR(MPI_Type_create_hvector_c, HVECTOR)
 #define RESIZED rpl_type_resized(a->oldtype, a->lb, a->extent, *a->newtype)
-TYPE_CTOR(MPI_Type_create_resized, RESIZED)
-TYPE_CTOR(MPI_Type_create_resized_c, RESIZED)
+RPL_TWINS_MPI_Type_create_resized(TYPE_CTOR, RESIZED)
 TYPE_CTOR(MPI_Type_dup, rpl_type_dup(a->oldtype, *a->newtype))
 
 /* f90 and match_size types: contiguous bytes of the size MPI chose. */
@@ -181,37 +179,32 @@ int rpl_MPI_Type_match_size(struct args_MPI_Type_match_size *a)
 #define INDEXED(ENGINE)                                                      \
     indexed(ENGINE, a->count, ARR(a->array_of_blocklengths),                 \
             ARR(a->array_of_displacements), a->oldtype, *a->newtype)
-TYPE_CTOR(MPI_Type_indexed, INDEXED(rpl_type_indexed))
-TYPE_CTOR(MPI_Type_indexed_c, INDEXED(rpl_type_indexed))
-TYPE_CTOR(MPI_Type_create_hindexed, INDEXED(rpl_type_hindexed))
+RPL_TWINS_MPI_Type_indexed(TYPE_CTOR, INDEXED(rpl_type_indexed))
+RPL_TWINS_MPI_Type_create_hindexed(TYPE_CTOR, INDEXED(rpl_type_hindexed))
 TYPE_CTOR(MPI_Type_hindexed, INDEXED(rpl_type_hindexed))
-TYPE_CTOR(MPI_Type_create_hindexed_c, INDEXED(rpl_type_hindexed))
 #define BLOCK(ENGINE)                                                        \
     block(ENGINE, a->count, a->blocklength, ARR(a->array_of_displacements),  \
           a->oldtype, *a->newtype)
-TYPE_CTOR(MPI_Type_create_indexed_block, BLOCK(rpl_type_indexed_block))
-TYPE_CTOR(MPI_Type_create_indexed_block_c, BLOCK(rpl_type_indexed_block))
-TYPE_CTOR(MPI_Type_create_hindexed_block, BLOCK(rpl_type_hindexed_block))
-TYPE_CTOR(MPI_Type_create_hindexed_block_c, BLOCK(rpl_type_hindexed_block))
+RPL_TWINS_MPI_Type_create_indexed_block(TYPE_CTOR,
+                                        BLOCK(rpl_type_indexed_block))
+RPL_TWINS_MPI_Type_create_hindexed_block(TYPE_CTOR,
+                                         BLOCK(rpl_type_hindexed_block))
 #define STRUCT                                                               \
     structure(a->count, ARR(a->array_of_blocklengths),                       \
               ARR(a->array_of_displacements), a->array_of_types,             \
               *a->newtype)
-TYPE_CTOR(MPI_Type_create_struct, STRUCT)
+RPL_TWINS_MPI_Type_create_struct(TYPE_CTOR, STRUCT)
 TYPE_CTOR(MPI_Type_struct, STRUCT)
-TYPE_CTOR(MPI_Type_create_struct_c, STRUCT)
 #define SUBARRAY                                                             \
     subarray(a->ndims, a->array_of_sizes, a->array_of_subsizes,              \
              a->array_of_starts, sizeof *a->array_of_sizes, a->order,        \
              a->oldtype, *a->newtype)
-TYPE_CTOR(MPI_Type_create_subarray, SUBARRAY)
-TYPE_CTOR(MPI_Type_create_subarray_c, SUBARRAY)
+RPL_TWINS_MPI_Type_create_subarray(TYPE_CTOR, SUBARRAY)
 #define DARRAY                                                               \
     darray(a->size, a->rank, a->ndims, ARR(a->array_of_gsizes),              \
            a->array_of_distribs, a->array_of_dargs, a->array_of_psizes,      \
            a->order, a->oldtype, *a->newtype)
-TYPE_CTOR(MPI_Type_create_darray, DARRAY)
-TYPE_CTOR(MPI_Type_create_darray_c, DARRAY)
+RPL_TWINS_MPI_Type_create_darray(TYPE_CTOR, DARRAY)
 
 int rpl_MPI_Type_free(struct args_MPI_Type_free *a)
 {
@@ -242,14 +235,10 @@ static int contents(int ret, MPI_Datatype type, int64_t n,
     return ret;
 }
 
-int rpl_MPI_Type_get_contents(struct args_MPI_Type_get_contents *a)
-{
-    return contents(rpl_replay_MPI_Type_get_contents(a), a->datatype,
-                    a->max_datatypes, a->array_of_datatypes);
-}
-
-int rpl_MPI_Type_get_contents_c(struct args_MPI_Type_get_contents_c *a)
-{
-    return contents(rpl_replay_MPI_Type_get_contents_c(a), a->datatype,
-                    a->max_datatypes, a->array_of_datatypes);
-}
+#define GET_CONTENTS(NAME)                                                   \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        return contents(rpl_replay_##NAME(a), a->datatype,                   \
+                        a->max_datatypes, a->array_of_datatypes);            \
+    }
+RPL_TWINS_MPI_Type_get_contents(GET_CONTENTS)

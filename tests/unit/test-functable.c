@@ -132,7 +132,7 @@ TEST(roles_and_slots)
     d = log_func_by_id(LOG_FN_MPI_Issend);
     REQUIRE(d);
     CHECK_INT_EQ(d->kind, LOG_K_SEND);
-    CHECK_INT_EQ(d->roles, LOG_R_NB);
+    CHECK_INT_EQ(d->roles, LOG_R_NB | LOG_R_SYNC);
     CHECK_INT_EQ(d->slot[LOG_S_REQUEST], 6);
 
     d = log_func_by_id(LOG_FN_MPI_Recv_init);
@@ -186,6 +186,145 @@ TEST(roles_and_slots)
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Allreduce)->args[1].at, 0);
 }
 
+/* The functions whose roles (kind and flags, not names) satisfy TEST, as
+ * "NAME NAME ..." in id order, into BUF. */
+static const char *functions_where(int (*test)(const struct log_func_desc *),
+                                   char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < log_funcs_count && n < len; i++)
+        if (test(&log_funcs[i]))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+                                  log_funcs[i].name);
+    return buf;
+}
+
+/* A blocking send in standard mode (drdb check's deadlock.unsafe-send). */
+static int standard_send(const struct log_func_desc *d)
+{
+    return d->kind == LOG_K_SEND &&
+           !(d->roles & (LOG_R_NB | LOG_R_PERSISTENT | LOG_R_SEND_MODES));
+}
+
+/* A completion that blocks (the recorder's wait-for slot). */
+static int blocking_completion(const struct log_func_desc *d)
+{
+    return d->kind == LOG_K_COMPLETION && !(d->roles & LOG_R_POLL);
+}
+
+static int frees(const struct log_func_desc *d)
+{
+    return (d->roles & LOG_R_FREE) != 0;
+}
+
+static int mpi_owned(const struct log_func_desc *d)
+{
+    return (d->roles & LOG_R_MPI_OWNED) != 0;
+}
+
+/* The roles drdb check's res.leak and deadlock checks and the recorder's
+ * generator read instead of names: which calls free an object (and
+ * which argument names it), the send modes, the completions of all their
+ * requests, the handles MPI keeps. */
+TEST(roles_free_sync_all)
+{
+    char buf[1024];
+    const struct log_func_desc *d = log_func_by_id(LOG_FN_MPI_File_close);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_FILE);
+    CHECK_INT_EQ(d->roles, LOG_R_FREE);
+    REQUIRE(d->slot[LOG_S_FREED] == LOG_A_MPI_File_close_fh);
+    CHECK_STR_EQ(d->args[d->slot[LOG_S_FREED]].ctype, "MPI_File *");
+    d = log_func_by_id(LOG_FN_MPI_Comm_disconnect);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->roles, LOG_R_FREE);
+    CHECK_INT_EQ(d->slot[LOG_S_FREED], LOG_A_MPI_Comm_disconnect_comm);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_free)->slot[LOG_S_FREED], 0);
+    CHECK_STR_EQ(functions_where(frees, buf, sizeof buf),
+                 "MPI_Comm_free MPI_Type_free MPI_Errhandler_free "
+                 "MPI_Group_free MPI_Info_free MPI_Op_free MPI_Win_free "
+                 "MPI_Comm_disconnect MPI_File_close");
+    for (int i = 0; i < log_funcs_count; i++) {
+        d = &log_funcs[i];
+        int s = d->slot[LOG_S_FREED];
+        CHECK_MSG(frees(d) == (s >= 0), "%s: free %d, freed slot %d",
+                  d->name, frees(d), s);
+        CHECK_MSG(s < 0 || d->args[s].dir == LOG_DIR_INOUT, "%s", d->name);
+    }
+    /* A request's free is its kind; an inout handle is not a free. */
+    d = log_func_by_id(LOG_FN_MPI_Request_free);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_REQUEST_FREE);
+    CHECK_INT_EQ(d->roles, 0);
+    CHECK_INT_EQ(d->slot[LOG_S_FREED], -1);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Type_commit)->slot[LOG_S_FREED],
+                 -1);
+
+    /* The send modes: MPI_Send is standard, MPI_Ssend synchronous. */
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Ssend)->roles, LOG_R_SYNC);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Ssend_init_c)->roles,
+                 LOG_R_PERSISTENT | LOG_R_SYNC);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Issend_c)->roles,
+                 LOG_R_NB | LOG_R_SYNC);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Bsend)->roles, LOG_R_BUFFERED);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Irsend)->roles,
+                 LOG_R_NB | LOG_R_READY);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send_init)->roles,
+                 LOG_R_PERSISTENT);
+    CHECK_INT_EQ(LOG_R_SEND_MODES, LOG_R_SYNC | LOG_R_BUFFERED | LOG_R_READY);
+    CHECK_STR_EQ(functions_where(standard_send, buf, sizeof buf),
+                 "MPI_Send MPI_Send_c");
+
+    /* Completions: Waitall waits for all, the other Waits for any. */
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Waitall)->roles, LOG_R_ALL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Testall)->roles,
+                 LOG_R_POLL | LOG_R_ALL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Waitany)->roles, 0);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Waitsome)->roles, 0);
+    CHECK_STR_EQ(functions_where(blocking_completion, buf, sizeof buf),
+                 "MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome");
+
+    CHECK_STR_EQ(functions_where(mpi_owned, buf, sizeof buf),
+                 "MPI_Type_create_f90_integer MPI_Type_create_f90_real "
+                 "MPI_Type_create_f90_complex MPI_Comm_get_parent");
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Comm_dup)->roles, 0);
+
+    CHECK_STR_EQ(log_flag_names[6], "free");
+    CHECK_INT_EQ(LOG_R_FREE, 1u << 6);
+    CHECK_STR_EQ(log_flag_names[11], "mpi-owned");
+    CHECK_STR_EQ(log_slot_names[LOG_S_FREED], "freed");
+}
+
+/* MPI 4's large-count functions and their classic twins: one operation
+ * (drdb check's coll.operation), one hook where the classes agree. */
+TEST(large_count_twins)
+{
+    int twins = 0;
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send_c)->classic, LOG_FN_MPI_Send);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send)->classic, LOG_FN_MPI_Send);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Allreduce_init_c)->classic,
+                 LOG_FN_MPI_Allreduce_init);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Type_get_contents_c)->classic,
+                 LOG_FN_MPI_Type_get_contents);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Status_c2f)->classic,
+                 LOG_FN_MPI_Status_c2f);
+    for (int i = 0; i < log_funcs_count; i++) {
+        const struct log_func_desc *d = &log_funcs[i];
+        const struct log_func_desc *c = log_func_by_id(d->classic);
+        REQUIRE(c);
+        CHECK_MSG(c->classic == c->id, "%s: classic %s is a twin", d->name,
+                  c->name);
+        if (c == d)
+            continue;
+        twins++;
+        CHECK_MSG(d->kind == c->kind && d->roles == c->roles &&
+                      d->nargs >= c->nargs,
+                  "%s and %s: not the same call", d->name, c->name);
+    }
+    CHECK_INT_EQ(twins, 154);
+}
+
 /* Which side has hand-written code, and what the replay refuses. */
 TEST(hooks_and_unsupported)
 {
@@ -221,6 +360,8 @@ int main(void)
     RUN(argument_annotations);
     RUN(every_pointer_has_a_direction);
     RUN(roles_and_slots);
+    RUN(roles_free_sync_all);
+    RUN(large_count_twins);
     RUN(hooks_and_unsupported);
     return check_done();
 }

@@ -70,5 +70,20 @@ refuse "'logged' on an output" \
 refuse "a pointer without a direction" \
     '1 auto local int MPI_Comm_rank(MPI_Comm comm, int *rank)' \
     "needs a direction"
+refuse "'free' without an inout handle" \
+    '1 auto local,free int MPI_Comm_free_keyval(inout int *comm_keyval)' \
+    "a 'free' call has one inout handle argument"
+refuse "a send mode on a receive" \
+    '1 auto recv,sync int MPI_Recv(out void *buf {count x datatype}, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, out MPI_Status *status)' \
+    "'sync' is a send mode"
+refuse "two send modes" \
+    '1 auto send,sync,ready int MPI_Ssend(in const void *buf {count x datatype}, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)' \
+    "two send modes"
+refuse "'all' on a completion of one request" \
+    '1 manual completion,all int MPI_Wait(inout MPI_Request *request, out MPI_Status *status)' \
+    "'all' is for completions of a request array"
+refuse "'mpi-owned' on a call that returns no handle" \
+    '1 auto local,mpi-owned int MPI_Comm_rank(MPI_Comm comm, out int *rank)' \
+    "'mpi-owned' is for calls that return a handle"
 echo "1..$n"
 exit $status
