@@ -4,7 +4,7 @@
  * The recorder interposes the functions that open files by name (open,
  * openat, creat, fopen, freopen and their 64-bit and fortified forms).
  * Each regular file the program opens without truncating it, under one of
- * the directories of DRDB_CAPTURE_INPUTS (the working directory and the
+ * the directories of DRDB_ENV_CAPTURE_INPUTS (the working directory and the
  * paths given), is copied, as it is at that open, into the run directory's
  * inputs/, named by the SHA-256 of its content: a file read by every rank,
  * or at every step, is stored once. The rank's index (inputs/rank-R.index,
@@ -74,11 +74,12 @@ static void warn(const char *what, const char *path, int err)
     }
 }
 
-/* Reads DRDB_CAPTURE_INPUTS ("DIR\x1fDIR..."). */
+/* Reads DRDB_ENV_CAPTURE_INPUTS (directories separated by
+ * DRDB_CAPTURE_SEP). */
 static void setup(void)
 {
-    const char *env = getenv("DRDB_CAPTURE_INPUTS");
-    const char *dir = getenv("DRDB_RUN_DIR");
+    const char *env = getenv(DRDB_ENV_CAPTURE_INPUTS);
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
     char cwd[PATH_MAX];
     state = -1;
     if (!env || !*env || !dir || !*dir || !getcwd(cwd, sizeof cwd) ||
@@ -86,7 +87,7 @@ static void setup(void)
         return;
     size_t n = 0;
     for (const char *p = env; *p;) {
-        const char *e = strchr(p, '\x1f');
+        const char *e = strchr(p, DRDB_CAPTURE_SEP[0]);
         size_t len = e ? (size_t)(e - p) : strlen(p);
         if (len && n + len + 2 < sizeof scope) {
             memcpy(scope + n, p, len);

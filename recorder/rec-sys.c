@@ -106,8 +106,8 @@ static void child_after_fork(void)
 
 static void decide(void)
 {
-    const char *dir = getenv("DRDB_RUN_DIR");
-    const char *off = getenv(REC_SYS_ENV_OFF);
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
+    const char *off = getenv(DRDB_ENV_NO_LIBC);
     rec_sys_state = dir && *dir && !(off && *off) ? REC_SYS_EARLY
                                                   : REC_SYS_OFF;
     pthread_atfork(NULL, NULL, child_after_fork);

@@ -332,10 +332,10 @@ static void write_run_file(int dfd, const char *dir, int size,
     run_kv(&t, "recorder", DRDB_VERSION);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)start_ns);
     run_kv(&t, "start_ns", buf);
-    const char *ranks = getenv("DRDB_RANKS");
+    const char *ranks = getenv(DRDB_ENV_RANKS);
     if (ranks && *ranks)
         run_kv(&t, "ranks", ranks);
-    const char *cmd = getenv("DRDB_COMMAND");
+    const char *cmd = getenv(DRDB_ENV_COMMAND);
     if (cmd)
         run_kv(&t, "command", cmd);
     /* The room drdb record reserved (log-format.h), else a new file. */
@@ -398,10 +398,10 @@ static void stack_strings(struct log_file_header *h)
     h->stack_nenv = (uint32_t)nenv;
 }
 
-/* Whether RANK is in the DRDB_RANKS list ("0-3,8"; unset: every rank). */
+/* Whether RANK is in the DRDB_ENV_RANKS list ("0-3,8"; unset: every rank). */
 static int rank_selected(int rank)
 {
-    const char *s = getenv("DRDB_RANKS");
+    const char *s = getenv(DRDB_ENV_RANKS);
     if (!s || !*s)
         return 1;
     while (*s) {
@@ -478,7 +478,7 @@ int rec_start(void)
 {
     int rank, size;
     rec_tried = 1;
-    const char *dir = getenv("DRDB_RUN_DIR");
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
     if (dir && *dir && env_rank(&rank, &size))
         open_log(rank, size, LOG_HDR_EARLY);
     return rec_on;
@@ -490,7 +490,7 @@ int rec_start(void)
 void rec_open(void)
 {
     int rank = 0, size = 1;
-    if (!getenv("DRDB_RUN_DIR"))
+    if (!getenv(DRDB_ENV_RUN_DIR))
         return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -506,15 +506,15 @@ void rec_open(void)
 }
 
 /* The limits of `drdb record --max-log-size` on the log just opened: its
- * size (DRDB_MAX_LOG_SIZE, bytes) and the run's budget (LOG_BUDGET_FILE of
+ * size (DRDB_ENV_MAX_LOG_SIZE, bytes) and the run's budget (LOG_BUDGET_FILE of
  * run directory DFD, when drdb record made one: a regular file of ours,
  * never through a link). */
 static void limit_log(int dfd)
 {
-    const char *s = getenv("DRDB_MAX_LOG_SIZE");
+    const char *s = getenv(DRDB_ENV_MAX_LOG_SIZE);
     uint64_t limit = s && *s ? strtoull(s, NULL, 10) : 0;
     uint64_t *budget = NULL;
-    if (getenv("DRDB_LOG_BUDGET")) {
+    if (getenv(DRDB_ENV_LOG_BUDGET)) {
         int fd = openat(dfd, LOG_BUDGET_FILE,
                         O_RDWR | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
@@ -538,7 +538,7 @@ static void limit_log(int dfd)
 /* Rank 0 describes the run, each recorded rank opens its log. */
 static void open_log(int rank, int size, uint32_t flags)
 {
-    const char *dir = getenv("DRDB_RUN_DIR");
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
     char name[64];
 
     if (!dir || !*dir) {
@@ -569,7 +569,7 @@ static void open_log(int rank, int size, uint32_t flags)
     hdr.flags = flags;
     gethostname(hdr.host, sizeof hdr.host - 1);
     stack_strings(&hdr);
-    if (getenv("DRDB_SEND_DATA")) {
+    if (getenv(DRDB_ENV_SEND_DATA)) {
         hdr.flags |= LOG_HDR_SEND_DATA;
         rec_send_data = 1;
     }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "drdb-record.h"
 #include "drdb_mpi_protos.h"
 /* PMPI_NAME(...) calls MPICH's function (rec_real_MPI_NAME), not the
  * recorder's export of the same name (docs/recording.md, "How calls are
@@ -584,8 +585,6 @@ enum {
                     * rank not selected, a forked child, a write failed */
 };
 extern int rec_sys_state;
-/* Set by drdb record --no-libc: the stream is not written. */
-#define REC_SYS_ENV_OFF "DRDB_NO_LIBC"
 
 /* Whether a call from RA is MPI's own, not the program's: made while the
  * thread is inside an MPI call (rec_busy: MPICH reads the clock and the
