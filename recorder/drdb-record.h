@@ -5,7 +5,9 @@
  *  - the environment `drdb record` gives the launcher, which passes it on
  *    to every rank (the recorder reads it: rec.c, rec-files.c, rec-sys.c,
  *    rec-cb.c);
- *  - the recorder's file name, which the front end preloads.
+ *  - the recorder's file name, which the front end preloads;
+ *  - how a recorded process ends when the recorder fails (rec.h:
+ *    rec_warn, rec_fail).
  *
  * The files the two sides share in the run directory are the log's
  * format, named in log/log-format.h: LOG_RUN_ROOM (drdb.run's room, which
@@ -60,5 +62,16 @@
 #define DRDB_ENV_RECORD_LIB "DRDB_RECORD_LIB"
 /* Its file name. */
 #define DRDB_RECORDER_LIB "libdrdb-record.so"
+
+/* ---- how a recorded process ends ---------------------------------------- */
+
+/* The recorder never ends the process for a failure it can go on after
+ * (a log it cannot create or extend: that rank's recording stops, the
+ * program goes on; it warns once on standard error, "drdb-record:
+ * warning: rank R: ..."). For one it cannot (an allocation the logging
+ * needs) it says so ("drdb-record: rank R: event N (MPI_X): ...") and
+ * aborts: SIGABRT, which the launcher reports, and the rank's log ends as
+ * a killed rank's does (drdb record's verdict: "killed mid-run"). No exit
+ * status of its own: the program's are the launcher's to report. */
 
 #endif

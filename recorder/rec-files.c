@@ -61,18 +61,8 @@ static size_t npending, cap_pending;
 static char **written;    /* paths this rank opened for writing */
 static size_t nwritten, cap_written;
 
-static void warn(const char *what, const char *path, int err)
-{
-    char line[PATH_MAX + 256];
-    int n = snprintf(line, sizeof line, "drdb-record: %s '%s': %s; the "
-                     "replay will read it where it is\n", what, path,
-                     strerror(err));
-    if (n > (int)sizeof line - 1)
-        n = (int)sizeof line - 1;
-    if (write(2, line, (size_t)n) < 0) {
-        /* nothing else to do */
-    }
-}
+/* What the warnings below say follows when a file is not captured. */
+#define NOT_CAPTURED "; the replay will read it where it is"
 
 /* Reads DRDB_ENV_CAPTURE_INPUTS (directories separated by
  * DRDB_CAPTURE_SEP). */
@@ -113,7 +103,8 @@ static int open_store(void)
     if (dfd >= 0)
         close(dfd);
     if (rc < 0) {
-        warn("cannot make the inputs directory in", run_dir, -rc);
+        rec_warn("cannot make the inputs directory in '%s': %s" NOT_CAPTURED,
+                 run_dir, rec_strerror(-rc));
         state = -1;
         return rc;
     }
@@ -220,7 +211,8 @@ static int store(int fd, const char *path, char hex[65], long long *size)
         rc = util_file_replace(inputs_fd, tmp, hex);
     if (rc < 0) {
         unlinkat(inputs_fd, tmp, 0);
-        warn("cannot capture", path, -rc);
+        rec_warn("cannot capture '%s': %s" NOT_CAPTURED, path,
+                 rec_strerror(-rc));
     }
     return rc;
 }
@@ -281,7 +273,8 @@ void rec_files_rank(int rank, int recorded)
     if (state > 0 && index_fd < 0 && recorded && open_store() == 0) {
         index_fd = util_file_create(inputs_fd, name, O_WRONLY);
         if (index_fd < 0)
-            warn("cannot create the index of inputs", name, -index_fd);
+            rec_warn("cannot create the index of inputs '%s': %s"
+                     NOT_CAPTURED, name, rec_strerror(-index_fd));
         else if (npending)
             util_write_all(index_fd, pending, npending);
     }

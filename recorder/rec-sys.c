@@ -113,18 +113,6 @@ static void decide(void)
     pthread_atfork(NULL, NULL, child_after_fork);
 }
 
-static void warn_create(const char *name, int rc)
-{
-    char msg[256];
-    int n = snprintf(msg, sizeof msg, "drdb-record: warning: rank %d: "
-                     "cannot create '%s': %s; its libc results are not "
-                     "recorded\n", sys_hdr.rank, name, strerror(-rc));
-    if (write(2, msg, (size_t)n) < 0) {
-        /* nothing else to do */
-    }
-}
-
-
 static void thread_end(void *w)
 {
     log_sys_writer_end(w);
@@ -149,7 +137,8 @@ static struct log_sys_writer *writer_of(struct tkey t)
         close(dfd);
     if (rc < 0) {
         free(w);
-        warn_create(name, rc);
+        rec_warn("cannot create '%s': %s; its libc results are not "
+                 "recorded", name, rec_strerror(-rc));
         w = NULL; /* remembered: warned once */
     }
     streams[nstreams++] = (struct stream){t, w};
