@@ -2,8 +2,9 @@
  * ckpt-file.c - the format of a checkpoint image (ckpt-int.h), the same in
  * memory and in a file: its layout, its checksums, the checks an image must
  * pass before anything is restored from it, writing it to a file, and
- * reading a file's header (ckpt-file.h: the front end's one use of the
- * library). Holds no state; touches nothing of the calling process.
+ * reading a file's header; a line of the checkpoint table (ckpt-file.h:
+ * the front end's uses of the library). Holds no state; touches nothing
+ * of the calling process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -133,7 +134,7 @@ int ckpt_file_info(const char *path, struct ckpt_info *out, char *err,
                               err, errlen, path) == 0) {
             *out = (struct ckpt_info){h.id, h.parent, h.event, h.time,
                                       h.npages, h.total,
-                                      !!(h.flags & CKF_EXTERNAL), 1};
+                                      !!(h.flags & CKF_EXTERNAL), 1, 0};
             rc = 0;
         } else if (!m) {
             snprintf(err, errlen, "out of memory");
@@ -148,6 +149,33 @@ int ckpt_file_info(const char *path, struct ckpt_info *out, char *err,
     }
     close(fd);
     return rc;
+}
+
+int ckpt_table_line(char *buf, size_t len, const struct ckpt_info *ck)
+{
+    return snprintf(buf, len, "%ld %ld %lld %.6f %llu %llu %d %d %#llx\n",
+                    ck->id, ck->parent,
+                    ck->event == UINT64_MAX ? -1LL : (long long)ck->event,
+                    ck->time, (unsigned long long)ck->pages,
+                    (unsigned long long)ck->bytes, ck->external, ck->in_file,
+                    (unsigned long long)ck->pc);
+}
+
+int ckpt_table_parse(const char *line, struct ckpt_info *ck)
+{
+    struct ckpt_info x;
+    long long event;
+    unsigned long long pages, bytes, pc;
+    if (sscanf(line, "%ld %ld %lld %lf %llu %llu %d %d %llx", &x.id,
+               &x.parent, &event, &x.time, &pages, &bytes, &x.external,
+               &x.in_file, &pc) != 9)
+        return -1;
+    x.event = (uint64_t)event; /* -1: UINT64_MAX, as written */
+    x.pages = pages;
+    x.bytes = bytes;
+    x.pc = pc;
+    *ck = x;
+    return 0;
 }
 
 void ckpt__file_name(char *buf, size_t len, const char *dir, long id)

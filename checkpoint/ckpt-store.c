@@ -181,16 +181,20 @@ struct ck_entry *ckpt__entry(long id)
 
 /* ---- the store: listing, thinning, deleting ----------------------------- */
 
+/* Entry E as listed. */
+static struct ckpt_info info_of(const struct ck_entry *e)
+{
+    return (struct ckpt_info){e->id, e->parent, e->event, e->time,
+                              e->npages, e->bytes,
+                              !!(e->flags & CKF_EXTERNAL), e->in_file, e->pc};
+}
+
 int ckpt_list(struct ckpt_info *out, int max)
 {
     if (!S)
         return 0;
-    for (int i = 0; i < S->nent && i < max; i++) {
-        struct ck_entry *e = &S->ent[i];
-        out[i] = (struct ckpt_info){e->id, e->parent, e->event, e->time,
-                                    e->npages, e->bytes,
-                                    !!(e->flags & CKF_EXTERNAL), e->in_file};
-    }
+    for (int i = 0; i < S->nent && i < max; i++)
+        out[i] = info_of(&S->ent[i]);
     return S->nent;
 }
 
@@ -199,21 +203,17 @@ uint64_t ckpt_mem_used(void)
     return S ? S->used : 0;
 }
 
-/* drdb_ckpt_table: one line per checkpoint, "id parent event time pages
- * bytes external in_file pc" (pc: where a debugger's was taken, else 0),
- * for a debugger to read. A new checkpoint adds
- * its line (LAST); thinning and deleting write it anew. */
+/* drdb_ckpt_table: one line per checkpoint (ckpt-file.h), for a debugger
+ * to read. A new checkpoint adds its line (LAST); thinning and deleting
+ * write it anew. */
 static void table_line(const struct ck_entry *e)
 {
     size_t cap = sizeof S->table;
-    if (S->table_len + 160 >= cap)
+    if (S->table_len + CKPT_TABLE_LINE_MAX >= cap)
         return;
-    S->table_len += (size_t)snprintf(
-        S->table + S->table_len, cap - S->table_len,
-        "%ld %ld %lld %.6f %llu %llu %d %d %#llx\n", e->id, e->parent,
-        e->event == UINT64_MAX ? -1LL : (long long)e->event, e->time,
-        (unsigned long long)e->npages, (unsigned long long)e->bytes,
-        !!(e->flags & CKF_EXTERNAL), e->in_file, (unsigned long long)e->pc);
+    struct ckpt_info ck = info_of(e);
+    S->table_len += (size_t)ckpt_table_line(S->table + S->table_len,
+                                            cap - S->table_len, &ck);
 }
 
 void ckpt__table_update(int last)

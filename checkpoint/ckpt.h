@@ -92,8 +92,9 @@ extern volatile uint64_t drdb_ckpt_event_tag; /* event of a debugger's */
 extern char *drdb_ckpt_target_path;  /* 4096 bytes in the library's region */
 extern volatile long drdb_ckpt_last;   /* id of the last checkpoint taken */
 extern char *drdb_ckpt_msg;          /* last error, 512 bytes */
-extern char *drdb_ckpt_table;        /* ckpt_list() as text, see
-                                        ckpt-store.c */
+extern char *drdb_ckpt_table;        /* ckpt_list() as text, one
+                                        ckpt_table_line() each
+                                        (ckpt-file.h) */
 void drdb_ckpt_take_trampoline(void);
 void drdb_ckpt_restore_trampoline(void);
 /* mprotect backend: a SIGSEGV that is not the tracking's (a real fault)

@@ -158,16 +158,16 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
             nl = strchr(line, '\n');
             if (!nl)
                 break;
-            struct con_ckpt x = {0};
-            int ext = 0, inf = 0;
-            /* checkpoint/ckpt.c's table: one checkpoint a line */
-            if (sscanf(line, "%ld %ld %lld %lf %llu %llu %d %d %llx", &x.num,
-                       &x.parent, &x.event, &x.time, &x.pages, &x.bytes, &ext,
-                       &inf, &x.pc) != 9)
+            struct ckpt_info ck;
+            if (ckpt_table_parse(line, &ck) < 0)
                 continue;
-            x.external = ext;
+            struct con_ckpt x = {
+                .num = ck.id, .parent = ck.parent,
+                .event = (long long)ck.event, /* none: -1 */
+                .time = ck.time, .pages = ck.pages, .bytes = ck.bytes,
+                .external = ck.external, .pc = ck.pc};
             snprintf(x.id, sizeof x.id, "%ld", x.num);
-            if (ext && k->ck)
+            if (x.external && k->ck)
                 for (size_t i = 0; i < k->ck->next; i++)
                     if (k->ck->ext[i].id == x.num)
                         x.at_event = k->ck->ext[i].at_event;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "drdb-record.h"
 #include "fe.h"
 #include "log-format.h"
 #include "util.h"
@@ -46,11 +47,11 @@ int fe_rec_limit_opt(struct fe_rec_limits *l, const char *arg)
 int fe_rec_limits_apply(const struct fe_rec_limits *l, const char *dir)
 {
     char num[32];
-    unsetenv("DRDB_MAX_LOG_SIZE");
-    unsetenv("DRDB_LOG_BUDGET");
+    unsetenv(DRDB_ENV_MAX_LOG_SIZE);
+    unsetenv(DRDB_ENV_LOG_BUDGET);
     if (l->per_rank) {
         snprintf(num, sizeof num, "%" PRIu64, l->per_rank);
-        setenv("DRDB_MAX_LOG_SIZE", num, 1);
+        setenv(DRDB_ENV_MAX_LOG_SIZE, num, 1);
     }
     if (!l->total)
         return 0;
@@ -64,7 +65,7 @@ int fe_rec_limits_apply(const struct fe_rec_limits *l, const char *dir)
     if (rc < 0)
         return fe_error("cannot make the run's log budget in %s: %s", dir,
                         strerror(-rc)), -1;
-    setenv("DRDB_LOG_BUDGET", "1", 1);
+    setenv(DRDB_ENV_LOG_BUDGET, "1", 1);
     return 0;
 }
 

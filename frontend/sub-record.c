@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drdb-record.h"
 #include "drdb-stub.h"
 #include "args.h"
 #include "fe.h"
@@ -22,13 +23,13 @@
 #include "log-reader.h"
 #include "util.h"
 
-/* libdrdb-record.so: $DRDB_RECORD_LIB, else beside the drdb binary in the
+/* The recorder: $DRDB_ENV_RECORD_LIB, else beside the drdb binary in the
  * build tree (../recorder/) or an install (../lib/drdb/). */
 static int find_recorder(char *out, size_t len)
 {
-    static const char *const rel[] = {"../recorder/libdrdb-record.so",
-                                      "../lib/drdb/libdrdb-record.so"};
-    return fe_find_beside("DRDB_RECORD_LIB", rel, 2, out, len);
+    static const char *const rel[] = {"../recorder/" DRDB_RECORDER_LIB,
+                                      "../lib/drdb/" DRDB_RECORDER_LIB};
+    return fe_find_beside(DRDB_ENV_RECORD_LIB, rel, 2, out, len);
 }
 
 /* Opens the directory component NAME of CUR to walk on, creating it
@@ -268,7 +269,7 @@ static void note_build_id(const char *dir)
     log_run_release(&run);
 }
 
-/* The ranks to record, as the recorder reads them (DRDB_RANKS: ranges
+/* The ranks to record, as the recorder reads them (DRDB_ENV_RANKS: ranges
  * "0-3,8"), from a set in the program's one grammar (the size of the run is
  * not known yet: any rank below RECORD_MAX_RANKS). NULL when TEXT is not a
  * set. */
@@ -316,9 +317,9 @@ static int runnable(const char *prog)
     return ENOENT;
 }
 
-/* DRDB_CAPTURE_INPUTS for the recorder (recorder/rec-files.c): the
+/* DRDB_ENV_CAPTURE_INPUTS for the recorder (recorder/rec-files.c): the
  * working directory and each PATH given, absolute and normal, separated by
- * 0x1f. NULL after an error message. */
+ * DRDB_CAPTURE_SEP. NULL after an error message. */
 static char *capture_scope(char **paths, int n)
 {
     char cwd[PATH_MAX], abs[PATH_MAX];
@@ -344,7 +345,7 @@ static char *capture_scope(char **paths, int n)
         if (access(abs, F_OK) != 0)
             fprintf(stderr, "drdb: warning: --capture-inputs '%s': %s\n",
                     paths[i], strerror(errno));
-        strcat(s, "\x1f");
+        strcat(s, DRDB_CAPTURE_SEP);
         strcat(s, abs);
     }
     return s;
@@ -550,18 +551,18 @@ static int record_env(const struct record_opts *o, const char *lib,
             strcat(cmdline, " ");
     }
     setenv("LD_PRELOAD", preload, 1);
-    setenv("DRDB_RUN_DIR", dir, 1);
-    setenv("DRDB_COMMAND", cmdline, 1);
+    setenv(DRDB_ENV_RUN_DIR, dir, 1);
+    setenv(DRDB_ENV_COMMAND, cmdline, 1);
     if (o->ranks)
-        setenv("DRDB_RANKS", o->ranks, 1);
+        setenv(DRDB_ENV_RANKS, o->ranks, 1);
     if (o->send_data)
-        setenv("DRDB_SEND_DATA", "1", 1);
+        setenv(DRDB_ENV_SEND_DATA, "1", 1);
     if (capture)
-        setenv("DRDB_CAPTURE_INPUTS", capture, 1);
+        setenv(DRDB_ENV_CAPTURE_INPUTS, capture, 1);
     if (!o->no_libc)
-        unsetenv("DRDB_NO_LIBC");
+        unsetenv(DRDB_ENV_NO_LIBC);
     else
-        setenv("DRDB_NO_LIBC", "1", 1);
+        setenv(DRDB_ENV_NO_LIBC, "1", 1);
     free(preload);
     free(cmdline);
     return 0;
@@ -584,9 +585,9 @@ static void child_layout(int aslr)
      * replay, whose environment holds more of drdb's variables (paths in
      * the run directory), gives back to lay the stack out as recorded
      * (launch_pad_env). */
-    static char room[sizeof "DRDB_STACK_ROOM=" + 4096];
+    static char room[sizeof DRDB_ENV_STACK_ROOM "=" + 4096];
     memset(room, 'x', sizeof room - 1);
-    memcpy(room, "DRDB_STACK_ROOM=", sizeof "DRDB_STACK_ROOM=" - 1);
+    memcpy(room, DRDB_ENV_STACK_ROOM "=", sizeof DRDB_ENV_STACK_ROOM "=" - 1);
     putenv(room);
 }
 
@@ -680,7 +681,7 @@ static int conclude(const struct record_opts *o, const char *dir,
      * ranks were interrupted): then 1, with the ranks named; 130 after a
      * Ctrl-C the launcher took for a success. */
     int ended = 0;
-    int lost = fe_rec_verdict(dir, getenv("DRDB_RANKS"), &ended);
+    int lost = fe_rec_verdict(dir, getenv(DRDB_ENV_RANKS), &ended);
     if (lost)
         fprintf(stderr, "drdb: the recording is not whole: %s\n",
                 lost < 0 ? "the run cannot be opened"
@@ -714,8 +715,8 @@ static int run(int argc, char **argv)
 
     char lib[PATH_MAX], dir[PATH_MAX];
     if (find_recorder(lib, sizeof lib) < 0)
-        return fe_error("cannot find libdrdb-record.so; set DRDB_RECORD_LIB "
-                        "to its path");
+        return fe_error("cannot find " DRDB_RECORDER_LIB "; set "
+                        DRDB_ENV_RECORD_LIB " to its path");
     /* A launcher that cannot start is said once, before any directory is
      * made (execvp's own failure below covers what this cannot see). */
     int e = runnable(launcher[0]);

@@ -256,9 +256,8 @@ ERRH_HOOK(MPI_Session_create_errhandler, session_errhandler_fn)
  * replay finds the function by it.
  */
 #define NOP 64
-/* What an operator's entry logs of each vector, at most: the environment
- * variable (bytes, 0: none) and the default (docs/recording.md). */
-#define REC_OP_BYTES_ENV "DRDB_OP_BYTES"
+/* What an operator's entry logs of each vector, at most, unless
+ * DRDB_ENV_OP_BYTES says (bytes, 0: none; docs/recording.md). */
 #define REC_OP_BYTES_DEFAULT (1 << 20)
 static struct {
     void (*fn)(void);
@@ -267,13 +266,13 @@ static struct {
     int handle;
 } ops[NOP];
 static int nops;
-/* The bytes logged per vector (DRDB_OP_BYTES; -1: not read yet). */
+/* The bytes logged per vector (DRDB_ENV_OP_BYTES; -1: not read yet). */
 static int64_t op_limit = -1;
 
 static int64_t op_bytes_limit(void)
 {
     if (op_limit < 0) {
-        const char *e = getenv(REC_OP_BYTES_ENV);
+        const char *e = getenv(DRDB_ENV_OP_BYTES);
         char *end;
         long long v = e && *e ? strtoll(e, &end, 10) : -1;
         op_limit = e && *e && !*end && v >= 0 ? v : REC_OP_BYTES_DEFAULT;

@@ -4,7 +4,7 @@
  * The recorder interposes the functions that open files by name (open,
  * openat, creat, fopen, freopen and their 64-bit and fortified forms).
  * Each regular file the program opens without truncating it, under one of
- * the directories of DRDB_CAPTURE_INPUTS (the working directory and the
+ * the directories of DRDB_ENV_CAPTURE_INPUTS (the working directory and the
  * paths given), is copied, as it is at that open, into the run directory's
  * inputs/, named by the SHA-256 of its content: a file read by every rank,
  * or at every step, is stored once. The rank's index (inputs/rank-R.index,
@@ -61,24 +61,15 @@ static size_t npending, cap_pending;
 static char **written;    /* paths this rank opened for writing */
 static size_t nwritten, cap_written;
 
-static void warn(const char *what, const char *path, int err)
-{
-    char line[PATH_MAX + 256];
-    int n = snprintf(line, sizeof line, "drdb-record: %s '%s': %s; the "
-                     "replay will read it where it is\n", what, path,
-                     strerror(err));
-    if (n > (int)sizeof line - 1)
-        n = (int)sizeof line - 1;
-    if (write(2, line, (size_t)n) < 0) {
-        /* nothing else to do */
-    }
-}
+/* What the warnings below say follows when a file is not captured. */
+#define NOT_CAPTURED "; the replay will read it where it is"
 
-/* Reads DRDB_CAPTURE_INPUTS ("DIR\x1fDIR..."). */
+/* Reads DRDB_ENV_CAPTURE_INPUTS (directories separated by
+ * DRDB_CAPTURE_SEP). */
 static void setup(void)
 {
-    const char *env = getenv("DRDB_CAPTURE_INPUTS");
-    const char *dir = getenv("DRDB_RUN_DIR");
+    const char *env = getenv(DRDB_ENV_CAPTURE_INPUTS);
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
     char cwd[PATH_MAX];
     state = -1;
     if (!env || !*env || !dir || !*dir || !getcwd(cwd, sizeof cwd) ||
@@ -86,7 +77,7 @@ static void setup(void)
         return;
     size_t n = 0;
     for (const char *p = env; *p;) {
-        const char *e = strchr(p, '\x1f');
+        const char *e = strchr(p, DRDB_CAPTURE_SEP[0]);
         size_t len = e ? (size_t)(e - p) : strlen(p);
         if (len && n + len + 2 < sizeof scope) {
             memcpy(scope + n, p, len);
@@ -112,7 +103,8 @@ static int open_store(void)
     if (dfd >= 0)
         close(dfd);
     if (rc < 0) {
-        warn("cannot make the inputs directory in", run_dir, -rc);
+        rec_warn("cannot make the inputs directory in '%s': %s" NOT_CAPTURED,
+                 run_dir, rec_strerror(-rc));
         state = -1;
         return rc;
     }
@@ -219,7 +211,8 @@ static int store(int fd, const char *path, char hex[65], long long *size)
         rc = util_file_replace(inputs_fd, tmp, hex);
     if (rc < 0) {
         unlinkat(inputs_fd, tmp, 0);
-        warn("cannot capture", path, -rc);
+        rec_warn("cannot capture '%s': %s" NOT_CAPTURED, path,
+                 rec_strerror(-rc));
     }
     return rc;
 }
@@ -280,7 +273,8 @@ void rec_files_rank(int rank, int recorded)
     if (state > 0 && index_fd < 0 && recorded && open_store() == 0) {
         index_fd = util_file_create(inputs_fd, name, O_WRONLY);
         if (index_fd < 0)
-            warn("cannot create the index of inputs", name, -index_fd);
+            rec_warn("cannot create the index of inputs '%s': %s"
+                     NOT_CAPTURED, name, rec_strerror(-index_fd));
         else if (npending)
             util_write_all(index_fd, pending, npending);
     }

@@ -8,7 +8,6 @@
  * completes) gives the entry a copy of its own. The mirror of
  * replayer/rpl-req.c.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "drdb_mpi_abi.h"
@@ -56,10 +55,8 @@ void rec_req_add(const struct log_buf *b)
 {
     if (b->req == (uint32_t)MPI_REQUEST_NULL)
         return;
-    if (util_htab_put(&reqs, b) < 0) {
-        fputs("drdb-record: out of memory for the request table\n", stderr);
-        abort();
-    }
+    if (util_htab_put(&reqs, b) < 0)
+        rec_fail(b->fn, "out of memory for the request table" REC_NO_MEMORY);
 }
 
 void rec_req_recv(MPI_Request req, int fn, void *buf, int64_t n,

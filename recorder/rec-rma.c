@@ -31,7 +31,6 @@
  * of the synchronization calls here say so (REC_SYNC).
  */
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "drdb_mpi_abi.h"
@@ -76,14 +75,11 @@ uint64_t rec_rma_region_id(void)
     return next_region++;
 }
 
-/* Room for NEED elements in *PP (out of memory: abort). */
-static void need(void *pp, size_t *cap, size_t n, size_t esize)
+/* Room for NEED elements in *PP for call FN (out of memory: rec_fail). */
+static void need(int fn, void *pp, size_t *cap, size_t n, size_t esize)
 {
-    if (util_grow(pp, cap, n, esize) < 0) {
-        fputs("drdb-record: out of memory for the RMA window table\n",
-              stderr);
-        abort();
-    }
+    if (util_grow(pp, cap, n, esize) < 0)
+        rec_fail(fn, "out of memory for the RMA window table" REC_NO_MEMORY);
 }
 
 /* A new region of WIN at BASE. Its shadow starts as a copy of the memory
@@ -91,10 +87,11 @@ static void need(void *pp, size_t *cap, size_t n, size_t esize)
  * when given (a copy taken before the call: taken over), or as zeros for
  * MPI_Win_allocate's memory (the replay allocates zeroed memory; the
  * creation record then logs the difference). */
-static struct region *region_add_shadow(MPI_Win win, void *base, size_t size,
-                                        int allocated, uint8_t *shadow)
+static struct region *region_add_shadow(int fn, MPI_Win win, void *base,
+                                        size_t size, int allocated,
+                                        uint8_t *shadow)
 {
-    need(&regions, &regions_cap, nregions + 1, sizeof *regions);
+    need(fn, &regions, &regions_cap, nregions + 1, sizeof *regions);
     struct region *g = &regions[nregions++];
     g->base = base;
     g->size = base ? size : 0;
@@ -106,21 +103,19 @@ static struct region *region_add_shadow(MPI_Win win, void *base, size_t size,
         g->shadow = shadow;
     } else if (g->size) {
         g->shadow = allocated ? calloc(1, g->size) : malloc(g->size);
-        if (!g->shadow) {
-            fputs("drdb-record: out of memory for an RMA window's shadow "
-                  "copy\n", stderr);
-            abort();
-        }
+        if (!g->shadow)
+            rec_fail(fn, "out of memory for an RMA window's shadow copy (%zu "
+                     "bytes, the window's size)" REC_NO_MEMORY, g->size);
         if (!allocated)
             memcpy(g->shadow, base, g->size);
     }
     return g;
 }
 
-static struct region *region_add(MPI_Win win, void *base, size_t size,
-                                 int allocated)
+static struct region *region_add(int fn, MPI_Win win, void *base,
+                                 size_t size, int allocated)
 {
-    return region_add_shadow(win, base, size, allocated, NULL);
+    return region_add_shadow(fn, win, base, size, allocated, NULL);
 }
 
 static void region_drop(struct region *g)
@@ -136,10 +131,10 @@ static void region_drop(struct region *g)
  * copy of the type (contiguous(1, TYPE): the same type map and extent,
  * and no attribute callbacks of the program's run). MPICH keeps the kind
  * of a handle in bits 30-31: 1 = builtin. */
-static void result_add(MPI_Win win, int target, void *buf, int64_t n,
+static void result_add(int fn, MPI_Win win, int target, void *buf, int64_t n,
                        MPI_Datatype type)
 {
-    need(&results, &results_cap, nresults + 1, sizeof *results);
+    need(fn, &results, &results_cap, nresults + 1, sizeof *results);
     struct result *r = &results[nresults++];
     MPI_Datatype copy;
     r->own_type = !DRDB_MPI_HANDLE_BUILTIN(type) &&
@@ -332,7 +327,7 @@ static void op_put(struct log_rec *rec, const struct op *k, int ret)
             memcpy(before, a->base, bytes);                                  \
         rec_pmpi_##NAME(c, a);                                               \
         if (c->ret == MPI_SUCCESS)                                           \
-            region_add_shadow(*a->win, a->base, bytes, 0, before);           \
+            region_add_shadow(c->fn, *a->win, a->base, bytes, 0, before);    \
         else                                                                 \
             free(before);                                                    \
         struct log_rec rec;                                                  \
@@ -353,7 +348,7 @@ REC_TWINS_MPI_Win_create(WIN_CREATE)
         struct region *g = NULL;                                             \
         rec_pmpi_##NAME(c, a);                                               \
         if (c->ret == MPI_SUCCESS)                                           \
-            g = region_add(*a->win, *(void **)a->baseptr,                    \
+            g = region_add(c->fn, *a->win, *(void **)a->baseptr,             \
                            a->size > 0 ? (size_t)a->size : 0, 1);            \
         struct log_rec rec;                                                  \
         if (rec_frame_##NAME(c, a, &rec, REC_SYNC,                           \
@@ -374,7 +369,8 @@ void rec_MPI_Win_attach(struct rec_call *c, struct args_MPI_Win_attach *a)
 {
     rec_pmpi_MPI_Win_attach(c, a);
     if (c->ret == MPI_SUCCESS)
-        region_add(a->win, a->base, a->size > 0 ? (size_t)a->size : 0, 0);
+        region_add(c->fn, a->win, a->base,
+                   a->size > 0 ? (size_t)a->size : 0, 0);
     OP_LOG(MPI_Win_attach, NULL, 0, 0, NULL);
 }
 
@@ -496,7 +492,7 @@ void rec_MPI_Barrier(struct rec_call *c, struct args_MPI_Barrier *a)
     {                                                                        \
         rec_pmpi_##NAME(c, a);                                               \
         if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)        \
-            result_add(a->win, a->target_rank, a->origin_addr,               \
+            result_add(c->fn, a->win, a->target_rank, a->origin_addr,        \
                        a->origin_count, a->origin_datatype);                 \
         OP_LOG(NAME, NULL, 0, 0, NULL);                                      \
     }
@@ -510,7 +506,7 @@ REC_TWINS_MPI_Get(GET)
                                          a->origin_count,                    \
                                          a->origin_datatype)};               \
         if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)        \
-            result_add(a->win, a->target_rank, a->result_addr,               \
+            result_add(c->fn, a->win, a->target_rank, a->result_addr,        \
                        a->result_count, a->result_datatype);                 \
         OP_LOG(NAME, s, 1, 0, NULL);                                         \
     }
@@ -521,7 +517,8 @@ void rec_MPI_Fetch_and_op(struct rec_call *c, struct args_MPI_Fetch_and_op *a)
     rec_pmpi_MPI_Fetch_and_op(c, a);
     const struct send s[] = {SEND_OP(0, a->origin_addr, 1, a->datatype)};
     if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)
-        result_add(a->win, a->target_rank, a->result_addr, 1, a->datatype);
+        result_add(c->fn, a->win, a->target_rank, a->result_addr, 1,
+                   a->datatype);
     OP_LOG(MPI_Fetch_and_op, s, 1, 0, NULL);
 }
 
@@ -532,7 +529,8 @@ void rec_MPI_Compare_and_swap(struct rec_call *c,
     const struct send s[] = {{0, a->origin_addr, 1, a->datatype},
                              {1, a->compare_addr, 1, a->datatype}};
     if (c->ret == MPI_SUCCESS && a->target_rank != MPI_PROC_NULL)
-        result_add(a->win, a->target_rank, a->result_addr, 1, a->datatype);
+        result_add(c->fn, a->win, a->target_rank, a->result_addr, 1,
+                   a->datatype);
     OP_LOG(MPI_Compare_and_swap, s, 2, 0, NULL);
 }
 

@@ -20,7 +20,6 @@
  * segment changed (rec_poll() logs it on its own, not as a repeat). Nothing
  * is compared while no shared window exists.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "rec.h"
@@ -97,7 +96,7 @@ int rec_shm_changed(void)
 
 /* The segment of the new window WIN over COMM, whose own part is at OWN
  * (SIZE bytes). */
-static struct seg *seg_add(MPI_Win win, MPI_Comm comm, char *own,
+static struct seg *seg_add(int fn, MPI_Win win, MPI_Comm comm, char *own,
                            MPI_Aint size)
 {
     char *lo = size > 0 ? own : NULL, *hi = size > 0 ? own + size : NULL;
@@ -115,19 +114,15 @@ static struct seg *seg_add(MPI_Win win, MPI_Comm comm, char *own,
         if (!hi || qbase + qsize > hi)
             hi = qbase + qsize;
     }
-    if (util_grow(&segs, &segs_cap, rec_shm_n + 1, sizeof *segs) < 0) {
-        fputs("drdb-record: out of memory for the shared-memory window "
-              "table\n", stderr);
-        abort();
-    }
+    if (util_grow(&segs, &segs_cap, rec_shm_n + 1, sizeof *segs) < 0)
+        rec_fail(fn, "out of memory for the shared-memory window table"
+                 REC_NO_MEMORY);
     struct seg *s = &segs[rec_shm_n];
     *s = (struct seg){win, lo, lo ? (size_t)(hi - lo) : 0, NULL,
                       rec_rma_region_id()};
-    if (s->size && !(s->shadow = calloc(1, s->size))) {
-        fputs("drdb-record: out of memory for a shared-memory window's "
-              "shadow copy\n", stderr);
-        abort();
-    }
+    if (s->size && !(s->shadow = calloc(1, s->size)))
+        rec_fail(fn, "out of memory for a shared-memory window's shadow copy "
+                 "(%zu bytes, the node's segment)" REC_NO_MEMORY, s->size);
     rec_shm_n++;
     return s;
 }
@@ -157,7 +152,7 @@ void rec_shm_drop(MPI_Win win)
         uint64_t span[2] = {0, 0};                                           \
         rec_pmpi_##NAME(c, a);                                               \
         if (c->ret == MPI_SUCCESS) {                                         \
-            const struct seg *s = seg_add(*a->win, a->comm,                  \
+            const struct seg *s = seg_add(c->fn, *a->win, a->comm,           \
                                           *(char **)a->baseptr, a->size);    \
             span[0] = (uint64_t)(uintptr_t)s->base;                          \
             span[1] = s->size;                                               \

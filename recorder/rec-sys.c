@@ -106,24 +106,12 @@ static void child_after_fork(void)
 
 static void decide(void)
 {
-    const char *dir = getenv("DRDB_RUN_DIR");
-    const char *off = getenv(REC_SYS_ENV_OFF);
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
+    const char *off = getenv(DRDB_ENV_NO_LIBC);
     rec_sys_state = dir && *dir && !(off && *off) ? REC_SYS_EARLY
                                                   : REC_SYS_OFF;
     pthread_atfork(NULL, NULL, child_after_fork);
 }
-
-static void warn_create(const char *name, int rc)
-{
-    char msg[256];
-    int n = snprintf(msg, sizeof msg, "drdb-record: warning: rank %d: "
-                     "cannot create '%s': %s; its libc results are not "
-                     "recorded\n", sys_hdr.rank, name, strerror(-rc));
-    if (write(2, msg, (size_t)n) < 0) {
-        /* nothing else to do */
-    }
-}
-
 
 static void thread_end(void *w)
 {
@@ -149,7 +137,8 @@ static struct log_sys_writer *writer_of(struct tkey t)
         close(dfd);
     if (rc < 0) {
         free(w);
-        warn_create(name, rc);
+        rec_warn("cannot create '%s': %s; its libc results are not "
+                 "recorded", name, rec_strerror(-rc));
         w = NULL; /* remembered: warned once */
     }
     streams[nstreams++] = (struct stream){t, w};

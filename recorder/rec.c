@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,19 +36,6 @@ static __thread int held; /* this thread's rec_lock depth */
 static uint64_t busy_ns, cur_t1;
 /* The record being built carries the shared-memory segments' changes. */
 static int cur_shm;
-
-/* "drdb-record: MSG" on stderr, with one write(2): no stdio in the
- * recorded process, whose own streams may be in any state. */
-static void warn(const char *msg)
-{
-    char line[PATH_MAX + 256];
-    int n = snprintf(line, sizeof line, "drdb-record: %s\n", msg);
-    if (n > (int)sizeof line - 1)
-        n = (int)sizeof line - 1;
-    if (write(2, line, (size_t)n) < 0) {
-        /* nothing else to do */
-    }
-}
 
 int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
                   uint64_t dur, size_t room)
@@ -248,6 +236,121 @@ void rec_end(struct log_rec *rec)
     rec_unlock();
 }
 
+/* ---- failures (rec.h) --------------------------------------------------- */
+
+static int opened = -1; /* the rank the log was opened for (-1: not yet) */
+
+/* The line being written: *P moves on, never past END. */
+static void put_str(char **p, char *end, const char *s)
+{
+    while (*s && *p < end)
+        *(*p)++ = *s++;
+}
+
+static void put_num(char **p, char *end, unsigned long long v, int neg)
+{
+    char digits[24], *d = digits + sizeof digits;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (neg)
+        *--d = '-';
+    put_str(p, end, d);
+}
+
+/* FMT's conversions %s %d %u %zu %llu and %%, all the recorder's messages
+ * use; another is copied as it is. */
+static void put_fmt(char **p, char *end, const char *fmt, va_list ap)
+{
+    for (; *fmt; fmt++) {
+        if (*fmt != '%') {
+            if (*p < end)
+                *(*p)++ = *fmt;
+            continue;
+        }
+        const char *at = fmt++;
+        if (*fmt == 's') {
+            const char *s = va_arg(ap, const char *);
+            put_str(p, end, s ? s : "(null)");
+        } else if (*fmt == 'd') {
+            int v = va_arg(ap, int);
+            put_num(p, end, v < 0 ? -(unsigned long long)v : (unsigned)v,
+                    v < 0);
+        } else if (*fmt == 'u') {
+            put_num(p, end, va_arg(ap, unsigned), 0);
+        } else if (fmt[0] == 'z' && fmt[1] == 'u') {
+            put_num(p, end, va_arg(ap, size_t), 0);
+            fmt++;
+        } else if (fmt[0] == 'l' && fmt[1] == 'l' && fmt[2] == 'u') {
+            put_num(p, end, va_arg(ap, unsigned long long), 0);
+            fmt += 2;
+        } else if (*fmt == '%') {
+            put_str(p, end, "%");
+        } else {
+            put_str(p, end, "%");
+            fmt = at;
+        }
+    }
+}
+
+/*
+ * The one way the recorder speaks (rec_warn, rec_fail): one line on
+ * standard error, "drdb-record: [warning: ][rank R: ][event N (MPI_F): ]
+ * MESSAGE", with one write(2). No stdio, no allocation, no lock: the
+ * recorded process's own streams may be in any state, its heap may be
+ * what failed, and a warning may come from any thread at any time.
+ */
+static void report(int warning, int fn, const char *fmt, va_list ap)
+{
+    char line[PATH_MAX + 512], *p = line, *end = line + sizeof line - 1;
+    put_str(&p, end, "drdb-record: ");
+    if (warning)
+        put_str(&p, end, "warning: ");
+    if (opened >= 0) {
+        put_str(&p, end, "rank ");
+        put_num(&p, end, (unsigned)opened, 0);
+        put_str(&p, end, ": ");
+    }
+    if (fn) {
+        if (writer.map) {
+            put_str(&p, end, "event ");
+            put_num(&p, end, writer.events, 0);
+            put_str(&p, end, " (");
+        }
+        put_str(&p, end, log_func_name(fn));
+        put_str(&p, end, writer.map ? "): " : ": ");
+    }
+    put_fmt(&p, end, fmt, ap);
+    *p++ = '\n';
+    if (write(2, line, (size_t)(p - line)) < 0) {
+        /* nothing else to do */
+    }
+}
+
+void rec_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(1, 0, fmt, ap);
+    va_end(ap);
+}
+
+void rec_fail(int fn, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(0, fn, fmt, ap);
+    va_end(ap);
+    abort();
+}
+
+const char *rec_strerror(int err)
+{
+    const char *s = strerrordesc_np(err);
+    return s ? s : "unknown error";
+}
+
 /* ---- opening and closing ---------------------------------------------- */
 
 /* The run description being built: no stdio inside the recorded process
@@ -332,10 +435,10 @@ static void write_run_file(int dfd, const char *dir, int size,
     run_kv(&t, "recorder", DRDB_VERSION);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)start_ns);
     run_kv(&t, "start_ns", buf);
-    const char *ranks = getenv("DRDB_RANKS");
+    const char *ranks = getenv(DRDB_ENV_RANKS);
     if (ranks && *ranks)
         run_kv(&t, "ranks", ranks);
-    const char *cmd = getenv("DRDB_COMMAND");
+    const char *cmd = getenv(DRDB_ENV_COMMAND);
     if (cmd)
         run_kv(&t, "command", cmd);
     /* The room drdb record reserved (log-format.h), else a new file. */
@@ -360,10 +463,8 @@ static void write_run_file(int dfd, const char *dir, int size,
     if (rc < 0) {
         if (fd >= 0)
             unlinkat(dfd, tmp, 0);
-        char msg[PATH_MAX + 128];
-        snprintf(msg, sizeof msg, "cannot write the run description in "
-                 "'%s' (%s)", dir, strerror(-rc));
-        warn(msg);
+        rec_warn("cannot write the run description in '%s' (%s)", dir,
+                 rec_strerror(-rc));
     }
 }
 
@@ -398,10 +499,10 @@ static void stack_strings(struct log_file_header *h)
     h->stack_nenv = (uint32_t)nenv;
 }
 
-/* Whether RANK is in the DRDB_RANKS list ("0-3,8"; unset: every rank). */
+/* Whether RANK is in the DRDB_ENV_RANKS list ("0-3,8"; unset: every rank). */
 static int rank_selected(int rank)
 {
-    const char *s = getenv("DRDB_RANKS");
+    const char *s = getenv(DRDB_ENV_RANKS);
     if (!s || !*s)
         return 1;
     while (*s) {
@@ -421,7 +522,6 @@ static int rank_selected(int rank)
 }
 
 int rec_tried;
-static int opened = -1; /* the rank the log was opened for (-1: not yet) */
 static int open_size;
 static int world_up, sessions; /* MPI_Init..MPI_Finalize; open sessions */
 
@@ -478,7 +578,7 @@ int rec_start(void)
 {
     int rank, size;
     rec_tried = 1;
-    const char *dir = getenv("DRDB_RUN_DIR");
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
     if (dir && *dir && env_rank(&rank, &size))
         open_log(rank, size, LOG_HDR_EARLY);
     return rec_on;
@@ -490,31 +590,29 @@ int rec_start(void)
 void rec_open(void)
 {
     int rank = 0, size = 1;
-    if (!getenv("DRDB_RUN_DIR"))
+    if (!getenv(DRDB_ENV_RUN_DIR))
         return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     if (opened < 0) {
         open_log(rank, size, 0);
     } else if (opened != rank || open_size != size) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "warning: the environment said rank %d of "
-                 "%d, MPI_COMM_WORLD says %d of %d: the log is named after "
-                 "the first", opened, open_size, rank, size);
-        warn(msg);
+        rec_warn("the environment said rank %d of %d, MPI_COMM_WORLD says "
+                 "%d of %d: the log is named after the first", opened,
+                 open_size, rank, size);
     }
 }
 
 /* The limits of `drdb record --max-log-size` on the log just opened: its
- * size (DRDB_MAX_LOG_SIZE, bytes) and the run's budget (LOG_BUDGET_FILE of
+ * size (DRDB_ENV_MAX_LOG_SIZE, bytes) and the run's budget (LOG_BUDGET_FILE of
  * run directory DFD, when drdb record made one: a regular file of ours,
  * never through a link). */
 static void limit_log(int dfd)
 {
-    const char *s = getenv("DRDB_MAX_LOG_SIZE");
+    const char *s = getenv(DRDB_ENV_MAX_LOG_SIZE);
     uint64_t limit = s && *s ? strtoull(s, NULL, 10) : 0;
     uint64_t *budget = NULL;
-    if (getenv("DRDB_LOG_BUDGET")) {
+    if (getenv(DRDB_ENV_LOG_BUDGET)) {
         int fd = openat(dfd, LOG_BUDGET_FILE,
                         O_RDWR | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
@@ -528,8 +626,8 @@ static void limit_log(int dfd)
         if (m != MAP_FAILED)
             budget = m;
         else
-            warn("warning: the run's log budget (--max-log-size total=) "
-                 "cannot be opened: this rank's log is not limited by it");
+            rec_warn("the run's log budget (--max-log-size total=) cannot "
+                     "be opened: this rank's log is not limited by it");
     }
     if (limit || budget)
         log_writer_limit(&writer, limit, budget);
@@ -538,7 +636,7 @@ static void limit_log(int dfd)
 /* Rank 0 describes the run, each recorded rank opens its log. */
 static void open_log(int rank, int size, uint32_t flags)
 {
-    const char *dir = getenv("DRDB_RUN_DIR");
+    const char *dir = getenv(DRDB_ENV_RUN_DIR);
     char name[64];
 
     if (!dir || !*dir) {
@@ -569,7 +667,7 @@ static void open_log(int rank, int size, uint32_t flags)
     hdr.flags = flags;
     gethostname(hdr.host, sizeof hdr.host - 1);
     stack_strings(&hdr);
-    if (getenv("DRDB_SEND_DATA")) {
+    if (getenv(DRDB_ENV_SEND_DATA)) {
         hdr.flags |= LOG_HDR_SEND_DATA;
         rec_send_data = 1;
     }
@@ -578,11 +676,8 @@ static void open_log(int rank, int size, uint32_t flags)
      * the run directory is refused. */
     int dfd = util_dir_open(AT_FDCWD, dir, 1);
     if (dfd < 0) {
-        char msg[PATH_MAX + 128];
-        snprintf(msg, sizeof msg, "rank %d: cannot open the run directory "
-                 "'%s': %s; this rank is not recorded", rank, dir,
-                 strerror(-dfd));
-        warn(msg);
+        rec_warn("cannot open the run directory '%s': %s; this rank is not "
+                 "recorded", dir, rec_strerror(-dfd));
         rec_sys_drop();
         return;
     }
@@ -599,10 +694,8 @@ static void open_log(int rank, int size, uint32_t flags)
     int rc = log_writer_openat(&writer, dfd, name, &hdr);
     if (rc < 0) {
         close(dfd);
-        char msg[PATH_MAX + 128];
-        snprintf(msg, sizeof msg, "rank %d: cannot create '%s/%s': %s; this "
-                 "rank is not recorded", rank, dir, name, strerror(-rc));
-        warn(msg);
+        rec_warn("cannot create '%s/%s': %s; this rank is not recorded", dir,
+                 name, rec_strerror(-rc));
         return;
     }
     limit_log(dfd);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "drdb-record.h"
 #include "drdb_mpi_protos.h"
 /* PMPI_NAME(...) calls MPICH's function (rec_real_MPI_NAME), not the
  * recorder's export of the same name (docs/recording.md, "How calls are
@@ -533,6 +534,31 @@ void rec_files_rank(int rank, int recorded);
 int rec_devrandom_is(const char *path);
 void rec_devrandom_opened(const char *path, int fd);
 
+/* ---- failures (rec.c) --------------------------------------------------- */
+
+/*
+ * The recorder's one way to say what went wrong, as the stub's rpl_fail:
+ * one line on standard error, "drdb-record: " then "warning: " (rec_warn),
+ * the rank once it is known ("rank 1: "), the MPI call FN and its event
+ * when given (rec_fail: "event 12 (MPI_Win_create): ", the number its
+ * record would take, calls held back as polls aside), then the message:
+ * what happened and what to do. One write(2): no stdio, no allocation,
+ * no lock, so any thread may report at any time, with the heap
+ * exhausted or the program's streams in any state. FMT takes %s %d %u
+ * %zu %llu alone.
+ * rec_warn: what the recording goes on after (the message says what is
+ * lost: a rank's log, a captured file). rec_fail: what it cannot go on
+ * after (an allocation the logging needs); the process aborts
+ * (drdb-record.h: how a recorded process ends).
+ */
+void rec_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void rec_fail(int fn, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), cold));
+/* How rec_fail's messages about memory end: what to do. */
+#define REC_NO_MEMORY "; give the processes more memory"
+/* ERR's description (strerror's in the C locale; async-signal-safe). */
+const char *rec_strerror(int err);
+
 /*
  * Life cycle (rec.c). The log opens at the rank's first MPI call, before
  * MPI_Init or without it (calls MPI permits before MPI_Init, the Sessions
@@ -584,8 +610,6 @@ enum {
                     * rank not selected, a forked child, a write failed */
 };
 extern int rec_sys_state;
-/* Set by drdb record --no-libc: the stream is not written. */
-#define REC_SYS_ENV_OFF "DRDB_NO_LIBC"
 
 /* Whether a call from RA is MPI's own, not the program's: made while the
  * thread is inside an MPI call (rec_busy: MPICH reads the clock and the

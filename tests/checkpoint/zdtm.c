@@ -248,6 +248,27 @@ static int basic(void)
         fprintf(stderr, "FAIL checkpoint 2 should be incremental\n");
         return 1;
     }
+    /* The table a debugger reads (ckpt-file.h): ckpt_list() line by line. */
+    const char *line = drdb_ckpt_table;
+    for (int i = 0; i < n; i++) {
+        struct ckpt_info t;
+        if (!line || ckpt_table_parse(line, &t) < 0 || t.id != inf[i].id ||
+            t.parent != inf[i].parent || t.event != inf[i].event ||
+            t.pages != inf[i].pages || t.bytes != inf[i].bytes ||
+            t.external != inf[i].external || t.in_file != inf[i].in_file ||
+            t.pc != inf[i].pc) {
+            fprintf(stderr, "FAIL the checkpoint table's line %d: %s\n",
+                    i + 1, line ? line : "(none)");
+            return 1;
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    if (!line || *line) {
+        fprintf(stderr, "FAIL the checkpoint table has more lines: %s\n",
+                line ? line : "(none)");
+        return 1;
+    }
     /* Sparse: untouched memory is not stored. */
     if (inf[0].pages > 16384) {
         fprintf(stderr, "FAIL checkpoint 1 stored %llu pages: never "

@@ -1,9 +1,11 @@
 #!/bin/bash
-# The recorder when things go wrong: a rank killed with SIGKILL mid-run, and
-# a disk that fills up (simulated with a file-size limit).
-# usage: test-record-faults.sh DRDB MPIEXEC JACOBI
+# The recorder when things go wrong: a rank killed with SIGKILL mid-run, a
+# disk that fills up (simulated with a file-size limit), and the recorder's
+# own failures (a run directory it cannot open, an allocation it needs).
+# usage: test-record-faults.sh DRDB MPIEXEC JACOBI RECORDER BIGWIN
 set -u
 drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3")
+reclib=$(realpath "$4") bigwin=$(realpath "$5")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 n=0 status=0
@@ -71,6 +73,36 @@ r=$(awk '/truncated/ { print $1; exit }' finfo)
 "$drdb" log dump full --rank "${r:-1}" > fdump 2>&1
 check "a truncated log dumps, ending at the stop record" \
     '[ $? = 0 ] && grep -q "logging stopped here" fdump'
+
+# --- the recorder's own failures (recorder/rec.c: rec_warn, rec_fail): one
+# line each, naming the rank, and for a failure the MPI call and its event.
+# A run directory that cannot be opened (linked or preloaded by hand: the
+# environment name is drdb-record.h's DRDB_ENV_RUN_DIR): each rank warns
+# once and is not recorded; the program goes on.
+LD_PRELOAD=$reclib DRDB_RUN_DIR=$tmp/nodir "$mpiexec" -n 2 "$jacobi" 40 2 > nodir.out 2> nodir.err
+rc=$?
+"$mpiexec" -n 2 "$jacobi" 40 2 > nodir.native
+check "no run directory: the program goes on" '[ $rc = 0 ] && cmp -s nodir.out nodir.native'
+for r in 0 1; do
+    check "  ... rank $r warns once, naming itself and the directory" \
+        '[ "$(grep -cxF "drdb-record: warning: rank $r: cannot open the run directory '"'$tmp/nodir'"': No such file or directory; this rank is not recorded" nodir.err)" = 1 ]'
+done
+check "  ... and the recorder says nothing else" '[ "$(grep -c drdb-record nodir.err)" = 2 ]'
+# An allocation the logging needs (bigwin: a 64 TiB window's copy): the
+# rank says where, what and what to do, and aborts; its log holds the calls
+# before, as a killed rank's does.
+if [ "$(cat /proc/sys/vm/overcommit_memory)" = 1 ]; then
+    skip "a failed allocation: vm.overcommit_memory = 1 grants it"
+else
+    "$drdb" record -o oom -- "$bigwin" > oom.out 2> oom.err
+    rc=$?
+    check "a failed allocation aborts the rank (SIGABRT: drdb record's status 134, the program's)" '[ $rc = 134 ]'
+    check "  ... saying where, what and what to do" \
+        'grep -qxF "drdb-record: rank 0: event 3 (MPI_Win_attach): out of memory for an RMA window'"'s shadow copy (70368744177664 bytes, the window's"' size); give the processes more memory" oom.err'
+    "$drdb" log info oom > oom.info 2>&1
+    check "  ... its log holds the 3 calls before, as a killed rank's" \
+        'grep -qE "^0 +3 .*killed mid-run" oom.info'
+fi
 
 echo "1..$n"
 exit $status
