@@ -25,8 +25,7 @@ struct graph_opts {
 
 #define OFF(f) offsetof(struct graph_opts, f)
 static const struct fe_opt graph_opts[] = {
-    FE_STR('o', "output", "FILE", OFF(file), "FILE.svg, FILE.html or "
-     "FILE.dot (or FILE as the last word)"),
+    FE_STR('o', "output", "FILE", OFF(file), NULL), /* in the usage */
     FE_GROUP(OFF(pic), fe_graph_opt_table),
     FE_END,
 };
