@@ -5,7 +5,7 @@
  * values, in one place so that the sides cannot disagree.
  *
  *   statuses (codec-status.c): an MPI_Status in a LOG_F_STATUS field;
- *   completions (codec-done.c): the Wait and Test families' (and
+ *   completions (codec-completion.c): the Wait and Test families' (and
  *     MPI_Request_free's) records: per completed request, in element order,
  *     a REQUEST field (the handle before the call), its STATUS unless MPI
  *     left the status alone, and the DATA the request delivered, all with
