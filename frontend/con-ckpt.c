@@ -160,7 +160,7 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
                 break;
             struct con_ckpt x = {0};
             int ext = 0, inf = 0;
-            /* checkpoint/ckpt.c's table: one checkpoint a line */
+            /* checkpoint/ckpt-store.c's table: one checkpoint a line */
             if (sscanf(line, "%ld %ld %lld %lf %llu %llu %d %d %llx", &x.num,
                        &x.parent, &x.event, &x.time, &x.pages, &x.bytes, &ext,
                        &inf, &x.pc) != 9)
