@@ -400,29 +400,21 @@ static void complete(struct ev__pass *p, uint32_t h, uint64_t event,
     }
 }
 
-/* A completion record holds REQUEST, [STATUS], in element order. */
+/* A completion record, read through log/'s codec (log_done_next_stored):
+ * each request it names completes. A malformed completion is passed over
+ * and the fields after it are read, unless the reader cannot go on. */
 void ev__completions(struct ev__pass *p, const struct log_event *ev,
                      unsigned arg)
 {
-    struct log_field f;
-    size_t cur = 0;
-    uint32_t h = 0;
-    uint64_t elem = 0;
-    int32_t st[LOG_ST_N];
-    int have = 0, have_st = 0;
-    while (log_event_next_stored(ev, &cur, &f) == 1) {
-        if (f.arg != arg)
-            continue;
-        if (f.kind == LOG_F_REQUEST) {
-            if (have)
-                complete(p, h, ev->index, elem, have_st ? st : NULL);
-            have = log_field_handle(&f, &h) == 0;
-            have_st = 0;
-            elem = f.elem;
-        } else if (f.kind == LOG_F_STATUS && have && f.elem == elem) {
-            have_st = log_field_status(&f, st) == 0;
-        }
-    }
-    if (have)
-        complete(p, h, ev->index, elem, have_st ? st : NULL);
+    struct log_done d;
+    struct log_field other;
+    size_t cur = 0, at;
+    int rc;
+    do {
+        at = cur;
+        rc = log_done_next_stored(ev, &cur, arg, &d, &other);
+        if (rc == 1)
+            complete(p, d.request, ev->index, d.elem,
+                     d.has_status ? d.status : NULL);
+    } while (rc > 0 || (rc < 0 && cur != at));
 }

@@ -508,18 +508,6 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
 
 /* ---- GDB commands -------------------------------------------------------- */
 
-char *con_mi_arg(const char *op, const char *arg)
-{
-    struct mi_cmd mc;
-    mi_cmd_init(&mc);
-    mi_cmd_op(&mc, op);
-    if (arg && *arg)
-        mi_cmd_arg(&mc, arg);
-    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
-    mi_cmd_release(&mc);
-    return s;
-}
-
 void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
 {
     struct con_rank *k = ud;

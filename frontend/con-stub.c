@@ -3,7 +3,8 @@
  * rank's GDB (the names are the stub protocol's, replayer/drdb-stub.h):
  * the current event, stopping before an event, the program's frame above
  * the stub's, the divergence report, the process's memory, and jumps to
- * the checkpoint library's trampolines.
+ * the checkpoint library's trampolines; and the MI command with one quoted
+ * argument (an expression, a location) that it and the commands build.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,18 @@
 
 #include "con.h"
 #include "drdb-stub.h"
+
+char *con_mi_arg(const char *op, const char *arg)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_op(&mc, op);
+    if (arg && *arg)
+        mi_cmd_arg(&mc, arg);
+    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
+    mi_cmd_release(&mc);
+    return s;
+}
 
 long long con_eval_int(struct con *c, int r, const char *expr, int *ok)
 {

@@ -29,7 +29,8 @@
  *                  its GDBs (`drdb attach`)
  *   con-stub.c     the stub client: what the console asks the replay stub
  *                  through GDB (drdb_event, stop at an event, the program's
- *                  frame above the stub's, its memory, jumps)
+ *                  frame above the stub's, its memory, jumps), and the MI
+ *                  command with one quoted argument the commands build
  *   con-ckpt.c     checkpoints through the stub and shadows
  *   con-merge.c    merged output: grouped answers, `expand`, JSON, where
  *                  each rank stands
@@ -399,8 +400,6 @@ void con_out_begin(struct con *c);
 void con_out_end(struct con *c);
 /* What a replay's exit status means (" (end of its log)"), or "". */
 const char *con_exit_meaning(int code);
-/* "-OP ARG" with ARG quoted (no ARG: "-OP"), malloc'd. */
-char *con_mi_arg(const char *op, const char *arg);
 /* The reply to an execution command (UD: its struct con_rank): when GDB
  * refused it, the rank did not run. */
 void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud);
@@ -496,6 +495,8 @@ int con_rank_abnormal(const struct con_rank *k);
 
 /* ---- the stub client (con-stub.c) ---------------------------------------- */
 
+/* "-OP ARG" with ARG quoted (no ARG: "-OP"), malloc'd. */
+char *con_mi_arg(const char *op, const char *arg);
 /* An integer expression on rank R (0 and *ok = 0 when it fails). */
 long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
 /* The current event of rank R: drdb_event when it is replayed and

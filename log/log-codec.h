@@ -5,7 +5,7 @@
  * values, in one place so that the sides cannot disagree.
  *
  *   statuses (codec-status.c): an MPI_Status in a LOG_F_STATUS field;
- *   completions (codec-done.c): the Wait and Test families' (and
+ *   completions (codec-completion.c): the Wait and Test families' (and
  *     MPI_Request_free's) records: per completed request, in element order,
  *     a REQUEST field (the handle before the call), its STATUS unless MPI
  *     left the status alone, and the DATA the request delivered, all with
@@ -18,7 +18,8 @@
  * Small encoders are inline (the recorder's hot path) and need only the
  * format; the window-diff encoder is in the writer's library; decoders are
  * in the reader's library, but for the window diff's, inline: the replay
- * stub and the printer both read it.
+ * stub and the printer both read it, and the completions' as stored: the
+ * event index reads every completion of a run.
  */
 #ifndef DRDB_LOG_CODEC_H
 #define DRDB_LOG_CODEC_H
@@ -125,6 +126,77 @@ struct log_done {
  */
 int log_done_next(const struct log_event *ev, size_t *cursor, unsigned arg,
                   struct log_done *done, struct log_field *other);
+
+/* A completion's DATA as stored: plain, compressed, or elided (a stripped
+ * copy's). */
+static inline int log__done_data(unsigned kind)
+{
+    return kind == LOG_F_DATA || kind == LOG_F_DATA_ZSTD ||
+           kind == LOG_F_ELIDED;
+}
+/* Takes field F, peeked at *CURSOR: as log_event_take() does (a
+ * compressed DATA inflated, an elided one fetched), or as STORED (the
+ * cursor past it, where log_event_next_stored() leaves it). */
+static inline int log__done_take(const struct log_event *ev, size_t *cursor,
+                                 struct log_field *f, int stored)
+{
+    if (!stored)
+        return log_event_take(ev, cursor, f);
+    *cursor = (size_t)(f->data + f->len - ev->fields);
+    return 1;
+}
+/* log_done_next(), and with STORED log_done_next_stored(). */
+static inline __attribute__((always_inline)) int
+log__done_next(const struct log_event *ev, size_t *cursor, unsigned arg,
+               struct log_done *done, struct log_field *other, int stored)
+{
+    struct log_field f;
+    int rc = log_event_peek(ev, *cursor, &f);
+    if (rc > 0)
+        rc = log__done_take(ev, cursor, &f, stored);
+    if (rc <= 0)
+        return rc;
+    if (f.arg != arg || (f.kind != LOG_F_REQUEST && f.kind != LOG_F_STATUS &&
+                         !log__done_data(f.kind))) {
+        *other = f;
+        return 2;
+    }
+    if (f.kind != LOG_F_REQUEST || log_field_handle(&f, &done->request) < 0)
+        return -EINVAL;
+    done->elem = f.elem;
+    done->has_status = done->has_data = 0;
+    /* Its STATUS and DATA follow, with its elem; nothing after its DATA.
+     * Peeking does not inflate: the next completion's data never
+     * overwrites this one's. */
+    while (!done->has_data && log_event_peek(ev, *cursor, &f) == 1 &&
+           f.arg == arg && f.elem == done->elem &&
+           ((f.kind == LOG_F_STATUS && !done->has_status) ||
+            log__done_data(f.kind))) {
+        if (log__done_take(ev, cursor, &f, stored) != 1)
+            return -EINVAL;
+        if (f.kind == LOG_F_STATUS) {
+            if (log_field_status(&f, done->status) < 0)
+                return -EINVAL;
+            done->has_status = 1;
+        } else {
+            done->data = f;
+            done->has_data = 1;
+        }
+    }
+    return 1;
+}
+
+/* As log_done_next(), with every field as it is stored: a compressed or
+ * elided DATA neither inflated nor fetched (for readers that want no
+ * message data: the event index, which reads every completion of a run,
+ * so inline). */
+static inline int log_done_next_stored(const struct log_event *ev,
+                                       size_t *cursor, unsigned arg,
+                                       struct log_done *done,
+                                       struct log_field *other)
+{
+    return log__done_next(ev, cursor, arg, done, other, 1);
+}
 
 /* ---- window diffs -------------------------------------------------------- */
 

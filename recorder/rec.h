@@ -1,6 +1,6 @@
 /*
  * rec.h - the recorder's runtime, shared by the generated wrappers
- * (rec_wrappers.c) and the hand-written ones (rec-manual.c).
+ * (rec_wrappers.c) and the hand-written ones (rec-*.c).
  *
  * Runs inside the recorded process: no allocation on the per-call path, no
  * locks unless the program asked for MPI_THREAD_MULTIPLE.

@@ -1,5 +1,5 @@
 /*
- * Completions: the Wait and Test families, read through log/codec.h's
+ * Completions: the Wait and Test families, read through log/log-codec.h's
  * completion layout. Each completed request's handle must be the
  * program's; its status and the data it delivered are written back. The
  * mirror of recorder/rec-complete.c.

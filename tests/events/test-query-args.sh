@@ -16,13 +16,16 @@ if "$drdb" record -o run -- "$mpiexec" -n 4 "$prog" > rec.out 2>&1; then
 else
     fail "record sql-pattern"; sed 's/^/# /' rec.out; exit 1
 fi
-# con NAME LINE...: a batch session on every rank running the lines.
+# con NAME LINE...: a batch session on every rank running the lines; the
+# source paths GDB shows as SRC/tests/... (srcpaths: wherever the build
+# directory is).
 con() {
     name=$1
     shift
     printf '%s\n' "$@" > "$name.drdb"
     timeout 300 "$drdb" batch --keep-going --ranks 0-3 --timeout 60 run \
         "$name.drdb" > "$name" 2> "$name.err"
+    srcpaths "$name" "$name.err"
 }
 
 # ---- rank sets: the odd ranks; the ranks of the Bcast (all) above 1
@@ -34,8 +37,8 @@ con sets "focus @{SELECT rank FROM procs WHERE rank % 2 = 1}" "print 7" \
 has "focus @{SELECT ...}: the odd ranks" sets "focus: 1,3" "[1,3] 7 = 7"
 # the first Barrier: rank 0's event 15, the others' 11
 has "goto {SELECT rank, min(seq) ...}: each rank before its first Barrier" \
-    sets "[1-3] main () at ../tests/events/sql-pattern.c:56, before event 11 (MPI_Barrier)" \
-    "[0] main () at ../tests/events/sql-pattern.c:56, before event 15 (MPI_Barrier)"
+    sets "[1-3] main () at SRC/tests/events/sql-pattern.c:56, before event 11 (MPI_Barrier)" \
+    "[0] main () at SRC/tests/events/sql-pattern.c:56, before event 15 (MPI_Barrier)"
 has "print x @{SELECT DISTINCT rank ...} as the last word" sets \
     "[2] rank = 2" "[3] rank = 3"
 has "@{SELECT ...} before the command" sets "[0] rank = 0"
@@ -51,16 +54,17 @@ has "match {SELECT rank, seq ...}: one event per rank, in rank order" ev \
     "rank 3 event 3 MPI_Recv from 2 tag 10 <- rank 2 event 4 MPI_Send (4 bytes)"
 has "event {SELECT 2, 16}: rank 2's Irecv" ev "rank 2 event 16: MPI_Irecv"
 has "goto-send {SELECT 1, 3}: rank 0 before its first Send" ev \
-    "[0] main () at ../tests/events/sql-pattern.c:39, before event 3 (MPI_Send)"
+    "[0] main () at SRC/tests/events/sql-pattern.c:39, before event 3 (MPI_Send)"
 
 # ---- goto a query's events with ranks 2, 3 not replayed: they are left
 # out (said), ranks 0 and 1 go to their event 3 (0: Send, 1: Recv)
 printf '%s\n' "goto {SELECT rank, 3 FROM procs}" > part.drdb
 timeout 300 "$drdb" batch --ranks 0,1 --timeout 60 run part.drdb > part \
     2> part.err
+srcpaths part part.err
 has "goto {...}: ranks not replayed are left out, the others go" part \
-    "[0] main () at ../tests/events/sql-pattern.c:39, before event 3 (MPI_Send)" \
-    "[1] main () at ../tests/events/sql-pattern.c:43, before event 3 (MPI_Recv)"
+    "[0] main () at SRC/tests/events/sql-pattern.c:39, before event 3 (MPI_Send)" \
+    "[1] main () at SRC/tests/events/sql-pattern.c:43, before event 3 (MPI_Recv)"
 has "goto {...}: the left-out ranks are named" part.err \
     "drdb: [2,3] not replayed: left out ('replay @SET' starts ranks)"
 
