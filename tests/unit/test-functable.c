@@ -296,6 +296,102 @@ TEST(roles_free_sync_all)
     CHECK_STR_EQ(log_slot_names[LOG_S_FREED], "freed");
 }
 
+static int aborts(const struct log_func_desc *d)
+{
+    return (d->roles & LOG_R_ABORT) != 0;
+}
+
+static int finalizes(const struct log_func_desc *d)
+{
+    return (d->roles & LOG_R_FINALIZE) != 0;
+}
+
+static int examines_code(const struct log_func_desc *d)
+{
+    return (d->roles & LOG_R_EXAMINES) != 0;
+}
+
+static int makes_errhandler(const struct log_func_desc *d)
+{
+    return (d->roles & LOG_R_ERRHANDLER) != 0;
+}
+
+/* The roles drdb check's err.ignored, the reader's ending of a log and the
+ * error handlers' trampolines read instead of names: the end of the job
+ * and of MPI, the calls that examine an error code (and which argument
+ * holds it), the error handlers' objects. */
+TEST(roles_errors)
+{
+    char buf[1024];
+    CHECK_STR_EQ(functions_where(aborts, buf, sizeof buf), "MPI_Abort");
+    CHECK_STR_EQ(functions_where(finalizes, buf, sizeof buf),
+                 "MPI_Finalize");
+    const struct log_func_desc *d = log_func_by_id(LOG_FN_MPI_Abort);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_LIFECYCLE);
+    CHECK_INT_EQ(d->slot[LOG_S_COMM], LOG_A_MPI_Abort_comm);
+    CHECK_INT_EQ(d->slot[LOG_S_ERRORCODE], LOG_A_MPI_Abort_errorcode);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Finalize)->kind, LOG_K_LIFECYCLE);
+    /* MPI_Session_finalize ends a session, not MPI. */
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Session_finalize)->roles, 0);
+
+    /* err.ignored's "examined": the code in the errorcode slot. */
+    CHECK_STR_EQ(functions_where(examines_code, buf, sizeof buf),
+                 "MPI_Comm_call_errhandler MPI_Error_class MPI_Error_string "
+                 "MPI_File_call_errhandler MPI_Session_call_errhandler "
+                 "MPI_Win_call_errhandler");
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Error_class)->slot[LOG_S_ERRORCODE],
+                 LOG_A_MPI_Error_class_errorcode);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_call_errhandler)
+                     ->slot[LOG_S_ERRORCODE],
+                 LOG_A_MPI_Win_call_errhandler_errorcode);
+    /* A code given to define its string or delete it is not examined. */
+    d = log_func_by_id(LOG_FN_MPI_Add_error_string);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->slot[LOG_S_ERRORCODE], LOG_A_MPI_Add_error_string_errorcode);
+    CHECK_INT_EQ(d->roles, 0);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPIX_Delete_error_code)->roles, 0);
+    /* MPI_Add_error_code returns a code: no slot (an out argument). */
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Add_error_code)
+                     ->slot[LOG_S_ERRORCODE],
+                 -1);
+    for (int i = 0; i < log_funcs_count; i++) {
+        d = &log_funcs[i];
+        int s = d->slot[LOG_S_ERRORCODE];
+        CHECK_MSG(!examines_code(d) || s >= 0, "%s: examines no errorcode",
+                  d->name);
+        CHECK_MSG(s < 0 || (d->args[s].dir == LOG_DIR_VALUE &&
+                            !strcmp(d->args[s].ctype, "int")),
+                  "%s: errorcode is no int by value", d->name);
+        CHECK_MSG(makes_errhandler(d) == (d->errh_enc != 0),
+                  "%s: errhandler %d, errh_enc %d", d->name,
+                  makes_errhandler(d), d->errh_enc);
+    }
+
+    /* What an error handler is called with: a file is a pointer. */
+    CHECK_STR_EQ(functions_where(makes_errhandler, buf, sizeof buf),
+                 "MPI_Comm_create_errhandler MPI_File_create_errhandler "
+                 "MPI_Session_create_errhandler MPI_Win_create_errhandler "
+                 "MPI_Errhandler_create");
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_File_create_errhandler)->errh_enc,
+                 LOG_ENC_PTR);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Comm_create_errhandler)->errh_enc,
+                 LOG_ENC_HANDLE);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Errhandler_create)->errh_enc,
+                 LOG_ENC_HANDLE);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_create_errhandler)->errh_enc,
+                 LOG_ENC_HANDLE);
+    CHECK_INT_EQ(
+        log_func_by_id(LOG_FN_MPI_Session_create_errhandler)->errh_enc,
+        LOG_ENC_HANDLE);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_File_set_errhandler)->errh_enc, 0);
+
+    CHECK_STR_EQ(log_flag_names[12], "abort");
+    CHECK_INT_EQ(LOG_R_ABORT, 1u << 12);
+    CHECK_STR_EQ(log_flag_names[15], "errhandler");
+    CHECK_STR_EQ(log_slot_names[LOG_S_ERRORCODE], "errorcode");
+}
+
 /* MPI 4's large-count functions and their classic twins: one operation
  * (drdb check's coll.operation), one hook where the classes agree. */
 TEST(large_count_twins)
@@ -361,6 +457,7 @@ int main(void)
     RUN(every_pointer_has_a_direction);
     RUN(roles_and_slots);
     RUN(roles_free_sync_all);
+    RUN(roles_errors);
     RUN(large_count_twins);
     RUN(hooks_and_unsupported);
     return check_done();
