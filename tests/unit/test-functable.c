@@ -417,6 +417,11 @@ TEST(large_count_twins)
         CHECK_MSG(d->kind == c->kind && d->roles == c->roles &&
                       d->nargs >= c->nargs,
                   "%s and %s: not the same call", d->name, c->name);
+        /* What one twin needs a hook for, the other does too (the stub
+         * once generated MPI_Buffer_detach_c, which handed back the
+         * recorded process's buffer). */
+        CHECK_MSG(d->hooks == c->hooks, "%s: hooks %u, %s's %u", d->name,
+                  d->hooks, c->name, c->hooks);
     }
     CHECK_INT_EQ(twins, 154);
 }
@@ -440,6 +445,8 @@ TEST(hooks_and_unsupported)
     CHECK(d->unsupported == NULL);
     CHECK_INT_EQ(d->hooks, LOG_HOOK_REC | LOG_HOOK_RPL);
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_shared_query)->hooks,
+                 LOG_HOOK_RPL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Buffer_detach_c)->hooks,
                  LOG_HOOK_RPL);
     CHECK_STR_EQ(log_kind_names[LOG_K_REQUEST_FREE], "request-free");
     CHECK_STR_EQ(log_flag_names[1], "persistent");
