@@ -76,22 +76,18 @@ static int handler_ran(struct ev_run *x, int r, const struct log_event *ev)
     return 0;
 }
 
-/* 1 when event EV looks at error code CODE or stops the program. */
+/* 1 when event EV looks at error code CODE (a call that examines the
+ * code in its errorcode slot: MPI_Error_class, MPI_Error_string, the
+ * *_call_errhandler functions) or stops the program (abort: MPI_Abort). */
 static int examines(const struct log_event *ev, int32_t code)
 {
-    switch (ev->fn) {
-    case LOG_FN_MPI_Abort:
+    const struct log_func_desc *d = ev->desc;
+    if (!d)
+        return 0;
+    if (d->roles & LOG_R_ABORT)
         return 1;
-    case LOG_FN_MPI_Error_class:
-    case LOG_FN_MPI_Error_string:
-        return log_event_arg(ev, 0) == code;
-    case LOG_FN_MPI_Comm_call_errhandler:
-    case LOG_FN_MPI_Win_call_errhandler:
-    case LOG_FN_MPI_File_call_errhandler:
-    case LOG_FN_MPI_Session_call_errhandler:
-        return log_event_arg(ev, 1) == code;
-    }
-    return 0;
+    return (d->roles & LOG_R_EXAMINES) &&
+           log_event_arg(ev, d->slot[LOG_S_ERRORCODE]) == code;
 }
 
 /* The handles failed call F left in its outputs (HANDLE fields that are
@@ -272,7 +268,7 @@ static int ignored(struct ev_check_ctx *c, int r, const struct log_event *f)
             return 0;
         if (failed(&ev))
             return 1;
-        if (ev.fn != LOG_FN_MPI_Finalize)
+        if (!ev.desc || !(ev.desc->roles & LOG_R_FINALIZE))
             went_on = 1;
     }
     return went_on;

@@ -13,7 +13,8 @@ Usage: gen-functable.py SPEC FUNCS_H PROTOS_H ARGS_H DESC_C
             with a hook, shared by the recorder's and the stub's hooks
   DESC_C    the descriptors (log_funcs[]: arguments, roles, slots, hooks,
             why a call cannot be replayed, the classic twin of a
-            large-count function) for log/functable.c
+            large-count function, what an error handler is called with)
+            for log/functable.c
 
 The spec is read by log/mpispec.py, the front end every generator shares
 (imported from PYTHONPATH: meson sets it to log/).
@@ -168,7 +169,7 @@ def write_desc_c(S, spec, path):
                     f"LOG_K_{c_ident(fn.kind)}, {flags}, {hooks}, "
                     f"{{{slots}}}, {why}, {len(bufs)}, {{{bufidx}}}, "
                     f"{1 if bufs and S.buffers_if_pending(fn) else 0}, "
-                    f"{fn.classic.id} }},\n")
+                    f"{fn.classic.id}, {S.errhandler_encoding(fn)} }},\n")
         f.write("};\n")
         f.write(f"const int log_funcs_count = {len(funcs)};\n")
 

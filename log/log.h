@@ -103,6 +103,11 @@ struct log_func_desc {
      * MPI_Send_c: MPI_Send's id), else its own id: two calls are the same
      * operation when their classic is the same. */
     int classic;
+    /* A call with the role errhandler: the enum log_enc of the object
+     * handle its error handler function is called with (a pointer to it):
+     * LOG_ENC_HANDLE (MPI_Comm, MPI_Win, MPI_Session: int handles) or
+     * LOG_ENC_PTR (MPI_File, a pointer in MPICH); 0 for other calls. */
+    int errh_enc;
 };
 
 /* Names of the role kinds, flags and slots, as the spec writes them. */

@@ -24,7 +24,8 @@ KINDS = ("local", "lifecycle", "send", "recv", "sendrecv", "probe", "mprobe",
 # Role flags, any number. The C flags LOG_R_* are generated from this list
 # (append only: a flag's bit is its position).
 FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic", "poll", "free",
-         "sync", "buffered", "ready", "all", "mpi-owned")
+         "sync", "buffered", "ready", "all", "mpi-owned", "abort", "finalize",
+         "examines", "errhandler")
 # The send modes (MPI 4.0 3.4): a send with none of them is a standard one.
 SEND_MODES = ("sync", "buffered", "ready")
 # Kinds a call of which starts a request (nb, persistent).
@@ -49,6 +50,7 @@ VALUE_SLOTS = (
     ("op", ("op",)),
     ("comm", ("comm", "comm_old", "local_comm", "intercomm")),
     ("oldtype", ("oldtype",)),
+    ("errorcode", ("errorcode",)),
 )
 POINTER_SLOTS = (
     ("request", (("MPI_Request *", "out"), ("MPI_Request *", "inout"))),
@@ -361,6 +363,30 @@ def handle_size(arg):
     return VALUE_SIZES[t]
 
 
+# An error handler's function: MPI calls it with a pointer to the object
+# (MPI_<object>_errhandler_function, MPI 4.0 9.3).
+ERRHANDLER_FN = re.compile(r"^(MPI_\w+)_errhandler_function \*$")
+
+
+def errhandler_object(fn):
+    """The C type of the object an error handler FN makes is called with
+    ("MPI_File" for MPI_File_create_errhandler), from its callback's type;
+    None when FN takes no error handler function."""
+    for a in fn.args:
+        m = ERRHANDLER_FN.match(a.ctype.replace("const ", ""))
+        if a.length == "callback" and m and m.group(1) in VALUE_SIZES:
+            return m.group(1)
+    return None
+
+
+def errhandler_encoding(fn):
+    """enum log_enc of the object handle FN's error handler is called with:
+    LOG_ENC_HANDLE (an int handle), LOG_ENC_PTR (an MPI_File, a pointer in
+    MPICH); "0" when FN makes no error handler."""
+    obj = errhandler_object(fn) if "errhandler" in fn.flags else None
+    return value_encoding(obj) if obj else "0"
+
+
 def is_data(arg):
     """A message buffer: COUNT x TYPE, plain or per peer."""
     return bool(arg.length and (LEN_BUF.match(arg.length) or
@@ -400,6 +426,20 @@ def check_func(fn):
     if "mpi-owned" in fn.flags and not any(
             a.direction == "out" and handle_size(a) for a in fn.args):
         raise SpecError("'mpi-owned' is for calls that return a handle")
+    ends = [f for f in ("abort", "finalize") if f in fn.flags]
+    if ends and fn.kind != "lifecycle":
+        raise SpecError(f"'{ends[0]}' is for 'lifecycle' calls")
+    if len(ends) > 1:
+        raise SpecError("'abort' and 'finalize' are two calls")
+    if "abort" in fn.flags and not ({"comm", "errorcode"} <= set(s)):
+        raise SpecError("an 'abort' call has a comm and an errorcode "
+                        "argument")
+    if "examines" in fn.flags and "errorcode" not in s:
+        raise SpecError("'examines' needs the errorcode argument it "
+                        "examines")
+    if ("errhandler" in fn.flags) != (errhandler_object(fn) is not None):
+        raise SpecError("an 'errhandler' call, and only it, takes an "
+                        "MPI_<object>_errhandler_function callback")
     if fn.kind == "comm-ctor" and "newcomm" not in s:
         raise SpecError("a 'comm-ctor' has an out MPI_Comm argument")
     if fn.kind == "type-ctor" and "newtype" not in s:

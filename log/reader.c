@@ -787,10 +787,12 @@ enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
     struct log_event ev;
     if (r->nevents &&
         log_rank_event(r, r->nevents - 1, &ev, NULL, 0) == 0 &&
-        ev.desc && strcmp(ev.desc->name, "MPI_Abort") == 0) {
-        snprintf(buf, len, "ended in MPI_Abort(comm %#x, %d) at event %llu",
-                 (unsigned)(uint32_t)log_event_arg(&ev, 0),
-                 (int)log_event_arg(&ev, 1),
+        ev.desc && (ev.desc->roles & LOG_R_ABORT)) {
+        snprintf(buf, len, "ended in %s(comm %#x, %d) at event %llu",
+                 ev.desc->name,
+                 (unsigned)(uint32_t)log_event_arg(&ev,
+                                                   ev.desc->slot[LOG_S_COMM]),
+                 (int)log_event_arg(&ev, ev.desc->slot[LOG_S_ERRORCODE]),
                  (unsigned long long)(r->nevents - 1));
         return LOG_END_ABORT;
     }

@@ -169,6 +169,7 @@ typedef void errh_fn(void *obj, int *code, ...);
 static struct {
     errh_fn *fn;
     int ctor;   /* the constructor: which kind of object */
+    int enc;    /* the object's handle: the constructor's errh_enc */
     int handle; /* the error handler MPI made of it */
 } errh[NERRH];
 static int nerrh;
@@ -176,7 +177,7 @@ static int nerrh;
 static void errh_call(int slot, void *obj, int *code)
 {
     /* A file is a pointer in MPICH; the other objects int handles. */
-    int64_t o = errh[slot].ctor == LOG_FN_MPI_File_create_errhandler
+    int64_t o = errh[slot].enc == LOG_ENC_PTR
                     ? (int64_t)(intptr_t) * (MPI_File *)obj
                     : (int64_t) * (uint32_t *)obj;
     CB_ENTER();
@@ -214,6 +215,7 @@ static int errh_slot(const struct rec_call *c, errh_fn *fn)
         return -1;
     errh[nerrh].fn = fn;
     errh[nerrh].ctor = c->fn;
+    errh[nerrh].enc = log_func_by_id(c->fn)->errh_enc;
     errh[nerrh].handle = (int)MPI_ERRHANDLER_NULL;
     return nerrh++;
 }

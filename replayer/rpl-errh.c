@@ -24,7 +24,7 @@ static void errh_create(int ret, MPI_Errhandler eh, void (*fn)(void))
 }
 
 void rpl_errh_callback(struct rpl_call *c, const struct log_cb *cb,
-                       int file)
+                       int ptr)
 {
     const struct errh *e = util_htab_find(&errhs, cb->handle);
     if (!e || !e->fn)
@@ -33,7 +33,7 @@ void rpl_errh_callback(struct rpl_call *c, const struct log_cb *cb,
                  "know", (unsigned)cb->handle);
     int code = cb->code;
     rpl_cb_enter();
-    if (file) { /* a pointer in MPICH: the recorded value */
+    if (ptr) { /* a file, a pointer in MPICH: the recorded value */
         MPI_File f = (MPI_File)(intptr_t)cb->obj;
         ((MPI_File_errhandler_function *)(void *)e->fn)(&f, &code);
     } else { /* MPI_Comm, MPI_Win, MPI_Session: int handles */

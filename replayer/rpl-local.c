@@ -87,23 +87,30 @@ int rpl_MPI_Free_mem(struct args_MPI_Free_mem *a)
     return ret;
 }
 
-/* The buffer MPI_Buffer_detach hands back: the one attached here. */
+/* The buffer MPI_Buffer_detach hands back: the one attached here. A
+ * process has one, whichever twin attached it (the classic call or its
+ * large-count one) and whichever detaches it. */
 static void *attached_buf;
-static int attached_size;
+static MPI_Count attached_size;
 
-int rpl_MPI_Buffer_attach(struct args_MPI_Buffer_attach *a)
-{
-    int ret = rpl_replay_MPI_Buffer_attach(a);
-    attached_buf = a->buffer;
-    attached_size = a->size;
-    return ret;
-}
-
-int rpl_MPI_Buffer_detach(struct args_MPI_Buffer_detach *a)
-{
-    int ret = rpl_replay_MPI_Buffer_detach(a);
-    memcpy(a->buffer_addr, &attached_buf, sizeof attached_buf);
-    *a->size = attached_size;
-    attached_buf = NULL;
-    return ret;
-}
+#define BUFFER_ATTACH(NAME)                                                  \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        int ret = rpl_replay_##NAME(a);                                      \
+        attached_buf = a->buffer;                                            \
+        attached_size = a->size;                                             \
+        return ret;                                                          \
+    }
+/* An int or an MPI_Count size: *a->size's own type. */
+#define BUFFER_DETACH(NAME)                                                  \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        int ret = rpl_replay_##NAME(a);                                      \
+        memcpy(a->buffer_addr, &attached_buf, sizeof attached_buf);          \
+        *a->size = (__typeof__(*a->size))attached_size;                      \
+        attached_buf = NULL;                                                 \
+        return ret;                                                          \
+    }
+/* Each for its large-count twin too (RPL_TWINS_NAME: rpl_hooks.h). */
+RPL_TWINS_MPI_Buffer_attach(BUFFER_ATTACH)
+RPL_TWINS_MPI_Buffer_detach(BUFFER_DETACH)

@@ -342,7 +342,7 @@ static void run_pending(struct rpl_call *c, int fn)
         drdb_event++;
         if (cb.what == LOG_CB_ERRHANDLER)
             rpl_errh_callback(c, &cb,
-                              ev.fn == LOG_FN_MPI_File_create_errhandler);
+                              ev.desc && ev.desc->errh_enc == LOG_ENC_PTR);
         else if (cb.what == LOG_CB_OP)
             rpl_op_callback(c, &ev, &cb);
         else if (cb.what >= LOG_CB_GREQ_QUERY)

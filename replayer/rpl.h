@@ -273,12 +273,13 @@ void rpl_same_request(struct rpl_call *c, MPI_Request logged,
 void rpl_cb_enter(void);
 void rpl_cb_leave(void);
 /* Runs the entry's callback: an attribute's (rpl-attr.c; a copy goes to
- * NEWOBJ, the call's new object) or an error handler (rpl-errh.c; FILE:
- * on a file, whose handle is a pointer). */
+ * NEWOBJ, the call's new object) or an error handler (rpl-errh.c; PTR:
+ * its object's handle is a pointer, an MPI_File: its constructor's
+ * errh_enc). */
 void rpl_attr_callback(struct rpl_call *c, const struct log_cb *cb,
                        int64_t newobj);
 void rpl_errh_callback(struct rpl_call *c, const struct log_cb *cb,
-                       int file);
+                       int ptr);
 /* A user reduction operator, on a copy of the vectors the entry EV logged
  * (its result discarded), or a generalized request's query (on a status
  * of its own), free or cancel function (rpl-cb.c). */

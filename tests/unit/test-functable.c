@@ -186,15 +186,21 @@ TEST(roles_and_slots)
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Allreduce)->args[1].at, 0);
 }
 
-/* The functions whose roles (kind and flags, not names) satisfy TEST, as
- * "NAME NAME ..." in id order, into BUF. */
+/* Whether D's roles have FLAG. */
+static int has(const struct log_func_desc *d, unsigned flag)
+{
+    return (d->roles & flag) != 0;
+}
+
+/* The functions whose roles (kind and flags, not names) satisfy TEST, or
+ * with TEST NULL have FLAG, as "NAME NAME ..." in id order, into BUF. */
 static const char *functions_where(int (*test)(const struct log_func_desc *),
-                                   char *buf, size_t len)
+                                   unsigned flag, char *buf, size_t len)
 {
     size_t n = 0;
     buf[0] = 0;
     for (int i = 0; i < log_funcs_count && n < len; i++)
-        if (test(&log_funcs[i]))
+        if (test ? test(&log_funcs[i]) : has(&log_funcs[i], flag))
             n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "",
                                   log_funcs[i].name);
     return buf;
@@ -211,16 +217,6 @@ static int standard_send(const struct log_func_desc *d)
 static int blocking_completion(const struct log_func_desc *d)
 {
     return d->kind == LOG_K_COMPLETION && !(d->roles & LOG_R_POLL);
-}
-
-static int frees(const struct log_func_desc *d)
-{
-    return (d->roles & LOG_R_FREE) != 0;
-}
-
-static int mpi_owned(const struct log_func_desc *d)
-{
-    return (d->roles & LOG_R_MPI_OWNED) != 0;
 }
 
 /* The roles drdb check's res.leak and deadlock checks and the recorder's
@@ -241,15 +237,15 @@ TEST(roles_free_sync_all)
     CHECK_INT_EQ(d->roles, LOG_R_FREE);
     CHECK_INT_EQ(d->slot[LOG_S_FREED], LOG_A_MPI_Comm_disconnect_comm);
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_free)->slot[LOG_S_FREED], 0);
-    CHECK_STR_EQ(functions_where(frees, buf, sizeof buf),
+    CHECK_STR_EQ(functions_where(NULL, LOG_R_FREE, buf, sizeof buf),
                  "MPI_Comm_free MPI_Type_free MPI_Errhandler_free "
                  "MPI_Group_free MPI_Info_free MPI_Op_free MPI_Win_free "
                  "MPI_Comm_disconnect MPI_File_close");
     for (int i = 0; i < log_funcs_count; i++) {
         d = &log_funcs[i];
         int s = d->slot[LOG_S_FREED];
-        CHECK_MSG(frees(d) == (s >= 0), "%s: free %d, freed slot %d",
-                  d->name, frees(d), s);
+        CHECK_MSG(has(d, LOG_R_FREE) == (s >= 0), "%s: free %d, freed slot %d",
+                  d->name, has(d, LOG_R_FREE), s);
         CHECK_MSG(s < 0 || d->args[s].dir == LOG_DIR_INOUT, "%s", d->name);
     }
     /* A request's free is its kind; an inout handle is not a free. */
@@ -273,7 +269,7 @@ TEST(roles_free_sync_all)
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Send_init)->roles,
                  LOG_R_PERSISTENT);
     CHECK_INT_EQ(LOG_R_SEND_MODES, LOG_R_SYNC | LOG_R_BUFFERED | LOG_R_READY);
-    CHECK_STR_EQ(functions_where(standard_send, buf, sizeof buf),
+    CHECK_STR_EQ(functions_where(standard_send, 0, buf, sizeof buf),
                  "MPI_Send MPI_Send_c");
 
     /* Completions: Waitall waits for all, the other Waits for any. */
@@ -282,10 +278,10 @@ TEST(roles_free_sync_all)
                  LOG_R_POLL | LOG_R_ALL);
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Waitany)->roles, 0);
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Waitsome)->roles, 0);
-    CHECK_STR_EQ(functions_where(blocking_completion, buf, sizeof buf),
+    CHECK_STR_EQ(functions_where(blocking_completion, 0, buf, sizeof buf),
                  "MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome");
 
-    CHECK_STR_EQ(functions_where(mpi_owned, buf, sizeof buf),
+    CHECK_STR_EQ(functions_where(NULL, LOG_R_MPI_OWNED, buf, sizeof buf),
                  "MPI_Type_create_f90_integer MPI_Type_create_f90_real "
                  "MPI_Type_create_f90_complex MPI_Comm_get_parent");
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Comm_dup)->roles, 0);
@@ -294,6 +290,83 @@ TEST(roles_free_sync_all)
     CHECK_INT_EQ(LOG_R_FREE, 1u << 6);
     CHECK_STR_EQ(log_flag_names[11], "mpi-owned");
     CHECK_STR_EQ(log_slot_names[LOG_S_FREED], "freed");
+}
+
+/* An error handler constructor whose handler gets a pointer (a file). */
+static int errh_on_pointer(const struct log_func_desc *d)
+{
+    return d->errh_enc == LOG_ENC_PTR;
+}
+
+/* The roles drdb check's err.ignored, the reader's ending of a log and the
+ * error handlers' trampolines read instead of names: the end of the job
+ * and of MPI, the calls that examine an error code (and which argument
+ * holds it), the error handlers' objects. */
+TEST(roles_errors)
+{
+    char buf[1024];
+    CHECK_STR_EQ(functions_where(NULL, LOG_R_ABORT, buf, sizeof buf),
+                 "MPI_Abort");
+    CHECK_STR_EQ(functions_where(NULL, LOG_R_FINALIZE, buf, sizeof buf),
+                 "MPI_Finalize");
+    const struct log_func_desc *d = log_func_by_id(LOG_FN_MPI_Abort);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->kind, LOG_K_LIFECYCLE);
+    CHECK_INT_EQ(d->slot[LOG_S_COMM], LOG_A_MPI_Abort_comm);
+    CHECK_INT_EQ(d->slot[LOG_S_ERRORCODE], LOG_A_MPI_Abort_errorcode);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Finalize)->kind, LOG_K_LIFECYCLE);
+    /* MPI_Session_finalize ends a session, not MPI. */
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Session_finalize)->roles, 0);
+
+    /* err.ignored's "examined": the code in the errorcode slot. */
+    CHECK_STR_EQ(functions_where(NULL, LOG_R_EXAMINES, buf, sizeof buf),
+                 "MPI_Comm_call_errhandler MPI_Error_class MPI_Error_string "
+                 "MPI_File_call_errhandler MPI_Session_call_errhandler "
+                 "MPI_Win_call_errhandler");
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Error_class)->slot[LOG_S_ERRORCODE],
+                 LOG_A_MPI_Error_class_errorcode);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_call_errhandler)
+                     ->slot[LOG_S_ERRORCODE],
+                 LOG_A_MPI_Win_call_errhandler_errorcode);
+    /* A code given to define its string or delete it is not examined. */
+    d = log_func_by_id(LOG_FN_MPI_Add_error_string);
+    REQUIRE(d);
+    CHECK_INT_EQ(d->slot[LOG_S_ERRORCODE],
+                 LOG_A_MPI_Add_error_string_errorcode);
+    CHECK_INT_EQ(d->roles, 0);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPIX_Delete_error_code)->roles, 0);
+    /* MPI_Add_error_code returns a code: no slot (an out argument). */
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Add_error_code)
+                     ->slot[LOG_S_ERRORCODE],
+                 -1);
+    for (int i = 0; i < log_funcs_count; i++) {
+        d = &log_funcs[i];
+        int s = d->slot[LOG_S_ERRORCODE];
+        CHECK_MSG(!has(d, LOG_R_EXAMINES) || s >= 0,
+                  "%s: examines no errorcode", d->name);
+        CHECK_MSG(s < 0 || (d->args[s].dir == LOG_DIR_VALUE &&
+                            !strcmp(d->args[s].ctype, "int")),
+                  "%s: errorcode is no int by value", d->name);
+        CHECK_MSG(has(d, LOG_R_ERRHANDLER)
+                      ? d->errh_enc == LOG_ENC_HANDLE ||
+                            d->errh_enc == LOG_ENC_PTR
+                      : d->errh_enc == 0,
+                  "%s: errhandler %d, errh_enc %d", d->name,
+                  has(d, LOG_R_ERRHANDLER), d->errh_enc);
+    }
+
+    /* What an error handler is called with: a file is a pointer. */
+    CHECK_STR_EQ(functions_where(NULL, LOG_R_ERRHANDLER, buf, sizeof buf),
+                 "MPI_Comm_create_errhandler MPI_File_create_errhandler "
+                 "MPI_Session_create_errhandler MPI_Win_create_errhandler "
+                 "MPI_Errhandler_create");
+    CHECK_STR_EQ(functions_where(errh_on_pointer, 0, buf, sizeof buf),
+                 "MPI_File_create_errhandler");
+
+    CHECK_STR_EQ(log_flag_names[12], "abort");
+    CHECK_INT_EQ(LOG_R_ABORT, 1u << 12);
+    CHECK_STR_EQ(log_flag_names[15], "errhandler");
+    CHECK_STR_EQ(log_slot_names[LOG_S_ERRORCODE], "errorcode");
 }
 
 /* MPI 4's large-count functions and their classic twins: one operation
@@ -321,6 +394,11 @@ TEST(large_count_twins)
         CHECK_MSG(d->kind == c->kind && d->roles == c->roles &&
                       d->nargs >= c->nargs,
                   "%s and %s: not the same call", d->name, c->name);
+        /* What one twin needs a hook for, the other does too (the stub
+         * once generated MPI_Buffer_detach_c, which handed back the
+         * recorded process's buffer). */
+        CHECK_MSG(d->hooks == c->hooks, "%s: hooks %u, %s's %u", d->name,
+                  d->hooks, c->name, c->hooks);
     }
     CHECK_INT_EQ(twins, 154);
 }
@@ -345,6 +423,8 @@ TEST(hooks_and_unsupported)
     CHECK_INT_EQ(d->hooks, LOG_HOOK_REC | LOG_HOOK_RPL);
     CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Win_shared_query)->hooks,
                  LOG_HOOK_RPL);
+    CHECK_INT_EQ(log_func_by_id(LOG_FN_MPI_Buffer_detach_c)->hooks,
+                 LOG_HOOK_RPL);
     CHECK_STR_EQ(log_kind_names[LOG_K_REQUEST_FREE], "request-free");
     CHECK_STR_EQ(log_flag_names[1], "persistent");
     CHECK_INT_EQ(LOG_R_PERSISTENT, 1u << 1);
@@ -361,6 +441,7 @@ int main(void)
     RUN(every_pointer_has_a_direction);
     RUN(roles_and_slots);
     RUN(roles_free_sync_all);
+    RUN(roles_errors);
     RUN(large_count_twins);
     RUN(hooks_and_unsupported);
     return check_done();

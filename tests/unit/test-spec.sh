@@ -85,5 +85,23 @@ refuse "'all' on a completion of one request" \
 refuse "'mpi-owned' on a call that returns no handle" \
     '1 auto local,mpi-owned int MPI_Comm_rank(MPI_Comm comm, out int *rank)' \
     "'mpi-owned' is for calls that return a handle"
+refuse "'abort' on a call that is no life cycle" \
+    '1 auto local,abort int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)' \
+    "'abort' is for 'lifecycle' calls"
+refuse "'abort' and 'finalize' on one call" \
+    '1 manual lifecycle,abort,finalize int MPI_Abort(MPI_Comm comm, int errorcode)' \
+    "'abort' and 'finalize' are two calls"
+refuse "'abort' without its error code" \
+    '1 manual lifecycle,abort int MPI_Finalize(void)' \
+    "an 'abort' call has a comm and an errorcode argument"
+refuse "'examines' without an error code" \
+    '1 auto local,examines int MPI_Add_error_class(out int *errorclass)' \
+    "'examines' needs the errorcode argument"
+refuse "'errhandler' without an error handler function" \
+    '1 auto local,errhandler int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)' \
+    "an 'errhandler' call, and only it, takes"
+refuse "an error handler function without 'errhandler'" \
+    '1 manual local int MPI_Comm_create_errhandler(in MPI_Comm_errhandler_function *comm_errhandler_fn {callback}, out MPI_Errhandler *errhandler)' \
+    "an 'errhandler' call, and only it, takes"
 echo "1..$n"
 exit $status
