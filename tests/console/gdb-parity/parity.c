@@ -55,6 +55,12 @@ shape_t box = {"box", RED, {{-5, 10}, {20, -30}}, {65}, 2.75, "a box",
                &inner};
 volatile long spin_limit = 0;
 
+/* Not static: the scripts call them. */
+int factorial(int n);
+int square(int v);
+long sum_to(int n);
+void spin(void);
+
 int factorial(int n)
 {
     if (n <= 1)
