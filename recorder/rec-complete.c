@@ -1,7 +1,7 @@
 /*
  * Completions: the Wait and Test families, and MPI_Iprobe's polls. Every
  * Wait/Test function logs, for each request it completed, what
- * log/codec.h's completion layout holds: the handle before the call, its
+ * log/log-codec.h's completion layout holds: the handle before the call, its
  * status, and the data the request delivered (a receive: what its status
  * says arrived; a collective: its whole buffer, as registered). Element
  * numbers are indices into the program's arrays. A Test that completed

@@ -157,7 +157,7 @@ static int completes(const struct result *r, MPI_Win win, int done)
 
 /* ---- logging ------------------------------------------------------------- */
 
-/* Room for G's WINDIFF; appends it (log/codec.h). */
+/* Room for G's WINDIFF; appends it (log/log-codec.h). */
 static size_t diff_room(const struct region *g)
 {
     return log_windiff_room(g->size);
