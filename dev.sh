@@ -34,7 +34,11 @@ setup_build() {
 # is may change no test's outcome: docs/development.md, "CI").
 build=build
 if [ "${CI:-}" = true ]; then
-    build=$(mktemp -d "${TMPDIR:-/tmp}/drdb-ci.XXXXXX")/build
+    build=$(mktemp -d "${TMPDIR:-/tmp}/drdb-ci.XXXXXX")
+    # (mktemp makes it 0700: the security tests' second user runs drdb
+    # from it, as from a clone's ./build)
+    chmod 755 "$build"
+    build=$build/build
     echo "dev.sh: CI: building in $build, outside the clone"
 fi
 setup_build "$build" -Dwerror=true
