@@ -156,7 +156,7 @@ void ev_print_row(FILE *out, const struct ev_row *row, int mark)
         fprintf(out, "  thread %s", th);
     }
     if (mark)
-        fputs("  <= here", out);
+        fputs(mark == EV_MARK_INSIDE ? "  <= inside" : "  <= here", out);
     fputc('\n', out);
 }
 

@@ -403,7 +403,10 @@ long long ev_list_events(struct ev_run *x, int rank, uint64_t from,
                          uint64_t count, const struct ev_filter *f,
                          long long mark, ev_row_fn *fn, void *ud, char *err,
                          size_t errlen);
-/* A row as its line of the listing (MARK: ending in "  <= here"). */
+/* A row as its line of the listing (MARK: ending in "  <= here", the
+ * event a rank stands before; EV_MARK_INSIDE: "  <= inside", the one it
+ * stands inside). */
+#define EV_MARK_INSIDE 2
 void ev_print_row(FILE *out, const struct ev_row *row, int mark);
 /* The listing's header line. */
 void ev_print_events_header(FILE *out);

@@ -1,7 +1,7 @@
 /*
- * Data commands: print, backtrace (stacks merged into a tree), info, the
- * GDB commands passed through with their answers merged (list, ptype,
- * whatis, x, frame, up, down, gdb), assert.
+ * Data commands: backtrace (stacks merged into a tree), info, gdb,
+ * assert. (print, list, ptype, x, frame and the rest are GDB's: con-gdb.c
+ * passes them through.)
  */
 #include <limits.h>
 #include <stdio.h>
@@ -11,42 +11,27 @@
 #include "args.h"
 #include "con.h"
 
-static char *fmt_value(const struct mi_reply *r, const char *expr)
-{
-    const char *v = mi_get_str(r->record, "value");
-    char *t = NULL;
-    if (asprintf(&t, "%s = %s", expr, v ? v : "?") < 0)
-        return NULL;
-    return t;
-}
-
-static int cmd_print(struct con *c, struct con_args *a)
-{
-    if (!*a->text) {
-        fprintf(stderr, "drdb: print EXPRESSION\n");
-        return -1;
-    }
-    char *mi = con_mi_arg("-data-evaluate-expression", a->text);
-    int rc = mi ? con_run_merged(c, &a->set, mi, fmt_value, a->text) : -1;
-    free(mi);
-    return rc;
-}
-
-/* Backtraces merged into a prefix tree, outermost frame first: ranks
- * share a node as long as their stacks agree. */
+/*
+ * backtrace: GDB's own (`bt full`, `bt -3`, `bt -frame-arguments all` and
+ * the rest), each rank's frames of the replay stub left out but the
+ * outermost of each run of them (the MPI function the program called),
+ * which says how many it stands for. Ranks with the same stack print it
+ * once; otherwise the stacks merge into a prefix tree, outermost frame
+ * first, ranks sharing a node as long as their frames agree.
+ */
 struct frame_node {
-    char *text;
+    char *text; /* the frame's lines */
     struct rankset set;
     struct frame_node **kids;
     int nkids;
 };
 
-static struct frame_node *node_new(const char *text, int n)
+static struct frame_node *node_new(const char *text, size_t len, int n)
 {
     struct frame_node *f = calloc(1, sizeof *f);
     if (!f)
         return NULL;
-    f->text = strdup(text);
+    f->text = strndup(text, len);
     rs_init(&f->set, n);
     return f;
 }
@@ -66,134 +51,180 @@ static void node_print(const struct frame_node *f, int depth)
     char buf[256];
     for (int i = 0; i < f->nkids; i++) {
         const struct frame_node *k = f->kids[i];
-        printf("[%s]%*s %s%s\n", rs_format(&k->set, buf, sizeof buf),
-               2 * depth, "", depth ? "`- " : "", k->text);
+        const char *t = k->text;
+        size_t n = strcspn(t, "\n");
+        printf("[%s]%*s %s%.*s\n", rs_format(&k->set, buf, sizeof buf),
+               2 * depth, "", depth ? "`- " : "", (int)n, t);
+        for (t += n; *t == '\n';) { /* bt full's locals */
+            t++;
+            n = strcspn(t, "\n");
+            printf("%*s%.*s\n", 2 * depth + 6, "", (int)n, t);
+            t += n;
+        }
         node_print(k, depth + 1);
     }
 }
 
-/*
- * Rank R's frames as backtrace lines, innermost first, into TEXTS (at most
- * MAX): "#N  func (args) at file:line" with GDB's frame numbers, so that
- * `frame N` and `up N` work from them. A run of the replay stub's frames
- * shows as its outermost one (the MPI function the program called), with
- * how many it stands for: the frame the rank is in is never hidden, only
- * summed up. The number of lines, or -1 after an error (printed).
- */
-static int rank_frames(struct con *c, int r, char **texts, int max)
+/* The levels of rank R's frames that are the stub's, into STUB (MAX
+ * long, 1 each): 0, or -1. */
+static int stub_levels(struct con *c, int r, char *stub, int max)
 {
-    struct mi_reply rep, ra;
-    int k = 0;
+    struct mi_reply rep;
+    char stubsrc[1024];
+    memset(stub, 0, (size_t)max);
     if (mi_gdb_exec_sync(c->ranks[r].gdb, "-stack-list-frames", &rep,
                          c->timeout_ms) != 0) {
-        printf("[%d] error: %s\n", r, rep.message ? rep.message : "no "
-               "answer");
         mi_reply_release(&rep);
         return -1;
     }
-    int have_args = mi_gdb_exec_sync(c->ranks[r].gdb,
-                                     "-stack-list-arguments --simple-values",
-                                     &ra, c->timeout_ms) == 0;
     const struct mi_value *stack = mi_get(rep.record, "stack");
-    const struct mi_value *sargs = have_args ? mi_get(ra.record, "stack-args")
-                                             : NULL;
-    const struct mi_value *fa = sargs ? sargs->first : NULL;
-    char stubsrc[1024];
-    int hidden = 0;
     con_stub_source_dir(stack, stubsrc, sizeof stubsrc);
-    for (const struct mi_value *fr = stack ? stack->first : NULL;
-         fr && k < max; fr = fr->next, fa = fa ? fa->next : NULL) {
-        const struct mi_value *args = fa ? mi_value_get(fa, "args") : NULL;
+    /* and the frames of libc's the stub called (a copy of a message),
+     * inner to a stub's frame with no frame of the program's between */
+    int run = 1; /* in the innermost frames, none the program's yet */
+    for (const struct mi_value *fr = stack ? stack->first : NULL; fr;
+         fr = fr->next) {
         const struct mi_value *lv = mi_value_get(fr, "level");
-        if (con_stub_frame(c, stubsrc, fr) && fr->next &&
-            con_stub_frame(c, stubsrc, fr->next)) {
-            hidden++; /* summed up in the run's outermost */
+        int l = lv && lv->str ? atoi(lv->str) : -1;
+        if (l < 0 || l >= max)
             continue;
-        }
-        char *ft = con_frame_text(fr, args);
-        char more[64] = "";
-        if (hidden)
-            snprintf(more, sizeof more, " [and %d inner frame%s of the "
-                     "replay stub]", hidden, hidden > 1 ? "s" : "");
-        hidden = 0;
-        if (ft)
-            asprintf(&texts[k++], "#%-2s %s%s", lv && lv->str ? lv->str : "?",
-                     ft, more);
-        free(ft);
+        stub[l] = (char)con_stub_frame(c, stubsrc, fr);
+        if (run && stub[l])
+            memset(stub, 1, (size_t)l);
+        else if (run && con_program_frame(c, stubsrc, fr))
+            run = 0;
     }
-    if (have_args)
-        mi_reply_release(&ra);
     mi_reply_release(&rep);
-    return k;
+    return 0;
+}
+
+/* Rank R's `backtrace ARGS` (GDB's words), its stub frames summed up
+ * (malloc'd); its error in GDB's words (*FAILED set). */
+static char *rank_bt(struct con *c, int r, const char *args, int *failed)
+{
+    enum { MAX = 4096 };
+    char cli[4200], *mi, stub[MAX];
+    struct mi_reply rep;
+    snprintf(cli, sizeof cli, "backtrace%s%s", *args ? " " : "", args);
+    if (!(mi = con_mi_console(cli)))
+        return NULL;
+    int st = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, c->timeout_ms);
+    free(mi);
+    if (st != 0) {
+        char *t = strdup(rep.message ? rep.message : mi_strerror(st));
+        mi_reply_release(&rep);
+        *failed = 1;
+        return t;
+    }
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    int have = stub_levels(c, r, stub, MAX) == 0, drop = 0, hidden = 0;
+    for (const char *l = rep.console ? rep.console : ""; f && *l;) {
+        size_t n = strcspn(l, "\n");
+        if (*l == '#' && have) {
+            int lv = atoi(l + 1);
+            int is = lv >= 0 && lv < MAX && stub[lv];
+            int next = lv + 1 < MAX && stub[lv + 1];
+            drop = is && next; /* summed up in the run's outermost */
+            hidden += drop;
+            if (!drop && is && hidden) {
+                fprintf(f, "%.*s [and %d inner frame%s of the replay "
+                        "stub]\n", (int)n, l, hidden, hidden > 1 ? "s" : "");
+                hidden = 0;
+                l += n + (l[n] == '\n');
+                continue;
+            }
+            if (!is)
+                hidden = 0;
+        }
+        if (!drop)
+            fprintf(f, "%.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    mi_reply_release(&rep);
+    if (f)
+        fclose(f);
+    while (len && out[len - 1] == '\n')
+        out[--len] = '\0';
+    return out;
+}
+
+/* Adds rank R's frames TEXT (innermost first, a frame's lines from its
+ * "#N" line to the next) to the tree at ROOT, outermost first. */
+static void tree_add(struct frame_node *root, int r, const char *text,
+                     int nranks)
+{
+    const char *starts[4096];
+    size_t lens[4096];
+    int n = 0;
+    for (const char *l = text; *l && n < 4096;) {
+        const char *e = l;
+        do { /* the frame's lines */
+            e += strcspn(e, "\n");
+            if (*e == '\n')
+                e++;
+        } while (*e && *e != '#');
+        starts[n] = l;
+        lens[n] = (size_t)(e - l) - (e > l && e[-1] == '\n');
+        n++;
+        l = e;
+    }
+    struct frame_node *at = root;
+    for (int i = n - 1; i >= 0; i--) {
+        struct frame_node *next = NULL;
+        for (int j = 0; j < at->nkids && !next; j++)
+            if (strlen(at->kids[j]->text) == lens[i] &&
+                !strncmp(at->kids[j]->text, starts[i], lens[i]))
+                next = at->kids[j];
+        if (!next) {
+            struct frame_node **nk = realloc(at->kids, (size_t)(at->nkids + 1)
+                                                           * sizeof *nk);
+            if (!nk || !(next = node_new(starts[i], lens[i], nranks))) {
+                if (nk)
+                    at->kids = nk;
+                return;
+            }
+            at->kids = nk;
+            at->kids[at->nkids++] = next;
+        }
+        rs_add(&next->set, r);
+        at = next;
+    }
 }
 
 static int cmd_backtrace(struct con *c, struct con_args *a)
 {
-    const struct rankset *set = &a->set;
-    long long limit = 0;
-    if (*a->text && fe_parse_int(a->text, 0, INT_MAX, &limit) < 0) {
-        fprintf(stderr, "drdb: backtrace [N]: '%s' is not a number of "
-                "frames\n", a->text);
+    int n = rs_count(&a->set), k = 0, failed = 0, differ = 0;
+    struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
+    if (!ans)
         return -1;
-    }
-    struct frame_node *root = node_new("", c->nranks);
-    enum { MAX_FRAMES = 4096 };
-    char **texts = calloc(MAX_FRAMES, sizeof *texts);
-    int rc = 0;
-    if (!root || !texts) {
-        free(texts);
-        if (root)
-            node_free(root);
-        return -1;
-    }
     for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(set, r))
+        if (!rs_has(&a->set, r))
             continue;
-        int k = rank_frames(c, r, texts, MAX_FRAMES);
-        if (k < 0) {
-            rc = -1;
-            continue;
-        }
-        /* Outermost first; with a limit, only the innermost LIMIT. */
-        struct frame_node *at = root;
-        int from = k - 1, to = limit > 0 && limit < k ? k - (int)limit : 0;
-        for (int i = from; i >= to; i--) {
-            struct frame_node *next = NULL;
-            for (int j = 0; j < at->nkids && !next; j++)
-                if (strcmp(at->kids[j]->text, texts[i]) == 0)
-                    next = at->kids[j];
-            if (!next) {
-                struct frame_node **nk = realloc(at->kids, (size_t)(at->nkids + 1)
-                                                               * sizeof *nk);
-                next = node_new(texts[i], c->nranks);
-                if (!nk || !next) {
-                    free(next);
-                    break;
-                }
-                at->kids = nk;
-                at->kids[at->nkids++] = next;
-            }
-            rs_add(&next->set, r);
-            at = next;
-        }
-        for (int i = 0; i < k; i++) {
-            free(texts[i]);
-            texts[i] = NULL;
-        }
+        ans[k].rank = r;
+        ans[k].text = rank_bt(c, r, a->text, &failed);
+        differ |= k && ans[k].text && ans[0].text &&
+                  strcmp(ans[k].text, ans[0].text) != 0;
+        k++;
     }
-    free(texts);
-    node_print(root, 0);
-    fflush(stdout);
-    node_free(root);
-    return rc;
-}
-
-/* Commands GDB's CLI does well: passed through, answers merged. */
-static int cli_word(struct con *c, struct con_args *a, const char *word)
-{
-    char cli[4096];
-    snprintf(cli, sizeof cli, "%s %s", word, a->text);
-    return con_passthrough(c, &a->set, cli);
+    if (!differ || failed || c->json_f) {
+        con_print_merged(c, ans, k);
+    } else {
+        struct frame_node *root = node_new("", 0, c->nranks);
+        for (int i = 0; root && i < k; i++)
+            if (ans[i].text)
+                tree_add(root, ans[i].rank, ans[i].text, c->nranks);
+        if (root) {
+            node_print(root, 0);
+            node_free(root);
+        }
+        fflush(stdout);
+    }
+    for (int i = 0; i < k; i++)
+        free(ans[i].text);
+    free(ans);
+    return failed ? -1 : 0;
 }
 
 static int cmd_info(struct con *c, struct con_args *a)
@@ -204,7 +235,11 @@ static int cmd_info(struct con *c, struct con_args *a)
     con_args_word(a, w, sizeof w, &rest);
     n = strlen(w);
     if (n && strncmp("breakpoints", w, n) == 0 && (n > 1 || w[0] == 'b')) {
-        con_bpt_info(c, a->given ? &a->set : NULL);
+        con_bpt_info(c, a->given ? &a->set : NULL, 0);
+        return 0;
+    }
+    if (n > 2 && strncmp("watchpoints", w, n) == 0) {
+        con_bpt_info(c, a->given ? &a->set : NULL, 1);
         return 0;
     }
     if (n > 1 && strncmp("display", w, n) == 0) {
@@ -226,21 +261,10 @@ static int cmd_info(struct con *c, struct con_args *a)
         fprintf(stderr, "drdb: info: no stopped rank to ask\n");
         return -1;
     }
-    return cli_word(c, a, "info");
+    char cli[4200];
+    snprintf(cli, sizeof cli, "info %s", a->text);
+    return con_passthrough(c, &a->set, cli);
 }
-
-#define CLI(fn, word)                                                       \
-    static int fn(struct con *c, struct con_args *a)                        \
-    {                                                                       \
-        return cli_word(c, a, word);                                        \
-    }
-CLI(cmd_list, "list")
-CLI(cmd_ptype, "ptype")
-CLI(cmd_whatis, "whatis")
-CLI(cmd_x, "x")
-CLI(cmd_frame, "frame")
-CLI(cmd_up, "up")
-CLI(cmd_down, "down")
 
 static int cmd_gdb(struct con *c, struct con_args *a)
 {
@@ -295,29 +319,14 @@ const struct con_cmd con_cmds_data[] = {
     {"assert", NULL, "assert EXPRESSION",
      "fail unless EXPRESSION is true on every rank",
      CON_NEEDS_RANKS, NULL, cmd_assert, NULL},
-    {"backtrace", "bt where", "backtrace [N]",
-     "the stack merged across ranks (#N: for frame N, up N)",
+    {"backtrace", "bt where", "backtrace [OPTION]... [full] [N]",
+     "GDB's backtrace, the stub's frames summed up; stacks that differ "
+     "merge into a tree (#N: for frame N, up N)",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_backtrace, NULL},
-    {"down", NULL, "down [N]", "select an inner frame",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_down, NULL},
-    {"frame", "f", "frame [N]", "select or show a frame",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_frame, NULL},
     {"gdb", NULL, "gdb COMMAND", "any GDB command, answers merged",
      CON_NEEDS_RANKS, NULL, cmd_gdb, NULL},
     {"info", "i", "info breakpoints|sets|findings|locals|args|frame|...",
      "drdb's breakpoints, sets and check findings, or GDB's info merged", 0,
      NULL, cmd_info, NULL},
-    {"list", "l", "list [LOCATION]", "source lines",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_list, NULL},
-    {"print", "p", "print EXPRESSION", "evaluate, merged across ranks",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_print, NULL},
-    {"ptype", NULL, "ptype EXPRESSION", "the type of an expression",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_ptype, NULL},
-    {"up", NULL, "up [N]", "select an outer frame",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_up, NULL},
-    {"whatis", NULL, "whatis EXPRESSION", "the type name of an expression",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_whatis, NULL},
-    {"x", NULL, "x/FMT ADDRESS", "examine memory",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_x, NULL},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

@@ -145,10 +145,20 @@ static int cmd_until_call(struct con *c, struct con_args *a)
 
 /* ---- the logs: events, one event, matches, queues ------------------------ */
 
+/* `events` of a rank: the session, whether the rank is inside the event
+ * it stands at. */
+struct listing {
+    struct con *c;
+    int inside;
+};
+
 /* An event of `events` as its row: a line, or in --json an object. */
 static void event_row(void *ud, const struct ev_row *row, int mark)
 {
-    struct con *c = ud;
+    struct listing *ls = ud;
+    struct con *c = ls->c;
+    if (mark && ls->inside)
+        mark = EV_MARK_INSIDE;
     char *line = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&line, &len);
@@ -164,11 +174,13 @@ static void event_row(void *ud, const struct ev_row *row, int mark)
     snprintf(dur, sizeof dur, "%.3f", row->dur_us);
     static const char *const keys[] = {"#rank", "#event", "function",
                                        "peer", "tag", "comm", "count",
-                                       "#bytes", "#dur_us", "#here"};
+                                       "#bytes", "#dur_us", "#here",
+                                       "#inside"};
     const char *vals[] = {rank, event, row->function, row->peer, row->tag,
                           row->comm, row->count, bytes, dur,
-                          mark ? "true" : "false"};
-    con_table_row(c, 10, keys, vals, line);
+                          mark ? "true" : "false",
+                          mark == EV_MARK_INSIDE ? "true" : "false"};
+    con_table_row(c, 11, keys, vals, line);
     free(line);
 }
 
@@ -203,12 +215,15 @@ static int cmd_events(struct con *c, struct con_args *a)
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(&a->set, r))
             continue;
-        long long cur = con_current_event(c, r);
+        struct con_pos p;
+        con_position(c, r, &p);
+        long long cur = p.kind == CON_POS_NONE ? -1 : (long long)p.n;
+        struct listing ls = {c, p.kind == CON_POS_INSIDE};
         /* Around the current event by default. */
         uint64_t n = o.from != UINT64_MAX        ? o.from
                      : cur > (long long)(count / 2) ? (uint64_t)cur - count / 2
                                                    : 0;
-        if (ev_list_events(x, r, n, count, &f, cur, event_row, c,
+        if (ev_list_events(x, r, n, count, &f, cur, event_row, &ls,
                            err, sizeof err) < 0) {
             fprintf(stderr, "drdb: %s\n", err);
             return -1;

@@ -8,109 +8,112 @@
 
 #include "con.h"
 
-/* Runs the MI execution command MI on every rank of SET; without
- * BACKGROUND, waits for each to stop and says where. */
-static int exec_cmd(struct con *c, const struct rankset *set, const char *mi,
-                    int background)
+/* Runs execution command CLI (GDB's, as typed: "next", "until 42",
+ * "finish"), whose first word is VERB, on every rank of SET through GDB's
+ * CLI: GDB says what it does and where each rank stops, as at its own
+ * prompt. Ranks stopped inside the stub first leave it for the program's
+ * frame (con_stub_leave). Without BACKGROUND, waits for each to stop and
+ * prints where, merged. */
+static int exec_cli(struct con *c, const struct rankset *set,
+                    const char *verb, const char *cli, int background)
 {
+    struct rankset run, done;
     int rc = 0;
-    if (strcmp(mi, "-exec-next") == 0 || strcmp(mi, "-exec-step") == 0 ||
-        strcmp(mi, "-exec-until") == 0)
-        con_stub_leave(c, set);
-    for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(set, r))
+    if (rs_init(&run, c->nranks) < 0 || rs_init(&done, c->nranks) < 0)
+        return -1;
+    rs_copy(&run, set);
+    if (strcmp(verb, "continue") != 0)
+        rc = con_stub_leave(c, set, verb, &done);
+    char *mi = con_mi_console(cli);
+    for (int r = 0; mi && r < c->nranks; r++) {
+        if (!rs_has(set, r) || rs_has(&done, r)) {
+            rs_del(&run, r);
             continue;
+        }
         struct con_rank *k = &c->ranks[r];
         k->refused = 0;
+        k->at_event = 0;
         /* Running from now: GDB's ^running may come before its *running,
          * and the rank must not look stopped in between. */
         k->state = CON_RUNNING;
+        con_stop_begin(k);
         if (mi_gdb_send(k->gdb, mi, 0, con_on_exec_reply, k) < 0) {
             k->state = CON_LOST;
             rc = -1;
         }
     }
+    free(mi);
     if (background) {
         /* "continue &": the prompt comes back at once; the ranks' output
          * shows above it; 'interrupt' (or Ctrl-C) stops them. */
-        con_wait(c, set, 0);
+        con_wait(c, &run, 0);
+        rs_release(&run);
+        rs_release(&done);
         return rc;
     }
-    if (con_wait(c, set, 1) < 0) {
+    if (con_wait(c, &run, 1) < 0) {
         fprintf(stderr, "drdb: timed out after %d ms: the ranks still "
                 "running are left running ('interrupt' stops them)\n",
                 c->timeout_ms);
         rc = -1;
     }
-    /* Where the ranks that ran stand; those whose GDB refused the command
-     * did not move, and their error is said (con_on_exec_reply). */
-    struct rankset ran;
-    if (rs_init(&ran, c->nranks) == 0) {
-        for (int r = 0; r < c->nranks; r++)
-            if (rs_has(set, r) && !c->ranks[r].refused)
-                rs_add(&ran, r);
-        if (rs_count(&ran))
-            con_print_where(c, &ran);
-        rs_release(&ran);
-    }
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&run, r) && !c->ranks[r].refused)
+            con_stub_landing(c, &c->ranks[r]);
+    /* Where the ranks stand, in GDB's words; those whose GDB refused the
+     * command did not move: its error is their answer. */
+    con_print_where(c, set);
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && (c->ranks[r].state == CON_DIVERGED ||
                                c->ranks[r].state == CON_LOST ||
                                c->ranks[r].refused))
             rc = -1;
+    rs_release(&run);
+    rs_release(&done);
     return rc;
 }
 
-/* OP with the command's argument, if any ("next 3", "until 42"). */
-static int exec_op(struct con *c, struct con_args *a, const char *op)
+/* VERB with the command's argument, if any ("next 3", "until 42"). */
+static int exec_op(struct con *c, struct con_args *a, const char *verb)
 {
-    char *mi = con_mi_arg(op, a->text);
-    int rc = mi ? exec_cmd(c, &a->set, mi, a->bg) : -1;
-    free(mi);
-    return rc;
+    char cli[4200];
+    snprintf(cli, sizeof cli, "%s%s%s", verb, *a->text ? " " : "", a->text);
+    return exec_cli(c, &a->set, verb, cli, a->bg);
 }
 
 static int cmd_continue(struct con *c, struct con_args *a)
 {
-    return exec_op(c, a, "-exec-continue");
+    return exec_op(c, a, "continue");
 }
 
 static int cmd_next(struct con *c, struct con_args *a)
 {
-    return exec_op(c, a, "-exec-next");
+    return exec_op(c, a, "next");
 }
 
 static int cmd_step(struct con *c, struct con_args *a)
 {
-    return exec_op(c, a, "-exec-step");
+    return exec_op(c, a, "step");
 }
 
-/* finish: the frame it leaves, for its report ("Run till exit from #0
- * square (reqs=6) at habits.c:24", the first line of GDB's `frame`). */
+static int cmd_nexti(struct con *c, struct con_args *a)
+{
+    return exec_op(c, a, "nexti");
+}
+
+static int cmd_stepi(struct con *c, struct con_args *a)
+{
+    return exec_op(c, a, "stepi");
+}
+
 static int cmd_finish(struct con *c, struct con_args *a)
 {
-    struct mi_cmd mc;
-    mi_cmd_init(&mc);
-    mi_cmd_console(&mc, "frame");
-    for (int r = 0; mi_cmd_str(&mc) && r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
-        struct mi_reply rep;
-        if (!rs_has(&a->set, r))
-            continue;
-        k->stop.run_till[0] = '\0';
-        if (mi_gdb_exec_sync(k->gdb, mi_cmd_str(&mc), &rep, c->timeout_ms) == 0
-            && rep.console)
-            snprintf(k->stop.run_till, sizeof k->stop.run_till, "%.*s",
-                     (int)strcspn(rep.console, "\n"), rep.console);
-        mi_reply_release(&rep);
-    }
-    mi_cmd_release(&mc);
-    return exec_op(c, a, "-exec-finish");
+    return exec_op(c, a, "finish");
 }
 
 static int cmd_until(struct con *c, struct con_args *a)
 {
-    return exec_op(c, a, "-exec-until");
+    return exec_op(c, a, "until");
 }
 
 static int cmd_advance(struct con *c, struct con_args *a)
@@ -119,7 +122,7 @@ static int cmd_advance(struct con *c, struct con_args *a)
         fprintf(stderr, "drdb: advance LOCATION: where to?\n");
         return -1;
     }
-    return exec_op(c, a, "-exec-until");
+    return exec_op(c, a, "advance");
 }
 
 static int cmd_interrupt(struct con *c, struct con_args *a)
@@ -165,26 +168,44 @@ static int cmd_kill(struct con *c, struct con_args *a)
     return 0;
 }
 
+static int cmd_jump(struct con *c, struct con_args *a)
+{
+    if (!*a->text) {
+        fprintf(stderr, "drdb: jump LOCATION: where to?\n");
+        return -1;
+    }
+    return exec_op(c, a, "jump");
+}
+
 const struct con_cmd con_cmds_exec[] = {
     {"advance", NULL, "advance LOCATION", "run to LOCATION (or a stop)",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, NULL, cmd_advance, NULL},
-    {"continue", "c", "continue [&]",
-     "resume until a breakpoint or the end (&: in the background)",
-     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "& .", cmd_continue, NULL},
-    {"finish", NULL, "finish", "run until the current function returns",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_advance, NULL},
+    {"continue", "c fg", "continue [N] [&]",
+     "resume until a breakpoint or the end (N: ignore this breakpoint N-1 "
+     "more times; &: in the background)",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_continue, NULL},
+    {"finish", "fin", "finish", "run until the current function returns",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_finish, NULL},
     {"interrupt", NULL, "interrupt", "stop running ranks",
      CON_NEEDS_RANKS | CON_LAZY_OK, ".", cmd_interrupt, NULL},
-    {"kill", NULL, "kill", "end the replay of the ranks (GDB too)",
+    {"jump", "j", "jump LOCATION", "resume at LOCATION (GDB's jump)",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_jump, NULL},
+    {"kill", "k", "kill", "end the replay of the ranks (GDB too)",
      CON_NEEDS_RANKS | CON_LAZY_OK, ".", cmd_kill, NULL},
-    {"next", "n", "next", "the next source line, over calls",
+    {"next", "n", "next [N]", "the next source line, over calls",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_next, NULL},
+    {"nexti", "ni", "nexti [N]", "the next instruction, over calls",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_nexti, NULL},
     {"restart", NULL, "restart",
      "re-run ranks from the start of their logs, to main (a lost or "
      "killed rank too)", 0, ".", cmd_restart, NULL},
-    {"step", "s", "step", "the next source line, into calls",
+    {"step", "s", "step [N]", "the next source line, into calls",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_step, NULL},
-    {"until", "u", "until", "the next line, not back into a loop",
+    {"stepi", "si", "stepi [N]", "the next instruction, into calls",
+     CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_stepi, NULL},
+    {"until", "u", "until [LOCATION]",
+     "the next line, not back into a loop (LOCATION: as advance, within "
+     "the current frame)",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_until, NULL},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

@@ -11,6 +11,7 @@
 #include "args.h"
 #include "con.h"
 #include "drdb-stub.h"
+#include "events.h"
 
 /* status [@SET]: the set's ranks (by default the focus and every other
  * rank replayed), each with its state, event and where. */
@@ -32,10 +33,10 @@ static int cmd_status(struct con *c, struct con_args *a)
     int hosts = c->nhosts > 0;
     char buf[256];
     if (!c->json_f && hosts)
-        printf("%-5s %-9s %-22s %-15s %s\n", "rank", "state", "event",
+        printf("%-5s %-12s %-22s %-15s %s\n", "rank", "state", "event",
                "host", "where");
     else if (!c->json_f)
-        printf("%-5s %-9s %-22s %s\n", "rank", "state", "event", "where");
+        printf("%-5s %-12s %-22s %s\n", "rank", "state", "event", "where");
     /* Many ranks not started: one line for them (but a row each in
      * JSON). */
     struct rankset later;
@@ -55,22 +56,39 @@ static int cmd_status(struct con *c, struct con_args *a)
         int at = con_rank_halted(k);
         char ev[64];
         const char *fn = "";
-        snprintf(ev, sizeof ev, "%s/%llu",
-                 k->state == CON_DEFERRED ? "0" : "-",
-                 (unsigned long long)c->nevents[r]);
-        if (k->gdb && at) {
-            int ok;
-            long long e = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-            long long f = con_eval_int(c, r, DRDB_SYM_CURRENT_FN, &ok);
-            if (e >= 0)
-                snprintf(ev, sizeof ev, "%lld/%llu", e,
-                         (unsigned long long)c->nevents[r]);
-            fn = ok && f > 0 ? log_func_name((int)f) : "";
-        } else if (k->gdb && k->state == CON_RUNNING && k->last_event >= 0) {
-            /* running: the last event it was seen at */
-            snprintf(ev, sizeof ev, ">=%lld/%llu", k->last_event,
-                     (unsigned long long)c->nevents[r]);
+        unsigned long long total = c->nevents[r];
+        struct con_pos p;
+        con_position(c, r, &p);
+        /* where it stands (docs/console.md, "Where a rank stands") */
+        switch (p.kind) {
+        case CON_POS_BEFORE:
+            snprintf(ev, sizeof ev, "before %llu/%llu",
+                     (unsigned long long)p.n, total);
+            break;
+        case CON_POS_INSIDE:
+            snprintf(ev, sizeof ev, "inside %llu/%llu",
+                     (unsigned long long)p.n, total);
+            break;
+        case CON_POS_BETWEEN:
+            if (p.n)
+                snprintf(ev, sizeof ev, "after %llu/%llu",
+                         (unsigned long long)p.n - 1, total);
+            else
+                snprintf(ev, sizeof ev, "before 0/%llu", total);
+            break;
+        case CON_POS_END:
+            snprintf(ev, sizeof ev, "end %llu/%llu", total, total);
+            break;
+        default:
+            if (k->gdb && k->state == CON_RUNNING && k->last_event >= 0)
+                snprintf(ev, sizeof ev, ">=%lld/%llu", k->last_event,
+                         total);
+            else
+                snprintf(ev, sizeof ev, "-/%llu", total);
         }
+        if ((p.kind == CON_POS_BEFORE || p.kind == CON_POS_INSIDE) &&
+            p.n < total && k->state != CON_DEFERRED)
+            fn = log_func_name(ev_fn(con_events(c), r, p.n));
         const char *state = k->state == CON_OFF && k->killed
                                 ? "killed"
                                 : con_state_name(k->state);
@@ -78,12 +96,15 @@ static int cmd_status(struct con *c, struct con_args *a)
         snprintf(where, sizeof where, "%s%s%s%s%s", at ? k->where : k->reason,
                  *fn ? " in " : "", fn, at && k->reason[0] ? ", " : "",
                  at ? k->reason : "");
+        if (k->state == CON_DEFERRED)
+            snprintf(where, sizeof where, "its GDB starts when a command "
+                     "needs it");
         const char *host = k->host >= 0 ? c->hosts[k->host].name : "local";
         if (hosts)
-            snprintf(line, sizeof line, "%-5d %-9s %-22s %-15s %s", r, state,
+            snprintf(line, sizeof line, "%-5d %-12s %-22s %-15s %s", r, state,
                      ev, host, where);
         else
-            snprintf(line, sizeof line, "%-5d %-9s %-22s %s", r, state, ev,
+            snprintf(line, sizeof line, "%-5d %-12s %-22s %s", r, state, ev,
                      where);
         snprintf(num, sizeof num, "%d", r);
         static const char *const keys[] = {"#rank", "state", "event",
@@ -200,11 +221,13 @@ static int cmd_quit(struct con *c, struct con_args *a)
     return 0;
 }
 
-/* Every option of `set`: its usage message and `help set`. */
+/* Every option of `set` of the session's own: its usage message and
+ * `help set` (every other is GDB's). */
 #define SET_OPTIONS                                                        \
-    "set var EXPR = VALUE | merge on|off | prefix on|off | timing on|off"  \
+    "set merge on|off | prefix on|off | timing on|off"                     \
     " | groups N | width N | timeout MS | checkpoint-interval S|off"       \
-    " | checkpoint-every N|off"
+    " | checkpoint-every N|off | GDB's: var EXPR = VALUE, print pretty on,"\
+    " ..."
 
 static int set_usage(void)
 {
@@ -230,24 +253,45 @@ static int set_width(struct con *c, long long n)
     return rc;
 }
 
+/* A GDB setting (set print pretty on) on the set's ranks; the session
+ * keeps it for their GDBs started later (con_gdb_keep_set). Settings drdb
+ * owns, or that would break the session, are refused. */
+static int set_gdb(struct con *c, struct con_args *a, const char *w)
+{
+    const char *why = con_gdb_caught_set(w, strlen(w));
+    if (why) {
+        fprintf(stderr, "drdb: 'set %s' is not passed to the ranks' GDBs: "
+                "%s\n", w, why);
+        return -1;
+    }
+    if (con_runnable(c, &a->set, CON_NEEDS_RANKS | CON_NEEDS_STOPPED,
+                     "set") < 0)
+        return -1;
+    char cli[4200];
+    snprintf(cli, sizeof cli, "set %s", a->text);
+    int rc = con_passthrough(c, &a->set, cli);
+    /* variables are the program's state; settings the session's */
+    if (rc == 0 && strcmp(w, "var") != 0 && strcmp(w, "variable") != 0 &&
+        w[0] != '$' && !strchr(w, '='))
+        con_gdb_keep_set(c, cli);
+    return rc;
+}
+
 static int cmd_set(struct con *c, struct con_args *a)
 {
     char w[64];
     const char *val;
     long long n;
     con_args_word(a, w, sizeof w, &val);
-    if (!*val)
+    if (!*w)
         return set_usage();
     /* set var X = V, and GDB's convenience variables: set $i = 0 */
-    if (strcmp(w, "var") == 0 || strcmp(w, "variable") == 0 || w[0] == '$') {
-        if (!rs_count(&a->set)) {
-            fprintf(stderr, "drdb: set var: no stopped rank\n");
-            return -1;
-        }
-        char cli[4096];
-        snprintf(cli, sizeof cli, "set %s", a->text);
-        return con_passthrough(c, &a->set, cli);
-    }
+    if (strcmp(w, "var") == 0 || strcmp(w, "variable") == 0 || w[0] == '$')
+        return set_gdb(c, a, w);
+    if (!*val && (!strcmp(w, "merge") || !strcmp(w, "prefix") ||
+                  !strcmp(w, "timing") || !strcmp(w, "groups") ||
+                  !strcmp(w, "width") || !strcmp(w, "timeout")))
+        return set_usage();
     /* the session's on|off settings */
     int *sw = strcmp(w, "merge") == 0    ? &c->merge
               : strcmp(w, "prefix") == 0 ? &c->prefix
@@ -275,7 +319,7 @@ static int cmd_set(struct con *c, struct con_args *a)
     if (strcmp(w, "checkpoint-interval") == 0 ||
         strcmp(w, "checkpoint-every") == 0)
         return con_ckpt_set(c, w, val);
-    return set_usage();
+    return set_gdb(c, a, w);
 }
 
 const struct con_cmd con_cmds_session[] = {

@@ -19,6 +19,7 @@ static int cmd_help(struct con *c, struct con_args *a);
 static void print_help(const struct con_cmd *k);
 static int is_help(const char *rest);
 static int cmd_source(struct con *c, struct con_args *a);
+static int one_gdb(struct con *c, const struct rankset *set);
 
 static const struct con_cmd con_cmds_dispatch[] = {
     {"help", "h", "help [COMMAND]", "the commands, or one in full", 0, NULL,
@@ -264,11 +265,86 @@ int con_runnable(struct con *c, struct rankset *set, int flags,
     return 0;
 }
 
+/* GDB's commands the console does not define run on their set through
+ * this entry (con-gdb.c): the line as typed, its @SET taken out. */
+static int cmd_gdb_default(struct con *c, struct con_args *a)
+{
+    return con_passthrough(c, &a->set, a->text);
+}
+
+static const struct con_cmd gdb_default = {
+    "gdb", NULL, "COMMAND", "a GDB command", CON_NEEDS_STOPPED |
+    CON_NEEDS_RANKS, NULL, cmd_gdb_default, NULL};
+
+/* Ranks of SET that are not started yet: the first starts, so that a GDB
+ * can say which command a word is (0, or -1 when none could). */
+static int one_gdb(struct con *c, const struct rankset *set)
+{
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST)
+            return 0;
+    struct rankset one;
+    if (rs_init(&one, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks && !rs_count(&one); r++)
+        if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED)
+            rs_add(&one, r);
+    int rc = rs_count(&one) ? con_start_deferred(c, &one) : -1;
+    rs_release(&one);
+    return rc;
+}
+
+/* The command NAME (LEN bytes) names: the console's (its name, an alias
+ * or a unique prefix), else GDB's (*GDB set: its canonical name in
+ * *CANON), a GDB command the console gives a drdb meaning to (the
+ * console's command), or NULL after an error (a refused GDB command, an
+ * ambiguous or unknown word). */
+static const struct con_cmd *resolve(struct con *c, const struct rankset *set,
+                                     const char *name, size_t len, int *gdb)
+{
+    *gdb = 0;
+    const struct con_cmd *cmd = con_flow_cmd(c, name, len);
+    int matches;
+    if (cmd || (cmd = lookup(name, len, &matches)))
+        return cmd;
+    int amb;
+    one_gdb(c, set);
+    const char *canon = con_gdb_resolve(c, set, name, len, &amb);
+    if (canon) {
+        const char *why, *mine = con_gdb_caught(canon, &why);
+        if (!mine && why) {
+            fprintf(stderr, "drdb: '%.*s' (GDB's %s) is not passed to the "
+                    "ranks' GDBs: %s\n", (int)len, name, canon, why);
+            return NULL;
+        }
+        if (mine || (mine = con_cmd_lookup(canon, strlen(canon))
+                                ? canon : NULL))
+            return con_cmd_lookup(mine, strlen(mine));
+        *gdb = 1;
+        return &gdb_default;
+    }
+    if (matches > 1 || amb) {
+        fprintf(stderr, "drdb: ambiguous command '%.*s', could be:",
+                (int)len, name);
+        for (const struct con_cmd *k = con_cmd_next(NULL); k;
+             k = con_cmd_next(k))
+            if (strncmp(k->name, name, len) == 0)
+                fprintf(stderr, " %s", k->name);
+        con_gdb_candidates(c, name, len, stderr);
+        fputc('\n', stderr);
+    } else {
+        fprintf(stderr, "drdb: undefined command: \"%.*s\": neither the "
+                "console's nor GDB's ('help' lists the console's)\n",
+                (int)len, name);
+    }
+    return NULL;
+}
+
 /* Runs LINE on SET (the focus, or the line's @SET). */
 static int execute(struct con *c, const char *line, struct rankset *set)
 {
     const char *whole = line;
-    int given = 0;
+    int given = 0, gdb;
     if (*line == '@') {
         const char *s = line + 1, *e = s + con_word_len(s);
         if (con_parse_set(c, s, (size_t)(e - s), set) < 0)
@@ -282,12 +358,11 @@ static int execute(struct con *c, const char *line, struct rankset *set)
     const char *e = line;
     while (*e && !isspace((unsigned char)*e) && (*e != '/' || e == line))
         e++;
-    const struct con_cmd *cmd = con_flow_cmd(c, line, (size_t)(e - line));
-    if (!cmd)
-        cmd = con_cmd_find(line, (size_t)(e - line));
+    const struct con_cmd *cmd = resolve(c, set, line, (size_t)(e - line),
+                                        &gdb);
     if (!cmd)
         return -1;
-    if (is_help(e)) { /* CMD --help: as 'help CMD' */
+    if (!gdb && is_help(e)) { /* CMD --help: as 'help CMD' */
         print_help(cmd);
         return 0;
     }
@@ -296,10 +371,20 @@ static int execute(struct con *c, const char *line, struct rankset *set)
         free(text);
         return -1;
     }
+    if (gdb) { /* GDB's command as typed, its @SET taken out */
+        char *full = NULL;
+        if (asprintf(&full, "%.*s%s%s", (int)(e - line), line,
+                     *text && *e != '/' ? " " : "", text) < 0) {
+            free(text);
+            return -1;
+        }
+        free(text);
+        text = full;
+    }
     int rc;
     int64_t t0 = mi_now_ms(); /* with the ranks it starts */
     if ((cmd->flags & CON_NEEDS_RANKS) &&
-        con_runnable(c, set, cmd->flags, cmd->name) < 0) {
+        con_runnable(c, set, cmd->flags, gdb ? "gdb" : cmd->name) < 0) {
         free(text);
         return -1;
     }
@@ -439,15 +524,37 @@ static int cmd_help(struct con *c, struct con_args *args)
 {
     const char *a = args->text;
     if (*a) {
-        const struct con_cmd *k = con_flow_cmd(c, a, strcspn(a, " \t"));
+        size_t n = strcspn(a, " \t");
+        const struct con_cmd *k = con_flow_cmd(c, a, n);
         if (!k)
-            k = con_cmd_find(a, strcspn(a, " \t"));
-        if (!k)
+            k = con_cmd_lookup(a, n);
+        if (k) {
+            print_help(k);
+            return 0;
+        }
+        /* GDB's command: GDB's help, from one rank */
+        char cli[600];
+        struct rankset one;
+        int r, rc = -1;
+        one_gdb(c, &args->set);
+        for (r = 0; r < c->nranks && (!c->ranks[r].gdb ||
+                                      c->ranks[r].state == CON_LOST); r++)
+            ;
+        if (r == c->nranks) {
+            fprintf(stderr, "drdb: no started rank to ask GDB's help of\n");
             return -1;
-        print_help(k);
-        return 0;
+        }
+        snprintf(cli, sizeof cli, "help %.500s", a);
+        if (rs_init(&one, c->nranks) == 0) {
+            rs_add(&one, r);
+            rc = con_passthrough(c, &one, cli);
+            rs_release(&one);
+        }
+        return rc;
     }
-    printf("commands (any unique prefix works):\n");
+    printf("the console's commands (any unique prefix works; any other "
+           "command is GDB's:\nit runs on each rank of the set, its answers "
+           "merged; 'help COMMAND' for GDB's help):\n");
     for (const struct con_cmd *k = con_cmd_next(NULL); k;
          k = con_cmd_next(k))
         printf("  %-34s %s\n", k->usage, k->summary);

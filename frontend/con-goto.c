@@ -12,12 +12,6 @@
 #include "drdb-stub.h"
 #include "events.h"
 
-/* The name of rank R's event N, from its log ("?" if unknown). */
-static const char *event_name(struct con *c, int r, uint64_t n)
-{
-    return log_func_name(ev_fn(c->ev, r, n));
-}
-
 int con_goto(struct con *c, const struct rankset *set,
              const uint64_t *target, int quiet)
 {
@@ -143,15 +137,33 @@ int con_goto(struct con *c, const struct rankset *set,
             con_stub_no_stop(c, r);
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
-        if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED)
+        if (!rs_has(set, r) || k->state != CON_STOPPED ||
+            target[r] >= c->nevents[r])
             continue;
-        con_stub_no_stop(c, r);
+        struct con_pos p;
+        char pos[100];
         int ok;
-        if (con_eval_int(c, r, DRDB_SYM_EVENT, &ok) != (long long)target[r])
-            continue;
-        con_select_user_frame(c, k);
-        snprintf(k->reason, sizeof k->reason, "before event %llu (%s)",
-                 (unsigned long long)target[r], event_name(c, r, target[r]));
+        if (k->at_event) {
+            con_stub_no_stop(c, r);
+            if (con_eval_int(c, r, DRDB_SYM_EVENT, &ok) == (long long)target[r])
+            {
+                con_select_user_frame(c, k);
+                con_position(c, r, &p);
+                snprintf(k->reason, sizeof k->reason, "%s",
+                         con_pos_text(c, r, &p, pos, sizeof pos));
+                continue;
+            }
+        }
+        /* Stopped on its way (a breakpoint, Ctrl-C): said, with where it
+         * stands in its log, so that ranks stopped at other events do
+         * not read as one. */
+        con_position(c, r, &p);
+        char why[128];
+        snprintf(why, sizeof why, "%.127s", k->reason);
+        snprintf(k->reason, sizeof k->reason, "%s%sevent %llu not reached: "
+                 "%s", why, why[0] ? "; " : "",
+                 (unsigned long long)target[r],
+                 con_pos_text(c, r, &p, pos, sizeof pos));
     }
     if (!quiet)
         con_print_where(c, set);

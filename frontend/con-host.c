@@ -165,6 +165,7 @@ int con_host_drive(struct con *c, struct con_rank *k, struct remote_proc *p)
     };
     struct mi_gdb_options opt = {0};
     opt.on_async = con_on_async;
+    opt.on_stream = con_on_stream;
     opt.ud = k;
     opt.first_token = c->first_token;
     p->in = p->out = p->err = p->tty = -1; /* the driver's now */

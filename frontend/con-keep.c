@@ -467,7 +467,7 @@ static void adopt_bpts(struct con *c, int r)
         char *err = NULL;
         if (!found && con_bpt_insert(c, b, r, &err) < 0)
             fprintf(stderr, "drdb: rank %d: breakpoint %d could not be set "
-                    "again: %s\n", r, b->id, err ? err + 7 : "?");
+                    "again: %s\n", r, b->id, err ? err : "?");
         free(err);
     }
     mi_reply_release(&rep);

@@ -117,16 +117,23 @@ static void pty_drain(struct con *c, struct con_rank *k)
 
 /* ---- GDB events ---------------------------------------------------------- */
 
-void con_where_set(struct con_rank *k, const struct mi_record *rec)
+/* MI's reason for a stop in a word for status: "breakpoint", "step". */
+static const char *stop_word(const char *reason)
 {
-    const char *func = mi_get_str(rec, "frame.func");
-    const char *file = mi_get_str(rec, "frame.file");
-    const char *line = mi_get_str(rec, "frame.line");
-    if (file && line)
-        snprintf(k->where, sizeof k->where, "%s () at %s:%s",
-                 func ? func : "??", file, line);
-    else
-        snprintf(k->where, sizeof k->where, "%s ()", func ? func : "??");
+    static const char *const words[][2] = {
+        {"breakpoint-hit", "breakpoint"},
+        {"watchpoint-trigger", "watchpoint"},
+        {"read-watchpoint-trigger", "watchpoint (read)"},
+        {"access-watchpoint-trigger", "watchpoint (access)"},
+        {"watchpoint-scope", "its watchpoint left its scope"},
+        {"end-stepping-range", "step"},
+        {"function-finished", "finish"},
+        {"location-reached", "location reached"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(reason, words[i][0]) == 0)
+            return words[i][1];
+    return reason;
 }
 
 void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
@@ -174,7 +181,7 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     else if (strcmp(reason, "signal-received") == 0)
         snprintf(k->reason, sizeof k->reason, "interrupted");
     else
-        snprintf(k->reason, sizeof k->reason, "%s", reason);
+        snprintf(k->reason, sizeof k->reason, "%s", stop_word(reason));
     con_where_set(k, rec);
     con_stop_keep(k, rec);
     const char *func = mi_get_str(rec, "frame.func");
@@ -185,10 +192,14 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     k->at_bpt = !k->at_event && k->state == CON_STOPPED &&
                 (strcmp(reason, "breakpoint-hit") == 0 ||
                  strstr(reason, "watchpoint-trigger") != NULL);
+    /* A temporary breakpoint that fired, a watchpoint that left its
+     * scope: GDB deleted them (tbpt_forget). */
     const char *disp = mi_get_str(rec, "disp");
     if (strcmp(reason, "breakpoint-hit") == 0 && disp &&
         strcmp(disp, "del") == 0 && mi_get_str(rec, "bkptno"))
         k->tbpt_hit = atoi(mi_get_str(rec, "bkptno"));
+    if (strcmp(reason, "watchpoint-scope") == 0 && mi_get_str(rec, "wpnum"))
+        k->tbpt_hit = atoi(mi_get_str(rec, "wpnum"));
     if (func && strcmp(func, DRDB_SYM_CKPT_SEGV_HOOK) == 0)
         snprintf(k->reason, sizeof k->reason, "signal SIGSEGV");
     const char *sc = mi_get_str(rec, "syscall-name");
@@ -210,28 +221,6 @@ const char *con_exit_meaning(int code)
     default:
         return "";
     }
-}
-
-/* Rank K stopped at a temporary breakpoint, which its GDB deleted: so is
- * it for that rank in the session (a re-run does not get it again). */
-static void tbpt_forget(struct con *c, struct con_rank *k)
-{
-    for (int i = 0; i < c->nbpts; i++) {
-        struct con_bpt *b = &c->bpts[i];
-        if (!b->temp || b->gdbno[k->rank] != k->tbpt_hit)
-            continue;
-        b->gdbno[k->rank] = 0;
-        rs_del(&b->set, k->rank);
-        b->all = 0;
-        if (!rs_count(&b->set)) {
-            rs_release(&b->set);
-            free(b->gdbno);
-            memmove(b, b + 1, (size_t)(c->nbpts - i - 1) * sizeof *b);
-            c->nbpts--;
-        }
-        break;
-    }
-    k->tbpt_hit = 0;
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -405,35 +394,7 @@ static int poll_round(struct con *c, int extra, int wait_ms)
 
 int con_idle(struct con *c, int fd, int timeout_ms)
 {
-    int ready = poll_round(c, fd, timeout_ms);
-    /* Ranks that stopped in the background ("continue &"): say where. */
-    struct rankset s;
-    if (rs_init(&s, c->nranks) < 0)
-        return ready;
-    for (int r = 0; r < c->nranks; r++)
-        if (c->ranks[r].changed) {
-            c->ranks[r].changed = 0;
-            rs_add(&s, r);
-        }
-    for (int r = 0; rs_count(&s) && r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
-        if (!rs_has(&s, r))
-            continue;
-        char *report = con_stop_report(c, k);
-        con_out_begin(c);
-        if (report) /* GDB's words, as con_print_where */
-            printf("[%d]%s%s\n", r, strchr(report, '\n') ? "\n" : " ",
-                   report);
-        else
-            printf("[%d] %s: %s%s%s\n", r, con_state_name(k->state),
-                   k->state == CON_EXITED ? "" : k->where,
-                   k->state == CON_EXITED || !k->reason[0] ? "" : ", ",
-                   k->reason);
-        con_out_end(c);
-        free(report);
-    }
-    rs_release(&s);
-    return ready;
+    return poll_round(c, fd, timeout_ms);
 }
 
 int con_wait(struct con *c, const struct rankset *set, int want_stop)
@@ -491,8 +452,10 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
             pty_drain(c, k);
         if (want_stop && rs_has(set, r))
             k->changed = 0;
+        if (k->stop.capture && k->state != CON_RUNNING)
+            con_stop_end(c, k);
         if (k->tbpt_hit)
-            tbpt_forget(c, k);
+            con_stop_forget(c, k);
         if (k->hung && k->gdb) {
             /* Lost to a timeout inside a reply: end its GDB now. */
             fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go "
@@ -514,10 +477,19 @@ void con_on_exec_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
     (void)g;
     if (r->status != 0 && k->state == CON_RUNNING) {
         /* It did not run: it stands where it stood. GDB's error is the
-         * command's, never the rank's where. */
+         * command's answer (what GDB said before it, too), never the
+         * rank's where. */
         k->state = CON_STOPPED;
         k->refused = 1;
-        fprintf(stderr, "drdb: rank %d: %s\n", k->rank,
-                r->message ? r->message : mi_strerror(r->status));
+        struct con_stop *s = &k->stop;
+        char *t = NULL;
+        if (asprintf(&t, "%s%s", s->len ? s->text : "",
+                     r->message ? r->message : mi_strerror(r->status)) >= 0) {
+            free(s->text);
+            s->text = t;
+            s->len = strlen(t);
+            s->cap = s->len + 1;
+        }
+        s->capture = 0;
     }
 }

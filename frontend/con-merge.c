@@ -276,6 +276,7 @@ struct slot {
     const char *arg;
     int failed;
     struct con_rank *k;
+    const struct con *c; /* a CLI command's: its answer in GDB's words */
 };
 
 static char *fmt_error(const struct mi_reply *r)
@@ -285,6 +286,25 @@ static char *fmt_error(const struct mi_reply *r)
                                                : mi_strerror(r->status)) < 0)
         return NULL;
     return t;
+}
+
+/* A CLI command's answer: what GDB printed, then its error as GDB words
+ * it (no "error: "), breakpoint numbers the session's. */
+static char *cli_answer(const struct con *c, int r, const struct mi_reply *rep)
+{
+    size_t len = rep->console_len;
+    while (len && rep->console[len - 1] == '\n')
+        len--;
+    char *t = NULL, *out;
+    if (rep->status == 0)
+        t = strndup(rep->console ? rep->console : "", len);
+    else
+        asprintf(&t, "%.*s%s%s", (int)len, rep->console ? rep->console : "",
+                 len ? "\n" : "",
+                 rep->message ? rep->message : mi_strerror(rep->status));
+    out = t ? con_renumber(c, r, t) : NULL;
+    free(t);
+    return out;
 }
 
 static void on_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
@@ -299,16 +319,21 @@ static void on_reply(struct mi_gdb *g, const struct mi_reply *r, void *ud)
         snprintf(sl->k->reason, sizeof sl->k->reason,
                  "its GDB did not answer '%s' in time", r->command);
     }
-    if (r->status != 0) {
+    if (r->status != 0)
         sl->failed = 1;
+    if (sl->c)
+        sl->ans->text = cli_answer(sl->c, sl->k->rank, r);
+    else if (r->status != 0)
         sl->ans->text = fmt_error(r);
-        return;
-    }
-    sl->ans->text = sl->fmt ? sl->fmt(r, sl->arg) : NULL;
+    else
+        sl->ans->text = sl->fmt ? sl->fmt(r, sl->arg) : NULL;
 }
 
-int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
-                   con_formatter *fmt, const char *arg)
+/* The MI command MI on every rank of SET, answers merged: by FMT, or
+ * (CLI) a CLI command's in GDB's words. */
+static int run_merged(struct con *c, const struct rankset *set,
+                      const char *mi, con_formatter *fmt, const char *arg,
+                      int cli)
 {
     int n = rs_count(set), i = 0, failed = 0;
     struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
@@ -322,11 +347,12 @@ int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
         if (!rs_has(set, r))
             continue;
         ans[i].rank = r;
-        slots[i] = (struct slot){&ans[i], fmt, arg, 0, &c->ranks[r]};
+        slots[i] = (struct slot){&ans[i], fmt, arg, 0, &c->ranks[r],
+                                 cli ? c : NULL};
         struct con_rank *k = &c->ranks[r];
         if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING) {
-            asprintf(&ans[i].text, "error: %s", k->gdb ? con_state_name(k->state)
-                                                       : "not replayed");
+            asprintf(&ans[i].text, "%s%s", cli ? "" : "error: ",
+                     k->gdb ? con_state_name(k->state) : "not replayed");
             slots[i].failed = 1;
             i++;
             continue;
@@ -334,14 +360,15 @@ int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
         if (mi_gdb_send(c->ranks[r].gdb, mi, c->timeout_ms, on_reply,
                         &slots[i]) < 0) {
             slots[i].failed = 1;
-            ans[i].text = strdup("error: its GDB is gone");
+            ans[i].text = strdup(cli ? "its GDB is gone"
+                                     : "error: its GDB is gone");
         }
         i++;
     }
     if (con_wait(c, set, 0) < 0)
         fprintf(stderr, "drdb: timed out after %d ms\n", c->timeout_ms);
     for (int k = 0; k < n; k++)
-        if (!slots[k].failed && !ans[k].text && fmt) {
+        if (!slots[k].failed && !ans[k].text && (fmt || cli)) {
             ans[k].text = strdup("error: no answer (timed out)");
             slots[k].failed = 1;
         }
@@ -355,30 +382,17 @@ int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
     return failed ? -1 : 0;
 }
 
-static char *fmt_console(const struct mi_reply *r, const char *arg)
+int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
+                   con_formatter *fmt, const char *arg)
 {
-    (void)arg;
-    size_t len = r->console_len;
-    while (len && (r->console[len - 1] == '\n'))
-        len--;
-    return strndup(r->console, len); /* "": printed as nothing */
-}
-
-static char *mi_console(const char *cli)
-{
-    struct mi_cmd mc;
-    mi_cmd_init(&mc);
-    mi_cmd_console(&mc, cli);
-    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
-    mi_cmd_release(&mc);
-    return s;
+    return run_merged(c, set, mi, fmt, arg, 0);
 }
 
 int con_passthrough(struct con *c, const struct rankset *set,
                     const char *cli)
 {
-    char *mi = mi_console(cli);
-    int rc = mi ? con_run_merged(c, set, mi, fmt_console, NULL) : -1;
+    char *mi = con_mi_console(cli);
+    int rc = mi ? run_merged(c, set, mi, NULL, NULL, 1) : -1;
     free(mi);
     return rc;
 }
@@ -399,7 +413,7 @@ void con_print_where(struct con *c, const struct rankset *set)
             continue;
         struct con_rank *k = &c->ranks[r];
         ans[i].rank = r;
-        /* GDB's words after a step, a finish, a watchpoint */
+        /* GDB's words for the command that stopped it (or ended it) */
         char *report = k->state == CON_DIVERGED || k->state == CON_LOG_END
                            ? NULL
                            : con_stop_report(c, k);
@@ -409,14 +423,19 @@ void con_print_where(struct con *c, const struct rankset *set)
         else if (k->state == CON_LOG_END)
             asprintf(&ans[i].text, "end of log (the recorded rank stopped "
                      "here) at %s: %s", k->where, k->reason);
+        else if (report && k->state == CON_EXITED &&
+                 *con_exit_meaning(k->exit_code))
+            asprintf(&ans[i].text, "%s%s", report,
+                     con_exit_meaning(k->exit_code));
         else if (report)
-            ans[i].text = report;
+            ans[i].text = report, report = NULL;
         else if (k->state == CON_STOPPED)
             asprintf(&ans[i].text, "%s%s%s", k->where,
                      k->reason[0] ? ", " : "", k->reason);
         else
             asprintf(&ans[i].text, "%s%s%s", con_state_name(k->state),
                      k->reason[0] ? ": " : "", k->reason);
+        free(report);
         i++;
     }
     con_print_merged(c, ans, n);
@@ -426,16 +445,46 @@ void con_print_where(struct con *c, const struct rankset *set)
     con_display_show(c, set, 0);
 }
 
-/* Display D on rank R: "1: x = 5", or NULL (*FAILED set) when it cannot
- * be shown there (then "error: ..."). */
+void con_print_stopped(struct con *c)
+{
+    struct rankset s;
+    if (rs_init(&s, c->nranks) < 0)
+        return;
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!k->changed)
+            continue;
+        k->changed = 0;
+        rs_add(&s, r);
+        con_stop_end(c, k);
+        if (k->tbpt_hit)
+            con_stop_forget(c, k);
+    }
+    if (rs_count(&s)) {
+        con_out_begin(c);
+        con_print_where(c, &s);
+        con_out_end(c);
+    }
+    rs_release(&s);
+}
+
+int con_display_x(const char *fmt)
+{
+    return fmt[0] && strpbrk(fmt + 1, "is") != NULL;
+}
+
+/* Display D on rank R as GDB shows it ("1: x = 5", "2: /x x = 0x5", "3:
+ * x/i $pc" then the instruction), or (*FAILED set) GDB's error. */
 static char *display_one(struct con *c, const struct con_display *d, int r,
                          int *failed)
 {
     char cli[600];
     char *t = NULL, *mi;
     struct mi_reply rep;
-    snprintf(cli, sizeof cli, "output%s %s", d->fmt, d->expr);
-    if (!(mi = mi_console(cli)))
+    int x = con_display_x(d->fmt);
+    snprintf(cli, sizeof cli, "%s%s %s", x ? "x" : "output",
+             d->fmt[0] ? d->fmt : "", d->expr);
+    if (!(mi = con_mi_console(cli)))
         return NULL;
     int st = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep,
                               c->timeout_ms > 0 ? c->timeout_ms : 30000);
@@ -444,12 +493,30 @@ static char *display_one(struct con *c, const struct con_display *d, int r,
         size_t len = rep.console_len;
         while (len && rep.console[len - 1] == '\n')
             len--;
-        asprintf(&t, "%d: %s%s%s = %.*s", d->id, d->fmt, d->fmt[0] ? " " : "",
-                 d->expr, (int)len, rep.console ? rep.console : "");
+        if (x) {
+            /* GDB's "x/FMT": the count unless 1, the letter, the size
+             * unless the letter is i or s ("/1bi" is "x/i") */
+            const char *f = d->fmt + 1;
+            long count = strtol(f, (char **)&f, 10);
+            char size = 0, letter = 0, head[32];
+            for (; *f; f++)
+                *(strchr("bhwg", *f) ? &size : &letter) = *f;
+            int o = snprintf(head, sizeof head, "x/");
+            if (count > 1)
+                o += snprintf(head + o, sizeof head - (size_t)o, "%ld",
+                              count);
+            snprintf(head + o, sizeof head - (size_t)o, "%c%c", letter,
+                     size && !strchr("is", letter) ? size : '\0');
+            asprintf(&t, "%d: %s %s\n%.*s", d->id, head, d->expr, (int)len,
+                     rep.console ? rep.console : "");
+        }
+        else
+            asprintf(&t, "%d: %s%s%s = %.*s", d->id, d->fmt,
+                     d->fmt[0] ? " " : "", d->expr, (int)len,
+                     rep.console ? rep.console : "");
     } else {
         *failed = 1;
-        asprintf(&t, "error: %s", rep.message ? rep.message
-                                              : mi_strerror(st));
+        asprintf(&t, "%s", rep.message ? rep.message : mi_strerror(st));
     }
     mi_reply_release(&rep);
     return t;
@@ -464,7 +531,7 @@ int con_display_show(struct con *c, const struct rankset *set, int only)
         return 0;
     for (int i = 0; i < c->ndisps; i++) {
         struct con_display *d = &c->disps[i];
-        if (only > 0 && d->id != only)
+        if ((only > 0 && d->id != only) || (only <= 0 && d->disabled))
             continue;
         n = 0;
         for (int r = 0; r < c->nranks; r++) {

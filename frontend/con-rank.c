@@ -75,6 +75,9 @@ static void setup_rank(struct con *c, struct con_rank *k,
     snprintf(cli, sizeof cli, "set debug-file-directory %s", c->debug_dir);
     send_cli(k, cli);
     send_cli(k, "set debuginfod enabled off");
+    /* A place GDB does not know is an error, never a pending breakpoint
+     * (con_bpt_insert: breakpoints the session gives every rank). */
+    send_cli(k, "set breakpoint pending off");
     if (lg->index[0]) {
         snprintf(cli, sizeof cli, "set index-cache directory %s", lg->index);
         send_cli(k, cli);
@@ -107,6 +110,8 @@ static void setup_rank(struct con *c, struct con_rank *k,
         snprintf(cli, sizeof cli, "set width %lld", c->width);
         send_cli(k, cli);
     }
+    for (int i = 0; i < c->ngdbsets; i++) /* the user's GDB settings */
+        send_cli(k, c->gdbsets[i]);
     send_setup(k, "-break-insert -t main");
     send_setup(k, "-break-insert -f " DRDB_SYM_DIVERGENCE_HOOK);
     /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
@@ -156,91 +161,116 @@ static char *const *gdb_env(struct con *c, const char *lib)
 
 /* ---- the session's action points in a rank's GDB ------------------------ */
 
-/* A breakpoint's description from -break-insert's reply. */
-static char *bkpt_text(const struct mi_reply *r)
+const char *con_bpt_verb(const struct con_bpt *b)
 {
-    const char *where = mi_get_str(r->record, "bkpt.func");
-    const char *file = mi_get_str(r->record, "bkpt.file");
-    const char *line = mi_get_str(r->record, "bkpt.line");
-    const char *pending = mi_get_str(r->record, "bkpt.pending");
-    char *t = NULL;
-    if (pending)
-        asprintf(&t, "pending: %s", pending);
-    else if (file && line)
-        asprintf(&t, "at %s () %s:%s", where ? where : "??", file, line);
-    else if (mi_get_str(r->record, "bkpt.at")) /* no line information */
-        asprintf(&t, "at %s", mi_get_str(r->record, "bkpt.at"));
-    else
-        asprintf(&t, "set");
-    return t;
+    switch (b->watch) {
+    case CON_BPT_WATCH:
+        return "watch";
+    case CON_BPT_RWATCH:
+        return "rwatch";
+    case CON_BPT_AWATCH:
+        return "awatch";
+    case CON_BPT_HBREAK:
+        return b->temp ? "thbreak" : "hbreak";
+    default:
+        return b->temp ? "tbreak" : "break";
+    }
 }
 
-/* MC's reply on rank R into *REP (to release): 0; or -1, released, with
- * "error: MESSAGE" in *TEXT when TEXT. */
-static int exec_sync(struct con *c, int r, struct mi_cmd *mc,
-                     struct mi_reply *rep, char **text)
+/* CLI on rank R, GDB's words (what it printed, then its error) into *TEXT
+ * (malloc'd, when TEXT): 0, or -1 when GDB refused it. */
+static int cli_sync(struct con *c, int r, const char *cli, char **text)
 {
     struct con_rank *k = &c->ranks[r];
-    if (!mi_cmd_str(mc) || !k->gdb) {
+    struct mi_reply rep;
+    char *mi = con_mi_console(cli);
+    if (text)
+        *text = NULL;
+    if (!mi || !k->gdb) {
+        free(mi);
         if (text)
-            *text = strdup(k->gdb ? "error: out of memory"
-                                  : "error: its GDB is gone");
+            *text = strdup(k->gdb ? "out of memory" : "its GDB is gone");
         return -1;
     }
-    int st = mi_gdb_exec_sync(k->gdb, mi_cmd_str(mc), rep,
+    int st = mi_gdb_exec_sync(k->gdb, mi, &rep,
                               c->timeout_ms > 0 ? c->timeout_ms : 30000);
-    if (st == 0)
-        return 0;
-    if (text)
-        asprintf(text, "error: %s",
-                 rep->message ? rep->message : mi_strerror(st));
-    mi_reply_release(rep);
-    return -1;
+    free(mi);
+    size_t len = rep.console_len;
+    while (len && rep.console[len - 1] == '\n')
+        len--;
+    if (text && st == 0)
+        *text = strndup(rep.console ? rep.console : "", len);
+    else if (text)
+        asprintf(text, "%.*s%s%s", (int)len, rep.console ? rep.console : "",
+                 len ? "\n" : "",
+                 rep.message ? rep.message : mi_strerror(st));
+    mi_reply_release(&rep);
+    return st == 0 ? 0 : -1;
 }
 
 int con_bpt_insert(struct con *c, struct con_bpt *b, int r, char **text)
 {
-    struct mi_cmd mc;
-    struct mi_reply rep;
+    char cli[1200], *said = NULL;
     if (text)
         *text = NULL;
     b->gdbno[r] = 0;
-    mi_cmd_init(&mc);
-    if (b->watch) {
-        mi_cmd_op(&mc, "-break-watch");
-    } else {
-        /* Without -f: a place GDB does not know is its error, not a
-         * pending breakpoint. */
-        mi_cmd_op(&mc, "-break-insert");
-        if (b->temp)
-            mi_cmd_arg(&mc, "-t");
-        if (b->cond[0]) {
-            mi_cmd_arg(&mc, "-c");
-            mi_cmd_arg(&mc, b->cond);
-        }
-    }
-    mi_cmd_arg(&mc, b->loc);
-    int rc = exec_sync(c, r, &mc, &rep, text);
-    mi_cmd_release(&mc);
-    if (rc < 0)
+    /* GDB's own command: its words, its checks (a place GDB does not know
+     * is its error: drdb sets breakpoint pending off) */
+    snprintf(cli, sizeof cli, "%s %s%s%s", con_bpt_verb(b), b->loc,
+             b->cond[0] ? " if " : "", b->cond);
+    if (cli_sync(c, r, cli, &said) < 0) {
+        if (text)
+            *text = said;
+        else
+            free(said);
         return -1;
-    const char *no = mi_get_str(rep.record, b->watch ? "wpt.number"
-                                                     : "bkpt.number");
-    b->gdbno[r] = no ? atoi(no) : 0;
-    if (text && !b->watch)
-        *text = bkpt_text(&rep);
-    mi_reply_release(&rep);
-    if (b->gdbno[r] && !b->enabled) {
-        char n[16];
-        snprintf(n, sizeof n, "%d", b->gdbno[r]);
-        mi_cmd_init(&mc);
-        mi_cmd_op(&mc, "-break-disable");
-        mi_cmd_arg(&mc, n);
-        if (exec_sync(c, r, &mc, &rep, NULL) == 0)
-            mi_reply_release(&rep);
-        mi_cmd_release(&mc);
     }
+    int ok;
+    long long no = con_eval_int(c, r, "$bpnum", &ok);
+    b->gdbno[r] = ok && no > 0 ? (int)no : 0;
+    if (text && said)
+        *text = con_renumber(c, r, said);
+    free(said);
+    /* what the session's breakpoint has on top of it */
+    if (b->gdbno[r] && !b->enabled) {
+        snprintf(cli, sizeof cli, "disable %d", b->gdbno[r]);
+        cli_sync(c, r, cli, NULL);
+    }
+    if (b->gdbno[r] && b->ignore > 0) {
+        snprintf(cli, sizeof cli, "ignore %d %d", b->gdbno[r], b->ignore);
+        cli_sync(c, r, cli, NULL);
+    }
+    if (b->gdbno[r] && b->commands)
+        con_bpt_commands(c, b, r);
     return 0;
+}
+
+int con_bpt_commands(struct con *c, struct con_bpt *b, int r)
+{
+    struct mi_cmd mc;
+    struct mi_reply rep;
+    char no[16];
+    int rc = -1;
+    snprintf(no, sizeof no, "%d", b->gdbno[r]);
+    mi_cmd_init(&mc);
+    mi_cmd_op(&mc, "-break-commands");
+    mi_cmd_arg(&mc, no);
+    for (const char *l = b->commands ? b->commands : ""; *l;) {
+        size_t n = strcspn(l, "\n");
+        char *line = strndup(l, n);
+        if (line)
+            mi_cmd_arg(&mc, line);
+        free(line);
+        l += n + (l[n] == '\n');
+    }
+    if (mi_cmd_str(&mc) && c->ranks[r].gdb &&
+        mi_gdb_exec_sync(c->ranks[r].gdb, mi_cmd_str(&mc), &rep,
+                         c->timeout_ms > 0 ? c->timeout_ms : 30000) == 0)
+        rc = 0;
+    if (mi_cmd_str(&mc))
+        mi_reply_release(&rep);
+    mi_cmd_release(&mc);
+    return rc;
 }
 
 void con_bpt_apply(struct con *c, int r)
@@ -254,7 +284,7 @@ void con_bpt_apply(struct con *c, int r)
         if (con_bpt_insert(c, b, r, &err) < 0)
             fprintf(stderr, "drdb: rank %d: %s %d could not be set again: "
                     "%s\n", r, b->watch ? "watchpoint" : "breakpoint", b->id,
-                    err ? err + 7 : "?");
+                    err ? err : "?");
         free(err);
     }
     for (int i = 0; i < c->ndisps; i++)
@@ -300,6 +330,7 @@ static int start_local(struct con *c, struct con_rank *k,
     }
     struct mi_gdb_options opt = {0};
     opt.on_async = con_on_async;
+    opt.on_stream = con_on_stream;
     opt.ud = k;
     opt.envp = gdb_env(c, lg->xstate);
     opt.nofile = fe_nofile_raise(); /* the limit drdb was given */

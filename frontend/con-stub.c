@@ -12,6 +12,7 @@
 
 #include "con.h"
 #include "drdb-stub.h"
+#include "events.h"
 
 char *con_mi_arg(const char *op, const char *arg)
 {
@@ -20,6 +21,16 @@ char *con_mi_arg(const char *op, const char *arg)
     mi_cmd_op(&mc, op);
     if (arg && *arg)
         mi_cmd_arg(&mc, arg);
+    char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
+    mi_cmd_release(&mc);
+    return s;
+}
+
+char *con_mi_console(const char *cli)
+{
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, cli);
     char *s = mi_cmd_str(&mc) ? strdup(mi_cmd_str(&mc)) : NULL;
     mi_cmd_release(&mc);
     return s;
@@ -52,14 +63,78 @@ void con_stub_failure(struct con *c, struct con_rank *k)
 
 long long con_current_event(struct con *c, int r)
 {
-    int ok;
-    struct con_rank *k = &c->ranks[r];
-    if (k->state == CON_DEFERRED) /* it starts before its event 0 */
-        return 0;
-    if (!k->gdb || !con_rank_halted(k))
+    struct con_pos p;
+    if (con_position(c, r, &p) < 0 || p.kind == CON_POS_NONE)
         return -1;
-    long long v = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-    return ok ? v : -1;
+    return (long long)p.n;
+}
+
+int con_position(struct con *c, int r, struct con_pos *p)
+{
+    struct con_rank *k = &c->ranks[r];
+    p->kind = CON_POS_NONE;
+    p->n = 0;
+    if (k->state == CON_DEFERRED) { /* it starts before its event 0 */
+        p->kind = CON_POS_BEFORE;
+        return 0;
+    }
+    if (k->state == CON_EXITED) {
+        p->kind = CON_POS_END;
+        p->n = c->nevents[r];
+        return 0;
+    }
+    if (!k->gdb || !con_rank_halted(k))
+        return 0;
+    int ok;
+    long long n = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
+    if (!ok)
+        return -1;
+    /* In the stop hook or the divergence hook, the call of event N has
+     * not begun; during a call, drdb_current_fn names it. */
+    long long fn = k->at_event || k->state != CON_STOPPED
+                       ? 0 : con_eval_int(c, r, DRDB_SYM_CURRENT_FN, &ok);
+    if (fn > 0) {
+        long long in = con_eval_int(c, r, DRDB_SYM_CALL_EVENT, &ok);
+        if (ok && in >= 0) {
+            p->kind = CON_POS_INSIDE;
+            p->n = (uint64_t)in;
+            return 0;
+        }
+    }
+    p->kind = k->at_event || k->state != CON_STOPPED ? CON_POS_BEFORE
+                                                     : CON_POS_BETWEEN;
+    p->n = (uint64_t)n;
+    return 0;
+}
+
+const char *con_pos_text(struct con *c, int r, const struct con_pos *p,
+                         char *buf, size_t len)
+{
+    unsigned long long n = p->n;
+    switch (p->kind) {
+    case CON_POS_BEFORE:
+    case CON_POS_INSIDE:
+        if (n < c->nevents[r])
+            snprintf(buf, len, "%s event %llu (%s)",
+                     p->kind == CON_POS_BEFORE ? "before" : "inside", n,
+                     log_func_name(ev_fn(c->ev, r, n)));
+        else
+            snprintf(buf, len, "at the end of its log (%llu events)", n);
+        break;
+    case CON_POS_BETWEEN:
+        if (n == 0)
+            snprintf(buf, len, "before event 0");
+        else
+            snprintf(buf, len, "after event %llu (%s)", n - 1,
+                     log_func_name(ev_fn(c->ev, r, n - 1)));
+        break;
+    case CON_POS_END:
+        snprintf(buf, len, "after its last event (%llu)", n);
+        break;
+    default:
+        snprintf(buf, len, "%s", "");
+    }
+    return buf;
 }
 
 void con_stub_stop_at(struct con *c, int r, uint64_t n)
@@ -137,36 +212,135 @@ void con_stub_source_dir(const struct mi_value *stack, char *out, size_t len)
     }
 }
 
-void con_select_user_frame(struct con *c, struct con_rank *k)
+int con_program_frame(const struct con *c, const char *stubsrc,
+                      const struct mi_value *fr)
+{
+    if (con_stub_frame(c, stubsrc, fr))
+        return 0;
+    const struct mi_value *line = mi_value_get(fr, "line");
+    const struct mi_value *from = mi_value_get(fr, "from");
+    if (line && line->str)
+        return 1;
+    return from && from->str && strncmp(from->str, "/lib/", 5) != 0 &&
+           strncmp(from->str, "/usr/lib", 8) != 0 &&
+           strncmp(from->str, "/lib64/", 7) != 0;
+}
+
+/* Rank K's frames: the program's frame a stop inside the stub belongs to
+ * (its level, its frame line and source line into K), or -1 when the
+ * stop is in the program's own code (its innermost frame is the
+ * program's, or a callback the stub runs). */
+static int user_frame(struct con *c, struct con_rank *k, char *line,
+                      size_t len, char *src, size_t srclen)
 {
     struct mi_reply rep;
     char stubsrc[1024];
-    if (mi_gdb_exec_sync(k->gdb, "-stack-list-frames", &rep, 10000) == 0) {
-        const struct mi_value *stack = mi_get(rep.record, "stack");
-        con_stub_source_dir(stack, stubsrc, sizeof stubsrc);
-        for (const struct mi_value *fr = stack ? stack->first : NULL; fr;
-             fr = fr->next) {
-            if (con_stub_frame(c, stubsrc, fr))
-                continue;
-            const struct mi_value *fn = mi_value_get(fr, "func");
-            const struct mi_value *lv = mi_value_get(fr, "level");
-            const struct mi_value *fi = mi_value_get(fr, "file");
-            const struct mi_value *li = mi_value_get(fr, "line");
-            char mi[64];
-            snprintf(mi, sizeof mi, "-stack-select-frame %s",
-                     lv && lv->str ? lv->str : "0");
-            k->user_level = lv && lv->str ? atoi(lv->str) : 0;
-            struct mi_reply r2;
-            mi_gdb_exec_sync(k->gdb, mi, &r2, 10000);
-            mi_reply_release(&r2);
-            snprintf(k->where, sizeof k->where, "%s () at %s:%s",
-                     fn && fn->str ? fn->str : "??",
-                     fi && fi->str ? fi->str : "??",
-                     li && li->str ? li->str : "?");
+    int level = -1, seen_stub = 0;
+    line[0] = src[0] = '\0';
+    if (mi_gdb_exec_sync(k->gdb, "-stack-list-frames", &rep, 10000) != 0) {
+        mi_reply_release(&rep);
+        return -1;
+    }
+    const struct mi_value *stack = mi_get(rep.record, "stack");
+    con_stub_source_dir(stack, stubsrc, sizeof stubsrc);
+    for (const struct mi_value *fr = stack ? stack->first : NULL; fr;
+         fr = fr->next) {
+        int stub = con_stub_frame(c, stubsrc, fr);
+        if (!stub && con_program_frame(c, stubsrc, fr)) {
+            if (seen_stub) {
+                const struct mi_value *lv = mi_value_get(fr, "level");
+                level = lv && lv->str ? atoi(lv->str) : 0;
+                char *ft = con_frame_text(fr, NULL);
+                const struct mi_value *full = mi_value_get(fr, "fullname");
+                const struct mi_value *ln = mi_value_get(fr, "line");
+                snprintf(line, len, "%s", ft ? ft : "");
+                free(ft);
+                con_source_line(full ? full->str : NULL,
+                                ln && ln->str ? atol(ln->str) : 0, src,
+                                srclen);
+                snprintf(k->where, sizeof k->where, "%s", line);
+            }
             break;
         }
+        seen_stub |= stub;
     }
     mi_reply_release(&rep);
+    return level;
+}
+
+static void select_frame(struct con_rank *k, int level)
+{
+    char mi[64];
+    struct mi_reply rep;
+    snprintf(mi, sizeof mi, "-stack-select-frame %d", level);
+    mi_gdb_exec_sync(k->gdb, mi, &rep, 10000);
+    mi_reply_release(&rep);
+}
+
+void con_select_user_frame(struct con *c, struct con_rank *k)
+{
+    char line[512], src[512];
+    int level = user_frame(c, k, line, sizeof line, src, sizeof src);
+    if (level < 0)
+        return;
+    k->user_level = level;
+    k->in_stub = 1;
+    select_frame(k, level);
+}
+
+void con_stub_landing(struct con *c, struct con_rank *k)
+{
+    char line[512], src[512], pos[160];
+    k->in_stub = 0;
+    if (k->state != CON_STOPPED || k->at_event)
+        return;
+    /* A breakpoint stops where it was put, an MPI function's entry too
+     * (drdb's own, at its hooks, are at_event's or a divergence's). */
+    if (!strcmp(k->stop.reason, "breakpoint-hit"))
+        return;
+    int level = user_frame(c, k, line, sizeof line, src, sizeof src);
+    if (level < 0)
+        return;
+    k->user_level = level;
+    k->in_stub = 1;
+    select_frame(k, level);
+    struct con_pos p;
+    con_position(c, k->rank, &p);
+    con_pos_text(c, k->rank, &p, pos, sizeof pos);
+    /* GDB's report up to its frame line (that of the stub's, or of libc's
+     * for it), then the program's frame in its place. */
+    struct con_stop *s = &k->stop;
+    size_t keep = s->len;
+    for (const char *l = s->text; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        const char *f = strncmp(l, "0x", 2) == 0 && strstr(l, " in ")
+                            ? strstr(l, " in ") + 4 : l;
+        if (s->func[0] && strncmp(f, s->func, strlen(s->func)) == 0 &&
+            f[strlen(s->func)] == ' ') {
+            keep = (size_t)(l - s->text);
+            break;
+        }
+        l = nl ? nl + 1 : l + strlen(l);
+    }
+    /* "written by MPI_Recv (event 5), called from main () at f.c:12":
+     * the call's event, and the program's frame that made it */
+    char *t = NULL;
+    const char *verb = strstr(s->reason, "read-watchpoint") ? "read by"
+                       : strstr(s->reason, "access-watchpoint") ? "accessed by"
+                       : strstr(s->reason, "watchpoint") ? "written by" : "";
+    const char *fn = p.n < c->nevents[k->rank]
+                         ? log_func_name(ev_fn(c->ev, k->rank, p.n)) : "";
+    if (*verb && p.kind == CON_POS_INSIDE)
+        snprintf(pos, sizeof pos, "%s %s (event %llu)", verb, fn,
+                 (unsigned long long)p.n);
+    if (asprintf(&t, "%.*s%s, called from %s%s%s\n", (int)keep,
+                 s->text ? s->text : "", pos, line, src[0] ? "\n" : "",
+                 src) < 0)
+        return;
+    free(s->text);
+    s->text = t;
+    s->len = strlen(t);
+    s->cap = s->len + 1;
 }
 
 void con_stub_divergence(struct con_rank *k)
@@ -195,33 +369,105 @@ void con_stub_divergence(struct con_rank *k)
     }
 }
 
-/* So that next, step and until step over the MPI call in the program's
- * code, not in the stub's. */
-void con_stub_leave(struct con *c, const struct rankset *set)
+/* Whether rank K's pc is where a source line starts (GDB's `info line`),
+ * *LINE that line's number. */
+static int at_line_start(struct con_rank *k, long *line)
+{
+    struct mi_cmd mc;
+    struct mi_reply rep;
+    int yes = 0;
+    char cli[64];
+    snprintf(cli, sizeof cli, "info line *%#llx", k->stop.addr);
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, cli);
+    if (mi_cmd_str(&mc) &&
+        mi_gdb_exec_sync(k->gdb, mi_cmd_str(&mc), &rep, 10000) == 0 &&
+        rep.console) {
+        /* Line 9 of "f.c" starts at address 0x11e2 <main+73> and ends
+         * at ... */
+        const char *at = strstr(rep.console, "starts at address ");
+        *line = strncmp(rep.console, "Line ", 5) == 0
+                    ? atol(rep.console + 5) : 0;
+        yes = at && strtoull(at + 18, NULL, 16) == k->stop.addr;
+    }
+    mi_reply_release(&rep);
+    mi_cmd_release(&mc);
+    return yes;
+}
+
+int con_stub_leave(struct con *c, const struct rankset *set,
+                   const char *verb, struct rankset *done)
 {
     struct rankset in;
+    int stepping = !strcmp(verb, "next") || !strcmp(verb, "step") ||
+                   !strcmp(verb, "until"),
+        insn = !strcmp(verb, "stepi") || !strcmp(verb, "nexti");
     rs_init(&in, c->nranks);
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
-        if (!rs_has(set, r) || !k->at_event || k->state != CON_STOPPED ||
+        if (!rs_has(set, r) || !k->in_stub || k->state != CON_STOPPED ||
             k->user_level < 1)
             continue;
-        char mi[64];
-        struct mi_reply rep;
-        snprintf(mi, sizeof mi, "-stack-select-frame %d", k->user_level - 1);
-        int ok = mi_gdb_exec_sync(k->gdb, mi, &rep, 10000) == 0;
-        mi_reply_release(&rep);
-        if (!ok)
-            continue;
+        /* The MPI call the program made, finished: as GDB steps over a
+         * function without line information. */
+        select_frame(k, k->user_level - 1);
         k->state = CON_RUNNING;
-        if (mi_gdb_send(k->gdb, "-exec-finish", 0, con_on_exec_reply, k) < 0)
+        k->refused = 0;
+        con_stop_begin(k);
+        if (mi_gdb_send(k->gdb, "-interpreter-exec console finish", 0,
+                        con_on_exec_reply, k) < 0)
             k->state = CON_LOST;
         else
             rs_add(&in, r);
     }
-    if (rs_count(&in))
-        con_wait(c, &in, 1);
+    if (!rs_count(&in)) {
+        rs_release(&in);
+        return 0;
+    }
+    int rc = con_wait(c, &in, 1);
+    for (int r = 0; r < c->nranks; r++) {
+        struct con_rank *k = &c->ranks[r];
+        if (!rs_has(&in, r))
+            continue;
+        k->at_event = 0;
+        k->in_stub = 0;
+        struct con_stop *s = &k->stop;
+        long line = 0;
+        /* (GDB gives no reason when finish leaves a function without
+         * debug information, as the MPI call's is.) */
+        if (k->state != CON_STOPPED || k->refused ||
+            (s->reason[0] && strcmp(s->reason, "function-finished") != 0)) {
+            /* It stopped on the way (a breakpoint in a callback, a
+             * watchpoint the call's outputs trigger), or ended: that is
+             * the command's answer, without finish's first line. */
+            const char *nl = s->text ? strchr(s->text, '\n') : NULL;
+            if (nl && !strncmp(s->text, "Run till exit", 13))
+                memmove(s->text, nl + 1, strlen(nl + 1) + 1),
+                    s->len = strlen(s->text);
+            rs_add(done, r);
+            continue;
+        }
+        /* Back in the program's frame: the call made, the rest of its
+         * line to run. At a line's start (the call was the line's last
+         * instruction), next, step and until are done there, as GDB
+         * would stop; stepi and nexti, which stepped over the call
+         * instruction, are done anyway. */
+        int start = at_line_start(k, &line);
+        if (!(stepping && start) && !insn)
+            continue;
+        char *t = NULL;
+        if (start || !line)
+            asprintf(&t, "%s", s->source);
+        else
+            asprintf(&t, "0x%016llx\t%s", s->addr, s->source);
+        free(s->text);
+        s->text = t;
+        s->len = t ? strlen(t) : 0;
+        s->cap = s->len + 1;
+        rs_add(done, r);
+    }
     rs_release(&in);
+    return rc;
 }
 
 /* ---- memory, jumps, breakpoints ------------------------------------------ */

@@ -230,19 +230,23 @@ static void close_shadows(struct con *c)
 void con_close(struct con *c)
 {
     close_shadows(c);
-    for (int r = 0; c->ranks && r < c->nranks; r++)
+    for (int r = 0; c->ranks && r < c->nranks; r++) {
         if (c->ranks[r].gdb) {
             mi_gdb_free(c->ranks[r].gdb);
             c->ranks[r].gdb = NULL;
         }
+        free(c->ranks[r].stop.text);
+    }
     for (int i = 0; i < c->nsets; i++)
         rs_release(&c->sets[i].set);
     free(c->sets);
     for (int i = 0; i < c->nbpts; i++) {
         rs_release(&c->bpts[i].set);
         free(c->bpts[i].gdbno);
+        free(c->bpts[i].commands);
     }
     free(c->bpts);
+    con_gdb_release(c);
     for (int i = 0; i < c->nout; i++)
         free(c->out[i].text);
     free(c->out);

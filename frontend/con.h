@@ -102,17 +102,17 @@ struct con_ckpt_rank {
 struct con_stop {
     char reason[48];     /* MI's: end-stepping-range, function-finished... */
     char func[128];      /* its function */
-    int new_func;        /* not the function of the stop before */
     char frame[512];     /* GDB's frame line: "sq (n=6) at sq.c:24" */
     char source[512];    /* its source line: "24\t  return n * n;", or "" */
-    int gdbno;           /* the GDB watchpoint hit, its expression, values */
-    char exp[256];
-    char old_val[512], new_val[512];
-    char value[1024];    /* finish: "$1 = 36"; "" for a void function */
-    char run_till[512];  /* finish, before it runs: GDB's frame line of
-                          * the frame it leaves (cmd-exec.c), and, once
-                          * it stopped, for its report: */
-    char till[512];
+    unsigned long long addr; /* its pc */
+    int gdbno;           /* the GDB watchpoint hit, if any */
+    /* What GDB printed for the execution command that stopped there
+     * ("Continuing.", "Breakpoint 1, ...", the values of a watchpoint),
+     * kept from its console stream while the command ran (capture). */
+    char *text;
+    size_t len, cap;
+    int capture;
+    int numbered;        /* its breakpoint numbers are the session's */
 };
 
 struct con_rank {
@@ -124,7 +124,9 @@ struct con_rank {
     int exit_signal;      /* CON_EXITED: killed by this signal (0: none) */
     int killed;           /* CON_OFF: ended by `kill` or `drop` */
     int end_checked;      /* an abnormal end a batch `assert` accepted */
-    int tbpt_hit;         /* the temporary GDB breakpoint it stopped at */
+    int tbpt_hit;         /* the temporary GDB breakpoint it stopped at,
+                           * or the watchpoint that left its scope: GDB
+                           * deleted it */
     long long last_event; /* its event when last seen stopped (-1: none) */
     char where[256];      /* "main () at jacobi.c:42" when stopped */
     char reason[256];     /* why it stopped, exited or was lost */
@@ -132,6 +134,8 @@ struct con_rank {
     int at_event;         /* stopped in drdb_stop_hook (goto) */
     int at_bpt;           /* stopped by a user breakpoint or watchpoint */
     int refused;          /* its GDB refused the last execution command */
+    int in_stub;          /* stopped in the stub (at an event, inside a
+                           * call): the program's frame selected */
     int user_level;       /* then: the program's frame (selected) */
     int hung;             /* lost to a timeout: its GDB is to be ended */
     char outbuf[1024];    /* program output: the unfinished line */
@@ -152,13 +156,24 @@ struct con_set {
  * started later. */
 struct con_bpt {
     int id;
-    char loc[512];
-    char cond[512];
-    int temp, watch, enabled;
+    char loc[512];  /* the command's argument: LOCATION, EXPRESSION */
+    char cond[512]; /* its condition ("if" or `condition`) */
+    int temp;       /* tbreak, thbreak */
+    int watch;      /* its kind, enum con_bpt_kind */
+    int enabled;
+    int ignore;     /* `ignore N COUNT`: COUNT, as given */
+    char *commands; /* `commands N`: the lines up to end (malloc'd) */
     int all;    /* set on every replayed rank: later ranks get it too */
     struct rankset set;
     int *gdbno; /* per rank, in its current GDB; 0: none */
 };
+/* A breakpoint's kind: the GDB command that makes it (con_bpt_verb). */
+enum con_bpt_kind {
+    CON_BPT_BREAK, CON_BPT_WATCH, CON_BPT_RWATCH, CON_BPT_AWATCH,
+    CON_BPT_HBREAK,
+};
+/* "break", "tbreak", "watch", "rwatch", "awatch", "hbreak", "thbreak". */
+const char *con_bpt_verb(const struct con_bpt *b);
 
 /* A `display` (cmd-break.c): an expression shown at every stop of the
  * ranks of its set; the console evaluates it (no GDB state), so it
@@ -168,8 +183,12 @@ struct con_display {
     char fmt[16]; /* "/x", or "" */
     char expr[512];
     int all;
+    int disabled;  /* `disable display N` */
     struct rankset set;
 };
+/* Whether display format FMT ("/3i") is one of x's (i, s: GDB shows the
+ * memory at the value, "N: x/i $pc" then the lines). */
+int con_display_x(const char *fmt);
 
 /* A line of program output waiting for the end of the loop's round
  * (con-loop.c). */
@@ -284,6 +303,14 @@ struct con {
                            * long (con-keep.c); 0: not kept */
     char *keep_spec;      /* the run as given: the note's run, opt lines */
     char *keep_sent;      /* the note last sent */
+    struct con_gdbcmd *gdbcmds; /* GDB's commands (con-gdb.c), from the
+                                 * first GDB asked */
+    int ngdbcmds, gdbcmds_loaded;
+    size_t cap_gdbcmds;
+    char **gdbsets;      /* GDB settings the user set ("set print pretty
+                          * on"): every GDB started later gets them */
+    int ngdbsets;
+    size_t cap_gdbsets;
     struct con_check *check; /* the last `check`'s findings (cmd-check.c),
                               * NULL before one */
 };
@@ -352,15 +379,38 @@ void con_ckpt_forget(struct con_rank *k);
  * the frame's own. malloc'd (NULL: out of memory). */
 char *con_frame_text(const struct mi_value *frame,
                      const struct mi_value *args);
+/* Line LINE of source file PATH as GDB shows it, "24\t    int r = 0;",
+ * into OUT; "" when it cannot be read. */
+void con_source_line(const char *path, long line, char *out, size_t len);
+/* K's place from a record with a frame (a *stopped, -stack-info-frame's
+ * reply) into k->where. */
+void con_where_set(struct con_rank *k, const struct mi_record *rec);
 /* Rank K stopped (REC, GDB's *stopped record): keeps what its report
  * needs in k->stop. */
 void con_stop_keep(struct con_rank *k, const struct mi_record *rec);
-/* K's last stop in GDB's words (malloc'd): after next, step, until or
- * advance its source line (the frame line first when the function
- * changed), after finish the frame, line and "Value returned is $1 = 36",
- * at a watchpoint "watchpoint N: EXP" with the old and new values. NULL
- * for the stops the console's one-line where tells (a breakpoint, a
- * signal, an event, exits). */
+/* Before an execution command is sent to rank K: GDB's console stream is
+ * kept from now until it stops (con_on_stream, its GDB's stream
+ * callback: UD is K). */
+void con_stop_begin(struct con_rank *k);
+void con_on_stream(struct mi_gdb *g, const struct mi_record *rec, void *ud);
+/* Once rank K stopped: the lines GDB prints after the stop (a
+ * breakpoint's `commands`) kept too, the capture ended, GDB's breakpoint
+ * numbers turned into the session's (before a temporary breakpoint that
+ * fired leaves the table). */
+void con_stop_end(struct con *c, struct con_rank *k);
+/* Rank K stopped at a temporary breakpoint, or a watchpoint of its left
+ * its scope (k->tbpt_hit): its GDB deleted it, and so is it for that rank
+ * in the session (a re-run does not get it again). */
+void con_stop_forget(struct con *c, struct con_rank *k);
+/* TEXT, said by rank R's GDB, with its GDB's breakpoint numbers turned
+ * into the session's ("Breakpoint 7, main ()" -> "Breakpoint 2, main
+ * ()"; numbers not the session's stay). malloc'd, NULL: out of memory. */
+char *con_renumber(const struct con *c, int r, const char *text);
+/* K's last stop in GDB's words, as GDB printed it for the command that
+ * stopped it ("Continuing.", "Breakpoint 1, f (n=3) at f.c:12", the
+ * line, the values of a watchpoint, "Value returned is ..."), numbers
+ * the session's (malloc'd); NULL when GDB said nothing (a stop drdb
+ * caused: an event, an interrupt) or the rank is not stopped. */
 char *con_stop_report(const struct con *c, const struct con_rank *k);
 
 /* ---- the poll loop (con-loop.c) ------------------------------------------ */
@@ -376,8 +426,8 @@ extern volatile sig_atomic_t con_sigint;
  * failed). Prints program output as it arrives. 0, or -1 on timeout. */
 int con_wait(struct con *c, const struct rankset *set, int want_stop);
 /* Interactive idle: drives every GDB and prints program output until FD is
- * readable (1) or TIMEOUT_MS passes (0); says where ranks that stopped in
- * the background are. */
+ * readable (1) or TIMEOUT_MS passes (0). Ranks that stopped meanwhile are
+ * marked changed (con_print_stopped says where). */
 int con_idle(struct con *c, int fd, int timeout_ms);
 /* GDB's asynchronous records for rank UD (struct con_rank *): running,
  * stopped, exited. Given to mi_gdb_start() by con-rank.c. */
@@ -427,9 +477,6 @@ int con_host_launch(struct con *c, struct con_rank *k,
 /* Its answer taken, and P driven as K's GDB (con_host_drive). */
 int con_host_started(struct con *c, struct con_rank *k,
                      struct remote_proc *p);
-/* K's place from a record with a frame (a *stopped, -stack-info-frame's
- * reply) into k->where (con-loop.c). */
-void con_where_set(struct con_rank *k, const struct mi_record *rec);
 
 /* Drives P, a GDB on rank K's host (started there, or adopted from a kept
  * session), as K's GDB (its descriptors are the driver's then): 0, or -1
@@ -482,10 +529,14 @@ int con_start_deferred(struct con *c, const struct rankset *set);
 void con_drop(struct con *c, const struct rankset *set);
 /* Rank R has a process (started to main when it had none): 0 or -1. */
 int con_rank_ensure(struct con *c, int r);
-/* Sets action point B on rank R's GDB (its GDB number into b->gdbno[r]).
- * 0, with GDB's description of a breakpoint in *TEXT (malloc'd, NULL for
- * a watchpoint; TEXT may be NULL); or -1 with "error: MESSAGE" there. */
+/* Sets action point B on rank R's GDB by GDB's own command (its GDB
+ * number into b->gdbno[r]), then what the session's has on top of it
+ * (disabled, ignore count, commands). 0, with GDB's words in *TEXT
+ * ("Breakpoint 1 at 0x...: file f.c, line 66.", the session's number;
+ * malloc'd; TEXT may be NULL); or -1 with GDB's error there. */
 int con_bpt_insert(struct con *c, struct con_bpt *b, int r, char **text);
+/* B's commands (`commands N`) into rank R's GDB: 0, or -1. */
+int con_bpt_commands(struct con *c, struct con_bpt *b, int r);
 /* Every action point of the session that rank R's new GDB must have:
  * those of its set and those set on all ranks (R then joins their set). */
 void con_bpt_apply(struct con *c, int r);
@@ -497,31 +548,82 @@ int con_rank_abnormal(const struct con_rank *k);
 
 /* "-OP ARG" with ARG quoted (no ARG: "-OP"), malloc'd. */
 char *con_mi_arg(const char *op, const char *arg);
+/* GDB's CLI command CLI as an MI command (-interpreter-exec console),
+ * malloc'd. */
+char *con_mi_console(const char *cli);
 /* An integer expression on rank R (0 and *ok = 0 when it fails). */
 long long con_eval_int(struct con *c, int r, const char *expr, int *ok);
-/* The current event of rank R: drdb_event when it is replayed and
- * stopped, 0 when not started yet (CON_DEFERRED), else -1. */
+/* The event rank R stands at (con_position's N: the one it is before or
+ * inside, the next when between events, the number of its events at the
+ * end), or -1 when it has no position. */
 long long con_current_event(struct con *c, int r);
+/*
+ * Where a rank stands in its log: the one definition that status, events
+ * ("<= here"), stop lines, queues, graph and JSON use (docs/console.md,
+ * "Where a rank stands").
+ */
+enum con_pos_kind {
+    CON_POS_NONE,    /* running, lost or not replayed: nowhere to say */
+    CON_POS_BEFORE,  /* before event N: at its MPI call, nothing of it
+                      * done (goto's stop, a rank not started: event 0,
+                      * a divergence at N) */
+    CON_POS_INSIDE,  /* inside event N: stopped during its call (a
+                      * watchpoint its outputs trigger, a signal, Ctrl-C,
+                      * a callback of the program it runs) */
+    CON_POS_BETWEEN, /* between events: those before N done, N not begun
+                      * (a breakpoint, a step in the program's code) */
+    CON_POS_END,     /* after its last event (N: how many): exited */
+};
+struct con_pos {
+    enum con_pos_kind kind;
+    uint64_t n;
+};
+/* Rank R's position into P (CON_POS_NONE when it has none): 0, or -1 when
+ * its GDB did not answer. */
+int con_position(struct con *c, int r, struct con_pos *p);
+/* P in words into BUF: "before event 5 (MPI_Allreduce)", "inside event 5
+ * (MPI_Allreduce)", "after event 4 (MPI_Send)", "before event 0", "at the
+ * end (12 events)"; "" for none. */
+const char *con_pos_text(struct con *c, int r, const struct con_pos *p,
+                         char *buf, size_t len);
 /* drdb_stop_event on rank R: stop before event N; con_stub_no_stop: none. */
 void con_stub_stop_at(struct con *c, int r, uint64_t n);
 void con_stub_no_stop(struct con *c, int r);
 /* After a stop inside the stub: select the program's frame, say where. */
 void con_select_user_frame(struct con *c, struct con_rank *k);
+/* Rank K stopped where an execution command took it: when that is inside
+ * the stub (or in a libc function the stub called: a watchpoint its
+ * copy of a message triggers, a signal, Ctrl-C), the program's frame is
+ * selected and GDB's report says so in the program's words: "Hardware
+ * watchpoint 2: x / Old value = 0 / New value = 3 / written by the MPI
+ * call of inside event 5 (MPI_Recv), called from main () at f.c:12". */
+void con_stub_landing(struct con *c, struct con_rank *k);
+/* Before execution command VERB (next, step, until, advance, finish,
+ * stepi, nexti) on SET: each rank stopped in the stub first finishes the
+ * MPI call it is in, into the program's frame, as GDB steps out of a
+ * function without line information. Ranks the command is then done on
+ * go into DONE (at a line's start for next, step and until; always for
+ * stepi and nexti; a stop on the way), their report kept. 0, or -1 on a
+ * timeout. */
+int con_stub_leave(struct con *c, const struct rankset *set,
+                   const char *verb, struct rankset *done);
 /* Is frame FR (of -stack-list-frames) the stub's? STUBSRC: the stub's
  * source directory, from con_stub_source_dir() on the same stack. */
 int con_stub_frame(const struct con *c, const char *stubsrc,
                    const struct mi_value *fr);
 void con_stub_source_dir(const struct mi_value *stack, char *out,
                          size_t len);
+/* Is frame FR the program's own: not the stub's, and with source lines or
+ * in a library that is not the system's (a frame of libc's, called by
+ * the stub to copy a message, is not)? */
+int con_program_frame(const struct con *c, const char *stubsrc,
+                      const struct mi_value *fr);
 /* A diverged rank's report (drdb_divergence_msg), into its reason; a log
  * that ends there makes it CON_LOG_END. */
 void con_stub_divergence(struct con_rank *k);
 /* Once for a rank stopped in the stub's divergence hook: its report, its
  * state (diverged or end of log), the program's frame selected. */
 void con_stub_failure(struct con *c, struct con_rank *k);
-/* Ranks of SET stopped before an event (in the stub, the program's frame
- * selected) first finish the stub's frames. */
-void con_stub_leave(struct con *c, const struct rankset *set);
 /* The NUL-terminated string at address expression ADDR of rank R (at most
  * MAX bytes; malloc'd, NULL when unreadable); writing one. */
 char *con_stub_read_str(struct con *c, int r, const char *addr, size_t max);
@@ -623,13 +725,19 @@ typedef char *con_formatter(const struct mi_reply *r, const char *arg);
  * failed. */
 int con_run_merged(struct con *c, const struct rankset *set, const char *mi,
                    con_formatter *fmt, const char *arg);
-/* The GDB CLI command CLI on every rank of SET, its output merged. */
+/* The GDB CLI command CLI on every rank of SET, its output merged in
+ * GDB's words: what GDB printed, and its errors as GDB says them (no
+ * "error: "), breakpoint numbers the session's. 0, or -1 when it failed
+ * on a rank. */
 int con_passthrough(struct con *c, const struct rankset *set,
                     const char *cli);
 /* Each rank of SET's state, merged: its last stop in GDB's words when it
  * has a report (con_stop_report), else where it stands and why; then the
  * displays of its stopped ranks. */
 void con_print_where(struct con *c, const struct rankset *set);
+/* The ranks that stopped in the background ("continue &") since this was
+ * last asked, merged as con_print_where; nothing when none did. */
+void con_print_stopped(struct con *c);
 /* The displays of the stopped ranks of SET ("1: x = 5"), merged; only
  * number ONLY when it is > 0. 0, or -1 when one failed on a rank. */
 int con_display_show(struct con *c, const struct rankset *set, int only);
@@ -704,6 +812,30 @@ int con_runnable(struct con *c, struct rankset *set, int flags,
  * long). 0, or -1 after an error (reported). */
 int con_args_events(struct con *c, const struct con_args *a, const char *text,
                     struct rankset *ranks, uint64_t *ev);
+
+/* ---- GDB by default (con-gdb.c) ----------------------------------------- */
+
+/* The GDB command WORD (LEN bytes) names, by GDB's rule (a name or alias,
+ * else a unique prefix of one), as its canonical name; NULL when GDB has
+ * none (*AMBIGUOUS: several). GDB's commands are asked of a rank of SET
+ * (else any started rank) the first time. */
+const char *con_gdb_resolve(struct con *c, const struct rankset *set,
+                            const char *word, size_t len, int *ambiguous);
+/* The GDB commands WORD is a prefix of that the console does not define,
+ * each " NAME" to OUT (an ambiguity's list). */
+void con_gdb_candidates(const struct con *c, const char *word, size_t len,
+                        FILE *out);
+/* A GDB command (canonical name CANON) the console catches: the console
+ * command that gives it its drdb meaning, or NULL with *WHY the reason it
+ * is refused (*WHY NULL too: not caught). */
+const char *con_gdb_caught(const char *canon, const char **why);
+/* Why `set WORD` is refused (a setting drdb owns, or one that would break
+ * the session), or NULL. */
+const char *con_gdb_caught_set(const char *word, size_t len);
+/* Keeps GDB setting CLI ("set print pretty on") for every GDB the session
+ * starts from now on (a later one of the same setting replaces it). */
+void con_gdb_keep_set(struct con *c, const char *cli);
+void con_gdb_release(struct con *c);
 
 /* ---- commands (cmd-*.c, con-cmd.c) --------------------------------------- */
 
@@ -797,8 +929,15 @@ void con_flow_help(struct con *c);
 /* Frees the user commands. */
 void con_flow_release(struct con *c);
 
-/* Breakpoints (cmd-break.c): `info breakpoints`, `info display`. */
-void con_bpt_info(struct con *c, const struct rankset *only);
+/* Breakpoints (cmd-break.c): `info breakpoints` (WATCH: `info
+ * watchpoints`) in GDB's table, the session's numbers; `info display`;
+ * `delete display`, `enable display`, `disable display` (LIST: the
+ * display numbers, "" all). */
+void con_bpt_info(struct con *c, const struct rankset *only, int watch);
 void con_display_info(struct con *c, const struct rankset *only);
+struct con_args;
+int con_display_delete(struct con *c, struct con_args *a, const char *list);
+int con_display_enable(struct con *c, struct con_args *a, const char *list,
+                       int on);
 
 #endif

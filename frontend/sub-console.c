@@ -271,7 +271,9 @@ static char *read_line(struct con *c, const char *prompt, int body)
             rl_on_new_line();
             rl_redisplay();
         }
-        if (con_idle(c, 0, 200))
+        int ready = con_idle(c, 0, 200);
+        con_print_stopped(c); /* ranks that stopped in the background */
+        if (ready)
             rl_callback_read_char();
     }
     if (pending_line && *pending_line)

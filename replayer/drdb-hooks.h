@@ -24,6 +24,10 @@ extern volatile uint64_t drdb_nevents;
 /* The id (log/mpi-functions.spec) of the MPI function being replayed, 0
  * between calls. */
 extern volatile int drdb_current_fn;
+/* While drdb_current_fn is not 0: the event that call replays (a rank
+ * stopped then, at a watchpoint the call's outputs trigger say, is inside
+ * that event). */
+extern volatile uint64_t drdb_call_event;
 /* The replayed rank. */
 extern volatile int drdb_rank;
 

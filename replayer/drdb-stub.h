@@ -77,6 +77,8 @@ enum drdb_exit {
 /* The next event to replay; the MPI function being replayed. */
 #define DRDB_SYM_EVENT "drdb_event"
 #define DRDB_SYM_CURRENT_FN "drdb_current_fn"
+/* The event of the MPI call being replayed (drdb_current_fn not 0). */
+#define DRDB_SYM_CALL_EVENT "drdb_call_event"
 /* Stop before event N: set the variable, break on the hook. UINT64_MAX
  * (as GDB reads it: DRDB_NO_EVENT) is "no stop". */
 #define DRDB_SYM_STOP_EVENT "drdb_stop_event"

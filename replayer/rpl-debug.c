@@ -18,6 +18,7 @@ __attribute__((used)) const void *const rpl__debug_protocol[] = {
     (const void *)&drdb_event,
     (const void *)&drdb_nevents,
     (const void *)&drdb_current_fn,
+    (const void *)&drdb_call_event,
     (const void *)&drdb_rank,
     (const void *)&drdb_stop_event,
     (const void *)drdb_stop_hook,

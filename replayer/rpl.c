@@ -25,6 +25,7 @@
 volatile uint64_t drdb_event;
 volatile uint64_t drdb_nevents;
 volatile int drdb_current_fn;
+volatile uint64_t drdb_call_event;
 volatile int drdb_rank = -1;
 volatile uint64_t drdb_stop_event = UINT64_MAX;
 char drdb_divergence_msg[2048];
@@ -497,6 +498,7 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     c->vals = NULL;
     c->nargs = 0;
     c->ret = c->ev.ret;
+    drdb_call_event = c->ev.index;
     drdb_current_fn = fn;
     if (outer != no) {
         /* The callbacks replay the events from NO; the call's own record
