@@ -300,7 +300,8 @@ static int cmd_ignore(struct con *c, struct con_args *a)
 
 /* The breakpoints a list of GDB's syntax names ("2 4-6", none: every
  * one), each through FN; 0, or -1 (an unknown number is said, the others
- * done). */
+ * done). WHAT acts on whole breakpoints (whole_only), but "delete", which
+ * takes a breakpoint off an @SET's ranks. */
 static int each_listed(struct con *c, struct con_args *a, const char *list,
                        const char *what,
                        int (*fn)(struct con *, struct con_args *,
@@ -308,8 +309,9 @@ static int each_listed(struct con *c, struct con_args *a, const char *list,
                        void *ud)
 {
     int rc = 0;
+    int whole = strcmp(what, "delete") != 0;
     if (!*list) {
-        for (int i = 0; i < c->nbpts; i++)
+        for (int i = 0; whole && i < c->nbpts; i++)
             if (whole_only(a, &c->bpts[i], what) < 0)
                 return -1;
         for (int i = 0; i < c->nbpts; i++) {
@@ -343,7 +345,7 @@ static int each_listed(struct con *c, struct con_args *a, const char *list,
             if (!b) {
                 fprintf(stderr, "No breakpoint number %lld.\n", id);
                 rc = -1;
-            } else if (whole_only(a, b, what) < 0) {
+            } else if (whole && whole_only(a, b, what) < 0) {
                 rc = -1;
             } else {
                 rc |= fn(c, a, b, ud);

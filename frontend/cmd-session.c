@@ -93,9 +93,11 @@ static int cmd_status(struct con *c, struct con_args *a)
                                 ? "killed"
                                 : con_state_name(k->state);
         char where[1024], line[1600], num[16];
+        /* (an event's stop: its position is the event column's) */
+        const char *why = k->at_event ? "" : k->reason;
         snprintf(where, sizeof where, "%s%s%s%s%s", at ? k->where : k->reason,
-                 *fn ? " in " : "", fn, at && k->reason[0] ? ", " : "",
-                 at ? k->reason : "");
+                 *fn ? " in " : "", fn, at && why[0] ? ", " : "",
+                 at ? why : "");
         if (k->state == CON_DEFERRED)
             snprintf(where, sizeof where, "its GDB starts when a command "
                      "needs it");

@@ -36,18 +36,91 @@ static void keep_last(struct con *c, const struct con_answer *ans, int n)
     c->nlast = n;
 }
 
+/*
+ * Numbers GDB gives each rank's process its own of, that would keep
+ * equal answers apart: the value history's "$5 = " (a rank that skipped a
+ * print numbers its next one lower) and a process's or thread's id
+ * ("process 7740", "LWP 7741"). Answers that differ only in them merge;
+ * a number that differs within the group shows as "*" (`expand` shows
+ * each rank's).
+ */
+#define MERGE_IDS 32 /* tokens considered in an answer */
+
+/* The length of the id token at P (its digits), or 0: P at the start of
+ * the answer after '$', or after "process " or "LWP ". */
+static size_t id_token(const char *start, const char *p)
+{
+    if (*p < '0' || *p > '9')
+        return 0;
+    int ok = (p == start + 1 && start[0] == '$') ||
+             (p - start >= 8 && !strncmp(p - 8, "process ", 8)) ||
+             (p - start >= 4 && !strncmp(p - 4, "LWP ", 4));
+    return ok ? strspn(p, "0123456789") : 0;
+}
+
+/* Whether A and B are the same but for their id tokens; the tokens that
+ * differ set their bit in *DIFF. */
+static int same_but_ids(const char *a, const char *b, unsigned *diff)
+{
+    const char *pa = a, *pb = b;
+    int tok = 0;
+    while (*pa && *pb) {
+        size_t la = id_token(a, pa), lb = id_token(b, pb);
+        if (la && lb) {
+            if ((la != lb || strncmp(pa, pb, la)) && tok < MERGE_IDS)
+                *diff |= 1u << tok;
+            tok++;
+            pa += la;
+            pb += lb;
+            continue;
+        }
+        if (*pa != *pb)
+            return 0;
+        pa++;
+        pb++;
+    }
+    return *pa == *pb;
+}
+
+/* TEXT with the id tokens DIFF marks as "*" (malloc'd). */
+static char *star_ids(const char *text, unsigned diff)
+{
+    char *out = malloc(strlen(text) + 1), *o = out;
+    int tok = 0;
+    for (const char *p = text; out && *p;) {
+        size_t l = id_token(text, p);
+        if (l) {
+            if (tok < MERGE_IDS && (diff & (1u << tok)))
+                *o++ = '*';
+            else
+                o += sprintf(o, "%.*s", (int)l, p);
+            tok++;
+            p += l;
+            continue;
+        }
+        *o++ = *p++;
+    }
+    if (out)
+        *o = '\0';
+    return out;
+}
+
 void con_print_merged(struct con *c, struct con_answer *ans, int n)
 {
-    /* group[i]: the group of answer i; groups[g] = {first answer, size} */
+    /* group[i]: the group of answer i; groups[g] = {first answer, size};
+     * diffs[g]: its id tokens that differ */
     int *group = calloc((size_t)n + 1, sizeof *group), ng = 0;
+    unsigned *diffs = calloc((size_t)n + 1, sizeof *diffs);
     int(*groups)[2] = calloc((size_t)n + 1, sizeof *groups);
     int(*order)[2] = calloc((size_t)n + 1, sizeof *order);
     struct rankset s;
     char buf[512];
-    if (!group || !groups || !order || rs_init(&s, c->nranks) < 0) {
+    if (!group || !groups || !order || !diffs ||
+        rs_init(&s, c->nranks) < 0) {
         free(group);
         free(groups);
         free(order);
+        free(diffs);
         return;
     }
     keep_last(c, ans, n);
@@ -57,8 +130,10 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
         group[i] = -1;
         if (!ans[i].text || !*ans[i].text)
             continue; /* no answer, or an empty one (set var) */
-        for (int g = 0; c->merge && g < ng; g++)
-            if (strcmp(ans[groups[g][0]].text, ans[i].text) == 0) {
+        unsigned d = 0;
+        for (int g = 0; c->merge && g < ng; g++, d = 0)
+            if (same_but_ids(ans[groups[g][0]].text, ans[i].text, &d)) {
+                diffs[g] |= d;
                 group[i] = g;
                 groups[g][1]++;
                 break;
@@ -84,7 +159,9 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
         for (int i = 0; i < n; i++)
             if (group[i] == g)
                 rs_add(&s, ans[i].rank);
-        const char *text = ans[groups[g][0]].text;
+        char *starred = diffs[g] ? star_ids(ans[groups[g][0]].text, diffs[g])
+                                 : NULL;
+        const char *text = starred ? starred : ans[groups[g][0]].text;
         rs_format(&s, buf, sizeof buf);
         if (c->json_f) {
             con_json_sep(c);
@@ -98,6 +175,7 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
             else
                 printf("[%s] %s\n", buf, text);
         }
+        free(starred);
     }
     if (shown < ng) {
         int rest = 0;
@@ -111,6 +189,7 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
     free(order);
     free(group);
     free(groups);
+    free(diffs);
 }
 
 void con_json_str(FILE *f, const char *s)
@@ -432,6 +511,12 @@ void con_print_where(struct con *c, const struct rankset *set)
         else if (k->state == CON_STOPPED)
             asprintf(&ans[i].text, "%s%s%s", k->where,
                      k->reason[0] ? ", " : "", k->reason);
+        else if (k->state == CON_RUNNING && k->stop.len) {
+            /* what GDB said so far (Continuing.), said once */
+            asprintf(&ans[i].text, "%s\nrunning", k->stop.text);
+            k->stop.len = 0;
+            k->stop.text[0] = '\0';
+        }
         else
             asprintf(&ans[i].text, "%s%s%s", con_state_name(k->state),
                      k->reason[0] ? ": " : "", k->reason);

@@ -381,10 +381,13 @@ static void start_ranks(struct con *c, struct starting *v, int n,
         }
         k->state = CON_STARTING;
         k->hung = k->killed = k->exit_code = k->exit_signal = 0;
-        k->end_checked = k->tbpt_hit = 0;
+        k->end_checked = k->tbpt_hit = k->at_event = k->in_stub = 0;
         k->last_event = -1;
         k->reason[0] = k->where[0] = '\0';
         k->outlen = 0;
+        /* what GDB said for the last command was the old process's */
+        k->stop.len = 0;
+        k->stop.capture = k->stop.numbered = 0;
         setup_rank(c, k, &v[i].lg);
         launch_gdb_release(&v[i].lg);
         rs_add(now, k->rank);
