@@ -125,6 +125,8 @@ static void show_completion_time(struct con *c)
     con_compl_last(the_compl, &st);
     if (st.rank >= 0)
         snprintf(from, sizeof from, "by rank %d's GDB", st.rank);
+    else if (st.elf)
+        snprintf(from, sizeof from, "in the program's ELF file");
     rl_out_begin();
     fprintf(stderr, "drdb: completion took %.1f ms (%d found %s)\n", st.ms,
             st.n, from);
