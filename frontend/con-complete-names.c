@@ -16,7 +16,7 @@
 
 #include "con-complete-int.h"
 
-/* ---- a set of names, each with what it names --------------------------- */
+/* ---- a set of names, each with what it names ---------------------------- */
 
 static size_t names_hash(const char *s, size_t len)
 {
@@ -110,7 +110,7 @@ void con_names_release(struct con_names *t)
     memset(t, 0, sizeof *t);
 }
 
-/* ---- the names of an ELF object (libelf, libdw) ------------------------ */
+/* ---- the names of an ELF object (libelf, libdw) ------------------------- */
 
 void con_names_deps_release(struct con_names_deps *d)
 {

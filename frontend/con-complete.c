@@ -17,7 +17,7 @@
 #include "con-complete.h"
 #include "con.h"
 
-/* ---- a list of completions --------------------------------------------- */
+/* ---- a list of completions ---------------------------------------------- */
 
 struct words {
     char **v;
@@ -74,7 +74,7 @@ void con_compl_list_free(char **list)
     free(list);
 }
 
-/* ---- the completer ----------------------------------------------------- */
+/* ---- the completer ------------------------------------------------------ */
 
 #define MAX_OBJS 64
 
@@ -308,7 +308,7 @@ static void foreign_names(struct con_compl *cc, struct con_rank *k)
     mi_reply_release(&rep);
 }
 
-/* ---- GDB's completions, the program's only ----------------------------- */
+/* ---- GDB's completions, the program's only ------------------------------ */
 
 /* Is W, a word GDB offered (CAND: the whole line it completes), a name of
  * another object in the process (a symbol or a source file of the stub,
@@ -403,16 +403,16 @@ static int gdb_words(struct con_compl *cc, struct con_rank *k,
         return 0;
     const struct mi_value *list = mi_get(rep.record, "matches");
     const char *cut = mi_get_str(rep.record, "max_completions_reached");
+    int cut_short = cut && strcmp(cut, "1") == 0;
     for (const struct mi_value *v = list ? list->first : NULL; v; v = v->next)
         if (v->str && v->len >= off && strncmp(v->str, line, off) == 0 &&
             !(filter && not_the_programs(cc, k, v->str, v->str + off)))
             words_adds(out, v->str + off);
     mi_reply_release(&rep);
-    return cut && strcmp(cut, "1") == 0;
+    return cut_short;
 }
 
-/* ---- the program's names, without GDB ------------------------------------
- */
+/* ---- the program's names, without GDB ----------------------------------- */
 
 #define LOC (NM_FUNC | NM_FILE)
 #define EXPR (NM_FUNC | NM_VAR)
@@ -491,8 +491,7 @@ static void local_words(struct con_compl *cc, const char *text, unsigned kinds,
     }
 }
 
-/* ---- drdb's own words -----------------------------------------------------
- */
+/* ---- drdb's own words --------------------------------------------------- */
 
 static void prefixed(struct words *out, const char *const *list, size_t n,
                      const char *text)
