@@ -13,6 +13,7 @@
 #include <readline/readline.h>
 
 #include "args.h"
+#include "con-complete.h"
 #include "con.h"
 #include "fe.h"
 #include "launch.h"
@@ -22,10 +23,9 @@
 
 /* ---- interactive: readline's callback interface in the poll loop ------- */
 
-/* readline's callbacks (line handler, completion generators, redisplay)
- * take no user data: the one interactive session of the process is
- * reached through these. */
-static struct con *the_con;
+/* readline's callbacks (line handler, completion, redisplay) take no
+ * user data: the one interactive session of the process is reached
+ * through these. */
 static char *pending_line;
 static int line_ready;
 
@@ -70,128 +70,67 @@ static void rl_out_end(void)
     saved_text = NULL;
 }
 
-/* Tab completion: command names first, then @set names, then (for
- * location arguments) the functions GDB knows. */
-static char *gen_command(const char *text, int state)
-{
-    static const struct con_cmd *k;
-    static size_t user;
-    size_t len = strlen(text);
-    if (!state)
-        user = 0;
-    for (k = state ? k : con_cmd_next(NULL); k; k = con_cmd_next(k))
-        if (strncmp(k->name, text, len) == 0) {
-            const char *name = k->name;
-            k = con_cmd_next(k);
-            return strdup(name);
-        }
-    /* then the user commands (define) */
-    for (const char *u; (u = con_flow_user_name(the_con, user)); user++)
-        if (strncmp(u, text, len) == 0) {
-            user++;
-            return strdup(u);
-        }
-    return NULL;
-}
+/* Tab completion (con-complete.c): readline asks for the word at the
+ * cursor. */
+static struct con_compl *the_compl;
+static int compl_shown; /* the last completion's time was shown */
 
-static char *gen_set(const char *text, int state)
+/* LIST (sorted) as readline's matches: the text that replaces TEXT first
+ * (the one completion, or what they all begin with, but never less than
+ * TEXT: GDB may offer "ns::bar" for "bar"), then LIST. */
+static char **to_readline(const char *text, char *const *list)
 {
-    static const char *const builtin[] = {"all", "stopped", "running",
-                                          "exited", "diverged", "lost"};
-    static int i;
-    size_t len = strlen(text + 1), nb = sizeof builtin / sizeof builtin[0];
-    if (!state)
-        i = 0;
-    /* text starts with '@' */
-    while (i < (int)nb + the_con->nsets) {
-        const char *w = i < (int)nb ? builtin[i] : the_con->sets[i - nb].name;
-        i++;
-        if (strncmp(w, text + 1, len) == 0) {
-            char *at = malloc(strlen(w) + 2);
-            if (at)
-                sprintf(at, "@%s", w);
-            return at;
-        }
+    size_t n = 0, lcd = strlen(list[0]), tl = strlen(text);
+    while (list[n])
+        n++;
+    for (size_t i = 1; i < n; i++)
+        while (lcd && strncmp(list[0], list[i], lcd) != 0)
+            lcd--;
+    int keep = n > 1 && (lcd < tl || strncmp(list[0], text, tl) != 0);
+    char **m = calloc(n + 2, sizeof *m);
+    int bad = !m || !(m[0] = keep ? strdup(text) : strndup(list[0], lcd));
+    for (size_t i = 0; !bad && n > 1 && i < n; i++)
+        bad = !(m[i + 1] = strdup(list[i]));
+    if (bad) {
+        for (size_t i = 0; m && m[i]; i++)
+            free(m[i]);
+        free(m);
+        return NULL;
     }
-    return NULL;
-}
-
-/* Source locations: GDB's own completion (-complete "break TEXT") on the
- * first replayed rank. */
-static char **gdb_matches;
-static char *gen_location(const char *text, int state)
-{
-    static int i;
-    if (!state)
-        i = 0;
-    while (gdb_matches && gdb_matches[i]) {
-        const char *m = gdb_matches[i++];
-        if (strncmp(m, text, strlen(text)) == 0)
-            return strdup(m);
-    }
-    return NULL;
-}
-
-static void load_gdb_matches(const char *text)
-{
-    for (int i = 0; gdb_matches && gdb_matches[i]; i++)
-        free(gdb_matches[i]);
-    free(gdb_matches);
-    gdb_matches = NULL;
-    for (int r = 0; r < the_con->nranks; r++) {
-        struct con_rank *k = &the_con->ranks[r];
-        if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING)
-            continue;
-        char cli[512];
-        snprintf(cli, sizeof cli, "break %s", text);
-        struct mi_cmd mc;
-        mi_cmd_init(&mc);
-        mi_cmd_op(&mc, "-complete");
-        mi_cmd_arg(&mc, cli);
-        struct mi_reply rep;
-        if (mi_cmd_str(&mc) &&
-            mi_gdb_exec_sync(k->gdb, mi_cmd_str(&mc), &rep, 2000) == 0) {
-            const struct mi_value *list = mi_get(rep.record, "matches");
-            size_t n = list ? list->count : 0, j = 0;
-            gdb_matches = calloc(n + 1, sizeof *gdb_matches);
-            for (const struct mi_value *v = list ? list->first : NULL;
-                 v && gdb_matches; v = v->next)
-                if (v->str && strncmp(v->str, "break ", 6) == 0)
-                    gdb_matches[j++] = strdup(v->str + 6);
-        }
-        mi_reply_release(&rep);
-        mi_cmd_release(&mc);
-        break;
-    }
+    return m;
 }
 
 static char **complete(const char *text, int start, int end)
 {
-    (void)end;
+    int nospace;
     rl_attempted_completion_over = 1;
-    if (text[0] == '@')
-        return rl_completion_matches(text, gen_set);
-    /* The command word: the first word, or the second after "@SET". */
-    int i = 0;
-    while (i < start && rl_line_buffer[i] == ' ')
-        i++;
-    if (rl_line_buffer[i] == '@') {
-        while (i < start && rl_line_buffer[i] != ' ')
-            i++;
-        while (i < start && rl_line_buffer[i] == ' ')
-            i++;
-    }
-    if (i == start)
-        return rl_completion_matches(text, gen_command);
-    const char *cmd = rl_line_buffer + i;
-    static const char *const locs[] = {"break ", "tbreak ", "b ", "list ",
-                                       "advance ", "until ", "l "};
-    for (size_t k = 0; k < sizeof locs / sizeof locs[0]; k++)
-        if (strncmp(cmd, locs[k], strlen(locs[k])) == 0) {
-            load_gdb_matches(text);
-            return rl_completion_matches(text, gen_location);
-        }
-    return NULL;
+    compl_shown = 0;
+    char **list = the_compl ? con_compl_words(the_compl, rl_line_buffer,
+                                              start, end, &nospace)
+                            : NULL;
+    char **m = list ? to_readline(text, list) : NULL;
+    con_compl_list_free(list);
+    rl_completion_suppress_append = nospace;
+    return m;
+}
+
+/* set timing on: how long the last completion took, above the prompt. */
+static void show_completion_time(struct con *c)
+{
+    struct con_compl_stat st;
+    char from[48] = "in drdb's tables";
+    if (!c->timing || compl_shown || !the_compl)
+        return;
+    compl_shown = 1;
+    con_compl_last(the_compl, &st);
+    if (st.rank >= 0)
+        snprintf(from, sizeof from, "by rank %d's GDB", st.rank);
+    else if (st.elf)
+        snprintf(from, sizeof from, "in the program's ELF file");
+    rl_out_begin();
+    fprintf(stderr, "drdb: completion took %.1f ms (%d found %s)\n", st.ms,
+            st.n, from);
+    rl_out_end();
 }
 
 /* The history file, ~/.drdb_history: read only when it is a regular file
@@ -273,8 +212,11 @@ static char *read_line(struct con *c, const char *prompt, int body)
         }
         int ready = con_idle(c, 0, 200);
         con_print_stopped(c); /* ranks that stopped in the background */
-        if (ready)
+        if (ready) {
             rl_callback_read_char();
+            if (!line_ready)
+                show_completion_time(c);
+        }
     }
     if (pending_line && *pending_line)
         add_history(pending_line);
@@ -297,7 +239,8 @@ static char *read_body(struct con *c, const char *intro)
 static int interactive(struct con *c)
 {
     const char *home = getenv("HOME");
-    the_con = c;
+    the_compl = con_compl_new(c);
+    compl_shown = 1;
     if (home && *home)
         load_history(home);
     rl_attempted_completion_function = complete;
@@ -323,6 +266,8 @@ static int interactive(struct con *c)
         free(line);
     }
     c->out_begin = c->out_end = NULL;
+    con_compl_free(the_compl);
+    the_compl = NULL;
     if (home && *home)
         save_history(home);
     return 0;
