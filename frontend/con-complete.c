@@ -501,7 +501,8 @@ static void prefixed(struct words *out, const char *const *list, size_t n,
             words_adds(out, list[i]);
 }
 
-/* The commands' names: drdb's and the user's (define). */
+/* The commands' names: drdb's, the user's (define) and GDB's (every
+ * other command is GDB's). */
 static void command_words(struct con *c, const char *text, struct words *out)
 {
     size_t len = strlen(text);
@@ -511,6 +512,9 @@ static void command_words(struct con *c, const char *text, struct words *out)
             words_adds(out, k->name);
     for (size_t i = 0; (u = con_flow_user_name(c, i)); i++)
         if (strncmp(u, text, len) == 0)
+            words_adds(out, u);
+    for (int i = 0; (u = con_gdb_name(c, i)); i++)
+        if (strncmp(u, text, len) == 0 && !con_cmd_lookup(u, strlen(u)))
             words_adds(out, u);
 }
 

@@ -205,6 +205,24 @@ const char *con_gdb_resolve(struct con *c, const struct rankset *set,
     return *ambiguous ? NULL : found;
 }
 
+const char *con_gdb_name(struct con *c, int i)
+{
+    if (!c->gdbcmds_loaded) {
+        int r;
+        for (r = 0; r < c->nranks && (!c->ranks[r].gdb ||
+                                      c->ranks[r].state == CON_LOST ||
+                                      c->ranks[r].state == CON_RUNNING);
+             r++)
+            ;
+        if (r == c->nranks || load_table(c, r) < 0)
+            return NULL;
+    }
+    for (int k = 0; k < c->ngdbcmds; k++)
+        if (c->gdbcmds[k].canon == c->gdbcmds[k].name && i-- == 0)
+            return c->gdbcmds[k].name;
+    return NULL;
+}
+
 void con_gdb_candidates(const struct con *c, const char *word, size_t len,
                         FILE *out)
 {

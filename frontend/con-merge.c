@@ -478,6 +478,54 @@ int con_passthrough(struct con *c, const struct rankset *set,
 
 /* ---- where the ranks are ------------------------------------------------- */
 
+/* ANS merged, the lines every answer starts with ("Continuing.") said
+ * once for all of them when the rest differs ("Breakpoint 1, f (n=6)" on
+ * a rank, "f (n=7)" on another). */
+static void print_common_first(struct con *c, struct con_answer *ans, int n)
+{
+    size_t common = (size_t)-1;
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        if (!ans[i].text || !*ans[i].text)
+            return con_print_merged(c, ans, n);
+        size_t k = 0, last = 0;
+        const char *a = ans[i].text, *b = ans[0].text;
+        /* whole lines alike, up to the first that differs */
+        while (a[k] && a[k] == b[k]) {
+            if (a[k] == '\n')
+                last = k + 1;
+            k++;
+        }
+        common = last < common ? last : common;
+        distinct |= strcmp(a, b) != 0;
+    }
+    /* (the blank lines GDB puts before "Breakpoint 1, ..." go: each rank's
+     * rest is under its own tag) */
+    while (common > 1 && ans[0].text[common - 2] == '\n')
+        common--;
+    if (!distinct || common == (size_t)-1 || common < 2 || !c->merge) {
+        con_print_merged(c, ans, n);
+        return;
+    }
+    struct con_answer *head = calloc((size_t)n + 1, sizeof *head);
+    if (!head) {
+        con_print_merged(c, ans, n);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        head[i].rank = ans[i].rank;
+        head[i].text = strndup(ans[i].text, common - 1);
+        size_t skip = common + strspn(ans[i].text + common, "\n");
+        memmove(ans[i].text, ans[i].text + skip,
+                strlen(ans[i].text + skip) + 1);
+    }
+    con_print_merged(c, head, n);
+    con_print_merged(c, ans, n);
+    for (int i = 0; i < n; i++)
+        free(head[i].text);
+    free(head);
+}
+
 void con_print_where(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
@@ -523,7 +571,7 @@ void con_print_where(struct con *c, const struct rankset *set)
         free(report);
         i++;
     }
-    con_print_merged(c, ans, n);
+    print_common_first(c, ans, n);
     for (int k = 0; k < n; k++)
         free(ans[k].text);
     free(ans);

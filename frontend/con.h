@@ -821,6 +821,9 @@ int con_args_events(struct con *c, const struct con_args *a, const char *text,
  * (else any started rank) the first time. */
 const char *con_gdb_resolve(struct con *c, const struct rankset *set,
                             const char *word, size_t len, int *ambiguous);
+/* GDB's I-th command (its canonical name), NULL past the last or when no
+ * started rank's GDB can be asked (none is started for it). */
+const char *con_gdb_name(struct con *c, int i);
 /* The GDB commands WORD is a prefix of that the console does not define,
  * each " NAME" to OUT (an ambiguity's list). */
 void con_gdb_candidates(const struct con *c, const char *word, size_t len,
