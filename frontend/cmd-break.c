@@ -485,8 +485,12 @@ void con_bpt_info(struct con *c, const struct rankset *only, int watch)
     for (int i = 0; i < c->nbpts; i++)
         any |= meets(&c->bpts[i].set, only);
     for (int r = 0; any && r < c->nranks; r++) {
+        /* (an exited rank's GDB answers too, as GDB's does after the
+         * program exited) */
         if ((only && !rs_has(only, r)) || !c->ranks[r].gdb ||
-            c->ranks[r].state == CON_LOST || !con_rank_halted(&c->ranks[r]))
+            c->ranks[r].state == CON_LOST ||
+            !(con_rank_halted(&c->ranks[r]) ||
+              c->ranks[r].state == CON_EXITED))
             continue;
         char *t = bpt_table(c, r, watch ? "info watchpoints"
                                         : "info breakpoints");
@@ -494,6 +498,35 @@ void con_bpt_info(struct con *c, const struct rankset *only, int watch)
             continue;
         ans[n].rank = r;
         ans[n++].text = t;
+    }
+    /* the ranks whose GDB did not answer, with the session's breakpoints
+     * on them: which, and when their GDB has them */
+    for (int r = 0; any && r < c->nranks; r++) {
+        int asked = 0;
+        for (int i = 0; i < n && !asked; i++)
+            asked = ans[i].rank == r;
+        char ids[256] = "";
+        int nid = 0;
+        for (int i = 0; !asked && i < c->nbpts; i++)
+            if (rs_has(&c->bpts[i].set, r) && (!watch || (c->bpts[i].watch &&
+                            c->bpts[i].watch != CON_BPT_HBREAK)) &&
+                (!only || rs_has(only, r)) && nid < 16) {
+                size_t l = strlen(ids);
+                snprintf(ids + l, sizeof ids - l, "%s%d", nid++ ? ", " : "",
+                         c->bpts[i].id);
+            }
+        if (!nid)
+            continue;
+        const struct con_rank *k = &c->ranks[r];
+        ans[n].rank = r;
+        if (asprintf(&ans[n].text, "%s: %s %s %s", con_state_name(k->state),
+                     nid > 1 ? "breakpoints" : "breakpoint", ids,
+                     k->state == CON_DEFERRED
+                         ? "set when its GDB starts"
+                         : k->state == CON_RUNNING
+                               ? "on it (a running rank's GDB is not asked)"
+                               : "set again when it starts ('restart')") >= 0)
+            n++;
     }
     if (!n)
         printf(watch ? "No watchpoints.\n"

@@ -326,7 +326,8 @@ const struct con_cmd con_cmds_data[] = {
     {"gdb", NULL, "gdb COMMAND", "any GDB command, answers merged",
      CON_NEEDS_RANKS, NULL, cmd_gdb, NULL},
     {"info", "i", "info breakpoints|sets|findings|locals|args|frame|...",
-     "drdb's breakpoints, sets and check findings, or GDB's info merged", 0,
+     "the session's breakpoints (GDB's table), sets and check findings, "
+     "or GDB's info merged", 0,
      NULL, cmd_info, NULL},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

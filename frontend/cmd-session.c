@@ -344,7 +344,8 @@ const struct con_cmd con_cmds_session[] = {
      "assign a variable, or a session option: " SET_OPTIONS, 0, NULL,
      cmd_set, NULL},
     {"status", NULL, "status",
-     "each rank: state, event number of total, current MPI call, where", 0,
+     "each rank: state, where it stands in its log (before, inside or "
+     "after event N of total), where in the program", 0,
      ".", cmd_status, NULL},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

@@ -340,6 +340,31 @@ static const struct con_cmd *resolve(struct con *c, const struct rankset *set,
     return NULL;
 }
 
+/* The @SET among the words at P (the first or the last, as split_sets
+ * takes them) into SET when it names ranks; silent (split_sets reports a
+ * bad one) and no query run ({...}: SET stays). */
+static void hint_set(struct con *c, const char *p, struct rankset *set)
+{
+    const char *tok = NULL;
+    size_t n = 0;
+    for (p += strspn(p, " \t"); *p; p += strspn(p, " \t")) {
+        size_t w = con_word_len(p);
+        if (!w)
+            break;
+        if (*p == '@' && (!tok || !p[w + strspn(p + w, " \t&")])) {
+            tok = p;
+            n = w;
+        }
+        p += w;
+    }
+    struct rankset t;
+    if (!tok || n < 2 || tok[1] == '{' || rs_init(&t, c->nranks) < 0)
+        return;
+    if (con_parse_set_quiet(c, tok + 1, n - 1, &t) == 0 && rs_count(&t))
+        rs_copy(set, &t);
+    rs_release(&t);
+}
+
 /* Runs LINE on SET (the focus, or the line's @SET). */
 static int execute(struct con *c, const char *line, struct rankset *set)
 {
@@ -358,8 +383,17 @@ static int execute(struct con *c, const char *line, struct rankset *set)
     const char *e = line;
     while (*e && !isspace((unsigned char)*e) && (*e != '/' || e == line))
         e++;
-    const struct con_cmd *cmd = resolve(c, set, line, (size_t)(e - line),
+    /* (a GDB to say what the word is comes from the line's @SET when it
+     * has one after the name) */
+    struct rankset hint;
+    if (rs_init(&hint, c->nranks) < 0)
+        return -1;
+    rs_copy(&hint, set);
+    if (!given)
+        hint_set(c, e, &hint);
+    const struct con_cmd *cmd = resolve(c, &hint, line, (size_t)(e - line),
                                         &gdb);
+    rs_release(&hint);
     if (!cmd)
         return -1;
     if (!gdb && is_help(e)) { /* CMD --help: as 'help CMD' */

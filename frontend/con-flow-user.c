@@ -91,6 +91,13 @@ static int cmd_define(struct con *c, struct con_args *a)
     const char *name = a->text;
     struct flow_user *u = user_find(f, name, strlen(name));
     int rc = check_name(name, "define");
+    const char *gdb = rc == 0 ? con_gdb_exact(c, name) : NULL;
+    if (gdb) {
+        fprintf(stderr, "drdb: 'define %s': '%s' is %s%s: choose another "
+                "name\n", name, name, strcmp(gdb, name) ? "GDB's alias of "
+                : "a GDB command", strcmp(gdb, name) ? gdb : "");
+        rc = -1;
+    }
     if (rc == 0 && u && u->busy) {
         fprintf(stderr, "drdb: 'define %s': '%s' is running: it cannot be "
                 "redefined now\n", name, name);

@@ -205,6 +205,17 @@ const char *con_gdb_resolve(struct con *c, const struct rankset *set,
     return *ambiguous ? NULL : found;
 }
 
+const char *con_gdb_exact(struct con *c, const char *name)
+{
+    int amb;
+    const char *canon = con_gdb_resolve(c, &c->focus, name, strlen(name),
+                                        &amb);
+    for (int i = 0; canon && i < c->ngdbcmds; i++)
+        if (strcmp(c->gdbcmds[i].name, name) == 0)
+            return canon;
+    return NULL;
+}
+
 const char *con_gdb_name(struct con *c, int i)
 {
     if (!c->gdbcmds_loaded) {

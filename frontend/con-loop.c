@@ -182,6 +182,12 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
         snprintf(k->reason, sizeof k->reason, "interrupted");
     else
         snprintf(k->reason, sizeof k->reason, "%s", stop_word(reason));
+    /* main's temporary breakpoint, every GDB's first (con-rank.c's
+     * setup): the start, no breakpoint of the user's */
+    const char *bno = mi_get_str(rec, "bkptno"), *disp = mi_get_str(rec, "disp");
+    if (!strcmp(reason, "breakpoint-hit") && bno && !strcmp(bno, "1") &&
+        disp && !strcmp(disp, "del"))
+        k->reason[0] = '\0';
     con_where_set(k, rec);
     con_stop_keep(k, rec);
     const char *func = mi_get_str(rec, "frame.func");
@@ -189,12 +195,11 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
                    ? CON_DIVERGED
                    : CON_STOPPED;
     k->at_event = func && strcmp(func, DRDB_SYM_STOP_HOOK) == 0;
-    k->at_bpt = !k->at_event && k->state == CON_STOPPED &&
+    k->at_bpt = !k->at_event && k->state == CON_STOPPED && k->reason[0] &&
                 (strcmp(reason, "breakpoint-hit") == 0 ||
                  strstr(reason, "watchpoint-trigger") != NULL);
     /* A temporary breakpoint that fired, a watchpoint that left its
      * scope: GDB deleted them (tbpt_forget). */
-    const char *disp = mi_get_str(rec, "disp");
     if (strcmp(reason, "breakpoint-hit") == 0 && disp &&
         strcmp(disp, "del") == 0 && mi_get_str(rec, "bkptno"))
         k->tbpt_hit = atoi(mi_get_str(rec, "bkptno"));

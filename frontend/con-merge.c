@@ -497,7 +497,8 @@ static void print_common_first(struct con *c, struct con_answer *ans, int n)
             k++;
         }
         common = last < common ? last : common;
-        distinct |= strcmp(a, b) != 0;
+        unsigned d = 0;
+        distinct |= !(c->merge && same_but_ids(a, b, &d));
     }
     /* (the blank lines GDB puts before "Breakpoint 1, ..." go: each rank's
      * rest is under its own tag) */
@@ -544,6 +545,12 @@ void con_print_where(struct con *c, const struct rankset *set)
         char *report = k->state == CON_DIVERGED || k->state == CON_LOG_END
                            ? NULL
                            : con_stop_report(c, k);
+        /* said once: a later move of the rank that is no command of GDB's
+         * (a rollback, a goto) is said in drdb's words */
+        if (report) {
+            k->stop.len = 0;
+            k->stop.text[0] = '\0';
+        }
         if (k->state == CON_DIVERGED)
             asprintf(&ans[i].text, "diverged at %s: %s", k->where,
                      k->reason);

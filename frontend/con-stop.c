@@ -245,6 +245,21 @@ void con_stop_end(struct con *c, struct con_rank *k)
             s->cap = s->len + 1;
         }
     }
+    /* The catchpoint on exit_group is drdb's (a rank with checkpoints
+     * stops before it exits): said in drdb's words, not as GDB's
+     * "Catchpoint 6 (call to syscall exit_group), ... in _exit ()" */
+    const char *cp = s->text ? strstr(s->text, "Catchpoint ") : NULL;
+    if (!strcmp(s->reason, "syscall-entry") && cp &&
+        strstr(cp, "syscall exit_group") && (cp == s->text || cp[-1] == '\n')) {
+        char *t = NULL;
+        if (asprintf(&t, "%.*sThe program is %s.\n", (int)(cp - s->text),
+                     s->text, k->reason) >= 0) {
+            free(s->text);
+            s->text = t;
+            s->len = strlen(t);
+            s->cap = s->len + 1;
+        }
+    }
     s->capture = 0;
     if (s->len && !s->numbered) {
         char *t = con_renumber(c, k->rank, s->text);

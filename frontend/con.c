@@ -396,6 +396,14 @@ int con_parse_set(struct con *c, const char *text, size_t len,
     return 0;
 }
 
+int con_parse_set_quiet(struct con *c, const char *text, size_t len,
+                        struct rankset *out)
+{
+    int at;
+    const char *why;
+    return rs_parse(text, len, out, set_names, c, &at, &why);
+}
+
 int con_define_set(struct con *c, const char *name, const struct rankset *set)
 {
     int i;

@@ -337,6 +337,9 @@ int con_named_set(struct con *c, const char *name, struct rankset *out);
  * error is reported (rs_report). */
 int con_parse_set(struct con *c, const char *text, size_t len,
                   struct rankset *out);
+/* The same, a rank list or set name only, reporting nothing. */
+int con_parse_set_quiet(struct con *c, const char *text, size_t len,
+                        struct rankset *out);
 
 /* ---- queries as arguments (con-query.c) ---------------------------------- */
 struct ev_sql_result;
@@ -821,6 +824,9 @@ int con_args_events(struct con *c, const struct con_args *a, const char *text,
  * (else any started rank) the first time. */
 const char *con_gdb_resolve(struct con *c, const struct rankset *set,
                             const char *word, size_t len, int *ambiguous);
+/* GDB's command whose name or alias is NAME exactly (its canonical
+ * name), or NULL. */
+const char *con_gdb_exact(struct con *c, const char *name);
 /* GDB's I-th command (its canonical name), NULL past the last or when no
  * started rank's GDB can be asked (none is started for it). */
 const char *con_gdb_name(struct con *c, int i);
