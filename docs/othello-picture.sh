@@ -37,11 +37,10 @@ line=$(($(grep -n 'examples/othello.drdb stops rank 0 on the next line' \
 printf '%s\n' "@0 break othello.c:$line if res.seq != kid[src].seq" \
     "@0 continue" status > "$tmp/stop.drdb"
 "$drdb" batch --ranks 0 "$run" "$tmp/stop.drdb" > "$tmp/status" 2>&1
-# "0     stopped   692/712 ...": the receive completed just before 692
-next=$(awk '$1 == "0" && $2 == "stopped" { split($3, a, "/"); print a[1] }' \
-    "$tmp/status")
-[ -n "$next" ] || { cat "$tmp/status" >&2; exit 1; }
-recv=$((next - 1))
+# "0     stopped      after 691/712 ...": the receive is event 691
+recv=$(awk '$1 == "0" && $2 == "stopped" && $3 == "after" {
+    split($4, a, "/"); print a[1] }' "$tmp/status")
+[ -n "$recv" ] || { cat "$tmp/status" >&2; exit 1; }
 "$drdb" log match "$run" "0:$recv"
 # The window: 6 events, or more to hold the Search that crossed the
 # Result: sent by rank 0 to the searcher before the receive completed,

@@ -78,6 +78,48 @@ has_after() {
     ok "$_what"
 }
 
+# said NAME CMD TAG: what the ranks tagged [TAG] answered after every
+# command line CMD of batch output $tmp/NAME: the text of their one-line
+# answers ("[TAG] text") and the lines of their blocks (a line "[TAG]"
+# alone, to the next tag or command line).
+said() {
+    awk -v c="(drdb) $2" -v t="[$3]" '
+        /^\(drdb\) / { on = ($0 == c); mine = 0; next }
+        !on { next }
+        /^\[[0-9,*!-]+\]( |$)/ {
+            mine = ($1 == t && NF == 1)
+            if ($1 == t && NF > 1) print substr($0, length(t) + 2)
+            next
+        }
+        mine' "$tmp/$1"
+}
+# blocks FILE TAG: what the ranks tagged [TAG] said anywhere in FILE (a
+# console's output): as said, without commands to scope it.
+blocks() {
+    awk -v t="[$2]" '
+        /^\(drdb[^)]*\) / { mine = 0; next }
+        /^\[[0-9,*!-]+\]( |$)/ {
+            mine = ($1 == t && NF == 1)
+            if ($1 == t && NF > 1) print substr($0, length(t) + 2)
+            next
+        }
+        mine' "$1"
+}
+# has_said NAME CMD TAG WHAT ERE...: those answers have a line matching
+# each ERE (else a failure showing the batch's end).
+has_said() {
+    _name=$1 _cmd=$2 _tag=$3 _what=$4
+    shift 4
+    for _want in "$@"; do
+        if ! said "$_name" "$_cmd" "$_tag" | grep -Eq -- "$_want"; then
+            fail "$_what: after '$_cmd', [$_tag] said no line /$_want/"
+            sed 's/^/#   /' "$tmp/$_name" "$tmp/$_name.err" | tail -30
+            return
+        fi
+    done
+    ok "$_what"
+}
+
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
 # SIGKILLs rank 1 once it says it sleeps (after AT iterations), as a rank

@@ -40,7 +40,7 @@ batch logs jac 0-3 --start lazy -- status "events @2 --count 3" \
 grep -q "^ranks 0-3 in the session, not started" "$tmp/logs" &&
     ok "--start lazy: the ranks are in the session, not started" ||
     fail "--start lazy: no banner saying the ranks are not started"
-[ "$(grep -Ec "^[0-3] +not started +0/$nev " "$tmp/logs")" = 8 ] &&
+[ "$(grep -Ec "^[0-3] +not started +before 0/$nev " "$tmp/logs")" = 8 ] &&
     ok "status: each rank not started, before its event 0 of $nev (twice)" ||
     { fail "status of ranks not started"; sed 's/^/#   /' "$tmp/logs" | head -30; }
 has_after logs "events @2 --count 3" "events: a rank not started stands before its event 0" \
@@ -63,25 +63,28 @@ fi
 batch bp jac 0-3 --start lazy -- "break jacobi.c:$loop" status \
     "@2 continue" "@3 goto 5" status "info breakpoints" "print rank"
 has_after bp "break jacobi.c:$loop" "break: one rank's GDB checks the place" \
-    "^breakpoint 1: jacobi.c:$loop\$" '^\[1-3\] set when its GDB starts$' \
-    "^\[0\] at main \(\) .*jacobi\.c:$loop\$"
+    "^\[0\] Breakpoint 1 at 0x[0-9a-f]+: file .*jacobi\.c, line $loop\.\$" \
+    '^\[1-3\] set when its GDB starts$'
 [ "$(grep -c "^drdb: starting rank" "$tmp/bp.err")" -ge 1 ] &&
     grep -q "^drdb: starting rank 0 (to main)$" "$tmp/bp.err" &&
     ok "break started rank 0 alone" ||
     { fail "break: which ranks started"; sed 's/^/#   /' "$tmp/bp.err"; }
-has_after bp "@2 continue" "a rank started later has the breakpoint" \
-    "^\[2\] $(at "$loop").*breakpoint"
+has_said bp "@2 continue" 2 "a rank started later has the breakpoint" \
+    "^Breakpoint 1, main \(.*\) at .*jacobi\.c:$loop\$"
 has_after bp "@3 goto 5" "goto starts its rank and runs it to the event" \
     "^\[3\] .*$(at "$isend")"
 # the second status: 0 at main, 1 not started, 2 at the loop, 3 at event 5
 st2=$(awk '$0 == "(drdb) status" { k++ } k == 2 && /^[0-3] /' "$tmp/bp")
-echo "$st2" | grep -Eq "^1 +not started +0/$nev " &&
-    echo "$st2" | grep -Eq "^3 +stopped +5/$nev " &&
-    echo "$st2" | grep -Eq "^2 +stopped +[0-9]+/$nev .*jacobi\.c:$loop" &&
+echo "$st2" | grep -Eq "^1 +not started +before 0/$nev " &&
+    echo "$st2" | grep -Eq "^3 +stopped +before 5/$nev " &&
+    echo "$st2" | grep -Eq "^2 +stopped +after [0-9]+/$nev .*jacobi\.c:$loop" &&
     ok "status: only the ranks commands needed were started" ||
     { fail "status after break, continue, goto"; echo "$st2" | sed 's/^/#   /'; }
+has_after bp "info breakpoints" "info breakpoints: each started rank's GDB's table" \
+    '^1 +breakpoint +keep +y +0x[0-9a-f]+ +in main at .*jacobi\.c:'"$loop"'$' \
+    '^\[1\] not started: breakpoint 1 set when its GDB starts$'
 has_after bp "print rank" "print starts the rest of the focus" \
-    '^\[2,3\] rank = [23]$|^\[2\] rank = 2$'
+    '^\[2\] \$1 = 2$' '^\[3\] \$1 = 3$'
 grep -q "^drdb: starting rank 1 (to main)$" "$tmp/bp.err" &&
     ok "print started the one rank left (1)" ||
     { fail "print: which ranks started"; sed 's/^/#   /' "$tmp/bp.err"; }
@@ -92,7 +95,7 @@ batch badbp jac 0-3 --start lazy -- "break no_such_function_xyz" \
 grep -q "set when its GDB starts" "$tmp/badbp" &&
     fail "a refused breakpoint was promised to ranks not started" ||
     ok "a refused breakpoint is promised to no rank"
-[ "$(rc badbp)" != 0 ] && ! grep -q "^breakpoint 1" "$tmp/badbp" &&
+[ "$(rc badbp)" != 0 ] && ! grep -q "Breakpoint 1" "$tmp/badbp" &&
     ok "a refused breakpoint fails, with no number" ||
     { fail "refused breakpoint"; sed 's/^/#   /' "$tmp/badbp"; }
 
@@ -122,7 +125,7 @@ has_after dbg2 "gdb show debug-file-directory" "--debug-file-directory DIR reach
 (ulimit -Sn 24 && batch nofile jac 0-3 -- "print (int)getdtablesize()")
 has_after nofile "print (int)getdtablesize()" \
     "open files: drdb raises its limit, the replayed programs keep 24" \
-    '^\[0-3\] \(int\)getdtablesize\(\) = 24$'
+    '^\[0-3\] \$1 = 24$'
 
 # ---- --start: a bad value, and main
 "$drdb" console --start soon "$tmp/jac.run" < /dev/null > /dev/null \
@@ -131,7 +134,7 @@ has_after nofile "print (int)getdtablesize()" \
     ok "--start soon: an error saying the choices" ||
     { fail "--start soon"; sed 's/^/#   /' "$tmp/bad.err"; }
 batch main jac 0-1 --start main -- status
-[ "$(grep -Ec "^[01] +stopped +0/$nev .*jacobi\.c:" "$tmp/main")" = 2 ] &&
+[ "$(grep -Ec "^[01] +stopped +before 0/$nev .*jacobi\.c:" "$tmp/main")" = 2 ] &&
     ok "--start main: every rank stopped at main" ||
     { fail "--start main"; sed 's/^/#   /' "$tmp/main"; }
 
@@ -154,7 +157,7 @@ wait_for '^ +1 +0 +MPI_Init'
 [ "$(gdbs)" = 0 ] && ok "at the prompt, after events: no GDB process" ||
     fail "$(gdbs) GDB processes before any command needed one"
 echo "print rows @2" >&3
-wait_for '^\[2\] rows = '
+wait_for '^\[2\] \$1 = '
 [ "$(gdbs)" = 1 ] && ok "print @2: one GDB process" ||
     fail "print @2: $(gdbs) GDB processes"
 echo "replay" >&3

@@ -110,8 +110,8 @@ hasre "tbreak, info breakpoints (GDB's table), advance" "$tmp/fam" \
     "^$after	"
 has "drop, replay, restart, gdb" "$tmp/fam" \
     "3     not replayed -/23                   " \
-    "[3] main () at SRC/examples/jacobi.c:20, breakpoint" \
-    "[2] main () at SRC/examples/jacobi.c:20, breakpoint" "[0-3] hi"
+    "[3] main () at SRC/examples/jacobi.c:20" \
+    "[2] main () at SRC/examples/jacobi.c:20" "[0-3] hi"
 grep -q "^#0  main (argc=3, argv=0x[0-9a-f]*) at SRC/examples/jacobi.c:$((line + 1))\$" "$tmp/fam" &&
     ok "frame (a multi-line answer under its tag)" || fail "frame"
 

@@ -34,14 +34,15 @@ con sets "focus @{SELECT rank FROM procs WHERE rank % 2 = 1}" "print 7" \
     "goto {SELECT rank, min(seq) FROM events WHERE call = 'MPI_Barrier' GROUP BY rank}" \
     "print rank @{SELECT DISTINCT rank FROM events WHERE call = 'MPI_Bcast' AND rank > 1}" \
     "@{SELECT rank FROM procs WHERE rank = 0} print rank"
-has "focus @{SELECT ...}: the odd ranks" sets "focus: 1,3" "[1,3] 7 = 7"
+has "focus @{SELECT ...}: the odd ranks" sets "focus: 1,3" "[1,3] \$1 = 7"
 # the first Barrier: rank 0's event 15, the others' 11
 has "goto {SELECT rank, min(seq) ...}: each rank before its first Barrier" \
     sets "[1-3] main () at SRC/tests/events/sql-pattern.c:56, before event 11 (MPI_Barrier)" \
     "[0] main () at SRC/tests/events/sql-pattern.c:56, before event 15 (MPI_Barrier)"
+# (rank 3's value history holds print 7's already)
 has "print x @{SELECT DISTINCT rank ...} as the last word" sets \
-    "[2] rank = 2" "[3] rank = 3"
-has "@{SELECT ...} before the command" sets "[0] rank = 0"
+    "[2] \$1 = 2" "[3] \$2 = 3"
+has "@{SELECT ...} before the command" sets "[0] \$1 = 0"
 
 # ---- events: round 0's receives (tag 10): rank 0 event 4 from rank 3's
 # send (event 4), ranks 1-3 event 3 from rank r - 1's (0: event 3, else 4)

@@ -86,14 +86,17 @@ timeout 300 "$drdb" batch --timeout 120 --ranks 0,"$sender" "$tmp/run" "$script"
     > "$tmp/batch" 2>&1 || st=$?
 [ $st = 0 ] && ok "drdb batch ran examples/othello.drdb to its end" ||
     fail "drdb batch: exit status $st"
-if grep -q "^\[0\] run_move () at .*othello\.c:$rank0_line, breakpoint-hit\$" "$tmp/batch"; then
+if said batch "@0 continue" 0 |
+    grep -q "^Breakpoint 1, run_move (.*) at .*othello\.c:$rank0_line\$"; then
     ok "rank 0 stopped at the offending receive (run_move, othello.c:$rank0_line)"
 else
     fail "rank 0 did not stop at othello.c:$rank0_line"
 fi
-seq=$(sed -n 's/^\[0\] res = {seq = \([0-9]*\),.*/\1/p' "$tmp/batch")
-cur=$(sed -n 's/^\[0\] kid\[src\]\.seq = \([0-9]*\)$/\1/p' "$tmp/batch")
-src_rank=$(sed -n 's/^\[0\] src = \([0-9]*\)$/\1/p' "$tmp/batch")
+# value CMD: what rank 0's print CMD printed ("$N = VALUE")
+value() { said batch "@0 print $1" 0 | sed -n 's/^\$[0-9]* = //p'; }
+seq=$(value res | sed -n 's/^{seq = \([0-9]*\),.*/\1/p')
+cur=$(value 'kid[src].seq')
+src_rank=$(value src)
 if [ -n "$seq" ] && [ -n "$cur" ] && [ "$seq" != "$cur" ] &&
    [ "$seq" = "$late" ] && [ "$cur" = "$current" ] && [ "$src_rank" = "$sender" ]; then
     ok "the sequence numbers differ: the Result answers search $seq, rank $src_rank works on search $cur"
@@ -106,14 +109,16 @@ if grep -qxF '[0] assert res.seq != kid[src].seq: true' "$tmp/batch" &&
 else
     fail "the script's asserts"
 fi
-list=$(sed -n "s/^\[$sender\] cancelled_seq\[0\]@ncancelled = {\(.*\)}\$/\1/p" "$tmp/batch")
+list=$(said batch "@kids print cancelled_seq[0]@ncancelled" "$sender" |
+    sed -n 's/^\$[0-9]* = {\(.*\)}$/\1/p')
 if echo "$list" | tr ',' '\n' | tr -d ' ' | grep -qx "$late"; then
     ok "rank $sender's list of cancelled Searches has search $late"
 else
     fail "rank $sender's cancelled Searches: '$list', no $late"
 fi
 if grep -qxF "[0] $bug" "$tmp/batch" &&
-   grep -q '^\[0\] exited: exited with status 3$' "$tmp/batch"; then
+   said batch "@0 continue" 0 |
+   grep -Eq '^\[Inferior 1 \(process [0-9]+\) exited with code 03\]$'; then
     ok "replayed, rank 0 prints the same BUG line and exits 3"
 else
     fail "rank 0 under the console: no BUG line, or no exit status 3"
@@ -121,9 +126,9 @@ fi
 [ $status = 0 ] || sed 's/^/# /' "$tmp/batch"
 
 # The picture of this run. Rank 0 stopped after the offending receive:
-# status's first line for it, "0  stopped  NEXT/TOTAL ...".
-recv=$(awk '$1 == "0" && $2 == "stopped" { split($3, a, "/"); print a[1] - 1;
-    exit }' "$tmp/batch")
+# status's first line for it, "0  stopped  after RECV/TOTAL ...".
+recv=$(awk '$1 == "0" && $2 == "stopped" && $3 == "after" {
+    split($4, a, "/"); print a[1]; exit }' "$tmp/batch")
 send=$("$drdb" log sql --csv "$tmp/run" "SELECT send_rank || ':' || send_seq
     AS s FROM matches WHERE recv_rank = 0 AND recv_done = $recv AND tag = 4" |
     tail -n +2)

@@ -87,7 +87,7 @@ fi
 } > "$tmp/goto.drdb"
 timeout 300 "$drdb" batch --ranks 0 --timeout 60 "$tmp/run" \
     "$tmp/goto.drdb" > "$tmp/goto" 2>&1
-sed -n 's/^\[0\] incoming\.seq = \([0-9]*\)$/\1/p' "$tmp/goto" > "$tmp/goto.seq"
+sed -n 's/^\[0\] \$[0-9]* = \([0-9]*\)$/\1/p' "$tmp/goto" > "$tmp/goto.seq"
 awk '$6 == 0 || $4 != $5 || $7 == 1 { print $4 }' "$tmp/results" \
     > "$tmp/sweep.seq"
 if [ -s "$tmp/goto.seq" ] && cmp -s "$tmp/goto.seq" "$tmp/sweep.seq"; then

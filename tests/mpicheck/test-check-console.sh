@@ -54,7 +54,7 @@ has "goto finding 1: says which ranks it moves, and where they stop" \
 check "goto finding 1: rank 0 not moved" "! grep -q '^\[0' $tmp/g1"
 after b "where" > "$tmp/w1"
 hasre "where after goto finding 1: rank 1 in the failed call" "$tmp/w1" \
-    "^\[1\] #[0-9]*  main (.*) at SRC/tests/mpicheck/err-ignored-bad.c:$contig\$" \
+    "^\[1\] #[0-9]*  \(0x[0-9a-f]* in \)\?main (.*) at SRC/tests/mpicheck/err-ignored-bad.c:$contig\$" \
     "^\[1\] .*PMPI_Type_contiguous ()"
 check "where after goto finding 1: rank 0 in no MPI call" \
     "! grep -q '^\[0\].*PMPI' $tmp/w1"

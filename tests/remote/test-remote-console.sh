@@ -80,11 +80,16 @@ echo $? > "$tmp/b.rc"
 srcpaths "$tmp/b"
 batch_after b status > "$tmp/b.st0"
 hasre "the ranks reach main on the host; status names it" "$tmp/b.st0" \
-    '^0 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at ' \
-    '^1 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at '
+    '^0 \+stopped \+before 0/23 \+127\.0\.0\.2 \+main () at ' \
+    '^1 \+stopped \+before 0/23 \+127\.0\.0\.2 \+main () at '
 has "a breakpoint, continue, print: merged over the remote ranks" "$tmp/b" \
-    "[0,1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit" \
-    "[0,1] size = 2" "[0] rank = 0" "[1] rank = 1"
+    "[0,1] \$1 = 2" "[0] \$2 = 0" "[1] \$2 = 1"
+# stop NAME TAG: whether [TAG]'s answers in $tmp/NAME have GDB's report of
+# breakpoint 1 stopping main at the loop's first line
+stop() { blocks "$tmp/$1" "$2" |
+    grep -q "^Breakpoint 1, main (.*) at SRC/examples/jacobi.c:$line\$"; }
+stop b 0,1 && ok "  ... the stop at the breakpoint, in GDB's words" ||
+    fail "  ... no stop of [0,1] at the breakpoint"
 hasre "events: the index from the node, where each rank stands" "$tmp/b" \
     '^ *0 \+8 \+MPI_Allreduce .*<= here$' '^ *1 \+8 \+MPI_Allreduce .*<= here$' \
     '^ *1 \+5 \+MPI_Isend \+0 \+0 #0 \+16 '
@@ -99,12 +104,12 @@ hasre "a checkpoint and a rollback to it through the stub there" "$tmp/b" \
     '^\[0,1\] checkpoint 1 (before event 6)$' \
     '^\[0,1\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 7 (MPI_Waitall)$' \
     '^\[0,1\] main () at SRC/examples/jacobi\.c:[0-9]*, rolled back to checkpoint 1 (before event 6)$' \
-    '^[01] \+stopped \+6/23 \+127\.0\.0\.2 .*rolled back to checkpoint 1'
+    '^[01] \+stopped \+before 6/23 \+127\.0\.0\.2 '
 [ "$(grep -c '^\[0\] iteration [0-2] residual' "$tmp/b")" = 3 ] &&
     ok "program output of rank 0 relayed from the node, with its rank" ||
     fail "rank 0's 3 residual lines (output from the node)"
 has "the program's last line and its end, as the recorded run's" "$tmp/b" \
-    "[0] $final" "[0,1] exited: exited with status 0"
+    "[0] $final" "[Inferior 1 (process *) exited normally]"
 [ "$(cat "$tmp/b.rc")" = 0 ] && ok "the batch succeeded" ||
     fail "batch: exit $(cat "$tmp/b.rc"), failures: $(grep failed "$tmp/b.err")"
 gone
@@ -120,14 +125,14 @@ timeout 120 "$drdb" batch --start lazy --ranks 0-1 --timeout 60 "$@" \
     "127.0.0.2:$run" "$tmp/l.drdb" > "$tmp/l" 2> "$tmp/l.err"
 srcpaths "$tmp/l"
 hasre "--start lazy: the host's ranks in the session, not started" "$tmp/l" \
-    '^0 \+not started \+0/23 \+127\.0\.0\.2 ' \
-    '^1 \+not started \+0/23 \+127\.0\.0\.2 '
+    '^0 \+not started \+before 0/23 \+127\.0\.0\.2 ' \
+    '^1 \+not started \+before 0/23 \+127\.0\.0\.2 '
 has "a breakpoint on them: rank 0's GDB started there, rank 1 promised it" \
-    "$tmp/l" "[1] set when its GDB starts" \
-    "[1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
+    "$tmp/l" "[1] set when its GDB starts"
+stop l 1 && ok "  ... and rank 1 stops at it" || fail "  ... rank 1 did not stop at it"
 hasre "status: both started there, only as commands needed" "$tmp/l" \
-    '^0 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at ' \
-    '^1 \+stopped \+[0-9]*/23 \+127\.0\.0\.2 \+main () at .*breakpoint-hit'
+    '^0 \+stopped \+before 0/23 \+127\.0\.0\.2 \+main () at ' \
+    '^1 \+stopped \+after [0-9]*/23 \+127\.0\.0\.2 \+main () at .*breakpoint$'
 gone
 [ -z "$left" ] && ok "after the lazy session, nothing of it runs on the node" ||
     fail "after the lazy session, left running on the node: $left"
@@ -161,8 +166,8 @@ wait_for() {
 printf 'break jacobi.c:%s\nstatus\n' "$line" >&3
 wait_for 2 '^[01] \+stopped ' || fail "the live session did not start"
 hasre "a session with a local rank and a remote one: status names each's host" \
-    "$tmp/live" '^0 \+stopped \+0/23 \+local \+main () at ' \
-    '^1 \+stopped \+0/23 \+127\.0\.0\.3 \+main () at '
+    "$tmp/live" '^0 \+stopped \+before 0/23 \+local \+main () at ' \
+    '^1 \+stopped \+before 0/23 \+127\.0\.0\.3 \+main () at '
 alive=$(on_node)
 case "$alive" in
 *drdb*gdb*|*gdb*drdb*) ;;
@@ -181,7 +186,7 @@ printf 'status\n@0 continue\n' >&3
 wait_for 4 '^[01] ' || true
 hasre "the killed connection: the host's rank lost, the host named; the local one goes on" \
     "$tmp/live" '^1 \+lost .*127\.0\.0\.3 \+connection to 127\.0\.0\.3 lost$' \
-    '^0 \+stopped \+0/23 \+local \+main () at '
+    '^0 \+stopped \+before 0/23 \+local \+main () at '
 hasre "  ... said once, for that rank" "$tmp/live.err" \
     '^drdb: rank 1 is lost: connection to 127\.0\.0\.3 lost; the other ranks go on$'
 grep -q 'rank 1 is lost' "$tmp/live.err" &&
@@ -198,15 +203,15 @@ wait "$console"
 echo $? > "$tmp/live.rc"
 console=
 srcpaths "$tmp/live"
-has "the local rank runs on after the loss (its breakpoint)" "$tmp/live" \
-    "[0] main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
-has "replay reconnects and starts rank 1 again, with the session's breakpoint" \
-    "$tmp/live" "[1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit"
+stop live 0 && ok "the local rank runs on after the loss (its breakpoint)" ||
+    fail "the local rank did not stop at its breakpoint after the loss"
+stop live 1 &&
+    ok "replay reconnects and starts rank 1 again, with the session's breakpoint" ||
+    fail "rank 1 started again did not stop at the session's breakpoint"
 hasre "  ... and it stands on the host again" "$tmp/live" \
-    '^0 \+stopped \+8/23 \+local ' '^1 \+stopped \+8/23 \+127\.0\.0\.3 '
+    '^0 \+stopped \+after 7/23 \+local ' '^1 \+stopped \+after 7/23 \+127\.0\.0\.3 '
 gone
-grep -qF "[1] main () at SRC/examples/jacobi.c:$line" "$tmp/live" &&
-    [ -z "$left" ] && ok "after quit, nothing of the session runs on the node" ||
+stop live 1 && [ -z "$left" ] && ok "after quit, nothing of the session runs on the node" ||
     fail "left running on the node after quit: $left"
 
 echo "1..$n"

@@ -27,7 +27,7 @@ printf '%s\n' "print rank" > "$tmp/s.drdb"
 WIRE_SPY_DRDB=$drdb WIRE_SPY_LOG=$tmp/log \
     "$drdb" batch --remote-drdb "$spy" --ranks 0-3 "localhost:$tmp/run" \
     "$tmp/s.drdb" > "$tmp/out" 2> "$tmp/out.err"
-has "the 4 ranks reach main through the agent" "$tmp/out" "[0-3] rank = 0"
+has "the 4 ranks reach main through the agent" "$tmp/out" "[0-3] \$1 = 0"
 
 # The frames of SETUP and START and their answers, in the order passed on.
 awk '$1 == ">" && ($2 == "SETUP" || $2 == "START") { req[$3] = $2; print; next }

@@ -92,9 +92,9 @@ if [ -n "$ev" ] && [ "$ev" -ge 3 ] && [ "$ev" -le 20 ]; then
     srcpaths "$tmp/b"
     has "rollback s2: rank 0 restored on the node before event $ev (line $line)" \
         "$tmp/b" "[0] main () at SRC/examples/jacobi.c:$line, rolled back to checkpoint s2 (before event $ev)"
-    has "  ... in iteration $it of the program" "$tmp/b" "[0] it = $it"
+    hasre "  ... in iteration $it of the program" "$tmp/b" "^\\[0\\] \\\$[0-9]* = $it\$"
     hasre "  ... and status says so" "$tmp/b" \
-        "^0 \\+stopped \\+$ev/23 \\+127\\.0\\.0\\.2 "
+        "^0 \\+stopped \\+before $ev/23 \\+127\\.0\\.0\\.2 "
 else
     fail "rollback s2: event '$ev' is not inside the iterations"
 fi

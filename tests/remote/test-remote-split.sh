@@ -65,8 +65,8 @@ echo $? > "$tmp/s.rc"
 srcpaths "$tmp/s"
 batch_after s status > "$tmp/s.st0"
 hasre "each rank replays on the host that holds its log" "$tmp/s.st0" \
-    '^0 \+stopped \+0/23 \+127\.0\.0\.2 \+main () at ' \
-    '^1 \+stopped \+0/23 \+127\.0\.0\.3 \+main () at '
+    '^0 \+stopped \+before 0/23 \+127\.0\.0\.2 \+main () at ' \
+    '^1 \+stopped \+before 0/23 \+127\.0\.0\.3 \+main () at '
 hasre "events: both hosts' logs in one index" "$tmp/s" \
     '^ *0 \+6 \+MPI_Isend \+1 ' '^ *1 \+5 \+MPI_Isend \+0 '
 hasre "match 1:3: rank 1's receive on 127.0.0.3, rank 0's send on 127.0.0.2" "$tmp/s" \
@@ -78,8 +78,10 @@ hasre "a checkpoint and a rollback of rank 0 on 127.0.0.2" "$tmp/s" \
     '^\[0\] checkpoint 1 (before event 6)$' \
     '^\[0\] main () at SRC/examples/jacobi\.c:[0-9]*, rolled back to checkpoint 1 (before event 6)$'
 has "a breakpoint and print merged over the two hosts" "$tmp/s" \
-    "[0,1] main () at SRC/examples/jacobi.c:$line, breakpoint-hit" \
-    "[0,1] size = 2" "[0] rank = 0" "[1] rank = 1"
+    "[0] \$1 = 0" "[1] \$1 = 1" "[0,1] \$2 = 2"
+said s continue 0,1 | grep -q "^Breakpoint 1, main (.*) at SRC/examples/jacobi.c:$line\$" &&
+    ok "  ... the breakpoint's stop, in GDB's words" ||
+    fail "  ... no stop at the breakpoint on [0,1]"
 if [ "$(grep -c '^\[0\] iteration [0-2] residual' "$tmp/s")" = 3 ] &&
         grep -qxF "[0] $final" "$tmp/s"; then
     ok "rank 0's program output from 127.0.0.2, as recorded"
@@ -100,7 +102,7 @@ timeout 120 "$drdb" batch -k --ranks 0 --timeout 60 "$@" \
     --also "127.0.0.4:$tmp/nodeB" "127.0.0.2:$tmp/nodeA" "$tmp/d.drdb" \
     > "$tmp/d" 2> "$tmp/d.err"
 if grep -q "^drdb: 127.0.0.4:$tmp/nodeB: cannot reach 127.0.0.4.*; its ranks are left out\$" "$tmp/d.err" &&
-        grep -q '^0 \+stopped \+0/23 \+127\.0\.0\.2 ' "$tmp/d"; then
+        grep -q '^0 \+stopped \+before 0/23 \+127\.0\.0\.2 ' "$tmp/d"; then
     ok "an unreachable part: one line naming it, the other host's rank replays"
 else
     fail "an unreachable part"
