@@ -537,9 +537,7 @@ void con_bpt_info(struct con *c, const struct rankset *only, int watch)
     free(ans);
 }
 
-/* Takes rank R off breakpoint B (its GDB's deleted); B goes when it is
- * left on no rank: 1 then. */
-static int bpt_off(struct con *c, struct con_bpt *b, int r)
+int con_bpt_drop(struct con *c, struct con_bpt *b, int r)
 {
     if (b->gdbno[r] && c->ranks[r].gdb) {
         char mi[64];
@@ -573,7 +571,7 @@ static int delete_one(struct con *c, struct con_args *a, struct con_bpt *b,
             continue;
         if (a->given)
             b->all = 0; /* off these: no longer every rank's */
-        if (rs_has(&b->set, r) && bpt_off(c, b, r))
+        if (rs_has(&b->set, r) && con_bpt_drop(c, b, r))
             break;
     }
     return 0;

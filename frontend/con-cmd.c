@@ -566,10 +566,10 @@ static int cmd_help(struct con *c, struct con_args *args)
             print_help(k);
             return 0;
         }
-        /* GDB's command: GDB's help, from one rank */
-        char cli[600];
-        struct rankset one;
-        int r, rc = -1;
+        /* GDB's command: GDB's help, from one rank (no rank's: help is
+         * the same in each); 'help all' lists the console's too */
+        char cli[600], *t = NULL;
+        int r, rc;
         one_gdb(c, &args->set);
         for (r = 0; r < c->nranks && (!c->ranks[r].gdb ||
                                       c->ranks[r].state == CON_LOST); r++)
@@ -579,10 +579,16 @@ static int cmd_help(struct con *c, struct con_args *args)
             return -1;
         }
         snprintf(cli, sizeof cli, "help %.500s", a);
-        if (rs_init(&one, c->nranks) == 0) {
-            rs_add(&one, r);
-            rc = con_passthrough(c, &one, cli);
-            rs_release(&one);
+        rc = con_cli_sync(c, r, cli, &t);
+        if (t)
+            printf("%s\n", t);
+        free(t);
+        if (rc == 0 && strcmp(a, "all") == 0) {
+            printf("\nCommand class: drdb, the console's own\n\n");
+            for (const struct con_cmd *d = con_cmd_next(NULL); d;
+                 d = con_cmd_next(d))
+                printf("%s%s%s -- %s\n", d->name, d->alias ? ", " : "",
+                       d->alias ? d->alias : "", d->summary);
         }
         return rc;
     }

@@ -96,6 +96,7 @@ int con_goto(struct con *c, const struct rankset *set,
             if (rs_has(&back, r))
                 rs_add(&rerun, r);
     }
+    char *cont = con_mi_console("continue");
     for (int round = 0; rs_count(&fwd) && round < 1000 && !c->interrupted;
          round++) {
         for (int r = 0; r < c->nranks; r++) {
@@ -110,7 +111,11 @@ int con_goto(struct con *c, const struct rankset *set,
             k->reason[0] = '\0';
             k->at_event = 0;
             k->state = CON_RUNNING;
-            if (mi_gdb_send(k->gdb, "-exec-continue", 0, NULL, NULL) < 0)
+            /* through GDB's CLI: a breakpoint or watchpoint on the way
+             * is reported in GDB's words */
+            con_stop_begin(k);
+            if (!cont || mi_gdb_send(k->gdb, cont, 0, con_on_exec_reply,
+                                     k) < 0)
                 k->state = CON_LOST;
         }
         if (con_wait(c, &fwd, 1) < 0)
@@ -131,6 +136,7 @@ int con_goto(struct con *c, const struct rankset *set,
                 rs_del(&fwd, r);
         }
     }
+    free(cont);
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && !c->ranks[r].at_event &&
             c->ranks[r].state == CON_STOPPED)
@@ -156,7 +162,10 @@ int con_goto(struct con *c, const struct rankset *set,
         }
         /* Stopped on its way (a breakpoint, Ctrl-C): said, with where it
          * stands in its log, so that ranks stopped at other events do
-         * not read as one. */
+         * not read as one; at a breakpoint or watchpoint, after GDB's
+         * report of it (without its "Continuing."). */
+        if (k->at_bpt)
+            con_stub_landing(c, k);
         con_position(c, r, &p);
         char why[128];
         snprintf(why, sizeof why, "%.127s", k->reason);
@@ -164,6 +173,23 @@ int con_goto(struct con *c, const struct rankset *set,
                  "%s", why, why[0] ? "; " : "",
                  (unsigned long long)target[r],
                  con_pos_text(c, r, &p, pos, sizeof pos));
+        struct con_stop *st = &k->stop;
+        char *t = NULL;
+        if (k->at_bpt && st->len) {
+            const char *rep = st->text;
+            if (!strncmp(rep, "Continuing.\n", 12))
+                rep += 12 + strspn(rep + 12, "\n");
+            if (asprintf(&t, "%sevent %llu not reached: %s\n", rep,
+                         (unsigned long long)target[r], pos) >= 0) {
+                free(st->text);
+                st->text = t;
+                st->len = strlen(t);
+                st->cap = st->len + 1;
+            }
+        } else if (st->len) {
+            st->len = 0;
+            st->text[0] = '\0';
+        }
     }
     if (!quiet)
         con_print_where(c, set);

@@ -179,7 +179,7 @@ const char *con_bpt_verb(const struct con_bpt *b)
 
 /* CLI on rank R, GDB's words (what it printed, then its error) into *TEXT
  * (malloc'd, when TEXT): 0, or -1 when GDB refused it. */
-static int cli_sync(struct con *c, int r, const char *cli, char **text)
+int con_cli_sync(struct con *c, int r, const char *cli, char **text)
 {
     struct con_rank *k = &c->ranks[r];
     struct mi_reply rep;
@@ -218,7 +218,7 @@ int con_bpt_insert(struct con *c, struct con_bpt *b, int r, char **text)
      * is its error: drdb sets breakpoint pending off) */
     snprintf(cli, sizeof cli, "%s %s%s%s", con_bpt_verb(b), b->loc,
              b->cond[0] ? " if " : "", b->cond);
-    if (cli_sync(c, r, cli, &said) < 0) {
+    if (con_cli_sync(c, r, cli, &said) < 0) {
         if (text)
             *text = said;
         else
@@ -234,11 +234,11 @@ int con_bpt_insert(struct con *c, struct con_bpt *b, int r, char **text)
     /* what the session's breakpoint has on top of it */
     if (b->gdbno[r] && !b->enabled) {
         snprintf(cli, sizeof cli, "disable %d", b->gdbno[r]);
-        cli_sync(c, r, cli, NULL);
+        con_cli_sync(c, r, cli, NULL);
     }
     if (b->gdbno[r] && b->ignore > 0) {
         snprintf(cli, sizeof cli, "ignore %d %d", b->gdbno[r], b->ignore);
-        cli_sync(c, r, cli, NULL);
+        con_cli_sync(c, r, cli, NULL);
     }
     if (b->gdbno[r] && b->commands)
         con_bpt_commands(c, b, r);
@@ -273,19 +273,35 @@ int con_bpt_commands(struct con *c, struct con_bpt *b, int r)
     return rc;
 }
 
-void con_bpt_apply(struct con *c, int r)
+void con_bpt_apply(struct con *c, int r, char **note)
 {
+    size_t len = 0;
+    FILE *f = open_memstream(note, &len);
     for (int i = 0; i < c->nbpts; i++) {
         struct con_bpt *b = &c->bpts[i];
         char *err = NULL;
         if (!rs_has(&b->set, r) && !b->all)
             continue;
         rs_add(&b->set, r);
-        if (con_bpt_insert(c, b, r, &err) < 0)
-            fprintf(stderr, "drdb: rank %d: %s %d could not be set again: "
-                    "%s\n", r, b->watch ? "watchpoint" : "breakpoint", b->id,
-                    err ? err : "?");
+        if (con_bpt_insert(c, b, r, &err) < 0) {
+            int watch = b->watch && b->watch != CON_BPT_HBREAK, id = b->id;
+            if (watch && con_bpt_drop(c, b, r))
+                i--; /* (B went: the next is at I) */
+            if (f)
+                fprintf(f, watch ? "Watchpoint %d deleted: the new process "
+                        "cannot watch it from main: %s\n"
+                        : "Breakpoint %d could not be set again: %s\n", id,
+                        err ? err : "?");
+        }
         free(err);
+    }
+    if (f)
+        fclose(f);
+    while (len && (*note)[len - 1] == '\n')
+        (*note)[--len] = '\0';
+    if (!len) {
+        free(*note);
+        *note = NULL;
     }
     for (int i = 0; i < c->ndisps; i++)
         if (c->disps[i].all)
@@ -469,9 +485,19 @@ int con_replay(struct con *c, const struct rankset *set)
     }
     /* The session's action points, in each new GDB (the one place they
      * are given to a rank: a restart, a re-run, a rank started later). */
-    for (int r = 0; r < c->nranks; r++)
-        if (rs_has(&now, r) && c->ranks[r].state == CON_STOPPED)
-            con_bpt_apply(c, r);
+    struct con_answer *notes = calloc((size_t)c->nranks + 1, sizeof *notes);
+    int nn = 0;
+    for (int r = 0; notes && r < c->nranks; r++)
+        if (rs_has(&now, r) && c->ranks[r].state == CON_STOPPED) {
+            notes[nn].rank = r;
+            con_bpt_apply(c, r, &notes[nn].text);
+            nn += notes[nn].text != NULL;
+        }
+    if (nn)
+        con_print_merged(c, notes, nn);
+    for (int j = 0; j < nn; j++)
+        free(notes[j].text);
+    free(notes);
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(&now, r) || k->state == CON_STOPPED)

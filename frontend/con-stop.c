@@ -282,16 +282,9 @@ void con_stop_forget(struct con *c, struct con_rank *k)
         struct con_bpt *b = &c->bpts[i];
         if (b->gdbno[k->rank] != k->tbpt_hit)
             continue;
-        b->gdbno[k->rank] = 0;
-        rs_del(&b->set, k->rank);
+        b->gdbno[k->rank] = 0; /* (GDB's is gone) */
         b->all = 0;
-        if (!rs_count(&b->set)) {
-            rs_release(&b->set);
-            free(b->gdbno);
-            free(b->commands);
-            memmove(b, b + 1, (size_t)(c->nbpts - i - 1) * sizeof *b);
-            c->nbpts--;
-        }
+        con_bpt_drop(c, b, k->rank);
         break;
     }
     k->tbpt_hit = 0;

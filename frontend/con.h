@@ -538,11 +538,21 @@ int con_rank_ensure(struct con *c, int r);
  * ("Breakpoint 1 at 0x...: file f.c, line 66.", the session's number;
  * malloc'd; TEXT may be NULL); or -1 with GDB's error there. */
 int con_bpt_insert(struct con *c, struct con_bpt *b, int r, char **text);
+/* CLI on rank R's GDB: 0 with what GDB printed in *TEXT (malloc'd; TEXT
+ * may be NULL), or -1 with what it printed, then its error. */
+int con_cli_sync(struct con *c, int r, const char *cli, char **text);
 /* B's commands (`commands N`) into rank R's GDB: 0, or -1. */
 int con_bpt_commands(struct con *c, struct con_bpt *b, int r);
 /* Every action point of the session that rank R's new GDB must have:
- * those of its set and those set on all ranks (R then joins their set). */
-void con_bpt_apply(struct con *c, int r);
+ * those of its set and those set on all ranks (R then joins their set).
+ * A watchpoint the new GDB cannot set (its expression's block is not
+ * entered yet) leaves rank R, as GDB deletes one whose block the program
+ * left; what GDB refused, in its words, into *NOTE (malloc'd), else
+ * NULL. */
+void con_bpt_apply(struct con *c, int r, char **note);
+/* Takes rank R off action point B (its GDB's deleted); B goes when it is
+ * left on no rank: 1 then. */
+int con_bpt_drop(struct con *c, struct con_bpt *b, int r);
 /* Did rank R end abnormally (killed by a signal, a non-zero exit, a
  * stub's refusal, divergence or end of log, a lost GDB)? */
 int con_rank_abnormal(const struct con_rank *k);

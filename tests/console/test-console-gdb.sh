@@ -120,5 +120,15 @@ has "GDB's words for an unknown function, file, symbol" "$tmp/brk" \
 [ "$(cat "$tmp/brk.rc")" = 1 ] && ok "a refused break fails the batch" ||
     fail "batch exit $(cat "$tmp/brk.rc") after refused breaks"
 
+# ---- a watchpoint on a local, then a re-run (goto back): the new process
+# cannot watch it from main, so it is deleted, as GDB deletes one whose
+# block the program left; said once for both ranks, and gone from the table
+batch wre "break square" continue "watch results" "goto 1" "info breakpoints"
+has "a re-run deletes a local's watchpoint, said once in GDB's words" \
+    "$tmp/wre" '[0,1] Watchpoint 2 deleted: the new process cannot watch it from main: No symbol "results" in current context.'
+batch_after wre "info breakpoints" | grep -q 'watchpoint' &&
+    fail "  ... still listed: $(batch_after wre "info breakpoints")" ||
+    ok "  ... not listed any more"
+
 echo "1..$n"
 exit $status

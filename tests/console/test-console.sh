@@ -211,9 +211,15 @@ has "--json: one object per command" "$tmp/json" \
     '{"command": "@0 print rank", "ranks": "0", "ok": true, "results": [{"ranks": "0", "text": "$2 = 0"}]}'
 
 # ---- the command table
-batch help -k -- help "help break" "co" "frobnicate"
+batch help -k -- help "help break" "co" "frobnicate" "help print" "help all"
 has "help from the table" "$tmp/help" \
     "usage: [@SET] break [LOCATION] [if CONDITION]" "a breakpoint on every rank of the set"
+# (GDB's words, as 'gdb -batch -ex "help print"' prints them: no rank tag)
+has "help of a GDB command: GDB's, once" "$tmp/help" "print, inspect, p" \
+    "Print value of expression EXP."
+has "help all: GDB's classes, then the console's commands" "$tmp/help" \
+    "Command class: breakpoints" "Command class: drdb, the console's own" \
+    "sql -- an SQL query over the run's events, matches, collectives, communicators (docs/queries.md)"
 hasre "ambiguous and unknown commands: the console's and GDB's" "$tmp/help.err" \
     "^drdb: ambiguous command 'co', could be: commands condition continue .*core-file" \
     '^drdb: undefined command: "frobnicate": neither the console.s nor GDB.s'
