@@ -314,7 +314,31 @@ static int add_band(struct ev_run *x, struct ev_graph *g, int32_t ci)
     return rc;
 }
 
-/* The messages sent and collectives called by mark K. */
+/* The arrow of message S to R (matched), from mark FROM to mark TO (-1:
+ * that end is not drawn: a stub at the other). */
+static int add_msg(struct ev_graph *g, const struct ev_msg *s,
+                   const struct ev_msg *r, int32_t from, int32_t to)
+{
+    uint64_t end = r->done != EV_NONE ? r->done : r->event;
+    int32_t post = r->event != end ? ev_graph_find(g, r->rank, r->event)
+                                   : -1;
+    struct ev_garrow a = {from, to, post, s->tag,
+                          r->bytes >= 0 ? r->bytes : s->bytes, 0, 0,
+                          from < 0 ? s->rank : r->rank,
+                          from < 0 ? s->event : end};
+    if (g->hl_rank >= 0) { /* a message the chosen event sent, received
+                            * or completed */
+        int32_t h = ev_graph_find(g, g->hl_rank, g->hl_event);
+        a.hl = h >= 0 && ((from >= 0 && h == from) || (to >= 0 && h == to) ||
+                          h == post ||
+                          h == ev_graph_find(g, s->rank, s->done));
+    }
+    g->nstubs += from < 0 || to < 0;
+    return add_arrow(g, &a);
+}
+
+/* The messages sent and collectives called by mark K, and the messages
+ * it received whose send is not drawn (stubs). */
 static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
 {
     const struct ev_gmark *m = &g->marks[k];
@@ -327,30 +351,25 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
                 return -1;
             continue;
         }
-        if (use[u].role != EV_CALL)
+        if (use[u].role != EV_CALL && use[u].role != EV_DONE)
             continue;
-        struct ev_msg s_buf;
-        const struct ev_msg *s = ev_msg_at(x, use[u].i, &s_buf);
-        if (!(s->flags & EV_M_SEND) || s->match < 0)
+        struct ev_msg a_buf, b_buf;
+        const struct ev_msg *a = ev_msg_at(x, use[u].i, &a_buf);
+        if (a->match < 0)
             continue;
-        struct ev_msg r_buf;
-        const struct ev_msg *r = ev_msg_at(x, s->match, &r_buf);
-        uint64_t end = r->done != EV_NONE ? r->done : r->event;
-        int32_t to = ev_graph_find(g, r->rank, end);
-        if (to < 0)
-            continue;
-        int32_t post = r->event != end ? ev_graph_find(g, r->rank, r->event)
-                                       : -1;
-        struct ev_garrow a = {k, to, post, s->tag,
-                              r->bytes >= 0 ? r->bytes : s->bytes, 0, 0};
-        if (g->hl_rank >= 0) { /* a message the chosen event sent,
-                                * received or completed */
-            int32_t h = ev_graph_find(g, g->hl_rank, g->hl_event);
-            a.hl = h >= 0 && (h == k || h == to || h == post ||
-                              h == ev_graph_find(g, s->rank, s->done));
+        const struct ev_msg *b = ev_msg_at(x, a->match, &b_buf);
+        if (a->flags & EV_M_SEND) { /* its send's call: an arrow */
+            if (use[u].role != EV_CALL)
+                continue;
+            uint64_t end = b->done != EV_NONE ? b->done : b->event;
+            if (add_msg(g, a, b, k, ev_graph_find(g, b->rank, end)) < 0)
+                return -1;
+        } else if (m->event == (a->done != EV_NONE ? a->done : a->event) &&
+                   ev_graph_find(g, b->rank, b->event) < 0) {
+            /* its receive's completion, the send not drawn: a stub */
+            if (add_msg(g, b, a, -1, k) < 0)
+                return -1;
         }
-        if (add_arrow(g, &a) < 0)
-            return -1;
     }
     if (m->bytes < 0) /* a send logs no data: its bytes are the message's */
         g->marks[k].bytes = ev_sent_bytes(x, rank, m->event);
@@ -409,7 +428,8 @@ static int positions(struct ev_run *x, struct ev_graph *g)
             int32_t from = ev_graph_find(g, s->rank, s->event);
             if (!sent || from < 0)
                 continue;
-            struct ev_garrow a = {from, at, -1, s->tag, s->bytes, 0, 1};
+            struct ev_garrow a = {from, at, -1, s->tag, s->bytes, 0, 1,
+                                  -1, 0};
             if (add_arrow(g, &a) < 0) {
                 ev_queue_release(&q);
                 return -1;
@@ -440,7 +460,9 @@ static int logical(struct ev_graph *g)
     for (size_t i = 0; i < n; i++)
         in[i] = -1, L[i] = -1;
     for (size_t a = 0; a < g->narrows; a++) {
-        if (g->arrows[a].pending) /* not received: no order */
+        /* not received (no order), or an end not drawn */
+        if (g->arrows[a].pending || g->arrows[a].from < 0 ||
+            g->arrows[a].to < 0)
             continue;
         next[a] = in[g->arrows[a].to];
         in[g->arrows[a].to] = (int32_t)a;

@@ -6,9 +6,10 @@
  *
  * ev_graph_build() selects events (ranks, a time range, or the events near
  * one event) and lays them out: one row per rank, one mark per event, an
- * arrow per matched message whose two ends are both drawn, a band per
- * collective instance across its drawn members. The writers only print
- * what the layout holds.
+ * arrow per matched message whose two ends are both drawn, a stub at the
+ * drawn end of one whose other end is not (naming that end, R:N), a band
+ * per collective instance across its drawn members. The writers only
+ * print what the layout holds.
  */
 #ifndef DRDB_EV_GRAPH_H
 #define DRDB_EV_GRAPH_H
@@ -71,9 +72,11 @@ struct ev_gmark {
     int next;           /* the rank's position: its next event */
 };
 
-/* A message: from the send's call to the receive's completion. */
+/* A message: from the send's call to the receive's completion. A stub
+ * when one end is not drawn (FROM or TO -1): that end is OTHER_RANK's
+ * event OTHER_EVENT. */
 struct ev_garrow {
-    int32_t from, to;   /* marks */
+    int32_t from, to;   /* marks, or -1 (a stub) */
     int32_t post;       /* the receive's posting call (Irecv) when it is
                          * not the completion and is drawn, else -1 */
     int32_t tag;
@@ -81,6 +84,8 @@ struct ev_garrow {
     int hl;             /* the chosen event's own message */
     int pending;        /* sent, not yet received at TO, the receiver's
                          * position (its next event) */
+    int other_rank;     /* a stub's end not drawn */
+    uint64_t other_event;
 };
 
 /* A collective instance: its drawn members' marks, in row order. */
@@ -115,6 +120,7 @@ struct ev_graph {
     size_t nbands, capbands;
     int32_t *pool;
     size_t npool, cappool;
+    size_t nstubs;      /* arrows with one end not drawn */
     double xmin, xmax;  /* the marks' extent */
     const struct ev_gtag *tags; /* ev_graph_opts' */
     int ntags;

@@ -130,9 +130,9 @@ int fe_graph_write(const struct ev_graph *g, const char *file)
                            : ev_graph_write_dot(g, out);
     int st = close_out(out, file, rc < 0);
     if (!st)
-        fprintf(stderr, "drdb: %s: %d ranks, %zu events, %zu messages, "
-                "%zu collectives\n", file, g->nrows, g->nmarks, g->narrows,
-                g->nbands);
+        fprintf(stderr, "drdb: %s: %d ranks, %zu events, %zu messages "
+                "(%zu with an end outside the picture), %zu collectives\n",
+                file, g->nrows, g->nmarks, g->narrows, g->nstubs, g->nbands);
     size_t crowded = !st && kind != 'd' && !g->logical ? ev_graph_crowded(g)
                                                        : 0;
     if (crowded * 4 > g->nmarks)

@@ -491,6 +491,49 @@ or name()='data-n']" $f 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
         "$(count $f "$(cls coll)")" 2
 done
 
+# ---- a message with one end in the picture: a stub at that end naming the
+# other (R:N), never dropped without a mark. Expected from the run's SQL
+# table of matches (the send's call, the call completing the receive) and
+# the events the picture drew: every message with exactly one of its two
+# ends drawn, and only those.
+# stubs_want RUN SVG: "from>to" of those messages; stubs_got SVG: the
+# picture's stubs, both sorted
+stubs_want() {
+    xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or name()='data-n']" \
+        "$2" 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste -d: - - \
+        > drawn
+    "$drdb" log sql "$1" --csv "SELECT send_rank || ':' || send_seq,
+        recv_rank || ':' || coalesce(recv_done, recv_seq) FROM matches
+        WHERE send_rank IS NOT NULL AND recv_rank IS NOT NULL" | sed 1d |
+        awk -F, 'NR == FNR { d[$1] = 1; next }
+            (($1 in d) + ($2 in d)) == 1 { print $1 ">" $2 }' drawn - |
+        sort | tr '\n' ' '
+}
+stubs_got() {
+    paste -d'>' "$(attrs "$1" "$(cls stub)" data-from > sf; echo sf)" \
+        "$(attrs "$1" "$(cls stub)" data-to > st; echo st)" | sort |
+        tr '\n' ' '
+}
+for pic in "run around.svg" "run two.svg" "halo haloa.svg"; do
+    set -- $pic
+    want=$(stubs_want "$1" "$2")
+    if [ -z "$want" ]; then
+        fail "stubs ($2): the picture should cut some message"
+    else
+        same "stubs ($2): each message cut by the picture, at its drawn end" \
+            "$(stubs_got "$2")" "$want"
+    fi
+done
+# each stub says where its other end is, in words a user can type
+hasre "stubs: labelled with the other end (R:N)" around.svg \
+    '<text class="stub-lbl"[^>]*>to [0-9]*:[0-9]*</text>' \
+    '<text class="stub-lbl"[^>]*>from [0-9]*:[0-9]*</text>'
+g haloadot halo --around 1:13 --window 6 -o haloa.dot
+same "stubs (dot): an edge to a node naming each cut message's other end" \
+    "$(sed -n 's/^  \(r[0-9_]*\) -> \(stub[0-9]*\) .*class=stub.*/\1/p;
+        s/^  \(stub[0-9]*\) -> \(r[0-9_]*\) .*class=stub.*/\2/p' haloa.dot |
+        wc -l)" "$(echo "$(stubs_want halo haloa.svg)" | wc -w)"
+
 # ---- a run smaller than the default window: jacobi with no iteration, 2
 # ranks of 5 events (Init, Comm_rank, Comm_size, Reduce, Finalize): the
 # default window (8) takes the whole run; a window given as large is refused
