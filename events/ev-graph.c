@@ -232,6 +232,37 @@ out:
     return rc;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A selection of more events than O->max_events: refused, with how many
+ * (G->over) and where in time the first max_events end (G->over_to_ns:
+ * with --to there, at most that many are drawn). 0 when it is not. */
+static int too_many(struct ev_run *x, const struct ev_graph_opts *o,
+                    struct ev_graph *g, uint64_t t0, char *err, size_t errlen)
+{
+    if (!o->max_events || g->nmarks <= o->max_events)
+        return 0;
+    g->over = g->nmarks;
+    uint64_t *t = malloc(g->nmarks * sizeof *t);
+    size_t n = 0;
+    for (int w = 0; t && w < g->nrows; w++)
+        for (uint64_t e = g->rows[w].lo; e < g->rows[w].hi; e++)
+            t[n++] = t_of(x, g->rows[w].rank, e, t0);
+    if (t) {
+        qsort(t, n, sizeof *t, cmp_u64);
+        g->over_to_ns = t[o->max_events] ? t[o->max_events] - 1 : 0;
+    }
+    free(t);
+    snprintf(err, errlen, "%zu events on %d ranks to draw: more than a "
+             "picture shows (%" PRIu64 ", --max-events)", g->nmarks,
+             g->nrows, o->max_events);
+    return -1;
+}
+
 /* ---- marks, arrows, bands ------------------------------------------------ */
 
 struct fill {
@@ -560,7 +591,8 @@ int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *opt,
     for (int r = 0; r < x->world_size; r++)
         g->rowof[r] = -1;
     uint64_t t0 = run_start(x);
-    if (select_rows(x, &o, g, t0, err, errlen) < 0)
+    if (select_rows(x, &o, g, t0, err, errlen) < 0 ||
+        too_many(x, &o, g, t0, err, errlen) < 0)
         return -1;
     g->capmarks = g->nmarks;
     if (!(g->marks = calloc(g->nmarks, sizeof *g->marks))) {

@@ -40,6 +40,12 @@ struct ev_graph_opts {
     int has_from, has_to;  /* a time range: ns since the run's start */
     uint64_t from_ns, to_ns; /* (the earliest rank log's start) */
     int logical;           /* place by logical (Lamport) time */
+    /* The most events a picture draws (0: any number): a selection of
+     * more is refused (ev_graph.over says how many, and where the first
+     * MAX_EVENTS of them end in time), as a browser takes tens of seconds
+     * to show an unreadable strip of tens of thousands. The front ends
+     * give EV_GRAPH_MAX_EVENTS unless told otherwise. */
+    uint64_t max_events;
     /* The console's replayed ranks (world_size, or NULL): the event each
      * stands before (EV_NONE: no position; the rank's event count: at its
      * end). Without --around, the window events each side of it are
@@ -71,6 +77,8 @@ struct ev_gmark {
     int hl;             /* the chosen event or its partner */
     int next;           /* the rank's position: its next event */
 };
+
+#define EV_GRAPH_MAX_EVENTS 5000
 
 /* A message: from the send's call to the receive's completion. A stub
  * when one end is not drawn (FROM or TO -1): that end is OTHER_RANK's
@@ -122,6 +130,12 @@ struct ev_graph {
     size_t npool, cappool;
     size_t nstubs;      /* arrows with one end not drawn */
     double xmin, xmax;  /* the marks' extent */
+    /* After a selection refused as larger than max_events: how many
+     * events it holds, and the time (ns since the run's start) up to
+     * which the first max_events of them enter (the --to that draws
+     * them; 0 when they all enter at once). */
+    size_t over;
+    uint64_t over_to_ns;
     const struct ev_gtag *tags; /* ev_graph_opts' */
     int ntags;
 };
@@ -129,7 +143,8 @@ struct ev_graph {
 /* Selects and lays out X's events as O says into G (released by the
  * caller with ev_graph_release(), also after an error). 0, or -1 with ERR
  * (a rank not recorded, an event out of range, a window larger than the
- * run, an empty selection, out of memory). */
+ * run, an empty selection, more events than O->max_events (G->over then
+ * says how many), out of memory). */
 int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *o,
                    struct ev_graph *g, char *err, size_t errlen);
 void ev_graph_release(struct ev_graph *g);

@@ -549,6 +549,33 @@ then
 else
     fail "record jacobi, no iteration"; sed 's/^/# /' small.out
 fi
+# ---- a picture too large to read: a synthetic 4-rank run of 12,000 events
+# (gen-run: 4 x (3000 + a few)). Past 5,000 events drawn drdb refuses,
+# says how many and how to draw a part, and writes nothing; its --to
+# suggestion draws at most 5,000; --max-events raises the limit.
+"$gen" syn 4 3000 > /dev/null 2>&1
+total=$("$drdb" log sql syn --csv "SELECT count(*) FROM events" | sed 1d)
+g huge syn -o huge.svg
+refused "a whole large run: refused" huge \
+    "^drdb: $total events on 4 ranks to draw: more than a picture shows (5000, --max-events)"
+has "a whole large run: how to draw a part of it" huge.err \
+    "drdb: draw a part: --around R:N [--window K] (the events near one), --from T --to T (a time range), --ranks SET; or raise --max-events (0: no limit)"
+[ -e huge.svg ] && fail "a refused large picture: no file" ||
+    ok "a refused large picture: no file"
+to=$(sed -n 's/^drdb: the first 5000 events end at --to \([0-9.]*us\)$/\1/p' \
+    huge.err)
+g cut syn --to "$to" -o cut.svg
+drawn=$(count cut.svg "$(cls ev)")
+[ -n "$to" ] && [ "$(cat cut.rc)" = 0 ] && [ "$drawn" -le 5000 ] &&
+    [ "$drawn" -gt 4900 ] &&
+    ok "the suggested --to $to draws the run's first $drawn events" ||
+    fail "the suggested --to '$to': status $(cat cut.rc), $drawn events"
+g all syn --max-events 0 -o all.svg
+same "--max-events 0: every event drawn" \
+    "$(cat all.rc)/$(count all.svg "$(cls ev)")" "0/$total"
+g dotbig syn -o big.dot
+refused "the limit holds for DOT too" dotbig "more than a picture shows"
+
 # ---- Ctrl-C while a large trace is being written (a synthetic 64-rank
 # run of 1,000,000 events, tests/bench/gen-run.c): drdb says nothing was
 # written, the file that was there is untouched, no temporary is left
