@@ -51,8 +51,7 @@ static void list_findings(struct con *c, const struct rankset *only)
             ev_check_print_finding(c->ev, &k->rep, i, (int)i + 1, stdout);
             shown++;
         }
-    for (size_t i = 0; i < k->rep.nnotes; i++)
-        printf("note %s: %s\n", k->rep.notes[i].check, k->rep.notes[i].msg);
+    ev_check_print_notes(&k->rep, stdout);
     if (k->interrupted)
         printf("interrupted: the checks stopped early\n");
     if (only) {

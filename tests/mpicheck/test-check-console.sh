@@ -6,10 +6,11 @@
 # it inside that call; rank 0 does not move; `goto finding 2` brings rank 0 to its failed MPI_Send (event
 # 4); `info findings` lists them again. Events and lines come from the
 # program's source (test-check-err.sh lists its events).
-# usage: test-check-console.sh DRDB MPIEXEC BAD BAD_SOURCE
+# usage: test-check-console.sh DRDB MPIEXEC BAD BAD_SOURCE CRASH
 set -u
 . "$(dirname "$0")/../lib.sh"
 drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") src=$4
+crash=$(realpath "$5")
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -120,5 +121,15 @@ after e "@1 info findings" > "$tmp/e4"
 hasre "@1 info findings: rank 1's" "$tmp/e4" \
     '^\[1\] error err.output-used' '^1 of the 2 findings involve ranks 1$'
 check "@1 info findings: not rank 0's" "! grep -q '^\[2\]' $tmp/e4"
+
+# notes about several ranks alike: one line naming them (the crash run
+# recorded at 4 ranks, rank 1 crashing: no log reaches MPI_Finalize)
+"$drdb" record -o "$tmp/crashed" -- "$mpiexec" -n 4 "$crash" segv \
+    > "$tmp/crashed.out" 2>&1
+console_batch f "$tmp/crashed" 0 -- "check req.leak"
+after f "check req.leak" > "$tmp/f1"
+hasre "check: one note for the four ranks" "$tmp/f1" \
+    "^note req.leak: ranks 0-3: each rank's log does not reach MPI_Finalize (killed mid-run: .*): its pending requests are not leaks\$"
+check "check: no note per rank" "[ \$(grep -c '^note ' $tmp/f1) = 1 ]"
 echo "1..$n"
 exit $status
