@@ -757,6 +757,12 @@ int con_display_show(struct con *c, const struct rankset *set, int only);
  * rank failed (reported). */
 int con_goto(struct con *c, const struct rankset *set,
              const uint64_t *target, int quiet);
+/* As con_goto, where a target may also be a rank's event count: the end of
+ * its log, where the rank stops in the call the recorded rank never
+ * returned from (the stub's stop hook there, before it says the log
+ * ends): a hung rank's site in a finding (`goto finding K`). */
+int con_goto_or_end(struct con *c, const struct rankset *set,
+                    const uint64_t *target, int quiet);
 
 /* ---- command arguments (con-args.c) -------------------------------------- */
 
