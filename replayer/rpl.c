@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log-abi.h"
 #include "log-codec.h"
 #include "rpl.h"
 #include "util.h"
@@ -224,10 +225,22 @@ static void describe(char *buf, size_t len, int fn, const struct log_event *ev,
                      strcmp(d->args[i].ctype, "MPI_Aint") != 0 &&
                      strcmp(d->args[i].ctype, "MPI_Count") != 0 &&
                      strcmp(d->args[i].ctype, "MPI_Offset") != 0;
-        used += (size_t)snprintf(buf + used, len - used,
-                                 handle ? "%s%s=%#" PRIx64 : "%s%s=%" PRId64,
-                                 k ? ", " : "", d->args[i].name,
-                                 handle ? (uint64_t)(uint32_t)v : (uint64_t)v);
+        /* MPI's names for its constants: MPI_INT, MPI_COMM_WORLD,
+         * MPI_ANY_SOURCE (log-abi.h, from <mpi.h>) */
+        const char *name =
+            handle ? log_mpi_handle_name(d->args[i].ctype, (uint32_t)v)
+            : d->args[i].enc == LOG_ENC_INT
+                ? log_mpi_int_name(d->args[i].name, v) : NULL;
+        if (name)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s",
+                                     k ? ", " : "", d->args[i].name, name);
+        else
+            used += (size_t)snprintf(buf + used, len - used,
+                                     handle ? "%s%s=%#" PRIx64
+                                            : "%s%s=%" PRId64,
+                                     k ? ", " : "", d->args[i].name,
+                                     handle ? (uint64_t)(uint32_t)v
+                                            : (uint64_t)v);
         k++;
     }
 }
