@@ -22,8 +22,14 @@
 /* The run directory and the rank to replay (both required). */
 #define DRDB_ENV_REPLAY_DIR "DRDB_REPLAY_DIR"
 #define DRDB_ENV_REPLAY_RANK "DRDB_REPLAY_RANK"
-/* A file the stub writes its report to when it stops the replay (below). */
+/* A file the stub writes its report to when it stops the replay (below):
+ * `drdb replay` names the call's source line from it, so the stub's own
+ * message then leaves out its raw "called from OBJECT+0xOFFSET" line. */
 #define DRDB_ENV_REPLAY_REPORT "DRDB_REPLAY_REPORT"
+/* Set (to "1") by the console: it shows the stub's report itself, read
+ * from drdb_divergence_msg at the program's frame, so the stub writes
+ * nothing on the program's stderr when it stops the replay. */
+#define DRDB_ENV_REPLAY_QUIET "DRDB_REPLAY_QUIET"
 /* Files (docs/replaying.md, "Files"): the replay's own directory, where
  * the program's writes go (unset: where the program says, as recorded);
  * the file that becomes standard input (rank 0's recorded stdin). */

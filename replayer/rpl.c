@@ -98,11 +98,15 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
              c ? c->ev.index : drdb_event, c ? " (" : "",
              c ? fname(c->fn) : "", c ? ")" : "", msg);
     fflush(NULL);
-    fprintf(stderr, "drdb-replay: %s\n", drdb_divergence_msg);
-    if (where[0])
-        fprintf(stderr, "drdb-replay: called from %s\n", where);
-    /* drdb replay reads the report back to name the source line. */
+    /* drdb replay reads the report back to name the source line; the
+     * console shows the message at the program's frame: the raw call
+     * site only when nobody says where in the program's words. */
     const char *rep = getenv(DRDB_ENV_REPLAY_REPORT);
+    if (!getenv(DRDB_ENV_REPLAY_QUIET)) {
+        fprintf(stderr, "drdb-replay: %s\n", drdb_divergence_msg);
+        if (where[0] && !(rep && *rep))
+            fprintf(stderr, "drdb-replay: called from %s\n", where);
+    }
     const char *slash = rep ? strrchr(rep, '/') : NULL;
     if (rep && *rep && slash) {
         /* A new file in the directory drdb replay made for it (0700):

@@ -165,6 +165,14 @@ grep -q "^#[0-9]*  0x[0-9a-f]* in main (.*) at .*diverge\.c:$dsend\$" "$tmp/dvo"
     fail "divergence backtrace"
 grep -q '^0     diverged ' "$tmp/dvo" && [ $dvrc = 1 ] &&
     ok "status shows 'diverged'; the batch fails" || fail "diverged status/exit $dvrc"
+# the console's line above says it all, where in the program's words: the
+# stub's own report (its raw 'called from OBJECT+0xOFFSET') is not printed
+if grep -q 'drdb-replay' "$tmp/dvo" "$tmp/dve"; then
+    fail "divergence: the stub's own report is not repeated"
+    grep 'drdb-replay' "$tmp/dvo" "$tmp/dve" | sed 's/^/#   /'
+else
+    ok "divergence: the stub's own report is not repeated"
+fi
 
 # ---- following a message: rank 0 of examples/anysource receives with
 # MPI_ANY_SOURCE; ranks 1-3 each send it 3 messages (events 3, 4, 5 of the
@@ -327,6 +335,14 @@ has_after eq queues "queues at the end of the log: the call in progress" \
     '^rank 0 at the end of its log, in MPI_Sendrecv\(dest 1, tag 1, source 1, recvtag 1, MPI_COMM_WORLD\) \(the call the recorded rank never returned from\)$' \
     '^messages sent to rank 0 and not received by the end of its log: 0$' \
     '^pending requests of rank 0 at the end of its log: 0$'
+if grep -q 'drdb-replay' "$tmp/eq" "$tmp/eq.err"; then
+    fail "end of log: the stub's own report is not repeated"
+    grep 'drdb-replay' "$tmp/eq" "$tmp/eq.err" | sed 's/^/#   /'
+else
+    ok "end of log: the stub's own report is not repeated"
+fi
+hasre "end of log: where, in the program's words" "$tmp/eq" \
+    "^\[0\] end of log (the recorded rank stopped here) at main () at .*crash\.c:[0-9]*: rank 0: event [0-9]* (MPI_Sendrecv): the log ends here"
 if batch_every eq queues | grep -qF '(?)'; then
     fail "queues at the end of the log: no '(?)'"
 else
