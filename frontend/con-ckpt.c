@@ -42,7 +42,7 @@ struct con_ckpt_rank *con_ckpt_state(struct con_rank *k)
     return k->ck;
 }
 
-static pid_t inferior_pid(struct con *c, int r)
+pid_t con_inferior_pid(struct con *c, int r)
 {
     struct mi_reply rep;
     long long pid = 0;
@@ -64,7 +64,7 @@ static pid_t inferior_pid(struct con *c, int r)
 static int inferior_threads(struct con *c, int r)
 {
     char path[64];
-    pid_t pid = inferior_pid(c, r);
+    pid_t pid = con_inferior_pid(c, r);
     snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
     DIR *d = pid > 0 ? opendir(path) : NULL;
     struct dirent *de;
@@ -187,6 +187,35 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
 
 /* ---- checkpoint ---------------------------------------------------------- */
 
+/* Rank R (stopped, at PC: con_stub_resume_pc) through the checkpoint
+ * library's trampoline SYMBOL, which resumes the program at PC as it was:
+ * stopped there again by a temporary breakpoint, its place and reason as
+ * before. 0, or -1 when the rank was lost DOING it (said). */
+static int jump_back(struct con *c, int r, unsigned long long pc,
+                     const char *symbol, const char *doing)
+{
+    struct con_rank *k = &c->ranks[r];
+    char where[256], reason[256];
+    int at = k->at_event;
+    snprintf(where, sizeof where, "%s", k->where);
+    snprintf(reason, sizeof reason, "%s", k->reason);
+    long tb = con_stub_tbreak(c, r, pc);
+    con_stub_jump(c, r, symbol);
+    con_stub_untbreak(c, r, tb);
+    if (k->state != CON_STOPPED) {
+        fprintf(stderr, "drdb: rank %d: lost while %s: %s\n", r, doing,
+                k->reason);
+        return -1;
+    }
+    /* back where it was, as it was */
+    snprintf(k->where, sizeof k->where, "%s", where);
+    snprintf(k->reason, sizeof k->reason, "%s", reason);
+    k->at_event = at;
+    if (at)
+        con_select_user_frame(c, k);
+    return 0;
+}
+
 long con_ckpt_take(struct con *c, int r)
 {
     struct con_rank *k = &c->ranks[r];
@@ -225,24 +254,8 @@ long con_ckpt_take(struct con *c, int r)
                 nth);
         return -1;
     }
-    char where[256], reason[256];
-    int at = k->at_event;
-    snprintf(where, sizeof where, "%s", k->where);
-    snprintf(reason, sizeof reason, "%s", k->reason);
-    long tb = con_stub_tbreak(c, r, pc);
-    con_stub_jump(c, r, DRDB_SYM_CKPT_TAKE);
-    con_stub_untbreak(c, r, tb);
-    if (k->state != CON_STOPPED) {
-        fprintf(stderr, "drdb: rank %d: lost while checkpointing: %s\n", r,
-                k->reason);
+    if (jump_back(c, r, pc, DRDB_SYM_CKPT_TAKE, "checkpointing") < 0)
         return -1;
-    }
-    /* back where it was, as it was */
-    snprintf(k->where, sizeof k->where, "%s", where);
-    snprintf(k->reason, sizeof k->reason, "%s", reason);
-    k->at_event = at;
-    if (at)
-        con_select_user_frame(c, k);
     long id = (long)con_eval_int(c, r, DRDB_SYM_CKPT_LAST, &ok);
     con_eval_int(c, r, DRDB_SYM_CKPT_EVENT_TAG " = " DRDB_NO_EVENT, &ok);
     if (id == last) {
@@ -253,9 +266,39 @@ long con_ckpt_take(struct con *c, int r)
         return -1;
     }
     if (util_grow(&q->ext, &q->cap, q->next + 1, sizeof *q->ext) == 0)
-        q->ext[q->next++] = (struct con_ckext){id, at};
+        q->ext[q->next++] = (struct con_ckext){id, k->at_event};
     con_ckpt_keep_at_exit(c, r);
     return id;
+}
+
+int con_ckpt_forget_since(struct con *c, int r, long id)
+{
+    struct con_rank *k = &c->ranks[r];
+    int ok;
+    char e[64];
+    if (!k->gdb || !con_rank_halted(k))
+        return -1;
+    snprintf(e, sizeof e, DRDB_SYM_CKPT_TARGET " = %ld", id);
+    con_eval_int(c, r, e, &ok);
+    unsigned long long pc = ok ? con_stub_resume_pc(c, r) : 0;
+    if (!pc || jump_back(c, r, pc, DRDB_SYM_CKPT_FORGET, "forgetting "
+                         "checkpoints") < 0)
+        return -1;
+    char *m = con_stub_read_str(c, r, DRDB_SYM_CKPT_MSG, 512);
+    int rc = m && *m ? -1 : 0;
+    if (rc)
+        fprintf(stderr, "drdb: rank %d: checkpoints from %ld on not all "
+                "removed: %s\n", r, id, m);
+    free(m);
+    /* what the console remembers of those `checkpoint` took */
+    struct con_ckpt_rank *q = k->ck;
+    size_t n = 0;
+    for (size_t i = 0; q && i < q->next; i++)
+        if (q->ext[i].id < id)
+            q->ext[n++] = q->ext[i];
+    if (q)
+        q->next = n;
+    return rc;
 }
 
 /* ---- rollback ------------------------------------------------------------ */
@@ -440,7 +483,7 @@ int con_shadow_start(struct con *c, int r)
     /* the layout to copy is the foreground's */
     if (con_rank_ensure(c, r) < 0)
         return -1;
-    pid_t fg = k->gdb ? inferior_pid(c, r) : 0;
+    pid_t fg = k->gdb ? con_inferior_pid(c, r) : 0;
     if (fg <= 0) {
         fprintf(stderr, "drdb: rank %d: no process to copy the layout from\n",
                 r);

@@ -665,8 +665,16 @@ struct con_ckpt_rank *con_ckpt_state(struct con_rank *k);
 /* Rank R's checkpoints by event, the live process's and its shadow's
  * (*OUT malloc'd): their number. */
 int con_ckpt_list(struct con *c, int r, struct con_ckpt **out);
+/* Rank R's process (its GDB's inferior, on its host for a remote rank):
+ * its pid, 0 when not known. A re-run makes another one: its checkpoints
+ * are not the ones the process before had. */
+pid_t con_inferior_pid(struct con *c, int r);
 /* Checkpoints rank R where it stands: the id, or -1 (reported). */
 long con_ckpt_take(struct con *c, int r);
+/* Forgets rank R's checkpoints ID and later (a larger id: those taken
+ * since ID), the rank left where it stands: 0, or -1 (said, unless the
+ * rank has no live process). */
+int con_ckpt_forget_since(struct con *c, int r, long id);
 /* Rolls rank R to checkpoint ID ("3" or "s3"; KNOWN: its listing, when the
  * caller has it). 0, or -1 (reported; the rank stays where it was when the
  * library refused). */

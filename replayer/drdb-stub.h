@@ -101,10 +101,11 @@ enum drdb_exit {
 #define DRDB_SYM_RESTORED_HOOK "drdb_restored_hook"
 
 /* The checkpoint library's debugger interface (checkpoint/ckpt.h): take
- * one anywhere, roll back, list; the SIGSEGV hook of its mprotect
- * backend. */
+ * one anywhere, roll back, forget those from an id on, list; the SIGSEGV
+ * hook of its mprotect backend. */
 #define DRDB_SYM_CKPT_TAKE "drdb_ckpt_take_trampoline"
 #define DRDB_SYM_CKPT_RESTORE "drdb_ckpt_restore_trampoline"
+#define DRDB_SYM_CKPT_FORGET "drdb_ckpt_forget_trampoline"
 #define DRDB_SYM_CKPT_PC "drdb_ckpt_pc"
 #define DRDB_SYM_CKPT_LAST "drdb_ckpt_last"
 #define DRDB_SYM_CKPT_EVENT_TAG "drdb_ckpt_event_tag"
