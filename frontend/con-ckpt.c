@@ -37,8 +37,8 @@
 
 struct con_ckpt_rank *con_ckpt_state(struct con_rank *k)
 {
-    if (!k->ck)
-        k->ck = calloc(1, sizeof *k->ck);
+    if (!k->ck && (k->ck = calloc(1, sizeof *k->ck)))
+        k->ck->seen_files = -1;
     return k->ck;
 }
 
@@ -85,22 +85,52 @@ static struct remote *shadow_host(struct con *c, int r)
     return h >= 0 && !c->hosts[h].lost ? c->hosts[h].conn : NULL;
 }
 
+/* Rank R's shadow ran on its host's agent of an earlier connection
+ * (lost, then `replay` connected again): that agent and what it ran are
+ * not this connection's. Its entry goes, said once unless QUIET: 1; else
+ * 0. */
+static int shadow_gone(struct con *c, int r, int quiet)
+{
+    struct con_ckpt_rank *q = c->ranks[r].ck;
+    int h = c->ranks[r].host;
+    if (h < 0 || !q || !q->shadow_dir[0] || q->shadow_gen == c->hosts[h].gen)
+        return 0;
+    const char *name = c->hosts[h].name, *id = q->shadow_session;
+    if (!quiet && id[0])
+        fprintf(stderr, "drdb: rank %d: its shadow stays on %s with the "
+                "kept session %s ('drdb attach %s %s' takes it back): not "
+                "this connection's\n", r, name, id, name, id);
+    else if (!quiet)
+        fprintf(stderr, "drdb: rank %d: its shadow on %s ended with the "
+                "agent of the connection that was lost, and its checkpoint "
+                "files with it\n", r, name);
+    q->shadow = 0;
+    q->shadow_status = -1;
+    q->shadow_dir[0] = q->shadow_session[0] = '\0';
+    return 1;
+}
+
 static void shadow_poll(struct con *c, int r)
 {
     struct con_ckpt_rank *q = c->ranks[r].ck;
     char status[8400], err[1024];
     int st;
-    if (q->shadow <= 0 || q->shadow_status != -1)
+    if (shadow_gone(c, r, 0) || q->shadow <= 0 || q->shadow_status != -1)
         return;
     if (c->ranks[r].host >= 0) {
+        /* A lost host: what became of it is not known here (con_shadow_
+         * status says so); a kept session keeps it running there. */
         struct remote *h = shadow_host(c, r);
-        int ended = h ? remote_shadow_poll(h, q->shadow, &st, err,
-                                           sizeof err) : -1;
-        if (ended < 0 && h)
+        if (!h)
+            return;
+        if (!q->shadow_session[0])
+            snprintf(q->shadow_session, sizeof q->shadow_session, "%s",
+                     remote_session(h));
+        int ended = remote_shadow_poll(h, q->shadow, &st, err, sizeof err);
+        if (ended < 0)
             fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
-        /* a lost host: its shadow ended with its agent */
-        if (ended)
-            q->shadow_status = ended > 0 ? st : SIGKILL;
+        if (ended > 0)
+            q->shadow_status = st;
         return;
     }
     snprintf(status, sizeof status, "%s/status", q->shadow_dir);
@@ -115,8 +145,10 @@ static void shadow_files(struct con *c, int r, struct con_ckpt **v,
 {
     struct con_ckpt_rank *q = c->ranks[r].ck;
     struct launch_shadow_file *f = NULL;
-    struct remote *h = shadow_host(c, r);
+    struct remote *h = shadow_gone(c, r, 0) ? NULL : shadow_host(c, r);
     char err[1024];
+    if (!q->shadow_dir[0])
+        return;
     int m = c->ranks[r].host < 0 ? launch_shadow_files(q->shadow_dir, &f)
             : h && q->shadow > 0
                 ? remote_shadow_list(h, q->shadow, &f, err, sizeof err)
@@ -510,6 +542,9 @@ int con_shadow_start(struct con *c, int r)
             q->shadow_dir[0] = '\0';
             return -1;
         }
+        q->shadow_gen = x->gen;
+        snprintf(q->shadow_session, sizeof q->shadow_session, "%s",
+                 remote_session(x->conn));
     } else {
         int made = launch_shadow_dir(c->shadow_root, sizeof c->shadow_root,
                                      r, q->shadow_dir, sizeof q->shadow_dir);
@@ -542,7 +577,7 @@ void con_shadow_end(struct con *c, int r, int clear)
     if (!q)
         return;
     if (c->ranks[r].host >= 0) {
-        struct remote *h = shadow_host(c, r);
+        struct remote *h = shadow_gone(c, r, 1) ? NULL : shadow_host(c, r);
         if (h && q->shadow > 0 &&
             remote_shadow_stop(h, q->shadow, clear, err, sizeof err) < 0)
             fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
@@ -598,13 +633,46 @@ int con_shadow_wait(struct con *c, const struct rankset *set)
     }
 }
 
+/* ", N checkpoints, latest before event E of M" (none: ", no
+ * checkpoint"; FILES -1, not known: "") into BUF. */
+static void files_said(struct con *c, int r, int files, long long last,
+                       char *buf, size_t len)
+{
+    if (files <= 0)
+        snprintf(buf, len, "%s", files < 0 ? "" : ", no checkpoint");
+    else
+        snprintf(buf, len, ", %d checkpoint%s, latest before event %lld of "
+                 "%llu", files, files == 1 ? "" : "s", last,
+                 (unsigned long long)c->nevents[r]);
+}
+
 void con_shadow_status(struct con *c, int r, char *buf, size_t len)
 {
     struct con_ckpt_rank *q = c->ranks[r].ck;
+    char files_s[128];
     buf[0] = '\0';
     if (!q || !q->shadow_dir[0])
         return;
     shadow_poll(c, r);
+    if (!q->shadow_dir[0]) /* gone with an earlier connection (said) */
+        return;
+    int h = c->ranks[r].host;
+    if (h >= 0 && !shadow_host(c, r)) {
+        /* Its host's connection is lost: kept, the shadow goes on there;
+         * else it ended with the agent. What it made is as last seen. */
+        const char *name = c->hosts[h].name, *id = q->shadow_session;
+        files_said(c, r, q->seen_files, q->seen_last, files_s,
+                   sizeof files_s);
+        if (id[0])
+            snprintf(buf, len, "shadow: left on %s with the kept session %s "
+                     "(drdb attach %s %s)%s%s", name, id, name, id, files_s,
+                     files_s[0] ? " when last seen" : "");
+        else
+            snprintf(buf, len, "shadow: ended with the connection to %s "
+                     "(its agent ends what it started), and its checkpoint "
+                     "files with it", name);
+        return;
+    }
     struct con_ckpt *v = NULL;
     int n = con_ckpt_list(c, r, &v), files = 0;
     long long last = -1;
@@ -615,6 +683,8 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len)
                 last = v[i].event;
         }
     free(v);
+    q->seen_files = files;
+    q->seen_last = last;
     char st[64];
     if (q->shadow_status == -1)
         snprintf(st, sizeof st, "running");
@@ -624,9 +694,8 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len)
     else
         snprintf(st, sizeof st, "ended by signal %d",
                  WTERMSIG(q->shadow_status));
-    snprintf(buf, len, "shadow: %s, %d checkpoint%s, latest before event "
-             "%lld of %llu", st, files, files == 1 ? "" : "s", last,
-             (unsigned long long)c->nevents[r]);
+    files_said(c, r, files, last, files_s, sizeof files_s);
+    snprintf(buf, len, "shadow: %s%s", st, files_s);
 }
 
 int con_ckpt_set(struct con *c, const char *what, const char *val)

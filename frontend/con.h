@@ -96,6 +96,13 @@ struct con_ckpt_rank {
     pid_t shadow;          /* its drain process (group leader); 0: none */
     int shadow_status;     /* -1 running, else the wait status */
     char shadow_dir[4200];
+    /* A remote rank's shadow: the connection to its host it was started
+     * on (con_host.gen), that connection's kept session ("": not kept),
+     * and its files when last listed (-1: never) */
+    unsigned shadow_gen;
+    char shadow_session[64];
+    int seen_files;
+    long long seen_last;
 };
 
 /* A rank's last stop, as GDB's *stopped record told it (con-stop.c). */
@@ -215,6 +222,8 @@ struct con_host {
     int lost;            /* the connection was lost (WHY); `replay`
                           * reconnects */
     char why[256];
+    unsigned gen;        /* how many times it reconnected: what the agent
+                          * of an earlier connection ran is not this one's */
 };
 
 struct con {
