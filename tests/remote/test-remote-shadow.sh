@@ -143,19 +143,10 @@ done
 # "ended by signal 9, 0 checkpoints, latest before event -1"); `replay @0`
 # connects again, to a new agent that has no such shadow: the old entry
 # goes, said once (not "no such shadow on this agent" at each command).
-# (wait_live N ERE: until the Nth line matching ERE, at most 30 s)
-wait_live() {
-    for _ in $(seq 300); do
-        [ "$(grep -Ec -- "$2" "$tmp/live")" -ge "$1" ] && return 0
-        kill -0 "$console" 2> /dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
 printf 'status\n' >&3
-wait_live 1 '^ *shadow: ended with the connection'
+live_wait 1 '^ *shadow: ended with the connection'
 printf 'replay @0\nstatus\ncheckpoints\nstatus\nprint rank\n' >&3
-wait_live 1 '^\[0\] rank = '
+live_wait 1 '^\[0\] rank = '
 has "the connection lost: the shadow ended with its agent, said so" \
     "$tmp/live" \
     "      shadow: ended with the connection to 127.0.0.3 (its agent ends what it started), and its checkpoint files with it"
