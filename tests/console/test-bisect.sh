@@ -117,9 +117,10 @@ has "bisect without checkpoints: what to do" "$tmp/nockpt.err" \
 # whole range (taking its checkpoints) and finds nothing. Compared: what
 # `status`, `print drdb_event` and `checkpoints` say before and after.
 # same_around NAME WHAT CMD: CMD's output before the bisect (its first) and
-# after it (its second) are the same
+# after it (its second) are the same (a value GDB prints with its own
+# number in its value history, $N, compared without it)
 same_around() {
-    batch_every "$1" "$3" > "$tmp/$1.every"
+    batch_every "$1" "$3" | sed 's/ \$[0-9]* = / = /' > "$tmp/$1.every"
     n1=$(grep -c . "$tmp/$1.every")
     half=$((n1 / 2))
     if [ "$n1" -gt 0 ] && [ $((half * 2)) = "$n1" ] &&

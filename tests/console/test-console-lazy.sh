@@ -200,9 +200,9 @@ else
     ok "Ctrl-C during restart: the ranks not restarted named, with 'replay @SET' ($left)"
 fi
 batch_after rs status > "$tmp/rs.st"
-[ "$(grep -Ec '^[0-9]+ +stopped +0/5 +main \(\) at ' "$tmp/rs.st")" = \
+[ "$(grep -Ec '^[0-9]+ +stopped +(before )?0/5 +main \(\) at ' "$tmp/rs.st")" = \
     $((16 - ${left:-16})) ] &&
-    [ "$(grep -Ec '^[0-9]+ +not started +0/5 ' "$tmp/rs.st")" = "${left:-x}" ] &&
+    [ "$(grep -Ec '^[0-9]+ +not started +(before )?0/5 ' "$tmp/rs.st")" = "${left:-x}" ] &&
     ok "Ctrl-C during restart: each rank at main or not started" ||
     { fail "Ctrl-C during restart: status"; sed 's/^/#   /' "$tmp/rs.st"; }
 if grep -q 'not replayed' "$tmp/rs.st"; then
@@ -211,8 +211,8 @@ else
     ok "Ctrl-C during restart: no rank left 'not replayed'"
 fi
 has_after rs "print rank" "after Ctrl-C: the next command starts them all" \
-    '^\[0-15\] rank = 0$'
-[ "$(batch_every rs status | grep -Ec '^[0-9]+ +stopped +0/5 +main \(\) at ')" \
+    '^\[0-15\] \$[0-9]+ = 0$'
+[ "$(batch_every rs status | grep -Ec '^[0-9]+ +stopped +(before )?0/5 +main \(\) at ')" \
     = $((16 + 16 - ${left:-16})) ] &&
     ok "after Ctrl-C: every rank at main once a command needed it" ||
     { fail "after Ctrl-C: status"; batch_every rs status | sed 's/^/#   /'; }

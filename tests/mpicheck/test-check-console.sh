@@ -160,7 +160,7 @@ after g backtrace > "$tmp/g3"
 hasre "goto finding 1 (ends of logs): the stacks in MPI_Recv" "$tmp/g3" \
     "PMPI_Recv ()"
 has "goto finding 1 (ends of logs): the program's state there" "$tmp/g" \
-    "[0] rank = 0" "[1] rank = 1"
+    "[0] \$1 = 0" "[1] \$1 = 1"
 check "goto finding 1 (ends of logs): the batch succeeds" "[ \$(rc g) = 0 ]"
 # one rank replayed: the other is named as not replayed, nothing else
 console_batch h "$tmp/cycle" 1 -- "check deadlock.*" "goto finding 1"
