@@ -138,6 +138,19 @@ drdb_ckpt_restore_trampoline:
         .cfi_endproc
         .size   drdb_ckpt_restore_trampoline, .-drdb_ckpt_restore_trampoline
 
+        .globl  drdb_ckpt_forget_trampoline
+        .type   drdb_ckpt_forget_trampoline, @function
+drdb_ckpt_forget_trampoline:
+        .cfi_startproc
+        .cfi_undefined rip
+        SAVE_ALL
+        callq   ckpt__forget_external
+        movq    %rsp, %rdi
+        movq    ckpt__xarea(%rip), %rsi
+        jmp     ckpt__xresume
+        .cfi_endproc
+        .size   drdb_ckpt_forget_trampoline, .-drdb_ckpt_forget_trampoline
+
 /* void ckpt__xresume(const struct ckpt_xframe *f, const void *xarea):
  * the state F and XAREA hold, resumed at F's pc. */
         .globl  ckpt__xresume

@@ -45,8 +45,8 @@
  * jump (ckpt-asm.S). The same functions serve the take side too, which
  * may call them as it likes; the restorer never calls the other units
  * (but for the debugger's trampolines in ckpt-asm.S, whose C halves,
- * ckpt__take_external and ckpt__restore_external, run before anything
- * changes).
+ * ckpt__take_external, ckpt__restore_external and ckpt__forget_external,
+ * run before anything changes).
  *
  * The restorer cannot format messages (no snprintf, no strerror): its
  * errors are a constant text and an errno (struct ck_why), which the
@@ -316,6 +316,7 @@ __attribute__((noreturn)) void ckpt__xresume(const struct ckpt_xframe *f,
  * ckpt__xarea; returning resumes the program. */
 void ckpt__take_external(const struct ckpt_xframe *f);
 void ckpt__restore_external(const struct ckpt_xframe *f);
+void ckpt__forget_external(const struct ckpt_xframe *f);
 
 /* ---- ckpt-store.c ------------------------------------------------------ */
 

@@ -424,3 +424,32 @@ int ckpt_delete(long id)
     ckpt__table_update(0);
     return 0;
 }
+
+int ckpt_forget_since(long id)
+{
+    int n = 0;
+    if (!S)
+        return -1;
+    for (;;) {
+        long newest = -1;
+        for (int i = 0; i < S->nent; i++)
+            if (S->ent[i].id >= id && S->ent[i].id > newest)
+                newest = S->ent[i].id;
+        if (newest < 0)
+            return n;
+        if (ckpt_delete(newest) < 0)
+            return -1;
+        n++;
+    }
+}
+
+/* The debugger's forgetting (see ckpt.h): on the private stack, the
+ * program's state saved; returning resumes it. */
+void ckpt__forget_external(const struct ckpt_xframe *f)
+{
+    (void)f;
+    if (!S)
+        return;
+    S->msg[0] = '\0';
+    ckpt_forget_since(drdb_ckpt_target);
+}

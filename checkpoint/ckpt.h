@@ -63,6 +63,10 @@ int ckpt_restore_file(const char *path);
 
 /* Forgets checkpoint ID (its pages go to its child). */
 int ckpt_delete(long id);
+/* Forgets checkpoint ID and every later one (a larger id), the newest
+ * first (none has a later one built on it then): how many, or -1 with
+ * ckpt_error(). */
+int ckpt_forget_since(long id);
 
 const char *ckpt_error(void);
 
@@ -85,6 +89,11 @@ uint64_t ckpt_mem_used(void);
  * resumes inside its ckpt_take() (the stub then calls drdb_restored_hook);
  * a debugger's resumes at the pc it was taken at (the table's last field),
  * registers and all, drdb_ckpt_msg empty.
+ * To forget checkpoints it took (a search that failed: bisect), the
+ * debugger writes the first id to drdb_ckpt_target and the pc as above,
+ * and jumps to drdb_ckpt_forget_trampoline: checkpoint drdb_ckpt_target
+ * and every later one are forgotten (ckpt_forget_since), and the program
+ * resumes at the pc as it was; drdb_ckpt_msg empty, or why not.
  */
 extern volatile long drdb_ckpt_target;
 extern volatile uint64_t drdb_ckpt_pc;
@@ -97,6 +106,7 @@ extern char *drdb_ckpt_table;        /* ckpt_list() as text, one
                                         (ckpt-file.h) */
 void drdb_ckpt_take_trampoline(void);
 void drdb_ckpt_restore_trampoline(void);
+void drdb_ckpt_forget_trampoline(void);
 /* mprotect backend: a SIGSEGV that is not the tracking's (a real fault)
  * calls this first, then takes the default action; a debugger that lets
  * the tracking's SIGSEGVs pass silently stops here instead. */

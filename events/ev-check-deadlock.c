@@ -93,16 +93,6 @@ static int all_members(struct wrank *w, const struct ev_comm *cm, int r,
     return 0;
 }
 
-static const char *comm_name(int32_t comm, char *buf, size_t len)
-{
-    if (comm == 0)
-        return "MPI_COMM_WORLD";
-    if (comm < 0)
-        return "an unknown communicator";
-    snprintf(buf, len, "communicator %d", (int)comm);
-    return buf;
-}
-
 /* A peer of a point-to-point call at rank R (LOCAL in COMM, SIDE): the
  * targets it adds. */
 static int peer(struct hang *h, struct wrank *w, int r, int32_t comm,
@@ -238,50 +228,6 @@ static int wait_targets(struct hang *h, struct wrank *w, int r)
     return rc < 0 ? -1 : 0;
 }
 
-/* Appends ", NAME V" (ANYNAME for the wildcard ANY) to BUF at *LEN, when
- * the call has the argument. */
-static void add_arg(char *buf, size_t size, int *len, const char *name,
-                    int32_t v, int32_t any, const char *anyname)
-{
-    if (v == LOG_CALL_NONE || *len >= (int)size)
-        return;
-    const char *sep = buf[*len - 1] == '(' ? "" : ", ";
-    if (v == any)
-        *len += snprintf(buf + *len, size - (size_t)*len, "%s%s", sep,
-                         anyname);
-    else
-        *len += snprintf(buf + *len, size - (size_t)*len, "%s%s %d", sep,
-                         name, (int)v);
-}
-
-/* How the call in rank R's slot reads, into w->call. */
-static void describe(struct hang *h, struct wrank *w, int fn)
-{
-    const struct log_call_slot *s = &w->slot;
-    const struct ev__fninfo *fi = ev__fn(h->ix, fn);
-    int recv = fi->cls == EV__C_RECV || fi->cls == EV__C_PROBE ||
-               fi->cls == EV__C_MPROBE;
-    size_t size = sizeof w->call;
-    char cb[32];
-    int len = snprintf(w->call, size, "%s(", log_func_name(fn));
-    add_arg(w->call, size, &len, recv ? "source" : "dest", s->peer,
-            EV_ANY_SOURCE, "MPI_ANY_SOURCE");
-    add_arg(w->call, size, &len, "tag", s->tag, EV_ANY_TAG, "MPI_ANY_TAG");
-    add_arg(w->call, size, &len, "source", s->peer2, EV_ANY_SOURCE,
-            "MPI_ANY_SOURCE");
-    add_arg(w->call, size, &len, "recvtag", s->tag2, EV_ANY_TAG,
-            "MPI_ANY_TAG");
-    if (s->comm && len < (int)size)
-        len += snprintf(w->call + len, size - (size_t)len, "%s%s",
-                        w->call[len - 1] == '(' ? "" : ", ",
-                        comm_name(w->comm, cb, sizeof cb));
-    if (s->nreq && len < (int)size)
-        len += snprintf(w->call + len, size - (size_t)len, "%u request%s",
-                        (unsigned)s->nreq, s->nreq == 1 ? "" : "s");
-    if (len < (int)size)
-        snprintf(w->call + len, size - (size_t)len, ")");
-}
-
 /* Rank R's state at the end of the run and, blocked, whom it waits for. */
 static int rank_waits(struct hang *h, int r)
 {
@@ -329,7 +275,7 @@ static int rank_waits(struct hang *h, int r)
     w->comm = w->slot.comm ? ev_comm_of(h->x, r, n ? n - 1 : 0,
                                         w->slot.comm, &side)
                            : -1;
-    describe(h, w, fn);
+    ev__slot_call(h->ix, fn, &w->slot, w->comm, w->call, sizeof w->call);
     const struct log_call_slot *s = &w->slot;
     const struct log_func_desc *d = log_func_by_id(fn);
     int synchronous = d && (d->roles & LOG_R_SYNC); /* MPI_Ssend */

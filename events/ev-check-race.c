@@ -176,14 +176,6 @@ static int causes(const struct ev_index *ix, int q, uint64_t n, int r,
     return o;
 }
 
-static const char *comm_name(int32_t comm, char *buf, size_t len)
-{
-    if (comm == 0)
-        return "MPI_COMM_WORLD";
-    snprintf(buf, len, "communicator %d", (int)comm);
-    return buf;
-}
-
 /*
  * The wildcard at rank R (FN, its event EVENT) on COMM with tag TAG (-1:
  * MPI_ANY_TAG) that took send S (a message index): after those taken by
@@ -266,7 +258,7 @@ static void race_emit(struct race *k, const struct rfound *f0)
     int len = snprintf(f.message, sizeof f.message,
                        "%s(MPI_ANY_SOURCE, %s, %s) at rank %d %s rank "
                        "%d's message (tag %d);", log_func_name(fn), tb,
-                       comm_name(comm, cb, sizeof cb), r,
+                       ev__comm_name(comm, cb, sizeof cb), r,
                        probe ? "saw" : "took", (int)p,
                        (int)ev__msg(ix, s).tag);
     for (int a = 0; a < keep; a++) {

@@ -24,8 +24,11 @@ void ev_check_report_release(struct ev_check_report *r)
 {
     for (size_t i = 0; i < r->n; i++)
         free(r->f[i].sites);
-    for (size_t i = 0; i < r->nnotes; i++)
+    for (size_t i = 0; i < r->nnotes; i++) {
         free(r->notes[i].msg);
+        free(r->notes[i].rest);
+        free(r->notes[i].ranks);
+    }
     free(r->f);
     free(r->notes);
     ev_check_report_init(r);
@@ -70,18 +73,100 @@ void ev_check_keep_emit(void *ud, const struct ev_check_finding *f)
     r->n++;
 }
 
+/* The rank a note is about: "rank 3 has...", "rank 3's...", "rank 3:
+ * ..." give 3 and, in *REST, the words after it; -1 for another note. */
+static int note_rank(const char *msg, const char **rest)
+{
+    char *end;
+    if (strncmp(msg, "rank ", 5) || msg[5] < '0' || msg[5] > '9')
+        return -1;
+    long r = strtol(msg + 5, &end, 10);
+    if ((*end != ' ' && *end != ':' && *end != '\'') || r > INT32_MAX)
+        return -1;
+    *rest = end;
+    return (int)r;
+}
+
+/* "ranks 0-3,7: each rank" + REST for note O about several ranks. */
+static char *merged_msg(const struct ev_check_note *o)
+{
+    size_t cap = 64 + 12 * o->nranks + strlen(o->rest), len;
+    char *m = malloc(cap);
+    if (!m)
+        return NULL;
+    len = (size_t)snprintf(m, cap, "ranks ");
+    for (size_t i = 0; i < o->nranks;) {
+        size_t j = i;
+        while (j + 1 < o->nranks && o->ranks[j + 1] == o->ranks[j] + 1)
+            j++;
+        len += (size_t)snprintf(m + len, cap - len, j > i ? "%s%d-%d"
+                                : "%s%d", i ? "," : "", o->ranks[i],
+                                o->ranks[j]);
+        i = j + 1;
+    }
+    /* "rank 3 has..." "rank 3's..." read "each rank has...", "each
+     * rank's..."; "rank 3: the run..." reads "ranks 0-3, each: the run..." */
+    snprintf(m + len, cap - len, "%s%s", o->rest[0] == ':' ? ", each"
+                                                           : ": each rank",
+             o->rest);
+    return m;
+}
+
 void ev_check_keep_note(void *ud, const char *check, const char *msg)
 {
     struct ev_check_report *r = ud;
+    const char *rest, *name;
+    int rank = note_rank(msg, &rest);
+    def_of(check, &name);
+    /* the same words about another rank: one note, the ranks merged */
+    for (size_t i = 0; rank >= 0 && i < r->nnotes; i++) {
+        struct ev_check_note *o = &r->notes[i];
+        if (o->check != name || !o->rest || strcmp(o->rest, rest))
+            continue;
+        size_t k = 0;
+        while (k < o->nranks && o->ranks[k] < rank)
+            k++;
+        if (k < o->nranks && o->ranks[k] == rank)
+            return;
+        int *v = realloc(o->ranks, (o->nranks + 1) * sizeof *v);
+        if (!v) {
+            r->oom = 1;
+            return;
+        }
+        memmove(v + k + 1, v + k, (o->nranks - k) * sizeof *v);
+        v[k] = rank;
+        o->ranks = v;
+        o->nranks++;
+        char *m = merged_msg(o);
+        if (!m) {
+            r->oom = 1;
+            return;
+        }
+        free(o->msg);
+        o->msg = m;
+        return;
+    }
     if (util_grow(&r->notes, &r->cap_notes, r->nnotes + 1,
                   sizeof *r->notes) < 0) {
         r->oom = 1;
         return;
     }
     struct ev_check_note *o = &r->notes[r->nnotes];
-    def_of(check, &o->check);
+    memset(o, 0, sizeof *o);
+    o->check = name;
     o->msg = strdup(msg);
-    if (!o->msg) {
+    if (rank >= 0) {
+        o->rest = strdup(rest);
+        o->ranks = malloc(sizeof *o->ranks);
+        if (o->ranks) {
+            o->ranks[0] = rank;
+            o->nranks = 1;
+        }
+    }
+    if (!o->msg || (rank >= 0 && (!o->rest || !o->ranks))) {
+        free(o->msg);
+        free(o->rest);
+        free(o->ranks);
         r->oom = 1;
         return;
     }
@@ -140,6 +225,14 @@ void ev_check_print_finding(struct ev_run *x, const struct ev_check_report *r,
             f->check, f->message);
     for (int s = 0; s < f->nsites; s++)
         print_site(x, out, &f->sites[s]);
+}
+
+void ev_check_print_notes(const struct ev_check_report *r, FILE *out)
+{
+    for (size_t i = 0; i < r->nnotes; i++)
+        fprintf(out, "note %s: %s\n", r->notes[i].check, r->notes[i].msg);
+    if (r->oom)
+        fprintf(out, "note: out of memory: some findings were lost\n");
 }
 
 void ev_check_print_counts(const struct ev_check_report *r, FILE *out)
@@ -241,10 +334,7 @@ static void print_human(struct ev_run *x, const struct ev_check_report *r,
                 ev_check_print_finding(x, r, i, 0, out);
         fputc('\n', out);
     }
-    for (size_t i = 0; i < r->nnotes; i++)
-        fprintf(out, "note %s: %s\n", r->notes[i].check, r->notes[i].msg);
-    if (r->oom)
-        fprintf(out, "note: out of memory: some findings were lost\n");
+    ev_check_print_notes(r, out);
     if (interrupted)
         fprintf(out, "interrupted: the checks stopped early; what is above "
                 "is what they found until then\n");
@@ -357,7 +447,10 @@ static void print_json(struct ev_run *x, const struct ev_check_report *r,
         ev__json_str(out, r->notes[i].check);
         fputs(", \"message\": ", out);
         ev__json_str(out, r->notes[i].msg);
-        fputc('}', out);
+        for (size_t k = 0; k < r->notes[i].nranks; k++)
+            fprintf(out, "%s%d", k ? ", " : ", \"ranks\": [",
+                    r->notes[i].ranks[k]);
+        fputs(r->notes[i].nranks ? "]}" : "}", out);
     }
     fprintf(out, "\n  ],\n  \"counts\": {\"error\": %zu, \"warning\": %zu, "
             "\"portability\": %zu, \"total\": %zu},\n  \"interrupted\": %s,"

@@ -126,9 +126,16 @@ struct ev_check_kept {
 struct ev_check_report {
     struct ev_check_kept *f;
     size_t n, cap;
+    /* A note about rank R ("rank 3 has no log...", "rank 3's log...",
+     * "rank 3: ...") is one with every other rank's of the same check and
+     * words: RANKS, MSG then "ranks 0-3: each rank has no log...",
+     * "ranks 0-3, each: ..." */
     struct ev_check_note {
         const char *check;
         char *msg;
+        char *rest;       /* the words after "rank R", NULL: no rank */
+        int *ranks;       /* nranks, ascending */
+        size_t nranks;
     } *notes;
     size_t nnotes, cap_notes;
     size_t count[3];      /* findings per severity */
@@ -161,6 +168,8 @@ void ev_check_print(struct ev_run *x, const struct ev_check_report *r,
                     FILE *out);
 /* Every check, a line each: name, severity, what it finds. */
 void ev_check_print_list(FILE *out);
+/* The notes, "note CHECK: MESSAGE" each (and the out-of-memory one). */
+void ev_check_print_notes(const struct ev_check_report *r, FILE *out);
 /* The summary line: "N errors, N warnings, N portability". */
 void ev_check_print_counts(const struct ev_check_report *r, FILE *out);
 /* Finding I (from 0) of R as the human format prints it, numbered K

@@ -2,7 +2,8 @@
  * The time-space diagram for graphviz (ev-graph.h): a node per event, each
  * rank's events chained left to right in one cluster, a message an edge
  * from the send to the receive's completion (its posting call tied to it
- * dotted), a collective's members kept in one column (rank=same).
+ * dotted; an end not drawn: a plain node naming it, "to R:N"), a
+ * collective's members kept in one column (rank=same).
  * `dot -Tsvg` lays it out.
  */
 #include <inttypes.h>
@@ -60,6 +61,21 @@ int ev_graph_write_dot(const struct ev_graph *g, FILE *out)
     }
     for (size_t a = 0; a < g->narrows; a++) {
         const struct ev_garrow *ar = &g->arrows[a];
+        if (ar->from < 0 || ar->to < 0) {
+            int in = ar->from < 0;
+            fprintf(out, "  stub%zu [shape=plaintext, fontsize=9, "
+                    "label=\"%s %d:%" PRIu64 "\"];\n  ", a,
+                    in ? "from" : "to", ar->other_rank, ar->other_event);
+            if (in)
+                fprintf(out, "stub%zu -> ", a);
+            node(out, g, in ? ar->to : ar->from);
+            if (!in)
+                fprintf(out, " -> stub%zu", a);
+            fprintf(out, " [class=stub, label=\"tag %d\", color=%s, "
+                    "style=dashed, constraint=false];\n", ar->tag,
+                    ar->hl ? "red" : "darkgreen");
+            continue;
+        }
         if (ar->post >= 0) {
             fputs("  ", out);
             node(out, g, ar->post);

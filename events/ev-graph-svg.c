@@ -2,7 +2,8 @@
  * The time-space diagram as SVG, and as one HTML page holding that SVG
  * with a script for pan, zoom, hover details and click-to-copy
  * (ev-graph.h). The elements carry classes a reader (or a test) can count:
- * rank-line, ev (hl: the chosen event and its partner), msg, post, coll.
+ * rank-line, ev (hl: the chosen event and its partner), msg, post, coll,
+ * stub (a message whose other end is not drawn; stub-lbl names that end).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -115,7 +116,46 @@ static const char style[] =
     ".here-lbl{fill:#7b2cbf;font-size:10px;font-weight:bold}"
     ".pending{stroke:#7b2cbf;stroke-width:1.5;stroke-dasharray:6 3;"
     "marker-end:url(#drdb-ahp)}"
+    ".stub{stroke:#2b8a3e;stroke-width:1.2;stroke-dasharray:3 2;"
+    "marker-end:url(#drdb-ah)}"
+    ".stub.hl{stroke:#d62728;stroke-width:2.5;marker-end:url(#drdb-ahh)}"
+    ".stub-lbl{fill:#2b8a3e;font-size:9px}"
     ".axis{fill:#666;font-size:10px}";
+
+/* A message whose other end is not drawn: a short dashed arrow out of its
+ * drawn end (a send: to the right, the way time goes) or into it (a
+ * receive's completion: from the left), slanted toward the other rank's
+ * line when that is drawn, labelled "to R:N" / "from R:N". */
+static void stub(const struct ev_graph *g, const struct geom *m,
+                 const struct ev_garrow *ar, FILE *out, int titles)
+{
+    int in = ar->from < 0;
+    const struct ev_gmark *k = &g->marks[in ? ar->to : ar->from];
+    int r = g->rows[k->row].rank, orow = g->rowof[ar->other_rank];
+    double x = px(g, m, k->x), y = py(k->row);
+    /* toward the other rank's line; not drawn: a send's up, a receive's
+     * from below, so that the labels of both at one spot do not meet */
+    double dy = orow < 0 || orow == k->row ? (in ? 18 : -18)
+                : orow < k->row             ? -18 : 18;
+    double fx = in ? x - 30 : x, fy = in ? y + dy : y;
+    double tx = in ? x - 5 : x + 30, ty = in ? y + dy / 6 : y + dy;
+    char here[48], other[48];
+    snprintf(here, sizeof here, "%d:%" PRIu64, r, k->event);
+    snprintf(other, sizeof other, "%d:%" PRIu64, ar->other_rank,
+             ar->other_event);
+    fprintf(out, "<line class=\"stub%s\" data-from=\"%s\" data-to=\"%s\" "
+            "data-tag=\"%d\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+            "y2=\"%.1f\">", ar->hl ? " hl" : "", in ? other : here,
+            in ? here : other, ar->tag, fx, fy, tx, ty);
+    if (titles)
+        fprintf(out, "<title>%s -&gt; %s, tag %d, %" PRId64 " bytes (%s "
+                "not drawn)</title>", in ? other : here, in ? here : other,
+                ar->tag, ar->bytes, in ? "its send" : "its receive");
+    fprintf(out, "</line>\n<text class=\"stub-lbl\" x=\"%.1f\" "
+            "y=\"%.1f\" text-anchor=\"%s\">%s %s</text>\n",
+            in ? fx - 2 : tx + 2, (in ? fy : ty) + (dy < 0 ? -2 : 9),
+            in ? "end" : "start", in ? "from" : "to", other);
+}
 
 /* The SVG element; TITLES: a <title> per element (the standalone file's
  * tooltips; the page shows its own). */
@@ -177,6 +217,10 @@ static void svg(const struct ev_graph *g, FILE *out, int titles)
     fputs("</g>\n<g id=\"msgs\">\n", out);
     for (size_t a = 0; a < g->narrows; a++) {
         const struct ev_garrow *ar = &g->arrows[a];
+        if (ar->from < 0 || ar->to < 0) {
+            stub(g, &m, ar, out, titles);
+            continue;
+        }
         const struct ev_gmark *f = &g->marks[ar->from], *t = &g->marks[ar->to];
         int fr = g->rows[f->row].rank, tr = g->rows[t->row].rank;
         if (ar->post >= 0) {

@@ -232,6 +232,37 @@ out:
     return rc;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A selection of more events than O->max_events: refused, with how many
+ * (G->over) and where in time the first max_events end (G->over_to_ns:
+ * with --to there, at most that many are drawn). 0 when it is not. */
+static int too_many(struct ev_run *x, const struct ev_graph_opts *o,
+                    struct ev_graph *g, uint64_t t0, char *err, size_t errlen)
+{
+    if (!o->max_events || g->nmarks <= o->max_events)
+        return 0;
+    g->over = g->nmarks;
+    uint64_t *t = malloc(g->nmarks * sizeof *t);
+    size_t n = 0;
+    for (int w = 0; t && w < g->nrows; w++)
+        for (uint64_t e = g->rows[w].lo; e < g->rows[w].hi; e++)
+            t[n++] = t_of(x, g->rows[w].rank, e, t0);
+    if (t) {
+        qsort(t, n, sizeof *t, cmp_u64);
+        g->over_to_ns = t[o->max_events] ? t[o->max_events] - 1 : 0;
+    }
+    free(t);
+    snprintf(err, errlen, "%zu events on %d ranks to draw: more than a "
+             "picture shows (%" PRIu64 ", --max-events)", g->nmarks,
+             g->nrows, o->max_events);
+    return -1;
+}
+
 /* ---- marks, arrows, bands ------------------------------------------------ */
 
 struct fill {
@@ -314,7 +345,31 @@ static int add_band(struct ev_run *x, struct ev_graph *g, int32_t ci)
     return rc;
 }
 
-/* The messages sent and collectives called by mark K. */
+/* The arrow of message S to R (matched), from mark FROM to mark TO (-1:
+ * that end is not drawn: a stub at the other). */
+static int add_msg(struct ev_graph *g, const struct ev_msg *s,
+                   const struct ev_msg *r, int32_t from, int32_t to)
+{
+    uint64_t end = r->done != EV_NONE ? r->done : r->event;
+    int32_t post = r->event != end ? ev_graph_find(g, r->rank, r->event)
+                                   : -1;
+    struct ev_garrow a = {from, to, post, s->tag,
+                          r->bytes >= 0 ? r->bytes : s->bytes, 0, 0,
+                          from < 0 ? s->rank : r->rank,
+                          from < 0 ? s->event : end};
+    if (g->hl_rank >= 0) { /* a message the chosen event sent, received
+                            * or completed */
+        int32_t h = ev_graph_find(g, g->hl_rank, g->hl_event);
+        a.hl = h >= 0 && ((from >= 0 && h == from) || (to >= 0 && h == to) ||
+                          h == post ||
+                          h == ev_graph_find(g, s->rank, s->done));
+    }
+    g->nstubs += from < 0 || to < 0;
+    return add_arrow(g, &a);
+}
+
+/* The messages sent and collectives called by mark K, and the messages
+ * it received whose send is not drawn (stubs). */
 static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
 {
     const struct ev_gmark *m = &g->marks[k];
@@ -327,30 +382,25 @@ static int links_of(struct ev_run *x, struct ev_graph *g, int32_t k)
                 return -1;
             continue;
         }
-        if (use[u].role != EV_CALL)
+        if (use[u].role != EV_CALL && use[u].role != EV_DONE)
             continue;
-        struct ev_msg s_buf;
-        const struct ev_msg *s = ev_msg_at(x, use[u].i, &s_buf);
-        if (!(s->flags & EV_M_SEND) || s->match < 0)
+        struct ev_msg a_buf, b_buf;
+        const struct ev_msg *a = ev_msg_at(x, use[u].i, &a_buf);
+        if (a->match < 0)
             continue;
-        struct ev_msg r_buf;
-        const struct ev_msg *r = ev_msg_at(x, s->match, &r_buf);
-        uint64_t end = r->done != EV_NONE ? r->done : r->event;
-        int32_t to = ev_graph_find(g, r->rank, end);
-        if (to < 0)
-            continue;
-        int32_t post = r->event != end ? ev_graph_find(g, r->rank, r->event)
-                                       : -1;
-        struct ev_garrow a = {k, to, post, s->tag,
-                              r->bytes >= 0 ? r->bytes : s->bytes, 0, 0};
-        if (g->hl_rank >= 0) { /* a message the chosen event sent,
-                                * received or completed */
-            int32_t h = ev_graph_find(g, g->hl_rank, g->hl_event);
-            a.hl = h >= 0 && (h == k || h == to || h == post ||
-                              h == ev_graph_find(g, s->rank, s->done));
+        const struct ev_msg *b = ev_msg_at(x, a->match, &b_buf);
+        if (a->flags & EV_M_SEND) { /* its send's call: an arrow */
+            if (use[u].role != EV_CALL)
+                continue;
+            uint64_t end = b->done != EV_NONE ? b->done : b->event;
+            if (add_msg(g, a, b, k, ev_graph_find(g, b->rank, end)) < 0)
+                return -1;
+        } else if (m->event == (a->done != EV_NONE ? a->done : a->event) &&
+                   ev_graph_find(g, b->rank, b->event) < 0) {
+            /* its receive's completion, the send not drawn: a stub */
+            if (add_msg(g, b, a, -1, k) < 0)
+                return -1;
         }
-        if (add_arrow(g, &a) < 0)
-            return -1;
     }
     if (m->bytes < 0) /* a send logs no data: its bytes are the message's */
         g->marks[k].bytes = ev_sent_bytes(x, rank, m->event);
@@ -409,7 +459,8 @@ static int positions(struct ev_run *x, struct ev_graph *g)
             int32_t from = ev_graph_find(g, s->rank, s->event);
             if (!sent || from < 0)
                 continue;
-            struct ev_garrow a = {from, at, -1, s->tag, s->bytes, 0, 1};
+            struct ev_garrow a = {from, at, -1, s->tag, s->bytes, 0, 1,
+                                  -1, 0};
             if (add_arrow(g, &a) < 0) {
                 ev_queue_release(&q);
                 return -1;
@@ -440,7 +491,9 @@ static int logical(struct ev_graph *g)
     for (size_t i = 0; i < n; i++)
         in[i] = -1, L[i] = -1;
     for (size_t a = 0; a < g->narrows; a++) {
-        if (g->arrows[a].pending) /* not received: no order */
+        /* not received (no order), or an end not drawn */
+        if (g->arrows[a].pending || g->arrows[a].from < 0 ||
+            g->arrows[a].to < 0)
             continue;
         next[a] = in[g->arrows[a].to];
         in[g->arrows[a].to] = (int32_t)a;
@@ -538,7 +591,8 @@ int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *opt,
     for (int r = 0; r < x->world_size; r++)
         g->rowof[r] = -1;
     uint64_t t0 = run_start(x);
-    if (select_rows(x, &o, g, t0, err, errlen) < 0)
+    if (select_rows(x, &o, g, t0, err, errlen) < 0 ||
+        too_many(x, &o, g, t0, err, errlen) < 0)
         return -1;
     g->capmarks = g->nmarks;
     if (!(g->marks = calloc(g->nmarks, sizeof *g->marks))) {

@@ -6,9 +6,10 @@
  *
  * ev_graph_build() selects events (ranks, a time range, or the events near
  * one event) and lays them out: one row per rank, one mark per event, an
- * arrow per matched message whose two ends are both drawn, a band per
- * collective instance across its drawn members. The writers only print
- * what the layout holds.
+ * arrow per matched message whose two ends are both drawn, a stub at the
+ * drawn end of one whose other end is not (naming that end, R:N), a band
+ * per collective instance across its drawn members. The writers only
+ * print what the layout holds.
  */
 #ifndef DRDB_EV_GRAPH_H
 #define DRDB_EV_GRAPH_H
@@ -39,6 +40,12 @@ struct ev_graph_opts {
     int has_from, has_to;  /* a time range: ns since the run's start */
     uint64_t from_ns, to_ns; /* (the earliest rank log's start) */
     int logical;           /* place by logical (Lamport) time */
+    /* The most events a picture draws (0: any number): a selection of
+     * more is refused (ev_graph.over says how many, and where the first
+     * MAX_EVENTS of them end in time), as a browser takes tens of seconds
+     * to show an unreadable strip of tens of thousands. The front ends
+     * give EV_GRAPH_MAX_EVENTS unless told otherwise. */
+    uint64_t max_events;
     /* The console's replayed ranks (world_size, or NULL): the event each
      * stands before (EV_NONE: no position; the rank's event count: at its
      * end). Without --around, the window events each side of it are
@@ -71,9 +78,13 @@ struct ev_gmark {
     int next;           /* the rank's position: its next event */
 };
 
-/* A message: from the send's call to the receive's completion. */
+#define EV_GRAPH_MAX_EVENTS 5000
+
+/* A message: from the send's call to the receive's completion. A stub
+ * when one end is not drawn (FROM or TO -1): that end is OTHER_RANK's
+ * event OTHER_EVENT. */
 struct ev_garrow {
-    int32_t from, to;   /* marks */
+    int32_t from, to;   /* marks, or -1 (a stub) */
     int32_t post;       /* the receive's posting call (Irecv) when it is
                          * not the completion and is drawn, else -1 */
     int32_t tag;
@@ -81,6 +92,8 @@ struct ev_garrow {
     int hl;             /* the chosen event's own message */
     int pending;        /* sent, not yet received at TO, the receiver's
                          * position (its next event) */
+    int other_rank;     /* a stub's end not drawn */
+    uint64_t other_event;
 };
 
 /* A collective instance: its drawn members' marks, in row order. */
@@ -115,7 +128,14 @@ struct ev_graph {
     size_t nbands, capbands;
     int32_t *pool;
     size_t npool, cappool;
+    size_t nstubs;      /* arrows with one end not drawn */
     double xmin, xmax;  /* the marks' extent */
+    /* After a selection refused as larger than max_events: how many
+     * events it holds, and the time (ns since the run's start) up to
+     * which the first max_events of them enter (the --to that draws
+     * them; 0 when they all enter at once). */
+    size_t over;
+    uint64_t over_to_ns;
     const struct ev_gtag *tags; /* ev_graph_opts' */
     int ntags;
 };
@@ -123,7 +143,8 @@ struct ev_graph {
 /* Selects and lays out X's events as O says into G (released by the
  * caller with ev_graph_release(), also after an error). 0, or -1 with ERR
  * (a rank not recorded, an event out of range, a window larger than the
- * run, an empty selection, out of memory). */
+ * run, an empty selection, more events than O->max_events (G->over then
+ * says how many), out of memory). */
 int ev_graph_build(struct ev_run *x, const struct ev_graph_opts *o,
                    struct ev_graph *g, char *err, size_t errlen);
 void ev_graph_release(struct ev_graph *g);

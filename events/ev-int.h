@@ -574,6 +574,15 @@ static inline uint64_t ev__posting(const struct ev_msg *m)
 enum { EV__WILD_SOURCE = 1, EV__WILD_TAG = 2 };
 int ev__wildcard_at(struct ev_run *x, int r, uint64_t e);
 
+/* ev-query.c: communicator C named in a message ("MPI_COMM_WORLD",
+ * "communicator 3", "an unknown communicator"; BUF when needed); a call in
+ * progress from its slot (log-format.h: struct log_call_slot) with its
+ * communicator's global id COMM, as "MPI_Recv(source 1, tag 5,
+ * MPI_COMM_WORLD)" (ev_call_in_progress, deadlock.*'s reports). */
+const char *ev__comm_name(int32_t comm, char *buf, size_t len);
+void ev__slot_call(struct ev_index *ix, int fn, const struct log_call_slot *s,
+                   int32_t comm, char *buf, size_t size);
+
 /* ev-causal.c: the happened-before edges of a run whose index is built
  * (docs/queries.md: causal_past). */
 struct ev__causal;

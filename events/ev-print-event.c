@@ -41,21 +41,10 @@ static void print_arg(struct ev_run *x, FILE *out, int rank, uint64_t n,
         return;
     }
     fprintf(out, "%" PRId64, v);
-    const char *nm = a->name;
-    if (a->enc != LOG_ENC_INT)
-        return;
-    int is_rank = strcmp(nm, "source") == 0 || strcmp(nm, "dest") == 0 ||
-                  strcmp(nm, "root") == 0;
-    if (is_rank && v == EV_ANY_SOURCE)
-        fputs(" (MPI_ANY_SOURCE)", out);
-    else if (is_rank && v == EV_PROC_NULL)
-        fputs(" (MPI_PROC_NULL)", out);
-    else if (is_rank && v == DRDB_MPI_ROOT)
-        fputs(" (MPI_ROOT)", out);
-    else if (strstr(nm, "tag") && v == EV_ANY_TAG)
-        fputs(" (MPI_ANY_TAG)", out);
-    else if (v == DRDB_MPI_UNDEFINED)
-        fputs(" (MPI_UNDEFINED)", out);
+    const char *name = a->enc == LOG_ENC_INT ? log_mpi_int_name(a->name, v)
+                                             : NULL;
+    if (name)
+        fprintf(out, " (%s)", name);
 }
 
 /* What the fields of one event are about: for a completion, the message

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
+#include "ev-int.h"
 
 const char *ev_fn_name(int fn)
 {
@@ -317,55 +317,131 @@ static void print_pending(struct ev_run *x, FILE *out, int rank,
             log_func_name(fn), peer, tag, c, by);
 }
 
+/* One incoming message S of the queues' first list (SENT: "before",
+ * "concurrent") or of their second (SENT NULL). */
+static void print_incoming(struct ev_run *x, FILE *out, int rank,
+                           const struct ev_msg *s, const char *sent)
+{
+    struct ev_msg r_buf;
+    const struct ev_msg *r = s->match >= 0 ? ev_msg_at(x, s->match, &r_buf)
+                                           : NULL;
+    int64_t bytes = r && r->bytes >= 0 ? r->bytes : s->bytes;
+    char comm[16], by[96], b[24];
+    comm_str(comm, sizeof comm, s->comm);
+    if (bytes >= 0)
+        snprintf(b, sizeof b, "%" PRId64, bytes);
+    else
+        snprintf(b, sizeof b, "?");
+    if (!r)
+        snprintf(by, sizeof by, "none");
+    else if (r->done == EV_NONE)
+        snprintf(by, sizeof by, "event %" PRIu64 " %s, never completed",
+                 r->event, log_func_name(r->fn));
+    else if (r->done != r->event)
+        snprintf(by, sizeof by, "event %" PRIu64 " %s (posted event "
+                 "%" PRIu64 " %s)", r->done, fn_at(x, rank, r->done),
+                 r->event, log_func_name(r->fn));
+    else
+        snprintf(by, sizeof by, "event %" PRIu64 " %s", r->event,
+                 log_func_name(r->fn));
+    fprintf(out, "  %5d %9" PRIu64 "  %-18s %6d %-5s %9s ", s->rank,
+            s->event, log_func_name(s->fn), s->tag, comm, b);
+    if (sent)
+        fprintf(out, "%-10s ", sent);
+    fprintf(out, "%s\n", by);
+}
+
 int ev_print_queues(struct ev_run *x, FILE *out, int rank, uint64_t n,
                     char *err, size_t errlen)
 {
     struct ev_queue q;
     if (ev_pending(x, rank, n, &q, err, errlen) < 0)
         return -1;
-    uint64_t now = ev_walltime(x, rank, n);
-    fprintf(out, "rank %d before event %" PRIu64 " (%s)\n", rank, n,
-            fn_at(x, rank, n));
-    fprintf(out, "messages sent to rank %d and not received before event "
-            "%" PRIu64 ": %zu\n", rank, n, q.nincoming);
-    if (q.nincoming)
-        fprintf(out, "  %5s %9s  %-18s %6s %-5s %9s %-7s %s\n", "from",
+    /* Where: before event N, or at the end of the log (N its count), in
+     * the call the recorded rank never returned from (its slot). */
+    char at[48], call[300];
+    uint64_t nev = x->ranks[rank].log.nevents;
+    if (n == nev) {
+        snprintf(at, sizeof at, "at the end of its log");
+        int got = ev_call_in_progress(x, rank, call, sizeof call);
+        if (got > 0)
+            fprintf(out, "rank %d at the end of its log, in %s (the call "
+                    "the recorded rank never returned from)\n", rank, call);
+        else if (got == 0)
+            fprintf(out, "rank %d at the end of its log, in no MPI call\n",
+                    rank);
+        else
+            fprintf(out, "rank %d at the end of its log (its call then is "
+                    "not known: %s)\n", rank, call);
+    } else {
+        snprintf(at, sizeof at, "before event %" PRIu64, n);
+        fprintf(out, "rank %d before event %" PRIu64 " (%s)\n", rank, n,
+                fn_at(x, rank, n));
+    }
+    /* The messages whose receive completes at or after N split by
+     * happened-before: sent before N (or concurrently: no order between
+     * the send and N), and sent after N (the send follows N causally:
+     * in no execution was it sent at N). */
+    struct ev__causal *k = ev__causal_build(x);
+    int64_t *past = calloc((size_t)x->world_size + 1, sizeof *past),
+            *fut = calloc((size_t)x->world_size + 1, sizeof *fut);
+    unsigned char *cls = calloc(q.nincoming + 1, 1); /* 0 before, 1 either,
+                                                     * 2 after */
+    if (!k || !past || !fut || !cls) {
+        ev__causal_free(k);
+        free(past), free(fut), free(cls);
+        ev_queue_release(&q);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(past, ev__causal_walk(k, x, rank, n, 0),
+           (size_t)x->world_size * sizeof *past);
+    memcpy(fut, ev__causal_walk(k, x, rank, n, 1),
+           (size_t)x->world_size * sizeof *fut);
+    past[rank] = (int64_t)n - 1; /* (a walk's own rank is N itself) */
+    fut[rank] = (int64_t)n + 1;
+    ev__causal_free(k);
+    size_t nafter = 0;
+    for (size_t i = 0; i < q.nincoming; i++) {
+        struct ev_msg s_buf;
+        const struct ev_msg *s = ev_msg_at(x, q.incoming[i], &s_buf);
+        cls[i] = (int64_t)s->event <= past[s->rank]  ? 0
+                 : (int64_t)s->event >= fut[s->rank] ? 2 : 1;
+        nafter += cls[i] == 2;
+    }
+    if (n == nev)
+        fprintf(out, "messages sent to rank %d and not received by the end "
+                "of its log: %zu\n", rank, q.nincoming - nafter);
+    else
+        fprintf(out, "messages sent to rank %d before event %" PRIu64 " (or "
+                "concurrently) and not received before it: %zu\n", rank, n,
+                q.nincoming - nafter);
+    if (q.nincoming > nafter)
+        fprintf(out, "  %5s %9s  %-18s %6s %-5s %9s %-10s %s\n", "from",
                 "event", "function", "tag", "comm", "bytes", "sent",
                 "received by");
     for (size_t i = 0; i < q.nincoming; i++) {
         struct ev_msg s_buf;
-        const struct ev_msg *s = ev_msg_at(x, q.incoming[i], &s_buf);
-        struct ev_msg r_buf;
-        const struct ev_msg *r = s->match >= 0
-                                     ? ev_msg_at(x, s->match, &r_buf)
-                                     : NULL;
-        int64_t bytes = r && r->bytes >= 0 ? r->bytes : s->bytes;
-        char comm[16], by[96], b[24];
-        comm_str(comm, sizeof comm, s->comm);
-        if (bytes >= 0)
-            snprintf(b, sizeof b, "%" PRId64, bytes);
-        else
-            snprintf(b, sizeof b, "?");
-        if (!r)
-            snprintf(by, sizeof by, "none");
-        else if (r->done == EV_NONE)
-            snprintf(by, sizeof by, "event %" PRIu64 " %s, never completed",
-                     r->event, log_func_name(r->fn));
-        else if (r->done != r->event)
-            snprintf(by, sizeof by, "event %" PRIu64 " %s (posted event "
-                     "%" PRIu64 " %s)", r->done, fn_at(x, rank, r->done),
-                     r->event, log_func_name(r->fn));
-        else
-            snprintf(by, sizeof by, "event %" PRIu64 " %s", r->event,
-                     log_func_name(r->fn));
-        fprintf(out, "  %5d %9" PRIu64 "  %-18s %6d %-5s %9s %-7s %s\n",
-                s->rank, s->event, log_func_name(s->fn), s->tag, comm, b,
-                ev_walltime(x, s->rank, s->event) <= now ? "before"
-                                                         : "after",
-                by);
+        if (cls[i] != 2)
+            print_incoming(x, out, rank, ev_msg_at(x, q.incoming[i], &s_buf),
+                           cls[i] ? "concurrent" : "before");
     }
-    fprintf(out, "pending requests of rank %d before event %" PRIu64
-            ": %zu\n", rank, n, q.nrequests + q.ncolls);
+    if (nafter) {
+        fprintf(out, "messages to rank %d sent after event %" PRIu64 " (their "
+                "send follows it causally), received after it: %zu\n", rank,
+                n, nafter);
+        fprintf(out, "  %5s %9s  %-18s %6s %-5s %9s %s\n", "from", "event",
+                "function", "tag", "comm", "bytes", "received by");
+    }
+    for (size_t i = 0; i < q.nincoming; i++) {
+        struct ev_msg s_buf;
+        if (cls[i] == 2)
+            print_incoming(x, out, rank, ev_msg_at(x, q.incoming[i], &s_buf),
+                           NULL);
+    }
+    free(past), free(fut), free(cls);
+    fprintf(out, "pending requests of rank %d %s: %zu\n", rank, at,
+            q.nrequests + q.ncolls);
     if (q.nrequests + q.ncolls)
         fprintf(out, "  %9s  %-18s %6s %6s %-5s %s\n", "event", "function",
                 "peer", "tag", "comm", "completed by");

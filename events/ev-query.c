@@ -6,6 +6,7 @@
  * the channels: a probe takes no message); collective instances; what was
  * pending at a point; counts over the run.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -461,4 +462,85 @@ int ev__wildcard_at(struct ev_run *x, int r, uint64_t e)
     if (b.has_tag && b.tag == EV_ANY_TAG)
         w |= EV__WILD_TAG;
     return w;
+}
+
+/* ---- the call in progress when a log ends --------------------------------- */
+
+const char *ev__comm_name(int32_t comm, char *buf, size_t len)
+{
+    if (comm == 0)
+        return "MPI_COMM_WORLD";
+    if (comm < 0)
+        return "an unknown communicator";
+    snprintf(buf, len, "communicator %d", (int)comm);
+    return buf;
+}
+
+/* Appends ", NAME V" (ANYNAME for the wildcard ANY) to BUF at *LEN, when
+ * the call has the argument. */
+static void add_arg(char *buf, size_t size, int *len, const char *name,
+                    int32_t v, int32_t any, const char *anyname)
+{
+    if (v == LOG_CALL_NONE || *len >= (int)size)
+        return;
+    const char *sep = buf[*len - 1] == '(' ? "" : ", ";
+    if (v == any)
+        *len += snprintf(buf + *len, size - (size_t)*len, "%s%s", sep,
+                         anyname);
+    else
+        *len += snprintf(buf + *len, size - (size_t)*len, "%s%s %d", sep,
+                         name, (int)v);
+}
+
+void ev__slot_call(struct ev_index *ix, int fn, const struct log_call_slot *s,
+                   int32_t comm, char *buf, size_t size)
+{
+    const struct ev__fninfo *fi = ev__fn(ix, fn);
+    int recv = fi->cls == EV__C_RECV || fi->cls == EV__C_PROBE ||
+               fi->cls == EV__C_MPROBE;
+    char cb[32];
+    int len = snprintf(buf, size, "%s(", log_func_name(fn));
+    add_arg(buf, size, &len, recv ? "source" : "dest", s->peer,
+            EV_ANY_SOURCE, "MPI_ANY_SOURCE");
+    add_arg(buf, size, &len, "tag", s->tag, EV_ANY_TAG, "MPI_ANY_TAG");
+    add_arg(buf, size, &len, "source", s->peer2, EV_ANY_SOURCE,
+            "MPI_ANY_SOURCE");
+    add_arg(buf, size, &len, "recvtag", s->tag2, EV_ANY_TAG, "MPI_ANY_TAG");
+    if (s->comm && len < (int)size)
+        len += snprintf(buf + len, size - (size_t)len, "%s%s",
+                        buf[len - 1] == '(' ? "" : ", ",
+                        ev__comm_name(comm, cb, sizeof cb));
+    if (s->nreq && len < (int)size)
+        len += snprintf(buf + len, size - (size_t)len, "%u request%s",
+                        (unsigned)s->nreq, s->nreq == 1 ? "" : "s");
+    if (len < (int)size)
+        snprintf(buf + len, size - (size_t)len, ")");
+}
+
+int ev_call_in_progress(struct ev_run *x, int rank, char *buf, size_t len)
+{
+    struct ev_index *ix = index_of(x);
+    struct log_call_slot s;
+    buf[0] = '\0';
+    if (!ix || rank < 0 || rank >= x->world_size || !x->ranks[rank].present) {
+        snprintf(buf, len, "no index of rank %d's log", rank);
+        return -1;
+    }
+    const struct log_rank *lg = &x->ranks[rank].log;
+    int got = log_call_in_progress(x->dir, lg, &s);
+    if (got < 0 || (got > 0 && s.fn == LOG_CALL_THREADS)) {
+        snprintf(buf, len, "%s", got < 0
+                 ? "the run does not say which call it was in"
+                 : "its threads' calls in progress are not kept");
+        return -1;
+    }
+    if (!got)
+        return 0;
+    int side = 0;
+    int32_t comm = s.comm ? ev_comm_of(x, rank, lg->nevents ? lg->nevents - 1
+                                                             : 0,
+                                       s.comm, &side)
+                          : -1;
+    ev__slot_call(ix, (int)s.fn, &s, comm, buf, len);
+    return 1;
 }

@@ -271,6 +271,12 @@ struct ev_queue {
 int ev_pending(struct ev_run *x, int rank, uint64_t n, struct ev_queue *q,
                char *err, size_t errlen);
 void ev_queue_release(struct ev_queue *q);
+/* The call rank RANK was in when its log ended, the one the recorded rank
+ * never returned from (docs/log-format.md, "The call in progress"), as
+ * "MPI_Recv(source 1, tag 5, MPI_COMM_WORLD)" into BUF: 1; 0 when it was
+ * in no MPI call that can block; -1 when that is not known (BUF says
+ * why: no slot, a multi-threaded rank). */
+int ev_call_in_progress(struct ev_run *x, int rank, char *buf, size_t len);
 
 /* Counts over the whole run. */
 struct ev_stats {

@@ -12,6 +12,13 @@
  * between two of them. The user's breakpoints
  * are disabled meanwhile (a probe must reach its event), and enabled again
  * after.
+ *
+ * A search that fails (a condition GDB rejects, no event where it holds,
+ * Ctrl-C, the timeout) leaves the rank where it stood and none of its
+ * checkpoints: a checkpoint taken there first is rolled back to, then it
+ * and every later one are forgotten; when a probe re-ran the rank from
+ * the start of its log (that process and its checkpoints are gone), the
+ * rank is run again to the event it stood before.
  */
 #include <limits.h>
 #include <signal.h>
@@ -41,6 +48,13 @@ struct bisect {
     int guard;              /* Ctrl-C waits for the end of a probe */
     int64_t t0, shown;
     char where[2][600];     /* the last false (0) and first true (1) */
+    /* where the rank stood (halted: stopped, diverged, at the end of its
+     * log), to come back to when the search fails */
+    int halted, at_event;
+    long long event;
+    long home;              /* the checkpoint taken there, or 0 */
+    pid_t pid;              /* in that process */
+    char home_where[256], home_reason[256];
 };
 
 static uint64_t pos(const struct bisect *b, size_t i)
@@ -160,31 +174,132 @@ static int search(struct bisect *b, size_t *lo, size_t *hi)
     return 0;
 }
 
+/* Whether checkpoint ID of rank R is in its process. */
+static int has_ckpt(struct con *c, int r, long id)
+{
+    struct con_ckpt *v = NULL;
+    int n = con_ckpt_list(c, r, &v), found = 0;
+    for (int i = 0; i < n; i++)
+        found |= v[i].id[0] != 's' && v[i].num == id;
+    free(v);
+    return found;
+}
+
+/* After a failed search: rank R back where it stood, the checkpoints it
+ * took forgotten. Ctrl-C waits meanwhile (a second one must not leave the
+ * rank half-way): the search was stopped already. */
+static void go_home_now(struct bisect *b);
+static void go_home(struct bisect *b)
+{
+    sigset_t intr, old;
+    int was = b->c->interrupted;
+    sigemptyset(&intr);
+    sigaddset(&intr, SIGINT);
+    sigprocmask(SIG_BLOCK, &intr, &old);
+    b->c->interrupted = 0;
+    go_home_now(b);
+    b->c->interrupted = was;
+    con_sigint = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void go_home_now(struct bisect *b)
+{
+    struct con *c = b->c;
+    struct con_rank *k = &c->ranks[b->r];
+    int r = b->r;
+    char id[32];
+    if (!k->gdb || !con_rank_halted(k))
+        return;
+    if (b->home && con_inferior_pid(c, r) == b->pid &&
+        has_ckpt(c, r, b->home)) {
+        /* the same process: to the checkpoint taken where it stood */
+        snprintf(id, sizeof id, "%ld", b->home);
+        if (con_ckpt_roll(c, r, id, NULL) == 0) {
+            snprintf(k->where, sizeof k->where, "%s", b->home_where);
+            snprintf(k->reason, sizeof k->reason, "%s", b->home_reason);
+            k->at_event = b->at_event;
+            if (k->at_event)
+                con_select_user_frame(c, k);
+        }
+        con_ckpt_forget_since(c, r, b->home);
+        return;
+    }
+    /* A probe re-ran it: every checkpoint of this process is the
+     * search's. To its event again (at main: main). */
+    struct rankset one;
+    if (rs_init(&one, c->nranks) < 0)
+        return;
+    rs_add(&one, r);
+    if (b->halted && b->event == 0 && !b->at_event) {
+        con_drop(c, &one);
+        con_replay(c, &one);
+    } else if (b->halted) {
+        b->target[r] = (uint64_t)b->event;
+        con_goto(c, &one, b->target, 1);
+        if (!b->at_event)
+            fprintf(stderr, "drdb: bisect: rank %d stood between two MPI "
+                    "calls: it is back before the next one, event %lld\n",
+                    r, b->event);
+    }
+    rs_release(&one);
+    if (k->gdb && con_rank_halted(k))
+        con_ckpt_forget_since(c, r, 1);
+}
+
+static void no_checkpoints(int r)
+{
+    fprintf(stderr, "drdb: bisect needs checkpoints on rank %d: a "
+            "single-threaded process, and a console started without "
+            DRDB_ENV_CKPT "=off (docs/checkpoints.md)\n", r);
+}
+
 /* The checks at both ends, the first pass taking checkpoints, the search;
  * the report. */
 static int run(struct bisect *b)
 {
     struct con *c = b->c;
-    int r = b->r, ok;
+    int r = b->r, ok, rc, v;
     size_t lo = 0, hi = b->n - 1;
-    int v = probe(b, lo, b->where[0], sizeof b->where[0]);
+    struct con_rank *rk = &c->ranks[r];
+    long long every = 0;
+    int every_set = 0;
+    char e[96];
+    /* Where it stands: a checkpoint there (it says whether the rank can
+     * take them at all), to come back to if the search fails. */
+    b->halted = rk->gdb && con_rank_halted(rk);
+    if (b->halted) {
+        b->event = con_current_event(c, r);
+        b->at_event = rk->at_event;
+        snprintf(b->home_where, sizeof b->home_where, "%s", rk->where);
+        snprintf(b->home_reason, sizeof b->home_reason, "%s", rk->reason);
+        b->pid = con_inferior_pid(c, r);
+        if ((b->home = con_ckpt_take(c, r)) < 0) {
+            no_checkpoints(r);
+            b->home = 0;
+            return -1;
+        }
+    }
+    v = probe(b, lo, b->where[0], sizeof b->where[0]);
     if (v == 1)
         fprintf(stderr, "drdb: bisect: '%s' is true already before event "
                 "%llu, the first it tries: nothing to bisect (an earlier "
                 "--from?)\n", b->cond, (unsigned long long)pos(b, lo));
-    if (v != 0)
-        return v == -2 ? -2 : -1;
-    /* Here, a checkpoint: it says whether the rank can take them (and is
-     * where probes before the first automatic one start). */
-    if (con_ckpt_take(c, r) < 0) {
-        fprintf(stderr, "drdb: bisect needs checkpoints on rank %d: a "
-                "single-threaded process, and a console started without "
-                DRDB_ENV_CKPT "=off (docs/checkpoints.md)\n", r);
-        return -1;
+    if (v != 0) {
+        rc = v == -2 ? -2 : -1;
+        goto out;
     }
-    long long every = con_eval_int(c, r, DRDB_SYM_CKPT_EVERY, &ok);
+    /* Here, a checkpoint: it says whether a rank started by the first
+     * probe can take them (and is where probes before the first automatic
+     * one start). */
+    if (con_ckpt_take(c, r) < 0) {
+        no_checkpoints(r);
+        rc = -1;
+        goto out;
+    }
+    every = con_eval_int(c, r, DRDB_SYM_CKPT_EVERY, &ok);
+    every_set = 1;
     uint64_t span = pos(b, hi) - pos(b, lo), k = span / BISECT_CKPTS;
-    char e[96];
     snprintf(e, sizeof e, DRDB_SYM_CKPT_EVERY " = %llu",
              (unsigned long long)(k ? k : 1));
     con_eval_int(c, r, e, &ok);
@@ -194,16 +309,22 @@ static int run(struct bisect *b)
                 "%llu, the last it tries: nothing to find (a later --to?)\n",
                 b->cond, (unsigned long long)pos(b, hi));
     b->guard = 1;
-    int rc = v == 1 ? search(b, &lo, &hi) : v == 0 ? -1 : v;
+    rc = v == 1 ? search(b, &lo, &hi) : v == 0 ? -1 : v;
     /* The rank is left before the first event COND holds at. */
     if (rc == 0 && con_current_event(c, r) != (long long)pos(b, hi) &&
         probe(b, hi, NULL, 0) != 1)
         rc = -1;
+out:
     /* (A rollback brought the first pass's value back.) */
-    if (c->ranks[r].gdb && con_rank_halted(&c->ranks[r])) {
+    if (every_set && rk->gdb && con_rank_halted(rk)) {
         snprintf(e, sizeof e, DRDB_SYM_CKPT_EVERY " = %lld", every);
         con_eval_int(c, r, e, &ok);
     }
+    if (rc != 0)
+        go_home(b);
+    if (rc == -1 && b->halted)
+        fprintf(stderr, "drdb: bisect: rank %d is back where it stood, "
+                "without the checkpoints the search took\n", r);
     double s = (double)(mi_now_ms() - b->t0) / 1000;
     if (rc == 0) {
         printf("bisect: rank %d: '%s'\n  first true: %s\n  last false: %s\n"
@@ -212,7 +333,7 @@ static int run(struct bisect *b)
                (unsigned long long)pos(b, hi));
     } else if (rc == -2) {
         fprintf(stderr, "drdb: bisect %s after %d probes (%.1f s): the "
-                "first event is after %llu, at most %llu; rank %d stopped "
+                "first event is after %llu, at most %llu; rank %d is back "
                 "where it was:\n", c->interrupted ? "interrupted" :
                 "timed out", b->probes, s, (unsigned long long)pos(b, lo),
                 (unsigned long long)pos(b, hi), r);

@@ -51,8 +51,7 @@ static void list_findings(struct con *c, const struct rankset *only)
             ev_check_print_finding(c->ev, &k->rep, i, (int)i + 1, stdout);
             shown++;
         }
-    for (size_t i = 0; i < k->rep.nnotes; i++)
-        printf("note %s: %s\n", k->rep.notes[i].check, k->rep.notes[i].msg);
+    ev_check_print_notes(&k->rep, stdout);
     if (k->interrupted)
         printf("interrupted: the checks stopped early\n");
     if (only) {
@@ -173,14 +172,14 @@ int con_check_goto(struct con *c, const char *text,
     rs_init(&off, c->nranks);
     rs_init(&out, c->nranks);
     /* each rank of IN to its first site's event (a finding's first site
-     * is its main one) */
+     * is its main one); a site at the end of a log ("R:end": a rank blocked
+     * for good) to that end, in the call it never returned from */
     for (int s = 0; s < f->nsites; s++) {
         int r = f->sites[s].rank;
         if (r < 0 || r >= c->nranks || rs_has(&set, r) || rs_has(&off, r) ||
             rs_has(&out, r))
             continue;
-        if ((!c->ranks[r].gdb && c->ranks[r].state != CON_DEFERRED) ||
-            f->sites[s].event == EV_NONE) {
+        if (!c->ranks[r].gdb && c->ranks[r].state != CON_DEFERRED) {
             rs_add(&off, r);
             continue;
         }
@@ -189,20 +188,20 @@ int con_check_goto(struct con *c, const char *text,
             continue;
         }
         rs_add(&set, r);
-        t[r] = f->sites[s].event;
+        t[r] = f->sites[s].event == EV_NONE ? c->nevents[r]
+                                            : f->sites[s].event;
     }
     if (rs_count(&out))
         printf("[%s] not moved: not in the command's ranks\n",
                rs_format(&out, buf, sizeof buf));
     if (rs_count(&off))
-        printf("[%s] not moved: %s\n", rs_format(&off, buf, sizeof buf),
-               "not replayed ('replay @R' starts a rank), or its site is "
-               "the end of its log");
+        printf("[%s] not moved: not replayed ('replay @R' starts a rank)\n",
+               rs_format(&off, buf, sizeof buf));
     int rc = -1;
     if (rs_count(&set)) {
         printf("[%s] to finding %lld's events\n",
                rs_format(&set, buf, sizeof buf), kk);
-        rc = con_goto(c, &set, t, 0);
+        rc = con_goto_or_end(c, &set, t, 0);
     } else {
         fprintf(stderr, "drdb: finding %lld involves no replayed rank%s\n",
                 kk, rs_count(&out) ? " of the command's" : "");

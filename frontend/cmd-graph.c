@@ -35,9 +35,10 @@ static int cmd_graph(struct con *c, struct con_args *a)
 {
     struct ev_run *x = con_events(c);
     char err[512];
-    struct graph_opts go = {.pic.g.around_rank = -1};
+    struct graph_opts go = {0};
     struct ev_graph_opts *o = &go.pic.g;
     struct fe_pos pos;
+    fe_graph_opts_init(&go.pic);
     if (!x || con_args_opts(a, graph_opts, &go, 2, &pos) < 0)
         return -1;
     /* [{SELECT rank, seq ...}] (the events to draw around) [FILE] */
@@ -107,6 +108,11 @@ static int cmd_graph(struct con *c, struct con_args *a)
     struct ev_graph g;
     if (ev_graph_build(x, o, &g, err, sizeof err) < 0) {
         fprintf(stderr, "drdb: %s\n", err);
+        if (g.over)
+            fprintf(stderr, "drdb: draw fewer: a smaller --window K, fewer "
+                    "ranks (@SET), --around R:N, the events a query chooses "
+                    "({SELECT rank, seq ...}); or raise --max-events (0: no "
+                    "limit)\n");
         ev_graph_release(&g);
         goto out;
     }

@@ -37,12 +37,12 @@
 
 struct con_ckpt_rank *con_ckpt_state(struct con_rank *k)
 {
-    if (!k->ck)
-        k->ck = calloc(1, sizeof *k->ck);
+    if (!k->ck && (k->ck = calloc(1, sizeof *k->ck)))
+        k->ck->seen_files = -1;
     return k->ck;
 }
 
-static pid_t inferior_pid(struct con *c, int r)
+pid_t con_inferior_pid(struct con *c, int r)
 {
     struct mi_reply rep;
     long long pid = 0;
@@ -64,7 +64,7 @@ static pid_t inferior_pid(struct con *c, int r)
 static int inferior_threads(struct con *c, int r)
 {
     char path[64];
-    pid_t pid = inferior_pid(c, r);
+    pid_t pid = con_inferior_pid(c, r);
     snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
     DIR *d = pid > 0 ? opendir(path) : NULL;
     struct dirent *de;
@@ -85,22 +85,52 @@ static struct remote *shadow_host(struct con *c, int r)
     return h >= 0 && !c->hosts[h].lost ? c->hosts[h].conn : NULL;
 }
 
+/* Rank R's shadow ran on its host's agent of an earlier connection
+ * (lost, then `replay` connected again): that agent and what it ran are
+ * not this connection's. Its entry goes, said once unless QUIET: 1; else
+ * 0. */
+static int shadow_gone(struct con *c, int r, int quiet)
+{
+    struct con_ckpt_rank *q = c->ranks[r].ck;
+    int h = c->ranks[r].host;
+    if (h < 0 || !q || !q->shadow_dir[0] || q->shadow_gen == c->hosts[h].gen)
+        return 0;
+    const char *name = c->hosts[h].name, *id = q->shadow_session;
+    if (!quiet && id[0])
+        fprintf(stderr, "drdb: rank %d: its shadow stays on %s with the "
+                "kept session %s ('drdb attach %s %s' takes it back): not "
+                "this connection's\n", r, name, id, name, id);
+    else if (!quiet)
+        fprintf(stderr, "drdb: rank %d: its shadow on %s ended with the "
+                "agent of the connection that was lost, and its checkpoint "
+                "files with it\n", r, name);
+    q->shadow = 0;
+    q->shadow_status = -1;
+    q->shadow_dir[0] = q->shadow_session[0] = '\0';
+    return 1;
+}
+
 static void shadow_poll(struct con *c, int r)
 {
     struct con_ckpt_rank *q = c->ranks[r].ck;
     char status[8400], err[1024];
     int st;
-    if (q->shadow <= 0 || q->shadow_status != -1)
+    if (shadow_gone(c, r, 0) || q->shadow <= 0 || q->shadow_status != -1)
         return;
     if (c->ranks[r].host >= 0) {
+        /* A lost host: what became of it is not known here (con_shadow_
+         * status says so); a kept session keeps it running there. */
         struct remote *h = shadow_host(c, r);
-        int ended = h ? remote_shadow_poll(h, q->shadow, &st, err,
-                                           sizeof err) : -1;
-        if (ended < 0 && h)
+        if (!h)
+            return;
+        if (!q->shadow_session[0])
+            snprintf(q->shadow_session, sizeof q->shadow_session, "%s",
+                     remote_session(h));
+        int ended = remote_shadow_poll(h, q->shadow, &st, err, sizeof err);
+        if (ended < 0)
             fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
-        /* a lost host: its shadow ended with its agent */
-        if (ended)
-            q->shadow_status = ended > 0 ? st : SIGKILL;
+        if (ended > 0)
+            q->shadow_status = st;
         return;
     }
     snprintf(status, sizeof status, "%s/status", q->shadow_dir);
@@ -115,8 +145,10 @@ static void shadow_files(struct con *c, int r, struct con_ckpt **v,
 {
     struct con_ckpt_rank *q = c->ranks[r].ck;
     struct launch_shadow_file *f = NULL;
-    struct remote *h = shadow_host(c, r);
+    struct remote *h = shadow_gone(c, r, 0) ? NULL : shadow_host(c, r);
     char err[1024];
+    if (!q->shadow_dir[0])
+        return;
     int m = c->ranks[r].host < 0 ? launch_shadow_files(q->shadow_dir, &f)
             : h && q->shadow > 0
                 ? remote_shadow_list(h, q->shadow, &f, err, sizeof err)
@@ -187,6 +219,35 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
 
 /* ---- checkpoint ---------------------------------------------------------- */
 
+/* Rank R (stopped, at PC: con_stub_resume_pc) through the checkpoint
+ * library's trampoline SYMBOL, which resumes the program at PC as it was:
+ * stopped there again by a temporary breakpoint, its place and reason as
+ * before. 0, or -1 when the rank was lost DOING it (said). */
+static int jump_back(struct con *c, int r, unsigned long long pc,
+                     const char *symbol, const char *doing)
+{
+    struct con_rank *k = &c->ranks[r];
+    char where[256], reason[256];
+    int at = k->at_event;
+    snprintf(where, sizeof where, "%s", k->where);
+    snprintf(reason, sizeof reason, "%s", k->reason);
+    long tb = con_stub_tbreak(c, r, pc);
+    con_stub_jump(c, r, symbol);
+    con_stub_untbreak(c, r, tb);
+    if (k->state != CON_STOPPED) {
+        fprintf(stderr, "drdb: rank %d: lost while %s: %s\n", r, doing,
+                k->reason);
+        return -1;
+    }
+    /* back where it was, as it was */
+    snprintf(k->where, sizeof k->where, "%s", where);
+    snprintf(k->reason, sizeof k->reason, "%s", reason);
+    k->at_event = at;
+    if (at)
+        con_select_user_frame(c, k);
+    return 0;
+}
+
 long con_ckpt_take(struct con *c, int r)
 {
     struct con_rank *k = &c->ranks[r];
@@ -225,24 +286,8 @@ long con_ckpt_take(struct con *c, int r)
                 nth);
         return -1;
     }
-    char where[256], reason[256];
-    int at = k->at_event;
-    snprintf(where, sizeof where, "%s", k->where);
-    snprintf(reason, sizeof reason, "%s", k->reason);
-    long tb = con_stub_tbreak(c, r, pc);
-    con_stub_jump(c, r, DRDB_SYM_CKPT_TAKE);
-    con_stub_untbreak(c, r, tb);
-    if (k->state != CON_STOPPED) {
-        fprintf(stderr, "drdb: rank %d: lost while checkpointing: %s\n", r,
-                k->reason);
+    if (jump_back(c, r, pc, DRDB_SYM_CKPT_TAKE, "checkpointing") < 0)
         return -1;
-    }
-    /* back where it was, as it was */
-    snprintf(k->where, sizeof k->where, "%s", where);
-    snprintf(k->reason, sizeof k->reason, "%s", reason);
-    k->at_event = at;
-    if (at)
-        con_select_user_frame(c, k);
     long id = (long)con_eval_int(c, r, DRDB_SYM_CKPT_LAST, &ok);
     con_eval_int(c, r, DRDB_SYM_CKPT_EVENT_TAG " = " DRDB_NO_EVENT, &ok);
     if (id == last) {
@@ -253,9 +298,39 @@ long con_ckpt_take(struct con *c, int r)
         return -1;
     }
     if (util_grow(&q->ext, &q->cap, q->next + 1, sizeof *q->ext) == 0)
-        q->ext[q->next++] = (struct con_ckext){id, at};
+        q->ext[q->next++] = (struct con_ckext){id, k->at_event};
     con_ckpt_keep_at_exit(c, r);
     return id;
+}
+
+int con_ckpt_forget_since(struct con *c, int r, long id)
+{
+    struct con_rank *k = &c->ranks[r];
+    int ok;
+    char e[64];
+    if (!k->gdb || !con_rank_halted(k))
+        return -1;
+    snprintf(e, sizeof e, DRDB_SYM_CKPT_TARGET " = %ld", id);
+    con_eval_int(c, r, e, &ok);
+    unsigned long long pc = ok ? con_stub_resume_pc(c, r) : 0;
+    if (!pc || jump_back(c, r, pc, DRDB_SYM_CKPT_FORGET, "forgetting "
+                         "checkpoints") < 0)
+        return -1;
+    char *m = con_stub_read_str(c, r, DRDB_SYM_CKPT_MSG, 512);
+    int rc = m && *m ? -1 : 0;
+    if (rc)
+        fprintf(stderr, "drdb: rank %d: checkpoints from %ld on not all "
+                "removed: %s\n", r, id, m);
+    free(m);
+    /* what the console remembers of those `checkpoint` took */
+    struct con_ckpt_rank *q = k->ck;
+    size_t n = 0;
+    for (size_t i = 0; q && i < q->next; i++)
+        if (q->ext[i].id < id)
+            q->ext[n++] = q->ext[i];
+    if (q)
+        q->next = n;
+    return rc;
 }
 
 /* ---- rollback ------------------------------------------------------------ */
@@ -440,7 +515,7 @@ int con_shadow_start(struct con *c, int r)
     /* the layout to copy is the foreground's */
     if (con_rank_ensure(c, r) < 0)
         return -1;
-    pid_t fg = k->gdb ? inferior_pid(c, r) : 0;
+    pid_t fg = k->gdb ? con_inferior_pid(c, r) : 0;
     if (fg <= 0) {
         fprintf(stderr, "drdb: rank %d: no process to copy the layout from\n",
                 r);
@@ -467,6 +542,9 @@ int con_shadow_start(struct con *c, int r)
             q->shadow_dir[0] = '\0';
             return -1;
         }
+        q->shadow_gen = x->gen;
+        snprintf(q->shadow_session, sizeof q->shadow_session, "%s",
+                 remote_session(x->conn));
     } else {
         int made = launch_shadow_dir(c->shadow_root, sizeof c->shadow_root,
                                      r, q->shadow_dir, sizeof q->shadow_dir);
@@ -499,7 +577,7 @@ void con_shadow_end(struct con *c, int r, int clear)
     if (!q)
         return;
     if (c->ranks[r].host >= 0) {
-        struct remote *h = shadow_host(c, r);
+        struct remote *h = shadow_gone(c, r, 1) ? NULL : shadow_host(c, r);
         if (h && q->shadow > 0 &&
             remote_shadow_stop(h, q->shadow, clear, err, sizeof err) < 0)
             fprintf(stderr, "drdb: rank %d: its shadow: %s\n", r, err);
@@ -555,13 +633,46 @@ int con_shadow_wait(struct con *c, const struct rankset *set)
     }
 }
 
+/* ", N checkpoints, latest before event E of M" (none: ", no
+ * checkpoint"; FILES -1, not known: "") into BUF. */
+static void files_said(struct con *c, int r, int files, long long last,
+                       char *buf, size_t len)
+{
+    if (files <= 0)
+        snprintf(buf, len, "%s", files < 0 ? "" : ", no checkpoint");
+    else
+        snprintf(buf, len, ", %d checkpoint%s, latest before event %lld of "
+                 "%llu", files, files == 1 ? "" : "s", last,
+                 (unsigned long long)c->nevents[r]);
+}
+
 void con_shadow_status(struct con *c, int r, char *buf, size_t len)
 {
     struct con_ckpt_rank *q = c->ranks[r].ck;
+    char files_s[128];
     buf[0] = '\0';
     if (!q || !q->shadow_dir[0])
         return;
     shadow_poll(c, r);
+    if (!q->shadow_dir[0]) /* gone with an earlier connection (said) */
+        return;
+    int h = c->ranks[r].host;
+    if (h >= 0 && !shadow_host(c, r)) {
+        /* Its host's connection is lost: kept, the shadow goes on there;
+         * else it ended with the agent. What it made is as last seen. */
+        const char *name = c->hosts[h].name, *id = q->shadow_session;
+        files_said(c, r, q->seen_files, q->seen_last, files_s,
+                   sizeof files_s);
+        if (id[0])
+            snprintf(buf, len, "shadow: left on %s with the kept session %s "
+                     "(drdb attach %s %s)%s%s", name, id, name, id, files_s,
+                     files_s[0] ? " when last seen" : "");
+        else
+            snprintf(buf, len, "shadow: ended with the connection to %s "
+                     "(its agent ends what it started), and its checkpoint "
+                     "files with it", name);
+        return;
+    }
     struct con_ckpt *v = NULL;
     int n = con_ckpt_list(c, r, &v), files = 0;
     long long last = -1;
@@ -572,6 +683,8 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len)
                 last = v[i].event;
         }
     free(v);
+    q->seen_files = files;
+    q->seen_last = last;
     char st[64];
     if (q->shadow_status == -1)
         snprintf(st, sizeof st, "running");
@@ -581,9 +694,8 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len)
     else
         snprintf(st, sizeof st, "ended by signal %d",
                  WTERMSIG(q->shadow_status));
-    snprintf(buf, len, "shadow: %s, %d checkpoint%s, latest before event "
-             "%lld of %llu", st, files, files == 1 ? "" : "s", last,
-             (unsigned long long)c->nevents[r]);
+    files_said(c, r, files, last, files_s, sizeof files_s);
+    snprintf(buf, len, "shadow: %s%s", st, files_s);
 }
 
 int con_ckpt_set(struct con *c, const char *what, const char *val)

@@ -12,8 +12,10 @@
 #include "drdb-stub.h"
 #include "events.h"
 
-int con_goto(struct con *c, const struct rankset *set,
-             const uint64_t *target, int quiet)
+/* con_goto, and con_goto_or_end when ENDS: a target may be the rank's
+ * event count (past its last event: the end of its log). */
+static int go(struct con *c, const struct rankset *set,
+              const uint64_t *target, int quiet, int ends)
 {
     struct rankset back, fwd, rerun, start;
     int rc = 0;
@@ -23,7 +25,7 @@ int con_goto(struct con *c, const struct rankset *set,
         return -1;
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED &&
-            target[r] < c->nevents[r])
+            target[r] < c->nevents[r] + (ends != 0))
             rs_add(&start, r);
     rc = con_start_deferred(c, &start) < 0 && c->interrupted ? -1 : 0;
     rs_release(&start);
@@ -40,7 +42,7 @@ int con_goto(struct con *c, const struct rankset *set,
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
-        if (target[r] >= c->nevents[r]) {
+        if (target[r] >= c->nevents[r] + (ends != 0)) {
             fprintf(stderr, "drdb: rank %d has %llu events (0-%llu): no event "
                     "%llu\n", r, (unsigned long long)c->nevents[r],
                     (unsigned long long)(c->nevents[r] ? c->nevents[r] - 1
@@ -67,7 +69,7 @@ int con_goto(struct con *c, const struct rankset *set,
     /* The nearest checkpoint at or before the target, when it is ahead of
      * where the rank can start from (back: the start; forward: here). */
     for (int r = 0; r < c->nranks; r++) {
-        if (!rs_has(set, r) || target[r] >= c->nevents[r])
+        if (!rs_has(set, r) || target[r] >= c->nevents[r] + (ends != 0))
             continue;
         int ok;
         long long cur = rs_has(&back, r) ? -1
@@ -144,7 +146,7 @@ int con_goto(struct con *c, const struct rankset *set,
     for (int r = 0; r < c->nranks; r++) {
         struct con_rank *k = &c->ranks[r];
         if (!rs_has(set, r) || k->state != CON_STOPPED ||
-            target[r] >= c->nevents[r])
+            target[r] >= c->nevents[r] + (ends != 0))
             continue;
         struct con_pos p;
         char pos[100];
@@ -155,8 +157,18 @@ int con_goto(struct con *c, const struct rankset *set,
             {
                 con_select_user_frame(c, k);
                 con_position(c, r, &p);
-                snprintf(k->reason, sizeof k->reason, "%s",
-                         con_pos_text(c, r, &p, pos, sizeof pos));
+                if (target[r] < c->nevents[r]) {
+                    snprintf(k->reason, sizeof k->reason, "%s",
+                             con_pos_text(c, r, &p, pos, sizeof pos));
+                } else { /* the end of its log: in the call it never
+                          * finished */
+                    char call[200];
+                    int got = ev_call_in_progress(c->ev, r, call,
+                                                  sizeof call);
+                    snprintf(k->reason, sizeof k->reason, "at the end of "
+                             "its log%s%s", got > 0 ? ", in " : "",
+                             got > 0 ? call : "");
+                }
                 continue;
             }
         }
@@ -198,5 +210,17 @@ int con_goto(struct con *c, const struct rankset *set,
     rs_release(&rerun);
     free(from);
     return rc;
+}
+
+int con_goto(struct con *c, const struct rankset *set,
+             const uint64_t *target, int quiet)
+{
+    return go(c, set, target, quiet, 0);
+}
+
+int con_goto_or_end(struct con *c, const struct rankset *set,
+                    const uint64_t *target, int quiet)
+{
+    return go(c, set, target, quiet, 1);
 }
 

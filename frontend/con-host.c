@@ -80,6 +80,7 @@ int con_host_ensure(struct con *c, int h)
     }
     x->lost = 0;
     x->why[0] = '\0';
+    x->gen++;
     fprintf(stderr, "drdb: connected to %s again\n", x->name);
     return 0;
 }

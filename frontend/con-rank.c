@@ -414,6 +414,32 @@ static void start_ranks(struct con *c, struct starting *v, int n,
     }
 }
 
+/* After Ctrl-C stopped con_replay: the ranks of SET it did not start (not
+ * in NOW, with no GDB) not started, each starting when a command needs
+ * it, said once with the way to start them now. -1 when there are some. */
+static int not_started(struct con *c, const struct rankset *set,
+                       const struct rankset *now)
+{
+    struct rankset left;
+    char buf[256];
+    if (rs_init(&left, c->nranks) < 0)
+        return -1;
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(set, r) && !rs_has(now, r) && !c->ranks[r].gdb &&
+            (c->ranks[r].state == CON_OFF ||
+             c->ranks[r].state == CON_DEFERRED))
+            rs_add(&left, r);
+    con_defer(c, &left);
+    int n = rs_count(&left);
+    if (n)
+        fprintf(stderr, "drdb: interrupted: %s %s not started (%d; each "
+                "starts when a command needs it, 'replay @%s' now)\n",
+                n > 1 ? "ranks" : "rank", rs_format(&left, buf, sizeof buf),
+                n, buf);
+    rs_release(&left);
+    return n ? -1 : 0;
+}
+
 /* Ranks started together (a host's agent gets their steps back to
  * back): Ctrl-C is seen between two chunks. */
 #define START_CHUNK 32
@@ -507,6 +533,10 @@ int con_replay(struct con *c, const struct rankset *set)
                 k->reason);
         failed++;
     }
+    /* Ctrl-C: the ranks of SET not started stay in the session, not
+     * started (a restart had ended their GDBs: never left out unsaid). */
+    if (c->interrupted && not_started(c, set, &now) < 0)
+        failed++;
     rs_release(&now);
     return failed ? -1 : 0;
 }
@@ -537,19 +567,10 @@ int con_start_deferred(struct con *c, const struct rankset *set)
         fprintf(stderr, "drdb: starting %s %s (to main)\n",
                 rs_count(&s) > 1 ? "ranks" : "rank",
                 rs_format(&s, buf, sizeof buf));
+        /* (con_replay says which ranks Ctrl-C left not started) */
         rc = con_replay(c, &s);
-        if (c->interrupted) {
-            for (int r = 0; r < c->nranks; r++)
-                if (c->ranks[r].state != CON_DEFERRED)
-                    rs_del(&s, r);
-            if (rs_count(&s))
-                fprintf(stderr, "drdb: interrupted: %s not started (%d; "
-                        "each starts when a command needs it)\n",
-                        rs_format(&s, buf, sizeof buf), rs_count(&s));
-            else
-                fprintf(stderr, "drdb: interrupted\n");
+        if (c->interrupted)
             rc = -1;
-        }
     }
     rs_release(&s);
     return rc;

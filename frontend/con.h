@@ -96,6 +96,13 @@ struct con_ckpt_rank {
     pid_t shadow;          /* its drain process (group leader); 0: none */
     int shadow_status;     /* -1 running, else the wait status */
     char shadow_dir[4200];
+    /* A remote rank's shadow: the connection to its host it was started
+     * on (con_host.gen), that connection's kept session ("": not kept),
+     * and its files when last listed (-1: never) */
+    unsigned shadow_gen;
+    char shadow_session[64];
+    int seen_files;
+    long long seen_last;
 };
 
 /* A rank's last stop, as GDB's *stopped record told it (con-stop.c). */
@@ -215,6 +222,8 @@ struct con_host {
     int lost;            /* the connection was lost (WHY); `replay`
                           * reconnects */
     char why[256];
+    unsigned gen;        /* how many times it reconnected: what the agent
+                          * of an earlier connection ran is not this one's */
 };
 
 struct con {
@@ -675,8 +684,16 @@ struct con_ckpt_rank *con_ckpt_state(struct con_rank *k);
 /* Rank R's checkpoints by event, the live process's and its shadow's
  * (*OUT malloc'd): their number. */
 int con_ckpt_list(struct con *c, int r, struct con_ckpt **out);
+/* Rank R's process (its GDB's inferior, on its host for a remote rank):
+ * its pid, 0 when not known. A re-run makes another one: its checkpoints
+ * are not the ones the process before had. */
+pid_t con_inferior_pid(struct con *c, int r);
 /* Checkpoints rank R where it stands: the id, or -1 (reported). */
 long con_ckpt_take(struct con *c, int r);
+/* Forgets rank R's checkpoints ID and later (a larger id: those taken
+ * since ID), the rank left where it stands: 0, or -1 (said, unless the
+ * rank has no live process). */
+int con_ckpt_forget_since(struct con *c, int r, long id);
 /* Rolls rank R to checkpoint ID ("3" or "s3"; KNOWN: its listing, when the
  * caller has it). 0, or -1 (reported; the rank stays where it was when the
  * library refused). */
@@ -767,6 +784,12 @@ int con_display_show(struct con *c, const struct rankset *set, int only);
  * rank failed (reported). */
 int con_goto(struct con *c, const struct rankset *set,
              const uint64_t *target, int quiet);
+/* As con_goto, where a target may also be a rank's event count: the end of
+ * its log, where the rank stops in the call the recorded rank never
+ * returned from (the stub's stop hook there, before it says the log
+ * ends): a hung rank's site in a finding (`goto finding K`). */
+int con_goto_or_end(struct con *c, const struct rankset *set,
+                    const uint64_t *target, int quiet);
 
 /* ---- command arguments (con-args.c) -------------------------------------- */
 

@@ -20,12 +20,14 @@ int fe_graph_kind(const char *file);
 #define FE_GRAPH_MAX_TAGS 64
 int fe_graph_tags(const char *text, struct ev_gtag *tags);
 /* What to draw: the options shared by drdb log graph and the console's
- * graph (fe_graph_opt_table: --around, --window, --logical, --tag-names;
- * sub-log-graph.c). */
+ * graph (fe_graph_opt_table: --around, --window, --logical, --tag-names,
+ * --max-events; sub-log-graph.c), as fe_graph_opts_init() sets them
+ * before parsing (no --around, EV_GRAPH_MAX_EVENTS). */
 struct fe_graph_opts {
     struct ev_graph_opts g;
     struct ev_gtag tags[FE_GRAPH_MAX_TAGS];
 };
 extern const struct fe_opt fe_graph_opt_table[];
+void fe_graph_opts_init(struct fe_graph_opts *o);
 
 #endif

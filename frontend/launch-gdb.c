@@ -88,7 +88,9 @@ int launch_gdb_prepare(struct launch_gdb *g, const char *dir, int rank,
     if (!(g->stub = strdup(stub)) || !(g->xstate = strdup(lib)) ||
         !(g->index = strdup(index)) || !(g->out = strdup(out)) ||
         launch_env_replay(&g->env, stub, dir, rank, 0) < 0 ||
-        launch_env_files(&g->env, dir, out[0] ? out : NULL, 1) < 0) {
+        launch_env_files(&g->env, dir, out[0] ? out : NULL, 1) < 0 ||
+        /* the console shows the stub's reports itself */
+        launch_env_set(&g->env, DRDB_ENV_REPLAY_QUIET, "1") < 0) {
         launch_gdb_release(g);
         snprintf(err, errlen, "out of memory");
         return -1;

@@ -1,6 +1,7 @@
 /* drdb log graph and drdb log trace: pictures of a run's events
  * (events/ev-graph.h, docs/pictures.md). */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -130,9 +131,9 @@ int fe_graph_write(const struct ev_graph *g, const char *file)
                            : ev_graph_write_dot(g, out);
     int st = close_out(out, file, rc < 0);
     if (!st)
-        fprintf(stderr, "drdb: %s: %d ranks, %zu events, %zu messages, "
-                "%zu collectives\n", file, g->nrows, g->nmarks, g->narrows,
-                g->nbands);
+        fprintf(stderr, "drdb: %s: %d ranks, %zu events, %zu messages "
+                "(%zu with an end outside the picture), %zu collectives\n",
+                file, g->nrows, g->nmarks, g->narrows, g->nstubs, g->nbands);
     size_t crowded = !st && kind != 'd' && !g->logical ? ev_graph_crowded(g)
                                                        : 0;
     if (crowded * 4 > g->nmarks)
@@ -226,6 +227,9 @@ const struct fe_opt fe_graph_opt_table[] = {
      "readable for short programs whose calls take no time"),
     FE_CALL(0, "tag-names", "T=NAME,...", 0, tags_opt, "the program's names "
      "of its tags, for the labels: 1=Search,2=Control"),
+    FE_U64(0, "max-events", "N", OFF(g.max_events), 0, "a number of events "
+     "(0: no limit)", "draw at most N events (default 5000; a picture of "
+     "more is refused, saying how to draw a part): 0 draws any number"),
     FE_END,
 };
 #undef OFF
@@ -257,6 +261,13 @@ static const struct fe_opt trace_opts[] = {
 };
 #undef OFF
 
+void fe_graph_opts_init(struct fe_graph_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->g.around_rank = -1;
+    o->g.max_events = EV_GRAPH_MAX_EVENTS;
+}
+
 /* Parses drdb log CMD's command line (RUNDIR and -o FILE) into O: the run
  * (HOST:RUNDIR with --host), or NULL with *ST the exit status. */
 static const char *parse(const struct fe_subcmd *cmd, int argc, char **argv,
@@ -265,7 +276,7 @@ static const char *parse(const struct fe_subcmd *cmd, int argc, char **argv,
     struct fe_pos pos;
     char err[512];
     fe_run_opts_init(&o->run);
-    o->pic.g.around_rank = -1;
+    fe_graph_opts_init(&o->pic);
     *st = 2;
     if (fe_subcmd_parse(cmd, argc, argv, o, 1, &pos) < 0)
         return NULL;
@@ -335,6 +346,15 @@ static int cmd_graph(int argc, char **argv)
     }
     if (ev_graph_build(&x, o, &g, err, sizeof err) < 0) {
         st = fe_error("%s", err);
+        if (g.over) {
+            fprintf(stderr, "drdb: draw a part: --around R:N [--window K] "
+                    "(the events near one), --from T --to T (a time range), "
+                    "--ranks SET; or raise --max-events (0: no limit)\n");
+            if (g.over_to_ns)
+                fprintf(stderr, "drdb: the first %" PRIu64 " events end at "
+                        "--to %" PRIu64 ".%03" PRIu64 "us\n", o->max_events,
+                        g.over_to_ns / 1000, g.over_to_ns % 1000);
+        }
         goto done;
     }
     st = fe_graph_write(&g, go.file);

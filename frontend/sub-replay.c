@@ -92,8 +92,10 @@ static void report(int rank, const char *path)
             *end = '\0';
         char src[1024];
         source_line(caller, src, sizeof src);
-        if (src[0])
-            fprintf(stderr, "drdb: rank %d: the call is at %s\n", rank, src);
+        /* (a program without line information: the object and offset) */
+        if (src[0] || caller[0])
+            fprintf(stderr, "drdb: rank %d: the call is at %s\n", rank,
+                    src[0] ? src : caller);
     }
 }
 

@@ -59,3 +59,20 @@ const char *log_mpi_handle_name(const char *ctype, uint32_t h)
     }
     return find_name(other_names, h);
 }
+
+const char *log_mpi_int_name(const char *arg, int64_t v)
+{
+    int rank = strcmp(arg, "source") == 0 || strcmp(arg, "dest") == 0 ||
+               strcmp(arg, "root") == 0;
+    if (rank && v == DRDB_MPI_ANY_SOURCE)
+        return "MPI_ANY_SOURCE";
+    if (rank && v == DRDB_MPI_PROC_NULL)
+        return "MPI_PROC_NULL";
+    if (rank && v == DRDB_MPI_ROOT)
+        return "MPI_ROOT";
+    if (strstr(arg, "tag") && v == DRDB_MPI_ANY_TAG)
+        return "MPI_ANY_TAG";
+    if (v == DRDB_MPI_UNDEFINED)
+        return "MPI_UNDEFINED";
+    return NULL;
+}

@@ -35,5 +35,10 @@ static inline int64_t log_mpi_type_size(uint32_t h)
 /* A name for handle H of C type CTYPE ("MPI_Comm", "MPI_Datatype", ...):
  * a predefined one's name, else NULL. */
 const char *log_mpi_handle_name(const char *ctype, uint32_t h);
+/* A name for the value V of the int argument named ARG: MPI_ANY_SOURCE,
+ * MPI_PROC_NULL or MPI_ROOT for a rank ("source", "dest", "root"),
+ * MPI_ANY_TAG for a tag ("tag", "recvtag", "sendtag"), MPI_UNDEFINED for
+ * any; else NULL. */
+const char *log_mpi_int_name(const char *arg, int64_t v);
 
 #endif

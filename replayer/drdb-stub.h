@@ -22,8 +22,14 @@
 /* The run directory and the rank to replay (both required). */
 #define DRDB_ENV_REPLAY_DIR "DRDB_REPLAY_DIR"
 #define DRDB_ENV_REPLAY_RANK "DRDB_REPLAY_RANK"
-/* A file the stub writes its report to when it stops the replay (below). */
+/* A file the stub writes its report to when it stops the replay (below):
+ * `drdb replay` names the call's source line from it, so the stub's own
+ * message then leaves out its raw "called from OBJECT+0xOFFSET" line. */
 #define DRDB_ENV_REPLAY_REPORT "DRDB_REPLAY_REPORT"
+/* Set (to "1") by the console: it shows the stub's report itself, read
+ * from drdb_divergence_msg at the program's frame, so the stub writes
+ * nothing on the program's stderr when it stops the replay. */
+#define DRDB_ENV_REPLAY_QUIET "DRDB_REPLAY_QUIET"
 /* Files (docs/replaying.md, "Files"): the replay's own directory, where
  * the program's writes go (unset: where the program says, as recorded);
  * the file that becomes standard input (rank 0's recorded stdin). */
@@ -95,10 +101,11 @@ enum drdb_exit {
 #define DRDB_SYM_RESTORED_HOOK "drdb_restored_hook"
 
 /* The checkpoint library's debugger interface (checkpoint/ckpt.h): take
- * one anywhere, roll back, list; the SIGSEGV hook of its mprotect
- * backend. */
+ * one anywhere, roll back, forget those from an id on, list; the SIGSEGV
+ * hook of its mprotect backend. */
 #define DRDB_SYM_CKPT_TAKE "drdb_ckpt_take_trampoline"
 #define DRDB_SYM_CKPT_RESTORE "drdb_ckpt_restore_trampoline"
+#define DRDB_SYM_CKPT_FORGET "drdb_ckpt_forget_trampoline"
 #define DRDB_SYM_CKPT_PC "drdb_ckpt_pc"
 #define DRDB_SYM_CKPT_LAST "drdb_ckpt_last"
 #define DRDB_SYM_CKPT_EVENT_TAG "drdb_ckpt_event_tag"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log-abi.h"
 #include "log-codec.h"
 #include "rpl.h"
 #include "util.h"
@@ -97,11 +98,15 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
              c ? c->ev.index : drdb_event, c ? " (" : "",
              c ? fname(c->fn) : "", c ? ")" : "", msg);
     fflush(NULL);
-    fprintf(stderr, "drdb-replay: %s\n", drdb_divergence_msg);
-    if (where[0])
-        fprintf(stderr, "drdb-replay: called from %s\n", where);
-    /* drdb replay reads the report back to name the source line. */
+    /* drdb replay reads the report back to name the source line; the
+     * console shows the message at the program's frame: the raw call
+     * site only when nobody says where in the program's words. */
     const char *rep = getenv(DRDB_ENV_REPLAY_REPORT);
+    if (!getenv(DRDB_ENV_REPLAY_QUIET)) {
+        fprintf(stderr, "drdb-replay: %s\n", drdb_divergence_msg);
+        if (where[0] && !(rep && *rep))
+            fprintf(stderr, "drdb-replay: called from %s\n", where);
+    }
     const char *slash = rep ? strrchr(rep, '/') : NULL;
     if (rep && *rep && slash) {
         /* A new file in the directory drdb replay made for it (0700):
@@ -224,10 +229,22 @@ static void describe(char *buf, size_t len, int fn, const struct log_event *ev,
                      strcmp(d->args[i].ctype, "MPI_Aint") != 0 &&
                      strcmp(d->args[i].ctype, "MPI_Count") != 0 &&
                      strcmp(d->args[i].ctype, "MPI_Offset") != 0;
-        used += (size_t)snprintf(buf + used, len - used,
-                                 handle ? "%s%s=%#" PRIx64 : "%s%s=%" PRId64,
-                                 k ? ", " : "", d->args[i].name,
-                                 handle ? (uint64_t)(uint32_t)v : (uint64_t)v);
+        /* MPI's names for its constants: MPI_INT, MPI_COMM_WORLD,
+         * MPI_ANY_SOURCE (log-abi.h, from <mpi.h>) */
+        const char *name =
+            handle ? log_mpi_handle_name(d->args[i].ctype, (uint32_t)v)
+            : d->args[i].enc == LOG_ENC_INT
+                ? log_mpi_int_name(d->args[i].name, v) : NULL;
+        if (name)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s",
+                                     k ? ", " : "", d->args[i].name, name);
+        else
+            used += (size_t)snprintf(buf + used, len - used,
+                                     handle ? "%s%s=%#" PRIx64
+                                            : "%s%s=%" PRId64,
+                                     k ? ", " : "", d->args[i].name,
+                                     handle ? (uint64_t)(uint32_t)v
+                                            : (uint64_t)v);
         k++;
     }
 }

@@ -34,18 +34,20 @@ instr() {
 "$gen" "$tmp/run" 64 1563 || exit 1
 ev=$("$drdb" log info "$tmp/run" | awk '$1 == "all" { print $2 }')
 echo "run: 64 ranks, $ev events"
-full=$(best "$drdb" log graph "$tmp/run" -o "$tmp/full.svg")
+full=$(best "$drdb" log graph "$tmp/run" --max-events 0 -o "$tmp/full.svg")
 size=$(wc -c < "$tmp/full.svg")
 echo "full SVG:       $full s, $size bytes (target < 2 s): $(echo "$full" |
     awk '{ printf "%.2f of the target", $1 / 2 }')"
-html=$(best "$drdb" log graph "$tmp/run" -o "$tmp/full.html")
+html=$(best "$drdb" log graph "$tmp/run" --max-events 0 -o "$tmp/full.html")
 echo "full HTML:      $html s, $(wc -c < "$tmp/full.html") bytes"
-logical=$(best "$drdb" log graph "$tmp/run" --logical -o "$tmp/logical.svg")
+logical=$(best "$drdb" log graph "$tmp/run" --max-events 0 --logical \
+    -o "$tmp/logical.svg")
 echo "full SVG, --logical: $logical s"
 around=$(best "$drdb" log graph "$tmp/run" --around 17:800 -o "$tmp/a.svg")
 echo "--around 17:800: $around s, $(wc -c < "$tmp/a.svg") bytes (target < 0.2 s):" \
     "$(echo "$around" | awk '{ printf "%.2f of the target", $1 / 0.2 }')"
-echo "instructions: full SVG $(instr "$drdb" log graph "$tmp/run" -o \
+echo "instructions: full SVG $(instr "$drdb" log graph "$tmp/run" \
+    --max-events 0 -o \
     "$tmp/cg.svg"), --around $(instr "$drdb" log graph "$tmp/run" \
     --around 17:800 -o "$tmp/cg.svg")"
 

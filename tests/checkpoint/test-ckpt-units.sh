@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 
-entries="ckpt__take_external ckpt__restore_external"
+entries="ckpt__take_external ckpt__restore_external ckpt__forget_external"
 
 # "object: symbol" for each undefined symbol (nm -A prefixes the member)
 "$nm" -A -u "$restorer" > "$tmp/undef.raw" || fail "nm -u $restorer"

@@ -13,7 +13,12 @@
 #    rejects, a rank not replayed, a query with another rank's events, two
 #    ranks, no checkpoints (DRDB_CKPT=off), no COND;
 #  - Ctrl-C (SIGINT) during a slow bisect stops it, says where the rank is,
-#    and the session goes on.
+#    and the session goes on;
+#  - a bisect that fails (no event where COND holds, a COND GDB rejects,
+#    Ctrl-C) leaves the rank where it stood (status and drdb_event as
+#    before it) and no checkpoint of its own (`checkpoints` as before it):
+#    with a rank ahead of --from (rolled back to where it stood) and
+#    behind it (the search re-ran the rank from the start of its log).
 # usage: test-bisect.sh DRDB MPIEXEC BISECT_CORRUPT BISECT_CORRUPT_C
 set -u
 drdb=$1 mpiexec=$2 prog=$3 src=$4
@@ -107,10 +112,56 @@ batch nockpt DRDB_CKPT=off -- "bisect @0 peak > 1e6"
 has "bisect without checkpoints: what to do" "$tmp/nockpt.err" \
     "drdb: bisect needs checkpoints on rank 0: a single-threaded process, and a console started without DRDB_CKPT=off (docs/checkpoints.md)"
 
+# ---- a failed bisect leaves the rank where it stood, and none of the
+# checkpoints it took. "peak > 1e12" holds nowhere: the search runs the
+# whole range (taking its checkpoints) and finds nothing. Compared: what
+# `status`, `print drdb_event` and `checkpoints` say before and after.
+# same_around NAME WHAT CMD: CMD's output before the bisect (its first) and
+# after it (its second) are the same (a value GDB prints with its own
+# number in its value history, $N, compared without it)
+same_around() {
+    batch_every "$1" "$3" | sed 's/ \$[0-9]* = / = /' > "$tmp/$1.every"
+    n1=$(grep -c . "$tmp/$1.every")
+    half=$((n1 / 2))
+    if [ "$n1" -gt 0 ] && [ $((half * 2)) = "$n1" ] &&
+        [ "$(head -n $half "$tmp/$1.every")" = "$(tail -n $half "$tmp/$1.every")" ]; then
+        ok "$2"
+    else
+        fail "$2"; sed 's/^/#   /' "$tmp/$1.every"
+    fi
+}
+# ahead of --from: rank 0 before event 100 with a checkpoint of the user's
+batch failfwd -- "goto 100" checkpoint status "print drdb_event" checkpoints \
+    "bisect @0 peak > 1e12 --from 1000 --to 4000" \
+    status "print drdb_event" checkpoints
+has "a failed bisect: said" "$tmp/failfwd.err" \
+    "drdb: bisect: 'peak > 1e12' is still false before event 4000, the last it tries: nothing to find (a later --to?)"
+same_around failfwd "a failed bisect: the rank where it stood (status)" status
+same_around failfwd "a failed bisect: the rank at the same event" \
+    "print drdb_event"
+same_around failfwd "a failed bisect: the user's checkpoint kept, none of its own" \
+    checkpoints
+# behind --from: rank 0 before event 2000, the search from event 0 re-runs
+# it from the start of its log
+batch failback -- "goto 2000" status "print drdb_event" checkpoints \
+    "bisect @0 peak > 1e12" status "print drdb_event" checkpoints
+same_around failback "a failed bisect that re-ran the rank: back where it stood" \
+    status
+same_around failback "a failed bisect that re-ran the rank: the same event" \
+    "print drdb_event"
+same_around failback "a failed bisect that re-ran the rank: no checkpoint of its own" \
+    checkpoints
+# a condition GDB rejects, once the first probe ran the rank ahead
+batch failcond -- "goto 100" status checkpoints \
+    "bisect @0 nosuch > 1 --from 1000" status checkpoints
+same_around failcond "a condition GDB rejects: the rank where it stood" status
+same_around failcond "a condition GDB rejects: no checkpoint of its own" \
+    checkpoints
+
 # Ctrl-C: the replay made slow (work between the calls), SIGINT once the
 # search has said how far it is.
-printf '%s\n' "replay @0" "bisect @0 peak > 1e6" "print peak > 0" \
-    > "$tmp/int.drdb"
+printf '%s\n' "replay @0" "goto 5" "status" "bisect @0 peak > 1e6" "status" \
+    "print peak > 0" > "$tmp/int.drdb"
 timeout 200 "$drdb" batch -k --ranks 0 --timeout 150 "$tmp/run" \
     "$tmp/int.drdb" -- "$prog" 3000 1717 1000000 > "$tmp/int" \
     2> "$tmp/int.err" &
@@ -123,11 +174,12 @@ kill -INT $pid
 wait $pid
 srcpaths "$tmp/int" "$tmp/int.err"
 hasre "Ctrl-C stops a bisect between probes" "$tmp/int.err" \
-    "^drdb: bisect interrupted after [0-9]* probes (.* s): the first event is after [0-9]*, at most [0-9]*; rank 0 stopped where it was:\$"
-# at a probe's event, in the program; then the next command runs
-hasre "after Ctrl-C: where the rank is, and the session goes on" "$tmp/int" \
-    "^\[0\] main () at $file:\($recv\|$count\), before event [0-9]* (MPI_" \
-    "^\[0\] \$1 = 1\$"
+    "^drdb: bisect interrupted after [0-9]* probes (.* s): the first event is after [0-9]*, at most [0-9]*; rank 0 is back where it was:\$"
+# back before event 5, where it stood; then the next command runs
+has_after int "bisect @0 peak > 1e6" "after Ctrl-C: the rank back where it stood" \
+    "^\[0\] main \(\) at $file:$recv, before event 5 \(MPI_Recv\)\$"
+same_around int "after Ctrl-C: status as before the bisect" status
+hasre "after Ctrl-C: the session goes on" "$tmp/int" "^\[0\] \$1 = 1\$"
 
 echo "1..$n"
 exit $status

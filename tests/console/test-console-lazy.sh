@@ -169,5 +169,53 @@ exec 3>&-
 wait "$pid"
 pid=
 
+# ---- Ctrl-C during `restart` of 16 ranks (jacobi with no iteration, 16
+# ranks of 5 events): each rank is either restarted (at main) or not
+# started, said once with the way to start it, never 'not replayed' (the
+# restart ended every GDB first); the next command that needs them starts
+# them. SIGINT is sent to drdb batch as the restart begins (a few tries,
+# earlier each time, until one lands inside it).
+"$drdb" record -o "$tmp/j16.run" -- "$mpiexec" -n 16 "$jacobi" 16 0 \
+    > /dev/null 2>&1 || fail "recording jacobi at 16 ranks"
+printf '%s\n' restart status "print rank" status > "$tmp/rs.drdb"
+for delay in 0.1 0.05 0.02 0; do
+    timeout 200 "$drdb" batch -k --ranks 0-15 --timeout 60 "$tmp/j16.run" \
+        "$tmp/rs.drdb" > "$tmp/rs" 2> "$tmp/rs.err" &
+    pid=$!
+    for _ in $(seq 1200); do
+        grep -q '^replaying ranks 0-15' "$tmp/rs" 2>/dev/null && break
+        sleep 0.02
+    done
+    sleep $delay
+    kill -INT "$pid"
+    wait "$pid"
+    pid=
+    grep -q '^drdb: interrupted: ' "$tmp/rs.err" && break
+done
+left=$(sed -n "s/^drdb: interrupted: ranks* \([0-9,-]*\) not started (\([0-9]*\); each starts when a command needs it, 'replay @\1' now)\$/\2/p" "$tmp/rs.err")
+if [ -z "$left" ]; then
+    fail "Ctrl-C during restart: no try interrupted it (or it did not say which ranks it left)"
+    sed 's/^/#   /' "$tmp/rs.err" | tail -8
+else
+    ok "Ctrl-C during restart: the ranks not restarted named, with 'replay @SET' ($left)"
+fi
+batch_after rs status > "$tmp/rs.st"
+[ "$(grep -Ec '^[0-9]+ +stopped +(before )?0/5 +main \(\) at ' "$tmp/rs.st")" = \
+    $((16 - ${left:-16})) ] &&
+    [ "$(grep -Ec '^[0-9]+ +not started +(before )?0/5 ' "$tmp/rs.st")" = "${left:-x}" ] &&
+    ok "Ctrl-C during restart: each rank at main or not started" ||
+    { fail "Ctrl-C during restart: status"; sed 's/^/#   /' "$tmp/rs.st"; }
+if grep -q 'not replayed' "$tmp/rs.st"; then
+    fail "Ctrl-C during restart: no rank left 'not replayed'"
+else
+    ok "Ctrl-C during restart: no rank left 'not replayed'"
+fi
+has_after rs "print rank" "after Ctrl-C: the next command starts them all" \
+    '^\[0-15\] \$[0-9]+ = 0$'
+[ "$(batch_every rs status | grep -Ec '^[0-9]+ +stopped +(before )?0/5 +main \(\) at ')" \
+    = $((16 + 16 - ${left:-16})) ] &&
+    ok "after Ctrl-C: every rank at main once a command needed it" ||
+    { fail "after Ctrl-C: status"; batch_every rs status | sed 's/^/#   /'; }
+
 echo "1..$n"
 exit $status

@@ -136,5 +136,19 @@ refused "graph --tag-names: a bad name" 10 "takes TAG=NAME pairs"
 # a window one short of rank 0's events: every event of every rank
 same "graph --window 22: the whole run" \
     "$(grep -c 'bad.drdb:9:' bad.err)/$(count b8.svg "$(cls ev)")" "0/82"
+
+# A picture past its limit (--max-events; 5,000 by default): refused, with
+# the count and how to draw fewer events in the console
+printf '%s\n' "goto 4" "graph --window 22 --max-events 40 -o m1.svg" \
+    "graph --window 3 --max-events 40 -o m2.svg" > max.drdb
+timeout 300 "$drdb" batch --keep-going --ranks 0-3 --timeout 60 run \
+    max.drdb > max 2> max.err
+has "graph past --max-events: refused, how many, how to draw fewer" max.err \
+    "drdb: 82 events on 4 ranks to draw: more than a picture shows (40, --max-events)" \
+    "drdb: draw fewer: a smaller --window K, fewer ranks (@SET), --around R:N, the events a query chooses ({SELECT rank, seq ...}); or raise --max-events (0: no limit)"
+[ -e m1.svg ] && fail "graph past --max-events: no file" ||
+    ok "graph past --max-events: no file"
+# window 3 around event 4: events 1-7 of each rank, 28 in all
+same "graph within --max-events: drawn" "$(count m2.svg "$(cls ev)")" 28
 echo "1..$n"
 exit $status

@@ -491,6 +491,49 @@ or name()='data-n']" $f 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' |
         "$(count $f "$(cls coll)")" 2
 done
 
+# ---- a message with one end in the picture: a stub at that end naming the
+# other (R:N), never dropped without a mark. Expected from the run's SQL
+# table of matches (the send's call, the call completing the receive) and
+# the events the picture drew: every message with exactly one of its two
+# ends drawn, and only those.
+# stubs_want RUN SVG: "from>to" of those messages; stubs_got SVG: the
+# picture's stubs, both sorted
+stubs_want() {
+    xmllint --xpath "//*[$(cls ev)]/@*[name()='data-r' or name()='data-n']" \
+        "$2" 2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste -d: - - \
+        > drawn
+    "$drdb" log sql "$1" --csv "SELECT send_rank || ':' || send_seq,
+        recv_rank || ':' || coalesce(recv_done, recv_seq) FROM matches
+        WHERE send_rank IS NOT NULL AND recv_rank IS NOT NULL" | sed 1d |
+        awk -F, 'NR == FNR { d[$1] = 1; next }
+            (($1 in d) + ($2 in d)) == 1 { print $1 ">" $2 }' drawn - |
+        sort | tr '\n' ' '
+}
+stubs_got() {
+    paste -d'>' "$(attrs "$1" "$(cls stub)" data-from > sf; echo sf)" \
+        "$(attrs "$1" "$(cls stub)" data-to > st; echo st)" | sort |
+        tr '\n' ' '
+}
+for pic in "run around.svg" "run two.svg" "halo haloa.svg"; do
+    set -- $pic
+    want=$(stubs_want "$1" "$2")
+    if [ -z "$want" ]; then
+        fail "stubs ($2): the picture should cut some message"
+    else
+        same "stubs ($2): each message cut by the picture, at its drawn end" \
+            "$(stubs_got "$2")" "$want"
+    fi
+done
+# each stub says where its other end is, in words a user can type
+hasre "stubs: labelled with the other end (R:N)" around.svg \
+    '<text class="stub-lbl"[^>]*>to [0-9]*:[0-9]*</text>' \
+    '<text class="stub-lbl"[^>]*>from [0-9]*:[0-9]*</text>'
+g haloadot halo --around 1:13 --window 6 -o haloa.dot
+same "stubs (dot): an edge to a node naming each cut message's other end" \
+    "$(sed -n 's/^  \(r[0-9_]*\) -> \(stub[0-9]*\) .*class=stub.*/\1/p;
+        s/^  \(stub[0-9]*\) -> \(r[0-9_]*\) .*class=stub.*/\2/p' haloa.dot |
+        wc -l)" "$(echo "$(stubs_want halo haloa.svg)" | wc -w)"
+
 # ---- a run smaller than the default window: jacobi with no iteration, 2
 # ranks of 5 events (Init, Comm_rank, Comm_size, Reduce, Finalize): the
 # default window (8) takes the whole run; a window given as large is refused
@@ -506,6 +549,33 @@ then
 else
     fail "record jacobi, no iteration"; sed 's/^/# /' small.out
 fi
+# ---- a picture too large to read: a synthetic 4-rank run of 12,000 events
+# (gen-run: 4 x (3000 + a few)). Past 5,000 events drawn drdb refuses,
+# says how many and how to draw a part, and writes nothing; its --to
+# suggestion draws at most 5,000; --max-events raises the limit.
+"$gen" syn 4 3000 > /dev/null 2>&1
+total=$("$drdb" log sql syn --csv "SELECT count(*) FROM events" | sed 1d)
+g huge syn -o huge.svg
+refused "a whole large run: refused" huge \
+    "^drdb: $total events on 4 ranks to draw: more than a picture shows (5000, --max-events)"
+has "a whole large run: how to draw a part of it" huge.err \
+    "drdb: draw a part: --around R:N [--window K] (the events near one), --from T --to T (a time range), --ranks SET; or raise --max-events (0: no limit)"
+[ -e huge.svg ] && fail "a refused large picture: no file" ||
+    ok "a refused large picture: no file"
+to=$(sed -n 's/^drdb: the first 5000 events end at --to \([0-9.]*us\)$/\1/p' \
+    huge.err)
+g cut syn --to "$to" -o cut.svg
+drawn=$(count cut.svg "$(cls ev)")
+[ -n "$to" ] && [ "$(cat cut.rc)" = 0 ] && [ "$drawn" -le 5000 ] &&
+    [ "$drawn" -gt 4900 ] &&
+    ok "the suggested --to $to draws the run's first $drawn events" ||
+    fail "the suggested --to '$to': status $(cat cut.rc), $drawn events"
+g all syn --max-events 0 -o all.svg
+same "--max-events 0: every event drawn" \
+    "$(cat all.rc)/$(count all.svg "$(cls ev)")" "0/$total"
+g dotbig syn -o big.dot
+refused "the limit holds for DOT too" dotbig "more than a picture shows"
+
 # ---- Ctrl-C while a large trace is being written (a synthetic 64-rank
 # run of 1,000,000 events, tests/bench/gen-run.c): drdb says nothing was
 # written, the file that was there is untouched, no temporary is left

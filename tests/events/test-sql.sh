@@ -437,6 +437,45 @@ for r in run pers comms; do
     done
 done
 
+# ---- queues against the SQL view: `drdb log queues R:N` lists the
+# messages of pending(R, N) whose send does not follow R:N causally
+# (happened_before(R, N, send) = 0) as sent before it, "before" when the
+# send happened before R:N, else "concurrent"; and apart, as sent after
+# it, those whose send follows it. On sql-pattern: before rank 1's first
+# receive (0:3 sent before, the next rounds and 3:16 after), before its
+# first send (all after), rank 0's wildcards (concurrent), rank 2's Wait.
+for at in 1:3 1:4 0:9 2:16 2:18; do
+    r=${at%:*} e=${at#*:}
+    "$drdb" log sql run --csv "SELECT rank || ':' || seq AS ev,
+        CASE WHEN happened_before($r, $e, rank, seq) THEN 'after'
+             WHEN happened_before(rank, seq, $r, $e) THEN 'before'
+             ELSE 'concurrent' END AS cls FROM pending($r, $e)
+        WHERE kind = 'incoming' ORDER BY rank, seq" | sed 1d | tr , ' ' \
+        > "qwant.$r.$e"
+    "$drdb" log queues run "$at" > "qgot.$r.$e" 2>&1
+    # the listing as "R:N CLASS" lines, each list's head with its count
+    awk '/^messages sent to rank .* before event .* \(or concurrently\) and not received before it: / { l = 1; print "first " $NF; next }
+         /^messages to rank .* sent after event .* \(their send follows it causally\), received after it: / { l = 2; print "after " $NF; next }
+         /^pending requests/ { l = 0 }
+         l && $1 ~ /^[0-9]+$/ { print $1 ":" $2, (l == 2 ? "after" : $7) }' \
+        "qgot.$r.$e" > "qlist.$r.$e"
+    nb=$(grep -vc ' after$' "qwant.$r.$e")
+    na=$(grep -c ' after$' "qwant.$r.$e")
+    { echo "first $nb"; grep -v ' after$' "qwant.$r.$e"
+      [ "$na" -gt 0 ] && { echo "after $na"; grep ' after$' "qwant.$r.$e"; }
+    } > "qexp.$r.$e"
+    if cmp -s "qexp.$r.$e" "qlist.$r.$e"; then
+        ok "queues $at: the messages sent before (or concurrently) and after, as the SQL says ($nb, $na)"
+    else
+        fail "queues $at: not the SQL's lists"
+        diff "qexp.$r.$e" "qlist.$r.$e" | sed 's/^/#   /'
+        sed 's/^/#   /' "qgot.$r.$e"
+    fi
+done
+grep -q "^      0         3  MPI_Send               10 #0            4 before     event 3 MPI_Recv$" qgot.1.3 &&
+    ok "queues 1:3: the ring's first message, sent before, received at 1:3" ||
+    { fail "queues 1:3: the ring's first message"; sed 's/^/#   /' qgot.1.3; }
+
 # ---- a rank killed mid-run (tests/progs/crash in sleep mode: rank 1
 # SIGKILLed while it sleeps), and a rank whose log is gone
 if record_killed "$drdb" "$mpiexec" "$crash" 3 killed 2; then

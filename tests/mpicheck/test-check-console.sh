@@ -6,10 +6,12 @@
 # it inside that call; rank 0 does not move; `goto finding 2` brings rank 0 to its failed MPI_Send (event
 # 4); `info findings` lists them again. Events and lines come from the
 # program's source (test-check-err.sh lists its events).
-# usage: test-check-console.sh DRDB MPIEXEC BAD BAD_SOURCE
+# usage: test-check-console.sh DRDB MPIEXEC BAD BAD_SOURCE CRASH CYCLE
+#        CYCLE_SOURCE
 set -u
 . "$(dirname "$0")/../lib.sh"
 drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") src=$4
+crash=$(realpath "$5") cycle=$(realpath "$6") cycle_src=$7
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -77,7 +79,7 @@ check "batch: fails on the bad goto" "[ \$(rc b) != 0 ]"
 # rank 1 alone replayed: finding 2 (rank 0's) moves no one, and says why
 console_batch c "$tmp/bad.run" 1 -- "check err.*" "goto finding 2"
 has "a finding of a rank not replayed: not moved" "$tmp/c" \
-    "[0] not moved: not replayed ('replay @R' starts a rank), or its site is the end of its log"
+    "[0] not moved: not replayed ('replay @R' starts a rank)"
 hasre "a finding of a rank not replayed: an error" "$tmp/c.err" \
     "finding 2 involves no replayed rank"
 # the command line's forms: --checks LIST (quoted as in a shell, or =),
@@ -120,5 +122,50 @@ after e "@1 info findings" > "$tmp/e4"
 hasre "@1 info findings: rank 1's" "$tmp/e4" \
     '^\[1\] error err.output-used' '^1 of the 2 findings involve ranks 1$'
 check "@1 info findings: not rank 0's" "! grep -q '^\[2\]' $tmp/e4"
+
+# notes about several ranks alike: one line naming them (the crash run
+# recorded at 4 ranks, rank 1 crashing: no log reaches MPI_Finalize)
+"$drdb" record -o "$tmp/crashed" -- "$mpiexec" -n 4 "$crash" segv \
+    > "$tmp/crashed.out" 2>&1
+console_batch f "$tmp/crashed" 0 -- "check req.leak"
+after f "check req.leak" > "$tmp/f1"
+hasre "check: one note for the four ranks" "$tmp/f1" \
+    "^note req.leak: ranks 0-3: each rank's log does not reach MPI_Finalize (killed mid-run: .*): its pending requests are not leaks\$"
+check "check: no note per rank" "[ \$(grep -c '^note ' $tmp/f1) = 1 ]"
+
+# goto finding K of a hung run: its sites are the ends of the ranks' logs
+# ("0:end blocked here"); the replayed ranks go there, into the call each
+# never returned from (deadlock-recv-cycle-bad.c: both ranks in their
+# MPI_Recv from the other, tag 5), instead of "involves no replayed rank"
+timeout 120 "$drdb" record -o "$tmp/cycle" --timeout 3 -- "$mpiexec" -n 2 \
+    "$cycle" > "$tmp/cycle.out" 2>&1
+recvl=$(grep -n 'MPI_Recv(&in, 1, MPI_INT, 1 - rank, 5' "$cycle_src" |
+    cut -d: -f1)
+console_batch g "$tmp/cycle" 0-1 -- "check deadlock.*" "goto finding 1" \
+    "backtrace" "print rank" "status"
+srcpaths "$tmp/g"
+after g "check deadlock.*" > "$tmp/g1"
+has "a hung run: its finding's sites, the ends of the logs" "$tmp/g1" \
+    "    0:end blocked here" "    1:end blocked here"
+after g "goto finding 1" > "$tmp/g2"
+has "goto finding 1 (ends of logs): both replayed ranks moved" "$tmp/g2" \
+    "[0,1] to finding 1's events"
+hasre "goto finding 1 (ends of logs): each in the call it never returned from" \
+    "$tmp/g2" \
+    "^\[0\] main () at SRC/tests/mpicheck/deadlock-recv-cycle-bad.c:$recvl, at the end of its log, in MPI_Recv(source 1, tag 5, MPI_COMM_WORLD)" \
+    "^\[1\] main () at SRC/tests/mpicheck/deadlock-recv-cycle-bad.c:$recvl, at the end of its log, in MPI_Recv(source 0, tag 5, MPI_COMM_WORLD)"
+check "goto finding 1 (ends of logs): no 'involves no replayed rank'" \
+    "! grep -q 'involves no replayed rank' $tmp/g.err"
+after g backtrace > "$tmp/g3"
+hasre "goto finding 1 (ends of logs): the stacks in MPI_Recv" "$tmp/g3" \
+    "PMPI_Recv ()"
+has "goto finding 1 (ends of logs): the program's state there" "$tmp/g" \
+    "[0] \$1 = 0" "[1] \$1 = 1"
+check "goto finding 1 (ends of logs): the batch succeeds" "[ \$(rc g) = 0 ]"
+# one rank replayed: the other is named as not replayed, nothing else
+console_batch h "$tmp/cycle" 1 -- "check deadlock.*" "goto finding 1"
+has "goto finding 1, rank 0 not replayed: said so, rank 1 moved" "$tmp/h" \
+    "[0] not moved: not replayed ('replay @R' starts a rank)" \
+    "[1] to finding 1's events"
 echo "1..$n"
 exit $status

@@ -43,7 +43,7 @@ has "deadlock.cycle names the cycle 0->1->0 and each rank's call" \
 mkdir "$tmp/old" && cp "$tmp/cycle/drdb.run" "$tmp/cycle/"rank-*.log "$tmp/old/"
 check old
 has "without the slots: each rank's wait unknown, no finding" "$tmp/old.out" \
-    "note deadlock.cycle: rank 0: the run does not say which call it was in: whom it waited for is not known" \
+    "note deadlock.cycle: ranks 0-1, each: the run does not say which call it was in: whom it waited for is not known" \
     "0 errors, 0 warnings, 0 portability"
 
 # The twin completes under the same timeout: nothing.

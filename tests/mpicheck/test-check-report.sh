@@ -7,10 +7,11 @@
 # run missing a rank (the checks say so and still report the others).
 # Each site's source line (from the recorded return address and the
 # program's DWARF) is the line of its call in BAD's source SRC.
-# usage: test-check-report.sh DRDB MPIEXEC BAD OK SRC
+# Notes about several ranks alike are one line naming them.
+# usage: test-check-report.sh DRDB MPIEXEC BAD OK SRC CRASH
 set -u
 drdb=$(realpath "$1") mpiexec=$2 bad=$(realpath "$3") good=$(realpath "$4")
-src=$5
+src=$5 crash=$(realpath "$6")
 # line TEXT: the line of SRC that holds TEXT
 line() { grep -nF "$1" "$src" | head -1 | cut -d: -f1; }
 l_type=$(line 'MPI_Type_contiguous(n, MPI_INT, &pair);')
@@ -36,6 +37,9 @@ rec bad -- "$mpiexec" -n 2 "$bad"
 rec good -- "$mpiexec" -n 2 "$good"
 # rank 0 only: rank 1 has no log
 rec half --ranks 0 -- "$mpiexec" -n 2 "$bad"
+# tests/progs/crash at 4 ranks, rank 1 crashing (SIGSEGV): mpiexec ends
+# the others, no log reaches MPI_Finalize
+"$drdb" record -o crashed -- "$mpiexec" -n 4 "$crash" segv > crashed.out 2>&1
 
 # dc NAME ARGS...: drdb check ARGS into NAME, NAME.err, NAME.rc
 dc() {
@@ -145,5 +149,25 @@ dc halfj --checks 'err.*' --json half
 check "missing rank: notes in JSON" "jq -e '(.notes | length) == 2 and (.notes[0].message | startswith(\"rank 1 has no log\"))' halfj > /dev/null"
 dc halfs --checks 'err.*' --sarif half
 check "missing rank: notes in SARIF" "jq -e '[.runs[0].invocations[0].toolExecutionNotifications[] | .associatedRule.id] == [\"err.output-used\", \"err.ignored\"]' halfs > /dev/null"
+
+# ---- the same note about several ranks is one line naming them: the four
+# ranks of the crashed run, whose logs end before MPI_Finalize, give each
+# of the checks that need the end one note, not four (the reason is the
+# same for each: drdb log info says so)
+"$drdb" log info crashed > crashed.info 2>&1
+why=$(awk '$1 == "0" && /killed mid-run: / { sub(/.*killed mid-run: /, ""); print }' \
+    crashed.info)
+dc crashedh --checks 'req.leak,res.leak' crashed
+has "logs cut alike: one note per check, naming the ranks" crashedh \
+    "note req.leak: ranks 0-3: each rank's log does not reach MPI_Finalize (killed mid-run: $why): its pending requests are not leaks" \
+    "note res.leak: ranks 0-3: each rank's log does not reach MPI_Finalize (killed mid-run: $why): its objects are not leaks"
+check "logs cut alike: no note per rank" \
+    "[ \$(grep -c '^note ' crashedh) = 2 ]"
+dc crashedj --checks 'req.leak,res.leak' --json crashed
+check "logs cut alike: JSON, a note per check with its ranks" \
+    "jq -e '(.notes | length) == 2 and all(.notes[]; .ranks == [0, 1, 2, 3] and (.message | startswith(\"ranks 0-3: \")))' crashedj > /dev/null"
+# one rank's note stays as it was: rank 1 without a log (run half)
+check "a note about one rank: as before, its rank in JSON" \
+    "jq -e '.notes[0].ranks == [1]' halfj > /dev/null"
 echo "1..$n"
 exit $status

@@ -11,6 +11,9 @@
 #   node_jacobi      records examples/jacobi ($jacobi: 2 ranks, a 16x16
 #                    grid, 3 iterations, with $mpiexec) as $tmp/node/run,
 #                    rank R's output in $tmp/node/out.R; makes $tmp/here
+#   live_wait N RE   a console fed by a fifo ($console, its output in
+#                    $tmp/live): until that has N lines matching the basic
+#                    regex RE (30 s): 0, or 1 (the console ended, or not)
 node_drdb() {
     mark="$1-$$-$(date +%s%N)"
     printf '#!/bin/sh\nDRDB_TEST_MARK=%s exec "%s" "$@"\n' "$mark" \
@@ -37,4 +40,12 @@ node_jacobi() {
     (cd "$tmp/node" && timeout 120 "$drdb" record -o run -- "$mpiexec" \
         -n 2 -outfile-pattern "$tmp/node/out.%r" "$jacobi" 16 3 \
         > rec.log 2>&1)
+}
+live_wait() {
+    for _ in $(seq 300); do
+        [ "$(grep -c -- "$2" "$tmp/live")" -ge "$1" ] && return 0
+        kill -0 "$console" 2> /dev/null || return 1
+        sleep 0.1
+    done
+    return 1
 }

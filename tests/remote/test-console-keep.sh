@@ -13,7 +13,8 @@
 # node). A checkpoint taken before the drop is listed after the attach
 # (it lives in the kept process) and rolled back to; so are the files of
 # the ranks' shadows, which ran on the node before the drop, and status
-# shows the shadows. The session ran
+# shows the shadows (the old console, its connection gone, says they were
+# left there with the session, as last seen). The session ran
 # `-- PROGRAM` (the same build at another path) with `set width 97`: a
 # rank replayed again after the attach runs that program, with that
 # width. Then a session of two hosts (--hosts, a rank on each), both
@@ -105,7 +106,7 @@ live_console() {
         kill -KILL "$sshp"
     done
     sleep 1
-    printf 'quit\n' >&3
+    printf 'status\nquit\n' >&3
     exec 3>&-
     wait "$console"
     console=
@@ -121,6 +122,15 @@ prog=
 id=$(sed -n 's/^  kept on 127\.0\.0\.2 as session \([^:]*\): drdb attach 127\.0\.0\.2 \1$/\1/p' "$tmp/live")
 [ -n "$id" ] && ok "--keep says the session's id and how to attach" ||
     fail "no 'kept on 127.0.0.2 as session ID: drdb attach 127.0.0.2 ID' line"
+# the old console, its connection gone, on the kept shadows: left there,
+# as last seen (not "ended by signal 9, 0 checkpoints, ... event -1")
+has "the old console: the shadows left on the node with the kept session" \
+    "$tmp/live" \
+    "      shadow: left on 127.0.0.2 with the kept session $id (drdb attach 127.0.0.2 $id), 22 checkpoints, latest before event 22 of 23 when last seen"
+[ "$(grep -c "^ *shadow: left on 127.0.0.2 with the kept session" "$tmp/live")" = 2 ] &&
+    ! grep -q "shadow: ended by signal" "$tmp/live" &&
+    ok "the old console: both ranks' shadows, none 'ended by signal'" ||
+    { fail "the old console's shadows"; grep "shadow:" "$tmp/live" | sed 's/^/#   /'; }
 # (each "nothing left" check below counts only after something was kept)
 kept=
 case "$(on_node)" in

@@ -154,17 +154,8 @@ mkfifo "$tmp/in"
     "$tmp/p0" < "$tmp/in" > "$tmp/live" 2> "$tmp/live.err" &
 console=$!
 exec 3> "$tmp/in"
-# wait_for N REGEX: until $tmp/live has N lines matching REGEX (30 s).
-wait_for() {
-    for _ in $(seq 300); do
-        [ "$(grep -c "$2" "$tmp/live")" -ge "$1" ] && return 0
-        kill -0 "$console" 2> /dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
 printf 'break jacobi.c:%s\nstatus\n' "$line" >&3
-wait_for 2 '^[01] \+stopped ' || fail "the live session did not start"
+live_wait 2 '^[01] \+stopped ' || fail "the live session did not start"
 hasre "a session with a local rank and a remote one: status names each's host" \
     "$tmp/live" '^0 \+stopped \+before 0/23 \+local \+main () at ' \
     '^1 \+stopped \+before 0/23 \+127\.0\.0\.3 \+main () at '
@@ -183,7 +174,7 @@ sshp=$(pgrep -P "$console" -x ssh)
 [ -n "$sshp" ] && kill -KILL "$sshp"
 sleep 1
 printf 'status\n@0 continue\n' >&3
-wait_for 4 '^[01] ' || true
+live_wait 4 '^[01] ' || true
 hasre "the killed connection: the host's rank lost, the host named; the local one goes on" \
     "$tmp/live" '^1 \+lost .*127\.0\.0\.3 \+connection to 127\.0\.0\.3 lost$' \
     '^0 \+stopped \+before 0/23 \+local \+main () at '

@@ -10,7 +10,9 @@
 # one in the remote rank, which then stands where the program is before
 # that event; after the session, nothing of the shadow is left on the
 # node (its directory gone, no process). Then a session whose ssh
-# connection is killed: the shadow's directory goes with the agent.
+# connection is killed: the shadow's directory goes with the agent, the
+# console says the shadow ended with it, and once `replay` connected
+# again, drops it saying so once.
 #
 # Expected answers are jacobi's, by hand: events 0-2 are Init, Comm_rank,
 # Comm_size; iteration IT (0-2) is events 3+6*IT to 8+6*IT: Irecv, Irecv,
@@ -137,6 +139,32 @@ done
 [ -n "$dir2" ] && [ ! -e "${dir2%/rank-0}" ] &&
     ok "the connection killed: the shadow's directory is gone from the node (the agent's end, or the next drdb's sweep)" ||
     fail "the connection killed: left on the node: ${dir2%/rank-0}"
+# What the console says of the shadow then: it ended with the agent (not
+# "ended by signal 9, 0 checkpoints, latest before event -1"); `replay @0`
+# connects again, to a new agent that has no such shadow: the old entry
+# goes, said once (not "no such shadow on this agent" at each command).
+printf 'status\n' >&3
+live_wait 1 '^ *shadow: ended with the connection'
+printf 'replay @0\nstatus\ncheckpoints\nstatus\nprint rank\n' >&3
+live_wait 1 '^\[0\] rank = '
+has "the connection lost: the shadow ended with its agent, said so" \
+    "$tmp/live" \
+    "      shadow: ended with the connection to 127.0.0.3 (its agent ends what it started), and its checkpoint files with it"
+if grep -q "shadow: ended by signal\|latest before event -1" "$tmp/live"; then
+    fail "the connection lost: no 'ended by signal', no 'event -1'"
+    grep "shadow:" "$tmp/live" | sed 's/^/#   /'
+else
+    ok "the connection lost: no 'ended by signal', no 'event -1'"
+fi
+[ "$(grep -c '^drdb: rank 0: its shadow on 127.0.0.3 ended with the agent of the connection that was lost, and its checkpoint files with it$' "$tmp/live.err")" = 1 ] &&
+    ok "connected again: the old shadow dropped, said once" ||
+    { fail "connected again: the old shadow dropped, said once"
+      sed 's/^/#   /' "$tmp/live.err" | tail -12; }
+if grep -q "no such shadow" "$tmp/live.err"; then
+    fail "connected again: no 'no such shadow on this agent'"
+else
+    ok "connected again: no 'no such shadow on this agent'"
+fi
 printf 'quit\n' >&3 2> /dev/null
 exec 3>&-
 wait "$console"

@@ -12,6 +12,9 @@
  *            run was recorded with --send-data)
  *   extra    calls MPI_Comm_rank once more after the sends (an extra call)
  *   missing  exits after the sends, without the barrier or MPI_Finalize
+ * and rank 1:
+ *   anysource  receives the third message from MPI_ANY_SOURCE (the log
+ *            has source 0)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -31,7 +34,9 @@ int main(int argc, char **argv)
                 buf[k] = i * 10 + k + (strcmp(mode, "data") == 0 && i == 2);
             MPI_Send(buf, n, MPI_INT, 1, 5, MPI_COMM_WORLD);
         } else if (rank == 1) {
-            MPI_Recv(buf, 8, MPI_INT, 0, 5, MPI_COMM_WORLD,
+            int from = strcmp(mode, "anysource") == 0 && i == 2
+                           ? MPI_ANY_SOURCE : 0;
+            MPI_Recv(buf, 8, MPI_INT, from, 5, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
             printf("rank 1: message %d: %d..%d\n", i, buf[0], buf[7]);
         }
