@@ -100,27 +100,6 @@ const struct con_cmd *con_cmd_lookup(const char *name, size_t len)
     return lookup(name, len, &matches);
 }
 
-const struct con_cmd *con_cmd_find(const char *name, size_t len)
-{
-    int matches;
-    const struct con_cmd *found = lookup(name, len, &matches);
-    if (found)
-        return found;
-    if (matches > 1) {
-        fprintf(stderr, "drdb: ambiguous command '%.*s', could be:",
-                (int)len, name);
-        for (const struct con_cmd *k = con_cmd_next(NULL); k;
-             k = con_cmd_next(k))
-            if (strncmp(k->name, name, len) == 0)
-                fprintf(stderr, " %s", k->name);
-        fputc('\n', stderr);
-    } else {
-        fprintf(stderr, "drdb: unknown command '%.*s'; 'help' lists the "
-                "commands\n", (int)len, name);
-    }
-    return NULL;
-}
-
 const char *con_cmd_usage(const struct con_cmd *k, char *buf, size_t len)
 {
     char syn[900];

@@ -277,15 +277,24 @@ static void select_frame(struct con_rank *k, int level)
     mi_reply_release(&rep);
 }
 
-void con_select_user_frame(struct con *c, struct con_rank *k)
+/* Rank K's program frame selected (its frame line and source line into
+ * LINE and SRC, LEN bytes each): 0, or -1 when none was found. */
+static int select_user(struct con *c, struct con_rank *k, char *line,
+                       char *src, size_t len)
 {
-    char line[512], src[512];
-    int level = user_frame(c, k, line, sizeof line, src, sizeof src);
+    int level = user_frame(c, k, line, len, src, len);
     if (level < 0)
-        return;
+        return -1;
     k->user_level = level;
     k->in_stub = 1;
     select_frame(k, level);
+    return 0;
+}
+
+void con_select_user_frame(struct con *c, struct con_rank *k)
+{
+    char line[512], src[512];
+    select_user(c, k, line, src, sizeof line);
 }
 
 void con_stub_landing(struct con *c, struct con_rank *k)
@@ -298,12 +307,8 @@ void con_stub_landing(struct con *c, struct con_rank *k)
      * (drdb's own, at its hooks, are at_event's or a divergence's). */
     if (!strcmp(k->stop.reason, "breakpoint-hit"))
         return;
-    int level = user_frame(c, k, line, sizeof line, src, sizeof src);
-    if (level < 0)
+    if (select_user(c, k, line, src, sizeof line) < 0)
         return;
-    k->user_level = level;
-    k->in_stub = 1;
-    select_frame(k, level);
     struct con_pos p;
     con_position(c, k->rank, &p);
     con_pos_text(c, k->rank, &p, pos, sizeof pos);

@@ -940,10 +940,8 @@ void con_check_free(struct con *c);
  * the first command for PREV NULL, the one after PREV, NULL after the
  * last. */
 const struct con_cmd *con_cmd_next(const struct con_cmd *prev);
-/* The command named NAME or a unique prefix of it; NULL (and an error on
- * stderr naming the candidates) otherwise. */
-const struct con_cmd *con_cmd_find(const char *name, size_t len);
-/* The same, saying nothing. */
+/* The console's command named NAME, its alias or a unique prefix of
+ * it; NULL otherwise. */
 const struct con_cmd *con_cmd_lookup(const char *name, size_t len);
 /* Is NAME (LEN bytes) one of K's aliases? */
 int con_cmd_is_alias(const struct con_cmd *k, const char *name, size_t len);

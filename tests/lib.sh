@@ -78,23 +78,10 @@ has_after() {
     ok "$_what"
 }
 
-# said NAME CMD TAG: what the ranks tagged [TAG] answered after every
-# command line CMD of batch output $tmp/NAME: the text of their one-line
-# answers ("[TAG] text") and the lines of their blocks (a line "[TAG]"
-# alone, to the next tag or command line).
-said() {
-    awk -v c="(drdb) $2" -v t="[$3]" '
-        /^\(drdb\) / { on = ($0 == c); mine = 0; next }
-        !on { next }
-        /^\[[0-9,*!-]+\]( |$)/ {
-            mine = ($1 == t && NF == 1)
-            if ($1 == t && NF > 1) print substr($0, length(t) + 2)
-            next
-        }
-        mine' "$tmp/$1"
-}
-# blocks FILE TAG: what the ranks tagged [TAG] said anywhere in FILE (a
-# console's output): as said, without commands to scope it.
+# blocks FILE TAG: what the ranks tagged [TAG] answered in FILE (a
+# console's output; -: stdin): the text of their one-line answers ("[TAG]
+# text") and the lines of their blocks (a line "[TAG]" alone, to the next
+# tag or prompt).
 blocks() {
     awk -v t="[$2]" '
         /^\(drdb[^)]*\) / { mine = 0; next }
@@ -104,6 +91,12 @@ blocks() {
             next
         }
         mine' "$1"
+}
+# said NAME CMD TAG: the same after every command line CMD of batch output
+# $tmp/NAME.
+said() {
+    awk -v c="(drdb) $2" '/^\(drdb\) / { on = ($0 == c) } on' "$tmp/$1" |
+        blocks - "$3"
 }
 # has_said NAME CMD TAG WHAT ERE...: those answers have a line matching
 # each ERE (else a failure showing the batch's end).
