@@ -143,7 +143,10 @@ void con_on_async(struct mi_gdb *g, const struct mi_record *rec, void *ud)
     if (rec->kind != MI_RECORD_EXEC)
         return;
     if (strcmp(rec->klass, "running") == 0) {
-        k->state = CON_RUNNING;
+        /* (a rank on its way to main stays starting: Ctrl-C lets it
+         * reach main, con_wait) */
+        if (k->state != CON_STARTING)
+            k->state = CON_RUNNING;
         k->reason[0] = '\0';
         return;
     }
