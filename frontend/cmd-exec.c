@@ -43,6 +43,29 @@ static int exec_cli(struct con *c, const struct rankset *set,
         }
     }
     free(mi);
+    /* GDB says "Continuing." before the program runs: once every rank's
+     * GDB answered the command, said for those it runs, before their
+     * output (the rest of their report when they stop) */
+    c->out_hold = 1;
+    con_wait(c, &run, 0);
+    c->out_hold = 0;
+    struct con_answer *head = calloc((size_t)c->nranks + 1, sizeof *head);
+    int nh = 0;
+    for (int r = 0; head && r < c->nranks; r++) {
+        struct con_stop *st = &c->ranks[r].stop;
+        if (!rs_has(&run, r) || st->len < 12 ||
+            strncmp(st->text, "Continuing.\n", 12) != 0)
+            continue;
+        head[nh].rank = r;
+        head[nh++].text = strdup("Continuing.");
+        st->len -= 12;
+        memmove(st->text, st->text + 12, st->len + 1);
+    }
+    if (nh)
+        con_print_merged(c, head, nh);
+    for (int i = 0; i < nh; i++)
+        free(head[i].text);
+    free(head);
     if (background) {
         /* "continue &": the prompt comes back at once; the ranks' output
          * shows above it; 'interrupt' (or Ctrl-C) stops them. */

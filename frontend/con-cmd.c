@@ -273,36 +273,69 @@ static int one_gdb(struct con *c, const struct rankset *set)
     return rc;
 }
 
-/* The command NAME (LEN bytes) names: the console's (its name, an alias
- * or a unique prefix), else GDB's (*GDB set: its canonical name in
- * *CANON), a GDB command the console gives a drdb meaning to (the
- * console's command), or NULL after an error (a refused GDB command, an
- * ambiguous or unknown word). */
+/* GDB's command CANON as the console takes it: the console's command
+ * that gives it its drdb meaning, GDB's own (*GDB set), or NULL after
+ * saying why it is refused (WORD: what was typed, LEN bytes). */
+static const struct con_cmd *gdb_meaning(const char *canon, const char *word,
+                                         size_t len, int *gdb)
+{
+    const char *why, *mine = con_gdb_caught(canon, &why);
+    if (!mine && why) {
+        fprintf(stderr, "drdb: '%.*s' (GDB's %s) is not passed to the "
+                "ranks' GDBs: %s\n", (int)len, word, canon, why);
+        return NULL;
+    }
+    const struct con_cmd *k = con_cmd_lookup(mine ? mine : canon,
+                                             strlen(mine ? mine : canon));
+    if (k)
+        return k;
+    *gdb = 1;
+    return &gdb_default;
+}
+
+/* The command NAME (LEN bytes) names, by GDB's rule over the console's
+ * commands and GDB's together: a user command; a name or alias of the
+ * console's, else of GDB's (p is GDB's print, not a prefix of
+ * prev-event); else a unique prefix of the commands of both, a GDB
+ * command the console gives a meaning to counting as that command. The
+ * console's command (*GDB set: GDB's own, run through gdb_default), or
+ * NULL after an error (a refused GDB command, an ambiguous or unknown
+ * word). */
 static const struct con_cmd *resolve(struct con *c, const struct rankset *set,
                                      const char *name, size_t len, int *gdb)
 {
     *gdb = 0;
-    const struct con_cmd *cmd = con_flow_cmd(c, name, len);
-    int matches;
-    if (cmd || (cmd = lookup(name, len, &matches)))
+    const struct con_cmd *cmd = con_flow_cmd(c, name, len), *mine;
+    int matches, amb = 0;
+    if (cmd)
         return cmd;
-    int amb;
+    mine = lookup(name, len, &matches);
+    if (mine && (strlen(mine->name) == len || con_cmd_is_alias(mine, name,
+                                                               len)))
+        return mine; /* its name or alias, as typed */
     one_gdb(c, set);
+    char word[128];
+    snprintf(word, sizeof word, "%.*s", (int)len, name);
+    const char *exact = con_gdb_exact(c, word);
+    if (exact)
+        return gdb_meaning(exact, name, len, gdb);
     const char *canon = con_gdb_resolve(c, set, name, len, &amb);
-    if (canon) {
-        const char *why, *mine = con_gdb_caught(canon, &why);
-        if (!mine && why) {
-            fprintf(stderr, "drdb: '%.*s' (GDB's %s) is not passed to the "
-                    "ranks' GDBs: %s\n", (int)len, name, canon, why);
-            return NULL;
-        }
-        if (mine || (mine = con_cmd_lookup(canon, strlen(canon))
-                                ? canon : NULL))
-            return con_cmd_lookup(mine, strlen(mine));
-        *gdb = 1;
-        return &gdb_default;
+    const struct con_cmd *theirs = NULL;
+    int gdb_own = 0;
+    if (canon && !amb) {
+        const char *why;
+        const char *m = con_gdb_caught(canon, &why);
+        theirs = m || !why ? con_cmd_lookup(m ? m : canon,
+                                            strlen(m ? m : canon)) : NULL;
+        gdb_own = !theirs;
     }
-    if (matches > 1 || amb) {
+    /* a unique prefix of the console's that GDB's commands share only
+     * where they are the same command */
+    if (mine && !amb && !gdb_own && (!theirs || theirs == mine))
+        return mine;
+    if (!mine && matches == 0 && canon && !amb)
+        return gdb_meaning(canon, name, len, gdb);
+    if (matches || amb || canon) {
         fprintf(stderr, "drdb: ambiguous command '%.*s', could be:",
                 (int)len, name);
         for (const struct con_cmd *k = con_cmd_next(NULL); k;

@@ -57,7 +57,7 @@ static void out_flush(struct con *c)
     struct con_out_line *out = c->out;
     struct rankset s;
     char buf[512];
-    if (!c->nout || rs_init(&s, c->nranks) < 0)
+    if (!c->nout || c->out_hold || rs_init(&s, c->nranks) < 0)
         return;
     con_out_begin(c);
     for (int i = 0; i < c->nout; i++) {

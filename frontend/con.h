@@ -276,6 +276,7 @@ struct con {
     struct con_out_line *out;
     int nout;
     size_t cap_out;
+    int out_hold; /* kept, not printed, until GDB said Continuing. */
     /* Interactive: called around anything printed while the user may be
      * typing (readline's line is saved and redrawn). */
     void (*out_begin)(void);

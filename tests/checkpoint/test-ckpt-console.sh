@@ -132,7 +132,7 @@ batch atexit run -- "goto 3" checkpoint continue "rollback 1" \
 if [ "$(rc atexit)" = 0 ] &&
     grep -qxF 'The program is about to exit (its checkpoints can still be restored; continue ends it).' \
         "$tmp/atexit" && ! grep -q Catchpoint "$tmp/atexit" &&
-    grep -Eq '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "$tmp/atexit" &&
+    grep -Eq '^\[0\] \[Inferior 1 \(process [0-9]+\) exited normally\]$' "$tmp/atexit" &&
     [ "$(grep -c '^\[0\] rank 0 phase 4 sum 9 check 0$' "$tmp/atexit")" = 2 ] &&
     ! grep -q SIGSEGV "$tmp/atexit"; then
     ok "checkpoint before an event, run to the end: stopped before exit, rolled back, run again"

@@ -39,7 +39,7 @@ batch basic -- "break jacobi.c:$line" continue "print size" "print rows" \
 hasre "break, continue: every rank stops at the line, in GDB's words" \
     "$tmp/basic" \
     "^\[0-3\] Breakpoint 1 at 0x[0-9a-f]*: file SRC/examples/jacobi\.c, line $line\.\$" \
-    "^Continuing\.\$" \
+    "^\[0-3\] Continuing\.\$" \
     "^Breakpoint 1, main (argc=3, argv=0x[0-9a-f]*) at SRC/examples/jacobi\.c:$line\$" \
     "^$line	"
 has "identical answers merge" "$tmp/basic" "[0-3] \$1 = 4" "[0-3] \$2 = 4"
@@ -61,7 +61,7 @@ has "received data is replayed: the Allreduce result on every rank" \
 has "status: where the rank stands in its log" "$tmp/basic" \
     "0     stopped      after 7/23             main () at SRC/examples/jacobi.c:$line, breakpoint"
 has "program output, prefixed by its rank; the end in GDB's words" \
-    "$tmp/basic" "[0] $final" "[Inferior 1 (process *) exited normally]"
+    "$tmp/basic" "[0] $final" "[0-3] [Inferior 1 (process *) exited normally]"
 [ "$(grep -c '^\[0\] iteration [0-2] residual' "$tmp/basic")" = 3 ] &&
     ok "rank 0 printed its 3 residuals" || fail "rank 0's residual lines"
 [ "$(rc basic)" = 0 ] && ok "batch exit status 0" || fail "batch exit $(rc basic)"

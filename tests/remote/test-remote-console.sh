@@ -109,7 +109,7 @@ hasre "a checkpoint and a rollback to it through the stub there" "$tmp/b" \
     ok "program output of rank 0 relayed from the node, with its rank" ||
     fail "rank 0's 3 residual lines (output from the node)"
 has "the program's last line and its end, as the recorded run's" "$tmp/b" \
-    "[0] $final" "[Inferior 1 (process *) exited normally]"
+    "[0] $final" "[0,1] [Inferior 1 (process *) exited normally]"
 [ "$(cat "$tmp/b.rc")" = 0 ] && ok "the batch succeeded" ||
     fail "batch: exit $(cat "$tmp/b.rc"), failures: $(grep failed "$tmp/b.err")"
 gone
