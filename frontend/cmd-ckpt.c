@@ -20,14 +20,9 @@ static int cmd_checkpoint(struct con *c, struct con_args *a)
         long id = con_ckpt_take(c, r);
         ans[i].rank = r;
         if (id > 0) {
-            int ok;
-            long long ev = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-            if (ok)
-                asprintf(&ans[i].text, "checkpoint %ld (before event %lld)",
-                         id, ev);
-            else /* taken, but the rank no longer answers (lost?) */
-                asprintf(&ans[i].text, "checkpoint %ld (its event unknown: "
-                         "rank %s)", id, con_state_name(c->ranks[r].state));
+            char at[64];
+            asprintf(&ans[i].text, "checkpoint %ld (%s)", id,
+                     con_ckpt_at(c, r, at, sizeof at));
         } else {
             rc = -1;
         }
@@ -91,11 +86,22 @@ static int cmd_rollback(struct con *c, struct con_args *a)
                 "`checkpoints`)\n");
         return -1;
     }
+    /* where the ranks rolled back stand (a refusal said why and left
+     * the rank where it was) */
+    struct rankset done;
     int rc = 0;
+    if (rs_init(&done, c->nranks) < 0)
+        return -1;
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(&a->set, r) && con_ckpt_roll(c, r, a->text, NULL) < 0)
-            rc = -1;
-    con_print_where(c, &a->set);
+        if (rs_has(&a->set, r)) {
+            if (con_ckpt_roll(c, r, a->text, NULL) < 0)
+                rc = -1;
+            else
+                rs_add(&done, r);
+        }
+    if (rs_count(&done))
+        con_print_where(c, &done);
+    rs_release(&done);
     return rc;
 }
 

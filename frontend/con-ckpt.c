@@ -363,6 +363,12 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
         struct ckpt_info inf;
         char err[512] = "";
         /* (a remote rank's file is on its host: its stub checks it) */
+        if (k->host < 0 && access(path, F_OK) < 0 && errno == ENOENT) {
+            fprintf(stderr, "drdb: rank %d: no rollback to %s: its shadow "
+                    "wrote no checkpoint %s ('checkpoints @%d' lists "
+                    "them)\n", r, id, id, r);
+            return -1;
+        }
         if (k->host < 0 && ckpt_file_info(path, &inf, err, sizeof err) < 0) {
             fprintf(stderr, "drdb: rank %d: %s\n", r, err);
             return -1;
@@ -447,17 +453,32 @@ int con_ckpt_roll(struct con *c, int r, const char *id,
         snprintf(e, sizeof e, DRDB_SYM_CKPT_EVERY " = %lld", c->ckpt_every);
         con_eval_int(c, r, e, &ok);
     }
-    long long ev = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
     /* in the stub (its own checkpoint, or one taken before an event):
      * the program's frame */
     if (in_stub)
         k->at_event = 1;
     if (k->at_event)
         con_select_user_frame(c, k);
-    snprintf(k->reason, sizeof k->reason,
-             "rolled back to checkpoint %s (before event %lld)", id, ev);
+    char at_ev[64];
+    snprintf(k->reason, sizeof k->reason, "rolled back to checkpoint %s "
+             "(%s)", id, con_ckpt_at(c, r, at_ev, sizeof at_ev));
     con_ckpt_keep_at_exit(c, r);
     return 0;
+}
+
+const char *con_ckpt_at(struct con *c, int r, char *buf, size_t len)
+{
+    struct con_pos p;
+    if (con_position(c, r, &p) < 0 || p.kind == CON_POS_NONE)
+        snprintf(buf, len, "its event unknown: rank %s",
+                 con_state_name(c->ranks[r].state));
+    else if (p.kind == CON_POS_BETWEEN && p.n > 0)
+        snprintf(buf, len, "after event %llu", (unsigned long long)p.n - 1);
+    else
+        snprintf(buf, len, "%s event %llu",
+                 p.kind == CON_POS_INSIDE ? "inside" : "before",
+                 (unsigned long long)p.n);
+    return buf;
 }
 
 int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur,

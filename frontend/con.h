@@ -700,6 +700,10 @@ int con_ckpt_forget_since(struct con *c, int r, long id);
  * library refused). */
 int con_ckpt_roll(struct con *c, int r, const char *id,
                   const struct con_ckpt *known);
+/* Where rank R stands, as a checkpoint taken there or rolled back to is
+ * said: "before event 5", "after event 4" (between two calls), "inside
+ * event 5", into BUF. */
+const char *con_ckpt_at(struct con *c, int r, char *buf, size_t len);
 /* For goto: rolls rank R to its checkpoint nearest before TARGET when that
  * is later than CUR (-1: the rank cannot go forward from where it is),
  * saying so unless QUIET. 1 when it rolled, 0 when no checkpoint helps, -1

@@ -674,8 +674,12 @@ static int conclude(const struct record_opts *o, const char *dir,
     if (!o->no_compress)
         fe_rec_compress(dir, o->zmode);
     fe_log_summary(dir, stderr);
-    fprintf(stderr, "drdb: recorded run: %s%s\n", dir,
-            code ? " (the launcher failed: see its output above)" : "");
+    if (code)
+        fprintf(stderr, "drdb: recorded run: %s (the launcher exited with "
+                "status %d: a rank's own exit status, or the launcher's "
+                "failure)\n", dir, code);
+    else
+        fprintf(stderr, "drdb: recorded run: %s\n", dir);
     /* The launcher's status, unless it succeeded and the recording is not
      * whole, or ranks ended early (a launcher may say success when its
      * ranks were interrupted): then 1, with the ranks named; 130 after a

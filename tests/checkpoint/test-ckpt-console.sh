@@ -91,8 +91,8 @@ for b in uffd mprotect full; do
     # ("Breakpoint 1, marker (p=2) at FILE:LINE": GDB's report)
     at=$(sed -n 's/^Breakpoint 1, marker (p=2)\( at .*\)$/\1/p' "$tmp/$b" | head -1)
     has "$b: the rank stops where the checkpoint was, backtrace and all" \
-        "$tmp/$b" "[0] checkpoint 1 (before event 3)" \
-        "[0] marker ()$at, rolled back to checkpoint 1 (before event 3)" \
+        "$tmp/$b" "[0] checkpoint 1 (after event 2)" \
+        "[0] marker ()$at, rolled back to checkpoint 1 (after event 2)" \
         "#0  marker (p=2)$at"
     # What it prints after the rollback: phases 2-4, as the real run did.
     sed -n '/rollback 1/,$p' "$tmp/$b" | sed -n 's/^\[0\] \(rank 0 phase .*\)/\1/p' \
@@ -115,8 +115,8 @@ if [ "$(rc sets)" = 0 ] &&
     [ "$(sed -n '/^(drdb) checkpoint @1/,$p' "$tmp/sets" |
         grep -c '^Breakpoint ')" = 0 ] &&
     [ "$(grep -c '^main (argc=1, argv=0x[0-9a-f]*) at .*ckpt-mpi\.c:[0-9]*$' "$tmp/sets")" = 2 ] &&
-    grep -qxF "[1] checkpoint 1 (before event 2)" "$tmp/sets" &&
-    grep -Eq '^\[1\] marker .*, rolled back to checkpoint 1 \(before event 2\)$' "$tmp/sets" &&
+    grep -qxF "[1] checkpoint 1 (after event 1)" "$tmp/sets" &&
+    grep -Eq '^\[1\] marker .*, rolled back to checkpoint 1 \(after event 1\)$' "$tmp/sets" &&
     grep -Eq '^\[1\] main \(\) at .*, rolled back to checkpoint s2 \(before event 2\)$' "$tmp/sets"; then
     ok "@SET for checkpoint, checkpoints, rollback, shadow; next steps on after both"
 else
@@ -252,6 +252,9 @@ else
     fail "rollback faults"
     show "$tmp/running" "$tmp/running.err"
 fi
+[ -z "$(batch_after running "rollback 9")" ] &&
+    ok "  ... a refused rollback says nothing more (the rank did not move)" ||
+    fail "  ... a refused rollback printed: $(batch_after running "rollback 9")"
 
 DRDB_CKPT_MEM=1 batch cap run -k -- "replay @0" "break marker" continue \
     checkpoint "print phase"
@@ -266,7 +269,7 @@ fi
 mkdir "$tmp/sh"
 TMPDIR=$tmp/sh batch badfile run -k -- "replay @0" shadow "shadow wait" \
     "gdb shell truncate -s 8192 $tmp/sh/drdb-shadow-*/rank-0/ckpt-000003.drdbck" \
-    "rollback s3" "print phase" "rollback s4" "print phase"
+    "rollback s3" "print phase" "rollback s4" "print phase" "rollback s99"
 if grep -q "rank 0: .*ckpt-000003.drdbck: truncated" "$tmp/badfile.err" &&
     grep -qxF "[0] \$1 = 0" "$tmp/badfile"; then
     ok "a truncated shadow file: refused, the rank stays where it was"
@@ -274,6 +277,9 @@ else
     fail "truncated shadow file"
     show "$tmp/badfile" "$tmp/badfile.err"
 fi
+grep -qxF "drdb: rank 0: no rollback to s99: its shadow wrote no checkpoint s99 ('checkpoints @0' lists them)" \
+    "$tmp/badfile.err" && ok "a shadow checkpoint that was never written: said so" ||
+    { fail "rollback s99"; show "$tmp/badfile.err"; }
 # s4 is built on s3: refused as well, naming the damaged file.
 if [ "$(grep -c "ckpt-000003.drdbck: truncated" "$tmp/badfile.err")" = 2 ] &&
     [ "$(grep -cE '^\[0\] \$[12] = 0$' "$tmp/badfile")" = 2 ]; then

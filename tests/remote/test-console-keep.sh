@@ -190,7 +190,7 @@ hasre "attach: the ranks' shadows' files, kept on the node" "$tmp/a.ck" \
 has "attach: status shows the kept shadows" "$tmp/a.st0" \
     "      shadow: finished (status 0), 22 checkpoints, latest before event 22 of 23"
 has "attach: rollback to a checkpoint taken before the drop" "$tmp/a" \
-    "[0,1] main () at SRC/examples/jacobi.c:$line, rolled back to checkpoint 1 (before event 8)"
+    "[0,1] main () at SRC/examples/jacobi.c:$line, rolled back to checkpoint 1 (after event 7)"
 hasre "attach: rollback to a kept shadow's file" "$tmp/a" \
     "^\[0,1\] .*rolled back to checkpoint s5 (before event 5)$"
 has "attach: says the program is the session's -- PROGRAM" "$tmp/a" \

@@ -107,7 +107,7 @@ check "replay on a terminal shows the program: path, owner, build id" \
 printf 'status\n' > st.drdb
 "$drdb" batch run st.drdb > con.out 2> con.err
 check "the console shows the program before it starts" \
-    'grep -qE "^  program: $jacobi \(owner" con.out && [ "$(grep -n "program:" con.out | cut -d: -f1)" -lt "$(grep -n "replaying ranks" con.out | cut -d: -f1)" ]' con.out
+    'grep -qE "^  program: $jacobi \(owner" con.out && [ "$(grep -n "program:" con.out | cut -d: -f1)" -lt "$(grep -n "^replaying rank" con.out | cut -d: -f1)" ]' con.out
 
 cp -a run other
 sed -i "s|^exe .*|exe $crash|" other/drdb.run
@@ -118,7 +118,7 @@ check "  ... showing the program it would have run" \
     'grep -qE "^drdb: program: $crash \(owner" other.err' other.err
 "$drdb" batch other st.drdb > oc.out 2> oc.err
 check "the console refuses it too, before any GDB starts" \
-    '[ $? != 0 ] && grep -q "refusing to run" oc.err && ! grep -q "replaying ranks" oc.out' oc.err
+    '[ $? != 0 ] && grep -q "refusing to run" oc.err && ! grep -q "^replaying rank" oc.out' oc.err
 "$drdb" replay --trust --rank 0 other > /dev/null 2> trust.err
 rc=$?
 check "--trust runs it anyway, saying why it would not" \
@@ -233,7 +233,7 @@ check "replay of another user's run is refused, naming the owner" \
     '[ $rc = 2 ] && grep -q "belongs to $attacker_user" u5.err && [ ! -s u5.out ]' u5.err
 (cd "$vh" && as "$victim_user" "$drdb" batch "$ah/bait" "$tmp/st.drdb") > u6.out 2> u6.err
 check "the console refuses another user's run before starting anything" \
-    '[ $? != 0 ] && grep -q "refusing to run" u6.err && ! grep -q "replaying ranks" u6.out' u6.err
+    '[ $? != 0 ] && grep -q "refusing to run" u6.err && ! grep -q "^replaying rank" u6.out' u6.err
 (cd "$vh" && as "$victim_user" "$drdb" replay --trust --rank 0 "$ah/bait") > u7.out 2> u7.err
 check "--trust replays it" '[ $? = 0 ] && [ -s u7.out ]' u7.err
 
