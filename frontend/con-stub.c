@@ -457,6 +457,13 @@ int con_stub_leave(struct con *c, const struct rankset *set,
          * instruction), next, step and until are done there, as GDB
          * would stop; stepi and nexti, which stepped over the call
          * instruction, are done anyway. */
+        /* finish: the MPI call the rank stood in finished is its
+         * answer ("Run till exit from #3 ... PMPI_Send () ..."): the
+         * program's frame is the outermost one the user sees */
+        if (!strcmp(verb, "finish")) {
+            rs_add(done, r);
+            continue;
+        }
         int start = at_line_start(k, &line);
         if (!(stepping && start) && !insn)
             continue;

@@ -626,8 +626,8 @@ void con_stub_landing(struct con *c, struct con_rank *k);
  * MPI call it is in, into the program's frame, as GDB steps out of a
  * function without line information. Ranks the command is then done on
  * go into DONE (at a line's start for next, step and until; always for
- * stepi and nexti; a stop on the way), their report kept. 0, or -1 on a
- * timeout. */
+ * stepi, nexti and finish, which finished the MPI call; a stop on the
+ * way), their report kept. 0, or -1 on a timeout. */
 int con_stub_leave(struct con *c, const struct rankset *set,
                    const char *verb, struct rankset *done);
 /* Is frame FR (of -stack-list-frames) the stub's? STUBSRC: the stub's

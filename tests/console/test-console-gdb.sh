@@ -74,6 +74,16 @@ hasre "a breakpoint in the stub on purpose: its frame shown, finish returns" \
 hasre "finish from the stub: back in main" "$tmp/step" \
     "^main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:[0-9]*\$"
 
+# ---- finish at an event (goto): the MPI call the rank stands in is
+# finished, as GDB finishes a frame, back in the program's line
+# (the call is its line's last instruction: main at the next line's start)
+batch gfin "goto 2" finish "print sum"
+hasre "finish after goto: GDB's finish of the MPI call, back in main" \
+    "$tmp/gfin" \
+    "^Run till exit from #[0-9]*  0x[0-9a-f]* in [P]*MPI_Allreduce () from .*libmpich\.so\.12\$" \
+    "^main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:$(line after)\$"
+has "  ... the call made: its result there" "$tmp/gfin" "[0,1] \$1 = 85"
+
 # ---- backtrace: GDB's frame numbers and arguments; frame N, up N
 batch bt "break square" continue backtrace "frame 1" "up 1" "print sq" \
     "goto 2" where
