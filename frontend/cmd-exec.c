@@ -22,7 +22,7 @@ static int exec_cli(struct con *c, const struct rankset *set,
     if (rs_init(&run, c->nranks) < 0 || rs_init(&done, c->nranks) < 0)
         return -1;
     rs_copy(&run, set);
-    if (strcmp(verb, "continue") != 0)
+    if (strcmp(verb, "continue") != 0 && strcmp(verb, "run") != 0)
         rc = con_stub_leave(c, set, verb, &done);
     char *mi = con_mi_console(cli);
     for (int r = 0; mi && r < c->nranks; r++) {
@@ -56,8 +56,11 @@ static int exec_cli(struct con *c, const struct rankset *set,
         if (!rs_has(&run, r) || st->len < 12 ||
             strncmp(st->text, "Continuing.\n", 12) != 0)
             continue;
-        head[nh].rank = r;
-        head[nh++].text = strdup("Continuing.");
+        /* (run said "Starting program:" instead) */
+        if (strcmp(verb, "run") != 0) {
+            head[nh].rank = r;
+            head[nh++].text = strdup("Continuing.");
+        }
         st->len -= 12;
         memmove(st->text, st->text + 12, st->len + 1);
     }
@@ -159,24 +162,55 @@ static int cmd_interrupt(struct con *c, struct con_args *a)
     return 0;
 }
 
-/* restart: the set's ranks that are replayed, or were (lost, killed). */
+/* The set's ranks that are replayed, or were (lost, killed), re-run from
+ * the start of their logs to main, into S (empty); -1 when none is or a
+ * start failed. */
+static int rerun(struct con *c, struct con_args *a, const char *verb,
+                 struct rankset *s)
+{
+    for (int r = 0; r < c->nranks; r++)
+        if (rs_has(&a->set, r) && (c->ranks[r].gdb || c->ranks[r].killed ||
+                                   c->ranks[r].state == CON_LOST))
+            rs_add(s, r);
+    if (!rs_count(s)) {
+        fprintf(stderr, "drdb: %s: no replayed rank in the set ('replay "
+                "@SET' starts ranks)\n", verb);
+        return -1;
+    }
+    con_drop(c, s);
+    return con_replay(c, s);
+}
+
 static int cmd_restart(struct con *c, struct con_args *a)
 {
     struct rankset s;
     if (rs_init(&s, c->nranks) < 0)
         return -1;
-    for (int r = 0; r < c->nranks; r++)
-        if (rs_has(&a->set, r) && (c->ranks[r].gdb || c->ranks[r].killed ||
-                                   c->ranks[r].state == CON_LOST))
-            rs_add(&s, r);
-    int rc = -1;
-    if (!rs_count(&s))
-        fprintf(stderr, "drdb: restart: no replayed rank in the set "
-                "('replay @SET' starts ranks)\n");
-    else {
-        con_drop(c, &s);
-        rc = con_replay(c, &s);
+    int rc = rerun(c, a, "restart", &s);
+    if (rs_count(&s))
         con_print_where(c, &s);
+    rs_release(&s);
+    return rc;
+}
+
+/* GDB's run: restart, then on to a breakpoint or the end, as GDB runs a
+ * program to its first stop. */
+static int cmd_run(struct con *c, struct con_args *a)
+{
+    struct rankset s;
+    if (rs_init(&s, c->nranks) < 0)
+        return -1;
+    int rc = rerun(c, a, "run", &s);
+    for (int r = 0; r < c->nranks; r++)
+        if (c->ranks[r].state != CON_STOPPED)
+            rs_del(&s, r);
+    if (rs_count(&s)) {
+        char buf[256];
+        printf("[%s] Starting program: %s (the replay of the recorded rank, "
+               "from the start of its log)\n",
+               rs_format(&s, buf, sizeof buf), c->exe);
+        if (exec_cli(c, &s, "run", "continue", a->bg) < 0)
+            rc = -1;
     }
     rs_release(&s);
     return rc;
@@ -222,6 +256,10 @@ const struct con_cmd con_cmds_exec[] = {
     {"restart", NULL, "restart",
      "re-run ranks from the start of their logs, to main (a lost or "
      "killed rank too)", 0, ".", cmd_restart, NULL},
+    {"run", "r", "run [&]",
+     "re-run ranks from the start of their logs, on to a breakpoint or "
+     "their end (as GDB's run; restart stops at main)",
+     0, "&", cmd_run, NULL},
     {"step", "s", "step [N]", "the next source line, into calls",
      CON_NEEDS_STOPPED | CON_NEEDS_RANKS, "&", cmd_step, NULL},
     {"stepi", "si", "stepi [N]", "the next instruction, into calls",

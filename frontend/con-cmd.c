@@ -274,68 +274,83 @@ static int one_gdb(struct con *c, const struct rankset *set)
 }
 
 /* GDB's command CANON as the console takes it: the console's command
- * that gives it its drdb meaning, GDB's own (*GDB set), or NULL after
- * saying why it is refused (WORD: what was typed, LEN bytes). */
-static const struct con_cmd *gdb_meaning(const char *canon, const char *word,
-                                         size_t len, int *gdb)
+ * that gives it its drdb meaning, or GDB's own (CON_MEANS_GDB); refused
+ * (CON_MEANS_REFUSED, *WHY the reason). */
+static const struct con_cmd *gdb_meaning(const char *canon, int *means,
+                                         const char **why)
 {
-    const char *why, *mine = con_gdb_caught(canon, &why);
-    if (!mine && why) {
-        fprintf(stderr, "drdb: '%.*s' (GDB's %s) is not passed to the "
-                "ranks' GDBs: %s\n", (int)len, word, canon, why);
+    const char *mine = con_gdb_caught(canon, why);
+    if (!mine && *why) {
+        *means = CON_MEANS_REFUSED;
         return NULL;
     }
     const struct con_cmd *k = con_cmd_lookup(mine ? mine : canon,
                                              strlen(mine ? mine : canon));
-    if (k)
-        return k;
-    *gdb = 1;
-    return &gdb_default;
+    *means = k ? CON_MEANS_CONSOLE : CON_MEANS_GDB;
+    return k ? k : &gdb_default;
 }
 
-/* The command NAME (LEN bytes) names, by GDB's rule over the console's
- * commands and GDB's together: a user command; a name or alias of the
- * console's, else of GDB's (p is GDB's print, not a prefix of
- * prev-event); else a unique prefix of the commands of both, a GDB
- * command the console gives a meaning to counting as that command. The
- * console's command (*GDB set: GDB's own, run through gdb_default), or
- * NULL after an error (a refused GDB command, an ambiguous or unknown
- * word). */
-static const struct con_cmd *resolve(struct con *c, const struct rankset *set,
-                                     const char *name, size_t len, int *gdb)
+const struct con_cmd *con_cmd_meaning(struct con *c, const char *name,
+                                      size_t len, int *means,
+                                      const char **canon, const char **why)
 {
-    *gdb = 0;
-    const struct con_cmd *cmd = con_flow_cmd(c, name, len), *mine;
+    *canon = *why = NULL;
+    *means = CON_MEANS_CONSOLE;
     int matches, amb = 0;
+    const struct con_cmd *cmd = con_flow_cmd(c, name, len), *mine;
     if (cmd)
         return cmd;
     mine = lookup(name, len, &matches);
     if (mine && (strlen(mine->name) == len || con_cmd_is_alias(mine, name,
                                                                len)))
         return mine; /* its name or alias, as typed */
-    one_gdb(c, set);
     char word[128];
     snprintf(word, sizeof word, "%.*s", (int)len, name);
-    const char *exact = con_gdb_exact(c, word);
-    if (exact)
-        return gdb_meaning(exact, name, len, gdb);
-    const char *canon = con_gdb_resolve(c, set, name, len, &amb);
+    if ((*canon = con_gdb_exact(c, word)) != NULL)
+        return gdb_meaning(*canon, means, why);
+    *canon = con_gdb_resolve(c, &c->focus, name, len, &amb);
     const struct con_cmd *theirs = NULL;
     int gdb_own = 0;
-    if (canon && !amb) {
-        const char *why;
-        const char *m = con_gdb_caught(canon, &why);
-        theirs = m || !why ? con_cmd_lookup(m ? m : canon,
-                                            strlen(m ? m : canon)) : NULL;
+    if (*canon && !amb) {
+        const char *m = con_gdb_caught(*canon, why);
+        theirs = m || !*why ? con_cmd_lookup(m ? m : *canon,
+                                             strlen(m ? m : *canon))
+                            : NULL;
         gdb_own = !theirs;
     }
     /* a unique prefix of the console's that GDB's commands share only
      * where they are the same command */
     if (mine && !amb && !gdb_own && (!theirs || theirs == mine))
         return mine;
-    if (!mine && matches == 0 && canon && !amb)
-        return gdb_meaning(canon, name, len, gdb);
-    if (matches || amb || canon) {
+    if (!mine && matches == 0 && *canon && !amb)
+        return gdb_meaning(*canon, means, why);
+    *means = matches || amb || *canon ? CON_MEANS_AMBIGUOUS
+                                      : CON_MEANS_UNKNOWN;
+    return NULL;
+}
+
+/* The command NAME (LEN bytes) names (con_cmd_meaning), a GDB started to
+ * tell GDB's commands when none is: the console's command (*GDB set:
+ * GDB's own, run through gdb_default), or NULL after saying why not (a
+ * refused GDB command, an ambiguous or unknown word). */
+static const struct con_cmd *resolve(struct con *c, const struct rankset *set,
+                                     const char *name, size_t len, int *gdb)
+{
+    int means;
+    const char *canon, *why;
+    const struct con_cmd *cmd = con_cmd_lookup(name, len);
+    if (!con_flow_cmd(c, name, len) &&
+        (!cmd || !(strlen(cmd->name) == len ||
+                   con_cmd_is_alias(cmd, name, len))))
+        one_gdb(c, set); /* (not for the console's own names) */
+    cmd = con_cmd_meaning(c, name, len, &means, &canon, &why);
+    *gdb = means == CON_MEANS_GDB;
+    if (cmd)
+        return cmd;
+    if (means == CON_MEANS_REFUSED) {
+        fprintf(stderr, "drdb: '%.*s' (GDB's %s) is not passed to the "
+                "ranks' GDBs: %s\n", (int)len, name, canon, why);
+    } else if (means == CON_MEANS_AMBIGUOUS) {
         fprintf(stderr, "drdb: ambiguous command '%.*s', could be:",
                 (int)len, name);
         for (const struct con_cmd *k = con_cmd_next(NULL); k;

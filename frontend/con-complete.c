@@ -709,11 +709,14 @@ static void complete_line(struct con_compl *cc, const char *line, size_t start,
     while (e < end && !isspace((unsigned char)line[e]) &&
            (line[e] != '/' || e == i))
         e++;
-    const struct con_cmd *k = con_cmd_lookup(line + i, e - i);
-    if (!k) {
-        for (size_t u = 0; con_flow_user_name(c, u); u++)
-            if (word_is(line + i, e - i, con_flow_user_name(c, u)))
-                return; /* a user command's arguments: its own */
+    for (size_t u = 0; con_flow_user_name(c, u); u++)
+        if (word_is(line + i, e - i, con_flow_user_name(c, u)))
+            return; /* a user command's arguments: its own */
+    int means;
+    const char *canon, *why;
+    const struct con_cmd *k = con_cmd_meaning(c, line + i, e - i, &means,
+                                              &canon, &why);
+    if (means != CON_MEANS_CONSOLE || !k) {
         gdb_args(cc, "", line, i, end, text, out);
         return;
     }

@@ -31,7 +31,7 @@ struct con_gdbcmd {
 static const struct {
     const char *gdb, *drdb, *why;
 } caught[] = {
-    {"run", "restart", NULL},
+    {"run", "run", NULL},
     {"start", "restart", NULL},
     {"starti", NULL, "a replayed rank starts at main: 'restart' re-runs it "
      "there, 'goto 0' stops it before its first MPI call"},

@@ -948,6 +948,27 @@ const struct con_cmd *con_cmd_next(const struct con_cmd *prev);
 /* The console's command named NAME, its alias or a unique prefix of
  * it; NULL otherwise. */
 const struct con_cmd *con_cmd_lookup(const char *name, size_t len);
+/* What a command's name means. */
+enum con_means {
+    CON_MEANS_CONSOLE,   /* the console's command (a GDB command it gives
+                          * a drdb meaning to too) */
+    CON_MEANS_GDB,       /* GDB's, run on the ranks' GDBs */
+    CON_MEANS_REFUSED,   /* GDB's, refused in a session */
+    CON_MEANS_AMBIGUOUS, /* a prefix of several */
+    CON_MEANS_UNKNOWN,
+};
+/* The command NAME (LEN bytes) names, by GDB's rule over the console's
+ * commands and GDB's together: a user command; a name or alias of the
+ * console's, else of GDB's (p is GDB's print, not a prefix of
+ * prev-event); else a unique prefix of both sets, a GDB command the
+ * console gives a meaning to counting as that command. GDB's commands are
+ * asked of a started GDB (none started: only the console's are known).
+ * The console's command (for CON_MEANS_GDB, the one that passes GDB's
+ * through), or NULL; *MEANS says which; *CANON: GDB's command's
+ * canonical name, *WHY: why it is refused. Says nothing. */
+const struct con_cmd *con_cmd_meaning(struct con *c, const char *name,
+                                      size_t len, int *means,
+                                      const char **canon, const char **why);
 /* Is NAME (LEN bytes) one of K's aliases? */
 int con_cmd_is_alias(const struct con_cmd *k, const char *name, size_t len);
 /* The table as docs/commands.md (Markdown) on OUT. */

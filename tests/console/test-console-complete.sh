@@ -75,6 +75,7 @@ completes 'list mai' 'list main' "list mai<TAB>"
 listed 'list ma' 'main make_room_x map_file_x' \
     "list ma<TAB><TAB>: no ckpt__make_room, makecontext, malloc, madvise"
 completes 'print boa' 'print board' "print boa<TAB>: a variable"
+completes 'p boa' 'p board' "p boa<TAB>: GDB's p is print (not the console's prev-event)"
 listed 'print bo' 'board bonus' "print bo<TAB><TAB>: the program's variables"
 completes 'x/4x &boa' 'x/4x &board' "x/4x &boa<TAB>"
 completes 'print -pre' 'print -pretty' "print -pre<TAB>: GDB's print options"

@@ -140,5 +140,13 @@ batch_after wre "info breakpoints" | grep -q 'watchpoint' &&
     fail "  ... still listed: $(batch_after wre "info breakpoints")" ||
     ok "  ... not listed any more"
 
+# ---- run: GDB's run, from the start of the log on to the first stop
+# (the breakpoint in square again, whose argument is the rank's 6 or 7)
+batch rerun "break square" continue next run
+has_after rerun run "run: 'Starting program:', then the breakpoint, as GDB runs" \
+    "^\[0,1\] Starting program: .*habits \\(the replay of the recorded rank, from the start of its log\\)\$" \
+    "^Breakpoint 1, square \\(reqs=6\\) at .*habits\.c:[0-9]*\$" \
+    "^Breakpoint 1, square \\(reqs=7\\) at .*habits\.c:[0-9]*\$"
+
 echo "1..$n"
 exit $status
