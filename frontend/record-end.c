@@ -24,7 +24,7 @@ int fe_rec_verdict(const char *dir, const char *ranks, int *ended)
 {
     *ended = 0;
     struct log_run run;
-    char err[512], buf[256];
+    char err[512], buf[512];
     if (log_run_open(&run, dir, err, sizeof err) < 0) {
         fprintf(stderr, "drdb: the run cannot be opened: %s\n", err);
         return -1;
@@ -63,7 +63,17 @@ int fe_rec_verdict(const char *dir, const char *ranks, int *ended)
         case LOG_END_TRUNCATED:
             rs_add(&sets[lr.hdr.flags & LOG_HDR_LIMITED ? 5 : 1], r);
             break;
-        case LOG_END_KILLED: rs_add(&sets[2], r); break;
+        case LOG_END_KILLED:
+            /* a rank's own crash, said apart from the ranks the launcher
+             * killed after it */
+            if (log_rank_signal(dir, &lr)) {
+                log_rank_ending_in(dir, &lr, buf, sizeof buf);
+                fprintf(stderr, "drdb: rank %d: %s\n", r, buf);
+                (*ended)++;
+            } else {
+                rs_add(&sets[2], r);
+            }
+            break;
         case LOG_END_ABORT: rs_add(&sets[3], r); break;
         case LOG_END_CORRUPT: rs_add(&sets[4], r); break;
         default: break;

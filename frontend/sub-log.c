@@ -144,7 +144,8 @@ int fe_log_summary(const char *dir, FILE *out)
         if (lr.hdr.recorder_ns && span > 0)
             snprintf(ovh, sizeof ovh, "%.2f%%",
                      100.0 * (double)lr.hdr.recorder_ns / 1e9 / span);
-        if (log_rank_ending(&lr, ending, sizeof ending) != LOG_END_COMPLETE)
+        if (log_rank_ending_in(dir, &lr, ending, sizeof ending) !=
+            LOG_END_COMPLETE)
             bad++;
         /* A log copied or renamed from another rank's: said, as it would
          * replay another rank's calls. */
@@ -197,6 +198,17 @@ static int cmd_info(int argc, char **argv)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (log_run_get(&run, keys[i], buf, sizeof buf))
             printf("%-11s %s\n", keys[i], buf);
+    switch (log_run_recording(dir)) {
+    case LOG_RECORDING_RUNNING:
+        printf("complete:   no, drdb record is still recording it\n");
+        break;
+    case LOG_RECORDING_INTERRUPTED:
+        printf("complete:   no, drdb record was killed: its job ended with "
+               "it; each log ends at its rank's last completed call\n");
+        break;
+    case LOG_RECORDING_DONE:
+        break;
+    }
     putchar('\n');
     int rc = fe_log_summary(dir, stdout) ? 1 : 0;
     fe_log_libc_summary(dir, run.present, run.nranks_present, stdout);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -244,31 +245,6 @@ static void unreserve_run_file(const char *dir)
     }
 }
 
-/* Adds the recorded executable's build id to the run description, so that
- * a replay can tell when it runs another binary: appended to drdb.run
- * (never through a link) in the run directory. */
-static void note_build_id(const char *dir)
-{
-    struct log_run run;
-    char err[256], exe[PATH_MAX], id[128], line[160];
-    if (log_run_open(&run, dir, err, sizeof err) < 0)
-        return;
-    if (log_run_get(&run, "exe", exe, sizeof exe) &&
-        fe_build_id(exe, id, sizeof id) == 0) {
-        int dfd = util_dir_open(AT_FDCWD, dir, 1);
-        int fd = dfd < 0 ? dfd : util_file_append(dfd, LOG_RUN_FILE);
-        int n = snprintf(line, sizeof line, "exe_build_id %s\n", id);
-        if (fd < 0 || util_write_all(fd, line, (size_t)n) < 0)
-            fprintf(stderr, "drdb: cannot add the build id to '%s/%s'\n",
-                    dir, LOG_RUN_FILE);
-        if (fd >= 0)
-            close(fd);
-        if (dfd >= 0)
-            close(dfd);
-    }
-    log_run_release(&run);
-}
-
 /* The ranks to record, as the recorder reads them (DRDB_ENV_RANKS: ranges
  * "0-3,8"), from a set in the program's one grammar (the size of the run is
  * not known yet: any rank below RECORD_MAX_RANKS). NULL when TEXT is not a
@@ -351,6 +327,38 @@ static char *capture_scope(char **paths, int n)
     return s;
 }
 
+/* LOG_RECORDING_FILE in the run directory, locked while drdb record is
+ * at work (log-format.h): -1 when there is none. */
+static int recording_fd = -1;
+
+/* Marks run DIR as being recorded: a drdb record killed before it
+ * concluded the run leaves the mark unlocked, and `drdb log info` says the
+ * run was interrupted. A mark that cannot be made costs only that. */
+static void mark_recording(const char *dir)
+{
+    int dfd = util_dir_open(AT_FDCWD, dir, 1);
+    int fd = dfd < 0 ? dfd : util_file_create(dfd, LOG_RECORDING_FILE, 0);
+    if (dfd >= 0)
+        close(dfd);
+    if (fd >= 0 && flock(fd, LOCK_EX) == 0)
+        recording_fd = fd;
+    else if (fd >= 0)
+        close(fd);
+}
+
+/* The run is concluded: the mark goes. */
+static void unmark_recording(const char *dir)
+{
+    int dfd = util_dir_open(AT_FDCWD, dir, 1);
+    if (dfd >= 0) {
+        unlinkat(dfd, LOG_RECORDING_FILE, 0);
+        close(dfd);
+    }
+    if (recording_fd >= 0)
+        close(recording_fd);
+    recording_fd = -1;
+}
+
 /*
  * Rank 0's standard input, recorded: a process of drdb's reads drdb's
  * standard input and writes it both to the run directory's LOG_STDIN_FILE
@@ -380,6 +388,8 @@ static pid_t tee_stdin(const char *dir, int *launcher_in)
         ssize_t got;
         close(p[0]);
         life_die_with_parent(parent);
+        if (recording_fd >= 0)
+            close(recording_fd); /* the mark's lock is drdb's alone */
         signal(SIGPIPE, SIG_IGN);
         int to_launcher = 1;
         while ((got = read(0, buf, sizeof buf)) != 0) {
@@ -609,11 +619,16 @@ static pid_t launch(char **launcher, const char *dir, int no_stdin,
     if (pipe2(pfd, O_CLOEXEC) < 0)
         return fe_error("cannot create a pipe: %s", strerror(errno)), -2;
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0)
         return fe_error("cannot fork: %s", strerror(errno)), -2;
     if (pid == 0) {
         close(pfd[0]);
+        /* The job dies with drdb, even killed with SIGKILL: the launcher
+         * first, and its ranks with it (mpiexec's proxies end their ranks
+         * when it is gone; docs/security.md). */
+        if (life_die_with_parent(parent) < 0)
+            _exit(127);
         if (launcher_in >= 0)
             dup2(launcher_in, 0);
         child_layout(aslr);
@@ -647,6 +662,7 @@ static pid_t launch(char **launcher, const char *dir, int no_stdin,
     }
     unreserve_run_file(dir);
     fe_rec_limits_done(dir);
+    unmark_recording(dir);
     rmdir(dir);
     fe_error("cannot run '%s': %s; nothing was recorded", launcher[0],
              strerror(exec_err));
@@ -663,7 +679,7 @@ static int conclude(const struct record_opts *o, const char *dir,
     int run_interrupted = interrupted; /* (not a Ctrl-C after the run) */
     unreserve_run_file(dir);
     fe_rec_limits_done(dir);
-    note_build_id(dir);
+    unmark_recording(dir);
     fe_rec_volume_print(vol, stderr);
     if (vol->stopped)
         fprintf(stderr, "drdb: the run was stopped at --timeout %g s (%s): "
@@ -746,6 +762,7 @@ static int run(int argc, char **argv)
     if (rc < 0)
         return 1;
     pid_t tee;
+    mark_recording(dir);
     child = launch(launcher, dir, o.no_stdin, o.aslr, &tee);
     if (child < 0)
         return child == -1 ? 127 : 1;

@@ -2,14 +2,17 @@
  * log-format.h: LOG_CALL_FILE). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "log-reader.h"
 
-int log_call_in_progress(const char *dir, const struct log_rank *log,
-                         struct log_call_slot *s)
+/* LOG's slot in DIR: 0 with *S filled, or -1 (none, or another
+ * process's). */
+static int read_slot(const char *dir, const struct log_rank *log,
+                     struct log_call_slot *s)
 {
     char name[64], path[4200];
     snprintf(name, sizeof name, LOG_CALL_FILE, log->hdr.rank);
@@ -19,16 +22,48 @@ int log_call_in_progress(const char *dir, const struct log_rank *log,
     if (fd < 0)
         return -1;
     ssize_t got;
+    memset(s, 0, sizeof *s);
     while ((got = read(fd, s, sizeof *s)) < 0 && errno == EINTR)
         ;
     close(fd);
     /* A slot of another process (a directory reused, a log copied) says
-     * nothing about this log. */
-    if (got != (ssize_t)sizeof *s ||
+     * nothing about this log; an older run's is shorter (no signal). */
+    if ((got != (ssize_t)sizeof *s && got != LOG_CALL_SLOT_V1) ||
         memcmp(s->magic, LOG_CALL_MAGIC, sizeof s->magic) ||
         s->pid != log->hdr.pid)
+        return -1;
+    return 0;
+}
+
+int log_call_in_progress(const char *dir, const struct log_rank *log,
+                         struct log_call_slot *s)
+{
+    if (read_slot(dir, log, s) < 0)
         return -1;
     if (!s->fn)
         return 0;
     return log_func_by_id((int)s->fn) ? 1 : -1;
+}
+
+int log_rank_signal(const char *dir, const struct log_rank *log)
+{
+    struct log_call_slot s;
+    if (read_slot(dir, log, &s) < 0 || s.signal <= 0 || s.signal >= 65)
+        return 0;
+    return s.signal;
+}
+
+enum log_ending log_rank_ending_in(const char *dir, const struct log_rank *r,
+                                   char *buf, size_t len)
+{
+    enum log_ending e = log_rank_ending(r, buf, len);
+    int sig = e == LOG_END_KILLED ? log_rank_signal(dir, r) : 0;
+    if (sig) {
+        char was[256];
+        const char *abbrev = sigabbrev_np(sig);
+        snprintf(was, sizeof was, "%s", buf + strlen("killed mid-run"));
+        snprintf(buf, len, "died of SIG%s (%s) mid-run%s",
+                 abbrev ? abbrev : "?", strsignal(sig), was);
+    }
+    return e;
 }

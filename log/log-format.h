@@ -103,6 +103,12 @@
  * a shared mapping (log-writer.h: log_writer_limit). Removed after the
  * run. */
 #define LOG_BUDGET_FILE ".drdb.budget"
+/* `drdb record` at work: an empty file it creates in the run directory
+ * before the launch and keeps locked (flock, exclusive) until it has
+ * concluded the run, then removes. Found unlocked: drdb record ended
+ * before it concluded (killed, SIGKILL included): its job died with it
+ * (log_run_recording). */
+#define LOG_RECORDING_FILE ".drdb.recording"
 /* Compression of a run's message data after the run (log-compress.h):
  * LOG_HOLD_FILE is the run's hold, an empty file that sessions which may
  * reopen a log by path (a console's replays, its checkpoints) keep locked
@@ -142,8 +148,14 @@ struct log_call_slot {
     uint32_t nreq;    /* the Wait family: the requests it was given (may
                        * exceed LOG_CALL_REQS: the first are kept) */
     uint32_t req[LOG_CALL_REQS];
+    /* The signal that ended the rank (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+     * SIGABRT), noted by the recorder's handler as it dies; 0 none. A
+     * slot of LOG_CALL_SLOT_V1 bytes (older runs) has neither. */
+    int32_t signal;
+    uint32_t reserved;
 };
-_Static_assert(sizeof(struct log_call_slot) == 128, "the slot's layout");
+#define LOG_CALL_SLOT_V1 128
+_Static_assert(sizeof(struct log_call_slot) == 136, "the slot's layout");
 /* The largest world size a run description or a header may state: a
  * bound on what a reader allocates for an untrusted number. */
 #define LOG_MAX_WORLD (1 << 20)

@@ -138,6 +138,10 @@ void log_rank_release(struct log_rank *r);
  * one, or the logs copied without it; a slot of another process). */
 int log_call_in_progress(const char *dir, const struct log_rank *log,
                          struct log_call_slot *s);
+/* The signal that ended LOG's rank as its recorder noted it in its slot
+ * (a crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT), or 0: none noted
+ * (killed by another's signal, SIGKILL, or no slot). */
+int log_rank_signal(const char *dir, const struct log_rank *log);
 
 /* How a rank's log ends. */
 enum log_ending {
@@ -153,6 +157,12 @@ enum log_ending {
  * device)", "corrupt: ...". */
 enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
                                 size_t len);
+/* As log_rank_ending(), for R in run directory DIR: a rank that died of a
+ * crash its recorder noted (log_rank_signal) is said so, "died of SIGSEGV
+ * (Segmentation fault) mid-run: ...", apart from the ranks killed after
+ * it ("killed mid-run: ..."); still LOG_END_KILLED. */
+enum log_ending log_rank_ending_in(const char *dir, const struct log_rank *r,
+                                   char *buf, size_t len);
 /* The event where the recorder stopped logging (the TRUNC record's, or the
  * end of the records when there is none), for a truncated log. */
 uint64_t log_rank_trunc_event(const struct log_rank *r);
@@ -326,6 +336,14 @@ int log_run_open(struct log_run *run, const char *dir, char *err,
 int log_parse_count(const char *text, long long lo, long long hi,
                     long long *v);
 void log_run_release(struct log_run *run);
+/* Whether DIR's recording is over (log-format.h: LOG_RECORDING_FILE). */
+enum log_recording {
+    LOG_RECORDING_DONE,        /* drdb record concluded it (or no drdb
+                                * record: the recorder linked in) */
+    LOG_RECORDING_RUNNING,     /* drdb record is at work on it */
+    LOG_RECORDING_INTERRUPTED, /* drdb record was killed before its end */
+};
+enum log_recording log_run_recording(const char *dir);
 /* The value for KEY (first occurrence) copied to BUF, or NULL. */
 const char *log_run_get(const struct log_run *run, const char *key,
                         char *buf, size_t len);

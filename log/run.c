@@ -4,10 +4,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "log-reader.h"
 #include "util.h"
@@ -160,4 +163,20 @@ const char *log_run_get(const struct log_run *run, const char *key,
         line = nl ? nl + 1 : NULL;
     }
     return NULL;
+}
+
+enum log_recording log_run_recording(const char *dir)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = dfd < 0 ? -1 : openat(dfd, LOG_RECORDING_FILE,
+                                   O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    enum log_recording r = LOG_RECORDING_DONE;
+    if (fd >= 0)
+        r = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK
+                ? LOG_RECORDING_RUNNING : LOG_RECORDING_INTERRUPTED;
+    if (fd >= 0)
+        close(fd);
+    if (dfd >= 0)
+        close(dfd);
+    return r;
 }

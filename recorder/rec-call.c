@@ -2,18 +2,54 @@
  * The call in progress (rec.h: rec_call_enter; the layout: log-format.h,
  * LOG_CALL_FILE): one struct log_call_slot per rank in a shared mapping of
  * "rank-R.call" in the run directory, which survives the rank being
- * killed, so `drdb check` can tell which call a hung rank was blocked in.
+ * killed, so `drdb check` can tell which call a hung rank was blocked in,
+ * and the signal a crashing rank died of, so that `drdb log info` tells
+ * it from the ranks the launcher killed after it.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rec.h"
 #include "util.h"
 
 struct log_call_slot *rec_call_slot;
+
+/* A crash: noted in the slot, then the signal's default action (SA_RESETHAND
+ * put it back): the same death, core dump and exit status as without the
+ * recorder. A fault returns to the faulting instruction, which faults
+ * again; a signal sent (raise, kill) is raised again. */
+static void on_crash(int sig)
+{
+    /* (a child the rank forked shares the mapping: its crash is not the
+     * rank's; the system call, as getpid is the recorder's own) */
+    if (syscall(SYS_getpid) == rec_call_slot->pid)
+        __atomic_store_n(&rec_call_slot->signal, sig, __ATOMIC_RELAXED);
+    raise(sig);
+}
+
+/* The crashes' handler, for each crash signal the program left at its
+ * default (a program's own handler stays; one it installs later replaces
+ * this: its crashes then read as killed). Only for the signals that a
+ * rank's own fault raises: the SIGKILL or SIGTERM a launcher sends the
+ * others is not noted. */
+static void catch_crashes(void)
+{
+    static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof crash / sizeof *crash; i++)
+        if (sigaction(crash[i], NULL, &old) == 0 &&
+            old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
+            sigaction(crash[i], &sa, NULL);
+}
 
 void rec_call_open(int dfd, int rank)
 {
@@ -35,6 +71,7 @@ void rec_call_open(int dfd, int rank)
     s->pid = getpid();
     memcpy(s->magic, LOG_CALL_MAGIC, sizeof s->magic);
     rec_call_slot = s;
+    catch_crashes();
 }
 
 void rec_call_requests(uint32_t fn, int n, const MPI_Request *reqs)

@@ -101,6 +101,31 @@ static void build_id(const struct dl_phdr_info *info, struct rec_obj *o)
     }
 }
 
+/* dl_iterate_phdr's first object, the executable: its build id as hex. */
+static int exe_cb(struct dl_phdr_info *info, size_t size, void *ud)
+{
+    struct rec_obj *o = ud;
+    (void)size;
+    build_id(info, o);
+    return 1;
+}
+
+int rec_exe_build_id(char *hex, size_t len)
+{
+    static struct rec_obj o; /* large: not on the program's stack */
+    o.build_id_len = 0;
+    dl_iterate_phdr(exe_cb, &o);
+    if (!o.build_id_len || len < 2 * o.build_id_len + 1)
+        return -1;
+    static const char digit[] = "0123456789abcdef";
+    for (size_t k = 0; k < o.build_id_len; k++) {
+        hex[2 * k] = digit[o.build_id[k] >> 4];
+        hex[2 * k + 1] = digit[o.build_id[k] & 15];
+    }
+    hex[2 * o.build_id_len] = '\0';
+    return 0;
+}
+
 /* MPI's libraries (libmpi.so, libmpich.so, libmpifort.so, libmpichfort,
  * libmpicxx, ...) and the recorder itself. */
 static int is_mpi(const char *path, uintptr_t lo, uintptr_t hi)

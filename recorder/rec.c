@@ -420,6 +420,10 @@ static void write_run_file(int dfd, const char *dir, int size,
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     buf[n > 0 ? n : 0] = '\0';
     run_kv(&t, "exe", buf);
+    /* here, not after the run: a run whose drdb record was killed keeps
+     * it (a replay tells another binary by it) */
+    if (rec_exe_build_id(buf, sizeof buf) == 0)
+        run_kv(&t, "exe_build_id", buf);
     proc_args("/proc/self/cmdline", buf, sizeof buf);
     run_kv(&t, "argv", buf);
     if (getcwd(buf, sizeof buf))

@@ -171,6 +171,9 @@ struct rec_site_enc {
 _Static_assert(LOG_SITE_ROOM < 16, "a site's bytes fit one entry");
 _Static_assert(sizeof(struct rec_site_enc) == 64, "an entry is 64 bytes");
 #define REC_SITE_ENC 128 /* entries, a power of 2 */
+/* The executable's GNU build id, as hex into HEX (from its notes in
+ * memory: no file read): 0, or -1 (none, or LEN too small). */
+int rec_exe_build_id(char *hex, size_t len);
 extern struct rec_site_enc rec_site_enc[REC_SITE_ENC]
     __attribute__((visibility("hidden")));
 extern struct rec_obj *rec_site_announce
@@ -378,7 +381,9 @@ void rec_poll_flush(void);
  */
 extern struct log_call_slot *rec_call_slot /* NULL: no slot */
     __attribute__((visibility("hidden")));
-/* From open_log: creates the slot of RANK in run directory DFD. */
+/* From open_log: creates the slot of RANK in run directory DFD, and
+ * catches the crash signals the program left at their default to note
+ * which one ended the rank (log-format.h: log_call_slot.signal). */
 void rec_call_open(int dfd, int rank);
 static inline void rec_call_enter(uint32_t fn, int32_t peer, int32_t tag,
                                   int32_t peer2, int32_t tag2, MPI_Comm comm)
