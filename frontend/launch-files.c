@@ -50,6 +50,40 @@ static void clear_tree(int fd, int depth)
     closedir(d);
 }
 
+/* This process's directory for the replay's files when the run directory
+ * cannot hold them: made once, $TMPDIR/drdb-replay-PID-XXXXXX (mode 0700),
+ * removed with what it holds when drdb ends, however it ends (life.h).
+ * Its path, or NULL (errno set). */
+static const char *own_root(void)
+{
+    static char root[PATH_MAX];
+    if (!root[0]) {
+        snprintf(root, sizeof root, "%s/" LIFE_REPLAY_PREFIX "-%d-XXXXXX",
+                 life_tmpdir(), (int)getpid());
+        if (!mkdtemp(root)) {
+            root[0] = '\0';
+            return NULL;
+        }
+        life_dir_add(root);
+    }
+    return root;
+}
+
+/* Opens directory NAME in DFD (made, 0700, when missing), emptied: 0, or
+ * -errno (a link under its name refused: util.h). DFD is closed. */
+static int fresh_dir(int dfd, const char *name)
+{
+    int rc = dfd < 0 ? dfd : util_dir_create(dfd, name, 1);
+    int fd = rc < 0 ? rc : util_dir_open(dfd, name, 1);
+    if (dfd >= 0)
+        close(dfd);
+    if (fd < 0)
+        return fd;
+    clear_tree(fd, 0);
+    close(fd);
+    return 0;
+}
+
 int launch_out_dir(const char *dir, const char *who, int rank, char *out,
                    size_t len)
 {
@@ -58,26 +92,30 @@ int launch_out_dir(const char *dir, const char *who, int rank, char *out,
     int dfd = util_dir_open(AT_FDCWD, dir, 1);
     int rc = dfd < 0 ? dfd : util_dir_create(dfd, LAUNCH_OUT_DIR, 1);
     int ofd = rc < 0 ? rc : util_dir_open(dfd, LAUNCH_OUT_DIR, 1);
-    rc = ofd < 0 ? ofd : util_dir_create(ofd, name, 1);
-    int rfd = rc < 0 ? rc : util_dir_open(ofd, name, 1);
     if (dfd >= 0)
         close(dfd);
-    if (ofd >= 0)
-        close(ofd);
-    if (rfd >= 0) {
-        clear_tree(rfd, 0);
-        close(rfd);
+    rc = fresh_dir(ofd, name);
+    if (rc == 0) {
         snprintf(out, len, "%s/" LAUNCH_OUT_DIR "/%s", dir, name);
         return 0;
     }
-    /* A run directory this user cannot write (someone else's): a new
-     * directory of the replay's own instead. */
-    snprintf(out, len, "%s/drdb-replay-out-%s-XXXXXX", life_tmpdir(), name);
-    if (!mkdtemp(out))
+    /* A run directory this user cannot write (someone else's), or a link
+     * there: a directory of drdb's own instead, said (the banner names the
+     * run directory's). */
+    const char *root = own_root();
+    int trc = root ? fresh_dir(util_dir_open(AT_FDCWD, root, 1), name)
+                   : -errno;
+    if (trc < 0)
         return fe_error("cannot make a directory for the replay's files in "
                         "'%s' (%s) nor in '%s' (%s); give --write-in-place "
                         "or set TMPDIR", dir, strerror(-rc), life_tmpdir(),
-                        strerror(errno));
+                        strerror(-trc));
+    snprintf(out, len, "%s/%s", root, name);
+    fprintf(stderr, "drdb: %s %d writes its files in %s, removed when drdb "
+            "ends: '%s/" LAUNCH_OUT_DIR "/%s' cannot hold them (%s)\n", who,
+            rank, out, dir, name,
+            rc == -ELOOP ? "a symbolic link there, not followed"
+                         : strerror(-rc));
     return 0;
 }
 

@@ -66,8 +66,10 @@ void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
  * program's writes go to a directory of the replay's own, never over the
  * recorded run's files: launch_out_dir() makes (and empties) run DIR's
  * LAUNCH_OUT_DIR/WHO-RANK ("rank": a replay; "shadow": the console's
- * shadow of the rank), or, when DIR cannot be written, a new directory
- * under TMPDIR; its path into OUT. 0, or -1 after an error message.
+ * shadow of the rank), or, when DIR cannot hold it (another user's, a
+ * link there), WHO-RANK in this process's own directory under TMPDIR
+ * (drdb-replay-PID-XXXXXX, removed when drdb ends: life.h), said on
+ * stderr; its path into OUT. 0, or -1 after an error message.
  * launch_env_files() adds the settings: OUT (NULL: the program writes in
  * place), and, when STDIN_RECORDED and the run has one, the recorded
  * standard input (the stub gives it to rank 0).

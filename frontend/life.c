@@ -24,6 +24,10 @@
 #include "life.h"
 
 #define LIFE__NDIRS 8
+/* How deep a directory of drdb's is removed: the replay's files hold the
+ * program's own directories (and each level takes 4 KiB of the handler's
+ * 64 KiB stack). */
+#define LIFE__DEPTH 8
 
 static pid_t owner;                 /* who called life_install() */
 static char dirs[LIFE__NDIRS][PATH_MAX];
@@ -201,7 +205,7 @@ void life_end(void)
     kill_children();
     for (int i = 0; i < LIFE__NDIRS; i++)
         if (dirs[i][0])
-            remove_path(dirs[i], 2);
+            remove_path(dirs[i], LIFE__DEPTH);
     ending = 0;
 }
 
@@ -300,7 +304,7 @@ int life_sweep(const char *dir, const char *prefix)
         if (fstatat(fd, s, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
             !S_ISDIR(st.st_mode) || st.st_uid != getuid())
             continue;
-        remove_tree(fd, s, 2);
+        remove_tree(fd, s, LIFE__DEPTH);
         removed += fstatat(fd, s, &st, AT_SYMLINK_NOFOLLOW) < 0;
     }
     closedir(d);

@@ -43,8 +43,9 @@ void life_install(int flags);
 void life_end(void);
 
 /* Registers PATH, a directory this process made (mkdtemp) in $TMPDIR, to
- * remove with what it holds (two levels: the shadows' rank-N
- * directories) at life_end(). Up to 8; -1 when full. */
+ * remove with what it holds (eight levels deep: the shadows' rank-N
+ * directories, the replay's files) at life_end(). Up to 8; -1 when
+ * full. */
 int life_dir_add(const char *path);
 
 /* In a child between fork and exec: die (SIGKILL) when PARENT, the pid
@@ -55,12 +56,13 @@ int life_die_with_parent(pid_t parent);
 /* Removes, in directory DIR, the directories named PREFIX-PID-* (PREFIX
  * e.g. "drdb-shadow") whose PID no longer runs: the leftovers of a drdb
  * killed with SIGKILL. Only the user's own real directories (never a
- * link), two levels deep. Returns how many were removed. (A drdb of
+ * link), eight levels deep. Returns how many were removed. (A drdb of
  * another PID namespace sharing DIR would look gone: give each container
  * its own TMPDIR.) */
 int life_sweep(const char *dir, const char *prefix);
 /* The prefixes of drdb's directories in $TMPDIR: the console's shadows,
- * `drdb replay`'s reports. */
+ * `drdb replay`'s reports and the replay's files a run directory could
+ * not hold (launch.h: launch_out_dir). */
 #define LIFE_SHADOW_PREFIX "drdb-shadow"
 #define LIFE_REPLAY_PREFIX "drdb-replay"
 /* "$TMPDIR", or "/tmp". */

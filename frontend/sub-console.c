@@ -605,6 +605,7 @@ static int start(int argc, char **argv, const struct fe_subcmd *cmd,
      * shadows of a console killed before are removed now. */
     life_install(LIFE_TERM);
     life_sweep(life_tmpdir(), LIFE_SHADOW_PREFIX);
+    life_sweep(life_tmpdir(), LIFE_REPLAY_PREFIX);
     if (!o.json)
         con_summary(&c, stdout);
     fflush(stdout);
