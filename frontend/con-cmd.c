@@ -507,7 +507,13 @@ static char *script_body(struct con *c, const char *intro)
     return l ? strdup(l) : NULL;
 }
 
-int con_source(struct con *c, const char *file)
+/* Scripts sourced deeper than this stop: a script that sources itself
+ * would otherwise run until the open files run out, each level saying
+ * its failure. Each level holds its file open: far below that limit. */
+#define CON_MAX_SOURCE_DEPTH 64
+
+/* Runs FILE's commands (con_source, one level). */
+static int source_file(struct con *c, const char *file)
 {
     struct script s = {strcmp(file, "-") == 0 ? stdin : fopen(file, "r"),
                        NULL, 0, 0};
@@ -535,12 +541,13 @@ int con_source(struct con *c, const char *file)
         /* the line may be read again (a block's body): kept */
         char *cmd = strdup(p);
         if (!cmd || con_execute(c, cmd) < 0) {
-            fprintf(stderr, "drdb: %s:%d: '%s' failed\n", file, at,
-                    cmd ? cmd : p);
+            if (!c->source_unwind)
+                fprintf(stderr, "drdb: %s:%d: '%s' failed\n", file, at,
+                        cmd ? cmd : p);
             rc = -1;
         }
         free(cmd);
-        if (rc < 0 && !c->keep_going)
+        if (rc < 0 && (!c->keep_going || c->source_unwind))
             break;
     }
     c->read_body = read_body;
@@ -549,6 +556,23 @@ int con_source(struct con *c, const char *file)
     free(s.line);
     if (s.f != stdin)
         fclose(s.f);
+    return rc;
+}
+
+int con_source(struct con *c, const char *file)
+{
+    if (c->source_depth >= CON_MAX_SOURCE_DEPTH) {
+        fprintf(stderr, "drdb: source '%s': scripts sourced %d deep (a "
+                "script that sources itself?): stopped; give 'source' a "
+                "condition (if) or source the file once\n", file,
+                CON_MAX_SOURCE_DEPTH);
+        c->source_unwind = 1;
+        return -1;
+    }
+    c->source_depth++;
+    int rc = source_file(c, file);
+    if (--c->source_depth == 0)
+        c->source_unwind = 0;
     return rc;
 }
 

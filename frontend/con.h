@@ -252,6 +252,8 @@ struct con {
                            * its first entry is allocated, the rest are
                            * environ's */
     int keep_going;      /* batch: go on after a failed command */
+    int source_depth;    /* scripts being sourced (con_source) */
+    int source_unwind;   /* sourced too deep: every level stops, said once */
     int in_place;        /* --write-in-place: no replay-out directory */
     int timeout_ms;      /* per command, 0: none */
     int json;            /* batch: one JSON object per result on stdout */
