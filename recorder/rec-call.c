@@ -19,36 +19,46 @@
 
 struct log_call_slot *rec_call_slot;
 
-/* A crash: noted in the slot, then the signal's default action (SA_RESETHAND
- * put it back): the same death, core dump and exit status as without the
- * recorder. A fault returns to the faulting instruction, which faults
- * again; a signal sent (raise, kill) is raised again. */
-static void on_crash(int sig)
+static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+#define NCRASH (sizeof crash_sigs / sizeof *crash_sigs)
+/* The action each had before the recorder's: MPI's own (MPICH prints a
+ * backtrace), the program's, or the default. */
+static struct sigaction crash_prior[NCRASH];
+
+/* A crash: noted in the slot, then the action before ours put back and the
+ * signal taken by it: the same backtrace, death, core dump and exit status
+ * as without the recorder. A fault happens again as the instruction is
+ * retried (with its own siginfo); a signal sent (raise, abort, kill) is
+ * raised again. */
+static void on_crash(int sig, siginfo_t *si, void *ctx)
 {
+    (void)ctx;
     /* (a child the rank forked shares the mapping: its crash is not the
      * rank's; the system call, as getpid is the recorder's own) */
     if (syscall(SYS_getpid) == rec_call_slot->pid)
         __atomic_store_n(&rec_call_slot->signal, sig, __ATOMIC_RELAXED);
-    raise(sig);
+    for (size_t i = 0; i < NCRASH; i++)
+        if (crash_sigs[i] == sig)
+            sigaction(sig, &crash_prior[i], NULL);
+    if (si->si_code <= 0)
+        raise(sig);
 }
 
-/* The crashes' handler, for each crash signal the program left at its
- * default (a program's own handler stays; one it installs later replaces
- * this: its crashes then read as killed). Only for the signals that a
- * rank's own fault raises: the SIGKILL or SIGTERM a launcher sends the
- * others is not noted. */
+/* The crashes' handler, for each crash signal not ignored. A handler the
+ * program installs later replaces it: its crashes then read as killed.
+ * Only the signals a rank's own fault raises: the SIGKILL or SIGTERM a
+ * launcher sends the others is not noted. */
 static void catch_crashes(void)
 {
-    static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-    struct sigaction sa, old;
+    struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_crash;
-    sa.sa_flags = SA_RESETHAND;
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof crash / sizeof *crash; i++)
-        if (sigaction(crash[i], NULL, &old) == 0 &&
-            old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
-            sigaction(crash[i], &sa, NULL);
+    for (size_t i = 0; i < NCRASH; i++)
+        if (sigaction(crash_sigs[i], NULL, &crash_prior[i]) == 0 &&
+            crash_prior[i].sa_handler != SIG_IGN)
+            sigaction(crash_sigs[i], &sa, NULL);
 }
 
 void rec_call_open(int dfd, int rank)
