@@ -90,7 +90,7 @@ done
 check "  ... and the recorder says nothing else" '[ "$(grep -c drdb-record nodir.err)" = 2 ]'
 # An allocation the logging needs (bigwin: a 64 TiB window's copy): the
 # rank says where, what and what to do, and aborts; its log holds the calls
-# before, as a killed rank's does.
+# before, and log info says the rank died of that SIGABRT.
 if [ "$(cat /proc/sys/vm/overcommit_memory)" = 1 ]; then
     skip "a failed allocation: vm.overcommit_memory = 1 grants it"
 else
@@ -100,8 +100,8 @@ else
     check "  ... saying where, what and what to do" \
         'grep -qxF "drdb-record: rank 0: event 3 (MPI_Win_attach): out of memory for an RMA window'"'s shadow copy (70368744177664 bytes, the window's"' size); give the processes more memory" oom.err'
     "$drdb" log info oom > oom.info 2>&1
-    check "  ... its log holds the 3 calls before, as a killed rank's" \
-        'grep -qE "^0 +3 .*killed mid-run" oom.info'
+    check "  ... its log holds the 3 calls before; the rank died of SIGABRT" \
+        'grep -qE "^0 +3 .*died of SIGABRT \(Aborted\) mid-run" oom.info'
 fi
 
 echo "1..$n"
