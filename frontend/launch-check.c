@@ -38,11 +38,17 @@ static const char *user_name(uid_t uid, char *buf, size_t len)
  * when EXE has no build id. */
 static int program_line(const char *exe, char *line, size_t len)
 {
-    char have[128], who[64];
+    char have[128], who[64], link[PATH_MAX + 128] = "", to[PATH_MAX];
     struct stat st;
     int has_id = fe_build_id(exe, have, sizeof have) == 0;
+    ssize_t n = readlink(exe, to, sizeof to - 1);
+    if (n > 0 && lstat(exe, &st) == 0) {
+        to[n] = '\0';
+        snprintf(link, sizeof link, " (a symbolic link of %s to %s)",
+                 user_name(st.st_uid, who, sizeof who), to);
+    }
     int known = stat(exe, &st) == 0;
-    snprintf(line, len, "program: %s (owner %s, build id %s)", exe,
+    snprintf(line, len, "program: %s%s (owner %s, build id %s)", exe, link,
              known ? user_name(st.st_uid, who, sizeof who) : "?",
              has_id ? have : "none");
     return has_id ? 0 : -1;
@@ -176,7 +182,7 @@ void launch_show(const struct log_run *run, const char *dir, const char *exe,
 int launch_check(const struct log_run *run, const char *dir, const char *exe,
                  int own, int trust, FILE *out, const char *prefix)
 {
-    char why[5][4600], path[4200], want[128] = "", have[128] = "";
+    char why[6][4600], path[4200], want[128] = "", have[128] = "";
     char line[4400], esc[4 * 4400];
     int nwhy = 0;
     struct stat st;
@@ -210,6 +216,10 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
                           sizeof why[0]))
             nwhy++;
     }
+    /* A link's owner can point it at another program at any time. */
+    if (lstat(exe, &st) == 0 && S_ISLNK(st.st_mode) &&
+        distrust(&st, "the program's link", exe, why[nwhy], sizeof why[0]))
+        nwhy++;
     if (stat(exe, &st) == 0 &&
         distrust(&st, "the program", exe, why[nwhy], sizeof why[0]))
         nwhy++;
