@@ -34,9 +34,9 @@ static const char *user_name(uid_t uid, char *buf, size_t len)
     return buf;
 }
 
-/* The program line for EXE into LINE: path, owner, build id. 0, or -1
- * when EXE has no build id. */
-static int program_line(const char *exe, char *line, size_t len)
+/* The program line for EXE into LINE: path (and a link's owner and
+ * target), owner, build id. */
+static void program_line(const char *exe, char *line, size_t len)
 {
     char have[128], who[64], link[PATH_MAX + 128] = "", to[PATH_MAX];
     struct stat st;
@@ -51,7 +51,6 @@ static int program_line(const char *exe, char *line, size_t len)
     snprintf(line, len, "program: %s%s (owner %s, build id %s)", exe, link,
              known ? user_name(st.st_uid, who, sizeof who) : "?",
              has_id ? have : "none");
-    return has_id ? 0 : -1;
 }
 
 /* Why the file ST (named WHAT, PATH) cannot be trusted into WHY, or 0:
@@ -187,8 +186,8 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
     int nwhy = 0;
     struct stat st;
 
-    int has_id = program_line(exe, line, sizeof line) >= 0 &&
-                 fe_build_id(exe, have, sizeof have) == 0;
+    int has_id = fe_build_id(exe, have, sizeof have) == 0;
+    program_line(exe, line, sizeof line);
     log_run_get(run, "exe_build_id", want, sizeof want);
     if (own) {
         if (out)
