@@ -6,7 +6,7 @@ set -eu
 
 PKGS="build-essential pkg-config python3 meson ninja-build git
 gdb libreadline-dev mpich libmpich-dev gfortran
-zstd libzstd-dev libsqlite3-dev libdw-dev
+zstd libzstd-dev libsqlite3-dev libdw-dev nettle-dev
 clang libclang-rt-14-dev
 tmux procps
 jq libxml2-utils chromium graphviz

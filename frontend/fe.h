@@ -172,7 +172,7 @@ int fe_ev_open(struct ev_run *x, struct fe_run *fr, const char *rundir,
 extern const struct fe_subcmd fe_sub_log_info, fe_sub_log_dump,
     fe_sub_log_events, fe_sub_log_event, fe_sub_log_match, fe_sub_log_queues,
     fe_sub_log_sql, fe_sub_log_graph, fe_sub_log_trace, fe_sub_log_libc,
-    fe_sub_log_compress;
+    fe_sub_log_compress, fe_sub_log_sign;
 /* Which events of a rank to list: the options shared by drdb log events
  * and the console's events (fe_events_opt_table, sub-log.c). */
 struct fe_events_opts {

@@ -1,19 +1,24 @@
 /*
  * The launcher's check of what it is about to run (launch.h): a run
- * directory names the program drdb starts, so before `drdb replay` or the
- * console starts anything, the program is shown (path, owner, build id:
- * not the run's free-text command line) and checked: a run directory,
- * drdb.run or program that another user owns or can write, or a program
- * that is not the recorded build, could make drdb run someone else's code
- * as this user.
+ * directory names the program drdb starts, its arguments and where it
+ * runs, so before `drdb replay` or the console starts anything, the
+ * program is shown (path, owner, build id: not the run's free-text command
+ * line) and checked: a run this user did not record and sign
+ * (launch-trust.c), a run directory, drdb.run or program that another user
+ * owns or can write, or a program that is not the recorded build, could
+ * make drdb run someone else's code as this user. Such a run is shown
+ * whole (everything that would execute) and starts only with --trust.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drdb-stub.h"
 #include "fe.h"
 #include "launch.h"
 #include "log-reader.h"
@@ -27,6 +32,25 @@ static const char *user_name(uid_t uid, char *buf, size_t len)
     else
         snprintf(buf, len, "user %u", (unsigned)uid);
     return buf;
+}
+
+/* The program line for EXE into LINE: path (and a link's owner and
+ * target), owner, build id. */
+static void program_line(const char *exe, char *line, size_t len)
+{
+    char have[128], who[64], link[PATH_MAX + 128] = "", to[PATH_MAX];
+    struct stat st;
+    int has_id = fe_build_id(exe, have, sizeof have) == 0;
+    ssize_t n = readlink(exe, to, sizeof to - 1);
+    if (n > 0 && lstat(exe, &st) == 0) {
+        to[n] = '\0';
+        snprintf(link, sizeof link, " (a symbolic link of %s to %s)",
+                 user_name(st.st_uid, who, sizeof who), to);
+    }
+    int known = stat(exe, &st) == 0;
+    snprintf(line, len, "program: %s%s (owner %s, build id %s)", exe, link,
+             known ? user_name(st.st_uid, who, sizeof who) : "?",
+             has_id ? have : "none");
 }
 
 /* Why the file ST (named WHAT, PATH) cannot be trusted into WHY, or 0:
@@ -50,31 +74,135 @@ static int distrust(const struct stat *st, const char *what, const char *path,
     return 0;
 }
 
+/* S made safe to print on a terminal into OUT (LEN bytes, cut short when
+ * too few): control characters and backslashes escaped (\e, \r, \n, \t,
+ * \\, \xNN), as are bytes that are not UTF-8 and the C1 controls
+ * (U+0080 to U+009F, which some terminals obey too). */
+/* until util/term-escape.h */
+static const char *term_escape(const char *s, char *out, size_t len)
+{
+    static const char named[] = "\033e\rr\nn\tt\\\\";
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && k + 5 < len;) {
+        const char *nm = strchr(named, *p);
+        int n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2
+                : *p >= 0xe0 && *p < 0xf0 ? 3 : *p >= 0xf0 && *p < 0xf5 ? 4
+                : 0;
+        for (int i = 1; i < n; i++)
+            if ((p[i] & 0xc0) != 0x80)
+                n = 0;
+        if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+            n = 0; /* a C1 control */
+        if (nm && (nm - named) % 2 == 0) {
+            out[k++] = '\\';
+            out[k++] = nm[1];
+            p++;
+        } else if (n == 1 && *p >= 0x20 && *p != 0x7f) {
+            out[k++] = (char)*p++;
+        } else if (n > 1) {
+            memcpy(out + k, p, (size_t)n);
+            k += (size_t)n;
+            p += n;
+        } else {
+            k += (size_t)snprintf(out + k, len - k, "\\x%02x", *p++);
+        }
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* The libraries preloaded by the setting PRELOAD (LD_PRELOAD's value),
+ * each with its owner, on F after P. */
+static void show_preload(FILE *f, const char *p, const char *preload)
+{
+    char *list = strdup(preload), *save = NULL, esc[4 * PATH_MAX], who[64];
+    for (char *lib = list ? strtok_r(list, ": ", &save) : NULL; lib;
+         lib = strtok_r(NULL, ": ", &save)) {
+        struct stat st;
+        int known = stat(lib, &st) == 0;
+        fprintf(f, "%s    %s (owner %s)\n", p,
+                term_escape(lib, esc, sizeof esc),
+                known ? user_name(st.st_uid, who, sizeof who) : "?, missing");
+    }
+    free(list);
+}
+
+/* What a replay of run DIR (RUN) runs, the program being LINE: its
+ * arguments, working directory, the environment drdb gives it and the
+ * libraries that environment preloads, each line on F after P. */
+static void show_run(FILE *f, const char *p, const char *line,
+                     const struct log_run *run, const char *dir)
+{
+    static char buf[LOG_RUN_MAX], esc[4 * LOG_RUN_MAX];
+    char stub[PATH_MAX], out[PATH_MAX + 64];
+    fprintf(f, "%s%s\n", p, term_escape(line, esc, sizeof esc));
+    fprintf(f, "%s  arguments:", p);
+    char **argv = log_run_get(run, "argv", buf, sizeof buf)
+                      ? launch_split_argv(buf) : NULL;
+    for (int i = 0; argv && argv[i]; i++)
+        fprintf(f, " '%s'", term_escape(argv[i], esc, sizeof esc));
+    fprintf(f, "%s\n", argv ? "" : " (none recorded)");
+    free(argv);
+    if (log_run_get(run, "cwd", buf, sizeof buf))
+        fprintf(f, "%s  working directory: %s%s\n", p,
+                term_escape(buf, esc, sizeof esc),
+                launch_dir_ok(buf) ? "" : " (missing here: the current one)");
+    /* As launch_env_replay() and launch_env_files() make it for a rank R
+     * of `drdb replay` (the console's GDB preloads the stub alone). */
+    struct launch_env e;
+    launch_env_init(&e);
+    snprintf(out, sizeof out, "%s/" LAUNCH_OUT_DIR "/rank-R", dir);
+    if (fe_find_stub(stub, sizeof stub) < 0)
+        snprintf(stub, sizeof stub, "(drdb's replay stub, not found)");
+    if (launch_env_replay(&e, stub, dir, 0, 1) < 0 ||
+        launch_env_set(&e, DRDB_ENV_REPLAY_RANK, "R") < 0 ||
+        launch_env_files(&e, dir, out, 1) < 0)
+        fprintf(f, "%s  environment: (out of memory)\n", p);
+    else
+        fprintf(f, "%s  environment drdb sets (R: the rank replayed):\n", p);
+    for (size_t i = 0; i < e.n; i++)
+        fprintf(f, "%s    %s\n", p, term_escape(e.v[i], esc, sizeof esc));
+    for (size_t i = 0; i < e.n; i++)
+        if (!strncmp(e.v[i], "LD_PRELOAD=", 11)) {
+            fprintf(f, "%s  preloaded libraries:\n", p);
+            show_preload(f, p, e.v[i] + 11);
+        }
+    launch_env_release(&e);
+}
+
+void launch_show(const struct log_run *run, const char *dir, const char *exe,
+                 FILE *out, const char *prefix)
+{
+    char line[4400];
+    program_line(exe, line, sizeof line);
+    show_run(out, prefix, line, run, dir);
+}
+
 int launch_check(const struct log_run *run, const char *dir, const char *exe,
                  int own, int trust, FILE *out, const char *prefix)
 {
-    char why[4][4600], path[4200], want[128] = "", have[128] = "", who[64];
+    char why[6][4600], path[4200], want[128] = "", have[128] = "";
+    char line[4400], esc[4 * 4400];
     int nwhy = 0;
     struct stat st;
 
     int has_id = fe_build_id(exe, have, sizeof have) == 0;
-    int known = stat(exe, &st) == 0;
-    char line[4400];
-    snprintf(line, sizeof line, "program: %s (owner %s, build id %s)", exe,
-             known ? user_name(st.st_uid, who, sizeof who) : "?",
-             has_id ? have : "none");
-    if (out)
-        fprintf(out, "%s%s\n", prefix, line);
+    program_line(exe, line, sizeof line);
     log_run_get(run, "exe_build_id", want, sizeof want);
     if (own) {
+        if (out)
+            fprintf(out, "%s%s\n", prefix, term_escape(line, esc, sizeof esc));
         /* The user's own choice of program: only say when it is another
          * build (the replay will likely diverge). */
         if (want[0] && has_id && strcmp(want, have) != 0)
             fprintf(stderr, "drdb: warning: '%s' is not the recorded "
                     "executable (build id %s, recorded %s): the replay will "
-                    "likely diverge\n", exe, have, want);
+                    "likely diverge\n", term_escape(exe, esc, sizeof esc),
+                    have, term_escape(want, path, sizeof path));
         return 0;
     }
+    if (!launch_run_signed(dir, why[nwhy], sizeof why[0]))
+        nwhy++;
     if (lstat(dir, &st) == 0 &&
         distrust(&st, "the run directory", dir, why[nwhy], sizeof why[0]))
         nwhy++;
@@ -87,6 +215,10 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
                           sizeof why[0]))
             nwhy++;
     }
+    /* A link's owner can point it at another program at any time. */
+    if (lstat(exe, &st) == 0 && S_ISLNK(st.st_mode) &&
+        distrust(&st, "the program's link", exe, why[nwhy], sizeof why[0]))
+        nwhy++;
     if (stat(exe, &st) == 0 &&
         distrust(&st, "the program", exe, why[nwhy], sizeof why[0]))
         nwhy++;
@@ -94,21 +226,27 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
         snprintf(why[nwhy++], sizeof why[0],
                  "the program is not the recorded build (build id %s, "
                  "recorded %s)", has_id ? have : "none", want);
-    if (!want[0] && out)
-        fprintf(out, "%s         (the run has no build id: drdb cannot tell "
-                "it is the recorded program)\n", prefix);
-    if (!nwhy)
+    if (!nwhy) {
+        if (out)
+            fprintf(out, "%s%s\n", prefix, term_escape(line, esc, sizeof esc));
+        if (!want[0] && out)
+            fprintf(out, "%s         (the run has no build id: drdb cannot "
+                    "tell it is the recorded program)\n", prefix);
         return 0;
-    if (!out)
-        fprintf(stderr, "drdb: %s\n", line);
+    }
+    /* Everything the run makes drdb execute, so that the user can judge
+     * it: on OUT when it runs anyway, else with the reasons. */
+    FILE *to = trust && out ? out : stderr;
+    show_run(to, to == out ? prefix : "drdb: ", line, run, dir);
     for (int i = 0; i < nwhy; i++)
-        fprintf(stderr, "drdb: %s%s\n", why[i],
+        fprintf(stderr, "drdb: %s%s\n", term_escape(why[i], esc, sizeof esc),
                 trust ? " (--trust: running it anyway)" : "");
     if (trust)
         return 0;
     fprintf(stderr, "drdb: refusing to run '%s': a run directory names the "
-            "program drdb starts, and this one may not be yours. Check it, "
-            "then give --trust; or run a program of your own: -- PROGRAM "
-            "ARGS\n", exe);
+            "program drdb starts, its arguments and where it runs, and this "
+            "one may not be yours. Check what it would run (above), then "
+            "give --trust; or run a program of your own: -- PROGRAM ARGS\n",
+            term_escape(exe, esc, sizeof esc));
     return -1;
 }

@@ -98,14 +98,36 @@ int launch_dir_ok(const char *dir);
  * description): path, owner, build id (OUT NULL: on stderr, only when it
  * is refused or suspect). Then, unless OWN (the user named
  * the program: -- PROGRAM; another build only earns a warning), refuses
- * with the reasons on stderr when the run directory, drdb.run or the
- * program belongs to another user (root is trusted) or others can write
- * it, or the program's build id is not the recorded one. TRUST (--trust):
- * the reasons are printed, the replay goes on. 0, or -1: do not start.
+ * when the run is not signed with this user's key (launch_run_signed), the
+ * run directory, drdb.run or the program belongs to another user (root is
+ * trusted) or others can write it, or the program's build id is not the
+ * recorded one: everything the replay would execute (launch_show) and the
+ * reasons on stderr. TRUST (--trust): the same on OUT (else stderr), and
+ * the replay goes on. 0, or -1: do not start.
  */
 struct log_run;
 int launch_check(const struct log_run *run, const char *dir, const char *exe,
                  int own, int trust, FILE *out, const char *prefix);
+/* Everything a replay of run DIR (RUN) with program EXE executes, one
+ * line each on OUT after PREFIX, escaped for a terminal: the program (path,
+ * owner, build id), its arguments, working directory, the environment drdb
+ * sets and the libraries it preloads. */
+void launch_show(const struct log_run *run, const char *dir, const char *exe,
+                 FILE *out, const char *prefix);
+
+/*
+ * Runs this user recorded (launch-trust.c; docs/security.md): drdb.run
+ * signed with the user's key ($XDG_CONFIG_HOME/drdb/run-key, else
+ * ~/.config/drdb/run-key; made on the first signature).
+ *
+ * launch_run_signed(): 1 when run DIR's drdb.run ends with a signature
+ * made with this user's key over the rest of it, else 0 with why into
+ * WHY (unsigned, another key's or changed since, unreadable).
+ * launch_run_sign(): signs run DIR's drdb.run (in place of its signature,
+ * if any), which must be this user's: 0, or -1 with why in ERR.
+ */
+int launch_run_signed(const char *dir, char *why, size_t len);
+int launch_run_sign(const char *dir, char *err, size_t errlen);
 
 /* A running process as a shadow copies it: its executable, arguments,
  * working directory and whole environment. */

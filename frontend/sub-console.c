@@ -350,8 +350,9 @@ static const struct fe_opt console_opts[] = {
     FE_FLAG('k', "keep-going", OFF(keep_going), "with --batch: run the whole "
      "script even after a failure"),
     FE_FLAG(0, "trust", OFF(trust), "run the recorded program even when the "
-     "run or the program is another user's or writable by others, or the "
-     "program is not the recorded build"),
+     "run is not signed with your key (one you did not record, or changed "
+     "since: drdb log sign), the run or the program is another user's or "
+     "writable by others, or the program is not the recorded build"),
     FE_FLAG(0, "write-in-place", OFF(in_place), "let the program write its "
      "files where it says, over the recorded run's (by default rank R writes "
      "in RUNDIR/replay-out/rank-R/, emptied when it starts)"),

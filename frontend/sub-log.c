@@ -725,7 +725,7 @@ static const struct fe_subcmd *const log_cmds[] = {
     &fe_sub_log_info, &fe_sub_log_dump,  &fe_sub_log_events,
     &fe_sub_log_event, &fe_sub_log_match, &fe_sub_log_queues,
     &fe_sub_log_sql,  &fe_sub_log_graph, &fe_sub_log_trace,
-    &fe_sub_log_libc, &fe_sub_log_compress, NULL,
+    &fe_sub_log_libc, &fe_sub_log_compress, &fe_sub_log_sign, NULL,
 };
 
 static int run(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include "drdb-stub.h"
 #include "args.h"
 #include "fe.h"
+#include "launch.h"
 #include "life.h"
 #include "log.h"
 #include "rankset.h"
@@ -243,6 +244,16 @@ static void unreserve_run_file(const char *dir)
         unlinkat(dfd, LOG_RUN_ROOM, 0);
         close(dfd);
     }
+}
+
+/* Signs the finished run description (launch.h), so that this user's
+ * replays start the run without asking: last, over every line. */
+static void sign_run(const char *dir)
+{
+    char err[4600];
+    if (launch_run_sign(dir, err, sizeof err) < 0)
+        fprintf(stderr, "drdb: warning: %s; a replay of the run will need "
+                "--trust, or 'drdb log sign %s' once that works\n", err, dir);
 }
 
 /* The ranks to record, as the recorder reads them (DRDB_ENV_RANKS: ranges
@@ -680,6 +691,7 @@ static int conclude(const struct record_opts *o, const char *dir,
     unreserve_run_file(dir);
     fe_rec_limits_done(dir);
     unmark_recording(dir);
+    sign_run(dir);
     fe_rec_volume_print(vol, stderr);
     if (vol->stopped)
         fprintf(stderr, "drdb: the run was stopped at --timeout %g s (%s): "

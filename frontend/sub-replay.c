@@ -232,8 +232,9 @@ static const struct fe_opt replay_opts[] = {
      "to PAT, %r is the rank"),
     FE_FLAG('q', "quiet", OFF(quiet), "no progress lines"),
     FE_FLAG(0, "trust", OFF(trust), "run the recorded program even when the "
-     "run directory, drdb.run or the program is another user's or writable "
-     "by others, or the program is not the recorded build"),
+     "run is not signed with your key (one you did not record, or changed "
+     "since: drdb log sign), the run or the program is another user's or "
+     "writable by others, or the program is not the recorded build"),
     FE_FLAG(0, "write-in-place", OFF(in_place), "let the program write its "
      "files where it says, over the recorded run's (by default they go to "
      "RUNDIR/replay-out/rank-R/: cwd/ for the recorded working directory's, "
@@ -570,7 +571,9 @@ const struct fe_subcmd fe_sub_replay = {
         "then from the\nrun's captured inputs (drdb record --capture-inputs), "
         "then from where they are.\n\n"
         "Before starting, drdb shows the program that will run (path, owner, "
-        "build id;\non a terminal, or when it refuses it).\n\n"
+        "build id;\non a terminal), and, for a run you did not record and "
+        "sign, everything it\nwould execute, before refusing it without "
+        "--trust (docs/security.md).\n\n"
         "A call that differs from the log stops the rank with 'replay "
         "diverged' and the\nexpected and actual calls (exit status 97); a "
         "log that ends early (the\nrecorded rank was killed) stops it with "

@@ -71,8 +71,9 @@ echo "  restart (to main): ${restart_now} / ${restart_old} ms ($(ratio "$restart
 # ---- 1,024 ranks at the prompt
 "$gen_run" "$tmp/g1024" 1024 1000 > /dev/null ||
     { echo "gen-run failed" >&2; exit 1; }
-grep -Ev '^(format|world_size|command) ' "$tmp/r64/drdb.run" >> "$tmp/g1024/drdb.run"
+grep -Ev '^(format|world_size|command|signature) ' "$tmp/r64/drdb.run" >> "$tmp/g1024/drdb.run"
 echo "command mpiexec -n 1024 $jacobi 32 2" >> "$tmp/g1024/drdb.run"
+"$drdb" log sign "$tmp/g1024" > /dev/null || exit 1 # made here: the user's own
 printf '%s\n' "set timing on" status "events @517 --count 2" \
     "print rank @517" > "$tmp/t.drdb"
 t0=$(ms)

@@ -163,6 +163,7 @@ timeout 20 "$drdb" log events wsmax > wsmax.out 2> wsmax.err
 check "  ... and log events lists the two logs' events" \
     '[ $? = 0 ] && cmp -s wsmax.out <("$drdb" log events run)' wsmax.err
 sed -i "s|^world_size .*|world_size 65536|" wsmax/drdb.run
+"$drdb" log sign wsmax > /dev/null   # an edit of the user's own (test-trust.sh)
 echo status > st1.drdb
 timeout 60 "$drdb" batch --ranks 0 wsmax st1.drdb > wsmax.out 2>&1
 check "world_size 65536 with 2 logs: the console's summary says it in one line" \
