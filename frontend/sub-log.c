@@ -16,6 +16,7 @@
 #include "remote.h"
 #include "log-reader.h"
 #include "log.h"
+#include "term-escape.h"
 
 static void print_event(const struct log_event *ev)
 {
@@ -192,11 +193,17 @@ static int cmd_info(int argc, char **argv)
     const char *dir = pos.v[0];
     if (log_run_open(&run, dir, err, sizeof err) < 0)
         return fe_error("%s", err);
-    printf("run:        %s\nworld size: %d\nrank logs:  %d\n", dir,
-           run.world_size, run.nranks_present);
+    /* (what the run says is shown, never obeyed: term-escape.h) */
+    char *shown = term_escape(dir, 0);
+    printf("run:        %s\nworld size: %d\nrank logs:  %d\n",
+           shown ? shown : "?", run.world_size, run.nranks_present);
+    free(shown);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (log_run_get(&run, keys[i], buf, sizeof buf))
-            printf("%-11s %s\n", keys[i], buf);
+        if (log_run_get(&run, keys[i], buf, sizeof buf)) {
+            shown = term_escape(buf, 0);
+            printf("%-11s %s\n", keys[i], shown ? shown : "?");
+            free(shown);
+        }
     putchar('\n');
     int rc = fe_log_summary(dir, stdout) ? 1 : 0;
     fe_log_libc_summary(dir, run.present, run.nranks_present, stdout);
