@@ -12,6 +12,7 @@
 #include "con.h"
 #include "drdb-stub.h"
 #include "remote.h"
+#include "term-escape.h"
 #include "util.h"
 
 volatile sig_atomic_t con_sigint;
@@ -266,8 +267,10 @@ static void lose(struct con *c, struct con_rank *k, const char *why)
     k->state = CON_LOST;
     snprintf(k->reason, sizeof k->reason, "%s", why);
     con_out_begin(c);
+    char *why_shown = term_escape(k->reason, 0); /* (GDB's words) */
     fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go on\n",
-            k->rank, k->reason);
+            k->rank, why_shown ? why_shown : "?");
+    free(why_shown);
     con_out_end(c);
 }
 
