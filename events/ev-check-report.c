@@ -13,6 +13,7 @@
 
 #include "ev-check.h"
 #include "ev-int.h"
+#include "term-escape.h"
 
 
 void ev_check_report_init(struct ev_check_report *r)
@@ -186,14 +187,20 @@ int ev_check_site_src(struct ev_run *x, int rank, uint64_t n,
 /* "  at FILE:LINE (in FUNCTION)", "  at OBJECT+0xOFF", or nothing. */
 static void print_src(FILE *out, const struct ev_srcloc *s)
 {
-    if (s->file[0] && s->line > 0)
-        fprintf(out, "  at %s:%d", s->file, s->line);
-    else if (s->object[0])
-        fprintf(out, "  at %s+0x%" PRIx64, s->object, s->offset);
-    else
+    int line = s->file[0] && s->line > 0;
+    if (!line && !s->object[0])
         return;
+    /* (names from the program's DWARF, shown never obeyed) */
+    char *at = term_escape(line ? s->file : s->object, 0),
+         *fn = term_escape(s->function, 0);
+    if (line)
+        fprintf(out, "  at %s:%d", at ? at : "?", s->line);
+    else
+        fprintf(out, "  at %s+0x%" PRIx64, at ? at : "?", s->offset);
     if (s->function[0])
-        fprintf(out, " (in %s)", s->function);
+        fprintf(out, " (in %s)", fn ? fn : "?");
+    free(at);
+    free(fn);
 }
 
 static void print_site(struct ev_run *x, FILE *out,

@@ -611,7 +611,8 @@ int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen);
 void ev__print_hex(FILE *out, const uint8_t *p, uint64_t len, uint64_t max);
 void ev__print_cstring(FILE *out, const uint8_t *p, uint64_t len,
                        uint64_t max);
-/* S as a JSON string, quoted, '"', '\\' and control bytes escaped. */
+/* S as a JSON string, quoted, every byte kept (term_json: control bytes
+ * and bytes that are not UTF-8 escaped). */
 void ev__json_str(FILE *out, const char *s);
 /* The datatype a DATA field of argument ARG of EV is made of: the type
  * its length annotation names ("count x TYPE"), 0 when unknown. */

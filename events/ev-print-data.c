@@ -11,6 +11,7 @@
 
 #include "ev-int.h"
 #include "log-abi.h"
+#include "term-escape.h"
 
 void ev__print_hex(FILE *out, const uint8_t *p, uint64_t len, uint64_t max)
 {
@@ -46,16 +47,13 @@ void ev__print_cstring(FILE *out, const uint8_t *p, uint64_t len,
 
 void ev__json_str(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
+    size_t len = strlen(s);
+    char *j = malloc(TERM_JSON_MAX(len));
+    if (j)
+        fwrite(j, 1, term_json(s, len, j, NULL), out);
+    else
+        fputs("\"\"", out);
+    free(j);
 }
 
 /* One element of type T at P. */

@@ -20,6 +20,7 @@
 #undef EV_NONE
 #include "ev-srcline.h"
 #include "log-reader.h"
+#include "term-escape.h"
 #include "util.h"
 
 /* One object of one rank's call sites: its record, and its module once
@@ -296,14 +297,19 @@ int ev_srcline(struct ev_run *x, int rank, uint64_t n,
 
 void ev_srcloc_format(const struct ev_srcloc *loc, char *buf, size_t len)
 {
+    /* names from the program's DWARF, shown never obeyed (term-escape.h) */
+    char *where = term_escape(loc->line ? loc->file : loc->object, 0),
+         *fn = term_escape(loc->function, 0);
     if (loc->line)
-        snprintf(buf, len, "%s:%d%s%s%s", loc->file, loc->line,
-                 loc->function[0] ? " (" : "", loc->function,
+        snprintf(buf, len, "%s:%d%s%s%s", where ? where : "?", loc->line,
+                 loc->function[0] ? " (" : "", fn ? fn : "?",
                  loc->function[0] ? ")" : "");
     else
-        snprintf(buf, len, "%s+%#" PRIx64 "%s%s%s", loc->object, loc->offset,
-                 loc->function[0] ? " (" : "", loc->function,
+        snprintf(buf, len, "%s+%#" PRIx64 "%s%s%s", where ? where : "?",
+                 loc->offset, loc->function[0] ? " (" : "", fn ? fn : "?",
                  loc->function[0] ? ")" : "");
+    free(where);
+    free(fn);
 }
 
 void ev__srcline_free(struct ev_run *x)

@@ -227,7 +227,7 @@ static int cmd_quit(struct con *c, struct con_args *a)
  * `help set` (every other is GDB's). */
 #define SET_OPTIONS                                                        \
     "set merge on|off | prefix on|off | timing on|off"                     \
-    " | groups N | width N | timeout MS | checkpoint-interval S|off"       \
+    " | output-color on|off | groups N | width N | timeout MS | checkpoint-interval S|off"       \
     " | checkpoint-every N|off | GDB's: var EXPR = VALUE, print pretty on,"\
     " ..."
 
@@ -291,13 +291,15 @@ static int cmd_set(struct con *c, struct con_args *a)
     if (strcmp(w, "var") == 0 || strcmp(w, "variable") == 0 || w[0] == '$')
         return set_gdb(c, a, w);
     if (!*val && (!strcmp(w, "merge") || !strcmp(w, "prefix") ||
-                  !strcmp(w, "timing") || !strcmp(w, "groups") ||
+                  !strcmp(w, "timing") || !strcmp(w, "output-color") ||
+                  !strcmp(w, "groups") ||
                   !strcmp(w, "width") || !strcmp(w, "timeout")))
         return set_usage();
     /* the session's on|off settings */
     int *sw = strcmp(w, "merge") == 0    ? &c->merge
               : strcmp(w, "prefix") == 0 ? &c->prefix
               : strcmp(w, "timing") == 0 ? &c->timing
+              : strcmp(w, "output-color") == 0 ? &c->color
                                          : NULL;
     if (sw) {
         if (fe_parse_onoff(val, sw) < 0) {

@@ -680,9 +680,10 @@ static void complete_line(struct con_compl *cc, const char *line, size_t start,
     static const char *const set_opts[] = {
         "checkpoint-every", "checkpoint-interval",
         "groups",           "merge",
-        "prefix",           "timeout",
-        "timing",           "var",
-        "variable",         "width"};
+        "output-color",     "prefix",
+        "timeout",          "timing",
+        "var",              "variable",
+        "width"};
     static const char *const on_off[] = {"off", "on"};
     static const char *const subjects[] = {"breakpoints", "display",
                                            "findings", "sets"};
@@ -746,7 +747,8 @@ static void complete_line(struct con_compl *cc, const char *line, size_t start,
             prefixed(out, set_opts, sizeof set_opts / sizeof set_opts[0],
                      text);
         if (second && (word_is(w0, l0, "merge") || word_is(w0, l0, "prefix") ||
-                       word_is(w0, l0, "timing")))
+                       word_is(w0, l0, "timing") ||
+                       word_is(w0, l0, "output-color")))
             prefixed(out, on_off, 2, text);
         else if (second && (word_is(w0, l0, "checkpoint-interval") ||
                             word_is(w0, l0, "checkpoint-every")))

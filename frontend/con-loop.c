@@ -12,6 +12,7 @@
 #include "con.h"
 #include "drdb-stub.h"
 #include "remote.h"
+#include "term-escape.h"
 #include "util.h"
 
 volatile sig_atomic_t con_sigint;
@@ -43,13 +44,17 @@ static void out_add(struct con *c, struct con_rank *k, const char *text,
         return;
     struct con_out_line *l = &c->out[c->nout];
     l->rank = k->rank;
-    l->text = strndup(text, len);
+    l->len = len;
     l->occ = 0;
-    for (int i = 0; l->text && i < c->nout; i++)
-        if (c->out[i].rank == k->rank && strcmp(c->out[i].text, l->text) == 0)
+    if (!(l->text = malloc(len + 1)))
+        return;
+    memcpy(l->text, text, len);
+    l->text[len] = '\0';
+    for (int i = 0; i < c->nout; i++)
+        if (c->out[i].rank == k->rank && c->out[i].len == len &&
+            memcmp(c->out[i].text, l->text, len) == 0)
             l->occ++;
-    if (l->text)
-        c->nout++;
+    c->nout++;
 }
 
 static void out_flush(struct con *c)
@@ -67,15 +72,19 @@ static void out_flush(struct con *c)
         rs_add(&s, out[i].rank);
         for (int j = i + 1; j < c->nout; j++)
             if (out[j].text && out[j].occ == out[i].occ &&
-                strcmp(out[j].text, out[i].text) == 0 &&
+                out[j].len == out[i].len &&
+                memcmp(out[j].text, out[i].text, out[i].len) == 0 &&
                 !rs_has(&s, out[j].rank)) {
                 rs_add(&s, out[j].rank);
                 free(out[j].text);
                 out[j].text = NULL;
             }
+        /* the tag first: nothing the line holds can move it (a \r is
+         * shown, not obeyed) */
         if (c->prefix)
             printf("[%s] ", rs_format(&s, buf, sizeof buf));
-        printf("%s\n", out[i].text);
+        con_put_text(c, out[i].text, out[i].len);
+        putchar('\n');
         free(out[i].text);
         out[i].text = NULL;
     }
@@ -84,35 +93,44 @@ static void out_flush(struct con *c)
     con_out_end(c);
 }
 
-/* Takes rank R's complete output lines (printed by out_flush). */
+/* Rank K's output bytes P: its complete lines taken (printed by
+ * out_flush), the unfinished one kept; a line that reaches
+ * CON_OUT_LINE_MAX is taken as it is. */
+static void out_take(struct con *c, struct con_rank *k, const char *p,
+                     size_t n)
+{
+    while (n) {
+        const char *nl = memchr(p, '\n', n);
+        size_t piece = nl ? (size_t)(nl - p) : n,
+               room = CON_OUT_LINE_MAX - k->outlen;
+        int whole = nl && piece <= room;
+        if (piece > room)
+            piece = room;
+        if (util_grow(&k->outbuf, &k->outcap, k->outlen + piece, 1) < 0)
+            return;
+        memcpy(k->outbuf + k->outlen, p, piece);
+        k->outlen += piece;
+        p += piece + (size_t)whole;
+        n -= piece + (size_t)whole;
+        if (!whole && k->outlen < CON_OUT_LINE_MAX)
+            continue;
+        size_t len = k->outlen;
+        /* (the terminal's \r before each \n, not the program's) */
+        if (whole && len && k->outbuf[len - 1] == '\r')
+            len--;
+        out_add(c, k, k->outbuf, len);
+        k->outlen = 0;
+    }
+}
+
+/* Takes rank R's output lines. */
 static void pty_drain(struct con *c, struct con_rank *k)
 {
     int fd = k->gdb ? mi_gdb_pty_fd(k->gdb) : -1;
-    if (fd < 0)
-        return;
-    for (;;) {
-        ssize_t n = read(fd, k->outbuf + k->outlen,
-                         sizeof k->outbuf - 1 - k->outlen);
-        if (n <= 0)
-            break;
-        k->outlen += (size_t)n;
-        char *start = k->outbuf, *nl;
-        while ((nl = memchr(start, '\n', k->outlen -
-                                             (size_t)(start - k->outbuf)))) {
-            size_t len = (size_t)(nl - start);
-            if (len && start[len - 1] == '\r')
-                len--;
-            out_add(c, k, start, len);
-            start = nl + 1;
-        }
-        size_t rest = k->outlen - (size_t)(start - k->outbuf);
-        memmove(k->outbuf, start, rest);
-        k->outlen = rest;
-        if (k->outlen == sizeof k->outbuf - 1) { /* a very long line */
-            out_add(c, k, k->outbuf, k->outlen);
-            k->outlen = 0;
-        }
-    }
+    char buf[65536];
+    ssize_t n;
+    while (fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0)
+        out_take(c, k, buf, (size_t)n);
 }
 
 /* ---- GDB events ---------------------------------------------------------- */
@@ -249,8 +267,10 @@ static void lose(struct con *c, struct con_rank *k, const char *why)
     k->state = CON_LOST;
     snprintf(k->reason, sizeof k->reason, "%s", why);
     con_out_begin(c);
+    char *why_shown = term_escape(k->reason, 0); /* (GDB's words) */
     fprintf(stderr, "drdb: rank %d is lost: %s; the other ranks go on\n",
-            k->rank, k->reason);
+            k->rank, why_shown ? why_shown : "?");
+    free(why_shown);
     con_out_end(c);
 }
 

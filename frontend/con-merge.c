@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "con.h"
+#include "term-escape.h"
 
 static void json_drain(struct con *c);
 
@@ -166,14 +167,13 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
         if (c->json_f) {
             con_json_sep(c);
             fprintf(c->json_f, "{\"ranks\": \"%s\", \"text\": ", buf);
-            con_json_str(c->json_f, text);
+            con_json_str(c, c->json_f, text, strlen(text));
             fputc('}', c->json_f);
         } else if (o < shown) {
             /* A multi-line answer: the tag on its own line. */
-            if (strchr(text, '\n'))
-                printf("[%s]\n%s\n", buf, text);
-            else
-                printf("[%s] %s\n", buf, text);
+            printf("[%s]%c", buf, strchr(text, '\n') ? '\n' : ' ');
+            con_put_text(c, text, strlen(text));
+            putchar('\n');
         }
         free(starred);
     }
@@ -192,23 +192,35 @@ void con_print_merged(struct con *c, struct con_answer *ans, int n)
     free(diffs);
 }
 
-void con_json_str(FILE *f, const char *s)
+void con_json_str(struct con *c, FILE *f, const char *s, size_t len)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch == '\n')
-            fputs("\\n", f);
-        else if (ch == '\t')
-            fputs("\\t", f);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
+    int invalid = 0;
+    char *j = malloc(TERM_JSON_MAX(len));
+    if (!j) {
+        fputs("\"\"", f);
+        return;
     }
-    fputc('"', f);
+    fwrite(j, 1, term_json(s, len, j, &invalid), f);
+    free(j);
+    if (invalid && !c->json_bad_said) {
+        c->json_bad_said = 1;
+        fprintf(stderr, "drdb: --json: some text is not UTF-8: each byte "
+                "that is not is written as \\u00XX, the character of its "
+                "value (docs/console.md)\n");
+    }
+}
+
+void con_put_text(struct con *c, const char *s, size_t len)
+{
+    if (c->json_out) {
+        fwrite(s, 1, len, stdout);
+        return;
+    }
+    char *t = term_escape_mem(s, len, c->color && isatty(STDOUT_FILENO)
+                                          ? TERM_ESCAPE_SGR : 0);
+    if (t)
+        fputs(t, stdout);
+    free(t);
 }
 
 /* ---- JSON lines (--json) ------------------------------------------------- */
@@ -252,15 +264,14 @@ static void json_drain(struct con *c)
         char *e = memchr(l, '\n', (size_t)(buf + got - l));
         if (!e)
             e = buf + got;
-        *e = '\0';
         if (c->json_f) {
             con_json_sep(c);
             fputs("{\"text\": ", c->json_f);
-            con_json_str(c->json_f, l);
+            con_json_str(c, c->json_f, l, (size_t)(e - l));
             fputc('}', c->json_f);
         } else {
             fputs("{\"output\": ", c->json_out);
-            con_json_str(c->json_out, l);
+            con_json_str(c, c->json_out, l, (size_t)(e - l));
             fputs("}\n", c->json_out);
         }
         l = e + 1;
@@ -314,7 +325,7 @@ void con_json_end(struct con *c, const char *line, const struct rankset *set,
     c->json_f = NULL;
     char buf[256];
     fputs("{\"command\": ", c->json_out);
-    con_json_str(c->json_out, line);
+    con_json_str(c, c->json_out, line, strlen(line));
     fprintf(c->json_out, ", \"ranks\": \"%s\", \"ok\": %s, \"results\": "
             "[%s]}\n", rs_format(set, buf, sizeof buf),
             rc < 0 ? "false" : "true", c->json_buf ? c->json_buf : "");
@@ -327,7 +338,8 @@ void con_table_row(struct con *c, int n, const char *const *keys,
                    const char *const *vals, const char *line)
 {
     if (!c->json_f) {
-        printf("%s\n", line);
+        con_put_text(c, line, strlen(line));
+        putchar('\n');
         return;
     }
     json_drain(c);
@@ -336,12 +348,12 @@ void con_table_row(struct con *c, int n, const char *const *keys,
     for (int i = 0; i < n; i++) {
         int num = keys[i][0] == '#';
         fprintf(c->json_f, "%s", i ? ", " : "");
-        con_json_str(c->json_f, keys[i] + num);
+        con_json_str(c, c->json_f, keys[i] + num, strlen(keys[i] + num));
         fputs(": ", c->json_f);
         if (num)
             fputs(vals[i], c->json_f);
         else
-            con_json_str(c->json_f, vals[i]);
+            con_json_str(c, c->json_f, vals[i], strlen(vals[i]));
     }
     fputc('}', c->json_f);
 }

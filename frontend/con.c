@@ -18,6 +18,7 @@
 #include "log-compress.h"
 #include "log-reader.h"
 #include "remote.h"
+#include "term-escape.h"
 
 const char *con_state_name(enum con_state s)
 {
@@ -236,6 +237,7 @@ void con_close(struct con *c)
             c->ranks[r].gdb = NULL;
         }
         free(c->ranks[r].stop.text);
+        free(c->ranks[r].outbuf);
     }
     for (int i = 0; i < c->nsets; i++)
         rs_release(&c->sets[i].set);
@@ -292,9 +294,13 @@ void con_summary(struct con *c, FILE *out)
         span = c->logs[r].span_s > span ? c->logs[r].span_s : span;
     }
     log_run_get(&c->run, "command", cmd, sizeof cmd);
-    fprintf(out, "run %s\n", c->run.dir);
+    /* (what the run says is shown, never obeyed: term-escape.h) */
+    char *dir = term_escape(c->run.dir, 0), *shown = term_escape(cmd, 0);
+    fprintf(out, "run %s\n", dir ? dir : "?");
     if (cmd[0])
-        fprintf(out, "  recorded: %s\n", cmd);
+        fprintf(out, "  recorded: %s\n", shown ? shown : "?");
+    free(dir);
+    free(shown);
     fprintf(out, "  ranks:    %d (%d logged)\n", c->nranks, present);
     fprintf(out, "  events:   %llu in all, %llu to %llu per rank\n",
             (unsigned long long)total, (unsigned long long)(present ? lo : 0),
@@ -312,8 +318,10 @@ void con_summary(struct con *c, FILE *out)
                 rs_add(&s, q);
                 done[q] = 1;
             }
-        fprintf(out, "  host:     %s (ranks %s)\n", c->logs[r].host,
+        char *host = term_escape(c->logs[r].host, 0);
+        fprintf(out, "  host:     %s (ranks %s)\n", host ? host : "?",
                 rs_format(&s, buf, sizeof buf));
+        free(host);
     }
     free(done);
     rs_clear(&s);

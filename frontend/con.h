@@ -145,8 +145,8 @@ struct con_rank {
                            * call): the program's frame selected */
     int user_level;       /* then: the program's frame (selected) */
     int hung;             /* lost to a timeout: its GDB is to be ended */
-    char outbuf[1024];    /* program output: the unfinished line */
-    size_t outlen;
+    char *outbuf;         /* program output: the unfinished line */
+    size_t outlen, outcap;
     struct con_ckpt_rank *ck; /* checkpoints and shadow (con-ckpt.c) */
     struct con_stop stop;  /* its last stop (con-stop.c) */
 };
@@ -199,9 +199,14 @@ int con_display_x(const char *fmt);
 
 /* A line of program output waiting for the end of the loop's round
  * (con-loop.c). */
+/* A line of program output longer than this is printed in pieces of this
+ * size (docs/console.md). */
+#define CON_OUT_LINE_MAX (1 << 20)
+
 struct con_out_line {
     int rank, occ; /* occ: how many equal lines this rank had before */
-    char *text;
+    char *text;    /* LEN bytes, NUL included if the program wrote one */
+    size_t len;
 };
 
 /* One answer per rank, merged for printing (con-merge.c). */
@@ -260,6 +265,9 @@ struct con {
     int quit;
     int merge;           /* merge identical answers (set merge on|off) */
     int prefix;          /* prefix program output with its rank */
+    int color;           /* set output-color: the program's colours pass
+                          * (when stdout is a terminal) */
+    int json_bad_said;   /* --json: invalid UTF-8 said on stderr */
     int timing;          /* print how long each command took */
     int max_groups;      /* more distinct answers: counts only (expand) */
     long long width;     /* set width N: every GDB's, those started later
@@ -728,8 +736,14 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len);
 
 /* ---- merged output (con-merge.c) ----------------------------------------- */
 
-/* S as a JSON string. */
-void con_json_str(FILE *f, const char *s);
+/* LEN bytes at S as a JSON string, every byte kept (term_json); bytes
+ * that are not UTF-8 are said once a session on stderr. */
+void con_json_str(struct con *c, FILE *f, const char *s, size_t len);
+/* LEN bytes at S from the run (program output, GDB's text, names from
+ * logs) on stdout: as they are under --json (its capture keeps them),
+ * else through the terminal filter (util/term-escape.h), colours only
+ * with `set output-color on` on a terminal. */
+void con_put_text(struct con *c, const char *s, size_t len);
 /* --json (batch): from now on stdout carries JSON lines only. What the
  * session prints on stdout is captured: during a command it becomes that
  * command's results ({"text": LINE}), between commands {"output": LINE}

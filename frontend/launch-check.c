@@ -22,6 +22,7 @@
 #include "fe.h"
 #include "launch.h"
 #include "log-reader.h"
+#include "term-escape.h"
 
 /* A user's name, or their number. */
 static const char *user_name(uid_t uid, char *buf, size_t len)
@@ -74,40 +75,13 @@ static int distrust(const struct stat *st, const char *what, const char *path,
     return 0;
 }
 
-/* S made safe to print on a terminal into OUT (LEN bytes, cut short when
- * too few): control characters and backslashes escaped (\e, \r, \n, \t,
- * \\, \xNN), as are bytes that are not UTF-8 and the C1 controls
- * (U+0080 to U+009F, which some terminals obey too). */
-/* until util/term-escape.h */
-static const char *term_escape(const char *s, char *out, size_t len)
+/* S shown exactly on a terminal into OUT (LEN bytes, cut short when too
+ * few): term-escape.h's field escapes, a backslash, tab and newline too. */
+static const char *shown(const char *s, char *out, size_t len)
 {
-    static const char named[] = "\033e\rr\nn\tt\\\\";
-    size_t k = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p && k + 5 < len;) {
-        const char *nm = strchr(named, *p);
-        int n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2
-                : *p >= 0xe0 && *p < 0xf0 ? 3 : *p >= 0xf0 && *p < 0xf5 ? 4
-                : 0;
-        for (int i = 1; i < n; i++)
-            if ((p[i] & 0xc0) != 0x80)
-                n = 0;
-        if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
-            n = 0; /* a C1 control */
-        if (nm && (nm - named) % 2 == 0) {
-            out[k++] = '\\';
-            out[k++] = nm[1];
-            p++;
-        } else if (n == 1 && *p >= 0x20 && *p != 0x7f) {
-            out[k++] = (char)*p++;
-        } else if (n > 1) {
-            memcpy(out + k, p, (size_t)n);
-            k += (size_t)n;
-            p += n;
-        } else {
-            k += (size_t)snprintf(out + k, len - k, "\\x%02x", *p++);
-        }
-    }
-    out[k] = '\0';
+    char *t = term_escape(s, TERM_ESCAPE_FIELD);
+    snprintf(out, len, "%s", t ? t : "?");
+    free(t);
     return out;
 }
 
@@ -121,7 +95,7 @@ static void show_preload(FILE *f, const char *p, const char *preload)
         struct stat st;
         int known = stat(lib, &st) == 0;
         fprintf(f, "%s    %s (owner %s)\n", p,
-                term_escape(lib, esc, sizeof esc),
+                shown(lib, esc, sizeof esc),
                 known ? user_name(st.st_uid, who, sizeof who) : "?, missing");
     }
     free(list);
@@ -135,17 +109,17 @@ static void show_run(FILE *f, const char *p, const char *line,
 {
     static char buf[LOG_RUN_MAX], esc[4 * LOG_RUN_MAX];
     char stub[PATH_MAX], out[PATH_MAX + 64];
-    fprintf(f, "%s%s\n", p, term_escape(line, esc, sizeof esc));
+    fprintf(f, "%s%s\n", p, shown(line, esc, sizeof esc));
     fprintf(f, "%s  arguments:", p);
     char **argv = log_run_get(run, "argv", buf, sizeof buf)
                       ? launch_split_argv(buf) : NULL;
     for (int i = 0; argv && argv[i]; i++)
-        fprintf(f, " '%s'", term_escape(argv[i], esc, sizeof esc));
+        fprintf(f, " '%s'", shown(argv[i], esc, sizeof esc));
     fprintf(f, "%s\n", argv ? "" : " (none recorded)");
     free(argv);
     if (log_run_get(run, "cwd", buf, sizeof buf))
         fprintf(f, "%s  working directory: %s%s\n", p,
-                term_escape(buf, esc, sizeof esc),
+                shown(buf, esc, sizeof esc),
                 launch_dir_ok(buf) ? "" : " (missing here: the current one)");
     /* As launch_env_replay() and launch_env_files() make it for a rank R
      * of `drdb replay` (the console's GDB preloads the stub alone). */
@@ -161,7 +135,7 @@ static void show_run(FILE *f, const char *p, const char *line,
     else
         fprintf(f, "%s  environment drdb sets (R: the rank replayed):\n", p);
     for (size_t i = 0; i < e.n; i++)
-        fprintf(f, "%s    %s\n", p, term_escape(e.v[i], esc, sizeof esc));
+        fprintf(f, "%s    %s\n", p, shown(e.v[i], esc, sizeof esc));
     for (size_t i = 0; i < e.n; i++)
         if (!strncmp(e.v[i], "LD_PRELOAD=", 11)) {
             fprintf(f, "%s  preloaded libraries:\n", p);
@@ -191,14 +165,14 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
     log_run_get(run, "exe_build_id", want, sizeof want);
     if (own) {
         if (out)
-            fprintf(out, "%s%s\n", prefix, term_escape(line, esc, sizeof esc));
+            fprintf(out, "%s%s\n", prefix, shown(line, esc, sizeof esc));
         /* The user's own choice of program: only say when it is another
          * build (the replay will likely diverge). */
         if (want[0] && has_id && strcmp(want, have) != 0)
             fprintf(stderr, "drdb: warning: '%s' is not the recorded "
                     "executable (build id %s, recorded %s): the replay will "
-                    "likely diverge\n", term_escape(exe, esc, sizeof esc),
-                    have, term_escape(want, path, sizeof path));
+                    "likely diverge\n", shown(exe, esc, sizeof esc),
+                    have, shown(want, path, sizeof path));
         return 0;
     }
     if (!launch_run_signed(dir, why[nwhy], sizeof why[0]))
@@ -228,7 +202,7 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
                  "recorded %s)", has_id ? have : "none", want);
     if (!nwhy) {
         if (out)
-            fprintf(out, "%s%s\n", prefix, term_escape(line, esc, sizeof esc));
+            fprintf(out, "%s%s\n", prefix, shown(line, esc, sizeof esc));
         if (!want[0] && out)
             fprintf(out, "%s         (the run has no build id: drdb cannot "
                     "tell it is the recorded program)\n", prefix);
@@ -239,7 +213,7 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
     FILE *to = trust && out ? out : stderr;
     show_run(to, to == out ? prefix : "drdb: ", line, run, dir);
     for (int i = 0; i < nwhy; i++)
-        fprintf(stderr, "drdb: %s%s\n", term_escape(why[i], esc, sizeof esc),
+        fprintf(stderr, "drdb: %s%s\n", shown(why[i], esc, sizeof esc),
                 trust ? " (--trust: running it anyway)" : "");
     if (trust)
         return 0;
@@ -247,6 +221,6 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
             "program drdb starts, its arguments and where it runs, and this "
             "one may not be yours. Check what it would run (above), then "
             "give --trust; or run a program of your own: -- PROGRAM ARGS\n",
-            term_escape(exe, esc, sizeof esc));
+            shown(exe, esc, sizeof esc));
     return -1;
 }

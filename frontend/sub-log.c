@@ -16,6 +16,7 @@
 #include "remote.h"
 #include "log-reader.h"
 #include "log.h"
+#include "term-escape.h"
 
 static void print_event(const struct log_event *ev)
 {
@@ -193,11 +194,17 @@ static int cmd_info(int argc, char **argv)
     const char *dir = pos.v[0];
     if (log_run_open(&run, dir, err, sizeof err) < 0)
         return fe_error("%s", err);
-    printf("run:        %s\nworld size: %d\nrank logs:  %d\n", dir,
-           run.world_size, run.nranks_present);
+    /* (what the run says is shown, never obeyed: term-escape.h) */
+    char *shown = term_escape(dir, 0);
+    printf("run:        %s\nworld size: %d\nrank logs:  %d\n",
+           shown ? shown : "?", run.world_size, run.nranks_present);
+    free(shown);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (log_run_get(&run, keys[i], buf, sizeof buf))
-            printf("%-11s %s\n", keys[i], buf);
+        if (log_run_get(&run, keys[i], buf, sizeof buf)) {
+            shown = term_escape(buf, 0);
+            printf("%-11s %s\n", keys[i], shown ? shown : "?");
+            free(shown);
+        }
     switch (log_run_recording(dir)) {
     case LOG_RECORDING_RUNNING:
         printf("complete:   no, drdb record is still recording it\n");

@@ -20,6 +20,17 @@
 #include "rankset.h"
 #include "remote.h"
 #include "log-reader.h"
+#include "term-escape.h"
+
+/* Text from the run (a path, a file name) as a terminal may show it
+ * (term-escape.h): escaped in a buffer of its own, for one message. */
+static const char *shown(const char *s)
+{
+    static char *last;
+    free(last);
+    last = term_escape(s, 0);
+    return last ? last : "?";
+}
 
 /* Runs addr2line (no shell) to turn "OBJ+0xOFF (sym)" into a source line. */
 static void source_line(const char *where, char *out, size_t len)
@@ -95,7 +106,7 @@ static void report(int rank, const char *path)
         /* (a program without line information: the object and offset) */
         if (src[0] || caller[0])
             fprintf(stderr, "drdb: rank %d: the call is at %s\n", rank,
-                    src[0] ? src : caller);
+                    shown(src[0] ? src : caller));
     }
 }
 
@@ -163,7 +174,7 @@ static int start(struct job *j, const char *stub, const char *dir,
     launch_env_apply(&env);
     if (cwd && chdir(cwd) < 0) {
         fprintf(stderr, "drdb: rank %d: cannot enter '%s': %s\n", j->rank,
-                cwd, strerror(errno));
+                shown(cwd), strerror(errno));
         _exit(DRDB_EXIT_SETUP);
     }
     /* As mpiexec: standard input goes to the first rank only (rank 0's
@@ -211,8 +222,8 @@ static int start(struct job *j, const char *stub, const char *dir,
     if (pers != -1)
         personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
     execv(argv[0], argv);
-    fprintf(stderr, "drdb: rank %d: cannot run '%s': %s\n", j->rank, argv[0],
-            strerror(errno));
+    fprintf(stderr, "drdb: rank %d: cannot run '%s': %s\n", j->rank,
+            shown(argv[0]), strerror(errno));
     _exit(127);
 }
 
@@ -536,7 +547,7 @@ static int run(int argc, char **argv)
         else
             fprintf(stderr, "drdb: warning: the recorded working directory "
                     "'%s' does not exist here; running in the current one "
-                    "(--cwd chooses)\n", cwd);
+                    "(--cwd chooses)\n", shown(cwd));
     }
     /* What will run, shown and checked before anything starts; on a
      * terminal (a script's merged output keeps the program's own). */

@@ -170,7 +170,7 @@ grep -A1 '^(drdb) set var rank = rank$' "$tmp/set" | grep -q '^(drdb) @2 x' &&
     ok "set var prints nothing" || { fail "set var output"; show "$tmp/set"; }
 grep -Eq '^\[2\] 0x[0-9a-f]+:[[:space:]]+2$' "$tmp/set" &&
     ok "x/1dw ADDRESS as in GDB" || { fail "x/1dw"; show "$tmp/set"; }
-for opt in "merge on|off" "prefix on|off" "timing on|off" "groups N" \
+for opt in "merge on|off" "prefix on|off" "timing on|off" "output-color on|off" "groups N" \
     "width N" "timeout MS" "checkpoint-interval S|off" "checkpoint-every N|off"; do
     grep -A2 '^(drdb) help set$' "$tmp/set" | grep -qF -- "$opt" ||
         { fail "help set: no '$opt'"; show "$tmp/set" 5; break; }
