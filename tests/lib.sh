@@ -1,5 +1,9 @@
 # tests/lib.sh - shell helpers shared by the test scripts (sourced).
 
+# The user's key that signs their runs (docs/security.md, "Trust") stays
+# theirs when a test gives a console a HOME of its own (for its history).
+export XDG_CONFIG_HOME="${XDG_CONFIG_HOME:-$HOME/.config}"
+
 # TAP: each script counts its checks in n and sets status=1 on a failure.
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; status=1; }

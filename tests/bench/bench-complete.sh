@@ -61,8 +61,10 @@ session() {
     shift
     tmux -S "$sock" kill-server 2>/dev/null
     sleep 0.5
+    # (HOME its own, for the history; the key that signed the runs the
+    # user's: docs/security.md)
     HOME=$tmp tmux -S "$sock" new-session -d -x 200 -y 50 \
-        "HOME=$tmp '$drdb' console $* '$tmp/$_run'; sleep 60"
+        "HOME=$tmp XDG_CONFIG_HOME='${XDG_CONFIG_HOME:-$HOME/.config}' '$drdb' console $* '$tmp/$_run'; sleep 60"
     for _ in $(seq 600); do
         screen | grep -Eq '^\(drdb [0-9,-]+\) ?$' && break
         sleep 0.1

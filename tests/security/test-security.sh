@@ -199,7 +199,7 @@ victim_user=drdbv$$ attacker_user=drdba$$
 useradd -M -d /nonexistent -s /usr/sbin/nologin "$victim_user" &&
 useradd -M -d /nonexistent -s /usr/sbin/nologin "$attacker_user" ||
     { fail "useradd"; echo "1..$n"; exit 1; }
-as() { u=$1; shift; setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --clear-groups env HOME="$tmp/home-$u" "$@"; }
+as() { u=$1; shift; setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --clear-groups env -u XDG_CONFIG_HOME HOME="$tmp/home-$u" "$@"; }
 for u in "$victim_user" "$attacker_user"; do
     mkdir -p "home-$u"; chown "$u:" "home-$u"
 done
