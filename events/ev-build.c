@@ -636,7 +636,7 @@ static struct ev_index *begin(struct ev_run *x, struct ev__pass *p)
         !(ix->r = calloc((size_t)x->world_size, sizeof *ix->r)) ||
         !(ix->mfirst = calloc((size_t)x->world_size + 1,
                               sizeof *ix->mfirst))) {
-        ev__index_free(ix, x->world_size);
+        ev__index_free(ix, x);
         return NULL;
     }
     /* MPI_COMM_WORLD is communicator 0: created here first (by no rank),
@@ -666,7 +666,9 @@ static struct ev_index *begin(struct ev_run *x, struct ev__pass *p)
 static void pass_rank(struct ev__pass *p, int r, int only)
 {
     struct ev_index *ix = p->ix;
-    ix->mfirst[r] = ix->nmsgs;
+    /* ranks without a log, up to R, have no messages */
+    while (p->mnext <= r)
+        ix->mfirst[p->mnext++] = ix->nmsgs;
     if (ix->oom || !p->x->ranks[r].present || (only >= 0 && r > only))
         return;
     p->rank = r;
@@ -683,7 +685,8 @@ static struct ev_index *finish(struct ev__pass *p, int only)
 {
     struct ev_run *x = p->x;
     struct ev_index *ix = p->ix;
-    ix->mfirst[x->world_size] = ix->nmsgs;
+    while (p->mnext <= x->world_size)
+        ix->mfirst[p->mnext++] = ix->nmsgs;
     util_htab_release(&p->comms);
     util_htab_release(&p->reqs);
     free(p->rq);
@@ -702,7 +705,7 @@ static struct ev_index *finish(struct ev__pass *p, int only)
     if (!ix->oom)
         fit_all(ix);
     if (ix->oom) {
-        ev__index_free(ix, x->world_size);
+        ev__index_free(ix, x);
         return NULL;
     }
     for (size_t c = 0; c < ix->ncomms; c++) {
@@ -724,12 +727,13 @@ static struct ev_index *build(struct ev_run *x, int only)
     struct ev__pass p;
     if (!begin(x, &p))
         return NULL;
-    for (int r = 0; r < x->world_size; r++)
-        pass_rank(&p, r, only);
+    for (int i = 0; i < x->nlogged; i++)
+        pass_rank(&p, x->logged[i], only);
     return finish(&p, only);
 }
 
-/* The build ev_build_feed() began: its pass, the next rank to read. */
+/* The build ev_build_feed() began: its pass, the next rank to read (an
+ * index in x->logged). */
 struct ev__feed {
     struct ev__pass p;
     int next;
@@ -769,8 +773,8 @@ void ev_build_feed(struct ev_run *x, int upto)
         }
     }
     struct ev__feed *f = x->feed;
-    for (; f->next < upto && f->next < x->world_size; f->next++)
-        pass_rank(&f->p, f->next, -1);
+    for (; f->next < x->nlogged && x->logged[f->next] < upto; f->next++)
+        pass_rank(&f->p, x->logged[f->next], -1);
     x->feed_s += now_s() - t0;
 }
 

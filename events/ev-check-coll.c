@@ -717,22 +717,25 @@ static int run(struct ev_check_ctx *c, int want, char *err, size_t errlen)
         c->note(c->ud, names[want], msg);
     }
     if (want == K_MISSING)
-        for (int r = 0; r < x->world_size; r++) {
-            char why[160], msg[256];
-            if (!x->ranks[r].present)
-                snprintf(msg, sizeof msg, "rank %d has no log: whether it "
-                         "joined its collectives is not known", r);
-            else if (log_rank_ending(&x->ranks[r].log, why, sizeof why) ==
-                         LOG_END_TRUNCATED ||
-                     log_rank_ending(&x->ranks[r].log, why, sizeof why) ==
-                         LOG_END_CORRUPT)
-                snprintf(msg, sizeof msg, "rank %d's log is %s: the "
-                         "collectives it did not log are not reported", r,
-                         why);
-            else
-                continue;
-            c->note(c->ud, names[want], msg);
-        }
+        ev__check_note_unlogged(c, names[want], ": whether it joined its "
+                                "collectives is not known");
+    for (int k = 0; want == K_MISSING && k < x->nlogged; k++) {
+        char why[160], msg[256];
+        int r = x->logged[k];
+        if (!x->ranks[r].present)
+            snprintf(msg, sizeof msg, "rank %d has no log: whether it "
+                     "joined its collectives is not known", r);
+        else if (log_rank_ending(&x->ranks[r].log, why, sizeof why) ==
+                     LOG_END_TRUNCATED ||
+                 log_rank_ending(&x->ranks[r].log, why, sizeof why) ==
+                     LOG_END_CORRUPT)
+            snprintf(msg, sizeof msg, "rank %d's log is %s: the "
+                     "collectives it did not log are not reported", r,
+                     why);
+        else
+            continue;
+        c->note(c->ud, names[want], msg);
+    }
     for (int r = 0; r < x->world_size; r++)
         free(s.failed[r]);
     free(s.failed);

@@ -314,9 +314,9 @@ static int rank_waits(struct hang *h, int r)
 
 static void hang_release(struct hang *h)
 {
-    for (int r = 0; r < h->n && h->w; r++) {
-        free(h->w[r].to);
-        free(h->w[r].may);
+    for (int i = 0; i < h->x->nlogged && h->w; i++) {
+        free(h->w[h->x->logged[i]].to);
+        free(h->w[h->x->logged[i]].may);
     }
     free(h->w);
 }
@@ -331,9 +331,11 @@ static int hang_build(struct hang *h, struct ev_check_ctx *c)
     h->w = calloc((size_t)h->n, sizeof *h->w);
     if (!h->w)
         return -1;
-    for (int r = 0; r < h->n; r++) {
-        h->w[r].comm = -1;
-        if (rank_waits(h, r) < 0)
+    /* A rank without a log file keeps state 0, said "it has no log"
+     * (unlogged_why): a cost per logged rank, not per rank of the world. */
+    for (int i = 0; i < h->x->nlogged; i++) {
+        h->w[h->x->logged[i]].comm = -1;
+        if (rank_waits(h, h->x->logged[i]) < 0)
             return -1;
     }
     /* Collectives last: they look at the other members' calls. */
@@ -472,13 +474,17 @@ static int run_cycle(struct ev_check_ctx *c, char *err, size_t errlen)
         rc = -1;
         goto out;
     }
-    for (int r = 0; r < h.n; r++)
+    ev__check_note_unlogged(c, "deadlock.cycle", ": whom it waited for is "
+                            "not known");
+    for (int i = 0; i < h.x->nlogged; i++) {
+        int r = h.x->logged[i];
         if (h.w[r].state == ST_UNKNOWN) {
             char msg[192];
             snprintf(msg, sizeof msg, "rank %d: %s: whom it waited for is "
                      "not known", r, h.w[r].why);
             c->note(c->ud, "deadlock.cycle", msg);
         }
+    }
     int nc = components(&h, comp);
     if (nc < 0) {
         rc = -1;
@@ -580,7 +586,7 @@ static int run_wait(struct ev_check_ctx *c, char *err, size_t errlen)
         snprintf(f.message, sizeof f.message,
                  "every blocked rank (%d) waits, directly or not, for rank "
                  "%d, which will not answer: %s", h.nblocked, u,
-                 h.w[u].why);
+                 h.w[u].state ? h.w[u].why : "it has no log");
         c->emit(c->ud, &f);
     }
 out:

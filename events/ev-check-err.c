@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "ev-check.h"
+#include "ev-int.h"
 #include "log-abi.h"
 #include "log-codec.h"
 
@@ -211,7 +212,10 @@ static int each_failed(struct ev_check_ctx *c, const char *check,
 {
     struct ev_run *x = c->x;
     char err[256];
-    for (int r = 0; r < x->world_size; r++) {
+    ev__check_note_unlogged(c, check, MISSING_WHY ": its calls are not "
+                            "checked");
+    for (int i = 0; i < x->nlogged; i++) {
+        int r = x->logged[i];
         if (!x->ranks[r].present) {
             char msg[400];
             snprintf(msg, sizeof msg, "rank %d has no log (%s): its calls "

@@ -78,11 +78,14 @@ static int cmp_chan(const void *a, const void *b, void *arg)
 static int race_init(struct race *k, struct ev_check_ctx *c, const char *check,
                      char *err, size_t errlen)
 {
-    for (int r = 0; r < c->x->world_size; r++)
-        if (!c->x->ranks[r].present) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "rank %d has no log: its wildcard "
-                     "receives and the messages it sent are not checked", r);
+    const char *what = ": its wildcard receives and the messages it sent "
+                       "are not checked";
+    ev__check_note_unlogged(c, check, what);
+    for (int i = 0; i < c->x->nlogged; i++)
+        if (!c->x->ranks[c->x->logged[i]].present) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "rank %d has no log%s",
+                     c->x->logged[i], what);
             c->note(c->ud, check, msg);
         }
     memset(k, 0, sizeof *k);

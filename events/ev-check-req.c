@@ -107,8 +107,12 @@ static void note_unfinished(struct ev_check_ctx *c, const char *check,
                             const char *what)
 {
     struct ev_run *x = c->x;
-    for (int r = 0; r < x->world_size; r++) {
+    char tail[300];
+    snprintf(tail, sizeof tail, "%s: %s", MISSING_WHY, what);
+    ev__check_note_unlogged(c, check, tail);
+    for (int i = 0; i < x->nlogged; i++) {
         char why[256], msg[400];
+        int r = x->logged[i];
         if (!x->ranks[r].present)
             snprintf(msg, sizeof msg, "rank %d has no log (%s): %s", r,
                      ev_rank_missing(x, r), what);

@@ -2,9 +2,11 @@
  * (ev-check.h). */
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ev-check.h"
+#include "ev-int.h"
 
 static const struct ev_check_def *const areas[] = {
     ev_check_p2p_defs, ev_check_coll_defs, ev_check_deadlock_defs,
@@ -94,4 +96,45 @@ int ev_check_run(struct ev_check_ctx *c, const unsigned char *on, char *err,
         }
     }
     return 0;
+}
+
+/* "A-B,C" into BUF (CAP bytes, *LEN so far): the ranks from LO to HI. */
+static void put_range(char *buf, size_t cap, size_t *len, int lo, int hi)
+{
+    *len += (size_t)snprintf(buf + *len, cap - *len, lo < hi ? "%s%d-%d"
+                             : "%s%d", *len ? "," : "", lo, hi);
+}
+
+void ev__check_note_unlogged(struct ev_check_ctx *c, const char *check,
+                             const char *what)
+{
+    const struct ev_run *x = c->x;
+    int missing = x->world_size - x->nlogged;
+    if (missing <= 0)
+        return;
+    /* at most one range more than the logged ranks, 24 bytes each */
+    size_t cap = 24 * ((size_t)x->nlogged + 1) + strlen(what) + 64, len = 0;
+    char *ranks = malloc(cap), *msg = malloc(cap + 32);
+    if (!ranks || !msg) {
+        free(ranks);
+        free(msg);
+        c->note(c->ud, check, "out of memory listing the ranks without a log");
+        return;
+    }
+    ranks[0] = '\0';
+    int from = 0;
+    for (int i = 0; i <= x->nlogged; i++) {
+        int next = i < x->nlogged ? x->logged[i] : x->world_size;
+        if (next > from)
+            put_range(ranks, cap, &len, from, next - 1);
+        from = next + 1;
+    }
+    if (missing == 1)
+        snprintf(msg, cap + 32, "rank %s has no log%s", ranks, what);
+    else
+        snprintf(msg, cap + 32, "ranks %s: each rank has no log%s", ranks,
+                 what);
+    c->note(c->ud, check, msg);
+    free(ranks);
+    free(msg);
 }

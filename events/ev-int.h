@@ -301,6 +301,7 @@ struct ev__pass {
     struct ev_run *x;
     struct ev_index *ix;
     int rank;
+    int mnext; /* the first rank whose ix->mfirst is not set yet */
     /* The messages of the rank being read, in full until ev__msgs_keep():
      * message i is cur[i - mbase]. */
     struct ev_msg *cur;
@@ -369,11 +370,15 @@ static inline void ev__ref_add(struct ev__pass *p, uint64_t event, int role,
 /* ---- helpers, by file --------------------------------------------------- */
 
 /* ev-open.c: frees an index. (Error messages: log_errf, log-reader.h.) */
-void ev__index_free(struct ev_index *ix, int world_size);
+void ev__index_free(struct ev_index *ix, const struct ev_run *x);
+/* Adds R to X's logged ranks (kept ascending): 0, or -1 out of memory. */
+int ev__logged_add(struct ev_run *x, int r);
+/* The first rank from R on with a log file, or X's world size. */
+int ev__next_logged(const struct ev_run *x, int r);
 /* Frees the build ev_build_feed() began and ev_build() did not finish. */
 void ev__feed_free(struct ev_run *x);
 /* ev-open.c: the bytes IX holds (its arrays as allocated). */
-size_t ev__index_bytes(const struct ev_index *ix, int world_size);
+size_t ev__index_bytes(const struct ev_index *ix, const struct ev_run *x);
 
 /* ev-build.c: the index to answer about rank RANK's own events: the whole
  * one when it is built (or when another rank's alone was asked for
@@ -605,6 +610,15 @@ int ev__causal_before(struct ev__causal *c, struct ev_run *x, int r1,
  * struct ev_check_def), in ev-check-deadlock.c's table. */
 struct ev_check_ctx;
 int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen);
+/* ev-check.c: one note, for CHECK, about every rank without a log file
+ * ("ranks 4-99: each rank has no log" then WHAT, ": its calls are not
+ * checked"), made from the logged ranks: its cost follows them, not the
+ * world size. */
+void ev__check_note_unlogged(struct ev_check_ctx *c, const char *check,
+                             const char *what);
+/* Why a rank has no log file, for ev__check_note_unlogged's WHAT. */
+#define MISSING_WHY " (no rank-R.log in the run directory: drdb record " \
+                    "--ranks leaves ranks out)"
 
 /* ev-print-data.c */
 /* LEN bytes at P in hex (at most MAX), or as a C string (escaped). */

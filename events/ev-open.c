@@ -41,9 +41,44 @@ int ev_take_rank(struct ev_run *x, int r, struct log_rank *log, char *err,
         log_rank_release(log);
         return -1;
     }
+    if (ev__logged_add(x, r) < 0) {
+        log_errf(err, errlen, "out of memory");
+        log_rank_release(log);
+        return -1;
+    }
     x->ranks[r].log = *log;
     x->ranks[r].present = 1;
     return 0;
+}
+
+int ev__logged_add(struct ev_run *x, int r)
+{
+    int *v = realloc(x->logged, ((size_t)x->nlogged + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    int k = x->nlogged;
+    /* in order as a rule (a directory's, an agent's ranks ascending) */
+    while (k > 0 && v[k - 1] > r) {
+        v[k] = v[k - 1];
+        k--;
+    }
+    v[k] = r;
+    x->logged = v;
+    x->nlogged++;
+    return 0;
+}
+
+int ev__next_logged(const struct ev_run *x, int r)
+{
+    int lo = 0, hi = x->nlogged;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (x->logged[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < x->nlogged ? x->logged[lo] : x->world_size;
 }
 
 int ev_open_run(struct ev_run *x, const struct log_run *run, char *err,
@@ -54,6 +89,12 @@ int ev_open_run(struct ev_run *x, const struct log_run *run, char *err,
     for (int i = 0; i < run->nranks_present; i++) {
         char path[4200];
         struct ev_rank *rk = &x->ranks[run->present[i]];
+        if (ev__logged_add(x, run->present[i]) < 0) {
+            log_errf(err, errlen, "cannot open '%s': out of memory",
+                     run->dir);
+            ev_close(x);
+            return -1;
+        }
         log_path(path, sizeof path, run->dir, run->present[i]);
         if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
             rk->present = 1;
@@ -82,7 +123,7 @@ const char *ev_rank_missing(struct ev_run *x, int r)
     return rk->err;
 }
 
-void ev__index_free(struct ev_index *ix, int world_size)
+void ev__index_free(struct ev_index *ix, const struct ev_run *x)
 {
     if (!ix)
         return;
@@ -108,17 +149,17 @@ void ev__index_free(struct ev_index *ix, int world_size)
     free(ix->rorder);
     free(ix->coll_sorted);
     free(ix->rqis);
-    if (ix->r)
-        for (int r = 0; r < world_size; r++) {
-            free(ix->r[r].refs);
-            free(ix->r[r].refs32);
-            free(ix->r[r].binds);
-        }
+    for (int i = 0; ix->r && i < x->nlogged; i++) {
+        int r = x->logged[i];
+        free(ix->r[r].refs);
+        free(ix->r[r].refs32);
+        free(ix->r[r].binds);
+    }
     free(ix->r);
     free(ix);
 }
 
-size_t ev__index_bytes(const struct ev_index *ix, int world_size)
+size_t ev__index_bytes(const struct ev_index *ix, const struct ev_run *x)
 {
     size_t b = sizeof *ix + ix->capmsgs * sizeof *ix->msgs +
                (size_t)(ix->nranks + 1) * sizeof *ix->mfirst +
@@ -140,11 +181,13 @@ size_t ev__index_bytes(const struct ev_index *ix, int world_size)
                (size_t)(ix->fninfo_max + 1) * sizeof *ix->fninfo;
     for (size_t i = 0; i < ix->nkeys; i++)
         b += ix->keys[i].capids * sizeof *ix->keys[i].ids;
-    for (int r = 0; ix->r && r < world_size; r++)
+    for (int i = 0; ix->r && i < x->nlogged; i++) {
+        int r = x->logged[i];
         b += sizeof *ix->r +
              ix->r[r].caprefs * (ix->r[r].refs32 ? sizeof *ix->r[r].refs32
                                                  : sizeof *ix->r[r].refs) +
              ix->r[r].capbinds * sizeof *ix->r[r].binds;
+    }
     return b;
 }
 
@@ -154,13 +197,13 @@ void ev_close(struct ev_run *x)
         x->sql_free(x->sql);
     ev__srcline_free(x);
     ev__feed_free(x);
-    ev__index_free(x->ix, x->world_size);
-    ev__index_free(x->rank_ix, x->world_size);
-    if (x->ranks)
-        for (int r = 0; r < x->world_size; r++)
-            if (x->ranks[r].present)
-                log_rank_release(&x->ranks[r].log);
+    ev__index_free(x->ix, x);
+    ev__index_free(x->rank_ix, x);
+    for (int i = 0; i < x->nlogged; i++)
+        if (x->ranks[x->logged[i]].present)
+            log_rank_release(&x->ranks[x->logged[i]].log);
     free(x->ranks);
+    free(x->logged);
     memset(x, 0, sizeof *x);
 }
 

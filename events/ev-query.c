@@ -441,7 +441,7 @@ void ev_stats(struct ev_run *x, struct ev_stats *st)
         i = j;
     }
     st->comms = (int)ix->ncomms;
-    st->index_bytes = ev__index_bytes(ix, x->world_size);
+    st->index_bytes = ev__index_bytes(ix, x);
     for (int r = 0; r < x->world_size; r++)
         if (x->ranks[r].present)
             st->table_bytes += log_rank_table_bytes(&x->ranks[r].log);

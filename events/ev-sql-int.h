@@ -35,6 +35,11 @@ struct ev_sql {
                                 * (ev-sql-vtab.c), worked out once */
 };
 
+/* The most rows a table lists for ranks without a log (procs' missing
+ * ranks, MPI_COMM_WORLD's members): above, a world that a run
+ * description claims would cost rows no log backs (docs/queries.md). */
+#define EV_SQL_WORLD_ROWS 65536
+
 /* ev-sql-load.c: creates and fills the tables of Q->db from Q->x's index.
  * 0, or -1 with ERR. */
 int ev__sql_load(struct ev_sql *q, char *err, size_t errlen);

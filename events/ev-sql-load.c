@@ -66,8 +66,10 @@ static int load_procs(struct loader *l)
     static const char *const endings[] = {"complete", "abort", "killed",
                                           "truncated", "corrupt"};
     sqlite3_stmt *st = prep(l, "INSERT INTO procs VALUES (?,?,?,?,?,?,?)");
-    int rc = st ? 0 : -1;
-    for (int r = 0; r < l->x->world_size && rc == 0; r++) {
+    int rc = st ? 0 : -1, every = l->x->world_size <= EV_SQL_WORLD_ROWS;
+    int n = every ? l->x->world_size : l->x->nlogged;
+    for (int k = 0; k < n && rc == 0; k++) {
+        int r = every ? k : l->x->logged[k];
         const struct ev_rank *rk = &l->x->ranks[r];
         sqlite3_bind_int(st, 1, r);
         if (!rk->present) {
@@ -117,6 +119,8 @@ static int load_comms(struct loader *l)
         for (int side = 0; side < 2 && rc == 0; side++) {
             int n = side ? cm->nb : cm->na;
             const int32_t *g = side ? cm->b : cm->a;
+            if (cm->id == 0 && n > EV_SQL_WORLD_ROWS)
+                break; /* the world's members: every rank below its size */
             for (int k = 0; k < n && rc == 0; k++) {
                 sqlite3_bind_int(sm, 1, cm->id);
                 sqlite3_bind_int(sm, 2, side);
@@ -136,9 +140,11 @@ int ev__sql_load(struct ev_sql *q, char *err, size_t errlen)
     struct loader l = {.q = q, .x = q->x, .ix = q->x->ix, .err = err,
                        .errlen = errlen};
     q->run0 = UINT64_MAX;
-    for (int r = 0; r < l.x->world_size; r++)
-        if (l.x->ranks[r].present && l.x->ranks[r].log.hdr.start_ns < q->run0)
-            q->run0 = l.x->ranks[r].log.hdr.start_ns;
+    for (int i = 0; i < l.x->nlogged; i++) {
+        const struct ev_rank *rk = &l.x->ranks[l.x->logged[i]];
+        if (rk->present && rk->log.hdr.start_ns < q->run0)
+            q->run0 = rk->log.hdr.start_ns;
+    }
     if (sqlite3_exec(q->db, schema, NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_exec(q->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
         return fail(&l, "schema");

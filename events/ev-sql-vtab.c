@@ -544,9 +544,9 @@ static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
     struct ev_run *x = v->q->x;
     struct ev_index *ix = x->ix;
     double rows = 0;
-    for (int r = 0; r < x->world_size; r++)
-        if (x->ranks[r].present)
-            rows += (double)x->ranks[r].log.nevents;
+    for (int i = 0; i < x->nlogged; i++)
+        if (x->ranks[x->logged[i]].present)
+            rows += (double)x->ranks[x->logged[i]].log.nevents;
     int bits, slot[4];
     if (v->kind == T_EVENTS) {
         bits = key_bits(info, 0, 1, slot);
@@ -579,7 +579,7 @@ static int vt_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
         }
     info->idxNum = bits;
     if (bits & K_RANK)
-        rows /= x->world_size > 0 ? x->world_size : 1;
+        rows /= x->nlogged > 0 ? x->nlogged : 1;
     if (bits & K_SEQ)
         rows = 1;
     else if (bits & (K_LO | K_HI))
@@ -630,7 +630,7 @@ static void events_settle(struct cur *c)
             c->seq = c->seq_lo;
         if (c->seq < n && c->seq <= c->seq_hi)
             return;
-        c->rank++;
+        c->rank = ev__next_logged(x, c->rank + 1);
         c->seq = c->seq_lo;
     }
     c->eof = 1;
@@ -704,7 +704,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
         return SQLITE_OK;
     }
     int a = 0;
-    c->rank = 0;
+    c->rank = ev__next_logged(c->q->x, 0);
     c->rank_end = c->q->x->world_size - 1;
     c->seq_lo = 0;
     c->seq_hi = INT64_MAX;

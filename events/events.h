@@ -117,7 +117,13 @@ struct ev__feed;
 struct ev_run {
     char dir[4096];
     int world_size;
-    struct ev_rank *ranks; /* world_size of them */
+    struct ev_rank *ranks; /* world_size of them, calloc'd: only the
+                            * logged ones' pages are ever touched */
+    /* The ranks with a log file (opened or not: ranks[r].err says why),
+     * ascending: what a loop over ranks walks, so that its cost follows
+     * the logs present, not the world size drdb.run claims. */
+    int *logged;
+    int nlogged;
     struct ev_index *ix;   /* built by the first query (ev_build) */
     /* The index of one rank's events alone, for a listing of that rank
      * (ev_list_events) while ix is not built. */

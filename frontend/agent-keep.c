@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,19 +37,69 @@ int agent_id_ok(const char *id)
     return n >= 1 && n <= 10;
 }
 
+/* Makes DIR (mode 0700) when missing: 0, or -1 with errno. */
+static int make_dir(const char *dir)
+{
+    return mkdir(dir, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The user's cache directory, "$XDG_CACHE_HOME/drdb" or "$HOME/.cache/
+ * drdb" (HOME from the password file when unset), its parents made when
+ * MAKE: 0, or -1 with ERR. Never a shared /tmp, where another user could
+ * take a predictable name first (the victim cannot remove it there). */
+static int cache_dir(char *dir, size_t len, int make, char *err,
+                     size_t errlen)
+{
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char parent[4096];
+    if (x && *x == '/')
+        snprintf(parent, sizeof parent, "%s", x);
+    else {
+        if (!home || *home != '/') {
+            const struct passwd *pw = getpwuid(getuid());
+            home = pw ? pw->pw_dir : NULL;
+        }
+        if (!home || *home != '/') {
+            snprintf(err, errlen, "no private directory for kept sessions: "
+                     "set XDG_RUNTIME_DIR (or HOME) to a directory of yours");
+            return -1;
+        }
+        snprintf(parent, sizeof parent, "%.4000s/.cache", home);
+    }
+    snprintf(dir, len, "%.4000s/drdb", parent);
+    if (make && (make_dir(parent) < 0 || make_dir(dir) < 0)) {
+        snprintf(err, errlen, "cannot make '%s': %s (set XDG_RUNTIME_DIR or "
+                 "XDG_CACHE_HOME to a directory of yours)", dir,
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int agent_keep_dir(char *dir, size_t len, int make, char *err,
                    size_t errlen)
 {
-    const char *x = getenv("XDG_RUNTIME_DIR");
-    if (x && *x == '/')
+    const char *x = getenv("XDG_RUNTIME_DIR"), *fix;
+    if (x && *x == '/') {
         snprintf(dir, len, "%s/drdb-agent", x);
-    else
-        snprintf(dir, len, "%s/drdb-agent-%u", life_tmpdir(),
-                 (unsigned)getuid());
+        fix = "set XDG_RUNTIME_DIR to another directory of yours";
+    } else {
+        /* A home shared by the nodes of a cluster: one directory per host,
+         * so that a host never takes another's sockets for dead ones. */
+        char cache[4096], host[256];
+        if (cache_dir(cache, sizeof cache, make, err, errlen) < 0)
+            return -1;
+        if (gethostname(host, sizeof host) < 0)
+            snprintf(host, sizeof host, "localhost");
+        host[sizeof host - 1] = '\0';
+        snprintf(dir, len, "%.3800s/agent-%s", cache, host);
+        fix = "set XDG_RUNTIME_DIR to a directory of yours";
+    }
     if (!make && access(dir, F_OK) < 0 && errno == ENOENT)
         return 1;
-    if (make && mkdir(dir, 0700) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "cannot make '%s': %s", dir, strerror(errno));
+    if (make && make_dir(dir) < 0) {
+        snprintf(err, errlen, "cannot make '%s': %s (%s)", dir,
+                 strerror(errno), fix);
         return -1;
     }
     /* Whoever made it: a directory (not a link to one), ours, 0700. */
@@ -56,7 +107,7 @@ int agent_keep_dir(char *dir, size_t len, int make, char *err,
     struct stat st;
     if (fd < 0 || fstat(fd, &st) < 0) {
         snprintf(err, errlen, "'%s' is not a directory of its own (%s): "
-                 "remove it", dir, strerror(errno));
+                 "remove it or %s", dir, strerror(errno), fix);
         if (fd >= 0)
             close(fd);
         return -1;
@@ -65,8 +116,8 @@ int agent_keep_dir(char *dir, size_t len, int make, char *err,
     if (st.st_uid != getuid() || (st.st_mode & 077)) {
         snprintf(err, errlen, "'%s' belongs to uid %u with mode %03o: a "
                  "session directory must be yours with mode 700; remove "
-                 "it", dir, (unsigned)st.st_uid,
-                 (unsigned)(st.st_mode & 0777));
+                 "it or %s", dir, (unsigned)st.st_uid,
+                 (unsigned)(st.st_mode & 0777), fix);
         return -1;
     }
     return 0;
@@ -91,7 +142,7 @@ int agent_keep_listen(const char *id, char *path, size_t len, char *err,
         return -1;
     if (sock_path(&a, dir, id) < 0) {
         snprintf(err, errlen, "'%s' is too long for a socket's path: set "
-                 "XDG_RUNTIME_DIR or TMPDIR to a shorter directory", dir);
+                 "XDG_RUNTIME_DIR to a shorter directory", dir);
         return -1;
     }
     int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);

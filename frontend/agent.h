@@ -86,10 +86,11 @@ int agent_shadow_reaped(pid_t pid, int status);
 /* Whether ID is a session id (a kept agent's pid: 1 to 10 digits). */
 int agent_id_ok(const char *id);
 /* The user's directory of kept sessions into DIR: $XDG_RUNTIME_DIR/
- * drdb-agent, else $TMPDIR (or /tmp)/drdb-agent-UID; made 0700 when
- * missing and MAKE (else 1: there is none). 0, or -1 with ERR when it is
- * not a real directory (a symbolic link is not followed) owned by the
- * user with no access for others. */
+ * drdb-agent, else $XDG_CACHE_HOME (or ~/.cache)/drdb/agent-HOSTNAME,
+ * never a shared /tmp; made 0700 when missing and MAKE (else 1: there is
+ * none). 0, or -1 with ERR, which names a way out, when it is not a real
+ * directory (a symbolic link is not followed) owned by the user with no
+ * access for others. */
 int agent_keep_dir(char *dir, size_t len, int make, char *err,
                    size_t errlen);
 /* Listens on DIR/ID.sock (mode 0600): the socket, its path in PATH; or -1
