@@ -7,13 +7,17 @@
  *   - in process: the log reader (log_rank_open, every event, field and
  *     argument, log_rank_ending) and the drdb.run parser (log_run_open);
  *   - through drdb: `log info`, `log dump`, `log events` (the event index)
- *     and `log match --all`, each with a time limit.
- * A crash (a signal) or a hang (the limit) fails the campaign; every
+ *     and `log match --all`, each with a time limit; and, when drdb.run was
+ *     changed, `replay`, which must refuse it (its signature no longer
+ *     holds: docs/security.md).
+ * A crash (a signal), a hang (the limit) or a changed drdb.run replayed
+ * fails the campaign; every
  * error message is counted by class (digits and quoted names folded), and
  * a non-zero exit whose message names no file is reported too.
  *
  * usage: mutate-run DRDB RUNDIR WORKDIR ROUNDS [SEED]
- * Prints a summary; exit 0 when no crash and no hang.
+ * Prints a summary; exit 0 when no crash, no hang and no changed drdb.run
+ * started.
  */
 /* Messages are cut to their buffers on purpose. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -223,6 +227,9 @@ static unsigned char *mutate(int k, size_t *len, char *what, size_t wlen)
 /* ---- results ------------------------------------------------------------ */
 
 static long rounds, reads, crashes, hangs, unnamed;
+/* Rounds that changed the signed drdb.run, and replays that still ran
+ * one (docs/security.md: any byte changed and the run is not yours). */
+static long forged, trusted;
 struct cls {
     char text[160];
     long n;
@@ -353,7 +360,7 @@ int main(int argc, char **argv)
     time_t t0 = time(NULL);
     for (long i = 0; i < rounds; i++) {
         /* The copy, one file damaged. */
-        int k = (int)pick((size_t)nfiles);
+        int k = (int)pick((size_t)nfiles), changed = 0;
         char what[256];
         for (int j = 0; j < nfiles; j++) {
             char p[4300];
@@ -365,8 +372,10 @@ int main(int argc, char **argv)
             if (!f || fwrite(b, 1, len, f) != len)
                 return 2;
             fclose(f);
-            if (j == k)
+            if (j == k) {
+                changed = len != files[j].len || memcmp(b, files[j].data, len);
                 free(b);
+            }
         }
         /* In process: the reader and the run parser (ASan sees inside). */
         struct log_run lr;
@@ -409,6 +418,17 @@ int main(int argc, char **argv)
         judge(what, "log events", run_limited(events, errfile, 20), errfile);
         judge(what, "log match --all", run_limited(match, errfile, 20),
               errfile);
+        /* A drdb.run changed after it was signed is never started. */
+        if (changed && strcmp(files[k].name, "drdb.run") == 0) {
+            char *replay[] = {(char *)drdb, "replay", "--rank", "0", run, NULL};
+            int st = run_limited(replay, errfile, 20);
+            judge(what, "replay", st, errfile);
+            forged++;
+            if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+                trusted++;
+                printf("TRUSTED: %s: drdb replay ran it\n", what);
+            }
+        }
         if ((i + 1) % 500 == 0)
             fprintf(stderr, "mutate-run: %ld rounds, %ld s\n", i + 1,
                     (long)(time(NULL) - t0));
@@ -417,9 +437,11 @@ int main(int argc, char **argv)
            "%ld crashes, %ld hangs, %ld errors naming no file, %ld s\n",
            rounds, reads, rounds, crashes, hangs, unnamed,
            (long)(time(NULL) - t0));
+    printf("mutate-run: %ld changed drdb.run replayed: %ld started\n",
+           forged, trusted);
     printf("message classes (count, text with numbers as N and names as "
            "'...'):\n");
     for (int i = 0; i < nclasses; i++)
         printf("%8ld  %s\n", classes[i].n, classes[i].text);
-    return crashes || hangs ? 1 : 0;
+    return crashes || hangs || trusted ? 1 : 0;
 }

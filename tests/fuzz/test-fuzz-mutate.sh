@@ -2,7 +2,8 @@
 # A mutation campaign over a real recorded run (mutate-run.c): record a
 # small job (point-to-point, collectives, a killed rank's log too), then
 # ROUNDS damaged copies read by the log reader, the drdb.run parser and
-# drdb's info, dump and event index. 0 crashes and 0 hangs to pass.
+# drdb's info, dump and event index, a changed drdb.run replayed. 0 crashes,
+# 0 hangs and no changed drdb.run started to pass.
 # usage: test-fuzz-mutate.sh DRDB MPIEXEC JACOBI MUTATE-RUN ROUNDS
 set -u
 drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3") mutate=$(realpath "$4")
@@ -15,9 +16,9 @@ cd "$tmp" || exit 1
 rc=$?
 sed 's/^/# /' out
 if [ $rc = 0 ]; then
-    echo "ok 1 - $rounds mutations: no crash, no hang"
+    echo "ok 1 - $rounds mutations: no crash, no hang, no changed drdb.run started"
 else
-    echo "not ok 1 - $rounds mutations: crashes or hangs (see above)"
+    echo "not ok 1 - $rounds mutations: crashes, hangs or a changed drdb.run started (see above)"
 fi
 echo "1..1"
 exit $rc
