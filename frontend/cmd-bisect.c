@@ -68,7 +68,7 @@ static uint64_t pos(const struct bisect *b, size_t i)
 static int probe(struct bisect *b, size_t i, char *where, size_t len)
 {
     struct con *c = b->c;
-    struct con_rank *k = &c->ranks[b->r];
+    struct con_rank *k = c->ranks[b->r];
     struct rankset one;
     uint64_t ev = pos(b, i);
     if (rs_init(&one, c->nranks) < 0)
@@ -132,7 +132,7 @@ static void user_bpts(struct con *c, int r, int on)
         struct mi_reply rep;
         snprintf(mi, sizeof mi, "%s %d",
                  on ? "-break-enable" : "-break-disable", p->gdbno[r]);
-        mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000);
+        mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 10000);
         mi_reply_release(&rep);
     }
 }
@@ -206,7 +206,7 @@ static void go_home(struct bisect *b)
 static void go_home_now(struct bisect *b)
 {
     struct con *c = b->c;
-    struct con_rank *k = &c->ranks[b->r];
+    struct con_rank *k = c->ranks[b->r];
     int r = b->r;
     char id[32];
     if (!k->gdb || !con_rank_halted(k))
@@ -261,7 +261,7 @@ static int run(struct bisect *b)
     struct con *c = b->c;
     int r = b->r, ok, rc, v;
     size_t lo = 0, hi = b->n - 1;
-    struct con_rank *rk = &c->ranks[r];
+    struct con_rank *rk = c->ranks[r];
     long long every = 0;
     int every_set = 0;
     char e[96];
@@ -437,7 +437,7 @@ static int cmd_bisect(struct con *c, struct con_args *a)
     if (b.mi && b.target && candidates(&b, a, query) == 0) {
         user_bpts(c, b.r, 0);
         rc = run(&b);
-        if (c->ranks[b.r].gdb)
+        if (c->ranks[b.r]->gdb)
             user_bpts(c, b.r, 1);
         if (rc == -2) {
             struct rankset one;

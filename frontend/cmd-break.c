@@ -19,8 +19,8 @@
 static int set_is_all(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
-        if ((c->ranks[r].gdb || c->ranks[r].state == CON_DEFERRED) &&
-            c->ranks[r].state != CON_LOST && !rs_has(set, r))
+        if ((c->ranks[r]->gdb || c->ranks[r]->state == CON_DEFERRED) &&
+            c->ranks[r]->state != CON_LOST && !rs_has(set, r))
             return 0;
     return 1;
 }
@@ -35,9 +35,9 @@ static int one_started(struct con *c, const struct rankset *set)
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
-        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST)
+        if (c->ranks[r]->gdb && c->ranks[r]->state != CON_LOST)
             return 0;
-        if (first < 0 && c->ranks[r].state == CON_DEFERRED)
+        if (first < 0 && c->ranks[r]->state == CON_DEFERRED)
             first = r;
     }
     if (first < 0)
@@ -105,7 +105,7 @@ static int break_common(struct con *c, struct con_args *a, int temp,
         if (!rs_has(set, r))
             continue;
         ans[n].rank = r;
-        if (c->ranks[r].state == CON_DEFERRED) {
+        if (c->ranks[r]->state == CON_DEFERRED) {
             ans[n++].text = strdup("set when its GDB starts");
             continue;
         }
@@ -116,7 +116,7 @@ static int break_common(struct con *c, struct con_args *a, int temp,
      * condition): no breakpoint, no number used. */
     if (!took)
         for (int i = 0; i < n; i++)
-            if (c->ranks[ans[i].rank].state == CON_DEFERRED) {
+            if (c->ranks[ans[i].rank]->state == CON_DEFERRED) {
                 free(ans[i].text);
                 ans[i].text = NULL;
             }
@@ -225,8 +225,8 @@ static int bpt_cli(struct con *c, struct con_bpt *b, const char *verb,
     if (!ans)
         return -1;
     for (int r = 0; r < c->nranks; r++) {
-        if (!b->gdbno[r] || !c->ranks[r].gdb ||
-            c->ranks[r].state == CON_LOST)
+        if (!b->gdbno[r] || !c->ranks[r]->gdb ||
+            c->ranks[r]->state == CON_LOST)
             continue;
         char cli[1200], *mi;
         struct mi_reply rep;
@@ -234,7 +234,7 @@ static int bpt_cli(struct con *c, struct con_bpt *b, const char *verb,
                  rest && *rest ? " " : "", rest ? rest : "");
         if (!(mi = con_mi_console(cli)))
             continue;
-        int st = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep,
+        int st = mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep,
                                   c->timeout_ms > 0 ? c->timeout_ms : 30000);
         free(mi);
         size_t len = rep.console_len;
@@ -429,7 +429,7 @@ static char *bpt_table(struct con *c, int r, const char *cli)
     char *mi = con_mi_console(cli), *out = NULL;
     struct mi_reply rep;
     size_t len = 0;
-    if (!mi || mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep,
+    if (!mi || mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep,
                                 c->timeout_ms > 0 ? c->timeout_ms
                                                   : 30000) != 0) {
         free(mi);
@@ -487,10 +487,10 @@ void con_bpt_info(struct con *c, const struct rankset *only, int watch)
     for (int r = 0; any && r < c->nranks; r++) {
         /* (an exited rank's GDB answers too, as GDB's does after the
          * program exited) */
-        if ((only && !rs_has(only, r)) || !c->ranks[r].gdb ||
-            c->ranks[r].state == CON_LOST ||
-            !(con_rank_halted(&c->ranks[r]) ||
-              c->ranks[r].state == CON_EXITED))
+        if ((only && !rs_has(only, r)) || !c->ranks[r]->gdb ||
+            c->ranks[r]->state == CON_LOST ||
+            !(con_rank_halted(c->ranks[r]) ||
+              c->ranks[r]->state == CON_EXITED))
             continue;
         char *t = bpt_table(c, r, watch ? "info watchpoints"
                                         : "info breakpoints");
@@ -517,7 +517,7 @@ void con_bpt_info(struct con *c, const struct rankset *only, int watch)
             }
         if (!nid)
             continue;
-        const struct con_rank *k = &c->ranks[r];
+        const struct con_rank *k = c->ranks[r];
         ans[n].rank = r;
         if (asprintf(&ans[n].text, "%s: %s %s %s", con_state_name(k->state),
                      nid > 1 ? "breakpoints" : "breakpoint", ids,
@@ -539,11 +539,11 @@ void con_bpt_info(struct con *c, const struct rankset *only, int watch)
 
 int con_bpt_drop(struct con *c, struct con_bpt *b, int r)
 {
-    if (b->gdbno[r] && c->ranks[r].gdb) {
+    if (b->gdbno[r] && c->ranks[r]->gdb) {
         char mi[64];
         struct mi_reply rep;
         snprintf(mi, sizeof mi, "-break-delete %d", b->gdbno[r]);
-        if (mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 30000) == 0)
+        if (mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 30000) == 0)
             mi_reply_release(&rep);
     }
     b->gdbno[r] = 0;
@@ -647,7 +647,7 @@ static int cmd_commands(struct con *c, struct con_args *a)
     b->commands = len ? body : (free(body), NULL);
     int rc = 0;
     for (int r = 0; r < c->nranks; r++)
-        if (b->gdbno[r] && c->ranks[r].gdb && c->ranks[r].state != CON_LOST)
+        if (b->gdbno[r] && c->ranks[r]->gdb && c->ranks[r]->state != CON_LOST)
             rc |= con_bpt_commands(c, b, r);
     return rc;
 }

@@ -179,7 +179,7 @@ int con_check_goto(struct con *c, const char *text,
         if (r < 0 || r >= c->nranks || rs_has(&set, r) || rs_has(&off, r) ||
             rs_has(&out, r))
             continue;
-        if (!c->ranks[r].gdb && c->ranks[r].state != CON_DEFERRED) {
+        if (!c->ranks[r]->gdb && c->ranks[r]->state != CON_DEFERRED) {
             rs_add(&off, r);
             continue;
         }

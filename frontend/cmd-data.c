@@ -72,7 +72,7 @@ static int stub_levels(struct con *c, int r, char *stub, int max)
     struct mi_reply rep;
     char stubsrc[1024];
     memset(stub, 0, (size_t)max);
-    if (mi_gdb_exec_sync(c->ranks[r].gdb, "-stack-list-frames", &rep,
+    if (mi_gdb_exec_sync(c->ranks[r]->gdb, "-stack-list-frames", &rep,
                          c->timeout_ms) != 0) {
         mi_reply_release(&rep);
         return -1;
@@ -108,7 +108,7 @@ static char *rank_bt(struct con *c, int r, const char *args, int *failed)
     snprintf(cli, sizeof cli, "backtrace%s%s", *args ? " " : "", args);
     if (!(mi = con_mi_console(cli)))
         return NULL;
-    int st = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, c->timeout_ms);
+    int st = mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, c->timeout_ms);
     free(mi);
     if (st != 0) {
         char *t = strdup(rep.message ? rep.message : mi_strerror(st));
@@ -293,12 +293,12 @@ static int cmd_assert(struct con *c, struct con_args *a0)
         i++;
         char *mi = con_mi_arg("-data-evaluate-expression", a);
         struct mi_reply rep;
-        int st = mi ? mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep,
+        int st = mi ? mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep,
                                        c->timeout_ms)
                     : -1;
         const char *v = st == 0 ? mi_get_str(rep.record, "value") : NULL;
         if (v && strtol(v, NULL, 0) != 0)
-            c->ranks[r].end_checked = con_rank_abnormal(&c->ranks[r]);
+            c->ranks[r]->end_checked = con_rank_abnormal(c->ranks[r]);
         if (!v || strtol(v, NULL, 0) == 0) {
             rs_add(&fails, r);
             printf("[%d] assert %s failed: %s\n", r, a,

@@ -78,7 +78,7 @@ static int step_events(struct con *c, struct con_args *a, int dir)
          * between calls (a breakpoint, `next`), cur is not executed yet:
          * it is the next. */
         long long want = cur + dir * k -
-                         (dir > 0 && !c->ranks[r].at_event ? 1 : 0);
+                         (dir > 0 && !c->ranks[r]->at_event ? 1 : 0);
         t[r] = want < 0 ? 0 : (uint64_t)want;
     }
     int rc = con_goto(c, &a->set, t, 0);
@@ -118,7 +118,7 @@ static int cmd_until_call(struct con *c, struct con_args *a)
             continue;
         long long cur = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
         /* From the next event when already stopped before one. */
-        uint64_t from = (uint64_t)cur + (c->ranks[r].at_event ? 1 : 0);
+        uint64_t from = (uint64_t)cur + (c->ranks[r]->at_event ? 1 : 0);
         for (uint64_t n = from; n < c->nevents[r]; n++) {
             struct log_event ev;
             char err[256];
@@ -415,7 +415,7 @@ static int goto_partners_of(struct con *c, struct ev_run *x, int r,
             continue;
         /* goto-collective: the members being replayed; goto-send: the
          * sender, started if it is not replayed yet. */
-        if (kind == EV_K_COLL && !c->ranks[refs[i].rank].gdb)
+        if (kind == EV_K_COLL && !c->ranks[refs[i].rank]->gdb)
             continue;
         rs_add(&todo, refs[i].rank);
         t[refs[i].rank] = refs[i].event;
@@ -432,7 +432,7 @@ static int goto_partners_of(struct con *c, struct ev_run *x, int r,
     }
     rs_init(&start, c->nranks);
     for (int q = 0; q < c->nranks; q++)
-        if (rs_has(&todo, q) && !c->ranks[q].gdb)
+        if (rs_has(&todo, q) && !c->ranks[q]->gdb)
             rs_add(&start, q);
     if (rs_count(&start)) {
         printf("[%s] starting the replay\n", rs_format(&start, buf,

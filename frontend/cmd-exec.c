@@ -30,7 +30,7 @@ static int exec_cli(struct con *c, const struct rankset *set,
             rs_del(&run, r);
             continue;
         }
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         k->refused = 0;
         k->at_event = 0;
         /* Running from now: GDB's ^running may come before its *running,
@@ -52,7 +52,7 @@ static int exec_cli(struct con *c, const struct rankset *set,
     struct con_answer *head = calloc((size_t)c->nranks + 1, sizeof *head);
     int nh = 0;
     for (int r = 0; head && r < c->nranks; r++) {
-        struct con_stop *st = &c->ranks[r].stop;
+        struct con_stop *st = &c->ranks[r]->stop;
         if (!rs_has(&run, r) || st->len < 12 ||
             strncmp(st->text, "Continuing.\n", 12) != 0)
             continue;
@@ -84,15 +84,15 @@ static int exec_cli(struct con *c, const struct rankset *set,
         rc = -1;
     }
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(&run, r) && !c->ranks[r].refused)
-            con_stub_landing(c, &c->ranks[r]);
+        if (rs_has(&run, r) && !c->ranks[r]->refused)
+            con_stub_landing(c, c->ranks[r]);
     /* Where the ranks stand, in GDB's words; those whose GDB refused the
      * command did not move: its error is their answer. */
     con_print_where(c, set);
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && (c->ranks[r].state == CON_DIVERGED ||
-                               c->ranks[r].state == CON_LOST ||
-                               c->ranks[r].refused))
+        if (rs_has(set, r) && (c->ranks[r]->state == CON_DIVERGED ||
+                               c->ranks[r]->state == CON_LOST ||
+                               c->ranks[r]->refused))
             rc = -1;
     rs_release(&run);
     rs_release(&done);
@@ -155,8 +155,8 @@ static int cmd_interrupt(struct con *c, struct con_args *a)
 {
     c->interrupted = 1;
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(&a->set, r) && c->ranks[r].state == CON_RUNNING)
-            mi_gdb_interrupt(c->ranks[r].gdb);
+        if (rs_has(&a->set, r) && c->ranks[r]->state == CON_RUNNING)
+            mi_gdb_interrupt(c->ranks[r]->gdb);
     con_wait(c, &a->set, 1);
     con_print_where(c, &a->set);
     return 0;
@@ -169,8 +169,8 @@ static int rerun(struct con *c, struct con_args *a, const char *verb,
                  struct rankset *s)
 {
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(&a->set, r) && (c->ranks[r].gdb || c->ranks[r].killed ||
-                                   c->ranks[r].state == CON_LOST))
+        if (rs_has(&a->set, r) && (c->ranks[r]->gdb || c->ranks[r]->killed ||
+                                   c->ranks[r]->state == CON_LOST))
             rs_add(s, r);
     if (!rs_count(s)) {
         fprintf(stderr, "drdb: %s: no replayed rank in the set ('replay "
@@ -202,7 +202,7 @@ static int cmd_run(struct con *c, struct con_args *a)
         return -1;
     int rc = rerun(c, a, "run", &s);
     for (int r = 0; r < c->nranks; r++)
-        if (c->ranks[r].state != CON_STOPPED)
+        if (c->ranks[r]->state != CON_STOPPED)
             rs_del(&s, r);
     if (rs_count(&s)) {
         char buf[256];
@@ -221,7 +221,7 @@ static int cmd_kill(struct con *c, struct con_args *a)
     con_drop(c, &a->set);
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(&a->set, r))
-            c->ranks[r].killed = 1;
+            c->ranks[r]->killed = 1;
     return 0;
 }
 

@@ -87,7 +87,7 @@ static int cmd_graph(struct con *c, struct con_args *a)
         here[r] = EV_NONE;
         if (r >= c->nranks || !rs_has(&a->set, r))
             continue;
-        long long cur = c->ranks[r].state == CON_EXITED
+        long long cur = c->ranks[r]->state == CON_EXITED
                             ? (long long)c->nevents[r]
                             : con_current_event(c, r);
         if (cur < 0) {

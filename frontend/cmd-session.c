@@ -26,8 +26,8 @@ static int cmd_status(struct con *c, struct con_args *a)
         focus &= rs_has(&a->set, r) == rs_has(&c->focus, r);
     if (focus)
         for (int r = 0; r < c->nranks; r++)
-            if (c->ranks[r].gdb || c->ranks[r].state != CON_OFF ||
-                c->ranks[r].killed)
+            if (c->ranks[r]->gdb || c->ranks[r]->state != CON_OFF ||
+                c->ranks[r]->killed)
                 rs_add(&set, r);
     /* With remote ranks, each rank's host ("local": here). */
     int hosts = c->nhosts > 0;
@@ -42,12 +42,12 @@ static int cmd_status(struct con *c, struct con_args *a)
     struct rankset later;
     rs_init(&later, c->nranks);
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(&set, r) && c->ranks[r].state == CON_DEFERRED)
+        if (rs_has(&set, r) && c->ranks[r]->state == CON_DEFERRED)
             rs_add(&later, r);
     if (c->json_f || rs_count(&later) <= 16)
         rs_clear(&later);
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!rs_has(&set, r) || rs_has(&later, r) ||
             (!k->gdb && k->state == CON_OFF && !k->killed &&
              rs_count(&set) > 16))
@@ -247,8 +247,8 @@ static int set_width(struct con *c, long long n)
     c->width = n; /* for the GDBs started later (con-rank.c) */
     rs_init(&all, c->nranks);
     for (int r = 0; r < c->nranks; r++)
-        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST &&
-            c->ranks[r].state != CON_RUNNING)
+        if (c->ranks[r]->gdb && c->ranks[r]->state != CON_LOST &&
+            c->ranks[r]->state != CON_RUNNING)
             rs_add(&all, r);
     int rc = rs_count(&all) ? con_passthrough(c, &all, cli) : 0;
     rs_release(&all);

@@ -46,7 +46,7 @@ pid_t con_inferior_pid(struct con *c, int r)
 {
     struct mi_reply rep;
     long long pid = 0;
-    if (mi_gdb_exec_sync(c->ranks[r].gdb, "-list-thread-groups", &rep,
+    if (mi_gdb_exec_sync(c->ranks[r]->gdb, "-list-thread-groups", &rep,
                          10000) == 0) {
         const struct mi_value *g = mi_get(rep.record, "groups");
         const struct mi_value *pv = g && g->first
@@ -81,7 +81,7 @@ static int inferior_threads(struct con *c, int r)
 /* The connection to rank R's host when it replays there, else NULL. */
 static struct remote *shadow_host(struct con *c, int r)
 {
-    int h = c->ranks[r].host;
+    int h = c->ranks[r]->host;
     return h >= 0 && !c->hosts[h].lost ? c->hosts[h].conn : NULL;
 }
 
@@ -91,8 +91,8 @@ static struct remote *shadow_host(struct con *c, int r)
  * 0. */
 static int shadow_gone(struct con *c, int r, int quiet)
 {
-    struct con_ckpt_rank *q = c->ranks[r].ck;
-    int h = c->ranks[r].host;
+    struct con_ckpt_rank *q = c->ranks[r]->ck;
+    int h = c->ranks[r]->host;
     if (h < 0 || !q || !q->shadow_dir[0] || q->shadow_gen == c->hosts[h].gen)
         return 0;
     const char *name = c->hosts[h].name, *id = q->shadow_session;
@@ -112,12 +112,12 @@ static int shadow_gone(struct con *c, int r, int quiet)
 
 static void shadow_poll(struct con *c, int r)
 {
-    struct con_ckpt_rank *q = c->ranks[r].ck;
+    struct con_ckpt_rank *q = c->ranks[r]->ck;
     char status[8400], err[1024];
     int st;
     if (shadow_gone(c, r, 0) || q->shadow <= 0 || q->shadow_status != -1)
         return;
-    if (c->ranks[r].host >= 0) {
+    if (c->ranks[r]->host >= 0) {
         /* A lost host: what became of it is not known here (con_shadow_
          * status says so); a kept session keeps it running there. */
         struct remote *h = shadow_host(c, r);
@@ -143,13 +143,13 @@ static void shadow_poll(struct con *c, int r)
 static void shadow_files(struct con *c, int r, struct con_ckpt **v,
                          size_t *n, size_t *cap)
 {
-    struct con_ckpt_rank *q = c->ranks[r].ck;
+    struct con_ckpt_rank *q = c->ranks[r]->ck;
     struct launch_shadow_file *f = NULL;
     struct remote *h = shadow_gone(c, r, 0) ? NULL : shadow_host(c, r);
     char err[1024];
     if (!q->shadow_dir[0])
         return;
-    int m = c->ranks[r].host < 0 ? launch_shadow_files(q->shadow_dir, &f)
+    int m = c->ranks[r]->host < 0 ? launch_shadow_files(q->shadow_dir, &f)
             : h && q->shadow > 0
                 ? remote_shadow_list(h, q->shadow, &f, err, sizeof err)
                 : 0;
@@ -181,7 +181,7 @@ static int cmp_ckpt(const void *a, const void *b)
 
 int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     struct con_ckpt *v = NULL;
     size_t n = 0, cap = 0;
     if (k->gdb && con_rank_halted(k)) {
@@ -226,7 +226,7 @@ int con_ckpt_list(struct con *c, int r, struct con_ckpt **out)
 static int jump_back(struct con *c, int r, unsigned long long pc,
                      const char *symbol, const char *doing)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     char where[256], reason[256];
     int at = k->at_event;
     snprintf(where, sizeof where, "%s", k->where);
@@ -250,7 +250,7 @@ static int jump_back(struct con *c, int r, unsigned long long pc,
 
 long con_ckpt_take(struct con *c, int r)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     struct con_ckpt_rank *q = con_ckpt_state(k);
     if (!k->gdb) {
         fprintf(stderr, "drdb: rank %d is not replayed ('replay @%d' starts "
@@ -305,7 +305,7 @@ long con_ckpt_take(struct con *c, int r)
 
 int con_ckpt_forget_since(struct con *c, int r, long id)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     int ok;
     char e[64];
     if (!k->gdb || !con_rank_halted(k))
@@ -338,7 +338,7 @@ int con_ckpt_forget_since(struct con *c, int r, long id)
 int con_ckpt_roll(struct con *c, int r, const char *id,
                   const struct con_ckpt *known)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     struct con_ckpt_rank *q = con_ckpt_state(k);
     int shadow = id[0] == 's';
     long long num;
@@ -471,7 +471,7 @@ const char *con_ckpt_at(struct con *c, int r, char *buf, size_t len)
     struct con_pos p;
     if (con_position(c, r, &p) < 0 || p.kind == CON_POS_NONE)
         snprintf(buf, len, "its event unknown: rank %s",
-                 con_state_name(c->ranks[r].state));
+                 con_state_name(c->ranks[r]->state));
     else if (p.kind == CON_POS_BETWEEN && p.n > 0)
         snprintf(buf, len, "after event %llu", (unsigned long long)p.n - 1);
     else
@@ -509,7 +509,7 @@ int con_ckpt_nearest(struct con *c, int r, uint64_t target, long long cur,
 /* (So that its checkpoints stay restorable: `continue` then ends it.) */
 void con_ckpt_keep_at_exit(struct con *c, int r)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     struct con_ckpt_rank *q = con_ckpt_state(k);
     if (!q || q->at_exit || !k->gdb)
         return;
@@ -524,7 +524,7 @@ void con_ckpt_keep_at_exit(struct con *c, int r)
 
 int con_shadow_start(struct con *c, int r)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     struct con_ckpt_rank *q = con_ckpt_state(k);
     if (!q)
         return -1;
@@ -593,11 +593,11 @@ int con_shadow_start(struct con *c, int r)
 
 void con_shadow_end(struct con *c, int r, int clear)
 {
-    struct con_ckpt_rank *q = c->ranks[r].ck;
+    struct con_ckpt_rank *q = c->ranks[r]->ck;
     char err[1024];
     if (!q)
         return;
-    if (c->ranks[r].host >= 0) {
+    if (c->ranks[r]->host >= 0) {
         struct remote *h = shadow_gone(c, r, 1) ? NULL : shadow_host(c, r);
         if (h && q->shadow > 0 &&
             remote_shadow_stop(h, q->shadow, clear, err, sizeof err) < 0)
@@ -615,7 +615,7 @@ void con_shadow_end(struct con *c, int r, int clear)
 void con_shadow_stop(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++) {
-        struct con_ckpt_rank *q = c->ranks[r].ck;
+        struct con_ckpt_rank *q = c->ranks[r]->ck;
         if (rs_has(set, r) && q && q->shadow > 0)
             con_shadow_end(c, r, 0);
     }
@@ -628,7 +628,7 @@ int con_shadow_wait(struct con *c, const struct rankset *set)
     for (;;) {
         int running = 0;
         for (int r = 0; r < c->nranks; r++) {
-            struct con_ckpt_rank *q = c->ranks[r].ck;
+            struct con_ckpt_rank *q = c->ranks[r]->ck;
             if (!rs_has(set, r) || !q || q->shadow <= 0)
                 continue;
             shadow_poll(c, r);
@@ -669,7 +669,7 @@ static void files_said(struct con *c, int r, int files, long long last,
 
 void con_shadow_status(struct con *c, int r, char *buf, size_t len)
 {
-    struct con_ckpt_rank *q = c->ranks[r].ck;
+    struct con_ckpt_rank *q = c->ranks[r]->ck;
     char files_s[128];
     buf[0] = '\0';
     if (!q || !q->shadow_dir[0])
@@ -677,7 +677,7 @@ void con_shadow_status(struct con *c, int r, char *buf, size_t len)
     shadow_poll(c, r);
     if (!q->shadow_dir[0]) /* gone with an earlier connection (said) */
         return;
-    int h = c->ranks[r].host;
+    int h = c->ranks[r]->host;
     if (h >= 0 && !shadow_host(c, r)) {
         /* Its host's connection is lost: kept, the shadow goes on there;
          * else it ended with the agent. What it made is as last seen. */
@@ -733,7 +733,7 @@ int con_ckpt_set(struct con *c, const char *what, const char *val)
     else
         c->ckpt_interval = v;
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!k->gdb || !con_rank_halted(k))
             continue;
         char e[96];

@@ -225,9 +225,9 @@ int con_runnable(struct con *c, struct rankset *set, int flags,
         return -1;
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r) &&
-            !(c->ranks[r].state == CON_DEFERRED && (flags & CON_LAZY_OK)) &&
-            (!c->ranks[r].gdb || c->ranks[r].state == CON_LOST ||
-             ((flags & CON_NEEDS_STOPPED) && !con_rank_halted(&c->ranks[r])))) {
+            !(c->ranks[r]->state == CON_DEFERRED && (flags & CON_LAZY_OK)) &&
+            (!c->ranks[r]->gdb || c->ranks[r]->state == CON_LOST ||
+             ((flags & CON_NEEDS_STOPPED) && !con_rank_halted(c->ranks[r])))) {
             rs_add(&off, r);
             rs_del(set, r);
         }
@@ -260,13 +260,13 @@ static const struct con_cmd gdb_default = {
 static int one_gdb(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
-        if (c->ranks[r].gdb && c->ranks[r].state != CON_LOST)
+        if (c->ranks[r]->gdb && c->ranks[r]->state != CON_LOST)
             return 0;
     struct rankset one;
     if (rs_init(&one, c->nranks) < 0)
         return -1;
     for (int r = 0; r < c->nranks && !rs_count(&one); r++)
-        if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED)
+        if (rs_has(set, r) && c->ranks[r]->state == CON_DEFERRED)
             rs_add(&one, r);
     int rc = rs_count(&one) ? con_start_deferred(c, &one) : -1;
     rs_release(&one);
@@ -622,8 +622,8 @@ static int cmd_help(struct con *c, struct con_args *args)
         char cli[600], *t = NULL;
         int r, rc;
         one_gdb(c, &args->set);
-        for (r = 0; r < c->nranks && (!c->ranks[r].gdb ||
-                                      c->ranks[r].state == CON_LOST); r++)
+        for (r = 0; r < c->nranks && (!c->ranks[r]->gdb ||
+                                      c->ranks[r]->state == CON_LOST); r++)
             ;
         if (r == c->nranks) {
             fprintf(stderr, "drdb: no started rank to ask GDB's help of\n");

@@ -207,7 +207,7 @@ static struct con_rank *answering_rank(struct con *c)
 {
     for (int pass = 0; pass < 2; pass++)
         for (int r = 0; r < c->nranks; r++) {
-            struct con_rank *k = &c->ranks[r];
+            struct con_rank *k = c->ranks[r];
             if ((pass || rs_has(&c->focus, r)) && k->gdb &&
                 (con_rank_halted(k) || k->state == CON_EXITED))
                 return k;

@@ -536,7 +536,7 @@ static int eval_cond(struct con *c, const char *name, struct con_args *a)
         if (!rs_has(&set, r))
             continue;
         struct mi_reply rep;
-        int st = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, c->timeout_ms);
+        int st = mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, c->timeout_ms);
         const char *v = st == 0 ? mi_get_str(rep.record, "value") : NULL;
         if (!v) {
             fprintf(stderr, "drdb: '%s %s': [%d] %s\n", name, cond, r,

@@ -126,7 +126,7 @@ static int load_table(struct con *c, int r)
 {
     struct mi_reply rep;
     char *mi = con_mi_console("help all");
-    int st = mi ? mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 30000) : -1;
+    int st = mi ? mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 30000) : -1;
     free(mi);
     if (st != 0 || !rep.console) {
         if (st == 0)
@@ -171,8 +171,8 @@ static int load_table(struct con *c, int r)
 static int first_rank(const struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && c->ranks[r].gdb &&
-            c->ranks[r].state != CON_LOST)
+        if (rs_has(set, r) && c->ranks[r]->gdb &&
+            c->ranks[r]->state != CON_LOST)
             return r;
     return -1;
 }
@@ -184,8 +184,8 @@ const char *con_gdb_resolve(struct con *c, const struct rankset *set,
     if (!c->gdbcmds_loaded) {
         int r = first_rank(c, set);
         if (r < 0)
-            for (r = 0; r < c->nranks && (!c->ranks[r].gdb ||
-                                          c->ranks[r].state == CON_LOST);
+            for (r = 0; r < c->nranks && (!c->ranks[r]->gdb ||
+                                          c->ranks[r]->state == CON_LOST);
                  r++)
                 ;
         if (r >= c->nranks || load_table(c, r) < 0)
@@ -220,9 +220,9 @@ const char *con_gdb_name(struct con *c, int i)
 {
     if (!c->gdbcmds_loaded) {
         int r;
-        for (r = 0; r < c->nranks && (!c->ranks[r].gdb ||
-                                      c->ranks[r].state == CON_LOST ||
-                                      c->ranks[r].state == CON_RUNNING);
+        for (r = 0; r < c->nranks && (!c->ranks[r]->gdb ||
+                                      c->ranks[r]->state == CON_LOST ||
+                                      c->ranks[r]->state == CON_RUNNING);
              r++)
             ;
         if (r == c->nranks || load_table(c, r) < 0)

@@ -24,7 +24,7 @@ static int go(struct con *c, const struct rankset *set,
     if (rs_init(&start, c->nranks) < 0)
         return -1;
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED &&
+        if (rs_has(set, r) && c->ranks[r]->state == CON_DEFERRED &&
             target[r] < c->nevents[r] + (ends != 0))
             rs_add(&start, r);
     rc = con_start_deferred(c, &start) < 0 && c->interrupted ? -1 : 0;
@@ -52,17 +52,17 @@ static int go(struct con *c, const struct rankset *set,
             continue;
         }
         int ok = 0;
-        long long cur = c->ranks[r].state == CON_EXITED
+        long long cur = c->ranks[r]->state == CON_EXITED
                             ? (long long)c->nevents[r]
                             : con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-        if (c->ranks[r].state == CON_EXITED || !ok)
+        if (c->ranks[r]->state == CON_EXITED || !ok)
             ok = 0;
         from[r] = ok ? cur : LLONG_MAX;
         if (!ok || (uint64_t)cur > target[r] ||
-            ((uint64_t)cur == target[r] && !c->ranks[r].at_event &&
-             c->ranks[r].state != CON_STOPPED))
+            ((uint64_t)cur == target[r] && !c->ranks[r]->at_event &&
+             c->ranks[r]->state != CON_STOPPED))
             rs_add(&back, r);
-        else if ((uint64_t)cur == target[r] && c->ranks[r].at_event)
+        else if ((uint64_t)cur == target[r] && c->ranks[r]->at_event)
             continue; /* already there */
         rs_add(&fwd, r);
     }
@@ -73,7 +73,7 @@ static int go(struct con *c, const struct rankset *set,
             continue;
         int ok;
         long long cur = rs_has(&back, r) ? -1
-                        : c->ranks[r].state == CON_STOPPED
+                        : c->ranks[r]->state == CON_STOPPED
                             ? con_eval_int(c, r, DRDB_SYM_EVENT, &ok)
                             : -1;
         int rolled = con_ckpt_nearest(c, r, target[r], cur, quiet);
@@ -82,7 +82,7 @@ static int go(struct con *c, const struct rankset *set,
             rs_del(&back, r);
             rs_add(&fwd, r);
             long long now = con_eval_int(c, r, DRDB_SYM_EVENT, &ok);
-            if (ok && (uint64_t)now == target[r] && c->ranks[r].at_event)
+            if (ok && (uint64_t)now == target[r] && c->ranks[r]->at_event)
                 rs_del(&fwd, r);
         }
     }
@@ -104,7 +104,7 @@ static int go(struct con *c, const struct rankset *set,
         for (int r = 0; r < c->nranks; r++) {
             if (!rs_has(&fwd, r))
                 continue;
-            struct con_rank *k = &c->ranks[r];
+            struct con_rank *k = c->ranks[r];
             if (k->state != CON_STOPPED) {
                 rs_del(&fwd, r);
                 continue;
@@ -126,7 +126,7 @@ static int go(struct con *c, const struct rankset *set,
          * `advance`; one a re-run passes before where the rank stood is
          * behind the user: it goes on. Ctrl-C stops every rank. */
         for (int r = 0; r < c->nranks; r++) {
-            struct con_rank *k = &c->ranks[r];
+            struct con_rank *k = c->ranks[r];
             if (!rs_has(&fwd, r))
                 continue;
             int ok = 0;
@@ -140,11 +140,11 @@ static int go(struct con *c, const struct rankset *set,
     }
     free(cont);
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && !c->ranks[r].at_event &&
-            c->ranks[r].state == CON_STOPPED)
+        if (rs_has(set, r) && !c->ranks[r]->at_event &&
+            c->ranks[r]->state == CON_STOPPED)
             con_stub_no_stop(c, r);
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!rs_has(set, r) || k->state != CON_STOPPED ||
             target[r] >= c->nevents[r] + (ends != 0))
             continue;

@@ -108,7 +108,7 @@ char *con_keep_note(const struct con *c)
         fputc('\n', f);
     }
     for (int r = 0; r < c->nranks; r++) {
-        const struct con_ckpt_rank *q = c->ranks[r].ck;
+        const struct con_ckpt_rank *q = c->ranks[r]->ck;
         if (q && q->shadow_dir[0]) {
             fprintf(f, "shadow %d %d %d\t", r, (int)q->shadow,
                     q->shadow_status);
@@ -325,7 +325,7 @@ static int restore_ckpts(struct con *c, const char *note)
         if (sscanf(p, "%d %d %d%n", &r, &pid, &st, &at) < 3 || r < 0 ||
             r >= c->nranks)
             continue;
-        if (!(q = con_ckpt_state(&c->ranks[r])))
+        if (!(q = con_ckpt_state(c->ranks[r])))
             return -1;
         q->shadow = pid;
         q->shadow_status = st;
@@ -340,7 +340,7 @@ static int restore_ckpts(struct con *c, const char *note)
         if (sscanf(p, "%d %ld %d", &r, &id, &at) != 3 || r < 0 ||
             r >= c->nranks)
             continue;
-        if (!(q = con_ckpt_state(&c->ranks[r])) ||
+        if (!(q = con_ckpt_state(c->ranks[r])) ||
             util_grow(&q->ext, &q->cap, q->next + 1, sizeof *q->ext) < 0)
             return -1;
         q->ext[q->next++] = (struct con_ckext){id, at};
@@ -451,7 +451,7 @@ static void adopt_state(struct con_rank *k)
 static void adopt_bpts(struct con *c, int r)
 {
     struct mi_reply rep;
-    if (mi_gdb_exec_sync(c->ranks[r].gdb, "-break-list", &rep, 30000) < 0)
+    if (mi_gdb_exec_sync(c->ranks[r]->gdb, "-break-list", &rep, 30000) < 0)
         return;
     const struct mi_value *body = mi_get(rep.record, "BreakpointTable.body");
     for (int i = 0; i < c->nbpts; i++) {
@@ -524,9 +524,9 @@ int con_keep_adopt(struct con *c, const char *note, const char *host,
             int rank = -1;
             if (!p->label || sscanf(p->label, "rank %d", &rank) != 1 ||
                 rank < 0 || rank >= c->nranks ||
-                c->ranks[rank].host != h || c->ranks[rank].gdb)
+                c->ranks[rank]->host != h || c->ranks[rank]->gdb)
                 continue; /* not a rank's GDB: it stays R's */
-            struct con_rank *k = &c->ranks[rank];
+            struct con_rank *k = c->ranks[rank];
             if (con_host_drive(c, k, p) < 0)
                 continue;
             adopt_state(k);

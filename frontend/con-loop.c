@@ -286,7 +286,7 @@ void con_host_lost(struct con *c, int h)
     char why[300];
     snprintf(why, sizeof why, "connection to %s lost", x->name);
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (k->host != h || !k->gdb)
             continue;
         if (k->state != CON_LOST)
@@ -357,7 +357,7 @@ static int poll_round(struct con *c, int extra, int wait_ms)
         return 0;
     }
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!k->gdb || k->state == CON_LOST)
             continue;
         int m = mi_gdb_pollfds(k->gdb, fds + n, MI_GDB_MAX_POLLFDS);
@@ -393,14 +393,14 @@ static int poll_round(struct con *c, int extra, int wait_ms)
         }
         if (owner[i] < 0) {
             if (fds[i].revents)
-                pty_drain(c, &c->ranks[-1 - owner[i]]);
+                pty_drain(c, c->ranks[-1 - owner[i]]);
             i++;
             continue;
         }
         int r = owner[i], j = i;
         while (j < n && owner[j] == r)
             j++;
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!k->gdb) { /* its host was lost meanwhile */
             i = j;
             continue;
@@ -429,13 +429,13 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
 {
     /* The command reports where its ranks stop. */
     for (int r = 0; want_stop && r < c->nranks; r++)
-        if (rs_has(set, r))
-            c->ranks[r].changed = 0;
+        if (rs_has(set, r) && c->ranks[r]->changed)
+            c->ranks[r]->changed = 0;
     int64_t deadline = c->timeout_ms > 0 ? mi_now_ms() + c->timeout_ms : -1;
     for (;;) {
         int any = 0;
         for (int r = 0; r < c->nranks && !any; r++)
-            any = rs_has(set, r) && busy(&c->ranks[r], want_stop);
+            any = rs_has(set, r) && busy(c->ranks[r], want_stop);
         if (!any)
             break;
         if (con_sigint) {
@@ -446,8 +446,8 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
             con_sigint = 0;
             c->interrupted = 1;
             for (int r = 0; r < c->nranks; r++)
-                if (rs_has(set, r) && c->ranks[r].state == CON_RUNNING)
-                    mi_gdb_interrupt(c->ranks[r].gdb);
+                if (rs_has(set, r) && c->ranks[r]->state == CON_RUNNING)
+                    mi_gdb_interrupt(c->ranks[r]->gdb);
         }
         int wait = 200;
         if (deadline >= 0) {
@@ -456,7 +456,7 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
                 /* A GDB that does not answer is hung: its rank is lost. A
                  * program that runs on is left running. */
                 for (int r = 0; r < c->nranks; r++) {
-                    struct con_rank *k = &c->ranks[r];
+                    struct con_rank *k = c->ranks[r];
                     if (rs_has(set, r) && k->gdb && k->state != CON_LOST &&
                         mi_gdb_pending(k->gdb)) {
                         char why[128];
@@ -475,10 +475,10 @@ int con_wait(struct con *c, const struct rankset *set, int want_stop)
         poll_round(c, -1, wait);
     }
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (k->gdb)
             pty_drain(c, k);
-        if (want_stop && rs_has(set, r))
+        if (want_stop && rs_has(set, r) && k->changed)
             k->changed = 0;
         if (k->stop.capture && k->state != CON_RUNNING)
             con_stop_end(c, k);

@@ -438,9 +438,9 @@ static int run_merged(struct con *c, const struct rankset *set,
         if (!rs_has(set, r))
             continue;
         ans[i].rank = r;
-        slots[i] = (struct slot){&ans[i], fmt, arg, 0, &c->ranks[r],
+        slots[i] = (struct slot){&ans[i], fmt, arg, 0, c->ranks[r],
                                  cli ? c : NULL};
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!k->gdb || k->state == CON_LOST || k->state == CON_RUNNING) {
             asprintf(&ans[i].text, "%s%s", cli ? "" : "error: ",
                      k->gdb ? con_state_name(k->state) : "not replayed");
@@ -448,7 +448,7 @@ static int run_merged(struct con *c, const struct rankset *set,
             i++;
             continue;
         }
-        if (mi_gdb_send(c->ranks[r].gdb, mi, c->timeout_ms, on_reply,
+        if (mi_gdb_send(c->ranks[r]->gdb, mi, c->timeout_ms, on_reply,
                         &slots[i]) < 0) {
             slots[i].failed = 1;
             ans[i].text = strdup(cli ? "its GDB is gone"
@@ -543,7 +543,7 @@ void con_print_where(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
         if (rs_has(set, r))
-            con_stub_failure(c, &c->ranks[r]);
+            con_stub_failure(c, c->ranks[r]);
     int n = rs_count(set), i = 0;
     struct con_answer *ans = calloc((size_t)n + 1, sizeof *ans);
     if (!ans)
@@ -551,7 +551,7 @@ void con_print_where(struct con *c, const struct rankset *set)
     for (int r = 0; r < c->nranks; r++) {
         if (!rs_has(set, r))
             continue;
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         ans[i].rank = r;
         /* GDB's words for the command that stopped it (or ended it) */
         char *report = k->state == CON_DIVERGED || k->state == CON_LOG_END
@@ -603,7 +603,7 @@ void con_print_stopped(struct con *c)
     if (rs_init(&s, c->nranks) < 0)
         return;
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!k->changed)
             continue;
         k->changed = 0;
@@ -638,7 +638,7 @@ static char *display_one(struct con *c, const struct con_display *d, int r,
              d->fmt[0] ? d->fmt : "", d->expr);
     if (!(mi = con_mi_console(cli)))
         return NULL;
-    int st = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep,
+    int st = mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep,
                               c->timeout_ms > 0 ? c->timeout_ms : 30000);
     free(mi);
     if (st == 0) {
@@ -687,9 +687,9 @@ int con_display_show(struct con *c, const struct rankset *set, int only)
             continue;
         n = 0;
         for (int r = 0; r < c->nranks; r++) {
-            if (!rs_has(set, r) || !rs_has(&d->set, r) || !c->ranks[r].gdb ||
-                (c->ranks[r].state != CON_STOPPED &&
-                 c->ranks[r].state != CON_LOG_END))
+            if (!rs_has(set, r) || !rs_has(&d->set, r) || !c->ranks[r]->gdb ||
+                (c->ranks[r]->state != CON_STOPPED &&
+                 c->ranks[r]->state != CON_LOG_END))
                 continue;
             int failed = 0;
             ans[n].rank = r;

@@ -181,7 +181,7 @@ const char *con_bpt_verb(const struct con_bpt *b)
  * (malloc'd, when TEXT): 0, or -1 when GDB refused it. */
 int con_cli_sync(struct con *c, int r, const char *cli, char **text)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     struct mi_reply rep;
     char *mi = con_mi_console(cli);
     if (text)
@@ -263,8 +263,8 @@ int con_bpt_commands(struct con *c, struct con_bpt *b, int r)
         free(line);
         l += n + (l[n] == '\n');
     }
-    if (mi_cmd_str(&mc) && c->ranks[r].gdb &&
-        mi_gdb_exec_sync(c->ranks[r].gdb, mi_cmd_str(&mc), &rep,
+    if (mi_cmd_str(&mc) && c->ranks[r]->gdb &&
+        mi_gdb_exec_sync(c->ranks[r]->gdb, mi_cmd_str(&mc), &rep,
                          c->timeout_ms > 0 ? c->timeout_ms : 30000) == 0)
         rc = 0;
     if (mi_cmd_str(&mc))
@@ -425,9 +425,9 @@ static int not_started(struct con *c, const struct rankset *set,
     if (rs_init(&left, c->nranks) < 0)
         return -1;
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && !rs_has(now, r) && !c->ranks[r].gdb &&
-            (c->ranks[r].state == CON_OFF ||
-             c->ranks[r].state == CON_DEFERRED))
+        if (rs_has(set, r) && !rs_has(now, r) && !c->ranks[r]->gdb &&
+            (c->ranks[r]->state == CON_OFF ||
+             c->ranks[r]->state == CON_DEFERRED))
             rs_add(&left, r);
     con_defer(c, &left);
     int n = rs_count(&left);
@@ -453,13 +453,13 @@ int con_replay(struct con *c, const struct rankset *set)
         return -1;
     for (int r = 0; r < c->nranks; r++) {
         /* A lost rank comes back: its GDB (if any) is ended first. */
-        if (rs_has(set, r) && c->ranks[r].state == CON_LOST) {
-            if (c->ranks[r].gdb)
-                mi_gdb_free(c->ranks[r].gdb);
-            c->ranks[r].gdb = NULL;
-            c->ranks[r].state = CON_OFF;
+        if (rs_has(set, r) && c->ranks[r]->state == CON_LOST) {
+            if (c->ranks[r]->gdb)
+                mi_gdb_free(c->ranks[r]->gdb);
+            c->ranks[r]->gdb = NULL;
+            c->ranks[r]->state = CON_OFF;
         }
-        if (rs_has(set, r) && !c->ranks[r].gdb)
+        if (rs_has(set, r) && !c->ranks[r]->gdb)
             todo++;
     }
     struct starting *v = todo ? calloc((size_t)todo, sizeof *v) : NULL;
@@ -470,8 +470,10 @@ int con_replay(struct con *c, const struct rankset *set)
     }
     int n = 0, i = 0;
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && !c->ranks[r].gdb)
-            v[n++].k = &c->ranks[r];
+        if (rs_has(set, r) && !c->ranks[r]->gdb &&
+            (v[n].k = con_rank_own(c, r)))
+            n++;
+    failed += todo - n; /* (out of memory: said) */
     /* The first rank alone first: its GDB fills the index cache that the
      * others' then use. */
     if (todo > 4) {
@@ -514,7 +516,7 @@ int con_replay(struct con *c, const struct rankset *set)
     struct con_answer *notes = calloc((size_t)c->nranks + 1, sizeof *notes);
     int nn = 0;
     for (int r = 0; notes && r < c->nranks; r++)
-        if (rs_has(&now, r) && c->ranks[r].state == CON_STOPPED) {
+        if (rs_has(&now, r) && c->ranks[r]->state == CON_STOPPED) {
             notes[nn].rank = r;
             con_bpt_apply(c, r, &notes[nn].text);
             nn += notes[nn].text != NULL;
@@ -525,7 +527,7 @@ int con_replay(struct con *c, const struct rankset *set)
         free(notes[j].text);
     free(notes);
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!rs_has(&now, r) || k->state == CON_STOPPED)
             continue;
         fprintf(stderr, "drdb: rank %d did not reach main: %s%s%s\n", r,
@@ -544,11 +546,11 @@ int con_replay(struct con *c, const struct rankset *set)
 void con_defer(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && !c->ranks[r].gdb &&
-            c->ranks[r].state == CON_OFF) {
-            c->ranks[r].state = CON_DEFERRED;
-            c->ranks[r].killed = 0;
-            snprintf(c->ranks[r].reason, sizeof c->ranks[r].reason,
+        if (rs_has(set, r) && !c->ranks[r]->gdb &&
+            c->ranks[r]->state == CON_OFF && con_rank_own(c, r)) {
+            c->ranks[r]->state = CON_DEFERRED;
+            c->ranks[r]->killed = 0;
+            snprintf(c->ranks[r]->reason, sizeof c->ranks[r]->reason,
                      "its GDB starts when a command needs it");
         }
 }
@@ -560,7 +562,7 @@ int con_start_deferred(struct con *c, const struct rankset *set)
     if (rs_init(&s, c->nranks) < 0)
         return -1;
     for (int r = 0; r < c->nranks; r++)
-        if (rs_has(set, r) && c->ranks[r].state == CON_DEFERRED)
+        if (rs_has(set, r) && c->ranks[r]->state == CON_DEFERRED)
             rs_add(&s, r);
     int rc = 0;
     if (rs_count(&s)) {
@@ -579,7 +581,7 @@ int con_start_deferred(struct con *c, const struct rankset *set)
 void con_drop(struct con *c, const struct rankset *set)
 {
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (rs_has(set, r) && !k->gdb && k->state == CON_DEFERRED) {
             k->state = CON_OFF;
             k->reason[0] = '\0';
@@ -600,7 +602,7 @@ void con_drop(struct con *c, const struct rankset *set)
 
 int con_rank_ensure(struct con *c, int r)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     if (k->gdb && k->state != CON_EXITED && k->state != CON_OFF)
         return 0;
     struct rankset one;

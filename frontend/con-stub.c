@@ -41,14 +41,14 @@ long long con_eval_int(struct con *c, int r, const char *expr, int *ok)
     char *mi = con_mi_arg("-data-evaluate-expression", expr);
     struct mi_reply rep;
     long long v = 0;
-    *ok = mi && mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000) == 0 &&
+    *ok = mi && mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 10000) == 0 &&
           mi_get_int(rep.record, "value", &v) == 0;
     if (mi)
         mi_reply_release(&rep);
     free(mi);
     /* status shows it while the rank runs */
     if (*ok && strcmp(expr, DRDB_SYM_EVENT) == 0)
-        c->ranks[r].last_event = v;
+        c->ranks[r]->last_event = v;
     return v;
 }
 
@@ -71,7 +71,7 @@ long long con_current_event(struct con *c, int r)
 
 int con_position(struct con *c, int r, struct con_pos *p)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     p->kind = CON_POS_NONE;
     p->n = 0;
     if (k->state == CON_DEFERRED) { /* it starts before its event 0 */
@@ -409,7 +409,7 @@ int con_stub_leave(struct con *c, const struct rankset *set,
         insn = !strcmp(verb, "stepi") || !strcmp(verb, "nexti");
     rs_init(&in, c->nranks);
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!rs_has(set, r) || !k->in_stub || k->state != CON_STOPPED ||
             k->user_level < 1)
             continue;
@@ -431,7 +431,7 @@ int con_stub_leave(struct con *c, const struct rankset *set,
     }
     int rc = con_wait(c, &in, 1);
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!rs_has(&in, r))
             continue;
         k->at_event = 0;
@@ -494,7 +494,7 @@ char *con_stub_read_str(struct con *c, int r, const char *addr, size_t max)
                  addr);
         struct mi_reply rep;
         const char *hex = NULL;
-        if (mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000) == 0) {
+        if (mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 10000) == 0) {
             const struct mi_value *m = mi_get(rep.record, "memory");
             const struct mi_value *ct = m && m->first
                                             ? mi_value_get(m->first, "contents")
@@ -536,7 +536,7 @@ int con_stub_write_str(struct con *c, int r, const char *addr, const char *s)
     for (size_t i = 0; i < n; i++)
         o += sprintf(mi + o, "%02x", (unsigned char)s[i]);
     struct mi_reply rep;
-    int rc = mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000);
+    int rc = mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 10000);
     mi_reply_release(&rep);
     free(mi);
     return rc == 0 ? 0 : -1;
@@ -544,7 +544,7 @@ int con_stub_write_str(struct con *c, int r, const char *addr, const char *s)
 
 void con_stub_jump(struct con *c, int r, const char *symbol)
 {
-    struct con_rank *k = &c->ranks[r];
+    struct con_rank *k = c->ranks[r];
     if (k->ck && !k->ck->hooks) {
         /* a rollback to a stub's checkpoint ends there */
         struct mi_reply rep;
@@ -576,7 +576,7 @@ unsigned long long con_stub_resume_pc(struct con *c, int r)
 {
     int ok;
     struct mi_reply rep;
-    mi_gdb_exec_sync(c->ranks[r].gdb, "-stack-select-frame 0", &rep, 10000);
+    mi_gdb_exec_sync(c->ranks[r]->gdb, "-stack-select-frame 0", &rep, 10000);
     mi_reply_release(&rep);
     long long pc = con_eval_int(c, r, "(long)$pc", &ok);
     if (!ok)
@@ -593,7 +593,7 @@ long con_stub_tbreak(struct con *c, int r, unsigned long long pc)
     struct mi_reply rep;
     long long n = 0;
     snprintf(mi, sizeof mi, "-break-insert -t *%#llx", pc);
-    if (mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000) == 0)
+    if (mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 10000) == 0)
         mi_get_int(rep.record, "bkpt.number", &n);
     mi_reply_release(&rep);
     return (long)n;
@@ -604,9 +604,9 @@ void con_stub_untbreak(struct con *c, int r, long n)
 {
     char mi[64];
     struct mi_reply rep;
-    if (n <= 0 || !c->ranks[r].gdb)
+    if (n <= 0 || !c->ranks[r]->gdb)
         return;
     snprintf(mi, sizeof mi, "-break-delete %ld", n);
-    mi_gdb_exec_sync(c->ranks[r].gdb, mi, &rep, 10000);
+    mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, 10000);
     mi_reply_release(&rep);
 }

@@ -1,5 +1,6 @@
 /*
- * The console's session: the run, one struct con_rank per rank, the named
+ * The console's session: the run, a struct con_rank per rank (one shared
+ * by the ranks no command started, con_rank_own), the named
  * sets, the event index, and the session's tables (breakpoints, sets,
  * program output); ending it ends every GDB and shadow it started.
  */
@@ -7,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "con.h"
@@ -35,10 +37,47 @@ int con_rank_halted(const struct con_rank *k)
            k->state == CON_LOG_END;
 }
 
+/* A rank of its own, not replayed. */
+static struct con_rank *rank_new(int r, int host)
+{
+    struct con_rank *k = calloc(1, sizeof *k);
+    if (k) {
+        k->rank = r;
+        k->host = host;
+    }
+    return k;
+}
+
+/* The rank every rank without one of its own is, read-only: a write
+ * there would be every such rank's at once, so it faults instead. */
+static struct con_rank *idle_new(void)
+{
+    struct con_rank *k = mmap(NULL, sizeof *k, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (k == MAP_FAILED)
+        return NULL;
+    k->rank = k->host = -1;
+    mprotect(k, sizeof *k, PROT_READ);
+    return k;
+}
+
+struct con_rank *con_rank_own(struct con *c, int r)
+{
+    if (c->ranks[r] != c->idle)
+        return c->ranks[r];
+    struct con_rank *k = rank_new(r, -1);
+    if (!k) {
+        fprintf(stderr, "drdb: rank %d: out of memory\n", r);
+        return NULL;
+    }
+    return c->ranks[r] = k;
+}
+
 /* A run in parts or on hosts (fe_run): the parts' description into
  * c->run (drdb.run of the first part, the ranks any part holds), each
  * remote part's connection a host of the session whose ranks replay
- * there (HOST_OF: per rank, its host, -1 here; malloc'd), the local
+ * there (HOST_OF: per rank of c->run.present, its host, -1 here;
+ * malloc'd), the local
  * part's directory in c->dir, and the event index over every part's
  * logs. */
 static int open_parts(struct con *c, const char *dir,
@@ -55,11 +94,13 @@ static int open_parts(struct con *c, const char *dir,
         c->ev = NULL;
         return -1;
     }
-    int local = -1, rc = 0;
+    int local = -1, rc = 0, held = 0;
+    for (int r = 0; r < fr.world_size; r++)
+        held += fr.rank_src[r] >= 0;
     int *hix = calloc((size_t)fr.nsrc, sizeof *hix);
     c->hosts = calloc((size_t)fr.nsrc, sizeof *c->hosts);
-    *host_of = calloc((size_t)fr.world_size, sizeof **host_of);
-    c->run.present = calloc((size_t)fr.world_size, sizeof (int));
+    *host_of = calloc((size_t)held + 1, sizeof **host_of);
+    c->run.present = calloc((size_t)held + 1, sizeof (int));
     const struct log_run *desc = fe_run_desc(&fr);
     c->run.text = strdup(desc->text ? desc->text : "");
     if (!hix || !c->hosts || !*host_of || !c->run.present || !c->run.text) {
@@ -95,9 +136,10 @@ static int open_parts(struct con *c, const char *dir,
         c->run.world_size = fr.world_size;
         for (int r = 0; r < fr.world_size; r++) {
             int s = fr.rank_src[r];
-            (*host_of)[r] = s >= 0 ? hix[s] : -1;
-            if (s >= 0)
-                c->run.present[c->run.nranks_present++] = r;
+            if (s < 0)
+                continue;
+            (*host_of)[c->run.nranks_present] = hix[s];
+            c->run.present[c->run.nranks_present++] = r;
         }
     }
     free(hix);
@@ -136,26 +178,12 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
      * must not replace them under the session (log-compress.h). */
     if (c->dir[0])
         c->hold = log_run_hold(c->dir) + 1;
-    c->nranks = c->run.world_size;
-    c->ranks = calloc((size_t)c->nranks, sizeof *c->ranks);
-    c->nevents = calloc((size_t)c->nranks, sizeof *c->nevents);
-    c->logs = calloc((size_t)c->nranks, sizeof *c->logs);
-    if (!c->ranks || !c->nevents || !c->logs ||
-        rs_init(&c->focus, c->nranks) < 0) {
-        snprintf(err, errlen, "out of memory");
-        free(host_of);
-        return -1;
-    }
-    for (int r = 0; r < c->nranks; r++) {
-        c->ranks[r].rank = r;
-        c->ranks[r].host = host_of ? host_of[r] : -1;
-    }
-    free(host_of);
     /* The logs the directory holds (a run may name many more ranks),
      * opened once for the session: listings, the event index and the
      * lookups of single events read them. */
     if (!c->ev && !(c->ev = calloc(1, sizeof *c->ev))) {
         snprintf(err, errlen, "out of memory");
+        free(host_of);
         return -1;
     }
     if (!parts && ev_open_run(c->ev, &c->run, err, errlen) < 0) {
@@ -163,9 +191,37 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
         c->ev = NULL;
         return -1;
     }
-    for (int r = 0; r < c->nranks; r++) {
+    /* A rank with a log has its own struct con_rank (on its host), the
+     * others share c->idle until a command starts one: the session costs
+     * what the logs present cost, plus 8 bytes a rank of the world. */
+    c->nranks = c->run.world_size;
+    c->ranks = calloc((size_t)c->nranks, sizeof *c->ranks);
+    c->idle = idle_new();
+    c->nevents = calloc((size_t)c->nranks, sizeof *c->nevents);
+    c->logs = calloc((size_t)c->ev->nlogged + 1, sizeof *c->logs);
+    int ok = c->ranks && c->idle && c->nevents && c->logs &&
+             rs_init(&c->focus, c->nranks) == 0;
+    for (int r = 0; ok && r < c->nranks; r++)
+        c->ranks[r] = c->idle;
+    /* (both lists ascending) */
+    for (int i = 0, j = 0; ok && i < c->ev->nlogged; i++) {
+        int r = c->ev->logged[i], h = -1;
+        while (host_of && j < c->run.nranks_present && c->run.present[j] < r)
+            j++;
+        if (host_of && j < c->run.nranks_present && c->run.present[j] == r)
+            h = host_of[j];
+        ok = (c->ranks[r] = rank_new(r, h)) != NULL;
+    }
+    free(host_of);
+    if (!ok) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < c->ev->nlogged; i++) {
+        int r = c->ev->logged[i];
         const struct ev_rank *rk = &c->ev->ranks[r];
-        struct con_loginfo *li = &c->logs[r];
+        struct con_loginfo *li = &c->logs[c->nlogs++];
+        li->rank = r;
         snprintf(li->why, sizeof li->why, "%s", rk->err);
         if (!rk->present)
             continue;
@@ -216,13 +272,15 @@ static void close_hosts(struct con *c)
 static void close_shadows(struct con *c)
 {
     for (int r = 0; c->ranks && r < c->nranks; r++) {
-        struct con_ckpt_rank *q = c->ranks[r].ck;
+        if (c->ranks[r] == c->idle)
+            continue;
+        struct con_ckpt_rank *q = c->ranks[r]->ck;
         if (!q)
             continue;
         con_shadow_end(c, r, 1);
         free(q->ext);
         free(q);
-        c->ranks[r].ck = NULL;
+        c->ranks[r]->ck = NULL;
     }
     if (c->shadow_root[0])
         rmdir(c->shadow_root);
@@ -232,13 +290,17 @@ void con_close(struct con *c)
 {
     close_shadows(c);
     for (int r = 0; c->ranks && r < c->nranks; r++) {
-        if (c->ranks[r].gdb) {
-            mi_gdb_free(c->ranks[r].gdb);
-            c->ranks[r].gdb = NULL;
-        }
-        free(c->ranks[r].stop.text);
-        free(c->ranks[r].outbuf);
+        struct con_rank *k = c->ranks[r];
+        if (!k || k == c->idle)
+            continue;
+        if (k->gdb)
+            mi_gdb_free(k->gdb);
+        free(k->stop.text);
+        free(k->outbuf);
+        free(k);
     }
+    if (c->idle)
+        munmap(c->idle, sizeof *c->idle);
     for (int i = 0; i < c->nsets; i++)
         rs_release(&c->sets[i].set);
     free(c->sets);
@@ -281,17 +343,24 @@ void con_summary(struct con *c, FILE *out)
     uint64_t total = 0, lo = UINT64_MAX, hi = 0;
     double span = 0;
     int present = 0;
-    struct rankset s;
+    struct rankset s, logged;
     if (rs_init(&s, c->nranks) < 0)
         return;
-    for (int r = 0; r < c->nranks; r++) {
-        if (!c->logs[r].present)
+    if (rs_init(&logged, c->nranks) < 0) {
+        rs_release(&s);
+        return;
+    }
+    for (int i = 0; i < c->nlogs; i++) {
+        const struct con_loginfo *li = &c->logs[i];
+        rs_add(&logged, li->rank);
+        if (!li->present)
             continue;
+        uint64_t n = c->nevents[li->rank];
         present++;
-        total += c->nevents[r];
-        lo = c->nevents[r] < lo ? c->nevents[r] : lo;
-        hi = c->nevents[r] > hi ? c->nevents[r] : hi;
-        span = c->logs[r].span_s > span ? c->logs[r].span_s : span;
+        total += n;
+        lo = n < lo ? n : lo;
+        hi = n > hi ? n : hi;
+        span = li->span_s > span ? li->span_s : span;
     }
     log_run_get(&c->run, "command", cmd, sizeof cmd);
     /* (what the run says is shown, never obeyed: term-escape.h) */
@@ -307,43 +376,46 @@ void con_summary(struct con *c, FILE *out)
             (unsigned long long)hi);
     fprintf(out, "  duration: %.3f s\n", span);
     /* Hosts, each with its ranks. */
-    char *done = calloc((size_t)c->nranks, 1);
-    for (int r = 0; done && r < c->nranks; r++) {
-        if (done[r] || !c->logs[r].present)
+    char *done = calloc((size_t)c->nlogs + 1, 1);
+    for (int i = 0; done && i < c->nlogs; i++) {
+        const struct con_loginfo *li = &c->logs[i];
+        if (done[i] || !li->present)
             continue;
         rs_clear(&s);
-        for (int q = r; q < c->nranks; q++)
-            if (c->logs[q].present &&
-                strcmp(c->logs[q].host, c->logs[r].host) == 0) {
-                rs_add(&s, q);
-                done[q] = 1;
+        for (int j = i; j < c->nlogs; j++)
+            if (c->logs[j].present && strcmp(c->logs[j].host, li->host) == 0) {
+                rs_add(&s, c->logs[j].rank);
+                done[j] = 1;
             }
-        char *host = term_escape(c->logs[r].host, 0);
+        char *host = term_escape(li->host, 0);
         fprintf(out, "  host:     %s (ranks %s)\n", host ? host : "?",
                 rs_format(&s, buf, sizeof buf));
         free(host);
     }
     free(done);
     rs_clear(&s);
-    for (int r = 0; r < c->nranks; r++)
-        if (c->logs[r].present && c->logs[r].complete)
-            rs_add(&s, r);
+    for (int i = 0; i < c->nlogs; i++)
+        if (c->logs[i].present && c->logs[i].complete)
+            rs_add(&s, c->logs[i].rank);
     fprintf(out, "  complete: %s\n", rs_count(&s) == c->nranks
                                           ? "every rank"
                                           : rs_format(&s, buf, sizeof buf));
-    rs_clear(&s);
-    for (int r = 0; r < c->nranks; r++) {
-        const struct con_loginfo *li = &c->logs[r];
-        if (!li->present && !li->why[0])
-            rs_add(&s, r); /* no log: said once for all of them */
-        else if (!li->present || !li->complete)
-            fprintf(out, "  rank %d: %s\n", r,
+    for (int i = 0; i < c->nlogs; i++) {
+        const struct con_loginfo *li = &c->logs[i];
+        if (!li->present || !li->complete)
+            fprintf(out, "  rank %d: %s\n", li->rank,
                     li->why[0] ? li->why : "not closed by MPI_Finalize");
     }
+    /* The ranks without a log file, said once for all of them. */
+    rs_clear(&s);
+    for (int r = 0; r < c->nranks; r++)
+        if (!rs_has(&logged, r))
+            rs_add(&s, r);
     if (rs_count(&s))
         fprintf(out, "  not recorded: ranks %s (drdb record --ranks left "
                 "them out)\n", rs_format(&s, buf, sizeof buf));
     rs_release(&s);
+    rs_release(&logged);
 }
 
 struct ev_run *con_events(struct con *c)
@@ -373,7 +445,7 @@ int con_named_set(struct con *c, const char *name, struct rankset *out)
             continue;
         rs_clear(out);
         for (int r = 0; r < c->nranks; r++)
-            if (dyn[i].state < 0 ? 1 : (int)c->ranks[r].state == dyn[i].state)
+            if (dyn[i].state < 0 ? 1 : (int)c->ranks[r]->state == dyn[i].state)
                 rs_add(out, r);
         return 0;
     }

@@ -2,8 +2,11 @@
  * con.h - the console: replayed ranks, each under its own GDB, driven by one
  * command loop (interactive with readline, or a batch script).
  *
- * A session (struct con) owns one struct con_rank per rank of the run; a
- * rank is replayed only once the user asks for it (`replay @SET`). Commands
+ * A session (struct con) has one struct con_rank per rank of the run; a
+ * rank is replayed only once the user asks for it (`replay @SET`). What a
+ * session costs follows the ranks it replays and the logs present, not
+ * the world size drdb.run claims (up to 1048576): the ranks no command
+ * targeted share one struct con_rank, read-only (con_rank_own). Commands
  * target a rank set: they are sent to every targeted rank's GDB, and the
  * command completes when every rank has answered (and, for execution
  * commands, stopped or exited). Answers are merged: identical ones print
@@ -238,7 +241,12 @@ struct con {
                           * not replaced by a compression meanwhile */
     struct log_run run;
     int nranks;
-    struct con_rank *ranks;
+    /* Per rank of the world (8 bytes a rank): its own struct con_rank
+     * once a command started or deferred it (con_rank_own), else
+     * c->idle, which nothing writes. */
+    struct con_rank **ranks;
+    struct con_rank *idle; /* every rank of its own rank, CON_OFF: rank
+                            * -1 */
     struct rankset focus;
     struct con_set *sets;  /* defsets */
     int nsets;
@@ -274,11 +282,13 @@ struct con {
                           * too; -1: not set */
     uint64_t *nevents;   /* per rank, from the logs */
     struct con_loginfo {
+        int rank;
         int present, complete;
         char host[64];
         double span_s;   /* first to last event */
         char why[256];   /* why the log stops early, or "" */
-    } *logs;
+    } *logs;             /* the ranks with a log file, ascending */
+    int nlogs;
     /* The last merged answers, for `expand`. */
     struct con_answer *last;
     int nlast;
@@ -334,6 +344,11 @@ struct con {
     struct con_check *check; /* the last `check`'s findings (cmd-check.c),
                               * NULL before one */
 };
+
+/* Rank R's own struct con_rank, made (CON_OFF) the first time: what
+ * starts or defers a rank calls it before it writes there. NULL, out of
+ * memory, said on stderr. */
+struct con_rank *con_rank_own(struct con *c, int r);
 
 /* Opens the run DIR (a local directory, or HOST:DIR through an agent) and
  * the parts and hosts O names (fe.h: fe_run_opts, --also, --hosts; its

@@ -202,8 +202,8 @@ static char *read_line(struct con *c, const char *prompt, int body)
             /* Ctrl-C at the prompt: stop running ranks, new line. */
             con_sigint = 0;
             for (int r = 0; r < c->nranks; r++)
-                if (c->ranks[r].state == CON_RUNNING)
-                    mi_gdb_interrupt(c->ranks[r].gdb);
+                if (c->ranks[r]->state == CON_RUNNING)
+                    mi_gdb_interrupt(c->ranks[r]->gdb);
             rl_free_line_state();
             rl_crlf();
             rl_replace_line("", 0);
@@ -372,7 +372,7 @@ static const struct fe_opt console_opts[] = {
 static int finish(struct con *c, int batch, int rc)
 {
     for (int r = 0; r < c->nranks; r++) {
-        struct con_rank *k = &c->ranks[r];
+        struct con_rank *k = c->ranks[r];
         if (!batch ? k->state != CON_DIVERGED && k->state != CON_LOST
                    : !con_rank_abnormal(k) || k->end_checked)
             continue;
@@ -432,7 +432,7 @@ static int begin(struct con *c, const struct console_opts *o, int lazy)
     rs_init(&later, c->nranks);
     rs_copy(&up, &c->focus);
     for (int r = 0; r < c->nranks; r++)
-        if (c->ranks[r].state == CON_DEFERRED) {
+        if (c->ranks[r]->state == CON_DEFERRED) {
             rs_add(&later, r);
             rs_del(&up, r);
         }
