@@ -96,8 +96,16 @@ int ev_open_run(struct ev_run *x, const struct log_run *run, char *err,
             return -1;
         }
         log_path(path, sizeof path, run->dir, run->present[i]);
-        if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) == 0)
-            rk->present = 1;
+        if (log_rank_open(&rk->log, path, rk->err, sizeof rk->err) < 0)
+            continue;
+        if (rk->log.hdr.rank != run->present[i]) {
+            /* (a log renamed: never another rank's events under its name) */
+            snprintf(rk->err, sizeof rk->err, "rank-%d.log is rank %d's log: "
+                     "renamed?", run->present[i], rk->log.hdr.rank);
+            log_rank_release(&rk->log);
+            continue;
+        }
+        rk->present = 1;
     }
     return 0;
 }

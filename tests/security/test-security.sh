@@ -186,6 +186,12 @@ cp swap/rank-0.log swap/rank-1.log
 "$drdb" log info swap > swap.out 2>&1
 check "a log renamed to another rank's name is reported" \
     '[ $? != 0 ] && grep -qE "^1 .*header says rank 0" swap.out' swap.out
+"$drdb" log events swap > swap.ev 2> swap.everr
+check "  ... and the event index never takes its events for rank 1's" \
+    '! grep -qE "^ +1 +[0-9]+ +MPI_" swap.ev' swap.ev
+"$drdb" log events swap --rank 1 > /dev/null 2> swap.everr
+check "  ... saying so when asked for rank 1" \
+    'grep -q "rank-1.log is rank 0.s log: renamed?" swap.everr' swap.everr
 
 # ---- another user ------------------------------------------------------
 if [ "$(id -u)" != 0 ] || ! command -v useradd > /dev/null || ! command -v setpriv > /dev/null; then
