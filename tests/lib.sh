@@ -187,3 +187,37 @@ svg_pairs() {
         2>/dev/null | sed -n 's/.*="\(.*\)"/\1/p' | paste -d"$5" - - |
         sort | tr '\n' ' '
 }
+
+# Two throwaway users, for the attacks of another user (tests/security).
+# two_users_can: whether this test can make them (root, useradd, setpriv).
+# two_users TAG: makes users drdbTAGv$$ and drdbTAGa$$ into $victim_user and
+# $attacker_user, each with a home $tmp/home-USER (mode 755) of its own;
+# exits the test as failed when useradd fails. two_users_drop: removes
+# them (for the test's EXIT trap; nothing when none was made).
+# as_user USER CMD...: CMD as USER, HOME its home, its key its own.
+victim_user="" attacker_user=""
+two_users_can() {
+    [ "$(id -u)" = 0 ] && command -v useradd > /dev/null &&
+        command -v setpriv > /dev/null
+}
+two_users() {
+    victim_user=drdb${1}v$$ attacker_user=drdb${1}a$$
+    useradd -M -d /nonexistent -s /usr/sbin/nologin "$victim_user" &&
+        useradd -M -d /nonexistent -s /usr/sbin/nologin "$attacker_user" ||
+        { fail "useradd"; echo "1..$n"; exit 1; }
+    for _u in "$victim_user" "$attacker_user"; do
+        mkdir -p "$tmp/home-$_u" && chown "$_u:" "$tmp/home-$_u" &&
+            chmod 755 "$tmp/home-$_u"
+    done
+}
+two_users_drop() {
+    [ -n "$victim_user" ] && userdel "$victim_user" 2> /dev/null
+    [ -n "$attacker_user" ] && userdel "$attacker_user" 2> /dev/null
+    return 0
+}
+as_user() {
+    _u=$1
+    shift
+    setpriv --reuid="$(id -u "$_u")" --regid="$(id -g "$_u")" --clear-groups \
+        env -u XDG_CONFIG_HOME HOME="$tmp/home-$_u" "$@"
+}

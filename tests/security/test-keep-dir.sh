@@ -17,12 +17,7 @@
 set -u
 drdb=$(realpath "$1") here=$(dirname "$(realpath "$0")")
 tmp=$(mktemp -d); chmod 755 "$tmp"
-victim_user="" attacker_user=""
-cleanup() {
-    [ -n "$victim_user" ] && userdel "$victim_user" 2> /dev/null
-    [ -n "$attacker_user" ] && userdel "$attacker_user" 2> /dev/null
-    rm -rf "$tmp"
-}
+cleanup() { two_users_drop; rm -rf "$tmp"; }
 trap cleanup EXIT
 cd "$tmp" || exit 1
 n=0 status=0
@@ -47,13 +42,10 @@ as() {
 keep() { as "$1" timeout 20 "$drdb" agent --keep 2 < /dev/null > /dev/null; }
 
 # ---- another user took the old name ------------------------------------
-if [ "$(id -u)" != 0 ] || ! command -v useradd > /dev/null || ! command -v setpriv > /dev/null; then
+if ! two_users_can; then
     skip "another user's directory at the old name: needs root, useradd and setpriv"
 else
-    victim_user=drdbkv$$ attacker_user=drdbka$$
-    useradd -M -d /nonexistent -s /usr/sbin/nologin "$victim_user" &&
-    useradd -M -d /nonexistent -s /usr/sbin/nologin "$attacker_user" ||
-        { fail "useradd"; echo "1..$n"; exit 1; }
+    two_users k
     vuid=$(id -u "$victim_user")
     as "$attacker_user" mkdir -m 700 "$tmp/shared/drdb-agent-$vuid"
     keep "$victim_user" 2> taken.err

@@ -19,12 +19,7 @@ set -u
 drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3") crash=$(realpath "$4")
 reclib=$(realpath "$5")
 tmp=$(mktemp -d); chmod 755 "$tmp"
-victim_user="" attacker_user=""
-cleanup() {
-    [ -n "$victim_user" ] && userdel "$victim_user" 2>/dev/null
-    [ -n "$attacker_user" ] && userdel "$attacker_user" 2>/dev/null
-    rm -rf "$tmp"
-}
+cleanup() { two_users_drop; rm -rf "$tmp"; }
 trap cleanup EXIT
 cd "$tmp" || exit 1
 n=0 status=0
@@ -194,23 +189,16 @@ check "  ... saying so when asked for rank 1" \
     'grep -q "rank-1.log is rank 0.s log: renamed?" swap.everr' swap.everr
 
 # ---- another user ------------------------------------------------------
-if [ "$(id -u)" != 0 ] || ! command -v useradd > /dev/null || ! command -v setpriv > /dev/null; then
+if ! two_users_can; then
     for what in "another user's planted links" "another user's -o directory" \
                 "another user's run" "another user's links in -o"; do
         skip "$what: needs root, useradd and setpriv to make two users"
     done
     echo "1..$n"; exit $status
 fi
-victim_user=drdbv$$ attacker_user=drdba$$
-useradd -M -d /nonexistent -s /usr/sbin/nologin "$victim_user" &&
-useradd -M -d /nonexistent -s /usr/sbin/nologin "$attacker_user" ||
-    { fail "useradd"; echo "1..$n"; exit 1; }
-as() { u=$1; shift; setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --clear-groups env -u XDG_CONFIG_HOME HOME="$tmp/home-$u" "$@"; }
-for u in "$victim_user" "$attacker_user"; do
-    mkdir -p "home-$u"; chown "$u:" "home-$u"
-done
+two_users ""
+as() { as_user "$@"; }
 vh=$tmp/home-$victim_user ah=$tmp/home-$attacker_user
-chmod 755 "$ah"
 as "$victim_user" sh -c "printf 'precious\n' > '$vh/secret'"
 
 # The attacker prepares a directory with links to the victim's file under

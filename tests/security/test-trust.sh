@@ -17,12 +17,7 @@
 set -u
 drdb=$(realpath "$1") mpiexec=$2 jacobi=$(realpath "$3")
 tmp=$(mktemp -d); chmod 755 "$tmp"
-victim_user="" attacker_user=""
-cleanup() {
-    [ -n "$victim_user" ] && userdel "$victim_user" 2>/dev/null
-    [ -n "$attacker_user" ] && userdel "$attacker_user" 2>/dev/null
-    rm -rf "$tmp"
-}
+cleanup() { two_users_drop; rm -rf "$tmp"; }
 trap cleanup EXIT
 cd "$tmp" || exit 1
 n=0 status=0
@@ -64,20 +59,14 @@ check "  ... and it replays with no question" \
     '[ $? = 0 ] && [ -s resigned.out ] && ! grep -q refusing resigned.err' resigned.err
 
 # ---- another user's run, copied ---------------------------------------------
-if [ "$(id -u)" != 0 ] || ! command -v useradd > /dev/null || ! command -v setpriv > /dev/null; then
+if ! two_users_can; then
     for what in "a copied run naming env -i /bin/sh" "a link to env" "batch --json"; do
         skip "$what: needs root, useradd and setpriv to make two users"
     done
     echo "1..$n"; exit $status
 fi
-victim_user=drdbtv$$ attacker_user=drdbta$$
-useradd -M -d /nonexistent -s /usr/sbin/nologin "$victim_user" &&
-useradd -M -d /nonexistent -s /usr/sbin/nologin "$attacker_user" ||
-    { fail "useradd"; echo "1..$n"; exit 1; }
-as() { u=$1; shift; setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --clear-groups env HOME="$tmp/home-$u" XDG_CONFIG_HOME="$tmp/home-$u/.config" "$@"; }
-for u in "$victim_user" "$attacker_user"; do
-    mkdir -p "home-$u"; chown "$u:" "home-$u"; chmod 755 "home-$u"
-done
+two_users t
+as() { as_user "$@"; }
 vh=$tmp/home-$victim_user ah=$tmp/home-$attacker_user
 env_id=$(readelf -n /usr/bin/env | sed -n 's/.*Build ID: //p')
 
