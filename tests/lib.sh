@@ -192,8 +192,9 @@ svg_pairs() {
 # two_users_can: whether this test can make them (root, useradd, setpriv).
 # two_users TAG: makes users drdbTAGv$$ and drdbTAGa$$ into $victim_user and
 # $attacker_user, each with a home $tmp/home-USER (mode 755) of its own;
-# exits the test as failed when useradd fails. two_users_drop: removes
-# them (for the test's EXIT trap; nothing when none was made).
+# exits the test as failed when useradd fails. two_users_drop: ends their
+# processes and removes them (for the test's EXIT trap; nothing when none
+# was made).
 # as_user USER CMD...: CMD as USER, HOME its home, its key its own.
 victim_user="" attacker_user=""
 two_users_can() {
@@ -211,8 +212,14 @@ two_users() {
     done
 }
 two_users_drop() {
-    [ -n "$victim_user" ] && userdel "$victim_user" 2> /dev/null
-    [ -n "$attacker_user" ] && userdel "$attacker_user" 2> /dev/null
+    for _u in $victim_user $attacker_user; do
+        # (userdel refuses a user with a process left: a kept agent)
+        pkill -KILL -u "$_u" 2> /dev/null
+        for _ in 1 2 3 4 5 6 7 8 9 10; do
+            userdel "$_u" 2> /dev/null && break
+            sleep 0.2
+        done
+    done
     return 0
 }
 as_user() {
