@@ -5,6 +5,8 @@
  * action points; and dropping it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,40 @@ static void send_op(struct con_rank *k, const char *op, const char *arg)
     mi_cmd_release(&mc);
 }
 
+/* Whether the executable at PATH defines main (in .symtab or .dynsym):
+ * 1, 0 (stripped), or 1 when it cannot be read here (a remote rank's
+ * program: GDB then says). */
+static int exe_has_main(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+    if (fd < 0)
+        return 1;
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while (elf && !found && (scn = elf_nextscn(elf, scn))) {
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+            (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+            !(data = elf_getdata(scn, NULL)))
+            continue;
+        for (size_t i = 1; i < sh.sh_size / sh.sh_entsize && !found; i++) {
+            GElf_Sym sym;
+            const char *name = gelf_getsym(data, (int)i, &sym)
+                ? elf_strptr(elf, sh.sh_link, sym.st_name) : NULL;
+            found = name && sym.st_shndx != SHN_UNDEF &&
+                    strcmp(name, "main") == 0;
+        }
+    }
+    if (elf && elf_kind(elf) != ELF_K_ELF)
+        found = 1;
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return found || !elf;
+}
+
 /* Queues everything that takes rank K from a fresh GDB to main, with
  * what its host made ready (LG: the same for a local rank and a remote
  * one, launch_gdb_prepare). */
@@ -112,7 +148,17 @@ static void setup_rank(struct con *c, struct con_rank *k,
     }
     for (int i = 0; i < c->ngdbsets; i++) /* the user's GDB settings */
         send_cli(k, c->gdbsets[i]);
-    send_setup(k, "-break-insert -t main");
+    if (!c->main_sym) {
+        c->main_sym = exe_has_main(c->exe) ? 1 : -1;
+        if (c->main_sym < 0)
+            fprintf(stderr, "drdb: no main symbol (a stripped program): "
+                    "stopped before its first MPI call\n");
+    }
+    /* Without main, the stub stops before event 0 (DRDB_REPLAY_STOP). */
+    if (c->main_sym > 0)
+        send_setup(k, "-break-insert -t main");
+    else
+        send_cli(k, "set environment " DRDB_ENV_REPLAY_STOP "=0");
     send_setup(k, "-break-insert -f " DRDB_SYM_DIVERGENCE_HOOK);
     /* goto: the stub calls drdb_stop_hook() only at drdb_stop_event. */
     send_setup(k, "-break-insert -f " DRDB_SYM_STOP_HOOK);

@@ -341,6 +341,8 @@ struct con {
                           * on"): every GDB started later gets them */
     int ngdbsets;
     size_t cap_gdbsets;
+    int main_sym; /* 0: not looked yet; 1: the program has main; -1: not
+                   * (stripped): its ranks start before event 0 */
     struct con_check *check; /* the last `check`'s findings (cmd-check.c),
                               * NULL before one */
 };

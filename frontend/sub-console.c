@@ -442,9 +442,10 @@ static int begin(struct con *c, const struct console_opts *o, int lazy)
                "'replay' starts the ranks in focus now\n",
                rs_format(&c->focus, buf, sizeof buf));
     else if (rs_count(&up))
-        printf("replaying %s %s, stopped at main\n",
+        printf("replaying %s %s, stopped %s\n",
                rs_count(&up) > 1 ? "ranks" : "rank",
-               rs_format(&up, buf, sizeof buf));
+               rs_format(&up, buf, sizeof buf),
+               c->main_sym < 0 ? "before the first MPI call" : "at main");
     if (!lazy && rs_count(&later))
         printf("ranks %s not started (Ctrl-C): each starts when a "
                "command needs it\n", rs_format(&later, buf, sizeof buf));

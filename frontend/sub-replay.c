@@ -82,8 +82,9 @@ static void source_line(const char *where, char *out, size_t len)
     snprintf(out, len, "%.500s in %.400s()", line, buf);
 }
 
-/* After a rank stopped on its own: its report (if the stub wrote one). */
-static void report(int rank, const char *path)
+/* After a rank stopped on its own, or died of a signal: its report (if
+ * the stub wrote one), the place it names as "LABEL FILE:LINE". */
+static void report(int rank, const char *path, const char *label)
 {
     char buf[4096];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -105,7 +106,7 @@ static void report(int rank, const char *path)
         source_line(caller, src, sizeof src);
         /* (a program without line information: the object and offset) */
         if (src[0] || caller[0])
-            fprintf(stderr, "drdb: rank %d: the call is at %s\n", rank,
+            fprintf(stderr, "drdb: rank %d: %s %s\n", rank, label,
                     shown(src[0] ? src : caller));
     }
 }
@@ -391,11 +392,13 @@ static int wait_all(const struct replay_opts *o, int n, int failed)
             int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
             if (rc == DRDB_EXIT_DIVERGED || rc == DRDB_EXIT_LOG_END ||
                 rc == DRDB_EXIT_SETUP) {
-                report(jobs[i].rank, jobs[i].report);
+                report(jobs[i].rank, jobs[i].report, "the call is at");
                 failed = 1;
             } else if (WIFSIGNALED(st)) {
                 fprintf(stderr, "drdb: rank %d: killed by signal %d (%s)\n",
                         jobs[i].rank, WTERMSIG(st), strsignal(WTERMSIG(st)));
+                /* The stub's handler said which event (rpl-death.c). */
+                report(jobs[i].rank, jobs[i].report, "it died at");
             }
             unlink(jobs[i].report);
             if (rc && !code)

@@ -35,6 +35,10 @@
  * the file that becomes standard input (rank 0's recorded stdin). */
 #define DRDB_ENV_REPLAY_OUT "DRDB_REPLAY_OUT"
 #define DRDB_ENV_REPLAY_STDIN "DRDB_REPLAY_STDIN"
+/* An event to stop before from the start (drdb_stop_event's first value):
+ * the console's start of a program without a main symbol, before its
+ * first MPI call (event 0). */
+#define DRDB_ENV_REPLAY_STOP "DRDB_REPLAY_STOP_EVENT"
 /* Front end only: the directory of the stub, instead of beside drdb. */
 #define DRDB_ENV_REPLAY_LIB_DIR "DRDB_REPLAY_LIB_DIR"
 /* Seconds threads may wait for a turn that does not come before the replay

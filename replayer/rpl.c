@@ -31,6 +31,7 @@ volatile int drdb_rank = -1;
 volatile uint64_t drdb_stop_event = UINT64_MAX;
 char drdb_divergence_msg[2048];
 volatile int drdb_fail_code;
+volatile int rpl_last_fn;
 
 /* Empty, but never inlined or removed: breakpoints go here. The asm keeps
  * GCC from treating calls to them as side-effect free. */
@@ -85,6 +86,28 @@ static void caller(char *buf, size_t len)
     }
 }
 
+int rpl_report_create(void)
+{
+    const char *rep = getenv(DRDB_ENV_REPLAY_REPORT);
+    const char *slash = rep ? strrchr(rep, '/') : NULL;
+    if (!rep || !*rep || !slash)
+        return -1;
+    /* A new file in the directory drdb replay made for it (0700): never
+     * through a name planted there. (No snprintf: a signal handler calls
+     * this, rpl-death.c.) */
+    char dir[PATH_MAX];
+    size_t n = slash == rep ? 1 : (size_t)(slash - rep);
+    if (n >= sizeof dir)
+        return -1;
+    memcpy(dir, rep, n);
+    dir[n] = '\0';
+    int dfd = util_dir_open(AT_FDCWD, dir, 1);
+    int fd = dfd < 0 ? -1 : util_file_create(dfd, slash + 1, O_WRONLY);
+    if (dfd >= 0)
+        close(dfd);
+    return fd;
+}
+
 void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
 {
     char msg[1536], where[512];
@@ -107,22 +130,11 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
         if (where[0] && !(rep && *rep))
             fprintf(stderr, "drdb-replay: called from %s\n", where);
     }
-    const char *slash = rep ? strrchr(rep, '/') : NULL;
-    if (rep && *rep && slash) {
-        /* A new file in the directory drdb replay made for it (0700):
-         * never through a name planted there. */
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%.*s", slash == rep ? 1 : (int)(slash - rep),
-                 rep);
-        int dfd = util_dir_open(AT_FDCWD, dir, 1);
-        int fd = dfd < 0 ? -1 : util_file_create(dfd, slash + 1, O_WRONLY);
-        if (dfd >= 0)
-            close(dfd);
-        if (fd >= 0) {
-            dprintf(fd, DRDB_REPORT_STATUS "%d\n" DRDB_REPORT_MESSAGE "%s\n"
-                    DRDB_REPORT_CALLER "%s\n", code, drdb_divergence_msg, where);
-            close(fd);
-        }
+    int fd = rpl_report_create();
+    if (fd >= 0) {
+        dprintf(fd, DRDB_REPORT_STATUS "%d\n" DRDB_REPORT_MESSAGE "%s\n"
+                DRDB_REPORT_CALLER "%s\n", code, drdb_divergence_msg, where);
+        close(fd);
     }
     drdb_fail_code = code;
     drdb_divergence_hook();
@@ -158,6 +170,9 @@ static void rpl_open(void)
                  "data: replay the rank where its log was recorded", path);
     rpl_world_size = rlog.hdr.world_size > 0 ? rlog.hdr.world_size : 1;
     drdb_nevents = rlog.nevents;
+    const char *stop = getenv(DRDB_ENV_REPLAY_STOP);
+    if (stop && *stop)
+        drdb_stop_event = strtoull(stop, NULL, 10);
     if (rlog.threads) {
         /* A checkpoint restores the calling thread's registers alone. */
         if (rpl_ckpt_on)
@@ -517,6 +532,7 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     c->ret = c->ev.ret;
     drdb_call_event = c->ev.index;
     drdb_current_fn = fn;
+    rpl_last_fn = fn;
     if (outer != no) {
         /* The callbacks replay the events from NO; the call's own record
          * is passed when the program's next call at this depth comes. */

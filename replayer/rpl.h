@@ -133,6 +133,12 @@ int rpl_end(struct rpl_call *c, MPI_Comm comm);
  * the program called from), calls the divergence hook, exits with CODE. */
 __attribute__((noreturn, format(printf, 3, 4)))
 void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...);
+/* The report file $DRDB_REPLAY_REPORT names, created new (0600): its
+ * descriptor, or -1 (not set, or not creatable). Async-signal-safe. */
+int rpl_report_create(void);
+/* The MPI function last entered (0: none yet), for a rank that dies
+ * between calls (rpl-death.c). */
+extern volatile int rpl_last_fn;
 /* The end of a log the recorder cut (disk full): "the log ends here:
  * recording stopped at event N (No space left on device)", status 98. */
 __attribute__((noreturn)) void rpl_log_end(const struct rpl_call *c);

@@ -1,0 +1,235 @@
+/*
+ * rpl-death.c - a replayed rank killed by a signal says where it died.
+ *
+ * A rank that dies in a replay (a NULL dereference, an abort) would leave
+ * only "killed by signal 11". A handler of the fatal signals writes the
+ * report a divergence writes (rpl_fail): the event, the MPI call last
+ * entered (or "between events N and N+1") and where the program was (the
+ * faulting instruction's OBJECT+0xOFFSET, which `drdb replay` turns into
+ * a source line), then dies of the same signal. Everything it calls is
+ * async-signal-safe: write, open, read, no stdio, no malloc; the object
+ * is found in /proc/self/maps rather than by dladdr, which takes the
+ * loader's lock the dying code may hold.
+ *
+ * Installed before the checkpoint library's SIGSEGV handler (its mprotect
+ * backend), which passes on the faults it does not own. A program that
+ * installs its own handler replaces this one; under GDB the debugger sees
+ * the signal first, and this handler runs only when the rank is continued.
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "rpl.h"
+
+/* The fatal signals a program raises on its own (not SIGKILL, SIGTERM:
+ * those come from outside and say nothing of the program). */
+static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+/* A bounded string being built without stdio. */
+struct text {
+    char *buf;
+    size_t len, cap;
+};
+
+static void put(struct text *t, const char *s)
+{
+    while (*s && t->len + 1 < t->cap)
+        t->buf[t->len++] = *s++;
+    t->buf[t->len] = '\0';
+}
+
+static void put_num(struct text *t, uint64_t v, unsigned base)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[n++] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    char s[26];
+    int k = 0;
+    if (base == 16) {
+        s[k++] = '0';
+        s[k++] = 'x';
+    }
+    while (n)
+        s[k++] = d[--n];
+    s[k] = '\0';
+    put(t, s);
+}
+
+static uint64_t hex(const char **p)
+{
+    uint64_t v = 0;
+    for (;; (*p)++) {
+        char c = **p;
+        if (c >= '0' && c <= '9')
+            v = v * 16 + (uint64_t)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v = v * 16 + (uint64_t)(c - 'a' + 10);
+        else
+            return v;
+    }
+}
+
+/* The mapped file holding PC as "FILE+0xOFF", OFF from the file's first
+ * mapping (dladdr's base, as rpl_fail's caller() reports); "" when PC is
+ * in no file. Lines of /proc/self/maps: "START-END PERMS OFF DEV INODE
+ * PATH". */
+static void where(uintptr_t pc, struct text *out)
+{
+    static char maps[1 << 16];
+    static char base_path[4096];
+    uint64_t base = 0;
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    size_t have = 0;
+    for (;;) {
+        ssize_t r = read(fd, maps + have, sizeof maps - 1 - have);
+        if (r <= 0)
+            break;
+        have += (size_t)r;
+        maps[have] = '\0';
+        char *line = maps, *nl;
+        while ((nl = strchr(line, '\n'))) {
+            *nl = '\0';
+            const char *p = line;
+            uint64_t start = hex(&p);
+            p++;
+            uint64_t end = hex(&p);
+            p = strchr(p + 1, ' '); /* past the permissions */
+            uint64_t off = p ? (p++, hex(&p)) : 1;
+            const char *path = strchr(line, '/');
+            if (path && off == 0) {
+                base = start;
+                size_t n = strlen(path);
+                if (n >= sizeof base_path)
+                    n = sizeof base_path - 1;
+                memcpy(base_path, path, n);
+                base_path[n] = '\0';
+            }
+            if (pc >= start && pc < end) {
+                if (path && strcmp(path, base_path) == 0) {
+                    put(out, path);
+                    put(out, "+");
+                    put_num(out, pc - base, 16);
+                }
+                close(fd);
+                return;
+            }
+            line = nl + 1;
+        }
+        /* Keep the incomplete last line for the next read. */
+        have = strlen(line);
+        memmove(maps, line, have);
+    }
+    close(fd);
+}
+
+static uintptr_t fault_pc(void *uc)
+{
+    const ucontext_t *u = uc;
+#if defined(__x86_64__)
+    return (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)u->uc_mcontext.pc;
+#else
+    (void)u;
+    return 0;
+#endif
+}
+
+/* "rank R: event N (MPI_X): killed by signal S (SIGX) inside the call", or
+ * "... between events N and N+1 (the last MPI call: MPI_X)". */
+static void message(int sig, struct text *t)
+{
+    put(t, "rank ");
+    put_num(t, (uint64_t)(drdb_rank < 0 ? 0 : drdb_rank), 10);
+    int fn = drdb_current_fn;
+    uint64_t ev = drdb_event;
+    if (fn) {
+        put(t, ": event ");
+        put_num(t, drdb_call_event, 10);
+        put(t, " (");
+        put(t, log_func_name(fn));
+        put(t, ")");
+    }
+    put(t, ": killed by signal ");
+    put_num(t, (uint64_t)sig, 10);
+    put(t, " (SIG");
+    put(t, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+    put(t, ")");
+    if (fn) {
+        put(t, " inside the call");
+    } else if (ev == 0 || !rpl_last_fn) {
+        put(t, " before event 0 (no MPI call yet)");
+    } else {
+        put(t, " between events ");
+        put_num(t, ev - 1, 10);
+        put(t, " and ");
+        put_num(t, ev, 10);
+        put(t, " (the last MPI call: ");
+        put(t, log_func_name(rpl_last_fn));
+        put(t, ")");
+    }
+}
+
+static void died(int sig, siginfo_t *si, void *uc)
+{
+    (void)si;
+    struct text msg = {drdb_divergence_msg, 0, sizeof drdb_divergence_msg};
+    message(sig, &msg);
+    char wbuf[4200];
+    struct text at = {wbuf, 0, sizeof wbuf};
+    wbuf[0] = '\0';
+    where(fault_pc(uc), &at);
+    if (!getenv(DRDB_ENV_REPLAY_QUIET)) {
+        char line[2200];
+        struct text l = {line, 0, sizeof line};
+        put(&l, "drdb-replay: ");
+        put(&l, drdb_divergence_msg);
+        put(&l, "\n");
+        if (write(2, line, l.len) < 0) {
+            /* nowhere left to say it */
+        }
+    }
+    int fd = rpl_report_create();
+    if (fd >= 0) {
+        char rep[6600];
+        struct text r = {rep, 0, sizeof rep};
+        put(&r, DRDB_REPORT_STATUS);
+        put_num(&r, 128 + (uint64_t)sig, 10);
+        put(&r, "\n" DRDB_REPORT_MESSAGE);
+        put(&r, drdb_divergence_msg);
+        put(&r, "\n" DRDB_REPORT_CALLER);
+        put(&r, wbuf);
+        put(&r, "\n");
+        if (write(fd, rep, r.len) < 0) {
+            /* drdb replay then says only the signal */
+        }
+        close(fd);
+    }
+    /* Die of the same signal: blocked while this runs, it is delivered
+     * with the default action as the handler returns. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Before the checkpoint library's constructor (rpl-ckpt.c), whose SIGSEGV
+ * handler chains to this one. */
+__attribute__((constructor(101))) static void rpl_death_init(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = died;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        sigaction(fatal[i], &sa, NULL);
+}
