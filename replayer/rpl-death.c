@@ -13,8 +13,9 @@
  *
  * Installed before the checkpoint library's SIGSEGV handler (its mprotect
  * backend), which passes on the faults it does not own. A program that
- * installs its own handler replaces this one; under GDB the debugger sees
- * the signal first, and this handler runs only when the rank is continued.
+ * installs its own handler replaces this one. Under a debugger (the
+ * console's GDB) none is installed: GDB stops the rank at the signal and
+ * says where, and a continued rank dies of it as without drdb.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -221,10 +222,29 @@ static void died(int sig, siginfo_t *si, void *uc)
     raise(sig);
 }
 
+/* Whether a debugger traces the process (the console's GDB): it stops
+ * the rank at the signal itself, in the program's words, and a handler
+ * that raises the signal again would stop it a second time. */
+static int traced(void)
+{
+    char buf[2048];
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    const char *t = strstr(buf, "\nTracerPid:");
+    return t && strtol(t + 12, NULL, 10) != 0;
+}
+
 /* Before the checkpoint library's constructor (rpl-ckpt.c), whose SIGSEGV
  * handler chains to this one. */
 __attribute__((constructor(101))) static void rpl_death_init(void)
 {
+    if (traced())
+        return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = died;
