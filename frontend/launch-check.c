@@ -160,6 +160,10 @@ int launch_check(const struct log_run *run, const char *dir, const char *exe,
     int nwhy = 0;
     struct stat st;
 
+    /* Another MPI's program would run that MPI, not the stub, and no
+     * --trust makes it replayable. */
+    if (launch_mpi_refuse(exe, "replays") < 0)
+        return -1;
     int has_id = fe_build_id(exe, have, sizeof have) == 0;
     program_line(exe, line, sizeof line);
     log_run_get(run, "exe_build_id", want, sizeof want);

@@ -105,6 +105,35 @@ int launch_dir_ok(const char *dir);
  * reasons on stderr. TRUST (--trust): the same on OUT (else stderr), and
  * the replay goes on. 0, or -1: do not start.
  */
+/*
+ * The MPI of a program and of a launcher (launch-mpi.c): drdb records and
+ * replays MPICH programs (libmpich.so.12) only.
+ * launch_mpi_of(): the MPI library program EXE needs, directly or through
+ * its libraries as ld.so finds them, into M (m->mpi NULL: none); -1 when
+ * EXE is not ELF.
+ * launch_mpi_refuse(): 0, or -1 after one line on stderr when EXE is
+ * another MPI's program (DOES: what drdb does with MPICH's, "records").
+ * launch_mpi_launcher(): the MPI ("MPICH", "Open MPI") of the MPI launcher
+ * LAUNCHER (mpiexec, mpirun, orterun, prterun: its real name, else its
+ * --version), with the evidence into LINE; NULL when it is not one or
+ * cannot tell.
+ */
+struct launch_mpi {
+    const char *mpi; /* "MPICH", "Open MPI", or NULL */
+    int other;       /* not MPICH's ABI */
+    int program;     /* EXE is an executable (not a library) */
+    char lib[256];   /* the soname that says it */
+    char by[4096];   /* the library that needs it ("": EXE itself) */
+};
+int launch_mpi_of(const char *exe, struct launch_mpi *m);
+int launch_mpi_refuse(const char *exe, const char *does);
+/* Before `drdb record -- ARGV`: the program among ARGV (the first word
+ * that is an executable needing an MPI library) refused as
+ * launch_mpi_refuse() does, or when ARGV[0] is another MPI's launcher
+ * than the program's: 0, or -1 after one line on stderr. */
+int launch_mpi_check_launch(char **argv);
+const char *launch_mpi_launcher(const char *launcher, char *line, size_t len);
+
 struct log_run;
 int launch_check(const struct log_run *run, const char *dir, const char *exe,
                  int own, int trust, FILE *out, const char *prefix);

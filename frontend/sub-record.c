@@ -757,6 +757,9 @@ static int run(int argc, char **argv)
                  strerror(e));
         return 127;
     }
+    /* Another MPI's program, or launcher: the recorder would crash it. */
+    if (launch_mpi_check_launch(launcher) < 0)
+        return 1;
     if (make_run_dir(o.outdir, dir, sizeof dir))
         return 1;
     if (reserve_run_file(dir)) {
