@@ -444,6 +444,10 @@ def check_func(fn):
         raise SpecError("a 'comm-ctor' has an out MPI_Comm argument")
     if fn.kind == "type-ctor" and "newtype" not in s:
         raise SpecError("a 'type-ctor' has an out MPI_Datatype argument")
+    if fn.kind == "comm-ctor" and "nb" in fn.flags and \
+            {"group", "dynamic"} & fn.flags:
+        raise SpecError("a nonblocking 'comm-ctor' duplicates its "
+                        "communicator: not 'group' or 'dynamic'")
     if fn.kind in ("coll", "comm-ctor") and "comm" not in s and \
             not ({"group", "dynamic"} & fn.flags):
         raise SpecError(f"a '{fn.kind}' needs its communicator argument")

@@ -186,9 +186,14 @@ def render(fn, i, o, pre, size, put):
         put.append(f"    if (n_{x}) log_put_handle(&rec, {i}, LOG_F_HANDLE, "
                    f"0, (uint32_t)*{x});\n")
         if o.newcomm:
+            # A nonblocking constructor's new communicator is not made
+            # until its request completes: MPICH has not set its groups
+            # (their lookup asserts). MPI_Comm_idup's has the groups of
+            # the one it duplicates (MPI 4.0, 7.4.2): logged from that.
+            c = "comm" if "nb" in fn.flags else f"*{x}"
             m = f"(ret == MPI_SUCCESS && n_{x})"
-            size.append(f"({m} ? rec_members_room(*{x}) : 0)")
-            put.append(f"    if {m} rec_put_members(&rec, *{x});\n")
+            size.append(f"({m} ? rec_members_room({c}) : 0)")
+            put.append(f"    if {m} rec_put_members(&rec, {c});\n")
     elif k == "RAW":
         # One element also on an error: what MPI left there (a file
         # handle it did not set) is what the program sees.

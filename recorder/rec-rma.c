@@ -30,8 +30,11 @@
  * rec-shm.c logs their changes, at every synchronizing call: the records
  * of the synchronization calls here say so (REC_SYNC).
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "drdb_mpi_abi.h"
 #include "rec.h"
@@ -392,12 +395,23 @@ void rec_MPI_Win_detach(struct rec_call *c, struct args_MPI_Win_detach *a)
         region_drop(g);
 }
 
+/* Whether G's memory is still mapped: msync fails with ENOMEM on a range
+ * holding unmapped pages (and does nothing else on private memory). */
+static int region_mapped(const struct region *g)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)g->base & ~(page - 1);
+    return msync((void *)lo, (uintptr_t)g->base + g->size - lo,
+                 MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
 /*
  * MPI_Win_free: every operation has completed (MPI requires it), and the
  * other ranks' last writes have landed once the collective returns. The
- * program's own buffers (MPI_Win_create, attached ones) are still there and
- * logged after the call; MPI_Win_allocate's memory is gone, and no program
- * can read it any more.
+ * program's own buffers (MPI_Win_create, attached ones) are logged after
+ * the call, unless the program unmapped them already (MPICH's test suite
+ * frees a window's memory just before the window); MPI_Win_allocate's
+ * memory is gone, and no program can read it any more.
  */
 void rec_MPI_Win_free(struct rec_call *c, struct args_MPI_Win_free *a)
 {
@@ -405,6 +419,10 @@ void rec_MPI_Win_free(struct rec_call *c, struct args_MPI_Win_free *a)
     rec_pmpi_MPI_Win_free(c, a);
     if (c->ret == MPI_SUCCESS)
         rec_shm_drop(old); /* unmapped: not compared any more */
+    for (size_t i = nregions; i-- > 0;)
+        if (regions[i].win == old && regions[i].size &&
+            !regions[i].allocated && !region_mapped(&regions[i]))
+            region_drop(&regions[i]);
     size_t room = 2 * LOG_HANDLE_ROOM + results_room(old, DONE_ALL);
     for (size_t i = 0; i < nregions; i++)
         if (regions[i].win == old && !regions[i].allocated)
@@ -427,6 +445,20 @@ void rec_MPI_Win_free(struct rec_call *c, struct args_MPI_Win_free *a)
         for (size_t i = nregions; i-- > 0;)
             if (regions[i].win == old)
                 region_drop(&regions[i]);
+}
+
+/* MPI_Free_mem: the memory of the windows over it is gone (the program may
+ * free it before the window, as MPICH's test suite does): never compared
+ * again, nor logged, as the program cannot read it any more. */
+void rec_MPI_Free_mem(struct rec_call *c, struct args_MPI_Free_mem *a)
+{
+    for (size_t i = 0; i < nregions; i++)
+        if (regions[i].base == a->base && !regions[i].allocated)
+            regions[i].size = 0;
+    rec_pmpi_MPI_Free_mem(c, a);
+    struct log_rec rec;
+    if (rec_frame_MPI_Free_mem(c, a, &rec, 0, 0))
+        rec_end(&rec);
 }
 
 /* ---- synchronization ----------------------------------------------------- */

@@ -61,6 +61,9 @@ refuse "size(comm) in a neighbourhood collective" \
 refuse "a comm-ctor without a new communicator" \
     '1 auto comm-ctor int MPI_Comm_free(inout MPI_Comm *comm)' \
     "has an out MPI_Comm"
+refuse "a nonblocking comm-ctor that duplicates no communicator" \
+    '1 auto comm-ctor,nb,group int MPI_Comm_idup(MPI_Group group, out MPI_Comm *newcomm, out MPI_Request *request)' \
+    "duplicates its communicator"
 refuse "a recorder hook on a call that returns no error code" \
     '1 manual(rec) local MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)' \
     "recorder hook is for calls that return an error code"
