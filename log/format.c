@@ -1,5 +1,6 @@
 /* What log-format.h defines beyond inline code: the file names of a run
- * directory, the header's checksum. */
+ * directory, drdb.run's argv, the header's checksum. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,23 @@ void log_path(char *buf, size_t len, const char *dir, int rank)
 void log_name(char *buf, size_t len, int rank)
 {
     snprintf(buf, len, "rank-%d.log", rank);
+}
+
+int log_run_args(int argc, char *const *argv, char *buf, size_t len)
+{
+    size_t at = 0;
+    for (int i = 0; i < argc && argv[i]; i++) {
+        size_t n = strlen(argv[i]);
+        if (at + n + 1 > len)
+            return -E2BIG;
+        if (i)
+            buf[at - 1] = LOG_RUN_ARG_SEP;
+        memcpy(buf + at, argv[i], n + 1);
+        at += n + 1;
+    }
+    if (at == 0 && len)
+        buf[0] = '\0';
+    return 0;
 }
 
 void log_thread_name(char *buf, size_t len, uint64_t thread)

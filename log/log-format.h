@@ -91,6 +91,9 @@
  * before the run description has it. */
 #define LOG_RUN_ROOM ".drdb.run.room"
 #define LOG_RUN_MAX 24576
+/* drdb.run's argv value: the arguments with this byte between them (an
+ * argument may hold spaces). */
+#define LOG_RUN_ARG_SEP '\x1f'
 /* Files a run directory holds besides the logs (log-format.md, "Input
  * files and standard input"): the captured input files, named by the
  * SHA-256 of their content, in LOG_INPUTS_DIR; each rank's index of them
@@ -329,6 +332,9 @@ void log_name(char *buf, size_t len, int rank);
  * main thread "0", its children "1", "2", ..., thread 1's second child
  * "1.2"; UINT64_MAX is "unnumbered" (util/thread.h). */
 void log_thread_name(char *buf, size_t len, uint64_t thread);
+/* ARGC arguments ARGV as drdb.run's argv value (LOG_RUN_ARG_SEP between
+ * them) in BUF of LEN bytes: 0, or -E2BIG when they do not fit. */
+int log_run_args(int argc, char *const *argv, char *buf, size_t len);
 /*
  * The header's checksum (version 3): CRC-32C of its 256 bytes with hdr_crc,
  * flags and recorder_ns taken as zero. Those three change while the rank
