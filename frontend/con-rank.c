@@ -344,6 +344,13 @@ static int start_local(struct con *c, struct con_rank *k,
         fprintf(stderr, "drdb: %s\n", err);
         return -1;
     }
+    /* the user's program and arguments (drdb console RUNDIR -- PROGRAM
+     * ARGS) run as given, on purpose */
+    if (c->program &&
+        launch_env_set(&lg->env, DRDB_ENV_REPLAY_OWN_ARGS, "1") < 0) {
+        fprintf(stderr, "drdb: out of memory\n");
+        return -1;
+    }
     struct mi_gdb_options opt = {0};
     opt.on_async = con_on_async;
     opt.on_stream = con_on_stream;

@@ -695,6 +695,8 @@ static void open_log(int rank, int size, uint32_t flags)
     hdr.flags = flags;
     gethostname(hdr.host, sizeof hdr.host - 1);
     stack_strings(&hdr);
+    if (run_args[0])
+        hdr.args_crc = log_args_crc(run_args);
     if (getenv(DRDB_ENV_SEND_DATA)) {
         hdr.flags |= LOG_HDR_SEND_DATA;
         rec_send_data = 1;

@@ -35,6 +35,11 @@
  * the file that becomes standard input (rank 0's recorded stdin). */
 #define DRDB_ENV_REPLAY_OUT "DRDB_REPLAY_OUT"
 #define DRDB_ENV_REPLAY_STDIN "DRDB_REPLAY_STDIN"
+/* Set (to "1") when the user gave the program and its arguments (drdb
+ * replay RUNDIR -- PROGRAM ARGS): the front end says once that they are
+ * not the recorded ones, and the stub runs with them. Unset, the stub
+ * stops a replay started with other arguments than recorded (rpl.c). */
+#define DRDB_ENV_REPLAY_OWN_ARGS "DRDB_REPLAY_OWN_ARGS"
 /* Front end only: the directory of the stub, instead of beside drdb. */
 #define DRDB_ENV_REPLAY_LIB_DIR "DRDB_REPLAY_LIB_DIR"
 /* Seconds threads may wait for a turn that does not come before the replay
