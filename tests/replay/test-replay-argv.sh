@@ -8,11 +8,13 @@
 #    user's own): the replay stops at MPI_Init, exit 97, saying the
 #    arguments are not those rank 0 was recorded with;
 #  - drdb replay RUNDIR -- PROGRAM ARGS (the user's on purpose): it runs
-#    them, saying once which argument is not the recorded one.
+#    them, saying once which argument is not the recorded one;
+#  - the program run by hand with the stub (STUBDIR) and other arguments:
+#    the replay stops at MPI_Init, naming the argument, recorded and now.
 #
-# usage: test-replay-argv.sh DRDB MPIEXEC PROG
+# usage: test-replay-argv.sh DRDB MPIEXEC PROG STUBDIR
 set -u
-drdb=$1 mpiexec=$2 prog=$3
+drdb=$1 mpiexec=$2 prog=$3 stubdir=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -62,6 +64,20 @@ if [ $rc = 0 ] && cmp -s "$tmp/rec.0" "$tmp/out" &&
     ok "the user's own arguments: run as given, said once"
 else
     fail "the user's own arguments: exit $rc, stderr:"
+    sed 's/^/# /' "$tmp/err" | tail -5
+fi
+
+# drdb.run now says 1:4: run by hand with 1:65536.
+DRDB_REPLAY_DIR=$run DRDB_REPLAY_RANK=0 \
+    LD_LIBRARY_PATH="$stubdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$prog" 1:65536 > "$tmp/out" 2> "$tmp/err"
+rc=$?
+want="drdb-replay: rank 0: event 0: replay diverged: the program was started with other arguments than recorded: argument 1 is '1:65536', recorded '1:4'"
+if [ $rc = 97 ] && grep -qF "$want" "$tmp/err" && ! grep -q rounds "$tmp/out"
+then
+    ok "run by hand with other arguments: stops at MPI_Init, naming them"
+else
+    fail "run by hand with other arguments: exit $rc, stderr:"
     sed 's/^/# /' "$tmp/err" | tail -5
 fi
 
