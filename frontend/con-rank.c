@@ -132,8 +132,12 @@ static void setup_rank(struct con *c, struct con_rank *k,
         send_op(k, "-environment-cd", c->cwd);
     /* The replay's environment (over GDB's own), with the checkpoint
      * library started in the stub (the breakpoints on its hooks come with
-     * the first checkpoint command, con-ckpt.c). */
-    if (launch_env_ckpt(&lg->env, c->ckpt_interval, c->ckpt_every) < 0) {
+     * the first checkpoint command, con-ckpt.c); the user's program and
+     * arguments (drdb console RUNDIR -- PROGRAM ARGS) run as given, on
+     * purpose. */
+    if (launch_env_ckpt(&lg->env, c->ckpt_interval, c->ckpt_every) < 0 ||
+        (c->program &&
+         launch_env_set(&lg->env, DRDB_ENV_REPLAY_OWN_ARGS, "1") < 0)) {
         k->state = CON_LOST;
         snprintf(k->reason, sizeof k->reason, "out of memory");
         return;

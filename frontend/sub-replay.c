@@ -132,6 +132,10 @@ static void forward(int sig)
             kill(jobs[i].pid, sig);
 }
 
+/* Set when the user gave the program and its arguments: the ranks run
+ * with them (DRDB_ENV_REPLAY_OWN_ARGS). */
+static int own_args;
+
 /* Standard input: the recorded one for rank 0 (NULL), or this file ("-":
  * drdb's own). */
 static const char *stdin_file;
@@ -149,7 +153,9 @@ static int start(struct job *j, const char *stub, const char *dir,
     if (launch_env_replay(&env, stub, dir, j->rank, 1) < 0 ||
         launch_env_files(&env, dir, j->out[0] ? j->out : NULL,
                          !stdin_file) < 0 ||
-        launch_env_set(&env, DRDB_ENV_REPLAY_REPORT, j->report) < 0) {
+        launch_env_set(&env, DRDB_ENV_REPLAY_REPORT, j->report) < 0 ||
+        (own_args &&
+         launch_env_set(&env, DRDB_ENV_REPLAY_OWN_ARGS, "1") < 0)) {
         launch_env_release(&env);
         return fe_error("out of memory");
     }
@@ -320,6 +326,22 @@ static int pick_ranks(const struct log_run *lrun, const char *dir,
     return n;
 }
 
+/* Says once that PROG's arguments are not the recorded ones (RECORDED,
+ * drdb.run's value): the user's on purpose, and the replay may diverge. */
+static void say_own_args(const char *recorded, char **prog)
+{
+    static char now[LOG_RUN_MAX];
+    char what[1024];
+    int n = 0;
+    while (prog[n])
+        n++;
+    if (log_run_args(n, prog, now, sizeof now) == 0 &&
+        log_run_args_differ(recorded, now, what, sizeof what))
+        fprintf(stderr, "drdb: replaying with the arguments given, not the "
+                "recorded ones (%s): the replay diverges where the program "
+                "does something else with them\n", shown(what));
+}
+
 /* The program and its arguments: PROG when given, else the recorded ones
  * (*SPLIT: their malloc'd array); its path made absolute. NULL after an
  * error message. */
@@ -338,6 +360,10 @@ static char **pick_program(const struct log_run *lrun, const char *dirarg,
         if (!(pargv = *split = launch_split_argv(args)))
             return fe_error("out of memory"), NULL;
         pargv[0] = exe;
+    } else {
+        own_args = 1;
+        if (log_run_get(lrun, "argv", args, sizeof args))
+            say_own_args(args, prog);
     }
     /* A relative program path is relative to where the user is. */
     if (strchr(pargv[0], '/') && realpath(pargv[0], abs_prog))

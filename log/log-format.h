@@ -91,6 +91,9 @@
  * before the run description has it. */
 #define LOG_RUN_ROOM ".drdb.run.room"
 #define LOG_RUN_MAX 24576
+/* drdb.run's argv value: the arguments with this byte between them (an
+ * argument may hold spaces). */
+#define LOG_RUN_ARG_SEP '\x1f'
 /* Files a run directory holds besides the logs (log-format.md, "Input
  * files and standard input"): the captured input files, named by the
  * SHA-256 of their content, in LOG_INPUTS_DIR; each rank's index of them
@@ -318,7 +321,12 @@ struct log_file_header {
      * 0: not known. */
     uint32_t stack_strings;
     uint32_t stack_nenv;
-    uint8_t reserved[LOG_HEADER_SIZE - 128];
+    /* The rank's arguments after argv[0] as exec gave them (before main
+     * could edit them): CRC-32C of their log_run_args() text from the
+     * first separator on, plus 1 (0: not known, a log of an older
+     * recorder). The replay stub checks its own against it (rpl.c). */
+    uint32_t args_crc;
+    uint8_t reserved[LOG_HEADER_SIZE - 132];
 };
 
 /* Path of rank R's log in run directory DIR ("DIR/rank-R.log"). */
@@ -329,6 +337,17 @@ void log_name(char *buf, size_t len, int rank);
  * main thread "0", its children "1", "2", ..., thread 1's second child
  * "1.2"; UINT64_MAX is "unnumbered" (util/thread.h). */
 void log_thread_name(char *buf, size_t len, uint64_t thread);
+/* ARGC arguments ARGV as drdb.run's argv value (LOG_RUN_ARG_SEP between
+ * them) in BUF of LEN bytes: 0, or -E2BIG when they do not fit. */
+int log_run_args(int argc, char *const *argv, char *buf, size_t len);
+/* Whether two argv values of drdb.run (log_run_args) differ after argv[0]
+ * (the program's name, which a replay gives as a path): then the first
+ * argument that does, said in WHAT ("argument 1 is '1', recorded
+ * '1:65536'"). */
+/* ARGS's (a log_run_args() text) header args_crc. */
+uint32_t log_args_crc(const char *args);
+int log_run_args_differ(const char *recorded, const char *now, char *what,
+                        size_t len);
 /*
  * The header's checksum (version 3): CRC-32C of its 256 bytes with hdr_crc,
  * flags and recorder_ns taken as zero. Those three change while the rank

@@ -403,6 +403,26 @@ static void proc_args(const char *path, char *buf, size_t len)
 }
 
 /*
+ * The program's arguments as exec gave them, taken before main: a program
+ * may edit its argument strings in place before MPI_Init (strtok on
+ * argv[1]), and /proc/self/cmdline shows the edited bytes (OSU's "-m
+ * 1:65536" became "-m 1 65536", and the replay ran with four arguments).
+ * glibc calls a shared object's .init_array functions with argc, argv and
+ * envp, and a preloaded library's before the program's own constructors.
+ * Empty when not taken (another libc): then /proc/self/cmdline, as late.
+ */
+static char run_args[LOG_RUN_MAX];
+
+static void take_args(int argc, char **argv, char **envp)
+{
+    (void)envp;
+    if (log_run_args(argc, argv, run_args, sizeof run_args) < 0)
+        run_args[0] = '\0'; /* too long for drdb.run anyway */
+}
+__attribute__((section(".init_array"), used)) static void (*const
+    take_args_at_start)(int, char **, char **) = take_args;
+
+/*
  * Rank 0 describes the run (drdb.run) before any log takes room on the
  * disk: it is tiny, and without it the logs cannot be opened. Written to a
  * new temporary file of the run directory DFD, then renamed: a reader
@@ -424,8 +444,12 @@ static void write_run_file(int dfd, const char *dir, int size,
      * it (a replay tells another binary by it) */
     if (rec_exe_build_id(buf, sizeof buf) == 0)
         run_kv(&t, "exe_build_id", buf);
-    proc_args("/proc/self/cmdline", buf, sizeof buf);
-    run_kv(&t, "argv", buf);
+    if (run_args[0])
+        run_kv(&t, "argv", run_args);
+    else {
+        proc_args("/proc/self/cmdline", buf, sizeof buf);
+        run_kv(&t, "argv", buf);
+    }
     if (getcwd(buf, sizeof buf))
         run_kv(&t, "cwd", buf);
     int len = 0;
@@ -671,6 +695,8 @@ static void open_log(int rank, int size, uint32_t flags)
     hdr.flags = flags;
     gethostname(hdr.host, sizeof hdr.host - 1);
     stack_strings(&hdr);
+    if (run_args[0])
+        hdr.args_crc = log_args_crc(run_args);
     if (getenv(DRDB_ENV_SEND_DATA)) {
         hdr.flags |= LOG_HDR_SEND_DATA;
         rec_send_data = 1;

@@ -39,6 +39,11 @@
  * the console's start of a program without a main symbol, before its
  * first MPI call (event 0). */
 #define DRDB_ENV_REPLAY_STOP "DRDB_REPLAY_STOP_EVENT"
+/* Set (to "1") when the user gave the program and its arguments (drdb
+ * replay RUNDIR -- PROGRAM ARGS): the front end says once that they are
+ * not the recorded ones, and the stub runs with them. Unset, the stub
+ * stops a replay started with other arguments than recorded (rpl.c). */
+#define DRDB_ENV_REPLAY_OWN_ARGS "DRDB_REPLAY_OWN_ARGS"
 /* Front end only: the directory of the stub, instead of beside drdb. */
 #define DRDB_ENV_REPLAY_LIB_DIR "DRDB_REPLAY_LIB_DIR"
 /* Seconds threads may wait for a turn that does not come before the replay

@@ -141,6 +141,56 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...)
     _exit(code);
 }
 
+/*
+ * The arguments this process was started with, taken before main as the
+ * recorder takes them (rec.c): the program may edit its strings before
+ * its first MPI call. Empty when not taken (another libc): not checked.
+ */
+static char start_args[LOG_RUN_MAX];
+
+static void take_args(int argc, char **argv, char **envp)
+{
+    (void)envp;
+    if (log_run_args(argc, argv, start_args, sizeof start_args) < 0)
+        start_args[0] = '\0';
+}
+__attribute__((section(".init_array"), used)) static void (*const
+    take_args_at_start)(int, char **, char **) = take_args;
+
+/*
+ * A replay started with other arguments than recorded runs another
+ * program: its answers would be wrong without a divergence to say so (a
+ * loop's count read from argv). The rank's log holds its arguments' CRC
+ * (an older log: drdb.run's argv alone is the reference); drdb.run names
+ * the argument that differs. argv[0] aside: drdb replay runs the recorded
+ * executable by its path. Not checked when the user gave theirs on
+ * purpose (the front end said so).
+ */
+static void check_args(const char *dir)
+{
+    static char rec[LOG_RUN_MAX];
+    struct log_run run;
+    char err[256], what[1024];
+    if (!start_args[0] || getenv(DRDB_ENV_REPLAY_OWN_ARGS))
+        return;
+    const char *want = NULL;
+    if (log_run_open(&run, dir, err, sizeof err) == 0) {
+        want = log_run_get(&run, "argv", rec, sizeof rec);
+        log_run_release(&run);
+    }
+    if (want && log_run_args_differ(want, start_args, what, sizeof what))
+        rpl_fail(NULL, RPL_EXIT_DIVERGED, "replay diverged: the program was "
+                 "started with other arguments than recorded: %s; run it "
+                 "with the recorded ones (drdb replay %s), or give yours on "
+                 "purpose: drdb replay %s -- PROGRAM ARGS", what, dir, dir);
+    if (rlog.hdr.args_crc && rlog.hdr.args_crc != log_args_crc(start_args))
+        rpl_fail(NULL, RPL_EXIT_DIVERGED, "replay diverged: the program was "
+                 "started with other arguments than rank %d was recorded "
+                 "with, though drdb.run's argv says the same: it was changed "
+                 "after the recording; give the recorded arguments: drdb "
+                 "replay %s -- PROGRAM ARGS", drdb_rank, dir);
+}
+
 /* Opens the log named by the environment `drdb replay` sets. */
 static void rpl_open(void)
 {
@@ -173,6 +223,7 @@ static void rpl_open(void)
     const char *stop = getenv(DRDB_ENV_REPLAY_STOP);
     if (stop && *stop)
         drdb_stop_event = strtoull(stop, NULL, 10);
+    check_args(dir);
     if (rlog.threads) {
         /* A checkpoint restores the calling thread's registers alone. */
         if (rpl_ckpt_on)
