@@ -23,11 +23,12 @@ unset LD_PRELOAD
 "$drdb" record -o "$tmp/run" -- "$mpiexec" -n 4 "$jacobi" 16 2 \
     > "$tmp/rec" 2>&1 || { fail "recording jacobi with 4 ranks"; echo "1..$n"; exit 1; }
 
-printf '%s\n' "print rank" > "$tmp/s.drdb"
+# (argc: set at main, the same on every rank: one merged answer)
+printf '%s\n' "print argc" > "$tmp/s.drdb"
 WIRE_SPY_DRDB=$drdb WIRE_SPY_LOG=$tmp/log \
     "$drdb" batch --remote-drdb "$spy" --ranks 0-3 "localhost:$tmp/run" \
     "$tmp/s.drdb" > "$tmp/out" 2> "$tmp/out.err"
-has "the 4 ranks reach main through the agent" "$tmp/out" "[0-3] \$1 = 0"
+has "the 4 ranks reach main through the agent" "$tmp/out" "[0-3] \$1 = 3"
 
 # The frames of SETUP and START and their answers, in the order passed on.
 awk '$1 == ">" && ($2 == "SETUP" || $2 == "START") { req[$3] = $2; print; next }
