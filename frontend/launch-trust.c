@@ -155,8 +155,9 @@ static int key_get(int create, uint8_t key[KEY_BYTES], char *err,
 }
 
 /* Reads run DIR's drdb.run (never through a link) into a malloc'd *TEXT
- * of *LEN bytes; *OWNER: its owner. 0, or -errno (-EFBIG: too large). */
-static int run_read(const char *dir, char **text, size_t *len, uid_t *owner)
+ * of *LEN bytes; *OWNER: its owner. 0, or -1 with why into ERR. */
+static int run_read(const char *dir, char **text, size_t *len, uid_t *owner,
+                    char *err, size_t errlen)
 {
     int dfd = util_dir_open(AT_FDCWD, dir, 0);
     int fd = dfd < 0 ? dfd
@@ -165,10 +166,9 @@ static int run_read(const char *dir, char **text, size_t *len, uid_t *owner)
         fd = -errno;
     if (dfd >= 0)
         close(dfd);
-    if (fd < 0)
-        return fd;
     struct stat st;
-    int rc = fstat(fd, &st) < 0 ? -errno
+    int rc = fd < 0 ? fd
+             : fstat(fd, &st) < 0 ? -errno
              : !S_ISREG(st.st_mode) ? -EINVAL
              : st.st_size > RUN_TEXT_MAX ? -EFBIG
              : !(*text = malloc((size_t)st.st_size + 1)) ? -ENOMEM
@@ -178,9 +178,13 @@ static int run_read(const char *dir, char **text, size_t *len, uid_t *owner)
         free(*text);
         rc = n < 0 ? -errno : -EIO;
     }
-    close(fd);
-    if (rc)
-        return rc;
+    if (fd >= 0)
+        close(fd);
+    if (rc) {
+        snprintf(err, errlen, "cannot read '%s/%s' (%s)", dir, LOG_RUN_FILE,
+                 strerror(-rc));
+        return -1;
+    }
     *len = (size_t)n;
     *owner = st.st_uid;
     return 0;
@@ -220,12 +224,8 @@ int launch_run_signed(const char *dir, char *why, size_t len)
     size_t n;
     uid_t owner;
     uint8_t key[KEY_BYTES];
-    int rc = run_read(dir, &text, &n, &owner);
-    if (rc < 0) {
-        snprintf(why, len, "cannot read '%s/%s' (%s)", dir, LOG_RUN_FILE,
-                 strerror(-rc));
+    if (run_read(dir, &text, &n, &owner, why, len) < 0)
         return 0;
-    }
     size_t at = sig_at(text, n);
     int ok = 0;
     if (at == n && (memmem(text, n, "\n" SIG_HEAD, sizeof SIG_HEAD) ||
@@ -258,12 +258,8 @@ int launch_run_sign(const char *dir, char *err, size_t errlen)
     size_t n;
     uid_t owner;
     uint8_t key[KEY_BYTES];
-    int rc = run_read(dir, &text, &n, &owner);
-    if (rc < 0) {
-        snprintf(err, errlen, "cannot read '%s/%s' (%s)", dir, LOG_RUN_FILE,
-                 strerror(-rc));
+    if (run_read(dir, &text, &n, &owner, err, errlen) < 0)
         return -1;
-    }
     if (owner != geteuid()) {
         free(text);
         snprintf(err, errlen, "'%s/%s' is not yours: drdb signs only the "
@@ -284,7 +280,7 @@ int launch_run_sign(const char *dir, char *err, size_t errlen)
     int dfd = util_dir_open(AT_FDCWD, dir, 0);
     int fd = dfd < 0 ? dfd : util_file_create_tmp(dfd, LOG_RUN_FILE, tmp,
                                                   sizeof tmp, O_WRONLY);
-    rc = fd < 0 ? fd : util_write_all(fd, text, at);
+    int rc = fd < 0 ? fd : util_write_all(fd, text, at);
     if (rc == 0)
         rc = util_write_all(fd, line, SIG_LINE);
     if (fd >= 0 && close(fd) < 0 && rc == 0)

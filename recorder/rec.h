@@ -382,8 +382,9 @@ void rec_poll_flush(void);
 extern struct log_call_slot *rec_call_slot /* NULL: no slot */
     __attribute__((visibility("hidden")));
 /* From open_log: creates the slot of RANK in run directory DFD, and
- * catches the crash signals the program left at their default to note
- * which one ended the rank (log-format.h: log_call_slot.signal). */
+ * catches the crash signals (not ignored) to note which one ended the
+ * rank, then hands each to the action it replaced (log-format.h:
+ * log_call_slot.signal). */
 void rec_call_open(int dfd, int rank);
 static inline void rec_call_enter(uint32_t fn, int32_t peer, int32_t tag,
                                   int32_t peer2, int32_t tag2, MPI_Comm comm)

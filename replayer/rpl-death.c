@@ -228,13 +228,8 @@ static void died(int sig, siginfo_t *si, void *uc)
 static int traced(void)
 {
     char buf[2048];
-    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
-    if (n <= 0)
+    if (rpl_read_small("/proc/self/status", buf, sizeof buf) <= 0)
         return 0;
-    buf[n] = '\0';
     const char *t = strstr(buf, "\nTracerPid:");
     return t && strtol(t + 12, NULL, 10) != 0;
 }

@@ -65,13 +65,8 @@ static int running(uint64_t num)
     if (tid <= 0)
         return 0;
     snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
-    if (n <= 0)
+    if (rpl_read_small(path, buf, sizeof buf) <= 0)
         return 0;
-    buf[n] = '\0';
     /* "tid (comm) S ...": the state follows the last ')'. */
     const char *p = strrchr(buf, ')');
     return p && p[1] == ' ' && p[2] == 'R';

@@ -86,6 +86,17 @@ static void caller(char *buf, size_t len)
     }
 }
 
+ssize_t rpl_read_small(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+    if (fd >= 0)
+        close(fd);
+    if (n >= 0)
+        buf[n] = '\0';
+    return n;
+}
+
 int rpl_report_create(void)
 {
     const char *rep = getenv(DRDB_ENV_REPLAY_REPORT);

@@ -27,6 +27,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "log-codec.h"
@@ -136,6 +137,9 @@ void rpl_fail(const struct rpl_call *c, int code, const char *fmt, ...);
 /* The report file $DRDB_REPLAY_REPORT names, created new (0600): its
  * descriptor, or -1 (not set, or not creatable). Async-signal-safe. */
 int rpl_report_create(void);
+/* The start of the small file PATH (a /proc file) as a string in BUF (LEN
+ * bytes): its length, or -1. No stdio, no malloc. */
+ssize_t rpl_read_small(const char *path, char *buf, size_t len);
 /* The MPI function last entered (0: none yet), for a rank that dies
  * between calls (rpl-death.c). */
 extern volatile int rpl_last_fn;
