@@ -63,6 +63,90 @@ static void send_op(struct con_rank *k, const char *op, const char *arg)
     mi_cmd_release(&mc);
 }
 
+/*
+ * The recorded stack pointer for rank K's program (launch.h,
+ * launch_pad_size()): its GDB says the environment the program gets
+ * ("show environment", one NAME=VALUE a line); the padding variables that
+ * make it up to the recorded size are set, then the program runs. ARGS:
+ * the other bytes exec puts on the stack (the path, the arguments).
+ */
+struct stack_pad {
+    struct con_rank *k;
+    unsigned long long args;
+    uint32_t strings, nenv;
+};
+
+static void on_environment(struct mi_gdb *g, const struct mi_reply *r,
+                           void *ud)
+{
+    struct stack_pad *p = ud;
+    struct con_rank *k = p->k;
+    on_setup_reply(g, r, k);
+    if (r->status != 0 || k->state != CON_STARTING) {
+        free(p);
+        return;
+    }
+    unsigned long long cur = p->args;
+    size_t n = 0;
+    for (size_t i = 0, at = 0; i < r->console_len; i++)
+        if (r->console[i] == '\n') {
+            if (i > at) { /* a variable: its bytes and NUL */
+                cur += i - at + 1;
+                n++;
+            }
+            at = i + 1;
+        }
+    int npad;
+    long long extra = launch_pad_size(cur, n, p->strings, p->nenv, &npad);
+    free(p);
+    char *cli = extra >= 0 ? malloc((size_t)extra + 64) : NULL;
+    if (cli) {
+        int at = sprintf(cli, "set environment DRDB_PAD0=");
+        memset(cli + at, 'x', (size_t)extra);
+        cli[at + extra] = '\0';
+        send_cli(k, cli);
+        free(cli);
+        if (npad == 2)
+            send_cli(k, "set environment DRDB_PAD1=");
+    }
+    send_setup(k, "-exec-run");
+}
+
+/* Runs rank K's program, its environment padded to the recorded stack
+ * when its arguments are plain (PLAIN: GDB executes the program itself;
+ * else a shell does, with variables of its own). */
+static void run_program(struct con *c, struct con_rank *k,
+                        const struct launch_gdb *lg, int plain)
+{
+    struct stack_pad *p = plain && lg->stack_strings
+        ? calloc(1, sizeof *p) : NULL;
+    if (!p) {
+        send_setup(k, "-exec-run");
+        return;
+    }
+    p->k = k;
+    p->strings = lg->stack_strings;
+    p->nenv = lg->stack_nenv;
+    /* exec's path and argv[0] are both the program's path (GDB's exec
+     * file), then the arguments ("\x1f"-separated after argv[0]) */
+    p->args = 2 * (strlen(c->exe) + 1);
+    for (const char *a = strchr(c->args, '\x1f'); a; a = strchr(a + 1, '\x1f'))
+        p->args += strcspn(a + 1, "\x1f") + 1;
+    /* GDB's own additions (its screen size), which the recording had not */
+    send_cli(k, "unset environment LINES");
+    send_cli(k, "unset environment COLUMNS");
+    struct mi_cmd mc;
+    mi_cmd_init(&mc);
+    mi_cmd_console(&mc, "show environment");
+    if (!mi_cmd_str(&mc) ||
+        mi_gdb_send(k->gdb, mi_cmd_str(&mc), 0, on_environment, p) < 0) {
+        free(p);
+        k->state = CON_LOST;
+        snprintf(k->reason, sizeof k->reason, "its GDB is gone");
+    }
+    mi_cmd_release(&mc);
+}
+
 /* Whether the executable at PATH defines main (in .symtab or .dynsym):
  * 1, 0 (stripped), or 1 when it cannot be read here (a remote rank's
  * program: GDB then says). */
@@ -173,7 +257,7 @@ static void setup_rank(struct con *c, struct con_rank *k,
         send_cli(k, "handle SIGSEGV nostop noprint pass");
         send_setup(k, "-break-insert -f " DRDB_SYM_CKPT_SEGV_HOOK);
     }
-    send_setup(k, "-exec-run");
+    run_program(c, k, lg, plain);
 }
 
 /* GDB's environment: ours, with libdrdb-gdb-xstate.so preloaded (mi/

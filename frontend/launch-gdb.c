@@ -4,6 +4,7 @@
  * a remote rank's agent there (wire.h's SETUP), by this one function.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,21 @@ static int mprotect_backend(void)
     return !ckpt_uffd_available(why, sizeof why);
 }
 
+void launch_stack_recorded(const char *dir, int rank, uint32_t *strings,
+                           uint32_t *nenv)
+{
+    struct log_file_header h;
+    char path[PATH_MAX];
+    log_path(path, sizeof path, dir, rank);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+        memset(&h, 0, sizeof h);
+    if (fd >= 0)
+        close(fd);
+    *strings = h.stack_strings;
+    *nenv = h.stack_nenv;
+}
+
 int launch_gdb_prepare(struct launch_gdb *g, const char *dir, int rank,
                        int in_place, char *err, size_t errlen)
 {
@@ -68,6 +84,7 @@ int launch_gdb_prepare(struct launch_gdb *g, const char *dir, int rank,
                  "directory");
         return -1;
     }
+    launch_stack_recorded(dir, rank, &g->stack_strings, &g->stack_nenv);
     if (log_run_open(&run, dir, err, errlen) < 0)
         return -1;
     if (log_run_get(&run, "cwd", cwd, sizeof cwd) && launch_dir_ok(cwd))

@@ -151,6 +151,21 @@ void launch_env_apply(const struct launch_env *e)
  * argv and envp arrays and the strings may sit elsewhere: the program's
  * stack frames do not.
  */
+long long launch_pad_size(unsigned long long cur, size_t nenv_now,
+                          uint32_t strings, uint32_t nenv, int *k)
+{
+    if (!strings)
+        return -1;
+    long long dn = (long long)nenv - (long long)nenv_now;
+    *k = ((dn - 1) & 1) ? 2 : 1;
+    /* The strings end 8 bytes below the top (a NULL pointer's room). */
+    long long target =
+        (((long long)strings + 8 + 15) & ~15LL) + 8 * (dn - *k) - 8;
+    /* "DRDB_PAD0=" and "DRDB_PAD1=", each with its NUL */
+    long long extra = target - (long long)cur - 11LL * *k;
+    return extra < 0 || extra > 65536 ? -1 : extra;
+}
+
 void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
                     uint32_t nenv)
 {
@@ -160,29 +175,16 @@ void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
         cur += strlen(argv[i]) + 1;
     for (; environ && environ[n]; n++)
         cur += strlen(environ[n]) + 1;
-    if (!strings)
-        return;
-    long long dn = (long long)nenv - (long long)n;
-    int k = ((dn - 1) & 1) ? 2 : 1;
-    /* The strings end 8 bytes below the top (a NULL pointer's room). */
-    long long target =
-        (((long long)strings + 8 + 15) & ~15LL) + 8 * (dn - k) - 8;
-    char name[32];
-    long long need = 0;
-    for (int i = 0; i < k; i++)
-        need += snprintf(name, sizeof name, "DRDB_PAD%d=", i) + 1;
-    long long extra = target - (long long)cur - need;
-    if (extra < 0 || extra > 65536)
-        return; /* the environment is too large already */
-    char *val = malloc((size_t)extra + 1);
+    int k;
+    long long extra = launch_pad_size(cur, n, strings, nenv, &k);
+    char *val = extra >= 0 ? malloc((size_t)extra + 1) : NULL;
     if (!val)
-        return;
+        return; /* not known, or the environment is too large already */
     memset(val, 'x', (size_t)extra);
     val[extra] = '\0';
-    for (int i = 0; i < k; i++) {
-        snprintf(name, sizeof name, "DRDB_PAD%d", i);
-        setenv(name, i == 0 ? val : "", 1);
-    }
+    setenv("DRDB_PAD0", val, 1);
+    if (k == 2)
+        setenv("DRDB_PAD1", "", 1);
     free(val);
 }
 

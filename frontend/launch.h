@@ -51,13 +51,24 @@ int launch_env_ckpt(struct launch_env *e, double interval, long long every);
 /* Applies E's settings to this process's environment (a child, before it
  * executes the program). */
 void launch_env_apply(const struct launch_env *e);
-/* In a child about to exec PATH with ARGV: pads the environment (setenv
- * DRDB_PAD0, maybe DRDB_PAD1) so that the stack pointer exec gives the
- * program is the recorded one, from the strings and the number of
- * variables the recording had (the log header's stack_strings and
- * stack_nenv): with address-space randomization off, the program's stack
- * frames are then at the recorded addresses. Nothing when STRINGS is 0
- * (not known) or the environment is already too large. */
+/*
+ * The recorded stack (log-format.h's stack_strings and stack_nenv: the
+ * size of the strings exec put on rank RANK's stack and its number of
+ * environment variables), from its log header in run DIR: 0 and 0 when
+ * not known. With address-space randomization off, a replay whose exec
+ * gets the recorded stack pointer has its stack frames at the recorded
+ * addresses: launch_pad_size() says how many padding variables
+ * (DRDB_PAD0, maybe DRDB_PAD1: *K) and how many bytes of value in the
+ * first (the result) a replay whose exec has CUR bytes of strings (path,
+ * arguments, environment) and NENV_NOW variables adds; -1 when STRINGS is
+ * 0 or the environment is already too large. launch_pad_env() sets them
+ * in a child about to exec PATH with ARGV (drdb replay); the console has
+ * its GDB set them (con-rank.c).
+ */
+void launch_stack_recorded(const char *dir, int rank, uint32_t *strings,
+                           uint32_t *nenv);
+long long launch_pad_size(unsigned long long cur, size_t nenv_now,
+                          uint32_t strings, uint32_t nenv, int *k);
 void launch_pad_env(const char *path, char *const *argv, uint32_t strings,
                     uint32_t nenv);
 
@@ -261,6 +272,7 @@ struct launch_gdb {
     char *index;  /* GDB's index cache directory ("": none) */
     char *out;    /* the rank's replay-out directory ("": in place) */
     struct launch_env env; /* the program's settings (replay, files) */
+    uint32_t stack_strings, stack_nenv; /* launch_stack_recorded() */
 };
 void launch_gdb_init(struct launch_gdb *g);
 void launch_gdb_release(struct launch_gdb *g);

@@ -160,14 +160,8 @@ static int start(struct job *j, const char *stub, const char *dir,
         return fe_error("out of memory");
     }
     /* The recorded stack layout (log-format.h), read before the fork. */
-    struct log_file_header h;
-    char lpath[PATH_MAX];
-    log_path(lpath, sizeof lpath, dir, j->rank);
-    int lfd = open(lpath, O_RDONLY | O_CLOEXEC);
-    if (lfd < 0 || pread(lfd, &h, sizeof h, 0) != (ssize_t)sizeof h)
-        memset(&h, 0, sizeof h);
-    if (lfd >= 0)
-        close(lfd);
+    uint32_t stack_strings, stack_nenv;
+    launch_stack_recorded(dir, j->rank, &stack_strings, &stack_nenv);
     pid_t parent = getpid();
     j->pid = fork();
     if (j->pid != 0)
@@ -222,7 +216,7 @@ static int start(struct job *j, const char *stub, const char *dir,
         dup2(fd, 1);
         close(fd);
     }
-    launch_pad_env(argv[0], argv, h.stack_strings, h.stack_nenv);
+    launch_pad_env(argv[0], argv, stack_strings, stack_nenv);
     /* As drdb record ran the ranks, and as GDB runs them in the console
      * (set disable-randomization on, its default). */
     int pers = personality(0xffffffff);

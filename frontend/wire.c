@@ -330,7 +330,8 @@ bad:
 
 /* ---- a rank's replay under GDB, made on the agent's host ---------------- */
 
-/* flags, stub, xstate, index, out, nenv, env... */
+/* flags, stub, xstate, index, out, nenv, env..., stack_strings,
+ * stack_nenv */
 void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g)
 {
     wire_put_u32(b, g->flags);
@@ -339,6 +340,8 @@ void wire_put_gdb(struct wire_buf *b, const struct launch_gdb *g)
     wire_put_str(b, g->index);
     wire_put_str(b, g->out);
     put_env(b, &g->env);
+    wire_put_u32(b, g->stack_strings);
+    wire_put_u32(b, g->stack_nenv);
 }
 
 int wire_get_gdb(struct wire_rd *r, struct launch_gdb *g)
@@ -347,7 +350,8 @@ int wire_get_gdb(struct wire_rd *r, struct launch_gdb *g)
     if (wire_get_u32(r, &g->flags) < 0 || !(g->stub = wire_get_str(r)) ||
         !(g->xstate = wire_get_str(r)) || !(g->index = wire_get_str(r)) ||
         !(g->out = wire_get_str(r)) || get_env(r, &g->env) < 0 ||
-        !g->stub[0] || r->at != r->len) {
+        wire_get_u32(r, &g->stack_strings) < 0 ||
+        wire_get_u32(r, &g->stack_nenv) < 0 || !g->stub[0] || r->at != r->len) {
         launch_gdb_release(g);
         return -1;
     }

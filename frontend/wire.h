@@ -72,7 +72,8 @@
  *           flags (LAUNCH_GDB_IN_PLACE: no replay-out directory). What a
  *           rank's replay under GDB needs on the agent's host, made there
  *           (launch_gdb_prepare). Answered by DATA: a struct launch_gdb
- *           (wire_put_gdb()).
+ *           (wire_put_gdb(); protocol 5: with the recorded stack, which
+ *           the console pads the rank's environment to).
  *
  * Shadows (protocol 3; docs/remote.md): a shadow of a rank replaying on
  * the agent's host, made there as the console makes a local one
@@ -107,7 +108,7 @@
 #include <stdint.h>
 
 #define WIRE_MAGIC "drdbwire"
-#define WIRE_PROTOCOL 4
+#define WIRE_PROTOCOL 5
 #define WIRE_HEADER 8
 #define WIRE_MAX_PAYLOAD (1u << 20)
 #define WIRE_MAX_READ (WIRE_MAX_PAYLOAD - 64)

@@ -97,9 +97,12 @@ hasre "the ranks reach main, each on its node (status)" "$tmp/b.st0" \
     '^1 \+stopped \+before 0/23 \+drdbnode2 \+main () at '
 has "a breakpoint, continue, print: merged over the ranks on the two nodes" \
     "$tmp/b" "[0,1] \$1 = 2" "[0] \$2 = 0" "[1] \$2 = 1"
-said b continue 0,1 | grep -q "^Breakpoint 1, main (.*) at SRC/examples/jacobi.c:$line\$" &&
-    ok "  ... the breakpoint's stop, in GDB's words" ||
+if said b continue 0,1 | grep -q "^Breakpoint 1, main (.*) at SRC/examples/jacobi.c:$line\$"; then
+    ok "  ... the breakpoint's stop, in GDB's words (the same on both: each rank's stack where recorded)"
+else
     fail "  ... no stop at the breakpoint on [0,1]"
+    batch_after b continue | sed 's/^/#   /'
+fi
 batch_after b "goto-send 1:7" > "$tmp/b.gs"
 hasre "goto-send 1:7: rank 0 on drdbnode, the sender of rank 1's receive on drdbnode2, before its send" \
     "$tmp/b.gs" '^\[0\] main () at SRC/examples/jacobi\.c:[0-9]*, before event 6 (MPI_Isend)$'
