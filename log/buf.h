@@ -44,7 +44,9 @@ struct log_buf {
     const void *displs;
     const uint32_t *types;  /* WCOLL */
     uint32_t type;          /* RECV, COLL, VCOLL */
-    int32_t peers;          /* VCOLL, WCOLL */
+    int32_t peers;          /* VCOLL, WCOLL; RECV of a partitioned
+                               receive: its partitions (N / PEERS
+                               elements each), else 0 */
     uint32_t req;           /* table key; the null request: a free slot */
     uint16_t fn;            /* the call that started the request */
     uint8_t shape;          /* enum log_buf_shape */

@@ -101,6 +101,11 @@ def render(fn, i, o, pre, size, put):
         # completing the request logs it: a receive what its status says
         # arrived, a collective its whole buffer, where MPI writes it.
         persistent = 1 if S.is_persistent(fn) else 0
+        if o.shape == "recv" and fn.kind == "partitioned":
+            # MPI_Parrived logs each partition as it arrives
+            put.append(f"    if (ret == MPI_SUCCESS) rec_req_parts(*request, "
+                       f"{fn.id}, {x}, partitions, count, {o.type});\n")
+            return False
         if o.shape == "recv":
             put.append(f"    if (ret == MPI_SUCCESS) rec_req_recv(*request, "
                        f"{fn.id}, {x}, {count(o.n, fn)}, {o.type}, "

@@ -69,6 +69,47 @@ void rec_req_recv(MPI_Request req, int fn, void *buf, int64_t n,
     rec_req_add(&e);
 }
 
+void rec_req_parts(MPI_Request req, int fn, void *buf, int partitions,
+                   MPI_Count count, MPI_Datatype type)
+{
+    struct log_buf e = {.buf = buf, .n = (int64_t)partitions * count,
+                        .type = (uint32_t)type, .peers = partitions,
+                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .shape = LOG_BUF_RECV, .flags = LOG_BUF_PERSISTENT};
+    rec_req_add(&e);
+}
+
+/* A partition that arrived (MPI_Parrived's flag 1): its data, logged as
+ * the call's request argument's DATA (the stub writes it there). */
+void rec_MPI_Parrived(struct rec_call *c, struct args_MPI_Parrived *a)
+{
+    rec_pmpi_MPI_Parrived(c, a);
+    const struct log_buf *e = c->ret == MPI_SUCCESS && a->flag && *a->flag
+        ? rec_req_find(a->request) : NULL;
+    int64_t per = 0, bytes = 0;
+    MPI_Aint lb, extent = 0;
+    char *at = NULL;
+    if (e && e->peers > 0 && a->partition >= 0 && a->partition < e->peers &&
+        PMPI_Type_get_extent((MPI_Datatype)e->type, &lb, &extent) ==
+            MPI_SUCCESS) {
+        per = e->n / e->peers;
+        at = (char *)e->buf + (int64_t)a->partition * per * extent;
+        bytes = rec_data_bytes(per, (MPI_Datatype)e->type);
+    }
+    struct log_rec rec;
+    if (!rec_frame_MPI_Parrived(c, a, &rec, 0,
+                                LOG_FIELD_HEAD + 4 +
+                                (bytes > 0 ? LOG_FIELD_HEAD +
+                                 rec_pack_room(bytes, (MPI_Datatype)e->type)
+                                           : 0)))
+        return;
+    if (a->flag)
+        rec_put_raw(&rec, 2, 0, a->flag, 4);
+    if (bytes > 0)
+        rec_put_data(&rec, 0, at, per, (MPI_Datatype)e->type, bytes);
+    rec_end(&rec);
+}
+
 void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
                   MPI_Datatype type, int persistent)
 {

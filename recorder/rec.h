@@ -504,6 +504,10 @@ void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
 void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
                    const void *counts, size_t csize, const void *displs,
                    size_t dsize, MPI_Datatype type, int persistent);
+/* A partitioned receive's (MPI_Precv_init): PARTITIONS of COUNT elements,
+ * persistent; MPI_Parrived logs each partition when it arrived. */
+void rec_req_parts(MPI_Request req, int fn, void *buf, int partitions,
+                   MPI_Count count, MPI_Datatype type);
 /* The buffer registered under REQ, or NULL. */
 struct log_buf *rec_req_find(MPI_Request req);
 /* Forgets B (from rec_req_find) unless it is persistent (FORCE: in any

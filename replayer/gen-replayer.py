@@ -117,6 +117,10 @@ def after_fields(fn, o, ref):
     if o.kind == "SPLIT_BEGIN":
         return (f"rpl_split_begin({ref('fh')}, {x}, {count(o.n, ref)}, "
                 f"{ref(o.type)});")
+    if o.kind == "ASYNC" and fn.kind == "partitioned":
+        # MPI_Parrived writes each partition as it arrives
+        return (f"rpl_req_register_parts(*{ref('request')}, {fn.id}, {x}, "
+                f"{ref('partitions')}, {ref('count')}, {ref(o.type)});")
     if o.kind == "ASYNC":
         return (f"rpl_req_register(*{ref('request')}, {fn.id}, {x}, "
                 f"{count(o.n, ref)}, {ref(o.type)}, {persistent});")

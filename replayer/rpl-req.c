@@ -55,6 +55,49 @@ void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
     req_put(&e);
 }
 
+void rpl_req_register_parts(MPI_Request req, int fn, void *buf,
+                            int partitions, MPI_Count count,
+                            MPI_Datatype type)
+{
+    struct log_buf e = {.buf = buf, .n = (int64_t)partitions * count,
+                        .type = (uint32_t)type, .peers = partitions,
+                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .shape = LOG_BUF_COLL, .flags = LOG_BUF_PERSISTENT};
+    req_put(&e);
+}
+
+/* A partition that arrived: its logged data (the request argument's DATA,
+ * rec-req.c) written into the partition of the receive's buffer. */
+int rpl_MPI_Parrived(struct args_MPI_Parrived *a)
+{
+    struct rpl_call c;
+    struct log_field f;
+    rpl_begin_MPI_Parrived(&c, a);
+    while (rpl_field(&c, &f)) {
+        const struct log_buf *e;
+        struct rpl_type_info t;
+        if (f.arg == 2) {
+            rpl_out_raw(&c, &f, a->flag, 4);
+        } else if (f.arg == 0 && f.kind == LOG_F_DATA &&
+                   (e = log_bufs_find(&reqs, (uint32_t)a->request)) &&
+                   e->peers > 0 && a->partition >= 0 &&
+                   a->partition < e->peers &&
+                   rpl_type_get((MPI_Datatype)e->type, &t) == 0) {
+            int64_t per = e->n / e->peers;
+            rpl_out_data(&c, &f, (char *)e->buf + a->partition * per * t.extent,
+                         per, (MPI_Datatype)e->type);
+        } else if (f.arg == 0 && f.kind == LOG_F_DATA) {
+            rpl_fail(&c, RPL_EXIT_DIVERGED, "replay diverged: partition %d "
+                     "of request %#x arrived with %" PRIu64 " bytes of data "
+                     "but no partitioned receive started it", a->partition,
+                     (unsigned)a->request, f.len);
+        } else {
+            rpl_out_other(&c, &f);
+        }
+    }
+    return rpl_end(&c, MPI_COMM_WORLD);
+}
+
 void rpl_req_register_v(MPI_Request req, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, MPI_Datatype type, int64_t peers,

@@ -242,6 +242,11 @@ int rpl_comm_size(MPI_Comm comm);
  * the request completes. */
 void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
                       MPI_Datatype type, int persistent);
+/* A partitioned receive's (MPI_Precv_init): PARTITIONS of COUNT elements;
+ * MPI_Parrived writes each partition when it arrived. */
+void rpl_req_register_parts(MPI_Request req, int fn, void *buf,
+                            int partitions, MPI_Count count,
+                            MPI_Datatype type);
 void rpl_req_register_v(MPI_Request req, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, MPI_Datatype type, int64_t peers,
