@@ -50,6 +50,11 @@ enum rpl_state rpl_state = RPL_PRE_INIT;
 static struct log_rank rlog;
 static int opened;
 static uint64_t rep_used; /* calls already replayed of a REPEAT event */
+/* That event as decoded at its first call (a polling cycle's whole
+ * record): its next calls take it from here, not from the log again
+ * (decoding a cycle checks all its values: each poll of a long run would
+ * cost the run's length). */
+static struct log_event rep_ev;
 /* A polling cycle's timer values, and the one being returned as the field
  * its call's own record would hold. */
 static struct log_cycle_values cyc_vals;
@@ -540,7 +545,9 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                  "more events (%" PRIu64 " in all)", fname(fn),
                  rlog.nevents);
     }
-    if (log_rank_event(&rlog, no, &c->ev, err, sizeof err) < 0)
+    if (rep_used)
+        c->ev = rep_ev;
+    else if (log_rank_event(&rlog, no, &c->ev, err, sizeof err) < 0)
         rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
     if (c->ev.depth < cb_depth)
         rpl_fail(c, RPL_EXIT_DIVERGED,
@@ -559,6 +566,8 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                  fname(fn));
     }
     uint64_t calls = log_event_calls(&c->ev);
+    if (calls > 1 && rep_used == 0)
+        rep_ev = c->ev;
     if (c->ev.cycle)
         cycle_call(c);
     if (c->ev.fn != fn)

@@ -2,7 +2,7 @@
 # bench-replay.sh - the replay's speed, measured against native runs in the
 # same invocation (never against stored numbers).
 #
-# usage: bench-replay.sh DRDB MPIEXEC SELFPAIR JACOBI KERNEL_SPEC...
+# usage: bench-replay.sh DRDB MPIEXEC SELFPAIR JACOBI POLL KERNEL_SPEC...
 #   KERNEL_SPEC: "PROGRAM ARGS" strings (as bench-run.sh --kernel takes).
 #
 # Prints:
@@ -15,11 +15,15 @@
 #      native. kernel_s is the kernel's own time (its "time_s" line, no
 #      launcher), kratio = slowest replay / kernel_s: the stricter ratio.
 #      Then the geometric means (target <= 0.5).
+#   3. polling: kernels/poll (rank 1 polls MPI_Wtime for 1 s, rank 0
+#      MPI_Test until rank 1's message) recorded at 2 ranks; each rank
+#      replayed alone against the native run: the replay makes every
+#      recorded poll again and should not be slower (target <= 1).
 # Replayed kernels print the recorded times (MPI_Wtime is replayed), so only
 # wall-clock times are compared.
 set -u
-drdb=$1 mpiexec=$2 selfpair=$3 jacobi=$4
-shift 4
+drdb=$1 mpiexec=$2 selfpair=$3 jacobi=$4 poll=$5
+shift 5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 reps=3
@@ -73,3 +77,22 @@ for k in "$@" "$jacobi 64 50"; do
 done
 printf '%-18s %10s %10s %10s %10s %7s %7s  (target <= 0.5)\n' geomean - - - - \
     "$(geomean "${ratios[@]}")" "$(geomean "${kratios[@]}")"
+
+echo
+echo "== 3. polling replayed: kernels/poll 1 s at 2 ranks (medians of $reps)"
+"$drdb" record -o "$tmp/poll" -- "$mpiexec" -n 2 "$poll" 1 > "$tmp/poll.rec" 2>&1 ||
+    { echo "bench-replay.sh: recording poll failed" >&2; exit 1; }
+nat=() r0=() r1=()
+for ((rep = 1; rep <= reps; rep++)); do
+    nat+=("$(wall "$mpiexec" -n 2 "$poll" 1)")
+    r0+=("$(wall "$drdb" replay --rank 0 "$tmp/poll")")
+    r1+=("$(wall "$drdb" replay --rank 1 "$tmp/poll")")
+done
+polls=$(sed -n 's/^rank 1 polls \([0-9]*\) .*/\1/p' "$tmp/poll.rec")
+ns=$(printf '%s\n' "${nat[@]}" | median)
+a=$(printf '%s\n' "${r0[@]}" | median)
+b=$(printf '%s\n' "${r1[@]}" | median)
+awk -v ns="$ns" -v a="$a" -v b="$b" -v p="$polls" 'BEGIN {
+    m = a > b ? a : b
+    printf "native %.3f s; replay rank 0 (MPI_Test polls) %.3f s, rank 1 (%s MPI_Wtime polls) %.3f s: ratio %.3f (target <= 1)\n",
+        ns, a, p, b, m / ns }'
