@@ -69,21 +69,27 @@ int rpl_MPI_Address(struct args_MPI_Address *a)
     return ret;
 }
 
+/* At the recorded address when it is free here (rpl-mem.c). */
 int rpl_MPI_Alloc_mem(struct args_MPI_Alloc_mem *a)
 {
-    int ret = rpl_replay_MPI_Alloc_mem(a);
-    if (ret == MPI_SUCCESS) {
-        void *p = malloc(a->size > 0 ? (size_t)a->size : 1);
+    struct rpl_call c;
+    rpl_begin_MPI_Alloc_mem(&c, a);
+    rpl_fields_MPI_Alloc_mem(&c, a);
+    if (c.ret == MPI_SUCCESS) {
+        uint64_t logged;
+        memcpy(&logged, a->baseptr, sizeof logged);
+        void *p = rpl_mem_alloc(&c, logged,
+                                a->size > 0 ? (size_t)a->size : 1);
         memcpy(a->baseptr, &p, sizeof p);
     }
-    return ret;
+    return rpl_end(&c, MPI_COMM_WORLD);
 }
 
 int rpl_MPI_Free_mem(struct args_MPI_Free_mem *a)
 {
     int ret = rpl_replay_MPI_Free_mem(a);
     if (ret == MPI_SUCCESS)
-        free(a->base);
+        rpl_mem_free(a->base);
     return ret;
 }
 

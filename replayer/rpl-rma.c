@@ -33,13 +33,9 @@ static void win_allocate(struct rpl_call *c, MPI_Aint size, void *baseptr,
         if (f.arg == 4 && f.kind == LOG_F_RAW && f.len == 8) {
             void *logged, *mem = NULL;
             memcpy(&logged, f.data, 8);
-            if (logged) {
-                mem = calloc(1, size > 0 ? (size_t)size : 1);
-                if (!mem)
-                    rpl_fail(c, RPL_EXIT_SETUP, "cannot allocate the %"
-                             PRId64 " bytes of an RMA window",
-                             (int64_t)size);
-            }
+            if (logged)
+                mem = rpl_mem_alloc(c, (uint64_t)(uintptr_t)logged,
+                                    size > 0 ? (size_t)size : 1);
             g = rpl_win_region_add(MPI_WIN_NULL, mem, size, MPI_WIN_FLAVOR_ALLOCATE,
                            1);
             memcpy(baseptr, &mem, sizeof mem);

@@ -17,19 +17,18 @@
 
 #include "rpl.h"
 
-/* The segment's start is page-aligned, as MPICH's mapping is, so the
- * parts have the alignment they had. */
-static char *segment_alloc(struct rpl_call *c, uint64_t size)
+/* At the recorded segment's address when it is free here (rpl-mem.c),
+ * else page-aligned, as MPICH's mapping is, so the parts have the
+ * alignment they had. */
+static char *segment_alloc(struct rpl_call *c, uint64_t recorded,
+                           uint64_t size)
 {
-    void *mem = NULL;
     if (!size)
         return NULL;
-    if (size > (uint64_t)INT64_MAX ||
-        posix_memalign(&mem, 4096, (size_t)size) != 0)
+    if (size > (uint64_t)INT64_MAX)
         rpl_fail(c, RPL_EXIT_SETUP, "cannot allocate the %" PRIu64
                  " bytes of a shared-memory window", size);
-    memset(mem, 0, (size_t)size);
-    return mem;
+    return rpl_mem_alloc(c, recorded, (size_t)size);
 }
 
 /* The address in this replay of LOGGED, an address in G's segment in the
@@ -71,7 +70,7 @@ static void allocate_shared(struct rpl_call *c, void *baseptr, MPI_Win *win)
                          "shared-memory segment of %" PRIu64 " bytes",
                          span[1]);
             g = rpl_win_region_add(
-                *win, segment_alloc(c, span[1]), (int64_t)span[1],
+                *win, segment_alloc(c, span[0], span[1]), (int64_t)span[1],
                 MPI_WIN_FLAVOR_SHARED, 1);
             g->logged = span[0];
         } else {

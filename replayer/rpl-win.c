@@ -76,7 +76,7 @@ struct rpl_region *rpl_win_region_add(MPI_Win win, void *base, int64_t size,
 static void region_drop(struct rpl_region *g)
 {
     if (g->owned)
-        free(g->base);
+        rpl_mem_free(g->base);
     size_t i = (size_t)(g - regions);
     memmove(g, g + 1, (nregions - i - 1) * sizeof *g);
     nregions--;

@@ -197,6 +197,12 @@ struct rpl_region {
     uint64_t logged;
 };
 
+/* Memory MPI gives the program (rpl-mem.c): SIZE zeroed bytes at
+ * RECORDED, the address the recorded process got, when its pages are free
+ * here, else elsewhere (said on stderr); rpl_mem_free() gives back what
+ * rpl_mem_alloc() gave (-1: not its). */
+void *rpl_mem_alloc(struct rpl_call *c, uint64_t recorded, size_t size);
+int rpl_mem_free(void *p);
 struct rpl_region *rpl_win_region_add(MPI_Win win, void *base, int64_t size,
                                       int flavor, int owned);
 void rpl_win_detach(MPI_Win win, const void *base);
