@@ -178,7 +178,10 @@ enum {
                                    * fields are LOG_F_ELIDED (strip.c) */
     LOG_HDR_LIMITED = 1u << 7,    /* with TRUNCATED: the recorder stopped
                                    * at drdb record's --max-log-size */
-    LOG_HDR_KNOWN = 0xffu,        /* any other bit: a corrupt header */
+    LOG_HDR_POST = 1u << 8,       /* the calls after MPI_Finalize (MPI-4's
+                                   * info, version and tool calls) are
+                                   * logged: the log closes at exit */
+    LOG_HDR_KNOWN = 0x1ffu,       /* any other bit: a corrupt header */
 };
 
 /* Record flags. */

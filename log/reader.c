@@ -274,11 +274,14 @@ static int index_log(struct log_rank *r, const char *path,
         struct log_event ev;
         if (off + 4 <= r->size && get_u32(r->map + off) == 0) {
             /* Zeros where the next record would be: the writer never got
-             * further (killed, or still running). */
-            snprintf(r->stop_reason, sizeof r->stop_reason,
-                     "incomplete: the log ends after event %llu (the rank "
-                     "stopped before MPI_Finalize)",
-                     (unsigned long long)r->nevents);
+             * further (killed, or still running); after MPI_Finalize
+             * (COMPLETE: the log stays open to the process's exit), the
+             * rank ended without its exit: complete. */
+            if (!(r->hdr.flags & LOG_HDR_COMPLETE))
+                snprintf(r->stop_reason, sizeof r->stop_reason,
+                         "incomplete: the log ends after event %llu (the "
+                         "rank stopped before MPI_Finalize)",
+                         (unsigned long long)r->nevents);
             break;
         }
         if (off >= r->size)

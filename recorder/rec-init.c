@@ -65,8 +65,9 @@ void rec_MPI_Init_thread(struct rec_call *c, struct args_MPI_Init_thread *a)
 
 /* The record goes after PMPI_Finalize, as every call's: the attribute
  * delete functions MPI runs there (MPI_COMM_SELF's first) are the
- * program's, and their calls are logged before it (rec-cb.c). Nothing
- * after it needs MPI. */
+ * program's, and their calls are logged before it (rec-cb.c). The log
+ * stays open for the calls MPI-4 permits after it (info objects, version
+ * queries, the tool interface): it closes at exit (rec.c). */
 void rec_MPI_Finalize(struct rec_call *c, struct args_MPI_Finalize *a)
 {
     struct log_rec rec;
@@ -78,8 +79,7 @@ void rec_MPI_Finalize(struct rec_call *c, struct args_MPI_Finalize *a)
     c->t1 = rec_on ? rec_now() : 0;
     if (rec_frame_MPI_Finalize(c, a, &rec, 0, 0))
         rec_end(&rec);
-    rec_world(0);
-    rec_close(); /* also after logging stopped early: trims the file */
+    rec_finalized();
 }
 
 /* The Sessions model: the log opened at the program's first MPI call and

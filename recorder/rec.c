@@ -552,16 +552,28 @@ static int rank_selected(int rank)
 int rec_tried;
 static int open_size;
 static int world_up, sessions; /* MPI_Init..MPI_Finalize; open sessions */
+static int finalized;            /* MPI_Finalize returned */
 
-/* At exit, a log MPI_Finalize did not close is closed when the program
- * ended its use of MPI (the Sessions model: its last MPI_Session_finalize;
- * or it never initialized MPI at all): complete. Otherwise (MPI still
- * initialized) it stays as it is, which readers take for a rank killed
- * mid-run. */
+/* At exit, the log is closed when the program ended its use of MPI
+ * (MPI_Finalize, whose calls after it are logged too: LOG_HDR_POST; the
+ * Sessions model: its last MPI_Session_finalize; or it never initialized
+ * MPI at all): complete. Otherwise (MPI still initialized) it stays as it
+ * is, which readers take for a rank killed mid-run. */
 static void at_exit(void)
 {
-    if (writer.map && !world_up && sessions == 0)
+    if (writer.map && (finalized || (!world_up && sessions == 0)))
         rec_close();
+}
+
+void rec_finalized(void)
+{
+    finalized = 1;
+    world_up = 0;
+    /* complete from here, should the process not reach its exit */
+    if (writer.map) {
+        log_writer_set_flags(&writer, LOG_HDR_COMPLETE);
+        ((struct log_file_header *)writer.map)->recorder_ns = busy_ns;
+    }
 }
 
 void rec_world(int up)
@@ -692,7 +704,7 @@ static void open_log(int rank, int size, uint32_t flags)
     hdr.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     hdr.max_func_id = DRDB_MPI_FUNC_MAX_ID;
     hdr.pid = getpid();
-    hdr.flags = flags;
+    hdr.flags = flags | LOG_HDR_POST;
     gethostname(hdr.host, sizeof hdr.host - 1);
     stack_strings(&hdr);
     if (run_args[0])

@@ -574,10 +574,11 @@ const char *rec_strerror(int err);
  * MPI_Init or without it (calls MPI permits before MPI_Init, the Sessions
  * model), when the process manager's environment names the rank
  * (rec_start: the header says LOG_HDR_EARLY); else right after PMPI_Init
- * (rec_open). It closes at MPI_Finalize, or at exit when the program
- * initialized MPI only through sessions and finalized them all
- * (rec_world: between MPI_Init and MPI_Finalize; rec_sessions: +1 at a
- * session's start, -1 at its end).
+ * (rec_open). It closes at exit, after MPI_Finalize (rec_finalized: the
+ * log is complete from there, and logs the calls MPI-4 permits after it:
+ * LOG_HDR_POST) or when the program initialized MPI only through sessions
+ * and finalized them all (rec_world: between MPI_Init and MPI_Finalize;
+ * rec_sessions: +1 at a session's start, -1 at its end).
  */
 extern int rec_tried; /* rec_start ran */
 int rec_start(void);
@@ -589,6 +590,7 @@ static inline int rec_live(void)
 void rec_open(void);
 void rec_close(void);
 void rec_world(int up);
+void rec_finalized(void);
 void rec_sessions(int delta);
 
 /* ---- libc results (rec-sys.c; the format: log/log-sys.h) ---------------- */

@@ -262,6 +262,12 @@ int rpl_open_early(void)
     return rpl_state == RPL_RUNNING;
 }
 
+/* After MPI_Finalize: whether the log has the calls made then. */
+int rpl_logs_post(void)
+{
+    return (rlog.hdr.flags & LOG_HDR_POST) != 0;
+}
+
 int rpl_next_turn(uint64_t *thread, int *fn)
 {
     struct log_event ev;

@@ -95,13 +95,16 @@ struct rpl_call {
 /* Lifecycle state of the replayed MPI. */
 enum rpl_state { RPL_PRE_INIT, RPL_RUNNING, RPL_FINALIZED };
 extern enum rpl_state rpl_state;
-/* Calls MPI permits before MPI_Init and after MPI_Finalize are not logged:
- * the stub answers them itself then. */
+/* Calls MPI permits before MPI_Init and after MPI_Finalize are logged
+ * when the header says so (LOG_HDR_EARLY, LOG_HDR_POST), else the stub
+ * answers them itself then. */
 int rpl_open_early(void);
+int rpl_logs_post(void);
 static inline int rpl_logging(void)
 {
     return rpl_state == RPL_RUNNING ||
-           (rpl_state == RPL_PRE_INIT && rpl_open_early());
+           (rpl_state == RPL_PRE_INIT && rpl_open_early()) ||
+           (rpl_state == RPL_FINALIZED && rpl_logs_post());
 }
 /* The replay runs from here: the state is RUNNING and the end-of-run
  * check is armed (rpl-init.c; once). A log with LOG_HDR_EARLY starts at

@@ -1,6 +1,7 @@
 /* MPI-4: calls legal before MPI_Init (info objects, version queries,
- * Initialized/Finalized) and after MPI_Finalize. The replay must answer
- * them as the recorded run did. */
+ * Initialized/Finalized) and after MPI_Finalize (the same, on an info
+ * object made before it and on new ones). The replay must answer them as
+ * the recorded run did. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,9 +45,30 @@ int main(int argc, char **argv)
     int sum = 0, me = rank + 1;
     MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     printf("rank %d: sum %d\n", rank, sum);
+    MPI_Info kept, dup, fresh;
+    MPI_Info_create(&kept);
+    MPI_Info_set(kept, "shape", "torus");
     MPI_Info_free(&info);
     MPI_Info_free(&env);
     MPI_Finalize();
+    MPI_Info_dup(kept, &dup);
+    MPI_Info_set(dup, "size", "42");
+    MPI_Info_get_nkeys(dup, &nkeys);
+    buflen = sizeof val;
+    MPI_Info_get_string(dup, "shape", &buflen, val, &flag);
+    printf("post: dup has %d keys, shape '%s' flag %d\n", nkeys,
+           flag ? val : "", flag);
+    MPI_Info_create(&fresh);
+    MPI_Info_set(fresh, "k", "v");
+    char key[MPI_MAX_INFO_KEY];
+    MPI_Info_get_nthkey(fresh, 0, key);
+    MPI_Info_delete(dup, "size");
+    MPI_Info_get_nkeys(dup, &nkeys);
+    printf("post: fresh key '%s', dup keys after delete %d\n", key, nkeys);
+    MPI_Info_free(&dup);
+    MPI_Info_free(&fresh);
+    MPI_Info_free(&kept);
+    printf("post: freed %d\n", kept == MPI_INFO_NULL);
     MPI_Finalized(&flag);
     printf("post: finalized %d\n", flag);
     MPI_Initialized(&flag);
