@@ -69,6 +69,26 @@ int rpl_MPI_Address(struct args_MPI_Address *a)
     return ret;
 }
 
+/* The tool interface's reads: the value the recorded read gave (the
+ * buffer's RAW field, recorder/rec-mpit.c). */
+#define MPIT_READ(NAME, ARG)                                                 \
+    int rpl_##NAME(struct args_##NAME *a)                                    \
+    {                                                                        \
+        struct rpl_call c;                                                   \
+        struct log_field f;                                                  \
+        rpl_begin_##NAME(&c, a);                                             \
+        while (rpl_field(&c, &f)) {                                          \
+            if (f.arg == ARG && f.kind == LOG_F_RAW)                         \
+                rpl_out_raw(&c, &f, a->buf, -1);                             \
+            else                                                             \
+                rpl_out_other(&c, &f);                                       \
+        }                                                                    \
+        return rpl_end(&c, MPI_COMM_WORLD);                                  \
+    }
+MPIT_READ(MPI_T_cvar_read, 1)
+MPIT_READ(MPI_T_pvar_read, 2)
+MPIT_READ(MPI_T_pvar_readreset, 2)
+
 /* At the recorded address when it is free here (rpl-mem.c). */
 int rpl_MPI_Alloc_mem(struct args_MPI_Alloc_mem *a)
 {
