@@ -122,6 +122,50 @@ static inline struct log_buf *log_bufs_find(const struct util_htab *t,
 }
 
 /*
+ * MPICH answers an operation it completed at once with one of its builtin
+ * requests, one handle per kind of operation for all of them (two
+ * MPI_Iallreduce on MPI_COMM_SELF both return 0x6c00000a; so do two
+ * MPI_Rget from the rank itself): their entries would take each other's
+ * place. They are kept under keys of their own instead, with the null
+ * request's kind and type (never a handle MPI gives: 0x2c000000 | the
+ * builtin's index << 20 | a count), and a completion of such a handle
+ * finds the oldest one. The recorder and the stub pair them alike, and
+ * each entry logs and writes its own buffer (the data was final when the
+ * call returned). KEY_IN: the key to register REQ under; KEY: the one to
+ * find REQ by; KEY_DONE: after the entry under KEY is forgotten.
+ */
+struct log_bufs_builtin {
+    uint32_t in[16], out[16];
+};
+static inline int log_bufs_builtin_index(uint32_t req)
+{
+    return (req >> 30) == 1 && (req & 0x03ffffffu) < 16 ? (int)(req & 15)
+                                                         : -1;
+}
+static inline uint32_t log_bufs_builtin_key(int i, uint32_t n)
+{
+    return 0x2c000000u | (uint32_t)i << 20 | (n % 0xfffffu + 1);
+}
+static inline uint32_t log_bufs_key_in(struct log_bufs_builtin *q,
+                                       uint32_t req)
+{
+    int i = log_bufs_builtin_index(req);
+    return i < 0 ? req : log_bufs_builtin_key(i, q->in[i]++);
+}
+static inline uint32_t log_bufs_key(const struct log_bufs_builtin *q,
+                                    uint32_t req)
+{
+    int i = log_bufs_builtin_index(req);
+    return i < 0 ? req : log_bufs_builtin_key(i, q->out[i]);
+}
+static inline void log_bufs_key_done(struct log_bufs_builtin *q,
+                                     uint32_t key)
+{
+    if ((key & 0xff000000u) == 0x2c000000u && (key & 0xfffffu))
+        q->out[(key >> 20) & 15]++;
+}
+
+/*
  * A datatype the program frees while requests using it are pending (legal:
  * MPI keeps it until they complete) is still needed to log or write their
  * data after the completion, when MPI has released it. How a table copies

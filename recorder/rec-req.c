@@ -41,21 +41,29 @@ static void type_free(uint32_t type)
 
 static const struct log_buf_types own_types = {type_copy, type_free};
 
+static struct log_bufs_builtin builtin; /* buf.h */
+
 struct log_buf *rec_req_find(MPI_Request req)
 {
-    return log_bufs_find(&reqs, (uint32_t)req);
+    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req));
 }
 
 void rec_req_done(struct log_buf *b, int force)
 {
+    if (!b || (!force && (b->flags & LOG_BUF_PERSISTENT)))
+        return;
+    uint32_t key = b->req;
     log_bufs_done(&reqs, b, force, &own_types);
+    log_bufs_key_done(&builtin, key);
 }
 
 void rec_req_add(const struct log_buf *b)
 {
     if (b->req == (uint32_t)MPI_REQUEST_NULL)
         return;
-    if (util_htab_put(&reqs, b) < 0)
+    struct log_buf e = *b;
+    e.req = log_bufs_key_in(&builtin, b->req);
+    if (util_htab_put(&reqs, &e) < 0)
         rec_fail(b->fn, "out of memory for the request table" REC_NO_MEMORY);
 }
 

@@ -32,11 +32,22 @@ static void type_free(uint32_t type)
 
 static const struct log_buf_types own_types = {type_copy, type_free};
 
-static void req_put(const struct log_buf *e)
+static struct log_bufs_builtin builtin; /* log/buf.h */
+
+/* REQ's entry (log/buf.h: the oldest, for one of MPICH's builtin
+ * requests), or NULL. */
+static struct log_buf *req_find(MPI_Request req)
 {
-    if (e->req == (uint32_t)MPI_REQUEST_NULL)
+    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req));
+}
+
+static void req_put(const struct log_buf *b)
+{
+    if (b->req == (uint32_t)MPI_REQUEST_NULL)
         return;
-    if (util_htab_put(&reqs, e) < 0)
+    struct log_buf e = *b;
+    e.req = log_bufs_key_in(&builtin, b->req);
+    if (util_htab_put(&reqs, &e) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
 }
 
@@ -79,7 +90,7 @@ int rpl_MPI_Parrived(struct args_MPI_Parrived *a)
         if (f.arg == 2) {
             rpl_out_raw(&c, &f, a->flag, 4);
         } else if (f.arg == 0 && f.kind == LOG_F_DATA &&
-                   (e = log_bufs_find(&reqs, (uint32_t)a->request)) &&
+                   (e = req_find(a->request)) &&
                    e->peers > 0 && a->partition >= 0 &&
                    a->partition < e->peers &&
                    rpl_type_get((MPI_Datatype)e->type, &t) == 0) {
@@ -129,7 +140,7 @@ void rpl_req_register_w(MPI_Request req, int fn, void *buf,
 void rpl_req_data(struct rpl_call *c, MPI_Request req,
                   const struct log_field *f)
 {
-    const struct log_buf *e = log_bufs_find(&reqs, (uint32_t)req);
+    const struct log_buf *e = req_find(req);
     if (!e) {
         if (f->len)
             rpl_fail(c, RPL_EXIT_DIVERGED,
@@ -152,8 +163,12 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
 
 void rpl_req_done(MPI_Request req, int force)
 {
-    log_bufs_done(&reqs, log_bufs_find(&reqs, (uint32_t)req), force,
-                  &own_types);
+    struct log_buf *b = req_find(req);
+    if (!b || (!force && (b->flags & LOG_BUF_PERSISTENT)))
+        return;
+    uint32_t key = b->req;
+    log_bufs_done(&reqs, b, force, &own_types);
+    log_bufs_key_done(&builtin, key);
 }
 
 void rpl_req_keep_type(MPI_Datatype type)
