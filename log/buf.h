@@ -132,7 +132,9 @@ static inline struct log_buf *log_bufs_find(const struct util_htab *t,
  * finds the oldest one. The recorder and the stub pair them alike, and
  * each entry logs and writes its own buffer (the data was final when the
  * call returned). KEY_IN: the key to register REQ under; KEY: the one to
- * find REQ by; KEY_DONE: after the entry under KEY is forgotten.
+ * find REQ by (NTH: the one after the NTH oldest, for a call completing
+ * the same builtin handle more than once, sized before it logs them);
+ * KEY_DONE: after the entry under KEY is forgotten.
  */
 struct log_bufs_builtin {
     uint32_t in[16], out[16];
@@ -153,10 +155,10 @@ static inline uint32_t log_bufs_key_in(struct log_bufs_builtin *q,
     return i < 0 ? req : log_bufs_builtin_key(i, q->in[i]++);
 }
 static inline uint32_t log_bufs_key(const struct log_bufs_builtin *q,
-                                    uint32_t req)
+                                    uint32_t req, unsigned nth)
 {
     int i = log_bufs_builtin_index(req);
-    return i < 0 ? req : log_bufs_builtin_key(i, q->out[i]);
+    return i < 0 ? req : log_bufs_builtin_key(i, q->out[i] + nth);
 }
 static inline void log_bufs_key_done(struct log_bufs_builtin *q,
                                      uint32_t key)

@@ -17,11 +17,12 @@
 #define SMALL 64
 
 /* Room needed to log the completion of request R with status ST; *BYTES
- * gets the data bytes to log. */
+ * gets the data bytes to log. NTH: the completions of the same request
+ * handle before it in the call (log/buf.h: MPICH's builtin requests). */
 static inline __attribute__((always_inline)) size_t
-done_room(MPI_Request r, const MPI_Status *st, int64_t *bytes)
+done_room(MPI_Request r, const MPI_Status *st, int64_t *bytes, unsigned nth)
 {
-    struct log_buf *e = rec_req_find(r);
+    struct log_buf *e = rec_req_find_nth(r, nth);
     *bytes = e && !(e->flags & LOG_BUF_DELIVERED) ? rec_buf_bytes(e, st) : 0;
     return LOG_DONE_ROOM + LOG_FIELD_HEAD + (e ? rec_buf_room(e, *bytes) : 0);
 }
@@ -79,7 +80,7 @@ void rec_MPI_Wait(struct rec_call *c, struct args_MPI_Wait *a)
     int64_t bytes;
     struct log_rec rec;
     if (rec_frame_MPI_Wait(c, a, &rec, 0,
-                           LOG_FIELD_HEAD + 4 + done_room(before, st, &bytes))) {
+                           LOG_FIELD_HEAD + 4 + done_room(before, st, &bytes, 0))) {
         /* The request after the call, unless MPI_REQUEST_NULL. */
         if (*a->request != MPI_REQUEST_NULL)
             rec_put_raw(&rec, 0, 0, a->request, 4);
@@ -110,7 +111,7 @@ void rec_MPI_Test(struct rec_call *c, struct args_MPI_Test *a)
     int64_t bytes = 0;
     size_t room = 2 * LOG_FIELD_HEAD + 8;
     if (*a->flag)
-        room += done_room(before, st, &bytes);
+        room += done_room(before, st, &bytes, 0);
     struct log_rec rec;
     if (rec_frame_MPI_Test(c, a, &rec, 0, room)) {
         if (*a->request != MPI_REQUEST_NULL)
@@ -255,6 +256,19 @@ static int cpl_init(struct cpl *k, int count, const MPI_Request *reqs,
     return 0;
 }
 
+/* How many completions of K before I are of I's request handle: MPICH's
+ * builtin requests, one handle for many operations (log/buf.h); 0 for any
+ * other (a handle is then completed once a call). */
+static unsigned same_before(const struct cpl *k, int i)
+{
+    unsigned n = 0;
+    if (log_bufs_builtin_index((uint32_t)k->preq[i]) < 0)
+        return 0;
+    for (int j = 0; j < i; j++)
+        n += k->pdone[j] && k->preq[j] == k->preq[i];
+    return n;
+}
+
 /* Room for the record's fields: AFTER's requests, EXTRA_LEN bytes, and
  * the completions K->pdone marks, with statuses ST. */
 static size_t cpl_room(struct cpl *k, const MPI_Status *st, size_t extra_len)
@@ -263,7 +277,8 @@ static size_t cpl_room(struct cpl *k, const MPI_Status *st, size_t extra_len)
                   LOG_FIELD_HEAD;
     for (int i = 0; i < k->count; i++)
         if (k->pdone[i])
-            room += done_room(k->preq[i], &st[i], &k->pbytes[i]);
+            room += done_room(k->preq[i], &st[i], &k->pbytes[i],
+                              same_before(k, i));
     return room;
 }
 

@@ -43,9 +43,9 @@ static const struct log_buf_types own_types = {type_copy, type_free};
 
 static struct log_bufs_builtin builtin; /* buf.h */
 
-struct log_buf *rec_req_find(MPI_Request req)
+struct log_buf *rec_req_find_nth(MPI_Request req, unsigned nth)
 {
-    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req));
+    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req, nth));
 }
 
 void rec_req_done(struct log_buf *b, int force)

@@ -508,8 +508,13 @@ void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
  * persistent; MPI_Parrived logs each partition when it arrived. */
 void rec_req_parts(MPI_Request req, int fn, void *buf, int partitions,
                    MPI_Count count, MPI_Datatype type);
-/* The buffer registered under REQ, or NULL. */
-struct log_buf *rec_req_find(MPI_Request req);
+/* The buffer registered under REQ, or NULL; _nth: the one after NTH
+ * others under the same handle (log/buf.h: MPICH's builtin requests). */
+struct log_buf *rec_req_find_nth(MPI_Request req, unsigned nth);
+static inline struct log_buf *rec_req_find(MPI_Request req)
+{
+    return rec_req_find_nth(req, 0);
+}
 /* Forgets B (from rec_req_find) unless it is persistent (FORCE: in any
  * case). */
 void rec_req_done(struct log_buf *b, int force);

@@ -38,7 +38,7 @@ static struct log_bufs_builtin builtin; /* log/buf.h */
  * requests), or NULL. */
 static struct log_buf *req_find(MPI_Request req)
 {
-    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req));
+    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req, 0));
 }
 
 static void req_put(const struct log_buf *b)

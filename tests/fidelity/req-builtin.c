@@ -4,7 +4,8 @@
  * collectives on MPI_COMM_SELF, request-based gets from the rank's own
  * window, a receive from MPI_PROC_NULL. Several such requests are pending
  * together, completed by one MPI_Waitall/MPI_Testall or one by one in
- * another order than they started; each result is printed. A replay that
+ * another order than they started, of different sizes (a completion
+ * sizes its record before it logs them); each result is printed. A replay that
  * keys buffers by request handle alone gives the first one's buffer
  * nothing (it printed 0 where the recording had 3).
  */
@@ -19,10 +20,15 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
+    int big[256], rbig[256] = {0};
+    for (int i = 0; i < 256; i++)
+        big[i] = i * (rank + 1);
     MPI_Iallreduce(&a, &ra, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &r[0]);
-    MPI_Iallreduce(&b, &rb, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &r[1]);
-    MPI_Waitall(2, r, st);
-    printf("rank %d: iallreduce on self, waitall: %d %d\n", rank, ra, rb);
+    MPI_Iallreduce(big, rbig, 256, MPI_INT, MPI_SUM, MPI_COMM_SELF, &r[1]);
+    MPI_Iallreduce(&b, &rb, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &r[2]);
+    MPI_Waitall(3, r, st);
+    printf("rank %d: iallreduce on self, waitall: %d %d %d\n", rank, ra,
+           rbig[255], rb);
 
     ra = rb = 0;
     a = 10 * (rank + 1);
