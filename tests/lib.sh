@@ -117,6 +117,19 @@ has_said() {
     ok "$_what"
 }
 
+# record_or_end NP PROG: PROG recorded at NP ranks ($drdb, $mpiexec) into
+# $tmp/run, each rank's stdout in $tmp/rec.R; else a failure and the end
+# of the test.
+record_or_end() {
+    if ! timeout 120 "$drdb" record -o "$tmp/run" -- "$mpiexec" -n "$1" \
+            -outfile-pattern "$tmp/rec.%r" "$2" > "$tmp/rec.log" 2>&1; then
+        fail "recording $(basename "$2")"
+        sed 's/^/# /' "$tmp/rec.log" | tail -5
+        echo "1..$n"
+        exit 1
+    fi
+}
+
 # record_killed DRDB MPIEXEC CRASH NP RUN AT: records tests/progs/crash in
 # 'sleep' mode at NP ranks into RUN (each rank's stdout in RUN.out.R), then
 # SIGKILLs rank 1 once it says it sleeps (after AT iterations), as a rank

@@ -20,13 +20,7 @@ n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 unset LD_PRELOAD DRDB_RUN_DIR DRDB_REPLAY_DIR DRDB_REPLAY_RANK
 
-if ! timeout 120 "$drdb" record -o "$tmp/run" -- "$mpiexec" -n 3 \
-        -outfile-pattern "$tmp/rec.%r" "$prog" > "$tmp/rec.log" 2>&1; then
-    fail "recording addr-stack"
-    sed 's/^/# /' "$tmp/rec.log" | tail -5
-    echo "1..$n"
-    exit 1
-fi
+record_or_end 3 "$prog"
 addr=$(sed -n 's/^rank 0: stack array at \(0x[0-9a-f]*\),.*/\1/p' "$tmp/rec.0")
 for r in 1 2; do
     grep -q "^rank $r: stack array at $addr," "$tmp/rec.$r" ||

@@ -21,13 +21,7 @@ n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 unset LD_PRELOAD DRDB_RUN_DIR DRDB_REPLAY_DIR DRDB_REPLAY_RANK
 
-if ! timeout 120 "$drdb" record -o "$tmp/run" -- "$mpiexec" -n 2 \
-        -outfile-pattern "$tmp/rec.%r" "$prog" > "$tmp/rec.log" 2>&1; then
-    fail "recording addr-winbase"
-    sed 's/^/# /' "$tmp/rec.log" | tail -5
-    echo "1..$n"
-    exit 1
-fi
+record_or_end 2 "$prog"
 ev=$("$drdb" log dump "$tmp/run" --rank 0 | awk '$2 == "MPI_Alloc_mem" { print $1; exit }')
 # "raw baseptr 8 bytes: 50d65a55 55550000": little-endian
 hex=$("$drdb" log event "$tmp/run" "0:$ev" |
