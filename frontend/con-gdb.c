@@ -121,7 +121,9 @@ static int add_name(struct con *c, const char *name, size_t len,
 }
 
 /* GDB's commands from rank R's `help all`: its lines "name, alias, ... --
- * what it does"; a name with a space is a subcommand, left out. */
+ * what it does"; a line whose name has a space is a subcommand's, left
+ * out, and so is an alias with a space ("show, info set": `show` is
+ * GDB's). */
 static int load_table(struct con *c, int r)
 {
     struct mi_reply rep;
@@ -140,24 +142,18 @@ static int load_table(struct con *c, int r)
         if (dash && dash > l) {
             /* "break, brea, bre, br, b" */
             const char *canon = NULL;
-            int sub = 0;
-            for (const char *p = l; p < dash && !sub;) {
+            for (const char *p = l; p < dash;) {
                 size_t n = strcspn(p, ",");
                 if (p + n > dash)
                     n = (size_t)(dash - p);
-                sub = memchr(p, ' ', n) != NULL;
-                if (!sub && add_name(c, p, n, canon) == 0 && !canon)
+                int spaced = memchr(p, ' ', n) != NULL;
+                if (spaced && p == l)
+                    break; /* a subcommand's line */
+                if (!spaced && add_name(c, p, n, canon) == 0 && !canon)
                     canon = c->gdbcmds[c->ngdbcmds - 1].name;
                 p += n;
                 while (p < dash && (*p == ',' || *p == ' '))
                     p++;
-            }
-            /* a subcommand line's first name was taken: undo it */
-            if (sub && canon) {
-                while (c->ngdbcmds && c->gdbcmds[c->ngdbcmds - 1].canon ==
-                                          canon) {
-                    free(c->gdbcmds[--c->ngdbcmds].name);
-                }
             }
         }
         l = nl ? nl + 1 : l + ll;

@@ -6,6 +6,12 @@
 info line
 list
 info source
+# GDB's settings ('show' is GDB's even though its alias 'info set' has a
+# space in help all)
+show print pretty
+show language
+show args
+sho listsize
 whatis box
 ptype box
 ptype struct point
