@@ -1,13 +1,14 @@
 /*
  * Addresses of memory MPI allocated, exchanged between ranks (issue 34, as
  * Global Arrays over ARMCI-MPI does): each rank allgathers the base of its
- * MPI_Win_allocate window and of an MPI_Alloc_mem buffer, then finds
- * itself in the gathered table by comparing its own base, and stores
- * through the address the table holds for it. In a replay the table is
- * the recorded one (data from other ranks): the memory must be at the
- * recorded address, or the rank does not find itself and stores through
- * an address that is not its memory. The window is then read by a
- * neighbour through MPI_Get at the displacement the table gives.
+ * MPI_Win_allocate window and of an MPI_Alloc_mem buffer, says whether
+ * the gathered table holds its own bases at its index, and stores through
+ * the addresses the table holds for it when they are its own (the old
+ * replay, whose memory was elsewhere, stored through them regardless and
+ * died of SIGSEGV, as Global Arrays did). In a replay the table is the
+ * recorded one (data from other ranks): the memory must be at the
+ * recorded address. The window is then read by a neighbour through
+ * MPI_Get.
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -39,8 +40,8 @@ int main(int argc, char **argv)
            wins[rank] == mine[0] ? "yes" : "no",
            mems[rank] == mine[1] ? "yes" : "no");
     /* stores through the addresses the others know it by */
-    int *wp = (int *)(uintptr_t)wins[rank];
-    int *mp = (int *)(uintptr_t)mems[rank];
+    int *wp = wins[rank] == mine[0] ? (int *)(uintptr_t)wins[rank] : base;
+    int *mp = mems[rank] == mine[1] ? (int *)(uintptr_t)mems[rank] : mem;
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
     for (int i = 0; i < 16; i++)
         wp[i] = 1000 * rank + i;
