@@ -114,13 +114,6 @@ static inline struct log_buf *log_splits_take(struct log_splits *t,
  * null request, never a key). */
 #define LOG_BUFS_INIT(nullreq) UTIL_HTAB_INIT(struct log_buf, req, (int)(nullreq))
 
-/* The buffer of request REQ, or NULL. */
-static inline struct log_buf *log_bufs_find(const struct util_htab *t,
-                                            uint32_t req)
-{
-    return util_htab_find(t, (int)req);
-}
-
 /*
  * MPICH answers an operation it completed at once with one of its builtin
  * requests, one handle per kind of operation for all of them (two
@@ -131,10 +124,9 @@ static inline struct log_buf *log_bufs_find(const struct util_htab *t,
  * builtin's index << 20 | a count), and a completion of such a handle
  * finds the oldest one. The recorder and the stub pair them alike, and
  * each entry logs and writes its own buffer (the data was final when the
- * call returned). KEY_IN: the key to register REQ under; KEY: the one to
- * find REQ by (NTH: the one after the NTH oldest, for a call completing
- * the same builtin handle more than once, sized before it logs them);
- * KEY_DONE: after the entry under KEY is forgotten.
+ * call returned). A table comes with its LOG_BUFS_BUILTIN counts (Q
+ * below). KEY_IN: the key to register REQ under; KEY: the one to find REQ
+ * by; KEY_DONE: after the entry under KEY is forgotten.
  */
 struct log_bufs_builtin {
     uint32_t in[16], out[16];
@@ -167,6 +159,27 @@ static inline void log_bufs_key_done(struct log_bufs_builtin *q,
         q->out[(key >> 20) & 15]++;
 }
 
+/* The buffer of request REQ, or NULL; NTH: the one after NTH others under
+ * the same builtin handle (a call completing it more than once, sized
+ * before it logs them). */
+static inline struct log_buf *log_bufs_find(const struct util_htab *t,
+                                            const struct log_bufs_builtin *q,
+                                            uint32_t req, unsigned nth)
+{
+    return util_htab_find(t, (int)log_bufs_key(q, req, nth));
+}
+
+/* Registers B (nothing for the null request): 0, or -1 out of memory. */
+static inline int log_bufs_put(struct util_htab *t, struct log_bufs_builtin *q,
+                               const struct log_buf *b)
+{
+    if ((int)b->req == t->null)
+        return 0;
+    struct log_buf e = *b;
+    e.req = log_bufs_key_in(q, b->req);
+    return util_htab_put(t, &e) < 0 ? -1 : 0;
+}
+
 /*
  * A datatype the program frees while requests using it are pending (legal:
  * MPI keeps it until they complete) is still needed to log or write their
@@ -189,13 +202,16 @@ void log_bufs_release(struct log_buf *b, const struct log_buf_types *ops);
 
 /* Forgets B (a pointer log_bufs_find returned) unless it is persistent
  * (FORCE: in any case), with what it owns. */
-static inline void log_bufs_done(struct util_htab *t, struct log_buf *b,
+static inline void log_bufs_done(struct util_htab *t,
+                                 struct log_bufs_builtin *q, struct log_buf *b,
                                  int force, const struct log_buf_types *ops)
 {
     if (b && (force || !(b->flags & LOG_BUF_PERSISTENT))) {
+        uint32_t key = b->req;
         if (b->flags & (LOG_BUF_OWN_TYPE | LOG_BUF_OWN_TYPES))
             log_bufs_release(b, ops);
         util_htab_remove(t, b);
+        log_bufs_key_done(q, key);
     }
 }
 

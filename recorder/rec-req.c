@@ -45,25 +45,17 @@ static struct log_bufs_builtin builtin; /* buf.h */
 
 struct log_buf *rec_req_find_nth(MPI_Request req, unsigned nth)
 {
-    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req, nth));
+    return log_bufs_find(&reqs, &builtin, (uint32_t)req, nth);
 }
 
 void rec_req_done(struct log_buf *b, int force)
 {
-    if (!b || (!force && (b->flags & LOG_BUF_PERSISTENT)))
-        return;
-    uint32_t key = b->req;
-    log_bufs_done(&reqs, b, force, &own_types);
-    log_bufs_key_done(&builtin, key);
+    log_bufs_done(&reqs, &builtin, b, force, &own_types);
 }
 
 void rec_req_add(const struct log_buf *b)
 {
-    if (b->req == (uint32_t)MPI_REQUEST_NULL)
-        return;
-    struct log_buf e = *b;
-    e.req = log_bufs_key_in(&builtin, b->req);
-    if (util_htab_put(&reqs, &e) < 0)
+    if (log_bufs_put(&reqs, &builtin, b) < 0)
         rec_fail(b->fn, "out of memory for the request table" REC_NO_MEMORY);
 }
 

@@ -38,16 +38,12 @@ static struct log_bufs_builtin builtin; /* log/buf.h */
  * requests), or NULL. */
 static struct log_buf *req_find(MPI_Request req)
 {
-    return log_bufs_find(&reqs, log_bufs_key(&builtin, (uint32_t)req, 0));
+    return log_bufs_find(&reqs, &builtin, (uint32_t)req, 0);
 }
 
 static void req_put(const struct log_buf *b)
 {
-    if (b->req == (uint32_t)MPI_REQUEST_NULL)
-        return;
-    struct log_buf e = *b;
-    e.req = log_bufs_key_in(&builtin, b->req);
-    if (util_htab_put(&reqs, &e) < 0)
+    if (log_bufs_put(&reqs, &builtin, b) < 0)
         rpl_fail(NULL, RPL_EXIT_SETUP, "out of memory for requests");
 }
 
@@ -163,12 +159,7 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
 
 void rpl_req_done(MPI_Request req, int force)
 {
-    struct log_buf *b = req_find(req);
-    if (!b || (!force && (b->flags & LOG_BUF_PERSISTENT)))
-        return;
-    uint32_t key = b->req;
-    log_bufs_done(&reqs, b, force, &own_types);
-    log_bufs_key_done(&builtin, key);
+    log_bufs_done(&reqs, &builtin, req_find(req), force, &own_types);
 }
 
 void rpl_req_keep_type(MPI_Datatype type)
