@@ -14,6 +14,9 @@
 #include "log-format.h"
 #include "util.h"
 
+/* Payloads written apart in one record at most (more are copied). */
+#define LOG_WRITER_SEGS 8
+
 /* Appends records to one rank's log through a shared file mapping, so a
  * process killed at any point leaves every completed record on disk. */
 struct log_writer {
@@ -29,6 +32,14 @@ struct log_writer {
     uint64_t limit;      /* the file may not grow past it (0: no limit) */
     uint64_t *budget;    /* bytes all the run's logs may still take, shared
                             with the other ranks (NULL: none) */
+    /* The record's payloads written with pwrite (log_writer_put_big):
+     * where, how long, their checksum. */
+    struct log_writer_seg {
+        size_t off;
+        size_t len;
+        uint32_t crc;
+    } seg[LOG_WRITER_SEGS];
+    int nseg;
 };
 
 /* A record reserved at least this many bytes (LOG_REC_MAX_HEAD and its
@@ -69,6 +80,14 @@ void log_writer_limit(struct log_writer *w, uint64_t limit,
 struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
                                  size_t max, int fn, unsigned flags,
                                  uint64_t enter_ns, uint64_t dur_ns);
+/* Puts N bytes from SRC at rec->p and moves it past them. Payloads of at
+ * least log_writer_big_from bytes are written to the file with pwrite(2)
+ * from SRC, checksummed block by block as they go: one copy into the page
+ * cache, where a store through the mapping would first fault in and zero
+ * each page. Smaller ones are copied through the mapping. */
+void log_writer_put_big(struct log_writer *w, struct log_rec *rec,
+                        const void *src, size_t n);
+extern size_t log_writer_big_from;
 /* Frames and checksums the record; it is on disk when this returns. */
 void log_writer_commit(struct log_writer *w, struct log_rec *rec);
 /* Sets header flags (LOG_HDR_*) in place. */

@@ -34,6 +34,11 @@
 
 uint64_t log_writer_large_from = UINT32_MAX;
 
+/* A payload from 64 KiB on is written with pwrite, in blocks that stay in
+ * the cache between their checksum and their copy. */
+size_t log_writer_big_from = 64u << 10;
+#define BIG_BLOCK (256u << 10)
+
 static void stop_logging(struct log_writer *w, int err);
 
 static int reserve(struct log_writer *w, size_t size)
@@ -183,6 +188,7 @@ static void stop_logging(struct log_writer *w, int err)
     if (w->map && w->off + LOG_REC_MAX_HEAD + 8 <= w->map_size) {
         struct log_rec rec = {w->map + w->off, w->map + w->off + LOG_REC_FIXED};
         w->large = 0;
+        w->nseg = 0;
         uint16_t fn = 0, flags = LOG_REC_TRUNC | LOG_REC_RET;
         memcpy(rec.start + 8, &fn, 2);
         memcpy(rec.start + 10, &flags, 2);
@@ -222,6 +228,7 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
         }
     }
     rec->start = w->map + w->off;
+    w->nseg = 0;
     w->large = max >= log_writer_large_from;
     rec->p = rec->start + (w->large ? LOG_REC_FIXED_LARGE : LOG_REC_FIXED);
     uint16_t f16 = (uint16_t)fn, fl16 = (uint16_t)flags;
@@ -233,13 +240,61 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
     return rec;
 }
 
+void log_writer_put_big(struct log_writer *w, struct log_rec *rec,
+                        const void *src, size_t n)
+{
+    if (n < log_writer_big_from || w->nseg == LOG_WRITER_SEGS) {
+        memcpy(rec->p, src, n);
+        rec->p += n;
+        return;
+    }
+    struct log_writer_seg *g = &w->seg[w->nseg++];
+    const uint8_t *from = src;
+    g->off = (size_t)(rec->p - w->map);
+    g->len = n;
+    g->crc = 0;
+    for (size_t done = 0; done < n;) {
+        size_t len = n - done < BIG_BLOCK ? n - done : BIG_BLOCK;
+        g->crc = util_crc32c(g->crc, from + done, len);
+        while (len) {
+            ssize_t k = pwrite(w->fd, from + done, len,
+                               (off_t)(g->off + done));
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0) { /* (the disk is reserved: not expected) */
+                memcpy(w->map + g->off + done, from + done, len);
+                k = (ssize_t)len;
+            }
+            done += (size_t)k;
+            len -= (size_t)k;
+        }
+    }
+    rec->p += n;
+}
+
+/* The checksum of the record's bytes from START + 8 to P, its payloads
+ * written apart taken from their own sums. */
+static uint32_t rec_crc(const struct log_writer *w, const uint8_t *start,
+                        const uint8_t *p)
+{
+    const uint8_t *at = start + 8;
+    uint32_t crc = 0;
+    for (int i = 0; i < w->nseg; i++) {
+        const uint8_t *seg = w->map + w->seg[i].off;
+        crc = util_crc32c(crc, at, (size_t)(seg - at));
+        crc = util_crc32c_combine(crc, w->seg[i].crc, w->seg[i].len);
+        at = seg + w->seg[i].len;
+    }
+    return util_crc32c(crc, at, (size_t)(p - at));
+}
+
 void log_writer_commit(struct log_writer *w, struct log_rec *rec)
 {
     uint64_t size64 = (uint64_t)(rec->p - rec->start);
     uint32_t size = w->large ? LOG_REC_LARGE : (uint32_t)size64;
     if (w->large)
         memcpy(rec->start + LOG_REC_FIXED, &size64, 8);
-    uint32_t crc = util_crc32c(0, rec->start + 8, size64 - 8);
+    uint32_t crc = rec_crc(w, rec->start, rec->p);
     memcpy(rec->start + 4, &crc, 4);
     /* The size last: until it is stored, the record does not exist. Records
      * are unaligned, so no atomic store; a compiler barrier keeps the order

@@ -192,22 +192,21 @@ static void pack(struct log_rec *rec, const void *buf, int64_t n,
                  MPI_Datatype type, int64_t bytes)
 {
     if (builtin_type(type)) {
-        memcpy(rec->p, buf, (size_t)bytes);
-    } else {
-        int64_t esz = type_size(type);
-        int64_t elems = esz ? (bytes + esz - 1) / esz : 0;
-        if (elems > n)
-            elems = n;
-        MPI_Count pos = 0;
-        /* The record has room for one element of slack: packing a whole
-         * last element is safe, only BYTES of it are kept. */
-        if (buf)
-            PMPI_Pack_c(buf, (MPI_Count)elems, type, rec->p,
-                        (MPI_Count)(elems * esz), &pos, MPI_COMM_SELF);
-        else if (elems > 0)
-            pack_bottom(rec->p, (MPI_Count)elems, type,
-                        (MPI_Count)(elems * esz));
+        rec_put_big(rec, buf, (size_t)bytes);
+        return;
     }
+    int64_t esz = type_size(type);
+    int64_t elems = esz ? (bytes + esz - 1) / esz : 0;
+    if (elems > n)
+        elems = n;
+    MPI_Count pos = 0;
+    /* The record has room for one element of slack: packing a whole last
+     * element is safe, only BYTES of it are kept. */
+    if (buf)
+        PMPI_Pack_c(buf, (MPI_Count)elems, type, rec->p,
+                    (MPI_Count)(elems * esz), &pos, MPI_COMM_SELF);
+    else if (elems > 0)
+        pack_bottom(rec->p, (MPI_Count)elems, type, (MPI_Count)(elems * esz));
     rec->p += bytes;
 }
 

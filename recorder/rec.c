@@ -130,6 +130,11 @@ void rec_wait_unpinned(int handle)
     }
 }
 
+void rec_put_big(struct log_rec *rec, const void *src, size_t n)
+{
+    log_writer_put_big(&writer, rec, src, n);
+}
+
 void rec_end_raw(struct log_rec *rec)
 {
     log_writer_commit(&writer, rec);

@@ -417,6 +417,8 @@ static inline void rec_call_leave(void)
 int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
                   uint64_t dur, size_t room);
 void rec_end_raw(struct log_rec *rec);
+/* N bytes from SRC into the record (log_writer_put_big). */
+void rec_put_big(struct log_rec *rec, const void *src, size_t n);
 
 /* Peers of a collective on COMM: the remote group of an intercommunicator.
  * rec_comm_size: COMM's own (local) group. */

@@ -69,3 +69,33 @@ uint32_t util_crc32c(uint32_t crc, const void *buf, size_t len)
 #endif
     return util__crc32c_sw(crc, buf, len);
 }
+
+/* Combining: CRC-32C is linear over GF(2), so the checksum of A || B is
+ * A's multiplied by x^(8 |B|) modulo the polynomial, plus B's (the initial
+ * and final inversions cancel). Polynomials are bit-reversed, as the CRC
+ * itself: x^0 is the top bit. */
+#define CRC32C_POLY 0x82f63b78u
+
+/* A(x) B(x) mod P(x). */
+static uint32_t mul_mod(uint32_t a, uint32_t b)
+{
+    uint32_t prod = 0;
+    for (uint32_t bit = 1u << 31; bit; bit >>= 1) {
+        if (a & bit)
+            prod ^= b;
+        b = b & 1 ? (b >> 1) ^ CRC32C_POLY : b >> 1; /* b *= x */
+    }
+    return prod;
+}
+
+uint32_t util_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+    uint32_t shift = 1u << 31; /* x^0 */
+    uint32_t sq = 1u << 23;    /* x^8: one byte */
+    for (; len_b; len_b >>= 1) {
+        if (len_b & 1)
+            shift = mul_mod(shift, sq);
+        sq = mul_mod(sq, sq);
+    }
+    return mul_mod(shift, crc_a) ^ crc_b;
+}

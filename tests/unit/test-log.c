@@ -474,6 +474,81 @@ TEST(large_records)
     compress_roundtrip(1);
 }
 
+/* Payloads written with pwrite (log_writer_put_big): records with none,
+ * one, and more than LOG_WRITER_SEGS of them between ordinary fields, in
+ * both framings, read back (every record's checksum checked) as written;
+ * then the file is cut inside a payload, as by a writer killed there:
+ * the records before it read. */
+TEST(payloads_written_apart)
+{
+    const char *p = "/tmp/drdb-test-log-big.log";
+    static uint8_t data[3 * 70000];
+    struct log_file_header h;
+    struct log_writer w;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, LOG_MAGIC, 8);
+    h.version = LOG_VERSION;
+    h.header_size = LOG_HEADER_SIZE;
+    h.world_size = 1;
+    for (size_t k = 0; k < sizeof data; k++)
+        data[k] = (uint8_t)(k * 7 + (k >> 8));
+    unlink(p);
+    REQUIRE(log_writer_open(&w, p, &h) == 0);
+    size_t was_big = log_writer_big_from;
+    log_writer_big_from = 1000;
+    static const int npay[] = {0, 1, 3, LOG_WRITER_SEGS + 3, 2};
+    static const size_t plen[] = {999, 1000, 70001, 4096};
+    for (int n = 0; n < 10; n++) {
+        struct log_rec rec;
+        log_writer_large_from = n % 2 ? 0 : UINT32_MAX;
+        REQUIRE(log_writer_begin(&w, &rec, 20 * 70100, LOG_FN_MPI_Recv, 0,
+                                 0, 0));
+        for (int a = 0; a < 5; a++)
+            log_put_arg_int(&rec, a);
+        for (int i = 0; i < npay[n % 5]; i++) {
+            size_t len = plen[(n + i) % 4];
+            log_put_field(&rec, 0, LOG_F_DATA, (uint64_t)i, len);
+            log_writer_put_big(&w, &rec, data + i, len);
+        }
+        log_put_handle(&rec, 6, LOG_F_HANDLE, 0, 0xac000000u + (unsigned)n);
+        log_writer_commit(&w, &rec);
+    }
+    size_t cut = 0;
+    REQUIRE(log_writer_close(&w, 0) == 0);
+    log_writer_large_from = UINT32_MAX;
+    log_writer_big_from = was_big;
+
+    struct log_rank r;
+    char err[200];
+    REQUIRE(log_rank_open(&r, p, err, sizeof err) == 0);
+    CHECK_STR_EQ(r.stop_reason, "");
+    CHECK_INT_EQ(r.nevents, 10);
+    for (int n = 0; n < 10; n++) {
+        struct log_event ev;
+        struct log_field f;
+        size_t cur = 0;
+        REQUIRE(log_rank_event(&r, (uint64_t)n, &ev, err, sizeof err) == 0);
+        for (int i = 0; i < npay[n % 5]; i++) {
+            size_t len = plen[(n + i) % 4];
+            REQUIRE(log_event_field(&ev, &cur, &f) == 1);
+            CHECK(f.kind == LOG_F_DATA && f.len == len &&
+                  memcmp(f.data, data + i, len) == 0);
+        }
+        uint32_t hv = 0;
+        REQUIRE(log_event_field(&ev, &cur, &f) == 1);
+        CHECK(log_field_handle(&f, &hv) == 0 &&
+              hv == 0xac000000u + (unsigned)n);
+        if (n == 3)
+            cut = (size_t)log_rank_offset(&r, 3) + 40000;
+    }
+    log_rank_release(&r);
+    REQUIRE(truncate(p, (off_t)cut) == 0);
+    REQUIRE(log_rank_open(&r, p, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, 3);
+    log_rank_release(&r);
+    unlink(p);
+}
+
 /* Window diffs: changes around the 64 KiB steps the search takes, a run
  * across one, the first and last bytes; written, read back and applied to
  * zeros they give the memory again; the shadow is then the memory, and a
@@ -707,6 +782,7 @@ int main(void)
     RUN(argument_encodings);
     RUN(compression);
     RUN(large_records);
+    RUN(payloads_written_apart);
     RUN(windiff_roundtrip);
     RUN(callback_records);
     RUN(sys_stream_names);

@@ -23,6 +23,23 @@ TEST(crc32c_known_values)
                      util__crc32c_sw(0, buf + 1, len));
 }
 
+TEST(crc32c_combine_equals_one_pass)
+{
+    static uint8_t buf[70000];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)(i * 131 + (i >> 9));
+    static const size_t cuts[][2] = {{0, 0},     {0, 9},     {5, 0},
+                                     {1, 1},     {13, 4096}, {4095, 65537},
+                                     {70000, 0}, {1, 69999}, {333, 777}};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        size_t a = cuts[k][0], b = cuts[k][1];
+        uint32_t whole = util__crc32c_sw(0, buf, a + b);
+        CHECK_INT_EQ(util_crc32c_combine(util_crc32c(0, buf, a),
+                                         util_crc32c(0, buf + a, b), b),
+                     whole);
+    }
+}
+
 TEST(grow_doubles_and_keeps_contents)
 {
     int *v = NULL;
@@ -166,6 +183,7 @@ int main(void)
     RUN(sha256_known_values);
     RUN(path_abs_and_under);
     RUN(crc32c_known_values);
+    RUN(crc32c_combine_equals_one_pass);
     RUN(grow_doubles_and_keeps_contents);
     RUN(htab_against_an_array);
     RUN(htab_null_key_clear);
