@@ -226,6 +226,8 @@ int fe_rec_wait(pid_t child, const char *dir, const struct fe_rec_limits *l,
 enum { FE_Z_AUTO, FE_Z_NOW, FE_Z_BACKGROUND };
 /* Compresses the message data of every rank's log of DIR as MODE says. */
 void fe_rec_compress(const char *dir, int mode);
+/* "N logs (X MB) left uncompressed: ..." (a static buffer). */
+const char *fe_z_skipped(uint64_t logs, uint64_t bytes);
 /* The state of DIR's background compression, one line on OUT ("" when
  * none was started). */
 void fe_zstatus_print(const char *dir, FILE *out);

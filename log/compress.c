@@ -26,6 +26,16 @@
 #define MIN_BYTES 64
 #define LEVEL 1
 
+/* A log is sampled before it is compressed: SAMPLES pieces of up to
+ * SAMPLE_BYTES, at even steps through its message data. When they shrink
+ * by less than MIN_SAVING the log is left as it is (random or already
+ * compressed data: the compression would cost its whole time for almost
+ * nothing). Logs with less data than SAMPLES x SAMPLE_BYTES are compressed
+ * without asking. */
+#define SAMPLES 16
+#define SAMPLE_BYTES (256u << 10)
+#define MIN_SAVING 0.10
+
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
     va_list ap;
@@ -70,6 +80,46 @@ static int compress_field(void *ctx, const struct log_rank *r, uint64_t n,
     return 1;
 }
 
+/* How much R's message data shrinks, estimated from samples: the share
+ * saved (0 to 1) into *SAVED and the bytes sampled into *SAMPLED; 0, or -1
+ * when the log has too little data to be worth sampling. */
+static int sample(const struct log_rank *r, ZSTD_CCtx *cctx,
+                  struct log__obuf *zbuf, double *saved, uint64_t *sampled)
+{
+    uint64_t data = 0, in = 0, out = 0;
+    uint64_t step = (r->size / SAMPLES) | 1, next = 0;
+    if (r->size < (uint64_t)SAMPLES * SAMPLE_BYTES)
+        return -1;
+    for (uint64_t n = 0; n < r->nevents; n++) {
+        struct log_event ev;
+        struct log_field f;
+        size_t cur = 0;
+        if (log_rank_event(r, n, &ev, NULL, 0) != 0)
+            continue;
+        while (log_event_next_stored(&ev, &cur, &f) == 1) {
+            if (f.kind != LOG_F_DATA || f.len < MIN_BYTES)
+                continue;
+            data += f.len;
+            if (data < next)
+                continue;
+            size_t len = f.len < SAMPLE_BYTES ? f.len : SAMPLE_BYTES;
+            size_t bound = ZSTD_compressBound(len);
+            if (log__obuf_room(zbuf, bound) < 0)
+                return -1;
+            size_t z = ZSTD_compressCCtx(cctx, zbuf->p, bound, f.data, len,
+                                         LEVEL);
+            in += len;
+            out += ZSTD_isError(z) || z > len ? len : z;
+            next = data + step;
+        }
+    }
+    if (in < SAMPLE_BYTES)
+        return -1;
+    *saved = 1.0 - (double)out / (double)in;
+    *sampled = in;
+    return 0;
+}
+
 /* Takes O's hold exclusively (waiting while sessions hold the run, and
  * saying so once): 0, or -EINTR when told to stop meanwhile. */
 static int hold_take(const struct log_zopts *o)
@@ -104,6 +154,19 @@ int log_compress_file(const char *path, const struct log_zopts *o,
         log_rank_release(&r);
         return 1;
     }
+    struct zctx z = {ZSTD_createCCtx(), {0}};
+    double saved;
+    uint64_t sampled;
+    if (z.cctx && sample(&r, z.cctx, &z.zbuf, &saved, &sampled) == 0 &&
+        saved < MIN_SAVING) {
+        fail(err, errlen, 0, "its message data does not compress (%.1f MB "
+             "sampled at %d places shrank by %.1f%%)",
+             (double)sampled / 1e6, SAMPLES, 100.0 * saved);
+        ZSTD_freeCCtx(z.cctx);
+        free(z.zbuf.p);
+        log_rank_release(&r);
+        return 2;
+    }
     /* The new file beside the old one, made new in the same directory
      * (never through a name planted there), then renamed over it. */
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
@@ -122,10 +185,11 @@ int log_compress_file(const char *path, const struct log_zopts *o,
                   path, strerror(-fd));
         if (dfd >= 0)
             close(dfd);
+        ZSTD_freeCCtx(z.cctx);
+        free(z.zbuf.p);
         log_rank_release(&r);
         return rc;
     }
-    struct zctx z = {ZSTD_createCCtx(), {0}};
     struct log__obuf out = {0};
     struct log_file_header hdr = r.hdr;
     hdr.flags |= LOG_HDR_COMPRESSED;

@@ -32,9 +32,11 @@ struct log_zopts {
  * util_file_create_tmp: ".NAME.tmp-PID-N", never a name planted there),
  * then renames it over PATH, so an interrupted compression leaves the
  * original. A log whose reading stopped
- * at a corrupt record is left alone. *BEFORE and *AFTER get the file sizes.
- * O may be NULL. 0, 1 (left alone), -EINTR (stopped), or -errno with a
- * message in ERR.
+ * at a corrupt record is left alone, and so is a log whose message data,
+ * sampled first, would shrink by less than a tenth (why in ERR). *BEFORE
+ * and *AFTER get the file sizes. O may be NULL. 0, 1 (left alone: already
+ * compressed or corrupt), 2 (left alone: does not compress), -EINTR
+ * (stopped), or -errno with a message in ERR.
  */
 int log_compress_file(const char *path, const struct log_zopts *o,
                       uint64_t *before, uint64_t *after, char *err,
@@ -64,6 +66,9 @@ struct log_zstatus {
     uint64_t in, out;   /* bytes compressed so far, and what they became */
     double seconds;     /* since it started */
     char error[256];    /* "failed": why */
+    uint64_t skipped;   /* logs left as they were: their data does not
+                         * compress (counted in IN and OUT alike) */
+    uint64_t skipped_bytes;
 };
 /* Writes S as DIR's state (a new file renamed over the old). 0 or -errno. */
 int log_zstatus_write(const char *dir, const struct log_zstatus *s);

@@ -57,10 +57,13 @@ int log_zstatus_write(const char *dir, const struct log_zstatus *s)
     char text[1024], tmp[PATH_MAX];
     int len = snprintf(text, sizeof text,
                        "state=%s\npid=%ld\ntotal=%llu\nin=%llu\nout=%llu\n"
-                       "seconds=%.3f\nerror=%s\n", s->state, s->pid,
+                       "seconds=%.3f\nerror=%s\nskipped=%llu\n"
+                       "skipped_bytes=%llu\n", s->state, s->pid,
                        (unsigned long long)s->total,
                        (unsigned long long)s->in,
-                       (unsigned long long)s->out, s->seconds, s->error);
+                       (unsigned long long)s->out, s->seconds, s->error,
+                       (unsigned long long)s->skipped,
+                       (unsigned long long)s->skipped_bytes);
     if (len < 0 || len >= (int)sizeof text)
         return -EINVAL;
     int dfd = util_dir_open(AT_FDCWD, dir, 0);
@@ -136,6 +139,12 @@ int log_zstatus_read(const char *dir, struct log_zstatus *s)
         get_u64(text, "in", &s->in) < 0 || get_u64(text, "out", &s->out) < 0 ||
         get(text, "seconds", sec, sizeof sec) < 0 ||
         get(text, "error", s->error, sizeof s->error) < 0)
+        return -EINVAL;
+    /* (a status file of an older drdb has no skipped logs) */
+    if (get_u64(text, "skipped", &s->skipped) < 0 ||
+        get_u64(text, "skipped_bytes", &s->skipped_bytes) < 0)
+        s->skipped = s->skipped_bytes = 0;
+    if (s->skipped_bytes > s->in || s->skipped_bytes > s->out)
         return -EINVAL;
     s->pid = (long)pid;
     s->seconds = strtod(sec, &end);

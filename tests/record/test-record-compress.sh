@@ -5,10 +5,12 @@
 # background one (--wait) or prints its state (--status); a session that
 # uses the run (the console) holds it, and no log is replaced under it;
 # Ctrl-C and a killed compressor leave the logs as they were, and the
-# next compression removes what a killed one left.
-# usage: test-record-compress.sh DRDB MPIEXEC JACOBI
+# next compression removes what a killed one left. Message data that does
+# not compress (tests/record/noise.c's random bytes) is left as it is, and
+# the result says so.
+# usage: test-record-compress.sh DRDB MPIEXEC JACOBI NOISE
 set -u
-drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3")
+drdb=$(realpath "$1") mpiexec=$2 prog=$(realpath "$3") noise=$(realpath "$4")
 tmp=$(mktemp -d)
 cleanup() {
     [ -n "${con:-}" ] && kill "$con" 2>/dev/null
@@ -138,6 +140,30 @@ con=
 rc=$?
 check "the next compression removes what the killed one left and compresses" \
     '[ $rc = 0 ] && [ "$(tmpfiles intr)" = 0 ] && [ "$(stat -c %s intr/rank-1.log)" -lt "$(stat -c %s plain/rank-1.log)" ]'
+
+# ---- data that does not compress: rank 1 receives random bytes, rank 0 text
+"$drdb" record -o nz --no-compress -- "$mpiexec" -n 2 "$noise" > nz.out 2> nz.err
+cp -a nz nz.orig
+"$drdb" log compress nz > nzc.out 2> nzc.err
+rc=$?
+check "a log whose data does not compress is left byte for byte" \
+    '[ $rc = 0 ] && cmp -s nz/rank-1.log nz.orig/rank-1.log'
+check "the other log is compressed" \
+    '[ "$(stat -c %s nz/rank-0.log)" -lt 100000 ]'
+has "the result names what was left and why" nzc.err \
+    "drdb: 1 log (8.4 MB) left uncompressed: its message data does not compress (samples shrank by less than a tenth)"
+hasre "and what was compressed, without the log left" nzc.err \
+    "^drdb: compressed message data: 8.4 MB of logs now take 0.0 MB (0%), in [0-9.]* s\$"
+check "both ranks replay what they received" \
+    '"$drdb" replay --quiet --rank 0 nz > nz.0 2>&1 && "$drdb" replay --quiet --rank 1 nz > nz.1 2>&1 && grep -qx "$(grep "^rank 0 " nz.out)" nz.0 && grep -qx "$(grep "^rank 1 " nz.out)" nz.1'
+cp -a nz.orig nzb
+"$drdb" log compress --background nzb > /dev/null 2>&1
+"$drdb" log compress --wait nzb > nzb.out 2>&1
+has "a background compression says the same in its result" nzb.out \
+    "nzb: 1 log (8.4 MB) left uncompressed: its message data does not compress (samples shrank by less than a tenth)"
+"$drdb" log info nzb > nzb.info 2>&1
+hasre "and so does drdb log info" nzb.info \
+    "^compression nzb: 1 log (8.4 MB) left uncompressed: its message data does not compress"
 
 # ---- bad input
 "$drdb" log compress nosuch > /dev/null 2> nosuch.err
