@@ -57,8 +57,10 @@ int fe_replay_host(const struct remote_opts *o, const char *dir,
                    char *const *opts, int nopts, char *const *prog,
                    int trust, int relay_stdin);
 /* One line per rank of RUNDIR (events, bytes, state) to OUT; returns the
- * number of ranks whose log is damaged or incomplete. */
-int fe_log_summary(const char *dir, FILE *out);
+ * number of ranks whose log is damaged or incomplete. TRUSTED: the logs
+ * were just written (drdb record): their records' checksums are not
+ * checked, so their message data is not read (log_rank_open_trusted). */
+int fe_log_summary(const char *dir, FILE *out, int trusted);
 /* A run named HOST:DIR on a command line: DIR (a pointer into ARG) with
  * HOST copied into HOST, or NULL for a local directory (no ':', a '/'
  * before it, or a directory of that name here: "./a:b" always is). */

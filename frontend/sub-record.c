@@ -701,7 +701,7 @@ static int conclude(const struct record_opts *o, const char *dir,
                 vol->stopped == 2 ? "SIGTERM, then SIGKILL" : "SIGTERM", dir);
     if (!o->no_compress)
         fe_rec_compress(dir, o->zmode);
-    fe_log_summary(dir, stderr);
+    fe_log_summary(dir, stderr, 1);
     if (code)
         fprintf(stderr, "drdb: recorded run: %s (the launcher exited with "
                 "status %d: a rank's own exit status, or the launcher's "

@@ -52,6 +52,8 @@ struct log_rank {
     /* Some record carries its thread (LOG_REC_THREAD): the calls were made
      * by several threads, under MPI_THREAD_MULTIPLE. */
     int threads;
+    /* The records' checksums are not checked (log_rank_open_trusted). */
+    int trusted;
 };
 
 /* Every how many records struct log_rank keeps an offset and a time. */
@@ -118,6 +120,12 @@ struct log_field {
  */
 int log_rank_open(struct log_rank *r, const char *path, char *err,
                   size_t errlen);
+/* The same without checking the records' checksums, which is all that
+ * reads a record's message data: for drdb record's summary of the logs
+ * its ranks have just written (the data is neither read nor checked
+ * again); anything else opens with log_rank_open. */
+int log_rank_open_trusted(struct log_rank *r, const char *path, char *err,
+                          size_t errlen);
 /*
  * As log_rank_open(), over IMAGE (SIZE bytes, malloc'd: R owns it from
  * here, even on failure), named NAME in messages: a log received from

@@ -477,8 +477,9 @@ TEST(large_records)
 /* Payloads written with pwrite (log_writer_put_big): records with none,
  * one, and more than LOG_WRITER_SEGS of them between ordinary fields, in
  * both framings, read back (every record's checksum checked) as written;
- * then the file is cut inside a payload, as by a writer killed there:
- * the records before it read. */
+ * a payload byte changed is found, but not by the trusted opening; then
+ * the file is cut inside a payload, as by a writer killed there: the
+ * records before it read. */
 TEST(payloads_written_apart)
 {
     const char *p = "/tmp/drdb-test-log-big.log";
@@ -541,6 +542,20 @@ TEST(payloads_written_apart)
         if (n == 3)
             cut = (size_t)log_rank_offset(&r, 3) + 40000;
     }
+    log_rank_release(&r);
+    /* A byte of a payload changed: the reader stops at its record; drdb
+     * record's trusted opening, which reads no payload, does not. */
+    int fd = open(p, O_RDWR);
+    REQUIRE(fd >= 0);
+    REQUIRE(pwrite(fd, "\xff", 1, (off_t)cut) == 1);
+    close(fd);
+    REQUIRE(log_rank_open(&r, p, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, 3);
+    CHECK(strncmp(r.stop_reason, "corrupt", 7) == 0);
+    log_rank_release(&r);
+    REQUIRE(log_rank_open_trusted(&r, p, err, sizeof err) == 0);
+    CHECK_INT_EQ(r.nevents, 10);
+    CHECK_STR_EQ(r.stop_reason, "");
     log_rank_release(&r);
     REQUIRE(truncate(p, (off_t)cut) == 0);
     REQUIRE(log_rank_open(&r, p, err, sizeof err) == 0);
