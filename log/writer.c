@@ -243,32 +243,40 @@ struct log_rec *log_writer_begin(struct log_writer *w, struct log_rec *rec,
 void log_writer_put_big(struct log_writer *w, struct log_rec *rec,
                         const void *src, size_t n)
 {
-    if (n < log_writer_big_from || w->nseg == LOG_WRITER_SEGS) {
+    size_t off = (size_t)(rec->p - w->map);
+    struct log_writer_seg *g = w->nseg ? &w->seg[w->nseg - 1] : NULL;
+    /* (a payload written in pieces, right after the last: one segment) */
+    int more = g && g->off + g->len == off;
+    if (n < log_writer_big_from || (!more && w->nseg == LOG_WRITER_SEGS)) {
         memcpy(rec->p, src, n);
         rec->p += n;
         return;
     }
-    struct log_writer_seg *g = &w->seg[w->nseg++];
+    if (!more) {
+        g = &w->seg[w->nseg++];
+        g->off = off;
+        g->len = 0;
+        g->crc = 0;
+    }
     const uint8_t *from = src;
-    g->off = (size_t)(rec->p - w->map);
-    g->len = n;
-    g->crc = 0;
+    uint32_t crc = 0;
     for (size_t done = 0; done < n;) {
         size_t len = n - done < BIG_BLOCK ? n - done : BIG_BLOCK;
-        g->crc = util_crc32c(g->crc, from + done, len);
+        crc = util_crc32c(crc, from + done, len);
         while (len) {
-            ssize_t k = pwrite(w->fd, from + done, len,
-                               (off_t)(g->off + done));
+            ssize_t k = pwrite(w->fd, from + done, len, (off_t)(off + done));
             if (k < 0 && errno == EINTR)
                 continue;
             if (k <= 0) { /* (the disk is reserved: not expected) */
-                memcpy(w->map + g->off + done, from + done, len);
+                memcpy(w->map + off + done, from + done, len);
                 k = (ssize_t)len;
             }
             done += (size_t)k;
             len -= (size_t)k;
         }
     }
+    g->crc = util_crc32c_combine(g->crc, crc, n);
+    g->len += n;
     rec->p += n;
 }
 

@@ -4,6 +4,7 @@
  * collective and where its buffers count, and the members of a new
  * communicator (rec.h). The mirror of replayer/rpl-data.c.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "drdb_mpi_abi.h"
@@ -187,6 +188,39 @@ static __attribute__((noinline)) void pack_bottom(void *out, MPI_Count elems,
     PMPI_Type_free(&moved);
 }
 
+/* A large payload of a derived TYPE (BYTES of N elements at BUF), as
+ * the writer's pwrite takes it (log_writer_put_big): straight from BUF when
+ * the elements lie end to end, else packed into the bounce buffer a piece
+ * of whole elements at a time. 0, or -1 to pack into the record as usual
+ * (an element larger than the bounce buffer). Records are built under the
+ * recorder's lock: one bounce buffer. */
+static int pack_big(struct log_rec *rec, const void *buf, int64_t n,
+                    MPI_Datatype type, int64_t bytes, int64_t esz)
+{
+    enum { BOUNCE = 1 << 20 };
+    static uint8_t *bounce;
+    MPI_Count lb, ext, tlb, text;
+    if (PMPI_Type_get_extent_c(type, &lb, &ext) == MPI_SUCCESS &&
+        PMPI_Type_get_true_extent_c(type, &tlb, &text) == MPI_SUCCESS &&
+        ext == esz && text == esz && lb == tlb) {
+        rec_put_big(rec, (const uint8_t *)buf + tlb, (size_t)bytes);
+        return 0;
+    }
+    if (esz > BOUNCE || (!bounce && !(bounce = malloc(BOUNCE))))
+        return -1;
+    int64_t per = BOUNCE / esz, done = 0;
+    for (int64_t first = 0; first < n && done < bytes; first += per) {
+        int64_t k = n - first < per ? n - first : per;
+        MPI_Count pos = 0;
+        PMPI_Pack_c((const uint8_t *)buf + first * ext, (MPI_Count)k, type,
+                    bounce, (MPI_Count)BOUNCE, &pos, MPI_COMM_SELF);
+        int64_t len = k * esz < bytes - done ? k * esz : bytes - done;
+        rec_put_big(rec, bounce, (size_t)len);
+        done += len;
+    }
+    return 0;
+}
+
 /* Packs BYTES of N x TYPE at BUF into the record at rec->p. */
 static void pack(struct log_rec *rec, const void *buf, int64_t n,
                  MPI_Datatype type, int64_t bytes)
@@ -199,6 +233,9 @@ static void pack(struct log_rec *rec, const void *buf, int64_t n,
     int64_t elems = esz ? (bytes + esz - 1) / esz : 0;
     if (elems > n)
         elems = n;
+    if (buf && esz && bytes >= (int64_t)log_writer_big_from &&
+        pack_big(rec, buf, elems, type, bytes, esz) == 0)
+        return;
     MPI_Count pos = 0;
     /* The record has room for one element of slack: packing a whole last
      * element is safe, only BYTES of it are kept. */
