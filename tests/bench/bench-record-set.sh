@@ -37,10 +37,15 @@ for spec in "$@"; do
     read -r name np prog args <<< "$spec"
     nat=() rec=() nr=() rr=()
     for i in $(seq "$reps"); do
+        # Each run starts with no dirty page of the runs before (a
+        # recording writes gigabytes; the kernel makes a writer wait for
+        # its own and others' write-back once they pass its dirty limit).
+        sync
         # shellcheck disable=SC2086
         t=$(wall "$mpiexec" -n "$np" "$prog" $args) || exit 1
         nat+=("$t") nr+=("$(ranks_s)")
         rm -rf "$tmp/run"
+        sync
         # shellcheck disable=SC2086
         t=$(wall "$drdb" record -o "$tmp/run" -- "$mpiexec" -n "$np" "$prog" $args) || exit 1
         rec+=("$t") rr+=("$(ranks_s)")
@@ -51,6 +56,8 @@ for spec in "$@"; do
     r=$(printf '%s\n' "${rec[@]}" | median)
     n_s=$(printf '%s\n' "${nr[@]}" | median)
     r_s=$(printf '%s\n' "${rr[@]}" | median)
+    [ -n "$n_s" ] && n_s=$(printf '%.3f' "$n_s")
+    [ -n "$r_s" ] && r_s=$(printf '%.3f' "$r_s")
     # the last run's logging: data bytes over the recorder's time, all
     # ranks; the busiest rank (the largest log) replayed alone
     "$drdb" log info "$tmp/run" > "$tmp/info" 2>&1
@@ -68,7 +75,7 @@ for spec in "$@"; do
     ratio=$(awk -v a="$r" -v b="$n" 'BEGIN { printf "%.3f", a / b }')
     rratio=-
     if [ -n "$n_s" ] && [ -n "$r_s" ]; then
-        rratio=$(awk -v a="$r_s" -v b="$n_s" 'BEGIN { printf "%.3f", a / b }')
+        rratio=$(awk -v a="$r_s" -v b="$n_s" 'BEGIN { printf "%.2f", a / b }')
         rankr+=("$rratio")
     fi
     pratio=$(awk -v a="$p" -v b="$n" 'BEGIN { printf "%.3f", a / b }')
@@ -82,13 +89,15 @@ for spec in "$@"; do
         worst=$ratio worst_name=$name
     fi
 done
+sync
 "$memrate" "$tmp" 1024 > "$tmp/rates"
 mem=$(awk '$1 == "memcpy_mb_s" { print $2 }' "$tmp/rates")
 cache=$(awk '$1 == "pagecache_mb_s" { print $2 }' "$tmp/rates")
+first=$(awk '$1 == "pagecache_first_mb_s" { print $2 }' "$tmp/rates")
 disk=$(awk '$1 == "disk_mb_s" { print $2 }' "$tmp/rates")
 lograte=$(awk -v b="$tot_bytes" -v t="$tot_busy" 'BEGIN { printf "%.0f", (t > 0 ? b / 1e6 / t : 0) }')
 echo "geo-mean: record/native $(geomean "${walls[@]}") (target <= 1.10; worst $worst_name $worst, target <= 1.5)," \
      "the ranks' own $(geomean "${rankr[@]}") (target <= 1.05)," \
      "busiest rank's replay/native $(geomean "${replays[@]}") (target <= 1.0)"
-awk -v l="$lograte" -v m="$mem" -v c="$cache" -v d="$disk" 'BEGIN {
-    printf "logging: %d MB/s of the recorder'"'"'s time, all programs; memcpy %d MB/s (ratio %.2f, target >= 0.5); into the page cache %d MB/s (ratio %.2f); disk %d MB/s (ratio %.2f)\n", l, m, l / m, c, l / c, d, l / d }'
+awk -v l="$lograte" -v m="$mem" -v c="$cache" -v f="$first" -v d="$disk" 'BEGIN {
+    printf "logging: %d MB/s of the recorder'"'"'s time, all programs; memcpy %d MB/s (ratio %.2f, target >= 0.5); write(2) into the page cache %d MB/s (ratio %.2f; into memory never touched before: %d MB/s); the disk %d MB/s (ratio %.2f)\n", l, m, l / m, c, l / c, f, d, l / d }'

@@ -7,8 +7,9 @@
  * and the disk's, the same followed by fsync (the file removed after).
  * Prints
  *   memcpy_mb_s <MB/s>
- *   pagecache_mb_s <MB/s>
- *   disk_mb_s <MB/s>
+ *   pagecache_mb_s <MB/s>          (the faster of two passes)
+ *   pagecache_first_mb_s <MB/s>    (the first pass)
+ *   disk_mb_s <MB/s>               (the second pass, fsync included)
  *
  *   memrate DIR [SIZE]       (default 1024)
  */
@@ -50,24 +51,40 @@ int main(int argc, char **argv)
     }
     printf("memcpy_mb_s %.0f\n", best);
 
+    /* Twice: the first writes into memory the system may never have
+     * touched (in a virtual machine, each page costs the host a fault),
+     * the second into pages just freed by the first; the faster is
+     * printed, the first said apart. */
     char path[4096];
     snprintf(path, sizeof path, "%s/memrate.%d", argv[1], (int)getpid());
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        perror(path);
-        return 1;
-    }
-    double t0 = now();
-    for (long i = 0; i < size; i++)
-        if (write(fd, src, BLOCK) != BLOCK) {
-            perror(path);
+    double cached[2], total = 0;
+    int fd = -1;
+    for (int pass = 0; pass < 2; pass++) {
+        if (fd >= 0) {
+            close(fd);
             unlink(path);
+        }
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            perror(path);
             return 1;
         }
-    double cached = now() - t0;
-    fsync(fd);
-    printf("pagecache_mb_s %.0f\n", (double)size * BLOCK / 1e6 / cached);
-    printf("disk_mb_s %.0f\n", (double)size * BLOCK / 1e6 / (now() - t0));
+        double t0 = now();
+        for (long i = 0; i < size; i++)
+            if (write(fd, src, BLOCK) != BLOCK) {
+                perror(path);
+                unlink(path);
+                return 1;
+            }
+        cached[pass] = now() - t0;
+        fsync(fd);
+        total = now() - t0;
+    }
+    double mb = (double)size * BLOCK / 1e6;
+    printf("pagecache_mb_s %.0f\n",
+           mb / (cached[1] < cached[0] ? cached[1] : cached[0]));
+    printf("pagecache_first_mb_s %.0f\n", mb / cached[0]);
+    printf("disk_mb_s %.0f\n", mb / total);
     close(fd);
     unlink(path);
     return 0;
