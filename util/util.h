@@ -122,7 +122,8 @@ int util_dir_create(int dirfd, const char *name, int existing_ok);
 /* ---- checksums ---------------------------------------------------------- */
 
 /* CRC-32C (Castagnoli) of LEN bytes at BUF, continuing from CRC (0 to
- * start): SSE4.2's crc32 instruction when the CPU has it. */
+ * start): SSE4.2's crc32 instruction when the CPU has it, on three streams
+ * at once from 64 KiB on (about three times as fast). */
 uint32_t util_crc32c(uint32_t crc, const void *buf, size_t len);
 /* The CRC-32C of A followed by B from CRC_A (A's), CRC_B (B's, from 0) and
  * B's length: a checksum of bytes that were summed elsewhere (a payload

@@ -23,7 +23,7 @@ TEST(crc32c_known_values)
                      util__crc32c_sw(0, buf + 1, len));
 }
 
-TEST(crc32c_combine_equals_one_pass)
+TEST(crc32c_long_and_combined_equal_one_pass)
 {
     static uint8_t buf[70000];
     for (size_t i = 0; i < sizeof buf; i++)
@@ -31,6 +31,14 @@ TEST(crc32c_combine_equals_one_pass)
     static const size_t cuts[][2] = {{0, 0},     {0, 9},     {5, 0},
                                      {1, 1},     {13, 4096}, {4095, 65537},
                                      {70000, 0}, {1, 69999}, {333, 777}};
+    /* the long path (three streams combined), continued from a sum */
+    static const size_t longs[] = {65536, 65537, 65560, 69999, 70000};
+    for (size_t k = 0; k < sizeof longs / sizeof longs[0]; k++) {
+        CHECK_INT_EQ(util_crc32c(0, buf, longs[k]),
+                     util__crc32c_sw(0, buf, longs[k]));
+        CHECK_INT_EQ(util_crc32c(0x12345678u, buf + 3, longs[k] - 3),
+                     util__crc32c_sw(0x12345678u, buf + 3, longs[k] - 3));
+    }
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
         size_t a = cuts[k][0], b = cuts[k][1];
         uint32_t whole = util__crc32c_sw(0, buf, a + b);
@@ -183,7 +191,7 @@ int main(void)
     RUN(sha256_known_values);
     RUN(path_abs_and_under);
     RUN(crc32c_known_values);
-    RUN(crc32c_combine_equals_one_pass);
+    RUN(crc32c_long_and_combined_equal_one_pass);
     RUN(grow_doubles_and_keeps_contents);
     RUN(htab_against_an_array);
     RUN(htab_null_key_clear);
