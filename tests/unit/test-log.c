@@ -484,17 +484,10 @@ TEST(payloads_written_apart)
 {
     const char *p = "/tmp/drdb-test-log-big.log";
     static uint8_t data[3 * 70000];
-    struct log_file_header h;
     struct log_writer w;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, LOG_MAGIC, 8);
-    h.version = LOG_VERSION;
-    h.header_size = LOG_HEADER_SIZE;
-    h.world_size = 1;
     for (size_t k = 0; k < sizeof data; k++)
         data[k] = (uint8_t)(k * 7 + (k >> 8));
-    unlink(p);
-    REQUIRE(log_writer_open(&w, p, &h) == 0);
+    open_log(&w, p);
     size_t was_big = log_writer_big_from;
     log_writer_big_from = 1000;
     static const int npay[] = {0, 1, 3, LOG_WRITER_SEGS + 3, 2};
