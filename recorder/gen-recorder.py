@@ -17,8 +17,10 @@ does a call arriving while rec_busy is set (MPI's own calls):
                the same plan on the replay side). An async buffer is
                registered in the request-to-buffer table instead, for the
                Wait/Test call completing the request to log it. What the
-               plan cannot size (PARTIAL) makes the record LOG_REC_PARTIAL,
-               so the replayer can name what is missing.
+               plan cannot size (PARTIAL) makes the record LOG_REC_PARTIAL
+               when the call succeeded, so the replayer can name what is
+               missing (a failed call's outputs are undefined: its error
+               replays).
   manual,      a skeleton that builds the argument struct (struct
   manual(rec)  args_<name>, log/drdb_mpi_args.h) and calls the hand-written
                hook rec_<name>(struct rec_call *, struct args_<name> *)
@@ -404,7 +406,10 @@ def gen_wrapper(fn, out):
     for i, o in enumerate(S.plan(fn)):
         if o is not None and render(fn, i, o, pre, size, put):
             partial = True
-    flags = "LOG_REC_PARTIAL" if partial else "0"
+    # An output it cannot size makes the record PARTIAL when the call
+    # succeeded; after an error its outputs are undefined, nothing to
+    # reproduce: the error replays.
+    flags = "(ret == MPI_SUCCESS ? LOG_REC_PARTIAL : 0)" if partial else "0"
     st = S.status_arg(fn)
     out.write(f"{ret} {fn.name}({fn.c_params()})\n{{\n")
     out.write(f"    if (rec_busy || !rec_live()) return P{fn.name}({call_args});\n")
