@@ -360,24 +360,29 @@ static int index_log(struct log_rank *r, const char *path,
     return 0;
 }
 
-int log__rank_open_visit(struct log_rank *r, const char *path,
-                         log__visit_fn visit, void *ctx, char *err,
-                         size_t errlen)
+/* Maps PATH into R and indexes it, its records' checksums checked unless
+ * TRUSTED (log_rank_open_trusted). */
+static int rank_open(struct log_rank *r, const char *path, int trusted,
+                     log__visit_fn visit, void *ctx, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    r->trusted = trusted;
     int rc = log__map_file(path, "drdb log", &r->fd, &r->map, &r->size, err,
                            errlen);
     return rc < 0 ? rc : index_log(r, path, visit, ctx, err, errlen);
 }
 
+int log__rank_open_visit(struct log_rank *r, const char *path,
+                         log__visit_fn visit, void *ctx, char *err,
+                         size_t errlen)
+{
+    return rank_open(r, path, 0, visit, ctx, err, errlen);
+}
+
 int log_rank_open_trusted(struct log_rank *r, const char *path, char *err,
                           size_t errlen)
 {
-    memset(r, 0, sizeof *r);
-    r->trusted = 1;
-    int rc = log__map_file(path, "drdb log", &r->fd, &r->map, &r->size, err,
-                           errlen);
-    return rc < 0 ? rc : index_log(r, path, NULL, NULL, err, errlen);
+    return rank_open(r, path, 1, NULL, NULL, err, errlen);
 }
 
 int log_rank_open(struct log_rank *r, const char *path, char *err,

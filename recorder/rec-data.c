@@ -225,16 +225,20 @@ static int pack_big(struct log_rec *rec, const void *buf, int64_t n,
 static void pack(struct log_rec *rec, const void *buf, int64_t n,
                  MPI_Datatype type, int64_t bytes)
 {
+    int big = bytes >= (int64_t)log_writer_big_from;
     if (builtin_type(type)) {
-        rec_put_big(rec, buf, (size_t)bytes);
+        /* (a small one copied here: no call on the per-message path) */
+        if (big)
+            rec_put_big(rec, buf, (size_t)bytes);
+        else
+            log_put_bytes(rec, buf, (size_t)bytes);
         return;
     }
     int64_t esz = type_size(type);
     int64_t elems = esz ? (bytes + esz - 1) / esz : 0;
     if (elems > n)
         elems = n;
-    if (buf && esz && bytes >= (int64_t)log_writer_big_from &&
-        pack_big(rec, buf, elems, type, bytes, esz) == 0)
+    if (big && buf && esz && pack_big(rec, buf, elems, type, bytes, esz) == 0)
         return;
     MPI_Count pos = 0;
     /* The record has room for one element of slack: packing a whole last
