@@ -133,6 +133,7 @@ static void fill_row(struct ev_run *x, const struct ev_index *ix, int rank,
     row->dur_us = (double)ev->dur_ns / 1000.0;
     row->has_ret = (ev->flags & LOG_REC_RET) != 0;
     row->ret = ev->ret;
+    row->died = (ev->flags & LOG_REC_DIED) != 0;
     row->repeat = ev->flags & LOG_REC_REPEAT ? ev->repeat : 0;
     ev_brief_callback(ev, row->callback);
     ev_brief_cycle(ev, row->cycle, sizeof row->cycle);
@@ -147,6 +148,8 @@ void ev_print_row(FILE *out, const struct ev_row *row, int mark)
             row->tag, row->comm, row->count, row->bytes, row->dur_us);
     if (row->has_ret)
         fprintf(out, "  ret=%d", row->ret);
+    if (row->died)
+        fputs("  died here (MPI ended the rank in the call)", out);
     if (row->repeat)
         fprintf(out, "  x%" PRIu64 "%s", row->repeat, row->cycle);
     fputs(row->callback, out);

@@ -396,6 +396,7 @@ struct ev_row {
     uint64_t bytes;        /* message data logged */
     double dur_us;
     int has_ret, ret;      /* an error the call returned */
+    int died;              /* the rank died in the call (LOG_REC_DIED) */
     uint64_t repeat;       /* a repeated call (x N); 0: not */
     char callback[EV_CB_LEN]; /* ev_brief_callback() */
     char cycle[160];       /* a polling cycle's calls (ev_brief_cycle) */

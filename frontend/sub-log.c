@@ -13,6 +13,7 @@
 #include "ev-srcline.h"
 #include "events.h"
 #include "fe.h"
+#include "log-abi.h"
 #include "remote.h"
 #include "log-reader.h"
 #include "log.h"
@@ -46,7 +47,13 @@ static void print_event(const struct log_event *ev)
     }
     if (ev->flags & LOG_REC_PARTIAL)
         printf("  (partial)");
-    if (ev->flags & LOG_REC_TRUNC) /* ret: the errno, positive */
+    if (ev->flags & LOG_REC_DIED) {
+        const char *cls = log_mpi_err_class_name(ev->ret);
+        printf("  died here: MPI ended the rank in this call");
+        if (ev->ret)
+            printf(" (error %#x%s%s)", (unsigned)ev->ret, cls ? ", " : "",
+                   cls ? cls : "");
+    } else if (ev->flags & LOG_REC_TRUNC) /* ret: the errno, positive */
         printf("  logging stopped here (%s)",
                strerror(ev->ret < 0 ? -ev->ret : ev->ret));
     if (in.malformed)

@@ -76,3 +76,20 @@ const char *log_mpi_int_name(const char *arg, int64_t v)
         return "MPI_UNDEFINED";
     return NULL;
 }
+
+const char *log_mpi_err_class_name(int code)
+{
+    static const struct {
+        const char *name;
+        int value;
+    } classes[] = {
+#define X(n, v) {#n, v},
+        DRDB_MPI_ERR_CLASSES(X)
+#undef X
+    };
+    int c = code & DRDB_MPI_ERR_CLASS_MASK;
+    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
+        if (classes[i].value == c)
+            return classes[i].name;
+    return NULL;
+}

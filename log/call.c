@@ -61,9 +61,12 @@ enum log_ending log_rank_ending_in(const char *dir, const struct log_rank *r,
     if (sig) {
         char was[256];
         const char *abbrev = sigabbrev_np(sig);
-        snprintf(was, sizeof was, "%s", buf + strlen("killed mid-run"));
-        snprintf(buf, len, "died of SIG%s (%s) mid-run%s",
-                 abbrev ? abbrev : "?", strsignal(sig), was);
+        /* "died in MPI_X at event N", or "killed mid-run: ..." */
+        int in = r->died;
+        snprintf(was, sizeof was, "%s",
+                 buf + strlen(in ? "died" : "killed mid-run"));
+        snprintf(buf, len, "died of SIG%s (%s)%s%s", abbrev ? abbrev : "?",
+                 strsignal(sig), in ? "" : " mid-run", was);
     }
     return e;
 }

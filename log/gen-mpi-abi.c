@@ -153,6 +153,34 @@ static int fail(const char *what, const char *name)
     return 1;
 }
 
+/* The error classes of MPI 4.0 (section 9.4) that <mpi.h> defines. */
+static const struct {
+    const char *name;
+    int value;
+} err_classes[] = {
+#define E(n) {#n, n}
+    E(MPI_ERR_BUFFER), E(MPI_ERR_COUNT), E(MPI_ERR_TYPE), E(MPI_ERR_TAG),
+    E(MPI_ERR_COMM), E(MPI_ERR_RANK), E(MPI_ERR_ROOT), E(MPI_ERR_GROUP),
+    E(MPI_ERR_OP), E(MPI_ERR_TOPOLOGY), E(MPI_ERR_DIMS), E(MPI_ERR_ARG),
+    E(MPI_ERR_UNKNOWN), E(MPI_ERR_TRUNCATE), E(MPI_ERR_OTHER),
+    E(MPI_ERR_INTERN), E(MPI_ERR_IN_STATUS), E(MPI_ERR_PENDING),
+    E(MPI_ERR_REQUEST), E(MPI_ERR_ACCESS), E(MPI_ERR_AMODE),
+    E(MPI_ERR_BAD_FILE), E(MPI_ERR_CONVERSION), E(MPI_ERR_DUP_DATAREP),
+    E(MPI_ERR_FILE_EXISTS), E(MPI_ERR_FILE_IN_USE), E(MPI_ERR_FILE),
+    E(MPI_ERR_INFO), E(MPI_ERR_INFO_KEY), E(MPI_ERR_INFO_VALUE),
+    E(MPI_ERR_INFO_NOKEY), E(MPI_ERR_IO), E(MPI_ERR_NAME),
+    E(MPI_ERR_NO_MEM), E(MPI_ERR_NOT_SAME), E(MPI_ERR_NO_SPACE),
+    E(MPI_ERR_NO_SUCH_FILE), E(MPI_ERR_PORT), E(MPI_ERR_QUOTA),
+    E(MPI_ERR_READ_ONLY), E(MPI_ERR_SERVICE), E(MPI_ERR_SPAWN),
+    E(MPI_ERR_UNSUPPORTED_DATAREP), E(MPI_ERR_UNSUPPORTED_OPERATION),
+    E(MPI_ERR_WIN), E(MPI_ERR_BASE), E(MPI_ERR_LOCKTYPE), E(MPI_ERR_KEYVAL),
+    E(MPI_ERR_RMA_CONFLICT), E(MPI_ERR_RMA_SYNC), E(MPI_ERR_SIZE),
+    E(MPI_ERR_DISP), E(MPI_ERR_ASSERT), E(MPI_ERR_RMA_RANGE),
+    E(MPI_ERR_RMA_ATTACH), E(MPI_ERR_RMA_SHARED), E(MPI_ERR_RMA_FLAVOR),
+    E(MPI_ERR_SESSION), E(MPI_ERR_PROC_ABORTED), E(MPI_ERR_VALUE_TOO_LARGE),
+#undef E
+};
+
 int main(void)
 {
     const size_t ntypes = sizeof types / sizeof types[0];
@@ -203,6 +231,13 @@ int main(void)
     printf("#define DRDB_MPI_ERR_TRUNCATE %d\n", MPI_ERR_TRUNCATE);
     printf("#define DRDB_MPI_ERR_IN_STATUS %d\n", MPI_ERR_IN_STATUS);
     printf("#define DRDB_MPI_ERR_CLASS_MASK 0x%x\n", 0x7f);
+    printf("/* The error classes by name (a fatal error's, as drdb check "
+           "reports it):\n * X(name, value). */\n"
+           "#define DRDB_MPI_ERR_CLASSES(X)");
+    for (size_t i = 0; i < sizeof err_classes / sizeof *err_classes; i++)
+        printf(" \\\n    X(%s, %d)", err_classes[i].name,
+               err_classes[i].value);
+    printf("\n");
 
     printf("\n/* Lengths of the strings MPI returns, NUL included. */\n");
     printf("#define DRDB_MPI_MAX_PROCESSOR_NAME %d\n", MPI_MAX_PROCESSOR_NAME);

@@ -40,5 +40,7 @@ const char *log_mpi_handle_name(const char *ctype, uint32_t h);
  * MPI_ANY_TAG for a tag ("tag", "recvtag", "sendtag"), MPI_UNDEFINED for
  * any; else NULL. */
 const char *log_mpi_int_name(const char *arg, int64_t v);
+/* The name of error code CODE's class ("MPI_ERR_COUNT"), or NULL. */
+const char *log_mpi_err_class_name(int code);
 
 #endif

@@ -211,10 +211,16 @@ enum {
      * while the rank has a pending request: the checks
      * of a blocking call on a pending operation's memory. */
     LOG_REC_BUFS = 1u << 8,
+    /* With LOG_REC_TRUNC: the call did not return, MPI ended the rank
+     * inside it (an error MPI_ERRORS_ARE_FATAL made fatal). Its by-value
+     * arguments and buffer addresses (extents not known) as usual; ret:
+     * the MPI error code it aborted with, 0 not known; no fields. */
+    LOG_REC_DIED = 1u << 9,
     /* Any other bit: a record this reader cannot read. */
     LOG_REC_KNOWN = LOG_REC_RET | LOG_REC_REPEAT | LOG_REC_PARTIAL |
                     LOG_REC_TRUNC | LOG_REC_CALLBACK | LOG_REC_CYCLE |
-                    LOG_REC_THREAD | LOG_REC_SITE | LOG_REC_BUFS,
+                    LOG_REC_THREAD | LOG_REC_SITE | LOG_REC_BUFS |
+                    LOG_REC_DIED,
 };
 
 /* Polling cycles (LOG_REC_CYCLE): at most this many calls in one, and the

@@ -49,6 +49,9 @@ struct log_rank {
      * holds, -1 when unknown (the header says so, no record), 0 when it
      * did not stop. */
     int trunc_errno;
+    /* The rank ended inside its last call: MPI ended it there (its record,
+     * the last, is LOG_REC_TRUNC | LOG_REC_DIED: log_rank_trunc_event). */
+    int died;
     /* Some record carries its thread (LOG_REC_THREAD): the calls were made
      * by several threads, under MPI_THREAD_MULTIPLE. */
     int threads;
@@ -162,7 +165,8 @@ enum log_ending {
 /* R's ending, and a line saying it into BUF: "complete", "ended in
  * MPI_Abort(comm 0x44000000, 42)", "killed mid-run: incomplete: ...",
  * "truncated (disk full): recording stopped at event N (No space left on
- * device)", "corrupt: ...". */
+ * device)", "corrupt: ...", "died in MPI_Send at event N: MPI ended the
+ * rank there (error 0x..., MPI_ERR_COUNT)" (LOG_END_KILLED). */
 enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
                                 size_t len);
 /* As log_rank_ending(), for R in run directory DIR: a rank that died of a
@@ -172,7 +176,8 @@ enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
 enum log_ending log_rank_ending_in(const char *dir, const struct log_rank *r,
                                    char *buf, size_t len);
 /* The event where the recorder stopped logging (the TRUNC record's, or the
- * end of the records when there is none), for a truncated log. */
+ * end of the records when there is none), for a truncated log; the call
+ * the rank died in, for one that did (died). */
 uint64_t log_rank_trunc_event(const struct log_rank *r);
 /* Decodes event N. 0, or -EINVAL for a malformed record (message in ERR). */
 int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,

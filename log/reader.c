@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "log-abi.h"
+
 #include "log-reader.h"
 #include "log-rewrite.h"
 #include "util.h"
@@ -177,6 +179,12 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
         return 0;
     }
     ev->desc = log_func_by_id(fn);
+    if ((flags & LOG_REC_DIED) &&
+        (!(flags & LOG_REC_TRUNC) || !ev->desc)) {
+        log_errf(err, errlen, "a malformed DIED record at offset %llu",
+                 (unsigned long long)off);
+        return -1;
+    }
     if (!ev->desc && !(flags & LOG_REC_TRUNC)) {
         log_errf(err, errlen, "unknown function id %u at offset %llu", fn,
                 (unsigned long long)off);
@@ -331,6 +339,10 @@ static int index_log(struct log_rank *r, const char *path,
         if (ev.flags & LOG_REC_THREAD)
             r->threads = 1;
         off += rsize;
+        if (ev.flags & LOG_REC_DIED) {
+            r->died = 1;
+            break;
+        }
         if (ev.flags & LOG_REC_TRUNC) {
             r->trunc_errno = ev.ret ? (ev.ret < 0 ? -ev.ret : ev.ret) : -1;
             break;
@@ -779,7 +791,7 @@ int log_event_args(const struct log_event *ev, int64_t *vals, int max)
 
 uint64_t log_rank_trunc_event(const struct log_rank *r)
 {
-    if (r->nevents && r->trunc_errno > 0)
+    if (r->nevents && (r->trunc_errno > 0 || r->died))
         return r->nevents - 1; /* the TRUNC record's own number */
     return r->nevents;
 }
@@ -807,6 +819,17 @@ enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
         return LOG_END_CORRUPT;
     }
     struct log_event ev;
+    if (r->died && log_rank_event(r, r->nevents - 1, &ev, NULL, 0) == 0) {
+        const char *cls = ev.ret ? log_mpi_err_class_name(ev.ret) : NULL;
+        char code[64] = "";
+        if (ev.ret)
+            snprintf(code, sizeof code, " (error %#x%s%s)",
+                     (unsigned)ev.ret, cls ? ", " : "", cls ? cls : "");
+        snprintf(buf, len, "died in %s at event %llu%s%s", ev.desc->name,
+                 (unsigned long long)(r->nevents - 1),
+                 ev.ret ? ": MPI ended the rank there" : "", code);
+        return LOG_END_KILLED;
+    }
     if (r->nevents &&
         log_rank_event(r, r->nevents - 1, &ev, NULL, 0) == 0 &&
         ev.desc && (ev.desc->roles & LOG_R_ABORT)) {

@@ -296,12 +296,14 @@ def put_args(fn, out, rec, ref):
             out.write(f"    log_put_arg_ptr({rec}, (uint64_t)(uintptr_t){v});\n")
 
 
-def pending_flag(fn, flags):
+def pending_flag(fn, flags, ret):
     """The C of the record flags FLAGS of FN, with LOG_REC_BUFS while a
     request is pending when FN is a blocking call that logs
-    its buffers then (log/mpispec.py: buffers_if_pending)."""
+    its buffers then (log/mpispec.py: buffers_if_pending), and when the
+    call failed (RET: drdb check's arg.invalid looks at them)."""
     if S.site_buffers(fn) and S.buffers_if_pending(fn):
-        return f"({flags}) | (rec_pending_any() ? LOG_REC_BUFS : 0)"
+        return (f"({flags}) | ((rec_pending_any() || {ret} != MPI_SUCCESS) "
+                "? LOG_REC_BUFS : 0)")
     return flags
 
 
@@ -388,6 +390,74 @@ def call_slot(fn, ref):
     return f"rec_call_enter({fn.id}, {peer}, {tag}, {none}, {none}, {comm})"
 
 
+def fly_args(fn):
+    """The arguments the call in flight keeps (rec.h: rec_fly), as
+    (position, argument, encoding): the by-value ones (their log
+    encoding) and the buffers a record's site carries ("BUF"). None for
+    the life cycle's calls (MPI_Abort ends the job by design)."""
+    if fn.kind == "lifecycle":
+        return None
+    bufs = {a.name for a, _, _ in S.site_buffers(fn)}
+    kept = [(i, a, S.value_encoding(a.ctype) if a.direction is None
+             else "BUF") for i, a in enumerate(fn.args)
+            if a.direction is None or a.name in bufs]
+    assert len(fn.args) <= 16, fn.name  # REC_FLY_ARGS
+    return kept
+
+
+def fly_enter(fn, ref, t0, ra):
+    """The C that keeps FN's call in flight (rec.h: rec_fly), which began
+    at T0 and returns to RA; "" none."""
+    kept = fly_args(fn)
+    if kept is None:
+        return ""
+    cast = {"LOG_ENC_INT": "(uint64_t)(int64_t)",
+            "LOG_ENC_AINT": "(uint64_t)(int64_t)",
+            "LOG_ENC_HANDLE": "(uint32_t)"}
+    c = "".join(f"    rec_fly.a[{i}] = {cast.get(enc, '(uintptr_t)')}"
+                f"({ref(a.name)});\n" for i, a, enc in kept)
+    return (c + f"    rec_fly.t0 = {t0};\n"
+            f"    rec_fly.ra = {ra};\n"
+            f"    rec_fly.fn = {fn.id};\n")
+
+
+def gen_fly_died(fns, out):
+    """rec_fly_died (rec.h): the record of the call in flight, with its
+    by-value arguments and buffer addresses (extents not known), as each
+    wrapper writes them."""
+    out.write("void rec_fly_died(const struct rec_fly *f, int code)\n{\n"
+              "    struct log_rec rec;\n    unsigned flags = LOG_REC_TRUNC "
+              "| LOG_REC_DIED;\n    int started;\n"
+              "    switch (f->fn) {\n")
+    for fn in fns:
+        kept = fly_args(fn)
+        if kept is None:
+            continue
+        pos = {a.name: i for i, a, _ in kept}
+        bufs = S.site_buffers(fn)
+        extra = " | LOG_REC_BUFS" if bufs and S.buffers_if_pending(fn) \
+            else ""
+        out.write(f"    case {fn.id}:\n"
+                  f"        started = rec_begin_at(&rec, {fn.id}, flags"
+                  f"{extra}, code, f->t0, rec_now(), {args_room(fn)}, "
+                  f"f->ra);\n        if (!started)\n            return;\n")
+        if bufs:
+            out.write("        if (started == REC_SITE_PUT) {\n")
+            for a, _, _ in bufs:
+                out.write(f"            rec_put_bufaddr(&rec, (const void *)"
+                          f"(uintptr_t)f->a[{pos[a.name]}], -1, "
+                          f"MPI_DATATYPE_NULL);\n")
+            out.write("        }\n")
+        back = {"LOG_ENC_INT": "(int)(int64_t)", "LOG_ENC_AINT": "(int64_t)",
+                "LOG_ENC_HANDLE": "(uint32_t)"}
+        put_args(fn, out, "&rec",
+                 lambda n: f"{back.get(S.value_encoding(fn.arg(n).ctype), '')}"
+                           f"f->a[{pos[n]}]")
+        out.write("        break;\n")
+    out.write("    default:\n        return;\n    }\n    rec_end(&rec);\n"
+              "}\n\n")
+
+
 def gen_wrapper(fn, out):
     ret = fn.ret
     call_args = ", ".join(a.name for a in fn.args)
@@ -459,9 +529,13 @@ def gen_wrapper(fn, out):
     slot = call_slot(fn, lambda n: n)
     if slot:
         out.write(f"    {slot};\n")
+    fly = fly_enter(fn, lambda n: n, "t0", "__builtin_return_address(0)")
+    out.write(fly)
     out.write("    rec_busy = 1;\n")
     out.write(f"    {ret} ret = P{fn.name}({call_args});\n")
     out.write("    rec_busy = 0;\n")
+    if fly:
+        out.write("    rec_fly.fn = 0;\n")
     if slot:
         out.write("    rec_call_leave();\n")
     out.write("    uint64_t t1 = rec_now();\n")
@@ -493,7 +567,7 @@ def gen_wrapper(fn, out):
         out.write("    {\n    ")
     bufs = S.site_buffers(fn)
     assert not (poll and bufs), fn.name
-    out.write(f"unsigned rec_flags = {pending_flag(fn, flags)};\n"
+    out.write(f"unsigned rec_flags = {pending_flag(fn, flags, 'ret')};\n"
               f"    int rec_started = rec_begin_at(&rec, {fn.id}, rec_flags, "
               f"{ret_int}, t0, t1, {room}, __builtin_return_address(0));\n"
               f"    if (!rec_started) {{\n        {unlock}return ret;\n"
@@ -588,8 +662,10 @@ def gen_skeleton(fn, out, hdr):
     hdr.write(f"void rec_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a);\n")
     slot = call_slot(fn, lambda n: f"a->{n}")
-    enter_c = f"    {slot};\n" if slot else ""
-    leave_c = "    rec_call_leave();\n" if slot else ""
+    fly = fly_enter(fn, lambda n: f"a->{n}", "c->t0", "c->caller")
+    enter_c = (f"    {slot};\n" if slot else "") + fly
+    leave_c = ("    rec_call_leave();\n" if slot else "") + \
+        ("    rec_fly.fn = 0;\n" if fly else "")
     hdr.write(f"static inline void rec_pmpi_{fn.name}(struct rec_call *c, "
               f"struct args_{fn.name} *a)\n{{\n"
               f"    (void)a;\n{pin_c}"
@@ -617,8 +693,8 @@ def gen_skeleton(fn, out, hdr):
                   "    rec_topo_get(&rec_topo, a->comm, "
                   "c->ret == MPI_SUCCESS);\n")
         arrays_room += " + rec_topo_room(&rec_topo)"
-    if pending_flag(fn, "flags") != "flags":
-        hdr.write(f"    flags = {pending_flag(fn, 'flags')};\n")
+    if pending_flag(fn, "flags", "c->ret") != "flags":
+        hdr.write(f"    flags = {pending_flag(fn, 'flags', 'c->ret')};\n")
     hdr.write(f"    int started = rec_begin_at(rec, c->fn, flags, c->ret, "
               f"c->t0, c->t1, {args_room(fn)} + room{arrays_room}, "
               f"c->caller);\n"
@@ -664,6 +740,7 @@ def main(argv):
             else:
                 gen_wrapper(fn, out)
             gen_alias(fn, out)
+        gen_fly_died(logged, out)
         hdr.write("#endif\n")
 
 

@@ -6,8 +6,10 @@
  * and the signal a crashing rank died of, so that `drdb log info` tells
  * it from the ranks the launcher killed after it.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,6 +20,7 @@
 #include "util.h"
 
 struct log_call_slot *rec_call_slot;
+__thread struct rec_fly rec_fly __attribute__((tls_model("initial-exec")));
 
 static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define NCRASH (sizeof crash_sigs / sizeof *crash_sigs)
@@ -35,8 +38,14 @@ static void on_crash(int sig, siginfo_t *si, void *ctx)
     (void)ctx;
     /* (a child the rank forked shares the mapping: its crash is not the
      * rank's; the system call, as getpid is the recorder's own) */
-    if (syscall(SYS_getpid) == rec_call_slot->pid)
+    if (syscall(SYS_getpid) == rec_call_slot->pid) {
         __atomic_store_n(&rec_call_slot->signal, sig, __ATOMIC_RELAXED);
+        /* a crash inside MPI: the call it crashed in (its arguments are
+         * what drdb check looks at first); the recorder was not writing
+         * (rec_fly is set only inside the MPI call) */
+        if (!rec_mt && rec_busy)
+            rec_fly_end(0);
+    }
     for (size_t i = 0; i < NCRASH; i++)
         if (crash_sigs[i] == sig)
             sigaction(sig, &crash_prior[i], NULL);
@@ -100,4 +109,55 @@ void rec_call_requests(uint32_t fn, int n, const MPI_Request *reqs)
     s->comm = 0;
     s->nreq = n > 0 && reqs ? (uint32_t)n : 0;
     __atomic_store_n(&s->fn, fn, __ATOMIC_RELEASE);
+}
+
+/*
+ * A rank MPI ends inside a call: with MPI_ERRORS_ARE_FATAL, MPICH reports
+ * the error and calls PMI_Abort, which writes "cmd=abort exitcode=CODE"
+ * (PMI-1; PMI-2: "cmd=abort;...") to the launcher and waits to be killed:
+ * no exit handler runs. So the recorder sees that line go out (write() is
+ * interposed; all else passes straight through) and logs the call in
+ * flight first, with CODE, the MPI error code (rec.h: rec_fly). A
+ * singleton (no launcher) exits instead: at_exit (rec.c) logs it then.
+ */
+void rec_fly_end(int code)
+{
+    struct rec_fly f = rec_fly;
+    rec_fly.fn = 0; /* once */
+    if (f.fn)
+        rec_fly_died(&f, code);
+}
+
+static int abort_line(const char *p, size_t n, int *code)
+{
+    size_t k = n < 16 ? n : 16;
+    const char *at = memmem(p, k, "cmd=abort", 9);
+    if (!at)
+        return 0;
+    *code = 0;
+    const char *e = memmem(p, n, "exitcode=", 9);
+    if (e) {
+        char num[16];
+        size_t i = 0;
+        e += 9;
+        while (e + i < p + n && i < sizeof num - 1 &&
+               ((e[i] >= '0' && e[i] <= '9') || (!i && e[i] == '-')))
+            i++;
+        memcpy(num, e, i);
+        num[i] = 0;
+        *code = (int)strtol(num, NULL, 10);
+    }
+    return 1;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    static __typeof__(&write) real_write;
+    if (__builtin_expect(!real_write, 0))
+        real_write = (__typeof__(&write))dlsym(RTLD_NEXT, "write");
+    int code;
+    if (__builtin_expect(rec_fly.fn != 0, 0) && rec_busy && n >= 9 &&
+        abort_line(buf, n, &code))
+        rec_fly_end(code);
+    return real_write(fd, buf, n);
 }

@@ -566,6 +566,8 @@ static int finalized;            /* MPI_Finalize returned */
  * is, which readers take for a rank killed mid-run. */
 static void at_exit(void)
 {
+    if (writer.map && !finalized)
+        rec_fly_end(0); /* exit() inside a call: MPI ended the rank */
     if (writer.map && (finalized || (!world_up && sessions == 0)))
         rec_close();
 }

@@ -412,6 +412,31 @@ static inline void rec_call_leave(void)
         __atomic_store_n(&s->fn, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * The call in flight (rec-call.c): each wrapper keeps, in this thread's
+ * rec_fly, the function it is in, where the program called it from, when,
+ * and its by-value arguments and buffer addresses (each at its argument's
+ * position), a few stores on entry, and clears fn as the call returns. A
+ * rank MPI ends inside a call (an error MPI_ERRORS_ARE_FATAL makes fatal:
+ * MPICH's PMI_Abort asks the launcher to kill the job) then logs that call
+ * as its last record (LOG_REC_DIED), which `drdb check` validates. Not kept
+ * for MPI_Init, MPI_Finalize, MPI_Abort (the life cycle's own hooks).
+ */
+#define REC_FLY_ARGS 16
+struct rec_fly {
+    uint32_t fn;      /* 0: no call in flight */
+    const void *ra;   /* the wrapper's return address */
+    uint64_t t0;
+    uint64_t a[REC_FLY_ARGS];
+};
+extern __thread struct rec_fly rec_fly
+    __attribute__((tls_model("initial-exec")));
+/* Logs the call in flight as the rank's last record (generated:
+ * gen-recorder.py): CODE is the error MPI aborted with (0 not known). */
+void rec_fly_died(const struct rec_fly *f, int code);
+/* The call in flight, if any, logged as above (once). */
+void rec_fly_end(int code);
+
 /* A record with no return code (rec-poll.c's): starts it with ROOM bytes
  * after the header, or 0 when logging has stopped. Nothing is flushed. */
 int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,

@@ -297,7 +297,8 @@ void rpl_log_end(const struct rpl_call *c)
 
 int rpl_log_cut_at(uint64_t event)
 {
-    return rlog.trunc_errno && event >= log_rank_trunc_event(&rlog);
+    return (rlog.trunc_errno || rlog.died) &&
+           event >= log_rank_trunc_event(&rlog);
 }
 
 /* "name=value, ..." for the by-value arguments of FN: the logged ones (EV)
@@ -538,8 +539,9 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
             rpl_ckpt_take(no);
     }
     /* A log the recorder cut (disk full) ends where it stopped: the end of
-     * the log (98), not a divergence, whatever the program calls next. */
-    if (rlog.trunc_errno && no >= log_rank_trunc_event(&rlog))
+     * the log (98), not a divergence, whatever the program calls next; so
+     * does one whose rank died in a call (MPI ended it there). */
+    if (rpl_log_cut_at(no))
         rpl_log_end(c);
     if (no >= rlog.nevents) {
         if (rlog.stop_reason[0])
