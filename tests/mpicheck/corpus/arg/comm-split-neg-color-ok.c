@@ -1,0 +1,22 @@
+/* corpus: class=arg expect=ok np=4 */
+/* Ranks split MPI_COMM_WORLD by parity (colors 0 and 3) and sum within each
+ * half (correct twin of comm-split-neg-color-bad.c). */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, color, sum;
+    MPI_Comm half;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    color = (rank % 2 == 0) ? 0 : 3;
+    MPI_Comm_split(MPI_COMM_WORLD, color, rank, &half);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, half);
+    if (sum < rank)
+        printf("rank %d: sum %d\n", rank, sum);
+    MPI_Comm_free(&half);
+    MPI_Finalize();
+    return 0;
+}

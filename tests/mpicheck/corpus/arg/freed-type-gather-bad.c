@@ -1,0 +1,24 @@
+/* corpus: class=arg expect=bad np=3 */
+/* Each rank gathers a pair of ints to rank 0 with a contiguous type, but the
+ * type was freed (through another copy of its handle) before MPI_Gather.
+ * Breaks MPI 4.0 sec. 5.1.10: a freed datatype handle may not be used.
+ * MPICH 4.0.2 dies with an internal assertion. */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, pair[2], all[2 * 3];
+    MPI_Datatype t, keep;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    keep = t;
+    pair[0] = rank;
+    pair[1] = -rank;
+    MPI_Type_free(&t);
+    MPI_Gather(pair, 1, keep, all, 1, keep, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* corpus: class=arg expect=bad np=2 */
+/* Rank 0 sends 4 ints from a NULL buffer to rank 1.
+ * Breaks MPI 4.0 sec. 3.2.2: with count > 0 the buffer must hold count
+ * elements (NULL is not a valid buffer address).
+ * MPICH 4.0.2 aborts: Invalid buffer pointer. */
+#include <mpi.h>
+#include <stddef.h>
+
+int main(int argc, char **argv)
+{
+    int rank, data[4] = {4, 3, 2, 1};
+    int *p = NULL;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        MPI_Send(p, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    else if (rank == 1)
+        MPI_Recv(data, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* corpus: class=arg expect=bad np=2 */
+/* Rank 0 posts MPI_Isend with tag -1; rank 1 receives with MPI_ANY_TAG.
+ * Breaks MPI 4.0 sec. 3.2.3: a send tag must be in [0, MPI_TAG_UB].
+ * MPICH 4.0.2 aborts: Invalid tag. */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, x = 3;
+    MPI_Request req;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Isend(&x, 1, MPI_INT, 1, -1, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        MPI_Recv(&x, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}

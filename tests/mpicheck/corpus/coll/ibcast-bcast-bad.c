@@ -1,0 +1,26 @@
+/* corpus: class=coll expect=bad np=3 hang=1 */
+/* The root (rank 0) broadcasts with MPI_Ibcast + MPI_Wait while ranks 1
+ * and 2 call the blocking MPI_Bcast: a nonblocking collective does not
+ * match a blocking one (MPI 4.0 section 6.12). Hangs under
+ * MPICH 4.0.2. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, buf[4] = {0, 0, 0, 0};
+    MPI_Request req;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        buf[0] = 1; buf[1] = 2; buf[2] = 3; buf[3] = 4;
+        MPI_Ibcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Bcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    printf("rank %d: %d %d %d %d\n", rank, buf[0], buf[1], buf[2], buf[3]);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* corpus: class=coll expect=bad np=4 hang=1 */
+/* MPI_COMM_WORLD is split into {0,2} and {1,3}; rank 2 skips the
+ * MPI_Allreduce on its half that rank 0 calls: all members of the
+ * sub-communicator must call it (MPI 4.0 section 6.14). Hangs under
+ * MPICH 4.0.2 (rank 0 waits in MPI_Allreduce). */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, subrank, value, sum = 0;
+    MPI_Comm half;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    /* {0, 2} and {1, 3} */
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Comm_rank(half, &subrank);
+    value = rank + 1;
+    if (rank != 2)
+        MPI_Allreduce(&value, &sum, 1, MPI_INT, MPI_SUM, half);
+    printf("rank %d (sub %d): sum %d\n", rank, subrank, sum);
+    MPI_Comm_free(&half);
+    MPI_Finalize();
+    return 0;
+}

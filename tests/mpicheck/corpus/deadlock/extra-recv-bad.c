@@ -1,0 +1,32 @@
+/* corpus: class=deadlock expect=bad np=2 hang=1 */
+/* Rank 0 sends two values and waits for an acknowledgement; rank 1 posts
+ * three receives before acknowledging, so its third MPI_Recv waits for a
+ * message that is never sent (MPI 4.0 sections 3.2.4, 3.5). Hangs. */
+#include <mpi.h>
+#include <stdio.h>
+
+#define NMSG 2
+
+int main(int argc, char **argv)
+{
+    int rank, i, value, sum = 0, ack = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        for (i = 0; i < NMSG; i++) {
+            value = i + 1;
+            MPI_Send(&value, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        }
+        MPI_Recv(&ack, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("rank 0: ack %d\n", ack);
+    } else {
+        for (i = 0; i <= NMSG; i++) {
+            MPI_Recv(&value, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            sum += value;
+        }
+        MPI_Send(&sum, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
