@@ -33,7 +33,10 @@
 
 /* ---- what a hung rank waits for ----------------------------------------- */
 
-enum { ST_DONE = 1, ST_BLOCKED, ST_OUTSIDE, ST_UNKNOWN };
+/* ST_DEAD: MPI ended it inside a call (err.fatal), or it crashed: it
+ * waits for nobody, and the ranks waiting for it were ended after it by
+ * the launcher, which is no deadlock. */
+enum { ST_DONE = 1, ST_BLOCKED, ST_OUTSIDE, ST_UNKNOWN, ST_DEAD };
 
 struct wrank {
     int state;
@@ -44,7 +47,7 @@ struct wrank {
     int nto, capto;
     int32_t comm;     /* the blocked call's communicator, -1 */
     char call[160];   /* the call, as the findings say it */
-    char why[96];     /* ST_DONE, ST_OUTSIDE, ST_UNKNOWN: why */
+    char why[96];     /* ST_DONE, ST_OUTSIDE, ST_UNKNOWN, ST_DEAD: why */
 };
 
 struct hang {
@@ -251,6 +254,22 @@ static int rank_waits(struct hang *h, int r)
         w->state = ST_UNKNOWN;
         snprintf(w->why, sizeof w->why, "its log is cut short (%s)",
                  end == LOG_END_TRUNCATED ? "truncated" : "corrupt");
+        return 0;
+    }
+    int sig = er->log.died ? 0 : log_rank_signal(h->x->dir, &er->log);
+    if (er->log.died || sig) {
+        const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
+        struct log_event ev;
+        w->state = ST_DEAD;
+        if (sig)
+            snprintf(w->why, sizeof w->why, "it died of SIG%s",
+                     abbrev ? abbrev : "?");
+        else if (ev_event(h->x, r, er->log.nevents - 1, &ev, buf,
+                          sizeof buf) == 0 && ev.desc)
+            snprintf(w->why, sizeof w->why, "it died in %s (err.fatal)",
+                     ev.desc->name);
+        else
+            snprintf(w->why, sizeof w->why, "it died in an MPI call");
         return 0;
     }
     int got = log_call_in_progress(h->x->dir, &er->log, &w->slot);
@@ -570,6 +589,15 @@ static int run_wait(struct ev_check_ctx *c, char *err, size_t errlen)
     for (int u = 0; u < h.n && h.nblocked; u++) {
         if (reach[u] != h.nblocked)
             continue;
+        if (h.w[u].state == ST_DEAD) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "every blocked rank (%d) waits, "
+                     "directly or not, for rank %d, but %s: the launcher "
+                     "ended them after it, which is no deadlock", h.nblocked,
+                     u, h.w[u].why);
+            c->note(c->ud, "deadlock.wait", msg);
+            continue;
+        }
         /* the rank waited for, then the blocked ranks (the first 16) */
         struct ev_check_site sites[17];
         int ns = 0;
@@ -598,6 +626,116 @@ out:
     return rc;
 }
 
+/* ---- coll.blocked-mismatch ------------------------------------------------ */
+
+/* Rank M's K-th collective on COMM: its function id, and its event
+ * (EV_NONE: the call it is blocked in); 0 when it has none. */
+static int kth_coll(struct hang *h, int m, int32_t comm, int32_t k,
+                    uint64_t *event)
+{
+    const struct ev__rank_ix *ri = &h->ix->r[m];
+    int32_t got = 0;
+    for (size_t i = 0; i < ri->nrefs; i++) {
+        struct ev__xref e = ev__ref_at(h->ix, ri, i);
+        if (e.role != EV_COLL || h->ix->colls[e.i].comm != comm)
+            continue;
+        if (got++ == k) {
+            *event = h->ix->colls[e.i].event;
+            return h->ix->colls[e.i].fn;
+        }
+    }
+    if (got == k && in_coll(h, m, comm)) {
+        *event = EV_NONE;
+        return (int)h->w[m].slot.fn;
+    }
+    return 0;
+}
+
+static int classic(int fn)
+{
+    const struct log_func_desc *d = log_func_by_id(fn);
+    return d ? d->classic : fn;
+}
+
+/* A hung run whose blocked ranks are in a collective that another member
+ * of the communicator called differently at the same position: MPI
+ * matches collectives by their order on a communicator (MPI 4.0 section
+ * 6.1), so the two never match (MPI_Barrier against MPI_Bcast, a blocking
+ * call against a nonblocking one). One finding per communicator and
+ * position; the completed instances are coll.operation's. */
+static int run_blocked_mismatch(struct ev_check_ctx *c, char *err,
+                                size_t errlen)
+{
+    struct hang h;
+    int rc = 0;
+    int32_t *done = NULL;
+    size_t ndone = 0;
+    if (hang_build(&h, c) < 0 ||
+        !(done = malloc(2 * (size_t)h.n * sizeof *done))) {
+        rc = -1;
+        goto out;
+    }
+    for (int r = 0; r < h.n; r++) {
+        if (!in_coll(&h, r, h.w[r].comm))
+            continue;
+        int32_t comm = h.w[r].comm, k = colls_on(h.ix, r, comm);
+        size_t j = 0;
+        while (j < ndone && !(done[2 * j] == comm && done[2 * j + 1] == k))
+            j++;
+        if (j < ndone)
+            continue;
+        done[2 * ndone] = comm;
+        done[2 * ndone + 1] = k;
+        ndone++;
+        const struct ev_comm *cm = ev_comm_at(h.x, comm);
+        struct ev_check_site sites[16];
+        int ns = 0, fn0 = (int)h.w[r].slot.fn, differ = 0;
+        char who[EV_CHECK_MSG_LEN / 2] = "";
+        size_t len = 0;
+        for (int g = 0; g < 2 && cm; g++)
+            for (int i = 0; i < (g ? cm->nb : cm->na); i++) {
+                int32_t m = g ? cm->b[i] : cm->a[i];
+                uint64_t ev;
+                int fn;
+                if (m < 0 || m >= h.n || !h.x->ranks[m].present ||
+                    !(fn = kth_coll(&h, m, comm, k, &ev)))
+                    continue;
+                if (classic(fn) != classic(fn0))
+                    differ = 1;
+                if (ns < 16) {
+                    sites[ns++] = (struct ev_check_site){
+                        m, ev, ev == EV_NONE ? "blocked here" : "called"};
+                    const struct log_func_desc *d = log_func_by_id(fn);
+                    len += (size_t)snprintf(who + len, len < sizeof who
+                                            ? sizeof who - len : 0,
+                                            "%srank %d %s %s",
+                                            len ? ", " : "", m,
+                                            ev == EV_NONE ? "blocked in"
+                                                          : "called",
+                                            d ? d->name : "?");
+                }
+            }
+        if (!differ)
+            continue;
+        char cn[64];
+        struct ev_check_finding f = {"coll.blocked-mismatch", EV_CHECK_ERROR,
+                                     "", sites, ns};
+        snprintf(f.message, sizeof f.message,
+                 "collective #%d on %s never matches: %s; MPI matches a "
+                 "communicator's collectives by their order, so the members "
+                 "wait for each other forever",
+                 (int)k + 1, ev__comm_name(comm, cn, sizeof cn),
+                 len < sizeof who ? who : "(members)");
+        c->emit(c->ud, &f);
+    }
+out:
+    if (rc < 0)
+        snprintf(err, errlen, "out of memory");
+    hang_release(&h);
+    free(done);
+    return rc;
+}
+
 const struct ev_check_def ev_check_deadlock_defs[] = {
     {"deadlock.cycle", EV_CHECK_ERROR,
      "a hung run: ranks blocked in MPI calls that wait for each other",
@@ -606,6 +744,11 @@ const struct ev_check_def ev_check_deadlock_defs[] = {
      "a hung run: every blocked rank waits for a rank that finished or is "
      "in no MPI call",
      run_wait},
+    /* a collectives' check, over the hung run's blocked calls */
+    {"coll.blocked-mismatch", EV_CHECK_ERROR,
+     "a hung run: members blocked in collectives that never match "
+     "(different operations at the same position on a communicator)",
+     run_blocked_mismatch},
     {"deadlock.unsafe-send", EV_CHECK_PORTABILITY,
      "a cycle of blocking standard sends that completed only because MPI "
      "buffered them",

@@ -244,8 +244,8 @@ static int each_failed(struct ev_check_ctx *c, const char *check,
 }
 
 /* err.ignored for failed call F of rank R: 1 to report, 0 not, -1 when
- * interrupted. */
-static int ignored(struct ev_check_ctx *c, int r, const struct log_event *f)
+ * interrupted (ev-int.h). */
+int ev__err_ignored(struct ev_check_ctx *c, int r, const struct log_event *f)
 {
     struct ev_run *x = c->x;
     uint64_t n = x->ranks[r].log.nevents;
@@ -281,7 +281,7 @@ static int ignored(struct ev_check_ctx *c, int r, const struct log_event *f)
 static int report_ignored(struct ev_check_ctx *c, int r,
                           const struct log_event *f)
 {
-    int st = ignored(c, r, f);
+    int st = ev__err_ignored(c, r, f);
     if (st <= 0)
         return st;
     char code[48];

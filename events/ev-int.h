@@ -610,6 +610,9 @@ int ev__causal_before(struct ev__causal *c, struct ev_run *x, int r1,
  * struct ev_check_def), in ev-check-deadlock.c's table. */
 struct ev_check_ctx;
 int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen);
+/* ev-check-err.c: whether rank R went on after its failed call F as if
+ * nothing happened (err.ignored's test): 1, 0 not, -1 interrupted. */
+int ev__err_ignored(struct ev_check_ctx *c, int r, const struct log_event *f);
 /* ev-check.c: one note, for CHECK, about every rank without a log file
  * ("ranks 4-99: each rank has no log" then WHAT, ": its calls are not
  * checked"), made from the logged ranks: its cost follows them, not the

@@ -62,7 +62,7 @@ hasre "human: the used output's call and line" human \
 # groups in table order (output-used first), the site under its finding
 check "human: order" "awk '/^== err.output-used/ {a=NR} /^== err.ignored/ {b=NR} /^    1:6 failed here/ {c=NR} END {exit !(a && a < c && c < b)}' human"
 has "human: total and counts" human \
-    "total: 2 findings; 2 checks selected, 2 with findings" \
+    "total: 2 findings; 3 checks selected, 2 with findings" \
     "1 errors, 1 warnings, 0 portability"
 check "human: exit 1 (an error)" "[ \$(cat human.rc) = 1 ]"
 
@@ -78,7 +78,7 @@ check "no finding with --werror: exit 0" "[ \$(cat okw.rc) = 0 ]"
 dc json --checks 'err.*' --json bad
 check "json: one valid document" "jq -e . json > /dev/null"
 check "json: counts" "jq -e '.counts == {error: 1, warning: 1, portability: 0, total: 2}' json > /dev/null"
-check "json: the checks that ran" "jq -e '[.checks[].name] == [\"err.output-used\", \"err.ignored\"] and ([.checks[].findings] == [1, 1])' json > /dev/null"
+check "json: the checks that ran" "jq -e '[.checks[].name] == [\"err.fatal\", \"err.output-used\", \"err.ignored\"] and ([.checks[].findings] == [0, 1, 1])' json > /dev/null"
 check "json: output-used finding and its sites" "jq -e '.findings[0] | .id == 1 and .check == \"err.output-used\" and .severity == \"error\" and ([.sites[] | [.rank, .event, .role, .function]] == [[1, 6, \"failed here\", \"MPI_Type_contiguous\"], [1, 7, \"used its output\", \"MPI_Send\"]])' json > /dev/null"
 check "json: a site's call" "jq -e '.findings[1].sites[0].call | startswith(\"MPI_Send(count=1, datatype=MPI_INT, dest=2, tag=0, comm=MPI_COMM_WORLD) = error 0x\")' json > /dev/null"
 check "json: complete, not interrupted" "jq -e '.complete == true and .interrupted == false and (.notes | length) == 0' json > /dev/null"
@@ -92,9 +92,9 @@ check "json: exit 1" "[ \$(cat json.rc) = 1 ]"
 dc sarif --checks 'err.*' --sarif bad
 check "sarif: valid JSON" "jq -e . sarif > /dev/null"
 check "sarif: sarifLog" "jq -e '.version == \"2.1.0\" and (.runs | type) == \"array\" and (.runs | length) == 1' sarif > /dev/null"
-check "sarif: tool.driver with a rule per check" "jq -e '.runs[0].tool.driver | (.name | type) == \"string\" and ([.rules[].id] == [\"err.output-used\", \"err.ignored\"]) and all(.rules[]; (.shortDescription.text | type) == \"string\") and ([.rules[].defaultConfiguration.level] == [\"error\", \"warning\"])' sarif > /dev/null"
+check "sarif: tool.driver with a rule per check" "jq -e '.runs[0].tool.driver | (.name | type) == \"string\" and ([.rules[].id] == [\"err.fatal\", \"err.output-used\", \"err.ignored\"]) and all(.rules[]; (.shortDescription.text | type) == \"string\") and ([.rules[].defaultConfiguration.level] == [\"error\", \"error\", \"warning\"])' sarif > /dev/null"
 check "sarif: results" "jq -e '.runs[0] as \$r | (\$r.results | length) == 2 and all(\$r.results[]; (.message.text | type) == \"string\" and (.level | IN(\"none\", \"note\", \"warning\", \"error\")) and (.ruleId as \$id | [\$r.tool.driver.rules[].id] | index(\$id)) != null and (.locations | length) == 1)' sarif > /dev/null"
-check "sarif: levels and rule indices" "jq -e '[.runs[0].results[] | [.ruleId, .level, .ruleIndex]] == [[\"err.output-used\", \"error\", 0], [\"err.ignored\", \"warning\", 1]]' sarif > /dev/null"
+check "sarif: levels and rule indices" "jq -e '[.runs[0].results[] | [.ruleId, .level, .ruleIndex]] == [[\"err.output-used\", \"error\", 1], [\"err.ignored\", \"warning\", 2]]' sarif > /dev/null"
 check "sarif: the other sites as related locations" "jq -e '.runs[0].results[0].relatedLocations | length == 1 and .[0].id >= 0 and (.[0].message.text | startswith(\"rank 1, event 7 (used its output): MPI_Send(\"))' sarif > /dev/null"
 check "sarif: locations well-formed" "jq -e '[.runs[0].results[] | (.locations + .relatedLocations)[] | select(.physicalLocation) | .physicalLocation | (has(\"artifactLocation\") or has(\"address\")) and (if .region then .region.startLine >= 1 else true end)] | all' sarif > /dev/null"
 check "sarif: the main site named" "jq -e '.runs[0].results[1].locations[0].message.text | startswith(\"rank 0, event 4 (failed here): MPI_Send(\")' sarif > /dev/null"
@@ -120,7 +120,10 @@ hasre "a corrupt log: the checks say which rank and why" benth \
     "^note res.leak: rank 1's log does not reach MPI_Finalize (corrupt: "
 has "a corrupt log: the other rank's finding still reported" benth \
     "    0:4 failed here"
-check "a corrupt log: exit 0 (only a warning left)" "[ \$(cat benth.rc) = 0 ]"
+# rank 0's send to rank 2 of 2 is an invalid rank (arg.invalid), an error
+hasre "a corrupt log: the invalid argument still found" benth \
+    "^error arg.invalid: MPI_Send: dest 2 is not a rank of the communicator"
+check "a corrupt log: exit 1 (that error)" "[ \$(cat benth.rc) = 1 ]"
 
 # ---- bad usage and unreadable runs: 2
 dc u1 --checks 'nosuch.*' bad

@@ -1,0 +1,432 @@
+/*
+ * ev-check-arg.c - arguments against the MPI standard (ev-check.h;
+ * docs/check.md, "Arguments"): what a runtime checker validates before
+ * each call, validated from the log after the run.
+ *
+ *   arg.invalid  a call's by-value argument the standard does not allow
+ *                (a call MPI completed, or failed with an error the
+ *                program ignored, err.ignored's test; a negative count, a rank outside the communicator, a
+ *                negative tag, MPI_ANY_TAG or MPI_ANY_SOURCE in a send, a
+ *                null communicator, datatype or op, a predefined op on a
+ *                datatype it is not defined for, a NULL buffer for data,
+ *                MPI_IN_PLACE in point-to-point, a negative color): one
+ *                finding per call site and fault, with how many calls;
+ *   err.fatal    a rank MPI ended inside a call (an error
+ *                MPI_ERRORS_ARE_FATAL made fatal; the log's last record
+ *                is that call, LOG_REC_DIED): one finding naming the
+ *                call, the argument at fault when the rules above find
+ *                it, else the error class MPI ended it with. The ranks
+ *                killed after it (the launcher ends the job) are not
+ *                findings: their logs just stop.
+ *
+ * The rules read the function table (names and significance of the
+ * arguments: log/mpi-functions.spec), the communicators of the event
+ * index (sizes, for ranks and roots) and the builtin datatypes of MPICH's
+ * ABI (log-abi.h), never a function's name.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev-check.h"
+#include "ev-int.h"
+#include "log-abi.h"
+
+#define POLL_EVERY 4096
+
+/* A fault: what is wrong, and the argument at fault (desc->args). */
+struct fault {
+    char what[200];
+    int arg;
+};
+
+static int word_in(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; p && (p = strstr(p, word)) != NULL; p += n) {
+        int before = p == text || !(p[-1] == '_' || (p[-1] >= 'a' &&
+                                                     p[-1] <= 'z'));
+        char c = p[n];
+        if (before && !(c == '_' || (c >= 'a' && c <= 'z')))
+            return 1;
+    }
+    return 0;
+}
+
+/* Where by-value argument NAME of D is significant: the `at` of the
+ * buffer whose extent it sizes (a rooted collective's), 0 everywhere. */
+static int significance(const struct log_func_desc *d, const char *name)
+{
+    for (int i = 0; i < d->nargs; i++)
+        if (d->args[i].at && d->args[i].length &&
+            word_in(d->args[i].length, name))
+            return d->args[i].at;
+    return 0;
+}
+
+/* This rank's place in communicator COMM for an argument significant AT:
+ * 1 significant, 0 not. ROOT: the call's root argument (or none). */
+static int significant(int at, int is_root)
+{
+    return at != LOG_AT_ROOT ? at != LOG_AT_NONROOT || !is_root : is_root;
+}
+
+static int is_count(const struct log_arg_desc *a)
+{
+    size_t n = strlen(a->name);
+    return a->dir == LOG_DIR_VALUE && a->enc != LOG_ENC_HANDLE &&
+           a->enc != LOG_ENC_PTR &&
+           ((n >= 5 && strcmp(a->name + n - 5, "count") == 0) ||
+            strcmp(a->name, "blocklength") == 0);
+}
+
+static const char *type_name(uint32_t t, char *buf, size_t len)
+{
+    const char *n = log_mpi_handle_name("MPI_Datatype", t);
+    if (n)
+        return n;
+    snprintf(buf, len, "0x%08" PRIx32, t);
+    return buf;
+}
+
+/* Whether predefined op OP is defined for builtin datatype T (MPI 4.0
+ * section 6.9.2): 1 yes, 0 no, -1 not known (a user op or type). */
+static int op_defined(uint32_t op, uint32_t t)
+{
+    const char *o = log_mpi_handle_name("MPI_Op", op);
+    const struct log_mpi_type *ty = log_mpi_type_of(t);
+    int pair = !ty && log_mpi_handle_name("MPI_Datatype", t) &&
+               strstr(log_mpi_handle_name("MPI_Datatype", t), "_INT");
+    if (!o || (!ty && !pair) || !strcmp(o, "MPI_REPLACE") ||
+        !strcmp(o, "MPI_NO_OP"))
+        return -1;
+    if (!strcmp(o, "MPI_MAXLOC") || !strcmp(o, "MPI_MINLOC"))
+        return pair || (ty && ty->kind == 'p');
+    if (pair || (ty && (ty->kind == 'p' || ty->kind == 'b')))
+        return ty && ty->kind == 'b' && (!strcmp(o, "MPI_BAND") ||
+                                         !strcmp(o, "MPI_BOR") ||
+                                         !strcmp(o, "MPI_BXOR"));
+    char k = ty->kind;
+    if (!strcmp(o, "MPI_MAX") || !strcmp(o, "MPI_MIN"))
+        return k == 'i' || k == 'u' || k == 'f' || k == 'c';
+    if (!strcmp(o, "MPI_SUM") || !strcmp(o, "MPI_PROD"))
+        return k == 'i' || k == 'u' || k == 'f' || k == 'z' || k == 'c';
+    if (!strcmp(o, "MPI_LAND") || !strcmp(o, "MPI_LOR") ||
+        !strcmp(o, "MPI_LXOR"))
+        return k == 'i' || k == 'u' || k == 'l' || k == 'c';
+    if (!strcmp(o, "MPI_BAND") || !strcmp(o, "MPI_BOR") ||
+        !strcmp(o, "MPI_BXOR"))
+        return k == 'i' || k == 'u' || k == 'c';
+    return -1;
+}
+
+/* The size of the group ranks of a call on handle COMM name (the remote
+ * one of an intercommunicator), this rank's rank there, and whether it is
+ * an intercommunicator; 0 when the communicator is not known. */
+static int comm_shape(struct ev_run *x, int r, uint64_t n, uint32_t h,
+                      int *size, int *me, int *inter)
+{
+    int side = 0;
+    int id = ev_comm_of(x, r, n, h, &side);
+    const struct ev_comm *c = id >= 0 ? ev_comm_at(x, id) : NULL;
+    if (!c)
+        return 0;
+    *inter = c->inter;
+    *size = c->inter ? (side ? c->na : c->nb) : c->na;
+    const int32_t *g = side ? c->b : c->a;
+    int ng = side ? c->nb : c->na;
+    *me = -1;
+    for (int i = 0; i < ng; i++)
+        if (g[i] == r)
+            *me = i;
+    return 1;
+}
+
+#define FAULT(i, ...)                                                      \
+    do {                                                                   \
+        snprintf(f->what, sizeof f->what, __VA_ARGS__);                    \
+        f->arg = (i);                                                      \
+        return 1;                                                          \
+    } while (0)
+
+/* The first fault of call EV of rank R: 1 with *F, 0 none. */
+static int validate(struct ev_run *x, int r, const struct log_event *ev,
+                    struct fault *f)
+{
+    const struct log_func_desc *d = ev->desc;
+    int64_t v[32];
+    int nv = log_event_args(ev, v, 32);
+    if (!d || nv > 32)
+        return 0;
+#define VAL(i) (d->args[i].vpos >= 0 ? v[d->args[i].vpos] : 0)
+    int sc = d->slot[LOG_S_COMM], size = -1, me = -1, inter = 0;
+    if (sc >= 0 && d->args[sc].vpos >= 0) {
+        uint32_t h = (uint32_t)VAL(sc);
+        if (h == DRDB_MPI_COMM_NULL)
+            FAULT(sc, "%s is MPI_COMM_NULL",
+                  d->args[sc].name);
+        if (!comm_shape(x, r, ev->index, h, &size, &me, &inter))
+            size = -1;
+    }
+    int sroot = d->slot[LOG_S_ROOT], is_root = 0;
+    if (sroot >= 0 && d->args[sroot].vpos >= 0) {
+        int64_t root = VAL(sroot);
+        is_root = inter ? root == DRDB_MPI_ROOT : root == me;
+        int ok = inter ? root == DRDB_MPI_ROOT || root == DRDB_MPI_PROC_NULL ||
+                             (root >= 0 && (size < 0 || root < size))
+                       : root >= 0 && (size < 0 || root < size);
+        if (!ok)
+            FAULT(sroot, "root %" PRId64 " is not a rank "
+                  "of the communicator%s (size %d)", root,
+                  inter ? "'s other group, MPI_ROOT or MPI_PROC_NULL" : "",
+                  size);
+    }
+    int send = d->kind == LOG_K_SEND;
+    int recv = d->kind == LOG_K_RECV || d->kind == LOG_K_PROBE ||
+               d->kind == LOG_K_MPROBE;
+    int sendrecv = d->kind == LOG_K_SENDRECV;
+    int sd = d->slot[LOG_S_DEST], ss = d->slot[LOG_S_SOURCE];
+    if ((send || sendrecv) && sd >= 0) {
+        int64_t dest = VAL(sd);
+        if (dest != DRDB_MPI_PROC_NULL &&
+            (dest < 0 || (size >= 0 && dest >= size)))
+            FAULT(sd, "%s %" PRId64 "%s is not a rank of the communicator "
+                  "(size %d) nor MPI_PROC_NULL", d->args[sd].name, dest,
+                  dest == DRDB_MPI_ANY_SOURCE ? " (MPI_ANY_SOURCE)" : "",
+                  size);
+    }
+    if ((recv || sendrecv) && ss >= 0) {
+        int64_t src = VAL(ss);
+        if (src != DRDB_MPI_PROC_NULL && src != DRDB_MPI_ANY_SOURCE &&
+            (src < 0 || (size >= 0 && src >= size)))
+            FAULT(ss, "%s %" PRId64 " is not a rank of "
+                  "the communicator (size %d), MPI_ANY_SOURCE nor "
+                  "MPI_PROC_NULL", d->args[ss].name, src, size);
+    }
+    int st = d->slot[LOG_S_TAG], srt = d->slot[LOG_S_RECVTAG];
+    if ((send || sendrecv) && st >= 0 && VAL(st) < 0)
+        FAULT(st, "%s %" PRId64 "%s in a send: a send's "
+              "tag is from 0 to MPI_TAG_UB", d->args[st].name, VAL(st),
+              VAL(st) == DRDB_MPI_ANY_TAG ? " (MPI_ANY_TAG)" : "");
+    int rt = recv ? st : sendrecv ? srt : -1;
+    if (rt >= 0 && VAL(rt) < 0 && VAL(rt) != DRDB_MPI_ANY_TAG)
+        FAULT(rt, "%s %" PRId64 " is negative and not "
+              "MPI_ANY_TAG", d->args[rt].name, VAL(rt));
+    for (int i = 0; i < d->nargs; i++) {
+        const struct log_arg_desc *a = &d->args[i];
+        if (a->vpos < 0 || !significant(significance(d, a->name), is_root))
+            continue;
+        if (is_count(a) && VAL(i) < 0)
+            FAULT(i, "%s %" PRId64 " is negative",
+                  a->name, VAL(i));
+        if (!strcmp(a->ctype, "MPI_Datatype") &&
+            (uint32_t)VAL(i) == DRDB_MPI_DATATYPE_NULL &&
+            !(i > 0 && is_count(&d->args[i - 1]) && VAL(i - 1) == 0))
+            FAULT(i, "%s is MPI_DATATYPE_NULL",
+                  a->name);
+        if (d->kind == LOG_K_COMM_CTOR && !strcmp(a->name, "color") &&
+            VAL(i) < 0 && VAL(i) != DRDB_MPI_UNDEFINED)
+            FAULT(i, "color %" PRId64 " is negative and "
+                  "not MPI_UNDEFINED", VAL(i));
+    }
+    int so = d->slot[LOG_S_OP], sdt = d->slot[LOG_S_DATATYPE];
+    if (so >= 0 && d->args[so].vpos >= 0) {
+        uint32_t op = (uint32_t)VAL(so);
+        char tb[16];
+        if (op == DRDB_MPI_OP_NULL)
+            FAULT(so, "%s is MPI_OP_NULL", d->args[so].name);
+        if (sdt >= 0 && d->args[sdt].vpos >= 0 &&
+            op_defined(op, (uint32_t)VAL(sdt)) == 0)
+            FAULT(so, "%s is not defined for datatype %s "
+                  "(MPI 4.0 section 6.9.2)",
+                  log_mpi_handle_name("MPI_Op", op),
+                  type_name((uint32_t)VAL(sdt), tb, sizeof tb));
+    }
+    /* the buffers the record carries: a NULL one for data of a builtin
+     * type (MPI_BOTTOM needs absolute addresses: a derived type's), and
+     * MPI_IN_PLACE, which no point-to-point call takes */
+    for (int b = 0; b < d->nbufs; b++) {
+        struct log_bufaddr ba;
+        if (log_event_bufaddr(ev, b, &ba) != 1)
+            break;
+        const struct log_arg_desc *a = &d->args[d->bufs[b]];
+        if (ba.addr == UINT64_MAX && (send || recv || sendrecv))
+            FAULT(d->bufs[b], "%s is MPI_IN_PLACE, "
+                  "which a point-to-point call does not take", a->name);
+        if (ba.addr != 0 || !a->length ||
+            !significant(a->at, is_root))
+            continue;
+        /* its "COUNT x TYPE": both by-value arguments */
+        for (int c = 0; c + 1 < d->nargs; c++)
+            if (is_count(&d->args[c]) && d->args[c].vpos >= 0 &&
+                !strcmp(d->args[c + 1].ctype, "MPI_Datatype") &&
+                word_in(a->length, d->args[c].name) && VAL(c) > 0 &&
+                log_mpi_type_of((uint32_t)VAL(c + 1)))
+                FAULT(d->bufs[b], "%s is NULL for "
+                      "%" PRId64 " elements of %s", a->name, VAL(c),
+                      log_mpi_handle_name("MPI_Datatype",
+                                          (uint32_t)VAL(c + 1)));
+    }
+    return 0;
+#undef VAL
+}
+
+/* ---- arg.invalid ---------------------------------------------------------- */
+
+/* A fault already reported: by call site (or function) and argument. */
+struct seen {
+    int fn, arg;
+    uint32_t obj;
+    uint64_t off;
+    uint64_t calls;
+    int first_rank;
+    uint64_t first_event;
+    char what[200];
+};
+
+static int run_invalid(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    struct ev_run *x = c->x;
+    struct seen *seen = NULL;
+    size_t nseen = 0, cap = 0;
+    char e[256];
+    ev__check_note_unlogged(c, "arg.invalid", MISSING_WHY ": its calls are "
+                            "not checked");
+    for (int i = 0; i < x->nlogged; i++) {
+        int r = x->logged[i];
+        if (!x->ranks[r].present)
+            continue;
+        uint64_t n = x->ranks[r].log.nevents;
+        for (uint64_t ev_no = 0; ev_no < n; ev_no++) {
+            struct log_event ev;
+            if (c->interrupted && *c->interrupted && ev_no % POLL_EVERY == 0)
+                goto out;
+            if (ev_event(x, r, ev_no, &ev, e, sizeof e) < 0)
+                break;
+            /* the call a rank died in is err.fatal's */
+            if ((ev.flags & (LOG_REC_TRUNC | LOG_REC_REPEAT)) ||
+                ev.cb_entry || !ev.desc)
+                continue;
+            struct fault f;
+            if (!validate(x, r, &ev, &f))
+                continue;
+            /* MPI returned an error for it, and the program looked at the
+             * error (or stopped): a fault detected and handled */
+            if (ev.flags & LOG_REC_RET) {
+                int st = ev__err_ignored(c, r, &ev);
+                if (st < 0)
+                    goto out;
+                if (!st)
+                    continue;
+            }
+            size_t k = 0;
+            while (k < nseen &&
+                   !(seen[k].fn == ev.desc->classic && seen[k].arg == f.arg &&
+                     seen[k].obj == ev.site_obj && seen[k].off == ev.site_off))
+                k++;
+            if (k == nseen) {
+                if (util_grow(&seen, &cap, nseen + 1, sizeof *seen) < 0) {
+                    snprintf(err, errlen, "out of memory");
+                    free(seen);
+                    return -1;
+                }
+                struct seen *s = &seen[nseen++];
+                memset(s, 0, sizeof *s);
+                s->fn = ev.desc->classic;
+                s->arg = f.arg;
+                s->obj = ev.site_obj;
+                s->off = ev.site_off;
+                s->first_rank = r;
+                s->first_event = ev_no;
+                snprintf(s->what, sizeof s->what, "%s", f.what);
+            }
+            seen[k].calls++;
+        }
+    }
+out:
+    for (size_t k = 0; k < nseen; k++) {
+        struct seen *s = &seen[k];
+        struct log_event ev;
+        if (ev_event(x, s->first_rank, s->first_event, &ev, e, sizeof e) < 0)
+            continue;
+        struct ev_check_site site = {s->first_rank, s->first_event,
+                                     "called here"};
+        struct ev_check_finding fd = {.check = "arg.invalid",
+                                      .severity = EV_CHECK_ERROR,
+                                      .sites = &site, .nsites = 1};
+        char more[64] = "";
+        if (s->calls > 1)
+            snprintf(more, sizeof more, " (%" PRIu64 " calls from this "
+                     "line)", s->calls);
+        snprintf(fd.message, sizeof fd.message, "%s: %s%s%s",
+                 ev.desc->name, s->what,
+                 ev.flags & LOG_REC_RET ? "; MPI returned an error the "
+                                          "program went on from" : "",
+                 more);
+        c->emit(c->ud, &fd);
+    }
+    free(seen);
+    return 0;
+}
+
+/* ---- err.fatal ------------------------------------------------------------ */
+
+static int run_fatal(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    struct ev_run *x = c->x;
+    char e[256];
+    for (int i = 0; i < x->nlogged; i++) {
+        int r = x->logged[i];
+        const struct log_rank *lg = &x->ranks[r].log;
+        if (!x->ranks[r].present || !lg->died || !lg->nevents)
+            continue;
+        struct log_event ev;
+        if (ev_event(x, r, lg->nevents - 1, &ev, e, sizeof e) < 0 ||
+            !ev.desc)
+            continue;
+        struct fault f;
+        int found = validate(x, r, &ev, &f);
+        const char *cls = ev.ret ? log_mpi_err_class_name(ev.ret) : NULL;
+        char code[80] = "";
+        if (ev.ret)
+            snprintf(code, sizeof code, " with error %#x%s%s",
+                     (unsigned)ev.ret, cls ? ", " : "", cls ? cls : "");
+        int sig = log_rank_signal(x->dir, lg);
+        const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
+        char how[160];
+        if (sig)
+            snprintf(how, sizeof how, "it crashed there (SIG%s)",
+                     abbrev ? abbrev : "?");
+        else if (found)
+            snprintf(how, sizeof how, "MPI ended the rank there%s", code);
+        else
+            snprintf(how, sizeof how, "MPI ended the rank there%s (an error "
+                     "the default handler, MPI_ERRORS_ARE_FATAL, made "
+                     "fatal)", code);
+        struct ev_check_site site = {r, ev.index, "died here"};
+        struct ev_check_finding fd = {.check = "err.fatal",
+                                      .severity = EV_CHECK_ERROR,
+                                      .sites = &site, .nsites = 1};
+        if (found)
+            snprintf(fd.message, sizeof fd.message, "rank %d died in %s: "
+                     "%s; %s", r, ev.desc->name, f.what, how);
+        else
+            snprintf(fd.message, sizeof fd.message, "rank %d died in %s: %s",
+                     r, ev.desc->name, how);
+        c->emit(c->ud, &fd);
+    }
+    return 0;
+}
+
+const struct ev_check_def ev_check_arg_defs[] = {
+    {"arg.invalid", EV_CHECK_ERROR,
+     "an argument the MPI standard does not allow (count, rank, root, tag, "
+     "null handle, op for the datatype, buffer)", run_invalid},
+    {"err.fatal", EV_CHECK_ERROR,
+     "a rank MPI ended inside a call (an error made fatal), with the "
+     "argument at fault", run_fatal},
+    {NULL, 0, NULL, NULL},
+};

@@ -1,0 +1,82 @@
+#!/bin/sh
+# drdb check's arg.invalid and err.fatal (events/ev-check-arg.c), the dead
+# ranks of deadlock.* and coll.blocked-mismatch (ev-check-deadlock.c), on
+# programs of the planted corpus (tests/mpicheck/corpus/, written from the
+# MPI standard) and their correct twins. The findings are written here by
+# hand from each program's source (events numbered from its calls: MPI_Init
+# is event 0). Also: a rank MPI ended inside a call is said so by drdb log
+# info, and its replay stops at that call (exit 98).
+# usage: test-check-arg.sh DRDB MPIEXEC PROG...
+set -u
+drdb=$(realpath "$1") mpiexec=$2
+shift 2
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+n=0 status=0
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/findings.sh"
+for p in "$@"; do
+    eval "path_$(basename "$p" | tr - _)=\$(realpath \"\$p\")"
+done
+path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
+cd "$tmp" || exit 1
+# check NAME COMMAND FILE: one check, that COMMAND succeeds (else FILE's end)
+check() {
+    if eval "$2"; then ok "$1"; else fail "$1"; sed 's/^/#   /' "$3" | tail -20; fi
+}
+pat='arg.*,err.fatal,deadlock.*,coll.*'
+
+# The last rank (1 of 2) sends count -1 after a correct exchange: MPICH
+# aborts it in that MPI_Send (its event 4: Init, Comm_rank, Comm_size,
+# Recv); rank 0, blocked in its MPI_Recv from rank 1, was killed after it:
+# no deadlock.
+record_may_fail=1
+expect_findings arg-neg-count-send-bad 2 "$pat" "error err.fatal 1:4"
+record_may_fail=
+out=$tmp/arg-neg-count-send-bad.out
+hasre "err.fatal: the call, the argument, the class MPI aborted with" "$out" \
+    "rank 1 died in MPI_Send: count -1 is negative; MPI ended the rank there with error"
+hasre "err.fatal: the call's arguments and source line" "$out" \
+    "^        MPI_Send(count=-1, datatype=MPI_INT, dest=0, tag=2, comm=MPI_COMM_WORLD)  at /.*/neg-count-send-bad.c:20 (in main)\$"
+hasre "deadlock.wait: rank 0 waited for the dead rank: a note, no finding" \
+    "$out" "^note deadlock.wait: every blocked rank (1) waits, directly or not, for rank 1, but it died in MPI_Send (err.fatal)"
+expect_findings arg-neg-count-send-ok 2 "$pat"
+run=$tmp/arg-neg-count-send-bad.run
+"$drdb" log info "$run" > info 2>&1
+hasre "log info: the dead rank's state" info \
+    "^1 .* died in MPI_Send at event 4: MPI ended the rank there (error 0x[0-9a-f]*, MPI_ERR_COUNT)\$"
+hasre "log info: the rank killed after it" info "^0 .* killed mid-run"
+"$drdb" replay --rank 1 "$run" > replay.out 2>&1
+rc=$?
+check "replay of the dead rank: exit 98 (the end of its log)" "[ $rc = 98 ]" replay.out
+hasre "replay of the dead rank: stops at the call it died in" replay.out \
+    "rank 1: event 4 (MPI_Send): the log ends here: died in MPI_Send at event 4"
+
+# Under MPI_ERRORS_RETURN rank 0 sends to rank 3 of 3 (its event 4, after
+# MPI_Comm_set_errhandler) and ignores the error; the twin sends to 2.
+expect_findings arg-errret-dest-range-bad 3 "$pat" "error arg.invalid 0:4"
+expect_findings arg-errret-dest-range-ok 3 "$pat"
+# Ranks 1 and 3 of 4 split with color -3, which MPICH takes: one finding
+# for the call site, its first instance (rank 1's event 2), 2 calls.
+expect_findings arg-comm-split-neg-color-bad 4 "$pat" "error arg.invalid 1:2"
+hasre "arg.invalid: the argument and the count of calls" \
+    "$tmp/arg-comm-split-neg-color-bad.out" \
+    "MPI_Comm_split: color -3 is negative and not MPI_UNDEFINED (2 calls from this line)"
+expect_findings arg-comm-split-neg-color-ok 4 "$pat"
+
+# Rank 0 in MPI_Barrier, ranks 1 and 2 in MPI_Bcast (hung: stopped by
+# --timeout): collective #1 on MPI_COMM_WORLD never matches.
+r=$tmp/coll-barrier-bcast-bad.run
+timeout 120 "$drdb" record --timeout 5 -o "$r" -- "$mpiexec" -n 3 \
+    "$(path coll-barrier-bcast-bad)" > bb.rec 2>&1
+"$drdb" check --checks "$pat" "$r" > bb.out 2>&1
+findings bb.out > bb.got
+echo "error coll.blocked-mismatch 0:end 1:end 2:end" > bb.want
+check "coll.blocked-mismatch: the hung members, and nothing else" \
+    "cmp -s bb.want bb.got" bb.out
+hasre "coll.blocked-mismatch: each member's call" bb.out \
+    "collective #1 on MPI_COMM_WORLD never matches: rank 0 blocked in MPI_Barrier, rank 1 blocked in MPI_Bcast, rank 2 blocked in MPI_Bcast"
+expect_findings coll-barrier-bcast-ok 3 "$pat"
+
+echo "1..$n"
+exit $status
