@@ -121,6 +121,54 @@ static struct region *region_add(int fn, MPI_Win win, void *base,
     return region_add_shadow(fn, win, base, size, allocated, NULL);
 }
 
+/* Whether G's memory is still mapped: msync fails with ENOMEM on a range
+ * holding unmapped pages (and does nothing else on private memory). */
+static int region_mapped(const struct region *g)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)g->base & ~(page - 1);
+    return msync((void *)lo, (uintptr_t)g->base + g->size - lo,
+                 MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
+/* G's memory is gone: never read nor logged again (the region keeps its
+ * number and its window until MPI_Win_detach or MPI_Win_free). */
+static void region_gone(struct region *g)
+{
+    free(g->shadow);
+    g->shadow = NULL;
+    g->size = 0;
+}
+
+/*
+ * The program's own memory (MPI_Win_create's, attached buffers) can go
+ * before its window: MPICH's test suite frees a window's buffer, or the
+ * MPI_Win_allocate or shared window whose memory it used, before the
+ * window, and the barriers, detaches and frees that follow must not read
+ * it (SIGSEGV). So each such region is looked at (one msync) before it is
+ * compared; MPI_Win_allocate's memory lives as long as its window.
+ * Memory the allocator kept mapped cannot be told from live memory: see
+ * docs/replaying.md's limits.
+ */
+static void region_check(struct region *g)
+{
+    if (g->size && !g->allocated && !region_mapped(g))
+        region_gone(g);
+}
+
+/* MPI gave back [LO, LO + SIZE) (a window of its memory was freed): the
+ * regions of other windows inside are gone, even if the addresses are
+ * mapped again later (MPI's next window often lands there). */
+static void regions_gone_in(const char *lo, size_t size)
+{
+    for (size_t i = 0; i < nregions && size; i++) {
+        struct region *g = &regions[i];
+        if (g->size && !g->allocated && g->base < lo + size &&
+            lo < g->base + g->size)
+            region_gone(g);
+    }
+}
+
 static void region_drop(struct region *g)
 {
     free(g->shadow);
@@ -213,8 +261,10 @@ static size_t diffs_room(MPI_Win win, int all)
 {
     size_t room = 0;
     for (size_t i = 0; i < nregions; i++)
-        if (all || regions[i].win == win)
+        if (all || regions[i].win == win) {
+            region_check(&regions[i]);
             room += diff_room(&regions[i]);
+        }
     return room;
 }
 
@@ -385,6 +435,8 @@ void rec_MPI_Win_detach(struct rec_call *c, struct args_MPI_Win_detach *a)
     for (size_t i = 0; i < nregions && !g; i++)
         if (regions[i].win == a->win && regions[i].base == a->base)
             g = &regions[i];
+    if (g) /* the program may have freed it already */
+        region_check(g);
     struct log_rec rec;
     if (rec_frame_MPI_Win_detach(c, a, &rec, 0, g ? diff_room(g) : 0)) {
         if (g)
@@ -393,16 +445,6 @@ void rec_MPI_Win_detach(struct rec_call *c, struct args_MPI_Win_detach *a)
     }
     if (g && c->ret == MPI_SUCCESS)
         region_drop(g);
-}
-
-/* Whether G's memory is still mapped: msync fails with ENOMEM on a range
- * holding unmapped pages (and does nothing else on private memory). */
-static int region_mapped(const struct region *g)
-{
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo = (uintptr_t)g->base & ~(page - 1);
-    return msync((void *)lo, (uintptr_t)g->base + g->size - lo,
-                 MS_ASYNC) == 0 || errno != ENOMEM;
 }
 
 /*
@@ -417,12 +459,21 @@ void rec_MPI_Win_free(struct rec_call *c, struct args_MPI_Win_free *a)
 {
     MPI_Win old = *a->win;
     rec_pmpi_MPI_Win_free(c, a);
-    if (c->ret == MPI_SUCCESS)
-        rec_shm_drop(old); /* unmapped: not compared any more */
-    for (size_t i = nregions; i-- > 0;)
-        if (regions[i].win == old && regions[i].size &&
-            !regions[i].allocated && !region_mapped(&regions[i]))
-            region_drop(&regions[i]);
+    if (c->ret == MPI_SUCCESS) {
+        /* MPI's memory of the window is gone, and with it the regions of
+         * other windows over it (MPI_Win_create over a shared window's
+         * part, as MPICH's win_shared_create does). */
+        char *lo;
+        size_t size;
+        if (rec_shm_drop(old, &lo, &size)) /* not compared any more */
+            regions_gone_in(lo, size);
+        for (size_t i = 0; i < nregions; i++)
+            if (regions[i].win == old && regions[i].allocated)
+                regions_gone_in(regions[i].base, regions[i].size);
+    }
+    for (size_t i = 0; i < nregions; i++)
+        if (regions[i].win == old)
+            region_check(&regions[i]);
     size_t room = 2 * LOG_HANDLE_ROOM + results_room(old, DONE_ALL);
     for (size_t i = 0; i < nregions; i++)
         if (regions[i].win == old && !regions[i].allocated)
@@ -454,7 +505,7 @@ void rec_MPI_Free_mem(struct rec_call *c, struct args_MPI_Free_mem *a)
 {
     for (size_t i = 0; i < nregions; i++)
         if (regions[i].base == a->base && !regions[i].allocated)
-            regions[i].size = 0;
+            region_gone(&regions[i]);
     rec_pmpi_MPI_Free_mem(c, a);
     struct log_rec rec;
     if (rec_frame_MPI_Free_mem(c, a, &rec, 0, 0))

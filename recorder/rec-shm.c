@@ -127,16 +127,22 @@ static struct seg *seg_add(int fn, MPI_Win win, MPI_Comm comm, char *own,
     return s;
 }
 
-void rec_shm_drop(MPI_Win win)
+int rec_shm_drop(MPI_Win win, char **base, size_t *size)
 {
     size_t k = 0;
+    int found = 0;
     for (size_t i = 0; i < rec_shm_n; i++) {
-        if (segs[i].win == win)
+        if (segs[i].win == win) {
+            *base = segs[i].base;
+            *size = segs[i].size;
+            found = 1;
             free(segs[i].shadow);
-        else
+        } else {
             segs[k++] = segs[i];
+        }
     }
     rec_shm_n = k;
+    return found;
 }
 
 /*

@@ -289,7 +289,8 @@ static inline int rec_cb_ran(void)
  * communicates; rec_shm_room and rec_shm_put size and append one WINDIFF
  * per changed segment (the shadow becomes the logged bytes);
  * rec_shm_changed tells whether any segment differs from its shadow;
- * rec_shm_drop forgets the segment of a freed window (its memory is gone).
+ * rec_shm_drop forgets the segment of a freed window (its memory is gone):
+ * 1 with the segment's span in *BASE and *SIZE, 0 when WIN had none.
  */
 #define REC_SYNC (1u << 31)
 extern size_t rec_shm_n;
@@ -297,7 +298,7 @@ int rec_shm_syncs(int fn);
 size_t rec_shm_room(void);
 void rec_shm_put(struct log_rec *rec);
 int rec_shm_changed(void);
-void rec_shm_drop(MPI_Win win);
+int rec_shm_drop(MPI_Win win, char **base, size_t *size);
 /* The number of the next RMA window region (rec-rma.c): a shared segment is
  * one. */
 uint64_t rec_rma_region_id(void);
