@@ -37,6 +37,17 @@ static struct seg *segs;
 static size_t segs_cap;
 size_t rec_shm_n;
 
+/*
+ * A call tells this process something about the others, after which it
+ * may read what they stored, when it receives, completes, or takes part
+ * in a collective that may synchronize. A call that only starts an
+ * operation (MPI_Isend, MPI_Irecv, MPI_Ibarrier, MPI_Comm_idup, the
+ * persistent point-to-point inits, MPI_Start) or lets one go
+ * (MPI_Request_free, MPI_Cancel) returns without waiting for anyone: a
+ * store another process made is no more visible to a correct program
+ * after it than before, and the next call that can tell (its Wait or
+ * Test) logs it. Persistent collective inits stay: they may synchronize.
+ */
 int rec_shm_syncs(int fn)
 {
     const struct log_func_desc *d = log_func_by_id(fn);
@@ -47,9 +58,16 @@ int rec_shm_syncs(int fn)
     case LOG_K_TYPE_CTOR:
     case LOG_K_LIFECYCLE: /* MPI_Finalize is logged before the call */
     case LOG_K_RMA:       /* the synchronizations pass REC_SYNC */
+    case LOG_K_START:
+    case LOG_K_STARTALL:
+    case LOG_K_REQUEST_FREE:
+    case LOG_K_CANCEL:
         return 0;
+    case LOG_K_COLL:
+        return !(d->roles & LOG_R_NB);
     default:
-        return 1;
+        return !(d->roles & (LOG_R_NB | LOG_R_PERSISTENT)) ||
+               (d->roles & LOG_R_POLL);
     }
 }
 
