@@ -42,8 +42,11 @@ struct op {
     uint64_t lo, hi;     /* the bytes MPI may touch */
     uint64_t event;      /* its call (a persistent one's MPI_Start) */
     int writes;          /* MPI writes there */
+    int reads;           /* MPI reads there too (MPI_Sendrecv_replace) */
     int fn;
     int blocking;        /* a blocking call: pending in [event, event + 1) */
+    uint32_t site_obj;   /* its call site (0, 0: not logged) */
+    uint64_t site_off;
 };
 
 struct ops {
@@ -101,7 +104,12 @@ static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
         struct op p = {start, end == EV_NONE ? UINT64_MAX : end,
                        b.addr + (uint64_t)b.lb,
                        b.addr + (uint64_t)b.lb + b.span, start, writes,
-                       ev.fn, blocking};
+                       /* MPI_(I)Sendrecv_replace: sent from, too */
+                       dir == LOG_DIR_INOUT || (ev.desc->kind ==
+                                                LOG_K_SENDRECV &&
+                                                ev.desc->nbufs == 1),
+                       ev.fn, blocking, ev.site_obj,
+                       ev.site_off};
         if (add(o, &p) < 0)
             return -1;
     }
@@ -116,27 +124,80 @@ static int by_start(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static void report(struct ev_check_ctx *c, int r, const struct op *a,
+/* The pairs found, one per pair of call sites (and functions): a loop
+ * that posts 128 receives into one buffer, or a line run 1,000 times, is
+ * one finding with its count, not thousands. */
+struct pair {
+    int r;
+    struct op a, b; /* the first pair */
+    uint64_t count;
+};
+struct pairs {
+    struct pair *v;
+    size_t n, cap;
+    int oom;
+};
+
+static int same_site(const struct op *x, const struct op *y)
+{
+    return x->fn == y->fn && x->site_obj == y->site_obj &&
+           x->site_off == y->site_off && x->writes == y->writes;
+}
+
+static void report(struct pairs *ps, int r, const struct op *a,
                    const struct op *b)
 {
-    struct ev_check_finding f = {"buf.overlap", EV_CHECK_ERROR, "", NULL,
-                                 2};
-    uint64_t lo = a->lo > b->lo ? a->lo : b->lo;
-    uint64_t hi = a->hi < b->hi ? a->hi : b->hi;
-    snprintf(f.message, sizeof f.message,
-             "%s's buffer [%#" PRIx64 ", %#" PRIx64 ") and %s's [%#" PRIx64
-             ", %#" PRIx64 ") share %" PRIu64 " bytes while %s pending, and "
-             "MPI writes %s",
-             log_func_name(a->fn), a->lo, a->hi, log_func_name(b->fn),
-             b->lo, b->hi, hi - lo, b->blocking ? "the first is" : "both are",
-             a->writes && b->writes ? "both" : a->writes ? "the first"
-                                                         : "the second");
-    struct ev_check_site s[2] = {
-        {r, a->event, a->writes ? "writes here" : "reads here"},
-        {r, b->event, b->writes ? "writes here" : "reads here"},
-    };
-    f.sites = s;
-    c->emit(c->ud, &f);
+    for (size_t i = ps->n; i-- > 0;)
+        if (same_site(&ps->v[i].a, a) && same_site(&ps->v[i].b, b) &&
+            ps->v[i].a.blocking == a->blocking &&
+            ps->v[i].b.blocking == b->blocking) {
+            ps->v[i].count++;
+            return;
+        }
+    if (util_grow(&ps->v, &ps->cap, ps->n + 1, sizeof *ps->v) < 0) {
+        ps->oom = 1;
+        return;
+    }
+    ps->v[ps->n++] = (struct pair){r, *a, *b, 1};
+}
+
+static void emit_pairs(struct ev_check_ctx *c, const struct pairs *ps)
+{
+    for (size_t i = 0; i < ps->n; i++) {
+        const struct pair *p = &ps->v[i];
+        const struct op *a = &p->a, *b = &p->b;
+        /* Two receives: MPI writes both, the bytes are undefined, harmless
+         * to a program that never reads them (a warning); MPI writing a
+         * pending send's buffer changes what it sends (an error). */
+        struct ev_check_finding f = {"buf.overlap",
+                                     a->writes && b->writes &&
+                                             !a->reads && !b->reads
+                                         ? EV_CHECK_WARNING
+                                         : EV_CHECK_ERROR,
+                                     "", NULL, 2};
+        uint64_t lo = a->lo > b->lo ? a->lo : b->lo;
+        uint64_t hi = a->hi < b->hi ? a->hi : b->hi;
+        char more[96] = "";
+        if (p->count > 1)
+            snprintf(more, sizeof more, " (and %" PRIu64 " more pairs of "
+                     "these two calls)", p->count - 1);
+        snprintf(f.message, sizeof f.message,
+                 "%s's buffer [%#" PRIx64 ", %#" PRIx64 ") and %s's [%#"
+                 PRIx64 ", %#" PRIx64 ") share %" PRIu64 " bytes while %s "
+                 "pending, and MPI writes %s%s",
+                 log_func_name(a->fn), a->lo, a->hi, log_func_name(b->fn),
+                 b->lo, b->hi, hi - lo,
+                 b->blocking ? "the first is" : "both are",
+                 a->writes && b->writes ? "both"
+                 : a->writes            ? "the first"
+                                        : "the second", more);
+        struct ev_check_site s[2] = {
+            {p->r, a->event, a->writes ? "writes here" : "reads here"},
+            {p->r, b->event, b->writes ? "writes here" : "reads here"},
+        };
+        f.sites = s;
+        c->emit(c->ud, &f);
+    }
 }
 
 /* Memory is looked at in granules of 64 bytes (a cache line: small
@@ -169,7 +230,7 @@ static int act_add(struct act *a, uint32_t i)
 /* Compares B (index BI) with the operations of A still pending at its
  * start, dropping those that ended; FIRST_PAGE: report a pair only when
  * this is the first granule both touch (-1: always). */
-static void act_scan(struct ev_check_ctx *c, int r, const struct op *v,
+static void act_scan(struct pairs *ps, int r, const struct op *v,
                      struct act *a, uint32_t bi, int64_t first_page)
 {
     const struct op *b = &v[bi];
@@ -182,7 +243,7 @@ static void act_scan(struct ev_check_ctx *c, int r, const struct op *v,
         uint64_t lo = o->lo > b->lo ? o->lo : b->lo;
         if (clash(o, b) && (first_page < 0 || (int64_t)(lo >> GRAIN) ==
                                                   first_page))
-            report(c, r, o, b);
+            report(ps, r, o, b);
         k++;
     }
 }
@@ -207,7 +268,7 @@ static int page_key(uint64_t page)
  * every pending one), so the cost follows the pairs that could clash, not
  * the square of the operations. O is in order of start (add_blocking).
  * -1 out of memory. */
-static int sweep(struct ev_check_ctx *c, int r, struct ops *o)
+static int sweep(struct pairs *ps, int r, struct ops *o)
 {
     struct util_htab pages = UTIL_HTAB_INIT(struct page, key, -1);
     struct act wide = {0}, narrow = {0};
@@ -215,9 +276,9 @@ static int sweep(struct ev_check_ctx *c, int r, struct ops *o)
     for (uint32_t i = 0; rc == 0 && i < o->n; i++) {
         const struct op *b = &o->v[i];
         uint64_t p0 = b->lo >> GRAIN, p1 = (b->hi - 1) >> GRAIN;
-        act_scan(c, r, o->v, &wide, i, -1);
+        act_scan(ps, r, o->v, &wide, i, -1);
         if (p1 - p0 >= WIDE) {
-            act_scan(c, r, o->v, &narrow, i, -1);
+            act_scan(ps, r, o->v, &narrow, i, -1);
             rc = act_add(&wide, i);
             continue;
         }
@@ -225,7 +286,7 @@ static int sweep(struct ev_check_ctx *c, int r, struct ops *o)
         for (uint64_t p = p0; rc == 0 && p <= p1; p++) {
             struct page *pg = util_htab_find(&pages, page_key(p));
             if (pg)
-                act_scan(c, r, o->v, &pg->ops, i, (int64_t)p);
+                act_scan(ps, r, o->v, &pg->ops, i, (int64_t)p);
             else {
                 struct page n = {page_key(p), {0}};
                 if (util_htab_put(&pages, &n) < 0 ||
@@ -453,9 +514,10 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
     }
     if (rc == 0)
         rc = add_blocking(x, per);
+    struct pairs ps = {0};
     for (int r = 0; r < x->world_size; r++) {
         if (rc == 0 && !(c->interrupted && *c->interrupted))
-            rc = sweep(c, r, &per[r]);
+            rc = sweep(&ps, r, &per[r]);
         if (per[r].unknown) {
             char msg[200];
             snprintf(msg, sizeof msg, "rank %d: %zu operations without a "
@@ -467,6 +529,10 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         free(per[r].v);
     }
     free(per);
+    emit_pairs(c, &ps);
+    free(ps.v);
+    if (ps.oom)
+        rc = -1;
     if (rc < 0)
         log_errf(err, errlen, "out of memory");
     return rc;

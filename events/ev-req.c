@@ -65,7 +65,17 @@ int32_t ev__req_new(struct ev__pass *p, uint32_t h, int type, uint64_t event)
 int32_t ev__req_find(struct ev__pass *p, uint32_t h)
 {
     const struct ev__rqent *e = util_htab_find(&p->reqs, (int32_t)h);
-    return e ? e->v : -1;
+    int32_t i = e ? e->v : -1;
+    /* Live requests that share a builtin handle (MPICH's, of operations
+     * complete at once: every MPI_Rput of a loop) are completed oldest
+     * first, as MPI_Waitany takes the lowest index of identical handles
+     * and programs wait in the order they started: the newest first kept
+     * the first one pending after the wait that completed it
+     * (buf.overlap's false alarms). */
+    if (i >= 0 && DRDB_MPI_HANDLE_BUILTIN(h))
+        while (p->rq[i].next >= 0)
+            i = p->rq[i].next;
+    return i;
 }
 
 void ev__req_drop(struct ev__pass *p, int32_t i, uint64_t event)
