@@ -17,7 +17,10 @@
  *                call, the argument at fault when the rules above find
  *                it, else the error class MPI ended it with. The ranks
  *                killed after it (the launcher ends the job) are not
- *                findings: their logs just stop.
+ *                findings: their logs just stop. A call before MPI_Init
+ *                or after MPI_Finalize is said so.
+ *   order.no-finalize  a process that exited with MPI initialized and
+ *                never finalized (its slot: log_rank_exited).
  *
  * The rules read the function table (names and significance of the
  * arguments: log/mpi-functions.spec), the communicators of the event
@@ -372,6 +375,25 @@ out:
 
 /* ---- err.fatal ------------------------------------------------------------ */
 
+/* Where rank R's event N stands in MPI's life: " after MPI_Finalize" (an
+ * earlier call finalized MPI), " before MPI_Init" (none initialized it),
+ * "" between: MPI 4.0 section 11.2 allows only a few calls outside. */
+static const char *when(struct ev_run *x, int r, uint64_t n)
+{
+    int init = 0;
+    for (uint64_t e = 0; e < n; e++) {
+        int fn = ev_fn(x, r, e);
+        const struct log_func_desc *d = fn > 0 ? log_func_by_id(fn) : NULL;
+        if (!d || d->kind != LOG_K_LIFECYCLE)
+            continue;
+        if (d->roles & LOG_R_FINALIZE)
+            return " after MPI_Finalize";
+        if (!(d->roles & LOG_R_ABORT))
+            init = 1;
+    }
+    return init ? "" : " before MPI_Init";
+}
+
 static int run_fatal(struct ev_check_ctx *c, char *err, size_t errlen)
 {
     (void)err;
@@ -410,12 +432,42 @@ static int run_fatal(struct ev_check_ctx *c, char *err, size_t errlen)
         struct ev_check_finding fd = {.check = "err.fatal",
                                       .severity = EV_CHECK_ERROR,
                                       .sites = &site, .nsites = 1};
+        const char *w = when(x, r, ev.index);
         if (found)
-            snprintf(fd.message, sizeof fd.message, "rank %d died in %s: "
-                     "%s; %s", r, ev.desc->name, f.what, how);
+            snprintf(fd.message, sizeof fd.message, "rank %d died in %s%s: "
+                     "%s; %s", r, ev.desc->name, w, f.what, how);
         else
-            snprintf(fd.message, sizeof fd.message, "rank %d died in %s: %s",
-                     r, ev.desc->name, how);
+            snprintf(fd.message, sizeof fd.message, "rank %d died in %s%s: "
+                     "%s", r, ev.desc->name, w, how);
+        c->emit(c->ud, &fd);
+    }
+    return 0;
+}
+
+/* ---- order.no-finalize ---------------------------------------------------- */
+
+/* A rank whose process exited with MPI initialized and never finalized
+ * (its slot says so: log_rank_exited). */
+static int run_no_finalize(struct ev_check_ctx *c, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    struct ev_run *x = c->x;
+    for (int i = 0; i < x->nlogged; i++) {
+        int r = x->logged[i];
+        const struct log_rank *lg = &x->ranks[r].log;
+        if (!x->ranks[r].present || !log_rank_exited(x->dir, lg))
+            continue;
+        struct ev_check_site site = {r, lg->nevents ? lg->nevents - 1
+                                                    : EV_NONE,
+                                     "its last call"};
+        struct ev_check_finding fd = {.check = "order.no-finalize",
+                                      .severity = EV_CHECK_ERROR,
+                                      .sites = &site, .nsites = 1};
+        snprintf(fd.message, sizeof fd.message, "rank %d exited without "
+                 "calling MPI_Finalize: its process ended with MPI "
+                 "initialized (MPI 4.0 section 11.2.2: every process that "
+                 "initialized MPI must finalize it before it exits)", r);
         c->emit(c->ud, &fd);
     }
     return 0;
@@ -428,5 +480,8 @@ const struct ev_check_def ev_check_arg_defs[] = {
     {"err.fatal", EV_CHECK_ERROR,
      "a rank MPI ended inside a call (an error made fatal), with the "
      "argument at fault", run_fatal},
+    {"order.no-finalize", EV_CHECK_ERROR,
+     "a process that exited with MPI initialized, never finalized",
+     run_no_finalize},
     {NULL, 0, NULL, NULL},
 };

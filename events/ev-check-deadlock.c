@@ -286,6 +286,13 @@ static int rank_waits(struct hang *h, int r)
                  "(computing, stuck outside MPI, or dead)");
         return 0;
     }
+    const struct log_func_desc *fd = log_func_by_id((int)w->slot.fn);
+    if (fd && (fd->roles & LOG_R_FINALIZE)) {
+        w->state = ST_DONE;
+        snprintf(w->why, sizeof w->why, "it is in MPI_Finalize (it makes "
+                 "no more calls)");
+        return 0;
+    }
     w->state = ST_BLOCKED;
     h->nblocked++;
     int fn = (int)w->slot.fn, side = 0;
@@ -658,10 +665,12 @@ static int classic(int fn)
 }
 
 /* A hung run whose blocked ranks are in a collective that another member
- * of the communicator called differently at the same position: MPI
- * matches collectives by their order on a communicator (MPI 4.0 section
- * 6.1), so the two never match (MPI_Barrier against MPI_Bcast, a blocking
- * call against a nonblocking one). One finding per communicator and
+ * of the communicator called differently at the same position, or will
+ * never call (it finished, or is blocked in a collective on another
+ * communicator): MPI matches collectives by their order on a
+ * communicator (MPI 4.0 section 6.14), so the calls never match
+ * (MPI_Barrier against MPI_Bcast, a blocking call against a nonblocking
+ * one, a member that skipped one). One finding per communicator and
  * position; the completed instances are coll.operation's. */
 static int run_blocked_mismatch(struct ev_check_ctx *c, char *err,
                                 size_t errlen)
@@ -697,9 +706,46 @@ static int run_blocked_mismatch(struct ev_check_ctx *c, char *err,
                 int32_t m = g ? cm->b[i] : cm->a[i];
                 uint64_t ev;
                 int fn;
-                if (m < 0 || m >= h.n || !h.x->ranks[m].present ||
-                    !(fn = kth_coll(&h, m, comm, k, &ev)))
+                if (m < 0 || m >= h.n || !h.x->ranks[m].present)
                     continue;
+                if (!(fn = kth_coll(&h, m, comm, k, &ev))) {
+                    /* a member that will never call it: finished, or
+                     * blocked in a collective on another communicator */
+                    const struct wrank *o = &h.w[m];
+                    const struct log_func_desc *od =
+                        log_func_by_id((int)o->slot.fn);
+                    char on[64];
+                    int elsewhere = o->state == ST_BLOCKED &&
+                                    o->comm != comm &&
+                                    ev__fn(h.ix, (int)o->slot.fn)->coll ==
+                                        EV__K_BLOCKING;
+                    if (o->state != ST_DONE && !elsewhere)
+                        continue;
+                    differ = 1;
+                    uint64_t last = h.x->ranks[m].log.nevents
+                                        ? h.x->ranks[m].log.nevents - 1
+                                        : EV_NONE;
+                    if (ns < 16)
+                        sites[ns++] = (struct ev_check_site){
+                            m, elsewhere ? EV_NONE : last,
+                            elsewhere ? "blocked here" : "finished"};
+                    if (elsewhere)
+                        len += (size_t)snprintf(
+                            who + len, len < sizeof who ? sizeof who - len
+                                                        : 0,
+                            "%srank %d blocked in %s on %s instead",
+                            len ? ", " : "", m, od ? od->name : "?",
+                            ev__comm_name(o->comm, on, sizeof on));
+                    else
+                        len += (size_t)snprintf(
+                            who + len, len < sizeof who ? sizeof who - len
+                                                        : 0,
+                            "%srank %d, which %s, never calls it",
+                            len ? ", " : "", m,
+                            strncmp(o->why, "it ", 3) ? o->why
+                                                      : o->why + 3);
+                    continue;
+                }
                 if (classic(fn) != classic(fn0))
                     differ = 1;
                 if (ns < 16) {

@@ -172,6 +172,8 @@ struct group_fmt {
     const char *role, *other_role, *made_role;
     void (*message)(struct ev_check_ctx *c, const struct item *g, size_t n,
                     int nranks, char *buf, size_t len);
+    /* a group's own severity (NULL: SEVERITY) */
+    int (*severity_of)(const struct item *g);
 };
 
 /* Sorts IT and emits one finding per key: the first instance of each
@@ -203,7 +205,11 @@ static void emit_groups(struct ev_check_ctx *c, struct items *it,
                 sites[ns++] = (struct ev_check_site){e->rank, e->made,
                                                      gf->made_role};
         }
-        struct ev_check_finding f = {gf->check, gf->severity, "", sites, ns};
+        struct ev_check_finding f = {gf->check,
+                                     gf->severity_of
+                                         ? gf->severity_of(it->v + i)
+                                         : gf->severity,
+                                     "", sites, ns};
         gf->message(c, it->v + i, j - i, nranks, f.message,
                     sizeof f.message);
         c->emit(c->ud, &f);
@@ -234,6 +240,15 @@ static void leak_msg(struct ev_check_ctx *c, const struct item *g, size_t n,
     snprintf(buf, len, "%zu %srequest%s of %s%s %s %s before MPI_Finalize",
              n, g->key[1] ? "persistent " : "", n > 1 ? "s" : "", call,
              on_ranks(nranks, rk, sizeof rk), n > 1 ? "were" : "was", what);
+}
+
+/* An operation the rank started and never completed (a nonblocking one,
+ * a started persistent one) is an error: MPI_Finalize requires every
+ * operation a process initiated locally complete (MPI 4.0 section
+ * 11.2.2); an inactive persistent request never freed is a leak. */
+static int leak_severity(const struct item *g)
+{
+    return !g->key[1] || g->key[2] ? EV_CHECK_ERROR : EV_CHECK_WARNING;
 }
 
 /* " (N times on M ranks)" into BUF for a group of more than one. */
@@ -271,13 +286,13 @@ static void restart_msg(struct ev_check_ctx *c, const struct item *g,
 }
 
 static const struct group_fmt req_fmt[] = {
-    [EV_RQ_LIVE] = {"req.leak", EV_CHECK_WARNING, "created here",
-                    "started here", NULL, leak_msg},
+    [EV_RQ_LIVE] = {"req.leak", EV_CHECK_ERROR, "created here",
+                    "started here", NULL, leak_msg, leak_severity},
     [EV_RQ_DEAD] = {"req.used-after-free", EV_CHECK_ERROR, "used here",
-                    "completed or freed here", "created here", dead_msg},
+                    "completed or freed here", "created here", dead_msg, NULL},
     [EV_RQ_RESTART] = {"req.restart-active", EV_CHECK_ERROR,
                        "started again", "started here", "created here",
-                       restart_msg},
+                       restart_msg, NULL},
 };
 
 /* The findings of the index's request issues of KIND: a live request by
@@ -431,10 +446,10 @@ static int run_msg(struct ev_check_ctx *c, int recv, char *err,
     }
     static const struct group_fmt sends = {"msg.unreceived",
                                            EV_CHECK_WARNING, "sent here",
-                                           NULL, NULL, unreceived_msg};
+                                           NULL, NULL, unreceived_msg, NULL};
     static const struct group_fmt recvs = {"msg.unmatched-receive",
                                            EV_CHECK_WARNING, "posted here",
-                                           NULL, NULL, unmatched_msg};
+                                           NULL, NULL, unmatched_msg, NULL};
     const char *name = recv ? recvs.check : sends.check;
     emit_groups(c, &it, recv ? &recvs : &sends);
     if (skipped) {
@@ -758,7 +773,7 @@ static int run_res_leak(struct ev_check_ctx *c, char *err, size_t errlen)
         }
     }
     static const struct group_fmt gf = {"res.leak", EV_CHECK_WARNING,
-                                        "created here", NULL, NULL, res_msg};
+                                        "created here", NULL, NULL, res_msg, NULL};
     emit_groups(c, &it, &gf);
     free(it.v);
     free(roles);
@@ -769,8 +784,9 @@ static int run_res_leak(struct ev_check_ctx *c, char *err, size_t errlen)
 /* ---- the table ---------------------------------------------------------------- */
 
 const struct ev_check_def ev_check_req_defs[] = {
-    {"req.leak", EV_CHECK_WARNING,
-     "a request never completed nor freed before MPI_Finalize",
+    {"req.leak", EV_CHECK_ERROR,
+     "an operation never completed before MPI_Finalize (error), a "
+     "persistent request never freed (warning)",
      run_req_leak},
     {"req.used-after-free", EV_CHECK_ERROR,
      "a Wait/Test, Start or Request_free on the handle of a request "

@@ -64,9 +64,11 @@ int fe_rec_verdict(const char *dir, const char *ranks, int *ended)
             rs_add(&sets[lr.hdr.flags & LOG_HDR_LIMITED ? 5 : 1], r);
             break;
         case LOG_END_KILLED:
-            /* a rank's own crash, said apart from the ranks the launcher
-             * killed after it */
-            if (log_rank_signal(dir, &lr)) {
+            /* a rank's own crash, the call MPI ended it in, its exit
+             * without MPI_Finalize, said apart from the ranks the
+             * launcher killed after it */
+            if (log_rank_signal(dir, &lr) || lr.died ||
+                log_rank_exited(dir, &lr)) {
                 log_rank_ending_in(dir, &lr, buf, sizeof buf);
                 fprintf(stderr, "drdb: rank %d: %s\n", r, buf);
                 (*ended)++;

@@ -53,10 +53,23 @@ int log_rank_signal(const char *dir, const struct log_rank *log)
     return s.signal;
 }
 
+int log_rank_exited(const char *dir, const struct log_rank *log)
+{
+    struct log_call_slot s;
+    return read_slot(dir, log, &s) == 0 && s.exited == 1 && !s.signal &&
+           !log->died;
+}
+
 enum log_ending log_rank_ending_in(const char *dir, const struct log_rank *r,
                                    char *buf, size_t len)
 {
     enum log_ending e = log_rank_ending(r, buf, len);
+    if (e == LOG_END_KILLED && log_rank_exited(dir, r)) {
+        snprintf(buf, len, "exited without MPI_Finalize after event %llu "
+                 "(the process ended with MPI initialized)",
+                 (unsigned long long)(r->nevents ? r->nevents - 1 : 0));
+        return e;
+    }
     int sig = e == LOG_END_KILLED ? log_rank_signal(dir, r) : 0;
     if (sig) {
         char was[256];

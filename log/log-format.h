@@ -155,7 +155,10 @@ struct log_call_slot {
      * SIGABRT), noted by the recorder's handler as it dies; 0 none. A
      * slot of LOG_CALL_SLOT_V1 bytes (older runs) has neither. */
     int32_t signal;
-    uint32_t reserved;
+    /* 1: the process exited (returned from main, called exit()) with MPI
+     * initialized and never finalized, in no MPI call (2026-12; 0 before,
+     * or not so). */
+    uint32_t exited;
 };
 #define LOG_CALL_SLOT_V1 128
 _Static_assert(sizeof(struct log_call_slot) == 136, "the slot's layout");

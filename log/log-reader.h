@@ -153,6 +153,9 @@ int log_call_in_progress(const char *dir, const struct log_rank *log,
  * (a crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT), or 0: none noted
  * (killed by another's signal, SIGKILL, or no slot). */
 int log_rank_signal(const char *dir, const struct log_rank *log);
+/* 1 when LOG's rank, in run directory DIR, exited with MPI initialized and
+ * never finalized, outside any MPI call (its slot's `exited`), else 0. */
+int log_rank_exited(const char *dir, const struct log_rank *log);
 
 /* How a rank's log ends. */
 enum log_ending {

@@ -367,6 +367,10 @@ def call_slot(fn, ref):
     def val(slot):
         return ref(fn.args[sl[slot]].name) if slot in sl else none
     comm = ref(fn.args[sl["comm"]].name) if "comm" in sl else "0"
+    if "finalize" in fn.flags:
+        # MPICH's MPI_Finalize waits for the other processes: a rank
+        # there makes no more calls (a member that skipped a collective)
+        return f"rec_call_enter({fn.id}, {none}, {none}, {none}, {none}, 0)"
     if fn.kind == "completion" and "poll" not in fn.flags:
         if "requests" in sl:
             n = ref(fn.args[0].name)
@@ -394,8 +398,8 @@ def fly_args(fn):
     """The arguments the call in flight keeps (rec.h: rec_fly), as
     (position, argument, encoding): the by-value ones (their log
     encoding) and the buffers a record's site carries ("BUF"). None for
-    the life cycle's calls (MPI_Abort ends the job by design)."""
-    if fn.kind == "lifecycle":
+    MPI_Abort (the abort role: it ends the job by design)."""
+    if "abort" in fn.flags:
         return None
     bufs = {a.name for a, _, _ in S.site_buffers(fn)}
     kept = [(i, a, S.value_encoding(a.ctype) if a.direction is None

@@ -566,8 +566,12 @@ static int finalized;            /* MPI_Finalize returned */
  * is, which readers take for a rank killed mid-run. */
 static void at_exit(void)
 {
-    if (writer.map && !finalized)
-        rec_fly_end(0); /* exit() inside a call: MPI ended the rank */
+    if (writer.map && rec_fly.fn)
+        rec_fly_end(0); /* exit() inside a call: MPI ended the rank there
+                         * (also one made before MPI_Init, after
+                         * MPI_Finalize) */
+    else if (writer.map && !finalized && world_up && rec_call_slot)
+        rec_call_slot->exited = 1; /* no MPI_Finalize */
     if (writer.map && (finalized || (!world_up && sessions == 0)))
         rec_close();
 }

@@ -421,7 +421,7 @@ static inline void rec_call_leave(void)
  * rank MPI ends inside a call (an error MPI_ERRORS_ARE_FATAL makes fatal:
  * MPICH's PMI_Abort asks the launcher to kill the job) then logs that call
  * as its last record (LOG_REC_DIED), which `drdb check` validates. Not kept
- * for MPI_Init, MPI_Finalize, MPI_Abort (the life cycle's own hooks).
+ * for MPI_Abort (ending the job is what it is for).
  */
 #define REC_FLY_ARGS 16
 struct rec_fly {

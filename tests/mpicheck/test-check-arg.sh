@@ -1,5 +1,6 @@
 #!/bin/sh
-# drdb check's arg.invalid and err.fatal (events/ev-check-arg.c), the dead
+# drdb check's arg.invalid, err.fatal and order.no-finalize
+# (events/ev-check-arg.c), the dead
 # ranks of deadlock.* and coll.blocked-mismatch (ev-check-deadlock.c), on
 # programs of the planted corpus (tests/mpicheck/corpus/, written from the
 # MPI standard) and their correct twins. The findings are written here by
@@ -24,7 +25,7 @@ cd "$tmp" || exit 1
 check() {
     if eval "$2"; then ok "$1"; else fail "$1"; sed 's/^/#   /' "$3" | tail -20; fi
 }
-pat='arg.*,err.fatal,deadlock.*,coll.*'
+pat='arg.*,err.fatal,order.*,deadlock.*,coll.*'
 
 # The last rank (1 of 2) sends count -1 after a correct exchange: MPICH
 # aborts it in that MPI_Send (its event 4: Init, Comm_rank, Comm_size,
@@ -77,6 +78,44 @@ check "coll.blocked-mismatch: the hung members, and nothing else" \
 hasre "coll.blocked-mismatch: each member's call" bb.out \
     "collective #1 on MPI_COMM_WORLD never matches: rank 0 blocked in MPI_Barrier, rank 1 blocked in MPI_Bcast, rank 2 blocked in MPI_Bcast"
 expect_findings coll-barrier-bcast-ok 3 "$pat"
+
+# Rank 1 of 2 skips the last collective (an MPI_Reduce) and goes to
+# MPI_Finalize, where MPICH waits: rank 0 hangs in it. The member that
+# never calls it is named (its last logged call, the barrier, event 2);
+# deadlock.wait names it too.
+r=$tmp/coll-skip-last-bad.run
+timeout 120 "$drdb" record --timeout 5 -o "$r" -- "$mpiexec" -n 2 \
+    "$(path coll-skip-last-bad)" > sl.rec 2>&1
+"$drdb" check --checks "$pat" "$r" > sl.out 2>&1
+findings sl.out | sort > sl.got
+printf '%s\n' "error coll.blocked-mismatch 0:end 1:2" \
+    "error deadlock.wait 1:2 0:end" | sort > sl.want
+check "coll.blocked-mismatch: a member in MPI_Finalize never calls it" \
+    "cmp -s sl.want sl.got" sl.out
+hasre "coll.blocked-mismatch: says which member and where" sl.out \
+    "collective #2 on MPI_COMM_WORLD never matches: rank 0 blocked in MPI_Reduce, rank 1, which is in MPI_Finalize (it makes no more calls), never calls it"
+expect_findings coll-skip-last-ok 2 "$pat"
+
+# Both ranks return from main after an MPI_Gather (event 3) without
+# MPI_Finalize (drdb record says so and exits 1); the twin finalizes.
+record_may_fail=1
+expect_findings order-missing-finalize-bad 2 "$pat" \
+    "error order.no-finalize 0:3" "error order.no-finalize 1:3"
+record_may_fail=
+hasre "drdb record names the ranks that exited without MPI_Finalize" \
+    "$tmp/order-missing-finalize-bad.rec" \
+    "^drdb: rank 1: exited without MPI_Finalize after event 3"
+expect_findings order-missing-finalize-ok 2 "$pat"
+# Each of 3 ranks calls MPI_Comm_rank after MPI_Finalize (event 5): MPICH
+# ends it there.
+record_may_fail=1
+expect_findings order-after-finalize-comm-rank-bad 3 "$pat" \
+    "error err.fatal 0:5" "error err.fatal 1:5" "error err.fatal 2:5"
+record_may_fail=
+hasre "err.fatal: a call after MPI_Finalize is said so" \
+    "$tmp/order-after-finalize-comm-rank-bad.out" \
+    "^error err.fatal: rank 0 died in MPI_Comm_rank after MPI_Finalize: MPI ended the rank there"
+expect_findings order-after-finalize-comm-rank-ok 3 "$pat"
 
 echo "1..$n"
 exit $status
