@@ -1,6 +1,14 @@
 # tests/mpicheck/findings.sh - what the test-check-AREA.sh scripts share
-# (sourced after tests/lib.sh; needs $drdb, $mpiexec, $tmp, and path NAME
-# giving a program's executable).
+# (sourced after tests/lib.sh; needs $drdb, $mpiexec, $tmp).
+
+# programs PROG...: the executables given, each found again by its name
+# with path NAME.
+programs() {
+    for _p in "$@"; do
+        eval "path_$(basename "$_p" | tr - _)=\$(realpath \"\$_p\")"
+    done
+}
+path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
 
 # findings FILE: `drdb check`'s findings in FILE, one line each:
 # "SEVERITY NAME R:N R:N ..." (the sites in order; the lines indented

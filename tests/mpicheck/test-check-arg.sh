@@ -16,10 +16,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/findings.sh"
-for p in "$@"; do
-    eval "path_$(basename "$p" | tr - _)=\$(realpath \"\$p\")"
-done
-path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
+programs "$@"
 cd "$tmp" || exit 1
 # check NAME COMMAND FILE: one check, that COMMAND succeeds (else FILE's end)
 check() {

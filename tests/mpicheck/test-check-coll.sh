@@ -14,10 +14,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/findings.sh"
-for p in "$@"; do
-    eval "path_$(basename "$p" | tr - _)=\$(realpath \"\$p\")"
-done
-path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
+programs "$@"
 
 # Event 3 at both: MPI_Bcast at rank 0, MPI_Scatter at rank 1.
 expect_findings coll-operation-bad 2 'coll.*' \

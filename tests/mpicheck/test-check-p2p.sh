@@ -13,10 +13,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0 status=0
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/findings.sh"
-for p in "$@"; do
-    eval "path_$(basename "$p" | tr - _)=\$(realpath \"\$p\")"
-done
-path() { eval "echo \${path_$(echo "$1" | tr - _):-}"; }
+programs "$@"
 
 # Rank 0's sends 7, 8, 9 (after its 2 constructors and 2 commits); rank 1's
 # receives 9, 10, 11 (after contiguous, free, contiguous, commit, struct,
