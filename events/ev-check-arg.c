@@ -411,6 +411,9 @@ static int run_fatal(struct ev_check_ctx *c, char *err, size_t errlen)
             continue;
         struct fault f;
         int found = validate(x, r, &ev, &f);
+        if (!found && ev.desc->kind == LOG_K_RMA)
+            found = ev__rma_explain(c, r, ev.index, f.what,
+                                    sizeof f.what) > 0;
         const char *cls = ev.ret ? log_mpi_err_class_name(ev.ret) : NULL;
         char code[80] = "";
         if (ev.ret)

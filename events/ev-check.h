@@ -84,6 +84,7 @@ extern const struct ev_check_def ev_check_race_defs[];     /* race.* */
 extern const struct ev_check_def ev_check_req_defs[];      /* req.*, res.*,
                                                              * msg.* */
 extern const struct ev_check_def ev_check_buf_defs[];      /* buf.* */
+extern const struct ev_check_def ev_check_rma_defs[];      /* rma.* */
 extern const struct ev_check_def ev_check_arg_defs[];      /* arg.*,
                                                              * err.fatal */
 extern const struct ev_check_def ev_check_err_defs[];      /* err.* */

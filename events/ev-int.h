@@ -613,6 +613,10 @@ int ev__check_unsafe_send(struct ev_check_ctx *c, char *err, size_t errlen);
 /* ev-check-err.c: whether rank R went on after its failed call F as if
  * nothing happened (err.ignored's test): 1, 0 not, -1 interrupted. */
 int ev__err_ignored(struct ev_check_ctx *c, int r, const struct log_event *f);
+/* ev-check-rma.c: what rma.epoch finds wrong with rank R's call N (the
+ * call it died in, err.fatal's) into BUF: 1, 0 nothing, -1 no memory. */
+int ev__rma_explain(struct ev_check_ctx *c, int r, uint64_t n, char *buf,
+                    size_t len);
 /* ev-check.c: one note, for CHECK, about every rank without a log file
  * ("ranks 4-99: each rank has no log" then WHAT, ": its calls are not
  * checked"), made from the logged ranks: its cost follows them, not the

@@ -231,6 +231,8 @@ int main(void)
     printf("#define DRDB_MPI_ERR_TRUNCATE %d\n", MPI_ERR_TRUNCATE);
     printf("#define DRDB_MPI_ERR_IN_STATUS %d\n", MPI_ERR_IN_STATUS);
     printf("#define DRDB_MPI_ERR_CLASS_MASK 0x%x\n", 0x7f);
+    printf("/* The assert of a fence that opens no epoch after it. */\n"
+           "#define DRDB_MPI_MODE_NOSUCCEED %d\n", MPI_MODE_NOSUCCEED);
     printf("/* The error classes by name (a fatal error's, as drdb check "
            "reports it):\n * X(name, value). */\n"
            "#define DRDB_MPI_ERR_CLASSES(X)");

@@ -25,7 +25,14 @@ KINDS = ("local", "lifecycle", "send", "recv", "sendrecv", "probe", "mprobe",
 # (append only: a flag's bit is its position).
 FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic", "poll", "free",
          "sync", "buffered", "ready", "all", "mpi-owned", "abort", "finalize",
-         "examines", "errhandler")
+         "examines", "errhandler", "rma-fence", "rma-lock", "rma-unlock",
+         "rma-lock-all", "rma-unlock-all", "rma-start", "rma-complete",
+         "rma-post", "rma-wait")
+# The one-sided synchronizations (MPI 4.0 12.5), at most one, on 'rma'
+# calls with a window: drdb check's rma.* follow the epochs by them.
+RMA_SYNCS = ("rma-fence", "rma-lock", "rma-unlock", "rma-lock-all",
+             "rma-unlock-all", "rma-start", "rma-complete", "rma-post",
+             "rma-wait")
 # The send modes (MPI 4.0 3.4): a send with none of them is a standard one.
 SEND_MODES = ("sync", "buffered", "ready")
 # Kinds a call of which starts a request (nb, persistent).
@@ -423,6 +430,12 @@ def check_func(fn):
     if "all" in fn.flags and (fn.kind != "completion" or
                               "requests" not in s):
         raise SpecError("'all' is for completions of a request array")
+    syncs = [f for f in RMA_SYNCS if f in fn.flags]
+    if syncs and (fn.kind != "rma" or len(syncs) > 1 or
+                  not any(a.name == "win" and a.direction is None
+                          for a in fn.args)):
+        raise SpecError(f"'{syncs[0]}' is one synchronization of an 'rma' "
+                        "call on a window given by value")
     if "mpi-owned" in fn.flags and not any(
             a.direction == "out" and handle_size(a) for a in fn.args):
         raise SpecError("'mpi-owned' is for calls that return a handle")

@@ -5,10 +5,11 @@
 # whose header says hang=1 with drdb record --timeout), and checked with
 # every check but race.* (drdb check --json). Per class:
 #
-#   recall (right kind)  erroneous programs with an error finding of the
-#                        class's checks (below);
+#   recall (right kind)  erroneous programs with a finding of the class's
+#                        checks (below), an error or a warning (a leak);
 #   recall (any error)   erroneous programs with any error finding;
-#   false alarms         correct programs with any error finding;
+#   false alarms         correct programs with any error finding or a
+#                        finding of the class's checks;
 #   precision            right-kind flags / (right-kind flags + false
 #                        alarms).
 #
@@ -28,7 +29,7 @@ kind_of() {
     order) echo '^(order\.|req\.|res\.|err\.fatal$)' ;;
     coll) echo '^coll\.' ;;
     deadlock) echo '^deadlock\.' ;;
-    rma) echo '^rma\.' ;;
+    rma) echo '^(rma\.|req\.|err\.fatal$)' ;;
     type) echo '^(type\.|p2p\.|coll\.signature$)' ;;
     *) echo '^$' ;;
     esac
@@ -64,9 +65,11 @@ for cls in "${classes[@]}"; do
             > "$tmp/check.json" 2> "$tmp/check.err"
         errs=$(jq -r '.findings[] | select(.severity == "error") | .check' \
             "$tmp/check.json" 2>/dev/null | sort -u | tr '\n' ' ')
-        right=$(jq -r '.findings[] | select(.severity == "error") | .check' \
-            "$tmp/check.json" 2>/dev/null | grep -Ec "$(kind_of "$cls")")
-        echo "$cls $name $expect ${right:-0} ${errs:--}" >> "$tmp/results"
+        kinds=$(jq -r '.findings[] | .check' "$tmp/check.json" \
+            2>/dev/null | grep -E "$(kind_of "$cls")" | sort -u)
+        right=$(printf '%s' "$kinds" | grep -c .)
+        echo "$cls $name $expect ${right:-0} ${errs:--}" \
+            "$(echo $kinds)" >> "$tmp/results"
         rm -rf "$run"
     done
 done
@@ -78,7 +81,7 @@ awk '
                   else miss = miss "  miss " $1 "/" $2 "\n";
                   if ($4 == 0 && NF > 4 && $5 != "-")
                       wrong = wrong "  other kind " $1 "/" $2 ": " $5 "\n" }
-    $3 == "ok" { ok[$1]++; if (NF > 4 && $5 != "-") {
+    $3 == "ok" { ok[$1]++; if ($4 > 0 || (NF > 4 && $5 != "-")) {
                   fa[$1]++; alarms = alarms "  false alarm " $1 "/" $2 ": " \
                   substr($0, index($0, $5)) "\n" } }
     END {

@@ -106,5 +106,14 @@ refuse "'errhandler' without an error handler function" \
 refuse "an error handler function without 'errhandler'" \
     '1 manual local int MPI_Comm_create_errhandler(in MPI_Comm_errhandler_function *comm_errhandler_fn {callback}, out MPI_Errhandler *errhandler)' \
     "an 'errhandler' call, and only it, takes"
+refuse "an RMA synchronization on a call that is not 'rma'" \
+    '1 auto local,rma-fence int MPI_Win_fence(int assert, MPI_Win win)' \
+    "'rma-fence' is one synchronization of an 'rma' call"
+refuse "two RMA synchronizations" \
+    '1 auto rma,rma-lock,rma-unlock int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)' \
+    "'rma-lock' is one synchronization of an 'rma' call"
+refuse "an RMA synchronization without a window" \
+    '1 auto rma,rma-fence int MPI_Win_sync(int assert)' \
+    "on a window given by value"
 echo "1..$n"
 exit $status

@@ -1,0 +1,36 @@
+/* corpus: class=rma expect=ok np=2 */
+/* Rank 0 reads rank 1 in a lock_all epoch, closes it, then opens a
+ * start/complete epoch matched by rank 1's post/wait (twin of
+ * start-in-lockall-bad). */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, peer, buf[2] = {0, 0}, got, val = 2;
+    MPI_Group world, pg;
+    MPI_Win win;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    peer = 1 - rank;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, 1, &peer, &pg);
+    MPI_Win_create(buf, sizeof(buf), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    if (rank == 0) {
+        MPI_Win_lock_all(0, win);
+        MPI_Get(&got, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+        MPI_Win_unlock_all(win);
+        MPI_Win_start(pg, 0, win);
+        MPI_Put(&val, 1, MPI_INT, 1, 1, 1, MPI_INT, win);
+        MPI_Win_complete(win);
+    } else {
+        MPI_Win_post(pg, 0, win);
+        MPI_Win_wait(win);
+    }
+    MPI_Win_free(&win);
+    MPI_Group_free(&pg);
+    MPI_Group_free(&world);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* corpus: class=rma expect=ok np=2 */
+/* Rank 1 exposes its window to rank 0 (post/wait) for one put, then opens
+ * a second exposure epoch to the empty group and closes it with
+ * MPI_Win_wait (twin of wait-no-post-bad; posting to MPI_GROUP_EMPTY is
+ * legal and the wait returns at once). */
+#include <mpi.h>
+
+int main(int argc, char **argv)
+{
+    int rank, peer, buf[2] = {0, 0}, val = 1;
+    MPI_Group world, pg;
+    MPI_Win win;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    peer = 1 - rank;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, 1, &peer, &pg);
+    MPI_Win_create(buf, sizeof(buf), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    if (rank == 0) {
+        MPI_Win_start(pg, 0, win);
+        MPI_Put(&val, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+        MPI_Win_complete(win);
+    } else {
+        MPI_Win_post(pg, 0, win);
+        MPI_Win_wait(win);
+        MPI_Win_post(MPI_GROUP_EMPTY, 0, win);
+        MPI_Win_wait(win);
+    }
+    MPI_Win_free(&win);
+    MPI_Group_free(&pg);
+    MPI_Group_free(&world);
+    MPI_Finalize();
+    return 0;
+}
