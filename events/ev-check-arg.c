@@ -172,6 +172,9 @@ static int validate(struct ev_run *x, int r, const struct log_event *ev,
         if (!comm_shape(x, r, ev->index, h, &size, &me, &inter))
             size = -1;
     }
+    char sz[32] = ""; /* " (size N)" when known */
+    if (size >= 0)
+        snprintf(sz, sizeof sz, " (size %d)", size);
     int sroot = d->slot[LOG_S_ROOT], is_root = 0;
     if (sroot >= 0 && d->args[sroot].vpos >= 0) {
         int64_t root = VAL(sroot);
@@ -180,10 +183,10 @@ static int validate(struct ev_run *x, int r, const struct log_event *ev,
                              (root >= 0 && (size < 0 || root < size))
                        : root >= 0 && (size < 0 || root < size);
         if (!ok)
-            FAULT(sroot, "root %" PRId64 " is not a rank "
-                  "of the communicator%s (size %d)", root,
+            FAULT(sroot, "root %" PRId64 " is not a rank of the "
+                  "communicator%s%s", root,
                   inter ? "'s other group, MPI_ROOT or MPI_PROC_NULL" : "",
-                  size);
+                  sz);
     }
     int send = d->kind == LOG_K_SEND;
     int recv = d->kind == LOG_K_RECV || d->kind == LOG_K_PROBE ||
@@ -194,18 +197,18 @@ static int validate(struct ev_run *x, int r, const struct log_event *ev,
         int64_t dest = VAL(sd);
         if (dest != DRDB_MPI_PROC_NULL &&
             (dest < 0 || (size >= 0 && dest >= size)))
-            FAULT(sd, "%s %" PRId64 "%s is not a rank of the communicator "
-                  "(size %d) nor MPI_PROC_NULL", d->args[sd].name, dest,
+            FAULT(sd, "%s %" PRId64 "%s is not a rank of the "
+                  "communicator%s nor MPI_PROC_NULL", d->args[sd].name, dest,
                   dest == DRDB_MPI_ANY_SOURCE ? " (MPI_ANY_SOURCE)" : "",
-                  size);
+                  sz);
     }
     if ((recv || sendrecv) && ss >= 0) {
         int64_t src = VAL(ss);
         if (src != DRDB_MPI_PROC_NULL && src != DRDB_MPI_ANY_SOURCE &&
             (src < 0 || (size >= 0 && src >= size)))
-            FAULT(ss, "%s %" PRId64 " is not a rank of "
-                  "the communicator (size %d), MPI_ANY_SOURCE nor "
-                  "MPI_PROC_NULL", d->args[ss].name, src, size);
+            FAULT(ss, "%s %" PRId64 " is not a rank of the communicator%s, "
+                  "MPI_ANY_SOURCE nor MPI_PROC_NULL", d->args[ss].name, src,
+                  sz);
     }
     int st = d->slot[LOG_S_TAG], srt = d->slot[LOG_S_RECVTAG];
     if ((send || sendrecv) && st >= 0 && VAL(st) < 0)

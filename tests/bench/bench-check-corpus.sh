@@ -25,7 +25,7 @@ command -v jq > /dev/null || { echo "jq is needed" >&2; exit 1; }
 # The checks whose findings are "of the right kind" for a class.
 kind_of() {
     case $1 in
-    arg) echo '^(arg\.|err\.fatal$)' ;;
+    arg) echo '^(arg\.|err\.fatal$|req\.used-after-free$)' ;;
     order) echo '^(order\.|req\.|res\.|err\.fatal$)' ;;
     coll) echo '^coll\.' ;;
     deadlock) echo '^deadlock\.' ;;
@@ -78,7 +78,7 @@ awk '
     { cls[$1] = 1 }
     $3 == "bad" { bad[$1]++; if ($4 > 0) right[$1]++;
                   if (NF > 4 && $5 != "-") any[$1]++;
-                  else miss = miss "  miss " $1 "/" $2 "\n";
+                  else if ($4 == 0) miss = miss "  miss " $1 "/" $2 "\n";
                   if ($4 == 0 && NF > 4 && $5 != "-")
                       wrong = wrong "  other kind " $1 "/" $2 ": " $5 "\n" }
     $3 == "ok" { ok[$1]++; if ($4 > 0 || (NF > 4 && $5 != "-")) {
