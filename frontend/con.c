@@ -234,7 +234,12 @@ int con_open(struct con *c, const char *dir, const struct fe_run_opts *o,
         li->span_s = lr->nevents
                          ? (double)log_rank_enter(lr, lr->nevents - 1) / 1e9
                          : 0;
-        snprintf(li->why, sizeof li->why, "%s", lr->stop_reason);
+        /* how it ends: "died in MPI_Send at event 2: ...", "killed
+         * mid-run: ...", "exited without MPI_Finalize ..." */
+        if (li->complete)
+            li->why[0] = 0;
+        else
+            log_rank_ending_in(c->ev->dir, lr, li->why, sizeof li->why);
     }
     if (!log_run_get(&c->run, "exe", c->exe, sizeof c->exe) ||
         !log_run_get(&c->run, "argv", c->args, sizeof c->args)) {

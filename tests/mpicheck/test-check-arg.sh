@@ -6,7 +6,8 @@
 # MPI standard) and their correct twins. The findings are written here by
 # hand from each program's source (events numbered from its calls: MPI_Init
 # is event 0). Also: a rank MPI ended inside a call is said so by drdb log
-# info, and its replay stops at that call (exit 98).
+# info and the console, its replay stops at that call (exit 98), and the
+# console's goto finding takes it there.
 # usage: test-check-arg.sh DRDB MPIEXEC PROG...
 set -u
 drdb=$(realpath "$1") mpiexec=$2
@@ -49,6 +50,14 @@ rc=$?
 check "replay of the dead rank: exit 98 (the end of its log)" "[ $rc = 98 ]" replay.out
 hasre "replay of the dead rank: stops at the call it died in" replay.out \
     "rank 1: event 4 (MPI_Send): the log ends here: died in MPI_Send at event 4"
+
+# In the console: the run's summary says how each rank ended, and `goto
+# finding 1` takes the dead rank to the call it died in.
+console_batch con "$run" 0-1 -- "check err.fatal" "goto finding 1" status
+hasre "console: the dead rank's ending in the run's summary" "$tmp/con" \
+    "^  rank 1: died in MPI_Send at event 4: MPI ended the rank there"
+hasre "console: goto finding 1 stops rank 1 before the call it died in" \
+    "$tmp/con" "^\[1\] main () at .*neg-count-send-bad.c:20, before event 4 (MPI_Send)"
 
 # Under MPI_ERRORS_RETURN rank 0 sends to rank 3 of 3 (its event 4, after
 # MPI_Comm_set_errhandler) and ignores the error; the twin sends to 2.
