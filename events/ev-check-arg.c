@@ -146,6 +146,106 @@ static int comm_shape(struct ev_run *x, int r, uint64_t n, uint32_t h,
     return 1;
 }
 
+/* ---- handles as the calls so far left them ------------------------------- */
+
+/* A derived datatype or a freed communicator of one rank. */
+struct hstate {
+    int key;        /* the handle */
+    int state;      /* H_* */
+    uint64_t event; /* where it was made (datatypes) or freed */
+    int fn;         /* the call that did */
+};
+enum { H_UNCOMMITTED = 1, H_COMMITTED, H_FREED };
+
+static int arg_typed(const struct log_func_desc *d, int dir, const char *ct)
+{
+    for (int i = 0; i < d->nargs; i++)
+        if ((int)d->args[i].dir == dir && !strcmp(d->args[i].ctype, ct))
+            return i;
+    return -1;
+}
+
+/* What call EV (which succeeded) does to rank R's handles in T: a
+ * datatype made (uncommitted, or a duplicate's state), committed, freed;
+ * a communicator freed, or made again. 0, or -1 out of memory. */
+static int track(struct util_htab *t, const struct log_event *ev)
+{
+    const struct log_func_desc *d = ev->desc;
+    struct hstate n = {0, 0, ev->index, ev->fn};
+    if (d->kind == LOG_K_TYPE_CTOR && !(d->roles & LOG_R_MPI_OWNED)) {
+        n.key = (int)ev__out_handle(ev, d->slot[LOG_S_NEWTYPE]);
+        n.state = H_UNCOMMITTED;
+        /* MPI_Type_dup: the old type's state (a predefined one is
+         * committed) */
+        int old = d->slot[LOG_S_OLDTYPE];
+        if (old >= 0 && d->nargs == 2 && d->args[old].vpos >= 0) {
+            const struct hstate *o =
+                util_htab_find(t, (int)log_event_arg(ev, old));
+            n.state = o ? o->state : H_COMMITTED;
+        }
+    } else if (d->roles & LOG_R_COMMIT) {
+        struct hstate *e = util_htab_find(
+            t, (int)ev__out_handle(ev, arg_typed(d, LOG_DIR_INOUT,
+                                                 "MPI_Datatype *")));
+        if (e && e->state == H_UNCOMMITTED)
+            e->state = H_COMMITTED;
+        return 0;
+    } else if (d->roles & LOG_R_FREE) {
+        struct log_field fl;
+        uint32_t h;
+        int fa = d->slot[LOG_S_FREED];
+        if (fa < 0 || !log_event_find(ev, LOG_ARG_NONE, LOG_F_REQUEST, &fl) ||
+            log_field_handle(&fl, &h) < 0)
+            return 0;
+        struct hstate *e = util_htab_find(t, (int)h);
+        if (!strcmp(d->args[fa].ctype, "MPI_Datatype *") && !e)
+            return 0; /* not one the log saw made */
+        if (strcmp(d->args[fa].ctype, "MPI_Datatype *") &&
+            strcmp(d->args[fa].ctype, "MPI_Comm *"))
+            return 0;
+        n.key = (int)h;
+        n.state = H_FREED;
+    } else if (d->kind == LOG_K_COMM_CTOR && d->slot[LOG_S_NEWCOMM] >= 0) {
+        struct hstate *e = util_htab_find(
+            t, (int)ev__out_handle(ev, d->slot[LOG_S_NEWCOMM]));
+        if (e)
+            util_htab_remove(t, e);
+        return 0;
+    }
+    if (!n.key || n.key == -1)
+        return 0;
+    return util_htab_put(t, &n);
+}
+
+/* Rank R's handles as its events before UPTO left them, into T. */
+static int track_to(struct ev_run *x, int r, uint64_t upto,
+                    struct util_htab *t)
+{
+    for (uint64_t e = 0; e < upto; e++) {
+        struct log_event ev;
+        if (ev_event(x, r, e, &ev, NULL, 0) < 0)
+            return 0;
+        if (ev.desc && !ev.ret && !ev.cb_entry &&
+            !(ev.flags & (LOG_REC_TRUNC | LOG_REC_REPEAT)) &&
+            track(t, &ev) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Calls that move data of their datatypes (a datatype of theirs must be
+ * committed: MPI 4.0 5.1.9). */
+static int moves_data(const struct log_func_desc *d)
+{
+    switch (d->kind) {
+    case LOG_K_SEND: case LOG_K_RECV: case LOG_K_SENDRECV: case LOG_K_MRECV:
+    case LOG_K_COLL: case LOG_K_RMA: case LOG_K_FILE: case LOG_K_PARTITIONED:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 #define FAULT(i, ...)                                                      \
     do {                                                                   \
         snprintf(f->what, sizeof f->what, __VA_ARGS__);                    \
@@ -153,9 +253,10 @@ static int comm_shape(struct ev_run *x, int r, uint64_t n, uint32_t h,
         return 1;                                                          \
     } while (0)
 
-/* The first fault of call EV of rank R: 1 with *F, 0 none. */
+/* The first fault of call EV of rank R, whose handles are as T says: 1
+ * with *F, 0 none. */
 static int validate(struct ev_run *x, int r, const struct log_event *ev,
-                    struct fault *f)
+                    const struct util_htab *t, struct fault *f)
 {
     const struct log_func_desc *d = ev->desc;
     int64_t v[32];
@@ -169,6 +270,11 @@ static int validate(struct ev_run *x, int r, const struct log_event *ev,
         if (h == DRDB_MPI_COMM_NULL)
             FAULT(sc, "%s is MPI_COMM_NULL",
                   d->args[sc].name);
+        const struct hstate *e = util_htab_find(t, (int)h);
+        if (e && e->state == H_FREED)
+            FAULT(sc, "%s 0x%08" PRIx32 " was freed by %s at event %" PRIu64
+                  " (MPI 4.0 7.4.3: a freed handle is MPI_COMM_NULL)",
+                  d->args[sc].name, h, log_func_name(e->fn), e->event);
         if (!comm_shape(x, r, ev->index, h, &size, &me, &inter))
             size = -1;
     }
@@ -226,11 +332,21 @@ static int validate(struct ev_run *x, int r, const struct log_event *ev,
         if (is_count(a) && VAL(i) < 0)
             FAULT(i, "%s %" PRId64 " is negative",
                   a->name, VAL(i));
-        if (!strcmp(a->ctype, "MPI_Datatype") &&
-            (uint32_t)VAL(i) == DRDB_MPI_DATATYPE_NULL &&
-            !(i > 0 && is_count(&d->args[i - 1]) && VAL(i - 1) == 0))
-            FAULT(i, "%s is MPI_DATATYPE_NULL",
-                  a->name);
+        int empty = i > 0 && is_count(&d->args[i - 1]) && VAL(i - 1) == 0;
+        if (!strcmp(a->ctype, "MPI_Datatype") && !empty) {
+            uint32_t ty = (uint32_t)VAL(i);
+            const struct hstate *e = util_htab_find(t, (int)ty);
+            if (ty == DRDB_MPI_DATATYPE_NULL)
+                FAULT(i, "%s is MPI_DATATYPE_NULL", a->name);
+            if (e && e->state == H_FREED)
+                FAULT(i, "%s 0x%08" PRIx32 " was freed by %s at event %"
+                      PRIu64, a->name, ty, log_func_name(e->fn), e->event);
+            if (e && e->state == H_UNCOMMITTED && moves_data(d))
+                FAULT(i, "%s 0x%08" PRIx32 ", made by %s at event %" PRIu64
+                      ", is not committed (MPI 4.0 5.1.9: a datatype is "
+                      "committed before it is used in communication)",
+                      a->name, ty, log_func_name(e->fn), e->event);
+        }
         if (d->kind == LOG_K_COMM_CTOR && !strcmp(a->name, "color") &&
             VAL(i) < 0 && VAL(i) != DRDB_MPI_UNDEFINED)
             FAULT(i, "color %" PRId64 " is negative and "
@@ -297,6 +413,8 @@ static int run_invalid(struct ev_check_ctx *c, char *err, size_t errlen)
     struct seen *seen = NULL;
     size_t nseen = 0, cap = 0;
     char e[256];
+    int rc = 0;
+    struct util_htab hs = UTIL_HTAB_INIT(struct hstate, key, -1);
     ev__check_note_unlogged(c, "arg.invalid", MISSING_WHY ": its calls are "
                             "not checked");
     for (int i = 0; i < x->nlogged; i++) {
@@ -304,6 +422,7 @@ static int run_invalid(struct ev_check_ctx *c, char *err, size_t errlen)
         if (!x->ranks[r].present)
             continue;
         uint64_t n = x->ranks[r].log.nevents;
+        util_htab_clear(&hs);
         for (uint64_t ev_no = 0; ev_no < n; ev_no++) {
             struct log_event ev;
             if (c->interrupted && *c->interrupted && ev_no % POLL_EVERY == 0)
@@ -315,7 +434,13 @@ static int run_invalid(struct ev_check_ctx *c, char *err, size_t errlen)
                 ev.cb_entry || !ev.desc)
                 continue;
             struct fault f;
-            if (!validate(x, r, &ev, &f))
+            int bad = validate(x, r, &ev, &hs, &f);
+            if (!ev.ret && track(&hs, &ev) < 0) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                goto out;
+            }
+            if (!bad)
                 continue;
             /* MPI returned an error for it, and the program looked at the
              * error (or stopped): a fault detected and handled */
@@ -334,8 +459,8 @@ static int run_invalid(struct ev_check_ctx *c, char *err, size_t errlen)
             if (k == nseen) {
                 if (util_grow(&seen, &cap, nseen + 1, sizeof *seen) < 0) {
                     snprintf(err, errlen, "out of memory");
-                    free(seen);
-                    return -1;
+                    rc = -1;
+                    goto out;
                 }
                 struct seen *s = &seen[nseen++];
                 memset(s, 0, sizeof *s);
@@ -351,7 +476,7 @@ static int run_invalid(struct ev_check_ctx *c, char *err, size_t errlen)
         }
     }
 out:
-    for (size_t k = 0; k < nseen; k++) {
+    for (size_t k = 0; rc == 0 && k < nseen; k++) {
         struct seen *s = &seen[k];
         struct log_event ev;
         if (ev_event(x, s->first_rank, s->first_event, &ev, e, sizeof e) < 0)
@@ -373,7 +498,8 @@ out:
         c->emit(c->ud, &fd);
     }
     free(seen);
-    return 0;
+    util_htab_release(&hs);
+    return rc;
 }
 
 /* ---- err.fatal ------------------------------------------------------------ */
@@ -413,7 +539,10 @@ static int run_fatal(struct ev_check_ctx *c, char *err, size_t errlen)
             !ev.desc)
             continue;
         struct fault f;
-        int found = validate(x, r, &ev, &f);
+        struct util_htab hs = UTIL_HTAB_INIT(struct hstate, key, -1);
+        int found = track_to(x, r, ev.index, &hs) == 0 &&
+                    validate(x, r, &ev, &hs, &f);
+        util_htab_release(&hs);
         if (!found && ev.desc->kind == LOG_K_RMA)
             found = ev__rma_explain(c, r, ev.index, f.what,
                                     sizeof f.what) > 0;

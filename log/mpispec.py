@@ -27,7 +27,7 @@ FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic", "poll", "free",
          "sync", "buffered", "ready", "all", "mpi-owned", "abort", "finalize",
          "examines", "errhandler", "rma-fence", "rma-lock", "rma-unlock",
          "rma-lock-all", "rma-unlock-all", "rma-start", "rma-complete",
-         "rma-post", "rma-wait")
+         "rma-post", "rma-wait", "commit")
 # The one-sided synchronizations (MPI 4.0 12.5), at most one, on 'rma'
 # calls with a window: drdb check's rma.* follow the epochs by them.
 RMA_SYNCS = ("rma-fence", "rma-lock", "rma-unlock", "rma-lock-all",
@@ -436,6 +436,10 @@ def check_func(fn):
                           for a in fn.args)):
         raise SpecError(f"'{syncs[0]}' is one synchronization of an 'rma' "
                         "call on a window given by value")
+    if "commit" in fn.flags and not any(
+            a.direction == "inout" and a.ctype == "MPI_Datatype *"
+            for a in fn.args):
+        raise SpecError("'commit' is for a call on an inout datatype")
     if "mpi-owned" in fn.flags and not any(
             a.direction == "out" and handle_size(a) for a in fn.args):
         raise SpecError("'mpi-owned' is for calls that return a handle")
