@@ -3,14 +3,17 @@
  * docs/check.md, "Arguments"): what a runtime checker validates before
  * each call, validated from the log after the run.
  *
- *   arg.invalid  a call's by-value argument the standard does not allow
- *                (a call MPI completed, or failed with an error the
- *                program ignored, err.ignored's test; a negative count, a rank outside the communicator, a
- *                negative tag, MPI_ANY_TAG or MPI_ANY_SOURCE in a send, a
- *                null communicator, datatype or op, a predefined op on a
- *                datatype it is not defined for, a NULL buffer for data,
- *                MPI_IN_PLACE in point-to-point, a negative color): one
- *                finding per call site and fault, with how many calls;
+ *   arg.invalid  a call's by-value argument the standard does not allow,
+ *                in a call MPI completed or failed with an error the
+ *                program ignored (err.ignored's test): a negative count, a
+ *                rank outside the communicator, a negative tag,
+ *                MPI_ANY_TAG or MPI_ANY_SOURCE in a send, a null
+ *                communicator, datatype or op, a predefined op on a
+ *                datatype it is not defined for, a derived datatype not
+ *                committed or freed, a freed communicator, a NULL buffer
+ *                for data, MPI_IN_PLACE in point-to-point, a negative
+ *                color; one finding per call site and fault, with how
+ *                many calls;
  *   err.fatal    a rank MPI ended inside a call (an error
  *                MPI_ERRORS_ARE_FATAL made fatal; the log's last record
  *                is that call, LOG_REC_DIED): one finding naming the
@@ -22,10 +25,11 @@
  *   order.no-finalize  a process that exited with MPI initialized and
  *                never finalized (its slot: log_rank_exited).
  *
- * The rules read the function table (names and significance of the
- * arguments: log/mpi-functions.spec), the communicators of the event
- * index (sizes, for ranks and roots) and the builtin datatypes of MPICH's
- * ABI (log-abi.h), never a function's name.
+ * The rules read the function table (roles, slots, names and
+ * significance of the arguments: log/mpi-functions.spec), the
+ * communicators of the event index (sizes, for ranks and roots), each
+ * rank's handles as its calls made, committed and freed them, and the
+ * builtin datatypes of MPICH's ABI (log-abi.h), never a function's name.
  */
 #include <inttypes.h>
 #include <stdio.h>
