@@ -541,7 +541,8 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
 const struct ev_check_def ev_check_buf_defs[] = {
     {"buf.overlap", EV_CHECK_ERROR,
      "two pending nonblocking operations, or a blocking call and a "
-     "pending one, on overlapping memory that MPI writes",
+     "pending one, on overlapping memory that MPI writes (two receives: "
+     "a warning)",
      check_overlap},
     {NULL, 0, NULL, NULL},
 };

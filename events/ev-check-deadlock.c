@@ -793,7 +793,8 @@ const struct ev_check_def ev_check_deadlock_defs[] = {
     /* a collectives' check, over the hung run's blocked calls */
     {"coll.blocked-mismatch", EV_CHECK_ERROR,
      "a hung run: members blocked in collectives that never match "
-     "(different operations at the same position on a communicator)",
+     "(different operations at the same position on a communicator, or a "
+     "member that will never call it)",
      run_blocked_mismatch},
     {"deadlock.unsafe-send", EV_CHECK_PORTABILITY,
      "a cycle of blocking standard sends that completed only because MPI "
