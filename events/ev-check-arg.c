@@ -88,6 +88,38 @@ static int is_count(const struct log_arg_desc *a)
             strcmp(a->name, "blocklength") == 0);
 }
 
+/* What each by-value argument of a function is to the rules, worked out
+ * from the names once per function (not per call). */
+#define PLAN_ARGS 16
+struct plan {
+    int ready;
+    uint8_t at[PLAN_ARGS];    /* significance() */
+    uint8_t count[PLAN_ARGS]; /* is_count() */
+    uint8_t type[PLAN_ARGS];  /* an MPI_Datatype */
+    uint8_t color[PLAN_ARGS]; /* a communicator constructor's color */
+};
+
+static const struct plan *plan_of(const struct log_func_desc *d)
+{
+    static struct plan plans[DRDB_MPI_FUNC_COUNT];
+    ptrdiff_t k = d - log_funcs;
+    if (k < 0 || k >= DRDB_MPI_FUNC_COUNT || d->nargs > PLAN_ARGS)
+        return NULL;
+    struct plan *p = &plans[k];
+    if (!p->ready) {
+        for (int i = 0; i < d->nargs; i++) {
+            const struct log_arg_desc *a = &d->args[i];
+            p->at[i] = (uint8_t)significance(d, a->name);
+            p->count[i] = (uint8_t)is_count(a);
+            p->type[i] = !strcmp(a->ctype, "MPI_Datatype");
+            p->color[i] = d->kind == LOG_K_COMM_CTOR &&
+                          !strcmp(a->name, "color");
+        }
+        p->ready = 1;
+    }
+    return p;
+}
+
 static const char *type_name(uint32_t t, char *buf, size_t len)
 {
     const char *n = log_mpi_handle_name("MPI_Datatype", t);
@@ -329,15 +361,16 @@ static int validate(struct ev_run *x, int r, const struct log_event *ev,
     if (rt >= 0 && VAL(rt) < 0 && VAL(rt) != DRDB_MPI_ANY_TAG)
         FAULT(rt, "%s %" PRId64 " is negative and not "
               "MPI_ANY_TAG", d->args[rt].name, VAL(rt));
-    for (int i = 0; i < d->nargs; i++) {
+    const struct plan *pl = plan_of(d);
+    for (int i = 0; pl && i < d->nargs; i++) {
         const struct log_arg_desc *a = &d->args[i];
-        if (a->vpos < 0 || !significant(significance(d, a->name), is_root))
+        if (a->vpos < 0 || !significant(pl->at[i], is_root))
             continue;
-        if (is_count(a) && VAL(i) < 0)
+        if (pl->count[i] && VAL(i) < 0)
             FAULT(i, "%s %" PRId64 " is negative",
                   a->name, VAL(i));
-        int empty = i > 0 && is_count(&d->args[i - 1]) && VAL(i - 1) == 0;
-        if (!strcmp(a->ctype, "MPI_Datatype") && !empty) {
+        int empty = i > 0 && pl->count[i - 1] && VAL(i - 1) == 0;
+        if (pl->type[i] && !empty) {
             uint32_t ty = (uint32_t)VAL(i);
             const struct hstate *e = util_htab_find(t, (int)ty);
             if (ty == DRDB_MPI_DATATYPE_NULL)
@@ -351,8 +384,7 @@ static int validate(struct ev_run *x, int r, const struct log_event *ev,
                       "committed before it is used in communication)",
                       a->name, ty, log_func_name(e->fn), e->event);
         }
-        if (d->kind == LOG_K_COMM_CTOR && !strcmp(a->name, "color") &&
-            VAL(i) < 0 && VAL(i) != DRDB_MPI_UNDEFINED)
+        if (pl->color[i] && VAL(i) < 0 && VAL(i) != DRDB_MPI_UNDEFINED)
             FAULT(i, "color %" PRId64 " is negative and "
                   "not MPI_UNDEFINED", VAL(i));
     }
