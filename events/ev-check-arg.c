@@ -582,11 +582,10 @@ static int run_fatal(struct ev_check_ctx *c, char *err, size_t errlen)
         if (!found && ev.desc->kind == LOG_K_RMA)
             found = ev__rma_explain(c, r, ev.index, f.what,
                                     sizeof f.what) > 0;
-        const char *cls = ev.ret ? log_mpi_err_class_name(ev.ret) : NULL;
-        char code[80] = "";
+        char code[80] = "", es[64];
         if (ev.ret)
-            snprintf(code, sizeof code, " with error %#x%s%s",
-                     (unsigned)ev.ret, cls ? ", " : "", cls ? cls : "");
+            snprintf(code, sizeof code, " with %s",
+                     log_mpi_err_str(es, sizeof es, ev.ret));
         int sig = log_rank_signal(x->dir, lg);
         const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
         char how[160];

@@ -152,12 +152,11 @@ static void print_head(FILE *out, int rank, const struct log_event *ev)
             (double)ev->enter_ns / 1e9);
     fprintf(out, "  duration  %.3f us\n", (double)ev->dur_ns / 1000.0);
     if (ev->flags & LOG_REC_DIED) {
-        const char *cls = log_mpi_err_class_name(ev->ret);
+        char e[64];
         fprintf(out, "  died here: MPI ended the rank in this call, which "
                 "did not return");
         if (ev->ret)
-            fprintf(out, " (error %#x%s%s)", (unsigned)ev->ret,
-                    cls ? ", " : "", cls ? cls : "");
+            fprintf(out, " (%s)", log_mpi_err_str(e, sizeof e, ev->ret));
         fputc('\n', out);
     } else if (ev->flags & LOG_REC_TRUNC)
         fprintf(out, "  logging stopped here (error %d)\n", -ev->ret);

@@ -48,11 +48,10 @@ static void print_event(const struct log_event *ev)
     if (ev->flags & LOG_REC_PARTIAL)
         printf("  (partial)");
     if (ev->flags & LOG_REC_DIED) {
-        const char *cls = log_mpi_err_class_name(ev->ret);
+        char e[64];
         printf("  died here: MPI ended the rank in this call");
         if (ev->ret)
-            printf(" (error %#x%s%s)", (unsigned)ev->ret, cls ? ", " : "",
-                   cls ? cls : "");
+            printf(" (%s)", log_mpi_err_str(e, sizeof e, ev->ret));
     } else if (ev->flags & LOG_REC_TRUNC) /* ret: the errno, positive */
         printf("  logging stopped here (%s)",
                strerror(ev->ret < 0 ? -ev->ret : ev->ret));

@@ -1,6 +1,7 @@
 /* MPICH's predefined handles by value (log-abi.h), from the tables
  * gen-mpi-abi.c generates. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "log-abi.h"
@@ -92,4 +93,12 @@ const char *log_mpi_err_class_name(int code)
         if (classes[i].value == c)
             return classes[i].name;
     return NULL;
+}
+
+const char *log_mpi_err_str(char *buf, size_t len, int code)
+{
+    const char *cls = log_mpi_err_class_name(code);
+    snprintf(buf, len, "error %#x%s%s", (unsigned)code, cls ? ", " : "",
+             cls ? cls : "");
+    return buf;
 }

@@ -7,6 +7,7 @@
 #ifndef DRDB_LOG_ABI_H
 #define DRDB_LOG_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "drdb_mpi_abi.h"
@@ -42,5 +43,8 @@ const char *log_mpi_handle_name(const char *ctype, uint32_t h);
 const char *log_mpi_int_name(const char *arg, int64_t v);
 /* The name of error code CODE's class ("MPI_ERR_COUNT"), or NULL. */
 const char *log_mpi_err_class_name(int code);
+/* CODE into BUF as "error 0x100a4a02, MPI_ERR_COUNT" (its class's name
+ * when it has one); BUF. */
+const char *log_mpi_err_str(char *buf, size_t len, int code);
 
 #endif

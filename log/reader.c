@@ -820,11 +820,10 @@ enum log_ending log_rank_ending(const struct log_rank *r, char *buf,
     }
     struct log_event ev;
     if (r->died && log_rank_event(r, r->nevents - 1, &ev, NULL, 0) == 0) {
-        const char *cls = ev.ret ? log_mpi_err_class_name(ev.ret) : NULL;
-        char code[64] = "";
+        char code[80] = "", e[64];
         if (ev.ret)
-            snprintf(code, sizeof code, " (error %#x%s%s)",
-                     (unsigned)ev.ret, cls ? ", " : "", cls ? cls : "");
+            snprintf(code, sizeof code, " (%s)",
+                     log_mpi_err_str(e, sizeof e, ev.ret));
         snprintf(buf, len, "died in %s at event %llu%s%s", ev.desc->name,
                  (unsigned long long)(r->nevents - 1),
                  ev.ret ? ": MPI ended the rank there" : "", code);

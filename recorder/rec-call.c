@@ -6,7 +6,6 @@
  * and the signal a crashing rank died of, so that `drdb log info` tells
  * it from the ranks the launcher killed after it.
  */
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "interpose.h"
 #include "rec.h"
 #include "util.h"
 
@@ -152,9 +152,7 @@ static int abort_line(const char *p, size_t n, int *code)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-    static __typeof__(&write) real_write;
-    if (__builtin_expect(!real_write, 0))
-        real_write = (__typeof__(&write))dlsym(RTLD_NEXT, "write");
+    UTIL_REAL(ssize_t, write, (int, const void *, size_t));
     int code;
     if (__builtin_expect(rec_fly.fn != 0, 0) && rec_busy && n >= 9 &&
         abort_line(buf, n, &code))
