@@ -138,6 +138,7 @@ static const char *kind_name(unsigned k)
     static const char *const names[] = {
         "?", "raw", "data", "status", "string", "members", "request", "size",
         "handle", "data", "windiff", "elided", "object", "array", "neighbors",
+        "frame",
     };
     return k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -431,6 +432,14 @@ static void print_field(const struct shown *s, const struct log_field *f)
     case LOG_F_RAW:
         ev__print_raw(out, s->ev->desc, f, s->raw);
         break;
+    case LOG_F_FRAME: {
+        uint64_t cfa;
+        if (log_event_frame(s->ev, &cfa) == 1)
+            fprintf(out, "the calling frame's CFA 0x%" PRIx64, cfa);
+        else
+            fprintf(out, "(malformed)");
+        break;
+    }
     case LOG_F_ELIDED: {
         struct log_elided e;
         if (log_field_elided(f, &e) == 0)

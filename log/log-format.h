@@ -60,7 +60,11 @@
 #include <stdint.h>
 
 #define LOG_MAGIC "DRDBLOG"     /* 8 bytes with the NUL */
-#define LOG_VERSION 7            /* 7: neighbourhood collectives' topology
+#define LOG_VERSION 8            /* 8: the first record from each call
+                                  * site carries its buffers and the
+                                  * calling frame (LOG_F_FRAME); struct
+                                  * constructors' displacements (logged);
+                                  * 7: neighbourhood collectives' topology
                                   * (LOG_F_NEIGHBORS) and counts arrays
                                   * (LOG_F_ARRAY);
                                   * 6: buffer addresses of blocking calls
@@ -285,6 +289,13 @@ enum log_field_kind {
                            * A Cartesian or graph topology's
                            * out-neighbours are its in-neighbours: not
                            * repeated */
+    LOG_F_FRAME = 15,     /* the first record of a call from each call site
+                           * of the program, with its buffers (LOG_REC_BUFS;
+                           * arg LOG_ARG_NONE, elem 0): varint the CFA of
+                           * the program's frame that made the call (DWARF's
+                           * DW_OP_call_frame_cfa), which the checks read to
+                           * find the variables the buffers lie in; older
+                           * readers skip it */
 };
 /* The topology of a LOG_F_NEIGHBORS field (its elem). */
 enum log_topo {

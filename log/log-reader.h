@@ -294,6 +294,10 @@ struct log_bufaddr {
  * pending, LOG_REC_BUFS), -EINVAL malformed. */
 int log_event_bufaddr(const struct log_event *ev, int i,
                       struct log_bufaddr *b);
+/* The CFA of the program's frame that made EV's call, from the record of
+ * its site's first call (LOG_F_FRAME): 1 with it in *CFA, 0 when the
+ * record has none, -EINVAL when malformed. */
+int log_event_frame(const struct log_event *ev, uint64_t *cfa);
 /* A loaded object call sites name (LOG_F_OBJECT). */
 struct log_object {
     uint32_t id;

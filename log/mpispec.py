@@ -130,7 +130,8 @@ class Arg:
         self.array = array          # "[]", "[][3]" or ""
         self.length = length        # LENGTH annotation or None
         self.at = at                # `at` qualifier: root, nonroot, all
-        self.logged = logged        # `logged` qualifier (an input logged)
+        self.logged = logged        # "logged" or "noted" (an input logged;
+                                    # the replay checks a "logged" one)
         self.index = -1             # position in the argument list
         self.vpos = -1              # position among by-value arguments
 
@@ -151,7 +152,7 @@ class Arg:
         if self.at:
             quals.append("at " + self.at)
         if self.logged:
-            quals.append("logged")
+            quals.append(self.logged)
         return "; ".join([self.length] + quals) if self.length else None
 
 
@@ -287,11 +288,11 @@ def parse_arg(text):
                 if at not in AT_SIDES:
                     raise SpecError(f"argument '{name}': 'at {at}' is not "
                                     f"one of {', '.join(AT_SIDES)}")
-            elif q == "logged":
-                logged = True
+            elif q in ("logged", "noted"):
+                logged = q
             else:
                 raise SpecError(f"argument '{name}': unknown qualifier "
-                                f"'{q}' (at SIDE, logged)")
+                                f"'{q}' (at SIDE, logged, noted)")
     pointer = "*" in ctype or array
     if pointer and direction is None:
         raise SpecError(f"pointer argument '{name}' needs a direction "
@@ -305,7 +306,7 @@ def parse_arg(text):
                         "VALUE_SIZES in log/mpispec.py")
     if logged and (direction != "in" or not array):
         raise SpecError(f"argument '{name}': only an input array can be "
-                        "'logged'")
+                        f"'{logged}'")
     return Arg(direction, ctype, name, array, length, at, logged)
 
 
@@ -669,8 +670,8 @@ def has_peer_term(term):
 class Out:
     """What the record holds for one argument, and how:
 
-    kind    LOGGED_IN  an input array the recorder logs (RAW), the replay
-                       checks: N elements of ETYPE
+    kind    LOGGED_IN  an input array the recorder logs (RAW): N elements
+                       of ETYPE, which the replay checks when CHECKED
             SEND       an input message buffer: logged with --send-data
                        (DATA), checked by the replay when CHECKABLE
             IN         any other input: nothing logged; a field the replay
@@ -704,6 +705,7 @@ class Out:
         self.counts = kw.get("counts")  # VDATA / ASYNC vcoll
         self.displs = kw.get("displs")
         self.etype = kw.get("etype")
+        self.checked = kw.get("checked")  # LOGGED_IN
         self.cap = kw.get("cap")
         self.fh = kw.get("fh")          # SPLIT_END: the file handle
         self.entry = kw.get("entry")    # STRING: its capacity is *ENTRY as
@@ -728,7 +730,8 @@ def plan_arg(fn, a):
     mvec = LEN_VEC.match(length or "")
     if a.direction == "in":
         if a.logged:
-            return Out(a, "LOGGED_IN", n=length, etype=elem_type(a))
+            return Out(a, "LOGGED_IN", n=length, etype=elem_type(a),
+                       checked=a.logged == "logged")
         if mbuf and not mvec:
             return Out(a, "SEND", n=mbuf.group(1), type=mbuf.group(2),
                        checkable=not has_peer_term(mbuf.group(1)))

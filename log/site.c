@@ -16,6 +16,24 @@ int log_event_site(const struct log_event *ev, uint32_t *obj, uint64_t *off)
     return 1;
 }
 
+int log_event_frame(const struct log_event *ev, uint64_t *cfa)
+{
+    if (!(ev->flags & LOG_REC_SITE) || !(ev->flags & LOG_REC_BUFS))
+        return 0;
+    struct log_field f;
+    size_t cur = 0;
+    int rc;
+    while ((rc = log_event_field(ev, &cur, &f)) == 1) {
+        if (f.kind != LOG_F_FRAME)
+            continue;
+        const uint8_t *p = f.data;
+        if (log_get_varint(&p, f.data + f.len, cfa) || p != f.data + f.len)
+            return -EINVAL;
+        return 1;
+    }
+    return rc < 0 ? -EINVAL : 0;
+}
+
 int log_event_bufaddr(const struct log_event *ev, int i,
                       struct log_bufaddr *b)
 {

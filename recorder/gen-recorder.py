@@ -300,10 +300,14 @@ def pending_flag(fn, flags, ret):
     """The C of the record flags FLAGS of FN, with LOG_REC_BUFS while a
     request is pending when FN is a blocking call that logs
     its buffers then (log/mpispec.py: buffers_if_pending), and when the
-    call failed (RET: drdb check's arg.invalid looks at them)."""
+    call failed (RET: drdb check's arg.invalid looks at them); with
+    REC_PROBE for any call with buffers (rec.h: a site's first record
+    carries them)."""
     if S.site_buffers(fn) and S.buffers_if_pending(fn):
-        return (f"({flags}) | ((rec_pending_any() || {ret} != MPI_SUCCESS) "
-                "? LOG_REC_BUFS : 0)")
+        return (f"({flags}) | REC_PROBE | ((rec_pending_any() || "
+                f"{ret} != MPI_SUCCESS) ? LOG_REC_BUFS : 0)")
+    if S.site_buffers(fn):
+        return f"({flags}) | REC_PROBE"
     return flags
 
 
@@ -325,10 +329,9 @@ def put_bufs(fn, out, rec, started, flags, ret, ref):
     if not bufs:
         return
     if S.buffers_if_pending(fn):
-        out.write(f"    if ({started} == REC_SITE_PUT && "
-                  f"(({flags}) & LOG_REC_BUFS)) {{\n")
+        out.write(f"    if ({started} == REC_SITE_BUFS) {{\n")
     else:
-        out.write(f"    if ({started} == REC_SITE_PUT) {{\n")
+        out.write(f"    if ({started} >= REC_SITE_PUT) {{\n")
     for a, n, dtype in bufs:
         if n is None:
             out.write(f"        rec_put_bufaddr({rec}, {ref(a.name)}, -1, "
@@ -446,7 +449,7 @@ def gen_fly_died(fns, out):
                   f"{extra}, code, f->t0, rec_now(), {args_room(fn)}, "
                   f"f->ra);\n        if (!started)\n            return;\n")
         if bufs:
-            out.write("        if (started == REC_SITE_PUT) {\n")
+            out.write("        if (started >= REC_SITE_PUT) {\n")
             for a, _, _ in bufs:
                 out.write(f"            rec_put_bufaddr(&rec, (const void *)"
                           f"(uintptr_t)f->a[{pos[a.name]}], -1, "

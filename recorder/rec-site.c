@@ -357,6 +357,60 @@ static uintptr_t __caller_above(uintptr_t ra, uintptr_t cfa)
 
 struct rec_site_enc rec_site_enc[REC_SITE_ENC];
 struct rec_obj *rec_site_announce;
+uintptr_t rec_site_probe;
+
+/* The program's return addresses probed so far (open addressing; full:
+ * no more probes). Reached only from rec__site, a site's first call or
+ * a miss of rec_site_enc. */
+#define PROBED 4096
+static uintptr_t probed[PROBED];
+static unsigned nprobed;
+
+/* Whether RA is met for the first time (and now remembered). */
+static int first_time(uintptr_t ra)
+{
+    for (unsigned i = (unsigned)(ra ^ ra >> 9) % PROBED, k = 0; k < PROBED;
+         k++, i = (i + 1) % PROBED) {
+        if (probed[i] == ra)
+            return 0;
+        if (!probed[i]) {
+            if (nprobed >= PROBED / 2)
+                return 0;
+            probed[i] = ra;
+            nprobed++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+struct frame {
+    uintptr_t ra, cfa;
+    int seen, depth;
+};
+
+/* The frame after the one returning to RA: libgcc's CFA of its context is
+ * the CFA of the frame that RA returns into (see unwind_cb). */
+static _Unwind_Reason_Code frame_cb(struct _Unwind_Context *ctx, void *data)
+{
+    struct frame *f = data;
+    uintptr_t ip = _Unwind_GetIP(ctx);
+    if (!ip || ++f->depth > 256)
+        return _URC_END_OF_STACK;
+    if (f->seen) {
+        f->cfa = _Unwind_GetCFA(ctx);
+        return _URC_END_OF_STACK;
+    }
+    f->seen = ip == f->ra;
+    return _URC_NO_REASON;
+}
+
+uintptr_t rec_site_frame(uintptr_t ra)
+{
+    struct frame f = {ra, 0, 0, 0};
+    _Unwind_Backtrace(frame_cb, &f);
+    return f.cfa;
+}
 /* The site of a call not kept in rec_site_enc (a Fortran program's, an
  * object's first): valid until the next call of rec__site. */
 static struct rec_site_enc scratch;
@@ -395,6 +449,8 @@ const struct rec_site_enc *rec__site(const void *ra, uintptr_t cfa)
         return NULL;
     if (o->id == UINT32_MAX)
         o->id = next_id++;
+    if (!o->skip && first_time((uintptr_t)ra))
+        rec_site_probe = (uintptr_t)ra;
     /* The program's own call, or a binding's whose program call the
      * binding's cache checks, of an object already described: the same
      * bytes every time (checked, for a binding), kept for rec_site's

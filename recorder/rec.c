@@ -36,6 +36,9 @@ static __thread int held; /* this thread's rec_lock depth */
 static uint64_t busy_ns, cur_t1;
 /* The record being built carries the shared-memory segments' changes. */
 static int cur_shm;
+/* The record being built is its site's probe (REC_PROBE): the CFA of the
+ * program's calling frame, for its LOG_F_FRAME field; else 0. */
+static uintptr_t cur_frame;
 
 int rec_begin_raw(struct log_rec *rec, int fn, unsigned flags, uint64_t t0,
                   uint64_t dur, size_t room)
@@ -177,6 +180,8 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
     const struct rec_site_enc *site = NULL;
+    unsigned probe = flags & REC_PROBE;
+    flags &= ~REC_PROBE;
     if (ra && !entry &&
         (site = rec_site(ra, (uintptr_t)__builtin_dwarf_cfa())) != NULL) {
         flags |= LOG_REC_SITE;
@@ -184,9 +189,19 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
     } else {
         flags &= ~(unsigned)LOG_REC_BUFS; /* buffers follow a site only */
     }
+    if (__builtin_expect(rec_site_probe != 0, 0)) {
+        /* A site's first call: its buffers and the caller's frame. */
+        if (probe && site &&
+            (cur_frame = rec_site_frame(rec_site_probe)) != 0) {
+            flags |= LOG_REC_BUFS;
+            room += LOG_FIELD_HEAD + LOG_ARG_ROOM64;
+        }
+        rec_site_probe = 0;
+    }
     if (!log_writer_begin(&writer, rec, room + 30, fn, flags, t0, t1 - t0)) {
         rec_on = 0; /* the writer warned once; the program goes on */
         cur_shm = 0;
+        cur_frame = 0;
         rec_site_announce = NULL;
         rec_unlock();
         return 0;
@@ -201,7 +216,7 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
         log_put_varint(rec, util_thread_self());
     if (flags & LOG_REC_SITE) {
         rec_site_put(rec, site);
-        return REC_SITE_PUT;
+        return flags & LOG_REC_BUFS ? REC_SITE_BUFS : REC_SITE_PUT;
     }
     return 1;
 }
@@ -235,6 +250,14 @@ void rec_end(struct log_rec *rec)
     if (__builtin_expect(rec_site_announce != NULL, 0)) {
         rec_site_put_object(rec, rec_site_announce);
         rec_site_announce = NULL;
+    }
+    if (__builtin_expect(cur_frame != 0, 0)) {
+        uint8_t v[LOG_ARG_ROOM64];
+        struct log_rec b = {v, v};
+        log_put_varint(&b, cur_frame);
+        log_put_field(rec, LOG_ARG_NONE, LOG_F_FRAME, 0, (size_t)(b.p - v));
+        log_put_bytes(rec, v, (size_t)(b.p - v));
+        cur_frame = 0;
     }
     log_writer_commit(&writer, rec);
     busy_ns += rec_now() - cur_t1;

@@ -128,10 +128,20 @@ int rec_begin(struct log_rec *rec, int fn, unsigned flags, int ret,
 void rec_end(struct log_rec *rec);
 /* rec_begin for a call the program made from return address RA (NULL:
  * unknown): the record carries its call site (LOG_REC_SITE). Returns 0
- * (not logging), 1, or REC_SITE_PUT when the site was written: the caller
- * then writes the buffer addresses the function table names
- * (log_func_desc.bufs, rec_put_bufaddr) before the by-value arguments. */
+ * (not logging), 1, REC_SITE_PUT when the site was written, or
+ * REC_SITE_BUFS when the record also has LOG_REC_BUFS (from FLAGS, or
+ * the probe below): the caller then writes the buffer addresses the
+ * function table names (log_func_desc.bufs, rec_put_bufaddr) before the
+ * by-value arguments, a blocking call's only with REC_SITE_BUFS.
+ *
+ * REC_PROBE (not a record flag) marks a call with buffers: the first
+ * record from each call site of the program (rec_site_probe) carries
+ * them (LOG_REC_BUFS), with the calling frame's CFA (LOG_F_FRAME), so
+ * that drdb check finds the variables they lie in from the program's
+ * DWARF (type.*). */
 #define REC_SITE_PUT 2
+#define REC_SITE_BUFS 3
+#define REC_PROBE (1u << 29)
 int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
                  uint64_t t0, uint64_t t1, size_t room, const void *ra);
 
@@ -206,6 +216,12 @@ static inline void rec_site_put(struct log_rec *rec,
 }
 size_t rec_site_room(const struct rec_obj *o);
 void rec_site_put_object(struct log_rec *rec, struct rec_obj *o);
+/* The program's return address of a site met for the first time (its
+ * record is the site's probe, REC_PROBE), set by rec__site; 0 otherwise.
+ * rec_site_frame: the CFA of the program's frame that returns to RA
+ * (unwinding, once per site), 0 when not found. */
+extern uintptr_t rec_site_probe __attribute__((visibility("hidden")));
+uintptr_t rec_site_frame(uintptr_t ra);
 /* Appends the address of a buffer of N x TYPE at BUF (N < 0: its extent
  * is not known; log_put_bufaddr). A builtin type's extent is in its
  * handle; another's costs two PMPI calls. */

@@ -166,6 +166,11 @@ void rpl_out_sent(struct rpl_call *c, const struct log_field *f)
     want_kind(c, f, LOG_F_DATA);
 }
 
+void rpl_out_noted(struct rpl_call *c, const struct log_field *f)
+{
+    want_kind(c, f, LOG_F_RAW);
+}
+
 void rpl_check_raw(struct rpl_call *c, const struct log_field *f,
                    const void *p, int64_t len)
 {

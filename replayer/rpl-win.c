@@ -190,11 +190,11 @@ void rpl_out_other(struct rpl_call *c, const struct log_field *f)
     /* MEMBERS and SIZE inform readers only; so do the handle a freeing
      * call freed (REQUEST of no argument: docs/log-format.md), a call
      * site's object (LOG_F_OBJECT) and the inputs the checks read
-     * (LOG_F_ARRAY, LOG_F_NEIGHBORS): they describe the recording, not
-     * an output. */
+     * (LOG_F_ARRAY, LOG_F_NEIGHBORS, LOG_F_FRAME): they describe the
+     * recording, not an output. */
     if (f->kind == LOG_F_MEMBERS || f->kind == LOG_F_SIZE ||
         f->kind == LOG_F_OBJECT || f->kind == LOG_F_ARRAY ||
-        f->kind == LOG_F_NEIGHBORS ||
+        f->kind == LOG_F_NEIGHBORS || f->kind == LOG_F_FRAME ||
         (f->kind == LOG_F_REQUEST && f->arg == LOG_ARG_NONE))
         return;
     if (f->kind == LOG_F_WINDIFF) {

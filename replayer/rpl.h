@@ -174,6 +174,8 @@ void rpl_out_vdata(struct rpl_call *c, const struct log_field *f, void *buf,
 void rpl_check_sent(struct rpl_call *c, const struct log_field *f,
                     const void *buf, int64_t count, MPI_Datatype type);
 void rpl_out_sent(struct rpl_call *c, const struct log_field *f);
+/* A RAW input logged for drdb check only (the spec's `noted`): skipped. */
+void rpl_out_noted(struct rpl_call *c, const struct log_field *f);
 /* A logged input array (a struct's layout): the program's LEN bytes at P
  * must be the same, else the replay diverged. */
 void rpl_check_raw(struct rpl_call *c, const struct log_field *f,
