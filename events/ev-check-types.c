@@ -250,32 +250,49 @@ static int32_t sig_struct(struct ev__types *t, struct util_htab *m,
     return r;
 }
 
-/* A struct constructor's logged arrays: its block lengths and member
- * types. How many blocks, -1 when the log lacks them. */
-static int64_t struct_arrays(const struct log_event *ev, int64_t count,
-                             int64_t **cnt, uint32_t **ty)
+int64_t ev__struct_arrays(const struct log_event *ev, int64_t **cnt,
+                          int64_t **disp, uint32_t **ty)
 {
-    struct log_field f, bl = {0}, tys = {0};
+    const struct log_func_desc *d = ev->desc;
+    int64_t count = d->slot[LOG_S_COUNT] >= 0
+                        ? log_event_arg(ev, d->slot[LOG_S_COUNT]) : -1;
+    struct log_field f, bl = {0}, dis = {0}, tys = {0};
     size_t cur = 0;
+    *cnt = *disp = NULL;
+    *ty = NULL;
     while (log_event_next_stored(ev, &cur, &f) == 1) {
         const struct log_arg_desc *a =
-            f.arg < (unsigned)ev->desc->nargs ? &ev->desc->args[f.arg] : NULL;
+            f.arg < (unsigned)d->nargs ? &d->args[f.arg] : NULL;
         if (f.kind != LOG_F_RAW || !a || !a->logged)
             continue;
         if (strstr(a->ctype, "MPI_Datatype"))
             tys = f;
-        else
+        else if (strstr(a->name, "displacements"))
+            dis = f;
+        else if (strstr(a->name, "blocklengths"))
             bl = f;
     }
-    if (count < 0 || count > (1 << 24) ||
-        tys.len != (uint64_t)count * 4 || !count ||
-        bl.len % (uint64_t)count)
-        return count == 0 ? 0 : -1;
+    if (count == 0)
+        return 0;
+    if (count < 0 || count > (1 << 24) || !bl.len ||
+        tys.len != (uint64_t)count * 4 || bl.len % (uint64_t)count ||
+        (dis.len && dis.len != (uint64_t)count * 8))
+        return -1;
     size_t esz = bl.len / (uint64_t)count; /* int or MPI_Count */
+    if (esz != 4 && esz != 8)
+        return -1;
     *cnt = malloc((size_t)count * sizeof **cnt);
     *ty = malloc((size_t)count * sizeof **ty);
-    if (!*cnt || !*ty || (esz != 4 && esz != 8))
+    if (dis.len)
+        *disp = malloc((size_t)count * sizeof **disp);
+    if (!*cnt || !*ty || (dis.len && !*disp)) {
+        free(*cnt);
+        free(*ty);
+        free(*disp);
+        *cnt = *disp = NULL;
+        *ty = NULL;
         return -1;
+    }
     for (int64_t i = 0; i < count; i++) {
         int32_t c4;
         if (esz == 8) {
@@ -285,6 +302,8 @@ static int64_t struct_arrays(const struct log_event *ev, int64_t count,
             (*cnt)[i] = c4;
         }
         memcpy(&(*ty)[i], tys.data + 4 * i, 4);
+        if (*disp)
+            memcpy(&(*disp)[i], dis.data + 8 * i, 8);
     }
     return count;
 }
@@ -300,13 +319,13 @@ static int32_t sig_ctor(struct ev__types *t, struct util_htab *m,
     struct ev__sig old;
     if (d->slot[LOG_S_OLDTYPE] < 0) {
         /* A struct (logged layout), or an f90 type (not modelled). */
-        int64_t *cnt = NULL;
-        uint32_t *ty = NULL;
-        int64_t nb = d->slot[LOG_S_COUNT] >= 0
-                         ? struct_arrays(ev, count, &cnt, &ty) : -1;
+        int64_t *cnt, *disp;
+        uint32_t *ty;
+        int64_t nb = ev__struct_arrays(ev, &cnt, &disp, &ty);
         int32_t i = nb < 0 ? sig_add(t, EV__SIG_UNKNOWN, fn, NULL, 0, 1)
                            : sig_struct(t, m, cnt, ty, nb, fn);
         free(cnt);
+        free(disp);
         free(ty);
         return i;
     }

@@ -11,7 +11,8 @@
 static const struct ev_check_def *const areas[] = {
     ev_check_p2p_defs, ev_check_coll_defs, ev_check_deadlock_defs,
     ev_check_race_defs, ev_check_req_defs, ev_check_buf_defs,
-    ev_check_rma_defs, ev_check_arg_defs, ev_check_err_defs,
+    ev_check_rma_defs, ev_check_arg_defs, ev_check_typebuf_defs,
+    ev_check_err_defs,
 };
 #define N_AREAS (sizeof areas / sizeof areas[0])
 

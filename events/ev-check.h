@@ -87,6 +87,7 @@ extern const struct ev_check_def ev_check_buf_defs[];      /* buf.* */
 extern const struct ev_check_def ev_check_rma_defs[];      /* rma.* */
 extern const struct ev_check_def ev_check_arg_defs[];      /* arg.*,
                                                              * err.fatal */
+extern const struct ev_check_def ev_check_typebuf_defs[];  /* type.* */
 extern const struct ev_check_def ev_check_err_defs[];      /* err.* */
 
 /* ---- the runner (ev-check.c) --------------------------------------------- */

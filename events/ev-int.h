@@ -627,6 +627,11 @@ void ev__check_note_unlogged(struct ev_check_ctx *c, const char *check,
 #define MISSING_WHY " (no rank-R.log in the run directory: drdb record " \
                     "--ranks leaves ranks out)"
 
+/* A struct constructor's logged arrays (ev-check-types.c): its block
+ * lengths, displacements (NULL in logs before drdb logged them) and
+ * member types, malloc'd; how many blocks, -1 when the log lacks them. */
+int64_t ev__struct_arrays(const struct log_event *ev, int64_t **cnt,
+                          int64_t **disp, uint32_t **ty);
 /* ev-print-data.c */
 /* LEN bytes at P in hex (at most MAX), or as a C string (escaped). */
 void ev__print_hex(FILE *out, const uint8_t *p, uint64_t len, uint64_t max);

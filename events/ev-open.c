@@ -260,6 +260,17 @@ int ev_fn(struct ev_run *x, int rank, uint64_t n)
     return fn;
 }
 
+unsigned ev_rec_flags(struct ev_run *x, int rank, uint64_t n)
+{
+    if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present ||
+        n >= x->ranks[rank].log.nevents)
+        return 0;
+    const struct log_rank *lr = &x->ranks[rank].log;
+    uint16_t flags;
+    memcpy(&flags, lr->map + log_rank_offset(lr, n) + 10, 2);
+    return flags;
+}
+
 uint64_t ev_walltime(struct ev_run *x, int rank, uint64_t n)
 {
     if (rank < 0 || rank >= x->world_size || !x->ranks[rank].present)

@@ -193,55 +193,33 @@ static int struct_layout(struct ev_run *x, int rank, uint64_t n, uint32_t h,
 {
     for (uint64_t e = n; depth < 16 && e-- > 0;) {
         struct log_event ev;
-        struct log_field f, bl = {0}, tys = {0};
-        size_t cur = 0;
-        int logged = 0;
         char err[128];
         if (ev_event(x, rank, e, &ev, err, sizeof err) < 0 ||
             !built_type(&ev, h))
             continue;
-        /* The constructor whose layout the log holds: its logged input
-         * arrays, the block lengths and the member types. */
-        while (log_event_field(&ev, &cur, &f) == 1) {
-            const struct log_arg_desc *a =
-                f.arg < (unsigned)ev.desc->nargs ? &ev.desc->args[f.arg] : NULL;
-            if (f.kind != LOG_F_RAW || !a || !a->logged)
-                continue;
-            logged = 1;
-            if (strstr(a->ctype, "MPI_Datatype"))
-                tys = f;
-            else
-                bl = f;
-        }
-        if (!logged) {
+        if (ev.desc->slot[LOG_S_OLDTYPE] >= 0) {
             /* Built on a struct (resized, dup, contiguous, vector...):
              * its packed data is that struct's elements in a row. */
             int old = ev.desc->slot[LOG_S_OLDTYPE];
-            return old < 0 ? 0
-                           : struct_layout(x, rank, e,
-                                           (uint32_t)log_event_arg(&ev, old),
-                                           cnt, ty, max, depth + 1);
+            return struct_layout(x, rank, e,
+                                 (uint32_t)log_event_arg(&ev, old), cnt, ty,
+                                 max, depth + 1);
         }
-        int64_t count = log_event_arg(&ev, ev.desc->slot[LOG_S_COUNT]);
-        if (count <= 0 || count > max || !bl.len || !tys.len ||
-            tys.len != (uint64_t)count * 4 || bl.len % (uint64_t)count)
-            return 0;
-        size_t esz = bl.len / (uint64_t)count; /* int or MPI_Count */
-        for (int64_t i = 0; i < count; i++) {
-            int64_t c = 0;
-            int32_t c4;
-            if (esz == 8) {
-                memcpy(&c, bl.data + 8 * i, 8);
-            } else {
-                memcpy(&c4, bl.data + 4 * i, 4);
-                c = c4;
-            }
-            memcpy(&ty[i], tys.data + 4 * i, 4);
-            if (!log_mpi_type_of(ty[i]) || c < 0)
-                return 0;
-            cnt[i] = c;
+        /* The constructor whose layout the log holds: its logged input
+         * arrays, the block lengths and the member types. */
+        int64_t *c, *disp;
+        uint32_t *t;
+        int64_t count = ev__struct_arrays(&ev, &c, &disp, &t);
+        int ok = count > 0 && count <= max;
+        for (int64_t i = 0; ok && i < count; i++) {
+            ty[i] = t[i];
+            cnt[i] = c[i];
+            ok = log_mpi_type_of(ty[i]) && c[i] >= 0;
         }
-        return (int)count;
+        free(c);
+        free(disp);
+        free(t);
+        return ok ? (int)count : 0;
     }
     return 0;
 }

@@ -289,6 +289,16 @@ int ev_srcline_why(struct ev_run *x, int rank, uint64_t n,
     return 1;
 }
 
+Dwfl_Module *ev__srcline_module(struct ev_run *x, int rank, uint32_t id,
+                                uint64_t *bias)
+{
+    struct obj *o = obj_get(x, rank, id);
+    if (!o || !o->found || !o->mod)
+        return NULL;
+    *bias = o->o.bias;
+    return o->mod;
+}
+
 int ev_srcline(struct ev_run *x, int rank, uint64_t n,
                struct ev_srcloc *loc, char *err, size_t errlen)
 {

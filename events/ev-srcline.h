@@ -45,6 +45,14 @@ int ev_srcline_why(struct ev_run *x, int rank, uint64_t n,
  * BUF: how drdb shows a call site. */
 void ev_srcloc_format(const struct ev_srcloc *loc, char *buf, size_t len);
 
+/* The DWARF of rank RANK's loaded object ID as ev_srcline reads it: its
+ * libdwfl module (reported at bias 0: addresses in it are the object's
+ * ELF addresses) with the object's load bias in the recorded process in
+ * *BIAS; NULL when it cannot be read (missing, rebuilt). */
+typedef struct Dwfl_Module Dwfl_Module;
+Dwfl_Module *ev__srcline_module(struct ev_run *x, int rank, uint32_t id,
+                                uint64_t *bias);
+
 /* Frees what ev_srcline cached in X (ev_close() calls it). */
 void ev__srcline_free(struct ev_run *x);
 

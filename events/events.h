@@ -330,6 +330,8 @@ const struct ev_req_issue *ev_req_issue_at(struct ev_run *x, size_t i);
 
 /* The function id of rank R's event N (cheap: no decoding), or -1. */
 int ev_fn(struct ev_run *x, int rank, uint64_t n);
+/* Its record flags (LOG_REC_*, cheap too), or 0. */
+unsigned ev_rec_flags(struct ev_run *x, int rank, uint64_t n);
 
 /* Wall-clock estimate of rank R's event N, ns since the epoch (the log's
  * start time plus the event's offset): comparable across ranks of one host
