@@ -1,0 +1,30 @@
+/* corpus: class=type expect=bad np=4 */
+/* Every rank exchanges one double with every other rank with MPI_Alltoall;
+ * the buffers are global double arrays but are described as MPI_INT.
+ * Breaks MPI 4.0 sec. 3.3.1 and 6.8: the datatype must match the C type of
+ * the buffers (double <-> MPI_DOUBLE); 4-byte pieces of the doubles are
+ * exchanged.
+ * MPICH 4.0.2 does not detect it: completes, every rank prints wrong
+ * values. */
+#include <mpi.h>
+#include <stdio.h>
+
+double sendbuf[4], recvbuf[4];
+
+int main(int argc, char **argv)
+{
+    int rank, size, i;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (i = 0; i < 4; i++)
+        sendbuf[i] = 10.0 * rank + i + 0.25;
+    MPI_Alltoall(sendbuf, 1, MPI_INT, recvbuf, 1, MPI_INT, MPI_COMM_WORLD);
+    for (i = 0; i < size && i < 4; i++)
+        if (recvbuf[i] != 10.0 * i + rank + 0.25)
+            printf("rank %d: recvbuf[%d] = %g, expected %g\n", rank, i,
+                   recvbuf[i], 10.0 * i + rank + 0.25);
+    MPI_Finalize();
+    return 0;
+}
