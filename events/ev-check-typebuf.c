@@ -161,7 +161,6 @@ static void build_derived(struct tb *t, int r, uint64_t at, uint32_t h,
         return;
     }
     const struct log_func_desc *d = ev.desc;
-    const char *fn = d->name;
     int old = d->slot[LOG_S_OLDTYPE], cnt = d->slot[LOG_S_COUNT];
     struct tmap o = {0};
     if (old >= 0) {
@@ -173,42 +172,49 @@ static void build_derived(struct tb *t, int r, uint64_t at, uint32_t h,
             return;
         }
     }
+    /* The constructor by the shape of its arguments (the spec's): arrays
+     * (struct, or the indexed forms: not modelled), a stride (vector,
+     * hvector: in bytes when its classic form's stride is an MPI_Aint),
+     * lb and extent (resized), a count alone (contiguous), nothing more
+     * (dup). */
     int64_t count = cnt >= 0 ? log_event_arg(&ev, cnt) : -1;
     int64_t bl = 1, stride = 0;
+    int arrays = 0, has_stride = 0, bytes = 0, lb = -1, ext = -1;
+    const struct log_func_desc *cl = log_func_by_id(d->classic);
     for (int i = 0; i < d->nargs; i++) {
-        if (!strcmp(d->args[i].name, "blocklength"))
+        const char *an = d->args[i].name;
+        if (strstr(d->args[i].ctype, "[]"))
+            arrays = 1;
+        if (!strcmp(an, "blocklength"))
             bl = log_event_arg(&ev, i);
-        if (!strcmp(d->args[i].name, "stride"))
+        if (!strcmp(an, "stride")) {
             stride = log_event_arg(&ev, i);
+            has_stride = 1;
+            bytes = cl && i < cl->nargs &&
+                    !strcmp(cl->args[i].ctype, "MPI_Aint");
+        }
+        if (!strcmp(an, "lb"))
+            lb = i;
+        if (!strcmp(an, "extent"))
+            ext = i;
     }
     int64_t oext = o.ub - o.lb;
-    if (strstr(fn, "Type_contiguous")) {
-        repeat(&o, count, 1, oext, m);
-    } else if (strstr(fn, "Type_vector")) {
-        repeat(&o, count, bl, stride * oext, m);
-    } else if (strstr(fn, "hvector")) {
-        repeat(&o, count, bl, stride, m);
-    } else if (strstr(fn, "Type_dup")) {
+    if (old >= 0 && arrays) {
+        m->bad = 1; /* indexed, hindexed, subarray, darray */
+    } else if (old >= 0 && has_stride) {
+        repeat(&o, count, bl, bytes ? stride : stride * oext, m);
+    } else if (old >= 0 && lb >= 0 && ext >= 0) {
         *m = o;
-        return;
-    } else if (strstr(fn, "Type_create_resized")) {
-        int lb = -1, ext = -1;
-        for (int i = 0; i < d->nargs; i++) {
-            if (!strcmp(d->args[i].name, "lb"))
-                lb = i;
-            if (!strcmp(d->args[i].name, "extent"))
-                ext = i;
-        }
-        *m = o;
-        if (lb < 0 || ext < 0) {
-            m->bad = 1;
-            return;
-        }
         m->lb = log_event_arg(&ev, lb);
         m->ub = m->lb + log_event_arg(&ev, ext);
         m->sure = 1;
         return;
-    } else if (old < 0 && strstr(fn, "struct")) {
+    } else if (old >= 0 && count >= 0) {
+        repeat(&o, count, 1, oext, m);
+    } else if (old >= 0) {
+        *m = o;
+        return;
+    } else if (arrays) {
         int64_t *bls, *disp;
         uint32_t *ty;
         int64_t nb = ev__struct_arrays(&ev, &bls, &disp, &ty);
@@ -244,15 +250,15 @@ static void build_derived(struct tb *t, int r, uint64_t at, uint32_t h,
         }
         /* MPICH pads the extent to the members' alignment (5.1.6's
          * epsilon): an estimate, used only when the log gives no other. */
-        int64_t ext = m->ub - m->lb;
-        if (ext % align)
-            m->ub += align - ext % align;
+        int64_t span = m->ub - m->lb;
+        if (span % align)
+            m->ub += align - span % align;
         m->sure = 0;
         free(bls);
         free(disp);
         free(ty);
     } else {
-        m->bad = 1; /* indexed, subarray, darray, f90 types... */
+        m->bad = 1; /* an f90 type */
     }
     free(o.e);
 }
@@ -360,7 +366,8 @@ static void keep(struct tb *t, const char *check, int severity, int r,
         struct kept *k = &t->k[i];
         if (k->site == site && k->check == check && !strcmp(k->msg, msg)) {
             if (k->ns < MAX_SITES)
-                k->s[k->ns++] = (struct ev_check_site){r, event, "called here"};
+                k->s[k->ns++] =
+                    (struct ev_check_site){r, event, "called here"};
             k->nranks++;
             if (severity < k->severity)
                 k->severity = severity;

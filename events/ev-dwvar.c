@@ -71,6 +71,64 @@ static int type_of(Dwarf_Die *die, Dwarf_Die *t)
                : -1;
 }
 
+/* An array type's dimensions, as written: each one's lower bound and
+ * length (0: not known), the order its elements are stored in. */
+struct dims {
+    int n;
+    int64_t lower[8];
+    uint64_t len[8];
+    int fortran;   /* written (l:u, ...), the first varying fastest */
+};
+
+static int fortran_die(Dwarf_Die *die)
+{
+    Dwarf_Die cu;
+    if (!dwarf_diecu(die, &cu, NULL, NULL))
+        return 0;
+    int l = dwarf_srclang(&cu);
+    return l == DW_LANG_Fortran77 || l == DW_LANG_Fortran90 ||
+           l == DW_LANG_Fortran95 || l == DW_LANG_Fortran03 ||
+           l == DW_LANG_Fortran08;
+}
+
+static void array_dims(Dwarf_Die *t, struct dims *d)
+{
+    Dwarf_Die sub;
+    Dwarf_Attribute a;
+    Dwarf_Word ord;
+    memset(d, 0, sizeof *d);
+    d->fortran = fortran_die(t);
+    int colmajor = dwarf_attr_integrate(t, DW_AT_ordering, &a)
+                       ? dwarf_formudata(&a, &ord) == 0 &&
+                             ord == DW_ORD_col_major
+                       : d->fortran;
+    if (colmajor != d->fortran || dwarf_child(t, &sub) != 0) {
+        d->n = 0;
+        return;
+    }
+    do {
+        Dwarf_Sword lo = d->fortran, up;
+        Dwarf_Word cnt;
+        if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+            continue;
+        if (d->n == 8) {
+            d->n = 0;
+            return;
+        }
+        if (dwarf_attr_integrate(&sub, DW_AT_lower_bound, &a) &&
+            dwarf_formsdata(&a, &lo) != 0)
+            lo = d->fortran;
+        d->lower[d->n] = lo;
+        if (dwarf_attr_integrate(&sub, DW_AT_count, &a) &&
+            dwarf_formudata(&a, &cnt) == 0)
+            d->len[d->n] = cnt;
+        else if (dwarf_attr_integrate(&sub, DW_AT_upper_bound, &a) &&
+                 dwarf_formsdata(&a, &up) == 0 && up >= lo)
+            d->len[d->n] = (uint64_t)(up - lo + 1);
+        d->n++;
+    } while (dwarf_siblingof(&sub, &sub) == 0);
+}
+
 static void cat(char *buf, size_t len, const char *s)
 {
     size_t n = strlen(buf);
@@ -94,6 +152,13 @@ static void type_name(Dwarf_Die *t, char *buf, size_t len, int depth)
         cat(buf, len, name ? name : "?");
         return;
     case DW_TAG_structure_type:
+        if (fortran_die(&u)) { /* a derived type */
+            cat(buf, len, "type(");
+            cat(buf, len, name ? name : "?");
+            cat(buf, len, ")");
+            return;
+        }
+        /* fall through */
     case DW_TAG_class_type:
     case DW_TAG_union_type:
     case DW_TAG_enumeration_type:
@@ -120,23 +185,22 @@ static void type_name(Dwarf_Die *t, char *buf, size_t len, int depth)
     case DW_TAG_array_type: {
         if (type_of(&u, &e) == 0)
             type_name(&e, buf, len, depth + 1);
-        Dwarf_Die sub;
-        if (dwarf_child(&u, &sub) != 0)
-            return;
-        do {
-            if (dwarf_tag(&sub) != DW_TAG_subrange_type)
-                continue;
-            Dwarf_Attribute a;
-            Dwarf_Word n;
-            char dim[32] = "[]";
-            if (dwarf_attr_integrate(&sub, DW_AT_count, &a) &&
-                dwarf_formudata(&a, &n) == 0)
-                snprintf(dim, sizeof dim, "[%" PRIu64 "]", (uint64_t)n);
-            else if (dwarf_attr_integrate(&sub, DW_AT_upper_bound, &a) &&
-                     dwarf_formudata(&a, &n) == 0)
-                snprintf(dim, sizeof dim, "[%" PRIu64 "]", (uint64_t)n + 1);
+        struct dims d;
+        char dim[48];
+        array_dims(&u, &d);
+        for (int k = 0; k < d.n; k++) {
+            if (d.fortran && d.lower[k] == 1)
+                snprintf(dim, sizeof dim, "%s%" PRIu64 "%s", k ? "," : "(",
+                         d.len[k], k == d.n - 1 ? ")" : "");
+            else if (d.fortran)
+                snprintf(dim, sizeof dim, "%s%" PRId64 ":%" PRId64 "%s",
+                         k ? "," : "(", d.lower[k],
+                         d.lower[k] + (int64_t)d.len[k] - 1,
+                         k == d.n - 1 ? ")" : "");
+            else
+                snprintf(dim, sizeof dim, "[%" PRIu64 "]", d.len[k]);
             cat(buf, len, dim);
-        } while (dwarf_siblingof(&sub, &sub) == 0);
+        }
         return;
     }
     default:
@@ -243,7 +307,8 @@ static void collect(struct gtab *t, Dwarf_Die *die, int depth)
             t->v[t->n++] = (struct gvar){a, size, dwarf_dieoffset(&c)};
         } else if (tag == DW_TAG_subprogram ||
                    tag == DW_TAG_lexical_block ||
-                   tag == DW_TAG_namespace) {
+                   tag == DW_TAG_namespace || tag == DW_TAG_module ||
+                   tag == DW_TAG_common_block) {
             collect(t, &c, depth + 1);
         }
     } while (dwarf_siblingof(&c, &c) == 0);
@@ -279,35 +344,74 @@ static struct gtab *globals(struct ev_dwvar_cache **cp, Dwfl_Module *mod)
     return t;
 }
 
+/* The scopes under DIE that hold PC, outermost first, appended to S[N..]
+ * (at most MAX): the subprograms and blocks, and a subprogram nested in
+ * another that does not hold PC (gfortran puts a contained procedure in
+ * its host's DIE, where dwarf_getscopes does not look). How many in all. */
+static int scopes_at(Dwarf_Die *die, uint64_t pc, Dwarf_Die *s, int n,
+                     int max, int depth)
+{
+    Dwarf_Die c;
+    if (n >= max || depth > 16 || dwarf_child(die, &c) != 0)
+        return n;
+    do {
+        int tag = dwarf_tag(&c);
+        if (tag != DW_TAG_subprogram && tag != DW_TAG_lexical_block)
+            continue;
+        if (dwarf_haspc(&c, pc) == 1) {
+            s[n] = c;
+            return scopes_at(&c, pc, s, n + 1, max, depth + 1);
+        }
+        if (tag == DW_TAG_subprogram) {
+            int m = scopes_at(&c, pc, s, n, max, depth + 1);
+            if (m > n)
+                return m;
+        }
+    } while (dwarf_siblingof(&c, &c) == 0);
+    return n;
+}
+
+/* The variable of SCOPE's children that holds ADDR: 1 with *V. FRAME:
+ * SCOPE belongs to the calling frame's subprogram, whose frame base is
+ * the CFA (its locals are found from CFA; another's only when static). */
+static int in_scope(Dwarf_Die *scope, uint64_t pc, uint64_t bias,
+                    uint64_t cfa, int frame, uint64_t addr,
+                    struct ev_dwvar *v)
+{
+    Dwarf_Die d;
+    if (dwarf_child(scope, &d) != 0)
+        return 0;
+    do {
+        int tag = dwarf_tag(&d);
+        uint64_t a;
+        if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+            var_addr(&d, pc, bias, cfa, frame, &a) && addr >= a &&
+            fill(&d, a, v) == 0 && addr - a < v->size)
+            return 1;
+    } while (dwarf_siblingof(&d, &d) == 0);
+    return 0;
+}
+
 int ev_dwvar_at(struct ev_dwvar_cache **c, Dwfl_Module *mod, uint64_t bias,
                 uint64_t pc, uint64_t cfa, uint64_t addr, struct ev_dwvar *v)
 {
     Dwarf_Addr b;
     Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &b);
-    Dwarf_Die *scopes = NULL;
-    int n = cu ? dwarf_getscopes(cu, pc, &scopes) : 0;
-    int cfa_ok = 0;
-    for (int i = 0; i < n; i++)
+    Dwarf_Die scopes[32];
+    int n = cu ? scopes_at(cu, pc, scopes, 0, 32, 0) : 0;
+    /* The innermost subprogram is the calling frame's. */
+    int sub = -1;
+    for (int i = n; i-- > 0;)
         if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-            cfa_ok = frame_base_cfa(&scopes[i]);
+            sub = i;
             break;
         }
-    for (int i = 0; i < n; i++) {
-        Dwarf_Die d;
-        if (dwarf_child(&scopes[i], &d) != 0)
-            continue;
-        do {
-            int tag = dwarf_tag(&d);
-            uint64_t a;
-            if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
-                var_addr(&d, pc, bias, cfa, cfa_ok, &a) && addr >= a &&
-                fill(&d, a, v) == 0 && addr - a < v->size) {
-                free(scopes);
-                return 1;
-            }
-        } while (dwarf_siblingof(&d, &d) == 0);
-    }
-    free(scopes);
+    int cfa_ok = sub >= 0 && frame_base_cfa(&scopes[sub]);
+    for (int i = n; i-- > 0;)
+        if (in_scope(&scopes[i], pc, bias, cfa, cfa_ok && i >= sub, addr, v))
+            return 1;
+    if (cu && in_scope(cu, pc, bias, 0, 0, addr, v))
+        return 1;
     struct gtab *t = globals(c, mod);
     if (!t)
         return -1;
@@ -397,49 +501,36 @@ static void scalar(Dwarf_Die *t, uint64_t off, struct ev_dwscalar *s,
             s->kind = EV_DW_UNKNOWN;
             return;
         }
-        /* The index in each dimension, the last varying fastest (C's
-         * order; a Fortran array's DWARF lists its dimensions
-         * column-major and says so with DW_AT_ordering: shown flat). */
-        uint64_t dims[8], flat = off / esize;
-        int nd = 0;
-        Dwarf_Die sub;
-        Dwarf_Attribute a;
-        if (!dwarf_attr_integrate(t, DW_AT_ordering, &a) &&
-            dwarf_child(t, &sub) == 0) {
-            do {
-                Dwarf_Word n;
-                if (dwarf_tag(&sub) != DW_TAG_subrange_type)
-                    continue;
-                if (nd == 8) {
-                    nd = 0;
-                    break;
-                }
-                if (dwarf_attr_integrate(&sub, DW_AT_count, &a) &&
-                    dwarf_formudata(&a, &n) == 0)
-                    dims[nd++] = n;
-                else if (dwarf_attr_integrate(&sub, DW_AT_upper_bound, &a) &&
-                         dwarf_formudata(&a, &n) == 0)
-                    dims[nd++] = n + 1;
-                else
-                    dims[nd++] = 0;
-            } while (dwarf_siblingof(&sub, &sub) == 0);
-        }
-        uint64_t idx[8];
-        int multi = nd > 1;
-        for (int k = nd; multi && k-- > 1;) {
-            if (!dims[k]) {
-                multi = 0;
+        /* The index in each dimension: C's last varies fastest,
+         * Fortran's first; flat when a length is not known. */
+        struct dims d;
+        uint64_t flat = off / esize, idx[8];
+        array_dims(t, &d);
+        int multi = d.n > 0;
+        for (int k = 0; k < d.n; k++)
+            multi = multi && (d.len[k] || k == (d.fortran ? d.n - 1 : 0));
+        for (int k = 0; multi && k < d.n; k++) {
+            int j = d.fortran ? k : d.n - 1 - k;
+            if (k == d.n - 1) {
+                idx[j] = flat;
                 break;
             }
-            idx[k] = flat % dims[k];
-            flat /= dims[k];
+            idx[j] = flat % d.len[j];
+            flat /= d.len[j];
         }
-        if (multi)
-            idx[0] = flat;
         char b[32];
-        for (int k = 0; k < (multi ? nd : 1); k++) {
-            snprintf(b, sizeof b, "[%" PRIu64 "]", multi ? idx[k]
-                                                          : off / esize);
+        if (!multi) {
+            snprintf(b, sizeof b, d.fortran ? "(%" PRIu64 ")" : "[%" PRIu64
+                     "]", off / esize + (d.fortran ? 1 : 0));
+            cat(s->path, sizeof s->path, b);
+        }
+        for (int k = 0; multi && k < d.n; k++) {
+            if (d.fortran)
+                snprintf(b, sizeof b, "%s%" PRId64 "%s", k ? "," : "(",
+                         (int64_t)idx[k] + d.lower[k],
+                         k == d.n - 1 ? ")" : "");
+            else
+                snprintf(b, sizeof b, "[%" PRIu64 "]", idx[k]);
             cat(s->path, sizeof s->path, b);
         }
         scalar(&e, off % esize, s, depth + 1);
@@ -471,7 +562,7 @@ static void scalar(Dwarf_Die *t, uint64_t off, struct ev_dwscalar *s,
                 }
                 if (off >= mo && off - mo < ms) {
                     const char *mn = dwarf_diename(&m);
-                    cat(s->path, sizeof s->path, ".");
+                    cat(s->path, sizeof s->path, fortran_die(t) ? "%" : ".");
                     cat(s->path, sizeof s->path, mn ? mn : "?");
                     scalar(&mt, off - mo, s, depth + 1);
                     return;
@@ -487,7 +578,8 @@ static void scalar(Dwarf_Die *t, uint64_t off, struct ev_dwscalar *s,
         s->into = 0;
         snprintf(s->name, sizeof s->name, "padding");
         if (before) {
-            cat(s->path, sizeof s->path, " after .");
+            cat(s->path, sizeof s->path,
+                fortran_die(t) ? " after %" : " after .");
             cat(s->path, sizeof s->path, before);
         } else
             cat(s->path, sizeof s->path, " (padding)");
