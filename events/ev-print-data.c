@@ -299,6 +299,8 @@ void ev__print_raw(FILE *out, const struct log_func_desc *d,
                                                  : NULL;
     char kind = 'x';
     int size = 1;
+    if (ct && strncmp(ct, "const ", 6) == 0)
+        ct += 6;
     if (raw)
         ;
     else if (!ct && strcmp(d->ret, "double") == 0)
@@ -313,7 +315,7 @@ void ev__print_raw(FILE *out, const struct log_func_desc *d,
              strncmp(ct, "MPI_Count", 9) == 0 ||
              strncmp(ct, "MPI_Offset", 10) == 0)
         kind = 'i', size = 8;
-    else if (strncmp(ct, "int", 3) == 0 || strncmp(ct, "const int", 9) == 0 ||
+    else if (strncmp(ct, "int", 3) == 0 ||
              strncmp(ct, "MPI_Fint", 8) == 0)
         kind = 'i', size = 4;
     else if (strncmp(ct, "MPI_", 4) == 0 && strncmp(ct, "MPI_Status", 10) &&

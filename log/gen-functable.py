@@ -147,7 +147,7 @@ def write_desc_c(S, spec, path):
                 f.write(f"    {{ {c_string(a.name)}, "
                         f"{c_string(a.ctype + a.array)}, {direction}, "
                         f"{length}, {size}, {enc}, {a.vpos}, {at}, "
-                        f"{1 if a.logged else 0} }},\n")
+                        f"{ {'logged': 1, 'noted': 2}.get(a.logged, 0)} }},\n")
             f.write("};\n")
         f.write("\nconst struct log_func_desc log_funcs[] = {\n")
         for fn in funcs:

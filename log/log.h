@@ -67,7 +67,8 @@ struct log_arg_desc {
     int vpos;           /* by-value: its position in the argument block
                          * (log_event_args order); -1 for pointers */
     int at;             /* enum log_at, 0 when unqualified */
-    int logged;         /* an input the recorder logs (`logged`) */
+    int logged;         /* an input the recorder logs: 1 `logged` (the
+                         * replay checks it), 2 `noted` (not checked) */
 };
 
 /*
