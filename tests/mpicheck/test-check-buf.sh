@@ -89,13 +89,17 @@ run bok "$bgood"
 check "buf.overlap: silent on the blocking calls' fixed twin" \
     '[ ! -s "$tmp/bok.sites" ]' || sed 's/^/# /' "$tmp/bok.out"
 # Which blocking calls logged their buffers (drdb log event: "buffers"):
-# those made while a request was pending, and no other
-# (buf-overlap-blocking-ok.c's comment lists the events).
+# a call site's first call (with the calling frame), and later those made
+# while a request was pending, and no other (buf-overlap-blocking-ok.c's
+# comment lists the events: its second round is 25 events after the
+# first).
 bufs_at() { "$drdb" log event "$tmp/bok" "$1" 2>&1 | grep -q '^  buffers'; }
+check "recorder: a site's first blocking call logs its buffers (MPI_Recv after the wait)" \
+    'bufs_at 0:5 && bufs_at 1:5'
 check "recorder: blocking calls log their buffers while a request is pending (MPI_Sendrecv, MPI_Allreduce, MPI_Recv during a persistent send)" \
-    'bufs_at 0:3 && bufs_at 0:10 && bufs_at 1:10 && bufs_at 0:19'
+    'bufs_at 0:28 && bufs_at 0:35 && bufs_at 1:35 && bufs_at 0:44'
 check "recorder: and not once it completed (MPI_Wait, MPI_Request_free of a persistent request, MPI_Waitall)" \
-    '! bufs_at 0:5 && ! bufs_at 0:22 && ! bufs_at 1:22 && ! bufs_at 0:26'
+    '! bufs_at 0:30 && ! bufs_at 0:47 && ! bufs_at 1:47 && ! bufs_at 0:51'
 # A send freed by MPI_Request_free while active: its buffer received into
 # before anything says the send is over (buf-overlap-freed-bad.c's comment
 # lists the events), and only after a barrier that follows its receipt.
