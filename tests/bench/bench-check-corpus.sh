@@ -1,7 +1,9 @@
 #!/bin/bash
 # bench-check-corpus.sh - drdb check's recall and precision on the planted
-# corpus (tests/mpicheck/corpus/CLASS/*.c, written from the MPI standard:
-# its README.md). Each program is compiled, recorded under mpiexec (one
+# corpus (tests/mpicheck/corpus/CLASS/*.c and *.f90, written from the MPI
+# standard: its README.md). Each program is compiled (Fortran with the
+# mpif90 beside MPICC: mpicc.mpich -> mpif90.mpich, or $MPIF90), recorded
+# under mpiexec (one
 # whose header says hang=1 with drdb record --timeout), and checked with
 # every check but race.* (drdb check --json). Per class:
 #
@@ -19,6 +21,7 @@
 set -u
 drdb=$1 mpicc=$2 mpiexec=$3 corpus=$4
 shift 4
+mpif90=${MPIF90:-${mpicc/cc/f90}}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 command -v jq > /dev/null || { echo "jq is needed" >&2; exit 1; }
 
@@ -41,14 +44,20 @@ classes=("$@")
 done
 : > "$tmp/results"
 for cls in "${classes[@]}"; do
-    for src in "$corpus/$cls"/*.c; do
-        name=$(basename "$src" .c)
+    for src in "$corpus/$cls"/*.c "$corpus/$cls"/*.f90; do
+        [ -f "$src" ] || continue
+        name=$(basename "$src")
+        name=${name%.*}
+        cc=$mpicc
+        [ "${src##*.}" = f90 ] && cc=$mpif90
         head=$(head -n 1 "$src")
         expect=$(sed -n 's/.*expect=\([a-z]*\).*/\1/p' <<< "$head")
         np=$(sed -n 's/.* np=\([0-9]*\).*/\1/p' <<< "$head")
         hang=$(sed -n 's/.* hang=\([0-9]*\).*/\1/p' <<< "$head")
         exe=$tmp/$cls-$name
-        if ! "$mpicc" -g -O0 -o "$exe" "$src" > "$tmp/cc.out" 2>&1; then
+        # In $tmp: gfortran writes a module's .mod where it runs.
+        if ! (cd "$tmp" && "$cc" -g -O0 -o "$exe" "$src") > "$tmp/cc.out" 2>&1
+        then
             echo "$cls $name $expect compile-failed" >> "$tmp/results"
             continue
         fi

@@ -77,6 +77,23 @@ expect_findings type-union-member-ok 2 "$pat"
 expect_findings type-byte-any-buffer-ok 2 "$pat"
 expect_findings type-named-types-ok 2 "$pat"
 
+# Fortran, when the build had mpif90: a double precision array sent and
+# received as 4 x MPI_REAL (event 2), a common block's integer b(4)
+# received with count 8 from a message that long (event 2).
+if [ -n "$(path type-dp-real-sendrecv-bad)" ]; then
+    expect_findings type-dp-real-sendrecv-bad 2 "$pat" \
+        "error type.buffer 0:2" "error type.buffer 1:2"
+    hasre "type.buffer: Fortran's types, bounds and indices" \
+        "$tmp/type-dp-real-sendrecv-bad.out" \
+        "MPI_Recv's buf is \`b\` (real(kind=8)(4), declared at dp-real-sendrecv-bad.f90:13), but MPI_REAL (floating-point, 4 bytes) lies on b(1), a real(kind=8) (8 bytes)$"
+    expect_findings type-dp-real-sendrecv-ok 2 "$pat"
+    expect_findings type-integer-recv-overrun-bad 2 "$pat" \
+        "error type.overflow 1:2"
+    expect_findings type-integer-recv-overrun-ok 2 "$pat"
+else
+    skip "type.*: Fortran (no mpif90 in this build)"
+fi
+
 # The record a site's first call makes carries the calling frame, and
 # `drdb log event` shows it; the program replays.
 "$drdb" log event "$tmp/type-long-int-send-bad.run" 0:2 > "$tmp/ev.out" 2>&1

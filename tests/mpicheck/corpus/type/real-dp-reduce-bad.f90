@@ -1,0 +1,41 @@
+! corpus: class=type expect=bad np=4
+! Every rank sums a real array of 4 elements to rank 0 with MPI_Reduce
+! (MPI_SUM) in a contained subroutine whose local arrays are the buffers,
+! but describes the (default REAL) buffers as 2 MPI_DOUBLE_PRECISION.
+! Breaks MPI 4.0 sec. 3.3.1 and 6.9.1: the datatype must match the Fortran
+! type of the send and receive buffers (REAL <-> MPI_REAL, sec. 3.2.2);
+! pairs of reals are added as double precision numbers.
+! MPICH 4.0.2 does not detect it: completes, rank 0 prints wrong sums.
+program real_dp_reduce
+  use mpi
+  implicit none
+  integer :: rank, nproc, ierr
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nproc, ierr)
+  call do_sum()
+  call MPI_Finalize(ierr)
+
+contains
+
+  subroutine do_sum()
+    real :: x(4), s(4)
+    integer :: i
+
+    do i = 1, 4
+       x(i) = real(i * (rank + 1))
+    end do
+    s = 0.0
+    call MPI_Reduce(x, s, 2, MPI_DOUBLE_PRECISION, MPI_SUM, 0, &
+                    MPI_COMM_WORLD, ierr)
+    if (rank == 0) then
+       do i = 1, 4
+          if (abs(s(i) - real(i * nproc * (nproc + 1) / 2)) > 0.001) &
+               print '(a,i0,a,es12.4,a,i0)', 'rank 0: s(', i, ') = ', &
+               s(i), ', expected ', i * nproc * (nproc + 1) / 2
+       end do
+    end if
+  end subroutine do_sum
+
+end program real_dp_reduce
