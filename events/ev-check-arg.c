@@ -540,21 +540,45 @@ out:
 
 /* ---- err.fatal ------------------------------------------------------------ */
 
-/* Where rank R's event N stands in MPI's life: " after MPI_Finalize" (an
- * earlier call finalized MPI), " before MPI_Init" (none initialized it),
- * "" between: MPI 4.0 section 11.2 allows only a few calls outside. */
-static const char *when(struct ev_run *x, int r, uint64_t n)
+/* Whether D initializes MPI's world model (MPI_Init, MPI_Init_thread),
+ * which a process may do once; a session's initialization (an MPI_Session
+ * output) as often as it likes. */
+static int world_init(const struct log_func_desc *d)
+{
+    if (d->kind != LOG_K_LIFECYCLE ||
+        (d->roles & (LOG_R_FINALIZE | LOG_R_ABORT)))
+        return 0;
+    for (int i = 0; i < d->nargs; i++)
+        if (!strcmp(d->args[i].ctype, "MPI_Session *"))
+            return 0;
+    return 1;
+}
+
+/* Where rank R's event N, a call of D, stands in MPI's life, into BUF:
+ * " after MPI_Finalize" (an earlier call finalized MPI), " before
+ * MPI_Init" (none initialized it), " a second time" (an MPI_Init of an
+ * initialized MPI), "" between: MPI 4.0 section 11.2 allows only a few
+ * calls outside, and one initialization (11.2.1). */
+static const char *when(struct ev_run *x, int r, uint64_t n,
+                        const struct log_func_desc *d, char *buf,
+                        size_t len)
 {
     int init = 0;
     for (uint64_t e = 0; e < n; e++) {
         int fn = ev_fn(x, r, e);
-        const struct log_func_desc *d = fn > 0 ? log_func_by_id(fn) : NULL;
-        if (!d || d->kind != LOG_K_LIFECYCLE)
+        const struct log_func_desc *f = fn > 0 ? log_func_by_id(fn) : NULL;
+        if (!f || f->kind != LOG_K_LIFECYCLE)
             continue;
-        if (d->roles & LOG_R_FINALIZE)
+        if (f->roles & LOG_R_FINALIZE)
             return " after MPI_Finalize";
-        if (!(d->roles & LOG_R_ABORT))
+        if (!(f->roles & LOG_R_ABORT))
             init = 1;
+        if (world_init(f) && world_init(d)) {
+            snprintf(buf, len, " a second time (%s at event %" PRIu64
+                     " initialized MPI, which a process may do once: MPI "
+                     "4.0 section 11.2.1)", f->name, e);
+            return buf;
+        }
     }
     return init ? "" : " before MPI_Init";
 }
@@ -602,13 +626,16 @@ static int run_fatal(struct ev_check_ctx *c, char *err, size_t errlen)
         struct ev_check_finding fd = {.check = "err.fatal",
                                       .severity = EV_CHECK_ERROR,
                                       .sites = &site, .nsites = 1};
-        const char *w = when(x, r, ev.index);
+        char wbuf[200];
+        const char *w = when(x, r, ev.index, ev.desc, wbuf, sizeof wbuf);
         if (found)
-            snprintf(fd.message, sizeof fd.message, "rank %d died in %s%s: "
-                     "%s; %s", r, ev.desc->name, w, f.what, how);
+            snprintf(fd.message, sizeof fd.message,
+                     "rank %d died in %s%.140s: %.220s; %.120s", r,
+                     ev.desc->name, w, f.what, how);
         else
-            snprintf(fd.message, sizeof fd.message, "rank %d died in %s%s: "
-                     "%s", r, ev.desc->name, w, how);
+            snprintf(fd.message, sizeof fd.message,
+                     "rank %d died in %s%.140s: %s", r, ev.desc->name, w,
+                     how);
         c->emit(c->ud, &fd);
     }
     return 0;

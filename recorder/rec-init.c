@@ -12,11 +12,15 @@
 /* The log opens at the first MPI call when the environment names the
  * rank (rec.h), else after a successful PMPI_Init*: times are relative to
  * the log's start, so Init is then at 0. MPI's own calls inside PMPI_Init
- * are not the program's: not logged. */
+ * are not the program's: not logged. A second MPI_Init makes none (MPI
+ * ends the rank there, or it returns an error): logging stays on, so
+ * that it is logged as the call the rank died in (rec_fly). */
 #define INIT(c, a, fn)                                                        \
     do {                                                                      \
-        int early = rec_live();                                               \
-        rec_on = 0;                                                           \
+        int early = rec_live(), again = 0;                                    \
+        PMPI_Initialized(&again);                                             \
+        if (!again)                                                           \
+            rec_on = 0;                                                       \
         util_thread_internal(1);                                              \
         rec_pmpi_##fn(c, a);                                                  \
         util_thread_internal(-1);                                             \

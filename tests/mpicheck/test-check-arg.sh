@@ -138,6 +138,16 @@ hasre "err.fatal: a call after MPI_Finalize is said so" \
     "$tmp/order-after-finalize-comm-rank-bad.out" \
     "^error err.fatal: rank 0 died in MPI_Comm_rank after MPI_Finalize: MPI ended the rank there"
 expect_findings order-after-finalize-comm-rank-ok 3 "$pat"
+# Each of 2 ranks calls MPI_Init again (event 1) from a helper: MPICH ends
+# it there; the recorder keeps logging through a second MPI_Init.
+record_may_fail=1
+expect_findings order-init-twice-bad 2 "$pat" \
+    "error err.fatal 0:1" "error err.fatal 1:1"
+record_may_fail=
+hasre "err.fatal: a second MPI_Init is said so, with the first" \
+    "$tmp/order-init-twice-bad.out" \
+    "^error err.fatal: rank 0 died in MPI_Init a second time (MPI_Init at event 0 initialized MPI, which a process may do once: MPI 4.0 section 11.2.1)"
+expect_findings order-init-twice-ok 2 "$pat"
 
 echo "1..$n"
 exit $status
