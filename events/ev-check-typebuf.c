@@ -549,8 +549,8 @@ static void one_buffer(struct tb *t, int r, uint64_t e,
                          kind_words(m.e[i].kind), m.e[i].size,
                          m.e[i].size == 1 ? "" : "s", off, el);
             if (s.kind == EV_DW_PAD)
-                snprintf(on, sizeof on, "padding of %.60s%.128s", v.name,
-                         s.path);
+                snprintf(on, sizeof on, "the padding %s %.60s%.128s",
+                         s.into ? "after" : "in", v.name, s.path);
             else
                 snprintf(on, sizeof on, "%s%.60s%.128s, %s %.64s (%" PRIu64
                          " byte%s)", s.into ? "the middle of " : "", v.name,

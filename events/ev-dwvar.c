@@ -577,12 +577,11 @@ static void scalar(Dwarf_Die *t, uint64_t off, struct ev_dwscalar *s,
         s->size = 0;
         s->into = 0;
         snprintf(s->name, sizeof s->name, "padding");
-        if (before) {
-            cat(s->path, sizeof s->path,
-                fortran_die(t) ? " after %" : " after .");
+        if (before) { /* the member the padding follows */
+            cat(s->path, sizeof s->path, fortran_die(t) ? "%" : ".");
             cat(s->path, sizeof s->path, before);
-        } else
-            cat(s->path, sizeof s->path, " (padding)");
+            s->into = 1;
+        }
         (void)name;
         return;
     }

@@ -40,7 +40,9 @@ enum ev_dwscalar_kind {
     EV_DW_BOOL,
     EV_DW_CHAR,        /* char, signed or unsigned char */
     EV_DW_POINTER,
-    EV_DW_PAD,         /* padding between or after a struct's members */
+    EV_DW_PAD,         /* padding between or after a struct's members
+                        * (path: the member it follows, into 1; into 0:
+                        * none does) */
     EV_DW_OUTSIDE,     /* past the variable's end */
 };
 

@@ -33,7 +33,7 @@ expect_findings type-struct-padding-disp-bad 2 "$pat" \
     "error type.buffer 0:4" "error type.buffer 1:4"
 hasre "type.buffer: a struct member's displacement on padding" \
     "$tmp/type-struct-padding-disp-bad.out" \
-    "made by MPI_Type_create_struct at event 2) puts MPI_DOUBLE (floating-point, 8 bytes) at byte 1 of it, on padding of it after .c$"
+    "made by MPI_Type_create_struct at event 2) puts MPI_DOUBLE (floating-point, 8 bytes) at byte 1 of it, on the padding after it.c$"
 expect_findings type-struct-padding-disp-ok 2 "$pat"
 # A struct type of extent 16 over struct pt[3] of 24-byte elements:
 # element 2's double lies on pts[0].tag (event 4: Init, Comm_rank,
