@@ -525,6 +525,19 @@ static const int32_t *failed_comms(struct scan *s, int w)
     return list;
 }
 
+
+/* Whether rank W's log ends in a collective call it is blocked in (its
+ * call slot: a hung run). */
+static int blocked_in_coll(struct ev_run *x, int w)
+{
+    struct log_call_slot sl;
+    if (!x->ranks[w].present ||
+        log_call_in_progress(x->dir, &x->ranks[w].log, &sl) <= 0)
+        return 0;
+    const struct log_func_desc *d = log_func_by_id((int)sl.fn);
+    return d && (d->kind == LOG_K_COLL || d->kind == LOG_K_COMM_CTOR);
+}
+
 /* Whether rank W made a collective call on COMM that failed: it called
  * something there, MPI said no (err.* looks at ignored errors). */
 static int failed_on(struct scan *s, int w, int32_t comm)
@@ -559,9 +572,10 @@ static void check_missing(struct scan *s)
                                                   sizeof why)
                                 : LOG_END_CORRUPT;
         if (e == LOG_END_TRUNCATED || e == LOG_END_CORRUPT ||
-            failed_on(s, w, s->comm))
-            continue; /* its log cannot say (noted once per rank), or its
-                       * call failed */
+            failed_on(s, w, s->comm) || blocked_in_coll(x, w))
+            continue; /* its log cannot say (noted once per rank), its
+                       * call failed, or it is blocked in a collective
+                       * (coll.blocked-mismatch's: it may be this one) */
         uint64_t nev = x->ranks[w].log.nevents;
         if (first_missing < 0) {
             for (int i = 0; i < s->n; i++)

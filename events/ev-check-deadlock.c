@@ -30,6 +30,7 @@
 
 #include "ev-check.h"
 #include "ev-int.h"
+#include "log-abi.h"
 
 /* ---- what a hung rank waits for ----------------------------------------- */
 
@@ -658,6 +659,28 @@ static int kth_coll(struct hang *h, int m, int32_t comm, int32_t k,
     return 0;
 }
 
+/* Rank M's root and op of its collective at EVENT (EV_NONE: the one it
+ * is blocked in: its call slot's, LOG_CALL_NONE when the slot has none),
+ * LOG_CALL_NONE where the call has none. */
+static void root_op(struct hang *h, int m, uint64_t event, int32_t *root,
+                    int32_t *op)
+{
+    *root = *op = LOG_CALL_NONE;
+    if (event == EV_NONE) {
+        *root = h->w[m].slot.peer;
+        *op = h->w[m].slot.tag;
+        return;
+    }
+    struct log_event ev;
+    if (ev_event(h->x, m, event, &ev, NULL, 0) < 0 || !ev.desc)
+        return;
+    int r = ev.desc->slot[LOG_S_ROOT], o = ev.desc->slot[LOG_S_OP];
+    if (r >= 0)
+        *root = (int32_t)log_event_arg(&ev, r);
+    if (o >= 0)
+        *op = (int32_t)log_event_arg(&ev, o);
+}
+
 static int classic(int fn)
 {
     const struct log_func_desc *d = log_func_by_id(fn);
@@ -699,6 +722,9 @@ static int run_blocked_mismatch(struct ev_check_ctx *c, char *err,
         const struct ev_comm *cm = ev_comm_at(h.x, comm);
         struct ev_check_site sites[16];
         int ns = 0, fn0 = (int)h.w[r].slot.fn, differ = 0;
+        int32_t root0 = LOG_CALL_NONE, op0 = LOG_CALL_NONE;
+        int droot = 0, dop = 0; /* the same operation, another root, op */
+        int inter = cm && cm->nb > 0; /* roots differ by group there */
         char who[EV_CHECK_MSG_LEN / 2] = "";
         size_t len = 0;
         for (int g = 0; g < 2 && cm; g++)
@@ -748,17 +774,50 @@ static int run_blocked_mismatch(struct ev_check_ctx *c, char *err,
                 }
                 if (classic(fn) != classic(fn0))
                     differ = 1;
+                /* The same operation with another root or op: MPI 4.0
+                 * 6.4-6.9 (every member names the same root, the same
+                 * op). */
+                int32_t root, op;
+                root_op(&h, m, ev, &root, &op);
+                if (root0 == LOG_CALL_NONE && !inter)
+                    root0 = root;
+                if (op0 == LOG_CALL_NONE)
+                    op0 = op;
+                if (classic(fn) == classic(fn0) && !inter &&
+                    root != LOG_CALL_NONE && root != root0)
+                    differ = droot = 1;
+                if (classic(fn) == classic(fn0) && op != LOG_CALL_NONE &&
+                    op != op0)
+                    differ = dop = 1;
                 if (ns < 16) {
                     sites[ns++] = (struct ev_check_site){
                         m, ev, ev == EV_NONE ? "blocked here" : "called"};
                     const struct log_func_desc *d = log_func_by_id(fn);
+                    char ro[96] = "";
+                    int rl = 0;
+                    const char *opn = op == LOG_CALL_NONE
+                                          ? NULL
+                                          : log_mpi_handle_name(
+                                                "MPI_Op", (uint32_t)op);
+                    if (root != LOG_CALL_NONE)
+                        rl += snprintf(ro + rl, sizeof ro - (size_t)rl,
+                                       " (root %d", (int)root);
+                    if (op != LOG_CALL_NONE && opn)
+                        rl += snprintf(ro + rl, sizeof ro - (size_t)rl,
+                                       "%s%s", rl ? ", " : " (", opn);
+                    else if (op != LOG_CALL_NONE)
+                        rl += snprintf(ro + rl, sizeof ro - (size_t)rl,
+                                       "%sop 0x%08x", rl ? ", " : " (",
+                                       (unsigned)op);
+                    if (rl)
+                        snprintf(ro + rl, sizeof ro - (size_t)rl, ")");
                     len += (size_t)snprintf(who + len, len < sizeof who
                                             ? sizeof who - len : 0,
-                                            "%srank %d %s %s",
+                                            "%srank %d %s %s%s",
                                             len ? ", " : "", m,
                                             ev == EV_NONE ? "blocked in"
                                                           : "called",
-                                            d ? d->name : "?");
+                                            d ? d->name : "?", ro);
                 }
             }
         if (!differ)
@@ -767,11 +826,19 @@ static int run_blocked_mismatch(struct ev_check_ctx *c, char *err,
         struct ev_check_finding f = {"coll.blocked-mismatch", EV_CHECK_ERROR,
                                      "", sites, ns};
         snprintf(f.message, sizeof f.message,
-                 "collective #%d on %s never matches: %s; MPI matches a "
-                 "communicator's collectives by their order, so the members "
-                 "wait for each other forever",
+                 "collective #%d on %s never matches: %s; %s",
                  (int)k + 1, ev__comm_name(comm, cn, sizeof cn),
-                 len < sizeof who ? who : "(members)");
+                 len < sizeof who ? who : "(members)",
+                 droot ? "its members name different roots (MPI 4.0 "
+                         "chapter 6: every member of a rooted collective "
+                         "names the same root), so they wait for each "
+                         "other forever"
+                 : dop ? "its members name different ops (MPI 4.0 6.9.1: "
+                         "every member names the same op), so they wait "
+                         "for each other forever"
+                       : "MPI matches a communicator's collectives by their "
+                         "order, so the members wait for each other "
+                         "forever");
         c->emit(c->ud, &f);
     }
 out:

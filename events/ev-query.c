@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ev-int.h"
+#include "log-abi.h"
 
 static struct ev_index *index_of(struct ev_run *x)
 {
@@ -500,9 +501,24 @@ void ev__slot_call(struct ev_index *ix, int fn, const struct log_call_slot *s,
                fi->cls == EV__C_MPROBE;
     char cb[32];
     int len = snprintf(buf, size, "%s(", log_func_name(fn));
-    add_arg(buf, size, &len, recv ? "source" : "dest", s->peer,
-            EV_ANY_SOURCE, "MPI_ANY_SOURCE");
-    add_arg(buf, size, &len, "tag", s->tag, EV_ANY_TAG, "MPI_ANY_TAG");
+    if (fi->coll) {
+        /* a collective's root and op (the slot's peer and tag) */
+        const char *on = s->tag == LOG_CALL_NONE
+                             ? NULL
+                             : log_mpi_handle_name("MPI_Op",
+                                                   (uint32_t)s->tag);
+        add_arg(buf, size, &len, "root", s->peer, DRDB_MPI_ROOT,
+                "MPI_ROOT");
+        if (on && len < (int)size)
+            len += snprintf(buf + len, size - (size_t)len, "%s%s",
+                            buf[len - 1] == '(' ? "" : ", ", on);
+        else
+            add_arg(buf, size, &len, "op", s->tag, LOG_CALL_NONE, "");
+    } else {
+        add_arg(buf, size, &len, recv ? "source" : "dest", s->peer,
+                EV_ANY_SOURCE, "MPI_ANY_SOURCE");
+        add_arg(buf, size, &len, "tag", s->tag, EV_ANY_TAG, "MPI_ANY_TAG");
+    }
     add_arg(buf, size, &len, "source", s->peer2, EV_ANY_SOURCE,
             "MPI_ANY_SOURCE");
     add_arg(buf, size, &len, "recvtag", s->tag2, EV_ANY_TAG, "MPI_ANY_TAG");

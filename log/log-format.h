@@ -147,8 +147,10 @@ struct log_call_slot {
      * call is in progress: set back to 0 as the call returns;
      * LOG_CALL_THREADS when calls are not kept. */
     uint32_t fn;
-    int32_t peer;     /* dest (a send), source (a receive, a probe) */
-    int32_t tag;
+    int32_t peer;     /* dest (a send), source (a receive, a probe), root
+                       * (a rooted collective, 2026-12; LOG_CALL_NONE
+                       * before) */
+    int32_t tag;      /* a reduction's op handle (2026-12) */
     int32_t peer2;    /* MPI_Sendrecv: the source (peer is the dest) */
     int32_t tag2;     /* MPI_Sendrecv: the receive's tag */
     uint32_t comm;    /* the communicator handle, 0 none */

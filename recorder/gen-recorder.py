@@ -391,6 +391,12 @@ def call_slot(fn, ref):
     if fn.kind == "sendrecv":
         return (f"rec_call_enter({fn.id}, {val('dest')}, {val('tag')}, "
                 f"{val('source')}, {val('recvtag')}, {comm})")
+    if fn.kind == "coll":
+        # A rooted collective's root, a reduction's op: compared across
+        # the members blocked in a collective (coll.blocked-mismatch).
+        op = f"(int){val('op')}" if "op" in sl else none
+        return (f"rec_call_enter({fn.id}, {val('root')}, {op}, {none}, "
+                f"{none}, {comm})")
     peer = val("dest") if fn.kind == "send" else val("source")
     tag = val("tag") if fn.kind in ("send", "recv", "probe", "mprobe") \
         else none

@@ -93,7 +93,7 @@ echo "error coll.blocked-mismatch 0:end 1:end 2:end" > bb.want
 check "coll.blocked-mismatch: the hung members, and nothing else" \
     "cmp -s bb.want bb.got" bb.out
 hasre "coll.blocked-mismatch: each member's call" bb.out \
-    "collective #1 on MPI_COMM_WORLD never matches: rank 0 blocked in MPI_Barrier, rank 1 blocked in MPI_Bcast, rank 2 blocked in MPI_Bcast"
+    "collective #1 on MPI_COMM_WORLD never matches: rank 0 blocked in MPI_Barrier, rank 1 blocked in MPI_Bcast (root 0), rank 2 blocked in MPI_Bcast (root 0)"
 expect_findings coll-barrier-bcast-ok 3 "$pat"
 
 # Rank 1 of 2 skips the last collective (an MPI_Reduce) and goes to
@@ -110,8 +110,23 @@ printf '%s\n' "error coll.blocked-mismatch 0:end 1:2" \
 check "coll.blocked-mismatch: a member in MPI_Finalize never calls it" \
     "cmp -s sl.want sl.got" sl.out
 hasre "coll.blocked-mismatch: says which member and where" sl.out \
-    "collective #2 on MPI_COMM_WORLD never matches: rank 0 blocked in MPI_Reduce, rank 1, which is in MPI_Finalize (it makes no more calls), never calls it"
+    "collective #2 on MPI_COMM_WORLD never matches: rank 0 blocked in MPI_Reduce (root 0, MPI_SUM), rank 1, which is in MPI_Finalize (it makes no more calls), never calls it"
 expect_findings coll-skip-last-ok 2 "$pat"
+
+# Ranks 0 and 1 call MPI_Reduce with root 0, rank 2 with root 2 (event
+# 2): the roots (ranks 0 and 2) hang in it, rank 1's completes. Their
+# call slots keep each blocked call's root and op.
+r=$tmp/coll-root-reduce-bad.run
+timeout 120 "$drdb" record --timeout 5 -o "$r" -- "$mpiexec" -n 3 \
+    "$(path coll-root-reduce-bad)" > rr.rec 2>&1
+"$drdb" check --checks "$pat" "$r" > rr.out 2>&1
+findings rr.out > rr.got
+echo "error coll.blocked-mismatch 0:end 1:2 2:end" > rr.want
+check "coll.blocked-mismatch: the same collective with different roots, blocked or completed" \
+    "cmp -s rr.want rr.got" rr.out
+hasre "coll.blocked-mismatch: each member's root and op" rr.out \
+    "never matches: rank 0 blocked in MPI_Reduce (root 0, MPI_SUM), rank 1 called MPI_Reduce (root 0, MPI_SUM), rank 2 blocked in MPI_Reduce (root 2, MPI_SUM); its members name different roots"
+expect_findings coll-root-reduce-ok 3 "$pat"
 
 # Both ranks return from main after an MPI_Gather (event 3) without
 # MPI_Finalize (drdb record says so and exits 1); the twin finalizes. The
