@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ev-check.h"
 #include "ev-int.h"
@@ -416,6 +417,78 @@ static int add_blocking(struct ev_run *x, struct ops *per)
     return rc;
 }
 
+/* One-sided operations that return no request (MPI_Put, MPI_Get, the
+ * accumulates: their records carry their buffers since format 8): each
+ * rank's are pending from the call to the synchronization that completes
+ * them at the origin (MPI 4.0 12.5: a fence, MPI_Win_complete,
+ * MPI_Win_unlock of the target or MPI_Win_unlock_all, a flush of the
+ * target or of all, MPI_Win_free), found by the spec's roles. */
+struct rma_open {
+    uint64_t event;
+    uint32_t win;
+    int32_t target;
+};
+
+static int64_t arg_named(const struct log_event *ev, const char *name,
+                         int64_t dflt)
+{
+    const struct log_func_desc *d = ev->desc;
+    for (int i = 0; i < d->nargs; i++)
+        if (d->args[i].vpos >= 0 && !strcmp(d->args[i].name, name))
+            return log_event_arg(ev, i);
+    return dflt;
+}
+
+static int add_rma(struct ev_run *x, struct ops *per)
+{
+    const unsigned ends = LOG_R_RMA_FENCE | LOG_R_RMA_UNLOCK |
+                          LOG_R_RMA_UNLOCK_ALL | LOG_R_RMA_COMPLETE |
+                          LOG_R_RMA_FLUSH | LOG_R_FREE;
+    int rc = 0;
+    for (int i = 0; i < x->nlogged && rc == 0; i++) {
+        int r = x->logged[i];
+        struct rma_open *open = NULL;
+        size_t n = 0, cap = 0;
+        uint64_t nev = x->ranks[r].present ? x->ranks[r].log.nevents : 0;
+        for (uint64_t e = 0; e < nev && rc == 0; e++) {
+            const struct log_func_desc *d = log_func_by_id(ev_fn(x, r, e));
+            struct log_event ev;
+            if (!d || d->kind != LOG_K_RMA ||
+                !((d->nbufs && d->bufs_since == 8) || (d->roles & ends)) ||
+                ev_event(x, r, e, &ev, NULL, 0) < 0 || ev.ret != 0)
+                continue;
+            if (d->nbufs) {
+                if (util_grow(&open, &cap, n + 1, sizeof *open) < 0) {
+                    rc = -1;
+                    break;
+                }
+                open[n++] = (struct rma_open){
+                    e, (uint32_t)arg_named(&ev, "win", 0),
+                    (int32_t)arg_named(&ev, "target_rank", -1)};
+                continue;
+            }
+            /* MPI_Win_free's window is a pointer: it ends them all. */
+            int64_t w = arg_named(&ev, "win", -1);
+            int32_t t = (int32_t)arg_named(&ev, "rank", -1);
+            for (size_t k = 0; k < n && rc == 0;) {
+                if ((w >= 0 && open[k].win != (uint32_t)w) ||
+                    (t >= 0 && open[k].target != t)) {
+                    k++;
+                    continue;
+                }
+                rc = add_bufs(x, r, open[k].event, open[k].event, e, 0, 0,
+                              &per[r]);
+                open[k] = open[--n];
+            }
+        }
+        for (size_t k = 0; k < n && rc == 0; k++)
+            rc = add_bufs(x, r, open[k].event, open[k].event, EV_NONE, 0, 0,
+                          &per[r]);
+        free(open);
+    }
+    return rc;
+}
+
 /* A freed operation (EV_M_FREED) that matched one completed at rank P's
  * event D. */
 struct freed {
@@ -512,6 +585,8 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         rc = add_bufs(x, op->rank, op->event, op->event, op->done, 0, 0,
                       &per[op->rank]);
     }
+    if (rc == 0)
+        rc = add_rma(x, per);
     if (rc == 0)
         rc = add_blocking(x, per);
     struct pairs ps = {0};

@@ -169,6 +169,7 @@ def write_desc_c(S, spec, path):
                     f"LOG_K_{c_ident(fn.kind)}, {flags}, {hooks}, "
                     f"{{{slots}}}, {why}, {len(bufs)}, {{{bufidx}}}, "
                     f"{1 if bufs and S.buffers_if_pending(fn) else 0}, "
+                    f"{S.bufs_since(fn)}, "
                     f"{fn.classic.id}, {S.errhandler_encoding(fn)} }},\n")
         f.write("};\n")
         f.write(f"const int log_funcs_count = {len(funcs)};\n")

@@ -256,12 +256,13 @@ int log_cycle_value_next(struct log_cycle_values *it, double *v);
 int log__cycle_parse(struct log_event *ev, uint64_t k, const uint8_t *p,
                      const uint8_t *end, char *why, size_t len);
 /* Internal to the reader (reader.c, site.c): whether a record of DESC
- * with FLAGS carries buffer addresses after its site (log-format.h:
- * LOG_REC_SITE, LOG_REC_BUFS). */
+ * with FLAGS in a log of format VERSION carries buffer addresses after
+ * its site (log-format.h: LOG_REC_SITE, LOG_REC_BUFS). */
 static inline int log__has_bufs(const struct log_func_desc *desc,
-                                unsigned flags)
+                                unsigned flags, unsigned version)
 {
     return desc && desc->nbufs && (flags & LOG_REC_SITE) &&
+           version >= (unsigned)desc->bufs_since &&
            (!desc->bufs_if_pending || (flags & LOG_REC_BUFS));
 }
 /* Internal to the readers (reader.c, sys-reader.c): opens PATH read-only

@@ -100,6 +100,10 @@ struct log_func_desc {
      * LOG_REC_BUFS (its rank had a request pending); a
      * call that starts a request (0) carries them with every site. */
     int bufs_if_pending;
+    /* The log version from which a record carries them: 8 for a
+     * one-sided operation that returns no request (MPI_Put, ...), 5 for
+     * the others. */
+    int bufs_since;
     /* The function of which this one is MPI 4's large-count twin (of
      * MPI_Send_c: MPI_Send's id), else its own id: two calls are the same
      * operation when their classic is the same. */

@@ -27,12 +27,12 @@ FLAGS = ("nb", "persistent", "neighbor", "group", "dynamic", "poll", "free",
          "sync", "buffered", "ready", "all", "mpi-owned", "abort", "finalize",
          "examines", "errhandler", "rma-fence", "rma-lock", "rma-unlock",
          "rma-lock-all", "rma-unlock-all", "rma-start", "rma-complete",
-         "rma-post", "rma-wait", "commit")
+         "rma-post", "rma-wait", "commit", "rma-flush")
 # The one-sided synchronizations (MPI 4.0 12.5), at most one, on 'rma'
 # calls with a window: drdb check's rma.* follow the epochs by them.
 RMA_SYNCS = ("rma-fence", "rma-lock", "rma-unlock", "rma-lock-all",
              "rma-unlock-all", "rma-start", "rma-complete", "rma-post",
-             "rma-wait")
+             "rma-wait", "rma-flush")
 # The send modes (MPI 4.0 3.4): a send with none of them is a standard one.
 SEND_MODES = ("sync", "buffered", "ready")
 # Kinds a call of which starts a request (nb, persistent).
@@ -796,11 +796,18 @@ def site_buffers(fn):
     (log-format.h, LOG_REC_SITE), in argument order: the choice buffers
     (void *) of a call that starts a request (nonblocking, persistent,
     partitioned, file and RMA request calls), for the checks of memory
-    that pending operations share; of a blocking communication call
-    (buffers_if_pending), only in records with LOG_REC_BUFS. Each as (arg, count term, datatype
-    argument), the term and type None when the span is not COUNT x TYPE
-    (v- and w-collectives)."""
-    if not starts_request(fn) and not buffers_if_pending(fn):
+    that pending operations share; of a one-sided operation (rma_op: its
+    origin and result buffers, in use until its epoch ends; since log
+    version 8, bufs_since); of a blocking communication call
+    (buffers_if_pending), only in records with LOG_REC_BUFS. Each as
+    (arg, count term, datatype argument), the term and type None when the
+    span is not COUNT x TYPE (v- and w-collectives). MPI_Compare_and_swap
+    (three buffers of one element) has none."""
+    if not starts_request(fn) and not buffers_if_pending(fn) and \
+            not rma_op(fn):
+        return []
+    if fn.kind == "rma" and len([a for a in fn.args if a.direction and
+                                 "void *" in a.ctype]) > 2:
         return []
     bufs = []
     for a in fn.args:
@@ -813,6 +820,19 @@ def site_buffers(fn):
                 bufs.append((a, None, None))
     assert len(bufs) <= 2, fn.name
     return bufs
+
+
+def rma_op(fn):
+    """Whether FN is a one-sided operation (an rma call with a target
+    rank): MPI_Put, MPI_Get, the accumulates, their request forms."""
+    return fn.kind == "rma" and any(a.name == "target_rank" for a in fn.args)
+
+
+def bufs_since(fn):
+    """The log version from which a record of FN carries its buffers
+    (site_buffers): 8 for a one-sided operation that returns no request,
+    5 (call sites) for the others."""
+    return 8 if rma_op(fn) and not starts_request(fn) else 5
 
 
 def starts_request(fn):

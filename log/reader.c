@@ -92,8 +92,8 @@ static uint32_t get_u32(const uint8_t *p)
 
 /* Parses the record at OFF (bounded by the mapping). 0 or -1 (with ERR). */
 static int parse_record(const uint8_t *map, size_t size, uint64_t off,
-                        int check_crc, struct log_event *ev, char *err,
-                        size_t errlen)
+                        int check_crc, unsigned version,
+                        struct log_event *ev, char *err, size_t errlen)
 {
     uint64_t rsize;
     uint32_t crc;
@@ -191,7 +191,7 @@ static int parse_record(const uint8_t *map, size_t size, uint64_t off,
         return -1;
     }
     ev->bufs = p;
-    if (log__has_bufs(ev->desc, flags))
+    if (log__has_bufs(ev->desc, flags, version))
         for (int i = 0; i < ev->desc->nbufs; i++) {
             uint64_t addr, span1;
             int64_t lb;
@@ -295,8 +295,8 @@ static int index_log(struct log_rank *r, const char *path,
         }
         if (off >= r->size)
             break;
-        if (parse_record(r->map, r->size, off, !r->trusted, &ev, why,
-                         sizeof why) < 0) {
+        if (parse_record(r->map, r->size, off, !r->trusted,
+                         r->hdr.version, &ev, why, sizeof why) < 0) {
             snprintf(r->stop_reason, sizeof r->stop_reason,
                      "corrupt: %s; events after %llu are unreadable", why,
                      (unsigned long long)r->nevents);
@@ -509,7 +509,8 @@ int log_rank_event(const struct log_rank *r, uint64_t n, struct log_event *ev,
     log__locate(r, n, &off, &t);
     /* (its checksum was checked when the log was indexed: reading it
      * again here read every message's data twice) */
-    if (parse_record(r->map, r->size, off, 0, ev, err, errlen) < 0)
+    if (parse_record(r->map, r->size, off, 0, r->hdr.version, ev, err,
+                     errlen) < 0)
         return -EINVAL;
     ev->rank = r;
     ev->index = n;

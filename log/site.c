@@ -37,8 +37,9 @@ int log_event_frame(const struct log_event *ev, uint64_t *cfa)
 int log_event_bufaddr(const struct log_event *ev, int i,
                       struct log_bufaddr *b)
 {
-    if (!log__has_bufs(ev->desc, ev->flags) || ev->cycle || i < 0 ||
-        i >= ev->desc->nbufs)
+    unsigned version = ev->rank ? ev->rank->hdr.version : LOG_VERSION;
+    if (!log__has_bufs(ev->desc, ev->flags, version) ||
+        ev->cycle || i < 0 || i >= ev->desc->nbufs)
         return 0;
     const uint8_t *p = ev->bufs, *end = ev->bufs + ev->bufs_len;
     uint64_t span1 = 0;

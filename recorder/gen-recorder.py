@@ -319,12 +319,23 @@ def put_bufs(fn, out, rec, started, flags, ret, ref):
     succeeded (a failed call's datatype may be no datatype), the buffer is
     not MPI_IN_PLACE, and a rooted collective's buffer is significant here
     (elsewhere its count and type may be anything). A call that starts a
-    request counts it as pending (rec_pending_add)."""
+    request counts it as pending (rec_pending_add), a one-sided
+    operation its window (rec_rma_opened) until a synchronization ends
+    its epoch (rec_rma_closed)."""
     if S.starts_request(fn):
         req = next(a for a in fn.args if a.ctype == "MPI_Request *" and
                    a.direction == "out" and not a.array)
         out.write(f"    if ({ret} == MPI_SUCCESS)\n"
                   f"        rec_pending_add(*{ref(req.name)});\n")
+    # A one-sided operation's buffers are in use until its epoch ends: its
+    # window counts as pending from it to a fence, MPI_Win_unlock_all or
+    # MPI_Win_complete (rec-pending.c).
+    if S.rma_op(fn) and not S.starts_request(fn):
+        out.write(f"    if ({ret} == MPI_SUCCESS)\n"
+                  f"        rec_rma_opened({ref('win')});\n")
+    if {"rma-fence", "rma-unlock-all", "rma-complete"} & fn.flags:
+        out.write(f"    if ({ret} == MPI_SUCCESS)\n"
+                  f"        rec_rma_closed({ref('win')});\n")
     bufs = S.site_buffers(fn)
     if not bufs:
         return

@@ -51,3 +51,36 @@ void rec_pending_free(MPI_Request req)
             MPI_SUCCESS && flag)
         rec__pending_end();
 }
+
+/* The windows with one-sided operations (MPI_Put, MPI_Get, the
+ * accumulates: their buffers in use) since their last fence,
+ * MPI_Win_unlock_all or MPI_Win_complete: each counts as one pending
+ * request (an MPI_Win_unlock of one target, a flush or MPI_Win_free leave
+ * it counted: too high, never too low). More windows than the table
+ * holds: "always". */
+#define RMA_WINS 16
+static MPI_Win rma_wins[RMA_WINS];
+static int nrma;
+
+void rec_rma_opened(MPI_Win win)
+{
+    for (int i = 0; i < nrma; i++)
+        if (rma_wins[i] == win)
+            return;
+    if (nrma == RMA_WINS) {
+        set(ALWAYS);
+        return;
+    }
+    rma_wins[nrma++] = win;
+    set(rec_pending_n >= ALWAYS ? ALWAYS : rec_pending_n + 1);
+}
+
+void rec_rma_closed(MPI_Win win)
+{
+    for (int i = 0; i < nrma; i++)
+        if (rma_wins[i] == win) {
+            rma_wins[i] = rma_wins[--nrma];
+            rec__pending_end();
+            return;
+        }
+}

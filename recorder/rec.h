@@ -277,6 +277,10 @@ static inline void rec_pending_done(MPI_Request before, MPI_Request after)
         rec__pending_end();
 }
 void rec_pending_free(MPI_Request req);
+/* A one-sided operation on WIN succeeded / a synchronization ended WIN's
+ * epochs (rec-pending.c): WIN counts as a pending request between. */
+void rec_rma_opened(MPI_Win win);
+void rec_rma_closed(MPI_Win win);
 #define REC_CB_ENTRY (1u << 30)
 /* The entry of a program callback MPI runs (rec-cb.c), at rec_cb_depth:
  * FN is the constructor that registered it (log-codec.h, log_put_cb).

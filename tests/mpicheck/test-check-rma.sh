@@ -46,5 +46,21 @@ hasre "err.fatal: the epoch the unlock ends is not open" \
     "^error err.fatal: rank 1 died in MPI_Win_unlock: MPI_Win_unlock of rank 0 on window 0x[0-9a-f]*, which this rank has not locked"
 expect_findings rma-unlock-no-lock-ok 2 "$pat"
 
+# An origin buffer used again before its epoch ends (the records of
+# MPI_Put and MPI_Get carry their buffers since log format 8): rank 1 of
+# 3 receives into its pending MPI_Put's origin (event 5; the put is event
+# 4, in a lock epoch ended by the unlock, 6), and rank 0 of 2 into its
+# pending MPI_Get's by an MPI_Bcast (event 7; the get is 6, in a
+# start/complete epoch ended at 8). buf.overlap finds them; the twins use
+# the buffers after the epochs end.
+pat2='rma.*,buf.*,err.fatal'
+expect_findings rma-put-origin-recv-bad 3 "$pat2" "error buf.overlap 1:4 1:5"
+hasre "buf.overlap: a pending MPI_Put's origin received into" \
+    "$tmp/rma-put-origin-recv-bad.out" \
+    "^error buf.overlap: MPI_Put's buffer \[0x[0-9a-f]*, 0x[0-9a-f]*) and MPI_Recv's \[0x[0-9a-f]*, 0x[0-9a-f]*) share 4 bytes while the first is pending, and MPI writes the second"
+expect_findings rma-put-origin-recv-ok 3 "$pat2"
+expect_findings rma-get-origin-bcast-bad 2 "$pat2" "error buf.overlap 0:6 0:7"
+expect_findings rma-get-origin-bcast-ok 2 "$pat2"
+
 echo "1..$n"
 exit $status
