@@ -231,6 +231,43 @@ TEST(blocking_buffers_only_with_flag)
     CHECK_INT_EQ(tag, 7);
 }
 
+/* A one-sided operation's record carries its buffers since version 8:
+ * an MPI_Put of a version 7 log has its arguments right after its site,
+ * one of version 8 its origin buffer first. */
+TEST(rma_buffers_since_version_8)
+{
+    for (uint32_t version = 7; version <= 8; version++) {
+        struct log_writer w;
+        open_log(&w, version);
+        struct log_rec rec;
+        REQUIRE(log_writer_begin(&w, &rec, 256, LOG_FN_MPI_Put,
+                                 LOG_REC_SITE, 0, 1));
+        log_put_site(&rec, 0, 0x40);
+        if (version == 8)
+            log_put_bufaddr(&rec, 0x3000, 0, 1, 4);
+        log_put_arg_int(&rec, 1);             /* origin_count */
+        log_put_arg_handle(&rec, 0x4c000405); /* MPI_INT */
+        log_put_arg_int(&rec, 2);             /* target_rank */
+        log_put_arg_int(&rec, 0);             /* target_disp */
+        log_put_arg_int(&rec, 1);             /* target_count */
+        log_put_arg_handle(&rec, 0x4c000405);
+        log_put_arg_handle(&rec, 0xa0000000); /* win */
+        log_writer_commit(&w, &rec);
+        REQUIRE(log_writer_close(&w, 0) == 0);
+        struct ev_run x;
+        struct log_event ev;
+        struct log_bufaddr b;
+        char err[256];
+        REQUIRE(ev_open(&x, dir, err, sizeof err) == 0);
+        REQUIRE(ev_event(&x, 0, 0, &ev, err, sizeof err) == 0);
+        CHECK_INT_EQ(log_event_bufaddr(&ev, 0, &b), version == 8);
+        if (version == 8)
+            CHECK(b.addr == 0x3000 && b.known && b.span == 4);
+        CHECK_INT_EQ(log_event_arg(&ev, 3), 2); /* target_rank */
+        ev_close(&x);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(dir) || chdir(dir) != 0) {
@@ -240,6 +277,7 @@ int main(void)
     RUN(older_log_has_no_site);
     RUN(site_maps_to_its_line);
     RUN(blocking_buffers_only_with_flag);
+    RUN(rma_buffers_since_version_8);
     char p[256];
     snprintf(p, sizeof p, "%s/rank-0.log", dir);
     unlink(p);
