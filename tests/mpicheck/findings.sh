@@ -25,7 +25,8 @@ findings() {
 
 # expect_findings NAME NP PATTERN [LINE...]: records program NAME at NP
 # ranks (which may end with an error status when record_may_fail is set:
-# a job MPI aborts), runs `drdb check --checks PATTERN` on it; one check, that its
+# a job MPI aborts; with record_hangs set, a job that hangs, stopped by
+# drdb record --timeout 5), runs `drdb check --checks PATTERN` on it; one check, that its
 # findings are exactly the LINEs ("SEVERITY NAME R:N ..."), in any order,
 # after which it printed its count line and exited 1 when an error was
 # found, 0 when none.
@@ -33,9 +34,11 @@ expect_findings() {
     _n=$1 _np=$2 _pat=$3
     shift 3
     _run=$tmp/$_n.run
-    if ! timeout 120 "$drdb" record -o "$_run" -- "$mpiexec" -n "$_np" \
+    if ! timeout 120 "$drdb" record ${record_hangs:+--timeout 5} \
+            -o "$_run" -- "$mpiexec" -n "$_np" \
             "$(path "$_n")" > "$tmp/$_n.rec" 2>&1 &&
-        ! { [ -n "${record_may_fail:-}" ] && [ -f "$_run/drdb.run" ]; }; then
+        ! { [ -n "${record_may_fail:-}${record_hangs:-}" ] &&
+            [ -f "$_run/drdb.run" ]; }; then
         fail "$_n: record"
         sed 's/^/#   /' "$tmp/$_n.rec" | tail -10
         return
