@@ -453,11 +453,14 @@ static int add_rma(struct ev_run *x, struct ops *per)
         for (uint64_t e = 0; e < nev && rc == 0; e++) {
             const struct log_func_desc *d = log_func_by_id(ev_fn(x, r, e));
             struct log_event ev;
-            if (!d || d->kind != LOG_K_RMA ||
-                !((d->nbufs && d->bufs_since == 8) || (d->roles & ends)) ||
+            /* an operation without a request (the R forms' are
+             * ev__op's), or a synchronization that ends some */
+            int op = d && d->kind == LOG_K_RMA && d->nbufs &&
+                     d->slot[LOG_S_REQUEST] < 0;
+            if (!d || d->kind != LOG_K_RMA || !(op || (d->roles & ends)) ||
                 ev_event(x, r, e, &ev, NULL, 0) < 0 || ev.ret != 0)
                 continue;
-            if (d->nbufs) {
+            if (op) {
                 if (util_grow(&open, &cap, n + 1, sizeof *open) < 0) {
                     rc = -1;
                     break;

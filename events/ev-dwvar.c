@@ -444,7 +444,6 @@ static void scalar(Dwarf_Die *t, uint64_t off, struct ev_dwscalar *s,
         return;
     }
     int tag = dwarf_tag(t);
-    const char *name = dwarf_diename(t);
     if (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type ||
         tag == DW_TAG_pointer_type) {
         Dwarf_Attribute a;
@@ -582,7 +581,6 @@ static void scalar(Dwarf_Die *t, uint64_t off, struct ev_dwscalar *s,
             cat(s->path, sizeof s->path, before);
             s->into = 1;
         }
-        (void)name;
         return;
     }
     s->kind = EV_DW_UNKNOWN; /* a union, a function, ... */
