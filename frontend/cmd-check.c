@@ -192,8 +192,9 @@ int con_check_goto(struct con *c, const char *text,
                                             : f->sites[s].event;
     }
     if (rs_count(&out))
-        printf("[%s] not moved: not in the command's ranks\n",
-               rs_format(&out, buf, sizeof buf));
+        printf("[%s] not moved: not in the command's ranks ('@%s goto "
+               "finding %lld' moves them)\n", rs_format(&out, buf, sizeof buf),
+               buf, kk);
     if (rs_count(&off))
         printf("[%s] not moved: not replayed ('replay @R' starts a rank)\n",
                rs_format(&off, buf, sizeof buf));

@@ -112,7 +112,7 @@ hasre "@0 check: rank 0's finding alone, with its number" "$tmp/e1" \
 check "@0 check: not rank 1's finding" "! grep -q '^\[1\]' $tmp/e1"
 after e "@0 goto finding 1" > "$tmp/e2"
 has "@0 goto finding 1: rank 1 not moved, not in the set" "$tmp/e2" \
-    "[1] not moved: not in the command's ranks"
+    "[1] not moved: not in the command's ranks ('@1 goto finding 1' moves them)"
 hasre "@0 goto finding 1: an error" "$tmp/e.err" \
     "finding 1 involves no replayed rank of the command's"
 after e "@1 goto finding 1" > "$tmp/e3"
