@@ -247,23 +247,48 @@ static int fixed_addr(Dwarf_Die *die, uint64_t *a)
     return 1;
 }
 
-/* Whether subprogram SUB's frame base is its CFA (GCC's and Clang's on
- * x86-64 with CFI). */
-static int frame_base_cfa(Dwarf_Die *sub)
+/* Subprogram SUB's frame base at PC, whose frame's CFA was CFA, into
+ * *BASE: 1, or 0 when not known. GCC's is the CFA
+ * (DW_OP_call_frame_cfa); Clang's at -O0 the frame pointer (DW_OP_reg6,
+ * rbp on x86-64), known where the CFI says the CFA is rbp plus an
+ * offset (its prologue has set the frame up). */
+static int frame_base(Dwfl_Module *mod, Dwarf_Die *sub, uint64_t pc,
+                      uint64_t cfa, uint64_t *base)
 {
     Dwarf_Attribute at;
     Dwarf_Op *op;
     size_t n;
-    return dwarf_attr_integrate(sub, DW_AT_frame_base, &at) &&
-           dwarf_getlocation(&at, &op, &n) == 0 && n == 1 &&
-           op[0].atom == DW_OP_call_frame_cfa;
+    if (!cfa || !dwarf_attr_integrate(sub, DW_AT_frame_base, &at) ||
+        dwarf_getlocation(&at, &op, &n) != 0 || n != 1)
+        return 0;
+    if (op[0].atom == DW_OP_call_frame_cfa) {
+        *base = cfa;
+        return 1;
+    }
+    if (op[0].atom != DW_OP_reg6)
+        return 0;
+    Dwarf_Addr b;
+    Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &b);
+    Dwarf_Frame *fr = NULL;
+    Dwarf_Op *rule;
+    size_t nrule;
+    int ok = cfi && dwarf_cfi_addrframe(cfi, pc, &fr) == 0 &&
+             dwarf_frame_cfa(fr, &rule, &nrule) == 0 && nrule == 1 &&
+             (rule[0].atom == DW_OP_breg6 ||
+              (rule[0].atom == DW_OP_bregx && rule[0].number == 6));
+    if (ok)
+        *base = cfa - (uint64_t)(int64_t)(rule[0].atom == DW_OP_bregx
+                                              ? rule[0].number2
+                                              : rule[0].number);
+    free(fr);
+    return ok;
 }
 
 /* Variable DIE's address at PC: 1 with it in *A (in the recorded
- * process), 0 when not known. CFA_OK: its subprogram's frame base is the
- * CFA, which was CFA. */
-static int var_addr(Dwarf_Die *die, uint64_t pc, uint64_t bias, uint64_t cfa,
-                    int cfa_ok, uint64_t *a)
+ * process), 0 when not known. FRAME: its subprogram's frame base is
+ * known, BASE. */
+static int var_addr(Dwarf_Die *die, uint64_t pc, uint64_t bias, int frame,
+                    uint64_t base, uint64_t *a)
 {
     if (fixed_addr(die, a)) {
         *a += bias;
@@ -272,11 +297,11 @@ static int var_addr(Dwarf_Die *die, uint64_t pc, uint64_t bias, uint64_t cfa,
     Dwarf_Attribute at;
     Dwarf_Op *op;
     size_t n;
-    if (!cfa_ok || !cfa || !dwarf_attr_integrate(die, DW_AT_location, &at) ||
+    if (!frame || !dwarf_attr_integrate(die, DW_AT_location, &at) ||
         dwarf_getlocation_addr(&at, pc, &op, &n, 1) != 1 || n != 1 ||
         op[0].atom != DW_OP_fbreg)
         return 0;
-    *a = cfa + (uint64_t)(int64_t)op[0].number;
+    *a = base + (uint64_t)(int64_t)op[0].number;
     return 1;
 }
 
@@ -373,9 +398,9 @@ static int scopes_at(Dwarf_Die *die, uint64_t pc, Dwarf_Die *s, int n,
 
 /* The variable of SCOPE's children that holds ADDR: 1 with *V. FRAME:
  * SCOPE belongs to the calling frame's subprogram, whose frame base is
- * the CFA (its locals are found from CFA; another's only when static). */
+ * BASE (its locals are found from it; another's only when static). */
 static int in_scope(Dwarf_Die *scope, uint64_t pc, uint64_t bias,
-                    uint64_t cfa, int frame, uint64_t addr,
+                    int frame, uint64_t base, uint64_t addr,
                     struct ev_dwvar *v)
 {
     Dwarf_Die d;
@@ -385,7 +410,7 @@ static int in_scope(Dwarf_Die *scope, uint64_t pc, uint64_t bias,
         int tag = dwarf_tag(&d);
         uint64_t a;
         if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
-            var_addr(&d, pc, bias, cfa, frame, &a) && addr >= a &&
+            var_addr(&d, pc, bias, frame, base, &a) && addr >= a &&
             fill(&d, a, v) == 0 && addr - a < v->size)
             return 1;
     } while (dwarf_siblingof(&d, &d) == 0);
@@ -396,7 +421,7 @@ int ev_dwvar_at(struct ev_dwvar_cache **c, Dwfl_Module *mod, uint64_t bias,
                 uint64_t pc, uint64_t cfa, uint64_t addr, struct ev_dwvar *v)
 {
     Dwarf_Addr b;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &b);
+    Dwarf_Die cud, *cu = ev__cu_at(mod, pc, &cud) ? &cud : NULL;
     Dwarf_Die scopes[32];
     int n = cu ? scopes_at(cu, pc, scopes, 0, 32, 0) : 0;
     /* The innermost subprogram is the calling frame's. */
@@ -406,9 +431,10 @@ int ev_dwvar_at(struct ev_dwvar_cache **c, Dwfl_Module *mod, uint64_t bias,
             sub = i;
             break;
         }
-    int cfa_ok = sub >= 0 && frame_base_cfa(&scopes[sub]);
+    uint64_t base = 0;
+    int frame = sub >= 0 && frame_base(mod, &scopes[sub], pc, cfa, &base);
     for (int i = n; i-- > 0;)
-        if (in_scope(&scopes[i], pc, bias, cfa, cfa_ok && i >= sub, addr, v))
+        if (in_scope(&scopes[i], pc, bias, frame && i >= sub, base, addr, v))
             return 1;
     if (cu && in_scope(cu, pc, bias, 0, 0, addr, v))
         return 1;

@@ -5,8 +5,9 @@
  * with the MPI datatype passed with the buffer.
  *
  * A local variable is found from the calling frame's CFA the recorder
- * logged with the first call from each site (LOG_F_FRAME: DWARF's frame
- * base DW_OP_call_frame_cfa plus the variable's DW_OP_fbreg offset); a
+ * logged with the first call from each site (LOG_F_FRAME: the frame base,
+ * GCC's DW_OP_call_frame_cfa or Clang's rbp, plus the variable's
+ * DW_OP_fbreg offset); a
  * global or static one from its DW_OP_addr plus the object's load bias.
  * Heap memory, a variable kept in registers or described by anything
  * else is not found: the checks then say nothing rather than guess.
@@ -54,6 +55,11 @@ struct ev_dwscalar {
     char name[64];      /* its type's name ("long", "double") */
     char path[128];     /* where in the variable ("[3]", ".d", ".v[1].x") */
 };
+
+/* The compilation unit of MOD whose code holds ADDR into *CU (by
+ * .debug_aranges, else by each unit's ranges: Clang writes no aranges):
+ * 1, or 0 when none does (ev-srcline.c). */
+int ev__cu_at(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu);
 
 /* The variables with a fixed address (globals, statics) of the objects
  * looked at, read once each: ev_dwvar_cache_free() frees it. */

@@ -18,6 +18,7 @@
 
 /* <elf.h>'s EV_NONE (an ELF version) is not events.h's (no event). */
 #undef EV_NONE
+#include "ev-dwvar.h"
 #include "ev-srcline.h"
 #include "log-reader.h"
 #include "term-escape.h"
@@ -160,6 +161,26 @@ static struct obj *obj_get(struct ev_run *x, int rank, uint32_t id)
     return o;
 }
 
+int ev__cu_at(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *d = dwfl_module_addrdie(mod, addr, &bias);
+    if (d) {
+        *cu = *d;
+        return 1;
+    }
+    /* No .debug_aranges (Clang emits none): each unit's own ranges. */
+    Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+    Dwarf_Off off = 0, next;
+    size_t hsize;
+    while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+        if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) == 1)
+            return 1;
+        off = next;
+    }
+    return 0;
+}
+
 /* A subprogram under DIE whose code holds ADDR, searched depth first:
  * gfortran nests a contained procedure in its host's DIE, whose code
  * does not hold the procedure's (dwarf_getscopes stops at the host). */
@@ -185,12 +206,11 @@ static const char *nested_name(Dwarf_Die *die, Dwarf_Addr addr, int depth)
 /* The innermost named scope at ADDR from DWARF, or NULL. */
 static const char *scope_name(Dwfl_Module *mod, GElf_Addr addr)
 {
-    Dwarf_Addr bias;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-    if (!cu)
+    Dwarf_Die cud, *cu = &cud;
+    if (!ev__cu_at(mod, addr, cu))
         return NULL;
     Dwarf_Die *scopes;
-    int n = dwarf_getscopes(cu, addr - bias, &scopes);
+    int n = dwarf_getscopes(cu, addr, &scopes);
     const char *name = NULL;
     for (int i = 0; i < n && !name; i++) {
         int tag = dwarf_tag(&scopes[i]);
@@ -200,7 +220,7 @@ static const char *scope_name(Dwfl_Module *mod, GElf_Addr addr)
     }
     if (n > 0)
         free(scopes);
-    return name ? name : nested_name(cu, addr - bias, 0);
+    return name ? name : nested_name(cu, addr, 0);
 }
 
 /* A relative FILE (LEN bytes) made absolute with the compile directory
@@ -208,10 +228,9 @@ static const char *scope_name(Dwfl_Module *mod, GElf_Addr addr)
 static void join_comp_dir(Dwfl_Module *mod, GElf_Addr addr, char *file,
                           size_t len)
 {
-    Dwarf_Addr bias;
     Dwarf_Attribute at;
-    Dwarf_Die *cu = file[0] == '/' ? NULL
-                                   : dwfl_module_addrdie(mod, addr, &bias);
+    Dwarf_Die cud, *cu = file[0] != '/' && ev__cu_at(mod, addr, &cud)
+                             ? &cud : NULL;
     const char *dir = cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir,
                                                        &at))
                          : NULL;
@@ -274,6 +293,12 @@ int ev_srcline_why(struct ev_run *x, int rank, uint64_t n,
     int line = 0;
     const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)
                          : NULL;
+    Dwarf_Die cu;
+    Dwarf_Line *dl;
+    if (!l && ev__cu_at(o->mod, addr, &cu) &&
+        (dl = dwarf_getsrc_die(&cu, addr)) != NULL &&
+        dwarf_lineno(dl, &line) == 0)
+        file = dwarf_linesrc(dl, NULL, NULL);
     if (file && line > 0) {
         copy(loc->file, sizeof loc->file, file);
         join_comp_dir(o->mod, addr, loc->file, sizeof loc->file);

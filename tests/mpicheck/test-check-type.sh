@@ -94,6 +94,24 @@ else
     skip "type.*: Fortran (no mpif90 in this build)"
 fi
 
+# Without .debug_aranges (objcopy removes GCC's; Clang writes none): the
+# unit is found by its ranges, for the source line and the variable.
+expect_findings type-long-int-send-noaranges 2 "$pat" \
+    "error type.buffer 0:2" "error type.buffer 1:2"
+hasre "type.*: a program without .debug_aranges has its variables and lines" \
+    "$tmp/type-long-int-send-noaranges.out" \
+    "^error type.buffer: MPI_Send's buf is \`a\` (long int\[4\], declared at long-int-send-bad.c:14)" \
+    "^        MPI_Send(.*)  at .*long-int-send-bad.c:19 (in main)$"
+# Built by Clang, whose frame base is rbp (found from the CFI's CFA rule).
+if [ -n "$(path type-long-int-send-clang)" ]; then
+    expect_findings type-long-int-send-clang 2 "$pat" \
+        "error type.buffer 0:2" "error type.buffer 1:2"
+    hasre "type.buffer: Clang's locals" "$tmp/type-long-int-send-clang.out" \
+        "^error type.buffer: MPI_Send's buf is \`a\` (long\[4\]"
+else
+    skip "type.*: Clang (none on this machine)"
+fi
+
 # The record a site's first call makes carries the calling frame, and
 # `drdb log event` shows it; the program replays.
 "$drdb" log event "$tmp/type-long-int-send-bad.run" 0:2 > "$tmp/ev.out" 2>&1
