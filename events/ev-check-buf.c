@@ -34,6 +34,8 @@
 
 #include "ev-check.h"
 #include "ev-int.h"
+#include "ev-typemap.h"
+#include "log-abi.h"
 #include "util.h"
 
 /* One pending operation's memory at one rank. */
@@ -48,6 +50,12 @@ struct op {
     int blocking;        /* a blocking call: pending in [event, event + 1) */
     uint32_t site_obj;   /* its call site (0, 0: not logged) */
     uint64_t site_off;
+    /* A derived datatype's buffer (type not 0): the bytes it touches are
+     * its type map's, COUNT times from ADDR, not all of [lo, hi): the
+     * record that logged it, BEV. */
+    uint32_t type;
+    int64_t count;
+    uint64_t addr, bev;
 };
 
 struct ops {
@@ -102,6 +110,11 @@ static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
         }
         if (b.addr == UINT64_MAX || b.span == 0)
             continue;
+        uint32_t type = ev__data_type(&ev, (unsigned)b.arg);
+        int64_t count = 0;
+        if (log_mpi_type_size(type) || !ev__data_count(&ev, (unsigned)b.arg,
+                                                       &count))
+            type = 0; /* builtin, or not a count of one datatype */
         struct op p = {start, end == EV_NONE ? UINT64_MAX : end,
                        b.addr + (uint64_t)b.lb,
                        b.addr + (uint64_t)b.lb + b.span, start, writes,
@@ -110,7 +123,7 @@ static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
                                                 LOG_K_SENDRECV &&
                                                 ev.desc->nbufs == 1),
                        ev.fn, blocking, ev.site_obj,
-                       ev.site_off};
+                       ev.site_off, type, count, b.addr, bev};
         if (add(o, &p) < 0)
             return -1;
     }
@@ -132,12 +145,113 @@ struct pair {
     int r;
     struct op a, b; /* the first pair */
     uint64_t count;
+    uint64_t shared; /* the first pair's bytes in common */
 };
 struct pairs {
     struct pair *v;
     size_t n, cap;
     int oom;
+    struct ev_run *x;
+    struct ev__ctors *ctors; /* per rank, read when first needed */
+    unsigned char *scanned;
 };
+
+/* A range of bytes. */
+struct rng {
+    uint64_t lo, hi;
+};
+
+static int by_lo(const void *a, const void *b)
+{
+    const struct rng *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The bytes operation O of rank R touches, into *V (N ranges, sorted;
+ * *V to free): [lo, hi), or a derived datatype's type map count times
+ * from its address (MPI 4.0 5.1: a strided column's elements, not the
+ * gaps between them). The extent is the one the logged span implies. */
+#define MAX_RANGES (1u << 20)
+static int op_ranges(struct pairs *ps, int r, const struct op *o,
+                     struct rng **v, size_t *n)
+{
+    *n = 0;
+    *v = NULL;
+    struct ev__tmap m = {0};
+    if (o->type && !ps->scanned[r]) {
+        ps->scanned[r] = 1;
+        if (ev__ctors_scan(ps->x, r, &ps->ctors[r]) < 0)
+            return -1;
+    }
+    if (o->type)
+        ev__tmap_build(ps->x, &ps->ctors[r], r, o->bev, o->type, &m);
+    uint64_t per = m.n, total = (uint64_t)o->count * per;
+    if (!o->type || m.bad || !per || o->count <= 0 || total > MAX_RANGES) {
+        ev__tmap_release(&m);
+        if (!(*v = malloc(sizeof **v)))
+            return -1;
+        (*v)[0] = (struct rng){o->lo, o->hi};
+        *n = 1;
+        return 0;
+    }
+    int64_t ext = m.ub - m.lb, tspan = m.tub - m.tlb;
+    uint64_t span = o->hi - o->lo;
+    if (o->count > 1 && span > (uint64_t)tspan &&
+        (span - (uint64_t)tspan) % (uint64_t)(o->count - 1) == 0)
+        ext = (int64_t)((span - (uint64_t)tspan) / (uint64_t)(o->count - 1));
+    if (!(*v = malloc(total * sizeof **v))) {
+        ev__tmap_release(&m);
+        return -1;
+    }
+    for (int64_t k = 0; k < o->count; k++)
+        for (size_t i = 0; i < m.n; i++) {
+            uint64_t lo = o->addr + (uint64_t)(k * ext + m.e[i].disp);
+            (*v)[(*n)++] = (struct rng){lo, lo + (uint64_t)m.e[i].size};
+        }
+    ev__tmap_release(&m);
+    qsort(*v, *n, sizeof **v, by_lo);
+    size_t w = 0; /* merged */
+    for (size_t i = 1; i < *n; i++)
+        if ((*v)[i].lo <= (*v)[w].hi) {
+            if ((*v)[i].hi > (*v)[w].hi)
+                (*v)[w].hi = (*v)[i].hi;
+        } else
+            (*v)[++w] = (*v)[i];
+    *n = w + 1;
+    return 0;
+}
+
+/* The bytes A and B both touch (their spans overlap); -1 out of memory. */
+static int64_t shared_bytes(struct pairs *ps, int r, const struct op *a,
+                            const struct op *b)
+{
+    uint64_t lo = a->lo > b->lo ? a->lo : b->lo;
+    uint64_t hi = a->hi < b->hi ? a->hi : b->hi;
+    if (!a->type && !b->type)
+        return (int64_t)(hi - lo);
+    struct rng *x, *y;
+    size_t nx, ny;
+    if (op_ranges(ps, r, a, &x, &nx) < 0)
+        return -1;
+    if (op_ranges(ps, r, b, &y, &ny) < 0) {
+        free(x);
+        return -1;
+    }
+    uint64_t sum = 0;
+    for (size_t i = 0, j = 0; i < nx && j < ny;) {
+        uint64_t l = x[i].lo > y[j].lo ? x[i].lo : y[j].lo;
+        uint64_t h = x[i].hi < y[j].hi ? x[i].hi : y[j].hi;
+        if (l < h)
+            sum += h - l;
+        if (x[i].hi < y[j].hi)
+            i++;
+        else
+            j++;
+    }
+    free(x);
+    free(y);
+    return (int64_t)sum;
+}
 
 static int same_site(const struct op *x, const struct op *y)
 {
@@ -148,6 +262,11 @@ static int same_site(const struct op *x, const struct op *y)
 static void report(struct pairs *ps, int r, const struct op *a,
                    const struct op *b)
 {
+    int64_t shared = shared_bytes(ps, r, a, b);
+    if (shared < 0)
+        ps->oom = 1;
+    if (shared <= 0) /* strided buffers that interleave */
+        return;
     for (size_t i = ps->n; i-- > 0;)
         if (same_site(&ps->v[i].a, a) && same_site(&ps->v[i].b, b) &&
             ps->v[i].a.blocking == a->blocking &&
@@ -159,7 +278,7 @@ static void report(struct pairs *ps, int r, const struct op *a,
         ps->oom = 1;
         return;
     }
-    ps->v[ps->n++] = (struct pair){r, *a, *b, 1};
+    ps->v[ps->n++] = (struct pair){r, *a, *b, 1, (uint64_t)shared};
 }
 
 static void emit_pairs(struct ev_check_ctx *c, const struct pairs *ps)
@@ -176,8 +295,6 @@ static void emit_pairs(struct ev_check_ctx *c, const struct pairs *ps)
                                          ? EV_CHECK_WARNING
                                          : EV_CHECK_ERROR,
                                      "", NULL, 2};
-        uint64_t lo = a->lo > b->lo ? a->lo : b->lo;
-        uint64_t hi = a->hi < b->hi ? a->hi : b->hi;
         char more[96] = "";
         if (p->count > 1)
             snprintf(more, sizeof more, " (and %" PRIu64 " more pairs of "
@@ -187,7 +304,7 @@ static void emit_pairs(struct ev_check_ctx *c, const struct pairs *ps)
                  PRIx64 ", %#" PRIx64 ") share %" PRIu64 " bytes while %s "
                  "pending, and MPI writes %s%s",
                  log_func_name(a->fn), a->lo, a->hi, log_func_name(b->fn),
-                 b->lo, b->hi, hi - lo,
+                 b->lo, b->hi, p->shared,
                  b->blocking ? "the first is" : "both are",
                  a->writes && b->writes ? "both"
                  : a->writes            ? "the first"
@@ -592,7 +709,11 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         rc = add_rma(x, per);
     if (rc == 0)
         rc = add_blocking(x, per);
-    struct pairs ps = {0};
+    struct pairs ps = {.x = x};
+    ps.ctors = calloc((size_t)x->world_size, sizeof *ps.ctors);
+    ps.scanned = calloc((size_t)x->world_size, 1);
+    if (!ps.ctors || !ps.scanned)
+        rc = -1;
     for (int r = 0; r < x->world_size; r++) {
         if (rc == 0 && !(c->interrupted && *c->interrupted))
             rc = sweep(&ps, r, &per[r]);
@@ -609,6 +730,10 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
     free(per);
     emit_pairs(c, &ps);
     free(ps.v);
+    for (int r = 0; ps.ctors && r < x->world_size; r++)
+        free(ps.ctors[r].v);
+    free(ps.ctors);
+    free(ps.scanned);
     if (ps.oom)
         rc = -1;
     if (rc < 0)

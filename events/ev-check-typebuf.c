@@ -34,34 +34,11 @@
 #include "ev-check.h"
 #include "ev-dwvar.h"
 #include "ev-int.h"
+#include "ev-typemap.h"
 #include "log-abi.h"
 
-#define MAX_ENTS 4096
 #define MAX_ELEMS 16   /* elements of a buffer looked at (first ones) */
 #define MAX_SITES 8    /* ranks named by one finding */
-
-/* One basic entry of a type map. */
-struct ent {
-    int64_t disp;
-    char kind;       /* struct log_mpi_type's */
-    int size;
-    uint32_t handle; /* the builtin type it comes from */
-};
-
-struct tmap {
-    struct ent *e;
-    size_t n, cap;
-    int64_t lb, ub;   /* the extent's bounds */
-    int64_t tlb, tub; /* the true ones */
-    int sure;         /* lb and ub are MPI's (else estimated) */
-    int bad;          /* not known */
-};
-
-/* A constructor of one rank: the handle it made, at which event. */
-struct ctor {
-    uint32_t handle;
-    uint64_t event;
-};
 
 /* A finding kept until every rank is seen: the same message from the same
  * site of several ranks is one finding. */
@@ -78,227 +55,15 @@ struct tb {
     struct ev_check_ctx *c;
     int which;               /* 0 type.buffer, 1 type.overflow */
     struct ev_dwvar_cache *dw;
-    struct ctor *ctors;
-    size_t nctors, capctors;
+    struct ev__ctors ctors;  /* the rank's constructors */
     struct kept *k;
     size_t nk, capk;
     int oom;
 };
 
-static int add(struct tmap *m, int64_t disp, char kind, int size,
-               uint32_t h)
-{
-    if (m->n >= MAX_ENTS ||
-        util_grow(&m->e, &m->cap, m->n + 1, sizeof *m->e) < 0) {
-        m->bad = 1;
-        return -1;
-    }
-    m->e[m->n++] = (struct ent){disp, kind, size, h};
-    if (m->n == 1 || disp < m->tlb)
-        m->tlb = disp;
-    if (m->n == 1 || disp + size > m->tub)
-        m->tub = disp + size;
-    return 0;
-}
-
-/* The predefined pair types MPICH makes as structs (MINLOC/MAXLOC). */
-static const struct {
-    uint32_t h;
-    char k0;
-    int s0;
-    int64_t d1;
-    int64_t extent;
-} pairs[] = {
-    {DRDB_MPI_FLOAT_INT, 'f', 4, 4, 8},
-    {DRDB_MPI_DOUBLE_INT, 'f', 8, 8, 16},
-    {DRDB_MPI_LONG_INT, 'i', 8, 8, 16},
-    {DRDB_MPI_SHORT_INT, 'i', 2, 4, 8},
-    {DRDB_MPI_LONG_DOUBLE_INT, 'f', 16, 16, 32},
-};
-
-static void build(struct tb *t, int r, uint64_t at, uint32_t h,
-                  struct tmap *m, int depth);
-
-/* M (empty) is OLD's map COUNT x BL times, block i at i x STRIDE bytes,
- * its elements OLD's extent apart. */
-static void repeat(const struct tmap *old, int64_t count, int64_t bl,
-                   int64_t stride, struct tmap *m)
-{
-    int64_t ext = old->ub - old->lb;
-    if (count < 0 || bl < 0 || old->bad ||
-        (uint64_t)count * (uint64_t)bl * old->n > MAX_ENTS) {
-        m->bad = 1;
-        return;
-    }
-    for (int64_t i = 0; i < count && !m->bad; i++)
-        for (int64_t j = 0; j < bl && !m->bad; j++)
-            for (size_t k = 0; k < old->n && !m->bad; k++)
-                add(m, i * stride + j * ext + old->e[k].disp, old->e[k].kind,
-                    old->e[k].size, old->e[k].handle);
-    if (count > 0 && bl > 0) {
-        int64_t last = (count - 1) * stride + (bl - 1) * ext;
-        m->lb = old->lb + (stride < 0 ? last : 0);
-        m->ub = old->ub + (stride < 0 ? 0 : last);
-    }
-    m->sure = old->sure && stride >= 0;
-}
-
-/* The constructor that made handle H of rank R last before event AT, into
- * M. */
-static void build_derived(struct tb *t, int r, uint64_t at, uint32_t h,
-                          struct tmap *m, int depth)
-{
-    struct ev_run *x = t->c->x;
-    const struct ctor *c = NULL;
-    for (size_t i = t->nctors; i-- > 0;)
-        if (t->ctors[i].handle == h && t->ctors[i].event < at) {
-            c = &t->ctors[i];
-            break;
-        }
-    struct log_event ev;
-    if (!c || ev_event(x, r, c->event, &ev, NULL, 0) < 0) {
-        m->bad = 1;
-        return;
-    }
-    const struct log_func_desc *d = ev.desc;
-    int old = d->slot[LOG_S_OLDTYPE], cnt = d->slot[LOG_S_COUNT];
-    struct tmap o = {0};
-    if (old >= 0) {
-        build(t, r, c->event, (uint32_t)log_event_arg(&ev, old), &o,
-              depth + 1);
-        if (o.bad) {
-            free(o.e);
-            m->bad = 1;
-            return;
-        }
-    }
-    /* The constructor by the shape of its arguments (the spec's): arrays
-     * (struct, or the indexed forms: not modelled), a stride (vector,
-     * hvector: in bytes when its classic form's stride is an MPI_Aint),
-     * lb and extent (resized), a count alone (contiguous), nothing more
-     * (dup). */
-    int64_t count = cnt >= 0 ? log_event_arg(&ev, cnt) : -1;
-    int64_t bl = 1, stride = 0;
-    int arrays = 0, has_stride = 0, bytes = 0, lb = -1, ext = -1;
-    const struct log_func_desc *cl = log_func_by_id(d->classic);
-    for (int i = 0; i < d->nargs; i++) {
-        const char *an = d->args[i].name;
-        if (strstr(d->args[i].ctype, "[]"))
-            arrays = 1;
-        if (!strcmp(an, "blocklength"))
-            bl = log_event_arg(&ev, i);
-        if (!strcmp(an, "stride")) {
-            stride = log_event_arg(&ev, i);
-            has_stride = 1;
-            bytes = cl && i < cl->nargs &&
-                    !strcmp(cl->args[i].ctype, "MPI_Aint");
-        }
-        if (!strcmp(an, "lb"))
-            lb = i;
-        if (!strcmp(an, "extent"))
-            ext = i;
-    }
-    int64_t oext = o.ub - o.lb;
-    if (old >= 0 && arrays) {
-        m->bad = 1; /* indexed, hindexed, subarray, darray */
-    } else if (old >= 0 && has_stride) {
-        repeat(&o, count, bl, bytes ? stride : stride * oext, m);
-    } else if (old >= 0 && lb >= 0 && ext >= 0) {
-        *m = o;
-        m->lb = log_event_arg(&ev, lb);
-        m->ub = m->lb + log_event_arg(&ev, ext);
-        m->sure = 1;
-        return;
-    } else if (old >= 0 && count >= 0) {
-        repeat(&o, count, 1, oext, m);
-    } else if (old >= 0) {
-        *m = o;
-        return;
-    } else if (arrays) {
-        int64_t *bls, *disp;
-        uint32_t *ty;
-        int64_t nb = ev__struct_arrays(&ev, &bls, &disp, &ty);
-        int align = 1;
-        if (nb < 0 || !disp)
-            m->bad = 1;
-        for (int64_t i = 0; i < nb && !m->bad; i++) {
-            if (ty[i] == DRDB_MPI_LB || ty[i] == DRDB_MPI_UB) {
-                m->bad = 1; /* MPI-1 markers: not modelled */
-                break;
-            }
-            struct tmap b = {0};
-            build(t, r, c->event, ty[i], &b, depth + 1);
-            struct tmap blk = {0};
-            repeat(&b, 1, bls[i], 0, &blk);
-            for (size_t k = 0; k < blk.n && !blk.bad; k++) {
-                add(m, disp[i] + blk.e[k].disp, blk.e[k].kind,
-                    blk.e[k].size, blk.e[k].handle);
-                int a = blk.e[k].size > 8 ? 16 : blk.e[k].size;
-                if (a > align)
-                    align = a;
-            }
-            if (blk.bad || b.bad)
-                m->bad = 1;
-            if (!m->bad && blk.n) {
-                if (i == 0 || disp[i] + blk.lb < m->lb)
-                    m->lb = disp[i] + blk.lb;
-                if (i == 0 || disp[i] + blk.ub > m->ub)
-                    m->ub = disp[i] + blk.ub;
-            }
-            free(b.e);
-            free(blk.e);
-        }
-        /* MPICH pads the extent to the members' alignment (5.1.6's
-         * epsilon): an estimate, used only when the log gives no other. */
-        int64_t span = m->ub - m->lb;
-        if (span % align)
-            m->ub += align - span % align;
-        m->sure = 0;
-        free(bls);
-        free(disp);
-        free(ty);
-    } else {
-        m->bad = 1; /* an f90 type */
-    }
-    free(o.e);
-}
-
-/* Handle H's type map as rank R had it at event AT. */
-static void build(struct tb *t, int r, uint64_t at, uint32_t h,
-                  struct tmap *m, int depth)
-{
-    memset(m, 0, sizeof *m);
-    if (depth > 16) {
-        m->bad = 1;
-        return;
-    }
-    const struct log_mpi_type *b = log_mpi_type_of(h);
-    if (b && b->kind == 'p') {
-        add(m, 0, 'i', b->size / 2, h);
-        add(m, b->size / 2, 'i', b->size / 2, h);
-    } else if (b) {
-        add(m, 0, b->kind, b->size, h);
-    } else {
-        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-            if (pairs[i].h == h) {
-                add(m, 0, pairs[i].k0, pairs[i].s0, h);
-                add(m, pairs[i].d1, 'i', 4, h);
-                m->lb = 0;
-                m->ub = pairs[i].extent;
-                m->sure = 1;
-                return;
-            }
-        build_derived(t, r, at, h, m, depth);
-        return;
-    }
-    m->lb = 0;
-    m->ub = b->size;
-    m->sure = 1;
-}
-
 /* Whether basic entry E may lie on scalar S (3.3.1's type matching, by
  * kind and size: signedness and a C type's spelling not told apart). */
-static int compatible(const struct ent *e, const struct ev_dwscalar *s)
+static int compatible(const struct ev__tment *e, const struct ev_dwscalar *s)
 {
     if (e->kind == 'b' || s->kind == EV_DW_UNKNOWN ||
         s->kind == EV_DW_OUTSIDE)
@@ -398,35 +163,13 @@ static void type_words(struct tb *t, int r, uint64_t at, uint32_t h,
         snprintf(buf, len, "%s", b ? b->name : pn);
         return;
     }
-    for (size_t i = t->nctors; i-- > 0;)
-        if (t->ctors[i].handle == h && t->ctors[i].event < at) {
-            snprintf(buf, len, "datatype 0x%08" PRIx32 " (made by %s at "
-                     "event %" PRIu64 ")", h,
-                     log_func_name(ev_fn(t->c->x, r, t->ctors[i].event)),
-                     t->ctors[i].event);
-            return;
-        }
-    snprintf(buf, len, "datatype 0x%08" PRIx32, h);
-}
-
-/* The count by-value argument a buffer's length annotation names ("count
- * x datatype"): 1 with it in *N, 0 when it names none alone. */
-static int count_of(const struct log_event *ev, int arg, int64_t *n)
-{
-    const struct log_func_desc *d = ev->desc;
-    const char *len = d->args[arg].length, *x = len ? strstr(len, " x ")
-                                                    : NULL;
-    if (!x)
-        return 0;
-    for (int i = 0; i < d->nargs; i++) {
-        size_t l = strlen(d->args[i].name);
-        if (d->args[i].vpos >= 0 && (size_t)(x - len) == l &&
-            !strncmp(len, d->args[i].name, l)) {
-            *n = log_event_arg(ev, i);
-            return 1;
-        }
-    }
-    return 0;
+    const struct ev__ctor *c = ev__ctor_of(&t->ctors, h, at);
+    if (c)
+        snprintf(buf, len, "datatype 0x%08" PRIx32 " (made by %s at "
+                 "event %" PRIu64 ")", h,
+                 log_func_name(ev_fn(t->c->x, r, c->event)), c->event);
+    else
+        snprintf(buf, len, "datatype 0x%08" PRIx32, h);
 }
 
 /* The bytes a blocking receive's record says arrived into argument ARG,
@@ -459,7 +202,7 @@ static void one_buffer(struct tb *t, int r, uint64_t e,
              v.decl[0] ? ", declared at " : "", v.decl);
     uint64_t base = b->addr - v.addr;
     int64_t count = -1;
-    int whole = count_of(ev, b->arg, &count); /* the span is count x it */
+    int whole = ev__data_count(ev, (unsigned)b->arg, &count); /* the span is count x it */
     if (t->which == 1) {
         int64_t from = (int64_t)base + b->lb;
         uint64_t end = (uint64_t)from + b->span;
@@ -473,13 +216,13 @@ static void one_buffer(struct tb *t, int r, uint64_t e,
              * whole count arrived, or a builtin type's bytes did (a
              * nonblocking receive's: not known here). */
             int64_t got = d->bufs_if_pending ? received(ev, b->arg) : -1;
-            struct tmap m;
-            build(t, r, e, h, &m, 0);
+            struct ev__tmap m;
+            ev__tmap_build(t->c->x, &t->ctors, r, e, h, &m);
             int64_t packed = 0;
             for (size_t i = 0; i < m.n; i++)
                 packed += m.e[i].size;
             int all = !m.bad && whole && got >= 0 && got >= count * packed;
-            free(m.e);
+            ev__tmap_release(&m);
             if (!all && (got < 0 || !log_mpi_type_of(h) ||
                          (uint64_t)from + (uint64_t)got <= v.size))
                 sev = EV_CHECK_WARNING;
@@ -499,10 +242,10 @@ static void one_buffer(struct tb *t, int r, uint64_t e,
              end - v.size);
         return;
     }
-    struct tmap m;
-    build(t, r, e, h, &m, 0);
+    struct ev__tmap m;
+    ev__tmap_build(t->c->x, &t->ctors, r, e, h, &m);
     if (m.bad || !m.n) {
-        free(m.e);
+        ev__tmap_release(&m);
         return;
     }
     int64_t ext = m.ub - m.lb;
@@ -558,7 +301,7 @@ static void one_buffer(struct tb *t, int r, uint64_t e,
                          s.size == 1 ? "" : "s");
             keep(t, "type.buffer", EV_CHECK_ERROR, r, e, site,
                  "%s's %s is %s, but %s %s", d->name, an, where, what, on);
-            free(m.e);
+            ev__tmap_release(&m);
             return;
         }
     }
@@ -572,7 +315,7 @@ static void one_buffer(struct tb *t, int r, uint64_t e,
              "is %" PRIu64 ": elements 2 to %" PRId64 " of the %" PRId64
              " lie across the structs (MPI_Type_create_resized to "
              "sizeof)", d->name, an, where, tn, ext, sn, esz, count, count);
-    free(m.e);
+    ev__tmap_release(&m);
 }
 
 /* Rank R: its constructors, then each site's first record. */
@@ -580,7 +323,7 @@ static int walk(struct tb *t, int r)
 {
     struct ev_run *x = t->c->x;
     uint64_t n = x->ranks[r].log.nevents;
-    t->nctors = 0;
+    t->ctors.n = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (t->c->interrupted && *t->c->interrupted)
             return 0;
@@ -603,10 +346,8 @@ static int walk(struct tb *t, int r)
             if (nt >= 0 && ev.ret == 0 &&
                 log_event_find(&ev, (unsigned)nt, LOG_F_HANDLE, &f) &&
                 log_field_handle(&f, &h) == 0) {
-                if (util_grow(&t->ctors, &t->capctors, t->nctors + 1,
-                              sizeof *t->ctors) < 0)
+                if (ev__ctors_add(&t->ctors, h, i) < 0)
                     return -1;
-                t->ctors[t->nctors++] = (struct ctor){h, i};
             }
             continue;
         }
@@ -628,7 +369,7 @@ static int walk(struct tb *t, int r)
 
 static int run(struct ev_check_ctx *c, char *err, size_t errlen, int which)
 {
-    struct tb t = {c, which, NULL, NULL, 0, 0, NULL, 0, 0, 0};
+    struct tb t = {.c = c, .which = which};
     int rc = 0;
     for (int i = 0; rc == 0 && i < c->x->nlogged; i++) {
         int r = c->x->logged[i];
@@ -646,7 +387,7 @@ static int run(struct ev_check_ctx *c, char *err, size_t errlen, int which)
         c->emit(c->ud, &f);
     }
     ev_dwvar_cache_free(t.dw);
-    free(t.ctors);
+    free(t.ctors.v);
     free(t.k);
     if (rc < 0)
         snprintf(err, errlen, "out of memory");

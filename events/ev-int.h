@@ -643,6 +643,10 @@ void ev__json_str(FILE *out, const char *s);
 /* The datatype a DATA field of argument ARG of EV is made of: the type
  * its length annotation names ("count x TYPE"), 0 when unknown. */
 uint32_t ev__data_type(const struct log_event *ev, unsigned arg);
+/* The count it names, when that is one by-value argument ("count x
+ * datatype", not "size(comm) * recvcount x ..."): 1 with it in *N, else
+ * 0. */
+int ev__data_count(const struct log_event *ev, unsigned arg, int64_t *n);
 /* DATA field F of rank R's event N decoded by datatype TYPE: element by
  * element for a builtin type, a derived one made of one builtin type, or a
  * struct whose layout the log holds; hex when RAW or unknown. */

@@ -292,6 +292,25 @@ uint32_t ev__data_type(const struct log_event *ev, unsigned arg)
 }
 
 
+int ev__data_count(const struct log_event *ev, unsigned arg, int64_t *n)
+{
+    const struct log_func_desc *d = ev->desc;
+    const char *len = d && arg < (unsigned)d->nargs ? d->args[arg].length
+                                                    : NULL;
+    const char *x = len ? strstr(len, " x ") : NULL;
+    if (!x)
+        return 0;
+    for (int i = 0; i < d->nargs; i++) {
+        size_t l = strlen(d->args[i].name);
+        if (d->args[i].vpos >= 0 && (size_t)(x - len) == l &&
+            !strncmp(len, d->args[i].name, l)) {
+            *n = log_event_arg(ev, i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void ev__print_raw(FILE *out, const struct log_func_desc *d,
                    const struct log_field *f, int raw)
 {
