@@ -49,19 +49,80 @@ struct op {
     int fn;
     int blocking;        /* a blocking call: pending in [event, event + 1) */
     uint32_t site_obj;   /* its call site (0, 0: not logged) */
+    /* A derived datatype's buffer: 1 + its index in the run's table of
+     * them (struct dtab), 0 for any other (in the padding before
+     * site_off: struct op stays 72 bytes). */
+    uint32_t dx;
     uint64_t site_off;
-    /* A derived datatype's buffer (type not 0): the bytes it touches are
-     * its type map's, COUNT times from ADDR, not all of [lo, hi): the
-     * record that logged it, BEV. */
+};
+_Static_assert(sizeof(struct op) == 72, "struct op: 72 bytes");
+
+/* A buffer of a derived datatype: the bytes it touches are its type
+ * map's, COUNT times from ADDR, not all of [lo, hi); BEV: the record
+ * that logged it. One table for the run: the operations only hold an
+ * index (most have none), which keeps struct op at 72 bytes. */
+struct derived {
     uint32_t type;
     int64_t count;
     uint64_t addr, bev;
 };
+struct dtab {
+    struct derived *v;
+    size_t n, cap;
+    /* per function id and buffer: the indices of the by-value datatype and
+     * count arguments its length annotation names (ev__data_type,
+     * ev__data_count), worked out once: 0 not yet, else 1 + index (-1 +
+     * 1: none) */
+    int16_t (*args)[LOG_SITE_BUFS][2];
+    size_t nargs;
+};
+
+/* The datatype and count of buffer I (argument ARG) of EV: 1 with them,
+ * 0 when its annotation names no such pair. */
+static int type_count(struct dtab *d, const struct log_event *ev, int i,
+                      unsigned arg, uint32_t *type, int64_t *count)
+{
+    int id = ev->desc->id;
+    if ((size_t)id >= d->nargs) {
+        size_t n = (size_t)id + 64;
+        void *p = realloc(d->args, n * sizeof *d->args);
+        if (!p)
+            return 0;
+        d->args = p;
+        memset(d->args + d->nargs, 0, (n - d->nargs) * sizeof *d->args);
+        d->nargs = n;
+    }
+    int16_t *a = d->args[id][i];
+    if (!a[0]) {
+        int t = -1, c = -1;
+        const struct log_func_desc *f = ev->desc;
+        const char *len = f->args[arg].length;
+        const char *x = len ? strstr(len, " x ") : NULL;
+        size_t tl = x ? strcspn(x + 3, " @[") : 0;
+        for (int k = 0; x && k < f->nargs; k++) {
+            size_t l = strlen(f->args[k].name);
+            if (f->args[k].vpos < 0)
+                continue;
+            if (l == tl && !strncmp(x + 3, f->args[k].name, l))
+                t = k;
+            if ((size_t)(x - len) == l && !strncmp(len, f->args[k].name, l))
+                c = k;
+        }
+        a[0] = (int16_t)(t + 2);
+        a[1] = (int16_t)(c + 2);
+    }
+    if (a[0] < 2 || a[1] < 2)
+        return 0;
+    *type = (uint32_t)log_event_arg(ev, a[0] - 2);
+    *count = log_event_arg(ev, a[1] - 2);
+    return 1;
+}
 
 struct ops {
     struct op *v;
     size_t n, cap;
     size_t unknown;  /* operations without a logged span */
+    struct dtab *d;  /* the run's */
 };
 
 static int add(struct ops *o, const struct op *p)
@@ -110,11 +171,16 @@ static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
         }
         if (b.addr == UINT64_MAX || b.span == 0)
             continue;
-        uint32_t type = ev__data_type(&ev, (unsigned)b.arg);
+        uint32_t type = 0, dx = 0;
         int64_t count = 0;
-        if (log_mpi_type_size(type) || !ev__data_count(&ev, (unsigned)b.arg,
-                                                       &count))
-            type = 0; /* builtin, or not a count of one datatype */
+        if (type_count(o->d, &ev, i, (unsigned)b.arg, &type, &count) &&
+            type && !log_mpi_type_size(type)) {
+            struct dtab *d = o->d;
+            if (util_grow(&d->v, &d->cap, d->n + 1, sizeof *d->v) < 0)
+                return -1;
+            d->v[d->n++] = (struct derived){type, count, b.addr, bev};
+            dx = (uint32_t)d->n;
+        }
         struct op p = {start, end == EV_NONE ? UINT64_MAX : end,
                        b.addr + (uint64_t)b.lb,
                        b.addr + (uint64_t)b.lb + b.span, start, writes,
@@ -123,7 +189,7 @@ static int add_bufs(struct ev_run *x, int r, uint64_t bev, uint64_t start,
                                                 LOG_K_SENDRECV &&
                                                 ev.desc->nbufs == 1),
                        ev.fn, blocking, ev.site_obj,
-                       ev.site_off, type, count, b.addr, bev};
+                       dx, ev.site_off};
         if (add(o, &p) < 0)
             return -1;
     }
@@ -152,6 +218,7 @@ struct pairs {
     size_t n, cap;
     int oom;
     struct ev_run *x;
+    const struct dtab *d;
     struct ev__ctors *ctors; /* per rank, read when first needed */
     unsigned char *scanned;
 };
@@ -178,15 +245,17 @@ static int op_ranges(struct pairs *ps, int r, const struct op *o,
     *n = 0;
     *v = NULL;
     struct ev__tmap m = {0};
-    if (o->type && !ps->scanned[r]) {
+    const struct derived *dv = o->dx ? &ps->d->v[o->dx - 1] : NULL;
+    if (dv && !ps->scanned[r]) {
         ps->scanned[r] = 1;
         if (ev__ctors_scan(ps->x, r, &ps->ctors[r]) < 0)
             return -1;
     }
-    if (o->type)
-        ev__tmap_build(ps->x, &ps->ctors[r], r, o->bev, o->type, &m);
-    uint64_t per = m.n, total = (uint64_t)o->count * per;
-    if (!o->type || m.bad || !per || o->count <= 0 || total > MAX_RANGES) {
+    if (dv)
+        ev__tmap_build(ps->x, &ps->ctors[r], r, dv->bev, dv->type, &m);
+    int64_t count = dv ? dv->count : 0;
+    uint64_t per = m.n, total = (uint64_t)count * per;
+    if (!dv || m.bad || !per || count <= 0 || total > MAX_RANGES) {
         ev__tmap_release(&m);
         if (!(*v = malloc(sizeof **v)))
             return -1;
@@ -196,16 +265,16 @@ static int op_ranges(struct pairs *ps, int r, const struct op *o,
     }
     int64_t ext = m.ub - m.lb, tspan = m.tub - m.tlb;
     uint64_t span = o->hi - o->lo;
-    if (o->count > 1 && span > (uint64_t)tspan &&
-        (span - (uint64_t)tspan) % (uint64_t)(o->count - 1) == 0)
-        ext = (int64_t)((span - (uint64_t)tspan) / (uint64_t)(o->count - 1));
+    if (count > 1 && span > (uint64_t)tspan &&
+        (span - (uint64_t)tspan) % (uint64_t)(count - 1) == 0)
+        ext = (int64_t)((span - (uint64_t)tspan) / (uint64_t)(count - 1));
     if (!(*v = malloc(total * sizeof **v))) {
         ev__tmap_release(&m);
         return -1;
     }
-    for (int64_t k = 0; k < o->count; k++)
+    for (int64_t k = 0; k < count; k++)
         for (size_t i = 0; i < m.n; i++) {
-            uint64_t lo = o->addr + (uint64_t)(k * ext + m.e[i].disp);
+            uint64_t lo = dv->addr + (uint64_t)(k * ext + m.e[i].disp);
             (*v)[(*n)++] = (struct rng){lo, lo + (uint64_t)m.e[i].size};
         }
     ev__tmap_release(&m);
@@ -227,7 +296,7 @@ static int64_t shared_bytes(struct pairs *ps, int r, const struct op *a,
 {
     uint64_t lo = a->lo > b->lo ? a->lo : b->lo;
     uint64_t hi = a->hi < b->hi ? a->hi : b->hi;
-    if (!a->type && !b->type)
+    if (!a->dx && !b->dx)
         return (int64_t)(hi - lo);
     struct rng *x, *y;
     size_t nx, ny;
@@ -486,7 +555,7 @@ static int merge(struct ops *o, struct ops *b)
     o->n = o->cap = k;
     o->unknown += b->unknown;
     free(b->v);
-    *b = (struct ops){0};
+    *b = (struct ops){.d = b->d};
     return 0;
 }
 
@@ -505,6 +574,8 @@ static int add_blocking(struct ev_run *x, struct ops *per)
         rc = pending_spans(&per[r], &sp[r], &nsp[r]);
     if (!sp || !nsp || !blk)
         rc = -1;
+    for (int r = 0; blk && r < n; r++)
+        blk[r].d = per[r].d;
     for (size_t i = 0; i < ev_nmsgs(x) && rc == 0; i++) {
         struct ev_msg m_buf;
         const struct ev_msg *m = ev_msg_at(x, (int32_t)i, &m_buf);
@@ -684,6 +755,9 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         return -1;
     }
     int rc = 0;
+    struct dtab dt = {0};
+    for (int r = 0; r < x->world_size; r++)
+        per[r].d = &dt;
     for (size_t i = 0; i < ev_nmsgs(x) && rc == 0; i++) {
         struct ev_msg m_buf;
         const struct ev_msg *m = ev_msg_at(x, (int32_t)i, &m_buf);
@@ -709,7 +783,7 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         rc = add_rma(x, per);
     if (rc == 0)
         rc = add_blocking(x, per);
-    struct pairs ps = {.x = x};
+    struct pairs ps = {.x = x, .d = &dt};
     ps.ctors = calloc((size_t)x->world_size, sizeof *ps.ctors);
     ps.scanned = calloc((size_t)x->world_size, 1);
     if (!ps.ctors || !ps.scanned)
@@ -734,6 +808,8 @@ static int check_overlap(struct ev_check_ctx *c, char *err, size_t errlen)
         free(ps.ctors[r].v);
     free(ps.ctors);
     free(ps.scanned);
+    free(dt.v);
+    free(dt.args);
     if (ps.oom)
         rc = -1;
     if (rc < 0)
