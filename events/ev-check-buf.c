@@ -70,9 +70,8 @@ struct dtab {
     struct derived *v;
     size_t n, cap;
     /* per function id and buffer: the indices of the by-value datatype and
-     * count arguments its length annotation names (ev__data_type,
-     * ev__data_count), worked out once: 0 not yet, else 1 + index (-1 +
-     * 1: none) */
+     * count arguments its length annotation names (ev__data_args), worked
+     * out once: 0 not yet, else 2 + index (1: none) */
     int16_t (*args)[LOG_SITE_BUFS][2];
     size_t nargs;
 };
@@ -94,20 +93,8 @@ static int type_count(struct dtab *d, const struct log_event *ev, int i,
     }
     int16_t *a = d->args[id][i];
     if (!a[0]) {
-        int t = -1, c = -1;
-        const struct log_func_desc *f = ev->desc;
-        const char *len = f->args[arg].length;
-        const char *x = len ? strstr(len, " x ") : NULL;
-        size_t tl = x ? strcspn(x + 3, " @[") : 0;
-        for (int k = 0; x && k < f->nargs; k++) {
-            size_t l = strlen(f->args[k].name);
-            if (f->args[k].vpos < 0)
-                continue;
-            if (l == tl && !strncmp(x + 3, f->args[k].name, l))
-                t = k;
-            if ((size_t)(x - len) == l && !strncmp(len, f->args[k].name, l))
-                c = k;
-        }
+        int t, c;
+        ev__data_args(ev->desc, arg, &t, &c);
         a[0] = (int16_t)(t + 2);
         a[1] = (int16_t)(c + 2);
     }

@@ -643,6 +643,10 @@ void ev__json_str(FILE *out, const char *s);
 /* The datatype a DATA field of argument ARG of EV is made of: the type
  * its length annotation names ("count x TYPE"), 0 when unknown. */
 uint32_t ev__data_type(const struct log_event *ev, unsigned arg);
+/* The indices of the by-value datatype and count arguments argument ARG
+ * of D's length annotation names into *TYPE and *COUNT, -1 none. */
+void ev__data_args(const struct log_func_desc *d, unsigned arg, int *type,
+                   int *count);
 /* The count it names, when that is one by-value argument ("count x
  * datatype", not "size(comm) * recvcount x ..."): 1 with it in *N, else
  * 0. */

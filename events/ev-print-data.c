@@ -274,41 +274,42 @@ void ev__print_data(struct ev_run *x, FILE *out, int rank, uint64_t n,
     print_data(out, f->data, f->len, type, raw);
 }
 
-uint32_t ev__data_type(const struct log_event *ev, unsigned arg)
+void ev__data_args(const struct log_func_desc *d, unsigned arg, int *type,
+                   int *count)
 {
-    const struct log_func_desc *d = ev->desc;
-    if (!d || arg >= (unsigned)d->nargs || !d->args[arg].length)
-        return 0;
-    const char *x = strstr(d->args[arg].length, " x ");
-    if (!x)
-        return 0;
-    x += 3;
-    size_t len = strcspn(x, " @[");
-    for (int i = 0; i < d->nargs; i++)
-        if (d->args[i].enc && strlen(d->args[i].name) == len &&
-            strncmp(d->args[i].name, x, len) == 0)
-            return (uint32_t)log_event_arg(ev, i);
-    return 0;
-}
-
-
-int ev__data_count(const struct log_event *ev, unsigned arg, int64_t *n)
-{
-    const struct log_func_desc *d = ev->desc;
+    *type = *count = -1;
     const char *len = d && arg < (unsigned)d->nargs ? d->args[arg].length
                                                     : NULL;
     const char *x = len ? strstr(len, " x ") : NULL;
     if (!x)
-        return 0;
+        return;
+    size_t tl = strcspn(x + 3, " @[");
     for (int i = 0; i < d->nargs; i++) {
         size_t l = strlen(d->args[i].name);
-        if (d->args[i].vpos >= 0 && (size_t)(x - len) == l &&
-            !strncmp(len, d->args[i].name, l)) {
-            *n = log_event_arg(ev, i);
-            return 1;
-        }
+        if (d->args[i].vpos < 0)
+            continue;
+        if (l == tl && !strncmp(x + 3, d->args[i].name, l))
+            *type = i;
+        if ((size_t)(x - len) == l && !strncmp(len, d->args[i].name, l))
+            *count = i;
     }
-    return 0;
+}
+
+uint32_t ev__data_type(const struct log_event *ev, unsigned arg)
+{
+    int t, c;
+    ev__data_args(ev->desc, arg, &t, &c);
+    return t >= 0 ? (uint32_t)log_event_arg(ev, t) : 0;
+}
+
+int ev__data_count(const struct log_event *ev, unsigned arg, int64_t *n)
+{
+    int t, c;
+    ev__data_args(ev->desc, arg, &t, &c);
+    if (c < 0)
+        return 0;
+    *n = log_event_arg(ev, c);
+    return 1;
 }
 
 void ev__print_raw(FILE *out, const struct log_func_desc *d,
