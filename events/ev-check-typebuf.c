@@ -66,7 +66,7 @@ struct tb {
 static int compatible(const struct ev__tment *e, const struct ev_dwscalar *s)
 {
     if (e->kind == 'b' || s->kind == EV_DW_UNKNOWN ||
-        s->kind == EV_DW_OUTSIDE)
+        s->kind == EV_DW_OUTSIDE || s->kind == EV_DW_BYTES)
         return 1;
     if (s->kind == EV_DW_PAD || s->into != 0)
         return 0;

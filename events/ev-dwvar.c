@@ -91,6 +91,20 @@ static int fortran_die(Dwarf_Die *die)
            l == DW_LANG_Fortran08;
 }
 
+/* An upper bound at least LO into *UP: 1, or 0. libdw reads a 1-byte
+ * form as signed (191, C's `x[192]`, as -65), a Fortran bound may be
+ * negative: the unsigned reading first, the signed one when it is
+ * below LO. */
+static int bound(Dwarf_Attribute *a, Dwarf_Sword lo, Dwarf_Sword *up)
+{
+    Dwarf_Word u;
+    if (dwarf_formudata(a, &u) == 0 && (Dwarf_Sword)u >= lo) {
+        *up = (Dwarf_Sword)u;
+        return 1;
+    }
+    return dwarf_formsdata(a, up) == 0 && *up >= lo;
+}
+
 static void array_dims(Dwarf_Die *t, struct dims *d)
 {
     Dwarf_Die sub;
@@ -123,7 +137,7 @@ static void array_dims(Dwarf_Die *t, struct dims *d)
             dwarf_formudata(&a, &cnt) == 0)
             d->len[d->n] = cnt;
         else if (dwarf_attr_integrate(&sub, DW_AT_upper_bound, &a) &&
-                 dwarf_formsdata(&a, &up) == 0 && up >= lo)
+                 bound(&a, lo, &up))
             d->len[d->n] = (uint64_t)(up - lo + 1);
         d->n++;
     } while (dwarf_siblingof(&sub, &sub) == 0);
@@ -508,8 +522,10 @@ static void scalar(Dwarf_Die *t, uint64_t off, struct ev_dwscalar *s,
         case DW_ATE_boolean:
             s->kind = EV_DW_BOOL;
             break;
-        case DW_ATE_signed_char:
         case DW_ATE_unsigned_char:
+            s->kind = size == 1 ? EV_DW_BYTES : EV_DW_UNSIGNED;
+            break;
+        case DW_ATE_signed_char:
         case DW_ATE_UTF:
             s->kind = size == 1 ? EV_DW_CHAR : EV_DW_UNSIGNED;
             break;

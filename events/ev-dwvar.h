@@ -39,7 +39,10 @@ enum ev_dwscalar_kind {
     EV_DW_FLOAT,
     EV_DW_COMPLEX,
     EV_DW_BOOL,
-    EV_DW_CHAR,        /* char, signed or unsigned char */
+    EV_DW_CHAR,        /* char, signed char */
+    EV_DW_BYTES,       /* unsigned char: C's bytes of any object (an
+                        * object's representation, C11 6.2.6.1): storage
+                        * of any type, no type of its own */
     EV_DW_POINTER,
     EV_DW_PAD,         /* padding between or after a struct's members
                         * (path: the member it follows, into 1; into 0:

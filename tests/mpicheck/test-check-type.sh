@@ -94,6 +94,15 @@ else
     skip "type.*: Fortran (no mpif90 in this build)"
 fi
 
+# An unsigned char array holds any type (the object's bytes): silent. An
+# array of 200 ints is named with its size (a 1-byte DWARF bound read as
+# unsigned) and found (event 2).
+expect_findings type-raw-bytes-ok 2 "$pat"
+expect_findings type-big-array-bad 2 "$pat" \
+    "error type.buffer 0:2" "error type.buffer 1:2"
+hasre "type.buffer: an array of 200" "$tmp/type-big-array-bad.out" \
+    "^error type.buffer: MPI_Send's buf is \`a\` (int\[200\], declared at type-big-array-bad.c:11), but MPI_DOUBLE (floating-point, 8 bytes) lies on a\[0\], an int (4 bytes)$"
+
 # Without .debug_aranges (objcopy removes GCC's; Clang writes none): the
 # unit is found by its ranges, for the source line and the variable.
 expect_findings type-long-int-send-noaranges 2 "$pat" \
