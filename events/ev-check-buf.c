@@ -604,16 +604,6 @@ struct rma_open {
     int32_t target;
 };
 
-static int64_t arg_named(const struct log_event *ev, const char *name,
-                         int64_t dflt)
-{
-    const struct log_func_desc *d = ev->desc;
-    for (int i = 0; i < d->nargs; i++)
-        if (d->args[i].vpos >= 0 && !strcmp(d->args[i].name, name))
-            return log_event_arg(ev, i);
-    return dflt;
-}
-
 static int add_rma(struct ev_run *x, struct ops *per)
 {
     const unsigned ends = LOG_R_RMA_FENCE | LOG_R_RMA_UNLOCK |
@@ -641,13 +631,13 @@ static int add_rma(struct ev_run *x, struct ops *per)
                     break;
                 }
                 open[n++] = (struct rma_open){
-                    e, (uint32_t)arg_named(&ev, "win", 0),
-                    (int32_t)arg_named(&ev, "target_rank", -1)};
+                    e, (uint32_t)ev__arg_named(&ev, "win", 0),
+                    (int32_t)ev__arg_named(&ev, "target_rank", -1)};
                 continue;
             }
             /* MPI_Win_free's window is a pointer: it ends them all. */
-            int64_t w = arg_named(&ev, "win", -1);
-            int32_t t = (int32_t)arg_named(&ev, "rank", -1);
+            int64_t w = ev__arg_named(&ev, "win", -1);
+            int32_t t = (int32_t)ev__arg_named(&ev, "rank", -1);
             for (size_t k = 0; k < n && rc == 0;) {
                 if ((w >= 0 && open[k].win != (uint32_t)w) ||
                     (t >= 0 && open[k].target != t)) {

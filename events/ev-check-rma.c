@@ -76,27 +76,10 @@ struct rma {
     int oom;
 };
 
-static int arg_of(const struct log_func_desc *d, const char *name)
-{
-    for (int i = 0; i < d->nargs; i++)
-        if (!strcmp(d->args[i].name, name))
-            return i;
-    return -1;
-}
-
-static int64_t val(const struct log_event *ev, const char *name, int64_t dflt)
-{
-    int i = arg_of(ev->desc, name);
-    return i >= 0 && ev->desc->args[i].vpos >= 0 ? log_event_arg(ev, i)
-                                                 : dflt;
-}
-
 /* The window handle a call made at an event names (by value), or 0. */
 static uint32_t win_arg(const struct log_event *ev)
 {
-    int i = arg_of(ev->desc, "win");
-    return i >= 0 && ev->desc->args[i].vpos >= 0
-               ? (uint32_t)log_event_arg(ev, i) : 0;
+    return (uint32_t)ev__arg_named(ev, "win", 0);
 }
 
 /* The output window of a creation (an `out MPI_Win *`), else -1. */
@@ -212,8 +195,8 @@ static int walk_rank(struct rma *m, int r, int emit)
             for (size_t j = 0; j < rw->n; j++)
                 if (rw->v[j].comm == w->comm)
                     w->k++;
-            w->size = arg_of(d, "size") >= 0 ? val(&ev, "size", -1) : -1;
-            w->disp = val(&ev, "disp_unit", 1);
+            w->size = ev__arg_named(&ev, "size", -1);
+            w->disp = ev__arg_named(&ev, "disp_unit", 1);
             w->made = i;
             w->freed = EV_NONE;
             rw->n++;
@@ -245,7 +228,7 @@ static int walk_rank(struct rma *m, int r, int emit)
         struct win *w = &rw->v[wi];
         wname(w, wn, sizeof wn);
         unsigned ro = d->roles;
-        int t = (int)val(&ev, "rank", -1);
+        int t = (int)ev__arg_named(&ev, "rank", -1);
         if (d->roles & LOG_R_FREE) {
             if (!emit)
                 w->freed = i;
@@ -270,7 +253,8 @@ static int walk_rank(struct rma *m, int r, int emit)
                        "MPI_Win_fence on %s while a passive target epoch "
                        "(a lock) is open: access epochs on a window must "
                        "be disjoint (MPI 4.0 12.5)", wn);
-            p->fence = !(val(&ev, "assert", 0) & DRDB_MPI_MODE_NOSUCCEED);
+            p->fence = !(ev__arg_named(&ev, "assert", 0) &
+                         DRDB_MPI_MODE_NOSUCCEED);
             p->nfence++;
         } else if (ro & LOG_R_RMA_LOCK) {
             if (emit && (locked(p, t) >= 0 || p->lock_all))
@@ -336,15 +320,15 @@ static int walk_rank(struct rma *m, int r, int emit)
         } else if (ro & LOG_R_RMA_POST) {
             p->post = i;
         } else if (ro & LOG_R_RMA_WAIT) {
-            int done = !(ro & LOG_R_POLL) || val(&ev, "flag", 1);
+            int done = !(ro & LOG_R_POLL) || ev__arg_named(&ev, "flag", 1);
             if (emit && p->post == EV_NONE)
                 report(m, "rma.epoch", r, i, "waited here", EV_NONE, NULL,
                        r, "%s on %s without MPI_Win_post (MPI 4.0 12.5.2)",
                        d->name, wn);
             if (done)
                 p->post = EV_NONE;
-        } else if (arg_of(d, "target_rank") >= 0) {
-            int tr = (int)val(&ev, "target_rank", -1);
+        } else if (ev__arg_index(d, "target_rank") >= 0) {
+            int tr = (int)ev__arg_named(&ev, "target_rank", -1);
             if (tr == DRDB_MPI_PROC_NULL)
                 continue;
             int open = p->fence || p->lock_all || p->start != EV_NONE ||
@@ -358,22 +342,20 @@ static int walk_rank(struct rma *m, int r, int emit)
             if (emit)
                 continue;
             /* its bytes at the target, for rma.range and rma.conflict */
-            int ta = arg_of(d, "target_datatype");
-            uint32_t tt = (uint32_t)(ta >= 0 ? val(&ev, "target_datatype", 0)
-                                             : val(&ev, "datatype", 0));
-            int64_t tc = arg_of(d, "target_count") >= 0
-                             ? val(&ev, "target_count", 0) : 1;
+            uint32_t tt = (uint32_t)ev__arg_named(
+                &ev, "target_datatype", ev__arg_named(&ev, "datatype", 0));
+            int64_t tc = ev__arg_named(&ev, "target_count", 1);
             int64_t sz = log_mpi_type_size(tt);
             /* what it does to the target's bytes: an accumulate (an op,
              * or MPI_Compare_and_swap: atomic) 2, a put 1 (its origin is
              * read), a get 0 (its origin is written) */
-            int so = d->slot[LOG_S_OP], oa = arg_of(d, "origin_addr");
-            int kind = so >= 0 || arg_of(d, "compare_addr") >= 0 ? 2
+            int so = d->slot[LOG_S_OP], oa = ev__arg_index(d, "origin_addr");
+            int kind = so >= 0 || ev__arg_index(d, "compare_addr") >= 0 ? 2
                        : oa >= 0 && d->args[oa].dir == LOG_DIR_IN ? 1
                                                                   : 0;
             struct op o = {
                 .rank = r, .event = i, .w = wi, .target = tr,
-                .disp = val(&ev, "target_disp", 0),
+                .disp = ev__arg_named(&ev, "target_disp", 0),
                 .bytes = sz > 0 ? tc * sz : -1,
                 /* only fence epochs are matched across ranks */
                 .epoch = p->fence && p->start == EV_NONE && !p->lock_all &&

@@ -92,3 +92,19 @@ int ev__fninfo_build(struct ev_index *ix)
     ix->fninfo_max = max;
     return 0;
 }
+
+int ev__arg_index(const struct log_func_desc *d, const char *name)
+{
+    for (int i = 0; i < d->nargs; i++)
+        if (!strcmp(d->args[i].name, name))
+            return i;
+    return -1;
+}
+
+int64_t ev__arg_named(const struct log_event *ev, const char *name,
+                      int64_t dflt)
+{
+    int i = ev__arg_index(ev->desc, name);
+    return i >= 0 && ev->desc->args[i].vpos >= 0 ? log_event_arg(ev, i)
+                                                 : dflt;
+}

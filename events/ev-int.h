@@ -395,6 +395,12 @@ int ev__comm_of(const struct ev_index *ix, int world_size, int rank,
 
 /* ev-func.c: fills ix->fninfo from the role table. 0, or -1 (no memory). */
 int ev__fninfo_build(struct ev_index *ix);
+/* The index of D's argument NAME, -1 none; the value of EV's by-value
+ * argument NAME, DFLT when it has none (ev-func.c): for the arguments no
+ * slot names (a window, a target rank, a stride). */
+int ev__arg_index(const struct log_func_desc *d, const char *name);
+int64_t ev__arg_named(const struct log_event *ev, const char *name,
+                      int64_t dflt);
 
 /* ev-comm.c */
 /* Rank RANK creates (at EVENT) a communicator with local group L and

@@ -98,30 +98,20 @@ static void build_derived(struct ev_run *x, const struct ev__ctors *cs,
      * lb and extent (resized), a count alone (contiguous), nothing more
      * (dup). */
     int64_t count = cnt >= 0 ? log_event_arg(&ev, cnt) : -1;
-    int64_t bl = 1, stride = 0;
-    int arrays = 0, has_stride = 0, bytes = 0, lb = -1, ext = -1;
+    int64_t bl = ev__arg_named(&ev, "blocklength", 1);
+    int st = ev__arg_index(d, "stride"), lb = ev__arg_index(d, "lb"),
+        ext = ev__arg_index(d, "extent"), arrays = 0;
     const struct log_func_desc *cl = log_func_by_id(d->classic);
-    for (int i = 0; i < d->nargs; i++) {
-        const char *an = d->args[i].name;
+    int64_t stride = st >= 0 ? log_event_arg(&ev, st) : 0;
+    int bytes = st >= 0 && cl && st < cl->nargs &&
+                !strcmp(cl->args[st].ctype, "MPI_Aint");
+    for (int i = 0; i < d->nargs; i++)
         if (strstr(d->args[i].ctype, "[]"))
             arrays = 1;
-        if (!strcmp(an, "blocklength"))
-            bl = log_event_arg(&ev, i);
-        if (!strcmp(an, "stride")) {
-            stride = log_event_arg(&ev, i);
-            has_stride = 1;
-            bytes = cl && i < cl->nargs &&
-                    !strcmp(cl->args[i].ctype, "MPI_Aint");
-        }
-        if (!strcmp(an, "lb"))
-            lb = i;
-        if (!strcmp(an, "extent"))
-            ext = i;
-    }
     int64_t oext = o.ub - o.lb;
     if (old >= 0 && arrays) {
         m->bad = 1; /* indexed, hindexed, subarray, darray */
-    } else if (old >= 0 && has_stride) {
+    } else if (old >= 0 && st >= 0) {
         repeat(&o, count, bl, bytes ? stride : stride * oext, m);
     } else if (old >= 0 && lb >= 0 && ext >= 0) {
         *m = o;

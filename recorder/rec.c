@@ -172,16 +172,15 @@ int rec_begin_at(struct log_rec *rec, int fn, unsigned flags, int ret,
             room += rec_shm_room();
     }
     unsigned entry = flags & REC_CB_ENTRY ? LOG_CB_ENTRY : 0;
+    unsigned probe = flags & REC_PROBE;
     if (!entry)
         rec_cb_ran_mask &= ~(1ull << (rec_cb_depth & 63));
-    flags &= ~(REC_SYNC | REC_CB_ENTRY);
+    flags &= ~(REC_SYNC | REC_CB_ENTRY | REC_PROBE);
     if (ret != MPI_SUCCESS)
         flags |= LOG_REC_RET;
     if (rec_cb_depth)
         flags |= LOG_REC_CALLBACK;
     const struct rec_site_enc *site = NULL;
-    unsigned probe = flags & REC_PROBE;
-    flags &= ~REC_PROBE;
     if (ra && !entry &&
         (site = rec_site(ra, (uintptr_t)__builtin_dwarf_cfa())) != NULL) {
         flags |= LOG_REC_SITE;
