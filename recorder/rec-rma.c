@@ -30,8 +30,11 @@
  * rec-shm.c logs their changes, at every synchronizing call: the records
  * of the synchronization calls here say so (REC_SYNC).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -49,6 +52,7 @@ struct region {
     uint64_t id;     /* the elem of its WINDIFF fields */
     MPI_Win win;
     int allocated;   /* MPI_Win_allocate's memory: gone after MPI_Win_free */
+    int watch;       /* its slot in heap_watch, or -1 */
 };
 
 struct result {
@@ -72,6 +76,125 @@ enum {
     DONE_ALL,            /* every one on the window (fence, complete, ...) */
     /* else: those to this target rank (unlock, flush, flush_local) */
 };
+
+/*
+ * The program's memory under a window can be a block of malloc's heap
+ * that the program frees before the window (MPICH's test suite does):
+ * free keeps such a block mapped, and malloc writes its own list pointers
+ * into it, which region_check's msync cannot tell from a window's change
+ * (logged, the replay would write them into its own heap). So free and
+ * realloc are interposed, and a call that gives back a block holding a
+ * window region's base marks the region's slot here; region_check then
+ * takes the region as gone. free runs in any thread at any time: the
+ * table is fixed and read without locks; a region beyond its slots is
+ * looked at by msync only (docs/replaying.md).
+ */
+#define HEAP_WATCH 64
+static struct {
+    _Atomic uintptr_t base; /* the region's base, 0: a free slot */
+    atomic_int freed;       /* its block was given back */
+} heap_watch[HEAP_WATCH];
+static atomic_int heap_watched; /* slots in use */
+
+static int watch_add(const void *base)
+{
+    for (int i = 0; i < HEAP_WATCH; i++) {
+        uintptr_t none = 0;
+        atomic_store(&heap_watch[i].freed, 0);
+        if (atomic_compare_exchange_strong(&heap_watch[i].base, &none,
+                                           (uintptr_t)base)) {
+            atomic_fetch_add(&heap_watched, 1);
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void watch_drop(struct region *g)
+{
+    if (g->watch >= 0) {
+        atomic_store(&heap_watch[g->watch].base, 0);
+        atomic_fetch_sub(&heap_watched, 1);
+        g->watch = -1;
+    }
+}
+
+static int watch_freed(const struct region *g)
+{
+    return g->watch >= 0 && atomic_load(&heap_watch[g->watch].freed);
+}
+
+/* The slots (a bit each) whose base lies in the block at P (its size as
+ * the allocator says, asked only when a base lies above P). */
+static size_t block_size(void *p);
+static uint64_t watch_in(void *p)
+{
+    uintptr_t lo = (uintptr_t)p;
+    uint64_t in = 0;
+    size_t n = 0;
+    for (int i = 0; i < HEAP_WATCH; i++) {
+        uintptr_t b = atomic_load_explicit(&heap_watch[i].base,
+                                           memory_order_relaxed);
+        if (!b || b < lo)
+            continue;
+        if (!n && !(n = block_size(p)))
+            return 0;
+        if (b - lo < n)
+            in |= UINT64_C(1) << i;
+    }
+    return in;
+}
+
+static void watch_mark(uint64_t in)
+{
+    for (int i = 0; in; i++, in >>= 1)
+        if (in & 1)
+            atomic_store(&heap_watch[i].freed, 1);
+}
+
+/* The real functions, found once; before they are (dlsym may itself free
+ * on the way), a block is not given back: a few bytes kept. */
+static _Thread_local volatile int finding; /* volatile: dlsym may call free */
+#define REAL_ALLOC(ret, name, params)                                      \
+    static ret(*real_##name) params;                                      \
+    if (!real_##name && !finding) {                                        \
+        finding = 1;                                                       \
+        real_##name = (ret(*) params)dlsym(RTLD_NEXT, #name);              \
+        finding = 0;                                                       \
+    }
+
+static size_t block_size(void *p)
+{
+    REAL_ALLOC(size_t, malloc_usable_size, (void *));
+    return real_malloc_usable_size ? real_malloc_usable_size(p) : 0;
+}
+
+static int watching(const void *p)
+{
+    return p && atomic_load_explicit(&heap_watched, memory_order_relaxed);
+}
+
+void free(void *p)
+{
+    REAL_ALLOC(void, free, (void *));
+    if (watching(p))
+        watch_mark(watch_in(p));
+    if (real_free)
+        real_free(p);
+}
+
+void *realloc(void *p, size_t n)
+{
+    REAL_ALLOC(void *, realloc, (void *, size_t));
+    if (!real_realloc)
+        return NULL;
+    /* a block that moves is given back */
+    uint64_t in = watching(p) ? watch_in(p) : 0;
+    void *q = real_realloc(p, n);
+    if (in && q != p && (q || !n))
+        watch_mark(in);
+    return q;
+}
 
 uint64_t rec_rma_region_id(void)
 {
@@ -102,6 +225,7 @@ static struct region *region_add_shadow(int fn, MPI_Win win, void *base,
     g->id = next_region++;
     g->win = win;
     g->allocated = allocated;
+    g->watch = g->size && !allocated ? watch_add(base) : -1;
     if (g->size && shadow) {
         g->shadow = shadow;
     } else if (g->size) {
@@ -135,6 +259,7 @@ static int region_mapped(const struct region *g)
  * number and its window until MPI_Win_detach or MPI_Win_free). */
 static void region_gone(struct region *g)
 {
+    watch_drop(g);
     free(g->shadow);
     g->shadow = NULL;
     g->size = 0;
@@ -147,12 +272,12 @@ static void region_gone(struct region *g)
  * window, and the barriers, detaches and frees that follow must not read
  * it (SIGSEGV). So each such region is looked at (one msync) before it is
  * compared; MPI_Win_allocate's memory lives as long as its window.
- * Memory the allocator kept mapped cannot be told from live memory: see
- * docs/replaying.md's limits.
+ * A block of malloc's heap stays mapped when freed: free marks it
+ * (heap_watch, above).
  */
 static void region_check(struct region *g)
 {
-    if (g->size && !g->allocated && !region_mapped(g))
+    if (g->size && !g->allocated && (watch_freed(g) || !region_mapped(g)))
         region_gone(g);
 }
 
@@ -171,6 +296,7 @@ static void regions_gone_in(const char *lo, size_t size)
 
 static void region_drop(struct region *g)
 {
+    watch_drop(g);
     free(g->shadow);
     size_t i = (size_t)(g - regions);
     memmove(g, g + 1, (nregions - i - 1) * sizeof *g);
