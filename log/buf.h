@@ -47,6 +47,9 @@ struct log_buf {
     int32_t peers;          /* VCOLL, WCOLL; RECV of a partitioned
                                receive: its partitions (N / PEERS
                                elements each), else 0 */
+    const void *where;      /* the program's request variable the call
+                               starting it wrote (MPICH's builtin
+                               requests, below), or NULL */
     uint32_t req;           /* table key; the null request: a free slot */
     uint16_t fn;            /* the call that started the request */
     uint8_t shape;          /* enum log_buf_shape */
@@ -121,12 +124,15 @@ static inline struct log_buf *log_splits_take(struct log_splits *t,
  * MPI_Rget from the rank itself): their entries would take each other's
  * place. They are kept under keys of their own instead, with the null
  * request's kind and type (never a handle MPI gives: 0x2c000000 | the
- * builtin's index << 20 | a count), and a completion of such a handle
- * finds the oldest one. The recorder and the stub pair them alike, and
- * each entry logs and writes its own buffer (the data was final when the
- * call returned). A table comes with its LOG_BUFS_BUILTIN counts (Q
- * below). KEY_IN: the key to register REQ under; KEY: the one to find REQ
- * by; KEY_DONE: after the entry under KEY is forgotten.
+ * builtin's index << 20 | a count), in the order they started. A
+ * completion of such a handle through the program's request variable
+ * WHERE finds the entry that was started into that variable (the
+ * program keeps its requests in an array and completes any of them:
+ * MPICH's coll/nonblocking3), else the oldest; the recorder and the stub
+ * pair them alike, each by its own addresses, and each entry logs and
+ * writes its own buffer (the data was final when the call returned). A
+ * table comes with its LOG_BUFS_BUILTIN counts (Q below): IN, the next
+ * entry's count; OUT, the oldest live one's.
  */
 struct log_bufs_builtin {
     uint32_t in[16], out[16];
@@ -140,33 +146,35 @@ static inline uint32_t log_bufs_builtin_key(int i, uint32_t n)
 {
     return 0x2c000000u | (uint32_t)i << 20 | (n % 0xfffffu + 1);
 }
-static inline uint32_t log_bufs_key_in(struct log_bufs_builtin *q,
-                                       uint32_t req)
-{
-    int i = log_bufs_builtin_index(req);
-    return i < 0 ? req : log_bufs_builtin_key(i, q->in[i]++);
-}
-static inline uint32_t log_bufs_key(const struct log_bufs_builtin *q,
-                                    uint32_t req, unsigned nth)
-{
-    int i = log_bufs_builtin_index(req);
-    return i < 0 ? req : log_bufs_builtin_key(i, q->out[i] + nth);
-}
-static inline void log_bufs_key_done(struct log_bufs_builtin *q,
-                                     uint32_t key)
-{
-    if ((key & 0xff000000u) == 0x2c000000u && (key & 0xfffffu))
-        q->out[(key >> 20) & 15]++;
-}
 
-/* The buffer of request REQ, or NULL; NTH: the one after NTH others under
- * the same builtin handle (a call completing it more than once, sized
- * before it logs them). */
+/* The entry of request REQ completed through the program's variable at
+ * WHERE (NULL: not known), or NULL; SKIP[0..NSKIP): the keys of entries
+ * already picked by the call (a call completing one builtin handle more
+ * than once, sized before it logs them), passed over. */
 static inline struct log_buf *log_bufs_find(const struct util_htab *t,
                                             const struct log_bufs_builtin *q,
-                                            uint32_t req, unsigned nth)
+                                            uint32_t req, const void *where,
+                                            const uint32_t *skip,
+                                            unsigned nskip)
 {
-    return util_htab_find(t, (int)log_bufs_key(q, req, nth));
+    int i = log_bufs_builtin_index(req);
+    if (i < 0)
+        return util_htab_find(t, (int)req);
+    struct log_buf *first = NULL;
+    for (uint32_t n = q->out[i]; n != q->in[i]; n++) {
+        uint32_t key = log_bufs_builtin_key(i, n);
+        struct log_buf *e = util_htab_find(t, (int)key);
+        unsigned j = 0;
+        while (j < nskip && skip[j] != key)
+            j++;
+        if (!e || j < nskip)
+            continue;
+        if (where && e->where == where)
+            return e;
+        if (!first)
+            first = e;
+    }
+    return first;
 }
 
 /* Registers B (nothing for the null request): 0, or -1 out of memory. */
@@ -176,7 +184,9 @@ static inline int log_bufs_put(struct util_htab *t, struct log_bufs_builtin *q,
     if ((int)b->req == t->null)
         return 0;
     struct log_buf e = *b;
-    e.req = log_bufs_key_in(q, b->req);
+    int i = log_bufs_builtin_index(b->req);
+    if (i >= 0)
+        e.req = log_bufs_builtin_key(i, q->in[i]++);
     return util_htab_put(t, &e) < 0 ? -1 : 0;
 }
 
@@ -211,7 +221,13 @@ static inline void log_bufs_done(struct util_htab *t,
         if (b->flags & (LOG_BUF_OWN_TYPE | LOG_BUF_OWN_TYPES))
             log_bufs_release(b, ops);
         util_htab_remove(t, b);
-        log_bufs_key_done(q, key);
+        /* a builtin's oldest live entry: past those gone */
+        if ((key & 0xff000000u) == 0x2c000000u && (key & 0xfffffu)) {
+            int i = (int)(key >> 20) & 15;
+            while (q->out[i] != q->in[i] &&
+                   !util_htab_find(t, (int)log_bufs_builtin_key(i, q->out[i])))
+                q->out[i]++;
+        }
     }
 }
 

@@ -105,24 +105,29 @@ def render(fn, i, o, pre, size, put):
         persistent = 1 if S.is_persistent(fn) else 0
         if o.shape == "recv" and fn.kind == "partitioned":
             # MPI_Parrived logs each partition as it arrives
-            put.append(f"    if (ret == MPI_SUCCESS) rec_req_parts(*request, "
+            put.append(f"    if (ret == MPI_SUCCESS) rec_req_parts(request, "
                        f"{fn.id}, {x}, partitions, count, {o.type});\n")
             return False
         if o.shape == "recv":
-            put.append(f"    if (ret == MPI_SUCCESS) rec_req_recv(*request, "
+            put.append(f"    if (ret == MPI_SUCCESS) rec_req_recv(request, "
                        f"{fn.id}, {x}, {count(o.n, fn)}, {o.type}, "
                        f"{persistent});\n")
             return False
+        # Registered whenever the call made a request, as the stub does
+        # (MPICH's builtin requests pair entries alike on both sides:
+        # log/buf.h), with nothing to log where the buffer is not
+        # significant or MPI_IN_PLACE.
+        sig = f"({at_cond(o)}) && {x} != MPI_IN_PLACE"
         if o.shape == "vcoll":
-            call = (f"rec_req_vcoll(*request, {fn.id}, {x}, "
-                    f"{vec_peers(fn, o.counts)}, {o.counts}, "
+            call = (f"rec_req_vcoll(request, {fn.id}, {x}, "
+                    f"({sig}) ? {vec_peers(fn, o.counts)} : 0, {o.counts}, "
                     f"sizeof(*{o.counts}), {o.displs}, sizeof(*{o.displs}), "
                     f"{o.type}, {persistent})")
         else:
-            call = (f"rec_req_coll(*request, {fn.id}, {x}, {count(o.n, fn)}, "
-                    f"{o.type}, {persistent})")
-        put.append(f"    if (ret == MPI_SUCCESS && ({at_cond(o)}) && "
-                   f"{x} != MPI_IN_PLACE) {call};\n")
+            call = (f"rec_req_coll(request, {fn.id}, {x}, "
+                    f"({sig}) ? {count(o.n, fn)} : 0, {o.type}, "
+                    f"{persistent})")
+        put.append(f"    if (ret == MPI_SUCCESS) {call};\n")
     elif k == "SPLIT_BEGIN":
         put.append(f"    if (ret == MPI_SUCCESS) rec_split_begin(fh, {x}, "
                    f"{count(o.n, fn)}, {o.type});\n")

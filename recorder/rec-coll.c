@@ -45,11 +45,14 @@ static void coll_put(struct log_rec *rec, const struct coll *k,
         rec_put_buf(rec, recv_arg, 0, k->recv, k->rbytes);
     if (c->ret == MPI_SUCCESS && k->request) {
         rec_put_raw(rec, req_arg, 0, k->request, 4);
-        if (k->recv) {
-            k->recv->req = (uint32_t)*k->request;
-            k->recv->fn = (uint16_t)c->fn;
-            rec_req_add(k->recv);
-        }
+        /* registered even with nothing to log, as the stub does (log/buf.h:
+         * MPICH's builtin requests pair entries alike on both sides) */
+        struct log_buf none = {.shape = LOG_BUF_COLL};
+        struct log_buf *b = k->recv ? k->recv : &none;
+        b->req = (uint32_t)*k->request;
+        b->where = k->request;
+        b->fn = (uint16_t)c->fn;
+        rec_req_add(b);
     }
 }
 

@@ -16,13 +16,11 @@
 
 #define SMALL 64
 
-/* Room needed to log the completion of request R with status ST; *BYTES
- * gets the data bytes to log. NTH: the completions of the same request
- * handle before it in the call (log/buf.h: MPICH's builtin requests). */
+/* Room needed to log the completion of a request with status ST, its
+ * buffer E (or NULL); *BYTES gets the data bytes to log. */
 static inline __attribute__((always_inline)) size_t
-done_room(MPI_Request r, const MPI_Status *st, int64_t *bytes, unsigned nth)
+done_room(const struct log_buf *e, const MPI_Status *st, int64_t *bytes)
 {
-    struct log_buf *e = rec_req_find_nth(r, nth);
     *bytes = e && !(e->flags & LOG_BUF_DELIVERED) ? rec_buf_bytes(e, st) : 0;
     return LOG_DONE_ROOM + LOG_FIELD_HEAD + (e ? rec_buf_room(e, *bytes) : 0);
 }
@@ -37,15 +35,21 @@ static int status_untouched(const MPI_Status *b, const MPI_Status *a)
            a->MPI_ERROR == b->MPI_ERROR;
 }
 
-/* Logs the completion of R. BST (or NULL) is the status before the call:
- * the STATUS of a request that delivers no data is left out when MPI did
- * not change it but for its count (the replay zeroes the count). */
+/* Logs the completion of R, completed through the program's variable at
+ * WHERE. BST (or NULL) is the status before the call: the STATUS of a
+ * request that delivers no data is left out when MPI did not change it
+ * but for its count (the replay zeroes the count). */
 static void put_done(struct log_rec *rec, unsigned arg, uint64_t elem,
-                     MPI_Request r, const MPI_Status *st, int64_t bytes,
+                     MPI_Request r, const MPI_Request *where,
+                     const MPI_Status *st, int64_t bytes,
                      const MPI_Status *bst)
 {
-    struct log_buf *e = rec_req_find(r);
-    int keep = st && !(bst && !e && status_untouched(bst, st));
+    struct log_buf *e = rec_req_find(r, where);
+    /* (an entry with nothing to log: a collective's buffer not
+     * significant here, registered so both sides pair alike) */
+    int data = e && !(e->shape == LOG_BUF_COLL && e->n == 0) &&
+               !(e->shape == LOG_BUF_VCOLL && e->peers == 0);
+    int keep = st && !(bst && !data && status_untouched(bst, st));
     log_put_done(rec, arg, elem, (uint32_t)r, keep ? st : NULL);
     if (e) {
         rec_put_buf(rec, arg, elem, e, bytes);
@@ -80,11 +84,13 @@ void rec_MPI_Wait(struct rec_call *c, struct args_MPI_Wait *a)
     int64_t bytes;
     struct log_rec rec;
     if (rec_frame_MPI_Wait(c, a, &rec, 0,
-                           LOG_FIELD_HEAD + 4 + done_room(before, st, &bytes, 0))) {
+                           LOG_FIELD_HEAD + 4 +
+                               done_room(rec_req_find(before, a->request),
+                                         st, &bytes))) {
         /* The request after the call, unless MPI_REQUEST_NULL. */
         if (*a->request != MPI_REQUEST_NULL)
             rec_put_raw(&rec, 0, 0, a->request, 4);
-        put_done(&rec, 0, 0, before, st, bytes, &bst);
+        put_done(&rec, 0, 0, before, a->request, st, bytes, &bst);
         rec_pending_done(before, *a->request);
         rec_end(&rec);
     }
@@ -104,21 +110,21 @@ void rec_MPI_Test(struct rec_call *c, struct args_MPI_Test *a)
             rec_put_raw(&rec, 0, 0, a->request, 4);
         rec_put_raw(&rec, 1, 0, a->flag, 4);
         if (*a->flag)
-            put_done(&rec, 0, 0, before, st, 0, &bst);
+            put_done(&rec, 0, 0, before, a->request, st, 0, &bst);
         rec_poll(c->fn, img, (size_t)(rec.p - img), c->t0, c->t1);
         return;
     }
     int64_t bytes = 0;
     size_t room = 2 * LOG_FIELD_HEAD + 8;
     if (*a->flag)
-        room += done_room(before, st, &bytes, 0);
+        room += done_room(rec_req_find(before, a->request), st, &bytes);
     struct log_rec rec;
     if (rec_frame_MPI_Test(c, a, &rec, 0, room)) {
         if (*a->request != MPI_REQUEST_NULL)
             rec_put_raw(&rec, 0, 0, a->request, 4);
         rec_put_raw(&rec, 1, 0, a->flag, 4);
         if (*a->flag) {
-            put_done(&rec, 0, 0, before, st, bytes, &bst);
+            put_done(&rec, 0, 0, before, a->request, st, bytes, &bst);
             rec_pending_done(before, *a->request);
         }
         rec_end(&rec);
@@ -147,7 +153,8 @@ void rec_MPI_Request_get_status(struct rec_call *c,
         rec_poll(c->fn, img, (size_t)(poll.p - img), c->t0, c->t1);
         return;
     }
-    struct log_buf *e = ok && *a->flag ? rec_req_find(a->request) : NULL;
+    struct log_buf *e = ok && *a->flag ? rec_req_find(a->request, NULL)
+                                       : NULL;
     int64_t bytes = 0;
     if (e && !(e->flags & LOG_BUF_DELIVERED))
         bytes = rec_buf_bytes(e, a->status);
@@ -199,16 +206,20 @@ void rec_MPI_Iprobe(struct rec_call *c, struct args_MPI_Iprobe *a)
 
 /* What a call of the family needs around its PMPI call: the requests
  * before it, the statuses MPI writes, the statuses before it, which
- * completed, their data bytes. On the stack for small counts. */
+ * completed, their data bytes, their entries' keys (log/buf.h). On the
+ * stack for small counts. */
 struct cpl {
     MPI_Request req[SMALL];
     MPI_Status st[SMALL], bst[SMALL];
     int done[SMALL];
     int64_t bytes[SMALL];
+    uint32_t key[SMALL];
     MPI_Request *preq;
     MPI_Status *pst, *pbst;
     int *pdone;
     int64_t *pbytes;
+    uint32_t *pkey;
+    const MPI_Request *where; /* the program's array */
     int count;
 };
 
@@ -220,6 +231,7 @@ static void cpl_release(struct cpl *k)
         free(k->pbst);
         free(k->pdone);
         free(k->pbytes);
+        free(k->pkey);
     }
 }
 
@@ -236,18 +248,22 @@ static int cpl_init(struct cpl *k, int count, const MPI_Request *reqs,
         k->pbst = k->bst;
         k->pdone = k->done;
         k->pbytes = k->bytes;
+        k->pkey = k->key;
     } else {
         k->preq = malloc((size_t)count * sizeof *k->preq);
         k->pst = malloc((size_t)count * sizeof *k->pst);
         k->pbst = malloc((size_t)count * sizeof *k->pbst);
         k->pdone = calloc((size_t)count, sizeof *k->pdone);
         k->pbytes = calloc((size_t)count, sizeof *k->pbytes);
-        if (!k->preq || !k->pst || !k->pbst || !k->pdone || !k->pbytes) {
+        k->pkey = calloc((size_t)count, sizeof *k->pkey);
+        if (!k->preq || !k->pst || !k->pbst || !k->pdone || !k->pbytes ||
+            !k->pkey) {
             cpl_release(k);
             return -1;
         }
     }
     memcpy(k->preq, reqs, (size_t)k->count * sizeof *reqs);
+    k->where = reqs;
     if (statuses && *statuses == MPI_STATUSES_IGNORE) {
         for (int i = 0; i < k->count; i++)
             use_status(MPI_STATUS_IGNORE, &k->pst[i]);
@@ -256,29 +272,24 @@ static int cpl_init(struct cpl *k, int count, const MPI_Request *reqs,
     return 0;
 }
 
-/* How many completions of K before I are of I's request handle: MPICH's
- * builtin requests, one handle for many operations (log/buf.h); 0 for any
- * other (a handle is then completed once a call). */
-static unsigned same_before(const struct cpl *k, int i)
-{
-    unsigned n = 0;
-    if (log_bufs_builtin_index((uint32_t)k->preq[i]) < 0)
-        return 0;
-    for (int j = 0; j < i; j++)
-        n += k->pdone[j] && k->preq[j] == k->preq[i];
-    return n;
-}
-
 /* Room for the record's fields: AFTER's requests, EXTRA_LEN bytes, and
- * the completions K->pdone marks, with statuses ST. */
+ * the completions K->pdone marks, with statuses ST. Each completion's
+ * entry is the one cpl_put finds after the ones before it are forgotten:
+ * those are passed over (K->pkey; 0 for none: MPICH's builtin requests,
+ * one handle for many operations, log/buf.h). */
 static size_t cpl_room(struct cpl *k, const MPI_Status *st, size_t extra_len)
 {
     size_t room = LOG_FIELD_HEAD + (size_t)k->count * 4 + extra_len +
                   LOG_FIELD_HEAD;
-    for (int i = 0; i < k->count; i++)
-        if (k->pdone[i])
-            room += done_room(k->preq[i], &st[i], &k->pbytes[i],
-                              same_before(k, i));
+    for (int i = 0; i < k->count; i++) {
+        k->pkey[i] = 0;
+        if (k->pdone[i]) {
+            struct log_buf *e = rec_req_pick(k->preq[i], &k->where[i],
+                                             k->pkey, (unsigned)i);
+            k->pkey[i] = e ? e->req : 0;
+            room += done_room(e, &st[i], &k->pbytes[i]);
+        }
+    }
     return room;
 }
 
@@ -300,8 +311,8 @@ static void cpl_put(struct log_rec *rec, struct cpl *k,
         rec_put_raw(rec, LOG_ARG_NONE, 0, extra, extra_len);
     for (int i = 0; i < k->count; i++)
         if (k->pdone[i]) {
-            put_done(rec, 1, (uint64_t)i, k->preq[i], &st[i], k->pbytes[i],
-                     bst ? &bst[i] : NULL);
+            put_done(rec, 1, (uint64_t)i, k->preq[i], &k->where[i], &st[i],
+                     k->pbytes[i], bst ? &bst[i] : NULL);
             rec_pending_done(k->preq[i], after[i]);
         }
 }

@@ -13,7 +13,7 @@
 #include "drdb_mpi_abi.h"
 #include "rec.h"
 
-_Static_assert(sizeof(struct log_buf) == 56, "keep table entries small");
+_Static_assert(sizeof(struct log_buf) <= 64, "keep table entries small");
 static struct util_htab reqs = LOG_BUFS_INIT(MPI_REQUEST_NULL);
 
 /* The recorder's copies of types the program freed while requests used
@@ -43,9 +43,10 @@ static const struct log_buf_types own_types = {type_copy, type_free};
 
 static struct log_bufs_builtin builtin; /* buf.h */
 
-struct log_buf *rec_req_find_nth(MPI_Request req, unsigned nth)
+struct log_buf *rec_req_pick(MPI_Request req, const MPI_Request *where,
+                             const uint32_t *skip, unsigned nskip)
 {
-    return log_bufs_find(&reqs, &builtin, (uint32_t)req, nth);
+    return log_bufs_find(&reqs, &builtin, (uint32_t)req, where, skip, nskip);
 }
 
 void rec_req_done(struct log_buf *b, int force)
@@ -59,22 +60,24 @@ void rec_req_add(const struct log_buf *b)
         rec_fail(b->fn, "out of memory for the request table" REC_NO_MEMORY);
 }
 
-void rec_req_recv(MPI_Request req, int fn, void *buf, int64_t n,
+void rec_req_recv(MPI_Request *request, int fn, void *buf, int64_t n,
                   MPI_Datatype type, int persistent)
 {
     struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
-                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .where = request, .req = (uint32_t)*request,
+                        .fn = (uint16_t)fn,
                         .shape = LOG_BUF_RECV,
                         .flags = persistent ? LOG_BUF_PERSISTENT : 0};
     rec_req_add(&e);
 }
 
-void rec_req_parts(MPI_Request req, int fn, void *buf, int partitions,
+void rec_req_parts(MPI_Request *request, int fn, void *buf, int partitions,
                    MPI_Count count, MPI_Datatype type)
 {
     struct log_buf e = {.buf = buf, .n = (int64_t)partitions * count,
                         .type = (uint32_t)type, .peers = partitions,
-                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .where = request, .req = (uint32_t)*request,
+                        .fn = (uint16_t)fn,
                         .shape = LOG_BUF_RECV, .flags = LOG_BUF_PERSISTENT};
     rec_req_add(&e);
 }
@@ -85,7 +88,7 @@ void rec_MPI_Parrived(struct rec_call *c, struct args_MPI_Parrived *a)
 {
     rec_pmpi_MPI_Parrived(c, a);
     const struct log_buf *e = c->ret == MPI_SUCCESS && a->flag && *a->flag
-        ? rec_req_find(a->request) : NULL;
+        ? rec_req_find(a->request, NULL) : NULL;
     int64_t per = 0, bytes = 0;
     MPI_Aint lb, extent = 0;
     char *at = NULL;
@@ -110,29 +113,33 @@ void rec_MPI_Parrived(struct rec_call *c, struct args_MPI_Parrived *a)
     rec_end(&rec);
 }
 
-void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
+void rec_req_coll(MPI_Request *request, int fn, void *buf, int64_t n,
                   MPI_Datatype type, int persistent)
 {
     struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
-                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .where = request, .req = (uint32_t)*request,
+                        .fn = (uint16_t)fn,
                         .shape = LOG_BUF_COLL,
                         .flags = persistent ? LOG_BUF_PERSISTENT : 0};
-    if (n > 0)
-        rec_req_add(&e);
+    if (e.n < 0)
+        e.n = 0;
+    rec_req_add(&e);
 }
 
-void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
+void rec_req_vcoll(MPI_Request *request, int fn, void *buf, int peers,
                    const void *counts, size_t csize, const void *displs,
                    size_t dsize, MPI_Datatype type, int persistent)
 {
     struct log_buf e = {
         .buf = buf, .counts = counts, .displs = displs,
-        .type = (uint32_t)type, .peers = peers, .req = (uint32_t)req,
+        .type = (uint32_t)type, .peers = peers, .where = request,
+        .req = (uint32_t)*request,
         .fn = (uint16_t)fn, .shape = LOG_BUF_VCOLL,
         .flags = (uint8_t)((persistent ? LOG_BUF_PERSISTENT : 0) |
                            log_buf_sizes((unsigned)csize, (unsigned)dsize))};
-    if (peers > 0)
-        rec_req_add(&e);
+    if (e.peers < 0)
+        e.peers = 0;
+    rec_req_add(&e);
 }
 
 /* The handle after (MPI_DATATYPE_NULL), as the generated wrapper logged
@@ -159,7 +166,7 @@ void rec_MPI_Type_free(struct rec_call *c, struct args_MPI_Type_free *a)
 /* The request (REQUEST, the handle before) and what MPI left in it. */
 void rec_MPI_Request_free(struct rec_call *c, struct args_MPI_Request_free *a)
 {
-    rec_req_done(rec_req_find(*a->request), 1);
+    rec_req_done(rec_req_find(*a->request, a->request), 1);
     rec_pending_free(*a->request);
     MPI_Request before = *a->request;
     rec_pmpi_MPI_Request_free(c, a);

@@ -750,7 +750,7 @@ void rec_MPI_Compare_and_swap(struct rec_call *c,
     {                                                                        \
         rec_pmpi_##NAME(c, a);                                               \
         if (c->ret == MPI_SUCCESS)                                           \
-            rec_req_coll(*a->request, c->fn, a->origin_addr,                 \
+            rec_req_coll(a->request, c->fn, a->origin_addr,                 \
                          a->origin_count, a->origin_datatype, 0);            \
         OP_LOG(NAME, NULL, 0, LOG_A_##NAME##_request, a->request);           \
     }
@@ -764,7 +764,7 @@ REC_TWINS_MPI_Rget(RGET)
                                          a->origin_count,                    \
                                          a->origin_datatype)};               \
         if (c->ret == MPI_SUCCESS)                                           \
-            rec_req_coll(*a->request, c->fn, a->result_addr,                 \
+            rec_req_coll(a->request, c->fn, a->result_addr,                 \
                          a->result_count, a->result_datatype, 0);            \
         OP_LOG(NAME, s, 1, LOG_A_##NAME##_request, a->request);              \
     }

@@ -541,27 +541,30 @@ void rec_put_buf(struct log_rec *rec, unsigned arg, uint64_t elem,
  * The request-to-buffer table (rec-req.c): a nonblocking or persistent
  * call's receive buffer, logged by the Wait/Test call that completes the
  * request. rec_req_add copies B (B->req is the key; an entry under the same
- * handle is replaced). The short forms are what the generated wrappers
- * call.
+ * handle is replaced; B->where the program's request variable). The short
+ * forms are what the generated wrappers call, with that variable.
  */
 void rec_req_add(const struct log_buf *b);
-void rec_req_recv(MPI_Request req, int fn, void *buf, int64_t n,
+void rec_req_recv(MPI_Request *request, int fn, void *buf, int64_t n,
                   MPI_Datatype type, int persistent);
-void rec_req_coll(MPI_Request req, int fn, void *buf, int64_t n,
+void rec_req_coll(MPI_Request *request, int fn, void *buf, int64_t n,
                   MPI_Datatype type, int persistent);
-void rec_req_vcoll(MPI_Request req, int fn, void *buf, int peers,
+void rec_req_vcoll(MPI_Request *request, int fn, void *buf, int peers,
                    const void *counts, size_t csize, const void *displs,
                    size_t dsize, MPI_Datatype type, int persistent);
 /* A partitioned receive's (MPI_Precv_init): PARTITIONS of COUNT elements,
  * persistent; MPI_Parrived logs each partition when it arrived. */
-void rec_req_parts(MPI_Request req, int fn, void *buf, int partitions,
+void rec_req_parts(MPI_Request *request, int fn, void *buf, int partitions,
                    MPI_Count count, MPI_Datatype type);
-/* The buffer registered under REQ, or NULL; _nth: the one after NTH
- * others under the same handle (log/buf.h: MPICH's builtin requests). */
-struct log_buf *rec_req_find_nth(MPI_Request req, unsigned nth);
-static inline struct log_buf *rec_req_find(MPI_Request req)
+/* The buffer registered under REQ, completed through the program's
+ * variable at WHERE (NULL: not known), or NULL; SKIP[0..NSKIP): entries'
+ * keys already picked by the call (log/buf.h: MPICH's builtin requests). */
+struct log_buf *rec_req_pick(MPI_Request req, const MPI_Request *where,
+                             const uint32_t *skip, unsigned nskip);
+static inline struct log_buf *rec_req_find(MPI_Request req,
+                                           const MPI_Request *where)
 {
-    return rec_req_find_nth(req, 0);
+    return rec_req_pick(req, where, NULL, 0);
 }
 /* Forgets B (from rec_req_find) unless it is persistent (FORCE: in any
  * case). */

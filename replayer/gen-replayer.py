@@ -112,7 +112,7 @@ def after_fields(fn, o, ref):
     x = ref(o.arg.name)
     persistent = 1 if S.is_persistent(fn) else 0
     if o.kind == "ASYNC" and o.shape == "vcoll":
-        return (f"rpl_req_register_v(*{ref('request')}, {fn.id}, {x}, "
+        return (f"rpl_req_register_v({ref('request')}, {fn.id}, {x}, "
                 f"{ref(o.counts)}, sizeof(*{ref(o.counts)}), "
                 f"{ref(o.displs)}, sizeof(*{ref(o.displs)}), {ref(o.type)}, "
                 f"{vec_peers(fn, o.counts, ref)}, {persistent});")
@@ -123,10 +123,10 @@ def after_fields(fn, o, ref):
                 f"{ref(o.type)});")
     if o.kind == "ASYNC" and fn.kind == "partitioned":
         # MPI_Parrived writes each partition as it arrives
-        return (f"rpl_req_register_parts(*{ref('request')}, {fn.id}, {x}, "
+        return (f"rpl_req_register_parts({ref('request')}, {fn.id}, {x}, "
                 f"{ref('partitions')}, {ref('count')}, {ref(o.type)});")
     if o.kind == "ASYNC":
-        return (f"rpl_req_register(*{ref('request')}, {fn.id}, {x}, "
+        return (f"rpl_req_register({ref('request')}, {fn.id}, {x}, "
                 f"{count(o.n, ref)}, {ref(o.type)}, {persistent});")
     if o.kind == "HANDLE" and o.newcomm and o.arg.direction == "out":
         return f"if ({x}) rpl_comm_new(c, *{x});"

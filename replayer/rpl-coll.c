@@ -37,11 +37,11 @@ static int coll(struct rpl_call *c, const struct coll_out *o,
     }
     if (request && c->ret == MPI_SUCCESS) {
         if (o->types)
-            rpl_req_register_w(*request, c->fn, o->buf, o->counts, o->csize,
+            rpl_req_register_w(request, c->fn, o->buf, o->counts, o->csize,
                                o->displs, o->dsize, o->types, o->peers,
                                persistent);
         else
-            rpl_req_register(*request, c->fn, o->buf, RPL_MANY, o->type,
+            rpl_req_register(request, c->fn, o->buf, RPL_MANY, o->type,
                              persistent);
     }
     return rpl_end(c, comm);

@@ -38,17 +38,18 @@ static int next(struct rpl_call *c, unsigned arg, int count,
 }
 
 /* Writes completion D back: its status into ST (or zeroes its count), its
- * data into the request's buffer; forgets the request. */
+ * data into the request's buffer; forgets the request, completed through
+ * the program's variable at WHERE. */
 static void done(struct rpl_call *c, const struct log_done *d,
-                 MPI_Status *st)
+                 const MPI_Request *where, MPI_Status *st)
 {
     if (!d->has_status)
         zero_count(st);
     else if (st != MPI_STATUS_IGNORE && st != MPI_STATUSES_IGNORE)
         log_status_to_mpi(d->status, st);
     if (d->has_data)
-        rpl_req_data(c, (MPI_Request)d->request, &d->data);
-    rpl_req_done((MPI_Request)d->request, 0);
+        rpl_req_data(c, (MPI_Request)d->request, where, &d->data);
+    rpl_req_done((MPI_Request)d->request, where, 0);
 }
 
 /* Wait and Test: argument 0 is the request (RAW: what MPI left in it, when
@@ -63,7 +64,7 @@ static int single(struct rpl_call *c, MPI_Request *request, int *flag,
     while ((rc = next(c, 0, 1, &d, &f)) > 0) {
         if (rc == 1) {
             rpl_same_request(c, (MPI_Request)d.request, before);
-            done(c, &d, status);
+            done(c, &d, request, status);
         } else if (f.kind == LOG_F_RAW && f.arg <= 1) {
             rpl_out_raw(c, &f, f.arg == 0 ? (void *)request : (void *)flag,
                         4);
@@ -107,7 +108,7 @@ int rpl_MPI_Request_get_status(struct args_MPI_Request_get_status *a)
         else if (f.arg == 2)
             rpl_out_status(&c, &f, a->status);
         else if (f.arg == 0 && f.kind == LOG_F_DATA)
-            rpl_req_data(&c, a->request, &f);
+            rpl_req_data(&c, a->request, NULL, &f);
         else
             rpl_out_other(&c, &f);
     }
@@ -146,7 +147,8 @@ static int completions(struct rpl_call *c, int count, MPI_Request reqs[],
             rpl_same_request(c, (MPI_Request)d.request, before[d.elem]);
             if (indices)
                 indices[k] = (int)d.elem;
-            done(c, &d, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+            done(c, &d, &reqs[d.elem],
+                 statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
                         : mode == ST_SINGLE             ? statuses
                         : mode == ST_BY_ORDER           ? &statuses[k]
                                                         : &statuses[d.elem]);

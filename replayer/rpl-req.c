@@ -34,11 +34,11 @@ static const struct log_buf_types own_types = {type_copy, type_free};
 
 static struct log_bufs_builtin builtin; /* log/buf.h */
 
-/* REQ's entry (log/buf.h: the oldest, for one of MPICH's builtin
- * requests), or NULL. */
-static struct log_buf *req_find(MPI_Request req)
+/* REQ's entry, completed through the program's variable at WHERE (NULL:
+ * not known; log/buf.h: MPICH's builtin requests), or NULL. */
+static struct log_buf *req_find(MPI_Request req, const MPI_Request *where)
 {
-    return log_bufs_find(&reqs, &builtin, (uint32_t)req, 0);
+    return log_bufs_find(&reqs, &builtin, (uint32_t)req, where, NULL, 0);
 }
 
 static void req_put(const struct log_buf *b)
@@ -52,23 +52,25 @@ static uint8_t persistent_flag(int persistent)
     return persistent ? LOG_BUF_PERSISTENT : 0;
 }
 
-void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
+void rpl_req_register(MPI_Request *request, int fn, void *buf, int64_t n,
                       MPI_Datatype type, int persistent)
 {
     struct log_buf e = {.buf = buf, .n = n, .type = (uint32_t)type,
-                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .where = request, .req = (uint32_t)*request,
+                        .fn = (uint16_t)fn,
                         .shape = LOG_BUF_COLL,
                         .flags = persistent_flag(persistent)};
     req_put(&e);
 }
 
-void rpl_req_register_parts(MPI_Request req, int fn, void *buf,
+void rpl_req_register_parts(MPI_Request *request, int fn, void *buf,
                             int partitions, MPI_Count count,
                             MPI_Datatype type)
 {
     struct log_buf e = {.buf = buf, .n = (int64_t)partitions * count,
                         .type = (uint32_t)type, .peers = partitions,
-                        .req = (uint32_t)req, .fn = (uint16_t)fn,
+                        .where = request, .req = (uint32_t)*request,
+                        .fn = (uint16_t)fn,
                         .shape = LOG_BUF_COLL, .flags = LOG_BUF_PERSISTENT};
     req_put(&e);
 }
@@ -86,7 +88,7 @@ int rpl_MPI_Parrived(struct args_MPI_Parrived *a)
         if (f.arg == 2) {
             rpl_out_raw(&c, &f, a->flag, 4);
         } else if (f.arg == 0 && f.kind == LOG_F_DATA &&
-                   (e = req_find(a->request)) &&
+                   (e = req_find(a->request, NULL)) &&
                    e->peers > 0 && a->partition >= 0 &&
                    a->partition < e->peers &&
                    rpl_type_get((MPI_Datatype)e->type, &t) == 0) {
@@ -105,21 +107,21 @@ int rpl_MPI_Parrived(struct args_MPI_Parrived *a)
     return rpl_end(&c, MPI_COMM_WORLD);
 }
 
-void rpl_req_register_v(MPI_Request req, int fn, void *buf,
+void rpl_req_register_v(MPI_Request *request, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, MPI_Datatype type, int64_t peers,
                         int persistent)
 {
     struct log_buf e = {
         .buf = buf, .counts = counts, .displs = displs,
-        .type = (uint32_t)type, .peers = (int32_t)peers,
-        .req = (uint32_t)req, .fn = (uint16_t)fn, .shape = LOG_BUF_VCOLL,
+        .type = (uint32_t)type, .peers = (int32_t)peers, .where = request,
+        .req = (uint32_t)*request, .fn = (uint16_t)fn, .shape = LOG_BUF_VCOLL,
         .flags = (uint8_t)(persistent_flag(persistent) |
                            log_buf_sizes((unsigned)csize, (unsigned)dsize))};
     req_put(&e);
 }
 
-void rpl_req_register_w(MPI_Request req, int fn, void *buf,
+void rpl_req_register_w(MPI_Request *request, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, const MPI_Datatype *types,
                         int64_t peers, int persistent)
@@ -127,16 +129,17 @@ void rpl_req_register_w(MPI_Request req, int fn, void *buf,
     struct log_buf e = {
         .buf = buf, .counts = counts, .displs = displs,
         .types = (const uint32_t *)types, .peers = (int32_t)peers,
-        .req = (uint32_t)req, .fn = (uint16_t)fn, .shape = LOG_BUF_WCOLL,
+        .where = request, .req = (uint32_t)*request, .fn = (uint16_t)fn,
+        .shape = LOG_BUF_WCOLL,
         .flags = (uint8_t)(persistent_flag(persistent) |
                            log_buf_sizes((unsigned)csize, (unsigned)dsize))};
     req_put(&e);
 }
 
 void rpl_req_data(struct rpl_call *c, MPI_Request req,
-                  const struct log_field *f)
+                  const MPI_Request *where, const struct log_field *f)
 {
-    const struct log_buf *e = req_find(req);
+    const struct log_buf *e = req_find(req, where);
     if (!e) {
         if (f->len)
             rpl_fail(c, RPL_EXIT_DIVERGED,
@@ -157,9 +160,9 @@ void rpl_req_data(struct rpl_call *c, MPI_Request req,
         rpl_out_data(c, f, e->buf, e->n, (MPI_Datatype)e->type);
 }
 
-void rpl_req_done(MPI_Request req, int force)
+void rpl_req_done(MPI_Request req, const MPI_Request *where, int force)
 {
-    log_bufs_done(&reqs, &builtin, req_find(req), force, &own_types);
+    log_bufs_done(&reqs, &builtin, req_find(req, where), force, &own_types);
 }
 
 void rpl_req_keep_type(MPI_Datatype type)
@@ -192,7 +195,7 @@ int rpl_MPI_Request_free(struct args_MPI_Request_free *a)
         else
             rpl_out_raw(&c, &f, a->request, 4);
     }
-    rpl_req_done(before, 1);
+    rpl_req_done(before, a->request, 1);
     return rpl_end(&c, MPI_COMM_WORLD);
 }
 

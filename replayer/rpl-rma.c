@@ -123,7 +123,7 @@ RESULT_OP(MPI_Compare_and_swap, result_addr, 1, datatype)
     {                                                                        \
         int ret = rpl_replay_##NAME(a);                                      \
         if (ret == MPI_SUCCESS)                                              \
-            rpl_req_register(*a->request, LOG_FN_##NAME, a->BUF, a->N,       \
+            rpl_req_register(a->request, LOG_FN_##NAME, a->BUF, a->N,        \
                              a->TYPE, 0);                                    \
         return ret;                                                          \
     }

@@ -250,19 +250,20 @@ int rpl_comm_size(MPI_Comm comm);
 
 /* The request-to-buffer table (rpl-req.c, the mirror of the recorder's;
  * log/buf.h): a nonblocking or persistent receive's buffer, written when
- * the request completes. */
-void rpl_req_register(MPI_Request req, int fn, void *buf, int64_t n,
+ * the request completes; registered with the program's request variable
+ * (REQUEST, holding the handle) the call wrote. */
+void rpl_req_register(MPI_Request *request, int fn, void *buf, int64_t n,
                       MPI_Datatype type, int persistent);
 /* A partitioned receive's (MPI_Precv_init): PARTITIONS of COUNT elements;
  * MPI_Parrived writes each partition when it arrived. */
-void rpl_req_register_parts(MPI_Request req, int fn, void *buf,
+void rpl_req_register_parts(MPI_Request *request, int fn, void *buf,
                             int partitions, MPI_Count count,
                             MPI_Datatype type);
-void rpl_req_register_v(MPI_Request req, int fn, void *buf,
+void rpl_req_register_v(MPI_Request *request, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, MPI_Datatype type, int64_t peers,
                         int persistent);
-void rpl_req_register_w(MPI_Request req, int fn, void *buf,
+void rpl_req_register_w(MPI_Request *request, int fn, void *buf,
                         const void *counts, size_t csize, const void *displs,
                         size_t dsize, const MPI_Datatype *types,
                         int64_t peers, int persistent);
@@ -273,11 +274,12 @@ void rpl_split_begin(MPI_File fh, void *buf, int64_t n, MPI_Datatype type);
 void rpl_split_data(struct rpl_call *c, const struct log_field *f,
                     MPI_File fh);
 void rpl_split_end(MPI_File fh);
-/* Writes a completion's DATA field into REQ's buffer. */
+/* Writes a completion's DATA field into REQ's buffer; REQ completed
+ * through the program's variable at WHERE (NULL: not known; log/buf.h). */
 void rpl_req_data(struct rpl_call *c, MPI_Request req,
-                  const struct log_field *f);
+                  const MPI_Request *where, const struct log_field *f);
 /* Forgets REQ unless it is persistent (FORCE: in any case). */
-void rpl_req_done(MPI_Request req, int force);
+void rpl_req_done(MPI_Request req, const MPI_Request *where, int force);
 /* Before MPI_Type_free of TYPE: the pending requests using it keep a copy
  * of their own, as the recorder's do. */
 void rpl_req_keep_type(MPI_Datatype type);
