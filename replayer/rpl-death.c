@@ -6,10 +6,14 @@
  * report a divergence writes (rpl_fail): the event, the MPI call last
  * entered (or "between events N and N+1") and where the program was (the
  * faulting instruction's OBJECT+0xOFFSET, which `drdb replay` turns into
- * a source line), then dies of the same signal. Everything it calls is
- * async-signal-safe: write, open, read, no stdio, no malloc; the object
- * is found in /proc/self/maps rather than by dladdr, which takes the
- * loader's lock the dying code may hold.
+ * a source line), then dies of the same signal. Where that instruction
+ * is in a system library (an abort(), a strlen(NULL) in libc), the
+ * program's own frame that called into it is named instead: the stack is
+ * walked by backtrace(), whose unwinder is loaded when the handler is
+ * installed. Everything else it calls is async-signal-safe: write, open,
+ * read, no stdio, no malloc; the object is found in /proc/self/maps
+ * rather than by dladdr, which takes the loader's lock the dying code may
+ * hold.
  *
  * Installed before the checkpoint library's SIGSEGV handler (its mprotect
  * backend), which passes on the faults it does not own. A program that
@@ -17,6 +21,7 @@
  * console's GDB) none is installed: GDB stops the rank at the signal and
  * says where, and a continued rank dies of it as without drdb.
  */
+#include <execinfo.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -133,6 +138,47 @@ static void where(uintptr_t pc, struct text *out)
     close(fd);
 }
 
+/* Whether AT ("FILE+0xOFF") is in a system library or in this stub:
+ * not the program's own code. */
+static int system_object(const char *at)
+{
+    static const char *const dirs[] = {"/lib/", "/lib64/", "/usr/lib/",
+                                       "/usr/lib64/"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        if (strncmp(at, dirs[i], strlen(dirs[i])) == 0)
+            return 1;
+    char self[4200];
+    struct text t = {self, 0, sizeof self};
+    self[0] = '\0';
+    where((uintptr_t)system_object, &t);
+    const char *plus = strrchr(self, '+');
+    size_t n = plus ? (size_t)(plus - self) : 0;
+    return n && strncmp(at, self, n) == 0 && at[n] == '+';
+}
+
+/* Where the program was: PC, or when PC is in a system library, the
+ * first frame of the program's own code on the stack (a return address,
+ * less one: inside the call). */
+static void program_where(uintptr_t pc, struct text *out)
+{
+    where(pc, out);
+    if (!out->len || !system_object(out->buf))
+        return;
+    void *frames[48];
+    int n = backtrace(frames, 48);
+    char buf[4200];
+    for (int i = 0; i < n; i++) {
+        struct text t = {buf, 0, sizeof buf};
+        buf[0] = '\0';
+        where((uintptr_t)frames[i] - 1, &t);
+        if (t.len && !system_object(buf)) {
+            out->len = 0;
+            put(out, buf);
+            return;
+        }
+    }
+}
+
 static uintptr_t fault_pc(void *uc)
 {
     const ucontext_t *u = uc;
@@ -189,7 +235,7 @@ static void died(int sig, siginfo_t *si, void *uc)
     char wbuf[4200];
     struct text at = {wbuf, 0, sizeof wbuf};
     wbuf[0] = '\0';
-    where(fault_pc(uc), &at);
+    program_where(fault_pc(uc), &at);
     if (!getenv(DRDB_ENV_REPLAY_QUIET)) {
         char line[2200];
         struct text l = {line, 0, sizeof line};
@@ -240,6 +286,8 @@ __attribute__((constructor(101))) static void rpl_death_init(void)
 {
     if (traced())
         return;
+    void *warm[2]; /* loads the unwinder now, not in the handler */
+    backtrace(warm, 2);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = died;

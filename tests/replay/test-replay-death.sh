@@ -3,7 +3,9 @@
 #  - dies-after.c's rank 1 dereferences NULL after its MPI_Send, recorded
 #    so (its log ends at its last completed call); replayed alone, the
 #    replay names the event it died after, the MPI call last made and the
-#    source line of the fault (the stub's fatal-signal handler);
+#    source line of the fault (the stub's fatal-signal handler); the same
+#    program calling abort(), or passing NULL to strlen: the program's
+#    line that called into libc, not libc's;
 #  - a stripped copy of an MPI program (no main symbol) replayed in drdb
 #    batch: the rank starts before its first MPI call, saying why, runs
 #    to a breakpoint on an MPI function and to its end, with `status`.
@@ -36,6 +38,25 @@ else
     fail "a rank killed by SIGSEGV: the source line (want dies-after.c:$line)"
     show "$tmp/dies.err"
 fi
+
+# ---- dying inside a system library: the program's line that called it ----
+for mode in abort libc; do
+    case $mode in
+        abort) mark='/\* aborts here' sig='6 (SIGABRT)' ;;
+        libc) mark='/\* faults in libc here' sig='11 (SIGSEGV)' ;;
+    esac
+    "$drdb" record -o "$tmp/$mode" -- "$mpiexec" -n 2 "$dies" "$mode" \
+        > "$tmp/$mode.rec" 2>&1
+    line=$(grep -n "$mark" "$dies_c" | cut -d: -f1)
+    "$drdb" replay --rank 1 "$tmp/$mode" > "$tmp/$mode.out" 2> "$tmp/$mode.err"
+    if grep -q "rank 1: killed by signal $sig between events 3 and 4" "$tmp/$mode.err" &&
+        grep -q "^drdb: rank 1: it died at dies-after.c:$line in main()$" "$tmp/$mode.err"; then
+        ok "a rank killed in libc ($mode): the program's line that called it"
+    else
+        fail "a rank killed in libc ($mode): the program's line (want dies-after.c:$line)"
+        show "$tmp/$mode.err"
+    fi
+done
 
 # ---- a stripped program ----------------------------------------------------
 cp "$prog" "$tmp/stripped" && strip --strip-all "$tmp/stripped"
