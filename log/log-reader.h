@@ -52,8 +52,9 @@ struct log_rank {
     /* The rank ended inside its last call: MPI ended it there (its record,
      * the last, is LOG_REC_TRUNC | LOG_REC_DIED: log_rank_trunc_event). */
     int died;
-    /* Some record carries its thread (LOG_REC_THREAD): the calls were made
-     * by several threads, under MPI_THREAD_MULTIPLE. */
+    /* Some record carries a thread other than the main one
+     * (LOG_REC_THREAD): the calls were made by several threads, under
+     * MPI_THREAD_MULTIPLE or SERIALIZED. */
     int threads;
     /* The records' checksums are not checked (log_rank_open_trusted). */
     int trusted;

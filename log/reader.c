@@ -336,7 +336,7 @@ static int index_log(struct log_rank *r, const char *path,
             }
         }
         r->nevents++;
-        if (ev.flags & LOG_REC_THREAD)
+        if ((ev.flags & LOG_REC_THREAD) && ev.thread != 0)
             r->threads = 1;
         off += rsize;
         if (ev.flags & LOG_REC_DIED) {

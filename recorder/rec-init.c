@@ -56,9 +56,12 @@ void rec_MPI_Init_thread(struct rec_call *c, struct args_MPI_Init_thread *a)
 {
     INIT(c, a, MPI_Init_thread);
     /* Calls from several threads: each record names its thread, and they
-     * are committed one at a time from here on (rec.h). */
+     * are committed one at a time from here on (rec.h). SERIALIZED too:
+     * its threads take turns at MPI in an order of their own, which the
+     * replay lets each thread follow with its own calls (replayer/rpl.c,
+     * rpl_ser). */
     if (rec_on && c->ret == MPI_SUCCESS && a->provided &&
-        *a->provided == MPI_THREAD_MULTIPLE)
+        *a->provided >= MPI_THREAD_SERIALIZED)
         rec_mt = 1;
     struct log_rec rec;
     if (rec_frame_MPI_Init_thread(c, a, &rec, 0, LOG_FIELD_HEAD + 4)) {

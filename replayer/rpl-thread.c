@@ -145,8 +145,8 @@ __attribute__((noreturn)) static void stuck(const char *why)
 
 void rpl_thread_turn(int fn)
 {
-    if (!rpl_mt || depth == 0)
-        return; /* MPI_Init_thread itself: one thread */
+    if (!rpl_mt || depth == 0 || rpl_ser)
+        return; /* MPI_Init_thread itself: one thread; SERIALIZED: rpl.c */
     uint64_t me = util_thread_self(), thread;
     int efn;
     pthread_mutex_lock(&lock);

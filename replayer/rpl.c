@@ -19,6 +19,7 @@
 #include "log-abi.h"
 #include "log-codec.h"
 #include "rpl.h"
+#include "thread.h"
 #include "util.h"
 
 /* ---- the debugger hooks (drdb-hooks.h) --------------------------------- */
@@ -59,6 +60,60 @@ static struct log_event rep_ev;
  * its call's own record would hold. */
 static struct log_cycle_values cyc_vals;
 static uint8_t cyc_field[LOG_FIELD_HEAD + 8];
+
+/*
+ * MPI_THREAD_SERIALIZED with calls from several threads (rpl_ser): the
+ * program's threads take turns at MPI by locks of their own (an omp
+ * critical), in an order that may differ from the recorded one, and a
+ * thread made to wait for the recorded order would wait holding the
+ * program's lock the thread due needs. So each thread takes its own
+ * recorded calls in its own order: the first event of the calling thread
+ * not yet taken. Events passed over on the way (other threads') wait in
+ * DEFERRED, oldest first; drdb_event is how far the log was read. Each
+ * thread has its own collapsed polls: the REPEAT state above is the
+ * calling thread's, swapped in when another thread calls (rep_swap).
+ */
+int rpl_ser;
+static struct deferred {
+    uint64_t event, thread;
+} *deferred;
+static size_t ndeferred, deferred_cap;
+struct rep_state {
+    uint64_t used;
+    struct log_event ev;
+    struct log_cycle_values vals;
+    uint8_t field[LOG_FIELD_HEAD + 8];
+};
+static __thread struct rep_state rep_mine;
+static struct rep_state *rep_holder; /* whose state is in the globals */
+/* The program callbacks the calling thread is running (below). */
+static __thread unsigned cb_depth;
+
+/* The thread level the recorded rank got (its MPI_Init_thread's
+ * PROVIDED, among its first events), or -1. */
+static int recorded_level(void)
+{
+    for (uint64_t k = 0; k < rlog.nevents && k < 64; k++) {
+        struct log_event ev;
+        struct log_field f;
+        char err[256];
+        size_t cur = 0;
+        if (log_rank_event(&rlog, k, &ev, err, sizeof err) < 0)
+            return -1;
+        if (ev.fn != LOG_FN_MPI_Init_thread)
+            continue;
+        while (log_event_field(&ev, &cur, &f) > 0) {
+            int32_t v;
+            if (f.arg == LOG_A_MPI_Init_thread_provided &&
+                f.kind == LOG_F_RAW && f.len == 4) {
+                memcpy(&v, f.data, 4);
+                return v;
+            }
+        }
+        return -1;
+    }
+    return -1;
+}
 int rpl_world_size = 1;
 
 static const char *fname(int fn)
@@ -241,6 +296,7 @@ static void rpl_open(void)
         drdb_stop_event = strtoull(stop, NULL, 10);
     check_args(dir);
     if (rlog.threads) {
+        rpl_ser = recorded_level() == MPI_THREAD_SERIALIZED;
         /* A checkpoint restores the calling thread's registers alone. */
         if (rpl_ckpt_on)
             fprintf(stderr, "drdb-replay: rank %d: no checkpoints: the rank "
@@ -266,6 +322,144 @@ int rpl_open_early(void)
 int rpl_logs_post(void)
 {
     return (rlog.hdr.flags & LOG_HDR_POST) != 0;
+}
+
+static uint64_t thread_of(const struct log_event *ev)
+{
+    return ev->flags & LOG_REC_THREAD ? ev->thread : 0;
+}
+
+/* Under rpl_ser: the calling thread's REPEAT state into the globals. */
+static void rep_swap(void)
+{
+    if (rep_holder == &rep_mine)
+        return;
+    if (rep_holder) {
+        rep_holder->used = rep_used;
+        rep_holder->ev = rep_ev;
+        rep_holder->vals = cyc_vals;
+        memcpy(rep_holder->field, cyc_field, sizeof cyc_field);
+    }
+    rep_used = rep_mine.used;
+    rep_ev = rep_mine.ev;
+    cyc_vals = rep_mine.vals;
+    memcpy(cyc_field, rep_mine.field, sizeof cyc_field);
+    rep_holder = &rep_mine;
+}
+
+/* Under rpl_ser: event NO, of THREAD, waits for its thread. */
+static void ser_defer(struct rpl_call *c, uint64_t no, uint64_t thread)
+{
+    if (util_grow(&deferred, &deferred_cap, ndeferred + 1,
+                  sizeof *deferred) < 0)
+        rpl_fail(c, RPL_EXIT_SETUP, "out of memory");
+    deferred[ndeferred++] = (struct deferred){no, thread};
+}
+
+/* Under rpl_ser: the log's next event read into DEFERRED; 0 at the end. */
+static int ser_read(struct rpl_call *c)
+{
+    struct log_event ev;
+    char err[256];
+    if (drdb_event >= rlog.nevents)
+        return 0;
+    if (log_rank_event(&rlog, drdb_event, &ev, err, sizeof err) < 0)
+        rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+    ser_defer(c, drdb_event++, thread_of(&ev));
+    return 1;
+}
+
+/* Deferred event I as read from the log. */
+static void ser_event(struct rpl_call *c, size_t i, struct log_event *ev)
+{
+    char err[256];
+    if (log_rank_event(&rlog, deferred[i].event, ev, err, sizeof err) < 0)
+        rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
+}
+
+/* Whether deferred event I is the program's call FN at this callback
+ * depth with the arguments VALS (the checks of rpl_begin). */
+static int ser_fits(struct rpl_call *c, size_t i, int fn, const int64_t *vals,
+                    int n, unsigned skip)
+{
+    struct log_event ev;
+    int64_t logged[32];
+    ser_event(c, i, &ev);
+    if (ev.fn != fn || ev.depth != cb_depth || ev.cb_entry ||
+        log_event_args(&ev, logged, 32) != n)
+        return 0;
+    for (int k = 0; k < n && k < 32; k++)
+        if (!(skip & (1u << k)) && logged[k] != vals[k])
+            return 0;
+    return 1;
+}
+
+static uint64_t ser_pick(size_t i)
+{
+    uint64_t no = deferred[i].event;
+    memmove(&deferred[i], &deferred[i + 1],
+            (ndeferred - i - 1) * sizeof *deferred);
+    ndeferred--;
+    return no;
+}
+
+/*
+ * Under rpl_ser: the event the calling thread's call FN (VALS, N, SKIP:
+ * rpl_begin's) takes. The first event not yet taken that is this call,
+ * of whichever thread: another thread may make a call than in the
+ * recorded run (an omp single, a pthread_once), and threads in an omp
+ * critical make different calls. But the same call from several threads
+ * in a race (each thread's MPI_Recv from MPI_ANY_SOURCE under a mutex)
+ * is the calling thread's own when its next event is one of a run of
+ * such events from that one on, each thread's own in turn: the events in
+ * between are the call's or other threads' later ones (those of a thread
+ * already in the run, SEEN). So each thread gets its own recorded results
+ * where the threads race, and a call that moved to another thread the
+ * results of its place in the run. None: the calling thread's own next
+ * event (rpl_begin reports the divergence), or rlog.nevents when it has
+ * none left.
+ */
+static uint64_t ser_take(struct rpl_call *c, int fn, const int64_t *vals,
+                         int n, unsigned skip)
+{
+    enum { SEEN = 64, AHEAD = 4096 };
+    uint64_t me = util_thread_self(), seen[SEEN];
+    size_t first = 0, nseen = 0;
+    while ((first < ndeferred || ser_read(c)) &&
+           !ser_fits(c, first, fn, vals, n, skip))
+        first++;
+    if (first == ndeferred) {
+        for (size_t i = 0; i < ndeferred; i++)
+            if (deferred[i].thread == me)
+                return ser_pick(i);
+        return rlog.nevents;
+    }
+    for (size_t i = first; i < first + AHEAD && nseen < SEEN &&
+                           (i < ndeferred || ser_read(c));
+         i++) {
+        uint64_t t = deferred[i].thread;
+        int fits = i == first || ser_fits(c, i, fn, vals, n, skip), known = 0;
+        for (size_t k = 0; k < nseen && !known; k++)
+            known = seen[k] == t;
+        if (fits && t == me) {
+            first = i;
+            break;
+        }
+        if (!fits && !known)
+            break;
+        if (!known)
+            seen[nseen++] = t;
+    }
+    /* a call whose callbacks ran: its entries come first */
+    struct log_event ev;
+    if (first > 0 && deferred[first - 1].event + 1 == deferred[first].event &&
+        deferred[first - 1].thread == deferred[first].thread &&
+        (ser_event(c, first - 1, &ev), ev.depth > cb_depth))
+        rpl_fail(c, RPL_EXIT_SETUP, "%s ran callbacks of the program in "
+                 "the recorded run, under MPI_THREAD_SERIALIZED with calls "
+                 "from several threads: the replay cannot run them",
+                 fname(fn));
+    return ser_pick(first);
 }
 
 int rpl_next_turn(uint64_t *thread, int *fn)
@@ -394,7 +588,6 @@ static void diverge(const struct rpl_call *c, const char *why)
  * depth, and between callbacks the thread lets the others make their
  * calls first (rpl_thread_turn). Each thread has its own callbacks.
  */
-static __thread unsigned cb_depth;
 static __thread struct pending {
     uint64_t outer;  /* the event of the call whose callbacks ran */
     unsigned depth;
@@ -432,7 +625,10 @@ static void run_pending(struct rpl_call *c, int fn)
         read_event(c, drdb_event, &ev);
         if (p.threaded && (ev.flags & LOG_REC_THREAD) &&
             ev.thread != p.thread) {
-            rpl_thread_turn(c->fn); /* another thread's call first */
+            if (rpl_ser) /* its thread takes it when it calls */
+                ser_defer(c, drdb_event++, ev.thread);
+            else
+                rpl_thread_turn(c->fn); /* another thread's call first */
             continue;
         }
         if (log_event_cb(&ev, &cb) < 0 || ev.depth != p.depth + 1) {
@@ -528,9 +724,13 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
     c->ret = MPI_SUCCESS;
     c->dret = 0;
     c->ev.index = drdb_event;
+    if (rpl_ser)
+        rep_swap();
     if (npend && rep_used == 0)
         finish_pending(c, cb_depth, fn);
     uint64_t no = drdb_event, outer = no;
+    if (rpl_ser)
+        no = outer = rep_used ? rep_ev.index : ser_take(c, fn, vals, n, skip);
     c->ev.index = no;
     if (rep_used == 0) {
         if (no == drdb_stop_event)
@@ -621,7 +821,8 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
         return;
     }
     if (++rep_used >= calls) {
-        drdb_event = no + 1;
+        if (!rpl_ser) /* (ser_take moved it) */
+            drdb_event = no + 1;
         rep_used = 0;
     }
 }

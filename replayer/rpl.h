@@ -47,6 +47,10 @@
  * until the next event is the calling thread's.
  */
 extern int rpl_mt;
+/* MPI_THREAD_SERIALIZED with calls from several threads (rpl.c): each
+ * thread takes its own recorded calls, in no order among threads, and
+ * rpl_thread_turn does not wait. */
+extern int rpl_ser;
 void rpl_thread_start(void);
 void rpl_thread_enter(void);
 void rpl_thread_leave(void);
