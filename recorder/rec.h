@@ -322,6 +322,9 @@ int rec_shm_drop(MPI_Win win, char **base, size_t *size);
 /* The number of the next RMA window region (rec-rma.c): a shared segment is
  * one. */
 uint64_t rec_rma_region_id(void);
+/* MPI_Free_mem of BASE: 1 when MPI_Alloc_mem gave it from the recorder's
+ * arena (rec-mem.c; now freed), else 0. */
+int rec_arena_free(void *base);
 
 static inline void rec_put_field(struct log_rec *rec, unsigned arg,
                                  unsigned kind, uint64_t elem, const void *p,
