@@ -66,12 +66,12 @@ static uint8_t cyc_field[LOG_FIELD_HEAD + 8];
  * program's threads take turns at MPI by locks of their own (an omp
  * critical), in an order that may differ from the recorded one, and a
  * thread made to wait for the recorded order would wait holding the
- * program's lock the thread due needs. So each thread takes its own
- * recorded calls in its own order: the first event of the calling thread
- * not yet taken. Events passed over on the way (other threads') wait in
- * DEFERRED, oldest first; drdb_event is how far the log was read. Each
- * thread has its own collapsed polls: the REPEAT state above is the
- * calling thread's, swapped in when another thread calls (rep_swap).
+ * program's lock the thread due needs. So each call takes an event of
+ * the log not yet taken that is the same call (ser_take says which).
+ * Events passed over on the way wait in DEFERRED, oldest first;
+ * drdb_event is how far the log was read. Each thread has its own
+ * collapsed polls: the REPEAT state above is the calling thread's,
+ * swapped in when another thread calls (rep_swap).
  */
 int rpl_ser;
 static struct deferred {
@@ -450,15 +450,27 @@ static uint64_t ser_take(struct rpl_call *c, int fn, const int64_t *vals,
         if (!known)
             seen[nseen++] = t;
     }
-    /* a call whose callbacks ran: its entries come first */
+    /* A call whose callbacks ran: their events come first in its thread's.
+     * The end: every event taken. */
     struct log_event ev;
-    if (first > 0 && deferred[first - 1].event + 1 == deferred[first].event &&
-        deferred[first - 1].thread == deferred[first].thread &&
-        (ser_event(c, first - 1, &ev), ev.depth > cb_depth))
-        rpl_fail(c, RPL_EXIT_SETUP, "%s ran callbacks of the program in "
-                 "the recorded run, under MPI_THREAD_SERIALIZED with calls "
-                 "from several threads: the replay cannot run them",
-                 fname(fn));
+    for (size_t j = first; j-- > 0;)
+        if (deferred[j].thread == deferred[first].thread) {
+            ser_event(c, j, &ev);
+            if (ev.depth > cb_depth)
+                rpl_fail(c, RPL_EXIT_SETUP, "%s ran callbacks of the "
+                         "program in the recorded run, under "
+                         "MPI_THREAD_SERIALIZED with calls from several "
+                         "threads: the replay cannot run them", fname(fn));
+            break;
+        }
+    if (fn == LOG_FN_MPI_Finalize && first > 0) {
+        char th[32];
+        ser_event(c, 0, &ev);
+        log_thread_name(th, sizeof th, deferred[0].thread);
+        rpl_fail(c, RPL_EXIT_DIVERGED, "replay diverged: the program calls "
+                 "MPI_Finalize, but thread %s's %s (event %" PRIu64 ") was "
+                 "never made", th, fname(ev.fn), deferred[0].event);
+    }
     return ser_pick(first);
 }
 

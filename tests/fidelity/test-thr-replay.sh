@@ -10,9 +10,13 @@
 #    worker thread stops it with the logged data in view, and the session
 #    runs to the end (no hang of GDB's all-stop mode against the threads
 #    held for their turn).
-# usage: test-thr-replay.sh DRDB MPIEXEC THR_DIVERGE
+# And on thr-serialized recorded at 3 ranks under MPI_THREAD_SERIALIZED
+# (its threads are not held to the recorded order): a thread that leaves
+# out a call is a divergence at MPI_Finalize, naming it; the console stops
+# a worker thread at its receive and runs the rank to its end.
+# usage: test-thr-replay.sh DRDB MPIEXEC THR_DIVERGE THR_SERIALIZED
 set -u
-drdb=$1 mpiexec=$2 prog=$3
+drdb=$1 mpiexec=$2 prog=$3 ser=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 status=0
@@ -82,4 +86,30 @@ blocks "$tmp/console" 0 | grep -Eq '^\[Inferior 1 \(process [0-9]+\) exited norm
 hits=$(grep -c 'hit Breakpoint 1, \|^Breakpoint 1, ' "$tmp/console")
 [ "$hits" = 2 ] && ok "  ... at the breakpoint twice" ||
     fail "  ... at the breakpoint $hits times"
+
+# ---- MPI_THREAD_SERIALIZED -------------------------------------------------
+if ! timeout 120 "$drdb" record -o "$tmp/ser" -- "$mpiexec" -n 3 \
+        -outfile-pattern "$tmp/ser.%r" "$ser" > "$tmp/ser.log" 2>&1; then
+    fail "recording thr-serialized"
+    sed 's/^/# /' "$tmp/ser.log" | tail -10
+    exit 1
+fi
+THR_SKIP=1 timeout 60 "$drdb" replay --quiet --rank 0 "$tmp/ser" \
+    > "$tmp/serskip.out" 2> "$tmp/serskip.err"
+rc=$?
+[ $rc = 97 ] && ok "SERIALIZED: a thread leaving out a call: status 97" ||
+    fail "SERIALIZED: a thread leaving out a call: status $rc"
+hasre "  ... at MPI_Finalize, naming the call never made" "$tmp/serskip.err" \
+    "the program calls MPI_Finalize, but thread [12]'s MPI_Recv (event [0-9]*) was never made"
+line=$(grep -n 'mark:recv' "$(dirname "$0")/thr-serialized.c" | cut -d: -f1)
+console_batch sercon "$tmp/ser" 0 -- "break thr-serialized.c:$line" continue \
+    "print me" delete continue
+[ "$(rc sercon)" = 0 ] && ok "SERIALIZED: the console on rank 0: status 0" ||
+    { fail "SERIALIZED: the console on rank 0: status $(rc sercon)"
+      sed 's/^/# /' "$tmp/sercon.err" | tail -5; }
+grep -Eq '^\[0\] \$1 = [01]$' "$tmp/sercon" &&
+    ok "  ... stops a worker thread at its receive" ||
+    fail "  ... stops a worker thread at its receive"
+blocks "$tmp/sercon" 0 | grep -Eq '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' &&
+    ok "  ... and runs the rank to its end" || fail "  ... and runs the rank to its end"
 exit $status
