@@ -105,7 +105,22 @@ static char *rank_bt(struct con *c, int r, const char *args, int *failed)
     enum { MAX = 4096 };
     char cli[4200], *mi, stub[MAX];
     struct mi_reply rep;
-    snprintf(cli, sizeof cli, "backtrace%s%s", *args ? " " : "", args);
+    int have = stub_levels(c, r, stub, MAX) == 0, drop = 0, hidden = 0;
+    /* `backtrace N` shows N frames, the ones summed up not counted: as
+     * many more are asked of GDB as there are innermost ones summed up */
+    const char *last = strrchr(args, ' ');
+    last = last ? last + 1 : args;
+    long want = *last && strspn(last, "0123456789") == strlen(last)
+        ? strtol(last, NULL, 10) : 0;
+    int inner = 0;
+    while (have && want > 0 && inner + 1 < MAX && stub[inner] &&
+           stub[inner + 1])
+        inner++;
+    if (inner)
+        snprintf(cli, sizeof cli, "backtrace %.*s%ld", (int)(last - args),
+                 args, want + inner);
+    else
+        snprintf(cli, sizeof cli, "backtrace%s%s", *args ? " " : "", args);
     if (!(mi = con_mi_console(cli)))
         return NULL;
     int st = mi_gdb_exec_sync(c->ranks[r]->gdb, mi, &rep, c->timeout_ms);
@@ -119,7 +134,6 @@ static char *rank_bt(struct con *c, int r, const char *args, int *failed)
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    int have = stub_levels(c, r, stub, MAX) == 0, drop = 0, hidden = 0;
     for (const char *l = rep.console ? rep.console : ""; f && *l;) {
         size_t n = strcspn(l, "\n");
         if (*l == '#' && have) {

@@ -68,8 +68,9 @@ static uint8_t cyc_field[LOG_FIELD_HEAD + 8];
  * thread made to wait for the recorded order would wait holding the
  * program's lock the thread due needs. So each call takes an event of
  * the log not yet taken that is the same call (ser_take says which).
- * Events passed over on the way wait in DEFERRED, oldest first;
- * drdb_event is how far the log was read. Each thread has its own
+ * Events passed over on the way wait in DEFERRED, oldest first; SER_POS
+ * is how far the log was read, and drdb_event the event taken (as
+ * elsewhere, the console's position). Each thread has its own
  * collapsed polls: the REPEAT state above is the calling thread's,
  * swapped in when another thread calls (rep_swap).
  */
@@ -78,6 +79,7 @@ static struct deferred {
     uint64_t event, thread;
 } *deferred;
 static size_t ndeferred, deferred_cap;
+static uint64_t ser_pos;
 struct rep_state {
     uint64_t used;
     struct log_event ev;
@@ -361,11 +363,13 @@ static int ser_read(struct rpl_call *c)
 {
     struct log_event ev;
     char err[256];
-    if (drdb_event >= rlog.nevents)
+    if (ser_pos < drdb_event) /* (the events before it: one thread's) */
+        ser_pos = drdb_event;
+    if (ser_pos >= rlog.nevents)
         return 0;
-    if (log_rank_event(&rlog, drdb_event, &ev, err, sizeof err) < 0)
+    if (log_rank_event(&rlog, ser_pos, &ev, err, sizeof err) < 0)
         rpl_fail(c, RPL_EXIT_SETUP, "%s", err);
-    ser_defer(c, drdb_event++, thread_of(&ev));
+    ser_defer(c, ser_pos++, thread_of(&ev));
     return 1;
 }
 
@@ -637,10 +641,7 @@ static void run_pending(struct rpl_call *c, int fn)
         read_event(c, drdb_event, &ev);
         if (p.threaded && (ev.flags & LOG_REC_THREAD) &&
             ev.thread != p.thread) {
-            if (rpl_ser) /* its thread takes it when it calls */
-                ser_defer(c, drdb_event++, ev.thread);
-            else
-                rpl_thread_turn(c->fn); /* another thread's call first */
+            rpl_thread_turn(c->fn); /* another thread's call first */
             continue;
         }
         if (log_event_cb(&ev, &cb) < 0 || ev.depth != p.depth + 1) {
@@ -742,7 +743,8 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
         finish_pending(c, cb_depth, fn);
     uint64_t no = drdb_event, outer = no;
     if (rpl_ser)
-        no = outer = rep_used ? rep_ev.index : ser_take(c, fn, vals, n, skip);
+        drdb_event = no = outer =
+            rep_used ? rep_ev.index : ser_take(c, fn, vals, n, skip);
     c->ev.index = no;
     if (rep_used == 0) {
         if (no == drdb_stop_event)
@@ -775,6 +777,8 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
                  "in the recorded run that callback had returned: the log "
                  "has %s next", fname(fn), fname(c->ev.fn));
     if (c->ev.depth > cb_depth) {
+        if (rpl_ser) /* (ser_take refuses the others) */
+            diverge(c, "another function");
         outer = outer_event(c, no, &c->ev);
         read_event(c, outer, &c->ev);
         if (outer == drdb_stop_event)
@@ -833,8 +837,7 @@ void rpl_begin(struct rpl_call *c, int fn, const int64_t *vals, int n,
         return;
     }
     if (++rep_used >= calls) {
-        if (!rpl_ser) /* (ser_take moved it) */
-            drdb_event = no + 1;
+        drdb_event = no + 1;
         rep_used = 0;
     }
 }

@@ -86,7 +86,7 @@ has "  ... the call made: its result there" "$tmp/gfin" "[0,1] \$1 = 85"
 
 # ---- backtrace: GDB's frame numbers and arguments; frame N, up N
 batch bt "break square" continue backtrace "frame 1" "up 1" "print sq" \
-    "goto 2" where
+    "goto 2" where "bt 2"
 hasre "backtrace: #N and the arguments, merged into a tree" "$tmp/bt" \
     "^\[0,1\] #1  0x[0-9a-f]* in main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:$(line square)\$" \
     "^\[0\]   \`- #0  square (reqs=6) at .*habits\.c:[0-9]*\$" \
@@ -101,6 +101,12 @@ hasre "at an event: the MPI call the rank is in, with the stub's frames" \
     "$tmp/bt" \
     "^#[0-9]*  0x[0-9a-f]* in [P]*MPI_Allreduce () from .*libmpich\.so\.12 \[and [0-9]* inner frames* of the replay stub\]\$" \
     "^#[0-9]*  0x[0-9a-f]* in main (argc=1, argv=0x[0-9a-f]*) at .*habits\.c:$(line mpi)\$"
+# `bt 2` there: two frames, the MPI call and main, the stub's not counted
+sed -n '/^(drdb) bt 2$/,$p' "$tmp/bt" > "$tmp/bt2"
+grep -q "in [P]*MPI_Allreduce () from .*inner frames* of the replay stub" "$tmp/bt2" &&
+    grep -q "in main (argc=1" "$tmp/bt2" &&
+    ok "bt 2 at an event: the MPI call and main (the stub's frames not counted)" ||
+    { fail "bt 2 at an event: the MPI call and main"; sed 's/^/#   /' "$tmp/bt2"; }
 
 # ---- the replay stub's statics never answer for the program's names
 batch names "print results" "ptype reqs" "print types" "print comms[1]" \
