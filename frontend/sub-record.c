@@ -680,6 +680,20 @@ static pid_t launch(char **launcher, const char *dir, int no_stdin,
     return -1;
 }
 
+/* Whether a rank of the run in DIR started: its log, or rank 0's run
+ * description, is there. */
+static int rank_started(const char *dir)
+{
+    int started = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && !started && (e = readdir(d));)
+        started = !strncmp(e->d_name, "rank-", 5) ||
+                  !strcmp(e->d_name, LOG_RUN_FILE);
+    if (d)
+        closedir(d);
+    return started || !d;
+}
+
 /* After the launcher ended with STATUS: the run directory DIR finished,
  * what it holds said; the exit status of drdb record. */
 static int conclude(const struct record_opts *o, const char *dir,
@@ -691,6 +705,27 @@ static int conclude(const struct record_opts *o, const char *dir,
     unreserve_run_file(dir);
     fe_rec_limits_done(dir);
     unmark_recording(dir);
+    if (!rank_started(dir)) {
+        /* The launcher failed before any rank reached MPI (a program it
+         * cannot find: its own message above says so). */
+        int dfd = util_dir_open(AT_FDCWD, dir, 1);
+        if (dfd >= 0) {
+            unlinkat(dfd, LOG_STDIN_FILE, 0);
+            close(dfd);
+        }
+        int kept = rmdir(dir) < 0;
+        if (code)
+            fprintf(stderr, "drdb: no rank started: the launcher exited with "
+                    "status %d before any reached MPI (its messages above "
+                    "say why); nothing was recorded", code);
+        else
+            fprintf(stderr, "drdb: no rank called MPI (the launcher exited "
+                    "with status 0): nothing was recorded; is the program an "
+                    "MPI program built against MPICH?");
+        fprintf(stderr, "%s%s\n", kept ? "; what is left is in " : "",
+                kept ? dir : "");
+        return code ? code : 1;
+    }
     sign_run(dir);
     fe_rec_volume_print(vol, stderr);
     if (vol->stopped)

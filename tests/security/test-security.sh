@@ -89,6 +89,17 @@ check "  ... one clear error" '[ "$(wc -l < l.err)" = 1 ] && grep -q "cannot run
 check "  ... and no run directory left behind" '[ -z "$(ls launch)" ]'
 "$drdb" record -o notrun -- /etc/passwd > /dev/null 2> l2.err
 check "record -- a file that is not a program: refused, nothing left" '[ $? != 0 ] && [ ! -e notrun ]' l2.err
+# The launcher starts, but cannot start the program (its own error), or
+# the program never calls MPI: said in one line, no run directory left.
+"$drdb" record -o norank -- "$mpiexec" -n 2 ./nonexist-prog > /dev/null 2> l3.err
+rc=$?
+check "record -- mpiexec ./nonexist-prog: the launcher's status" '[ $rc != 0 ]' l3.err
+check "  ... one line of drdb's: no rank started, nothing recorded" \
+    '[ "$(grep -c "^drdb: " l3.err)" = 2 ] && grep -q "^drdb: no rank started: the launcher exited with status $rc before any reached MPI (its messages above say why); nothing was recorded$" l3.err && [ ! -e norank ]' l3.err
+"$drdb" record -o nompi -- "$mpiexec" -n 2 /bin/true > /dev/null 2> l4.err
+rc=$?
+check "record -- mpiexec /bin/true: no rank called MPI, status 1, nothing left" \
+    '[ $rc = 1 ] && grep -q "^drdb: no rank called MPI" l4.err && [ ! -e nompi ]' l4.err
 
 # ---- what replay and console run -----------------------------------------
 # On a terminal (script(1) gives one), or when it is refused.
