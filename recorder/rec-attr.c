@@ -6,6 +6,10 @@
  * itself: nothing more. (MPI defines no predefined datatype keyvals:
  * MPI_Type_get_attr stays generated.) The mirror of replayer/rpl-attr.c.
  */
+#include <dlfcn.h>
+#include <stdint.h>
+
+#include "drdb_mpi_abi.h"
 #include "rec.h"
 
 /* Bytes a predefined communicator / window keyval's value has, 0 for any
@@ -81,3 +85,156 @@ static void get_put(struct log_rec *rec, const struct get *g, int ret)
 GET_HOOK(MPI_Comm_get_attr, comm_keyval, comm_attr_size)
 GET_HOOK(MPI_Attr_get, keyval, comm_attr_size)
 GET_HOOK(MPI_Win_get_attr, win_keyval, win_attr_size)
+
+/* A predefined keyval as C names it: MPICH's Fortran ones are the C
+ * ones plus one (even numbers: MPI_TAG_UB is 0x64400001 in C, 0x64400002
+ * in Fortran). */
+static int c_keyval(int keyval)
+{
+    return DRDB_MPI_HANDLE_BUILTIN(keyval) && !(keyval & 1) ? keyval - 1
+                                                            : keyval;
+}
+
+/*
+ * MPICH's Fortran bindings (mpif.h, the mpi module) reach attributes
+ * through internal functions, MPII_Comm_get_attr and its kin, with TYPE
+ * saying how the value is converted for Fortran (MPIR_ATTR_INT, _AINT:
+ * the value itself, not a pointer; a predefined keyval's value too), not
+ * through MPI_Comm_get_attr: calls the recorder would not see, and the
+ * replay's bindings (replayer/rpl-abi.c) make through the replayed C
+ * call. So they are interposed (rec.map), the real ones called, and each
+ * logged as that C call, in the C view: a user keyval's value as the
+ * pointer C would get, a predefined keyval's behind a pointer (the second
+ * field above), which rpl-abi.c converts back as MPICH does.
+ */
+
+typedef int fget_fn(int obj, int keyval, void *val, int *flag, int type);
+typedef int fset_fn(int obj, int keyval, void *val, int type);
+
+static int fortran_get(int fn, fget_fn *real, int obj, int keyval, void *val,
+                       int *flag, int type, size_t vsize, const void *ra)
+{
+    if (!real)
+        return MPI_ERR_INTERN;
+    if (rec_busy || !rec_live())
+        return real(obj, keyval, val, flag, type);
+    uint64_t t0 = rec_now();
+    rec_fly.a[0] = (uint32_t)obj;
+    rec_fly.a[1] = (uint64_t)(int64_t)keyval;
+    rec_fly.t0 = t0;
+    rec_fly.ra = ra;
+    rec_fly.fn = fn;
+    rec_busy = 1;
+    int ret = real(obj, keyval, val, flag, type);
+    rec_busy = 0;
+    rec_fly.fn = 0;
+    uint64_t t1 = rec_now();
+    union {
+        int i;
+        MPI_Aint a;
+    } v;
+    void *cview = val ? *(void **)val : NULL;
+    if (vsize && ret == MPI_SUCCESS && flag && *flag) {
+        if (vsize == sizeof v.i)
+            v.i = (int)(intptr_t)cview;
+        else
+            v.a = (MPI_Aint)(intptr_t)cview;
+        cview = &v;
+    }
+    struct get g = {val ? &cview : NULL, NULL, flag, vsize};
+    struct log_rec rec;
+    if (rec_begin_at(&rec, fn, 0, ret, t0, t1, 10 + get_room(&g, ret), ra)) {
+        log_put_arg_handle(&rec, (uint32_t)obj);
+        log_put_arg_int(&rec, keyval);
+        get_put(&rec, &g, ret);
+        rec_end(&rec);
+    }
+    return ret;
+}
+
+static int fortran_set(int fn, fset_fn *real, int obj, int keyval, void *val,
+                       int type, const void *ra)
+{
+    if (!real)
+        return MPI_ERR_INTERN;
+    if (rec_busy || !rec_live())
+        return real(obj, keyval, val, type);
+    uint64_t t0 = rec_now();
+    rec_fly.a[0] = (uint32_t)obj;
+    rec_fly.a[1] = (uint64_t)(int64_t)keyval;
+    rec_fly.t0 = t0;
+    rec_fly.ra = ra;
+    rec_fly.fn = fn;
+    rec_busy = 1;
+    int ret = real(obj, keyval, val, type);
+    rec_busy = 0;
+    rec_fly.fn = 0;
+    struct log_rec rec;
+    if (rec_begin_at(&rec, fn, 0, ret, t0, rec_now(), 10, ra)) {
+        log_put_arg_handle(&rec, (uint32_t)obj);
+        log_put_arg_int(&rec, keyval);
+        rec_end(&rec);
+    }
+    return ret;
+}
+
+#define REAL_MPII(T, name)                                                   \
+    static T *real;                                                          \
+    if (!real)                                                               \
+        real = (T *)dlsym(RTLD_NEXT, #name)
+
+int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag,
+                       int type);
+int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag,
+                       int type)
+{
+    REAL_MPII(fget_fn, MPII_Comm_get_attr);
+    return fortran_get(LOG_FN_MPI_Comm_get_attr, real, comm, keyval, val,
+                       flag, type, comm_attr_size(c_keyval(keyval)),
+                       __builtin_return_address(0));
+}
+
+int MPII_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag,
+                       int type);
+int MPII_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag,
+                       int type)
+{
+    REAL_MPII(fget_fn, MPII_Type_get_attr);
+    return fortran_get(LOG_FN_MPI_Type_get_attr, real, t, keyval, val, flag,
+                       type, 0, __builtin_return_address(0));
+}
+
+int MPII_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag,
+                      int type);
+int MPII_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag,
+                      int type)
+{
+    REAL_MPII(fget_fn, MPII_Win_get_attr);
+    return fortran_get(LOG_FN_MPI_Win_get_attr, real, win, keyval, val, flag,
+                       type, win_attr_size(c_keyval(keyval)),
+                       __builtin_return_address(0));
+}
+
+int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *val, int type);
+int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *val, int type)
+{
+    REAL_MPII(fset_fn, MPII_Comm_set_attr);
+    return fortran_set(LOG_FN_MPI_Comm_set_attr, real, comm, keyval, val,
+                       type, __builtin_return_address(0));
+}
+
+int MPII_Type_set_attr(MPI_Datatype t, int keyval, void *val, int type);
+int MPII_Type_set_attr(MPI_Datatype t, int keyval, void *val, int type)
+{
+    REAL_MPII(fset_fn, MPII_Type_set_attr);
+    return fortran_set(LOG_FN_MPI_Type_set_attr, real, t, keyval, val, type,
+                       __builtin_return_address(0));
+}
+
+int MPII_Win_set_attr(MPI_Win win, int keyval, void *val, int type);
+int MPII_Win_set_attr(MPI_Win win, int keyval, void *val, int type)
+{
+    REAL_MPII(fset_fn, MPII_Win_set_attr);
+    return fortran_set(LOG_FN_MPI_Win_set_attr, real, win, keyval, val, type,
+                       __builtin_return_address(0));
+}

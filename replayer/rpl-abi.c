@@ -47,9 +47,12 @@ const char MPII_Version_device[] = "drdb replay";
 /* MPICH's attribute kinds (MPIR_Attr_type): Fortran asks for integers. */
 enum { ATTR_PTR = 0, ATTR_AINT = 1, ATTR_INT = 3 };
 
-/* The Fortran bindings' attribute calls do not go through MPI_ functions,
- * so the recorder did not log them: they are answered from the program's
- * own attributes. */
+/* The Fortran bindings' attribute calls do not go through MPI_ functions:
+ * the recorder logged each as the C call, in the C view (its rec-attr.c),
+ * which is replayed here and converted for Fortran as MPICH does. A
+ * predefined keyval (MPICH's Fortran ones are the C ones plus one) gives
+ * its value, not its address: MPI_WIN_BASE's is the address,
+ * MPI_WIN_SIZE's an MPI_Aint, the others ints. */
 static int fortran_get(int (*get)(int, int, void *, int *), int obj,
                        int keyval, void *val, int *flag, int type)
 {
@@ -57,14 +60,15 @@ static int fortran_get(int (*get)(int, int, void *, int *), int obj,
     int ret = get(obj, keyval, &p, flag);
     if (ret != MPI_SUCCESS || !*flag)
         return ret;
-    if (type == ATTR_PTR) {
-        *(void **)val = p;
-    } else if (DRDB_MPI_HANDLE_BUILTIN(keyval)) {
-        /* A predefined attribute: the value, not its address. */
-        *(MPI_Aint *)val = p ? *(int *)p : 0;
-    } else {
+    int c = DRDB_MPI_HANDLE_BUILTIN(keyval) && !(keyval & 1) ? keyval - 1
+                                                             : keyval;
+    if (type == ATTR_PTR || c == MPI_WIN_BASE ||
+        !DRDB_MPI_HANDLE_BUILTIN(keyval))
         *(MPI_Aint *)val = (MPI_Aint)p;
-    }
+    else if (c == MPI_WIN_SIZE)
+        *(MPI_Aint *)val = p ? *(MPI_Aint *)p : 0;
+    else
+        *(MPI_Aint *)val = p ? *(int *)p : 0;
     return ret;
 }
 
