@@ -17,7 +17,10 @@
 #   --src DIR        an unpacked MPICH source tree (its test/mpi is used)
 #   --work DIR       where the source and the runs go (default
 #                    /var/tmp/drdb-mpich-suite)
-#   --dirs "A B"     test/mpi directories (default: the top testlist's)
+#   --dirs "A B"     test/mpi directories, each with the directories its
+#                    testlist names (default: the top testlist's, which
+#                    configure fills with the languages built, and
+#                    threads)
 #   --np N           the most ranks an instance may use (default 4)
 #   --limit S        seconds an instance may take natively (default 60);
 #                    the replay of a rank gets 4 times as long
@@ -75,8 +78,18 @@ if [ ! -f "$tm/Makefile" ]; then
         > "$work/configure.log" 2>&1) ||
         { echo "bench-mpich-suite: configure failed: see $work/configure.log" >&2; exit 2; }
 fi
-[ -n "$dirs" ] || dirs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tm/testlist" |
-    awk '{ print $1 }' | tr '\n' ' ')
+[ -n "$dirs" ] || dirs="$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tm/testlist" |
+    awk '{ print $1 }' | tr '\n' ' ') threads"
+# DIR and the directories its testlist names, nested ones too (f77/attr).
+expand() (
+    echo "$1"
+    [ -f "$tm/$1/testlist" ] || exit 0
+    sed -e 's/#.*//' "$tm/$1/testlist" | awk 'NF { print $1 }' |
+        while read -r n; do
+            [ -d "$tm/$1/$n" ] && expand "$1/$n"
+        done
+)
+dirs=$(for d in $dirs; do expand "$d"; done | tr '\n' ' ')
 
 # ---- one instance ----------------------------------------------------
 runs=$work/runs
