@@ -8,12 +8,11 @@
  * faulting instruction's OBJECT+0xOFFSET, which `drdb replay` turns into
  * a source line), then dies of the same signal. Where that instruction
  * is in a system library (an abort(), a strlen(NULL) in libc), the
- * program's own frame that called into it is named instead: the stack is
- * walked by backtrace(), whose unwinder is loaded when the handler is
- * installed. Everything else it calls is async-signal-safe: write, open,
- * read, no stdio, no malloc; the object is found in /proc/self/maps
- * rather than by dladdr, which takes the loader's lock the dying code may
- * hold.
+ * program's own code that called into it is named instead, found by a
+ * scan of the stack (program_where). Everything it calls is
+ * async-signal-safe: write, open, read, no stdio, no malloc; the object
+ * is found in /proc/self/maps rather than by dladdr, which takes the
+ * loader's lock the dying code may hold.
  *
  * Installed before the checkpoint library's SIGSEGV handler (its mprotect
  * backend), which passes on the faults it does not own. A program that
@@ -21,7 +20,6 @@
  * console's GDB) none is installed: GDB stops the rank at the signal and
  * says where, and a continued rank dies of it as without drdb.
  */
-#include <execinfo.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -138,44 +136,102 @@ static void where(uintptr_t pc, struct text *out)
     close(fd);
 }
 
-/* Whether AT ("FILE+0xOFF") is in a system library or in this stub:
- * not the program's own code. */
-static int system_object(const char *at)
+/* Whether PATH (N bytes) is a system library's or this stub's: not the
+ * program's own code. SELF: this stub's path. */
+static int system_path(const char *path, size_t n, const char *self)
 {
     static const char *const dirs[] = {"/lib/", "/lib64/", "/usr/lib/",
                                        "/usr/lib64/"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-        if (strncmp(at, dirs[i], strlen(dirs[i])) == 0)
+        if (n >= strlen(dirs[i]) && strncmp(path, dirs[i], strlen(dirs[i])) == 0)
             return 1;
+    return strlen(self) == n && strncmp(path, self, n) == 0;
+}
+
+/* The executable mappings of the program's own code, and the stack
+ * mapping holding SP, from /proc/self/maps. */
+#define RANGES 64
+struct ranges {
+    uintptr_t lo[RANGES], hi[RANGES];
+    int n;
+    uintptr_t stack_lo, stack_hi;
+};
+
+static void program_ranges(uintptr_t sp, const char *self, struct ranges *r)
+{
+    static char maps[1 << 16];
+    r->n = 0;
+    r->stack_lo = r->stack_hi = 0;
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    size_t have = 0;
+    for (;;) {
+        ssize_t got = read(fd, maps + have, sizeof maps - 1 - have);
+        if (got <= 0)
+            break;
+        have += (size_t)got;
+        maps[have] = '\0';
+        char *line = maps, *nl;
+        while ((nl = strchr(line, '\n'))) {
+            *nl = '\0';
+            const char *p = line;
+            uint64_t start = hex(&p);
+            p++;
+            uint64_t end = hex(&p);
+            const char *perm = p + 1, *path = strchr(line, '/');
+            if (sp >= start && sp < end) {
+                r->stack_lo = start;
+                r->stack_hi = end;
+            }
+            if (perm[0] && perm[1] && perm[2] == 'x' && path &&
+                !system_path(path, strlen(path), self) && r->n < RANGES) {
+                r->lo[r->n] = start;
+                r->hi[r->n++] = end;
+            }
+            line = nl + 1;
+        }
+        have = strlen(line);
+        memmove(maps, line, have);
+    }
+    close(fd);
+}
+
+/* Where the program was: PC, or when PC is in a system library (an
+ * abort(), a strlen(NULL)) or in the stub, the program's code that called
+ * into it: the first word on the stack above SP that is an address in
+ * the program's own code (a return address, less one: inside the call).
+ * A scan of the stack, not an unwinder: nothing to load or lock while
+ * dying, and no library loaded before (one loaded at start would lay out
+ * a rank under GDB, which gets no handler, otherwise than its shadows). */
+static void program_where(uintptr_t pc, uintptr_t sp, struct text *out)
+{
     char self[4200];
     struct text t = {self, 0, sizeof self};
     self[0] = '\0';
-    where((uintptr_t)system_object, &t);
-    const char *plus = strrchr(self, '+');
-    size_t n = plus ? (size_t)(plus - self) : 0;
-    return n && strncmp(at, self, n) == 0 && at[n] == '+';
-}
-
-/* Where the program was: PC, or when PC is in a system library, the
- * first frame of the program's own code on the stack (a return address,
- * less one: inside the call). */
-static void program_where(uintptr_t pc, struct text *out)
-{
+    where((uintptr_t)program_where, &t);
+    char *plus = strrchr(self, '+');
+    if (plus)
+        *plus = '\0';
     where(pc, out);
-    if (!out->len || !system_object(out->buf))
+    const char *opl = strrchr(out->buf, '+');
+    if (!out->len || !opl ||
+        !system_path(out->buf, (size_t)(opl - out->buf), self))
         return;
-    void *frames[48];
-    int n = backtrace(frames, 48);
-    char buf[4200];
-    for (int i = 0; i < n; i++) {
-        struct text t = {buf, 0, sizeof buf};
-        buf[0] = '\0';
-        where((uintptr_t)frames[i] - 1, &t);
-        if (t.len && !system_object(buf)) {
-            out->len = 0;
-            put(out, buf);
-            return;
-        }
+    struct ranges r;
+    program_ranges(sp, self, &r);
+    uintptr_t top = r.stack_hi;
+    if (!r.stack_lo || top - sp > (1 << 20))
+        top = sp + (1 << 20) < r.stack_hi ? sp + (1 << 20) : r.stack_hi;
+    for (uintptr_t a = (sp + 7) & ~(uintptr_t)7; a + 8 <= top; a += 8) {
+        uintptr_t w = *(const uintptr_t *)a;
+        for (int i = 0; i < r.n; i++)
+            if (w > r.lo[i] && w < r.hi[i]) {
+                out->len = 0;
+                out->buf[0] = '\0';
+                where(w - 1, out);
+                return;
+            }
     }
 }
 
@@ -186,6 +242,19 @@ static uintptr_t fault_pc(void *uc)
     return (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
 #elif defined(__aarch64__)
     return (uintptr_t)u->uc_mcontext.pc;
+#else
+    (void)u;
+    return 0;
+#endif
+}
+
+static uintptr_t fault_sp(void *uc)
+{
+    const ucontext_t *u = uc;
+#if defined(__x86_64__)
+    return (uintptr_t)u->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    return (uintptr_t)u->uc_mcontext.sp;
 #else
     (void)u;
     return 0;
@@ -235,7 +304,7 @@ static void died(int sig, siginfo_t *si, void *uc)
     char wbuf[4200];
     struct text at = {wbuf, 0, sizeof wbuf};
     wbuf[0] = '\0';
-    program_where(fault_pc(uc), &at);
+    program_where(fault_pc(uc), fault_sp(uc), &at);
     if (!getenv(DRDB_ENV_REPLAY_QUIET)) {
         char line[2200];
         struct text l = {line, 0, sizeof line};
@@ -286,8 +355,6 @@ __attribute__((constructor(101))) static void rpl_death_init(void)
 {
     if (traced())
         return;
-    void *warm[2]; /* loads the unwinder now, not in the handler */
-    backtrace(warm, 2);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = died;
