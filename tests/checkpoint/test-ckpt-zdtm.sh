@@ -105,7 +105,12 @@ mkdir "$tmp/bad2" "$tmp/bad3"
 cp "$tmp/f1/ckpt-000001.drdbck" "$tmp/bad2/"
 cp "$tmp/f1/ckpt-000002.drdbck" "$tmp/bad2/"
 size=$(stat -c %s "$tmp/bad2/ckpt-000002.drdbck")
-printf 'X' | dd of="$tmp/bad2/ckpt-000002.drdbck" bs=1 seek=$((size - 5000)) \
+# a page byte inverted (a byte overwritten with a fixed one may hold it
+# already: the file was then intact, refused as another process's)
+byte=$(od -An -tu1 -j $((size - 5000)) -N1 "$tmp/bad2/ckpt-000002.drdbck" | tr -d ' ')
+# shellcheck disable=SC2059
+printf "\\$(printf '%03o' $((255 - byte)))" |
+    dd of="$tmp/bad2/ckpt-000002.drdbck" bs=1 seek=$((size - 5000)) \
     conv=notrunc 2> /dev/null
 cp "$tmp/f1/ckpt-000001.drdbck" "$tmp/f1/ckpt-000002.drdbck" "$tmp/bad3/"
 "$zdtm" files "$tmp/f2" "$tmp/bad/ckpt-000002.drdbck" \
