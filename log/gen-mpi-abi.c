@@ -274,6 +274,11 @@ int main(void)
            "DRDB_MPI_BUILTIN_TYPES). */\n");
     printf("#define DRDB_MPI_HANDLE_BUILTIN(h) (((uint32_t)(h) >> 30) == "
            "1)\n");
+    printf("/* A predefined attribute keyval as C names it: MPICH's Fortran "
+           "ones are the\n * C ones plus one (MPI_TAG_UB: 0x64400001 in C, "
+           "0x64400002 in Fortran). */\n");
+    printf("#define DRDB_MPI_C_KEYVAL(k) (DRDB_MPI_HANDLE_BUILTIN(k) && "
+           "!((k) & 1) ? (k) - 1 : (k))\n");
     printf("#define DRDB_MPI_HANDLE_TAG_MASK 0x%08xu\n", HANDLE_TAG_MASK);
     printf("#define DRDB_MPI_BUILTIN_TYPE_TAG 0x%08xu\n", BUILTIN_TYPE_TAG);
     printf("#define DRDB_MPI_BUILTIN_TYPE_SIZE(h) (((uint32_t)(h) >> 8) & "

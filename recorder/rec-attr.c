@@ -86,15 +86,6 @@ GET_HOOK(MPI_Comm_get_attr, comm_keyval, comm_attr_size)
 GET_HOOK(MPI_Attr_get, keyval, comm_attr_size)
 GET_HOOK(MPI_Win_get_attr, win_keyval, win_attr_size)
 
-/* A predefined keyval as C names it: MPICH's Fortran ones are the C
- * ones plus one (even numbers: MPI_TAG_UB is 0x64400001 in C, 0x64400002
- * in Fortran). */
-static int c_keyval(int keyval)
-{
-    return DRDB_MPI_HANDLE_BUILTIN(keyval) && !(keyval & 1) ? keyval - 1
-                                                            : keyval;
-}
-
 /*
  * MPICH's Fortran bindings (mpif.h, the mpi module) reach attributes
  * through internal functions, MPII_Comm_get_attr and its kin, with TYPE
@@ -111,13 +102,18 @@ static int c_keyval(int keyval)
 typedef int fget_fn(int obj, int keyval, void *val, int *flag, int type);
 typedef int fset_fn(int obj, int keyval, void *val, int type);
 
-static int fortran_get(int fn, fget_fn *real, int obj, int keyval, void *val,
-                       int *flag, int type, size_t vsize, const void *ra)
+/* One call: MPICH's getter GET or setter SET (the other NULL) on OBJ's
+ * KEYVAL, logged as the C call FN; VSIZE: the size of a getter's
+ * predefined value (struct get's VALUE). */
+static int fortran_attr(int fn, fget_fn *get, fset_fn *set, int obj,
+                        int keyval, void *val, int *flag, int type,
+                        size_t vsize, const void *ra)
 {
-    if (!real)
+    if (!get && !set)
         return MPI_ERR_INTERN;
     if (rec_busy || !rec_live())
-        return real(obj, keyval, val, flag, type);
+        return get ? get(obj, keyval, val, flag, type)
+                   : set(obj, keyval, val, type);
     uint64_t t0 = rec_now();
     rec_fly.a[0] = (uint32_t)obj;
     rec_fly.a[1] = (uint64_t)(int64_t)keyval;
@@ -125,7 +121,8 @@ static int fortran_get(int fn, fget_fn *real, int obj, int keyval, void *val,
     rec_fly.ra = ra;
     rec_fly.fn = fn;
     rec_busy = 1;
-    int ret = real(obj, keyval, val, flag, type);
+    int ret = get ? get(obj, keyval, val, flag, type)
+                  : set(obj, keyval, val, type);
     rec_busy = 0;
     rec_fly.fn = 0;
     uint64_t t1 = rec_now();
@@ -133,46 +130,22 @@ static int fortran_get(int fn, fget_fn *real, int obj, int keyval, void *val,
         int i;
         MPI_Aint a;
     } v;
-    void *cview = val ? *(void **)val : NULL;
-    if (vsize && ret == MPI_SUCCESS && flag && *flag) {
+    void *cview = get && val ? *(void **)val : NULL;
+    if (get && vsize && ret == MPI_SUCCESS && flag && *flag) {
         if (vsize == sizeof v.i)
             v.i = (int)(intptr_t)cview;
         else
             v.a = (MPI_Aint)(intptr_t)cview;
         cview = &v;
     }
-    struct get g = {val ? &cview : NULL, NULL, flag, vsize};
+    struct get g = {get && val ? &cview : NULL, NULL, flag, vsize};
     struct log_rec rec;
-    if (rec_begin_at(&rec, fn, 0, ret, t0, t1, 10 + get_room(&g, ret), ra)) {
+    if (rec_begin_at(&rec, fn, 0, ret, t0, t1,
+                     10 + (get ? get_room(&g, ret) : 0), ra)) {
         log_put_arg_handle(&rec, (uint32_t)obj);
         log_put_arg_int(&rec, keyval);
-        get_put(&rec, &g, ret);
-        rec_end(&rec);
-    }
-    return ret;
-}
-
-static int fortran_set(int fn, fset_fn *real, int obj, int keyval, void *val,
-                       int type, const void *ra)
-{
-    if (!real)
-        return MPI_ERR_INTERN;
-    if (rec_busy || !rec_live())
-        return real(obj, keyval, val, type);
-    uint64_t t0 = rec_now();
-    rec_fly.a[0] = (uint32_t)obj;
-    rec_fly.a[1] = (uint64_t)(int64_t)keyval;
-    rec_fly.t0 = t0;
-    rec_fly.ra = ra;
-    rec_fly.fn = fn;
-    rec_busy = 1;
-    int ret = real(obj, keyval, val, type);
-    rec_busy = 0;
-    rec_fly.fn = 0;
-    struct log_rec rec;
-    if (rec_begin_at(&rec, fn, 0, ret, t0, rec_now(), 10, ra)) {
-        log_put_arg_handle(&rec, (uint32_t)obj);
-        log_put_arg_int(&rec, keyval);
+        if (get)
+            get_put(&rec, &g, ret);
         rec_end(&rec);
     }
     return ret;
@@ -189,9 +162,10 @@ int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag,
                        int type)
 {
     REAL_MPII(fget_fn, MPII_Comm_get_attr);
-    return fortran_get(LOG_FN_MPI_Comm_get_attr, real, comm, keyval, val,
-                       flag, type, comm_attr_size(c_keyval(keyval)),
-                       __builtin_return_address(0));
+    return fortran_attr(LOG_FN_MPI_Comm_get_attr, real, NULL, comm, keyval,
+                        val, flag, type,
+                        comm_attr_size(DRDB_MPI_C_KEYVAL(keyval)),
+                        __builtin_return_address(0));
 }
 
 int MPII_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag,
@@ -200,8 +174,8 @@ int MPII_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag,
                        int type)
 {
     REAL_MPII(fget_fn, MPII_Type_get_attr);
-    return fortran_get(LOG_FN_MPI_Type_get_attr, real, t, keyval, val, flag,
-                       type, 0, __builtin_return_address(0));
+    return fortran_attr(LOG_FN_MPI_Type_get_attr, real, NULL, t, keyval, val,
+                        flag, type, 0, __builtin_return_address(0));
 }
 
 int MPII_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag,
@@ -210,31 +184,31 @@ int MPII_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag,
                       int type)
 {
     REAL_MPII(fget_fn, MPII_Win_get_attr);
-    return fortran_get(LOG_FN_MPI_Win_get_attr, real, win, keyval, val, flag,
-                       type, win_attr_size(c_keyval(keyval)),
-                       __builtin_return_address(0));
+    return fortran_attr(LOG_FN_MPI_Win_get_attr, real, NULL, win, keyval, val,
+                        flag, type, win_attr_size(DRDB_MPI_C_KEYVAL(keyval)),
+                        __builtin_return_address(0));
 }
 
 int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *val, int type);
 int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *val, int type)
 {
     REAL_MPII(fset_fn, MPII_Comm_set_attr);
-    return fortran_set(LOG_FN_MPI_Comm_set_attr, real, comm, keyval, val,
-                       type, __builtin_return_address(0));
+    return fortran_attr(LOG_FN_MPI_Comm_set_attr, NULL, real, comm, keyval, val,
+                        NULL, type, 0, __builtin_return_address(0));
 }
 
 int MPII_Type_set_attr(MPI_Datatype t, int keyval, void *val, int type);
 int MPII_Type_set_attr(MPI_Datatype t, int keyval, void *val, int type)
 {
     REAL_MPII(fset_fn, MPII_Type_set_attr);
-    return fortran_set(LOG_FN_MPI_Type_set_attr, real, t, keyval, val, type,
-                       __builtin_return_address(0));
+    return fortran_attr(LOG_FN_MPI_Type_set_attr, NULL, real, t, keyval, val,
+                        NULL, type, 0, __builtin_return_address(0));
 }
 
 int MPII_Win_set_attr(MPI_Win win, int keyval, void *val, int type);
 int MPII_Win_set_attr(MPI_Win win, int keyval, void *val, int type)
 {
     REAL_MPII(fset_fn, MPII_Win_set_attr);
-    return fortran_set(LOG_FN_MPI_Win_set_attr, real, win, keyval, val, type,
-                       __builtin_return_address(0));
+    return fortran_attr(LOG_FN_MPI_Win_set_attr, NULL, real, win, keyval, val,
+                        NULL, type, 0, __builtin_return_address(0));
 }

@@ -60,8 +60,7 @@ static int fortran_get(int (*get)(int, int, void *, int *), int obj,
     int ret = get(obj, keyval, &p, flag);
     if (ret != MPI_SUCCESS || !*flag)
         return ret;
-    int c = DRDB_MPI_HANDLE_BUILTIN(keyval) && !(keyval & 1) ? keyval - 1
-                                                             : keyval;
+    int c = DRDB_MPI_C_KEYVAL(keyval);
     if (type == ATTR_PTR || c == MPI_WIN_BASE ||
         !DRDB_MPI_HANDLE_BUILTIN(keyval))
         *(MPI_Aint *)val = (MPI_Aint)p;

@@ -81,15 +81,17 @@ static uint64_t hex(const char **p)
     }
 }
 
-/* The mapped file holding PC as "FILE+0xOFF", OFF from the file's first
- * mapping (dladdr's base, as rpl_fail's caller() reports); "" when PC is
- * in no file. Lines of /proc/self/maps: "START-END PERMS OFF DEV INODE
- * PATH". */
-static void where(uintptr_t pc, struct text *out)
+/* One line of /proc/self/maps: "START-END PERMS OFF DEV INODE PATH". */
+struct map {
+    uint64_t start, end, off;
+    const char *perms, *path; /* PATH: NULL for an anonymous mapping */
+};
+
+/* Calls FN(CTX, M) on each mapping of this process until it returns
+ * non-zero. */
+static void maps_each(int (*fn)(void *ctx, const struct map *m), void *ctx)
 {
     static char maps[1 << 16];
-    static char base_path[4096];
-    uint64_t base = 0;
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
@@ -103,27 +105,16 @@ static void where(uintptr_t pc, struct text *out)
         char *line = maps, *nl;
         while ((nl = strchr(line, '\n'))) {
             *nl = '\0';
+            struct map m;
             const char *p = line;
-            uint64_t start = hex(&p);
+            m.start = hex(&p);
             p++;
-            uint64_t end = hex(&p);
+            m.end = hex(&p);
+            m.perms = p + 1;
             p = strchr(p + 1, ' '); /* past the permissions */
-            uint64_t off = p ? (p++, hex(&p)) : 1;
-            const char *path = strchr(line, '/');
-            if (path && off == 0) {
-                base = start;
-                size_t n = strlen(path);
-                if (n >= sizeof base_path)
-                    n = sizeof base_path - 1;
-                memcpy(base_path, path, n);
-                base_path[n] = '\0';
-            }
-            if (pc >= start && pc < end) {
-                if (path && strcmp(path, base_path) == 0) {
-                    put(out, path);
-                    put(out, "+");
-                    put_num(out, pc - base, 16);
-                }
+            m.off = p ? (p++, hex(&p)) : 1;
+            m.path = strchr(line, '/');
+            if (fn(ctx, &m)) {
                 close(fd);
                 return;
             }
@@ -134,6 +125,47 @@ static void where(uintptr_t pc, struct text *out)
         memmove(maps, line, have);
     }
     close(fd);
+}
+
+struct where {
+    uintptr_t pc;
+    struct text *out;
+    uint64_t base;
+    char base_path[4096];
+};
+
+static int where_at(void *ctx, const struct map *m)
+{
+    struct where *w = ctx;
+    if (m->path && m->off == 0) {
+        w->base = m->start;
+        size_t n = strlen(m->path);
+        if (n >= sizeof w->base_path)
+            n = sizeof w->base_path - 1;
+        memcpy(w->base_path, m->path, n);
+        w->base_path[n] = '\0';
+    }
+    if (w->pc < m->start || w->pc >= m->end)
+        return 0;
+    if (m->path && strcmp(m->path, w->base_path) == 0) {
+        put(w->out, m->path);
+        put(w->out, "+");
+        put_num(w->out, w->pc - w->base, 16);
+    }
+    return 1;
+}
+
+/* The mapped file holding PC as "FILE+0xOFF", OFF from the file's first
+ * mapping (dladdr's base, as rpl_fail's caller() reports); "" when PC is
+ * in no file. */
+static void where(uintptr_t pc, struct text *out)
+{
+    static struct where w;
+    w.pc = pc;
+    w.out = out;
+    w.base = 0;
+    w.base_path[0] = '\0';
+    maps_each(where_at, &w);
 }
 
 /* Whether PATH (N bytes) is a system library's or this stub's: not the
@@ -157,44 +189,34 @@ struct ranges {
     uintptr_t stack_lo, stack_hi;
 };
 
+struct ranges_of {
+    uintptr_t sp;
+    const char *self;
+    struct ranges *r;
+};
+
+static int range_of(void *ctx, const struct map *m)
+{
+    struct ranges_of *q = ctx;
+    struct ranges *r = q->r;
+    if (q->sp >= m->start && q->sp < m->end) {
+        r->stack_lo = m->start;
+        r->stack_hi = m->end;
+    }
+    if (m->perms[0] && m->perms[1] && m->perms[2] == 'x' && m->path &&
+        !system_path(m->path, strlen(m->path), q->self) && r->n < RANGES) {
+        r->lo[r->n] = m->start;
+        r->hi[r->n++] = m->end;
+    }
+    return 0;
+}
+
 static void program_ranges(uintptr_t sp, const char *self, struct ranges *r)
 {
-    static char maps[1 << 16];
+    struct ranges_of q = {sp, self, r};
     r->n = 0;
     r->stack_lo = r->stack_hi = 0;
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    size_t have = 0;
-    for (;;) {
-        ssize_t got = read(fd, maps + have, sizeof maps - 1 - have);
-        if (got <= 0)
-            break;
-        have += (size_t)got;
-        maps[have] = '\0';
-        char *line = maps, *nl;
-        while ((nl = strchr(line, '\n'))) {
-            *nl = '\0';
-            const char *p = line;
-            uint64_t start = hex(&p);
-            p++;
-            uint64_t end = hex(&p);
-            const char *perm = p + 1, *path = strchr(line, '/');
-            if (sp >= start && sp < end) {
-                r->stack_lo = start;
-                r->stack_hi = end;
-            }
-            if (perm[0] && perm[1] && perm[2] == 'x' && path &&
-                !system_path(path, strlen(path), self) && r->n < RANGES) {
-                r->lo[r->n] = start;
-                r->hi[r->n++] = end;
-            }
-            line = nl + 1;
-        }
-        have = strlen(line);
-        memmove(maps, line, have);
-    }
-    close(fd);
+    maps_each(range_of, &q);
 }
 
 /* Where the program was: PC, or when PC is in a system library (an
@@ -220,9 +242,9 @@ static void program_where(uintptr_t pc, uintptr_t sp, struct text *out)
         return;
     struct ranges r;
     program_ranges(sp, self, &r);
-    uintptr_t top = r.stack_hi;
-    if (!r.stack_lo || top - sp > (1 << 20))
-        top = sp + (1 << 20) < r.stack_hi ? sp + (1 << 20) : r.stack_hi;
+    uintptr_t top = r.stack_hi; /* 0: no stack mapping found, no scan */
+    if (top && top - sp > (1 << 20))
+        top = sp + (1 << 20);
     for (uintptr_t a = (sp + 7) & ~(uintptr_t)7; a + 8 <= top; a += 8) {
         uintptr_t w = *(const uintptr_t *)a;
         for (int i = 0; i < r.n; i++)
